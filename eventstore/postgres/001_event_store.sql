@@ -1,0 +1,35 @@
+-- Event store schema, shared by the postgres and embedded (PGlite) adapters.
+-- Streams hold their current revision so an append is one compare-and-set.
+CREATE TABLE es_streams (
+  stream_id  text   PRIMARY KEY,
+  revision   bigint NOT NULL
+);
+
+-- The global log. transaction_id (xid8) and global_position give the read order:
+-- readers only read below the oldest running transaction, so an event whose transaction
+-- commits late is never skipped (a bare bigserial cursor would skip it).
+CREATE TABLE es_events (
+  global_position bigserial   PRIMARY KEY,
+  transaction_id  xid8        NOT NULL DEFAULT pg_current_xact_id(),
+  stream_id       text        NOT NULL,
+  stream_revision bigint      NOT NULL,
+  event_id        uuid        NOT NULL,
+  event_type      text        NOT NULL,
+  data            jsonb       NOT NULL,
+  metadata        jsonb       NOT NULL,
+  recorded_at     timestamptz NOT NULL DEFAULT now(),
+  CONSTRAINT es_events_stream_revision UNIQUE (stream_id, stream_revision),
+  CONSTRAINT es_events_event_id UNIQUE (event_id)
+);
+
+CREATE INDEX es_events_log_order ON es_events (transaction_id, global_position);
+
+-- Projection checkpoints live beside the read models they describe, written in the same
+-- transaction as the projection's rows.
+CREATE TABLE projection_checkpoints (
+  name        text        PRIMARY KEY,
+  position    text        NOT NULL DEFAULT 'start',
+  events      bigint      NOT NULL DEFAULT 0,
+  updated_at  timestamptz NOT NULL DEFAULT now(),
+  rebuilt_at  timestamptz
+);

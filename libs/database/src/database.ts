@@ -1,0 +1,75 @@
+import { Pool, PoolClient } from 'pg';
+
+export type Row = Record<string, unknown>;
+
+/** Anything that runs SQL: the database itself or an open transaction. */
+export interface Sql {
+  query<R extends object = Row>(text: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number }>;
+  /** Runs a script of several statements without parameters (migrations, DDL). */
+  exec(script: string): Promise<void>;
+}
+
+export type IsolationLevel = 'read committed' | 'repeatable read' | 'serializable';
+
+/**
+ * One SQL database: a PostgreSQL server through a pg pool, or the embedded PGlite database.
+ * Event store, read models, checkpoints and timers all go through this, with the same SQL.
+ */
+export interface Database extends Sql {
+  readonly kind: 'postgres' | 'embedded';
+  /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
+  transaction<T>(fn: (tx: Sql) => Promise<T>, isolation?: IsolationLevel): Promise<T>;
+  close(): Promise<void>;
+}
+
+export function beginStatement(isolation: IsolationLevel): string {
+  return isolation === 'read committed' ? 'BEGIN' : `BEGIN ISOLATION LEVEL ${isolation.toUpperCase()}`;
+}
+
+export class PostgresDatabase implements Database {
+  readonly kind = 'postgres' as const;
+
+  constructor(private readonly pool: Pool) {}
+
+  query<R extends object = Row>(text: string, params?: unknown[]) {
+    return clientQuery<R>(this.pool, text, params);
+  }
+
+  async transaction<T>(fn: (tx: Sql) => Promise<T>, isolation: IsolationLevel = 'read committed'): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query(beginStatement(isolation));
+      const result = await fn({
+        query: (text, params) => clientQuery(client, text, params),
+        exec: async (script) => void (await client.query(script)),
+      });
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async exec(script: string): Promise<void> {
+    await this.pool.query(script);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+async function clientQuery<R extends object>(client: Pool | PoolClient, text: string, params?: unknown[]) {
+  const result = await client.query(text, params as unknown[]);
+  return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
+}
+
+export function connectPostgres(url: string, max = 10): PostgresDatabase {
+  const pool = new Pool({ connectionString: url, max, application_name: 'payments-service' });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  return new PostgresDatabase(pool);
+}

@@ -1,0 +1,135 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import { Database, IsolationLevel, Row, Sql, beginStatement } from './database';
+
+/**
+ * The embedded database: PGlite (PostgreSQL compiled to WebAssembly) on disk, driven through
+ * its own API. (Its node-postgres shim loses the connection after any SQL error, so it is not
+ * used.) PGlite runs one statement at a time; a mutex keeps a transaction's statements
+ * together, so other callers wait for it as they would for a row lock.
+ */
+export class EmbeddedDatabase implements Database {
+  readonly kind = 'embedded' as const;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly onClose: () => void = () => undefined,
+  ) {}
+
+  query<R extends object = Row>(text: string, params?: unknown[]) {
+    return this.exclusive(() => run<R>(this.pglite, text, params));
+  }
+
+  transaction<T>(fn: (tx: Sql) => Promise<T>, isolation: IsolationLevel = 'read committed'): Promise<T> {
+    return this.exclusive(async () => {
+      await this.pglite.query(beginStatement(isolation));
+      try {
+        const result = await fn({
+          query: (text, params) => run(this.pglite, text, params),
+          exec: async (script) => void (await this.pglite.exec(script)),
+        });
+        await this.pglite.query('COMMIT');
+        return result;
+      } catch (error) {
+        await this.pglite.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
+  }
+
+  async exec(script: string): Promise<void> {
+    await this.exclusive(() => this.pglite.exec(script));
+  }
+
+  async close(): Promise<void> {
+    await this.exclusive(() => this.pglite.close());
+    this.onClose();
+  }
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}
+
+async function run<R extends object>(pglite: PGlite, text: string, params?: unknown[]) {
+  const result = await pglite.query<R>(text, params);
+  return { rows: result.rows, rowCount: result.affectedRows || result.rows.length };
+}
+
+/**
+ * Opens the embedded database under dataDir. One process owns a data directory at a time;
+ * a second one gets DataDirectoryLockedError naming the owner.
+ */
+export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
+  const dir = resolve(dataDir);
+  mkdirSync(dir, { recursive: true });
+  const releaseLock = takeDirectoryLock(dir);
+  try {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const pglite = (await PGlite.create(join(dir, 'pg'))) as unknown as PGlite;
+    return new EmbeddedDatabase(pglite, releaseLock);
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+}
+
+/** The embedded data directory is held by another live process. */
+export class DataDirectoryLockedError extends Error {
+  override readonly name = 'DataDirectoryLockedError';
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `data directory ${dataDir} is in use by process ${pid}: one process owns an embedded store. ` +
+        `Stop that process (or point DATA_DIR elsewhere), or set DATABASE_URL to share a PostgreSQL store between processes.`,
+    );
+  }
+}
+
+/** A lock file holding the owner's pid; a file left by a dead process is taken over. */
+function takeDirectoryLock(dir: string): () => void {
+  const lockPath = join(dir, 'LOCK');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        process.off('exit', release);
+        if (readFileSafe(lockPath) === String(process.pid)) rmSync(lockPath, { force: true });
+      };
+      process.on('exit', release);
+      return release;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number(readFileSafe(lockPath));
+      if (owner && (owner === process.pid || isAlive(owner))) throw new DataDirectoryLockedError(dir, owner);
+      rmSync(lockPath, { force: true }); // stale: its owner died (for example SIGKILL)
+    }
+  }
+  throw new Error(`could not take the lock on data directory ${dir}`);
+}
+
+function readFileSafe(path: string): string {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

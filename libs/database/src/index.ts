@@ -1,0 +1,3 @@
+export * from './database';
+export * from './embedded';
+export * from './migrations';

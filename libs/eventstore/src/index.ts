@@ -1,0 +1,5 @@
+export * from './event-store.port';
+export * from './errors';
+export * from './position';
+export * from './open-event-store';
+export { SqlEventStore } from './sql/sql-event-store';

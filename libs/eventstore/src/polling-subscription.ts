@@ -1,0 +1,90 @@
+import { EventEmitter } from 'node:events';
+import { BatchHandler, EventStore, Subscription } from './event-store.port';
+import { LogPosition } from './position';
+
+interface PollingOptions {
+  after: LogPosition | null;
+  batchSize: number;
+  pollIntervalMs: number;
+}
+
+/**
+ * Catch-up subscription over readAll: reads a batch after the checkpoint, awaits the handler,
+ * moves the checkpoint, repeats; once caught up it waits for a local append or the poll
+ * interval (appends from other processes are seen by polling). A failing handler ends the
+ * subscription (done rejects) with the checkpoint at the last batch it finished; a failing
+ * read is retried with backoff, since the store may just be restarting.
+ */
+export class PollingSubscription implements Subscription {
+  private current: LogPosition | null;
+  private stopped = false;
+  private wake: (() => void) | null = null;
+  private markCaughtUp!: () => void;
+  readonly caughtUp = new Promise<void>((resolve) => (this.markCaughtUp = resolve));
+  readonly done: Promise<void>;
+
+  constructor(
+    private readonly store: Pick<EventStore, 'readAll'>,
+    private readonly appended: EventEmitter,
+    private readonly handler: BatchHandler,
+    private readonly options: PollingOptions,
+  ) {
+    this.current = options.after;
+    this.done = this.run();
+    this.done.catch(() => undefined); // callers observe it; never an unhandled rejection
+  }
+
+  get position(): LogPosition | null {
+    return this.current;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.done.catch(() => undefined);
+  }
+
+  private async run(): Promise<void> {
+    const onAppend = () => this.wake?.();
+    this.appended.on('append', onAppend);
+    let failures = 0;
+    try {
+      while (!this.stopped) {
+        let batch;
+        try {
+          batch = await this.store.readAll({ after: this.current, maxCount: this.options.batchSize });
+          failures = 0;
+        } catch (error) {
+          if (this.stopped) return;
+          failures++;
+          await this.sleep(Math.min(5000, 100 * 2 ** failures));
+          continue;
+        }
+        if (this.stopped) return;
+        if (batch.length > 0) {
+          await this.handler(batch);
+          this.current = batch[batch.length - 1].position;
+          if (batch.length === this.options.batchSize) continue;
+        }
+        this.markCaughtUp();
+        if (batch.length === 0) await this.sleep(this.options.pollIntervalMs);
+      }
+    } finally {
+      this.appended.off('append', onAppend);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        done();
+      };
+    });
+  }
+}

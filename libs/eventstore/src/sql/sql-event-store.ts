@@ -1,0 +1,185 @@
+import { EventEmitter } from 'node:events';
+import { Database } from '@lib/database';
+import {
+  AppendResult,
+  BatchHandler,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from '../event-store.port';
+import { ConcurrencyError, DuplicateEventIdError, StreamNotFoundError } from '../errors';
+import { LogPosition } from '../position';
+import { PollingSubscription } from '../polling-subscription';
+import { validateAppend } from '../validate-append';
+
+interface EventRow {
+  event_id: string;
+  event_type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  stream_id: string;
+  stream_revision: string;
+  global_position: string;
+  transaction_id: string;
+  recorded_at: Date;
+}
+
+/** Cast to text for exact bigints; ORDER BY must then name es_events.* columns, not these aliases. */
+const EVENT_COLUMNS = `event_id::text, event_type, data, metadata, stream_id, stream_revision::text,
+  global_position::text, transaction_id::text, recorded_at`;
+
+/** Only rows below the oldest running transaction are visible to log readers: see DESIGN.md. */
+const VISIBLE = `transaction_id < pg_snapshot_xmin(pg_current_snapshot())`;
+
+/**
+ * Picks the stream row for an append and yields `base`, the revision before the new events,
+ * in the same statement as the insert: one round trip, atomic, and the row lock serialises
+ * concurrent appends to one stream. No row means the expected revision did not hold.
+ */
+const STREAM_CLAIM: Record<'no_stream' | 'any' | 'exact', string> = {
+  no_stream: `INSERT INTO es_streams (stream_id, revision) VALUES ($1, $2::int - 1)
+              ON CONFLICT DO NOTHING RETURNING -1::bigint AS base`,
+  any: `INSERT INTO es_streams AS s (stream_id, revision) VALUES ($1, $2::int - 1)
+        ON CONFLICT (stream_id) DO UPDATE SET revision = s.revision + $2::int RETURNING s.revision - $2::int AS base`,
+  exact: `UPDATE es_streams SET revision = revision + $2::int WHERE stream_id = $1 AND revision = $4::bigint
+          RETURNING revision - $2::int AS base`,
+};
+
+function appendStatement(mode: keyof typeof STREAM_CLAIM): string {
+  return `WITH claim AS (${STREAM_CLAIM[mode]})
+    INSERT INTO es_events (stream_id, stream_revision, event_id, event_type, data, metadata)
+    SELECT $1, claim.base + e.ord, (e.value->>'id')::uuid, e.value->>'type', e.value->'data', e.value->'metadata'
+    FROM claim, jsonb_array_elements($3::jsonb) WITH ORDINALITY AS e(value, ord)
+    ORDER BY e.ord
+    RETURNING stream_revision::text, global_position::text, transaction_id::text`;
+}
+const APPEND_SQL = {
+  no_stream: appendStatement('no_stream'),
+  any: appendStatement('any'),
+  exact: appendStatement('exact'),
+};
+
+/**
+ * The event store on SQL: PostgreSQL through a pg pool, or the embedded PGlite database
+ * through the same API. Schema: eventstore/postgres.
+ */
+export class SqlEventStore implements EventStore {
+  private readonly appended = new EventEmitter();
+
+  constructor(
+    readonly db: Database,
+    private readonly options: { pollIntervalMs?: number } = {},
+  ) {
+    this.appended.setMaxListeners(0);
+  }
+
+  get kind(): 'embedded' | 'postgres' {
+    return this.db.kind;
+  }
+
+  async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    validateAppend(stream, events, expected);
+    const mode = typeof expected === 'number' ? 'exact' : expected;
+    const batch = JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, data: e.data ?? null, metadata: e.metadata ?? {} })));
+    const params: unknown[] = [stream, events.length, batch];
+    if (mode === 'exact') params.push(expected);
+    let rows: { stream_revision: string; global_position: string; transaction_id: string }[] = [];
+    try {
+      rows = (await this.db.query(APPEND_SQL[mode], params)).rows as typeof rows;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '23505') throw error; // unique violation: an id is taken
+    }
+    if (rows.length === 0) return this.resolveRejectedAppend(stream, events, expected);
+    const last = rows.reduce((a, b) => (BigInt(a.global_position) > BigInt(b.global_position) ? a : b));
+    this.appended.emit('append');
+    return {
+      nextExpectedRevision: Number(last.stream_revision),
+      position: { commit: BigInt(last.transaction_id), prepare: BigInt(last.global_position) },
+    };
+  }
+
+  /** The append wrote nothing: either it was already applied (a retry) or the revision was stale. */
+  private async resolveRejectedAppend(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    const ids = events.map((e) => e.id.toLowerCase());
+    const { rows } = await this.db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM es_events WHERE event_id = ANY($1::uuid[]) ORDER BY es_events.global_position`,
+      [ids],
+    );
+    if (rows.length === events.length && rows.every((r) => r.stream_id === stream)) {
+      const last = rows[rows.length - 1];
+      return {
+        nextExpectedRevision: Number(last.stream_revision),
+        position: { commit: BigInt(last.transaction_id), prepare: BigInt(last.global_position) },
+      };
+    }
+    if (rows.length > 0) throw new DuplicateEventIdError(stream, rows.map((r) => r.event_id));
+    const current = await this.db.query<{ revision: string }>(`SELECT revision::text FROM es_streams WHERE stream_id = $1`, [stream]);
+    throw new ConcurrencyError(stream, expected, current.rows[0] ? Number(current.rows[0].revision) : 'no_stream');
+  }
+
+  async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const backwards = options.direction === 'backwards';
+    const from = options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
+    const limit = options.maxCount ?? null;
+    const { rows } = await this.db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM es_events
+       WHERE stream_id = $1 AND stream_revision ${backwards ? '<=' : '>='} $2
+       ORDER BY es_events.stream_revision ${backwards ? 'DESC' : 'ASC'} LIMIT $3`,
+      [stream, from, limit],
+    );
+    if (rows.length === 0) {
+      const exists = await this.db.query(`SELECT 1 FROM es_streams WHERE stream_id = $1`, [stream]);
+      if (exists.rowCount === 0) throw new StreamNotFoundError(stream);
+    }
+    return rows.map(toRecordedEvent);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const after = options.after ?? { commit: 0n, prepare: 0n };
+    const { rows } = await this.db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM es_events
+       WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE}
+       ORDER BY es_events.transaction_id, es_events.global_position LIMIT $3`,
+      [after.commit.toString(), after.prepare.toString(), options.maxCount ?? 1000],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  async headPosition(): Promise<LogPosition | null> {
+    const { rows } = await this.db.query<{ transaction_id: string; global_position: string }>(
+      `SELECT transaction_id::text, global_position::text FROM es_events WHERE ${VISIBLE}
+       ORDER BY es_events.transaction_id DESC, es_events.global_position DESC LIMIT 1`,
+    );
+    return rows[0] ? { commit: BigInt(rows[0].transaction_id), prepare: BigInt(rows[0].global_position) } : null;
+  }
+
+  subscribe(handler: BatchHandler, options: SubscribeOptions = {}): Subscription {
+    return new PollingSubscription(this, this.appended, handler, {
+      after: options.after ?? null,
+      batchSize: options.batchSize ?? 500,
+      pollIntervalMs: this.options.pollIntervalMs ?? 100,
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    type: row.event_type,
+    data: row.data,
+    metadata: row.metadata,
+    stream: row.stream_id,
+    revision: Number(row.stream_revision),
+    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
+    recordedAt: row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at),
+  };
+}
