@@ -232,6 +232,19 @@ export class EventStoreDbEventStore implements EventStore {
    * The newest application event of $all: reads backwards from the end a page at a time,
    * skipping system events (which may be the newest many: statistics, projection links).
    */
+  /** EventStoreDB keeps no count of $all: read forward and count, up to `cap`. */
+  async countAfter(after: LogPosition | null, cap = 100_000): Promise<number> {
+    let count = 0;
+    let from = after;
+    while (count < cap) {
+      const page = await this.readAll({ after: from, maxCount: Math.min(1000, cap - count) });
+      if (page.length === 0) break;
+      count += page.length;
+      from = page[page.length - 1].position;
+    }
+    return count;
+  }
+
   async headPosition(): Promise<LogPosition | null> {
     let cursor: ReadPosition = END;
     for (;;) {

@@ -158,6 +158,16 @@ export class SqlEventStore implements EventStore {
     return rows[0] ? { commit: BigInt(rows[0].transaction_id), prepare: BigInt(rows[0].global_position) } : null;
   }
 
+  async countAfter(after: LogPosition | null, cap = 1_000_000_000): Promise<number> {
+    const from = after ?? { commit: 0n, prepare: 0n };
+    const { rows } = await this.db.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM (SELECT 1 FROM es_events
+         WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE} LIMIT $3) AS behind`,
+      [from.commit.toString(), from.prepare.toString(), cap],
+    );
+    return Number(rows[0].n);
+  }
+
   subscribe(handler: BatchHandler, options: SubscribeOptions = {}): Subscription {
     return new PollingSubscription(this, this.appended, handler, {
       after: options.after ?? null,

@@ -1,0 +1,62 @@
+import { Database, Sql } from '@lib/database';
+import { LogPosition, RecordedEvent, formatPosition, parsePosition } from '@lib/eventstore';
+import { Projector } from './projector';
+
+export const LIVE_SCHEMA = 'public';
+
+export interface Checkpoint {
+  name: string;
+  position: LogPosition | null;
+  events: number;
+  updatedAt: Date;
+  rebuiltAt: Date | null;
+}
+
+/** Another process moved the checkpoint (a second worker, or a rebuild): re-read it and go on. */
+export class CheckpointMovedError extends Error {
+  override readonly name = 'CheckpointMovedError';
+  constructor(readonly projector: string) {
+    super(`projection ${projector}: checkpoint moved by another process`);
+  }
+}
+
+export async function readCheckpoint(db: Sql, name: string): Promise<Checkpoint> {
+  await db.query(`INSERT INTO public.projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [name]);
+  const { rows } = await db.query<{ position: string; events: string; updated_at: Date; rebuilt_at: Date | null }>(
+    `SELECT position, events::text, updated_at, rebuilt_at FROM public.projection_checkpoints WHERE name = $1`,
+    [name],
+  );
+  const row = rows[0];
+  return { name, position: parsePosition(row.position), events: Number(row.events), updatedAt: row.updated_at, rebuiltAt: row.rebuilt_at };
+}
+
+/** Creates the projector's tables (if missing) in a schema. */
+export async function ensureTables(tx: Sql, projector: Projector, schema = LIVE_SCHEMA): Promise<void> {
+  await tx.query(`SET LOCAL search_path TO ${quoteIdent(schema)}`);
+  await tx.exec(projector.schema);
+  await tx.query(`SET LOCAL search_path TO ${quoteIdent(LIVE_SCHEMA)}`);
+}
+
+/**
+ * Applies a batch and moves the checkpoint from `from` to the batch's last position in one
+ * transaction: the rows and the checkpoint commit together or not at all. The checkpoint is
+ * compare-and-set, so two processes never both apply the same batch.
+ */
+export async function applyBatch(db: Database, projector: Projector, from: LogPosition | null, events: RecordedEvent[]): Promise<void> {
+  const to = events[events.length - 1].position;
+  await db.transaction(async (tx) => {
+    const moved = await tx.query(
+      `UPDATE public.projection_checkpoints SET position = $3, events = events + $4, updated_at = now()
+       WHERE name = $1 AND position = $2`,
+      [projector.name, formatPosition(from), formatPosition(to), events.length],
+    );
+    if (moved.rowCount !== 1) throw new CheckpointMovedError(projector.name);
+    await tx.query(`SET LOCAL search_path TO ${quoteIdent(LIVE_SCHEMA)}`);
+    await projector.handle(events, tx);
+  });
+}
+
+export function quoteIdent(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`invalid SQL identifier ${JSON.stringify(name)}`);
+  return `"${name}"`;
+}

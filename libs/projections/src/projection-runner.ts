@@ -1,0 +1,138 @@
+import { Database } from '@lib/database';
+import { EventStore, LogPosition, Subscription, comparePositions } from '@lib/eventstore';
+import { CheckpointMovedError, applyBatch, ensureTables, readCheckpoint } from './checkpoints';
+import { Projector } from './projector';
+
+export interface ProjectionStatus {
+  name: string;
+  state: 'running' | 'retrying' | 'stopped';
+  /** Position of the last event applied, null before the first. */
+  position: LogPosition | null;
+  /** Events applied since the last rebuild. */
+  events: number;
+  /** Events in the log after the checkpoint. */
+  lag: number;
+  updatedAt: Date;
+  rebuiltAt: Date | null;
+  lastError: string | null;
+}
+
+interface Running {
+  projector: Projector;
+  subscription: Subscription | null;
+  state: ProjectionStatus['state'];
+  lastError: string | null;
+  failures: number;
+  retryTimer: NodeJS.Timeout | null;
+}
+
+/**
+ * Keeps every projector up to date: one subscription each, from its stored checkpoint. A
+ * failing projector retries with backoff (its checkpoint stays at the last batch it
+ * finished) without holding the others back; a checkpoint moved by another process is
+ * re-read and followed at once.
+ */
+export class ProjectionRunner {
+  private readonly running = new Map<string, Running>();
+  private stopped = false;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly db: Database,
+    private readonly projectors: readonly Projector[],
+    private readonly options: { batchSize?: number; onError?: (name: string, error: unknown) => void } = {},
+  ) {}
+
+  async start(): Promise<void> {
+    for (const projector of this.projectors) {
+      await this.db.transaction((tx) => ensureTables(tx, projector));
+      const entry: Running = { projector, subscription: null, state: 'running', lastError: null, failures: 0, retryTimer: null };
+      this.running.set(projector.name, entry);
+      await this.follow(entry);
+    }
+  }
+
+  /** Resolves once every projector has applied the log up to `position` (read your writes). */
+  async waitFor(position: LogPosition, timeoutMs = 5000): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const behind = [...this.running.values()].some((r) => {
+        const at = r.subscription?.position;
+        return !at || comparePositions(at, position) < 0;
+      });
+      if (!behind) return true;
+      if (Date.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  async status(): Promise<ProjectionStatus[]> {
+    return projectionStatus(this.store, this.db, this.projectors, this.running);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const entry of this.running.values()) {
+      if (entry.retryTimer) clearTimeout(entry.retryTimer);
+      entry.state = 'stopped';
+      await entry.subscription?.stop();
+    }
+  }
+
+  private async follow(entry: Running): Promise<void> {
+    if (this.stopped) return;
+    const checkpoint = await readCheckpoint(this.db, entry.projector.name);
+    let from = checkpoint.position;
+    const subscription = this.store.subscribe(
+      async (events) => {
+        await applyBatch(this.db, entry.projector, from, events);
+        from = events[events.length - 1].position;
+        entry.failures = 0;
+        entry.state = 'running';
+        entry.lastError = null;
+      },
+      { after: checkpoint.position, batchSize: this.options.batchSize ?? 500 },
+    );
+    entry.subscription = subscription;
+    subscription.done.catch((error) => this.onFailure(entry, error));
+  }
+
+  private onFailure(entry: Running, error: unknown): void {
+    if (this.stopped) return;
+    const resume = () => {
+      entry.retryTimer = null;
+      this.follow(entry).catch((e) => this.onFailure(entry, e));
+    };
+    if (error instanceof CheckpointMovedError) return resume();
+    entry.failures++;
+    entry.state = 'retrying';
+    entry.lastError = error instanceof Error ? error.message : String(error);
+    this.options.onError?.(entry.projector.name, error);
+    entry.retryTimer = setTimeout(resume, Math.min(60_000, 250 * 2 ** entry.failures));
+  }
+}
+
+/** Status of projectors from their checkpoints (and, when given, the live runner's state). */
+export async function projectionStatus(
+  store: EventStore,
+  db: Database,
+  projectors: readonly Projector[],
+  running?: Map<string, Pick<Running, 'state' | 'lastError'>>,
+): Promise<ProjectionStatus[]> {
+  const out: ProjectionStatus[] = [];
+  for (const projector of projectors) {
+    const checkpoint = await readCheckpoint(db, projector.name);
+    const live = running?.get(projector.name);
+    out.push({
+      name: projector.name,
+      state: live?.state ?? 'stopped',
+      position: checkpoint.position,
+      events: checkpoint.events,
+      lag: await store.countAfter(checkpoint.position),
+      updatedAt: checkpoint.updatedAt,
+      rebuiltAt: checkpoint.rebuiltAt,
+      lastError: live?.lastError ?? null,
+    });
+  }
+  return out;
+}

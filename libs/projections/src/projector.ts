@@ -1,0 +1,24 @@
+import { Sql } from '@lib/database';
+import { RecordedEvent } from '@lib/eventstore';
+
+/**
+ * A projector: a named handler over the global log that keeps SQL read-model tables.
+ *
+ * Rules that make rebuild and verify work:
+ * - tables are named without a schema: the engine points search_path at the live schema
+ *   (public) or at a scratch schema when it rebuilds into one;
+ * - `schema` creates every table of `tables` (and their indexes) from nothing;
+ * - `handle` is deterministic: it uses only the events (recordedAt, data, ids), never the
+ *   clock or random values, so replaying the log always produces the same rows.
+ */
+export interface Projector {
+  readonly name: string;
+  /** DDL that creates the projector's tables in the current schema. */
+  readonly schema: string;
+  /** Every table the projector owns, in the order they may be dropped. */
+  readonly tables: readonly string[];
+  /** Applies one batch inside the transaction that also moves the checkpoint. */
+  handle(events: RecordedEvent[], tx: Sql): Promise<void>;
+}
+
+export const PROJECTORS = Symbol('PROJECTORS');

@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import { Database } from '@lib/database';
+import { EventStore, NewEvent, OpenedStore, RecordedEvent, comparePositions, openEventStore } from '@lib/eventstore';
+import {
+  ProjectionRunner,
+  Projector,
+  projectionStatus,
+  readCheckpoint,
+  rebuildProjection,
+  streamCatalog,
+  verifyProjection,
+} from '@lib/projections';
+import { waitFor } from '../eventstore/event-store.contract';
+import { createTestDatabase } from '../support/postgres';
+import { tempDir } from '../support/temp-dir';
+
+const event = (type: string): NewEvent => ({ id: randomUUID(), type, data: { note: 'ü' } });
+
+async function appendMany(store: EventStore, prefix: string, streams: number, perStream: number): Promise<void> {
+  for (let s = 0; s < streams; s++) {
+    await store.append(`${prefix}-${s}`, Array.from({ length: perStream }, (_, i) => event(`T${i}`)), 'no_stream');
+  }
+}
+
+async function catalog(db: Database, table: string, prefix: string) {
+  const { rows } = await db.query<{ stream_id: string; events: string; last_revision: string; last_event_type: string }>(
+    `SELECT stream_id, events::text, last_revision::text, last_event_type FROM ${table} WHERE stream_id LIKE $1 ORDER BY stream_id`,
+    [`${prefix}-%`],
+  );
+  return rows.map((r) => ({ stream: r.stream_id, events: Number(r.events), lastRevision: Number(r.last_revision), lastType: r.last_event_type }));
+}
+
+const adapters: [string, () => Promise<OpenedStore & { cleanup(): Promise<void> }>][] = [
+  [
+    'embedded',
+    async () => {
+      const dir = tempDir();
+      const opened = await openEventStore({ dataDir: dir.path });
+      return { ...opened, cleanup: async () => (await opened.close(), dir.remove()) };
+    },
+  ],
+  [
+    'postgres',
+    async () => {
+      const database = await createTestDatabase('proj');
+      const opened = await openEventStore({ databaseUrl: database.url });
+      return { ...opened, cleanup: async () => (await opened.close(), await database.drop()) };
+    },
+  ],
+];
+
+describe.each(adapters)('projection engine on %s', (_kind, open) => {
+  let opened: OpenedStore & { cleanup(): Promise<void> };
+  let store: EventStore;
+  let db: Database;
+
+  beforeAll(async () => {
+    opened = await open();
+    ({ store, db } = opened);
+  });
+  afterAll(async () => opened.cleanup());
+
+  /** Each test gets a fresh checkpoint and tables by projecting under its own name. */
+  const catalogNamed = (name: string): Projector => streamCatalog(name);
+
+  it('projects the log, resumes where it stopped, and reports position and lag', async () => {
+    const projector = catalogNamed(`catalog_${randomUUID().slice(0, 6)}`);
+    const prefix = `acct${randomUUID().slice(0, 6)}`;
+    await appendMany(store, prefix, 3, 4);
+
+    const runner = new ProjectionRunner(store, db, [projector], { batchSize: 5 });
+    await runner.start();
+    const head = (await store.headPosition())!;
+    expect(await runner.waitFor(head)).toBe(true);
+    expect(await catalog(db, projector.name, prefix)).toEqual([0, 1, 2].map((s) => ({ stream: `${prefix}-${s}`, events: 4, lastRevision: 3, lastType: 'T3' })));
+    const [running] = await runner.status();
+    expect(running).toMatchObject({ name: projector.name, state: 'running', lag: 0 });
+    expect(comparePositions(running.position!, head)).toBe(0);
+    await runner.stop();
+
+    // while stopped, the log moves on: the lag says by how much
+    await store.append(`${prefix}-0`, [event('T4'), event('T5')], 3);
+    await store.append(`${prefix}-9`, [event('T0')], 'no_stream');
+    const [stopped] = await projectionStatus(store, db, [projector]);
+    expect(stopped).toMatchObject({ state: 'stopped', lag: 3 });
+
+    const resumed = new ProjectionRunner(store, db, [projector]);
+    await resumed.start();
+    expect(await resumed.waitFor((await store.headPosition())!)).toBe(true);
+    await resumed.stop();
+    const rows = await catalog(db, projector.name, prefix);
+    expect(rows.find((r) => r.stream === `${prefix}-0`)).toEqual({ stream: `${prefix}-0`, events: 6, lastRevision: 5, lastType: 'T5' });
+    expect(rows.find((r) => r.stream === `${prefix}-9`)).toEqual({ stream: `${prefix}-9`, events: 1, lastRevision: 0, lastType: 'T0' });
+  });
+
+  it('never applies a batch twice or skips one when the handler fails mid-batch', async () => {
+    const name = `catalog_${randomUUID().slice(0, 6)}`;
+    const prefix = `fail${randomUUID().slice(0, 6)}`;
+    await appendMany(store, prefix, 4, 3);
+    let failuresLeft = 2;
+    const flaky: Projector = {
+      ...catalogNamed(name),
+      async handle(events: RecordedEvent[], tx) {
+        await streamCatalog(name).handle(events, tx); // rows written...
+        if (events.some((e) => e.stream === `${prefix}-2`) && failuresLeft-- > 0) throw new Error('crash after writing rows');
+      },
+    };
+    const errors: string[] = [];
+    const runner = new ProjectionRunner(store, db, [flaky], { batchSize: 4, onError: (_n, e) => errors.push((e as Error).message) });
+    await runner.start();
+    expect(await runner.waitFor((await store.headPosition())!, 15_000)).toBe(true);
+    await runner.stop();
+    expect(errors).toEqual(['crash after writing rows', 'crash after writing rows']);
+    expect(await catalog(db, name, prefix)).toEqual([0, 1, 2, 3].map((s) => ({ stream: `${prefix}-${s}`, events: 3, lastRevision: 2, lastType: 'T2' })));
+  });
+
+  it('keeps two runners on one database from applying the same events twice', async () => {
+    const projector = catalogNamed(`catalog_${randomUUID().slice(0, 6)}`);
+    const prefix = `pair${randomUUID().slice(0, 6)}`;
+    const first = new ProjectionRunner(store, db, [projector], { batchSize: 3 });
+    const second = new ProjectionRunner(store, db, [projector], { batchSize: 3 });
+    await first.start();
+    await second.start();
+    for (let i = 0; i < 10; i++) await appendMany(store, `${prefix}${i}`, 2, 2);
+    const head = (await store.headPosition())!;
+    const [a, b] = await Promise.all([first.waitFor(head, 15_000), second.waitFor(head, 15_000)]);
+    expect([a, b]).toEqual([true, true]);
+    await first.stop();
+    await second.stop();
+    const { rows } = await db.query<{ total: string }>(`SELECT coalesce(sum(events), 0)::text AS total FROM ${projector.name} WHERE stream_id LIKE $1`, [`${prefix}%`]);
+    expect(Number(rows[0].total)).toBe(40);
+    const checkpoint = await readCheckpoint(db, projector.name);
+    expect(comparePositions(checkpoint.position!, head)).toBe(0);
+  });
+
+  it('rebuilds from zero to the same rows, and verify finds tampered rows', async () => {
+    const projector = catalogNamed(`catalog_${randomUUID().slice(0, 6)}`);
+    const prefix = `rb${randomUUID().slice(0, 6)}`;
+    await appendMany(store, prefix, 5, 2);
+    const runner = new ProjectionRunner(store, db, [projector]);
+    await runner.start();
+    expect(await runner.waitFor((await store.headPosition())!)).toBe(true);
+    await runner.stop();
+    const before = await catalog(db, projector.name, prefix);
+    const { rows: allBefore } = await db.query(`SELECT * FROM ${projector.name} ORDER BY stream_id`);
+
+    const clean = await verifyProjection(store, db, projector);
+    expect(clean.differences).toEqual([]);
+    expect(clean.events).toBeGreaterThanOrEqual(10);
+
+    // a bug (here: a hand edit) makes the live table wrong
+    await db.query(`UPDATE ${projector.name} SET events = 99 WHERE stream_id = $1`, [`${prefix}-1`]);
+    await db.query(`DELETE FROM ${projector.name} WHERE stream_id = $1`, [`${prefix}-3`]);
+    const dirty = await verifyProjection(store, db, projector);
+    expect(dirty.differences).toHaveLength(1);
+    const [diff] = dirty.differences;
+    expect(diff.table).toBe(projector.name);
+    expect(diff.onlyLive).toEqual([expect.objectContaining({ stream_id: `${prefix}-1`, events: 99 })]);
+    expect(diff.onlyRebuilt.map((r) => r.stream_id).sort()).toEqual([`${prefix}-1`, `${prefix}-3`]);
+    // scratch schemas are gone
+    const { rows: schemas } = await db.query(`SELECT nspname FROM pg_namespace WHERE nspname LIKE 'verify_%'`);
+    expect(schemas).toEqual([]);
+
+    const progress: number[] = [];
+    const rebuilt = await rebuildProjection(store, db, projector, (p) => progress.push(p.done), 4);
+    expect(rebuilt.events).toBe(await store.countAfter(null));
+    expect(progress.length).toBeGreaterThan(1);
+    expect(await catalog(db, projector.name, prefix)).toEqual(before);
+    const { rows: allAfter } = await db.query(`SELECT * FROM ${projector.name} ORDER BY stream_id`);
+    expect(allAfter).toEqual(allBefore);
+    expect((await readCheckpoint(db, projector.name)).rebuiltAt).toBeInstanceOf(Date);
+    expect((await verifyProjection(store, db, projector)).differences).toEqual([]);
+  });
+});
