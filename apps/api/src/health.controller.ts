@@ -1,0 +1,26 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { EVENT_STORE, EventStore, formatPosition } from '@lib/eventstore';
+import { ProjectionRunner } from '@lib/projections';
+
+@Controller('health')
+export class HealthController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly projections: ProjectionRunner,
+  ) {}
+
+  /** Liveness and store readiness: answers once the store has answered a read. */
+  @Get()
+  async health() {
+    const head = await this.store.headPosition();
+    const projections = await this.projections.status();
+    return {
+      data: {
+        kind: 'health',
+        status: 'ok',
+        store: { adapter: this.store.kind, head: formatPosition(head) },
+        projections: projections.map((p) => ({ name: p.name, state: p.state, position: formatPosition(p.position), lag: p.lag })),
+      },
+    };
+  }
+}

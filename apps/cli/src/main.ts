@@ -1,0 +1,86 @@
+import { Command, Option } from 'commander';
+import { ConfigError, loadConfig } from '@lib/core';
+import { DataDirectoryLockedError } from '@lib/database';
+import { OpenedStore, openEventStore } from '@lib/eventstore';
+import { printStream, tailLog } from './commands/events';
+import { printStatus, rebuild, verify } from './commands/projections';
+import { seed } from './commands/seed';
+
+/**
+ * Operator CLI (`npm run cli -- …`): read and follow the event log, and check, rebuild and
+ * verify projections. It uses the same configuration as the service (DATABASE_URL,
+ * EVENTSTORE_URL, DATA_DIR).
+ */
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+async function withStore<T>(fn: (opened: OpenedStore) => Promise<T>): Promise<T> {
+  const opened = await openEventStore(loadConfig(process.env, []));
+  try {
+    return await fn(opened);
+  } finally {
+    await opened.close();
+  }
+}
+
+function program(): Command {
+  const cli = new Command('payments').description('Operator CLI of the payments service').showHelpAfterError();
+
+  const events = cli.command('events').description('read the event log');
+  events
+    .command('stream <stream>')
+    .description("print a stream's history, oldest first (JSON lines; a table with --pretty)")
+    .option('--pretty', 'print a table')
+    .option('--from <revision>', 'start at this revision')
+    .option('--limit <count>', 'at most this many events')
+    .option('--backwards', 'newest first')
+    .action(async (stream: string, options) => {
+      process.exitCode = await withStore(({ store }) => printStream(store, stream, options, out));
+    });
+  events
+    .command('tail')
+    .description('follow the global log (Ctrl-C to stop)')
+    .option('--from <position>', '"now" (default), "start", or a position commit/prepare')
+    .option('--pretty', 'one readable line per event')
+    .action(async (options) => {
+      const abort = new AbortController();
+      process.once('SIGINT', () => abort.abort());
+      process.once('SIGTERM', () => abort.abort());
+      await withStore(({ store }) => tailLog(store, options, out, abort.signal));
+    });
+
+  const projections = cli.command('projections').description('projections (read models)');
+  projections
+    .command('status')
+    .description('position, events applied and lag of every projection')
+    .option('--json', 'JSON lines')
+    .action(async (options) => withStore(({ store, db }) => printStatus(store, db, Boolean(options.json), out)));
+  projections
+    .command('rebuild [names...]')
+    .description('rebuild projections from position zero, with progress')
+    .option('--all', 'every projection')
+    .action(async (names: string[], options) => withStore(({ store, db }) => rebuild(store, db, names, Boolean(options.all), out)));
+  projections
+    .command('verify <name>')
+    .description('replay into a scratch schema and diff with the live tables; exit 1 on any difference')
+    .action(async (name: string) => {
+      process.exitCode = await withStore(({ store, db }) => verify(store, db, name, out));
+    });
+
+  const dev = cli.command('dev').description('development helpers');
+  dev
+    .command('seed')
+    .description('fill the store with synthetic payment streams')
+    .addOption(new Option('--streams <n>', 'number of streams').default('100'))
+    .addOption(new Option('--events <n>', 'events per stream').default('10'))
+    .action(async (options) => withStore(({ store }) => seed(store, Number(options.streams), Number(options.events), out)));
+  return cli;
+}
+
+program()
+  .parseAsync(process.argv)
+  .catch((error) => {
+    if (error instanceof ConfigError) console.error(`configuration error: ${error.message}`);
+    else if (error instanceof DataDirectoryLockedError) console.error(error.message);
+    else console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 2;
+  });

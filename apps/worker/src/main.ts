@@ -1,0 +1,19 @@
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ConfigError, CoreModule, loadConfig } from '@lib/core';
+
+/** `npm run start:worker`: projections (and later timers and dispatchers) without the HTTP API. */
+async function main(): Promise<void> {
+  const config = loadConfig(process.env, [...process.argv, '--role=worker']);
+  @Module({ imports: [CoreModule.forRoot(config)] })
+  class WorkerModule {}
+  const app = await NestFactory.createApplicationContext(WorkerModule, { logger: ['error', 'warn', 'log'] });
+  app.enableShutdownHooks();
+  console.log('payments service: worker running');
+}
+
+main().catch((error) => {
+  console.error(error instanceof ConfigError ? `configuration error: ${error.message}` : error);
+  process.exit(1);
+});

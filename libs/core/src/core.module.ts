@@ -1,0 +1,52 @@
+import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Database } from '@lib/database';
+import { EVENT_STORE, EventStore, OpenedStore, openEventStore } from '@lib/eventstore';
+import { ALL_PROJECTORS, ProjectionRunner } from '@lib/projections';
+import { AppConfig } from './config';
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+export const DATABASE = Symbol('DATABASE');
+const OPENED_STORE = Symbol('OPENED_STORE');
+
+/** Starts the projections when this process is a worker, and closes the store on shutdown. */
+@Injectable()
+export class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(OPENED_STORE) private readonly opened: OpenedStore,
+    private readonly projections: ProjectionRunner,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.role !== 'api') await this.projections.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.projections.stop();
+    await this.opened.close();
+  }
+}
+
+/** The event store, its SQL database and the projections, configured from AppConfig. */
+@Global()
+@Module({})
+export class CoreModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: CoreModule,
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: OPENED_STORE, useFactory: () => openEventStore(config) },
+        { provide: EVENT_STORE, useFactory: (o: OpenedStore) => o.store, inject: [OPENED_STORE] },
+        { provide: DATABASE, useFactory: (o: OpenedStore) => o.db, inject: [OPENED_STORE] },
+        {
+          provide: ProjectionRunner,
+          useFactory: (store: EventStore, db: Database) => new ProjectionRunner(store, db, ALL_PROJECTORS),
+          inject: [EVENT_STORE, DATABASE],
+        },
+        CoreLifecycle,
+      ],
+      exports: [APP_CONFIG, EVENT_STORE, DATABASE, ProjectionRunner],
+    };
+  }
+}
