@@ -4,7 +4,11 @@ export type Row = Record<string, unknown>;
 
 /** Anything that runs SQL: the database itself or an open transaction. */
 export interface Sql {
-  query<R extends object = Row>(text: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number }>;
+  /**
+   * Runs one statement. Hot statements pass a `name`: PostgreSQL then parses and plans them
+   * once per connection instead of on every call (more than half an append's server CPU).
+   */
+  query<R extends object = Row>(text: string, params?: unknown[], name?: string): Promise<{ rows: R[]; rowCount: number }>;
   /** Runs a script of several statements without parameters (migrations, DDL). */
   exec(script: string): Promise<void>;
 }
@@ -31,8 +35,8 @@ export class PostgresDatabase implements Database {
 
   constructor(private readonly pool: Pool) {}
 
-  query<R extends object = Row>(text: string, params?: unknown[]) {
-    return clientQuery<R>(this.pool, text, params);
+  query<R extends object = Row>(text: string, params?: unknown[], name?: string) {
+    return clientQuery<R>(this.pool, text, params, name);
   }
 
   async transaction<T>(fn: (tx: Sql) => Promise<T>, isolation: IsolationLevel = 'read committed'): Promise<T> {
@@ -40,7 +44,7 @@ export class PostgresDatabase implements Database {
     try {
       await client.query(beginStatement(isolation));
       const result = await fn({
-        query: (text, params) => clientQuery(client, text, params),
+        query: (text, params, name) => clientQuery(client, text, params, name),
         exec: async (script) => void (await client.query(script)),
       });
       await client.query('COMMIT');
@@ -62,8 +66,8 @@ export class PostgresDatabase implements Database {
   }
 }
 
-async function clientQuery<R extends object>(client: Pool | PoolClient, text: string, params?: unknown[]) {
-  const result = await client.query(text, params as unknown[]);
+async function clientQuery<R extends object>(client: Pool | PoolClient, text: string, params?: unknown[], name?: string) {
+  const result = name ? await client.query({ name, text, values: params }) : await client.query(text, params as unknown[]);
   return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
 }
 

@@ -90,7 +90,7 @@ export class SqlEventStore implements EventStore {
     if (mode === 'exact') params.push(expected);
     let rows: { stream_revision: string; global_position: string; transaction_id: string }[] = [];
     try {
-      rows = (await this.db.query(APPEND_SQL[mode], params)).rows as typeof rows;
+      rows = (await this.db.query(APPEND_SQL[mode], params, `es_append_${mode}`)).rows as typeof rows;
     } catch (error) {
       if ((error as { code?: string }).code !== '23505') throw error; // unique violation: an id is taken
     }
@@ -146,6 +146,7 @@ export class SqlEventStore implements EventStore {
        WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE}
        ORDER BY es_events.transaction_id, es_events.global_position LIMIT $3`,
       [after.commit.toString(), after.prepare.toString(), options.maxCount ?? 1000],
+      'es_read_all',
     );
     return rows.map(toRecordedEvent);
   }
