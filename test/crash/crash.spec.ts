@@ -41,7 +41,7 @@ async function appendThenKill(env: NodeJS.ProcessEnv, minAcks: number, minMs: nu
         resolve();
       }
     });
-    exited.then(({ signal }) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`child exited on its own: ${stderr}`))));
+    void exited.then(({ signal }) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`child exited on its own: ${stderr}`))));
   });
   await killed;
   const { signal } = await exited;

@@ -10,7 +10,6 @@ import {
   streamCatalog,
   verifyProjection,
 } from '@lib/projections';
-import { waitFor } from '../eventstore/event-store.contract';
 import { createTestDatabase } from '../support/postgres';
 import { tempDir } from '../support/temp-dir';
 

@@ -6,6 +6,8 @@ interface PollingOptions {
   after: LogPosition | null;
   batchSize: number;
   pollIntervalMs: number;
+  /** Told about a failed read before the retry (the store may be restarting). */
+  onReadError: (error: unknown, failures: number) => void;
 }
 
 /**
@@ -57,6 +59,7 @@ export class PollingSubscription implements Subscription {
         } catch (error) {
           if (this.stopped) return;
           failures++;
+          this.options.onReadError(error, failures);
           await this.sleep(Math.min(5000, 100 * 2 ** failures));
           continue;
         }

@@ -50,7 +50,7 @@ export async function tailLog(store: EventStore, options: TailOptions, out: (lin
   else after = parsePosition(options.from);
   const subscription = store.subscribe(
     async (events) => {
-      for (const event of events) out(options.pretty ? eventRow(event).join('  ') : eventJson(event));
+      for (const event of events) out(options.pretty ? [event.stream, ...eventRow(event)].join('  ') : eventJson(event));
     },
     { after },
   );

@@ -73,7 +73,7 @@ export class SqlEventStore implements EventStore {
 
   constructor(
     readonly db: Database,
-    private readonly options: { pollIntervalMs?: number } = {},
+    private readonly options: { pollIntervalMs?: number; onReadError?: (error: unknown, failures: number) => void } = {},
   ) {
     this.appended.setMaxListeners(0);
   }
@@ -174,12 +174,18 @@ export class SqlEventStore implements EventStore {
       after: options.after ?? null,
       batchSize: options.batchSize ?? 500,
       pollIntervalMs: this.options.pollIntervalMs ?? 100,
+      onReadError: this.options.onReadError ?? warnOnce,
     });
   }
 
   async close(): Promise<void> {
     await this.db.close();
   }
+}
+
+/** Default: one warning on stderr when a subscription's reads start failing. */
+function warnOnce(error: unknown, failures: number): void {
+  if (failures === 1) process.stderr.write(`event store: subscription read failed, retrying: ${(error as Error)?.message ?? error}\n`);
 }
 
 function toRecordedEvent(row: EventRow): RecordedEvent {
