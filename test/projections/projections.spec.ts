@@ -137,6 +137,12 @@ describe.each(adapters)('projection engine on %s', (_kind, open) => {
     expect(comparePositions(checkpoint.position!, (await store.headPosition())!)).toBe(0);
   });
 
+  it('verifies a projection that has never run (no tables yet) as equal to an empty replay', async () => {
+    const projector = catalogNamed(`catalog_${randomUUID().slice(0, 6)}`);
+    const result = await verifyProjection(store, db, projector);
+    expect(result).toMatchObject({ projector: projector.name, position: null, events: 0, differences: [] });
+  });
+
   it('rebuilds from zero to the same rows, and verify finds tampered rows', async () => {
     const projector = catalogNamed(`catalog_${randomUUID().slice(0, 6)}`);
     const prefix = `rb${randomUUID().slice(0, 6)}`;

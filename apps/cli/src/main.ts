@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '@lib/core';
 import { DataDirectoryLockedError } from '@lib/database';
 import { OpenedStore, openEventStore } from '@lib/eventstore';
@@ -12,6 +12,16 @@ import { seed } from './commands/seed';
  * EVENTSTORE_URL, DATA_DIR).
  */
 const out = (line: string) => process.stdout.write(`${line}\n`);
+const err = (line: string) => process.stderr.write(`${line}\n`);
+
+function integerAtLeast(min: number) {
+  return (value: string) => {
+    if (!/^\d+$/.test(value) || Number(value) < min || !Number.isSafeInteger(Number(value))) {
+      throw new InvalidArgumentError(`expected a whole number of at least ${min}`);
+    }
+    return Number(value);
+  };
+}
 
 async function withStore<T>(fn: (opened: OpenedStore) => Promise<T>): Promise<T> {
   const opened = await openEventStore(loadConfig(process.env, []));
@@ -30,11 +40,11 @@ function program(): Command {
     .command('stream <stream>')
     .description("print a stream's history, oldest first (JSON lines; a table with --pretty)")
     .option('--pretty', 'print a table')
-    .option('--from <revision>', 'start at this revision')
-    .option('--limit <count>', 'at most this many events')
+    .option('--from <revision>', 'start at this revision', integerAtLeast(0))
+    .option('--limit <count>', 'at most this many events', integerAtLeast(1))
     .option('--backwards', 'newest first')
     .action(async (stream: string, options) => {
-      process.exitCode = await withStore(({ store }) => printStream(store, stream, options, out));
+      process.exitCode = await withStore(({ store }) => printStream(store, stream, options, out, err));
     });
   events
     .command('tail')
@@ -70,9 +80,9 @@ function program(): Command {
   dev
     .command('seed')
     .description('fill the store with synthetic payment streams')
-    .addOption(new Option('--streams <n>', 'number of streams').default('100'))
-    .addOption(new Option('--events <n>', 'events per stream').default('10'))
-    .action(async (options) => withStore(({ store }) => seed(store, Number(options.streams), Number(options.events), out)));
+    .addOption(new Option('--streams <n>', 'number of streams').default(100).argParser(integerAtLeast(1)))
+    .addOption(new Option('--events <n>', 'events per stream').default(10).argParser(integerAtLeast(1)))
+    .action(async (options) => withStore(({ store }) => seed(store, options.streams, options.events, out)));
   return cli;
 }
 

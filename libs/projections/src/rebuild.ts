@@ -84,6 +84,7 @@ export async function verifyProjection(
   try {
     const target = await db.transaction(async (tx) => {
       const checkpoint = await readCheckpoint(tx, projector.name);
+      await ensureTables(tx, projector); // a projection that never ran has empty tables, not none
       await tx.query(`CREATE SCHEMA ${quoteIdent(liveCopy)}`);
       for (const table of projector.tables) {
         await tx.query(`CREATE TABLE ${quoteIdent(liveCopy)}.${quoteIdent(table)} AS SELECT * FROM ${LIVE_SCHEMA}.${quoteIdent(table)}`);

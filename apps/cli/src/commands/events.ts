@@ -3,38 +3,50 @@ import { EVENT_HEADERS, eventJson, eventRow, table } from '../output';
 
 export interface StreamOptions {
   pretty?: boolean;
-  from?: string;
-  limit?: string;
+  from?: number;
+  limit?: number;
   backwards?: boolean;
 }
 
-/** `events stream <stream>`: a stream's history, oldest first, as JSON lines or a table. */
-export async function printStream(store: EventStore, stream: string, options: StreamOptions, out: (line: string) => void): Promise<number> {
-  let events: RecordedEvent[] = [];
+const PAGE = 1000;
+
+/**
+ * `events stream <stream>`: a stream's history, oldest first (newest first with --backwards),
+ * as JSON lines written page by page, or one table with --pretty. Returns the exit code.
+ */
+export async function printStream(
+  store: EventStore,
+  stream: string,
+  options: StreamOptions,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
+  const rows: RecordedEvent[] = [];
+  const emit = (page: RecordedEvent[]) => (options.pretty ? rows.push(...page) : page.forEach((e) => out(eventJson(e))));
+  const limit = options.limit ?? Infinity;
+  let next = options.from;
+  let printed = 0;
   try {
-    const maxCount = options.limit ? Number(options.limit) : undefined;
-    const fromRevision = options.from !== undefined ? Number(options.from) : undefined;
-    if (options.backwards) {
-      events = await store.readStream(stream, { direction: 'backwards', fromRevision, maxCount });
-    } else {
-      // page through the stream so a long history never sits in memory twice
-      let next = fromRevision ?? 0;
-      for (;;) {
-        const page = await store.readStream(stream, { fromRevision: next, maxCount: Math.min(1000, maxCount ? maxCount - events.length : 1000) });
-        events.push(...page);
-        if (page.length < 1000 || (maxCount && events.length >= maxCount)) break;
-        next = page[page.length - 1].revision + 1;
-      }
+    while (printed < limit) {
+      const page = await store.readStream(stream, {
+        direction: options.backwards ? 'backwards' : 'forwards',
+        fromRevision: next,
+        maxCount: Math.min(PAGE, limit - printed),
+      });
+      emit(page);
+      printed += page.length;
+      if (page.length < PAGE) break;
+      next = page[page.length - 1].revision + (options.backwards ? -1 : 1);
+      if (next < 0) break;
     }
   } catch (error) {
     if (error instanceof StreamNotFoundError) {
-      out(`stream ${stream} not found`);
+      err(`stream ${stream} not found`);
       return 1;
     }
     throw error;
   }
-  if (options.pretty) out(table(EVENT_HEADERS, events.map(eventRow)));
-  else for (const event of events) out(eventJson(event));
+  if (options.pretty) out(table(EVENT_HEADERS, rows.map(eventRow)));
   return 0;
 }
 
