@@ -9,7 +9,7 @@ CREATE TABLE es_streams (
 -- readers only read below the oldest running transaction, so an event whose transaction
 -- commits late is never skipped (a bare bigserial cursor would skip it).
 CREATE TABLE es_events (
-  global_position bigserial   PRIMARY KEY,
+  global_position bigserial   NOT NULL,
   transaction_id  xid8        NOT NULL DEFAULT pg_current_xact_id(),
   stream_id       text        NOT NULL,
   stream_revision bigint      NOT NULL,
@@ -18,11 +18,11 @@ CREATE TABLE es_events (
   data            jsonb       NOT NULL,
   metadata        jsonb       NOT NULL,
   recorded_at     timestamptz NOT NULL DEFAULT now(),
+  -- the log order is the key: readers scan it, nothing looks events up by position alone
+  CONSTRAINT es_events_log_order PRIMARY KEY (transaction_id, global_position),
   CONSTRAINT es_events_stream_revision UNIQUE (stream_id, stream_revision),
   CONSTRAINT es_events_event_id UNIQUE (event_id)
 );
-
-CREATE INDEX es_events_log_order ON es_events (transaction_id, global_position);
 
 -- Projection checkpoints live beside the read models they describe, written in the same
 -- transaction as the projection's rows.
