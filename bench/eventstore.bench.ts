@@ -5,7 +5,8 @@
  *   npm run bench:eventstore
  *
  * Environment:
- *   BENCH_SECONDS         measured seconds per cell (default 3)
+ *   BENCH_SECONDS         measured seconds per cell and round (default 2)
+ *   BENCH_ROUNDS          rounds per append cell, store and raw alternating; median reported (default 3)
  *   BENCH_WARMUP_SECONDS  warm-up seconds per cell, not counted (default 0.5)
  *   BENCH_DATABASE_URL    admin connection to the PostgreSQL server; a fresh database is
  *                         created there and dropped at the end
@@ -25,7 +26,9 @@ import { EventStore, NewEvent, OpenedStore, openEventStore } from '@lib/eventsto
 
 type AdapterName = 'embedded' | 'postgres';
 
-const MEASURE_MS = seconds('BENCH_SECONDS', 3) * 1000;
+const MEASURE_MS = seconds('BENCH_SECONDS', 2) * 1000;
+/** Each append cell runs this many rounds, store and raw alternating (ABBA…); the median counts. */
+const ROUNDS = Math.max(1, Math.round(seconds('BENCH_ROUNDS', 3)));
 const WARMUP_MS = seconds('BENCH_WARMUP_SECONDS', 0.5) * 1000;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const ADAPTERS = (process.env.BENCH_ADAPTERS || 'embedded,postgres')
@@ -299,11 +302,22 @@ async function benchAdapter(target: Target): Promise<Row[]> {
   await db.exec(`CREATE TABLE bench_raw (id bigserial PRIMARY KEY, stream_id text NOT NULL, data jsonb NOT NULL)`);
   const rows: Row[] = [];
   for (const s of APPEND_SCENARIOS) {
-    progress(`${target.adapter}: ${s.scenario} — event store`);
-    const storeResult = await timedCell(storeWriters(store, s.key, s.writers, s.batch));
-    progress(`${target.adapter}: ${s.scenario} — raw insert`);
-    const rawResult = await timedCell(rawWriters(db, s.key, s.writers, s.batch));
-    rows.push(row(target.adapter, s.scenario, s.writers, s.batch, storeResult, rawResult));
+    const storeRuns: CellResult[] = [];
+    const rawRuns: CellResult[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const runStore = async () => {
+        progress(`${target.adapter}: ${s.scenario} — event store (round ${round + 1}/${ROUNDS})`);
+        storeRuns.push(await timedCell(storeWriters(store, `${s.key}r${round}`, s.writers, s.batch)));
+      };
+      const runRaw = async () => {
+        progress(`${target.adapter}: ${s.scenario} — raw insert (round ${round + 1}/${ROUNDS})`);
+        rawRuns.push(await timedCell(rawWriters(db, `${s.key}r${round}`, s.writers, s.batch)));
+      };
+      // alternate which goes first, so drift (WAL, autovacuum, caches) hits both sides alike
+      if (round % 2 === 0) await runStore().then(runRaw);
+      else await runRaw().then(runStore);
+    }
+    rows.push(row(target.adapter, s.scenario, s.writers, s.batch, median(storeRuns), median(rawRuns)));
   }
   progress(`${target.adapter}: catch-up — event store subscription`);
   const storeResult = await storeCatchUp(store);
@@ -311,6 +325,11 @@ async function benchAdapter(target: Target): Promise<Row[]> {
   const rawResult = await rawCatchUp(db);
   rows.push(row(target.adapter, `catch-up b${CATCH_UP_BATCH}`, 1, CATCH_UP_BATCH, storeResult, rawResult));
   return rows;
+}
+
+function median(runs: CellResult[]): CellResult {
+  const sorted = [...runs].sort((a, b) => a.eventsPerSec - b.eventsPerSec);
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 function row(adapter: AdapterName, scenario: string, writers: number, batch: number, store: CellResult, raw: CellResult): Row {
@@ -395,7 +414,7 @@ async function main(): Promise<void> {
   console.log(
     `machine: ${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}, ` +
       `PostgreSQL ${machine.postgres ?? 'n/a'}, PGlite ${machine.pglite}; ` +
-      `${MEASURE_MS / 1000}s per cell after ${WARMUP_MS / 1000}s warm-up`,
+      `median of ${ROUNDS} alternating rounds of ${MEASURE_MS / 1000}s after ${WARMUP_MS / 1000}s warm-up per append cell`,
   );
   console.log('');
   console.log(table);

@@ -1,9 +1,7 @@
 -- Event store schema, shared by the postgres and embedded (PGlite) adapters.
--- Streams hold their current revision so an append is one compare-and-set.
-CREATE TABLE es_streams (
-  stream_id  text   PRIMARY KEY,
-  revision   bigint NOT NULL
-);
+-- A stream is its events: the unique (stream_id, stream_revision) index is both how a stream
+-- is read and the optimistic-concurrency check of an append (two appends at one revision:
+-- the second fails), so an append writes nothing but its events.
 
 -- The global log. transaction_id (xid8) and global_position give the read order:
 -- readers only read below the oldest running transaction, so an event whose transaction

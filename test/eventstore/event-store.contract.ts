@@ -117,6 +117,19 @@ export function eventStoreContract(open: () => Promise<{ store: EventStore; clos
     });
   });
 
+  describe('any', () => {
+    it('lets concurrent appends with any all land, each once, with gap-free revisions', async () => {
+      const stream = streamName('any-race');
+      const batches = Array.from({ length: 12 }, (_, i) => [event(`A${i}`), event(`B${i}`)]);
+      const results = await Promise.all(batches.map((batch) => store.append(stream, batch, 'any')));
+      const read = await store.readStream(stream);
+      expect(read.map((e) => e.revision)).toEqual(Array.from({ length: 24 }, (_, i) => i));
+      expect(new Set(read.map((e) => e.id))).toEqual(new Set(batches.flat().map((e) => e.id)));
+      for (let i = 0; i < read.length; i += 2) expect(read[i + 1].type).toBe(read[i].type.replace('A', 'B')); // a batch stays together
+      expect(results.map((r) => r.nextExpectedRevision).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => 2 * i + 1));
+    });
+  });
+
   describe('idempotent append', () => {
     it('treats a retried append (same event ids) as a no-op with the original result', async () => {
       const stream = streamName('retry');

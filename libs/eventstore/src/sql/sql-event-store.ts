@@ -37,24 +37,23 @@ const EVENT_COLUMNS = `event_id::text, event_type, data, metadata, stream_id, st
 const VISIBLE = `transaction_id < pg_snapshot_xmin(pg_current_snapshot())`;
 
 /**
- * Picks the stream row for an append and yields `base`, the revision before the new events,
- * in the same statement as the insert: one round trip, atomic, and the row lock serialises
- * concurrent appends to one stream. No row means the expected revision did not hold.
+ * An append is one INSERT: one round trip, atomic. The revision the new events follow (`base`)
+ * comes from the expectation, and the unique (stream_id, stream_revision) index is the
+ * concurrency check: of two appends at the same revision, the second waits for the first and
+ * then fails with a unique violation. An exact expectation also requires that revision to
+ * exist (no gaps); `any` follows the stream's current last revision.
  */
-const STREAM_CLAIM: Record<'no_stream' | 'any' | 'exact', string> = {
-  no_stream: `INSERT INTO es_streams (stream_id, revision) VALUES ($1, $2::int - 1)
-              ON CONFLICT DO NOTHING RETURNING -1::bigint AS base`,
-  any: `INSERT INTO es_streams AS s (stream_id, revision) VALUES ($1, $2::int - 1)
-        ON CONFLICT (stream_id) DO UPDATE SET revision = s.revision + $2::int RETURNING s.revision - $2::int AS base`,
-  exact: `UPDATE es_streams SET revision = revision + $2::int WHERE stream_id = $1 AND revision = $4::bigint
-          RETURNING revision - $2::int AS base`,
+const BASE: Record<'no_stream' | 'any' | 'exact', string> = {
+  no_stream: `-1::bigint`,
+  any: `(SELECT coalesce(max(stream_revision), -1) FROM es_events WHERE stream_id = $1)`,
+  exact: `$3::bigint`,
 };
 
-function appendStatement(mode: keyof typeof STREAM_CLAIM): string {
-  return `WITH claim AS (${STREAM_CLAIM[mode]})
-    INSERT INTO es_events (stream_id, stream_revision, event_id, event_type, data, metadata)
-    SELECT $1, claim.base + e.ord, (e.value->>'id')::uuid, e.value->>'type', e.value->'data', e.value->'metadata'
-    FROM claim, jsonb_array_elements($3::jsonb) WITH ORDINALITY AS e(value, ord)
+function appendStatement(mode: keyof typeof BASE): string {
+  return `INSERT INTO es_events (stream_id, stream_revision, event_id, event_type, data, metadata)
+    SELECT $1, ${BASE[mode]} + e.ord, (e.value->>'id')::uuid, e.value->>'type', e.value->'data', e.value->'metadata'
+    FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(value, ord)
+    ${mode === 'exact' ? 'WHERE EXISTS (SELECT 1 FROM es_events WHERE stream_id = $1 AND stream_revision = $3::bigint)' : ''}
     ORDER BY e.ord
     RETURNING stream_revision::text, global_position::text, transaction_id::text`;
 }
@@ -63,6 +62,9 @@ const APPEND_SQL = {
   any: appendStatement('any'),
   exact: appendStatement('exact'),
 };
+
+/** A unique violation on the stream's revisions: another append got there first. */
+const REVISION_TAKEN = 'es_events_stream_revision';
 
 /**
  * The event store on SQL: PostgreSQL through a pg pool, or the embedded PGlite database
@@ -86,13 +88,19 @@ export class SqlEventStore implements EventStore {
     validateAppend(stream, events, expected);
     const mode = typeof expected === 'number' ? 'exact' : expected;
     const batch = JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, data: e.data ?? null, metadata: e.metadata ?? {} })));
-    const params: unknown[] = [stream, events.length, batch];
-    if (mode === 'exact') params.push(expected);
+    const params: unknown[] = mode === 'exact' ? [stream, batch, expected] : [stream, batch];
     let rows: { stream_revision: string; global_position: string; transaction_id: string }[] = [];
-    try {
-      rows = (await this.db.query(APPEND_SQL[mode], params, `es_append_${mode}`)).rows as typeof rows;
-    } catch (error) {
-      if ((error as { code?: string }).code !== '23505') throw error; // unique violation: an id is taken
+    for (let attempt = 1; ; attempt++) {
+      try {
+        rows = (await this.db.query(APPEND_SQL[mode], params, `es_append_${mode}`)).rows as typeof rows;
+        break;
+      } catch (error) {
+        const { code, constraint } = error as { code?: string; constraint?: string };
+        if (code !== '23505') throw error;
+        // `any` lost a race for the next revision to another append: take the new last one
+        if (mode === 'any' && constraint === REVISION_TAKEN && attempt < 20 && !(await this.anyIdStored(events))) continue;
+        break; // an id is taken (a retry?) or the revision is: find out which below
+      }
     }
     if (rows.length === 0) return this.resolveRejectedAppend(stream, events, expected);
     const last = rows.reduce((a, b) => (BigInt(a.global_position) > BigInt(b.global_position) ? a : b));
@@ -118,8 +126,21 @@ export class SqlEventStore implements EventStore {
       };
     }
     if (rows.length > 0) throw new DuplicateEventIdError(stream, rows.map((r) => r.event_id));
-    const current = await this.db.query<{ revision: string }>(`SELECT revision::text FROM es_streams WHERE stream_id = $1`, [stream]);
-    throw new ConcurrencyError(stream, expected, current.rows[0] ? Number(current.rows[0].revision) : 'no_stream');
+    const current = await this.lastRevision(stream);
+    throw new ConcurrencyError(stream, expected, current ?? 'no_stream');
+  }
+
+  private async anyIdStored(events: NewEvent[]): Promise<boolean> {
+    const { rows } = await this.db.query(`SELECT 1 FROM es_events WHERE event_id = ANY($1::uuid[]) LIMIT 1`, [events.map((e) => e.id)]);
+    return rows.length > 0;
+  }
+
+  private async lastRevision(stream: string): Promise<number | null> {
+    const { rows } = await this.db.query<{ revision: string | null }>(
+      `SELECT max(stream_revision)::text AS revision FROM es_events WHERE stream_id = $1`,
+      [stream],
+    );
+    return rows[0]?.revision == null ? null : Number(rows[0].revision);
   }
 
   async readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -132,10 +153,7 @@ export class SqlEventStore implements EventStore {
        ORDER BY es_events.stream_revision ${backwards ? 'DESC' : 'ASC'} LIMIT $3`,
       [stream, from, limit],
     );
-    if (rows.length === 0) {
-      const exists = await this.db.query(`SELECT 1 FROM es_streams WHERE stream_id = $1`, [stream]);
-      if (exists.rowCount === 0) throw new StreamNotFoundError(stream);
-    }
+    if (rows.length === 0 && (await this.lastRevision(stream)) === null) throw new StreamNotFoundError(stream);
     return rows.map(toRecordedEvent);
   }
 
