@@ -228,10 +228,6 @@ export class EventStoreDbEventStore implements EventStore {
     return out.slice(0, limit);
   }
 
-  /**
-   * The newest application event of $all: reads backwards from the end a page at a time,
-   * skipping system events (which may be the newest many: statistics, projection links).
-   */
   /** EventStoreDB keeps no count of $all: read forward and count, up to `cap`. */
   async countAfter(after: LogPosition | null, cap = 100_000): Promise<number> {
     let count = 0;
@@ -245,6 +241,10 @@ export class EventStoreDbEventStore implements EventStore {
     return count;
   }
 
+  /**
+   * The newest application event of $all: reads backwards from the end a page at a time,
+   * skipping system events (which may be the newest many: statistics, projection links).
+   */
   async headPosition(): Promise<LogPosition | null> {
     let cursor: ReadPosition = END;
     for (;;) {
