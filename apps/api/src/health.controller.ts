@@ -13,7 +13,7 @@ export class HealthController {
   @Get()
   async health() {
     const head = await this.store.headPosition();
-    const projections = await this.projections.status();
+    const projections = await this.projections.status(10_000);
     return {
       data: {
         kind: 'health',

@@ -8,7 +8,8 @@ export interface Checkpoint {
   name: string;
   position: LogPosition | null;
   events: number;
-  updatedAt: Date;
+  /** null while the projection has never run. */
+  updatedAt: Date | null;
   rebuiltAt: Date | null;
 }
 
@@ -20,14 +21,31 @@ export class CheckpointMovedError extends Error {
   }
 }
 
-export async function readCheckpoint(db: Sql, name: string): Promise<Checkpoint> {
-  await db.query(`INSERT INTO public.projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [name]);
-  const { rows } = await db.query<{ position: string; events: string; updated_at: Date; rebuilt_at: Date | null }>(
-    `SELECT position, events::text, updated_at, rebuilt_at FROM public.projection_checkpoints WHERE name = $1`,
-    [name],
+/** Reads checkpoints (a projection that never ran is at the start); writes nothing. */
+export async function readCheckpoints(db: Sql, names: readonly string[]): Promise<Map<string, Checkpoint>> {
+  const { rows } = await db.query<{ name: string; position: string; events: string; updated_at: Date; rebuilt_at: Date | null }>(
+    `SELECT name, position, events::text, updated_at, rebuilt_at FROM public.projection_checkpoints WHERE name = ANY($1::text[])`,
+    [names],
   );
-  const row = rows[0];
-  return { name, position: parsePosition(row.position), events: Number(row.events), updatedAt: row.updated_at, rebuiltAt: row.rebuilt_at };
+  const found = new Map(rows.map((r) => [r.name, r]));
+  return new Map(
+    names.map((name) => {
+      const row = found.get(name);
+      const checkpoint: Checkpoint = row
+        ? { name, position: parsePosition(row.position), events: Number(row.events), updatedAt: row.updated_at, rebuiltAt: row.rebuilt_at }
+        : { name, position: null, events: 0, updatedAt: null, rebuiltAt: null };
+      return [name, checkpoint];
+    }),
+  );
+}
+
+export async function readCheckpoint(db: Sql, name: string): Promise<Checkpoint> {
+  return (await readCheckpoints(db, [name])).get(name)!;
+}
+
+/** Creates the checkpoint row a projector's batches compare-and-set against. */
+export async function ensureCheckpoint(db: Sql, name: string): Promise<void> {
+  await db.query(`INSERT INTO public.projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [name]);
 }
 
 /** Creates the projector's tables (if missing) in a schema. */

@@ -1,6 +1,6 @@
 import { Database } from '@lib/database';
 import { EventStore, LogPosition, Subscription, comparePositions } from '@lib/eventstore';
-import { CheckpointMovedError, applyBatch, ensureTables, readCheckpoint } from './checkpoints';
+import { CheckpointMovedError, applyBatch, ensureCheckpoint, ensureTables, readCheckpoint, readCheckpoints } from './checkpoints';
 import { Projector } from './projector';
 
 export interface ProjectionStatus {
@@ -12,7 +12,7 @@ export interface ProjectionStatus {
   events: number;
   /** Events in the log after the checkpoint. */
   lag: number;
-  updatedAt: Date;
+  updatedAt: Date | null;
   rebuiltAt: Date | null;
   lastError: string | null;
 }
@@ -45,29 +45,38 @@ export class ProjectionRunner {
 
   async start(): Promise<void> {
     for (const projector of this.projectors) {
-      await this.db.transaction((tx) => ensureTables(tx, projector));
+      await this.db.transaction(async (tx) => {
+        await ensureTables(tx, projector);
+        await ensureCheckpoint(tx, projector.name);
+      });
       const entry: Running = { projector, subscription: null, state: 'running', lastError: null, failures: 0, retryTimer: null };
       this.running.set(projector.name, entry);
       await this.follow(entry);
     }
   }
 
-  /** Resolves once every projector has applied the log up to `position` (read your writes). */
+  /**
+   * Resolves true once every projector has applied the log up to `position` (read your
+   * writes), false after the timeout. In a process that runs the projections it watches them
+   * in memory; in an API-only process it polls their checkpoints.
+   */
   async waitFor(position: LogPosition, timeoutMs = 5000): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
+    const reached = (at: LogPosition | null | undefined) => Boolean(at) && comparePositions(at!, position) >= 0;
     for (;;) {
-      const behind = [...this.running.values()].some((r) => {
-        const at = r.subscription?.position;
-        return !at || comparePositions(at, position) < 0;
-      });
-      if (!behind) return true;
+      const done =
+        this.running.size > 0
+          ? [...this.running.values()].every((r) => reached(r.subscription?.position))
+          : [...(await readCheckpoints(this.db, this.projectors.map((p) => p.name))).values()].every((c) => reached(c.position));
+      if (done) return true;
       if (Date.now() > deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, this.running.size > 0 ? 2 : 10));
     }
   }
 
-  async status(): Promise<ProjectionStatus[]> {
-    return projectionStatus(this.store, this.db, this.projectors, this.running);
+  /** `lagCap` bounds the count of events behind (a health check should not count millions). */
+  async status(lagCap?: number): Promise<ProjectionStatus[]> {
+    return projectionStatus(this.store, this.db, this.projectors, this.running, lagCap);
   }
 
   async stop(): Promise<void> {
@@ -118,17 +127,19 @@ export async function projectionStatus(
   db: Database,
   projectors: readonly Projector[],
   running?: Map<string, Pick<Running, 'state' | 'lastError'>>,
+  lagCap?: number,
 ): Promise<ProjectionStatus[]> {
+  const checkpoints = await readCheckpoints(db, projectors.map((p) => p.name));
   const out: ProjectionStatus[] = [];
   for (const projector of projectors) {
-    const checkpoint = await readCheckpoint(db, projector.name);
+    const checkpoint = checkpoints.get(projector.name)!;
     const live = running?.get(projector.name);
     out.push({
       name: projector.name,
       state: live?.state ?? 'stopped',
       position: checkpoint.position,
       events: checkpoint.events,
-      lag: await store.countAfter(checkpoint.position),
+      lag: await store.countAfter(checkpoint.position, lagCap),
       updatedAt: checkpoint.updatedAt,
       rebuiltAt: checkpoint.rebuiltAt,
       lastError: live?.lastError ?? null,

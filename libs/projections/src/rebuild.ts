@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Database, Sql } from '@lib/database';
 import { EventStore, LogPosition, comparePositions } from '@lib/eventstore';
-import { LIVE_SCHEMA, applyBatch, ensureTables, quoteIdent, readCheckpoint } from './checkpoints';
+import { LIVE_SCHEMA, applyBatch, ensureCheckpoint, ensureTables, quoteIdent, readCheckpoint } from './checkpoints';
 import { Projector } from './projector';
 
 export interface Progress {
@@ -25,7 +25,7 @@ export async function rebuildProjection(
   batchSize = 1000,
 ): Promise<{ events: number; position: LogPosition | null }> {
   await db.transaction(async (tx) => {
-    await readCheckpoint(tx, projector.name);
+    await ensureCheckpoint(tx, projector.name);
     await tx.query(`SELECT 1 FROM public.projection_checkpoints WHERE name = $1 FOR UPDATE`, [projector.name]);
     await dropTables(tx, projector, LIVE_SCHEMA);
     await ensureTables(tx, projector, LIVE_SCHEMA);

@@ -14,7 +14,7 @@ export async function printStatus(store: EventStore, db: Database, json: boolean
   out(
     table(
       ['projection', 'position', 'events', 'lag', 'updated_at', 'rebuilt_at'],
-      status.map((s) => [s.name, formatPosition(s.position), s.events, s.lag, s.updatedAt.toISOString(), s.rebuiltAt?.toISOString() ?? '-']),
+      status.map((s) => [s.name, formatPosition(s.position), s.events, s.lag, s.updatedAt?.toISOString() ?? '-', s.rebuiltAt?.toISOString() ?? '-']),
     ),
   );
 }
