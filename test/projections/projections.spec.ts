@@ -137,6 +137,17 @@ describe.each(adapters)('projection engine on %s', (_kind, open) => {
     expect(comparePositions(checkpoint.position!, (await store.headPosition())!)).toBe(0);
   });
 
+  it('lets an API-only process wait for its writes through the checkpoints the worker moves', async () => {
+    const projector = catalogNamed(`catalog_${randomUUID().slice(0, 6)}`);
+    const apiSide = new ProjectionRunner(store, db, [projector]); // never started: reads checkpoints
+    const last = await appendMany(store, `api${randomUUID().slice(0, 6)}`, 2, 2);
+    expect(await apiSide.waitFor(last, 300)).toBe(false); // no worker yet: nothing moves
+    const worker = new ProjectionRunner(store, db, [projector]);
+    await worker.start();
+    expect(await apiSide.waitFor(last, 10_000)).toBe(true);
+    await worker.stop();
+  });
+
   it('verifies a projection that has never run (no tables yet) as equal to an empty replay', async () => {
     const projector = catalogNamed(`catalog_${randomUUID().slice(0, 6)}`);
     const result = await verifyProjection(store, db, projector);

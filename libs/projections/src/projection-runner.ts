@@ -45,10 +45,10 @@ export class ProjectionRunner {
 
   async start(): Promise<void> {
     for (const projector of this.projectors) {
-      await this.db.transaction(async (tx) => {
-        await ensureTables(tx, projector);
-        await ensureCheckpoint(tx, projector.name);
-      });
+      // Two transactions, never one: a batch locks the checkpoint row and then the tables, so
+      // holding a table lock (DDL) while waiting for that row could deadlock with another runner.
+      await this.db.transaction((tx) => ensureTables(tx, projector));
+      await ensureCheckpoint(this.db, projector.name);
       const entry: Running = { projector, subscription: null, state: 'running', lastError: null, failures: 0, retryTimer: null };
       this.running.set(projector.name, entry);
       await this.follow(entry);

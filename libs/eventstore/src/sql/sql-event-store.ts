@@ -72,6 +72,7 @@ const REVISION_TAKEN = 'es_events_stream_revision';
  */
 export class SqlEventStore implements EventStore {
   private readonly appended = new EventEmitter();
+  private readonly subscriptions = new Set<PollingSubscription>();
 
   constructor(
     readonly db: Database,
@@ -188,15 +189,20 @@ export class SqlEventStore implements EventStore {
   }
 
   subscribe(handler: BatchHandler, options: SubscribeOptions = {}): Subscription {
-    return new PollingSubscription(this, this.appended, handler, {
+    const subscription = new PollingSubscription(this, this.appended, handler, {
       after: options.after ?? null,
       batchSize: options.batchSize ?? 500,
       pollIntervalMs: this.options.pollIntervalMs ?? 100,
       onReadError: this.options.onReadError ?? warnOnce,
     });
+    this.subscriptions.add(subscription);
+    void subscription.done.finally(() => this.subscriptions.delete(subscription)).catch(() => undefined);
+    return subscription;
   }
 
+  /** Ends every subscription (each finishes the batch in hand), then closes the database. */
   async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
     await this.db.close();
   }
 }
