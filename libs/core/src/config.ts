@@ -5,40 +5,110 @@ export interface AppConfig extends StoreConfig {
   port: number;
   host: string;
   role: 'all' | 'api' | 'worker';
+  redisUrl?: string;
+  /** Public base URL of the API (without /api/v1); requests must arrive through it (§5.8). */
+  apiBaseUrl: string | null;
+  /** Base URL of the hosted checkout page. */
+  checkoutBaseUrl: string;
+  /** Proxies whose X-Forwarded-For / X-Forwarded-Host are believed (addresses, CIDRs, keywords). */
+  trustedProxies: string[];
+  /** Lets webhook endpoints use http and private addresses (local development and tests only). */
+  webhookAllowPrivateUrls: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+/** Every variable the service reads, with what it means: the README's table comes from here. */
+export const CONFIG_VARIABLES = [
+  'PORT',
+  'HOST',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'EVENTSTORE_URL',
+  'REDIS_URL',
+  'API_BASE_URL',
+  'CHECKOUT_BASE_URL',
+  'TRUSTED_PROXIES',
+  'WEBHOOK_ALLOW_PRIVATE_URLS',
+  'LOG_LEVEL',
+  'ROLE',
+] as const;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv): AppConfig {
   const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(env.PORT)}`);
-  for (const [name, value, schemes] of [
-    ['DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:']],
-    ['EVENTSTORE_URL', env.EVENTSTORE_URL, ['esdb:', 'esdb+discover:', 'kurrentdb:', 'kurrentdb+discover:']],
-  ] as const) {
-    if (!value) continue;
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      throw new ConfigError(`${name} is not a valid URL`);
-    }
-    if (!(schemes as readonly string[]).includes(url.protocol)) throw new ConfigError(`${name} must start with ${schemes.join(' or ')}//`);
+  if (!/^\d+$/.test(String(env.PORT ?? '3000') || '3000') || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(env.PORT)}`);
   }
+  const host = env.HOST || '127.0.0.1';
+  url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  url(env, 'EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:', 'kurrentdb+discover:']);
+  url(env, 'REDIS_URL', ['redis:', 'rediss:']);
+  const apiBaseUrl = url(env, 'API_BASE_URL', ['http:', 'https:']);
+  const checkoutBaseUrl = url(env, 'CHECKOUT_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port || 3000}/checkout`;
   const roleArg = argv.find((a) => a.startsWith('--role='))?.slice('--role='.length) ?? env.ROLE ?? 'all';
-  if (roleArg !== 'all' && roleArg !== 'api' && roleArg !== 'worker') throw new ConfigError(`--role must be all, api or worker, got ${roleArg}`);
+  if (roleArg !== 'all' && roleArg !== 'api' && roleArg !== 'worker') throw new ConfigError(`ROLE (or --role) must be all, api or worker, got ${JSON.stringify(roleArg)}`);
+  const logLevel = (env.LOG_LEVEL || 'info') as AppConfig['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(env.LOG_LEVEL)}`);
   const config: AppConfig = {
     port,
-    host: env.HOST || '127.0.0.1',
+    host,
     role: roleArg,
     databaseUrl: env.DATABASE_URL || undefined,
     eventstoreUrl: env.EVENTSTORE_URL || undefined,
     dataDir: env.DATA_DIR || './data',
+    redisUrl: env.REDIS_URL || undefined,
+    apiBaseUrl: apiBaseUrl ? apiBaseUrl.replace(/\/+$/, '') : null,
+    checkoutBaseUrl: checkoutBaseUrl.replace(/\/+$/, ''),
+    trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
+    webhookAllowPrivateUrls: flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS'),
+    logLevel,
   };
   if (adapterFor(config) === 'embedded' && roleArg !== 'all') {
     throw new ConfigError(`--role=${roleArg} runs the API and workers apart, which needs a shared store: set DATABASE_URL (and EVENTSTORE_URL if used)`);
   }
   return config;
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, schemes: string[]): string | null {
+  const value = env[name];
+  if (!value) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  if (!schemes.includes(parsed.protocol)) throw new ConfigError(`${name} must start with ${schemes.map((s) => `${s}//`).join(' or ')}`);
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const value = (env[name] ?? '').trim().toLowerCase();
+  if (value === '' || value === '0' || value === 'false' || value === 'no' || value === 'off') return false;
+  if (value === '1' || value === 'true' || value === 'yes' || value === 'on') return true;
+  throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(env[name])}`);
+}
+
+/** TRUSTED_PROXIES: comma-separated IPv4/IPv6 addresses or CIDRs, or loopback/linklocal/uniquelocal. */
+function trustedProxies(value: string | undefined): string[] {
+  if (!value || !value.trim()) return [];
+  return value.split(',').map((entry) => {
+    const item = entry.trim();
+    if (PROXY_KEYWORDS.includes(item)) return item;
+    const [address, bits, extra] = item.split('/');
+    const isV4 = /^\d{1,3}(\.\d{1,3}){3}$/.test(address) && address.split('.').every((n) => Number(n) <= 255);
+    const isV6 = address.includes(':') && /^[0-9a-fA-F:.]+$/.test(address);
+    const maxBits = isV4 ? 32 : 128;
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
+    if (!(isV4 || isV6) || !bitsOk || extra !== undefined) {
+      throw new ConfigError(`TRUSTED_PROXIES: ${JSON.stringify(item)} is not an IP address, a CIDR range or one of ${PROXY_KEYWORDS.join(', ')}`);
+    }
+    return item;
+  });
 }

@@ -1,0 +1,79 @@
+import { DynamicModule, ForwardReference, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyRequest } from 'fastify';
+import { AppConfig } from '@lib/core';
+import { ApiError, ApiExceptionFilter, BODY_LIMIT_BYTES, REQUEST_ID_HEADER, RouteTable, apiValidationPipe, newId, registerJsonBodyParser } from '@lib/http';
+import { AppModule } from './app.module';
+
+export const API_PREFIX = 'api/v1';
+
+export interface ApiAppOptions {
+  logger?: false | ('error' | 'warn' | 'log')[];
+  /** Extra modules (tests mount probe routes this way). */
+  imports?: (Type | DynamicModule | ForwardReference)[];
+}
+
+/**
+ * Builds the HTTP app on Fastify (docs/decisions/0005): the JSON body parser, request ids,
+ * the edge check, the error filter and DTO validation, around the application's modules.
+ */
+export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    genReqId: () => newId('req'),
+    requestIdHeader: false, // never take a request id from the client
+    return503OnClosing: true,
+  });
+  const fastify = adapter.getInstance();
+  const routes = new RouteTable();
+  routes.attach(fastify);
+  registerJsonBodyParser(fastify);
+  const edge = edgeCheck(config);
+  fastify.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    if (!edge(request)) throw new ApiError('edge_forbidden', 'Requests must come through the API’s own address.');
+  });
+
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.imports ?? []), adapter, {
+    logger: options.logger ?? ['error', 'warn', 'log'],
+    bodyParser: false,
+  });
+  app.setGlobalPrefix(API_PREFIX);
+  app.useGlobalFilters(new ApiExceptionFilter(routes));
+  app.useGlobalPipes(apiValidationPipe());
+  app.enableShutdownHooks();
+  return app;
+}
+
+/**
+ * §5.8: a request must arrive through the API's own address: the host of API_BASE_URL, or,
+ * by default and always, the server's loopback address on the port it listens on (so
+ * `npm start` works locally).
+ */
+function edgeCheck(config: AppConfig): (request: FastifyRequest) => boolean {
+  const loopback = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+  const publicUrl = config.apiBaseUrl ? new URL(config.apiBaseUrl) : null;
+  const publicPort = publicUrl ? publicUrl.port || (publicUrl.protocol === 'https:' ? '443' : '80') : null;
+  return (request) => {
+    const hostHeader = request.host; // X-Forwarded-Host only from trusted proxies
+    if (!hostHeader) return false;
+    const parsed = parseHost(hostHeader);
+    if (!parsed) return false;
+    // the public host; its port only when the Host header names one (a TLS proxy in front may not)
+    if (publicUrl && parsed.hostname === publicUrl.hostname.toLowerCase() && (parsed.port === null || parsed.port === publicPort)) return true;
+    const localPort = String(request.socket.localPort ?? '');
+    return loopback.has(parsed.hostname) && (parsed.port ?? defaultPort(request)) === localPort;
+  };
+}
+
+function parseHost(host: string): { hostname: string; port: string | null } | null {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:\s/]+)(?::(\d{1,5}))?$/.exec(host.trim());
+  if (!match) return null;
+  return { hostname: match[1].toLowerCase(), port: match[2] ?? null };
+}
+
+function defaultPort(request: FastifyRequest): string {
+  return request.protocol === 'https' ? '443' : '80';
+}

@@ -1,0 +1,60 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from './api-error';
+import { RouteTable } from './route-table';
+
+export const REQUEST_ID_HEADER = 'service-request-id';
+
+/**
+ * The only place errors become responses: `{error: {code, message, field, request_id}}` with
+ * the status of the code, and `Service-Request-Id` equal to `request_id`. Anything that is not
+ * an ApiError is translated here (framework errors by status) and an unexpected exception
+ * becomes 500 internal_error with nothing internal in the body (it is logged instead).
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ApiExceptionFilter');
+
+  constructor(private readonly routes: RouteTable) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+
+    if (exception instanceof HttpException && exception.getStatus() === 404 && !(exception instanceof ApiError)) {
+      // the router matched nothing: an unknown path, or a known path with another method
+      const allowed = this.routes.allowedMethods(request.url);
+      if (allowed.length > 0) {
+        reply.removeHeader(REQUEST_ID_HEADER);
+        void reply.status(405).header('allow', allowed.join(', ')).send();
+        return;
+      }
+    }
+    const error = this.toApiError(exception, request);
+    reply.status(error.status);
+    reply.header(REQUEST_ID_HEADER, request.id);
+    for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+    void reply.type('application/json; charset=utf-8').send({
+      error: { ...error.details, code: error.code, message: error.message, field: error.field, request_id: request.id },
+    });
+  }
+
+  private toApiError(exception: unknown, request: FastifyRequest): ApiError {
+    if (exception instanceof ApiError) return exception;
+    if (exception instanceof HttpException) {
+      switch (exception.getStatus()) {
+        case 404:
+          return new ApiError('not_found', `No such path: ${request.method} ${request.url.split('?')[0]}.`);
+        case 413:
+          return new ApiError('payload_too_large', 'The body is larger than 1 MiB.');
+        case 415:
+          return new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+        case 400:
+          return new ApiError('invalid_request', 'The request is malformed.');
+      }
+    }
+    this.logger.error(`unexpected error on ${request.method} ${request.url} (${request.id})`, exception instanceof Error ? exception.stack : String(exception));
+    return new ApiError('internal_error', 'Something went wrong on our side. Retry with the same Idempotency-Key.');
+  }
+}

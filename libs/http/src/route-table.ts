@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import FindMyWay from 'find-my-way';
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+type Method = (typeof METHODS)[number];
+
+/**
+ * Every route the server registers, so a request that matched none can be told apart:
+ * path unknown (404) or path known for other methods (405). Attach before routes exist.
+ */
+export class RouteTable {
+  private readonly router = FindMyWay({ ignoreTrailingSlash: false });
+
+  attach(fastify: FastifyInstance): void {
+    fastify.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      for (const method of methods) {
+        if ((METHODS as readonly string[]).includes(method)) this.router.on(method as Method, route.url, () => undefined);
+      }
+    });
+  }
+
+  /** Methods the path answers to (empty when the path is unknown). */
+  allowedMethods(url: string): string[] {
+    const path = url.split('?')[0];
+    return METHODS.filter((method) => this.router.find(method, path) !== null);
+  }
+}

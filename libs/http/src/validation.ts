@@ -1,0 +1,35 @@
+import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ApiError } from './api-error';
+
+/**
+ * DTO validation for every route: class-validator rules, unknown fields refused, the first
+ * problem reported as 400 invalid_request with `field` as a dotted path (`metadata.order_id`,
+ * `items.0.amount`).
+ */
+export function apiValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    transform: true,
+    transformOptions: { enableImplicitConversion: false },
+    validationError: { target: false, value: false },
+    stopAtFirstError: true,
+    exceptionFactory: (errors) => {
+      const { field, message } = firstProblem(errors);
+      return new ApiError('invalid_request', message, field);
+    },
+  });
+}
+
+function firstProblem(errors: ValidationError[], parent = ''): { field: string; message: string } {
+  const error = errors[0];
+  const field = parent ? `${parent}.${error.property}` : error.property;
+  if (error.constraints && Object.keys(error.constraints).length > 0) {
+    const [kind, text] = Object.entries(error.constraints)[0];
+    if (kind === 'whitelistValidation') return { field, message: `${field} is not a known field.` };
+    return { field, message: `${text.replace(error.property, field)}.` };
+  }
+  if (error.children && error.children.length > 0) return firstProblem(error.children, field);
+  return { field, message: `${field} is invalid.` };
+}

@@ -1,0 +1,183 @@
+import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import { IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { request as httpRequest } from 'node:http';
+import { TestApi, startTestApi } from '../support/api-app';
+
+class Label {
+  @IsString() @MaxLength(20) label!: string;
+}
+class CreateItem {
+  @IsString() @MaxLength(50) name!: string;
+  @IsInt() @Min(1) @Max(1_000_000) amount!: number;
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => Label) nested?: Label;
+}
+
+/** Probe routes that exercise the platform the way real routes will. */
+@Controller('probe')
+class ProbeController {
+  @Post('items')
+  create(@Body() body: CreateItem) {
+    return { data: { kind: 'item', name: body.name, amount: body.amount } };
+  }
+
+  @Get('boom')
+  boom(): never {
+    throw new Error('connection to 10.0.0.7 refused; secret=hunter2; at /srv/app/secret.ts:12');
+  }
+}
+@Module({ controllers: [ProbeController] })
+class ProbeModule {}
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A raw HTTP request: exact bytes and headers, nothing added by a client library. */
+function raw(api: TestApi, method: string, path: string, headers: Record<string, string> = {}, body?: Buffer | string): Promise<Raw> {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  const allHeaders = bytes !== undefined ? { 'content-length': String(bytes.length), ...headers } : headers;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: api.port, method, path: `/api/v1${path}`, headers: allHeaders }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    if (bytes !== undefined) req.end(bytes);
+    else req.end();
+  });
+}
+
+const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+function expectError(response: Raw, status: number, code: string, field: string | null = null) {
+  expect(response.status).toBe(status);
+  const body = JSON.parse(response.body);
+  expect(Object.keys(body)).toEqual(['error']);
+  expect(body.error).toEqual({ code, message: expect.any(String), field, request_id: expect.stringMatching(/^req_/) });
+  expect(response.headers['service-request-id']).toBe(body.error.request_id);
+  return body.error as { code: string; message: string; field: string | null; request_id: string };
+}
+
+describe('API platform: errors, bodies and the edge (spec §7, §5.8)', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({}, [ProbeModule]);
+  });
+  afterAll(async () => api?.close());
+
+  const post = (path: string, body: unknown, extra: Record<string, string> = {}) => {
+    const { headers, body: text } = json(body);
+    return raw(api, 'POST', path, { ...headers, ...extra }, text);
+  };
+
+  it('gives every response a Service-Request-Id; a good body passes', async () => {
+    const ok = await post('/probe/items', { name: 'Café ☕', amount: 100, nested: { label: 'x' } });
+    expect(ok.status).toBe(201);
+    expect(JSON.parse(ok.body)).toEqual({ data: { kind: 'item', name: 'Café ☕', amount: 100 } });
+    expect(ok.headers['service-request-id']).toMatch(/^req_[0-9A-Za-z]{24}$/);
+    const other = await post('/probe/items', { name: 'b', amount: 1 });
+    expect(other.headers['service-request-id']).not.toBe(ok.headers['service-request-id']);
+    // a client cannot choose its request id
+    const spoof = await raw(api, 'GET', '/health', { 'request-id': 'req_mine', 'service-request-id': 'req_mine' });
+    expect(spoof.headers['service-request-id']).not.toBe('req_mine');
+  });
+
+  it('answers an unknown path with 404 not_found', async () => {
+    const error = expectError(await raw(api, 'GET', '/nope'), 404, 'not_found');
+    expect(error.message).toContain('/api/v1/nope');
+    expectError(await raw(api, 'GET', '/'), 404, 'not_found');
+    expect((await raw(api, 'GET', '/../health')).status).not.toBe(500);
+  });
+
+  it('answers a known path with a wrong method with an empty 405 and no request id', async () => {
+    for (const [method, path] of [
+      ['DELETE', '/health'],
+      ['POST', '/health'],
+      ['GET', '/probe/items'],
+      ['PUT', '/probe/items'],
+    ]) {
+      const response = await raw(api, method, path, { 'content-type': 'application/json' }, method === 'GET' ? undefined : '{}');
+      expect(response.status).toBe(405);
+      expect(response.body).toBe('');
+      expect(response.headers['service-request-id']).toBeUndefined();
+      expect(response.headers.allow).toBeDefined();
+    }
+  });
+
+  it('refuses a body that is not JSON with 415 unsupported_media_type', async () => {
+    expectError(await raw(api, 'POST', '/probe/items', { 'content-type': 'text/plain' }, '{"name":"a","amount":1}'), 415, 'unsupported_media_type');
+    expectError(await raw(api, 'POST', '/probe/items', { 'content-type': 'application/x-www-form-urlencoded' }, 'name=a&amount=1'), 415, 'unsupported_media_type');
+    expectError(await raw(api, 'POST', '/probe/items', {}, '{"name":"a","amount":1}'), 415, 'unsupported_media_type');
+  });
+
+  it('refuses invalid JSON and invalid UTF-8 with 400 invalid_json', async () => {
+    expectError(await raw(api, 'POST', '/probe/items', { 'content-type': 'application/json' }, '{"name": "a",'), 400, 'invalid_json');
+    expectError(await raw(api, 'POST', '/probe/items', { 'content-type': 'application/json' }, "{'name': 'a'}"), 400, 'invalid_json');
+    const badUtf8 = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3, 0x28]), Buffer.from('","amount":1}')]);
+    expectError(await raw(api, 'POST', '/probe/items', { 'content-type': 'application/json; charset=utf-8' }, badUtf8), 400, 'invalid_json');
+  });
+
+  it('refuses a body over 1 MiB with 413 payload_too_large', async () => {
+    const big = JSON.stringify({ name: 'a', amount: 1, pad: 'x'.repeat(1024 * 1024) });
+    expectError(await raw(api, 'POST', '/probe/items', { 'content-type': 'application/json' }, big), 413, 'payload_too_large');
+  });
+
+  it('names the field at fault: missing, unknown, wrong type, nested (dotted path)', async () => {
+    expectError(await post('/probe/items', { amount: 1 }), 400, 'invalid_request', 'name');
+    expectError(await post('/probe/items', { name: 'a', amount: 1, color: 'red' }), 400, 'invalid_request', 'color');
+    expectError(await post('/probe/items', { name: 'a', amount: '1' }), 400, 'invalid_request', 'amount');
+    expectError(await post('/probe/items', { name: 'a', amount: 1.5 }), 400, 'invalid_request', 'amount');
+    expectError(await post('/probe/items', { name: 'a', amount: 1e300 }), 400, 'invalid_request', 'amount');
+    expectError(await post('/probe/items', { name: 'a', amount: 1, nested: { label: 5 } }), 400, 'invalid_request', 'nested.label');
+    expectError(await post('/probe/items', { name: 'a', amount: 1, nested: { label: 'ok', extra: 1 } }), 400, 'invalid_request', 'nested.extra');
+    expectError(await post('/probe/items', [1, 2]), 400, 'invalid_request', expect.anything() as unknown as string);
+  });
+
+  it('refuses null characters and unpaired escaped surrogates in text, and __proto__ keys', async () => {
+    expectError(await post('/probe/items', '{"name":"a\\u0000b","amount":1}'), 400, 'invalid_request', 'name');
+    expectError(await post('/probe/items', '{"name":"a\\ud800b","amount":1}'), 400, 'invalid_request', 'name');
+    expectError(await post('/probe/items', '{"name":"a\\udc00","amount":1}'), 400, 'invalid_request', 'name');
+    expectError(await post('/probe/items', '{"name":"a","amount":1,"nested":{"label":"\\u0000"}}'), 400, 'invalid_request', 'nested.label');
+    const pair = await post('/probe/items', '{"name":"\\ud83d\\ude00","amount":1}'); // a proper pair is an emoji
+    expect(pair.status).toBe(201);
+    expect(JSON.parse(pair.body).data.name).toBe('😀');
+    expectError(await post('/probe/items', '{"name":"a","amount":1,"__proto__":{"admin":true}}'), 400, 'invalid_request', '__proto__');
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+
+  it('turns an unexpected exception into 500 internal_error with nothing internal in the body', async () => {
+    const response = await raw(api, 'GET', '/probe/boom');
+    const error = expectError(response, 500, 'internal_error');
+    for (const secret of ['10.0.0.7', 'hunter2', 'secret.ts', 'connection']) expect(response.body).not.toContain(secret);
+    expect(error.message).toMatch(/retry/i);
+  });
+
+  it('refuses requests that do not come through the API’s own address with 403 edge_forbidden', async () => {
+    expectError(await raw(api, 'GET', '/health', { host: 'evil.example' }), 403, 'edge_forbidden');
+    expectError(await raw(api, 'GET', '/health', { host: `127.0.0.1:${api.port + 1}` }), 403, 'edge_forbidden');
+    expect((await raw(api, 'GET', '/health', { host: `localhost:${api.port}` })).status).toBe(200);
+    // forwarded hosts count only from trusted proxies (none configured here)
+    expectError(await raw(api, 'GET', '/health', { host: 'evil.example', 'x-forwarded-host': `127.0.0.1:${api.port}` }), 403, 'edge_forbidden');
+  });
+});
+
+describe('API platform behind a configured public address', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({ API_BASE_URL: 'https://api.payments.example', TRUSTED_PROXIES: '127.0.0.1' });
+  });
+  afterAll(async () => api?.close());
+
+  it('accepts the public host (directly or forwarded by a trusted proxy) and still its own loopback', async () => {
+    expect((await raw(api, 'GET', '/health', { host: 'api.payments.example' })).status).toBe(200);
+    expect((await raw(api, 'GET', '/health', { host: 'internal:9', 'x-forwarded-host': 'api.payments.example' })).status).toBe(200);
+    expect((await raw(api, 'GET', '/health', { host: 'api.payments.example:443' })).status).toBe(200);
+    expectError(await raw(api, 'GET', '/health', { host: 'api.payments.example:8443' }), 403, 'edge_forbidden');
+    expectError(await raw(api, 'GET', '/health', { host: 'other.example' }), 403, 'edge_forbidden');
+    expect((await raw(api, 'GET', '/health', { host: `127.0.0.1:${api.port}` })).status).toBe(200);
+  });
+});

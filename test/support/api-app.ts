@@ -1,0 +1,34 @@
+import { DynamicModule, ForwardReference, Type } from '@nestjs/common';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AddressInfo } from 'node:net';
+import { AppConfig, loadConfig } from '@lib/core';
+import { createApiApp } from '../../apps/api/src/bootstrap';
+import { tempDir } from './temp-dir';
+
+export interface TestApi {
+  app: NestFastifyApplication;
+  config: AppConfig;
+  /** http://127.0.0.1:<port>/api/v1 */
+  base: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** The real app on a real socket (embedded store in a temp dir unless env says otherwise). */
+export async function startTestApi(env: NodeJS.ProcessEnv = {}, imports: (Type | DynamicModule | ForwardReference)[] = []): Promise<TestApi> {
+  const dir = env.DATA_DIR ? null : tempDir();
+  const config = loadConfig({ PORT: '0', ...(dir ? { DATA_DIR: dir.path } : {}), ...env }, []);
+  const app = await createApiApp(config, { logger: false, imports });
+  await app.listen(0, '127.0.0.1');
+  const port = (app.getHttpServer().address() as AddressInfo).port;
+  return {
+    app,
+    config,
+    port,
+    base: `http://127.0.0.1:${port}/api/v1`,
+    close: async () => {
+      await app.close();
+      dir?.remove();
+    },
+  };
+}
