@@ -40,7 +40,7 @@ export function parseJsonBody(raw: Buffer): unknown {
     throw new ApiError('invalid_json', `The body is not valid JSON: ${(error as Error).message}`);
   }
   try {
-    secureJson.scan(body, { protoAction: 'error', constructorAction: 'error' });
+    if (body !== null && typeof body === 'object') secureJson.scan(body as Record<string, unknown>, { protoAction: 'error', constructorAction: 'error' });
   } catch {
     throw new ApiError('invalid_request', 'Keys named __proto__ or constructor.prototype are not allowed.', '__proto__');
   }
