@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { ApiError } from './api-error';
+
+/** Where a page ends: lists are newest first, ties broken by id (both descending). */
+export interface CursorPosition {
+  created_at: string;
+  id: string;
+}
+
+export interface Page<T> {
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+export interface PageRequest {
+  limit: number;
+  after: CursorPosition | null;
+}
+
+/**
+ * Opaque cursors bound to the list that made them: the list's name and its filters are part
+ * of the cursor, so a cursor from another list (or the same list with other filters) is
+ * refused with 400 invalid_request rather than silently paging something else.
+ */
+export function encodeCursor(list: string, filters: Record<string, unknown>, position: CursorPosition): string {
+  const payload = { v: 1, l: list, f: filterHash(filters), c: position.created_at, i: position.id };
+  return Buffer.from(JSON.stringify(payload)).toString('base64url');
+}
+
+export function decodeCursor(list: string, filters: Record<string, unknown>, cursor: string): CursorPosition {
+  const foreign = () => new ApiError('invalid_request', 'This cursor does not belong to this list (or its filters changed).', 'cursor');
+  if (!/^[A-Za-z0-9_-]{1,1000}$/.test(cursor)) throw foreign();
+  let payload: { v?: unknown; l?: unknown; f?: unknown; c?: unknown; i?: unknown };
+  try {
+    payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw foreign();
+  }
+  if (payload?.v !== 1 || payload.l !== list || payload.f !== filterHash(filters)) throw foreign();
+  if (typeof payload.c !== 'string' || Number.isNaN(Date.parse(payload.c)) || typeof payload.i !== 'string') throw foreign();
+  return { created_at: payload.c, id: payload.i };
+}
+
+/** `limit` (1–100, default 25) and `cursor` from a query string. */
+export function pageRequest(list: string, filters: Record<string, unknown>, query: { limit?: unknown; cursor?: unknown }): PageRequest {
+  let limit = 25;
+  if (query.limit !== undefined) {
+    if (typeof query.limit !== 'string' || !/^\d{1,3}$/.test(query.limit) || Number(query.limit) < 1 || Number(query.limit) > 100) {
+      throw new ApiError('invalid_request', 'limit must be a whole number from 1 to 100.', 'limit');
+    }
+    limit = Number(query.limit);
+  }
+  if (query.cursor === undefined || query.cursor === '') return { limit, after: null };
+  if (typeof query.cursor !== 'string') throw new ApiError('invalid_request', 'cursor must be a string.', 'cursor');
+  return { limit, after: decodeCursor(list, filters, query.cursor) };
+}
+
+/** Builds the page from up to limit + 1 rows fetched newest first. */
+export function toPage<T>(list: string, filters: Record<string, unknown>, rows: T[], limit: number, positionOf: (row: T) => CursorPosition): Page<T> {
+  const has_more = rows.length > limit;
+  const data = has_more ? rows.slice(0, limit) : rows;
+  return { data, has_more, next_cursor: has_more ? encodeCursor(list, filters, positionOf(data[data.length - 1])) : null };
+}
+
+function filterHash(filters: Record<string, unknown>): string {
+  const canonical = JSON.stringify(Object.keys(filters).sort().map((k) => [k, filters[k] ?? null]));
+  return createHash('sha256').update(canonical).digest('base64url').slice(0, 12);
+}
