@@ -1,0 +1,3 @@
+export * from './rules';
+export * from './rate-limiter';
+export * from './trusted-proxies';
