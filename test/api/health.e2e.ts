@@ -20,11 +20,15 @@ describe('the service on its embedded default', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('service-request-id')).toMatch(/^req_[0-9A-Za-z]{24}$/);
       body = (await response.json()) as typeof body;
-      if (body.data.projections[0]?.lag === 0 || Date.now() > deadline) break;
+      if (body.data.projections.every((p) => p.lag === 0) || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(body.data).toMatchObject({ kind: 'health', status: 'ok', store: { adapter: 'embedded', head: `${position.commit}/${position.prepare}` } });
-    expect(body.data.projections).toEqual([{ name: 'stream_catalog', state: 'running', position: `${position.commit}/${position.prepare}`, lag: 0 }]);
+    const at = `${position.commit}/${position.prepare}`;
+    expect(body.data.projections).toEqual([
+      { name: 'stream_catalog', state: 'running', position: at, lag: 0 },
+      { name: 'businesses', state: 'running', position: at, lag: 0 },
+    ]);
   });
 
   it('refuses a second owner of the same data directory with a clear error', async () => {

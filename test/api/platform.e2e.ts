@@ -2,6 +2,7 @@ import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { request as httpRequest } from 'node:http';
+import { Public } from '../../apps/api/src/auth/auth.decorators';
 import { TestApi, startTestApi } from '../support/api-app';
 
 class Label {
@@ -13,7 +14,8 @@ class CreateItem {
   @IsOptional() @IsObject() @ValidateNested() @Type(() => Label) nested?: Label;
 }
 
-/** Probe routes that exercise the platform the way real routes will. */
+/** Probe routes that exercise the platform the way real routes will (public: no key needed). */
+@Public()
 @Controller('probe')
 class ProbeController {
   @Post('items')

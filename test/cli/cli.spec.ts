@@ -162,7 +162,7 @@ describe('operator CLI on postgres', () => {
     const run = await cli(['projections', 'rebuild', '--all'], env);
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/rebuild stream_catalog \[#{30}\] 100\.0% 140\/140 events {2}\d+ events\/s {2}ETA 0s/);
-    const match = /^rebuilt stream_catalog: 140 events in \d+\.\d s, position (\d+\/\d+)$/.exec(run.stdout.trim());
+    const match = /^rebuilt stream_catalog: 140 events in \d+\.\d s, position (\d+\/\d+)$/m.exec(run.stdout);
     expect(match).not.toBeNull();
     head = match![1];
 

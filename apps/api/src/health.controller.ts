@@ -1,4 +1,5 @@
 import { Controller, Get, Inject } from '@nestjs/common';
+import { Public } from './auth/auth.decorators';
 import { EVENT_STORE, EventStore, formatPosition } from '@lib/eventstore';
 import { ProjectionRunner } from '@lib/projections';
 
@@ -10,6 +11,7 @@ export class HealthController {
   ) {}
 
   /** Liveness and store readiness: answers once the store has answered a read. */
+  @Public()
   @Get()
   async health() {
     const head = await this.store.headPosition();

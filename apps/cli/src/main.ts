@@ -1,9 +1,11 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '@lib/core';
+import { DomainError } from '@lib/businesses';
 import { DataDirectoryLockedError } from '@lib/database';
 import { OpenedStore, openEventStore } from '@lib/eventstore';
 import { printStream, tailLog } from './commands/events';
 import { printStatus, rebuild, verify } from './commands/projections';
+import { BusinessAdmin, createBusiness, createKey, listKeys, openBusinessAdmin, revokeKey } from './commands/businesses';
 import { seed } from './commands/seed';
 
 /**
@@ -29,6 +31,15 @@ async function withStore<T>(fn: (opened: OpenedStore) => Promise<T>): Promise<T>
     return await fn(opened);
   } finally {
     await opened.close();
+  }
+}
+
+async function withAdmin<T>(fn: (admin: BusinessAdmin) => Promise<T>): Promise<T> {
+  const admin = await openBusinessAdmin(loadConfig(process.env, []));
+  try {
+    return await fn(admin);
+  } finally {
+    await admin.close();
   }
 }
 
@@ -76,6 +87,38 @@ function program(): Command {
       process.exitCode = await withStore(({ store, db }) => verify(store, db, name, out));
     });
 
+  const businesses = cli.command('businesses').description('businesses');
+  businesses
+    .command('create')
+    .description('create a business with a secret and a publishable key (shown once)')
+    .requiredOption('--name <name>', 'the business name')
+    .option('--simulated', 'a simulated business: watches no chain, test keys, a clock of its own')
+    .option('--json', 'print one JSON object {business, secret_key, publishable_key}')
+    .action(async (options) => withAdmin((admin) => createBusiness(admin, options.name, Boolean(options.simulated), Boolean(options.json), out)));
+
+  const keys = cli.command('keys').description('API keys');
+  keys
+    .command('create')
+    .description('create an API key (shown once)')
+    .requiredOption('--business <id>', 'the business (biz_…)')
+    .option('--test', 'a test-mode key')
+    .option('--restricted <permissions>', 'a restricted key, e.g. payments:write,webhooks:read')
+    .option('--publishable', 'a publishable key')
+    .option('--name <name>', 'a name to recognise it by')
+    .option('--json', 'print JSON {key, secret}')
+    .action(async (options) => withAdmin((admin) => createKey(admin, options, out)));
+  keys
+    .command('list')
+    .description("a business's keys (never the keys themselves)")
+    .requiredOption('--business <id>', 'the business (biz_…)')
+    .option('--json', 'JSON lines')
+    .action(async (options) => withAdmin((admin) => listKeys(admin, options.business, Boolean(options.json), out)));
+  keys
+    .command('revoke <key id>')
+    .description('revoke a key at once (it cannot be restored)')
+    .option('--json', 'print the key as JSON')
+    .action(async (keyId: string, options) => withAdmin((admin) => revokeKey(admin, keyId, Boolean(options.json), out)));
+
   const dev = cli.command('dev').description('development helpers');
   dev
     .command('seed')
@@ -91,6 +134,7 @@ program()
   .catch((error) => {
     if (error instanceof ConfigError) console.error(`configuration error: ${error.message}`);
     else if (error instanceof DataDirectoryLockedError) console.error(error.message);
+    else if (error instanceof DomainError) console.error(`${error.code}: ${error.message}`);
     else console.error(error instanceof Error ? error.message : error);
     process.exitCode = 2;
   });

@@ -1,4 +1,5 @@
 import { StoreConfig, adapterFor } from '@lib/eventstore';
+import { parseTrustedProxies } from '@lib/rate-limit';
 
 /** The process's configuration, read once from the environment and validated at start. */
 export interface AppConfig extends StoreConfig {
@@ -38,7 +39,6 @@ export const CONFIG_VARIABLES = [
 ] as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv): AppConfig {
   const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
@@ -95,20 +95,10 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(env[name])}`);
 }
 
-/** TRUSTED_PROXIES: comma-separated IPv4/IPv6 addresses or CIDRs, or loopback/linklocal/uniquelocal. */
 function trustedProxies(value: string | undefined): string[] {
-  if (!value || !value.trim()) return [];
-  return value.split(',').map((entry) => {
-    const item = entry.trim();
-    if (PROXY_KEYWORDS.includes(item)) return item;
-    const [address, bits, extra] = item.split('/');
-    const isV4 = /^\d{1,3}(\.\d{1,3}){3}$/.test(address) && address.split('.').every((n) => Number(n) <= 255);
-    const isV6 = address.includes(':') && /^[0-9a-fA-F:.]+$/.test(address);
-    const maxBits = isV4 ? 32 : 128;
-    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
-    if (!(isV4 || isV6) || !bitsOk || extra !== undefined) {
-      throw new ConfigError(`TRUSTED_PROXIES: ${JSON.stringify(item)} is not an IP address, a CIDR range or one of ${PROXY_KEYWORDS.join(', ')}`);
-    }
-    return item;
-  });
+  try {
+    return parseTrustedProxies(value);
+  } catch (error) {
+    throw new ConfigError(`TRUSTED_PROXIES: ${(error as Error).message}`);
+  }
 }

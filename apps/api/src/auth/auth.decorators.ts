@@ -1,0 +1,27 @@
+import { SetMetadata } from '@nestjs/common';
+import type { Access, Resource } from '@lib/businesses';
+
+/**
+ * What a route asks of its caller (spec §5). The guard reads these; a route without any of
+ * them needs a secret key (or a restricted key, which then needs an explicit permission).
+ */
+
+export const PUBLIC_ROUTE = 'auth:public';
+export const PERMISSION = 'auth:permission';
+export const LIVE_MODE_ACTION = 'auth:live-mode-action';
+export const DASHBOARD_ONLY = 'auth:dashboard-only';
+
+/** No credentials needed (§5.7); a key sent anyway must be valid and is made available. */
+export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
+
+/** Restricted keys need this access to the resource (secret keys have all). */
+export const RequiresPermission = (resource: Resource, access: Access) => SetMetadata(PERMISSION, { resource, access });
+
+/**
+ * A real-money or customer-facing action (§5.4): a test key on a live business gets 403
+ * test_mode_unavailable. Simulated businesses take test keys everywhere.
+ */
+export const LiveModeAction = () => SetMetadata(LIVE_MODE_ACTION, true);
+
+/** Dashboard sessions only (§5.5): API keys get 403 session_required. */
+export const DashboardOnly = () => SetMetadata(DASHBOARD_ONLY, true);

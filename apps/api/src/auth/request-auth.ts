@@ -1,0 +1,27 @@
+import { ExecutionContext, createParamDecorator } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { ApiKeyView, Business } from '@lib/businesses';
+import { ApiError } from '@lib/http';
+
+/** Who is calling: an API key of a business, or nobody (public routes). */
+export type RequestAuth = { kind: 'api_key'; key: ApiKeyView; business: Business } | { kind: 'anonymous' };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: RequestAuth;
+  }
+}
+
+export function authOf(request: FastifyRequest): RequestAuth {
+  return request.auth ?? { kind: 'anonymous' };
+}
+
+/** The caller's auth in a handler: `@Auth() auth: RequestAuth`. */
+export const Auth = createParamDecorator((_: unknown, context: ExecutionContext) => authOf(context.switchToHttp().getRequest<FastifyRequest>()));
+
+/** The calling business in a handler that requires a key: `@CurrentBusiness() business: Business`. */
+export const CurrentBusiness = createParamDecorator((_: unknown, context: ExecutionContext) => {
+  const auth = authOf(context.switchToHttp().getRequest<FastifyRequest>());
+  if (auth.kind !== 'api_key') throw new ApiError('unauthenticated', 'Send your secret key: Authorization: Bearer sk_….');
+  return auth.business;
+});

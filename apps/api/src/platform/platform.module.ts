@@ -1,0 +1,70 @@
+import { Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { BusinessService } from '@lib/businesses';
+import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
+import { Database } from '@lib/database';
+import { EVENT_STORE, EventStore, adapterFor } from '@lib/eventstore';
+import { IdempotencyStore, createIdempotencyStore } from '@lib/idempotency';
+import { ProjectionRunner } from '@lib/projections';
+import { RateLimiter, createRateLimiter } from '@lib/rate-limit';
+import { AdminServer } from '../admin/admin-server';
+import { AuthGuard } from '../auth/auth.guard';
+import { IDEMPOTENCY_STORE, IdempotencyInterceptor } from './idempotency.interceptor';
+import { RATE_LIMITER, RateLimitGuard } from './rate-limit.guard';
+
+/**
+ * Runs the admin endpoint for the operator CLI while this process owns the embedded store,
+ * and closes the shared stores on shutdown.
+ */
+@Injectable()
+class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private admin: AdminServer | null = null;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly businesses: BusinessService,
+    @Inject(IDEMPOTENCY_STORE) private readonly idempotency: IdempotencyStore,
+    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (adapterFor(this.config) === 'embedded' && this.config.role === 'all') {
+      this.admin = new AdminServer(this.businesses, this.config.dataDir ?? './data');
+      await this.admin.start();
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.admin?.stop();
+    await this.idempotency.close();
+    await this.limiter.close();
+  }
+}
+
+/** What every route shares: authentication, rate limits and idempotency (spec §5, §8). */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: BusinessService,
+      useFactory: (store: EventStore, db: Database, projections: ProjectionRunner) => new BusinessService(store, db, projections),
+      inject: [EVENT_STORE, DATABASE, ProjectionRunner],
+    },
+    {
+      provide: IDEMPOTENCY_STORE,
+      useFactory: (config: AppConfig, db: Database) => createIdempotencyStore({ redisUrl: config.redisUrl, db }),
+      inject: [APP_CONFIG, DATABASE],
+    },
+    {
+      provide: RATE_LIMITER,
+      useFactory: (config: AppConfig) => createRateLimiter({ redisUrl: config.redisUrl }),
+      inject: [APP_CONFIG],
+    },
+    { provide: APP_GUARD, useClass: AuthGuard },
+    { provide: APP_GUARD, useClass: RateLimitGuard },
+    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+    PlatformLifecycle,
+  ],
+  exports: [BusinessService, IDEMPOTENCY_STORE, RATE_LIMITER],
+})
+export class PlatformModule {}

@@ -1,0 +1,123 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ApiKeyView, Business } from '@lib/businesses';
+import { BusinessService, businessesProjector } from '@lib/businesses';
+import { AppConfig } from '@lib/core';
+import { adapterFor, openEventStore } from '@lib/eventstore';
+import { ProjectionRunner } from '@lib/projections';
+import { table } from '../output';
+
+/** The business and key operations, whether done in this process or by a running server. */
+export interface BusinessAdmin {
+  createBusiness(input: { name: string; simulated: boolean }): Promise<{ business: Business; secret_key: string; publishable_key: string }>;
+  createKey(input: { businessId: string; type: 'secret' | 'restricted' | 'publishable'; mode: 'live' | 'test'; permissions?: string; name?: string }): Promise<{ key: ApiKeyView; secret: string }>;
+  listKeys(businessId: string): Promise<ApiKeyView[]>;
+  revokeKey(keyId: string): Promise<ApiKeyView>;
+  close(): Promise<void>;
+}
+
+/**
+ * A running server that owns the embedded store publishes an admin endpoint in DATA_DIR
+ * (apps/api/src/admin): go through it. Otherwise open the store here, with the businesses
+ * projection running in this process so each command reads its own writes.
+ */
+export async function openBusinessAdmin(config: AppConfig): Promise<BusinessAdmin> {
+  if (adapterFor(config) === 'embedded') {
+    const endpoint = runningServer(config.dataDir ?? './data');
+    if (endpoint) return adminClient(endpoint);
+  }
+  const opened = await openEventStore(config);
+  const runner = new ProjectionRunner(opened.store, opened.db, [businessesProjector]);
+  await runner.start();
+  const service = new BusinessService(opened.store, opened.db, runner);
+  return {
+    createBusiness: (input) => service.createBusiness(input),
+    createKey: (input) =>
+      service.createKey({
+        businessId: input.businessId,
+        kind: input.type,
+        mode: input.mode,
+        permissions: input.permissions,
+        name: input.name,
+      }),
+    listKeys: (businessId) => service.listKeys(businessId),
+    revokeKey: (keyId) => service.revokeKey(keyId),
+    close: async () => {
+      await runner.stop();
+      await opened.close();
+    },
+  };
+}
+
+function runningServer(dataDir: string): { url: string; token: string } | null {
+  const file = join(dataDir, 'admin.json');
+  if (!existsSync(file)) return null;
+  try {
+    const endpoint = JSON.parse(readFileSync(file, 'utf8')) as { url: string; token: string; pid: number };
+    process.kill(endpoint.pid, 0); // throws when the server is gone (a stale file)
+    return endpoint;
+  } catch {
+    return null;
+  }
+}
+
+function adminClient(endpoint: { url: string; token: string }): BusinessAdmin {
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${endpoint.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${endpoint.token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const payload = (await response.json()) as T & { error?: { code: string; message: string } };
+    if (!response.ok) throw new Error(payload.error ? `${payload.error.code}: ${payload.error.message}` : `admin endpoint answered ${response.status}`);
+    return payload;
+  };
+  return {
+    createBusiness: (input) => call('POST', '/businesses', input),
+    createKey: (input) => call('POST', '/keys', { business_id: input.businessId, type: input.type, mode: input.mode, permissions: input.permissions, name: input.name }),
+    listKeys: async (businessId) => (await call<{ data: ApiKeyView[] }>('GET', `/keys?business_id=${encodeURIComponent(businessId)}`)).data,
+    revokeKey: async (keyId) => (await call<{ key: ApiKeyView }>('POST', `/keys/${encodeURIComponent(keyId)}/revoke`)).key,
+    close: async () => undefined,
+  };
+}
+
+type Out = (line: string) => void;
+
+export async function createBusiness(admin: BusinessAdmin, name: string, simulated: boolean, json: boolean, out: Out): Promise<void> {
+  const created = await admin.createBusiness({ name, simulated });
+  const result = { business: created.business, secret_key: created.secret_key, publishable_key: created.publishable_key };
+  if (json) return out(JSON.stringify(result));
+  out(`created ${simulated ? 'simulated' : 'live'} business ${created.business.id} (${created.business.name})`);
+  out(`secret key:      ${created.secret_key}`);
+  out(`publishable key: ${created.publishable_key}`);
+  out('These keys are shown once: store them now.');
+}
+
+export async function createKey(
+  admin: BusinessAdmin,
+  options: { business: string; test?: boolean; restricted?: string; publishable?: boolean; name?: string; json?: boolean },
+  out: Out,
+): Promise<void> {
+  const type = options.restricted ? 'restricted' : options.publishable ? 'publishable' : 'secret';
+  const created = await admin.createKey({ businessId: options.business, type, mode: options.test ? 'test' : 'live', permissions: options.restricted, name: options.name });
+  if (options.json) return out(JSON.stringify(created));
+  out(`created ${created.key.mode} ${created.key.type} key ${created.key.id} for ${created.key.business_id}`);
+  out(`key: ${created.secret}`);
+  out('It is shown once: store it now.');
+}
+
+export async function listKeys(admin: BusinessAdmin, businessId: string, json: boolean, out: Out): Promise<void> {
+  const keys = await admin.listKeys(businessId);
+  if (json) return keys.forEach((k) => out(JSON.stringify(k)));
+  out(
+    table(
+      ['id', 'type', 'mode', 'key', 'name', 'permissions', 'created_at', 'revoked_at'],
+      keys.map((k) => [k.id, k.type, k.mode, k.redacted_key, k.name ?? '-', k.permissions ? JSON.stringify(k.permissions) : '-', k.created_at, k.revoked_at ?? '-']),
+    ),
+  );
+}
+
+export async function revokeKey(admin: BusinessAdmin, keyId: string, json: boolean, out: Out): Promise<void> {
+  const key = await admin.revokeKey(keyId);
+  out(json ? JSON.stringify(key) : `revoked ${key.id} (${key.redacted_key}) at ${key.revoked_at}`);
+}

@@ -1,0 +1,218 @@
+import { KEY_KINDS, KEY_MODES, KeyKind, KeyMode, keyPrefix } from './api-keys';
+import { DomainError } from './domain-error';
+import { BusinessEvent } from './events';
+import { Permissions, normalizePermissions } from './permissions';
+
+/**
+ * The business aggregate's decider: pure functions over the events of one `business-<id>`
+ * stream. No clock, no randomness, no I/O: ids and the time come in through the context and
+ * key material (the hash of a key minted by the caller) through the command.
+ */
+
+export interface KeyState {
+  kind: KeyKind;
+  mode: KeyMode;
+  revoked: boolean;
+}
+
+export type BusinessState =
+  | { status: 'none' }
+  | { status: 'active'; id: string; name: string; simulated: boolean; keys: Readonly<Record<string, KeyState>> };
+
+export const initialBusinessState: BusinessState = Object.freeze({ status: 'none' });
+
+export interface CreateBusiness {
+  type: 'CreateBusiness';
+  name: string;
+  simulated: boolean;
+  website?: string | null;
+  supportEmail?: string | null;
+}
+
+export interface CreateApiKey {
+  type: 'CreateApiKey';
+  businessId: string;
+  kind: KeyKind;
+  mode: KeyMode;
+  name?: string | null;
+  /** Restricted keys only (and required for them). */
+  permissions?: Permissions | null;
+  /** sha256 hex of the key the caller minted (see mintApiKey); the key itself never gets here. */
+  secretHash: string;
+  last4: string;
+}
+
+export interface RevokeApiKey {
+  type: 'RevokeApiKey';
+  businessId: string;
+  keyId: string;
+}
+
+export type BusinessCommand = CreateBusiness | CreateApiKey | RevokeApiKey;
+
+export interface DecideContext {
+  /** The time of the decision. No rule of this aggregate depends on it yet; stored times are the log's. */
+  now: Date;
+  ids: {
+    /** A new business id (`biz_…`). */
+    business(): string;
+    /** A new key id (`key_…`). */
+    key(): string;
+  };
+}
+
+export const NAME_MAX = 200;
+export const KEY_NAME_MAX = 100;
+const WEBSITE_MAX = 2048;
+const EMAIL_MAX = 254;
+
+export function decide(command: BusinessCommand, state: BusinessState, ctx: DecideContext): BusinessEvent[] {
+  switch (command.type) {
+    case 'CreateBusiness':
+      return createBusiness(command, state, ctx);
+    case 'CreateApiKey':
+      return createApiKey(command, state, ctx);
+    case 'RevokeApiKey':
+      return revokeApiKey(command, state);
+    default:
+      throw new Error(`unknown command ${(command as { type: string }).type}`);
+  }
+}
+
+export function evolve(state: BusinessState, event: BusinessEvent): BusinessState {
+  switch (event.type) {
+    case 'BusinessCreated':
+      return { status: 'active', id: event.data.business_id, name: event.data.name, simulated: event.data.simulated, keys: {} };
+    case 'ApiKeyCreated':
+      if (state.status === 'none') return state;
+      return { ...state, keys: { ...state.keys, [event.data.key_id]: { kind: event.data.kind, mode: event.data.mode, revoked: false } } };
+    case 'ApiKeyRevoked': {
+      if (state.status === 'none') return state;
+      const key = state.keys[event.data.key_id];
+      if (!key) return state;
+      return { ...state, keys: { ...state.keys, [event.data.key_id]: { ...key, revoked: true } } };
+    }
+    default:
+      return state; // a type this version does not know changes nothing it decides on
+  }
+}
+
+/** The state after some events (from the initial state unless given). */
+export function foldBusiness(events: Iterable<BusinessEvent>, state: BusinessState = initialBusinessState): BusinessState {
+  let out = state;
+  for (const event of events) out = evolve(out, event);
+  return out;
+}
+
+/**
+ * Decides several commands in a row, each against the state the previous ones left, so they
+ * can be appended together (a business and its first keys in one append).
+ */
+export function decideAll(
+  commands: readonly (BusinessCommand | ((state: BusinessState) => BusinessCommand))[],
+  state: BusinessState,
+  ctx: DecideContext,
+): { events: BusinessEvent[]; state: BusinessState } {
+  const events: BusinessEvent[] = [];
+  let current = state;
+  for (const entry of commands) {
+    const decided = decide(typeof entry === 'function' ? entry(current) : entry, current, ctx);
+    current = foldBusiness(decided, current);
+    events.push(...decided);
+  }
+  return { events, state: current };
+}
+
+function createBusiness(command: CreateBusiness, state: BusinessState, ctx: DecideContext): BusinessEvent[] {
+  if (state.status !== 'none') throw new Error(`business ${state.id} already exists`); // ids are ours: never a client's doing
+  const name = requiredText(command.name, 'name', NAME_MAX);
+  if (typeof command.simulated !== 'boolean') throw new DomainError('invalid_request', 'simulated must be true or false.', 'simulated');
+  return [
+    {
+      type: 'BusinessCreated',
+      data: {
+        business_id: ctx.ids.business(),
+        name,
+        simulated: command.simulated,
+        website: optionalText(command.website, 'website', WEBSITE_MAX),
+        support_email: optionalText(command.supportEmail, 'support_email', EMAIL_MAX),
+      },
+    },
+  ];
+}
+
+function createApiKey(command: CreateApiKey, state: BusinessState, ctx: DecideContext): BusinessEvent[] {
+  const business = existing(state, command.businessId);
+  if (!(KEY_KINDS as readonly string[]).includes(command.kind)) throw new DomainError('invalid_request', `A key's type is one of ${KEY_KINDS.join(', ')}.`, 'type');
+  if (!(KEY_MODES as readonly string[]).includes(command.mode)) throw new DomainError('invalid_request', `A key's mode is live or test.`, 'mode');
+  if (business.simulated && command.mode === 'live') {
+    throw new DomainError('invalid_request', 'A simulated business has test keys only: use mode test.', 'mode');
+  }
+  if (!/^[0-9a-f]{64}$/.test(command.secretHash) || !/^[0-9A-Za-z]{4}$/.test(command.last4)) {
+    throw new Error('CreateApiKey needs the sha256 hex of a minted key and its last 4 characters');
+  }
+  let permissions: Permissions | null = null;
+  const given = command.permissions ?? null;
+  const name = optionalText(command.name, 'name', KEY_NAME_MAX);
+  switch (command.kind) {
+    case 'secret':
+      if (given !== null) throw new DomainError('invalid_request', 'A secret key has every permission; create a restricted key to limit access.', 'permissions');
+      break;
+    case 'publishable':
+      if (given !== null) throw new DomainError('invalid_request', 'A publishable key has no permissions: it only names the business on public routes.', 'permissions');
+      if (name !== null) throw new DomainError('invalid_request', 'A publishable key has no name.', 'name');
+      break;
+    case 'restricted':
+      if (given === null) throw new DomainError('invalid_request', 'A restricted key needs permissions, for example payments:write,webhooks:read.', 'permissions');
+      permissions = normalizePermissions(given);
+      if (Object.keys(permissions).length === 0) {
+        throw new DomainError('invalid_request', 'A restricted key needs at least one permission, for example payments:read.', 'permissions');
+      }
+      break;
+  }
+  return [
+    {
+      type: 'ApiKeyCreated',
+      data: {
+        key_id: ctx.ids.key(),
+        business_id: business.id,
+        kind: command.kind,
+        mode: command.mode,
+        secret_hash: command.secretHash,
+        prefix: keyPrefix(command.kind, command.mode),
+        last4: command.last4,
+        name,
+        permissions,
+      },
+    },
+  ];
+}
+
+function revokeApiKey(command: RevokeApiKey, state: BusinessState): BusinessEvent[] {
+  const business = existing(state, command.businessId);
+  const key = business.keys[command.keyId];
+  if (!key) throw new DomainError('not_found', `No API key ${command.keyId}.`);
+  if (key.revoked) throw new DomainError('api_key_revoked', `API key ${command.keyId} is already revoked.`);
+  return [{ type: 'ApiKeyRevoked', data: { key_id: command.keyId } }];
+}
+
+function existing(state: BusinessState, businessId: string): Extract<BusinessState, { status: 'active' }> {
+  if (state.status === 'none') throw new DomainError('not_found', `No business ${businessId}.`);
+  if (state.id !== businessId) throw new Error(`command for business ${businessId} decided on the stream of ${state.id}`);
+  return state;
+}
+
+function requiredText(value: unknown, field: string, max: number): string {
+  const text = typeof value === 'string' ? value.trim() : '';
+  if (text === '') throw new DomainError('invalid_request', `${field} is required.`, field);
+  if (text.length > max) throw new DomainError('invalid_request', `${field} is at most ${max} characters.`, field);
+  return text;
+}
+
+function optionalText(value: unknown, field: string, max: number): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw new DomainError('invalid_request', `${field} must be a string or null.`, field);
+  const text = value.trim();
+  if (text.length > max) throw new DomainError('invalid_request', `${field} is at most ${max} characters.`, field);
+  return text === '' ? null : text;
+}

@@ -1,0 +1,64 @@
+import type { Sql } from '@lib/database';
+import type { RecordedEvent } from '@lib/eventstore';
+import type { Projector } from '@lib/projections';
+import { BUSINESS_STREAM_PREFIX } from './events';
+import { BusinessRows } from './views';
+
+/**
+ * The `businesses` projection: tables `businesses` and `api_keys`, the read side of business
+ * streams (lookups of keys by hash, key lists, business views). Deterministic: rows come from
+ * event data and recordedAt only, so a rebuild produces the same rows.
+ */
+export const businessesProjector: Projector = {
+  name: 'businesses',
+  tables: ['api_keys', 'businesses'],
+  schema: `
+    CREATE TABLE IF NOT EXISTS businesses (
+      id            text        PRIMARY KEY,
+      name          text        NOT NULL,
+      simulated     boolean     NOT NULL,
+      status        text        NOT NULL DEFAULT 'active',
+      website       text,
+      support_email text,
+      created_at    timestamptz NOT NULL,
+      updated_at    timestamptz NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS api_keys (
+      id            text        PRIMARY KEY,
+      business_id   text        NOT NULL,
+      kind          text        NOT NULL CHECK (kind IN ('secret', 'publishable', 'restricted')),
+      mode          text        NOT NULL CHECK (mode IN ('live', 'test')),
+      secret_hash   text        NOT NULL UNIQUE,
+      prefix        text        NOT NULL,
+      last4         text        NOT NULL,
+      name          text,
+      permissions   jsonb,
+      created_at    timestamptz NOT NULL,
+      revoked_at    timestamptz
+    );
+    CREATE INDEX IF NOT EXISTS api_keys_business ON api_keys (business_id, created_at);
+  `,
+  async handle(events: RecordedEvent[], tx: Sql): Promise<void> {
+    const mine = events.filter((e) => e.stream.startsWith(BUSINESS_STREAM_PREFIX));
+    if (mine.length === 0) return;
+    const rows = BusinessRows.of(mine);
+    // Keys revoked in this batch were created in it (their rows carry revoked_at) or before it
+    // (the UPDATE). A key always comes before its revocation, so this order keeps the log's.
+    if (rows.businesses.size > 0) {
+      await tx.query(`INSERT INTO businesses SELECT * FROM jsonb_populate_recordset(NULL::businesses, $1::jsonb)`, [
+        JSON.stringify([...rows.businesses.values()]),
+      ]);
+    }
+    if (rows.keys.size > 0) {
+      await tx.query(`INSERT INTO api_keys SELECT * FROM jsonb_populate_recordset(NULL::api_keys, $1::jsonb)`, [JSON.stringify([...rows.keys.values()])]);
+    }
+    if (rows.revocations.size > 0) {
+      await tx.query(
+        `UPDATE api_keys AS k SET revoked_at = r.revoked_at
+         FROM jsonb_to_recordset($1::jsonb) AS r(id text, revoked_at timestamptz)
+         WHERE k.id = r.id AND k.revoked_at IS NULL`,
+        [JSON.stringify([...rows.revocations].map(([id, at]) => ({ id, revoked_at: at })))],
+      );
+    }
+  },
+};

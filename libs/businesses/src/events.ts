@@ -1,0 +1,59 @@
+import type { KeyKind, KeyMode } from './api-keys';
+import type { Permissions } from './permissions';
+
+/**
+ * The stored events of a business stream (`business-<biz_id>`). Their type names and data
+ * (snake_case) are the stored format: add optional fields if needed, never rename or remove.
+ * Times are not in the data: the log's recordedAt is the time of each event.
+ */
+export interface BusinessCreatedData {
+  business_id: string;
+  name: string;
+  simulated: boolean;
+  website: string | null;
+  support_email: string | null;
+}
+
+export interface ApiKeyCreatedData {
+  key_id: string;
+  business_id: string;
+  kind: KeyKind;
+  mode: KeyMode;
+  /** sha256 (hex) of the whole key; the key itself is never stored. */
+  secret_hash: string;
+  /** `sk_live_`, `pk_test_`, … */
+  prefix: string;
+  last4: string;
+  name: string | null;
+  /** A restricted key's grants; null for secret (everything) and publishable (nothing) keys. */
+  permissions: Permissions | null;
+}
+
+export interface ApiKeyRevokedData {
+  key_id: string;
+}
+
+export type BusinessEvent =
+  | { type: 'BusinessCreated'; data: BusinessCreatedData }
+  | { type: 'ApiKeyCreated'; data: ApiKeyCreatedData }
+  | { type: 'ApiKeyRevoked'; data: ApiKeyRevokedData };
+
+export type BusinessEventType = BusinessEvent['type'];
+
+export const BUSINESS_EVENT_TYPES: readonly BusinessEventType[] = ['BusinessCreated', 'ApiKeyCreated', 'ApiKeyRevoked'];
+
+export const BUSINESS_STREAM_PREFIX = 'business-';
+
+export function businessStream(businessId: string): string {
+  return `${BUSINESS_STREAM_PREFIX}${businessId}`;
+}
+
+/**
+ * An event read from the log as a business event, or null when it is not one (another
+ * stream's, or a type this version does not know: readers skip those).
+ */
+export function asBusinessEvent(event: { stream?: string; type: string; data: unknown }): BusinessEvent | null {
+  if (event.stream !== undefined && !event.stream.startsWith(BUSINESS_STREAM_PREFIX)) return null;
+  if (!(BUSINESS_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
+  return { type: event.type, data: event.data } as BusinessEvent;
+}

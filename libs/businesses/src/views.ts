@@ -1,0 +1,173 @@
+import type { RecordedEvent } from '@lib/eventstore';
+import { KeyKind, KeyMode, redactKey } from './api-keys';
+import { asBusinessEvent } from './events';
+import { Permissions } from './permissions';
+
+/** A row of the `businesses` table. */
+export interface BusinessRow {
+  id: string;
+  name: string;
+  simulated: boolean;
+  status: 'active';
+  website: string | null;
+  support_email: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A row of the `api_keys` table. */
+export interface ApiKeyRow {
+  id: string;
+  business_id: string;
+  kind: KeyKind;
+  mode: KeyMode;
+  secret_hash: string;
+  prefix: string;
+  last4: string;
+  name: string | null;
+  permissions: Permissions | null;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+/** The business object (spec §2), plus whether it is a simulated business. */
+export interface Business {
+  kind: 'business';
+  id: string;
+  name: string;
+  website: string | null;
+  support_email: string | null;
+  alert_email: string | null;
+  pending_alert_email: string | null;
+  status: 'active';
+  suspended_at: string | null;
+  email_alerts: boolean;
+  product_updates: boolean;
+  simulated: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An API key as shown after creation: never its hash, never the key itself. */
+export interface ApiKeyView {
+  kind: 'api_key';
+  id: string;
+  business_id: string;
+  type: KeyKind;
+  mode: KeyMode;
+  name: string | null;
+  /** A restricted key's grants; null for secret (everything) and publishable (nothing) keys. */
+  permissions: Permissions | null;
+  /** `sk_live_…a1b2` */
+  redacted_key: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export function businessView(row: BusinessRow): Business {
+  return {
+    kind: 'business',
+    id: row.id,
+    name: row.name,
+    website: row.website,
+    support_email: row.support_email,
+    alert_email: null,
+    pending_alert_email: null,
+    status: row.status,
+    suspended_at: null,
+    email_alerts: false,
+    product_updates: false,
+    simulated: row.simulated,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+export function apiKeyView(row: Omit<ApiKeyRow, 'secret_hash'>): ApiKeyView {
+  return {
+    kind: 'api_key',
+    id: row.id,
+    business_id: row.business_id,
+    type: row.kind,
+    mode: row.mode,
+    name: row.name,
+    permissions: row.permissions ? { ...row.permissions } : null,
+    redacted_key: redactKey(row.prefix, row.last4),
+    created_at: iso(row.created_at),
+    revoked_at: row.revoked_at ? iso(row.revoked_at) : null,
+  };
+}
+
+/** Keys in the order lists show them: oldest first; in one append the secret key first. */
+export function compareKeyRows(a: Pick<ApiKeyRow, 'created_at' | 'kind' | 'id'>, b: Pick<ApiKeyRow, 'created_at' | 'kind' | 'id'>): number {
+  return a.created_at.getTime() - b.created_at.getTime() || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+export const KIND_ORDER: Record<KeyKind, number> = { secret: 0, publishable: 1, restricted: 2 };
+
+/**
+ * The rows the businesses projection holds for some events, computed in memory: the
+ * projector writes exactly these, and the service answers a write from them (the stream it
+ * just appended to) without depending on how far the projection has got.
+ */
+export class BusinessRows {
+  readonly businesses = new Map<string, BusinessRow>();
+  readonly keys = new Map<string, ApiKeyRow>();
+  /** Keys revoked by these events, with the time, including keys created before them. */
+  readonly revocations = new Map<string, Date>();
+
+  apply(event: Pick<RecordedEvent, 'type' | 'data' | 'recordedAt'> & { stream?: string }): void {
+    const known = asBusinessEvent(event);
+    if (!known) return;
+    const at = event.recordedAt;
+    switch (known.type) {
+      case 'BusinessCreated': {
+        const d = known.data;
+        this.businesses.set(d.business_id, {
+          id: d.business_id,
+          name: d.name,
+          simulated: d.simulated,
+          status: 'active',
+          website: d.website ?? null,
+          support_email: d.support_email ?? null,
+          created_at: at,
+          updated_at: at,
+        });
+        break;
+      }
+      case 'ApiKeyCreated': {
+        const d = known.data;
+        this.keys.set(d.key_id, {
+          id: d.key_id,
+          business_id: d.business_id,
+          kind: d.kind,
+          mode: d.mode,
+          secret_hash: d.secret_hash,
+          prefix: d.prefix,
+          last4: d.last4,
+          name: d.name ?? null,
+          permissions: d.permissions ?? null,
+          created_at: at,
+          revoked_at: null,
+        });
+        break;
+      }
+      case 'ApiKeyRevoked': {
+        const key = this.keys.get(known.data.key_id);
+        if (key) {
+          if (key.revoked_at === null) key.revoked_at = at;
+        } else if (!this.revocations.has(known.data.key_id)) this.revocations.set(known.data.key_id, at);
+        break;
+      }
+    }
+  }
+
+  static of(events: Iterable<Pick<RecordedEvent, 'type' | 'data' | 'recordedAt'> & { stream?: string }>): BusinessRows {
+    const rows = new BusinessRows();
+    for (const event of events) rows.apply(event);
+    return rows;
+  }
+}
+
+function iso(date: Date | string): string {
+  return new Date(date).toISOString();
+}

@@ -1,0 +1,211 @@
+import {
+  BusinessCommand,
+  BusinessEvent,
+  DecideContext,
+  DomainError,
+  decide,
+  decideAll,
+  evolve,
+  foldBusiness,
+  initialBusinessState,
+} from '@lib/businesses';
+
+/** Emmett-style specification: given these events, when this command, then these events (or this error). */
+function given(events: BusinessEvent[]) {
+  const state = foldBusiness(events);
+  return {
+    when(command: BusinessCommand, ctx: DecideContext = context()) {
+      const run = () => decide(command, state, ctx);
+      return {
+        then: (expected: BusinessEvent[]) => expect(run()).toEqual(expected),
+        thenRefused(code: DomainError['code'], field: string | null = null, message?: RegExp) {
+          let caught: unknown;
+          try {
+            run();
+          } catch (error) {
+            caught = error;
+          }
+          expect(caught).toBeInstanceOf(DomainError);
+          expect(caught).toMatchObject({ code, field });
+          if (message) expect((caught as Error).message).toMatch(message);
+        },
+        thenThrows: (message: RegExp) => expect(run).toThrow(message),
+      };
+    },
+  };
+}
+
+function context(): DecideContext {
+  return { now: new Date('2026-01-02T03:04:05.678Z'), ids: { business: () => 'biz_1', key: () => 'key_1' } };
+}
+
+const HASH = 'a'.repeat(64);
+const HASH2 = 'b'.repeat(64);
+
+const created = (simulated = false): BusinessEvent => ({
+  type: 'BusinessCreated',
+  data: { business_id: 'biz_1', name: 'Acme', simulated, website: null, support_email: null },
+});
+const keyCreated = (key_id: string, kind: 'secret' | 'publishable' | 'restricted' = 'secret', mode: 'live' | 'test' = 'live'): BusinessEvent => ({
+  type: 'ApiKeyCreated',
+  data: {
+    key_id,
+    business_id: 'biz_1',
+    kind,
+    mode,
+    secret_hash: HASH2,
+    prefix: `${kind[0]}k_${mode}_`,
+    last4: 'zzzz',
+    name: null,
+    permissions: kind === 'restricted' ? { payments: 'read' } : null,
+  },
+});
+const revoked = (key_id: string): BusinessEvent => ({ type: 'ApiKeyRevoked', data: { key_id } });
+
+describe('business decider: CreateBusiness', () => {
+  it('creates a business with the id from the context, trimming its texts', () =>
+    given([])
+      .when({ type: 'CreateBusiness', name: '  Acme  ', simulated: true, website: ' https://acme.test ', supportEmail: '' })
+      .then([
+        { type: 'BusinessCreated', data: { business_id: 'biz_1', name: 'Acme', simulated: true, website: 'https://acme.test', support_email: null } },
+      ]));
+
+  it('refuses a missing or blank name', () => {
+    given([]).when({ type: 'CreateBusiness', name: '   ', simulated: false }).thenRefused('invalid_request', 'name', /name is required/);
+    given([])
+      .when({ type: 'CreateBusiness', name: undefined as unknown as string, simulated: false })
+      .thenRefused('invalid_request', 'name');
+  });
+
+  it('refuses a name over 200 characters and a non-boolean simulated flag', () => {
+    given([]).when({ type: 'CreateBusiness', name: 'x'.repeat(201), simulated: false }).thenRefused('invalid_request', 'name');
+    given([])
+      .when({ type: 'CreateBusiness', name: 'Acme', simulated: 'yes' as unknown as boolean })
+      .thenRefused('invalid_request', 'simulated');
+  });
+
+  it('never creates a business twice on one stream', () =>
+    given([created()]).when({ type: 'CreateBusiness', name: 'Acme', simulated: false }).thenThrows(/already exists/));
+});
+
+describe('business decider: CreateApiKey', () => {
+  const base = { type: 'CreateApiKey', businessId: 'biz_1', secretHash: HASH, last4: 'a1B2' } as const;
+
+  it('creates a live secret key: prefix from kind and mode, no permissions, the hash only', () =>
+    given([created()])
+      .when({ ...base, kind: 'secret', mode: 'live', name: ' Backend ' })
+      .then([
+        {
+          type: 'ApiKeyCreated',
+          data: {
+            key_id: 'key_1',
+            business_id: 'biz_1',
+            kind: 'secret',
+            mode: 'live',
+            secret_hash: HASH,
+            prefix: 'sk_live_',
+            last4: 'a1B2',
+            name: 'Backend',
+            permissions: null,
+          },
+        },
+      ]));
+
+  it('creates a restricted key with its permissions in a stable order', () =>
+    given([created()])
+      .when({ ...base, kind: 'restricted', mode: 'test', permissions: { webhooks: 'read', payments: 'write' } })
+      .then([
+        {
+          type: 'ApiKeyCreated',
+          data: expect.objectContaining({ kind: 'restricted', mode: 'test', prefix: 'rk_test_', permissions: { payments: 'write', webhooks: 'read' } }),
+        },
+      ]));
+
+  it('creates a publishable key without name or permissions', () =>
+    given([created()])
+      .when({ ...base, kind: 'publishable', mode: 'live' })
+      .then([{ type: 'ApiKeyCreated', data: expect.objectContaining({ kind: 'publishable', prefix: 'pk_live_', name: null, permissions: null }) }]));
+
+  it('refuses a key for a business that does not exist', () =>
+    given([]).when({ ...base, kind: 'secret', mode: 'live' }).thenRefused('not_found', null, /No business biz_1/));
+
+  it('refuses a restricted key without permissions, with none, or with unknown ones', () => {
+    given([created()]).when({ ...base, kind: 'restricted', mode: 'live' }).thenRefused('invalid_request', 'permissions');
+    given([created()]).when({ ...base, kind: 'restricted', mode: 'live', permissions: {} }).thenRefused('invalid_request', 'permissions');
+    given([created()])
+      .when({ ...base, kind: 'restricted', mode: 'live', permissions: { refunds: 'write' } as never })
+      .thenRefused('invalid_request', 'permissions', /Unknown resource "refunds"/);
+    given([created()])
+      .when({ ...base, kind: 'restricted', mode: 'live', permissions: { payments: 'admin' } as never })
+      .thenRefused('invalid_request', 'permissions', /Unknown access "admin"/);
+  });
+
+  it('refuses permissions on secret and publishable keys, and a name on a publishable key', () => {
+    given([created()]).when({ ...base, kind: 'secret', mode: 'live', permissions: { payments: 'read' } }).thenRefused('invalid_request', 'permissions');
+    given([created()]).when({ ...base, kind: 'publishable', mode: 'live', permissions: { payments: 'read' } }).thenRefused('invalid_request', 'permissions');
+    given([created()]).when({ ...base, kind: 'publishable', mode: 'live', name: 'Shop' }).thenRefused('invalid_request', 'name');
+  });
+
+  it('refuses live keys on a simulated business, and unknown kinds and modes', () => {
+    given([created(true)]).when({ ...base, kind: 'secret', mode: 'live' }).thenRefused('invalid_request', 'mode', /simulated/);
+    given([created(true)])
+      .when({ ...base, kind: 'secret', mode: 'test' })
+      .then([{ type: 'ApiKeyCreated', data: expect.objectContaining({ prefix: 'sk_test_' }) }]);
+    given([created()]).when({ ...base, kind: 'master' as never, mode: 'live' }).thenRefused('invalid_request', 'type');
+    given([created()]).when({ ...base, kind: 'secret', mode: 'staging' as never }).thenRefused('invalid_request', 'mode');
+  });
+
+  it('never accepts a key in clear where its hash belongs', () =>
+    given([created()])
+      .when({ ...base, kind: 'secret', mode: 'live', secretHash: 'sk_live_0123456789abcdefghijklmnopqrstuv' })
+      .thenThrows(/sha256 hex/));
+});
+
+describe('business decider: RevokeApiKey', () => {
+  it('revokes a live key', () =>
+    given([created(), keyCreated('key_9')])
+      .when({ type: 'RevokeApiKey', businessId: 'biz_1', keyId: 'key_9' })
+      .then([{ type: 'ApiKeyRevoked', data: { key_id: 'key_9' } }]));
+
+  it('refuses a key that is already revoked', () =>
+    given([created(), keyCreated('key_9'), revoked('key_9')])
+      .when({ type: 'RevokeApiKey', businessId: 'biz_1', keyId: 'key_9' })
+      .thenRefused('api_key_revoked', null, /already revoked/));
+
+  it('refuses an unknown key and an unknown business', () => {
+    given([created(), keyCreated('key_9')]).when({ type: 'RevokeApiKey', businessId: 'biz_1', keyId: 'key_8' }).thenRefused('not_found');
+    given([]).when({ type: 'RevokeApiKey', businessId: 'biz_1', keyId: 'key_9' }).thenRefused('not_found');
+  });
+});
+
+describe('business decider: evolve and decideAll', () => {
+  it('folds a stream into the state commands decide on, without mutating earlier states', () => {
+    const s1 = evolve(initialBusinessState, created());
+    const s2 = evolve(s1, keyCreated('key_9', 'restricted', 'test'));
+    const s3 = evolve(s2, revoked('key_9'));
+    expect(s1).toEqual({ status: 'active', id: 'biz_1', name: 'Acme', simulated: false, keys: {} });
+    expect(s2).toMatchObject({ keys: { key_9: { kind: 'restricted', mode: 'test', revoked: false } } });
+    expect(s3).toMatchObject({ keys: { key_9: { revoked: true } } });
+    expect(initialBusinessState).toEqual({ status: 'none' });
+  });
+
+  it('decides a business and its first keys against each other’s state, for one append', () => {
+    let n = 0;
+    const ctx: DecideContext = { now: new Date(0), ids: { business: () => 'biz_7', key: () => `key_${++n}` } };
+    const { events, state } = decideAll(
+      [
+        { type: 'CreateBusiness', name: 'Acme', simulated: false },
+        (s) => ({ type: 'CreateApiKey', businessId: s.status === 'active' ? s.id : '', kind: 'secret', mode: 'live', secretHash: HASH, last4: 'aaaa' }),
+        (s) => ({ type: 'CreateApiKey', businessId: s.status === 'active' ? s.id : '', kind: 'publishable', mode: 'live', secretHash: HASH2, last4: 'bbbb' }),
+      ],
+      initialBusinessState,
+      ctx,
+    );
+    expect(events.map((e) => e.type)).toEqual(['BusinessCreated', 'ApiKeyCreated', 'ApiKeyCreated']);
+    expect(events.slice(1).map((e) => (e.type === 'ApiKeyCreated' ? [e.data.key_id, e.data.business_id, e.data.prefix] : null))).toEqual([
+      ['key_1', 'biz_7', 'sk_live_'],
+      ['key_2', 'biz_7', 'pk_live_'],
+    ]);
+    expect(state).toMatchObject({ status: 'active', id: 'biz_7', keys: { key_1: { kind: 'secret' }, key_2: { kind: 'publishable' } } });
+  });
+});
