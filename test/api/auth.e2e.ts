@@ -1,0 +1,134 @@
+import { Controller, Get, HttpCode, Module, Post } from '@nestjs/common';
+import { BusinessService, CreatedBusiness } from '@lib/businesses';
+import { DashboardOnly, LiveModeAction, Public, RequiresPermission } from '../../apps/api/src/auth/auth.decorators';
+import { Auth, RequestAuth } from '../../apps/api/src/auth/request-auth';
+import { TestApi, startTestApi } from '../support/api-app';
+
+/** Routes carrying each kind of requirement, as payments, checkouts and wallets will. */
+@Controller('probe-auth')
+class ProbeAuthController {
+  @RequiresPermission('payments', 'read')
+  @Get('payments')
+  read(@Auth() auth: RequestAuth) {
+    return { data: summary(auth) };
+  }
+
+  @RequiresPermission('payments', 'write')
+  @LiveModeAction()
+  @HttpCode(200)
+  @Post('payments')
+  write(@Auth() auth: RequestAuth) {
+    return { data: summary(auth) };
+  }
+
+  @Public()
+  @Get('public')
+  open(@Auth() auth: RequestAuth) {
+    return { data: summary(auth) };
+  }
+
+  @DashboardOnly()
+  @Get('dashboard')
+  dashboard() {
+    return { data: {} };
+  }
+}
+function summary(auth: RequestAuth) {
+  return auth.kind === 'api_key' ? { kind: auth.kind, business: auth.business.id, key: auth.key.type, mode: auth.key.mode } : { kind: auth.kind };
+}
+@Module({ controllers: [ProbeAuthController] })
+class ProbeAuthModule {}
+
+describe('authentication and keys (spec §5)', () => {
+  let api: TestApi;
+  let live: CreatedBusiness;
+  let simulated: CreatedBusiness;
+  let other: CreatedBusiness;
+  let service: BusinessService;
+
+  beforeAll(async () => {
+    api = await startTestApi({}, [ProbeAuthModule]);
+    service = api.app.get(BusinessService);
+    live = await service.createBusiness({ name: 'Live Shop', simulated: false });
+    simulated = await service.createBusiness({ name: 'Sandbox', simulated: true });
+    other = await service.createBusiness({ name: 'Other', simulated: false });
+  });
+  afterAll(async () => api?.close());
+
+  const call = async (method: string, path: string, key?: string | null, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${api.base}${path}`, {
+      method,
+      headers: { ...(key === undefined || key === null ? {} : { authorization: key.startsWith('raw:') ? key.slice(4) : `Bearer ${key}` }), ...headers },
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+  };
+  const expectError = (r: { status: number; body: { error: { code: string } } }, status: number, code: string) => {
+    expect({ status: r.status, code: r.body?.error?.code }).toEqual({ status, code });
+  };
+
+  it('answers a missing key with 401 unauthenticated and a malformed or unknown one with 401 invalid_api_key, both with WWW-Authenticate: Bearer', async () => {
+    const none = await call('GET', '/business');
+    expectError(none, 401, 'unauthenticated');
+    expect(none.headers.get('www-authenticate')).toBe('Bearer');
+    for (const header of ['raw:Basic dXNlcjpwYXNz', 'raw:Bearer', 'raw:Bearer ', `raw:bearer ${live.secret_key}`, `raw:Bearer  ${live.secret_key}`, `raw:Bearer ${live.secret_key} x`, 'raw:Token abc']) {
+      const r = await call('GET', '/business', header);
+      expectError(r, 401, 'invalid_api_key');
+      expect(r.headers.get('www-authenticate')).toBe('Bearer');
+    }
+    expectError(await call('GET', '/business', 'sk_live_' + 'A'.repeat(32)), 401, 'invalid_api_key');
+    expectError(await call('GET', '/business', live.secret_key.slice(0, -1) + (live.secret_key.endsWith('A') ? 'B' : 'A')), 401, 'invalid_api_key');
+  });
+
+  it('lets a secret key act for its own business; a publishable key only on public routes', async () => {
+    const mine = await call('GET', '/business', live.secret_key);
+    expect(mine.status).toBe(200);
+    expect(mine.body.data).toMatchObject({ kind: 'business', id: live.business.id, name: 'Live Shop', status: 'active', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect(JSON.stringify(mine.body)).not.toContain(live.secret_key);
+    expectError(await call('GET', '/business', live.publishable_key), 401, 'invalid_api_key');
+    expect((await call('GET', '/probe-auth/public', live.publishable_key)).body.data).toEqual({ kind: 'anonymous' });
+    expect((await call('GET', '/probe-auth/public')).body.data).toEqual({ kind: 'anonymous' });
+    expect((await call('GET', '/probe-auth/public', live.secret_key)).body.data).toEqual({ kind: 'api_key', business: live.business.id, key: 'secret', mode: 'live' });
+    expectError(await call('GET', '/probe-auth/public', 'sk_live_' + 'B'.repeat(32)), 401, 'invalid_api_key');
+  });
+
+  it('refuses a business header naming a business the key cannot act for (403 business_forbidden)', async () => {
+    expectError(await call('GET', '/business', live.secret_key, { 'service-business': other.business.id }), 403, 'business_forbidden');
+    expectError(await call('GET', '/business', live.secret_key, { 'service-business': 'biz_nope' }), 403, 'business_forbidden');
+    expect((await call('GET', '/business', live.secret_key, { 'service-business': live.business.id })).status).toBe(200);
+  });
+
+  it('gives restricted keys only what their permissions grant (403 permission_denied)', async () => {
+    const reader = await service.createKey({ businessId: live.business.id, kind: 'restricted', mode: 'live', permissions: 'payments:read' });
+    const writer = await service.createKey({ businessId: live.business.id, kind: 'restricted', mode: 'live', permissions: 'payments:write,business:read' });
+    expect((await call('GET', '/probe-auth/payments', reader.secret)).body.data).toMatchObject({ key: 'restricted' });
+    expectError(await call('POST', '/probe-auth/payments', reader.secret), 403, 'permission_denied');
+    expectError(await call('GET', '/business', reader.secret), 403, 'permission_denied');
+    expect((await call('POST', '/probe-auth/payments', writer.secret)).status).toBe(200); // write implies read
+    expect((await call('GET', '/probe-auth/payments', writer.secret)).status).toBe(200);
+    expect((await call('GET', '/business', writer.secret)).status).toBe(200);
+  });
+
+  it('refuses a test key on a live business for real-money actions only (403 test_mode_unavailable)', async () => {
+    const test = await service.createKey({ businessId: live.business.id, kind: 'secret', mode: 'test' });
+    expect(test.secret).toMatch(/^sk_test_/);
+    expectError(await call('POST', '/probe-auth/payments', test.secret), 403, 'test_mode_unavailable');
+    expect((await call('GET', '/probe-auth/payments', test.secret)).status).toBe(200);
+    expect((await call('POST', '/probe-auth/payments', live.secret_key)).body.data).toMatchObject({ mode: 'live' });
+    expect(simulated.secret_key).toMatch(/^sk_test_/);
+    expect((await call('POST', '/probe-auth/payments', simulated.secret_key)).body.data).toMatchObject({ business: simulated.business.id, mode: 'test' });
+  });
+
+  it('answers API keys on dashboard-only routes with 403 session_required', async () => {
+    expectError(await call('GET', '/api_keys', live.secret_key), 403, 'session_required');
+    expectError(await call('GET', '/probe-auth/dashboard', live.secret_key), 403, 'session_required');
+    expectError(await call('GET', '/api_keys'), 401, 'unauthenticated');
+  });
+
+  it('stops accepting a revoked key at once', async () => {
+    const key = await service.createKey({ businessId: other.business.id, kind: 'secret', mode: 'live' });
+    expect((await call('GET', '/business', key.secret)).status).toBe(200);
+    await service.revokeKey(key.key.id);
+    expectError(await call('GET', '/business', key.secret), 401, 'invalid_api_key');
+  });
+});
