@@ -1,0 +1,199 @@
+import { Body, Controller, HttpCode, Inject, Module, Patch, Post } from '@nestjs/common';
+import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import { randomUUID } from 'node:crypto';
+import { BusinessService, CreatedBusiness } from '@lib/businesses';
+import { EVENT_STORE, EventStore } from '@lib/eventstore';
+import { ApiError } from '@lib/http';
+import { Public } from '../../apps/api/src/auth/auth.decorators';
+import { Auth, RequestAuth } from '../../apps/api/src/auth/request-auth';
+import { IdempotencyKeyIgnored, IdempotencyKeyRequired } from '../../apps/api/src/platform/idempotency.interceptor';
+import { TestApi, startTestApi } from '../support/api-app';
+
+class EffectBody {
+  @IsString() label!: string;
+  @IsOptional() @IsBoolean() fail?: boolean;
+  @IsOptional() @IsBoolean() slow?: boolean;
+}
+
+let failuresLeft = 0;
+
+/** Each call has one visible effect: an event appended to the log, counted by label. */
+@Controller('probe-idem')
+class EffectController {
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  private async effect(label: string, auth: RequestAuth, slow?: boolean) {
+    if (slow) await new Promise((r) => setTimeout(r, 300));
+    const id = randomUUID();
+    await this.store.append(`effect-${label}`, [{ id, type: 'Effect', data: { label } }], 'any');
+    return { data: { kind: 'effect', id, label, business: auth.kind === 'api_key' ? auth.business.id : null } };
+  }
+
+  @Post('effects')
+  async create(@Body() body: EffectBody, @Auth() auth: RequestAuth) {
+    if (body.fail && failuresLeft-- > 0) throw new ApiError('temporarily_unavailable', 'try again');
+    return this.effect(body.label, auth, body.slow);
+  }
+
+  @IdempotencyKeyRequired()
+  @Post('required')
+  required(@Body() body: EffectBody, @Auth() auth: RequestAuth) {
+    return this.effect(body.label, auth);
+  }
+
+  @IdempotencyKeyIgnored()
+  @Post('ignored')
+  ignored(@Body() body: EffectBody, @Auth() auth: RequestAuth) {
+    return this.effect(body.label, auth);
+  }
+
+  @HttpCode(200)
+  @Post('effects/:id/act')
+  act(@Body() body: EffectBody, @Auth() auth: RequestAuth) {
+    return this.effect(body.label, auth);
+  }
+
+  @Patch('effects')
+  patch(@Body() body: EffectBody, @Auth() auth: RequestAuth) {
+    return this.effect(body.label, auth);
+  }
+
+  @Public()
+  @Post('public')
+  open(@Body() body: EffectBody, @Auth() auth: RequestAuth) {
+    return this.effect(body.label, auth);
+  }
+}
+@Module({ controllers: [EffectController] })
+class EffectModule {}
+
+const backends: [string, NodeJS.ProcessEnv][] = [
+  ['the embedded database', {}],
+  ['Redis', { REDIS_URL: process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379' }],
+];
+
+describe.each(backends)('idempotency keys (spec §8) stored in %s', (_name, env) => {
+  let api: TestApi;
+  let shop: CreatedBusiness;
+  let other: CreatedBusiness;
+
+  beforeAll(async () => {
+    api = await startTestApi(env, [EffectModule]);
+    const service = api.app.get(BusinessService);
+    shop = await service.createBusiness({ name: 'Shop', simulated: true });
+    other = await service.createBusiness({ name: 'Other', simulated: true });
+  });
+  afterAll(async () => api?.close());
+
+  const send = async (method: string, path: string, body: unknown, options: { key?: string; secret?: string | null } = {}) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (options.key !== undefined) headers['idempotency-key'] = options.key;
+    if (options.secret !== null) headers.authorization = `Bearer ${options.secret ?? shop.secret_key}`;
+    const response = await fetch(`${api.base}${path}`, { method, headers, body: JSON.stringify(body) });
+    return { status: response.status, replayed: response.headers.get('idempotent-replayed'), body: (await response.json()) as Record<string, any> };
+  };
+  const effects = async (label: string) => {
+    try {
+      return (await api.app.get<EventStore>(EVENT_STORE).readStream(`effect-${label}`)).length;
+    } catch {
+      return 0;
+    }
+  };
+  const label = () => `l${randomUUID().slice(0, 8)}`;
+
+  it('replays a 2xx for the same key, method, path and body with Idempotent-Replayed: true, and does it once', async () => {
+    const l = label();
+    const key = randomUUID();
+    const first = await send('POST', '/probe-idem/effects', { label: l }, { key });
+    expect(first.status).toBe(201);
+    expect(first.replayed).toBeNull();
+    const again = await send('POST', '/probe-idem/effects', { label: l }, { key });
+    expect(again).toEqual({ status: 201, replayed: 'true', body: first.body });
+    const act = await send('POST', '/probe-idem/effects/x/act', { label: l }, { key: `${key}-act` });
+    expect((await send('POST', '/probe-idem/effects/x/act', { label: l }, { key: `${key}-act` })).status).toBe(act.status);
+    expect(act.status).toBe(200); // a replay answers with the route's own status
+    expect(await effects(l)).toBe(2);
+  });
+
+  it('refuses the key for a different method, path or body (409 idempotency_key_reused)', async () => {
+    const l = label();
+    const key = randomUUID();
+    await send('POST', '/probe-idem/effects', { label: l }, { key });
+    const otherBody = await send('POST', '/probe-idem/effects', { label: `${l}x` }, { key });
+    expect(otherBody.status).toBe(409);
+    expect(otherBody.body.error).toMatchObject({ code: 'idempotency_key_reused', field: 'Idempotency-Key' });
+    expect((await send('POST', '/probe-idem/effects/y/act', { label: l }, { key })).body.error.code).toBe('idempotency_key_reused');
+    expect(await effects(l)).toBe(1);
+    expect(await effects(`${l}x`)).toBe(0);
+  });
+
+  it('keeps keys per business', async () => {
+    const l = label();
+    const key = randomUUID();
+    const mine = await send('POST', '/probe-idem/effects', { label: l }, { key });
+    const theirs = await send('POST', '/probe-idem/effects', { label: l }, { key, secret: other.secret_key });
+    expect([mine.status, theirs.status, theirs.replayed]).toEqual([201, 201, null]);
+    expect(theirs.body.data.business).toBe(other.business.id);
+    expect(await effects(l)).toBe(2);
+  });
+
+  it('does not keep errors: the key is free again after a failure', async () => {
+    const l = label();
+    const key = randomUUID();
+    failuresLeft = 1;
+    const failed = await send('POST', '/probe-idem/effects', { label: l, fail: true }, { key });
+    expect(failed.status).toBe(503);
+    const retried = await send('POST', '/probe-idem/effects', { label: l, fail: true }, { key });
+    expect([retried.status, retried.replayed]).toEqual([201, null]);
+    expect(await effects(l)).toBe(1);
+    // an invalid body (400) is an error too: not kept
+    expect((await send('POST', '/probe-idem/effects', { label: 5 }, { key: `${key}-v` })).status).toBe(400);
+    expect((await send('POST', '/probe-idem/effects', { label: l }, { key: `${key}-v` })).status).toBe(201);
+  });
+
+  it('answers 20 concurrent requests with one key with exactly one effect; the rest replay or get idempotency_key_in_use', async () => {
+    const l = label();
+    const key = randomUUID();
+    const results = await Promise.all(Array.from({ length: 20 }, () => send('POST', '/probe-idem/effects', { label: l, slow: true }, { key })));
+    const created = results.filter((r) => r.status === 201 && r.replayed === null);
+    const replayed = results.filter((r) => r.status === 201 && r.replayed === 'true');
+    const inUse = results.filter((r) => r.status === 409 && r.body.error.code === 'idempotency_key_in_use');
+    expect(created).toHaveLength(1);
+    expect(replayed.length + inUse.length).toBe(19);
+    expect(inUse.length).toBeGreaterThan(0);
+    for (const r of replayed) expect(r.body).toEqual(created[0].body);
+    expect(await effects(l)).toBe(1);
+  });
+
+  it('checks the key: 1 to 255 characters, required where §8.7 says, ignored where §8.8 says and on PATCH', async () => {
+    const l = label();
+    for (const key of ['', 'k'.repeat(256)]) {
+      const r = await send('POST', '/probe-idem/effects', { label: l }, { key });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatchObject({ code: 'invalid_request', field: 'Idempotency-Key' });
+    }
+    expect((await send('POST', '/probe-idem/effects', { label: l }, { key: 'k'.repeat(255) })).status).toBe(201);
+    const missing = await send('POST', '/probe-idem/required', { label: l });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatchObject({ code: 'idempotency_key_required', field: 'Idempotency-Key' });
+    const key = randomUUID();
+    for (const path of ['/probe-idem/ignored', '/probe-idem/ignored']) {
+      const r = await send('POST', path, { label: l }, { key });
+      expect([r.status, r.replayed]).toEqual([201, null]);
+    }
+    for (let i = 0; i < 2; i++) expect((await send('PATCH', '/probe-idem/effects', { label: l }, { key })).replayed).toBeNull();
+    expect(await effects(l)).toBe(1 + 2 + 2);
+  });
+
+  it('keeps a request without a business key by key and body together (a new body is a new request)', async () => {
+    const l = label();
+    const key = randomUUID();
+    const a = await send('POST', '/probe-idem/public', { label: l }, { key, secret: null });
+    const again = await send('POST', '/probe-idem/public', { label: l }, { key, secret: null });
+    const b = await send('POST', '/probe-idem/public', { label: `${l}b` }, { key, secret: null });
+    expect([a.status, again.replayed, b.status, b.replayed]).toEqual([201, 'true', 201, null]);
+    expect(again.body).toEqual(a.body);
+    expect(await effects(l)).toBe(1);
+    expect(await effects(`${l}b`)).toBe(1);
+  });
+});
