@@ -1,0 +1,90 @@
+import { Controller, HttpCode, Module, Post } from '@nestjs/common';
+import { randomInt } from 'node:crypto';
+import { BusinessService, CreatedBusiness } from '@lib/businesses';
+import { Public } from '../../apps/api/src/auth/auth.decorators';
+import { RateLimit } from '../../apps/api/src/platform/rate-limit.guard';
+import { TestApi, startTestApi } from '../support/api-app';
+
+@Controller('probe-limits')
+class LimitedController {
+  @Public()
+  @RateLimit('password_resets.create') // 5 per hour per IP
+  @HttpCode(200)
+  @Post('per-ip')
+  perIp() {
+    return { data: { ok: true } };
+  }
+
+  @RateLimit('webhooks.test_and_resend') // 10 per minute per business
+  @HttpCode(200)
+  @Post('per-business')
+  perBusiness() {
+    return { data: { ok: true } };
+  }
+}
+@Module({ controllers: [LimitedController] })
+class LimitedModule {}
+
+/** A fresh client address per test, so runs never share a budget in Redis. */
+const randomIp = () => `198.51.${randomInt(0, 255)}.${randomInt(1, 254)}`;
+
+const backends: [string, NodeJS.ProcessEnv][] = [
+  ['memory', {}],
+  ['Redis', { REDIS_URL: process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379' }],
+];
+
+describe.each(backends)('rate limits (spec §8) in %s', (_name, env) => {
+  let api: TestApi;
+  let shop: CreatedBusiness;
+  let other: CreatedBusiness;
+  beforeAll(async () => {
+    api = await startTestApi({ ...env, TRUSTED_PROXIES: '127.0.0.1' }, [LimitedModule]);
+    const service = api.app.get(BusinessService);
+    shop = await service.createBusiness({ name: 'Shop', simulated: true });
+    other = await service.createBusiness({ name: 'Other', simulated: true });
+  });
+  afterAll(async () => api?.close());
+
+  const post = (path: string, headers: Record<string, string>) => fetch(`${api.base}${path}`, { method: 'POST', headers });
+
+  it('limits per client IP (from X-Forwarded-For of a trusted proxy) with 429 rate_limited and Retry-After in whole seconds', async () => {
+    const ip = randomIp();
+    for (let i = 0; i < 5; i++) expect((await post('/probe-limits/per-ip', { 'x-forwarded-for': ip })).status).toBe(200);
+    const refused = await post('/probe-limits/per-ip', { 'x-forwarded-for': ip });
+    expect(refused.status).toBe(429);
+    const retryAfter = refused.headers.get('retry-after')!;
+    expect(retryAfter).toMatch(/^\d+$/);
+    expect(Number(retryAfter)).toBeGreaterThan(0);
+    expect(Number(retryAfter)).toBeLessThanOrEqual(3600);
+    const body = (await refused.json()) as { error: { code: string; request_id: string } };
+    expect(body.error.code).toBe('rate_limited');
+    expect(refused.headers.get('service-request-id')).toBe(body.error.request_id);
+    // another client is not affected
+    expect((await post('/probe-limits/per-ip', { 'x-forwarded-for': randomIp() })).status).toBe(200);
+  });
+
+  it('limits webhook tests and resends to 10 per minute per business', async () => {
+    const auth = (b: CreatedBusiness) => ({ authorization: `Bearer ${b.secret_key}`, 'x-forwarded-for': randomIp() });
+    for (let i = 0; i < 10; i++) expect((await post('/probe-limits/per-business', auth(shop))).status).toBe(200);
+    const refused = await post('/probe-limits/per-business', auth(shop)); // from yet another IP: the budget is the business's
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect((await post('/probe-limits/per-business', auth(other))).status).toBe(200);
+  });
+});
+
+describe('rate limits without trusted proxies', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({}, [LimitedModule]);
+  });
+  afterAll(async () => api?.close());
+
+  it('ignores X-Forwarded-For from an untrusted peer: changing it does not buy a new budget', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await fetch(`${api.base}/probe-limits/per-ip`, { method: 'POST', headers: { 'x-forwarded-for': randomIp() } })).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+});
