@@ -3,7 +3,6 @@
  * operator runs it, against a fresh PostgreSQL database (and, for the lock, an embedded
  * data directory). Assertions are on the real exit codes, stdout and stderr.
  */
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -12,50 +11,10 @@ import { Client } from 'pg';
 import { OpenedStore, comparePositions, openEventStore, parsePosition } from '@lib/eventstore';
 import { ALL_PROJECTORS } from '@lib/projections';
 import { TestDatabase, createTestDatabase } from '../support/postgres';
+import { Run, cli, spawnCli } from '../support/cli';
 import { tempDir } from '../support/temp-dir';
 
-const ROOT = join(__dirname, '..', '..');
-const CLI = join(ROOT, 'apps', 'cli', 'src', 'main.ts');
 const SEED_TYPES = ['PaymentCreated', 'CheckoutOpened', 'TransferDetected', 'ConfirmationObserved', 'PaymentSucceeded', 'PaymentSucceeded', 'PaymentSucceeded'];
-
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cliEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const merged: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', EVENTSTORE_URL: '', ...env };
-  delete merged.ROLE; // the CLI reads the service's configuration; keep this process's out of it
-  delete merged.PORT;
-  return merged;
-}
-
-function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['-r', '@swc-node/register', CLI, ...args], {
-    cwd: ROOT,
-    env: cliEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-/** Runs one CLI command to completion; SIGKILLs it and fails after timeoutMs. */
-function cli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<Run> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawnCli(args, env);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk) => (stdout += chunk));
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`cli ${args.join(' ')} did not finish in ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, timeoutMs);
-    child.on('error', (error) => (clearTimeout(timer), reject(error)));
-    child.on('close', (code, signal) => (clearTimeout(timer), resolvePromise({ code, signal, stdout, stderr })));
-  });
-}
 
 /** A long-running CLI command (events tail): its stdout lines as they arrive. */
 function startCli(args: string[], env: NodeJS.ProcessEnv) {

@@ -114,7 +114,7 @@ function program(): Command {
     .option('--json', 'JSON lines')
     .action(async (options) => withAdmin((admin) => listKeys(admin, options.business, Boolean(options.json), out)));
   keys
-    .command('revoke <key id>')
+    .command('revoke <keyId>')
     .description('revoke a key at once (it cannot be restored)')
     .option('--json', 'print the key as JSON')
     .action(async (keyId: string, options) => withAdmin((admin) => revokeKey(admin, keyId, Boolean(options.json), out)));

@@ -51,7 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   url(env, 'REDIS_URL', ['redis:', 'rediss:']);
   const apiBaseUrl = url(env, 'API_BASE_URL', ['http:', 'https:']);
   const checkoutBaseUrl = url(env, 'CHECKOUT_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port || 3000}/checkout`;
-  const roleArg = argv.find((a) => a.startsWith('--role='))?.slice('--role='.length) ?? env.ROLE ?? 'all';
+  const roleArg = argv.find((a) => a.startsWith('--role='))?.slice('--role='.length) ?? (env.ROLE || 'all');
   if (roleArg !== 'all' && roleArg !== 'api' && roleArg !== 'worker') throw new ConfigError(`ROLE (or --role) must be all, api or worker, got ${JSON.stringify(roleArg)}`);
   const logLevel = (env.LOG_LEVEL || 'info') as AppConfig['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(env.LOG_LEVEL)}`);

@@ -1,0 +1,148 @@
+/**
+ * The operator creates businesses and keys with the CLI while `npm start` runs on the
+ * embedded default with the same DATA_DIR (through the server's loopback admin endpoint), and
+ * directly against PostgreSQL when no server is running.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { BusinessService, businessesProjector } from '@lib/businesses';
+import { openEventStore } from '@lib/eventstore';
+import { ProjectionRunner } from '@lib/projections';
+import { ROOT, cli } from '../support/cli';
+import { createTestDatabase } from '../support/postgres';
+import { tempDir } from '../support/temp-dir';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe('CLI businesses and keys against a running server on the embedded store', () => {
+  const dir = tempDir();
+  let server: ChildProcess;
+  let base: string;
+  let serverLog = '';
+  const env = () => ({ DATA_DIR: dir.path, DATABASE_URL: '' });
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}/api/v1`;
+    server = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'apps', 'api', 'src', 'main.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_OPTIONS: '', DATA_DIR: dir.path, PORT: String(port), DATABASE_URL: '', EVENTSTORE_URL: '', REDIS_URL: '', ROLE: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server.stdout!.on('data', (c) => (serverLog += c));
+    server.stderr!.on('data', (c) => (serverLog += c));
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        if ((await fetch(`${base}/health`)).ok) break;
+      } catch {
+        /* not up yet */
+      }
+      if (Date.now() > deadline || server.exitCode !== null) throw new Error(`server did not start:\n${serverLog}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }, 90_000);
+
+  afterAll(async () => {
+    if (server && server.exitCode === null) {
+      const exited = new Promise((r) => server.once('exit', r));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    dir.remove();
+  });
+
+  const get = async (path: string, key: string) => {
+    const response = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } });
+    return { status: response.status, body: (await response.json()) as { data?: { id: string; name: string }; error?: { code: string } } };
+  };
+
+  it('creates a simulated business and keys through the running server, and the keys work at once', async () => {
+    const adminFile = join(dir.path, 'admin.json');
+    expect(statSync(adminFile).mode & 0o777).toBe(0o600);
+
+    const created = await cli(['businesses', 'create', '--name', 'Corner Café', '--simulated', '--json'], env());
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    const lines = created.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const result = JSON.parse(lines[0]);
+    expect(Object.keys(result).sort()).toEqual(['business', 'publishable_key', 'secret_key']);
+    expect(result.business).toMatchObject({ kind: 'business', id: expect.stringMatching(/^biz_/), name: 'Corner Café', simulated: true });
+    expect(result.secret_key).toMatch(/^sk_test_[0-9A-Za-z]{32}$/);
+    expect(result.publishable_key).toMatch(/^pk_test_[0-9A-Za-z]{32}$/);
+    expect(await get('/business', result.secret_key)).toEqual({ status: 200, body: { data: expect.objectContaining({ id: result.business.id }) } });
+
+    const restricted = await cli(['keys', 'create', '--business', result.business.id, '--test', '--restricted', 'payments:read', '--json'], env());
+    expect(restricted.code).toBe(0);
+    const key = JSON.parse(restricted.stdout);
+    expect(key.secret).toMatch(/^rk_test_/);
+    expect(key.key).toMatchObject({ type: 'restricted', mode: 'test', permissions: { payments: 'read' } });
+    expect((await get('/business', key.secret)).body.error?.code).toBe('permission_denied'); // it authenticates, without business access
+
+    const listed = await cli(['keys', 'list', '--business', result.business.id, '--json'], env());
+    expect(listed.code).toBe(0);
+    const keys = listed.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(keys.map((k: { type: string }) => k.type).sort()).toEqual(['publishable', 'restricted', 'secret']);
+    for (const secret of [result.secret_key, result.publishable_key, key.secret]) expect(listed.stdout).not.toContain(secret);
+    expect(listed.stdout).not.toMatch(/hash/);
+
+    const table = await cli(['keys', 'list', '--business', result.business.id], env());
+    expect(table.stdout).toMatch(/^id\s+type\s+mode\s+key/);
+
+    const secretKeyId = keys.find((k: { type: string }) => k.type === 'secret').id;
+    const revoked = await cli(['keys', 'revoke', secretKeyId], env());
+    expect(revoked.stderr).toBe('');
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toMatch(new RegExp(`^revoked ${secretKeyId} `));
+    expect((await get('/business', result.secret_key)).body.error?.code).toBe('invalid_api_key');
+
+    const live = await cli(['businesses', 'create', '--name', 'Live Co', '--json'], env());
+    expect(JSON.parse(live.stdout).secret_key).toMatch(/^sk_live_/);
+  });
+
+  it('explains what went wrong: unknown business, bad permissions, missing options', async () => {
+    const unknown = await cli(['keys', 'create', '--business', 'biz_nope'], env());
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toMatch(/not_found/);
+    const created = JSON.parse((await cli(['businesses', 'create', '--name', 'P', '--simulated', '--json'], env())).stdout);
+    const bad = await cli(['keys', 'create', '--business', created.business.id, '--test', '--restricted', 'payments:admin'], env());
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/invalid_request.*permission|permission.*admin/i);
+    const missing = await cli(['businesses', 'create'], env());
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/--name/);
+  });
+});
+
+describe('CLI businesses and keys directly against PostgreSQL', () => {
+  it('creates a business whose keys the service then accepts', async () => {
+    const database = await createTestDatabase('clibiz');
+    try {
+      const created = await cli(['businesses', 'create', '--name', 'Postgres Shop', '--json'], { DATABASE_URL: database.url });
+      expect(created.code).toBe(0);
+      const result = JSON.parse(created.stdout);
+      const opened = await openEventStore({ databaseUrl: database.url });
+      const runner = new ProjectionRunner(opened.store, opened.db, [businessesProjector]);
+      await runner.start();
+      try {
+        const service = new BusinessService(opened.store, opened.db, runner);
+        const found = await service.authenticate(result.secret_key);
+        expect(found?.business).toMatchObject({ id: result.business.id, name: 'Postgres Shop', simulated: false });
+      } finally {
+        await runner.stop();
+        await opened.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+});
