@@ -86,11 +86,12 @@ describe.each(backends)('idempotency keys (spec §8) stored in %s', (_name, env)
   afterAll(async () => api?.close());
 
   const send = async (method: string, path: string, body: unknown, options: { key?: string; secret?: string | null } = {}) => {
+    type Json = { data: { id: string; business: string | null }; error: { code: string; field?: string } };
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (options.key !== undefined) headers['idempotency-key'] = options.key;
     if (options.secret !== null) headers.authorization = `Bearer ${options.secret ?? shop.secret_key}`;
     const response = await fetch(`${api.base}${path}`, { method, headers, body: JSON.stringify(body) });
-    return { status: response.status, replayed: response.headers.get('idempotent-replayed'), body: (await response.json()) as Record<string, any> };
+    return { status: response.status, replayed: response.headers.get('idempotent-replayed'), body: (await response.json()) as Json };
   };
   const effects = async (label: string) => {
     try {

@@ -1,6 +1,7 @@
 import { DynamicModule, ForwardReference, Type } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AddressInfo } from 'node:net';
+import type { DestinationStream } from 'pino';
 import { AppConfig, loadConfig } from '@lib/core';
 import { createApiApp } from '../../apps/api/src/bootstrap';
 import { tempDir } from './temp-dir';
@@ -15,10 +16,14 @@ export interface TestApi {
 }
 
 /** The real app on a real socket (embedded store in a temp dir unless env says otherwise). */
-export async function startTestApi(env: NodeJS.ProcessEnv = {}, imports: (Type | DynamicModule | ForwardReference)[] = []): Promise<TestApi> {
+export async function startTestApi(
+  env: NodeJS.ProcessEnv = {},
+  imports: (Type | DynamicModule | ForwardReference)[] = [],
+  logDestination?: DestinationStream,
+): Promise<TestApi> {
   const dir = env.DATA_DIR ? null : tempDir();
   const config = loadConfig({ PORT: '0', ...(dir ? { DATA_DIR: dir.path } : {}), ...env }, []);
-  const app = await createApiApp(config, { logger: false, imports });
+  const app = await createApiApp(config, { imports, logDestination, logLevel: logDestination ? 'info' : 'silent' });
   await app.listen(0, '127.0.0.1');
   const port = (app.getHttpServer().address() as AddressInfo).port;
   return {

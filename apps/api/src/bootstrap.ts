@@ -3,13 +3,17 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import { AppConfig } from '@lib/core';
-import { ApiError, ApiExceptionFilter, BODY_LIMIT_BYTES, REQUEST_ID_HEADER, RouteTable, apiValidationPipe, newId, registerJsonBodyParser } from '@lib/http';
+import { ApiError, ApiExceptionFilter, BODY_LIMIT_BYTES, PinoNestLogger, REQUEST_ID_HEADER, RequestLogController, RouteTable, apiValidationPipe, createLogger, newId, registerJsonBodyParser } from '@lib/http';
+import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 
 export const API_PREFIX = 'api/v1';
 
 export interface ApiAppOptions {
-  logger?: false | ('error' | 'warn' | 'log')[];
+  /** Where JSON log lines go (default stdout); tests capture them here. */
+  logDestination?: DestinationStream;
+  /** Override LOG_LEVEL (tests use 'silent'). */
+  logLevel?: string;
   /** Extra modules (tests mount probe routes this way). */
   imports?: (Type | DynamicModule | ForwardReference)[];
 }
@@ -19,7 +23,10 @@ export interface ApiAppOptions {
  * the edge check, the error filter and DTO validation, around the application's modules.
  */
 export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<NestFastifyApplication> {
+  const logger = createLogger(options.logLevel ?? config.logLevel, options.logDestination);
   const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    logController: new RequestLogController(),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     genReqId: () => newId('req'),
@@ -37,9 +44,10 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   });
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.imports ?? []), adapter, {
-    logger: options.logger ?? ['error', 'warn', 'log'],
     bodyParser: false,
+    bufferLogs: true,
   });
+  app.useLogger(new PinoNestLogger(logger));
   app.setGlobalPrefix(API_PREFIX);
   app.useGlobalFilters(new ApiExceptionFilter(routes));
   app.useGlobalPipes(apiValidationPipe());

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from '@lib/core';
 import { API_PREFIX, createApiApp } from './bootstrap';
 
@@ -9,7 +10,7 @@ async function main(): Promise<void> {
   await app.listen(config.port, config.host);
   const roles = config.role === 'all' ? 'API and workers' : 'API';
   const store = config.eventstoreUrl ? 'eventstoredb' : config.databaseUrl ? 'postgres' : `embedded, ${config.dataDir}`;
-  console.log(`payments service: ${roles} listening on http://${config.host}:${config.port}/${API_PREFIX} (store: ${store})`);
+  new Logger('main').log(`payments service: ${roles} listening on http://${config.host}:${config.port}/${API_PREFIX} (store: ${store})`);
 }
 
 main().catch((error) => {

@@ -2,6 +2,7 @@ export * from './api-error';
 export * from './error-filter';
 export * from './ids';
 export * from './json-body';
+export * from './logging';
 export * from './pagination';
 export * from './route-table';
 export * from './text-safety';
