@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import FindMyWay from 'find-my-way';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeTable: RouteTable;
+  }
+}
+
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 type Method = (typeof METHODS)[number];
 
@@ -10,14 +16,23 @@ type Method = (typeof METHODS)[number];
  */
 export class RouteTable {
   private readonly router = FindMyWay({ ignoreTrailingSlash: false });
+  private readonly registered: { method: string; url: string }[] = [];
 
   attach(fastify: FastifyInstance): void {
+    fastify.decorate('routeTable', this);
     fastify.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       for (const method of methods) {
-        if ((METHODS as readonly string[]).includes(method)) this.router.on(method as Method, route.url, () => undefined);
+        if (!(METHODS as readonly string[]).includes(method)) continue;
+        this.router.on(method as Method, route.url, () => undefined);
+        this.registered.push({ method, url: route.url });
       }
     });
+  }
+
+  /** Every registered route (method and URL pattern), in registration order. */
+  list(): { method: string; url: string }[] {
+    return [...this.registered];
   }
 
   /** Methods the path answers to (empty when the path is unknown). */
