@@ -19,7 +19,7 @@ export class RouteTable {
   private readonly registered: { method: string; url: string }[] = [];
 
   attach(fastify: FastifyInstance): void {
-    fastify.decorate('routeTable', this);
+    fastify.decorate('routeTable', { getter: () => this as RouteTable });
     fastify.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       for (const method of methods) {
