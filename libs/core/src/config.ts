@@ -16,6 +16,9 @@ export interface AppConfig extends StoreConfig {
   /** Lets webhook endpoints use http and private addresses (local development and tests only). */
   webhookAllowPrivateUrls: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Port of the Prometheus /metrics listener; null (METRICS_PORT unset) serves none. */
+  metricsPort: number | null;
+  metricsHost: string;
 }
 
 export class ConfigError extends Error {
@@ -35,6 +38,8 @@ export const CONFIG_VARIABLES = [
   'TRUSTED_PROXIES',
   'WEBHOOK_ALLOW_PRIVATE_URLS',
   'LOG_LEVEL',
+  'METRICS_PORT',
+  'METRICS_HOST',
   'ROLE',
 ] as const;
 
@@ -55,6 +60,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   if (roleArg !== 'all' && roleArg !== 'api' && roleArg !== 'worker') throw new ConfigError(`ROLE (or --role) must be all, api or worker, got ${JSON.stringify(roleArg)}`);
   const logLevel = (env.LOG_LEVEL || 'info') as AppConfig['logLevel'];
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(env.LOG_LEVEL)}`);
+  const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : null;
+  if (metricsPort !== null && (!/^\d+$/.test(env.METRICS_PORT!) || metricsPort > 65535)) {
+    throw new ConfigError(`METRICS_PORT must be an integer from 0 to 65535, got ${JSON.stringify(env.METRICS_PORT)}`);
+  }
   const config: AppConfig = {
     port,
     host,
@@ -68,6 +77,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
     webhookAllowPrivateUrls: flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS'),
     logLevel,
+    metricsPort,
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
   };
   if (adapterFor(config) === 'embedded' && roleArg !== 'all') {
     throw new ConfigError(`--role=${roleArg} runs the API and workers apart, which needs a shared store: set DATABASE_URL (and EVENTSTORE_URL if used)`);

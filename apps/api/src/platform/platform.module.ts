@@ -10,6 +10,7 @@ import { RateLimiter, createRateLimiter } from '@lib/rate-limit';
 import { AdminServer } from '../admin/admin-server';
 import { AuthGuard } from '../auth/auth.guard';
 import { IDEMPOTENCY_STORE, IdempotencyInterceptor } from './idempotency.interceptor';
+import { Metrics } from './metrics';
 import { RATE_LIMITER, RateLimitGuard } from './rate-limit.guard';
 
 /**
@@ -64,7 +65,8 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
     PlatformLifecycle,
+    Metrics,
   ],
-  exports: [BusinessService, IDEMPOTENCY_STORE, RATE_LIMITER],
+  exports: [BusinessService, IDEMPOTENCY_STORE, RATE_LIMITER, Metrics],
 })
 export class PlatformModule {}

@@ -1,0 +1,92 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import { Server, createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { APP_CONFIG, AppConfig } from '@lib/core';
+import { ProjectionRunner, ProjectionStatus } from '@lib/projections';
+
+/**
+ * Prometheus metrics: requests (count and latency by method, route and status), projection
+ * lag and position, and the process's own. Served on a separate listener (METRICS_PORT, on
+ * METRICS_HOST, default 127.0.0.1) at /metrics: the public API answers only under /api/v1 and
+ * metrics are for the operator's scraper, not for clients.
+ */
+@Injectable()
+export class Metrics implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+  readonly registry = new Registry();
+  private server: Server | null = null;
+  private readonly requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames: ['method', 'route', 'status'], registers: [this.registry] });
+  private readonly latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration',
+    labelNames: ['method', 'route'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly projections: ProjectionRunner,
+  ) {
+    collectDefaultMetrics({ register: this.registry });
+    // one status read per scrape serves the three projection gauges (collected concurrently)
+    let read: { at: number; statuses: Promise<ProjectionStatus[]> } | null = null;
+    const statuses = () => {
+      if (!read || Date.now() - read.at > 500) read = { at: Date.now(), statuses: this.projections.status(100_000) };
+      return read.statuses;
+    };
+    const gauge = (name: string, help: string, value: (s: ProjectionStatus) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['projection'],
+        registers: [this.registry],
+        async collect() {
+          for (const status of await statuses()) this.set({ projection: status.name }, value(status));
+        },
+      });
+    gauge('projection_lag_events', 'Events in the log after the projection checkpoint (counted up to 100000)', (s) => s.lag);
+    gauge('projection_events_applied', 'Events applied since the last rebuild', (s) => s.events);
+    gauge('projection_running', '1 while the projection runs in this process, 0 when stopped or retrying after an error', (s) => (s.state === 'running' ? 1 : 0));
+  }
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
+    if (!fastify) return;
+    fastify.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions?.url ?? 'unmatched';
+      this.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
+      this.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.metricsPort === null) return;
+    this.server = createServer((req, res) => {
+      if (req.method !== 'GET' || req.url !== '/metrics') {
+        res.writeHead(404).end();
+        return;
+      }
+      this.registry.metrics().then(
+        (text) => res.writeHead(200, { 'content-type': this.registry.contentType }).end(text),
+        () => res.writeHead(500).end(),
+      );
+    });
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(this.config.metricsPort!, this.config.metricsHost, () => resolve());
+    });
+  }
+
+  /** The port metrics are served on (tests use port 0). */
+  metricsAddress(): AddressInfo | null {
+    return (this.server?.address() as AddressInfo | null) ?? null;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
