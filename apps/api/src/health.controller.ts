@@ -10,6 +10,13 @@ export class HealthController {
     private readonly projections: ProjectionRunner,
   ) {}
 
+  /** Liveness alone: the process answers HTTP (touches no store). */
+  @Public()
+  @Get('live')
+  live() {
+    return { data: { kind: 'health', status: 'ok' } };
+  }
+
   /** Liveness and store readiness: answers once the store has answered a read. */
   @Public()
   @Get()

@@ -1,0 +1,88 @@
+/**
+ * `npm run start:api` and `npm run start:worker` apart against one PostgreSQL (and Redis):
+ * the API process runs no projections; the worker does; a key created through the service is
+ * usable on the API process as soon as the write returns.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { BusinessService } from '@lib/businesses';
+import { openEventStore } from '@lib/eventstore';
+import { ALL_PROJECTORS, ProjectionRunner } from '@lib/projections';
+import { ROOT } from '../support/cli';
+import { createTestDatabase, TestDatabase } from '../support/postgres';
+
+function start(entry: string, env: NodeJS.ProcessEnv, args: string[] = []): { child: ChildProcess; log: () => string } {
+  let log = '';
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, entry), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_OPTIONS: '', EVENTSTORE_URL: '', ROLE: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (c) => (log += c));
+  child.stderr!.on('data', (c) => (log += c));
+  return { child, log: () => log };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+describe('API and worker as separate processes on PostgreSQL and Redis', () => {
+  let database: TestDatabase;
+  let api: ReturnType<typeof start>;
+  let worker: ReturnType<typeof start>;
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const base = `http://127.0.0.1:${port}/api/v1`;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('split');
+    const env = { DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:6379', PORT: String(port), LOG_LEVEL: 'warn' };
+    worker = start('apps/worker/src/main.ts', env);
+    api = start('apps/api/src/main.ts', env, ['--role=api']);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        if ((await fetch(`${base}/health/live`)).ok) break;
+      } catch {
+        /* starting */
+      }
+      if (Date.now() > deadline || api.child.exitCode !== null) throw new Error(`api did not start:\n${api.log()}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }, 90_000);
+
+  afterAll(async () => {
+    await stop(api.child);
+    await stop(worker.child);
+    await database.drop();
+  });
+
+  it('serves keys projected by the worker; the API process itself runs no projection', async () => {
+    const opened = await openEventStore({ databaseUrl: database.url });
+    try {
+      // a writer that runs no projections: it waits on the checkpoints the worker moves
+      const writer = new BusinessService(opened.store, opened.db, new ProjectionRunner(opened.store, opened.db, ALL_PROJECTORS));
+      const created = await writer.createBusiness({ name: 'Split Shop', simulated: true });
+      const response = await fetch(`${base}/business`, { headers: { authorization: `Bearer ${created.secret_key}` } });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { data: { id: string } }).data.id).toBe(created.business.id);
+
+      const health = (await (await fetch(`${base}/health`)).json()) as { data: { store: { adapter: string }; projections: { name: string; state: string; lag: number }[] } };
+      expect(health.data.store.adapter).toBe('postgres');
+      for (const projection of health.data.projections) expect(projection).toMatchObject({ state: 'stopped', lag: 0 }); // stopped here: the worker runs them
+    } finally {
+      await opened.close();
+    }
+    expect(worker.child.exitCode).toBeNull();
+  });
+
+  it('refuses to run the API alone on the embedded store, naming what to set', async () => {
+    const lone = start('apps/api/src/main.ts', { DATABASE_URL: '', PORT: '0' }, ['--role=api']);
+    const code = await new Promise((r) => lone.child.once('exit', r));
+    expect(code).toBe(1);
+    expect(lone.log()).toMatch(/configuration error: .*DATABASE_URL/);
+  });
+});
