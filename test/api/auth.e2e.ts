@@ -107,6 +107,8 @@ describe('authentication and keys (spec §5)', () => {
     expect((await call('POST', '/probe-auth/payments', writer.secret)).status).toBe(200); // write implies read
     expect((await call('GET', '/probe-auth/payments', writer.secret)).status).toBe(200);
     expect((await call('GET', '/business', writer.secret)).status).toBe(200);
+    // public routes need no credentials: a restricted key there is the caller's, not a refusal
+    expect((await call('GET', '/probe-auth/public', reader.secret)).body.data).toMatchObject({ kind: 'api_key', key: 'restricted' });
   });
 
   it('refuses a test key on a live business for real-money actions only (403 test_mode_unavailable)', async () => {

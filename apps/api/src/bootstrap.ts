@@ -6,6 +6,7 @@ import { AppConfig } from '@lib/core';
 import { ApiError, ApiExceptionFilter, BODY_LIMIT_BYTES, PinoNestLogger, REQUEST_ID_HEADER, RequestLogController, RouteTable, apiValidationPipe, createLogger, newId, registerJsonBodyParser } from '@lib/http';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
+import { setupOpenApi } from './platform/openapi';
 
 export const API_PREFIX = 'api/v1';
 
@@ -51,6 +52,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   app.setGlobalPrefix(API_PREFIX);
   app.useGlobalFilters(new ApiExceptionFilter(routes));
   app.useGlobalPipes(apiValidationPipe());
+  setupOpenApi(app, config, API_PREFIX);
   app.enableShutdownHooks();
   return app;
 }

@@ -1,8 +1,11 @@
 import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from './auth/auth.decorators';
+import { dataOf, schemaRef } from './platform/openapi';
 import { EVENT_STORE, EventStore, formatPosition } from '@lib/eventstore';
 import { ProjectionRunner } from '@lib/projections';
 
+@ApiTags('health')
 @Controller('health')
 export class HealthController {
   constructor(
@@ -11,6 +14,8 @@ export class HealthController {
   ) {}
 
   /** Liveness alone: the process answers HTTP (touches no store). */
+  @ApiOperation({ summary: 'Liveness: the process answers HTTP' })
+  @ApiOkResponse({ description: 'The process is up.', schema: dataOf(schemaRef('Health')) })
   @Public()
   @Get('live')
   live() {
@@ -18,6 +23,8 @@ export class HealthController {
   }
 
   /** Liveness and store readiness: answers once the store has answered a read. */
+  @ApiOperation({ summary: 'Liveness and store readiness, with the projections and their lag' })
+  @ApiOkResponse({ description: 'The store has answered a read.', schema: dataOf(schemaRef('Health')) })
   @Public()
   @Get()
   async health() {

@@ -46,7 +46,7 @@ export class AuthGuard implements CanActivate {
       throw new ApiError('business_forbidden', 'With an API key, leave out the Service-Business header: the key names its business.', BUSINESS_HEADER);
     }
     const permission = meta<{ resource: Resource; access: Access }>(PERMISSION);
-    if (found.key.type === 'restricted') {
+    if (found.key.type === 'restricted' && !isPublic) {
       if (!permission || !keyAllows(found.key, permission.resource, permission.access)) {
         const what = permission ? `${permission.access} access to ${permission.resource}` : 'a secret key';
         throw new ApiError('permission_denied', `This restricted key lacks ${what}.`);

@@ -1,11 +1,16 @@
 import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Business } from '@lib/businesses';
 import { DashboardOnly, RequiresPermission } from '../auth/auth.decorators';
 import { CurrentBusiness } from '../auth/request-auth';
+import { dataOf, schemaRef } from '../platform/openapi';
 
+@ApiTags('business')
 @Controller()
 export class BusinessController {
   /** The business the key belongs to. */
+  @ApiOperation({ summary: 'The business the key belongs to' })
+  @ApiOkResponse({ description: 'The business.', schema: dataOf(schemaRef('Business')) })
   @RequiresPermission('business', 'read')
   @Get('business')
   business(@CurrentBusiness() business: Business) {
@@ -13,6 +18,7 @@ export class BusinessController {
   }
 
   /** API key management belongs to dashboard sessions (§5.5); keys get 403 session_required. */
+  @ApiOperation({ summary: 'List API keys (dashboard sessions only)' })
   @DashboardOnly()
   @Get('api_keys')
   apiKeys(): never {
