@@ -114,6 +114,8 @@ describe('API platform: errors, bodies and the edge (spec §7, §5.8)', () => {
     expectError(await raw(api, 'POST', '/probe/items', { 'content-type': 'text/plain' }, '{"name":"a","amount":1}'), 415, 'unsupported_media_type');
     expectError(await raw(api, 'POST', '/probe/items', { 'content-type': 'application/x-www-form-urlencoded' }, 'name=a&amount=1'), 415, 'unsupported_media_type');
     expectError(await raw(api, 'POST', '/probe/items', {}, '{"name":"a","amount":1}'), 415, 'unsupported_media_type');
+    expectError(await raw(api, 'POST', '/probe/items', { 'content-type': 'application/json; charset=iso-8859-1' }, '{"name":"a","amount":1}'), 415, 'unsupported_media_type');
+    expect((await raw(api, 'POST', '/probe/items', { 'content-type': 'application/json; charset=UTF-8' }, '{"name":"a","amount":1}')).status).toBe(201);
   });
 
   it('refuses invalid JSON and invalid UTF-8 with 400 invalid_json', async () => {
@@ -130,7 +132,10 @@ describe('API platform: errors, bodies and the edge (spec §7, §5.8)', () => {
 
   it('names the field at fault: missing, unknown, wrong type, nested (dotted path)', async () => {
     expectError(await post('/probe/items', { amount: 1 }), 400, 'invalid_request', 'name');
+    const missing = expectError(await post('/probe/items', { amount: 1 }), 400, 'invalid_request', 'name');
+    expect(missing.message).toBe('name is required.');
     expectError(await post('/probe/items', { name: 'a', amount: 1, color: 'red' }), 400, 'invalid_request', 'color');
+    expectError(await raw(api, 'POST', '/probe/items/%FF', { 'content-type': 'application/json' }, '{}'), 400, 'invalid_request', 'path');
     expectError(await post('/probe/items', { name: 'a', amount: '1' }), 400, 'invalid_request', 'amount');
     expectError(await post('/probe/items', { name: 'a', amount: 1.5 }), 400, 'invalid_request', 'amount');
     expectError(await post('/probe/items', { name: 'a', amount: 1e300 }), 400, 'invalid_request', 'amount');

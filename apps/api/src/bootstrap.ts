@@ -1,9 +1,9 @@
 import { DynamicModule, ForwardReference, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '@lib/core';
-import { ApiError, ApiExceptionFilter, BODY_LIMIT_BYTES, PinoNestLogger, REQUEST_ID_HEADER, RequestLogController, RouteTable, apiValidationPipe, createLogger, newId, registerJsonBodyParser } from '@lib/http';
+import { ApiError, ApiExceptionFilter, BODY_LIMIT_BYTES, PinoNestLogger, REQUEST_ID_HEADER, RequestLogController, RouteTable, apiValidationPipe, createLogger, newId, registerJsonBodyParser, sendApiError } from '@lib/http';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { setupOpenApi } from './platform/openapi';
@@ -33,6 +33,14 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
     genReqId: () => newId('req'),
     requestIdHeader: false, // never take a request id from the client
     return503OnClosing: true,
+    // errors Fastify raises before routing (a malformed path) get the §7 envelope too
+    frameworkErrors: (error: { code?: string }, request: FastifyRequest, reply: FastifyReply) => {
+      const known =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new ApiError('not_found', 'Nothing with that id for this business.')
+          : new ApiError('invalid_request', 'The URL is malformed (bad percent-encoding).', 'path');
+      sendApiError(reply, request.id, known);
+    },
   });
   const fastify = adapter.getInstance();
   const routes = new RouteTable();

@@ -5,6 +5,16 @@ import { RouteTable } from './route-table';
 
 export const REQUEST_ID_HEADER = 'service-request-id';
 
+/** Writes an error as §7 says: `{error: {code, message, field, request_id}}` and the header. */
+export function sendApiError(reply: FastifyReply, requestId: string, error: ApiError): void {
+  reply.status(error.status);
+  reply.header(REQUEST_ID_HEADER, requestId);
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  void reply.type('application/json; charset=utf-8').send({
+    error: { ...error.details, code: error.code, message: error.message, field: error.field, request_id: requestId },
+  });
+}
+
 /**
  * The only place errors become responses: `{error: {code, message, field, request_id}}` with
  * the status of the code, and `Service-Request-Id` equal to `request_id`. Anything that is not
@@ -31,13 +41,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
         return;
       }
     }
-    const error = this.toApiError(exception, request);
-    reply.status(error.status);
-    reply.header(REQUEST_ID_HEADER, request.id);
-    for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-    void reply.type('application/json; charset=utf-8').send({
-      error: { ...error.details, code: error.code, message: error.message, field: error.field, request_id: request.id },
-    });
+    sendApiError(reply, request.id, this.toApiError(exception, request));
   }
 
   private toApiError(exception: unknown, request: FastifyRequest): ApiError {

@@ -1,27 +1,47 @@
-import type { FastifyInstance } from 'fastify';
-import secureJson from 'secure-json-parse';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error';
 import { findUnsafeText } from './text-safety';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Deeper bodies are refused before parsing: no request of ours nests more than a few levels,
+ *  and recursive code further on (validation, serialisation) must never overflow the stack. */
+export const MAX_DEPTH = 32;
+/** Keys one object may have: class-transformer's handling of unknown keys is quadratic. */
+export const MAX_KEYS_PER_OBJECT = 1000;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /**
- * The API's only body parser: `application/json`, at most 1 MiB, valid UTF-8, valid JSON, no
- * `__proto__`/`constructor.prototype` keys, no null characters or unpaired surrogates in any
- * string. Anything else is refused before a handler runs. Other content types get 415 (Fastify
- * refuses a body it has no parser for); an empty body is no body.
+ * Names a body may not use as keys: every member of Object.prototype (`__proto__`,
+ * `constructor`, `toString`, `hasOwnProperty`, …) and `prototype`. Libraries further on treat
+ * such keys specially (skip, strip, or follow them), so an unknown field of that name could
+ * slip past validation; refusing them here keeps "unknown field → 400" true for every name.
+ */
+const RESERVED_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
+/**
+ * The API's only body parser: `application/json` in UTF-8, at most 1 MiB, valid JSON, at most
+ * 32 levels deep and 1,000 keys an object, no reserved key names, no null characters or
+ * unpaired surrogates in any string. Anything else is refused before a handler runs. Other
+ * content types get 415 (Fastify refuses a body it has no parser for); an empty body is no body.
  */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (_request, raw, done) => {
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (request, raw, done) => {
     try {
+      checkCharset(request);
       done(null, parseJsonBody(raw as Buffer));
     } catch (error) {
       done(error as Error, undefined);
     }
   });
+}
+
+function checkCharset(request: FastifyRequest): void {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(request.headers['content-type'] ?? '');
+  if (match && !/^utf-?8$/i.test(match[1])) {
+    throw new ApiError('unsupported_media_type', `Send the body as UTF-8 JSON; charset ${match[1]} is not supported.`);
+  }
 }
 
 export function parseJsonBody(raw: Buffer): unknown {
@@ -33,18 +53,53 @@ export function parseJsonBody(raw: Buffer): unknown {
     throw new ApiError('invalid_json', 'The body is not valid UTF-8.');
   }
   if (text.trim() === '') return undefined;
+  checkDepth(text);
   let body: unknown;
   try {
-    body = JSON.parse(text); // own "__proto__" properties, no prototype change
+    body = JSON.parse(text); // own "__proto__" properties only: no prototype is ever changed
   } catch (error) {
     throw new ApiError('invalid_json', `The body is not valid JSON: ${(error as Error).message}`);
   }
-  try {
-    if (body !== null && typeof body === 'object') secureJson.scan(body as Record<string, unknown>, { protoAction: 'error', constructorAction: 'error' });
-  } catch {
-    throw new ApiError('invalid_request', 'Keys named __proto__ or constructor.prototype are not allowed.', '__proto__');
-  }
+  checkStructure(body);
   const unsafe = findUnsafeText(body);
   if (unsafe) throw new ApiError('invalid_request', `${unsafe.field} ${unsafe.reason}.`, unsafe.field);
   return body;
+}
+
+/** One pass over the text, outside strings, counting brackets: refuses deep nesting cheaply. */
+function checkDepth(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_DEPTH) throw new ApiError('invalid_request', `The body is nested more than ${MAX_DEPTH} levels deep.`);
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+}
+
+/** Keys per object and reserved key names, with the dotted path of the field at fault. */
+function checkStructure(body: unknown): void {
+  const stack: { value: unknown; path: string }[] = [{ value: body, path: '' }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => stack.push({ value: item, path: path ? `${path}.${i}` : String(i) }));
+      continue;
+    }
+    const keys = Object.keys(value);
+    if (keys.length > MAX_KEYS_PER_OBJECT) {
+      throw new ApiError('invalid_request', `${path || 'The body'} has more than ${MAX_KEYS_PER_OBJECT} fields.`, path || null);
+    }
+    for (const key of keys) {
+      const field = path ? `${path}.${key}` : key;
+      if (RESERVED_KEYS.has(key)) throw new ApiError('invalid_request', `${field}: the name ${key} is reserved and cannot be used as a field.`, field);
+      stack.push({ value: (value as Record<string, unknown>)[key], path: field });
+    }
+  }
 }

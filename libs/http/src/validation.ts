@@ -13,7 +13,7 @@ export function apiValidationPipe(): ValidationPipe {
     forbidUnknownValues: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
-    validationError: { target: false, value: false },
+    validationError: { target: false, value: true },
     stopAtFirstError: true,
     exceptionFactory: (errors) => {
       const { field, message } = firstProblem(errors);
@@ -28,6 +28,7 @@ function firstProblem(errors: ValidationError[], parent = ''): { field: string; 
   if (error.constraints && Object.keys(error.constraints).length > 0) {
     const [kind, text] = Object.entries(error.constraints)[0];
     if (kind === 'whitelistValidation') return { field, message: `${field} is not a known field.` };
+    if (error.value === undefined) return { field, message: `${field} is required.` };
     return { field, message: `${text.replace(error.property, field)}.` };
   }
   if (error.children && error.children.length > 0) return firstProblem(error.children, field);
