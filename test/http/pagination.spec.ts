@@ -1,4 +1,4 @@
-import { ApiError, decodeCursor, encodeCursor, pageRequest, toPage } from '@lib/http';
+import { ApiError, decodeCursor, encodeCursor, newId, pageRequest, toPage } from '@lib/http';
 
 describe('cursor pagination', () => {
   const rows = Array.from({ length: 7 }, (_, i) => ({ id: `pmt_${7 - i}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, 7 - i)).toISOString() }));
@@ -39,5 +39,13 @@ describe('cursor pagination', () => {
     for (const limit of ['0', '101', '-1', '2.5', 'ten', '', '1e2', ['1', '2']]) {
       expect(() => pageRequest('payments', {}, { limit })).toThrow(expect.objectContaining({ code: 'invalid_request', field: 'limit' }));
     }
+  });
+});
+
+describe('ids', () => {
+  it('are the prefix and 24 base62 characters, distinct across many draws (the random pool refills)', () => {
+    const ids = Array.from({ length: 2000 }, () => newId('pmt'));
+    for (const id of ids) expect(id).toMatch(/^pmt_[0-9A-Za-z]{24}$/);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });

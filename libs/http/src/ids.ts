@@ -1,12 +1,20 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
+/** Random bytes drawn 4 KiB at a time: one system call per ~170 ids instead of one per id. */
+const pool = Buffer.alloc(4096);
+let offset = pool.length;
+
 /** An object id: the kind's prefix and 24 random base62 characters (~142 bits), e.g. `pmt_…`. */
 export function newId(prefix: string): string {
-  const bytes = randomBytes(24);
+  if (offset + 24 > pool.length) {
+    randomFillSync(pool);
+    offset = 0;
+  }
   let out = '';
-  for (const byte of bytes) out += ALPHABET[byte % 62]; // 256 % 62 bias is < 1.6%: fine for ids, never for secrets
+  for (let i = offset; i < offset + 24; i++) out += ALPHABET[pool[i] % 62]; // 256 % 62 bias is < 1.6%: fine for ids, never for secrets
+  offset += 24;
   return `${prefix}_${out}`;
 }
 
