@@ -1,16 +1,18 @@
 import 'reflect-metadata';
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, CoreModule, loadConfig } from '@lib/core';
+import { PinoNestLogger, createLogger } from '@lib/http';
 
 /** `npm run start:worker`: projections (and later timers and dispatchers) without the HTTP API. */
 async function main(): Promise<void> {
   const config = loadConfig(process.env, [...process.argv, '--role=worker']);
   @Module({ imports: [CoreModule.forRoot(config)] })
   class WorkerModule {}
-  const app = await NestFactory.createApplicationContext(WorkerModule, { logger: ['error', 'warn', 'log'] });
+  const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
+  app.useLogger(new PinoNestLogger(createLogger(config.logLevel).child({ role: 'worker' })));
   app.enableShutdownHooks();
-  console.log('payments service: worker running');
+  new Logger('main').log('payments service: worker running');
 }
 
 main().catch((error) => {

@@ -4,7 +4,7 @@ import { BusinessService } from '@lib/businesses';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
 import { EVENT_STORE, EventStore, adapterFor } from '@lib/eventstore';
-import { IdempotencyStore, createIdempotencyStore } from '@lib/idempotency';
+import { IdempotencyStore, SqlIdempotencyStore, createIdempotencyStore } from '@lib/idempotency';
 import { ProjectionRunner } from '@lib/projections';
 import { RateLimiter, createRateLimiter } from '@lib/rate-limit';
 import { AdminServer } from '../admin/admin-server';
@@ -20,6 +20,7 @@ import { RATE_LIMITER, RateLimitGuard } from './rate-limit.guard';
 @Injectable()
 class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   private admin: AdminServer | null = null;
+  private sweeper: NodeJS.Timeout | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -29,6 +30,12 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    // expired idempotency rows are reused in place; an hourly sweep keeps the table small
+    if (this.idempotency instanceof SqlIdempotencyStore) {
+      const store = this.idempotency;
+      this.sweeper = setInterval(() => void store.purgeExpired().catch(() => undefined), 60 * 60 * 1000);
+      this.sweeper.unref();
+    }
     if (adapterFor(this.config) === 'embedded' && this.config.role === 'all') {
       this.admin = new AdminServer(this.businesses, this.config.dataDir ?? './data');
       await this.admin.start();
@@ -36,6 +43,7 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   async onApplicationShutdown(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
     await this.admin?.stop();
     await this.idempotency.close();
     await this.limiter.close();
