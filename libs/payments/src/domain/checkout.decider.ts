@@ -1,0 +1,408 @@
+import { AssetCode, NetworkId, confirmationsRequired, isValidTxHash, normalizeTxHash, otherEvmNetworksCarrying } from '../../../chains/src/registry';
+import { FeePayer, buildBreakdown, overpaid, quoteCryptoAmount, remaining, simulatedOverpaid, simulatedUnderpaid } from '../../../money/src';
+import { CheckoutEvent, CheckoutReviewReason } from './checkout.events';
+import { PaymentDomainError } from './errors';
+import { DecideContext, PaymentRail, REMAINDER_WAIT_MS, carried, fmt, laterOf, money, parse } from './shared';
+
+/**
+ * The checkout aggregate's decider (one attempt to pay a payment): pure functions over the
+ * events of one `checkout-<chk_id>` stream. Time comes in through the context, ids and rates
+ * through the commands. Only the crypto rail is decided; card commands are refused with
+ * wrong_rail where the spec says so, and the state keeps `rail` so card can be added.
+ */
+
+export type CheckoutStatus = 'open' | 'awaiting_customer' | 'confirming' | 'completed' | 'needs_review' | 'expired' | 'canceled' | 'failed';
+
+export interface CheckoutTransfer {
+  txHash: string;
+  network: NetworkId;
+  amount: bigint;
+}
+
+export interface OpenCheckoutState {
+  status: CheckoutStatus;
+  id: string;
+  paymentId: string;
+  linkId: string | null;
+  rail: PaymentRail;
+  remainder: boolean;
+  simulated: boolean;
+  asset: AssetCode;
+  network: NetworkId;
+  decimals: number;
+  /** Units due on this checkout (the quote). */
+  expected: bigint;
+  /** Units received on the quoted network. */
+  received: bigint;
+  transfers: readonly CheckoutTransfer[];
+  /** The transfer being confirmed. */
+  confirmingTx: string | null;
+  confirmations: { current: number; required: number };
+  expiresAt: string;
+  superseded: boolean;
+  canceledBy: 'customer' | null;
+  reviewReason: CheckoutReviewReason | null;
+  claimTxHash: string | null;
+  failureCode: string | null;
+}
+
+export type CheckoutState = { status: 'none' } | OpenCheckoutState;
+
+export const initialCheckoutState: CheckoutState = Object.freeze({ status: 'none' });
+
+export interface OpenCryptoCheckout {
+  type: 'OpenCheckout';
+  checkoutId: string;
+  paymentId: string;
+  linkId: string | null;
+  rail: 'crypto';
+  simulated: boolean;
+  asset: AssetCode;
+  network: NetworkId;
+  address: string;
+  /** Minor units of `currency` per whole coin. */
+  rateMinorPerCoin: number;
+  currency: string;
+  /** The payment's price (minor units). */
+  priceMinor: number;
+  feePayer: FeePayer;
+  feeRateBps: number;
+  /** A remainder checkout: exactly the units left (decimal string) and their fiat value; null otherwise. */
+  remainder: { amount: string; priceMinor: number } | null;
+  quoteTtlMs: number;
+}
+
+export interface CancelCheckout {
+  type: 'CancelCheckout';
+}
+export interface SupersedeCheckout {
+  type: 'SupersedeCheckout';
+}
+export interface ClaimCheckout {
+  type: 'ClaimCheckout';
+  txHash: string;
+  email?: string | null;
+  /** Read from the payment by the handler: a succeeded payment takes no claim. */
+  paymentSucceeded: boolean;
+}
+export type SimulatedTransfer = 'exact' | 'underpaid' | 'overpaid' | 'wrong_network' | 'late';
+export interface MarkSent {
+  type: 'MarkSent';
+  simulate: SimulatedTransfer;
+  /** The simulated transfer's hash (an id from the caller). */
+  txHash: string;
+}
+/** A transfer a chain watcher saw to the checkout's address. */
+export interface DetectTransfer {
+  type: 'DetectTransfer';
+  txHash: string;
+  network: NetworkId;
+  amount: string;
+}
+export interface RecordCheckoutConfirmations {
+  type: 'RecordConfirmations';
+  txHash: string;
+  current: number;
+}
+/** The quote timer. */
+export interface ExpireCheckout {
+  type: 'ExpireCheckout';
+}
+export interface FailCheckout {
+  type: 'FailCheckout';
+  failureCode: string;
+}
+
+export type CheckoutCommand =
+  | OpenCryptoCheckout
+  | CancelCheckout
+  | SupersedeCheckout
+  | ClaimCheckout
+  | MarkSent
+  | DetectTransfer
+  | RecordCheckoutConfirmations
+  | ExpireCheckout
+  | FailCheckout;
+
+export function decideCheckout(command: CheckoutCommand, state: CheckoutState, ctx: DecideContext): CheckoutEvent[] {
+  if (command.type === 'OpenCheckout') return open(command, state, ctx);
+  if (state.status === 'none') throw new PaymentDomainError('not_found', 'No such checkout.');
+  switch (command.type) {
+    case 'CancelCheckout':
+      return cancel(state);
+    case 'SupersedeCheckout':
+      return supersede(state);
+    case 'ClaimCheckout':
+      return claim(command, state);
+    case 'MarkSent':
+      return markSent(command, state, ctx);
+    case 'DetectTransfer':
+      return detect(state, ctx, command.txHash, command.network, parse(command.amount, state.decimals), false, false);
+    case 'RecordConfirmations':
+      return confirm(command, state, ctx);
+    case 'ExpireCheckout':
+      return expire(state, ctx);
+    case 'FailCheckout':
+      return fail(command, state);
+    default:
+      throw new Error(`unknown command ${(command as { type: string }).type}`);
+  }
+}
+
+export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): CheckoutState {
+  if (event.type === 'CheckoutOpened') {
+    const d = event.data;
+    const { decimals } = carried(d.asset, d.network);
+    return {
+      status: 'open',
+      id: d.checkout_id,
+      paymentId: d.payment_id,
+      linkId: d.link_id,
+      rail: d.rail,
+      remainder: d.remainder,
+      simulated: d.simulated,
+      asset: d.asset,
+      network: d.network,
+      decimals,
+      expected: parse(d.amount, decimals),
+      received: 0n,
+      transfers: [],
+      confirmingTx: null,
+      confirmations: { current: 0, required: d.confirmations_required },
+      expiresAt: d.expires_at,
+      superseded: false,
+      canceledBy: null,
+      reviewReason: null,
+      claimTxHash: null,
+      failureCode: null,
+    };
+  }
+  if (state.status === 'none') return state;
+  switch (event.type) {
+    case 'CheckoutCanceled':
+      return { ...state, status: 'canceled', canceledBy: event.data.canceled_by };
+    case 'CheckoutSuperseded':
+      return { ...state, superseded: true };
+    case 'CheckoutClaimed':
+      return { ...state, status: 'needs_review', reviewReason: 'claimed', claimTxHash: event.data.tx_hash };
+    case 'CheckoutTransferDetected': {
+      const d = event.data;
+      const amount = parse(d.amount, state.decimals);
+      const onQuote = d.network === state.network;
+      return {
+        ...state,
+        status: state.status === 'open' || state.status === 'awaiting_customer' ? 'confirming' : state.status,
+        received: onQuote ? state.received + amount : state.received,
+        transfers: [...state.transfers, { txHash: d.tx_hash, network: d.network, amount }],
+        confirmingTx: d.tx_hash,
+        confirmations: { ...state.confirmations, current: 0 },
+      };
+    }
+    case 'CheckoutConfirmationRecorded':
+      return { ...state, confirmations: { current: event.data.current, required: event.data.required } };
+    case 'CheckoutCompleted':
+      return { ...state, status: 'completed' };
+    case 'CheckoutAwaitingCustomer':
+      return { ...state, status: 'awaiting_customer', expiresAt: event.data.expires_at };
+    case 'CheckoutNeedsReview':
+      return { ...state, status: 'needs_review', reviewReason: event.data.review_reason };
+    case 'CheckoutExpired':
+      return { ...state, status: 'expired' };
+    case 'CheckoutFailed':
+      return { ...state, status: 'failed', failureCode: event.data.failure_code };
+    default:
+      return state;
+  }
+}
+
+export function foldCheckout(events: Iterable<CheckoutEvent>, state: CheckoutState = initialCheckoutState): CheckoutState {
+  let out = state;
+  for (const event of events) out = evolveCheckout(out, event);
+  return out;
+}
+
+/** Whether the quote has ended at `now` (by status or by time). */
+export function quoteEnded(state: OpenCheckoutState, now: Date): boolean {
+  return state.status === 'expired' || now.getTime() >= Date.parse(state.expiresAt);
+}
+
+function open(command: OpenCryptoCheckout, state: CheckoutState, ctx: DecideContext): CheckoutEvent[] {
+  if (state.status !== 'none') {
+    if (state.id === command.checkoutId) return []; // a retry of the same opening
+    throw new Error(`checkout ${command.checkoutId} decided on the stream of ${state.id}`);
+  }
+  if ((command.rail as string) !== 'crypto') throw new PaymentDomainError('wrong_rail', 'Only crypto checkouts are decided here.', 'rail');
+  const { decimals } = carried(command.asset, command.network);
+  const price = command.remainder ? command.remainder.priceMinor : command.priceMinor;
+  const breakdown = money(() =>
+    buildBreakdown({ currency: command.currency, priceMinor: price, rail: 'crypto', feePayer: command.remainder ? 'business' : command.feePayer, feeRateBps: command.feeRateBps }),
+  );
+  const expected = command.remainder
+    ? parse(command.remainder.amount, decimals)
+    : money(() => quoteCryptoAmount({ priceMinor: breakdown.total, rateMinorPerCoin: command.rateMinorPerCoin, decimals }));
+  if (expected <= 0n) throw new PaymentDomainError('nothing_due', 'Nothing is left to collect.');
+  return [
+    {
+      type: 'CheckoutOpened',
+      data: {
+        checkout_id: command.checkoutId,
+        payment_id: command.paymentId,
+        link_id: command.linkId,
+        rail: 'crypto',
+        remainder: command.remainder !== null,
+        simulated: command.simulated,
+        asset: command.asset,
+        network: command.network,
+        amount: fmt(expected, decimals),
+        address: command.address,
+        rate: { amount: command.rateMinorPerCoin, currency: command.currency },
+        breakdown,
+        expires_at: new Date(ctx.now.getTime() + command.quoteTtlMs).toISOString(),
+        confirmations_required: confirmationsRequired(command.network),
+      },
+    },
+  ];
+}
+
+function cancel(state: OpenCheckoutState): CheckoutEvent[] {
+  if (state.status === 'canceled') return []; // cancel again: the checkout unchanged
+  if (state.status !== 'open' && state.status !== 'awaiting_customer') {
+    throw new PaymentDomainError('checkout_not_cancelable', `A ${state.status} checkout cannot be canceled: funds may be on the way, or it ended.`);
+  }
+  return [
+    { type: 'CheckoutCanceled', data: { checkout_id: state.id, payment_id: state.paymentId, link_id: state.linkId, remainder: state.remainder, canceled_by: 'customer' } },
+  ];
+}
+
+function supersede(state: OpenCheckoutState): CheckoutEvent[] {
+  if (state.remainder) throw new PaymentDomainError('checkout_not_supersedable', 'A checkout that collects a remainder cannot be replaced.');
+  if (state.status !== 'open' && state.status !== 'awaiting_customer') {
+    throw new PaymentDomainError('checkout_not_supersedable', `A ${state.status} checkout cannot be replaced: funds may be on the way, or it ended.`);
+  }
+  if (state.superseded) return []; // repeating changes nothing
+  return [{ type: 'CheckoutSuperseded', data: { checkout_id: state.id } }];
+}
+
+function claim(command: ClaimCheckout, state: OpenCheckoutState): CheckoutEvent[] {
+  if (state.rail !== 'crypto') throw new PaymentDomainError('wrong_rail', 'Claims are for crypto checkouts.');
+  if (typeof command.txHash !== 'string' || !isValidTxHash(state.network, command.txHash)) {
+    throw new PaymentDomainError('invalid_tx_hash', `The hash does not fit the ${state.network} network.`, 'tx_hash');
+  }
+  const txHash = normalizeTxHash(state.network, command.txHash);
+  if (state.status === 'needs_review' && state.reviewReason === 'claimed') {
+    if (state.claimTxHash === txHash) return []; // the same claim again
+    throw new PaymentDomainError('already_claimed', 'A claim is already under review.');
+  }
+  if (command.paymentSucceeded) throw new PaymentDomainError('payment_paid', 'The payment has succeeded.');
+  if (state.status !== 'expired' && state.status !== 'canceled') {
+    throw new PaymentDomainError('checkout_not_claimable', 'Only expired or canceled checkouts take a claim.');
+  }
+  return [
+    { type: 'CheckoutClaimed', data: { checkout_id: state.id, payment_id: state.paymentId, tx_hash: txHash, network: state.network, email: command.email ?? null } },
+  ];
+}
+
+function markSent(command: MarkSent, state: OpenCheckoutState, ctx: DecideContext): CheckoutEvent[] {
+  if (state.rail !== 'crypto') throw new PaymentDomainError('wrong_rail', 'Simulated transfers are for crypto checkouts.');
+  if (!state.simulated) throw new PaymentDomainError('invalid_request', 'Only a simulated business can mark a transfer sent.', 'simulate');
+  const kinds: readonly string[] = ['exact', 'underpaid', 'overpaid', 'wrong_network', 'late'];
+  if (!kinds.includes(command.simulate)) throw new PaymentDomainError('invalid_request', `simulate is one of ${kinds.join(', ')}.`, 'simulate');
+  if (state.status === 'confirming' || state.status === 'completed' || state.status === 'needs_review') return []; // no second transfer
+  if (state.status === 'canceled') throw new PaymentDomainError('checkout_canceled', 'The checkout was canceled.');
+  if (state.status === 'failed') throw new PaymentDomainError('checkout_failed', 'The checkout failed; start a new one.');
+  if (state.transfers.some((t) => t.txHash === command.txHash)) return [];
+  const due = remaining(state.expected, state.received);
+  if (command.simulate === 'late') return detect(state, ctx, command.txHash, state.network, due, true, true);
+  if (quoteEnded(state, ctx.now)) throw new PaymentDomainError('checkout_expired', 'The quote expired; start a new checkout.');
+  switch (command.simulate) {
+    case 'exact':
+      return detect(state, ctx, command.txHash, state.network, due, false, true);
+    case 'underpaid':
+      return detect(state, ctx, command.txHash, state.network, simulatedUnderpaid(due), false, true);
+    case 'overpaid':
+      return detect(state, ctx, command.txHash, state.network, simulatedOverpaid(due), false, true);
+    case 'wrong_network': {
+      const other = otherEvmNetworksCarrying(state.asset, state.network)[0];
+      if (other === undefined) throw new PaymentDomainError('invalid_request', `No other EVM network carries ${state.asset}.`, 'simulate');
+      return detect(state, ctx, command.txHash, other, due, false, true);
+    }
+  }
+}
+
+/**
+ * A transfer to the checkout's address. On the quoted network while the quote is live: the
+ * checkout confirms it. On another network: needs_review (wrong_network). After the quote ended
+ * (or `late`, which ends it first): needs_review (late).
+ */
+function detect(state: OpenCheckoutState, ctx: DecideContext, txHash: string, network: NetworkId, amount: bigint, late: boolean, simulated: boolean): CheckoutEvent[] {
+  if (state.transfers.some((t) => t.txHash === txHash)) return []; // seen already
+  if (state.status === 'confirming' || state.status === 'completed' || state.status === 'needs_review') return [];
+  const events: CheckoutEvent[] = [];
+  const ended = late || quoteEnded(state, ctx.now) || state.status === 'canceled' || state.status === 'failed';
+  if (ended && (state.status === 'open' || state.status === 'awaiting_customer')) {
+    events.push({ type: 'CheckoutExpired', data: { checkout_id: state.id, payment_id: state.paymentId, received_amount: fmt(state.received, state.decimals) } });
+  }
+  const received = network === state.network ? state.received + amount : state.received;
+  const left = remaining(state.expected, received);
+  const over = overpaid(state.expected, received);
+  events.push({
+    type: 'CheckoutTransferDetected',
+    data: {
+      checkout_id: state.id,
+      payment_id: state.paymentId,
+      tx_hash: txHash,
+      network,
+      amount: fmt(amount, state.decimals),
+      received_amount: fmt(received, state.decimals),
+      remaining_amount: left > 0n ? fmt(left, state.decimals) : null,
+      overpaid_amount: over > 0n ? fmt(over, state.decimals) : null,
+      simulated,
+    },
+  });
+  if (network !== state.network || ended) {
+    events.push({ type: 'CheckoutNeedsReview', data: { checkout_id: state.id, payment_id: state.paymentId, review_reason: network !== state.network ? 'wrong_network' : 'late', tx_hash: txHash } });
+  }
+  return events;
+}
+
+function confirm(command: RecordCheckoutConfirmations, state: OpenCheckoutState, ctx: DecideContext): CheckoutEvent[] {
+  if (state.confirmingTx !== command.txHash) return []; // not the transfer being confirmed (or an old one)
+  if (state.status !== 'confirming' && state.status !== 'needs_review') return [];
+  const { required } = state.confirmations;
+  const target = Math.min(command.current, required);
+  const events: CheckoutEvent[] = [];
+  for (let n = state.confirmations.current + 1; n <= target; n++) {
+    events.push({ type: 'CheckoutConfirmationRecorded', data: { checkout_id: state.id, tx_hash: command.txHash, current: n, required } });
+  }
+  if (events.length === 0 || target < required || state.status !== 'confirming') return events;
+  if (state.received >= state.expected) {
+    const over = overpaid(state.expected, state.received);
+    events.push({
+      type: 'CheckoutCompleted',
+      data: { checkout_id: state.id, payment_id: state.paymentId, received_amount: fmt(state.received, state.decimals), overpaid_amount: over > 0n ? fmt(over, state.decimals) : null },
+    });
+  } else {
+    events.push({
+      type: 'CheckoutAwaitingCustomer',
+      data: {
+        checkout_id: state.id,
+        received_amount: fmt(state.received, state.decimals),
+        remaining_amount: fmt(remaining(state.expected, state.received), state.decimals),
+        expires_at: laterOf(state.expiresAt, new Date(ctx.now.getTime() + REMAINDER_WAIT_MS).toISOString()),
+      },
+    });
+  }
+  return events;
+}
+
+function expire(state: OpenCheckoutState, ctx: DecideContext): CheckoutEvent[] {
+  if (state.status !== 'open' && state.status !== 'awaiting_customer') return []; // ended already, or a transfer is confirming
+  if (!quoteEnded(state, ctx.now)) return []; // an early timer changes nothing
+  return [{ type: 'CheckoutExpired', data: { checkout_id: state.id, payment_id: state.paymentId, received_amount: fmt(state.received, state.decimals) } }];
+}
+
+function fail(command: FailCheckout, state: OpenCheckoutState): CheckoutEvent[] {
+  if (state.status === 'failed') return [];
+  if (state.status !== 'open' && state.status !== 'awaiting_customer') return []; // ended otherwise: its own outcome stands
+  return [{ type: 'CheckoutFailed', data: { checkout_id: state.id, payment_id: state.paymentId, failure_code: command.failureCode } }];
+}

@@ -1,0 +1,55 @@
+import type { AssetCode, NetworkId } from '../../../chains/src/registry';
+import type { Breakdown } from '../../../money/src';
+
+/**
+ * The stored events of a checkout stream (`checkout-<chk_id>`). Type names and snake_case data
+ * are the stored format: add optional fields, never rename or remove. Crypto amounts are decimal
+ * strings in the coin, fiat amounts integers in minor units. Times of the facts are the log's
+ * recordedAt, except the times a rule decides on (expires_at).
+ */
+export type CheckoutReviewReason = 'claimed' | 'wrong_network' | 'late';
+
+export interface CheckoutOpenedData {
+  checkout_id: string;
+  payment_id: string;
+  link_id: string | null;
+  rail: 'crypto';
+  remainder: boolean;
+  simulated: boolean;
+  asset: AssetCode;
+  network: NetworkId;
+  /** The quoted amount (what is due on this checkout), decimal string. */
+  amount: string;
+  address: string;
+  rate: { amount: number; currency: string };
+  breakdown: Breakdown;
+  /** End of the quote. */
+  expires_at: string;
+  confirmations_required: number;
+}
+
+export interface CheckoutTransferDetectedData {
+  checkout_id: string;
+  payment_id: string;
+  tx_hash: string;
+  network: NetworkId;
+  amount: string;
+  /** Totals on this checkout after the transfer. */
+  received_amount: string;
+  remaining_amount: string | null;
+  overpaid_amount: string | null;
+  simulated: boolean;
+}
+
+export type CheckoutEvent =
+  | { type: 'CheckoutOpened'; data: CheckoutOpenedData }
+  | { type: 'CheckoutCanceled'; data: { checkout_id: string; payment_id: string; link_id: string | null; remainder: boolean; canceled_by: 'customer' } }
+  | { type: 'CheckoutSuperseded'; data: { checkout_id: string } }
+  | { type: 'CheckoutClaimed'; data: { checkout_id: string; payment_id: string; tx_hash: string; network: NetworkId; email: string | null } }
+  | { type: 'CheckoutTransferDetected'; data: CheckoutTransferDetectedData }
+  | { type: 'CheckoutConfirmationRecorded'; data: { checkout_id: string; tx_hash: string; current: number; required: number } }
+  | { type: 'CheckoutCompleted'; data: { checkout_id: string; payment_id: string; received_amount: string; overpaid_amount: string | null } }
+  | { type: 'CheckoutAwaitingCustomer'; data: { checkout_id: string; received_amount: string; remaining_amount: string; expires_at: string } }
+  | { type: 'CheckoutNeedsReview'; data: { checkout_id: string; payment_id: string; review_reason: 'wrong_network' | 'late'; tx_hash: string } }
+  | { type: 'CheckoutExpired'; data: { checkout_id: string; payment_id: string; received_amount: string } }
+  | { type: 'CheckoutFailed'; data: { checkout_id: string; payment_id: string; failure_code: string } };

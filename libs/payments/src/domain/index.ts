@@ -1,0 +1,7 @@
+export * from './errors';
+export * from './shared';
+export * from './checkout.events';
+export * from './checkout.decider';
+export * from './payment.events';
+export * from './payment.decider';
+export * from './timeline';

@@ -1,0 +1,480 @@
+import { AssetCode, NetworkId, normalizeTxHash } from '../../../chains/src/registry';
+import { FeePayer, buildBreakdown, buildReporting, customerFeeFor, overpaid, quoteCryptoAmount, receivedValueMinor, remaining, validatePaymentAmount } from '../../../money/src';
+import { PaymentDomainError } from './errors';
+import { PaymentEvent } from './payment.events';
+import { DecideContext, REMAINDER_WAIT_MS, carried, fmt, laterOf, money, parse } from './shared';
+
+/**
+ * The payment aggregate's decider: pure functions over one `payment-<pmt_id>` stream. The
+ * checkout streams tell the payment what happened through the Record* commands (a process
+ * manager translates checkout events into them); the business acts through Accept/Cancel/
+ * RequestRemainder; timers through ExpirePayment. Only the crypto rail is decided.
+ */
+
+export type PaymentStatus = 'pending' | 'underpaid' | 'needs_review' | 'succeeded' | 'failed' | 'canceled';
+
+export interface PaymentMethodState {
+  checkoutId: string;
+  rail: 'crypto';
+  asset: AssetCode;
+  network: NetworkId;
+  decimals: number;
+  /** Units the quote asked for (the whole price; a remainder checkout collects part of it). */
+  expected: bigint;
+  rate: number;
+  /** Fiat the quote was made for (breakdown total). */
+  quoted: number;
+}
+
+export interface PaymentTransferState {
+  checkoutId: string;
+  amount: bigint;
+  review: 'wrong_network' | 'late' | null;
+  current: number;
+  required: number;
+}
+
+export interface LivePaymentState {
+  status: PaymentStatus;
+  id: string;
+  amount: number;
+  currency: string;
+  feePayer: FeePayer;
+  feeRateBps: number;
+  customerFee: number;
+  linkId: string | null;
+  expiresAt: string | null;
+  method: PaymentMethodState | null;
+  /** Checkouts known to the payment, and whether each is still open. */
+  checkouts: Readonly<Record<string, { remainder: boolean; open: boolean }>>;
+  transfers: Readonly<Record<string, PaymentTransferState>>;
+  /** Units confirmed on the quoted network (transfers not under review). */
+  received: bigint;
+  /** When the quote of the short transfer ends (underpaid). */
+  quoteEndsAt: string | null;
+  remainderCheckoutId: string | null;
+  amountReceived: number;
+  accepted: boolean;
+  claimTxHash: string | null;
+  failureCode: string | null;
+}
+
+export type PaymentState = { status: 'none' } | LivePaymentState;
+
+export const initialPaymentState: PaymentState = Object.freeze({ status: 'none' });
+
+export interface CreatePayment {
+  type: 'CreatePayment';
+  paymentId: string;
+  amount: number;
+  currency: string;
+  feePayer: FeePayer;
+  feeRateBps: number;
+  linkId: string | null;
+  expiresAt: string | null;
+}
+/** A checkout opened for the payment (not a remainder one): its quote becomes the method. */
+export interface SelectMethod {
+  type: 'SelectMethod';
+  checkoutId: string;
+  rail: 'crypto';
+  asset: AssetCode;
+  network: NetworkId;
+  rateMinorPerCoin: number;
+  quoteEndsAt: string;
+}
+export interface RecordTransfer {
+  type: 'RecordTransfer';
+  checkoutId: string;
+  txHash: string;
+  network: NetworkId;
+  amount: string;
+  review: 'wrong_network' | 'late' | null;
+}
+export interface RecordConfirmations {
+  type: 'RecordConfirmations';
+  checkoutId: string;
+  txHash: string;
+  current: number;
+  required: number;
+  /** Network fee the business bore (fiat minor); 0 when simulated. */
+  transactionFeeMinor?: number;
+}
+export interface RecordCheckoutEnded {
+  type: 'RecordCheckoutEnded';
+  checkoutId: string;
+  outcome: 'expired' | 'canceled' | 'failed';
+}
+export interface RecordClaim {
+  type: 'RecordClaim';
+  checkoutId: string;
+  txHash: string;
+  network: NetworkId;
+}
+export interface RequestRemainder {
+  type: 'RequestRemainder';
+  /** The id the remainder checkout gets if one is opened. */
+  checkoutId: string;
+  /** False when no checkout page is left (a deleted link's). */
+  hasCheckoutPage: boolean;
+}
+export interface AcceptPayment {
+  type: 'AcceptPayment';
+  transactionFeeMinor?: number;
+}
+export interface CancelPayment {
+  type: 'CancelPayment';
+}
+export interface ExpirePayment {
+  type: 'ExpirePayment';
+}
+
+export type PaymentCommand =
+  | CreatePayment
+  | SelectMethod
+  | RecordTransfer
+  | RecordConfirmations
+  | RecordCheckoutEnded
+  | RecordClaim
+  | RequestRemainder
+  | AcceptPayment
+  | CancelPayment
+  | ExpirePayment;
+
+export function decidePayment(command: PaymentCommand, state: PaymentState, ctx: DecideContext): PaymentEvent[] {
+  if (command.type === 'CreatePayment') return create(command, state);
+  if (state.status === 'none') throw new PaymentDomainError('not_found', 'No such payment.');
+  switch (command.type) {
+    case 'SelectMethod':
+      return selectMethod(command, state, ctx);
+    case 'RecordTransfer':
+      return recordTransfer(command, state);
+    case 'RecordConfirmations':
+      return recordConfirmations(command, state, ctx);
+    case 'RecordCheckoutEnded':
+      return checkoutEnded(command, state);
+    case 'RecordClaim':
+      return recordClaim(command, state);
+    case 'RequestRemainder':
+      return requestRemainder(command, state, ctx);
+    case 'AcceptPayment':
+      return accept(command, state);
+    case 'CancelPayment':
+      return cancelPayment(state);
+    case 'ExpirePayment':
+      return expirePayment(state, ctx);
+    default:
+      throw new Error(`unknown command ${(command as { type: string }).type}`);
+  }
+}
+
+export function evolvePayment(state: PaymentState, event: PaymentEvent): PaymentState {
+  if (event.type === 'PaymentCreated') {
+    const d = event.data;
+    return {
+      status: 'pending',
+      id: d.payment_id,
+      amount: d.amount,
+      currency: d.currency,
+      feePayer: d.fee_payer,
+      feeRateBps: d.fee_rate_bps,
+      customerFee: d.customer_fee,
+      linkId: d.link_id,
+      expiresAt: d.expires_at,
+      method: null,
+      checkouts: {},
+      transfers: {},
+      received: 0n,
+      quoteEndsAt: null,
+      remainderCheckoutId: null,
+      amountReceived: 0,
+      accepted: false,
+      claimTxHash: null,
+      failureCode: null,
+    };
+  }
+  if (state.status === 'none') return state;
+  switch (event.type) {
+    case 'PaymentMethodSelected': {
+      const d = event.data;
+      const { decimals } = carried(d.asset, d.network);
+      return {
+        ...state,
+        method: { checkoutId: d.checkout_id, rail: d.rail, asset: d.asset, network: d.network, decimals, expected: parse(d.expected_amount, decimals), rate: d.rate.amount, quoted: d.quoted_amount },
+        checkouts: { ...state.checkouts, [d.checkout_id]: { remainder: false, open: true } },
+        quoteEndsAt: d.quote_ends_at,
+      };
+    }
+    case 'PaymentTransferDetected': {
+      const d = event.data;
+      const decimals = state.method?.decimals ?? 0;
+      return {
+        ...state,
+        transfers: { ...state.transfers, [d.tx_hash]: { checkoutId: d.checkout_id, amount: parse(d.amount, decimals), review: d.review, current: 0, required: 0 } },
+      };
+    }
+    case 'PaymentConfirmationRecorded': {
+      const d = event.data;
+      const transfer = state.transfers[d.tx_hash];
+      if (!transfer) return state;
+      const reached = d.current >= d.required && transfer.current < d.required;
+      return {
+        ...state,
+        transfers: { ...state.transfers, [d.tx_hash]: { ...transfer, current: d.current, required: d.required } },
+        received: reached && transfer.review === null ? state.received + transfer.amount : state.received,
+      };
+    }
+    case 'PaymentUnderpaid':
+      return { ...state, status: 'underpaid', amountReceived: event.data.amount_received, quoteEndsAt: event.data.quote_ends_at };
+    case 'PaymentRemainderRequested':
+      return { ...state, remainderCheckoutId: event.data.checkout_id, checkouts: { ...state.checkouts, [event.data.checkout_id]: { remainder: true, open: true } } };
+    case 'PaymentRemainderPaid':
+      return state;
+    case 'PaymentSucceeded':
+      return { ...state, status: 'succeeded', amountReceived: event.data.amount_received, accepted: event.data.accepted, remainderCheckoutId: null };
+    case 'PaymentNeedsReview':
+      return { ...state, status: 'needs_review' };
+    case 'PaymentClaimed':
+      return { ...state, status: 'needs_review', claimTxHash: event.data.tx_hash };
+    case 'PaymentAccepted':
+      return state;
+    case 'PaymentCheckoutEnded': {
+      const known = state.checkouts[event.data.checkout_id];
+      return {
+        ...state,
+        checkouts: known ? { ...state.checkouts, [event.data.checkout_id]: { ...known, open: false } } : state.checkouts,
+        remainderCheckoutId: state.remainderCheckoutId === event.data.checkout_id ? null : state.remainderCheckoutId,
+      };
+    }
+    case 'PaymentExpired':
+      return { ...state, status: 'failed', failureCode: event.data.failure_code };
+    case 'PaymentFailed':
+      return { ...state, status: 'failed', failureCode: event.data.failure_code };
+    case 'PaymentCanceled':
+      return { ...state, status: 'canceled' };
+    default:
+      return state;
+  }
+}
+
+export function foldPayment(events: Iterable<PaymentEvent>, state: PaymentState = initialPaymentState): PaymentState {
+  let out = state;
+  for (const event of events) out = evolvePayment(out, event);
+  return out;
+}
+
+/** A transfer detected and not yet confirmed (nor under review): funds on their way. */
+export function inFlight(state: LivePaymentState): boolean {
+  return Object.values(state.transfers).some((t) => t.review === null && (t.required === 0 || t.current < t.required));
+}
+
+function quoteTotal(state: LivePaymentState): number {
+  return money(() => buildBreakdown({ currency: state.currency, priceMinor: state.amount, rail: 'crypto', feePayer: state.feePayer, feeRateBps: state.feeRateBps }).total);
+}
+
+function create(command: CreatePayment, state: PaymentState): PaymentEvent[] {
+  if (state.status !== 'none') {
+    if (state.id === command.paymentId) return [];
+    throw new Error(`payment ${command.paymentId} decided on the stream of ${state.id}`);
+  }
+  const amount = money(() => validatePaymentAmount(command.amount, command.currency));
+  const customerFee = money(() => customerFeeFor(amount, command.feeRateBps, command.feePayer));
+  return [
+    {
+      type: 'PaymentCreated',
+      data: {
+        payment_id: command.paymentId,
+        amount,
+        currency: command.currency,
+        fee_payer: command.feePayer,
+        fee_rate_bps: command.feeRateBps,
+        customer_fee: customerFee,
+        link_id: command.linkId,
+        expires_at: command.expiresAt,
+      },
+    },
+  ];
+}
+
+/** Refusals of a payment that can no longer take a new attempt (POST /checkouts). */
+function assertPayable(state: LivePaymentState, ctx: DecideContext): void {
+  if (state.status === 'succeeded' || state.status === 'underpaid' || state.status === 'needs_review') {
+    throw new PaymentDomainError('payment_paid', 'Funds reached this payment.');
+  }
+  if (state.status === 'canceled') throw new PaymentDomainError('payment_canceled', 'The business canceled the payment.');
+  if (state.failureCode === 'payment_expired' || (state.expiresAt !== null && ctx.now.getTime() >= Date.parse(state.expiresAt))) {
+    throw new PaymentDomainError('payment_expired', 'The payment passed expires_at.');
+  }
+  if (state.status === 'failed') throw new PaymentDomainError('payment_canceled', 'The payment failed: its checkout was canceled.');
+}
+
+function selectMethod(command: SelectMethod, state: LivePaymentState, ctx: DecideContext): PaymentEvent[] {
+  if (state.checkouts[command.checkoutId]) return []; // this checkout is the method already
+  assertPayable(state, ctx);
+  if (inFlight(state)) throw new PaymentDomainError('payment_in_flight', 'A transfer is on its way.');
+  const { decimals } = carried(command.asset, command.network);
+  const quoted = quoteTotal(state);
+  const expected = money(() => quoteCryptoAmount({ priceMinor: quoted, rateMinorPerCoin: command.rateMinorPerCoin, decimals }));
+  return [
+    {
+      type: 'PaymentMethodSelected',
+      data: {
+        checkout_id: command.checkoutId,
+        rail: 'crypto',
+        asset: command.asset,
+        network: command.network,
+        expected_amount: fmt(expected, decimals),
+        rate: { amount: command.rateMinorPerCoin, currency: state.currency },
+        quoted_amount: quoted,
+        quote_ends_at: command.quoteEndsAt,
+      },
+    },
+  ];
+}
+
+function methodOf(state: LivePaymentState): PaymentMethodState {
+  if (state.method === null) throw new Error(`payment ${state.id} has no method yet`);
+  return state.method;
+}
+
+function recordTransfer(command: RecordTransfer, state: LivePaymentState): PaymentEvent[] {
+  const method = methodOf(state);
+  if (state.transfers[command.txHash]) return [];
+  if (!state.checkouts[command.checkoutId]) throw new Error(`checkout ${command.checkoutId} is not one of payment ${state.id}'s`);
+  const events: PaymentEvent[] = [
+    {
+      type: 'PaymentTransferDetected',
+      data: { checkout_id: command.checkoutId, tx_hash: command.txHash, network: command.network, amount: fmt(parse(command.amount, method.decimals), method.decimals), review: command.review },
+    },
+  ];
+  if (command.review !== null && state.status !== 'succeeded') {
+    events.push({ type: 'PaymentNeedsReview', data: { checkout_id: command.checkoutId, reason: command.review, tx_hash: command.txHash } });
+  }
+  return events;
+}
+
+function recordConfirmations(command: RecordConfirmations, state: LivePaymentState, ctx: DecideContext): PaymentEvent[] {
+  const method = methodOf(state);
+  const transfer = state.transfers[command.txHash];
+  if (!transfer) throw new Error(`no transfer ${command.txHash} on payment ${state.id}`);
+  const already = transfer.required === 0 ? 0 : transfer.current;
+  const target = Math.min(command.current, command.required);
+  const events: PaymentEvent[] = [];
+  for (let n = already + 1; n <= target; n++) {
+    events.push({ type: 'PaymentConfirmationRecorded', data: { checkout_id: transfer.checkoutId, tx_hash: command.txHash, current: n, required: command.required } });
+  }
+  if (events.length === 0 || target < command.required || transfer.review !== null) return events;
+  if (state.status !== 'pending' && state.status !== 'underpaid') return events; // decided otherwise already (review, cancel)
+  const received = state.received + transfer.amount;
+  if (received >= method.expected) {
+    if (state.checkouts[transfer.checkoutId]?.remainder) {
+      events.push({ type: 'PaymentRemainderPaid', data: { checkout_id: transfer.checkoutId, amount: fmt(transfer.amount, method.decimals) } });
+    }
+    events.push(succeeded(state, method, received, false, command.transactionFeeMinor ?? 0));
+    return events;
+  }
+  const base = state.quoteEndsAt ?? ctx.now.toISOString();
+  events.push({
+    type: 'PaymentUnderpaid',
+    data: {
+      expected: fmt(method.expected, method.decimals),
+      received: fmt(received, method.decimals),
+      remaining: fmt(remaining(method.expected, received), method.decimals),
+      amount_received: valueOf(method, received),
+      quote_ends_at: laterOf(base, new Date(ctx.now.getTime() + REMAINDER_WAIT_MS).toISOString()),
+    },
+  });
+  return events;
+}
+
+function valueOf(method: PaymentMethodState, received: bigint): number {
+  return money(() => receivedValueMinor({ quotedMinor: method.quoted, expected: method.expected, received, rateMinorPerCoin: method.rate, decimals: method.decimals }));
+}
+
+function succeeded(state: LivePaymentState, method: PaymentMethodState, received: bigint, accepted: boolean, transactionFeeMinor: number): PaymentEvent {
+  const amountReceived = valueOf(method, received);
+  const over = overpaid(method.expected, received);
+  const reporting = money(() =>
+    buildReporting({ currency: state.currency, amountReceivedMinor: amountReceived, feeRateBps: state.feeRateBps, transactionFeeMinor, customerFeeMinor: state.customerFee, feePayer: state.feePayer }),
+  );
+  return {
+    type: 'PaymentSucceeded',
+    data: { amount_received: amountReceived, received_amount: fmt(received, method.decimals), overpaid_amount: over > 0n ? fmt(over, method.decimals) : null, accepted, reporting },
+  };
+}
+
+function checkoutEnded(command: RecordCheckoutEnded, state: LivePaymentState): PaymentEvent[] {
+  const known = state.checkouts[command.checkoutId];
+  if (!known || !known.open) return [];
+  const events: PaymentEvent[] = [{ type: 'PaymentCheckoutEnded', data: { checkout_id: command.checkoutId, outcome: command.outcome } }];
+  const current = state.method?.checkoutId === command.checkoutId;
+  if (command.outcome === 'canceled' && state.linkId !== null && current && state.status === 'pending' && !inFlight(state)) {
+    events.push({ type: 'PaymentFailed', data: { reason: 'canceled', failure_code: 'checkout_canceled' } });
+  }
+  return events;
+}
+
+function recordClaim(command: RecordClaim, state: LivePaymentState): PaymentEvent[] {
+  const txHash = normalizeTxHash(command.network, command.txHash);
+  if (state.claimTxHash === txHash) return [];
+  if (state.status === 'succeeded') throw new PaymentDomainError('payment_paid', 'The payment has succeeded.');
+  if (state.claimTxHash !== null && state.status === 'needs_review') throw new PaymentDomainError('already_claimed', 'A claim is already under review.');
+  return [{ type: 'PaymentClaimed', data: { checkout_id: command.checkoutId, tx_hash: txHash, network: command.network } }];
+}
+
+function requestRemainder(command: RequestRemainder, state: LivePaymentState, ctx: DecideContext): PaymentEvent[] {
+  if (state.status !== 'underpaid') throw new PaymentDomainError('payment_not_underpaid', 'Only an underpaid payment has a remainder.');
+  if (state.remainderCheckoutId !== null) return []; // the same checkout is returned while it is open
+  const method = methodOf(state);
+  const left = remaining(method.expected, state.received);
+  if (left === 0n) throw new PaymentDomainError('nothing_due', 'Nothing is left to collect.');
+  if (state.quoteEndsAt !== null && ctx.now.getTime() < Date.parse(state.quoteEndsAt)) {
+    throw new PaymentDomainError('remainder_unavailable', `The quote is still live until ${state.quoteEndsAt}.`, null, state.quoteEndsAt);
+  }
+  if (!command.hasCheckoutPage) throw new PaymentDomainError('remainder_unavailable', 'No checkout page is left for this payment.');
+  return [
+    {
+      type: 'PaymentRemainderRequested',
+      data: {
+        checkout_id: command.checkoutId,
+        amount: method.quoted - state.amountReceived,
+        currency: state.currency,
+        crypto_amount: fmt(left, method.decimals),
+        asset: method.asset,
+        network: method.network,
+      },
+    },
+  ];
+}
+
+function accept(command: AcceptPayment, state: LivePaymentState): PaymentEvent[] {
+  if (state.status === 'succeeded' && state.accepted) return []; // accepted already
+  if (state.status !== 'underpaid' && state.status !== 'needs_review') {
+    throw new PaymentDomainError('payment_not_acceptable', 'Only underpaid and needs_review payments can be accepted.');
+  }
+  const method = methodOf(state);
+  // An accepted claim counts the full quoted amount; otherwise what arrived (on any network) counts.
+  const arrived = Object.values(state.transfers)
+    .filter((t) => t.review !== null)
+    .reduce((sum, t) => sum + t.amount, state.received);
+  const counted = state.claimTxHash !== null && arrived < method.expected ? method.expected : arrived;
+  return [
+    { type: 'PaymentAccepted', data: { counted_amount: fmt(counted, method.decimals) } },
+    succeeded(state, method, counted, true, command.transactionFeeMinor ?? 0),
+  ];
+}
+
+function cancelPayment(state: LivePaymentState): PaymentEvent[] {
+  if (state.status === 'canceled') return [];
+  if (state.linkId !== null) throw new PaymentDomainError('payment_not_cancelable', 'A payment that came from a link cannot be canceled.');
+  if (state.status !== 'pending') throw new PaymentDomainError('payment_not_cancelable', `A ${state.status} payment cannot be canceled.`);
+  if (inFlight(state)) throw new PaymentDomainError('payment_in_flight', 'A transfer is on its way; the payment cannot be canceled.');
+  return [{ type: 'PaymentCanceled', data: { payment_id: state.id } }];
+}
+
+function expirePayment(state: LivePaymentState, ctx: DecideContext): PaymentEvent[] {
+  if (state.status !== 'pending' || state.expiresAt === null) return [];
+  if (ctx.now.getTime() < Date.parse(state.expiresAt)) return []; // an early timer changes nothing
+  if (inFlight(state)) return []; // the transfer on its way decides
+  return [{ type: 'PaymentExpired', data: { failure_code: 'payment_expired' } }];
+}

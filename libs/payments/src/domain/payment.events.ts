@@ -1,0 +1,23 @@
+import type { AssetCode, NetworkId } from '../../../chains/src/registry';
+import type { FeePayer, Reporting } from '../../../money/src';
+
+/**
+ * The stored events of a payment stream (`payment-<pmt_id>`): snake_case data, crypto amounts
+ * as decimal strings, fiat amounts as integers in minor units. Never rename or remove a field.
+ */
+export type PaymentEvent =
+  | { type: 'PaymentCreated'; data: { payment_id: string; amount: number; currency: string; fee_payer: FeePayer; fee_rate_bps: number; customer_fee: number; link_id: string | null; expires_at: string | null } }
+  | { type: 'PaymentMethodSelected'; data: { checkout_id: string; rail: 'crypto'; asset: AssetCode; network: NetworkId; expected_amount: string; rate: { amount: number; currency: string }; quoted_amount: number; quote_ends_at: string } }
+  | { type: 'PaymentTransferDetected'; data: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string; review: 'wrong_network' | 'late' | null } }
+  | { type: 'PaymentConfirmationRecorded'; data: { checkout_id: string; tx_hash: string; current: number; required: number } }
+  | { type: 'PaymentUnderpaid'; data: { expected: string; received: string; remaining: string; amount_received: number; quote_ends_at: string } }
+  | { type: 'PaymentRemainderRequested'; data: { checkout_id: string; amount: number; currency: string; crypto_amount: string; asset: AssetCode; network: NetworkId } }
+  | { type: 'PaymentRemainderPaid'; data: { checkout_id: string; amount: string } }
+  | { type: 'PaymentSucceeded'; data: { amount_received: number; received_amount: string; overpaid_amount: string | null; accepted: boolean; reporting: Reporting } }
+  | { type: 'PaymentNeedsReview'; data: { checkout_id: string; reason: 'wrong_network' | 'late'; tx_hash: string } }
+  | { type: 'PaymentClaimed'; data: { checkout_id: string; tx_hash: string; network: NetworkId } }
+  | { type: 'PaymentAccepted'; data: { counted_amount: string } }
+  | { type: 'PaymentCheckoutEnded'; data: { checkout_id: string; outcome: 'expired' | 'canceled' | 'failed' } }
+  | { type: 'PaymentExpired'; data: { failure_code: 'payment_expired' } }
+  | { type: 'PaymentFailed'; data: { reason: 'canceled'; failure_code: string } }
+  | { type: 'PaymentCanceled'; data: { payment_id: string } };

@@ -1,0 +1,41 @@
+import { AssetCode, NetworkId, assetOn, RegistryError } from '../../../chains/src/registry';
+import { MoneyError, formatCryptoAmount, parseCryptoAmount } from '../../../money/src';
+import { PaymentDomainError } from './errors';
+
+/** Rails a payment can be paid on. Only `crypto` is decided so far; `card` is typed so it can be added. */
+export type PaymentRail = 'crypto' | 'card';
+
+/** Spec §8: the quote of an underpaid checkout stays live 15 minutes after the short transfer. */
+export const REMAINDER_WAIT_MS = 15 * 60 * 1000;
+
+/** The context of one decision: the time comes in, never from a clock. */
+export interface DecideContext {
+  now: Date;
+}
+
+/** The asset on the network, the registry's asset_unavailable turned into a domain error. */
+export function carried(asset: AssetCode, network: NetworkId): { decimals: number } {
+  try {
+    return assetOn(asset, network);
+  } catch (error) {
+    if (error instanceof RegistryError) throw new PaymentDomainError(error.code === 'asset_unavailable' ? 'asset_unavailable' : 'invalid_request', error.message, error.field);
+    throw error;
+  }
+}
+
+/** Money's refusals are an invalid_request on their field. */
+export function money<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof MoneyError) throw new PaymentDomainError('invalid_request', error.message, error.field);
+    throw error;
+  }
+}
+
+export const fmt = (units: bigint, decimals: number): string => formatCryptoAmount(units, decimals);
+export const parse = (text: string, decimals: number, field = 'amount'): bigint => money(() => parseCryptoAmount(text, decimals, field));
+
+export function laterOf(a: string, b: string): string {
+  return Date.parse(a) >= Date.parse(b) ? a : b;
+}

@@ -1,0 +1,109 @@
+import { CheckoutEvent, CheckoutState, CheckoutCommand, decideCheckout, evolveCheckout, initialCheckoutState } from '../../libs/payments/src/domain';
+import { spec } from './given-when-then';
+
+const T0 = new Date('2025-01-01T00:00:00.000Z');
+const at = (ms: number) => new Date(T0.getTime() + ms);
+const given = spec<CheckoutCommand, CheckoutEvent, CheckoutState>(decideCheckout, evolveCheckout, initialCheckoutState);
+const HASH = '0x' + 'ab'.repeat(32);
+const HASH2 = '0x' + 'cd'.repeat(32);
+
+const openCmd: CheckoutCommand = {
+  type: 'OpenCheckout', checkoutId: 'chk_1', paymentId: 'pmt_1', linkId: null, rail: 'crypto', simulated: true,
+  asset: 'USDC', network: 'ethereum', address: '0x' + '11'.repeat(20), rateMinorPerCoin: 100, currency: 'USD',
+  priceMinor: 10_000, feePayer: 'business', feeRateBps: 100, remainder: null, quoteTtlMs: 15 * 60_000,
+};
+const opened = decideCheckout(openCmd, initialCheckoutState, { now: T0 });
+const sent = (simulate: 'exact' | 'underpaid' | 'overpaid' | 'wrong_network' | 'late', now = T0) =>
+  given(opened, now).when({ type: 'MarkSent', simulate, txHash: HASH }).events();
+const types = (events: CheckoutEvent[]) => events.map((e) => e.type);
+
+describe('checkout decider (§3 rows)', () => {
+  it('opens a crypto quote: 100.00 USD at $1 → 100 USDC, ethereum needs 4 confirmations', () => {
+    expect(opened[0]).toMatchObject({ type: 'CheckoutOpened', data: { amount: '100', expires_at: '2025-01-01T00:15:00.000Z', confirmations_required: 4, remainder: false } });
+  });
+  it('refuses an asset the network does not carry', () => {
+    given([]).when({ ...openCmd, asset: 'ETH', network: 'polygon' }).then('asset_unavailable');
+  });
+  it('open → cancel → canceled by the customer', () => {
+    given(opened).when({ type: 'CancelCheckout' }).then([
+      { type: 'CheckoutCanceled', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', link_id: null, remainder: false, canceled_by: 'customer' } },
+    ]);
+  });
+  it('canceled → cancel again → unchanged (no events)', () => {
+    given([...opened, ...given(opened).when({ type: 'CancelCheckout' }).events()]).when({ type: 'CancelCheckout' }).then([]);
+  });
+  it('confirming → cancel → checkout_not_cancelable', () => {
+    given([...opened, ...sent('exact')]).when({ type: 'CancelCheckout' }).then('checkout_not_cancelable');
+  });
+  it('supersede: same status, repeating changes nothing', () => {
+    given(opened).when({ type: 'SupersedeCheckout' }).thenIdempotent();
+    given(opened).when({ type: 'SupersedeCheckout' }).then([{ type: 'CheckoutSuperseded', data: { checkout_id: 'chk_1' } }]);
+  });
+  it('supersede a remainder checkout → checkout_not_supersedable', () => {
+    const rem = decideCheckout({ ...openCmd, remainder: { amount: '10', priceMinor: 1000 } }, initialCheckoutState, { now: T0 });
+    given(rem).when({ type: 'SupersedeCheckout' }).then('checkout_not_supersedable');
+  });
+  it('expired → claim → needs_review (claimed); same claim again changes nothing; another → already_claimed', () => {
+    const expired = [...opened, ...given(opened, at(15 * 60_000)).when({ type: 'ExpireCheckout' }).events()];
+    const claimed = given(expired).when({ type: 'ClaimCheckout', txHash: HASH.toUpperCase().replace('0X', '0x'), paymentSucceeded: false }).thenIdempotent();
+    expect(claimed).toEqual([{ type: 'CheckoutClaimed', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH, network: 'ethereum', email: null } }]);
+    given([...expired, ...claimed]).when({ type: 'ClaimCheckout', txHash: HASH2, paymentSucceeded: false }).then('already_claimed');
+  });
+  it('claim: open → checkout_not_claimable; bad hash → invalid_tx_hash; payment succeeded → payment_paid', () => {
+    given(opened).when({ type: 'ClaimCheckout', txHash: HASH, paymentSucceeded: false }).then('checkout_not_claimable');
+    given(opened).when({ type: 'ClaimCheckout', txHash: 'nope', paymentSucceeded: false }).then('invalid_tx_hash');
+    const canceled = [...opened, ...given(opened).when({ type: 'CancelCheckout' }).events()];
+    given(canceled).when({ type: 'ClaimCheckout', txHash: HASH, paymentSucceeded: true }).then('payment_paid');
+  });
+  it('mark-sent exact → confirming with the whole quote', () => {
+    expect(sent('exact')).toEqual([
+      { type: 'CheckoutTransferDetected', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH, network: 'ethereum', amount: '100', received_amount: '100', remaining_amount: null, overpaid_amount: null, simulated: true } },
+    ]);
+  });
+  it('mark-sent underpaid (90%) and overpaid (110%)', () => {
+    expect(sent('underpaid')[0].data).toMatchObject({ amount: '90', remaining_amount: '10' });
+    expect(sent('overpaid')[0].data).toMatchObject({ amount: '110', overpaid_amount: '10' });
+  });
+  it('mark-sent wrong_network → needs_review on another EVM network', () => {
+    const events = sent('wrong_network');
+    expect(types(events)).toEqual(['CheckoutTransferDetected', 'CheckoutNeedsReview']);
+    expect(events[0].data).toMatchObject({ network: 'polygon' });
+  });
+  it('mark-sent late → ends the quote first, then needs_review', () => {
+    expect(types(sent('late'))).toEqual(['CheckoutExpired', 'CheckoutTransferDetected', 'CheckoutNeedsReview']);
+  });
+  it('mark-sent on confirming, completed, needs_review → unchanged', () => {
+    const confirming = [...opened, ...sent('exact')];
+    given(confirming).when({ type: 'MarkSent', simulate: 'exact', txHash: HASH2 }).then([]);
+    const completed = [...confirming, ...given(confirming).when({ type: 'RecordConfirmations', txHash: HASH, current: 4 }).events()];
+    given(completed).when({ type: 'MarkSent', simulate: 'exact', txHash: HASH2 }).then([]);
+    given([...opened, ...sent('wrong_network')]).when({ type: 'MarkSent', simulate: 'exact', txHash: HASH2 }).then([]);
+  });
+  it('mark-sent after the quote ended (not late) → checkout_expired; canceled → checkout_canceled', () => {
+    given(opened, at(16 * 60_000)).when({ type: 'MarkSent', simulate: 'exact', txHash: HASH }).then('checkout_expired');
+    given([...opened, ...given(opened).when({ type: 'CancelCheckout' }).events()]).when({ type: 'MarkSent', simulate: 'exact', txHash: HASH }).then('checkout_canceled');
+  });
+  it('confirmations reach required → confirmation entries rising, then completed (confirming → completed)', () => {
+    const confirming = [...opened, ...sent('exact')];
+    const events = given(confirming).when({ type: 'RecordConfirmations', txHash: HASH, current: 4 }).thenIdempotent();
+    expect(events.map((e) => (e.type === 'CheckoutConfirmationRecorded' ? e.data.current : e.type))).toEqual([1, 2, 3, 4, 'CheckoutCompleted']);
+  });
+  it('decided: a short transfer confirmed → awaiting_customer, quote live 15 minutes after it', () => {
+    const confirming = [...opened, ...sent('underpaid')];
+    const events = given(confirming, at(60_000)).when({ type: 'RecordConfirmations', txHash: HASH, current: 4 }).events();
+    expect(events.at(-1)).toEqual({ type: 'CheckoutAwaitingCustomer', data: { checkout_id: 'chk_1', received_amount: '90', remaining_amount: '10', expires_at: '2025-01-01T00:16:00.000Z' } });
+  });
+  it('decided: open → expired at the quote end without transfer; early timer and repeat change nothing', () => {
+    given(opened, at(60_000)).when({ type: 'ExpireCheckout' }).then([]);
+    given(opened, at(15 * 60_000)).when({ type: 'ExpireCheckout' }).thenIdempotent();
+  });
+  it('decided: open → failed when the payment ends under it; repeat changes nothing', () => {
+    given(opened).when({ type: 'FailCheckout', failureCode: 'payment_canceled' }).thenIdempotent();
+    given([...opened, ...given(opened).when({ type: 'FailCheckout', failureCode: 'payment_canceled' }).events()])
+      .when({ type: 'MarkSent', simulate: 'exact', txHash: HASH }).then('checkout_failed');
+  });
+  it('retry safety: open and mark-sent twice add nothing', () => {
+    given(opened).when(openCmd).then([]);
+    given([...opened, ...sent('exact')]).when({ type: 'MarkSent', simulate: 'exact', txHash: HASH }).then([]);
+  });
+});

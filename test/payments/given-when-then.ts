@@ -1,0 +1,37 @@
+import { PaymentDomainError } from '../../libs/payments/src/domain';
+
+/** given(events).when(command).then(events | error code): Emmett's DeciderSpecification, tiny. */
+export function spec<C, E, S>(decide: (c: C, s: S, ctx: { now: Date }) => E[], evolve: (s: S, e: E) => S, initial: S) {
+  return (given: E[], now: Date = new Date('2025-01-01T00:00:00.000Z')) => ({
+    when: (command: C) => {
+      const state = given.reduce(evolve, initial);
+      const run = () => decide(command, state, { now });
+      return {
+        then(expected: E[] | string): E[] {
+          if (typeof expected === 'string') {
+            let caught: unknown;
+            try {
+              run();
+            } catch (error) {
+              caught = error;
+            }
+            expect(caught).toBeInstanceOf(PaymentDomainError);
+            expect((caught as PaymentDomainError).code).toBe(expected);
+            return [];
+          }
+          const events = run();
+          expect(events).toEqual(expected);
+          return events;
+        },
+        events: run,
+        /** Retry safety: deciding the same command on the state it produced adds nothing. */
+        thenIdempotent(): E[] {
+          const events = run();
+          const after = events.reduce(evolve, state);
+          expect(decide(command, after, { now })).toEqual([]);
+          return events;
+        },
+      };
+    },
+  });
+}

@@ -1,0 +1,110 @@
+import { PaymentCommand, PaymentEvent, PaymentState, decidePayment, evolvePayment, initialPaymentState, timeline } from '../../libs/payments/src/domain';
+import { spec } from './given-when-then';
+
+const T0 = new Date('2025-01-01T00:00:00.000Z');
+const at = (ms: number) => new Date(T0.getTime() + ms);
+const given = spec<PaymentCommand, PaymentEvent, PaymentState>(decidePayment, evolvePayment, initialPaymentState);
+const HASH = '0x' + 'ab'.repeat(32);
+const HASH2 = '0x' + 'cd'.repeat(32);
+const run = (events: PaymentEvent[], command: PaymentCommand, now = T0) => [...events, ...given(events, now).when(command).events()];
+
+const base = (linkId: string | null = null) =>
+  run(run([], { type: 'CreatePayment', paymentId: 'pmt_1', amount: 10_000, currency: 'USD', feePayer: 'business', feeRateBps: 100, linkId, expiresAt: '2025-01-02T00:00:00.000Z' }), {
+    type: 'SelectMethod', checkoutId: 'chk_1', rail: 'crypto', asset: 'USDC', network: 'ethereum', rateMinorPerCoin: 100, quoteEndsAt: '2025-01-01T00:15:00.000Z',
+  });
+const transfer = (events: PaymentEvent[], amount: string, txHash = HASH, checkoutId = 'chk_1', review: 'wrong_network' | 'late' | null = null) =>
+  run(events, { type: 'RecordTransfer', checkoutId, txHash, network: review === 'wrong_network' ? 'polygon' : 'ethereum', amount, review });
+const confirmed = (events: PaymentEvent[], txHash = HASH, checkoutId = 'chk_1', now = T0) =>
+  run(events, { type: 'RecordConfirmations', checkoutId, txHash, current: 4, required: 4 }, now);
+const types = (events: PaymentEvent[]) => events.map((e) => e.type);
+const underpaid = () => confirmed(transfer(base(), '90'), HASH, 'chk_1', at(60_000)); // quote ends 00:16
+
+describe('payment decider', () => {
+  it('confirmations reach required → confirmation entries 1..4 precede succeeded', () => {
+    const events = given(transfer(base(), '100')).when({ type: 'RecordConfirmations', checkoutId: 'chk_1', txHash: HASH, current: 4, required: 4 }).thenIdempotent();
+    expect(types(events)).toEqual([...Array(4).fill('PaymentConfirmationRecorded'), 'PaymentSucceeded']);
+    expect(events[4].data).toMatchObject({ amount_received: 10_000, reporting: { amount: 10_000, fee: 100, net: 9_900 } });
+  });
+  it('overpaid transfer → succeeded with overpaid_amount and the extra valued down', () => {
+    const last = confirmed(transfer(base(), '110')).at(-1)!;
+    expect(last).toMatchObject({ type: 'PaymentSucceeded', data: { amount_received: 11_000, overpaid_amount: '10' } });
+  });
+  it('short transfer confirmed → underpaid (quote live 15 minutes after it)', () => {
+    expect(underpaid().at(-1)).toEqual({
+      type: 'PaymentUnderpaid', data: { expected: '100', received: '90', remaining: '10', amount_received: 9_000, quote_ends_at: '2025-01-01T00:16:00.000Z' },
+    });
+  });
+  it('request-remainder while the quote is live → remainder_unavailable carrying its end', () => {
+    let caught: unknown;
+    try {
+      decidePayment({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }, underpaid().reduce(evolvePayment, initialPaymentState), { now: at(120_000) });
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toMatchObject({ code: 'remainder_unavailable', quoteEndsAt: '2025-01-01T00:16:00.000Z' });
+  });
+  it('request-remainder: no page left → remainder_unavailable; not underpaid → payment_not_underpaid', () => {
+    given(underpaid(), at(20 * 60_000)).when({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: false }).then('remainder_unavailable');
+    given(base()).when({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }).then('payment_not_underpaid');
+  });
+  it('money round-trip: underpaid 90% → remainder exactly what is left; paying it → remainder_paid then succeeded', () => {
+    const after = at(20 * 60_000);
+    const requested = given(underpaid(), after).when({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }).thenIdempotent();
+    expect(requested).toEqual([{ type: 'PaymentRemainderRequested', data: { checkout_id: 'chk_2', amount: 1_000, currency: 'USD', crypto_amount: '10', asset: 'USDC', network: 'ethereum' } }]);
+    const paid = confirmed(transfer([...underpaid(), ...requested], '10', HASH2, 'chk_2'), HASH2, 'chk_2', after);
+    expect(types(paid.slice(-2))).toEqual(['PaymentRemainderPaid', 'PaymentSucceeded']);
+    expect(paid.at(-1)!.data).toMatchObject({ amount_received: 10_000, received_amount: '100', overpaid_amount: null });
+    const tl = timeline(paid.map((e) => ({ ...e, recorded_at: T0.toISOString() }))).map((e) => e.type);
+    expect(tl).toEqual(['created', 'method_selected', 'detected', 'confirmation', 'confirmation', 'confirmation', 'confirmation', 'underpaid',
+      'remainder_requested', 'detected', 'confirmation', 'confirmation', 'confirmation', 'confirmation', 'remainder_paid', 'succeeded']);
+  });
+  it('nothing_due when nothing is left (defensive)', () => {
+    expect(() => decidePayment({ type: 'RequestRemainder', checkoutId: 'x', hasCheckoutPage: true }, { ...(underpaid().reduce(evolvePayment, initialPaymentState) as Extract<PaymentState, { id: string }>), received: 100_000_000n, quoteEndsAt: null }, { now: T0 })).toThrow(
+      expect.objectContaining({ code: 'nothing_due' }),
+    );
+  });
+  it('claim → needs_review with claimed; repeat changes nothing; accept → succeeded counting the full quote', () => {
+    const claim: PaymentCommand = { type: 'RecordClaim', checkoutId: 'chk_1', txHash: HASH, network: 'ethereum' };
+    const claimed = run(base(), claim);
+    given(base()).when(claim).thenIdempotent();
+    const accepted = given(claimed).when({ type: 'AcceptPayment' }).thenIdempotent();
+    expect(accepted[1]).toMatchObject({ type: 'PaymentSucceeded', data: { amount_received: 10_000, accepted: true } });
+    given([...claimed, ...accepted]).when(claim).then([]);
+  });
+  it('accept an underpaid payment → succeeded with what arrived; pending → payment_not_acceptable', () => {
+    const accepted = given(underpaid()).when({ type: 'AcceptPayment' }).events();
+    expect(accepted[1]).toMatchObject({ type: 'PaymentSucceeded', data: { amount_received: 9_000, received_amount: '90' } });
+    given(base()).when({ type: 'AcceptPayment' }).then('payment_not_acceptable');
+  });
+  it('wrong_network / late transfer → needs_review; confirmations do not succeed it', () => {
+    const review = transfer(base(), '100', HASH, 'chk_1', 'wrong_network');
+    expect(types(review.slice(-2))).toEqual(['PaymentTransferDetected', 'PaymentNeedsReview']);
+    expect(types(confirmed(review).slice(-1))).toEqual(['PaymentConfirmationRecorded']);
+  });
+  it('claim on a succeeded payment → payment_paid', () => {
+    given(confirmed(transfer(base(), '100'))).when({ type: 'RecordClaim', checkoutId: 'chk_1', txHash: HASH2, network: 'ethereum' }).then('payment_paid');
+  });
+  it('decided: cancel by the business → canceled; again → unchanged; link → payment_not_cancelable; in flight → payment_in_flight', () => {
+    given(base()).when({ type: 'CancelPayment' }).thenIdempotent();
+    given(base('lnk_1')).when({ type: 'CancelPayment' }).then('payment_not_cancelable');
+    given(transfer(base(), '100')).when({ type: 'CancelPayment' }).then('payment_in_flight');
+    given(underpaid()).when({ type: 'CancelPayment' }).then('payment_not_cancelable');
+  });
+  it('decided: pending → failed when the payment expires (not early, not with a transfer on its way)', () => {
+    given(base(), at(24 * 3600_000)).when({ type: 'ExpirePayment' }).thenIdempotent();
+    given(base(), at(60_000)).when({ type: 'ExpirePayment' }).then([]);
+    given(transfer(base(), '100'), at(24 * 3600_000)).when({ type: 'ExpirePayment' }).then([]);
+    const expired = run(base(), { type: 'ExpirePayment' }, at(24 * 3600_000));
+    given(expired, at(24 * 3600_000)).when({ type: 'SelectMethod', checkoutId: 'chk_9', rail: 'crypto', asset: 'USDC', network: 'base', rateMinorPerCoin: 100, quoteEndsAt: 'x' }).then('payment_expired');
+  });
+  it("link checkout canceled → payment failed (reason canceled); an API payment stays pending", () => {
+    expect(types(run(base('lnk_1'), { type: 'RecordCheckoutEnded', checkoutId: 'chk_1', outcome: 'canceled' }).slice(-2))).toEqual(['PaymentCheckoutEnded', 'PaymentFailed']);
+    given(base()).when({ type: 'RecordCheckoutEnded', checkoutId: 'chk_1', outcome: 'canceled' }).thenIdempotent();
+    expect(types(given(base()).when({ type: 'RecordCheckoutEnded', checkoutId: 'chk_1', outcome: 'canceled' }).events())).toEqual(['PaymentCheckoutEnded']);
+  });
+  it('new attempt on paid/canceled payments → payment_paid / payment_canceled', () => {
+    const select: PaymentCommand = { type: 'SelectMethod', checkoutId: 'chk_3', rail: 'crypto', asset: 'USDC', network: 'base', rateMinorPerCoin: 100, quoteEndsAt: 'x' };
+    given(underpaid()).when(select).then('payment_paid');
+    given(run(base(), { type: 'CancelPayment' })).when(select).then('payment_canceled');
+  });
+});
