@@ -106,4 +106,34 @@ describe('checkout decider (§3 rows)', () => {
     given(opened).when(openCmd).then([]);
     given([...opened, ...sent('exact')]).when({ type: 'MarkSent', simulate: 'exact', txHash: HASH }).then([]);
   });
+
+  describe('a second real transfer while confirming (0009)', () => {
+    const detect = (txHash: string, amount: string, network: 'ethereum' | 'polygon' = 'ethereum'): CheckoutCommand => ({ type: 'DetectTransfer', txHash, network, amount });
+    const first = [...opened, ...given(opened).when(detect(HASH, '90')).events()];
+    it('is recorded and adds to received_amount (underpaid → paid)', () => {
+      expect(given(first).when(detect(HASH2, '10')).thenIdempotent()).toEqual([
+        { type: 'CheckoutTransferDetected', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH2, network: 'ethereum', amount: '10', received_amount: '100', remaining_amount: null, overpaid_amount: null, simulated: false } },
+      ]);
+    });
+    it('counts even after the quote time (the quote is held while a transfer confirms)', () => {
+      expect(types(given(first, at(30 * 60_000)).when(detect(HASH2, '10')).events())).toEqual(['CheckoutTransferDetected']);
+    });
+    it('the checkout decides once every transfer has its confirmations: completed with the overpaid total', () => {
+      const both = [...first, ...given(first).when(detect(HASH2, '20')).events()];
+      const one = given(both).when({ type: 'RecordConfirmations', txHash: HASH, current: 4 }).events();
+      expect(types(one)).toEqual(Array(4).fill('CheckoutConfirmationRecorded'));
+      const two = given([...both, ...one]).when({ type: 'RecordConfirmations', txHash: HASH2, current: 4 }).thenIdempotent();
+      expect(two.at(-1)).toEqual({ type: 'CheckoutCompleted', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', received_amount: '110', overpaid_amount: '10' } });
+    });
+    it('still short after both → awaiting_customer', () => {
+      const both = [...first, ...given(first).when(detect(HASH2, '5')).events()];
+      const one = given(both).when({ type: 'RecordConfirmations', txHash: HASH2, current: 4 }).events();
+      expect(given([...both, ...one]).when({ type: 'RecordConfirmations', txHash: HASH, current: 4 }).events().at(-1)).toMatchObject({ type: 'CheckoutAwaitingCustomer', data: { received_amount: '95', remaining_amount: '5' } });
+    });
+    it('on another network → needs_review (wrong_network), not counted', () => {
+      const events = given(first).when(detect(HASH2, '10', 'polygon')).events();
+      expect(types(events)).toEqual(['CheckoutTransferDetected', 'CheckoutNeedsReview']);
+      expect(events[0].data).toMatchObject({ received_amount: '90', remaining_amount: '10' });
+    });
+  });
 });

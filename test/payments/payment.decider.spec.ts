@@ -107,4 +107,12 @@ describe('payment decider', () => {
     given(underpaid()).when(select).then('payment_paid');
     given(run(base(), { type: 'CancelPayment' })).when(select).then('payment_canceled');
   });
+  it('two transfers in flight: the payment decides on the last confirmation (no underpaid in between)', () => {
+    const both = transfer(transfer(base(), '90'), '10', HASH2);
+    const one = confirmed(both);
+    expect(types(one.slice(both.length))).toEqual(Array(4).fill('PaymentConfirmationRecorded'));
+    const two = confirmed(one, HASH2);
+    expect(two.at(-1)).toMatchObject({ type: 'PaymentSucceeded', data: { received_amount: '100', overpaid_amount: null } });
+    expect(types(two)).not.toContain('PaymentUnderpaid');
+  });
 });

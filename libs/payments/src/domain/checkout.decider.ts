@@ -17,6 +17,8 @@ export interface CheckoutTransfer {
   txHash: string;
   network: NetworkId;
   amount: bigint;
+  /** Confirmations recorded for this transfer. */
+  current: number;
 }
 
 export interface OpenCheckoutState {
@@ -35,8 +37,9 @@ export interface OpenCheckoutState {
   /** Units received on the quoted network. */
   received: bigint;
   transfers: readonly CheckoutTransfer[];
-  /** The transfer being confirmed. */
+  /** The latest transfer (the one shown as confirming). Every transfer's own count is in `transfers`. */
   confirmingTx: string | null;
+  /** The latest recorded count (shown on the checkout) and the network's required count. */
   confirmations: { current: number; required: number };
   expiresAt: string;
   superseded: boolean;
@@ -193,13 +196,19 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
         ...state,
         status: state.status === 'open' || state.status === 'awaiting_customer' ? 'confirming' : state.status,
         received: onQuote ? state.received + amount : state.received,
-        transfers: [...state.transfers, { txHash: d.tx_hash, network: d.network, amount }],
+        transfers: [...state.transfers, { txHash: d.tx_hash, network: d.network, amount, current: 0 }],
         confirmingTx: d.tx_hash,
         confirmations: { ...state.confirmations, current: 0 },
       };
     }
-    case 'CheckoutConfirmationRecorded':
-      return { ...state, confirmations: { current: event.data.current, required: event.data.required } };
+    case 'CheckoutConfirmationRecorded': {
+      const d = event.data;
+      return {
+        ...state,
+        transfers: state.transfers.map((t) => (t.txHash === d.tx_hash ? { ...t, current: Math.max(t.current, d.current) } : t)),
+        confirmations: { current: d.current, required: d.required },
+      };
+    }
     case 'CheckoutCompleted':
       return { ...state, status: 'completed' };
     case 'CheckoutAwaitingCustomer':
@@ -333,12 +342,20 @@ function markSent(command: MarkSent, state: OpenCheckoutState, ctx: DecideContex
  * A transfer to the checkout's address. On the quoted network while the quote is live: the
  * checkout confirms it. On another network: needs_review (wrong_network). After the quote ended
  * (or `late`, which ends it first): needs_review (late).
+ *
+ * While a transfer is confirming, another real transfer (DetectTransfer) is recorded too (0009):
+ * on the quoted network it adds to received_amount whatever the time (the quote is held while a
+ * transfer confirms: the quote timer does not end a confirming checkout either), and the checkout
+ * decides (completed / awaiting_customer) once every transfer on the quoted network has its
+ * confirmations. On another network it puts the checkout in needs_review (wrong_network).
+ * mark-sent never reaches here while confirming (spec: no second simulated transfer).
  */
 function detect(state: OpenCheckoutState, ctx: DecideContext, txHash: string, network: NetworkId, amount: bigint, late: boolean, simulated: boolean): CheckoutEvent[] {
   if (state.transfers.some((t) => t.txHash === txHash)) return []; // seen already
-  if (state.status === 'confirming' || state.status === 'completed' || state.status === 'needs_review') return [];
+  if (state.status === 'completed' || state.status === 'needs_review') return [];
   const events: CheckoutEvent[] = [];
-  const ended = late || quoteEnded(state, ctx.now) || state.status === 'canceled' || state.status === 'failed';
+  const held = state.status === 'confirming';
+  const ended = !held && (late || quoteEnded(state, ctx.now) || state.status === 'canceled' || state.status === 'failed');
   if (ended && (state.status === 'open' || state.status === 'awaiting_customer')) {
     events.push({ type: 'CheckoutExpired', data: { checkout_id: state.id, payment_id: state.paymentId, received_amount: fmt(state.received, state.decimals) } });
   }
@@ -366,15 +383,18 @@ function detect(state: OpenCheckoutState, ctx: DecideContext, txHash: string, ne
 }
 
 function confirm(command: RecordCheckoutConfirmations, state: OpenCheckoutState, ctx: DecideContext): CheckoutEvent[] {
-  if (state.confirmingTx !== command.txHash) return []; // not the transfer being confirmed (or an old one)
+  const transfer = state.transfers.find((t) => t.txHash === command.txHash);
+  if (!transfer) return []; // not a transfer of this checkout
   if (state.status !== 'confirming' && state.status !== 'needs_review') return [];
   const { required } = state.confirmations;
   const target = Math.min(command.current, required);
   const events: CheckoutEvent[] = [];
-  for (let n = state.confirmations.current + 1; n <= target; n++) {
+  for (let n = transfer.current + 1; n <= target; n++) {
     events.push({ type: 'CheckoutConfirmationRecorded', data: { checkout_id: state.id, tx_hash: command.txHash, current: n, required } });
   }
   if (events.length === 0 || target < required || state.status !== 'confirming') return events;
+  // Another transfer on the quoted network is still confirming: it decides.
+  if (state.transfers.some((t) => t.txHash !== transfer.txHash && t.network === state.network && t.current < required)) return events;
   if (state.received >= state.expected) {
     const over = overpaid(state.expected, state.received);
     events.push({

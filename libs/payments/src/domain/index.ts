@@ -5,3 +5,4 @@ export * from './checkout.decider';
 export * from './payment.events';
 export * from './payment.decider';
 export * from './timeline';
+export * from './checkout-to-payment';

@@ -103,7 +103,8 @@ export interface RecordConfirmations {
 export interface RecordCheckoutEnded {
   type: 'RecordCheckoutEnded';
   checkoutId: string;
-  outcome: 'expired' | 'canceled' | 'failed';
+  /** `completed` only closes the checkout on the payment (the payment decided on its confirmations). */
+  outcome: 'completed' | 'expired' | 'canceled' | 'failed';
 }
 export interface RecordClaim {
   type: 'RecordClaim';
@@ -365,6 +366,8 @@ function recordConfirmations(command: RecordConfirmations, state: LivePaymentSta
   }
   if (events.length === 0 || target < command.required || transfer.review !== null) return events;
   if (state.status !== 'pending' && state.status !== 'underpaid') return events; // decided otherwise already (review, cancel)
+  // Another counted transfer is still confirming (a second transfer while confirming, 0009): it decides.
+  if (Object.entries(state.transfers).some(([hash, t]) => hash !== command.txHash && t.review === null && (t.required === 0 || t.current < t.required))) return events;
   const received = state.received + transfer.amount;
   if (received >= method.expected) {
     if (state.checkouts[transfer.checkoutId]?.remainder) {

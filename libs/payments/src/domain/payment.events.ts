@@ -17,7 +17,7 @@ export type PaymentEvent =
   | { type: 'PaymentNeedsReview'; data: { checkout_id: string; reason: 'wrong_network' | 'late'; tx_hash: string } }
   | { type: 'PaymentClaimed'; data: { checkout_id: string; tx_hash: string; network: NetworkId } }
   | { type: 'PaymentAccepted'; data: { counted_amount: string } }
-  | { type: 'PaymentCheckoutEnded'; data: { checkout_id: string; outcome: 'expired' | 'canceled' | 'failed' } }
+  | { type: 'PaymentCheckoutEnded'; data: { checkout_id: string; outcome: 'completed' | 'expired' | 'canceled' | 'failed' } }
   | { type: 'PaymentExpired'; data: { failure_code: 'payment_expired' } }
   | { type: 'PaymentFailed'; data: { reason: 'canceled'; failure_code: string } }
   | { type: 'PaymentCanceled'; data: { payment_id: string } };

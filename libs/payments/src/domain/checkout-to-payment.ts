@@ -1,0 +1,185 @@
+import { createHash } from 'node:crypto';
+import { CheckoutCommand, CheckoutState, OpenCryptoCheckout } from './checkout.decider';
+import { CheckoutEvent } from './checkout.events';
+import { PaymentCommand, PaymentState } from './payment.decider';
+import { PaymentEvent } from './payment.events';
+
+/**
+ * The checkout ⇄ payment process manager (DESIGN "process managers / reactors"): pure. It reads
+ * one recorded event and the state of that event's own stream folded up to (not including) the
+ * event, and returns the commands to decide on other streams. No I/O, no clock, no random ids.
+ *
+ * Idempotence (0009, "Process manager"): every command carries `id` = uuidv5(causing event id |
+ * target stream | command type); the events that command produces are appended with ids
+ * `reactionEventId(command.id, index)`. Replaying a reaction (a worker crash between deciding and
+ * checkpointing, a rebuild) gives the same command ids and so the same event ids; the store treats
+ * an id already in the stream as a no-op, and every Record… and FailCheckout command is also retry-safe in its
+ * decider (it yields no events on the state it produced). The causing event id goes into the new
+ * events' metadata as `causationId`.
+ */
+
+export interface ReactContext {
+  /** The causing event's id (the store's UUID). */
+  eventId: string;
+  /** For a checkout event: its checkout stream folded up to, not including, the event. */
+  checkout?: CheckoutState;
+  /** For a payment event: its payment stream folded up to, not including, the event. */
+  payment?: PaymentState;
+}
+
+/**
+ * A remainder checkout the caller opens: everything but what needs I/O or business settings,
+ * which the caller adds (`address` reserved for the checkout, `simulated` from the business,
+ * `quoteTtlMs`). The checkout id is the one the payment recorded, so opening it twice is a no-op.
+ */
+export type RemainderCheckoutOpening = Omit<OpenCryptoCheckout, 'address' | 'simulated' | 'quoteTtlMs'>;
+
+interface ReactionBase {
+  /** Deterministic: uuidv5(causationId | stream | command type). */
+  id: string;
+  causationId: string;
+  /** `payment-<pmt_id>` or `checkout-<chk_id>`. */
+  stream: string;
+}
+export type Reaction =
+  | (ReactionBase & { target: 'payment'; paymentId: string; command: PaymentCommand })
+  | (ReactionBase & { target: 'checkout'; checkoutId: string; command: CheckoutCommand })
+  | (ReactionBase & { target: 'open_checkout'; checkoutId: string; command: RemainderCheckoutOpening });
+
+/** The fixed namespace of reaction ids (a random v4, never to change: stored ids depend on it). */
+export const REACTION_NAMESPACE = '3b0f8a52-6c1e-4d2a-9f47-8e5d1c0b7a93';
+
+/** RFC 4122 version 5 (SHA-1, name-based) UUID. Pure. */
+export function uuidv5(name: string, namespace: string = REACTION_NAMESPACE): string {
+  const ns = Buffer.from(namespace.replace(/-/g, ''), 'hex');
+  if (ns.length !== 16) throw new TypeError(`namespace must be a UUID, got ${namespace}`);
+  const bytes = createHash('sha1').update(ns).update(name, 'utf8').digest().subarray(0, 16);
+  bytes[6] = (bytes[6] & 0x0f) | 0x50;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export function reactionId(causationId: string, stream: string, commandType: string): string {
+  return uuidv5(`${causationId.toLowerCase()}|${stream}|${commandType}`);
+}
+
+/** The id of the `index`-th event a reaction's command produced. */
+export function reactionEventId(reactionId: string, index: number): string {
+  return uuidv5(`${reactionId.toLowerCase()}#${index}`);
+}
+
+export const paymentStream = (paymentId: string): string => `payment-${paymentId}`;
+export const checkoutStream = (checkoutId: string): string => `checkout-${checkoutId}`;
+
+export function isCheckoutEvent(event: CheckoutEvent | PaymentEvent): event is CheckoutEvent {
+  return event.type.startsWith('Checkout');
+}
+
+export function react(event: CheckoutEvent | PaymentEvent, context: ReactContext): Reaction[] {
+  return isCheckoutEvent(event) ? fromCheckout(event, context) : fromPayment(event, context);
+}
+
+function toPayment(context: ReactContext, paymentId: string, command: PaymentCommand): Reaction {
+  const stream = paymentStream(paymentId);
+  return { id: reactionId(context.eventId, stream, command.type), causationId: context.eventId, stream, target: 'payment', paymentId, command };
+}
+
+function toCheckout(context: ReactContext, checkoutId: string, command: CheckoutCommand): Reaction {
+  const stream = checkoutStream(checkoutId);
+  return { id: reactionId(context.eventId, stream, command.type), causationId: context.eventId, stream, target: 'checkout', checkoutId, command };
+}
+
+function fromCheckout(event: CheckoutEvent, context: ReactContext): Reaction[] {
+  switch (event.type) {
+    case 'CheckoutOpened': {
+      const d = event.data;
+      if (d.remainder) return []; // the payment recorded it when the remainder was requested
+      return [
+        toPayment(context, d.payment_id, { type: 'SelectMethod', checkoutId: d.checkout_id, rail: d.rail, asset: d.asset, network: d.network, rateMinorPerCoin: d.rate.amount, quoteEndsAt: d.expires_at }),
+      ];
+    }
+    case 'CheckoutTransferDetected': {
+      const d = event.data;
+      const before = context.checkout;
+      if (!before || before.status === 'none') throw new Error(`react: ${event.type} needs the checkout state before it`);
+      // Same rule as the checkout decider: another network → wrong_network; a transfer on an ended
+      // checkout (expired — also by `late` or a detection after the quote end — canceled, failed) → late.
+      const ended = before.status === 'expired' || before.status === 'canceled' || before.status === 'failed';
+      const review = d.network !== before.network ? 'wrong_network' : ended ? 'late' : null;
+      return [toPayment(context, d.payment_id, { type: 'RecordTransfer', checkoutId: d.checkout_id, txHash: d.tx_hash, network: d.network, amount: d.amount, review })];
+    }
+    case 'CheckoutConfirmationRecorded': {
+      const d = event.data;
+      const before = context.checkout;
+      if (!before || before.status === 'none') throw new Error(`react: ${event.type} needs the checkout state before it`);
+      const command: PaymentCommand = { type: 'RecordConfirmations', checkoutId: d.checkout_id, txHash: d.tx_hash, current: d.current, required: d.required };
+      // One command per confirmation count: the type alone would collide between them.
+      const stream = paymentStream(before.paymentId);
+      const id = reactionId(context.eventId, stream, `${command.type}:${d.tx_hash}:${d.current}`);
+      return [{ id, causationId: context.eventId, stream, target: 'payment', paymentId: before.paymentId, command }];
+    }
+    case 'CheckoutCompleted':
+      return [toPayment(context, event.data.payment_id, { type: 'RecordCheckoutEnded', checkoutId: event.data.checkout_id, outcome: 'completed' })];
+    case 'CheckoutExpired':
+      return [toPayment(context, event.data.payment_id, { type: 'RecordCheckoutEnded', checkoutId: event.data.checkout_id, outcome: 'expired' })];
+    case 'CheckoutCanceled':
+      return [toPayment(context, event.data.payment_id, { type: 'RecordCheckoutEnded', checkoutId: event.data.checkout_id, outcome: 'canceled' })];
+    case 'CheckoutFailed':
+      return [toPayment(context, event.data.payment_id, { type: 'RecordCheckoutEnded', checkoutId: event.data.checkout_id, outcome: 'failed' })];
+    case 'CheckoutClaimed':
+      return [toPayment(context, event.data.payment_id, { type: 'RecordClaim', checkoutId: event.data.checkout_id, txHash: event.data.tx_hash, network: event.data.network })];
+    case 'CheckoutSuperseded':
+    case 'CheckoutAwaitingCustomer': // the payment decides underpaid on its own confirmations
+    case 'CheckoutNeedsReview': // carried by RecordTransfer's review flag
+      return [];
+    default:
+      return [];
+  }
+}
+
+function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
+  const before = context.payment;
+  if (!before || before.status === 'none') {
+    if (event.type === 'PaymentCreated') return [];
+    throw new Error(`react: ${event.type} needs the payment state before it`);
+  }
+  const failOpen = (failureCode: string): Reaction[] =>
+    Object.entries(before.checkouts)
+      .filter(([, c]) => c.open)
+      .map(([id]) => toCheckout(context, id, { type: 'FailCheckout', failureCode }));
+  switch (event.type) {
+    case 'PaymentCanceled':
+      return failOpen('payment_canceled');
+    case 'PaymentExpired':
+      return failOpen('payment_expired');
+    case 'PaymentFailed':
+      // A link payment failed because its checkout was canceled (closed by the PaymentCheckoutEnded
+      // before this event): any other checkout still open on it fails too.
+      return failOpen('payment_failed');
+    case 'PaymentRemainderRequested': {
+      const d = event.data;
+      const method = before.method;
+      if (method === null) throw new Error(`react: payment ${before.id} has a remainder but no method`);
+      const command: RemainderCheckoutOpening = {
+        type: 'OpenCheckout',
+        checkoutId: d.checkout_id,
+        paymentId: before.id,
+        linkId: before.linkId,
+        rail: 'crypto',
+        asset: d.asset,
+        network: d.network,
+        rateMinorPerCoin: method.rate,
+        currency: d.currency,
+        priceMinor: before.amount,
+        feePayer: before.feePayer,
+        feeRateBps: before.feeRateBps,
+        remainder: { amount: d.crypto_amount, priceMinor: d.amount },
+      };
+      const stream = checkoutStream(d.checkout_id);
+      return [{ id: reactionId(context.eventId, stream, command.type), causationId: context.eventId, stream, target: 'open_checkout', checkoutId: d.checkout_id, command }];
+    }
+    default:
+      return [];
+  }
+}

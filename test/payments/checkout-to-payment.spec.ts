@@ -1,0 +1,198 @@
+import {
+  CheckoutEvent,
+  CheckoutState,
+  OpenCryptoCheckout,
+  PaymentEvent,
+  decideCheckout,
+  initialCheckoutState,
+  react,
+  reactionEventId,
+  reactionId,
+  uuidv5,
+} from '../../libs/payments/src/domain';
+import { Harness } from './harness';
+
+const T0 = new Date('2025-01-01T00:00:00.000Z');
+const at = (ms: number) => new Date(T0.getTime() + ms);
+const MIN = 60_000;
+const HASH = '0x' + 'ab'.repeat(32);
+const HASH2 = '0x' + 'cd'.repeat(32);
+const HASH3 = '0x' + 'ef'.repeat(32);
+const types = (events: (PaymentEvent | CheckoutEvent)[]) => events.map((e) => e.type);
+
+const openCmd = (checkoutId = 'chk_1', simulated = true): OpenCryptoCheckout => ({
+  type: 'OpenCheckout', checkoutId, paymentId: 'pmt_1', linkId: null, rail: 'crypto', simulated,
+  asset: 'USDC', network: 'ethereum', address: '0x' + '11'.repeat(20), rateMinorPerCoin: 100, currency: 'USD',
+  priceMinor: 10_000, feePayer: 'business', feeRateBps: 100, remainder: null, quoteTtlMs: 15 * MIN,
+});
+
+/** A payment of 100.00 USD with a checkout open on it (100 USDC on ethereum, 4 confirmations). */
+function started(linkId: string | null = null): Harness {
+  const h = new Harness(T0);
+  h.payment('pmt_1', { type: 'CreatePayment', paymentId: 'pmt_1', amount: 10_000, currency: 'USD', feePayer: 'business', feeRateBps: 100, linkId, expiresAt: '2025-01-02T00:00:00.000Z' });
+  h.checkout('chk_1', { ...openCmd(), linkId });
+  return h;
+}
+const confirmAll = (h: Harness, checkoutId: string, txHash = HASH) => h.checkout(checkoutId, { type: 'RecordConfirmations', txHash, current: 4 });
+const status = (s: CheckoutState | { status: string }) => s.status;
+
+describe('uuidv5 and reaction ids', () => {
+  it('is RFC 4122 v5 (known vector) and deterministic per causing event, stream and command', () => {
+    expect(uuidv5('www.example.com', '6ba7b810-9dad-11d1-80b4-00c04fd430c8')).toBe('2ed6657d-e927-568b-95e1-2665a8aea6a2');
+    const id = reactionId('0f4c7a8e-1111-4222-8333-944455556666', 'payment-pmt_1', 'RecordTransfer');
+    expect(id).toBe(reactionId('0F4C7A8E-1111-4222-8333-944455556666', 'payment-pmt_1', 'RecordTransfer'));
+    expect(id).not.toBe(reactionId('0f4c7a8e-1111-4222-8333-944455556666', 'payment-pmt_2', 'RecordTransfer'));
+    expect(reactionEventId(id, 0)).not.toBe(reactionEventId(id, 1));
+    expect(reactionEventId(id, 0)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
+
+describe('react (pure mapping)', () => {
+  const eventId = '0f4c7a8e-1111-4222-8333-944455556666';
+  const opened = decideCheckout(openCmd(), initialCheckoutState, { now: T0 });
+  it('CheckoutOpened → SelectMethod with the quote; a remainder checkout → nothing', () => {
+    const [r] = react(opened[0], { eventId, checkout: initialCheckoutState });
+    expect(r).toMatchObject({ target: 'payment', stream: 'payment-pmt_1', causationId: eventId, command: { type: 'SelectMethod', checkoutId: 'chk_1', asset: 'USDC', network: 'ethereum', rateMinorPerCoin: 100, quoteEndsAt: '2025-01-01T00:15:00.000Z' } });
+    const rem = decideCheckout({ ...openCmd('chk_2'), remainder: { amount: '10', priceMinor: 1000 } }, initialCheckoutState, { now: T0 });
+    expect(react(rem[0], { eventId, checkout: initialCheckoutState })).toEqual([]);
+  });
+  it('the same event gives the same reactions (ids included)', () => {
+    expect(react(opened[0], { eventId, checkout: initialCheckoutState })).toEqual(react(opened[0], { eventId, checkout: initialCheckoutState }));
+  });
+  it('a payment event without its state is a programming error', () => {
+    expect(() => react({ type: 'PaymentCanceled', data: { payment_id: 'pmt_1' } }, { eventId })).toThrow(/needs the payment state/);
+  });
+});
+
+describe('checkout ⇄ payment end to end (in-memory streams)', () => {
+  it('exact payment → confirmations → succeeded; timeline in order', () => {
+    const h = started();
+    h.at(at(MIN)).checkout('chk_1', { type: 'MarkSent', simulate: 'exact', txHash: HASH });
+    confirmAll(h, 'chk_1');
+    expect(h.timeline('pmt_1')).toEqual(['created', 'method_selected', 'detected', 'confirmation', 'confirmation', 'confirmation', 'confirmation', 'succeeded']);
+    expect(status(h.paymentState('pmt_1'))).toBe('succeeded');
+    expect(status(h.checkoutState('chk_1'))).toBe('completed');
+    expect(types(h.paymentEvents('pmt_1')).at(-1)).toBe('PaymentCheckoutEnded'); // the completed checkout closed on the payment
+  });
+
+  it('underpaid 90% → underpaid + awaiting_customer → request remainder → remainder paid → succeeded, one payment', () => {
+    const h = started();
+    h.at(at(MIN)).checkout('chk_1', { type: 'MarkSent', simulate: 'underpaid', txHash: HASH });
+    confirmAll(h, 'chk_1');
+    expect(status(h.paymentState('pmt_1'))).toBe('underpaid');
+    expect(status(h.checkoutState('chk_1'))).toBe('awaiting_customer');
+    h.at(at(16 * MIN)).checkout('chk_1', { type: 'ExpireCheckout' });
+    expect(status(h.checkoutState('chk_1'))).toBe('expired');
+    h.at(at(20 * MIN)).payment('pmt_1', { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true });
+    const remainder = h.checkoutState('chk_2');
+    expect(remainder).toMatchObject({ status: 'open', remainder: true, paymentId: 'pmt_1', expected: 10_000_000n });
+    h.checkout('chk_2', { type: 'MarkSent', simulate: 'exact', txHash: HASH2 });
+    confirmAll(h, 'chk_2', HASH2);
+    expect(status(h.checkoutState('chk_2'))).toBe('completed');
+    expect(h.payments.size).toBe(1);
+    const events = h.paymentEvents('pmt_1');
+    expect(types(events).filter((t) => t === 'PaymentSucceeded')).toHaveLength(1);
+    expect(events.find((e) => e.type === 'PaymentSucceeded')!.data).toMatchObject({ amount_received: 10_000, received_amount: '100', overpaid_amount: null });
+    expect(h.timeline('pmt_1')).toEqual(['created', 'method_selected', 'detected', 'confirmation', 'confirmation', 'confirmation', 'confirmation', 'underpaid',
+      'remainder_requested', 'detected', 'confirmation', 'confirmation', 'confirmation', 'confirmation', 'remainder_paid', 'succeeded']);
+  });
+
+  it('overpaid 110% → succeeded with overpaid_amount', () => {
+    const h = started();
+    h.checkout('chk_1', { type: 'MarkSent', simulate: 'overpaid', txHash: HASH });
+    confirmAll(h, 'chk_1');
+    const succeeded = h.paymentEvents('pmt_1').find((e) => e.type === 'PaymentSucceeded');
+    expect(succeeded?.data).toMatchObject({ overpaid_amount: '10', amount_received: 11_000 });
+    expect(h.checkoutEvents('chk_1').at(-1)).toMatchObject({ type: 'CheckoutCompleted', data: { overpaid_amount: '10' } });
+  });
+
+  it.each(['wrong_network', 'late'] as const)('%s → payment needs_review (confirmations do not succeed it)', (simulate) => {
+    const h = started();
+    h.checkout('chk_1', { type: 'MarkSent', simulate, txHash: HASH });
+    expect(status(h.paymentState('pmt_1'))).toBe('needs_review');
+    expect(status(h.checkoutState('chk_1'))).toBe('needs_review');
+    const detected = h.paymentEvents('pmt_1').find((e) => e.type === 'PaymentTransferDetected');
+    expect(detected?.data).toMatchObject({ review: simulate });
+    confirmAll(h, 'chk_1');
+    expect(status(h.paymentState('pmt_1'))).toBe('needs_review');
+  });
+
+  it('claim on an expired checkout → payment needs_review with claimed', () => {
+    const h = started();
+    h.at(at(15 * MIN)).checkout('chk_1', { type: 'ExpireCheckout' });
+    h.checkout('chk_1', { type: 'ClaimCheckout', txHash: HASH, paymentSucceeded: false });
+    expect(status(h.paymentState('pmt_1'))).toBe('needs_review');
+    expect(h.paymentState('pmt_1')).toMatchObject({ claimTxHash: HASH });
+    expect(h.timeline('pmt_1')).toEqual(['created', 'method_selected', 'claimed']);
+  });
+
+  it('business cancels a pending payment → its open checkout fails', () => {
+    const h = started();
+    h.checkout('chk_0', { ...openCmd('chk_0') }); // an earlier attempt, still open
+    h.at(at(2 * MIN)).payment('pmt_1', { type: 'CancelPayment' });
+    expect(status(h.paymentState('pmt_1'))).toBe('canceled');
+    expect(h.checkoutState('chk_1')).toMatchObject({ status: 'failed', failureCode: 'payment_canceled' });
+    expect(h.checkoutState('chk_0')).toMatchObject({ status: 'failed', failureCode: 'payment_canceled' });
+    expect(h.timeline('pmt_1')).toEqual(['created', 'method_selected', 'method_selected', 'canceled']);
+  });
+
+  it('link checkout canceled by the customer → link payment failed; its checkout stays canceled', () => {
+    const h = started('lnk_1');
+    h.checkout('chk_1', { type: 'CancelCheckout' });
+    expect(status(h.paymentState('pmt_1'))).toBe('failed');
+    expect(status(h.checkoutState('chk_1'))).toBe('canceled');
+  });
+
+  it('payment expiry → failed + checkout failed', () => {
+    const h = started();
+    h.at(at(24 * 3600_000)).payment('pmt_1', { type: 'ExpirePayment' });
+    expect(h.paymentState('pmt_1')).toMatchObject({ status: 'failed', failureCode: 'payment_expired' });
+    expect(h.checkoutState('chk_1')).toMatchObject({ status: 'failed', failureCode: 'payment_expired' });
+    expect(h.timeline('pmt_1')).toEqual(['created', 'method_selected', 'expired', 'failed']);
+  });
+
+  it('a second real transfer while confirming is recorded and counted: 90 + 10 → completed, succeeded (no underpaid)', () => {
+    const h = started();
+    h.at(at(MIN)).checkout('chk_1', { type: 'DetectTransfer', txHash: HASH, network: 'ethereum', amount: '90' });
+    h.checkout('chk_1', { type: 'DetectTransfer', txHash: HASH2, network: 'ethereum', amount: '10' });
+    expect(h.checkoutState('chk_1')).toMatchObject({ status: 'confirming', received: 100_000_000n });
+    confirmAll(h, 'chk_1', HASH);
+    expect(status(h.checkoutState('chk_1'))).toBe('confirming'); // the second transfer decides
+    expect(status(h.paymentState('pmt_1'))).toBe('pending');
+    confirmAll(h, 'chk_1', HASH2);
+    expect(status(h.checkoutState('chk_1'))).toBe('completed');
+    expect(h.paymentEvents('pmt_1').find((e) => e.type === 'PaymentSucceeded')?.data).toMatchObject({ received_amount: '100', overpaid_amount: null });
+    expect(h.timeline('pmt_1')).not.toContain('underpaid');
+  });
+
+  it('replaying every event through react twice appends nothing (idempotence)', () => {
+    const h = started();
+    h.at(at(MIN)).checkout('chk_1', { type: 'MarkSent', simulate: 'underpaid', txHash: HASH });
+    confirmAll(h, 'chk_1');
+    h.at(at(16 * MIN)).checkout('chk_1', { type: 'ExpireCheckout' });
+    h.at(at(20 * MIN)).payment('pmt_1', { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true });
+    h.checkout('chk_2', { type: 'DetectTransfer', txHash: HASH2, network: 'ethereum', amount: '6' });
+    h.checkout('chk_2', { type: 'DetectTransfer', txHash: HASH3, network: 'ethereum', amount: '5' });
+    confirmAll(h, 'chk_2', HASH2);
+    confirmAll(h, 'chk_2', HASH3);
+    expect(h.paymentEvents('pmt_1').find((e) => e.type === 'PaymentSucceeded')?.data).toMatchObject({ received_amount: '101', overpaid_amount: '1' });
+    const size = h.log.length;
+    expect(h.replay()).toBe(0);
+    expect(h.replay()).toBe(0);
+    expect(h.log.length).toBe(size);
+  });
+
+  it('replaying the cancel, expiry and claim scenarios appends nothing either', () => {
+    const canceled = started();
+    canceled.payment('pmt_1', { type: 'CancelPayment' });
+    const expired = started();
+    expired.at(at(24 * 3600_000)).payment('pmt_1', { type: 'ExpirePayment' });
+    const claimed = started();
+    claimed.at(at(15 * MIN)).checkout('chk_1', { type: 'ExpireCheckout' });
+    claimed.checkout('chk_1', { type: 'ClaimCheckout', txHash: HASH, paymentSucceeded: false });
+    for (const h of [canceled, expired, claimed]) {
+      expect(h.replay()).toBe(0);
+      expect(h.replay()).toBe(0);
+    }
+  });
+});
