@@ -1,0 +1,3 @@
+export * from './clock';
+export * from './timer-store';
+export * from './timer-runner';

@@ -1,0 +1,217 @@
+import { Database, Sql } from '@lib/database';
+import { SystemClock, TimeSource, wallTime } from './clock';
+
+export type TimerStatus = 'scheduled' | 'fired' | 'canceled' | 'failed';
+
+export interface ScheduleTimer {
+  /** Chosen by the caller and deterministic (e.g. `quote_expiry:<quote id>`): scheduling twice keeps one row. */
+  id: string;
+  businessId: string;
+  kind: string;
+  /** What the timer is about (a payment, a quote, a webhook delivery id). */
+  subject: string;
+  payload?: Record<string, unknown>;
+  /** In the business's own time (see Clock.now(businessId)). */
+  dueAt: Date;
+}
+
+/** A timer as stored. */
+export interface Timer {
+  id: string;
+  businessId: string;
+  kind: string;
+  subject: string;
+  payload: Record<string, unknown>;
+  dueAt: Date;
+  status: TimerStatus;
+  /** Claims so far, this one included for a claimed timer. */
+  attempts: number;
+  lastError: string | null;
+  lockedUntil: Date | null;
+  firedAt: Date | null;
+  createdAt: Date;
+}
+
+interface TimerRow {
+  id: string;
+  business_id: string;
+  kind: string;
+  subject: string;
+  payload: Record<string, unknown> | null;
+  due_at: Date;
+  status: TimerStatus;
+  attempts: number;
+  last_error: string | null;
+  locked_until: Date | null;
+  fired_at: Date | null;
+  created_at: Date;
+}
+
+const COLUMNS = `id, business_id, kind, subject, payload, due_at, status, attempts, last_error, locked_until, fired_at, created_at`;
+
+export interface TimerStoreOptions {
+  /** Wall time (tests inject a controllable one). Used for due checks, leases and back-off. */
+  now?: TimeSource;
+}
+
+/**
+ * Durable timers in SQL (`timers`, `business_clocks`; migration 003_timers.sql). The same SQL
+ * runs on PostgreSQL and on the embedded database. Workers coordinate only through these rows:
+ * a claim takes a lease (locked_until) with FOR UPDATE SKIP LOCKED, so any number of workers can
+ * poll one database, and a claim left by a crashed worker is taken again once its lease expires.
+ * Timers therefore fire AT LEAST once: handlers must be idempotent.
+ */
+export class TimerStore {
+  readonly clock: SystemClock;
+  private readonly wall: TimeSource;
+
+  constructor(
+    readonly db: Database,
+    options: TimerStoreOptions = {},
+  ) {
+    this.wall = options.now ?? wallTime;
+    this.clock = new SystemClock(db, this.wall);
+  }
+
+  /** Wall time as this store sees it. */
+  wallNow(): Date {
+    return this.wall();
+  }
+
+  /**
+   * Schedules a timer; idempotent per id (a second call with the same id changes nothing, even
+   * with another due time). Pass `sql` to schedule inside a caller's transaction. Resolves true
+   * when this call created the row.
+   */
+  async schedule(timer: ScheduleTimer, sql: Sql = this.db): Promise<boolean> {
+    if (!(timer.dueAt instanceof Date) || Number.isNaN(timer.dueAt.getTime())) throw new TypeError(`timer ${timer.id}: invalid dueAt`);
+    const { rowCount } = await sql.query(
+      `INSERT INTO timers (id, business_id, kind, subject, payload, due_at, created_at)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)
+       ON CONFLICT (id) DO NOTHING`,
+      [timer.id, timer.businessId, timer.kind, timer.subject, JSON.stringify(timer.payload ?? {}), timer.dueAt, this.wall()],
+      'timers_schedule',
+    );
+    return rowCount > 0;
+  }
+
+  /**
+   * Cancels a scheduled timer; true when it was still scheduled. A timer already claimed by a
+   * worker may still fire (its handler is running); handlers check their own state.
+   */
+  async cancel(id: string, sql: Sql = this.db): Promise<boolean> {
+    const { rowCount } = await sql.query(
+      `UPDATE timers SET status = 'canceled', locked_until = NULL WHERE id = $1 AND status = 'scheduled'`,
+      [id],
+      'timers_cancel',
+    );
+    return rowCount > 0;
+  }
+
+  async get(id: string): Promise<Timer | null> {
+    const { rows } = await this.db.query<TimerRow>(`SELECT ${COLUMNS} FROM timers WHERE id = $1`, [id]);
+    return rows.length ? toTimer(rows[0]) : null;
+  }
+
+  /**
+   * Moves a business's test clock forward by `seconds` (never back); resolves the business's
+   * new now. Every timer of that business due by then becomes claimable at once.
+   */
+  async advanceClock(businessId: string, seconds: number): Promise<Date> {
+    if (!Number.isFinite(seconds) || seconds < 0) throw new RangeError(`seconds must be a finite number >= 0, got ${seconds}`);
+    const ms = Math.round(seconds * 1000);
+    const { rows } = await this.db.query<{ offset_ms: string | number | bigint }>(
+      `INSERT INTO business_clocks (business_id, offset_ms) VALUES ($1, $2::bigint)
+       ON CONFLICT (business_id) DO UPDATE SET offset_ms = business_clocks.offset_ms + EXCLUDED.offset_ms, updated_at = now()
+       RETURNING offset_ms`,
+      [businessId, String(ms)],
+      'timers_advance_clock',
+    );
+    return new Date(this.wall().getTime() + Number(rows[0].offset_ms));
+  }
+
+  /**
+   * Claims up to `limit` due timers: scheduled, due_at <= the business's own now (wall time +
+   * its test clock offset), and not leased (or the lease expired). Each claim increments
+   * `attempts` and leases the row for `leaseMs` of wall time. One statement, FOR UPDATE SKIP
+   * LOCKED: concurrent workers never claim the same row while a lease holds. Oldest due first.
+   * `kinds` restricts the claim to timers this worker can handle.
+   */
+  async claimDue(limit: number, leaseMs: number, kinds?: readonly string[]): Promise<Timer[]> {
+    const wall = this.wall();
+    const { rows } = await this.db.query<TimerRow>(
+      `WITH due AS (
+         SELECT t.id
+           FROM timers t
+           LEFT JOIN business_clocks c ON c.business_id = t.business_id
+          WHERE t.status = 'scheduled'
+            -- index range on (status, due_at): nothing is due beyond the largest offset
+            AND t.due_at <= $1::timestamptz + (SELECT COALESCE(MAX(offset_ms), 0) FROM business_clocks)::float8 * interval '1 millisecond'
+            AND t.due_at <= $1::timestamptz + COALESCE(c.offset_ms, 0)::float8 * interval '1 millisecond'
+            AND (t.locked_until IS NULL OR t.locked_until <= $1::timestamptz)
+            AND ($4::text[] IS NULL OR t.kind = ANY($4::text[]))
+          ORDER BY t.due_at, t.id
+          LIMIT $2
+          FOR UPDATE OF t SKIP LOCKED
+       )
+       UPDATE timers
+          SET locked_until = $1::timestamptz + $3::float8 * interval '1 millisecond',
+              attempts = timers.attempts + 1
+         FROM due
+        WHERE timers.id = due.id
+          AND timers.status = 'scheduled'
+       RETURNING ${COLUMNS.split(', ')
+         .map((c) => `timers.${c}`)
+         .join(', ')}`,
+      [wall, limit, leaseMs, kinds ? [...kinds] : null],
+      'timers_claim_due',
+    );
+    return rows.map(toTimer).sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** Marks a claimed timer fired (no-op if it is no longer scheduled); true when it changed. */
+  async markFired(id: string): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `UPDATE timers SET status = 'fired', fired_at = $2, locked_until = NULL WHERE id = $1 AND status = 'scheduled'`,
+      [id, this.wall()],
+      'timers_mark_fired',
+    );
+    return rowCount > 0;
+  }
+
+  /**
+   * Records a handler failure. With a `retryAt` (wall time) the timer stays scheduled and is
+   * held back by its lease until then (its due_at is kept); with null it is given up: 'failed'.
+   * `attempt` (the claim's attempts) fences a stale worker: the update applies only if no one
+   * claimed the timer since.
+   */
+  async markFailed(id: string, error: string, retryAt: Date | null, attempt?: number): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `UPDATE timers
+          SET last_error = $2,
+              status = CASE WHEN $3::timestamptz IS NULL THEN 'failed' ELSE 'scheduled' END,
+              locked_until = $3::timestamptz
+        WHERE id = $1 AND status = 'scheduled' AND ($4::int IS NULL OR attempts = $4::int)`,
+      [id, error.slice(0, 4000), retryAt, attempt ?? null],
+      'timers_mark_failed',
+    );
+    return rowCount > 0;
+  }
+}
+
+function toTimer(row: TimerRow): Timer {
+  return {
+    id: row.id,
+    businessId: row.business_id,
+    kind: row.kind,
+    subject: row.subject,
+    payload: row.payload ?? {},
+    dueAt: new Date(row.due_at),
+    status: row.status,
+    attempts: Number(row.attempts),
+    lastError: row.last_error,
+    lockedUntil: row.locked_until ? new Date(row.locked_until) : null,
+    firedAt: row.fired_at ? new Date(row.fired_at) : null,
+    createdAt: new Date(row.created_at),
+  };
+}

@@ -1,0 +1,315 @@
+import { randomUUID } from 'node:crypto';
+import { Database, connectPostgres, migrate, openEmbedded } from '@lib/database';
+import { SystemClock, Timer, TimerRunner, TimerStore } from '../../libs/timers/src';
+import { createTestDatabase } from '../support/postgres';
+import { tempDir } from '../support/temp-dir';
+
+interface Backend {
+  kind: 'postgres' | 'embedded';
+  /** Opens (or reopens, after a restart) the database, migrated. */
+  open(): Promise<Database>;
+  /** Opens a second connection to the same database, as another worker process would. */
+  second?: () => Promise<Database>;
+  cleanup(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A wall time the test moves by hand. */
+function manualTime(start = Date.now()) {
+  let t = start;
+  return { now: () => new Date(t), advance: (ms: number) => void (t += ms) };
+}
+
+function timersContract(backend: () => Backend): void {
+  let b: Backend;
+  let db: Database;
+  const runners: TimerRunner[] = [];
+  const extraDbs: Database[] = [];
+  const unique = (prefix: string) => `${prefix}_${randomUUID().slice(0, 8)}`;
+  const runner = (store: TimerStore, options: ConstructorParameters<typeof TimerRunner>[1] = {}) => {
+    const r = new TimerRunner(store, options);
+    runners.push(r);
+    return r;
+  };
+
+  beforeAll(async () => {
+    b = backend();
+    db = await b.open();
+  });
+  afterEach(async () => {
+    await Promise.all(runners.splice(0).map((r) => r.stop()));
+  });
+  afterAll(async () => {
+    await Promise.all(extraDbs.map((d) => d.close()));
+    await db?.close();
+    await b?.cleanup();
+  });
+
+  it('scheduling twice with one id keeps one row (the first)', async () => {
+    const store = new TimerStore(db);
+    const id = unique('t');
+    const dueAt = new Date(Date.now() + 60_000);
+    expect(await store.schedule({ id, businessId: 'biz', kind: 'k', subject: 'pay_1', payload: { n: 1 }, dueAt })).toBe(true);
+    expect(await store.schedule({ id, businessId: 'biz', kind: 'k', subject: 'pay_1', payload: { n: 2 }, dueAt: new Date() })).toBe(false);
+    const { rows } = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM timers WHERE id = $1`, [id]);
+    expect(rows[0].n).toBe('1');
+    expect(await store.get(id)).toMatchObject({ id, status: 'scheduled', attempts: 0, payload: { n: 1 }, dueAt });
+  });
+
+  it('a timer fires once when due and not before', async () => {
+    const time = manualTime();
+    const store = new TimerStore(db, { now: time.now });
+    const kind = unique('once');
+    const calls: Timer[] = [];
+    const r = runner(store).on(kind, (t) => void calls.push(t));
+    const id = unique('t');
+    await store.schedule({ id, businessId: unique('biz'), kind, subject: 'quote_1', payload: { quote: 'q1' }, dueAt: new Date(time.now().getTime() + 5000) });
+
+    expect(await r.runDue()).toBe(0);
+    time.advance(4999);
+    expect(await r.runDue()).toBe(0);
+    time.advance(1);
+    expect(await r.runDue()).toBe(1);
+    expect(await r.runDue()).toBe(0);
+    time.advance(60_000);
+    expect(await r.runDue()).toBe(0);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ id, kind, subject: 'quote_1', payload: { quote: 'q1' }, attempts: 1 });
+    expect(await store.get(id)).toMatchObject({ status: 'fired', firedAt: expect.any(Date), lockedUntil: null });
+  });
+
+  it("advancing one business's clock by 900 s fires its 15-minute timer at once, not another business's", async () => {
+    const store = new TimerStore(db);
+    const clock = new SystemClock(db);
+    const kind = unique('expiry');
+    const [a, other] = [unique('biz_a'), unique('biz_b')];
+    const fired: string[] = [];
+    const r = runner(store).on(kind, (t) => void fired.push(t.businessId));
+    for (const businessId of [a, other]) {
+      const now = await clock.now(businessId);
+      await store.schedule({ id: `${kind}:${businessId}`, businessId, kind, subject: 'pay', dueAt: new Date(now.getTime() + 15 * 60_000) });
+    }
+    expect(await r.runDue()).toBe(0);
+
+    const before = await clock.now(a);
+    const after = await store.advanceClock(a, 900);
+    expect(after.getTime() - before.getTime()).toBeGreaterThanOrEqual(900_000);
+    expect((await clock.now(a)).getTime() - Date.now()).toBeGreaterThanOrEqual(899_000);
+    expect(Math.abs((await clock.now(other)).getTime() - Date.now())).toBeLessThan(1000);
+
+    expect(await r.runDue()).toBe(1);
+    expect(fired).toEqual([a]);
+    expect(await store.get(`${kind}:${a}`)).toMatchObject({ status: 'fired' });
+    expect(await store.get(`${kind}:${other}`)).toMatchObject({ status: 'scheduled', attempts: 0 });
+    // The offset adds up.
+    const later = await store.advanceClock(a, 60);
+    expect(later.getTime() - Date.now()).toBeGreaterThanOrEqual(959_000);
+    await expect(store.advanceClock(a, -1)).rejects.toThrow(RangeError);
+  });
+
+  it('timers scheduled already due by an advanced clock fire in due order within one runDue (chained timers too)', async () => {
+    const store = new TimerStore(db);
+    const biz = unique('biz');
+    const kinds = { arrival: unique('arrival'), confirm: unique('confirm'), expiry: unique('expiry') };
+    const order: string[] = [];
+    const now = await store.clock.now(biz);
+    const r = runner(store)
+      .on(kinds.arrival, async (t) => {
+        order.push('arrival');
+        // The arrival schedules the confirmation 30 s later, already due on the advanced clock.
+        await store.schedule({ id: `${t.id}:confirm`, businessId: biz, kind: kinds.confirm, subject: t.subject, dueAt: new Date(t.dueAt.getTime() + 30_000) });
+      })
+      .on(kinds.confirm, () => void order.push('confirm'))
+      .on(kinds.expiry, () => void order.push('expiry'));
+    await store.schedule({ id: unique('t'), businessId: biz, kind: kinds.expiry, subject: 'pay', dueAt: new Date(now.getTime() + 900_000) });
+    await store.schedule({ id: unique('t'), businessId: biz, kind: kinds.arrival, subject: 'pay', dueAt: new Date(now.getTime() + 20_000) });
+    await store.advanceClock(biz, 20);
+    expect(await r.runDue()).toBe(1);
+    await store.advanceClock(biz, 900);
+    expect(await r.runDue()).toBe(2);
+    expect(order).toEqual(['arrival', 'confirm', 'expiry']);
+  });
+
+  it('cancel prevents firing', async () => {
+    const time = manualTime();
+    const store = new TimerStore(db, { now: time.now });
+    const kind = unique('cancel');
+    const handler = jest.fn();
+    const r = runner(store).on(kind, handler);
+    const id = unique('t');
+    await store.schedule({ id, businessId: 'biz', kind, subject: 's', dueAt: new Date(time.now().getTime() + 1000) });
+    expect(await store.cancel(id)).toBe(true);
+    expect(await store.cancel(id)).toBe(false);
+    time.advance(2000);
+    expect(await r.runDue()).toBe(0);
+    expect(handler).not.toHaveBeenCalled();
+    expect(await store.get(id)).toMatchObject({ status: 'canceled' });
+    // Scheduling the same id again does not revive it.
+    expect(await store.schedule({ id, businessId: 'biz', kind, subject: 's', dueAt: time.now() })).toBe(false);
+    expect(await r.runDue()).toBe(0);
+  });
+
+  it('a failing handler retries with back-off, records the error, then succeeds', async () => {
+    const time = manualTime();
+    const store = new TimerStore(db, { now: time.now });
+    const kind = unique('flaky');
+    let calls = 0;
+    const r = runner(store, { backoffMs: (n) => 1000 * n }).on(kind, () => {
+      calls++;
+      if (calls <= 2) throw new Error(`boom ${calls}`);
+    });
+    const id = unique('t');
+    await store.schedule({ id, businessId: 'biz', kind, subject: 's', dueAt: time.now() });
+
+    expect(await r.runDue()).toBe(0); // attempt 1 fails: retry in 1 s
+    expect(await store.get(id)).toMatchObject({ status: 'scheduled', attempts: 1, lastError: 'Error: boom 1' });
+    time.advance(999);
+    expect(await r.runDue()).toBe(0);
+    expect(calls).toBe(1);
+    time.advance(1);
+    expect(await r.runDue()).toBe(0); // attempt 2 fails: retry in 2 s
+    expect(await store.get(id)).toMatchObject({ status: 'scheduled', attempts: 2, lastError: 'Error: boom 2' });
+    time.advance(1999);
+    expect(await r.runDue()).toBe(0);
+    expect(calls).toBe(2);
+    time.advance(1);
+    expect(await r.runDue()).toBe(1);
+    expect(calls).toBe(3);
+    expect(await store.get(id)).toMatchObject({ status: 'fired', attempts: 3 });
+  });
+
+  it("a timer that keeps failing is given up as 'failed' after maxAttempts", async () => {
+    const time = manualTime();
+    const store = new TimerStore(db, { now: time.now });
+    const kind = unique('broken');
+    const handler = jest.fn(() => {
+      throw new Error('always');
+    });
+    const r = runner(store, { maxAttempts: 3, backoffMs: () => 10 }).on(kind, handler);
+    const id = unique('t');
+    await store.schedule({ id, businessId: 'biz', kind, subject: 's', dueAt: time.now() });
+    for (let i = 0; i < 5; i++) {
+      await r.runDue();
+      time.advance(10);
+    }
+    expect(handler).toHaveBeenCalledTimes(3);
+    expect(await store.get(id)).toMatchObject({ status: 'failed', attempts: 3, lastError: 'Error: always' });
+  });
+
+  it("a lease left by a crashed claim is taken again after it expires", async () => {
+    const time = manualTime();
+    const store = new TimerStore(db, { now: time.now });
+    const kind = unique('lease');
+    const id = unique('t');
+    await store.schedule({ id, businessId: 'biz', kind, subject: 's', dueAt: time.now() });
+    // A worker claims it and "crashes": it never marks the timer.
+    const claimed = await store.claimDue(10, 5000, [kind]);
+    expect(claimed.map((t) => t.id)).toEqual([id]);
+    expect(await store.claimDue(10, 5000, [kind])).toEqual([]);
+
+    const handler = jest.fn();
+    const r = runner(store).on(kind, handler);
+    time.advance(4999);
+    expect(await r.runDue()).toBe(0);
+    time.advance(1);
+    expect(await r.runDue()).toBe(1);
+    expect(handler).toHaveBeenCalledTimes(1);
+    expect(await store.get(id)).toMatchObject({ status: 'fired', attempts: 2 });
+    // The crashed worker's late failure report is fenced off.
+    expect(await store.markFailed(id, 'late', null, claimed[0].attempts)).toBe(false);
+  });
+
+  it('fires after a restart: scheduled, runner stopped, database closed and reopened', async () => {
+    const kind = unique('restart');
+    const id = unique('t');
+    const before = new TimerStore(db);
+    const early = jest.fn();
+    const r1 = runner(before, { pollMs: 20 }).on(kind, early);
+    r1.start();
+    await before.schedule({ id, businessId: 'biz', kind, subject: 's', dueAt: new Date(Date.now() + 400) });
+    await sleep(50);
+    await r1.stop();
+    await db.close();
+    expect(early).not.toHaveBeenCalled();
+
+    db = await b.open();
+    const after = new TimerStore(db);
+    expect(await after.get(id)).toMatchObject({ status: 'scheduled' });
+    const fired = new Promise<Timer>((resolve) => runner(after, { pollMs: 20 }).on(kind, resolve).start());
+    let timeout: NodeJS.Timeout | undefined;
+    const timer = await Promise.race([fired, new Promise<null>((resolve) => (timeout = setTimeout(() => resolve(null), 5000)))]);
+    clearTimeout(timeout);
+    expect(timer).toMatchObject({ id, kind });
+    await sleep(50);
+    expect(await after.get(id)).toMatchObject({ status: 'fired' });
+    expect(early).not.toHaveBeenCalled();
+  });
+
+  it('two runners on one database never fire the same timer twice', async () => {
+    const other = b.second ? await b.second() : db;
+    if (other !== db) extraDbs.push(other);
+    const kind = unique('race');
+    const seeding = new TimerStore(db);
+    const count = 300;
+    const now = Date.now();
+    for (let i = 0; i < count; i += 50) {
+      await db.transaction(async (tx) => {
+        for (let j = i; j < i + 50; j++) {
+          await seeding.schedule({ id: `${kind}:${j}`, businessId: 'biz', kind, subject: `s${j}`, dueAt: new Date(now - 1000 + j) }, tx);
+        }
+      });
+    }
+    const calls = new Map<string, number>();
+    const handler = async (t: Timer) => {
+      calls.set(t.id, (calls.get(t.id) ?? 0) + 1);
+      if (Math.random() < 0.3) await sleep(1);
+    };
+    const r1 = runner(new TimerStore(db), { batchSize: 7, pollMs: 5 }).on(kind, handler);
+    const r2 = runner(new TimerStore(other), { batchSize: 5, pollMs: 5 }).on(kind, handler);
+    r1.start();
+    r2.start();
+    const fired = await Promise.all([r1.runDue(), r2.runDue(), r1.runDue(), r2.runDue()]);
+    for (let i = 0; i < 100 && calls.size < count; i++) await sleep(20);
+    await Promise.all([r1.stop(), r2.stop()]);
+
+    expect(calls.size).toBe(count);
+    expect([...calls.values()].filter((n) => n !== 1)).toEqual([]);
+    expect(fired.reduce((a, n) => a + n, 0)).toBeLessThanOrEqual(count);
+    const { rows } = await db.query<{ status: string; n: string }>(
+      `SELECT status, count(*)::text AS n FROM timers WHERE kind = $1 GROUP BY status`,
+      [kind],
+    );
+    expect(rows).toEqual([{ status: 'fired', n: String(count) }]);
+  });
+}
+
+describe('timers on PostgreSQL', () => {
+  let testDb: Awaited<ReturnType<typeof createTestDatabase>>;
+  beforeAll(async () => {
+    testDb = await createTestDatabase('timers');
+  });
+  timersContract(() => ({
+    kind: 'postgres',
+    open: async () => {
+      const db = connectPostgres(testDb.url);
+      await migrate(db);
+      return db;
+    },
+    second: async () => connectPostgres(testDb.url),
+    cleanup: () => testDb.drop(),
+  }));
+});
+
+describe('timers on the embedded database', () => {
+  const dir = tempDir('timers-');
+  timersContract(() => ({
+    kind: 'embedded',
+    open: async () => {
+      const db = await openEmbedded(dir.path);
+      await migrate(db);
+      return db;
+    },
+    cleanup: async () => dir.remove(),
+  }));
+});
