@@ -2,6 +2,7 @@ import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { request as httpRequest } from 'node:http';
+import { DomainRefusal } from '@lib/domain';
 import { Public } from '../../apps/api/src/auth/auth.decorators';
 import { TestApi, startTestApi } from '../support/api-app';
 
@@ -21,6 +22,12 @@ class ProbeController {
   @Post('items')
   create(@Body() body: CreateItem) {
     return { data: { kind: 'item', name: body.name, amount: body.amount } };
+  }
+
+  @Get('refused')
+  refused(): never {
+    // a decider's refusal, thrown as is: the filter renders it without a per-library mapping
+    throw new DomainRefusal('remainder_unavailable', 'The quote is still live.', null, { quote_ends_at: '2026-11-22T00:15:00.000Z' });
   }
 
   @Get('boom')
@@ -154,6 +161,13 @@ describe('API platform: errors, bodies and the edge (spec §7, §5.8)', () => {
     expect(JSON.parse(pair.body).data.name).toBe('😀');
     expectError(await post('/probe/items', '{"name":"a","amount":1,"__proto__":{"admin":true}}'), 400, 'invalid_request', '__proto__');
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+
+  it('renders a domain refusal with its own code, status and details', async () => {
+    const response = await raw(api, 'GET', '/probe/refused');
+    expect(response.status).toBe(409);
+    const body = JSON.parse(response.body);
+    expect(body.error).toEqual({ quote_ends_at: '2026-11-22T00:15:00.000Z', code: 'remainder_unavailable', message: 'The quote is still live.', field: null, request_id: response.headers['service-request-id'] });
   });
 
   it('turns an unexpected exception into 500 internal_error with nothing internal in the body', async () => {

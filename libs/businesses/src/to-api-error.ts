@@ -3,5 +3,5 @@ import { DomainError } from './domain-error';
 
 /** The API error for a refused business command: same code, message and field. */
 export function toApiError(error: DomainError): ApiError {
-  return new ApiError(error.code, error.message, error.field);
+  return ApiError.from(error);
 }

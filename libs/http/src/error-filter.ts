@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DomainRefusal } from '@lib/domain';
 import { ApiError } from './api-error';
 import { RouteTable } from './route-table';
 
@@ -45,7 +46,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
   }
 
   private toApiError(exception: unknown, request: FastifyRequest): ApiError {
-    if (exception instanceof ApiError) return exception;
+    if (exception instanceof DomainRefusal) return ApiError.from(exception); // a decider's refusal, or an ApiError
     if (exception instanceof HttpException) {
       switch (exception.getStatus()) {
         case 404:

@@ -1,5 +1,5 @@
-import { AssetCode, NetworkId, confirmationsRequired, isValidTxHash, normalizeTxHash, otherEvmNetworksCarrying } from '../../../chains/src/registry';
-import { FeePayer, buildBreakdown, overpaid, quoteCryptoAmount, remaining, simulatedOverpaid, simulatedUnderpaid } from '../../../money/src';
+import { AssetCode, NetworkId, confirmationsRequired, isValidTxHash, normalizeTxHash, otherEvmNetworksCarrying } from '@lib/chains';
+import { FeePayer, buildBreakdown, overpaid, quoteCryptoAmount, remaining, simulatedOverpaid, simulatedUnderpaid } from '@lib/money';
 import { CheckoutEvent, CheckoutReviewReason } from './checkout.events';
 import { PaymentDomainError } from './errors';
 import { DecideContext, PaymentRail, REMAINDER_WAIT_MS, carried, fmt, laterOf, money, parse } from './shared';

@@ -1,5 +1,5 @@
-import type { AssetCode, NetworkId } from '../../../chains/src/registry';
-import type { Breakdown } from '../../../money/src';
+import type { AssetCode, NetworkId } from '@lib/chains';
+import type { Breakdown } from '@lib/money';
 
 /**
  * The stored events of a checkout stream (`checkout-<chk_id>`). Type names and snake_case data

@@ -1,48 +1,41 @@
-/**
- * The codes a payment or checkout rule refuses with. Each is an API error code (spec §7), so the
- * HTTP layer maps a PaymentDomainError one to one; `status` is that code's HTTP status.
- */
-export const PAYMENT_ERROR_STATUS = {
-  invalid_request: 400,
-  invalid_tx_hash: 400,
-  invalid_email: 400,
-  asset_unavailable: 400,
-  not_found: 404,
-  payment_not_cancelable: 409,
-  payment_in_flight: 409,
-  payment_not_acceptable: 409,
-  payment_not_underpaid: 409,
-  remainder_unavailable: 409,
-  nothing_due: 409,
-  payment_paid: 409,
-  payment_canceled: 409,
-  wrong_rail: 409,
-  checkout_canceled: 409,
-  checkout_failed: 409,
-  checkout_not_cancelable: 409,
-  checkout_not_supersedable: 409,
-  checkout_not_claimable: 409,
-  already_claimed: 409,
-  payment_expired: 410,
-  checkout_expired: 410,
-} as const;
+import { DomainRefusal } from '@lib/domain';
 
-export type PaymentErrorCode = keyof typeof PAYMENT_ERROR_STATUS;
+/** The codes a payment or checkout rule refuses with: API error codes (spec §7). */
+export type PaymentErrorCode =
+  | 'invalid_request'
+  | 'invalid_tx_hash'
+  | 'invalid_email'
+  | 'asset_unavailable'
+  | 'not_found'
+  | 'payment_not_cancelable'
+  | 'payment_in_flight'
+  | 'payment_not_acceptable'
+  | 'payment_not_underpaid'
+  | 'remainder_unavailable'
+  | 'nothing_due'
+  | 'payment_paid'
+  | 'payment_canceled'
+  | 'wrong_rail'
+  | 'checkout_canceled'
+  | 'checkout_failed'
+  | 'checkout_not_cancelable'
+  | 'checkout_not_supersedable'
+  | 'checkout_not_claimable'
+  | 'already_claimed'
+  | 'payment_expired'
+  | 'checkout_expired';
 
-/** A command refused by a payment or checkout rule. Pure: no HTTP or NestJS types. */
-export class PaymentDomainError extends Error {
-  override readonly name = 'PaymentDomainError';
-  readonly status: number;
+/** A command refused by a payment or checkout rule. Pure; the API's error filter renders it as is. */
+export class PaymentDomainError extends DomainRefusal<PaymentErrorCode> {
+  override name = 'PaymentDomainError';
 
   constructor(
-    readonly code: PaymentErrorCode,
+    code: PaymentErrorCode,
     message: string,
-    /** The input at fault, when there is one. */
-    readonly field: string | null = null,
+    field: string | null = null,
     /** remainder_unavailable: the time (ISO) the live quote ends, when a quote is still live. */
     readonly quoteEndsAt: string | null = null,
   ) {
-    super(message);
-    this.status = PAYMENT_ERROR_STATUS[code];
+    super(code, message, field, quoteEndsAt ? { quote_ends_at: quoteEndsAt } : {});
   }
 }

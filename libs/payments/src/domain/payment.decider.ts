@@ -1,5 +1,5 @@
-import { AssetCode, NetworkId, normalizeTxHash } from '../../../chains/src/registry';
-import { FeePayer, buildBreakdown, buildReporting, customerFeeFor, overpaid, quoteCryptoAmount, receivedValueMinor, remaining, validatePaymentAmount } from '../../../money/src';
+import { AssetCode, NetworkId, normalizeTxHash } from '@lib/chains';
+import { FeePayer, buildBreakdown, buildReporting, customerFeeFor, overpaid, quoteCryptoAmount, receivedValueMinor, remaining, validatePaymentAmount } from '@lib/money';
 import { PaymentDomainError } from './errors';
 import { PaymentEvent } from './payment.events';
 import { DecideContext, REMAINDER_WAIT_MS, carried, fmt, laterOf, money, parse } from './shared';

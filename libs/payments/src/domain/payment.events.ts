@@ -1,5 +1,5 @@
-import type { AssetCode, NetworkId } from '../../../chains/src/registry';
-import type { FeePayer, Reporting } from '../../../money/src';
+import type { AssetCode, NetworkId } from '@lib/chains';
+import type { FeePayer, Reporting } from '@lib/money';
 
 /**
  * The stored events of a payment stream (`payment-<pmt_id>`): snake_case data, crypto amounts

@@ -1,5 +1,5 @@
-import { AssetCode, NetworkId, assetOn, RegistryError } from '../../../chains/src/registry';
-import { MoneyError, formatCryptoAmount, parseCryptoAmount } from '../../../money/src';
+import { AssetCode, NetworkId, assetOn, RegistryError } from '@lib/chains';
+import { MoneyError, formatCryptoAmount, parseCryptoAmount } from '@lib/money';
 import { PaymentDomainError } from './errors';
 
 /** Rails a payment can be paid on. Only `crypto` is decided so far; `card` is typed so it can be added. */

@@ -1,0 +1,102 @@
+/**
+ * Refusals shared by the domain and the API. Pure: no HTTP or NestJS types, so deciders can
+ * throw them and the API's error filter turns them into the §7 envelope without a per-library
+ * mapping.
+ */
+
+/**
+ * Every error code the API answers with (spec §7). Codes are stable: clients branch on them.
+ * Adding one is fine; renaming or removing one is a breaking change.
+ */
+export const ERROR_STATUS = {
+  // requests and keys
+  invalid_request: 400,
+  invalid_json: 400,
+  idempotency_key_required: 400,
+  unsupported_media_type: 415,
+  payload_too_large: 413,
+  unauthenticated: 401,
+  invalid_api_key: 401,
+  business_forbidden: 403,
+  permission_denied: 403,
+  test_mode_unavailable: 403,
+  session_required: 403,
+  cross_site_request: 403,
+  edge_forbidden: 403,
+  not_found: 404,
+  idempotency_key_reused: 409,
+  idempotency_key_in_use: 409,
+  rate_limited: 429,
+  internal_error: 500,
+  temporarily_unavailable: 503,
+  upstream_unavailable: 503,
+  // payments
+  invalid_email: 400,
+  reference_in_use: 409,
+  not_accepting: 409,
+  business_suspended: 403,
+  payment_not_cancelable: 409,
+  payment_in_flight: 409,
+  payment_not_acceptable: 409,
+  payment_not_underpaid: 409,
+  remainder_unavailable: 409,
+  nothing_due: 409,
+  // checkouts and receipts
+  email_required: 400,
+  rail_unavailable: 400,
+  asset_unavailable: 400,
+  amount_out_of_range: 400,
+  invalid_tx_hash: 400,
+  customer_blocked: 403,
+  link_not_found: 404,
+  payment_not_found: 404,
+  payment_paid: 409,
+  payment_canceled: 409,
+  wrong_rail: 409,
+  checkout_canceled: 409,
+  checkout_failed: 409,
+  checkout_not_cancelable: 409,
+  checkout_not_supersedable: 409,
+  checkout_not_claimable: 409,
+  already_claimed: 409,
+  checkout_not_retryable: 409,
+  route_in_progress: 409,
+  no_route: 409,
+  stale_route: 409,
+  checkout_not_awaiting: 409,
+  payment_expired: 410,
+  checkout_expired: 410,
+  link_archived: 410,
+  // links and customers
+  link_has_payments: 409,
+  link_disabled: 409,
+  customer_exists: 409,
+  // dashboard and account (the routes come later; the codes are part of the contract now)
+  business_required: 400,
+  step_up_required: 403,
+  api_key_revoked: 409,
+  publishable_key: 409,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/**
+ * A command refused by a rule. Its code is an API error code (spec §7), so the HTTP layer maps
+ * it one to one; `status` is that code's HTTP status; `details` become extra members of the
+ * error object (for example the time a quote ends).
+ */
+export class DomainRefusal<C extends ErrorCode = ErrorCode> extends Error {
+  override name = 'DomainRefusal';
+  readonly status: number;
+
+  constructor(
+    readonly code: C,
+    message: string,
+    /** The input at fault, when there is one. */
+    readonly field: string | null = null,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+}
