@@ -175,6 +175,10 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
         feePayer: before.feePayer,
         feeRateBps: before.feeRateBps,
         remainder: { amount: d.crypto_amount, priceMinor: d.amount },
+        details:
+          before.details.business_id === undefined
+            ? undefined
+            : { business_id: before.details.business_id, email: before.details.customer_email ?? null, country: null, success_url: before.details.success_url ?? null, replaces: null },
       };
       const stream = checkoutStream(d.checkout_id);
       return [{ id: reactionId(context.eventId, stream, command.type), causationId: context.eventId, stream, target: 'open_checkout', checkoutId: d.checkout_id, command }];

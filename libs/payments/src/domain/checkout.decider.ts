@@ -73,6 +73,16 @@ export interface OpenCryptoCheckout {
   /** A remainder checkout: exactly the units left (decimal string) and their fiat value; null otherwise. */
   remainder: { amount: string; priceMinor: number } | null;
   quoteTtlMs: number;
+  /** Who and what the checkout is for; recorded on CheckoutOpened. */
+  details?: CheckoutDetails;
+}
+
+export interface CheckoutDetails {
+  business_id: string;
+  email: string | null;
+  country: string | null;
+  success_url: string | null;
+  replaces: string | null;
 }
 
 export interface CancelCheckout {
@@ -268,6 +278,7 @@ function open(command: OpenCryptoCheckout, state: CheckoutState, ctx: DecideCont
         breakdown,
         expires_at: new Date(ctx.now.getTime() + command.quoteTtlMs).toISOString(),
         confirmations_required: confirmationsRequired(command.network),
+        ...command.details,
       },
     },
   ];

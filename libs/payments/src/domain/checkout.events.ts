@@ -26,6 +26,13 @@ export interface CheckoutOpenedData {
   /** End of the quote. */
   expires_at: string;
   confirmations_required: number;
+  /** Who and what the checkout is for (optional in the type for the pure tests; the application sends them). */
+  business_id?: string;
+  email?: string | null;
+  country?: string | null;
+  success_url?: string | null;
+  /** The checkout this one replaced (POST /checkouts `replaces`), or null. */
+  replaces?: string | null;
 }
 
 export interface CheckoutTransferDetectedData {
@@ -39,6 +46,7 @@ export interface CheckoutTransferDetectedData {
   remaining_amount: string | null;
   overpaid_amount: string | null;
   simulated: boolean;
+  from_address?: string | null;
 }
 
 export type CheckoutEvent =

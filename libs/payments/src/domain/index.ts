@@ -6,3 +6,4 @@ export * from './payment.events';
 export * from './payment.decider';
 export * from './timeline';
 export * from './checkout-to-payment';
+export * from './metadata';

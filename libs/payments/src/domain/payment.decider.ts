@@ -1,7 +1,8 @@
 import { AssetCode, NetworkId, normalizeTxHash } from '@lib/chains';
 import { FeePayer, buildBreakdown, buildReporting, customerFeeFor, overpaid, quoteCryptoAmount, receivedValueMinor, remaining, validatePaymentAmount } from '@lib/money';
 import { PaymentDomainError } from './errors';
-import { PaymentEvent } from './payment.events';
+import { PaymentDetails, PaymentEvent } from './payment.events';
+import { mergeMetadata } from './metadata';
 import { DecideContext, REMAINDER_WAIT_MS, carried, fmt, laterOf, money, parse } from './shared';
 
 /**
@@ -57,6 +58,8 @@ export interface LivePaymentState {
   accepted: boolean;
   claimTxHash: string | null;
   failureCode: string | null;
+  /** Who the payment belongs to and what it shows (empty in the pure tests that leave it out). */
+  details: Partial<PaymentDetails>;
 }
 
 export type PaymentState = { status: 'none' } | LivePaymentState;
@@ -72,6 +75,12 @@ export interface CreatePayment {
   feeRateBps: number;
   linkId: string | null;
   expiresAt: string | null;
+  details?: PaymentDetails;
+}
+/** PATCH /payments/{id}: merge by key; '' or null removes a key; null clears everything. */
+export interface UpdateMetadata {
+  type: 'UpdateMetadata';
+  metadata: Record<string, string | null> | null;
 }
 /** A checkout opened for the payment (not a remainder one): its quote becomes the method. */
 export interface SelectMethod {
@@ -140,7 +149,8 @@ export type PaymentCommand =
   | RequestRemainder
   | AcceptPayment
   | CancelPayment
-  | ExpirePayment;
+  | ExpirePayment
+  | UpdateMetadata;
 
 export function decidePayment(command: PaymentCommand, state: PaymentState, ctx: DecideContext): PaymentEvent[] {
   if (command.type === 'CreatePayment') return create(command, state);
@@ -164,6 +174,8 @@ export function decidePayment(command: PaymentCommand, state: PaymentState, ctx:
       return cancelPayment(state);
     case 'ExpirePayment':
       return expirePayment(state, ctx);
+    case 'UpdateMetadata':
+      return updateMetadata(command, state);
     default:
       throw new Error(`unknown command ${(command as { type: string }).type}`);
   }
@@ -192,6 +204,18 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       accepted: false,
       claimTxHash: null,
       failureCode: null,
+      details: {
+        business_id: d.business_id,
+        mode: d.mode,
+        code: d.code,
+        description: d.description,
+        reference: d.reference,
+        metadata: d.metadata ?? {},
+        customer_id: d.customer_id,
+        customer_email: d.customer_email,
+        success_url: d.success_url,
+        cancel_url: d.cancel_url,
+      },
     };
   }
   if (state.status === 'none') return state;
@@ -253,6 +277,8 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       return { ...state, status: 'failed', failureCode: event.data.failure_code };
     case 'PaymentCanceled':
       return { ...state, status: 'canceled' };
+    case 'PaymentMetadataUpdated':
+      return { ...state, details: { ...state.details, metadata: event.data.metadata } };
     default:
       return state;
   }
@@ -292,9 +318,17 @@ function create(command: CreatePayment, state: PaymentState): PaymentEvent[] {
         customer_fee: customerFee,
         link_id: command.linkId,
         expires_at: command.expiresAt,
+        ...command.details,
       },
     },
   ];
+}
+
+function updateMetadata(command: UpdateMetadata, state: LivePaymentState): PaymentEvent[] {
+  const before = state.details.metadata ?? {};
+  const after = mergeMetadata(before, command.metadata);
+  const same = Object.keys(after).length === Object.keys(before).length && Object.entries(after).every(([k, v]) => before[k] === v);
+  return same ? [] : [{ type: 'PaymentMetadataUpdated', data: { metadata: after } }];
 }
 
 /** Refusals of a payment that can no longer take a new attempt (POST /checkouts). */

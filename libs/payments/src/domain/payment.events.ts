@@ -5,10 +5,42 @@ import type { FeePayer, Reporting } from '@lib/money';
  * The stored events of a payment stream (`payment-<pmt_id>`): snake_case data, crypto amounts
  * as decimal strings, fiat amounts as integers in minor units. Never rename or remove a field.
  */
+/**
+ * What a payment carries beyond its money rules: who it belongs to and what the business and the
+ * customer see. Recorded on PaymentCreated (optional in the type so the pure decider tests can
+ * leave it out; the application always sends it).
+ */
+export interface PaymentDetails {
+  business_id: string;
+  /** `live` for a live business, `test` for a simulated one. */
+  mode: 'live' | 'test';
+  /** The code at the end of the payment's hosted checkout url. */
+  code: string;
+  description: string | null;
+  reference: string | null;
+  metadata: Record<string, string>;
+  customer_id: string | null;
+  customer_email: string | null;
+  success_url: string | null;
+  cancel_url: string | null;
+}
+
+export type PaymentCreatedData = {
+  payment_id: string;
+  amount: number;
+  currency: string;
+  fee_payer: FeePayer;
+  fee_rate_bps: number;
+  customer_fee: number;
+  link_id: string | null;
+  expires_at: string | null;
+} & Partial<PaymentDetails>;
+
 export type PaymentEvent =
-  | { type: 'PaymentCreated'; data: { payment_id: string; amount: number; currency: string; fee_payer: FeePayer; fee_rate_bps: number; customer_fee: number; link_id: string | null; expires_at: string | null } }
+  | { type: 'PaymentCreated'; data: PaymentCreatedData }
+  | { type: 'PaymentMetadataUpdated'; data: { metadata: Record<string, string> } }
   | { type: 'PaymentMethodSelected'; data: { checkout_id: string; rail: 'crypto'; asset: AssetCode; network: NetworkId; expected_amount: string; rate: { amount: number; currency: string }; quoted_amount: number; quote_ends_at: string } }
-  | { type: 'PaymentTransferDetected'; data: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string; review: 'wrong_network' | 'late' | null } }
+  | { type: 'PaymentTransferDetected'; data: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string; review: 'wrong_network' | 'late' | null; from_address?: string | null } }
   | { type: 'PaymentConfirmationRecorded'; data: { checkout_id: string; tx_hash: string; current: number; required: number } }
   | { type: 'PaymentUnderpaid'; data: { expected: string; received: string; remaining: string; amount_received: number; quote_ends_at: string } }
   | { type: 'PaymentRemainderRequested'; data: { checkout_id: string; amount: number; currency: string; crypto_amount: string; asset: AssetCode; network: NetworkId } }
