@@ -107,7 +107,7 @@ function fromCheckout(event: CheckoutEvent, context: ReactContext): Reaction[] {
       // checkout (expired — also by `late` or a detection after the quote end — canceled, failed) → late.
       const ended = before.status === 'expired' || before.status === 'canceled' || before.status === 'failed';
       const review = d.network !== before.network ? 'wrong_network' : ended ? 'late' : null;
-      return [toPayment(context, d.payment_id, { type: 'RecordTransfer', checkoutId: d.checkout_id, txHash: d.tx_hash, network: d.network, amount: d.amount, review })];
+      return [toPayment(context, d.payment_id, { type: 'RecordTransfer', checkoutId: d.checkout_id, txHash: d.tx_hash, network: d.network, amount: d.amount, review, fromAddress: d.from_address ?? null })];
     }
     case 'CheckoutConfirmationRecorded': {
       const d = event.data;
@@ -149,6 +149,12 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
       .filter(([, c]) => c.open)
       .map(([id]) => toCheckout(context, id, { type: 'FailCheckout', failureCode }));
   switch (event.type) {
+    case 'PaymentMethodSelected':
+      // §4 supersede: "a new checkout for an API payment sets that payment's earlier quotes aside
+      // by itself" — they stay watched until they expire but stop being the quote on screen.
+      return Object.entries(before.checkouts)
+        .filter(([id, c]) => c.open && !c.remainder && id !== event.data.checkout_id)
+        .map(([id]) => toCheckout(context, id, { type: 'SupersedeCheckout' }));
     case 'PaymentCanceled':
       return failOpen('payment_canceled');
     case 'PaymentExpired':
@@ -178,7 +184,7 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
         details:
           before.details.business_id === undefined
             ? undefined
-            : { business_id: before.details.business_id, email: before.details.customer_email ?? null, country: null, success_url: before.details.success_url ?? null, replaces: null },
+            : { business_id: before.details.business_id, email: before.details.customer_email ?? null, country: null, success_url: before.details.success_url ?? null, replaces: null, simulate: null },
       };
       const stream = checkoutStream(d.checkout_id);
       return [{ id: reactionId(context.eventId, stream, command.type), causationId: context.eventId, stream, target: 'open_checkout', checkoutId: d.checkout_id, command }];

@@ -47,6 +47,11 @@ export interface OpenCheckoutState {
   reviewReason: CheckoutReviewReason | null;
   claimTxHash: string | null;
   failureCode: string | null;
+  /** The business (null in pure tests that leave details out). */
+  businessId: string | null;
+  email: string | null;
+  /** What the automatic simulated arrival sends (POST /checkouts `simulate`), default exact. */
+  simulate: Exclude<SimulatedTransfer, 'late'> | null;
 }
 
 export type CheckoutState = { status: 'none' } | OpenCheckoutState;
@@ -83,6 +88,8 @@ export interface CheckoutDetails {
   country: string | null;
   success_url: string | null;
   replaces: string | null;
+  /** Testing only: what the automatic simulated arrival sends (`late` is refused on POST /checkouts). */
+  simulate: Exclude<SimulatedTransfer, 'late'> | null;
 }
 
 export interface CancelCheckout {
@@ -104,11 +111,14 @@ export interface MarkSent {
   simulate: SimulatedTransfer;
   /** The simulated transfer's hash (an id from the caller). */
   txHash: string;
+  /** The sender's address, when known. */
+  fromAddress?: string | null;
 }
 /** A transfer a chain watcher saw to the checkout's address. */
 export interface DetectTransfer {
   type: 'DetectTransfer';
   txHash: string;
+  fromAddress?: string | null;
   network: NetworkId;
   amount: string;
 }
@@ -150,7 +160,7 @@ export function decideCheckout(command: CheckoutCommand, state: CheckoutState, c
     case 'MarkSent':
       return markSent(command, state, ctx);
     case 'DetectTransfer':
-      return detect(state, ctx, command.txHash, command.network, parse(command.amount, state.decimals), false, false);
+      return detect(state, ctx, command.txHash, command.network, parse(command.amount, state.decimals), false, false, command.fromAddress ?? null);
     case 'RecordConfirmations':
       return confirm(command, state, ctx);
     case 'ExpireCheckout':
@@ -170,6 +180,9 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
       status: 'open',
       id: d.checkout_id,
       paymentId: d.payment_id,
+      businessId: d.business_id ?? null,
+      email: d.email ?? null,
+      simulate: d.simulate ?? null,
       linkId: d.link_id,
       rail: d.rail,
       remainder: d.remainder,
@@ -332,19 +345,19 @@ function markSent(command: MarkSent, state: OpenCheckoutState, ctx: DecideContex
   if (state.status === 'failed') throw new PaymentDomainError('checkout_failed', 'The checkout failed; start a new one.');
   if (state.transfers.some((t) => t.txHash === command.txHash)) return [];
   const due = remaining(state.expected, state.received);
-  if (command.simulate === 'late') return detect(state, ctx, command.txHash, state.network, due, true, true);
+  if (command.simulate === 'late') return detect(state, ctx, command.txHash, state.network, due, true, true, command.fromAddress ?? null);
   if (quoteEnded(state, ctx.now)) throw new PaymentDomainError('checkout_expired', 'The quote expired; start a new checkout.');
   switch (command.simulate) {
     case 'exact':
-      return detect(state, ctx, command.txHash, state.network, due, false, true);
+      return detect(state, ctx, command.txHash, state.network, due, false, true, command.fromAddress ?? null);
     case 'underpaid':
-      return detect(state, ctx, command.txHash, state.network, simulatedUnderpaid(due), false, true);
+      return detect(state, ctx, command.txHash, state.network, simulatedUnderpaid(due), false, true, command.fromAddress ?? null);
     case 'overpaid':
-      return detect(state, ctx, command.txHash, state.network, simulatedOverpaid(due), false, true);
+      return detect(state, ctx, command.txHash, state.network, simulatedOverpaid(due), false, true, command.fromAddress ?? null);
     case 'wrong_network': {
       const other = otherEvmNetworksCarrying(state.asset, state.network)[0];
       if (other === undefined) throw new PaymentDomainError('invalid_request', `No other EVM network carries ${state.asset}.`, 'simulate');
-      return detect(state, ctx, command.txHash, other, due, false, true);
+      return detect(state, ctx, command.txHash, other, due, false, true, command.fromAddress ?? null);
     }
   }
 }
@@ -361,7 +374,7 @@ function markSent(command: MarkSent, state: OpenCheckoutState, ctx: DecideContex
  * confirmations. On another network it puts the checkout in needs_review (wrong_network).
  * mark-sent never reaches here while confirming (spec: no second simulated transfer).
  */
-function detect(state: OpenCheckoutState, ctx: DecideContext, txHash: string, network: NetworkId, amount: bigint, late: boolean, simulated: boolean): CheckoutEvent[] {
+function detect(state: OpenCheckoutState, ctx: DecideContext, txHash: string, network: NetworkId, amount: bigint, late: boolean, simulated: boolean, fromAddress: string | null = null): CheckoutEvent[] {
   if (state.transfers.some((t) => t.txHash === txHash)) return []; // seen already
   if (state.status === 'completed' || state.status === 'needs_review') return [];
   const events: CheckoutEvent[] = [];
@@ -385,6 +398,7 @@ function detect(state: OpenCheckoutState, ctx: DecideContext, txHash: string, ne
       remaining_amount: left > 0n ? fmt(left, state.decimals) : null,
       overpaid_amount: over > 0n ? fmt(over, state.decimals) : null,
       simulated,
+      ...(fromAddress ? { from_address: fromAddress } : {}),
     },
   });
   if (network !== state.network || ended) {

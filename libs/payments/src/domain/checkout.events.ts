@@ -33,6 +33,7 @@ export interface CheckoutOpenedData {
   success_url?: string | null;
   /** The checkout this one replaced (POST /checkouts `replaces`), or null. */
   replaces?: string | null;
+  simulate?: 'exact' | 'underpaid' | 'overpaid' | 'wrong_network' | null;
 }
 
 export interface CheckoutTransferDetectedData {

@@ -23,7 +23,13 @@ export type PaymentErrorCode =
   | 'checkout_not_claimable'
   | 'already_claimed'
   | 'payment_expired'
-  | 'checkout_expired';
+  | 'checkout_expired'
+  | 'reference_in_use'
+  | 'link_not_found'
+  | 'payment_not_found'
+  | 'business_suspended'
+  | 'rail_unavailable'
+  | 'test_mode_unavailable';
 
 /** A command refused by a payment or checkout rule. Pure; the API's error filter renders it as is. */
 export class PaymentDomainError extends DomainRefusal<PaymentErrorCode> {

@@ -99,6 +99,7 @@ export interface RecordTransfer {
   network: NetworkId;
   amount: string;
   review: 'wrong_network' | 'late' | null;
+  fromAddress?: string | null;
 }
 export interface RecordConfirmations {
   type: 'RecordConfirmations';
@@ -379,7 +380,7 @@ function recordTransfer(command: RecordTransfer, state: LivePaymentState): Payme
   const events: PaymentEvent[] = [
     {
       type: 'PaymentTransferDetected',
-      data: { checkout_id: command.checkoutId, tx_hash: command.txHash, network: command.network, amount: fmt(parse(command.amount, method.decimals), method.decimals), review: command.review },
+      data: { checkout_id: command.checkoutId, tx_hash: command.txHash, network: command.network, amount: fmt(parse(command.amount, method.decimals), method.decimals), review: command.review, ...(command.fromAddress ? { from_address: command.fromAddress } : {}) },
     },
   ];
   if (command.review !== null && state.status !== 'succeeded') {
