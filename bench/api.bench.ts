@@ -1,7 +1,9 @@
 /**
  * `npm run bench:api`: the API under load, at concurrency 32, in one run per store:
  *   - a bare unauthenticated route (GET /api/v1/health/live: no store, no key),
- *   - an authenticated route (GET /api/v1/business: key lookup, guard, projection read).
+ *   - an authenticated route (GET /api/v1/business: key lookup, guard, projection read),
+ *   - an authenticated list (GET /api/v1/payments?limit=25: key lookup, guard, a page of 25
+ *     payment views with their timelines out of 200 seeded payments, cursor).
  * The load comes from autocannon in a child process (its own core's worth of time on a
  * 2-core machine; the server and the generator share the machine as they would in CI).
  *
@@ -70,10 +72,19 @@ async function benchStore(store: string): Promise<Cell[]> {
   try {
     const { secret_key } = await app.get(BusinessService).createBusiness({ name: 'Bench', simulated: true });
     const auth = { authorization: `Bearer ${secret_key}` };
+    for (let i = 0; i < 200; i++) {
+      const created = await fetch(`${base}/payments`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: 1_000 + i, currency: 'USD', description: `Seed ${i}`, metadata: { seq: String(i) } }),
+      });
+      if (created.status !== 201) throw new Error(`seeding payments: ${created.status} ${await created.text()}`);
+    }
     const cells: Cell[] = [];
     for (const [route, headers] of [
       ['GET /health/live (bare)', {}],
       ['GET /business (authenticated)', auth],
+      ['GET /payments?limit=25 (authenticated list)', auth],
     ] as const) {
       const url = `${base}${route.split(' ')[1]}`;
       await autocannon(url, headers, 1); // warm-up

@@ -3,11 +3,12 @@ import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, CoreModule, loadConfig } from '@lib/core';
 import { PinoNestLogger, createLogger } from '@lib/http';
+import { PaymentsCoreModule } from '../../api/src/payments/payments.module';
 
-/** `npm run start:worker`: projections (and later timers and dispatchers) without the HTTP API. */
+/** `npm run start:worker`: projections, payment timers and the process manager's backstop, without the HTTP API. */
 async function main(): Promise<void> {
   const config = loadConfig(process.env, [...process.argv, '--role=worker']);
-  @Module({ imports: [CoreModule.forRoot(config)] })
+  @Module({ imports: [CoreModule.forRoot(config), PaymentsCoreModule] })
   class WorkerModule {}
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
   app.useLogger(new PinoNestLogger(createLogger(config.logLevel).child({ role: 'worker' })));

@@ -15,6 +15,10 @@ export interface AppConfig extends StoreConfig {
   trustedProxies: string[];
   /** Lets webhook endpoints use http and private addresses (local development and tests only). */
   webhookAllowPrivateUrls: boolean;
+  /** Life of a crypto quote in milliseconds (QUOTE_TTL_SECONDS; spec default 15 minutes). */
+  quoteTtlMs: number;
+  /** Processing fee rate of businesses, basis points (FEE_RATE_BPS). */
+  feeRateBps: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Port of the Prometheus /metrics listener; null (METRICS_PORT unset) serves none. */
   metricsPort: number | null;
@@ -41,6 +45,8 @@ export const CONFIG_VARIABLES = [
   'METRICS_PORT',
   'METRICS_HOST',
   'ROLE',
+  'QUOTE_TTL_SECONDS',
+  'FEE_RATE_BPS',
 ] as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -64,6 +70,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   if (metricsPort !== null && (!/^\d+$/.test(env.METRICS_PORT!) || metricsPort > 65535)) {
     throw new ConfigError(`METRICS_PORT must be an integer from 0 to 65535, got ${JSON.stringify(env.METRICS_PORT)}`);
   }
+  const quoteTtl = integer(env, 'QUOTE_TTL_SECONDS', 900, 60, 24 * 3600);
+  const feeRateBps = integer(env, 'FEE_RATE_BPS', 100, 0, 10_000);
   const config: AppConfig = {
     port,
     host,
@@ -76,6 +84,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     checkoutBaseUrl: checkoutBaseUrl.replace(/\/+$/, ''),
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
     webhookAllowPrivateUrls: flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS'),
+    quoteTtlMs: quoteTtl * 1000,
+    feeRateBps,
     logLevel,
     metricsPort,
     metricsHost: env.METRICS_HOST || '127.0.0.1',
@@ -112,4 +122,12 @@ function trustedProxies(value: string | undefined): string[] {
   } catch (error) {
     throw new ConfigError(`TRUSTED_PROXIES: ${(error as Error).message}`);
   }
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
+  return value;
 }

@@ -1,1 +1,3 @@
 export * from './domain';
+export * from './app';
+export * from './read';

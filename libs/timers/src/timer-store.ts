@@ -137,7 +137,7 @@ export class TimerStore {
    * LOCKED: concurrent workers never claim the same row while a lease holds. Oldest due first.
    * `kinds` restricts the claim to timers this worker can handle.
    */
-  async claimDue(limit: number, leaseMs: number, kinds?: readonly string[]): Promise<Timer[]> {
+  async claimDue(limit: number, leaseMs: number, kinds?: readonly string[], businessId?: string): Promise<Timer[]> {
     const wall = this.wall();
     const { rows } = await this.db.query<TimerRow>(
       `WITH due AS (
@@ -150,6 +150,7 @@ export class TimerStore {
             AND t.due_at <= $1::timestamptz + COALESCE(c.offset_ms, 0)::float8 * interval '1 millisecond'
             AND (t.locked_until IS NULL OR t.locked_until <= $1::timestamptz)
             AND ($4::text[] IS NULL OR t.kind = ANY($4::text[]))
+            AND ($5::text IS NULL OR t.business_id = $5::text)
           ORDER BY t.due_at, t.id
           LIMIT $2
           FOR UPDATE OF t SKIP LOCKED
@@ -163,10 +164,29 @@ export class TimerStore {
        RETURNING ${COLUMNS.split(', ')
          .map((c) => `timers.${c}`)
          .join(', ')}`,
-      [wall, limit, leaseMs, kinds ? [...kinds] : null],
+      [wall, limit, leaseMs, kinds ? [...kinds] : null, businessId ?? null],
       'timers_claim_due',
     );
     return rows.map(toTimer).sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /**
+   * Timers of a business that are due by its clock and still scheduled but held by a lease
+   * without an error: another worker is firing them right now.
+   */
+  async countDueInProgress(businessId: string): Promise<number> {
+    const wall = this.wall();
+    const { rows } = await this.db.query<{ n: string | number }>(
+      `SELECT count(*) AS n
+         FROM timers t
+         LEFT JOIN business_clocks c ON c.business_id = t.business_id
+        WHERE t.business_id = $1 AND t.status = 'scheduled' AND t.last_error IS NULL
+          AND t.locked_until > $2::timestamptz
+          AND t.due_at <= $2::timestamptz + COALESCE(c.offset_ms, 0)::float8 * interval '1 millisecond'`,
+      [businessId, wall],
+      'timers_count_due_in_progress',
+    );
+    return Number(rows[0].n);
   }
 
   /** Marks a claimed timer fired (no-op if it is no longer scheduled); true when it changed. */

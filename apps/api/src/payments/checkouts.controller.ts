@@ -1,0 +1,123 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { BusinessService } from '@lib/businesses';
+import { PaymentDomainError, PaymentsApp, PaymentsReadModel } from '@lib/payments';
+import { LiveModeAction, Public } from '../auth/auth.decorators';
+import { Auth, RequestAuth } from '../auth/request-auth';
+import { IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
+import { ApiErrors } from '../platform/openapi';
+import { RateLimit } from '../platform/rate-limit.guard';
+import { commandContext } from './context';
+import { ClaimCheckoutBody, MarkSentBody, OpenCheckoutBody } from './dto';
+
+/**
+ * Checkouts (spec §4): public routes a checkout page calls. With the owning business's secret
+ * key the checkout gains `email`, `reporting` and `fee_rate_bps` (§2).
+ */
+@ApiTags('checkouts')
+@Controller('checkouts')
+export class CheckoutsController {
+  constructor(
+    private readonly app: PaymentsApp,
+    private readonly read: PaymentsReadModel,
+    private readonly businesses: BusinessService,
+  ) {}
+
+  @ApiOperation({ summary: 'Open a checkout (one attempt to pay a payment)' })
+  @ApiErrors(
+    'email_required',
+    'invalid_email',
+    'rail_unavailable',
+    'asset_unavailable',
+    'amount_out_of_range',
+    'customer_blocked',
+    'business_suspended',
+    'link_not_found',
+    'payment_not_found',
+    'not_accepting',
+    'payment_paid',
+    'payment_canceled',
+    'payment_expired',
+    'temporarily_unavailable',
+  )
+  @Public()
+  @LiveModeAction()
+  @IdempotencyKeyRequired()
+  @RateLimit('checkouts.create')
+  @Post()
+  async open(@Body() body: OpenCheckoutBody, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
+    const { checkoutId } = await this.app.openCheckout(
+      body,
+      {
+        business: auth.kind === 'api_key' ? auth.business : null,
+        loadBusiness: async (id) => {
+          const business = await this.businesses.getBusiness(id);
+          return business ? { id: business.id, simulated: business.simulated, status: business.status } : null;
+        },
+      },
+      commandContext(request, auth),
+    );
+    return { data: await this.checkout(checkoutId, auth) };
+  }
+
+  @ApiOperation({ summary: 'Retrieve a checkout' })
+  @Public()
+  @Get(':id')
+  async get(@Param('id') id: string, @Auth() auth: RequestAuth) {
+    return { data: await this.checkout(id, auth) };
+  }
+
+  @ApiOperation({ summary: 'Cancel an open or awaiting_customer checkout (the customer leaves)' })
+  @ApiErrors('checkout_not_cancelable')
+  @Public()
+  @HttpCode(200)
+  @Post(':id/cancel')
+  async cancel(@Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
+    await this.app.cancelCheckout(this.checkoutId(id), commandContext(request, auth));
+    return { data: await this.checkout(id, auth) };
+  }
+
+  @ApiOperation({ summary: 'Set a checkout aside for a new one (it stays watched until it expires)' })
+  @ApiErrors('checkout_not_supersedable')
+  @Public()
+  @HttpCode(200)
+  @Post(':id/supersede')
+  async supersede(@Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
+    await this.app.supersedeCheckout(this.checkoutId(id), commandContext(request, auth));
+    return { data: await this.checkout(id, auth) };
+  }
+
+  @ApiOperation({ summary: 'Claim a transfer sent after the checkout closed (the business reviews it)' })
+  @ApiErrors('invalid_tx_hash', 'invalid_email', 'wrong_rail', 'payment_paid', 'already_claimed', 'checkout_not_claimable')
+  @Public()
+  @HttpCode(200)
+  @Post(':id/claim')
+  async claim(@Param('id') id: string, @Body() body: ClaimCheckoutBody, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
+    await this.app.claimCheckout(this.checkoutId(id), body, commandContext(request, auth));
+    return { data: await this.checkout(id, auth) };
+  }
+
+  @ApiOperation({ summary: 'Simulated businesses: send the transfer now (exact, underpaid, overpaid, wrong_network, late)' })
+  @ApiErrors('wrong_rail', 'checkout_canceled', 'checkout_failed', 'checkout_expired')
+  @Public()
+  @HttpCode(200)
+  @Post(':id/mark-sent')
+  async markSent(@Param('id') id: string, @Body() body: MarkSentBody, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
+    await this.app.markSent(this.checkoutId(id), body?.simulate ?? 'exact', commandContext(request, auth));
+    return { data: await this.checkout(id, auth) };
+  }
+
+  private checkoutId(id: string): string {
+    if (!/^chk_[A-Za-z0-9]{1,64}$/.test(id)) throw new PaymentDomainError('not_found', `No checkout ${id}.`);
+    return id;
+  }
+
+  private async checkout(id: string, auth: RequestAuth) {
+    this.checkoutId(id);
+    const businessId = auth.kind === 'api_key' && auth.key.type === 'secret' ? auth.business.id : undefined;
+    const view = await this.read.getCheckout(id, { secretFields: businessId !== undefined, businessId });
+    if (!view) throw new PaymentDomainError('not_found', `No checkout ${id}.`);
+    return view;
+  }
+}

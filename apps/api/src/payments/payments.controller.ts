@@ -1,0 +1,96 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import type { Business } from '@lib/businesses';
+import { PaymentDomainError, PaymentsApp, PaymentsReadModel } from '@lib/payments';
+import { LiveModeAction, RequiresPermission } from '../auth/auth.decorators';
+import { Auth, CurrentBusiness, RequestAuth } from '../auth/request-auth';
+import { IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
+import { ApiErrors } from '../platform/openapi';
+import { CreatePaymentBody, UpdatePaymentBody } from './dto';
+import { commandContext } from './context';
+
+/** Payments (spec §2, §4): thin — the application service decides, the read model answers. */
+@ApiTags('payments')
+@Controller('payments')
+export class PaymentsController {
+  constructor(
+    private readonly app: PaymentsApp,
+    private readonly read: PaymentsReadModel,
+  ) {}
+
+  @ApiOperation({ summary: 'Create a payment' })
+  @ApiErrors('invalid_email', 'reference_in_use', 'business_suspended')
+  @RequiresPermission('payments', 'write')
+  @LiveModeAction()
+  @Post()
+  async create(@CurrentBusiness() business: Business, @Body() body: CreatePaymentBody, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
+    const { paymentId } = await this.app.createPayment(business, body, commandContext(request, auth));
+    return { data: await this.payment(business.id, paymentId) };
+  }
+
+  @ApiOperation({ summary: 'List payments, newest first (filters: status, metadata[key], customer, reference, created[gte|gt|lte|lt])' })
+  @RequiresPermission('payments', 'read')
+  @Get()
+  async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>) {
+    return this.read.listPayments(business.id, query);
+  }
+
+  @ApiOperation({ summary: 'Retrieve a payment with its timeline' })
+  @RequiresPermission('payments', 'read')
+  @Get(':id')
+  async get(@CurrentBusiness() business: Business, @Param('id') id: string) {
+    return { data: await this.payment(business.id, id) };
+  }
+
+  @ApiOperation({ summary: "Update a payment's metadata (merge by key; '' or null removes a key; metadata null clears all)" })
+  @RequiresPermission('payments', 'write')
+  @Patch(':id')
+  async update(@CurrentBusiness() business: Business, @Param('id') id: string, @Body() body: UpdatePaymentBody, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
+    await this.app.updateMetadata(business, id, body.metadata, commandContext(request, auth));
+    return { data: await this.payment(business.id, id) };
+  }
+
+  @ApiOperation({ summary: 'Cancel a pending payment' })
+  @ApiErrors('payment_not_cancelable', 'payment_in_flight')
+  @RequiresPermission('payments', 'write')
+  @LiveModeAction()
+  @HttpCode(200)
+  @Post(':id/cancel')
+  async cancel(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
+    await this.app.cancelPayment(business, id, commandContext(request, auth));
+    return { data: await this.payment(business.id, id) };
+  }
+
+  @ApiOperation({ summary: 'Accept an underpaid or needs_review payment (it succeeds)' })
+  @ApiErrors('payment_not_acceptable')
+  @RequiresPermission('payments', 'write')
+  @LiveModeAction()
+  @HttpCode(200)
+  @Post(':id/accept')
+  async accept(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
+    await this.app.acceptPayment(business, id, commandContext(request, auth));
+    return { data: await this.payment(business.id, id) };
+  }
+
+  @ApiOperation({ summary: 'Open a checkout for what is left of an underpaid payment' })
+  @ApiErrors('payment_not_underpaid', 'remainder_unavailable', 'nothing_due', 'not_accepting', 'business_suspended', 'temporarily_unavailable')
+  @RequiresPermission('payments', 'write')
+  @LiveModeAction()
+  @IdempotencyKeyRequired()
+  @HttpCode(201)
+  @Post(':id/request-remainder')
+  async requestRemainder(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
+    const { checkoutId } = await this.app.requestRemainder(business, id, commandContext(request, auth));
+    const payment = await this.payment(business.id, id);
+    const checkout = await this.read.getCheckout(checkoutId, { secretFields: true, businessId: business.id });
+    if (!checkout) throw new Error(`remainder checkout ${checkoutId} missing from the read model`);
+    return { data: { kind: 'remainder_request', payment, checkout, url: `${payment.url ?? ''}?s=${checkoutId}` } };
+  }
+
+  private async payment(businessId: string, id: string) {
+    const view = await this.read.getPayment(businessId, id);
+    if (!view) throw new PaymentDomainError('not_found', `No payment ${id}.`);
+    return view;
+  }
+}

@@ -1,0 +1,69 @@
+import type { ScheduleTimer } from '@lib/timers';
+import { CheckoutState } from '../domain/checkout.decider';
+import { CheckoutEvent } from '../domain/checkout.events';
+import { PaymentState } from '../domain/payment.decider';
+import { PaymentEvent } from '../domain/payment.events';
+import { SIMULATED_ARRIVAL_MS, SIMULATED_BLOCK_MS } from './simulated-chain';
+
+/**
+ * The durable timers an event sets (DESIGN "Time"; decision 0010): pure. Timer ids are
+ * deterministic, so scheduling the same event's timers again (a retried reaction, the worker's
+ * backstop) keeps one row. Due times are in the business's own time (its test clock).
+ */
+export const TIMER_KINDS = {
+  quoteExpiry: 'checkout.quote_expiry',
+  simulatedArrival: 'checkout.simulated_arrival',
+  confirmation: 'checkout.confirmation',
+  paymentExpiry: 'payment.expiry',
+} as const;
+
+export type PaymentTimerKind = (typeof TIMER_KINDS)[keyof typeof TIMER_KINDS];
+
+const at = (iso: string, plusMs = 0): Date => new Date(Date.parse(iso) + plusMs);
+
+export function timersForCheckoutEvent(event: CheckoutEvent, after: CheckoutState, occurredAt: string): ScheduleTimer[] {
+  if (after.status === 'none' || after.businessId === null) return [];
+  const businessId = after.businessId;
+  const checkoutId = after.id;
+  switch (event.type) {
+    case 'CheckoutOpened': {
+      const out: ScheduleTimer[] = [
+        { id: `${TIMER_KINDS.quoteExpiry}:${checkoutId}:${event.data.expires_at}`, businessId, kind: TIMER_KINDS.quoteExpiry, subject: checkoutId, dueAt: at(event.data.expires_at) },
+      ];
+      if (event.data.simulated) {
+        out.push({ id: `${TIMER_KINDS.simulatedArrival}:${checkoutId}`, businessId, kind: TIMER_KINDS.simulatedArrival, subject: checkoutId, dueAt: at(occurredAt, SIMULATED_ARRIVAL_MS) });
+      }
+      return out;
+    }
+    case 'CheckoutAwaitingCustomer':
+      // the quote of an underpaid checkout is extended (§8 remainder wait): a new expiry
+      return [{ id: `${TIMER_KINDS.quoteExpiry}:${checkoutId}:${event.data.expires_at}`, businessId, kind: TIMER_KINDS.quoteExpiry, subject: checkoutId, dueAt: at(event.data.expires_at) }];
+    case 'CheckoutTransferDetected':
+      return event.data.simulated ? [confirmationTimer(businessId, checkoutId, event.data.tx_hash, 1, occurredAt)] : [];
+    case 'CheckoutConfirmationRecorded': {
+      const { current, required, tx_hash } = event.data;
+      return after.simulated && current < required ? [confirmationTimer(businessId, checkoutId, tx_hash, current + 1, occurredAt)] : [];
+    }
+    default:
+      return [];
+  }
+}
+
+function confirmationTimer(businessId: string, checkoutId: string, txHash: string, current: number, occurredAt: string): ScheduleTimer {
+  return {
+    id: `${TIMER_KINDS.confirmation}:${checkoutId}:${txHash}:${current}`,
+    businessId,
+    kind: TIMER_KINDS.confirmation,
+    subject: checkoutId,
+    payload: { tx_hash: txHash, current },
+    dueAt: at(occurredAt, SIMULATED_BLOCK_MS),
+  };
+}
+
+export function timersForPaymentEvent(event: PaymentEvent, after: PaymentState): ScheduleTimer[] {
+  if (after.status === 'none' || !after.details.business_id) return [];
+  if (event.type === 'PaymentCreated' && event.data.expires_at) {
+    return [{ id: `${TIMER_KINDS.paymentExpiry}:${after.id}`, businessId: after.details.business_id, kind: TIMER_KINDS.paymentExpiry, subject: after.id, dueAt: at(event.data.expires_at) }];
+  }
+  return [];
+}

@@ -1,0 +1,93 @@
+import { Database } from '@lib/database';
+import { EventStore, LogPosition, RecordedEvent, Subscription, formatPosition, parsePosition } from '@lib/eventstore';
+import { CheckoutState, evolveCheckout } from '../domain/checkout.decider';
+import { CheckoutEvent } from '../domain/checkout.events';
+import { PaymentState, evolvePayment } from '../domain/payment.decider';
+import { PaymentEvent } from '../domain/payment.events';
+import type { PaymentsApp } from './payments.app';
+import { AppendedEvent, occurredAtOf } from './streams';
+
+export const PAYMENTS_REACTOR = 'payments-reactor';
+
+export interface PaymentsReactorOptions {
+  /** Events younger than this are left to the request that appended them (it settles inline). */
+  graceMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * The process manager's backstop in the worker (DESIGN "process managers / reactors"). Requests
+ * settle their consequences inline; if a process died between an append and its reactions, this
+ * subscription runs them: every payment and checkout event of the log goes through
+ * `PaymentsApp.settle` once, from a checkpoint kept in projection_checkpoints. Reactions have
+ * deterministic event ids and are retry-safe in their deciders, so running one the request
+ * already ran appends nothing; timers are scheduled by id (one row). The checkpoint moves after
+ * the batch's effects: a crash in between runs them again, harmlessly.
+ */
+export class PaymentsReactor {
+  private subscription: Subscription | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly db: Database,
+    private readonly app: PaymentsApp,
+    private readonly options: PaymentsReactorOptions = {},
+  ) {}
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.db.query(`INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [PAYMENTS_REACTOR]);
+    const { rows } = await this.db.query<{ position: string }>(`SELECT position FROM projection_checkpoints WHERE name = $1`, [PAYMENTS_REACTOR]);
+    this.follow(parsePosition(rows[0]?.position));
+  }
+
+  private follow(after: LogPosition | null): void {
+    const subscription = this.store.subscribe((events) => this.handle(events), { after, batchSize: 200 });
+    this.subscription = subscription;
+    subscription.done.catch(async (error) => {
+      if (this.stopped) return;
+      this.options.onError?.(error);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      if (!this.stopped) this.follow(subscription.position ?? after);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.subscription?.stop();
+  }
+
+  private async handle(events: RecordedEvent[]): Promise<void> {
+    const mine = events.filter((e) => e.stream.startsWith('payment-pmt_') || e.stream.startsWith('checkout-'));
+    if (mine.length > 0) {
+      const wait = mine[mine.length - 1].recordedAt.getTime() + (this.options.graceMs ?? 1000) - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      for (const event of mine) await this.app.settle([await this.toAppended(event)]);
+    }
+    const last = events[events.length - 1];
+    await this.db.query(`UPDATE projection_checkpoints SET position = $2, events = events + $3, updated_at = now() WHERE name = $1`, [
+      PAYMENTS_REACTOR,
+      formatPosition(last.position),
+      events.length,
+    ]);
+  }
+
+  private async toAppended(recorded: RecordedEvent): Promise<AppendedEvent> {
+    const before = await this.app.streams.stateBefore(recorded.stream, recorded.revision);
+    const aggregate = recorded.stream.startsWith('payment-') ? 'payment' : 'checkout';
+    const event = { type: recorded.type, data: recorded.data } as PaymentEvent | CheckoutEvent;
+    const after = aggregate === 'payment' ? evolvePayment(before as PaymentState, event as PaymentEvent) : evolveCheckout(before as CheckoutState, event as CheckoutEvent);
+    return {
+      aggregate,
+      aggregateId: recorded.stream.slice(aggregate === 'payment' ? 'payment-'.length : 'checkout-'.length),
+      stream: recorded.stream,
+      eventId: recorded.id,
+      event,
+      occurredAt: occurredAtOf(recorded),
+      before,
+      after,
+      correlationId: typeof recorded.metadata?.correlationId === 'string' ? recorded.metadata.correlationId : null,
+    };
+  }
+}

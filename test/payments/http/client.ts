@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { BusinessService, CreatedBusiness } from '@lib/businesses';
+import { TestApi } from '../../support/api-app';
+
+/** A small HTTP client for the payment routes: JSON in, {status, body, headers} out. */
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export class Client {
+  constructor(
+    readonly api: TestApi,
+    readonly key: string | null,
+  ) {}
+
+  async call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
+    const response = await fetch(`${this.api.base}${path}`, {
+      method,
+      headers: {
+        ...(this.key ? { authorization: `Bearer ${this.key}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+  }
+
+  get<T = any>(path: string) {
+    return this.call<T>('GET', path);
+  }
+
+  post<T = any>(path: string, body?: unknown, headers: Record<string, string> = {}) {
+    return this.call<T>('POST', path, body, headers);
+  }
+
+  /** POST with a fresh Idempotency-Key. */
+  postOnce<T = any>(path: string, body?: unknown) {
+    return this.call<T>('POST', path, body, { 'idempotency-key': randomUUID() });
+  }
+
+  patch<T = any>(path: string, body?: unknown) {
+    return this.call<T>('PATCH', path, body);
+  }
+
+  as(key: string | null): Client {
+    return new Client(this.api, key);
+  }
+
+  // ------------------------------------------------------------ scenario steps
+
+  async createPayment(fields: Record<string, unknown> = {}) {
+    const answer = await this.post('/payments', { amount: 10_000, currency: 'USD', description: 'Order 1', ...fields });
+    if (answer.status !== 201) throw new Error(`create payment: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body.data;
+  }
+
+  async openCheckout(payment: { url: string }, fields: Record<string, unknown> = {}) {
+    const code = payment.url.split('/').pop()!;
+    const answer = await this.postOnce('/checkouts', { payment_code: code, asset: 'USDC', network: 'ethereum', ...fields });
+    if (answer.status !== 201) throw new Error(`open checkout: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body.data;
+  }
+
+  async markSent(checkoutId: string, simulate?: string) {
+    const answer = await this.post(`/checkouts/${checkoutId}/mark-sent`, simulate === undefined ? {} : { simulate });
+    if (answer.status !== 200) throw new Error(`mark-sent: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body.data;
+  }
+
+  async advance(seconds: number) {
+    const answer = await this.post('/test_clock/advance', { seconds });
+    if (answer.status !== 200) throw new Error(`advance: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body.data;
+  }
+
+  async payment(id: string) {
+    const answer = await this.get(`/payments/${id}`);
+    if (answer.status !== 200) throw new Error(`get payment: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body.data;
+  }
+}
+
+export async function businessWithKey(api: TestApi, simulated: boolean, name = simulated ? 'Sandbox' : 'Live Shop'): Promise<CreatedBusiness & { client: Client }> {
+  const created = await api.app.get(BusinessService).createBusiness({ name, simulated, website: 'https://shop.example', support_email: 'help@shop.example' });
+  return { ...created, client: new Client(api, created.secret_key) };
+}
