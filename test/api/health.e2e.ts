@@ -28,6 +28,7 @@ describe('the service on its embedded default', () => {
     expect(body.data.projections).toEqual([
       { name: 'stream_catalog', state: 'running', position: at, lag: 0 },
       { name: 'businesses', state: 'running', position: at, lag: 0 },
+      { name: 'payments', state: 'running', position: at, lag: 0 },
     ]);
   });
 
