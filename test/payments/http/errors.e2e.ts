@@ -1,0 +1,126 @@
+import { BusinessService } from '@lib/businesses';
+import { TestApi, startTestApi } from '../../support/api-app';
+import { Client, businessWithKey } from './client';
+
+/**
+ * The error codes §4 and §7 list for the payment and checkout routes, each provoked over HTTP;
+ * test keys on a live business (§5.4); state-dependent refusals on checkouts.
+ */
+describe('payment and checkout errors over HTTP', () => {
+  let api: TestApi;
+  let shop: Client;
+  let liveTestKey: Client;
+  let liveShop: Client;
+
+  beforeAll(async () => {
+    api = await startTestApi();
+    shop = (await businessWithKey(api, true)).client;
+    const live = await businessWithKey(api, false);
+    liveShop = live.client;
+    const testKey = await api.app.get(BusinessService).createKey({ businessId: live.business.id, kind: 'secret', mode: 'test' });
+    liveTestKey = new Client(api, testKey.secret);
+  });
+  afterAll(async () => api?.close());
+
+  const code = (payment: { url: string }) => payment.url.split('/').pop()!;
+
+  it('a test key on a live business cannot create, cancel, accept, request a remainder or open a checkout (403 test_mode_unavailable); it can read', async () => {
+    const payment = await liveShop.createPayment();
+    for (const answer of [
+      await liveTestKey.post('/payments', { amount: 1000, currency: 'USD' }),
+      await liveTestKey.post(`/payments/${payment.id}/cancel`),
+      await liveTestKey.post(`/payments/${payment.id}/accept`),
+      await liveTestKey.postOnce(`/payments/${payment.id}/request-remainder`),
+      await liveTestKey.postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' }),
+    ]) {
+      expect(answer.status).toBe(403);
+      expect(answer.body.error.code).toBe('test_mode_unavailable');
+    }
+    expect((await liveTestKey.get(`/payments/${payment.id}`)).status).toBe(200);
+    // the live business's own live key opens checkouts; simulate is refused there
+    const sim = await liveShop.postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum', simulate: 'exact' });
+    expect(sim.body.error).toMatchObject({ code: 'invalid_request', field: 'simulate' });
+    const opened = await liveShop.openCheckout(payment);
+    const markSent = await liveShop.as(null).post(`/checkouts/${opened.id}/mark-sent`, {});
+    expect(markSent.status).toBe(400); // mark-sent is for simulated businesses only
+  });
+
+  it('request-remainder: 400 idempotency_key_required, 404, 409 payment_not_underpaid, 409 remainder_unavailable carrying the quote end', async () => {
+    const payment = await shop.createPayment();
+    expect((await shop.post(`/payments/${payment.id}/request-remainder`)).body.error.code).toBe('idempotency_key_required');
+    expect((await shop.postOnce('/payments/pmt_doesnotexist000000000000/request-remainder')).status).toBe(404);
+    expect((await shop.postOnce(`/payments/${payment.id}/request-remainder`)).body.error.code).toBe('payment_not_underpaid');
+    const checkout = await shop.openCheckout(payment);
+    await shop.markSent(checkout.id, 'underpaid');
+    await shop.advance(15);
+    const early = await shop.postOnce(`/payments/${payment.id}/request-remainder`);
+    expect(early.status).toBe(409);
+    expect(early.body.error.code).toBe('remainder_unavailable');
+    expect(Date.parse(early.body.error.quote_ends_at)).toBeGreaterThan(Date.now());
+  });
+
+  it('checkout cancel / supersede / claim / mark-sent refusals', async () => {
+    const payment = await shop.createPayment();
+    const checkout = await shop.openCheckout(payment);
+    const anon = shop.as(null);
+    // claim: only expired or canceled checkouts; the hash must fit the network
+    expect((await anon.post(`/checkouts/${checkout.id}/claim`, { tx_hash: '0x' + '12'.repeat(32) })).body.error.code).toBe('checkout_not_claimable');
+    expect((await anon.post(`/checkouts/${checkout.id}/claim`, { tx_hash: '0x' + '12'.repeat(32), extra: 1 })).body.error).toMatchObject({ code: 'invalid_request', field: 'extra' });
+    await shop.markSent(checkout.id, 'exact');
+    expect((await anon.post(`/checkouts/${checkout.id}/cancel`)).body.error.code).toBe('checkout_not_cancelable');
+    expect((await anon.post(`/checkouts/${checkout.id}/supersede`)).body.error.code).toBe('checkout_not_supersedable');
+    const again = await anon.post(`/checkouts/${checkout.id}/mark-sent`, { simulate: 'overpaid' });
+    expect(again.status).toBe(200); // confirming: unchanged, no second transfer
+    expect(again.body.data.crypto.received_amount).toBe('100');
+    expect((await anon.post(`/checkouts/${checkout.id}/mark-sent`, { simulate: 'twice' })).body.error).toMatchObject({ code: 'invalid_request', field: 'simulate' });
+    await shop.advance(30);
+    // the payment succeeded: claims on its other checkouts are payment_paid; new checkouts too
+    const late = await shop.postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' });
+    expect(late.body.error.code).toBe('payment_paid');
+
+    const p2 = await shop.createPayment();
+    const c2 = await shop.openCheckout(p2);
+    await anon.post(`/checkouts/${c2.id}/cancel`);
+    expect((await anon.post(`/checkouts/${c2.id}/claim`, { tx_hash: 'not-a-hash' })).body.error.code).toBe('invalid_tx_hash');
+    expect((await anon.post(`/checkouts/${c2.id}/claim`, { tx_hash: '0x' + '34'.repeat(32), email: 'bad' })).body.error.code).toBe('invalid_email');
+    const claimed = await anon.post(`/checkouts/${c2.id}/claim`, { tx_hash: '0x' + '34'.repeat(32), email: 'payer@example.com' });
+    expect(claimed.body.data.status).toBe('needs_review');
+
+    const p3 = await shop.createPayment();
+    const c3 = await shop.openCheckout(p3);
+    await shop.post(`/checkouts/${c3.id}/supersede`);
+    await shop.advance(16 * 60);
+    const expired = await anon.post(`/checkouts/${c3.id}/mark-sent`, { simulate: 'exact' });
+    expect(expired.status).toBe(410);
+    expect(expired.body.error.code).toBe('checkout_expired');
+    const lateSent = await anon.post(`/checkouts/${c3.id}/mark-sent`, { simulate: 'late' });
+    expect(lateSent.body.data.status).toBe('needs_review');
+
+    const p4 = await shop.createPayment();
+    const c4 = await shop.openCheckout(p4);
+    await shop.post(`/payments/${p4.id}/cancel`);
+    expect((await anon.post(`/checkouts/${c4.id}/mark-sent`, {})).body.error.code).toBe('checkout_failed');
+  });
+
+  it('unknown ids answer 404 on every checkout route and the receipt', async () => {
+    const anon = shop.as(null);
+    for (const path of ['/checkouts/chk_nope/cancel', '/checkouts/chk_nope/supersede', '/checkouts/chk_nope/mark-sent']) {
+      expect((await anon.post(path)).status).toBe(404);
+    }
+    expect((await anon.post('/checkouts/chk_nope/claim', { tx_hash: '0x' + '12'.repeat(32) })).status).toBe(404);
+    expect((await anon.get('/checkouts/chk_nope')).status).toBe(404);
+    expect((await anon.get('/public/receipts/pmt_nope')).status).toBe(404);
+    expect((await anon.get('/public/receipts/not-an-id')).status).toBe(404);
+  });
+
+  it('restricted keys need payments access', async () => {
+    const business = await businessWithKey(api, true, 'Restricted');
+    const readOnly = await api.app.get(BusinessService).createKey({ businessId: business.business.id, kind: 'restricted', mode: 'test', permissions: 'payments:read' });
+    const client = new Client(api, readOnly.secret);
+    const payment = await business.client.createPayment();
+    expect((await client.get(`/payments/${payment.id}`)).status).toBe(200);
+    const refused = await client.post('/payments', { amount: 1000, currency: 'USD' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('permission_denied');
+  });
+});
