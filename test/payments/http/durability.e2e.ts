@@ -1,0 +1,105 @@
+import { openEventStore } from '@lib/eventstore';
+import { PaymentStreams, simulatedDepositAddress } from '@lib/payments';
+import { startTestApi } from '../../support/api-app';
+import { createTestDatabase } from '../../support/postgres';
+import { tempDir } from '../../support/temp-dir';
+import { Client, businessWithKey } from './client';
+
+/**
+ * What must survive a restart: durable timers fire in the worker after the process that
+ * scheduled them is gone; a process that died between an append and its reactions is made good
+ * by the worker's backstop; and the whole flow runs on PostgreSQL as on the embedded store.
+ */
+async function until<T>(what: string, fn: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 8000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('payments across restarts', () => {
+  it('a payment expiry timer scheduled before a restart fires in the new process without any clock advance', async () => {
+    const dir = tempDir();
+    try {
+      let api = await startTestApi({ DATA_DIR: dir.path });
+      const { client, secret_key } = await businessWithKey(api, true);
+      const payment = await client.createPayment({ expires_at: new Date(Date.now() + 1500).toISOString() });
+      await api.close();
+      await new Promise((resolve) => setTimeout(resolve, 1600));
+      api = await startTestApi({ DATA_DIR: dir.path });
+      const again = new Client(api, secret_key);
+      const failed = await until('expiry', () => again.payment(payment.id), (p) => p.status === 'failed');
+      expect(failed.failure_code).toBe('payment_expired');
+      expect(failed.events.map((e: { type: string }) => e.type)).toEqual(['created', 'expired', 'failed']);
+      await api.close();
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('a checkout opened by a process that died before settling is recorded on its payment by the worker backstop', async () => {
+    const dir = tempDir();
+    try {
+      let api = await startTestApi({ DATA_DIR: dir.path });
+      const created = await businessWithKey(api, true);
+      const payment = await created.client.createPayment();
+      await api.close();
+      // the "dead" process: the checkout's event is appended, nothing else happened
+      const opened = await openEventStore({ dataDir: dir.path });
+      const checkoutId = 'chk_orphan0000000000000001';
+      await new PaymentStreams(opened.store).decideCheckout(
+        checkoutId,
+        {
+          type: 'OpenCheckout', checkoutId, paymentId: payment.id, linkId: null, rail: 'crypto', simulated: true, asset: 'USDC', network: 'ethereum',
+          address: simulatedDepositAddress(created.business.id, checkoutId, 'ethereum'), rateMinorPerCoin: 100, currency: 'USD', priceMinor: 10_000,
+          feePayer: 'business', feeRateBps: 100, remainder: null, quoteTtlMs: 900_000,
+          details: { business_id: created.business.id, email: null, country: null, success_url: null, replaces: null, simulate: null },
+        },
+        { now: new Date(), metadata: {} },
+      );
+      await opened.close();
+      api = await startTestApi({ DATA_DIR: dir.path });
+      const client = new Client(api, created.secret_key);
+      const selected = await until('method_selected', () => client.payment(payment.id), (p) => p.events.some((e: { type: string }) => e.type === 'method_selected'));
+      expect(selected.checkout_id).toBe(checkoutId);
+      // and its timers were scheduled: the simulated arrival and confirmations follow on the test clock
+      await client.advance(60);
+      expect((await client.payment(payment.id)).status).toBe('succeeded');
+      await api.close();
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('runs the flow on PostgreSQL: succeeded, and underpaid → remainder → succeeded', async () => {
+    const database = await createTestDatabase('payments');
+    const api = await startTestApi({ DATABASE_URL: database.url });
+    try {
+      const { client } = await businessWithKey(api, true);
+      const payment = await client.createPayment();
+      const checkout = await client.openCheckout(payment);
+      await client.markSent(checkout.id, 'exact');
+      await client.advance(30);
+      expect((await client.payment(payment.id)).status).toBe('succeeded');
+
+      const short = await client.createPayment();
+      const c2 = await client.openCheckout(short);
+      await client.markSent(c2.id, 'underpaid');
+      await client.advance(16 * 60);
+      expect((await client.payment(short.id)).status).toBe('underpaid');
+      const remainder = await client.postOnce(`/payments/${short.id}/request-remainder`);
+      expect(remainder.status).toBe(201);
+      await client.markSent(remainder.body.data.checkout.id, 'exact');
+      await client.advance(30);
+      const done = await client.payment(short.id);
+      expect(done.status).toBe('succeeded');
+      expect(done.events.map((e: { type: string }) => e.type)).toContain('remainder_paid');
+    } finally {
+      await api.close();
+      await database.drop();
+    }
+  });
+});
