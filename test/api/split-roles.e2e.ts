@@ -79,6 +79,42 @@ describe('API and worker as separate processes on PostgreSQL and Redis', () => {
     expect(worker.child.exitCode).toBeNull();
   });
 
+  it('takes a payment to succeeded through the API process while the worker projects, and the worker fires wall-clock timers', async () => {
+    const opened = await openEventStore({ databaseUrl: database.url });
+    try {
+      const writer = new BusinessService(opened.store, opened.db, new ProjectionRunner(opened.store, opened.db, ALL_PROJECTORS));
+      const { secret_key } = await writer.createBusiness({ name: 'Split Payments', simulated: true });
+      const untouched = await writer.createBusiness({ name: 'Split wall clock', simulated: true });
+      const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, key = secret_key) => {
+        const response = await fetch(`${base}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        return { status: response.status, body: (await response.json()) as any };
+      };
+      const payment = (await call('POST', '/payments', { amount: 2500, currency: 'USD' })).body.data;
+      expect(payment.status).toBe('pending'); // read from the projection the worker keeps: the API waited for it
+      const checkout = await call('POST', '/checkouts', { payment_code: payment.url.split('/').pop(), asset: 'USDC', network: 'ethereum' }, { 'idempotency-key': 'split-1' });
+      expect(checkout.status).toBe(201);
+      expect((await call('POST', `/checkouts/${checkout.body.data.id}/mark-sent`, {})).body.data.status).toBe('confirming');
+      expect((await call('POST', '/test_clock/advance', { seconds: 30 })).status).toBe(200);
+      expect((await call('GET', `/payments/${payment.id}`)).body.data.status).toBe('succeeded');
+
+      // a business whose clock was never advanced: its payment expires in wall time
+      const expiring = (await call('POST', '/payments', { amount: 2500, currency: 'USD', expires_at: new Date(Date.now() + 1000).toISOString() }, {}, untouched.secret_key)).body.data;
+      const deadline = Date.now() + 8000;
+      let status = expiring.status;
+      while (status !== 'failed' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        status = (await call('GET', `/payments/${expiring.id}`, undefined, {}, untouched.secret_key)).body.data.status;
+      }
+      expect(status).toBe('failed'); // fired by the worker's timer runner: the API process runs none
+    } finally {
+      await opened.close();
+    }
+  });
+
   it('refuses to run the API alone on the embedded store, naming what to set', async () => {
     const lone = start('apps/api/src/main.ts', { DATABASE_URL: '', PORT: '0' }, ['--role=api']);
     const code = await new Promise((r) => lone.child.once('exit', r));
