@@ -53,6 +53,13 @@ async function timed<T>(into: number[], fn: () => Promise<T>): Promise<T> {
   return out;
 }
 
+let customers = 0;
+/** A distinct customer address per checkout (10.x.y.z). */
+function customerAddress(): string {
+  const n = ++customers;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
 async function call(base: string, method: string, path: string, key: string | null, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${base}${path}`, {
     method,
@@ -67,7 +74,9 @@ async function call(base: string, method: string, path: string, key: string | nu
 async function benchStore(store: string): Promise<Result> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-payments-'));
   let dbName: string | null = null;
-  const env: NodeJS.ProcessEnv = { PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'silent' };
+  // Customers come from many addresses: the load generator says so through X-Forwarded-For from a
+  // trusted loopback proxy, so the per-IP limit on POST /checkouts (30 per 10 minutes) applies per customer.
+  const env: NodeJS.ProcessEnv = { PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'silent', TRUSTED_PROXIES: 'loopback' };
   if (store === 'postgres') {
     dbName = `bench_payments_${Date.now().toString(36)}`;
     const admin = new Client({ connectionString: ADMIN_URL });
@@ -127,7 +136,7 @@ async function benchStore(store: string): Promise<Result> {
             const code = payment.url.split('/').pop();
             const checkout = (
               await timed(latencies.get('POST /checkouts')!, () =>
-                call(base, 'POST', '/checkouts', null, { payment_code: code, asset: 'USDC', network: 'ethereum' }, { 'idempotency-key': randomUUID() }),
+                call(base, 'POST', '/checkouts', null, { payment_code: code, asset: 'USDC', network: 'ethereum' }, { 'idempotency-key': randomUUID(), 'x-forwarded-for': customerAddress() }),
               )
             ).data;
             await timed(latencies.get('POST mark-sent')!, () => call(base, 'POST', `/checkouts/${checkout.id}/mark-sent`, null, { simulate: 'exact' }));

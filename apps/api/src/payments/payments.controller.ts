@@ -85,7 +85,7 @@ export class PaymentsController {
     const payment = await this.payment(business.id, id);
     const checkout = await this.read.getCheckout(checkoutId, { secretFields: true, businessId: business.id });
     if (!checkout) throw new Error(`remainder checkout ${checkoutId} missing from the read model`);
-    return { data: { kind: 'remainder_request', payment, checkout, url: `${payment.url ?? ''}?s=${checkoutId}` } };
+    return { data: { kind: 'remainder_request', payment, checkout, url: payment.url === null ? null : `${payment.url}?s=${checkoutId}` } };
   }
 
   private async payment(businessId: string, id: string) {

@@ -1,0 +1,284 @@
+import { AssetCode, ChainRegistry, NetworkId, defaultRegistry } from '@lib/chains';
+import { Breakdown, Reporting } from '@lib/money';
+import type { CheckoutStatus } from '../domain/checkout.decider';
+import type { CheckoutEvent, CheckoutOpenedData, CheckoutReviewReason } from '../domain/checkout.events';
+import { CHECKOUT_STREAM_PREFIX, LoggedEvent, eventTime } from './logged-event';
+import { PaymentViewState, paymentReporting, txExplorerUrl } from './payment-view';
+import { paymentUri } from './payment-uri';
+
+/**
+ * The checkout read model: `CheckoutViewState` (what the `checkouts` table keeps per checkout,
+ * plain JSON), the pure reducer `evolveCheckoutView`, and `checkoutView`, the spec §2 Checkout
+ * object built at read time (payment URIs and explorer links derived there). The secret fields
+ * (`email`, `reporting`, `fee_rate_bps`) are added only when the caller asks for them; reporting
+ * and the fee rate are the payment's. Decisions: docs/decisions/0012.
+ */
+
+export interface CheckoutViewTransfer {
+  tx_hash: string;
+  network: NetworkId;
+  amount: string;
+  detected_at: string;
+}
+
+/** One checkout as the `checkouts` table stores it (`state` column). */
+export interface CheckoutViewState {
+  id: string;
+  business_id: string | null;
+  payment_id: string;
+  link_id: string | null;
+  rail: 'crypto';
+  remainder: boolean;
+  simulated: boolean;
+  asset: AssetCode;
+  network: NetworkId;
+  /** The quote: what is due on this checkout, decimal string. */
+  amount: string;
+  address: string;
+  rate: { amount: number; currency: string };
+  breakdown: Breakdown;
+  status: CheckoutStatus;
+  /** End of the quote (moved by awaiting_customer). */
+  expires_at: string;
+  confirmations: { current: number; required: number };
+  transfers: CheckoutViewTransfer[];
+  /** Totals on the quoted network, as the checkout decided them. */
+  received_amount: string;
+  remaining_amount: string | null;
+  overpaid_amount: string | null;
+  superseded: boolean;
+  canceled_by: 'customer' | null;
+  replaces: string | null;
+  replaced_by: string | null;
+  failure_code: string | null;
+  review_reason: CheckoutReviewReason | null;
+  claim: { tx_hash: string; network: NetworkId; claimed_at: string } | null;
+  email: string | null;
+  country: string | null;
+  success_url: string | null;
+  sent_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CheckoutCryptoView {
+  asset: AssetCode;
+  network: NetworkId;
+  amount: string;
+  address: string;
+  payment_uri: string;
+  rate: { amount: number; currency: string };
+  received_amount: string;
+  remaining_amount: string | null;
+  remaining_payment_uri: string | null;
+  overpaid_amount: string | null;
+  detected_network: NetworkId | null;
+  tx_hash: string | null;
+  explorer_url: string | null;
+}
+
+/** The spec §2 Checkout object; the last three members only with secret fields. */
+export interface CheckoutView {
+  kind: 'checkout';
+  id: string;
+  status: CheckoutStatus;
+  rail: 'crypto' | 'card';
+  link_id: string | null;
+  payment_id: string;
+  amount: number;
+  currency: string;
+  breakdown: Breakdown;
+  crypto: CheckoutCryptoView | null;
+  card: null;
+  confirmations: { current: number; required: number };
+  remainder: boolean;
+  canceled_by: 'customer' | null;
+  replaced_by: string | null;
+  failure_code: string | null;
+  review_reason: CheckoutReviewReason | null;
+  success_url: string | null;
+  expires_at: string | null;
+  sent_at: string | null;
+  created_at: string;
+  updated_at: string;
+  email?: string | null;
+  reporting?: Reporting | null;
+  fee_rate_bps?: number | null;
+}
+
+export interface CheckoutViewOptions {
+  registry?: ChainRegistry;
+  /**
+   * Present when the caller holds a secret key: adds `email`, `reporting` and `fee_rate_bps`
+   * (the latter two from the checkout's payment; null if the payment row is missing).
+   */
+  secret?: { payment: PaymentViewState | null };
+}
+
+/**
+ * Applies one logged event to a checkout's state. Pure. Besides its own stream's events, a
+ * `CheckoutOpened` of another checkout that `replaces` this one sets `replaced_by`.
+ */
+export function evolveCheckoutView(state: CheckoutViewState | null, event: LoggedEvent): CheckoutViewState | null {
+  if (!event.stream.startsWith(CHECKOUT_STREAM_PREFIX)) return state;
+  const at = eventTime(event);
+  const e = { type: event.type, data: event.data } as CheckoutEvent;
+  if (e.type === 'CheckoutOpened') {
+    if (state === null) return event.stream === CHECKOUT_STREAM_PREFIX + e.data.checkout_id ? opened(e.data, at) : null;
+    if (e.data.checkout_id !== state.id && e.data.replaces === state.id) return { ...state, replaced_by: e.data.checkout_id, updated_at: at };
+    return state;
+  }
+  if (state === null || event.stream !== CHECKOUT_STREAM_PREFIX + state.id) return state;
+  const next = apply(state, e, at);
+  return next === null ? state : { ...next, updated_at: at };
+}
+
+/** Folds logged events (in log order) into a checkout's state. */
+export function foldCheckoutView(events: Iterable<LoggedEvent>, state: CheckoutViewState | null = null): CheckoutViewState | null {
+  let out = state;
+  for (const event of events) out = evolveCheckoutView(out, event);
+  return out;
+}
+
+function opened(d: CheckoutOpenedData, at: string): CheckoutViewState {
+  return {
+    id: d.checkout_id,
+    business_id: d.business_id ?? null,
+    payment_id: d.payment_id,
+    link_id: d.link_id,
+    rail: d.rail,
+    remainder: d.remainder,
+    simulated: d.simulated,
+    asset: d.asset,
+    network: d.network,
+    amount: d.amount,
+    address: d.address,
+    rate: { amount: d.rate.amount, currency: d.rate.currency },
+    breakdown: { ...d.breakdown },
+    status: 'open',
+    expires_at: d.expires_at,
+    confirmations: { current: 0, required: d.confirmations_required },
+    transfers: [],
+    received_amount: '0',
+    remaining_amount: null,
+    overpaid_amount: null,
+    superseded: false,
+    canceled_by: null,
+    replaces: d.replaces ?? null,
+    replaced_by: null,
+    failure_code: null,
+    review_reason: null,
+    claim: null,
+    email: d.email ?? null,
+    country: d.country ?? null,
+    success_url: d.success_url ?? null,
+    sent_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): CheckoutViewState | null {
+  switch (e.type) {
+    case 'CheckoutOpened':
+      return state;
+    case 'CheckoutCanceled':
+      return { ...state, status: 'canceled', canceled_by: e.data.canceled_by };
+    case 'CheckoutSuperseded':
+      return { ...state, superseded: true };
+    case 'CheckoutClaimed':
+      return {
+        ...state,
+        status: 'needs_review',
+        review_reason: 'claimed',
+        claim: { tx_hash: e.data.tx_hash, network: e.data.network, claimed_at: at },
+        email: state.email ?? e.data.email ?? null,
+      };
+    case 'CheckoutTransferDetected': {
+      const d = e.data;
+      if (state.transfers.some((t) => t.tx_hash === d.tx_hash)) return state;
+      return {
+        ...state,
+        status: state.status === 'open' || state.status === 'awaiting_customer' ? 'confirming' : state.status,
+        transfers: [...state.transfers, { tx_hash: d.tx_hash, network: d.network, amount: d.amount, detected_at: at }],
+        received_amount: d.received_amount,
+        remaining_amount: d.remaining_amount,
+        overpaid_amount: d.overpaid_amount,
+        confirmations: { ...state.confirmations, current: 0 },
+        sent_at: state.sent_at ?? at,
+      };
+    }
+    case 'CheckoutConfirmationRecorded':
+      return { ...state, confirmations: { current: e.data.current, required: e.data.required } };
+    case 'CheckoutCompleted':
+      return { ...state, status: 'completed', received_amount: e.data.received_amount, remaining_amount: null, overpaid_amount: e.data.overpaid_amount };
+    case 'CheckoutAwaitingCustomer':
+      return { ...state, status: 'awaiting_customer', received_amount: e.data.received_amount, remaining_amount: e.data.remaining_amount, expires_at: e.data.expires_at };
+    case 'CheckoutNeedsReview':
+      return { ...state, status: 'needs_review', review_reason: e.data.review_reason };
+    case 'CheckoutExpired':
+      return { ...state, status: 'expired' };
+    case 'CheckoutFailed':
+      return { ...state, status: 'failed', failure_code: e.data.failure_code };
+    default:
+      return null;
+  }
+}
+
+/** Statuses in which the checkout's quote can still take a transfer (remaining_payment_uri is shown). */
+const RECEIVING: readonly CheckoutStatus[] = ['open', 'awaiting_customer', 'confirming'];
+
+/** The spec §2 Checkout object of a state. */
+export function checkoutView(state: CheckoutViewState, options: CheckoutViewOptions = {}): CheckoutView {
+  const registry = options.registry ?? defaultRegistry;
+  const latest = state.transfers[state.transfers.length - 1] ?? null;
+  // The transfer shown is the latest (the one the confirmations count); a claim's hash when nothing was detected.
+  const hash = latest?.tx_hash ?? state.claim?.tx_hash ?? null;
+  const hashNetwork = latest?.network ?? state.claim?.network ?? state.network;
+  const uri = (amount: string) => paymentUri({ asset: state.asset, network: state.network, address: state.address, amount }, registry);
+  const view: CheckoutView = {
+    kind: 'checkout',
+    id: state.id,
+    status: state.status,
+    rail: state.rail,
+    link_id: state.link_id,
+    payment_id: state.payment_id,
+    amount: state.breakdown.price,
+    currency: state.breakdown.currency,
+    breakdown: { ...state.breakdown },
+    crypto: {
+      asset: state.asset,
+      network: state.network,
+      amount: state.amount,
+      address: state.address,
+      payment_uri: uri(state.amount),
+      rate: { ...state.rate },
+      received_amount: state.received_amount,
+      remaining_amount: state.remaining_amount,
+      remaining_payment_uri: state.remaining_amount !== null && RECEIVING.includes(state.status) ? uri(state.remaining_amount) : null,
+      overpaid_amount: state.overpaid_amount,
+      detected_network: latest?.network ?? null,
+      tx_hash: hash,
+      explorer_url: txExplorerUrl(registry, hashNetwork, hash),
+    },
+    card: null,
+    confirmations: { ...state.confirmations },
+    remainder: state.remainder,
+    canceled_by: state.canceled_by,
+    replaced_by: state.replaced_by,
+    failure_code: state.failure_code,
+    review_reason: state.review_reason,
+    success_url: state.success_url,
+    expires_at: state.expires_at,
+    sent_at: state.sent_at,
+    created_at: state.created_at,
+    updated_at: state.updated_at,
+  };
+  if (options.secret) {
+    const payment = options.secret.payment;
+    view.email = state.email;
+    view.reporting = payment ? paymentReporting(payment) : null;
+    view.fee_rate_bps = payment ? payment.fee_rate_bps : null;
+  }
+  return view;
+}

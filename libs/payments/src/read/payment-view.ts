@@ -1,0 +1,482 @@
+import { AssetCode, ChainRegistry, NetworkId, defaultRegistry } from '@lib/chains';
+import { FeePayer, Reporting, buildReporting, formatCryptoAmount, parseCryptoAmount } from '@lib/money';
+import type { CheckoutOpenedData } from '../domain/checkout.events';
+import type { PaymentStatus } from '../domain/payment.decider';
+import type { PaymentCreatedData, PaymentEvent } from '../domain/payment.events';
+import { TimelineEntry, timeline } from '../domain/timeline';
+import { CHECKOUT_STREAM_PREFIX, LoggedEvent, PAYMENT_STREAM_PREFIX, eventTime } from './logged-event';
+
+/**
+ * The payment read model: `PaymentViewState` (what the `payments` table keeps per payment, plain
+ * JSON), the pure reducer `evolvePaymentView` over logged events, and `paymentView`, the spec §2
+ * Payment object built from a state at read time (url, explorer links and reporting are derived
+ * there, never stored). The webhook outbox can fold the same reducer to get a payment as of any
+ * event: feed it the payment stream and the `CheckoutOpened` events of its checkouts, in log
+ * order (the checkout's address and country are only on those). Decisions: docs/decisions/0012.
+ */
+
+export interface PaymentViewTransfer {
+  checkout_id: string;
+  tx_hash: string;
+  /** The network the transfer arrived on (another one than the quote's for wrong_network). */
+  network: NetworkId;
+  amount: string;
+  review: 'wrong_network' | 'late' | null;
+  from_address: string | null;
+  detected_at: string;
+  confirmations: { current: number; required: number };
+}
+
+export interface PaymentViewCheckout {
+  id: string;
+  /** The wallet address the checkout reserved (null when its CheckoutOpened was never seen). */
+  address: string | null;
+  country: string | null;
+  remainder: boolean;
+}
+
+export interface PaymentViewMethod {
+  checkout_id: string;
+  rail: 'crypto';
+  asset: AssetCode;
+  network: NetworkId;
+  expected_amount: string;
+  rate: { amount: number; currency: string };
+  quoted_amount: number;
+  quote_ends_at: string;
+}
+
+/** One payment as the `payments` table stores it (`state` column). Plain JSON: no undefined, no BigInt. */
+export interface PaymentViewState {
+  id: string;
+  business_id: string | null;
+  mode: 'live' | 'test' | null;
+  code: string | null;
+  status: PaymentStatus;
+  amount: number;
+  currency: string;
+  fee_payer: FeePayer;
+  fee_rate_bps: number;
+  customer_fee: number;
+  link_id: string | null;
+  customer_id: string | null;
+  /** Kept for the business's own tools; never shown by the payment, checkout or receipt views. */
+  customer_email: string | null;
+  reference: string | null;
+  metadata: Record<string, string>;
+  description: string | null;
+  success_url: string | null;
+  cancel_url: string | null;
+  expires_at: string | null;
+  /** The current checkout: the last one selected as the method or opened for a remainder. */
+  checkout_id: string | null;
+  country: string | null;
+  method: PaymentViewMethod | null;
+  checkouts: PaymentViewCheckout[];
+  /** Every transfer, in the order detected. */
+  transfers: PaymentViewTransfer[];
+  amount_received: number;
+  /** From PaymentSucceeded: what counted (crypto), the overpayment, the business's reporting. */
+  received_amount: string | null;
+  overpaid_amount: string | null;
+  reporting: Reporting | null;
+  accepted: boolean;
+  claim: { checkout_id: string; tx_hash: string; network: NetworkId; claimed_at: string } | null;
+  failure_code: string | null;
+  created_at: string;
+  updated_at: string;
+  canceled_at: string | null;
+  confirmed_at: string | null;
+  failed_at: string | null;
+  /** The timeline (spec §2 `events`), oldest first, with the events' own times. */
+  events: TimelineEntry[];
+}
+
+export interface PaymentMethodView {
+  rail: 'crypto';
+  asset: AssetCode;
+  network: NetworkId;
+  amount: string;
+  expected_amount: string;
+  overpaid_amount: string | null;
+  from_address: string | null;
+  tx_hash: string | null;
+  explorer_url: string | null;
+}
+
+export interface PaymentSettlementView {
+  destination: 'wallet';
+  asset: AssetCode;
+  network: NetworkId;
+  amount: string;
+  wallet_id: string | null;
+  address: string | null;
+  tx_hash: string;
+  explorer_url: string | null;
+}
+
+/** The spec §2 Payment object. */
+export interface PaymentView {
+  kind: 'payment';
+  id: string;
+  status: PaymentStatus;
+  amount: number;
+  currency: string;
+  fee_payer: FeePayer;
+  customer_fee: number;
+  amount_received: number;
+  reporting: Reporting;
+  fee_rate_bps: number;
+  method: PaymentMethodView | null;
+  settlement: PaymentSettlementView | null;
+  customer_id: string | null;
+  link_id: string | null;
+  url: string | null;
+  reference: string | null;
+  metadata: Record<string, string>;
+  success_url: string | null;
+  cancel_url: string | null;
+  expires_at: string | null;
+  canceled_at: string | null;
+  confirmed_at: string | null;
+  checkout_id: string | null;
+  description: string | null;
+  country: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  created_at: string;
+  updated_at: string;
+  events: TimelineEntry[];
+}
+
+export interface PaymentViewOptions {
+  /** Where the hosted checkout page lives (`{checkout_url}`); a payment's url is `${base}/${code}`. */
+  checkoutBaseUrl: string;
+  /** Explorer links come from here (a deployment may override explorers); the defaults otherwise. */
+  registry?: ChainRegistry;
+}
+
+/** failure_message for each failure_code a payment can carry (decision 0012). */
+export const PAYMENT_FAILURE_MESSAGES: Readonly<Record<string, string>> = {
+  payment_expired: 'The payment expired before it was paid.',
+  checkout_canceled: 'The customer canceled the checkout.',
+};
+
+export function paymentFailureMessage(code: string | null): string | null {
+  if (code === null) return null;
+  return PAYMENT_FAILURE_MESSAGES[code] ?? `The payment failed (${code}).`;
+}
+
+/**
+ * Applies one logged event to a payment's state. Pure and deterministic (event data and its time
+ * only). Returns the state unchanged for events that do not concern it; null until PaymentCreated.
+ */
+export function evolvePaymentView(state: PaymentViewState | null, event: LoggedEvent): PaymentViewState | null {
+  const at = eventTime(event);
+  if (event.stream.startsWith(CHECKOUT_STREAM_PREFIX)) {
+    if (state === null || event.type !== 'CheckoutOpened') return state;
+    return checkoutOpened(state, event.data as CheckoutOpenedData);
+  }
+  if (!event.stream.startsWith(PAYMENT_STREAM_PREFIX)) return state;
+  const e = { type: event.type, data: event.data } as PaymentEvent;
+  if (e.type === 'PaymentCreated') return state ?? created(e.data, at);
+  if (state === null) return null;
+  const next = apply(state, e, at);
+  if (next === null) return state; // a type this version does not know
+  const entries = timeline([{ ...e, recorded_at: at }]);
+  return { ...next, events: entries.length > 0 ? [...state.events, ...entries] : state.events, updated_at: at };
+}
+
+/** Folds logged events (in log order) into a payment's state. */
+export function foldPaymentView(events: Iterable<LoggedEvent>, state: PaymentViewState | null = null): PaymentViewState | null {
+  let out = state;
+  for (const event of events) out = evolvePaymentView(out, event);
+  return out;
+}
+
+function created(d: PaymentCreatedData, at: string): PaymentViewState {
+  return {
+    id: d.payment_id,
+    business_id: d.business_id ?? null,
+    mode: d.mode ?? null,
+    code: d.code ?? null,
+    status: 'pending',
+    amount: d.amount,
+    currency: d.currency,
+    fee_payer: d.fee_payer,
+    fee_rate_bps: d.fee_rate_bps,
+    customer_fee: d.customer_fee,
+    link_id: d.link_id,
+    customer_id: d.customer_id ?? null,
+    customer_email: d.customer_email ?? null,
+    reference: d.reference ?? null,
+    metadata: { ...(d.metadata ?? {}) },
+    description: d.description ?? null,
+    success_url: d.success_url ?? null,
+    cancel_url: d.cancel_url ?? null,
+    expires_at: d.expires_at,
+    checkout_id: null,
+    country: null,
+    method: null,
+    checkouts: [],
+    transfers: [],
+    amount_received: 0,
+    received_amount: null,
+    overpaid_amount: null,
+    reporting: null,
+    accepted: false,
+    claim: null,
+    failure_code: null,
+    created_at: at,
+    updated_at: at,
+    canceled_at: null,
+    confirmed_at: null,
+    failed_at: null,
+    events: timeline([{ type: 'PaymentCreated', data: d, recorded_at: at }]),
+  };
+}
+
+/** A checkout of this payment opened: its address (settlement) and country (the payment's country). */
+function checkoutOpened(state: PaymentViewState, d: CheckoutOpenedData): PaymentViewState {
+  if (d.payment_id !== state.id || state.checkouts.some((c) => c.id === d.checkout_id)) return state;
+  const checkout: PaymentViewCheckout = { id: d.checkout_id, address: d.address, country: d.country ?? null, remainder: d.remainder };
+  // A remainder checkout is current before it opens (PaymentRemainderRequested comes first).
+  const country = state.checkout_id === d.checkout_id && checkout.country !== null ? checkout.country : state.country;
+  return { ...state, checkouts: [...state.checkouts, checkout], country };
+}
+
+/** The state after a payment event (timeline and updated_at aside), or null for an unknown type. */
+function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentViewState | null {
+  switch (e.type) {
+    case 'PaymentCreated':
+      return state;
+    case 'PaymentMetadataUpdated':
+      return { ...state, metadata: { ...e.data.metadata } };
+    case 'PaymentMethodSelected': {
+      const d = e.data;
+      const checkout = state.checkouts.find((c) => c.id === d.checkout_id);
+      return {
+        ...state,
+        method: {
+          checkout_id: d.checkout_id,
+          rail: d.rail,
+          asset: d.asset,
+          network: d.network,
+          expected_amount: d.expected_amount,
+          rate: { amount: d.rate.amount, currency: d.rate.currency },
+          quoted_amount: d.quoted_amount,
+          quote_ends_at: d.quote_ends_at,
+        },
+        checkout_id: d.checkout_id,
+        country: checkout?.country ?? state.country,
+      };
+    }
+    case 'PaymentTransferDetected': {
+      const d = e.data;
+      if (state.transfers.some((t) => t.tx_hash === d.tx_hash)) return state;
+      const transfer: PaymentViewTransfer = {
+        checkout_id: d.checkout_id,
+        tx_hash: d.tx_hash,
+        network: d.network,
+        amount: d.amount,
+        review: d.review,
+        from_address: d.from_address ?? null,
+        detected_at: at,
+        confirmations: { current: 0, required: 0 },
+      };
+      return { ...state, transfers: [...state.transfers, transfer] };
+    }
+    case 'PaymentConfirmationRecorded': {
+      const d = e.data;
+      return {
+        ...state,
+        transfers: state.transfers.map((t) =>
+          t.tx_hash === d.tx_hash ? { ...t, confirmations: { current: Math.max(t.confirmations.current, d.current), required: d.required } } : t,
+        ),
+      };
+    }
+    case 'PaymentUnderpaid':
+      return { ...state, status: 'underpaid', amount_received: e.data.amount_received };
+    case 'PaymentRemainderRequested': {
+      const checkout = state.checkouts.find((c) => c.id === e.data.checkout_id);
+      return { ...state, checkout_id: e.data.checkout_id, country: checkout?.country ?? state.country };
+    }
+    case 'PaymentRemainderPaid':
+      return state;
+    case 'PaymentSucceeded': {
+      const d = e.data;
+      return {
+        ...state,
+        status: 'succeeded',
+        amount_received: d.amount_received,
+        received_amount: d.received_amount,
+        overpaid_amount: d.overpaid_amount,
+        reporting: { ...d.reporting },
+        accepted: d.accepted,
+        confirmed_at: at,
+      };
+    }
+    case 'PaymentNeedsReview':
+      return { ...state, status: 'needs_review' };
+    case 'PaymentClaimed':
+      return { ...state, status: 'needs_review', claim: { checkout_id: e.data.checkout_id, tx_hash: e.data.tx_hash, network: e.data.network, claimed_at: at } };
+    case 'PaymentAccepted':
+      return state;
+    case 'PaymentCheckoutEnded':
+      return state;
+    case 'PaymentExpired':
+      return { ...state, status: 'failed', failure_code: e.data.failure_code, failed_at: at };
+    case 'PaymentFailed':
+      return { ...state, status: 'failed', failure_code: e.data.failure_code, failed_at: at };
+    case 'PaymentCanceled':
+      return { ...state, status: 'canceled', canceled_at: at };
+    default:
+      return null;
+  }
+}
+
+// ---- derived amounts (shared with the receipt) ------------------------------------------------
+
+function decimalsOf(state: PaymentViewState, registry: ChainRegistry): number | null {
+  return state.method ? registry.decimals(state.method.asset) : null;
+}
+
+function sum(amounts: readonly string[], decimals: number): bigint {
+  return amounts.reduce((total, a) => total + parseCryptoAmount(a, decimals), 0n);
+}
+
+/**
+ * What the customer sent, as a decimal string: once succeeded, what the payment counted
+ * (PaymentSucceeded `received_amount`; an accepted claim counts the quote); before, the sum of
+ * every transfer detected (all networks); "0" before anything arrives.
+ */
+export function sentAmount(state: PaymentViewState, registry: ChainRegistry = defaultRegistry): string {
+  if (state.received_amount !== null) return state.received_amount;
+  const decimals = decimalsOf(state, registry);
+  if (decimals === null) return '0';
+  return formatCryptoAmount(sum(state.transfers.map((t) => t.amount), decimals), decimals);
+}
+
+/**
+ * The overpayment: PaymentSucceeded's once succeeded; before, what the counted transfers (quoted
+ * network, not under review) hold beyond the quote; null when nothing is over.
+ */
+export function overpaidAmount(state: PaymentViewState, registry: ChainRegistry = defaultRegistry): string | null {
+  if (state.status === 'succeeded') return state.overpaid_amount;
+  const decimals = decimalsOf(state, registry);
+  if (decimals === null || state.method === null) return null;
+  const counted = sum(state.transfers.filter((t) => t.review === null).map((t) => t.amount), decimals);
+  const expected = parseCryptoAmount(state.method.expected_amount, decimals);
+  return counted > expected ? formatCryptoAmount(counted - expected, decimals) : null;
+}
+
+/**
+ * `reporting`: PaymentSucceeded's once succeeded; before, what the business would get for what
+ * has been counted so far (amount_received), with no network fee yet (decision 0012).
+ */
+export function paymentReporting(state: PaymentViewState): Reporting {
+  if (state.reporting !== null) return { ...state.reporting };
+  return buildReporting({
+    currency: state.currency,
+    amountReceivedMinor: state.amount_received,
+    feeRateBps: state.fee_rate_bps,
+    transactionFeeMinor: 0,
+    customerFeeMinor: state.customer_fee,
+    feePayer: state.fee_payer,
+  });
+}
+
+/** Explorer link of a transaction, or null when the hash does not fit the network (a simulated id). */
+export function txExplorerUrl(registry: ChainRegistry, network: NetworkId, hash: string | null): string | null {
+  if (hash === null) return null;
+  try {
+    return registry.explorerTxUrl(network, hash);
+  } catch {
+    return null;
+  }
+}
+
+/** `${checkoutBaseUrl}/${code}`; null for a payment that came from a link (its page is the link's) or has no code. */
+export function paymentUrl(state: PaymentViewState, checkoutBaseUrl: string): string | null {
+  if (state.code === null || state.link_id !== null) return null;
+  return `${checkoutBaseUrl.replace(/\/+$/, '')}/${encodeURIComponent(state.code)}`;
+}
+
+function methodView(state: PaymentViewState, registry: ChainRegistry): PaymentMethodView | null {
+  const method = state.method;
+  if (method === null) return null;
+  const first = state.transfers[0] ?? null;
+  const hash = first?.tx_hash ?? state.claim?.tx_hash ?? null;
+  const hashNetwork = first?.network ?? state.claim?.network ?? method.network;
+  return {
+    rail: method.rail,
+    asset: method.asset,
+    network: method.network,
+    amount: sentAmount(state, registry),
+    expected_amount: method.expected_amount,
+    overpaid_amount: overpaidAmount(state, registry),
+    from_address: first?.from_address ?? null,
+    tx_hash: hash,
+    explorer_url: txExplorerUrl(registry, hashNetwork, hash),
+  };
+}
+
+/**
+ * Crypto goes straight to the business's wallet, so the settlement is the customer's first
+ * transfer itself: null until a transfer is detected; then the network it landed on, the total
+ * that landed there, the checkout's address, and that transfer's hash. `wallet_id` is null: no
+ * event names the wallet yet.
+ */
+function settlementView(state: PaymentViewState, registry: ChainRegistry): PaymentSettlementView | null {
+  const first = state.transfers[0];
+  if (first === undefined || state.method === null) return null;
+  const decimals = registry.decimals(state.method.asset);
+  const landed = sum(state.transfers.filter((t) => t.network === first.network).map((t) => t.amount), decimals);
+  return {
+    destination: 'wallet',
+    asset: state.method.asset,
+    network: first.network,
+    amount: formatCryptoAmount(landed, decimals),
+    wallet_id: null,
+    address: state.checkouts.find((c) => c.id === first.checkout_id)?.address ?? null,
+    tx_hash: first.tx_hash,
+    explorer_url: txExplorerUrl(registry, first.network, first.tx_hash),
+  };
+}
+
+/** The spec §2 Payment object of a state. */
+export function paymentView(state: PaymentViewState, options: PaymentViewOptions): PaymentView {
+  const registry = options.registry ?? defaultRegistry;
+  return {
+    kind: 'payment',
+    id: state.id,
+    status: state.status,
+    amount: state.amount,
+    currency: state.currency,
+    fee_payer: state.fee_payer,
+    customer_fee: state.customer_fee,
+    amount_received: state.amount_received,
+    reporting: paymentReporting(state),
+    fee_rate_bps: state.fee_rate_bps,
+    method: methodView(state, registry),
+    settlement: settlementView(state, registry),
+    customer_id: state.customer_id,
+    link_id: state.link_id,
+    url: paymentUrl(state, options.checkoutBaseUrl),
+    reference: state.reference,
+    metadata: { ...state.metadata },
+    success_url: state.success_url,
+    cancel_url: state.cancel_url,
+    expires_at: state.expires_at,
+    canceled_at: state.canceled_at,
+    confirmed_at: state.confirmed_at,
+    checkout_id: state.checkout_id,
+    description: state.description,
+    country: state.country,
+    failure_code: state.failure_code,
+    failure_message: paymentFailureMessage(state.failure_code),
+    created_at: state.created_at,
+    updated_at: state.updated_at,
+    events: state.events.map((entry) => ({ ...entry, data: entry.data === null ? null : { ...entry.data } })),
+  };
+}

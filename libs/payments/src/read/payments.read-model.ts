@@ -1,0 +1,114 @@
+import type { ChainRegistry } from '@lib/chains';
+import type { Sql } from '@lib/database';
+import { Page, pageRequest, toPage } from '@lib/http';
+import { CheckoutView, CheckoutViewState, checkoutView } from './checkout-view';
+import { cursorFilters, parseListPaymentsQuery } from './list-payments-query';
+import { PaymentView, PaymentViewState, paymentView } from './payment-view';
+import { ReceiptView, receiptView } from './receipt-view';
+
+/**
+ * Queries over the `payments` projection (tables of `paymentsProjector`) and, for receipts, the
+ * `businesses` table of libs/businesses. Never folds a stream: every answer is a row (or a page
+ * of rows) turned into the spec's object at read time. Scoped by business wherever the caller is
+ * a business: another business's id reads as not found (null).
+ */
+
+export interface PaymentsReadModelOptions {
+  /** Base of the hosted checkout page (`{checkout_url}`); payment urls are `${base}/${code}`. */
+  checkoutBaseUrl: string;
+  /** Explorer links (a deployment may override explorers); the default registry otherwise. */
+  registry?: ChainRegistry;
+}
+
+export const PAYMENTS_LIST = 'payments';
+
+export class PaymentsReadModel {
+  constructor(
+    private readonly db: Sql,
+    private readonly options: PaymentsReadModelOptions,
+  ) {}
+
+  /** The payment as its endpoint returns it, or null (unknown, or another business's). */
+  async getPayment(businessId: string, paymentId: string): Promise<PaymentView | null> {
+    const { rows } = await this.db.query<{ state: PaymentViewState }>(`SELECT state FROM payments WHERE id = $1 AND business_id = $2`, [paymentId, businessId]);
+    return rows[0] ? this.view(rows[0].state) : null;
+  }
+
+  /** Several payments of a business by id (search results, webhook payloads), in the order asked; unknown ids are left out. */
+  async getPayments(businessId: string, paymentIds: readonly string[]): Promise<PaymentView[]> {
+    if (paymentIds.length === 0) return [];
+    const { rows } = await this.db.query<{ id: string; state: PaymentViewState }>(`SELECT id, state FROM payments WHERE id = ANY($1::text[]) AND business_id = $2`, [
+      [...paymentIds],
+      businessId,
+    ]);
+    const byId = new Map(rows.map((r) => [r.id, r.state]));
+    return paymentIds.flatMap((id) => (byId.has(id) ? [this.view(byId.get(id)!)] : []));
+  }
+
+  /**
+   * GET /payments: newest first (created_at, then id, both descending), filtered (see
+   * parseListPaymentsQuery), paged by a cursor bound to this list and its filters. Throws
+   * ApiError invalid_request for a bad parameter or a foreign cursor.
+   */
+  async listPayments(businessId: string, query: Record<string, unknown> | null | undefined): Promise<Page<PaymentView>> {
+    const { filters, page } = parseListPaymentsQuery(query);
+    const bound = cursorFilters(filters);
+    const { limit, after } = pageRequest(PAYMENTS_LIST, bound, page);
+    const params: unknown[] = [businessId];
+    const where = ['business_id = $1'];
+    const param = (value: unknown): string => `$${params.push(value)}`;
+    if (filters.status.length > 0) where.push(`status = ANY(${param(filters.status)}::text[])`);
+    if (filters.metadata.length > 0) where.push(`metadata @> ${param(JSON.stringify(Object.fromEntries(filters.metadata)))}::jsonb`);
+    if (filters.customer !== null) where.push(`customer_id = ${param(filters.customer)}`);
+    if (filters.reference !== null) where.push(`reference = ${param(filters.reference)}`);
+    const ops = { gte: '>=', gt: '>', lte: '<=', lt: '<' } as const;
+    for (const [bound, at] of Object.entries(filters.created) as [keyof typeof ops, string][]) where.push(`created_at ${ops[bound]} ${param(at)}::timestamptz`);
+    if (after) where.push(`(created_at, id) < (${param(after.created_at)}::timestamptz, ${param(after.id)})`);
+    const { rows } = await this.db.query<{ state: PaymentViewState }>(
+      `SELECT state FROM payments WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${param(limit + 1)}`,
+      params,
+    );
+    const page_ = toPage(PAYMENTS_LIST, bound, rows.map((r) => r.state), limit, (s) => ({ created_at: s.created_at, id: s.id }));
+    return { ...page_, data: page_.data.map((s) => this.view(s)) };
+  }
+
+  /** The payment a hosted checkout page's code names (POST /checkouts `payment_code`), or null. */
+  async paymentIdByCode(code: string): Promise<{ paymentId: string; businessId: string } | null> {
+    const { rows } = await this.db.query<{ id: string; business_id: string }>(`SELECT id, business_id FROM payments WHERE code = $1 AND business_id IS NOT NULL`, [code]);
+    return rows[0] ? { paymentId: rows[0].id, businessId: rows[0].business_id } : null;
+  }
+
+  /**
+   * A checkout, or null. `businessId` scopes it to one business (a key's request); without it the
+   * checkout is read as the public routes do. `secretFields` adds email, reporting, fee_rate_bps.
+   */
+  async getCheckout(checkoutId: string, options: { secretFields: boolean; businessId?: string }): Promise<CheckoutView | null> {
+    const params: unknown[] = [checkoutId];
+    const scope = options.businessId === undefined ? '' : ` AND c.business_id = $${params.push(options.businessId)}`;
+    const withPayment = options.secretFields ? ', p.state AS payment' : '';
+    const join = options.secretFields ? ' LEFT JOIN payments p ON p.id = c.payment_id' : '';
+    const { rows } = await this.db.query<{ state: CheckoutViewState; payment?: PaymentViewState | null }>(
+      `SELECT c.state${withPayment} FROM checkouts c${join} WHERE c.id = $1${scope}`,
+      params,
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return checkoutView(row.state, { registry: this.options.registry, secret: options.secretFields ? { payment: row.payment ?? null } : undefined });
+  }
+
+  /** The public receipt of a payment (GET /public/receipts/{id}), or null. */
+  async getReceipt(paymentId: string): Promise<ReceiptView | null> {
+    const { rows } = await this.db.query<{ state: PaymentViewState; name: string | null; support_email: string | null; website: string | null }>(
+      `SELECT p.state, b.name, b.support_email, b.website FROM payments p LEFT JOIN businesses b ON b.id = p.business_id WHERE p.id = $1`,
+      [paymentId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const business = row.name === null ? null : { name: row.name, support_email: row.support_email, website: row.website };
+    return receiptView(row.state, business, this.options.registry);
+  }
+
+  private view(state: PaymentViewState): PaymentView {
+    return paymentView(state, this.options);
+  }
+}

@@ -1,0 +1,189 @@
+import { Database, Sql, connectPostgres } from '@lib/database';
+import { OpenedStore, RecordedEvent, openEventStore } from '@lib/eventstore';
+import { ProjectionRunner, rebuildProjection, verifyProjection } from '@lib/projections';
+import {
+  CheckoutViewState,
+  PaymentViewState,
+  PaymentsReadModel,
+  checkoutView,
+  eventTime,
+  foldCheckoutView,
+  foldPaymentView,
+  paymentView,
+  paymentsProjector,
+} from '../../../libs/payments/src/read';
+import { TestDatabase, createTestDatabase } from '../../support/postgres';
+import { tempDir } from '../../support/temp-dir';
+import { BIZ_A, CHECKOUT_BASE, businessCreated, recordedLog, scenarios } from './fixtures';
+
+/**
+ * The `payments` projector: deterministic (one batch, one event at a time and uneven batches
+ * give the same rows; the rows equal a pure fold of the events), ignores other streams, and runs
+ * through libs/projections' rebuild, verify and live runner against real event stores
+ * (PostgreSQL and the embedded one), with times taken from the business clock.
+ */
+
+const world = scenarios();
+const log = world.recorded();
+
+/** Every row of the projector's tables, as JSON, in key order. */
+async function rowsOf(sql: Sql): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const [table, key] of [['payments', 'id'], ['checkouts', 'id'], ['payment_transfers', 'payment_id, tx_hash']]) {
+    out[table] = (await sql.query<{ row: unknown }>(`SELECT to_jsonb(t) AS row FROM ${table} t ORDER BY ${key}`)).rows.map((r) => r.row);
+  }
+  return out;
+}
+
+/** Projects the events into a fresh schema, in batches of the given sizes (cycled), and returns its rows. */
+async function projectInSchema(db: Database, schema: string, events: RecordedEvent[], sizes: number[]): Promise<Record<string, unknown[]>> {
+  await db.exec(`CREATE SCHEMA ${schema}`);
+  await db.transaction(async (tx) => {
+    await tx.query(`SET LOCAL search_path TO ${schema}`);
+    await tx.exec(paymentsProjector.schema);
+  });
+  let i = 0;
+  let n = 0;
+  while (i < events.length) {
+    const size = sizes[n++ % sizes.length];
+    const batch = events.slice(i, i + size);
+    i += size;
+    await db.transaction(async (tx) => {
+      await tx.query(`SET LOCAL search_path TO ${schema}`);
+      await paymentsProjector.handle(batch, tx);
+    });
+  }
+  return db.transaction(async (tx) => {
+    await tx.query(`SET LOCAL search_path TO ${schema}`);
+    return rowsOf(tx);
+  });
+}
+
+describe('payments projector on PostgreSQL', () => {
+  let database: TestDatabase;
+  let db: Database;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('pay_proj');
+    db = connectPostgres(database.url);
+  });
+  afterAll(async () => {
+    await db?.close();
+    await database?.drop();
+  });
+
+  it('gives the same rows for one batch, one event at a time, and uneven batches', async () => {
+    const whole = await projectInSchema(db, 'whole', log, [log.length]);
+    const single = await projectInSchema(db, 'single', log, [1]);
+    const uneven = await projectInSchema(db, 'uneven', log, [3, 1, 7, 2, 13]);
+    expect(whole.payments).toHaveLength(10);
+    expect(whole.checkouts).toHaveLength(12);
+    expect(whole.payment_transfers).toHaveLength(5); // a claim is not a transfer
+    expect(single).toEqual(whole);
+    expect(uneven).toEqual(whole);
+  });
+
+  it('stores exactly what the pure reducers fold from the same events', async () => {
+    const rows = await projectInSchema(db, 'fold', log, [5]);
+    for (const row of rows.payments as { id: string; state: PaymentViewState }[]) {
+      const folded = foldPaymentView(log.filter((e) => e.stream === `payment-${row.id}` || (e.type === 'CheckoutOpened' && (e.data as { payment_id: string }).payment_id === row.id)));
+      expect(row.state).toEqual(folded);
+    }
+    for (const row of rows.checkouts as { id: string; state: CheckoutViewState }[]) {
+      const folded = foldCheckoutView(log.filter((e) => e.stream === `checkout-${row.id}` || (e.type === 'CheckoutOpened' && (e.data as { replaces?: string }).replaces === row.id)));
+      expect(row.state).toEqual(folded);
+      expect(() => checkoutView(row.state)).not.toThrow();
+    }
+  });
+
+  it('ignores other streams and event types it does not know', async () => {
+    const others: RecordedEvent[] = [
+      businessCreated(BIZ_A, 'Acme', null, null, 1),
+      { ...log[0], id: 'a0000000-0000-4000-8000-000000000001', stream: 'wallet-wal_1', type: 'PaymentCreated' },
+    ];
+    const rows = await projectInSchema(db, 'others', others, [others.length]);
+    expect(rows).toEqual({ payments: [], checkouts: [], payment_transfers: [] });
+    const withUnknown = [...log.slice(0, 1), { ...log[0], id: 'a0000000-0000-4000-8000-000000000002', type: 'PaymentSomethingNew', data: { x: 1 } }];
+    const [row] = (await projectInSchema(db, 'unknown', withUnknown, [2])).payments as { state: PaymentViewState }[];
+    expect(row.state).toEqual(foldPaymentView(log.slice(0, 1)));
+  });
+
+  it('takes times from metadata.occurredAt, else from recordedAt', () => {
+    expect(eventTime({ metadata: { occurredAt: '2030-01-01T00:00:00Z' }, recordedAt: new Date('2025-01-01T00:00:00Z') })).toBe('2030-01-01T00:00:00.000Z');
+    expect(eventTime({ metadata: {}, recordedAt: new Date('2025-01-01T00:00:00Z') })).toBe('2025-01-01T00:00:00.000Z');
+    expect(eventTime({ metadata: { occurredAt: 'soon' }, recordedAt: '2025-01-01T00:00:00.000Z' })).toBe('2025-01-01T00:00:00.000Z');
+    const noClock = recordedLog(world.h).map((e) => ({ ...e, metadata: {} }));
+    const state = foldPaymentView(noClock.filter((e) => e.stream === 'payment-pmt_ok'))!;
+    expect(state.created_at).toBe(noClock.find((e) => e.stream === 'payment-pmt_ok')!.recordedAt.toISOString());
+  });
+});
+
+/** Appends the scenario log to a real store, stream by stream in log order, with the business clock in metadata. */
+async function appendLog(opened: OpenedStore): Promise<void> {
+  for (const e of log) {
+    await opened.store.append(e.stream, [{ id: e.id, type: e.type, data: e.data, metadata: e.metadata }], 'any');
+  }
+}
+
+const stores: [string, () => Promise<OpenedStore & { cleanup(): Promise<void> }>][] = [
+  [
+    'postgres',
+    async () => {
+      const database = await createTestDatabase('pay_store');
+      const opened = await openEventStore({ databaseUrl: database.url });
+      return { ...opened, cleanup: async () => (await opened.close(), await database.drop()) };
+    },
+  ],
+  [
+    'embedded',
+    async () => {
+      const dir = tempDir();
+      const opened = await openEventStore({ dataDir: dir.path });
+      return { ...opened, cleanup: async () => (await opened.close(), dir.remove()) };
+    },
+  ],
+];
+
+describe.each(stores)('payments projection through the engine on %s', (_kind, open) => {
+  let opened: OpenedStore & { cleanup(): Promise<void> };
+
+  beforeAll(async () => {
+    opened = await open();
+    await appendLog(opened);
+  }, 120_000);
+  afterAll(async () => opened?.cleanup());
+
+  it('rebuilds from the log, answers queries, and verifies against a fresh replay', async () => {
+    const { store, db } = opened;
+    const rebuilt = await rebuildProjection(store, db, paymentsProjector, () => undefined, 9);
+    expect(rebuilt.events).toBe(log.length);
+    const read = new PaymentsReadModel(db, { checkoutBaseUrl: CHECKOUT_BASE });
+    // the store stamped today's wall time; the views show the business clock
+    const expected = paymentView(foldPaymentView(log.filter((e) => e.stream === 'payment-pmt_under' || (e.type === 'CheckoutOpened' && (e.data as { payment_id: string }).payment_id === 'pmt_under')))!, { checkoutBaseUrl: CHECKOUT_BASE });
+    expect(await read.getPayment(BIZ_A, 'pmt_under')).toEqual(expected);
+    expect((await read.listPayments(BIZ_A, { 'metadata[order]': 'o-2', status: 'succeeded' })).data.map((p) => p.id)).toEqual(['pmt_under']);
+    expect(await read.getCheckout('chk_under2', { secretFields: true, businessId: BIZ_A })).toMatchObject({ remainder: true, fee_rate_bps: 100 });
+
+    expect((await verifyProjection(store, db, paymentsProjector)).differences).toEqual([]);
+    await db.query(`UPDATE payments SET status = 'failed' WHERE id = 'pmt_ok'`);
+    const broken = await verifyProjection(store, db, paymentsProjector);
+    expect(broken.differences.map((d) => d.table)).toEqual(['payments']);
+    await rebuildProjection(store, db, paymentsProjector);
+    expect((await verifyProjection(store, db, paymentsProjector)).differences).toEqual([]);
+  });
+
+  it('follows the live log with the runner from scratch (batches of 4) to the same rows', async () => {
+    const { store, db } = opened;
+    const before = await rowsOf(db);
+    await db.exec(`DROP TABLE payment_transfers, checkouts, payments; DELETE FROM projection_checkpoints WHERE name = 'payments'`);
+    const runner = new ProjectionRunner(store, db, [paymentsProjector], { batchSize: 4 });
+    await runner.start();
+    try {
+      expect(await runner.waitFor((await store.headPosition())!, 30_000)).toBe(true);
+    } finally {
+      await runner.stop();
+    }
+    expect(await rowsOf(db)).toEqual(before);
+    expect((await verifyProjection(store, db, paymentsProjector)).differences).toEqual([]);
+  });
+});

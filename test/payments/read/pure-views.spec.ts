@@ -1,0 +1,123 @@
+import { createRegistry } from '@lib/chains';
+import { RecordedEvent } from '@lib/eventstore';
+import {
+  checkoutView,
+  foldCheckoutView,
+  foldPaymentView,
+  paymentFailureMessage,
+  paymentUri,
+  paymentUrl,
+  paymentView,
+} from '../../../libs/payments/src/read';
+import { CHECKOUT_BASE, MIN, SENDER, World, hash } from './fixtures';
+
+/**
+ * The pure parts of the read side: payment URIs per chain family (BIP-21, EIP-681 native and
+ * ERC-20, Solana Pay with and without an SPL mint), the reducers' handling of replays and
+ * foreign events, and read-time options (explorers from an injected registry, the checkout base).
+ */
+
+const ADDRESS_EVM = '0x' + '12'.repeat(20);
+const ADDRESS_SOL = '7v91N7iZ9mNicL8WfG6cgSCKyRXydQjLh6UYBWwm6y1Q';
+const ADDRESS_BTC = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+
+describe('paymentUri', () => {
+  it('EIP-681 ERC-20 transfer: token contract, chain id, recipient and smallest units', () => {
+    expect(paymentUri({ asset: 'USDC', network: 'ethereum', address: ADDRESS_EVM, amount: '100.5' })).toBe(
+      `ethereum:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48@1/transfer?address=${ADDRESS_EVM}&uint256=100500000`,
+    );
+    expect(paymentUri({ asset: 'USDT', network: 'polygon', address: ADDRESS_EVM, amount: '0.000001' })).toBe(
+      `ethereum:0xc2132D05D31c914a87C6611C10748AEb04B58e8F@137/transfer?address=${ADDRESS_EVM}&uint256=1`,
+    );
+  });
+
+  it('EIP-681 native coin: the recipient, chain id and value in wei (no exponent)', () => {
+    expect(paymentUri({ asset: 'ETH', network: 'base', address: ADDRESS_EVM, amount: '0.05' })).toBe(`ethereum:${ADDRESS_EVM}@8453?value=50000000000000000`);
+    expect(paymentUri({ asset: 'ETH', network: 'ethereum', address: ADDRESS_EVM, amount: '1234.000000000000000001' })).toBe(
+      `ethereum:${ADDRESS_EVM}@1?value=1234000000000000000001`,
+    );
+  });
+
+  it('BIP-21 for bitcoin, in BTC', () => {
+    expect(paymentUri({ asset: 'BTC', network: 'bitcoin', address: ADDRESS_BTC, amount: '0.00153' })).toBe(`bitcoin:${ADDRESS_BTC}?amount=0.00153`);
+  });
+
+  it('Solana Pay: SOL in SOL; an SPL token with its mint', () => {
+    expect(paymentUri({ asset: 'SOL', network: 'solana', address: ADDRESS_SOL, amount: '1.5' })).toBe(`solana:${ADDRESS_SOL}?amount=1.5`);
+    expect(paymentUri({ asset: 'USDC', network: 'solana', address: ADDRESS_SOL, amount: '20' })).toBe(
+      `solana:${ADDRESS_SOL}?amount=20&spl-token=EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v`,
+    );
+  });
+
+  it('refuses an asset the network does not carry', () => {
+    expect(() => paymentUri({ asset: 'ETH', network: 'polygon', address: ADDRESS_EVM, amount: '1' })).toThrow();
+  });
+});
+
+describe('view reducers', () => {
+  const world = () => {
+    const w = new World();
+    w.at(0).create('pmt_1', { metadata: { order: 'o-1' } });
+    w.at(MIN).open('chk_1', 'pmt_1', { country: 'NL' });
+    w.at(2 * MIN).send('chk_1', 'exact', hash(1));
+    return w;
+  };
+  const paymentEvents = (log: RecordedEvent[]) => log.filter((e) => e.stream === 'payment-pmt_1' || e.type === 'CheckoutOpened');
+
+  it('a payment with a transfer on its way: pending, settlement shown, nothing confirmed yet', () => {
+    const state = foldPaymentView(paymentEvents(world().recorded()))!;
+    expect(paymentView(state, { checkoutBaseUrl: CHECKOUT_BASE })).toMatchObject({
+      status: 'pending',
+      amount_received: 0,
+      confirmed_at: null,
+      country: 'NL',
+      method: { amount: '100', from_address: SENDER, tx_hash: hash(1) },
+      settlement: { amount: '100', tx_hash: hash(1) },
+    });
+    const checkout = checkoutView(foldCheckoutView(world().recorded().filter((e) => e.stream === 'checkout-chk_1'))!);
+    expect(checkout).toMatchObject({ status: 'confirming', sent_at: '2025-03-01T10:02:00.000Z', confirmations: { current: 0, required: 4 } });
+  });
+
+  it('an event delivered twice (a replayed batch) does not add a transfer or a checkout twice', () => {
+    const log = paymentEvents(world().recorded());
+    const once = foldPaymentView(log)!;
+    const detected = log.find((e) => e.type === 'PaymentTransferDetected')!;
+    const opened = log.find((e) => e.type === 'CheckoutOpened')!;
+    const twice = foldPaymentView([detected, opened], once)!;
+    expect(twice.transfers).toEqual(once.transfers);
+    expect(twice.checkouts).toEqual(once.checkouts);
+  });
+
+  it("ignores another payment's checkout and events before the payment exists", () => {
+    const log = world().recorded();
+    const state = foldPaymentView(log.filter((e) => e.stream === 'payment-pmt_1'))!;
+    const foreign = { ...log.find((e) => e.type === 'CheckoutOpened')!, data: { ...(log.find((e) => e.type === 'CheckoutOpened')!.data as object), payment_id: 'pmt_2', checkout_id: 'chk_9' } };
+    expect(foldPaymentView([foreign], state)).toBe(state);
+    expect(foldPaymentView(log.filter((e) => e.stream === 'payment-pmt_1' && e.type !== 'PaymentCreated'))).toBeNull();
+    expect(foldCheckoutView(log.filter((e) => e.stream === 'checkout-chk_1' && e.type !== 'CheckoutOpened'))).toBeNull();
+  });
+
+  it('explorer links come from the registry given (a deployment may override explorers)', () => {
+    const state = foldPaymentView(paymentEvents(world().recorded()))!;
+    const registry = createRegistry({ explorers: { ethereum: { tx: 'https://explorer.example.test/tx/{hash}' } } });
+    expect(paymentView(state, { checkoutBaseUrl: CHECKOUT_BASE, registry }).method!.explorer_url).toBe(`https://explorer.example.test/tx/${hash(1)}`);
+  });
+
+  it('a hash that does not fit the network (a simulated id) has no explorer link', () => {
+    const w = new World();
+    w.at(0).create('pmt_1');
+    w.at(MIN).open('chk_1', 'pmt_1');
+    w.at(2 * MIN).send('chk_1', 'exact', 'sim_tx_1');
+    const state = foldPaymentView(paymentEvents(w.recorded()))!;
+    expect(paymentView(state, { checkoutBaseUrl: CHECKOUT_BASE }).method).toMatchObject({ tx_hash: 'sim_tx_1', explorer_url: null });
+  });
+
+  it('payment url and failure messages', () => {
+    const state = foldPaymentView(paymentEvents(world().recorded()))!;
+    expect(paymentUrl(state, 'https://pay.example.test/c///')).toBe('https://pay.example.test/c/code_pmt_1');
+    expect(paymentUrl({ ...state, link_id: 'lnk_1' }, CHECKOUT_BASE)).toBeNull();
+    expect(paymentFailureMessage(null)).toBeNull();
+    expect(paymentFailureMessage('payment_expired')).toBe('The payment expired before it was paid.');
+    expect(paymentFailureMessage('something_new')).toBe('The payment failed (something_new).');
+  });
+});
