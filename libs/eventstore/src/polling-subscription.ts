@@ -2,6 +2,9 @@ import { EventEmitter } from 'node:events';
 import { BatchHandler, EventStore, Subscription } from './event-store.port';
 import { LogPosition } from './position';
 
+const RECENT_APPEND_MS = 250;
+const SOON_MS = 3;
+
 interface PollingOptions {
   after: LogPosition | null;
   batchSize: number;
@@ -47,7 +50,11 @@ export class PollingSubscription implements Subscription {
   }
 
   private async run(): Promise<void> {
-    const onAppend = () => this.wake?.();
+    let lastAppend = 0;
+    const onAppend = () => {
+      lastAppend = Date.now();
+      this.wake?.();
+    };
     this.appended.on('append', onAppend);
     let failures = 0;
     try {
@@ -70,7 +77,9 @@ export class PollingSubscription implements Subscription {
           if (batch.length === this.options.batchSize) continue;
         }
         this.markCaughtUp();
-        if (batch.length === 0) await this.sleep(this.options.pollIntervalMs);
+        // A local append just happened but is not visible yet (on PostgreSQL an older transaction
+        // still running holds the visible horizon back): look again soon rather than a whole interval.
+        if (batch.length === 0) await this.sleep(Date.now() - lastAppend < RECENT_APPEND_MS ? SOON_MS : this.options.pollIntervalMs);
       }
     } finally {
       this.appended.off('append', onAppend);

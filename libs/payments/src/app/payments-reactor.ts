@@ -59,7 +59,7 @@ export class PaymentsReactor {
   }
 
   private async handle(events: RecordedEvent[]): Promise<void> {
-    const mine = events.filter((e) => e.stream.startsWith('payment-pmt_') || e.stream.startsWith('checkout-'));
+    const mine = events.filter((e) => (e.stream.startsWith('payment-pmt_') || e.stream.startsWith('checkout-')) && !this.app.settledInThisProcess(e.id));
     if (mine.length > 0) {
       const wait = mine[mine.length - 1].recordedAt.getTime() + (this.options.graceMs ?? 1000) - Date.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));

@@ -87,6 +87,11 @@ const MAX_EXPIRY_MS = 90 * 24 * 3600_000;
 
 export class PaymentsApp {
   readonly streams: PaymentStreams;
+  /**
+   * Events this process settled completely (insertion-ordered, bounded): the backstop in the same
+   * process skips them. After a crash the set is gone, so the backstop settles them again.
+   */
+  private readonly settledHere = new Set<string>();
 
   constructor(
     private readonly store: EventStore,
@@ -465,8 +470,10 @@ export class PaymentsApp {
   async settle(appended: readonly AppendedEvent[]): Promise<SettleResult> {
     const queue = [...appended];
     let position: LogPosition | null = null;
+    const done: string[] = [];
     while (queue.length > 0) {
       const next = queue.shift()!;
+      done.push(next.eventId);
       await this.scheduleTimers(next);
       const reactions = react(next.event, next.aggregate === 'payment' ? { eventId: next.eventId, payment: next.before as PaymentState } : { eventId: next.eventId, checkout: next.before as CheckoutState });
       for (const reaction of reactions) {
@@ -490,7 +497,14 @@ export class PaymentsApp {
         }
       }
     }
+    for (const id of done) this.settledHere.add(id);
+    while (this.settledHere.size > 100_000) this.settledHere.delete(this.settledHere.values().next().value as string);
     return { position };
+  }
+
+  /** True when this process already settled the event (the backstop can skip it). */
+  settledInThisProcess(eventId: string): boolean {
+    return this.settledHere.has(eventId);
   }
 
   private async decideReaction(reaction: Reaction, cause: AppendedEvent, options: DecideOptions) {
