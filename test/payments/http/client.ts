@@ -9,16 +9,33 @@ export interface Answer<T = any> {
   headers: Headers;
 }
 
+/**
+ * Each request comes from its own customer address (X-Forwarded-For, believed when the app runs
+ * with TRUSTED_PROXIES=loopback) unless the client is pinned to one with `from(ip)`: per-IP rate
+ * limits then apply per test, not to the whole file.
+ */
+let addresses = 0;
+const nextAddress = () => {
+  const n = ++addresses;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+};
+
 export class Client {
   constructor(
     readonly api: TestApi,
     readonly key: string | null,
+    readonly ip: string | null = null,
   ) {}
+
+  from(ip: string): Client {
+    return new Client(this.api, this.key, ip);
+  }
 
   async call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
     const response = await fetch(`${this.api.base}${path}`, {
       method,
       headers: {
+        'x-forwarded-for': this.ip ?? nextAddress(),
         ...(this.key ? { authorization: `Bearer ${this.key}` } : {}),
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...headers,
@@ -47,7 +64,7 @@ export class Client {
   }
 
   as(key: string | null): Client {
-    return new Client(this.api, key);
+    return new Client(this.api, key, this.ip);
   }
 
   // ------------------------------------------------------------ scenario steps

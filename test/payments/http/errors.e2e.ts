@@ -13,7 +13,7 @@ describe('payment and checkout errors over HTTP', () => {
   let liveShop: Client;
 
   beforeAll(async () => {
-    api = await startTestApi();
+    api = await startTestApi({ TRUSTED_PROXIES: 'loopback' });
     shop = (await businessWithKey(api, true)).client;
     const live = await businessWithKey(api, false);
     liveShop = live.client;
@@ -111,6 +111,19 @@ describe('payment and checkout errors over HTTP', () => {
     expect((await anon.get('/checkouts/chk_nope')).status).toBe(404);
     expect((await anon.get('/public/receipts/pmt_nope')).status).toBe(404);
     expect((await anon.get('/public/receipts/not-an-id')).status).toBe(404);
+  });
+
+  it('POST /checkouts is limited to 30 per 10 minutes per IP address (429 rate_limited with Retry-After)', async () => {
+    const payment = await shop.createPayment();
+    const customer = shop.as(null).from('203.0.113.7');
+    const answers = [];
+    for (let i = 0; i < 31; i++) answers.push(await customer.postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' }));
+    expect(answers.slice(0, 30).every((a) => a.status === 201)).toBe(true);
+    expect(answers[30].status).toBe(429);
+    expect(answers[30].body.error.code).toBe('rate_limited');
+    expect(Number(answers[30].headers.get('retry-after'))).toBeGreaterThan(0);
+    // another customer is not limited by the first one's attempts
+    expect((await shop.as(null).from('203.0.113.8').postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' })).status).toBe(201);
   });
 
   it('restricted keys need payments access', async () => {

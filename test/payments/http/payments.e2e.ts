@@ -13,7 +13,7 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
   let other: Client;
 
   beforeAll(async () => {
-    api = await startTestApi();
+    api = await startTestApi({ TRUSTED_PROXIES: 'loopback' });
     shop = (await businessWithKey(api, true)).client;
     live = (await businessWithKey(api, false)).client;
     other = (await businessWithKey(api, true, 'Other sandbox')).client;
