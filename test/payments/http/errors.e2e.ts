@@ -102,6 +102,17 @@ describe('payment and checkout errors over HTTP', () => {
     expect((await anon.post(`/checkouts/${c4.id}/mark-sent`, {})).body.error.code).toBe('checkout_failed');
   });
 
+  it("another business's secret key gets the public checkout, without the secret fields", async () => {
+    const payment = await shop.createPayment();
+    const stranger = (await businessWithKey(api, true, 'Stranger')).client;
+    const opened = await stranger.postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' });
+    expect(opened.status).toBe(201);
+    expect(opened.body.data).not.toHaveProperty('fee_rate_bps');
+    const mine = await shop.get(`/checkouts/${opened.body.data.id}`);
+    expect(mine.body.data).toHaveProperty('fee_rate_bps', 100);
+    expect(mine.body.data).toHaveProperty('reporting');
+  });
+
   it('unknown ids answer 404 on every checkout route and the receipt', async () => {
     const anon = shop.as(null);
     for (const path of ['/checkouts/chk_nope/cancel', '/checkouts/chk_nope/supersede', '/checkouts/chk_nope/mark-sent']) {

@@ -115,8 +115,10 @@ export class CheckoutsController {
 
   private async checkout(id: string, auth: RequestAuth) {
     this.checkoutId(id);
+    // the owning business's secret key sees email, reporting and fee_rate_bps; anyone else the public checkout
     const businessId = auth.kind === 'api_key' && auth.key.type === 'secret' ? auth.business.id : undefined;
-    const view = await this.read.getCheckout(id, { secretFields: businessId !== undefined, businessId });
+    const view =
+      (businessId !== undefined ? await this.read.getCheckout(id, { secretFields: true, businessId }) : null) ?? (await this.read.getCheckout(id, { secretFields: false }));
     if (!view) throw new PaymentDomainError('not_found', `No checkout ${id}.`);
     return view;
   }
