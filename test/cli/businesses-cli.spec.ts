@@ -109,6 +109,56 @@ describe('CLI businesses and keys against a running server on the embedded store
     expect(JSON.parse(live.stdout).secret_key).toMatch(/^sk_live_/);
   });
 
+  it('a new user takes payments with the CLI’s simulated business on the running server: succeeded, underpaid → remainder → succeeded, claim → needs_review; timeline and receipt', async () => {
+    const created = JSON.parse((await cli(['businesses', 'create', '--name', 'First Shop', '--simulated', '--json'], env())).stdout);
+    const key: string = created.secret_key;
+    const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, auth = true) => {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: { ...(auth ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    let n = 0;
+    const pay = async (simulate: string) => {
+      const payment = (await call('POST', '/payments', { amount: 2500, currency: 'USD', description: 'T-shirt' })).body.data;
+      const checkout = (await call('POST', '/checkouts', { payment_code: payment.url.split('/').pop(), asset: 'USDC', network: 'ethereum' }, { 'idempotency-key': `k${++n}` }, false)).body.data;
+      const sent = await call('POST', `/checkouts/${checkout.id}/mark-sent`, { simulate }, {}, false);
+      expect(sent.status).toBe(200);
+      await call('POST', '/test_clock/advance', { seconds: 30 });
+      return { payment, checkout };
+    };
+    const status = async (id: string) => (await call('GET', `/payments/${id}`)).body.data;
+
+    const exact = await pay('exact');
+    const done = await status(exact.payment.id);
+    expect(done.status).toBe('succeeded');
+    expect(done.events.map((e: { type: string }) => e.type)).toEqual(['created', 'method_selected', 'detected', 'confirmation', 'confirmation', 'confirmation', 'confirmation', 'succeeded']);
+    const receipt = await call('GET', `/public/receipts/${exact.payment.id}`, undefined, {}, false);
+    expect(receipt.body.data).toMatchObject({ kind: 'receipt', status: 'succeeded', business: { name: 'First Shop' } });
+
+    const short = await pay('underpaid');
+    expect((await status(short.payment.id)).status).toBe('underpaid');
+    await call('POST', '/test_clock/advance', { seconds: 15 * 60 });
+    const remainder = await call('POST', `/payments/${short.payment.id}/request-remainder`, undefined, { 'idempotency-key': 'rem-1' });
+    expect(remainder.status).toBe(201);
+    await call('POST', `/checkouts/${remainder.body.data.checkout.id}/mark-sent`, {}, {}, false);
+    await call('POST', '/test_clock/advance', { seconds: 30 });
+    const paid = await status(short.payment.id);
+    expect(paid.status).toBe('succeeded');
+    expect(paid.events.map((e: { type: string }) => e.type)).toContain('remainder_paid');
+
+    const payment = (await call('POST', '/payments', { amount: 2500, currency: 'USD' })).body.data;
+    const checkout = (await call('POST', '/checkouts', { payment_code: payment.url.split('/').pop(), asset: 'USDC', network: 'ethereum' }, { 'idempotency-key': 'claim-1' }, false)).body.data;
+    await call('POST', `/checkouts/${checkout.id}/cancel`, undefined, {}, false);
+    const claim = await call('POST', `/checkouts/${checkout.id}/claim`, { tx_hash: '0x' + '5a'.repeat(32) }, {}, false);
+    expect(claim.body.data.status).toBe('needs_review');
+    const review = await status(payment.id);
+    expect(review.status).toBe('needs_review');
+    expect(review.events.map((e: { type: string }) => e.type)).toContain('claimed');
+  });
+
   it('explains what went wrong: unknown business, bad permissions, missing options', async () => {
     const unknown = await cli(['keys', 'create', '--business', 'biz_nope'], env());
     expect(unknown.code).not.toBe(0);
