@@ -336,7 +336,8 @@ export class PaymentsApp {
     if (checkout.status === 'none') throw new PaymentDomainError('not_found', `No checkout ${checkoutId}.`);
     const payment = await this.streams.payment(checkout.paymentId);
     const paymentSucceeded = payment.status === 'succeeded';
-    return this.onCheckout(checkoutId, () => ({ type: 'ClaimCheckout', txHash: input.tx_hash, email: input.email ?? null, paymentSucceeded }), context);
+    const paymentClaimTxHash = payment.status === 'needs_review' ? payment.claimTxHash : null;
+    return this.onCheckout(checkoutId, () => ({ type: 'ClaimCheckout', txHash: input.tx_hash, email: input.email ?? null, paymentSucceeded, paymentClaimTxHash }), context);
   }
 
   async markSent(checkoutId: string, simulate: SimulatedTransfer, context: CommandContext = {}): Promise<OpenCheckoutState> {

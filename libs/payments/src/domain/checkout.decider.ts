@@ -104,6 +104,8 @@ export interface ClaimCheckout {
   email?: string | null;
   /** Read from the payment by the handler: a succeeded payment takes no claim. */
   paymentSucceeded: boolean;
+  /** Read from the payment by the handler: the hash of a claim under review on another checkout, if any. */
+  paymentClaimTxHash?: string | null;
 }
 export type SimulatedTransfer = 'exact' | 'underpaid' | 'overpaid' | 'wrong_network' | 'late';
 export interface MarkSent {
@@ -308,11 +310,11 @@ function cancel(state: OpenCheckoutState): CheckoutEvent[] {
 }
 
 function supersede(state: OpenCheckoutState): CheckoutEvent[] {
+  if (state.superseded) return []; // repeating changes nothing, whatever happened to the checkout since
   if (state.remainder) throw new PaymentDomainError('checkout_not_supersedable', 'A checkout that collects a remainder cannot be replaced.');
   if (state.status !== 'open' && state.status !== 'awaiting_customer') {
     throw new PaymentDomainError('checkout_not_supersedable', `A ${state.status} checkout cannot be replaced: funds may be on the way, or it ended.`);
   }
-  if (state.superseded) return []; // repeating changes nothing
   return [{ type: 'CheckoutSuperseded', data: { checkout_id: state.id } }];
 }
 
@@ -327,6 +329,7 @@ function claim(command: ClaimCheckout, state: OpenCheckoutState): CheckoutEvent[
     throw new PaymentDomainError('already_claimed', 'A claim is already under review.');
   }
   if (command.paymentSucceeded) throw new PaymentDomainError('payment_paid', 'The payment has succeeded.');
+  if (command.paymentClaimTxHash && command.paymentClaimTxHash !== txHash) throw new PaymentDomainError('already_claimed', 'A claim on this payment is already under review.');
   if (state.status !== 'expired' && state.status !== 'canceled') {
     throw new PaymentDomainError('checkout_not_claimable', 'Only expired or canceled checkouts take a claim.');
   }

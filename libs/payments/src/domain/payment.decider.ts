@@ -1,7 +1,7 @@
 import { AssetCode, NetworkId, normalizeTxHash } from '@lib/chains';
 import { FeePayer, buildBreakdown, buildReporting, customerFeeFor, overpaid, quoteCryptoAmount, receivedValueMinor, remaining, validatePaymentAmount } from '@lib/money';
 import { PaymentDomainError } from './errors';
-import { PaymentDetails, PaymentEvent } from './payment.events';
+import { PaymentDetails, PaymentEvent, PaymentReviewReason } from './payment.events';
 import { mergeMetadata } from './metadata';
 import { DecideContext, REMAINDER_WAIT_MS, carried, fmt, laterOf, money, parse } from './shared';
 
@@ -30,7 +30,7 @@ export interface PaymentMethodState {
 export interface PaymentTransferState {
   checkoutId: string;
   amount: bigint;
-  review: 'wrong_network' | 'late' | null;
+  review: PaymentReviewReason | null;
   current: number;
   required: number;
 }
@@ -60,6 +60,8 @@ export interface LivePaymentState {
   failureCode: string | null;
   /** Who the payment belongs to and what it shows (empty in the pure tests that leave it out). */
   details: Partial<PaymentDetails>;
+  /** Every quote the payment was offered (checkouts opened for it, not remainders): superseded ones stay watched. */
+  quotes: Readonly<Record<string, { method: PaymentMethodState; quoteEndsAt: string }>>;
 }
 
 export type PaymentState = { status: 'none' } | LivePaymentState;
@@ -98,7 +100,7 @@ export interface RecordTransfer {
   txHash: string;
   network: NetworkId;
   amount: string;
-  review: 'wrong_network' | 'late' | null;
+  review: PaymentReviewReason | null;
   fromAddress?: string | null;
 }
 export interface RecordConfirmations {
@@ -205,6 +207,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       accepted: false,
       claimTxHash: null,
       failureCode: null,
+      quotes: {},
       details: {
         business_id: d.business_id,
         mode: d.mode,
@@ -224,16 +227,20 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
     case 'PaymentMethodSelected': {
       const d = event.data;
       const { decimals } = carried(d.asset, d.network);
+      const method: PaymentMethodState = { checkoutId: d.checkout_id, rail: d.rail, asset: d.asset, network: d.network, decimals, expected: parse(d.expected_amount, decimals), rate: d.rate.amount, quoted: d.quoted_amount };
       return {
         ...state,
-        method: { checkoutId: d.checkout_id, rail: d.rail, asset: d.asset, network: d.network, decimals, expected: parse(d.expected_amount, decimals), rate: d.rate.amount, quoted: d.quoted_amount },
-        checkouts: { ...state.checkouts, [d.checkout_id]: { remainder: false, open: true } },
+        method,
+        // selected again (a superseded quote was paid): the checkout keeps whether it is still open
+        checkouts: { ...state.checkouts, [d.checkout_id]: { remainder: false, open: state.checkouts[d.checkout_id]?.open ?? true } },
         quoteEndsAt: d.quote_ends_at,
+        quotes: { ...state.quotes, [d.checkout_id]: { method, quoteEndsAt: d.quote_ends_at } },
       };
     }
     case 'PaymentTransferDetected': {
       const d = event.data;
-      const decimals = state.method?.decimals ?? 0;
+      // in the coin of the quote the transfer paid (a remainder checkout pays the method's)
+      const decimals = state.quotes[d.checkout_id]?.method.decimals ?? state.method?.decimals ?? 0;
       return {
         ...state,
         transfers: { ...state.transfers, [d.tx_hash]: { checkoutId: d.checkout_id, amount: parse(d.amount, decimals), review: d.review, current: 0, required: 0 } },
@@ -374,17 +381,35 @@ function methodOf(state: LivePaymentState): PaymentMethodState {
 }
 
 function recordTransfer(command: RecordTransfer, state: LivePaymentState): PaymentEvent[] {
-  const method = methodOf(state);
+  const current = methodOf(state);
   if (state.transfers[command.txHash]) return [];
   if (!state.checkouts[command.checkoutId]) throw new Error(`checkout ${command.checkoutId} is not one of payment ${state.id}'s`);
-  const events: PaymentEvent[] = [
-    {
-      type: 'PaymentTransferDetected',
-      data: { checkout_id: command.checkoutId, tx_hash: command.txHash, network: command.network, amount: fmt(parse(command.amount, method.decimals), method.decimals), review: command.review, ...(command.fromAddress ? { from_address: command.fromAddress } : {}) },
-    },
-  ];
-  if (command.review !== null && state.status !== 'succeeded') {
-    events.push({ type: 'PaymentNeedsReview', data: { checkout_id: command.checkoutId, reason: command.review, tx_hash: command.txHash } });
+  const events: PaymentEvent[] = [];
+  let review = command.review;
+  const quote = state.quotes[command.checkoutId];
+  let method = current;
+  if (quote && quote.method.checkoutId !== current.checkoutId) {
+    // A superseded quote (still watched, §4) was paid: it is what the customer chose. If nothing
+    // has arrived yet it becomes the method again (recorded, so views follow); otherwise the
+    // payment already takes another quote's money, and this transfer is for the business to
+    // review (0011 addendum). Either way it is read in its own coin.
+    method = quote.method;
+    if (review === null && Object.keys(state.transfers).length === 0) {
+      const m = quote.method;
+      events.push({
+        type: 'PaymentMethodSelected',
+        data: { checkout_id: m.checkoutId, rail: m.rail, asset: m.asset, network: m.network, expected_amount: fmt(m.expected, m.decimals), rate: { amount: m.rate, currency: state.currency }, quoted_amount: m.quoted, quote_ends_at: quote.quoteEndsAt },
+      });
+    } else if (review === null) {
+      review = 'superseded_quote';
+    }
+  }
+  events.push({
+    type: 'PaymentTransferDetected',
+    data: { checkout_id: command.checkoutId, tx_hash: command.txHash, network: command.network, amount: fmt(parse(command.amount, method.decimals), method.decimals), review, ...(command.fromAddress ? { from_address: command.fromAddress } : {}) },
+  });
+  if (review !== null && state.status !== 'succeeded') {
+    events.push({ type: 'PaymentNeedsReview', data: { checkout_id: command.checkoutId, reason: review, tx_hash: command.txHash } });
   }
   return events;
 }

@@ -25,6 +25,13 @@ export interface PaymentDetails {
   cancel_url: string | null;
 }
 
+/**
+ * Why a transfer is for the business to review: another network, after the checkout ended, or
+ * on a superseded quote while the payment already takes another quote's money (0011 addendum;
+ * the checkout itself got what it asked for, so only the payment reviews it).
+ */
+export type PaymentReviewReason = 'wrong_network' | 'late' | 'superseded_quote';
+
 export type PaymentCreatedData = {
   payment_id: string;
   amount: number;
@@ -40,13 +47,13 @@ export type PaymentEvent =
   | { type: 'PaymentCreated'; data: PaymentCreatedData }
   | { type: 'PaymentMetadataUpdated'; data: { metadata: Record<string, string> } }
   | { type: 'PaymentMethodSelected'; data: { checkout_id: string; rail: 'crypto'; asset: AssetCode; network: NetworkId; expected_amount: string; rate: { amount: number; currency: string }; quoted_amount: number; quote_ends_at: string } }
-  | { type: 'PaymentTransferDetected'; data: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string; review: 'wrong_network' | 'late' | null; from_address?: string | null } }
+  | { type: 'PaymentTransferDetected'; data: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string; review: PaymentReviewReason | null; from_address?: string | null } }
   | { type: 'PaymentConfirmationRecorded'; data: { checkout_id: string; tx_hash: string; current: number; required: number } }
   | { type: 'PaymentUnderpaid'; data: { expected: string; received: string; remaining: string; amount_received: number; quote_ends_at: string } }
   | { type: 'PaymentRemainderRequested'; data: { checkout_id: string; amount: number; currency: string; crypto_amount: string; asset: AssetCode; network: NetworkId } }
   | { type: 'PaymentRemainderPaid'; data: { checkout_id: string; amount: string } }
   | { type: 'PaymentSucceeded'; data: { amount_received: number; received_amount: string; overpaid_amount: string | null; accepted: boolean; reporting: Reporting } }
-  | { type: 'PaymentNeedsReview'; data: { checkout_id: string; reason: 'wrong_network' | 'late'; tx_hash: string } }
+  | { type: 'PaymentNeedsReview'; data: { checkout_id: string; reason: PaymentReviewReason; tx_hash: string } }
   | { type: 'PaymentClaimed'; data: { checkout_id: string; tx_hash: string; network: NetworkId } }
   | { type: 'PaymentAccepted'; data: { counted_amount: string } }
   | { type: 'PaymentCheckoutEnded'; data: { checkout_id: string; outcome: 'completed' | 'expired' | 'canceled' | 'failed' } }

@@ -2,7 +2,7 @@ import { AssetCode, ChainRegistry, NetworkId, defaultRegistry } from '@lib/chain
 import { FeePayer, Reporting, buildReporting, formatCryptoAmount, parseCryptoAmount } from '@lib/money';
 import type { CheckoutOpenedData } from '../domain/checkout.events';
 import type { PaymentStatus } from '../domain/payment.decider';
-import type { PaymentCreatedData, PaymentEvent } from '../domain/payment.events';
+import type { PaymentCreatedData, PaymentEvent, PaymentReviewReason } from '../domain/payment.events';
 import { TimelineEntry, timeline } from '../domain/timeline';
 import { CHECKOUT_STREAM_PREFIX, LoggedEvent, PAYMENT_STREAM_PREFIX, eventTime } from './logged-event';
 
@@ -21,7 +21,7 @@ export interface PaymentViewTransfer {
   /** The network the transfer arrived on (another one than the quote's for wrong_network). */
   network: NetworkId;
   amount: string;
-  review: 'wrong_network' | 'late' | null;
+  review: PaymentReviewReason | null;
   from_address: string | null;
   detected_at: string;
   confirmations: { current: number; required: number };
