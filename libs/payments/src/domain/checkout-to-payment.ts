@@ -96,7 +96,7 @@ function fromCheckout(event: CheckoutEvent, context: ReactContext): Reaction[] {
       const d = event.data;
       if (d.remainder) return []; // the payment recorded it when the remainder was requested
       return [
-        toPayment(context, d.payment_id, { type: 'SelectMethod', checkoutId: d.checkout_id, rail: d.rail, asset: d.asset, network: d.network, rateMinorPerCoin: d.rate.amount, quoteEndsAt: d.expires_at }),
+        toPayment(context, d.payment_id, { type: 'SelectMethod', checkoutId: d.checkout_id, rail: d.rail, asset: d.asset, network: d.network, rateMinorPerCoin: d.rate.amount, quoteEndsAt: d.expires_at, ...(d.business_id !== undefined ? { address: d.address, country: d.country ?? null } : {}) }),
       ];
     }
     case 'CheckoutTransferDetected': {

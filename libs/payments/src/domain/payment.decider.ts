@@ -93,6 +93,9 @@ export interface SelectMethod {
   network: NetworkId;
   rateMinorPerCoin: number;
   quoteEndsAt: string;
+  /** The checkout's deposit address and the customer's country, recorded so the payment's own stream describes it. */
+  address?: string;
+  country?: string | null;
 }
 export interface RecordTransfer {
   type: 'RecordTransfer';
@@ -370,6 +373,7 @@ function selectMethod(command: SelectMethod, state: LivePaymentState, ctx: Decid
         rate: { amount: command.rateMinorPerCoin, currency: state.currency },
         quoted_amount: quoted,
         quote_ends_at: command.quoteEndsAt,
+        ...(command.address !== undefined ? { address: command.address, country: command.country ?? null } : {}),
       },
     },
   ];

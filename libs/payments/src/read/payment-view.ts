@@ -254,9 +254,16 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
       return { ...state, metadata: { ...e.data.metadata } };
     case 'PaymentMethodSelected': {
       const d = e.data;
-      const checkout = state.checkouts.find((c) => c.id === d.checkout_id);
+      let checkouts = state.checkouts;
+      // the payment's own stream names the checkout's address and country (so a view folded from
+      // the payment stream alone, as the webhook outbox does, has them too)
+      if (d.address !== undefined && !checkouts.some((c) => c.id === d.checkout_id)) {
+        checkouts = [...checkouts, { id: d.checkout_id, address: d.address, country: d.country ?? null, remainder: false }];
+      }
+      const checkout = checkouts.find((c) => c.id === d.checkout_id);
       return {
         ...state,
+        checkouts,
         method: {
           checkout_id: d.checkout_id,
           rail: d.rail,
