@@ -1,13 +1,31 @@
 import { DynamicModule, ForwardReference, Module, Type } from '@nestjs/common';
 import { AppConfig, CoreModule } from '@lib/core';
+import { WebhookDispatcherModule } from '../../worker/src/webhook-dispatcher.module';
 import { BusinessController } from './businesses/business.controller';
 import { HealthController } from './health.controller';
 import { PaymentsModule } from './payments/payments.module';
 import { PlatformModule } from './platform/platform.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
+
+type Import = Type | DynamicModule | ForwardReference;
+
+/** True when `imports` already brings `module` (itself or a dynamic variant such as WebhooksModule.withResolver). */
+function brings(imports: Import[], module: Type): boolean {
+  return imports.some((i) => i === module || (typeof i === 'object' && 'module' in i && i.module === module));
+}
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, imports: (Type | DynamicModule | ForwardReference)[] = []): DynamicModule {
-    return { module: AppModule, imports: [CoreModule.forRoot(config), PlatformModule, PaymentsModule, ...imports], controllers: [HealthController, BusinessController] };
+  /**
+   * The API with every capability; `imports` adds modules (tests add probes, or a variant of a
+   * capability's module, which then replaces the default one).
+   */
+  static forRoot(config: AppConfig, imports: Import[] = []): DynamicModule {
+    const defaults = [WebhooksModule, WebhookDispatcherModule].filter((m) => !brings(imports, m));
+    return {
+      module: AppModule,
+      imports: [CoreModule.forRoot(config), PlatformModule, PaymentsModule, ...defaults, ...imports],
+      controllers: [HealthController, BusinessController],
+    };
   }
 }

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '@lib/core';
+import { allProjectors } from '@lib/projections';
 import { DomainError } from '@lib/businesses';
 import { DataDirectoryLockedError } from '@lib/database';
 import { OpenedStore, openEventStore } from '@lib/eventstore';
@@ -23,6 +24,11 @@ function integerAtLeast(min: number) {
     }
     return Number(value);
   };
+}
+
+/** The projectors as the service runs them (their output depends on CHECKOUT_BASE_URL). */
+function configuredProjectors() {
+  return allProjectors(loadConfig(process.env, []));
 }
 
 async function withStore<T>(fn: (opened: OpenedStore) => Promise<T>): Promise<T> {
@@ -74,17 +80,17 @@ function program(): Command {
     .command('status')
     .description('position, events applied and lag of every projection')
     .option('--json', 'JSON lines')
-    .action(async (options) => withStore(({ store, db }) => printStatus(store, db, Boolean(options.json), out)));
+    .action(async (options) => withStore(({ store, db }) => printStatus(store, db, Boolean(options.json), out, configuredProjectors())));
   projections
     .command('rebuild [names...]')
     .description('rebuild projections from position zero, with progress')
     .option('--all', 'every projection')
-    .action(async (names: string[], options) => withStore(({ store, db }) => rebuild(store, db, names, Boolean(options.all), out)));
+    .action(async (names: string[], options) => withStore(({ store, db }) => rebuild(store, db, names, Boolean(options.all), out, configuredProjectors())));
   projections
     .command('verify <name>')
     .description('replay into a scratch schema and diff with the live tables; exit 1 on any difference')
     .action(async (name: string) => {
-      process.exitCode = await withStore(({ store, db }) => verify(store, db, name, out));
+      process.exitCode = await withStore(({ store, db }) => verify(store, db, name, out, configuredProjectors()));
     });
 
   const businesses = cli.command('businesses').description('businesses');

@@ -4,11 +4,12 @@ import { NestFactory } from '@nestjs/core';
 import { ConfigError, CoreModule, loadConfig } from '@lib/core';
 import { PinoNestLogger, createLogger } from '@lib/http';
 import { PaymentsCoreModule } from '../../api/src/payments/payments.module';
+import { WebhookDispatcherModule } from './webhook-dispatcher.module';
 
-/** `npm run start:worker`: projections, payment timers and the process manager's backstop, without the HTTP API. */
+/** `npm run start:worker`: projections, payment timers, the process manager's backstop and the webhook dispatcher, without the HTTP API. */
 async function main(): Promise<void> {
   const config = loadConfig(process.env, [...process.argv, '--role=worker']);
-  @Module({ imports: [CoreModule.forRoot(config), PaymentsCoreModule] })
+  @Module({ imports: [CoreModule.forRoot(config), PaymentsCoreModule, WebhookDispatcherModule] })
   class WorkerModule {}
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
   app.useLogger(new PinoNestLogger(createLogger(config.logLevel).child({ role: 'worker' })));

@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Database } from '@lib/database';
 import { EVENT_STORE, EventStore, OpenedStore, openEventStore } from '@lib/eventstore';
-import { ALL_PROJECTORS, ProjectionRunner } from '@lib/projections';
+import { ProjectionRunner, allProjectors } from '@lib/projections';
 import { AppConfig } from './config';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -41,7 +41,7 @@ export class CoreModule {
         { provide: DATABASE, useFactory: (o: OpenedStore) => o.db, inject: [OPENED_STORE] },
         {
           provide: ProjectionRunner,
-          useFactory: (store: EventStore, db: Database) => new ProjectionRunner(store, db, ALL_PROJECTORS),
+          useFactory: (store: EventStore, db: Database) => new ProjectionRunner(store, db, allProjectors(config)),
           inject: [EVENT_STORE, DATABASE],
         },
         CoreLifecycle,

@@ -1,0 +1,71 @@
+import { Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Business } from '@lib/businesses';
+import { pageRequest } from '@lib/http';
+import { WebhookDeliveryService, cursorFilters } from '@lib/webhooks';
+import { RequiresPermission } from '../auth/auth.decorators';
+import { Auth, CurrentBusiness, RequestAuth } from '../auth/request-auth';
+import { ApiErrors, dataOf } from '../platform/openapi';
+import { RateLimit } from '../platform/rate-limit.guard';
+import { readQuery, readableSegments, readers } from './request-context';
+import { DELIVERY_SCHEMA, listOf } from './schemas';
+
+const FILTERS = {
+  webhook_id: readers.id('whk'),
+  status: readers.status,
+  event_type: readers.deliveryEventType,
+  event_id: readers.id('evt'),
+  subject_id: readers.objectId,
+};
+
+/** The business's delivery log across endpoints, one delivery, and resending one. */
+@ApiTags('webhooks')
+@Controller('webhook_deliveries')
+export class WebhookDeliveriesController {
+  constructor(@Inject(WebhookDeliveryService) private readonly deliveries: WebhookDeliveryService) {}
+
+  @ApiOperation({
+    summary: 'List webhook deliveries',
+    description: 'Newest first, across endpoints (deleted ones included); a restricted key sees only deliveries of events it can read.',
+  })
+  @ApiQuery({ name: 'webhook_id', required: false })
+  @ApiQuery({ name: 'status', required: false, enum: ['succeeded', 'retrying', 'failed'] })
+  @ApiQuery({ name: 'event_type', required: false })
+  @ApiQuery({ name: 'event_id', required: false })
+  @ApiQuery({ name: 'subject_id', required: false })
+  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 25.' })
+  @ApiQuery({ name: 'cursor', required: false })
+  @ApiOkResponse({ description: 'A page of deliveries.', schema: listOf(DELIVERY_SCHEMA) })
+  @RequiresPermission('webhooks', 'read')
+  @Get()
+  async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>, @Auth() auth: RequestAuth) {
+    const { values, page } = readQuery(query, FILTERS);
+    return this.deliveries.list('webhook_deliveries', business.id, values, readableSegments(auth), pageRequest('webhook_deliveries', cursorFilters(values), page));
+  }
+
+  @ApiOperation({ summary: 'Retrieve a webhook delivery', description: 'With every attempt, the last request headers and the payload.' })
+  @ApiParam({ name: 'id', description: 'dlv_…' })
+  @ApiOkResponse({ description: 'The delivery.', schema: dataOf(DELIVERY_SCHEMA) })
+  @ApiErrors('not_found')
+  @RequiresPermission('webhooks', 'read')
+  @Get(':id')
+  async get(@CurrentBusiness() business: Business, @Param('id') id: string, @Auth() auth: RequestAuth) {
+    return { data: await this.deliveries.get(business.id, id, readableSegments(auth)) };
+  }
+
+  @ApiOperation({
+    summary: 'Resend a webhook delivery',
+    description:
+      'Sends the same payload (same webhook-id) to the endpoint now and answers with the delivery: the attempt is recorded with trigger `manual`; success ends any automatic retries, failure leaves them as they were. 10 test events and resends per minute per business.',
+  })
+  @ApiParam({ name: 'id', description: 'dlv_…' })
+  @ApiOkResponse({ description: 'The delivery with the new attempt.', schema: dataOf(DELIVERY_SCHEMA) })
+  @ApiErrors('not_found')
+  @RequiresPermission('webhooks', 'write')
+  @RateLimit('webhooks.test_and_resend')
+  @HttpCode(200)
+  @Post(':id/resend')
+  async resend(@CurrentBusiness() business: Business, @Param('id') id: string, @Auth() auth: RequestAuth) {
+    return { data: await this.deliveries.resend(business.id, id, readableSegments(auth)) };
+  }
+}

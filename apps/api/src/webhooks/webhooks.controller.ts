@@ -1,0 +1,141 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import type { Business } from '@lib/businesses';
+import { pageRequest } from '@lib/http';
+import { WebhookDeliveryService, WebhookEndpointService, cursorFilters } from '@lib/webhooks';
+import { RequiresPermission } from '../auth/auth.decorators';
+import { Auth, CurrentBusiness, RequestAuth } from '../auth/request-auth';
+import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
+import { ApiErrors, dataOf } from '../platform/openapi';
+import { RateLimit } from '../platform/rate-limit.guard';
+import { CreateWebhookBody, UpdateWebhookBody } from './dto';
+import { actorOf, readQuery, readableSegments, readers, writeMeta } from './request-context';
+import { DELIVERY_SCHEMA, WEBHOOK_SCHEMA, WEBHOOK_WITH_SECRET_SCHEMA, listOf } from './schemas';
+
+const DELIVERY_FILTERS = { status: readers.status, event_type: readers.deliveryEventType, event_id: readers.id('evt'), subject_id: readers.objectId };
+
+/** Webhook endpoints (spec §4): create, list, read, change, delete, rotate the secret, test, delivery log. */
+@ApiTags('webhooks')
+@Controller('webhooks')
+export class WebhooksController {
+  constructor(
+    @Inject(WebhookEndpointService) private readonly endpoints: WebhookEndpointService,
+    @Inject(WebhookDeliveryService) private readonly deliveries: WebhookDeliveryService,
+  ) {}
+
+  @ApiOperation({
+    summary: 'Create a webhook endpoint',
+    description:
+      'Answers with the whole signing secret in `secret`, this once (afterwards only `secret_hint`). The Idempotency-Key is ignored: a retry creates a second endpoint. A business has at most 16 endpoints (409 webhook_limit).',
+  })
+  @ApiBody({ type: CreateWebhookBody })
+  @ApiCreatedResponse({ description: 'The endpoint, with its secret.', schema: dataOf(WEBHOOK_WITH_SECRET_SCHEMA) })
+  @ApiErrors('webhook_limit')
+  @RequiresPermission('webhooks', 'write')
+  @IdempotencyKeyIgnored()
+  @Post()
+  async create(@CurrentBusiness() business: Business, @Body() body: CreateWebhookBody, @Req() request: FastifyRequest) {
+    return { data: await this.endpoints.create(business.id, body, writeMeta(request)) };
+  }
+
+  @ApiOperation({ summary: 'List webhook endpoints', description: 'Newest first; deleted endpoints are not listed.' })
+  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 25.' })
+  @ApiQuery({ name: 'cursor', required: false, description: 'next_cursor of the previous page.' })
+  @ApiOkResponse({ description: 'A page of endpoints.', schema: listOf(WEBHOOK_SCHEMA) })
+  @RequiresPermission('webhooks', 'read')
+  @Get()
+  async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>) {
+    const { page } = readQuery(query, {});
+    return this.endpoints.list(business.id, page);
+  }
+
+  @ApiOperation({ summary: 'Retrieve a webhook endpoint' })
+  @ApiParam({ name: 'id', description: 'whk_…' })
+  @ApiOkResponse({ description: 'The endpoint.', schema: dataOf(WEBHOOK_SCHEMA) })
+  @ApiErrors('not_found')
+  @RequiresPermission('webhooks', 'read')
+  @Get(':id')
+  async get(@CurrentBusiness() business: Business, @Param('id') id: string) {
+    return { data: await this.endpoints.get(business.id, id) };
+  }
+
+  @ApiOperation({ summary: 'Change a webhook endpoint', description: 'Send only what changes. `enabled: false` stops new deliveries and keeps the settings.' })
+  @ApiParam({ name: 'id', description: 'whk_…' })
+  @ApiBody({ type: UpdateWebhookBody })
+  @ApiOkResponse({ description: 'The endpoint as changed.', schema: dataOf(WEBHOOK_SCHEMA) })
+  @ApiErrors('not_found')
+  @RequiresPermission('webhooks', 'write')
+  @Patch(':id')
+  async update(@CurrentBusiness() business: Business, @Param('id') id: string, @Body() body: UpdateWebhookBody, @Req() request: FastifyRequest) {
+    return { data: await this.endpoints.update(business.id, id, body ?? {}, writeMeta(request)) };
+  }
+
+  @ApiOperation({
+    summary: 'Delete a webhook endpoint',
+    description: 'No new deliveries; pending retries end as failed; its delivery log answers 404 from now on.',
+  })
+  @ApiParam({ name: 'id', description: 'whk_…' })
+  @ApiOkResponse({ description: 'The endpoint as it was, with `deleted: true`.', schema: dataOf(WEBHOOK_SCHEMA) })
+  @ApiErrors('not_found')
+  @RequiresPermission('webhooks', 'write')
+  @Delete(':id')
+  async delete(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
+    return { data: await this.endpoints.delete(business.id, id, writeMeta(request)) };
+  }
+
+  @ApiOperation({
+    summary: 'Rotate the signing secret',
+    description:
+      'Answers with the new secret, this once. For 24 hours deliveries carry two signatures, space-separated: the new secret’s and the old one’s (`previous_secret_expires_at`). The Idempotency-Key is ignored.',
+  })
+  @ApiParam({ name: 'id', description: 'whk_…' })
+  @ApiOkResponse({ description: 'The endpoint, with its new secret.', schema: dataOf(WEBHOOK_WITH_SECRET_SCHEMA) })
+  @ApiErrors('not_found')
+  @RequiresPermission('webhooks', 'write')
+  @IdempotencyKeyIgnored()
+  @HttpCode(200)
+  @Post(':id/rotate-secret')
+  async rotateSecret(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
+    return { data: await this.endpoints.rotateSecret(business.id, id, writeMeta(request)) };
+  }
+
+  @ApiOperation({
+    summary: 'Send a test event',
+    description:
+      'Sends a `webhook.test` event (data: the endpoint) to the endpoint now, enabled or not, and answers with the delivery (one attempt, trigger `test`, no retries). 10 test events and resends per minute per business.',
+  })
+  @ApiParam({ name: 'id', description: 'whk_…' })
+  @ApiCreatedResponse({ description: 'The test delivery.', schema: dataOf(DELIVERY_SCHEMA) })
+  @ApiErrors('not_found')
+  @RequiresPermission('webhooks', 'write')
+  @RateLimit('webhooks.test_and_resend')
+  @Post(':id/test')
+  async test(@CurrentBusiness() business: Business, @Param('id') id: string, @Auth() auth: RequestAuth) {
+    const mode = auth.kind === 'api_key' ? auth.key.mode : 'live';
+    return { data: await this.deliveries.sendTest(business.id, id, { actor: actorOf(auth), mode }) };
+  }
+
+  @ApiOperation({
+    summary: 'An endpoint’s delivery log',
+    description: 'Newest first; the same as GET /webhook_deliveries?webhook_id=…, except that an unknown or deleted endpoint gives 404.',
+  })
+  @ApiParam({ name: 'id', description: 'whk_…' })
+  @ApiQuery({ name: 'status', required: false, enum: ['succeeded', 'retrying', 'failed'] })
+  @ApiQuery({ name: 'event_type', required: false })
+  @ApiQuery({ name: 'event_id', required: false })
+  @ApiQuery({ name: 'subject_id', required: false })
+  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 25.' })
+  @ApiQuery({ name: 'cursor', required: false })
+  @ApiOkResponse({ description: 'A page of deliveries.', schema: listOf(DELIVERY_SCHEMA) })
+  @ApiErrors('not_found')
+  @RequiresPermission('webhooks', 'read')
+  @Get(':id/deliveries')
+  async deliveriesOf(@CurrentBusiness() business: Business, @Param('id') id: string, @Query() query: Record<string, unknown>, @Auth() auth: RequestAuth) {
+    const { values, page } = readQuery(query, DELIVERY_FILTERS);
+    await this.endpoints.get(business.id, id); // 404 for an unknown or deleted endpoint
+    const filters = { ...values, webhook_id: id };
+    const list = `webhooks/deliveries`;
+    return this.deliveries.list(list, business.id, filters, readableSegments(auth), pageRequest(list, cursorFilters(filters), page));
+  }
+}

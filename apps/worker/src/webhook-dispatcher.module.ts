@@ -1,0 +1,44 @@
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
+import { Database } from '@lib/database';
+import { WebhookDispatcher, WebhookSender, systemResolver } from '@lib/webhooks';
+
+@Injectable()
+class WebhookDispatcherLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(WebhookDispatcher) private readonly dispatcher: WebhookDispatcher,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.role !== 'api') this.dispatcher.start();
+  }
+
+  /** Before the store closes: attempts in flight are recorded, nothing new is claimed. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.dispatcher.stop();
+  }
+}
+
+/**
+ * Runs the webhook dispatcher in a process that runs workers (ROLE worker or all): import it
+ * into the worker's module and into the app (it does nothing with ROLE=api).
+ */
+@Module({
+  providers: [
+    {
+      provide: WebhookDispatcher,
+      useFactory: (db: Database, config: AppConfig) => {
+        const logger = new Logger('WebhookDispatcher');
+        return new WebhookDispatcher(db, {
+          sender: new WebhookSender({ allowPrivateUrls: config.webhookAllowPrivateUrls, resolver: systemResolver }),
+          onError: (error, deliveryId) => logger.warn(`${deliveryId ?? 'poll'}: ${error instanceof Error ? error.message : String(error)}`),
+        });
+      },
+      inject: [DATABASE, APP_CONFIG],
+    },
+    WebhookDispatcherLifecycle,
+  ],
+  exports: [WebhookDispatcher],
+})
+export class WebhookDispatcherModule {}

@@ -1,0 +1,234 @@
+import { DomainRefusal } from '@lib/domain';
+import { WebhookEndpointEvent } from './endpoint.events';
+import { ALL_EVENT_TYPES, EVENT_TYPES, isEventType } from './event-types';
+import { UrlPolicy, checkWebhookUrl } from './url-policy';
+
+/** The codes a webhook endpoint rule refuses with (API error codes, spec §7). */
+export type WebhookErrorCode = 'invalid_request' | 'not_found' | 'webhook_limit';
+
+export class WebhookError extends DomainRefusal<WebhookErrorCode> {
+  override name = 'WebhookError';
+}
+
+/**
+ * The webhook endpoint aggregate's decider: pure functions over the events of one
+ * `webhook-<whk_id>` stream. No clock, no randomness, no I/O: the id, the secret's hint, the
+ * time and the URL policy come in through the command and the context.
+ */
+export type WebhookEndpointState =
+  | { status: 'none' }
+  | {
+      status: 'active';
+      id: string;
+      businessId: string;
+      url: string;
+      description: string;
+      eventTypes: string[];
+      enabled: boolean;
+      secretHint: string;
+    }
+  | { status: 'deleted'; id: string; businessId: string };
+
+export const initialWebhookEndpointState: WebhookEndpointState = Object.freeze({ status: 'none' });
+
+export interface CreateWebhookEndpoint {
+  type: 'CreateWebhookEndpoint';
+  businessId: string;
+  url: unknown;
+  eventTypes: unknown;
+  description?: unknown;
+  enabled?: unknown;
+  secretHint: string;
+}
+
+export interface UpdateWebhookEndpoint {
+  type: 'UpdateWebhookEndpoint';
+  businessId: string;
+  webhookId: string;
+  /** Absent (undefined) fields are left as they are. */
+  url?: unknown;
+  eventTypes?: unknown;
+  description?: unknown;
+  enabled?: unknown;
+}
+
+export interface RotateWebhookSecret {
+  type: 'RotateWebhookSecret';
+  businessId: string;
+  webhookId: string;
+  secretHint: string;
+  previousSecretExpiresAt: Date;
+}
+
+export interface DeleteWebhookEndpoint {
+  type: 'DeleteWebhookEndpoint';
+  businessId: string;
+  webhookId: string;
+}
+
+export type WebhookEndpointCommand = CreateWebhookEndpoint | UpdateWebhookEndpoint | RotateWebhookSecret | DeleteWebhookEndpoint;
+
+export interface WebhookDecideContext {
+  urlPolicy: UrlPolicy;
+  ids: { webhook(): string };
+}
+
+export const DESCRIPTION_MAX = 500;
+/** More than every type there is, so `event_types` can list each once. */
+export const EVENT_TYPES_MAX = 100;
+
+export function decideWebhookEndpoint(command: WebhookEndpointCommand, state: WebhookEndpointState, ctx: WebhookDecideContext): WebhookEndpointEvent[] {
+  switch (command.type) {
+    case 'CreateWebhookEndpoint': {
+      if (state.status !== 'none') throw new Error(`webhook endpoint ${state.id} already exists`); // ids are ours
+      const url = validUrl(command.url, ctx.urlPolicy);
+      const eventTypes = validEventTypes(command.eventTypes);
+      const description = command.description === undefined || command.description === null ? '' : validDescription(command.description);
+      const enabled = command.enabled === undefined ? true : validEnabled(command.enabled);
+      return [
+        {
+          type: 'WebhookEndpointCreated',
+          data: {
+            webhook_id: ctx.ids.webhook(),
+            business_id: command.businessId,
+            url,
+            description,
+            event_types: eventTypes,
+            enabled,
+            secret_hint: command.secretHint,
+          },
+        },
+      ];
+    }
+    case 'UpdateWebhookEndpoint': {
+      const endpoint = existing(state, command.businessId, command.webhookId);
+      const changes: Extract<WebhookEndpointEvent, { type: 'WebhookEndpointUpdated' }>['data'] = { webhook_id: endpoint.id };
+      if (command.url !== undefined) {
+        const url = validUrl(command.url, ctx.urlPolicy);
+        if (url !== endpoint.url) changes.url = url;
+      }
+      if (command.eventTypes !== undefined) {
+        const eventTypes = validEventTypes(command.eventTypes);
+        if (eventTypes.join(',') !== endpoint.eventTypes.join(',')) changes.event_types = eventTypes;
+      }
+      if (command.description !== undefined) {
+        const description = validDescription(command.description);
+        if (description !== endpoint.description) changes.description = description;
+      }
+      if (command.enabled !== undefined) {
+        const enabled = validEnabled(command.enabled);
+        if (enabled !== endpoint.enabled) changes.enabled = enabled;
+      }
+      return Object.keys(changes).length > 1 ? [{ type: 'WebhookEndpointUpdated', data: changes }] : [];
+    }
+    case 'RotateWebhookSecret': {
+      const endpoint = existing(state, command.businessId, command.webhookId);
+      return [
+        {
+          type: 'WebhookSecretRotated',
+          data: { webhook_id: endpoint.id, secret_hint: command.secretHint, previous_secret_expires_at: command.previousSecretExpiresAt.toISOString() },
+        },
+      ];
+    }
+    case 'DeleteWebhookEndpoint': {
+      const endpoint = existing(state, command.businessId, command.webhookId);
+      return [{ type: 'WebhookEndpointDeleted', data: { webhook_id: endpoint.id } }];
+    }
+    default:
+      throw new Error(`unknown command ${(command as { type: string }).type}`);
+  }
+}
+
+export function evolveWebhookEndpoint(state: WebhookEndpointState, event: WebhookEndpointEvent): WebhookEndpointState {
+  switch (event.type) {
+    case 'WebhookEndpointCreated': {
+      const d = event.data;
+      return {
+        status: 'active',
+        id: d.webhook_id,
+        businessId: d.business_id,
+        url: d.url,
+        description: d.description,
+        eventTypes: [...d.event_types],
+        enabled: d.enabled,
+        secretHint: d.secret_hint,
+      };
+    }
+    case 'WebhookEndpointUpdated': {
+      if (state.status !== 'active') return state;
+      const d = event.data;
+      return {
+        ...state,
+        url: d.url ?? state.url,
+        description: d.description ?? state.description,
+        eventTypes: d.event_types ? [...d.event_types] : state.eventTypes,
+        enabled: d.enabled ?? state.enabled,
+      };
+    }
+    case 'WebhookSecretRotated':
+      return state.status === 'active' ? { ...state, secretHint: event.data.secret_hint } : state;
+    case 'WebhookEndpointDeleted':
+      return state.status === 'none' ? state : { status: 'deleted', id: state.id, businessId: state.businessId };
+    default:
+      return state;
+  }
+}
+
+export function foldWebhookEndpoint(events: Iterable<WebhookEndpointEvent>, state: WebhookEndpointState = initialWebhookEndpointState): WebhookEndpointState {
+  let out = state;
+  for (const event of events) out = evolveWebhookEndpoint(out, event);
+  return out;
+}
+
+/** A deleted endpoint, or one of another business, is not found: the API never tells them apart. */
+function existing(state: WebhookEndpointState, businessId: string, webhookId: string): Extract<WebhookEndpointState, { status: 'active' }> {
+  if (state.status !== 'active' || state.businessId !== businessId) throw new WebhookError('not_found', `No webhook endpoint ${webhookId}.`);
+  return state;
+}
+
+function validUrl(value: unknown, policy: UrlPolicy): string {
+  if (typeof value !== 'string') throw new WebhookError('invalid_request', 'url must be a string.', 'url');
+  const checked = checkWebhookUrl(value, policy);
+  if (!checked.ok) throw new WebhookError('invalid_request', `${capitalize(checked.reason)}.`, 'url');
+  return value;
+}
+
+/** At least one known type (or `*` alone), each once; kept in the order of EVENT_TYPES. */
+function validEventTypes(value: unknown): string[] {
+  if (!Array.isArray(value)) throw new WebhookError('invalid_request', 'event_types must be an array of event types.', 'event_types');
+  if (value.length === 0) throw new WebhookError('invalid_request', 'event_types needs at least one event type (or "*" for all).', 'event_types');
+  if (value.length > EVENT_TYPES_MAX) throw new WebhookError('invalid_request', `event_types lists at most ${EVENT_TYPES_MAX} types.`, 'event_types');
+  const seen = new Set<string>();
+  value.forEach((type, i) => {
+    if (type === ALL_EVENT_TYPES) return void seen.add(type);
+    if (!isEventType(type)) {
+      throw new WebhookError(
+        'invalid_request',
+        `${JSON.stringify(type)} is not an event type; known types: ${EVENT_TYPES.join(', ')} (or "*" for all).`,
+        `event_types.${i}`,
+      );
+    }
+    seen.add(type);
+  });
+  if (seen.has(ALL_EVENT_TYPES)) {
+    if (seen.size > 1) throw new WebhookError('invalid_request', '"*" subscribes to every type: send it alone.', 'event_types');
+    return [ALL_EVENT_TYPES];
+  }
+  return EVENT_TYPES.filter((t) => seen.has(t));
+}
+
+function validDescription(value: unknown): string {
+  if (typeof value !== 'string') throw new WebhookError('invalid_request', 'description must be a string.', 'description');
+  const text = value.trim();
+  if (text.length > DESCRIPTION_MAX) throw new WebhookError('invalid_request', `description is at most ${DESCRIPTION_MAX} characters.`, 'description');
+  return text;
+}
+
+function validEnabled(value: unknown): boolean {
+  if (typeof value !== 'boolean') throw new WebhookError('invalid_request', 'enabled must be true or false.', 'enabled');
+  return value;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,53 @@
+import type { RecordedEvent } from '@lib/eventstore';
+import { PaymentViewState, evolvePaymentView, paymentView } from '@lib/payments';
+import { ApiEventDraft, ApiEventSource } from './event-source';
+
+/**
+ * API events of payment streams (`payment-pmt_…`), spec §6: `data` is the payment as
+ * GET /payments/{id} returns it at that event (metadata and timeline included), folded from the
+ * payment's own stream with the read side's reducer (the stream names its checkout's address and
+ * country, so nothing else is needed).
+ *
+ * | domain event | API event |
+ * |---|---|
+ * | PaymentCreated | payment.created |
+ * | status becomes underpaid / needs_review / succeeded / failed / canceled | payment.underpaid / payment.needs_review / payment.succeeded / payment.failed / payment.canceled |
+ * | PaymentMetadataUpdated, PaymentMethodSelected, PaymentTransferDetected, PaymentRemainderRequested, PaymentRemainderPaid (status unchanged) | payment.updated |
+ *
+ * Confirmation counts, accepted markers and checkout bookkeeping change the status (and give its
+ * event) or nothing a subscriber acts on: no event, so a 32-confirmation network does not send
+ * 32 deliveries.
+ */
+const STATUS_EVENT: Record<string, string> = {
+  underpaid: 'payment.underpaid',
+  needs_review: 'payment.needs_review',
+  succeeded: 'payment.succeeded',
+  failed: 'payment.failed',
+  canceled: 'payment.canceled',
+};
+
+const UPDATES = new Set(['PaymentMetadataUpdated', 'PaymentMethodSelected', 'PaymentTransferDetected', 'PaymentRemainderRequested', 'PaymentRemainderPaid']);
+
+export function paymentEventSource(options: { checkoutBaseUrl: string }): ApiEventSource<PaymentViewState> {
+  return {
+    name: 'payment',
+    types: ['payment.created', 'payment.updated', 'payment.underpaid', 'payment.needs_review', 'payment.succeeded', 'payment.failed', 'payment.canceled'],
+    accepts: (event: RecordedEvent) => event.stream.startsWith('payment-pmt_'),
+    reduce: (view: PaymentViewState | null, event: RecordedEvent) => evolvePaymentView(view, event),
+    map(event: RecordedEvent, { before, after }): ApiEventDraft[] {
+      if (!after || !after.business_id) return [];
+      const draft = (type: string): ApiEventDraft => ({
+        type,
+        subject: { kind: 'payment', id: after.id },
+        data: paymentView(after, { checkoutBaseUrl: options.checkoutBaseUrl }) as unknown as Record<string, unknown>,
+        business_id: after.business_id!,
+        mode: after.mode === 'live' ? 'live' : 'test',
+        created_at: typeof event.metadata?.occurredAt === 'string' ? event.metadata.occurredAt : undefined,
+      });
+      if (event.type === 'PaymentCreated') return before ? [] : [draft('payment.created')];
+      if (!before) return [];
+      if (before.status !== after.status && STATUS_EVENT[after.status]) return [draft(STATUS_EVENT[after.status])];
+      return UPDATES.has(event.type) ? [draft('payment.updated')] : [];
+    },
+  };
+}

@@ -1,0 +1,285 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { BusinessService } from '@lib/businesses';
+import { Database } from '@lib/database';
+import { EventStore, LogPosition, OpenedStore, openEventStore } from '@lib/eventstore';
+import { ProjectionRunner } from '@lib/projections';
+import {
+  DeliveryRow,
+  DeliveryStore,
+  RETRY_SCHEDULE_MS,
+  WebhookDispatcher,
+  WebhookEndpointService,
+  WebhookSecretStore,
+  WebhookSender,
+} from '../../libs/webhooks/src';
+import { createTestDatabase } from '../support/postgres';
+import { Receiver, appendPayment, eventually, manualClock, startReceiver, testProjectors, settledPosition } from './support';
+
+const ROOT = join(__dirname, '..', '..');
+
+describe('webhook dispatcher (issue 5 point 4)', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let opened: OpenedStore;
+  let store: EventStore;
+  let db: Database;
+  let runner: ProjectionRunner;
+  let endpoints: WebhookEndpointService;
+  let businesses: BusinessService;
+  const receivers: Receiver[] = [];
+  const dispatchers: WebhookDispatcher[] = [];
+
+  const receiver = async (respond?: Receiver['respond']) => {
+    const r = await startReceiver(respond);
+    receivers.push(r);
+    return r;
+  };
+  const dispatcher = (options: Partial<ConstructorParameters<typeof WebhookDispatcher>[1]> = {}) => {
+    const d = new WebhookDispatcher(db, { sender: new WebhookSender({ allowPrivateUrls: true }), pollMs: 10, ...options });
+    dispatchers.push(d);
+    return d;
+  };
+  const settle = async () => expect(await runner.waitFor(await settledPosition(store), 20_000)).toBe(true);
+  const delivery = async (id: string) => (await new DeliveryStore(db).get(id))!;
+  const deliveriesOf = async (webhookId: string) =>
+    (await db.query<DeliveryRow>(`SELECT * FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY sort_key`, [webhookId])).rows;
+
+  /** A business with one endpoint at `url` and `payments` succeeded payments: resolves the endpoint and its deliveries. */
+  async function setup(url: string, payments = 1, eventTypes = ['payment.succeeded']) {
+    const shop = (await businesses.createBusiness({ name: 'Shop', simulated: true })).business.id;
+    const endpoint = await endpoints.create(shop, { url, event_types: eventTypes });
+    for (let i = 0; i < payments; i++) {
+      const id = `pmt_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+      await appendPayment(store, id, [
+        { type: 'TestPaymentCreated', data: { payment_id: id, business_id: shop, mode: 'test', amount: 100 + i } },
+        { type: 'TestPaymentStatusChanged', data: { status: 'succeeded' } },
+      ]);
+    }
+    await settle();
+    return { shop, endpoint, deliveries: await deliveriesOf(endpoint.id) };
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase('whdisp');
+    opened = await openEventStore({ databaseUrl: database.url });
+    ({ store, db } = opened);
+    runner = new ProjectionRunner(store, db, testProjectors());
+    await runner.start();
+    const waiter = { waitFor: (p: LogPosition, t?: number) => runner.waitFor(p, t) };
+    endpoints = new WebhookEndpointService(store, db, waiter, new WebhookSecretStore(db), { allowPrivateUrls: true });
+    businesses = new BusinessService(store, db, waiter);
+  });
+  afterEach(async () => {
+    await Promise.all(dispatchers.splice(0).map((d) => d.stop()));
+    await Promise.all(receivers.splice(0).map((r) => r.close()));
+  });
+  afterAll(async () => {
+    await runner?.stop();
+    await opened?.close();
+    await database?.drop();
+  });
+
+  it('retries on the documented schedule (0, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), then fails', async () => {
+    expect(RETRY_SCHEDULE_MS).toEqual([0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+    const down = await receiver(() => ({ status: 503 }));
+    const { deliveries } = await setup(down.url);
+    const clock = manualClock(Date.now() + 1000);
+    const d = dispatcher({ now: clock.now });
+    for (let attempt = 1; attempt <= 8; attempt++) {
+      expect(await d.runDue()).toBe(1);
+      const row = await delivery(deliveries[0].id);
+      expect(row.attempt).toBe(attempt);
+      if (attempt < 8) {
+        expect(row.status).toBe('retrying');
+        const wait = RETRY_SCHEDULE_MS[attempt];
+        expect(new Date(row.next_retry_at!).getTime()).toBe(clock.now().getTime() + wait);
+        clock.advance(wait - 1);
+        expect(await d.runDue()).toBe(0); // not a millisecond early
+        clock.advance(1);
+      } else {
+        expect(row).toMatchObject({ status: 'failed', next_retry_at: null, response_status: 503 });
+      }
+    }
+    clock.advance(100 * 3600_000);
+    expect(await d.runDue()).toBe(0);
+    expect(down.requests).toHaveLength(8);
+    expect(new Set(down.requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
+  });
+
+  it('delivers after a receiver that fails N times, recording every attempt; each request verifies', async () => {
+    const answers = [{ status: 500 }, { status: 302, headers: { location: 'http://127.0.0.1:1/' } }, { status: 429 }, { status: 200 }];
+    const flaky = await receiver((_r, i) => answers[Math.min(i, answers.length - 1)]);
+    const { endpoint, deliveries } = await setup(flaky.url);
+    const [secret] = await new WebhookSecretStore(db).signingSecrets(endpoint.id);
+    const d = dispatcher({ schedule: [0, 20, 20, 20, 20] });
+    d.start();
+    const done = await eventually(async () => {
+      const row = await delivery(deliveries[0].id);
+      return row.status === 'succeeded' ? row : null;
+    });
+    expect(done).toMatchObject({ attempt: 4, response_status: 200, next_retry_at: null });
+    expect(done.attempts.map((a) => [a.response_status, a.trigger, a.error])).toEqual([
+      [500, 'automatic', 'HTTP 500'],
+      [302, 'automatic', 'redirect (302) not followed'],
+      [429, 'automatic', 'HTTP 429'],
+      [200, 'automatic', null],
+    ]);
+    for (const a of done.attempts) {
+      expect(a.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(typeof a.duration_ms).toBe('number');
+    }
+    expect(flaky.requests).toHaveLength(4);
+    for (const request of flaky.requests) {
+      expect(new Webhook(secret).verify(request.body, request.headers as Record<string, string>)).toMatchObject({ id: deliveries[0].event_id, type: 'payment.succeeded' });
+      expect(request.headers['webhook-id']).toBe(deliveries[0].event_id);
+    }
+    expect(done.request_headers).toEqual({
+      'content-type': 'application/json',
+      'user-agent': expect.any(String),
+      'webhook-id': deliveries[0].event_id,
+      'webhook-timestamp': flaky.requests[3].headers['webhook-timestamp'],
+      'webhook-signature': flaky.requests[3].headers['webhook-signature'],
+    });
+  });
+
+  it('a dispatcher stopped mid-retry and a new one started completes the delivery, once', async () => {
+    const flaky = await receiver((_r, i) => ({ status: i === 0 ? 500 : 200 }));
+    const { deliveries } = await setup(flaky.url);
+    const clock = manualClock(Date.now() + 1000);
+    const first = dispatcher({ now: clock.now });
+    first.start();
+    await flaky.waitFor(1);
+    await eventually(async () => (await delivery(deliveries[0].id)).attempt === 1);
+    await first.stop(); // the worker goes away between attempts
+
+    clock.advance(5_000);
+    const second = dispatcher({ now: clock.now });
+    second.start();
+    await flaky.waitFor(2);
+    const row = await eventually(async () => {
+      const r = await delivery(deliveries[0].id);
+      return r.status === 'succeeded' ? r : null;
+    });
+    expect(row.attempts.map((a) => a.response_status)).toEqual([500, 200]);
+    clock.advance(24 * 3600_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(flaky.requests).toHaveLength(2);
+  });
+
+  it('a claim left by a crashed worker is taken again when its lease runs out, not before', async () => {
+    const ok = await receiver();
+    const { deliveries } = await setup(ok.url);
+    const clock = manualClock(Date.now() + 1000);
+    // the crashed worker: claimed, never recorded anything
+    const claimed = await new DeliveryStore(db).claimDue(clock.now(), 10, 4, 60_000, randomUUID());
+    expect(claimed.map((r) => r.id)).toContain(deliveries[0].id);
+    const d = dispatcher({ now: clock.now });
+    expect(await d.runDue()).toBe(0);
+    clock.advance(60_000);
+    expect(await d.runDue()).toBe(1);
+    expect(await delivery(deliveries[0].id)).toMatchObject({ status: 'succeeded', attempt: 1 });
+    expect(ok.requests).toHaveLength(1);
+  });
+
+  it('a worker killed (SIGKILL) mid-attempt: the delivery completes after restart, and succeeds once', async () => {
+    // the first request never gets an answer: the worker dies while waiting for it
+    const slow = await receiver((_r, i) => (i === 0 ? { status: 200, hang: true } : { status: 200 }));
+    const { deliveries } = await setup(slow.url);
+    const child: ChildProcess = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'dispatcher-child.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: database.url, LEASE_MS: '1500' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (c) => (stderr += c));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    try {
+      await slow.waitFor(1, 30_000);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}; child stderr: ${stderr}`);
+    }
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    expect(await delivery(deliveries[0].id)).toMatchObject({ status: 'retrying', attempt: 0 }); // nothing recorded
+
+    const restarted = dispatcher({ leaseMs: 1500 });
+    restarted.start();
+    const row = await eventually(async () => {
+      const r = await delivery(deliveries[0].id);
+      return r.status === 'succeeded' ? r : null;
+    }, 20_000);
+    expect(row.attempts).toHaveLength(1); // the killed attempt left no record; the one after the restart did
+    expect(slow.requests).toHaveLength(2); // at least once: the same webhook-id twice, for the receiver to deduplicate
+    expect(new Set(slow.requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([deliveries[0].event_id]));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(slow.requests).toHaveLength(2);
+  });
+
+  it('bounds concurrency per endpoint: a slow endpoint with a backlog does not delay another endpoint', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const slow = await receiver(() => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      setTimeout(() => inFlight--, 1000);
+      return { status: 200, delayMs: 1000 };
+    });
+    const fast = await receiver();
+    const backlog = await setup(slow.url, 8);
+    const d = dispatcher({ perEndpoint: 2, concurrency: 10 });
+    d.start();
+    await slow.waitFor(2);
+    const started = Date.now();
+    const quick = await setup(fast.url, 1); // arrives while the slow endpoint's backlog is queued
+    await fast.waitFor(1, 5_000);
+    expect(Date.now() - started).toBeLessThan(2500); // not after the slow backlog (8 × 1 s / 2 at a time = 4 s)
+    await eventually(async () => (await deliveriesOf(backlog.endpoint.id)).every((r) => r.status === 'succeeded'), 15_000);
+    expect(maxInFlight).toBeLessThanOrEqual(2);
+    expect(slow.requests).toHaveLength(8);
+    expect(quick.deliveries).toHaveLength(1);
+  });
+
+  it('bounds concurrency in total', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const respond = () => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      setTimeout(() => inFlight--, 150);
+      return { status: 200, delayMs: 150 };
+    };
+    const all = await Promise.all(Array.from({ length: 4 }, () => receiver(respond)));
+    const setups = [];
+    for (const r of all) setups.push(await setup(r.url, 3));
+    const d = dispatcher({ perEndpoint: 4, concurrency: 3 });
+    d.start();
+    for (const s of setups) await eventually(async () => (await deliveriesOf(s.endpoint.id)).every((r) => r.status === 'succeeded'), 15_000);
+    expect(maxInFlight).toBeLessThanOrEqual(3);
+    expect(all.reduce((n, r) => n + r.requests.length, 0)).toBe(12);
+  });
+
+  it('follows a changed URL on retry, and ends the deliveries of a deleted endpoint as failed without sending', async () => {
+    const old = await receiver(() => ({ status: 500 }));
+    const fixed = await receiver();
+    const { shop, endpoint, deliveries } = await setup(old.url);
+    const clock = manualClock(Date.now() + 1000);
+    const d = dispatcher({ now: clock.now });
+    await d.runDue();
+    await endpoints.update(shop, endpoint.id, { url: fixed.url });
+    clock.advance(5_000);
+    await d.runDue();
+    expect(await delivery(deliveries[0].id)).toMatchObject({ status: 'succeeded', attempt: 2 });
+    expect([old.requests.length, fixed.requests.length]).toEqual([1, 1]);
+
+    const gone = await receiver(() => ({ status: 500 }));
+    const second = await setup(gone.url, 2);
+    await d.runDue();
+    await endpoints.delete(second.shop, second.endpoint.id);
+    clock.advance(5_000);
+    await d.runDue();
+    for (const row of await deliveriesOf(second.endpoint.id)) expect(row).toMatchObject({ status: 'failed', next_retry_at: null, attempt: 1 });
+    expect(gone.requests).toHaveLength(2);
+  });
+});

@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { RecordedEvent } from '@lib/eventstore';
+import { apiEventId, businessEventSource, deliveryId } from '../../libs/webhooks/src';
+
+const recorded = (stream: string, type: string, data: unknown, revision: number): RecordedEvent => ({
+  id: randomUUID(),
+  type,
+  data,
+  metadata: { actor: { kind: 'system', id: null } },
+  stream,
+  revision,
+  position: { commit: 1n, prepare: BigInt(revision + 1) },
+  recordedAt: new Date(Date.UTC(2030, 0, 1, 0, 0, revision)),
+});
+
+describe('API event sources and ids', () => {
+  it('derives evt_ and dlv_ ids deterministically from the domain event id (and the endpoint)', () => {
+    const id = randomUUID();
+    expect(apiEventId(id, 'payment.succeeded')).toMatch(/^evt_[0-9A-Za-z]{24}$/);
+    expect(apiEventId(id, 'payment.succeeded')).toBe(apiEventId(id, 'payment.succeeded'));
+    expect(new Set([apiEventId(id, 'payment.succeeded'), apiEventId(id, 'payment.failed'), apiEventId(id, 'payment.succeeded', 1), apiEventId(randomUUID(), 'payment.succeeded')]).size).toBe(4);
+    const evt = apiEventId(id, 'payment.succeeded');
+    expect(deliveryId(evt, 'whk_a')).toMatch(/^dlv_[0-9A-Za-z]{24}$/);
+    expect(deliveryId(evt, 'whk_a')).toBe(deliveryId(evt, 'whk_a'));
+    expect(deliveryId(evt, 'whk_a')).not.toBe(deliveryId(evt, 'whk_b'));
+  });
+
+  it('business streams: business.created with the business object; key events change nothing shown, so no event', () => {
+    const stream = 'business-biz_1';
+    const events = [
+      recorded(stream, 'BusinessCreated', { business_id: 'biz_1', name: 'Shop', simulated: false, website: 'https://shop.example', support_email: null }, 0),
+      recorded(stream, 'ApiKeyCreated', { key_id: 'key_1', business_id: 'biz_1', kind: 'secret', mode: 'live', secret_hash: 'a'.repeat(64), prefix: 'sk_live_', last4: 'abcd', name: null, permissions: null }, 1),
+      recorded(stream, 'ApiKeyRevoked', { key_id: 'key_1' }, 2),
+      recorded(stream, 'SomethingNewer', {}, 3),
+    ];
+    let view = null;
+    const out = [];
+    for (const event of events) {
+      expect(businessEventSource.accepts(event)).toBe(true);
+      const before = view;
+      view = JSON.parse(JSON.stringify(businessEventSource.reduce!(view, event)));
+      out.push(...businessEventSource.map(event, { before, after: view }));
+    }
+    expect(out).toEqual([
+      {
+        type: 'business.created',
+        subject: { kind: 'business', id: 'biz_1' },
+        data: expect.objectContaining({ kind: 'business', id: 'biz_1', name: 'Shop', website: 'https://shop.example', simulated: false, created_at: '2030-01-01T00:00:00.000Z' }),
+        business_id: 'biz_1',
+        mode: 'live',
+      },
+    ]);
+    expect(businessEventSource.accepts(recorded('payment-pmt_1', 'PaymentCreated', {}, 0))).toBe(false);
+  });
+
+  it('business streams: a change to what the business object shows is business.updated', () => {
+    const created = recorded('business-biz_2', 'BusinessCreated', { business_id: 'biz_2', name: 'Old', simulated: true, website: null, support_email: null }, 0);
+    const before = JSON.parse(JSON.stringify(businessEventSource.reduce!(null, created)));
+    // as a future event that renames the business would leave the view
+    const after = { ...before, name: 'New', updated_at: '2030-01-01T00:00:09.000Z' };
+    expect(businessEventSource.map(recorded('business-biz_2', 'BusinessRenamed', {}, 1), { before, after })).toEqual([
+      expect.objectContaining({ type: 'business.updated', mode: 'test', data: expect.objectContaining({ name: 'New', updated_at: '2030-01-01T00:00:09.000Z' }) }),
+    ]);
+    expect(businessEventSource.map(recorded('business-biz_2', 'X', {}, 1), { before, after: { ...before, updated_at: '2030-01-01T00:00:10.000Z' } })).toEqual([]);
+  });
+});

@@ -1,0 +1,255 @@
+import { businessesProjector } from '@lib/businesses';
+import { paymentsProjector } from '@lib/payments';
+import { streamCatalogProjector } from '@lib/projections';
+import { randomUUID } from 'node:crypto';
+import { IncomingHttpHeaders, Server, createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+import type { Database } from '@lib/database';
+import { EventStore, LogPosition, RecordedEvent, comparePositions } from '@lib/eventstore';
+import { ProjectionRunner } from '@lib/projections';
+import {
+  ApiEventDraft,
+  ApiEventSource,
+  Resolver,
+  WebhookDispatcher,
+  WebhookDispatcherOptions,
+  WebhookSender,
+  businessEventSource,
+  eventsProjector,
+  webhookEndpointsProjector,
+} from '../../libs/webhooks/src';
+
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  at: number;
+  remotePort: number | undefined;
+}
+
+export interface Answer {
+  status: number;
+  headers?: Record<string, string>;
+  /** Wait this long before answering. */
+  delayMs?: number;
+  /** Never answer (the request hangs until the client gives up). */
+  hang?: boolean;
+}
+
+export interface Receiver {
+  url: string;
+  port: number;
+  requests: ReceivedRequest[];
+  /** What to answer: a function of the request (and how many came before), default 200. */
+  respond: (request: ReceivedRequest, index: number) => Answer;
+  /** Resolves once `n` requests have arrived. */
+  waitFor(n: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
+  close(): Promise<void>;
+}
+
+/** A real HTTP receiver on 127.0.0.1 that records every request. */
+export async function startReceiver(respond: Receiver['respond'] = () => ({ status: 200 })): Promise<Receiver> {
+  const requests: ReceivedRequest[] = [];
+  const waiters: { n: number; resolve: () => void }[] = [];
+  const receiver = { requests, respond } as Receiver;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const request: ReceivedRequest = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+        remotePort: req.socket.remotePort,
+      };
+      const index = requests.length;
+      requests.push(request);
+      for (const w of waiters.filter((w) => requests.length >= w.n)) w.resolve();
+      const answer = receiver.respond(request, index);
+      if (answer.hang) return;
+      setTimeout(() => {
+        res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
+        res.end('ok');
+      }, answer.delayMs ?? 0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  receiver.port = port;
+  receiver.url = `http://127.0.0.1:${port}/hooks`;
+  receiver.waitFor = (n, timeoutMs = 10_000) =>
+    new Promise((resolve, reject) => {
+      if (requests.length >= n) return resolve(requests.slice());
+      const timer = setTimeout(() => reject(new Error(`receiver got ${requests.length} requests, expected ${n}`)), timeoutMs);
+      waiters.push({ n, resolve: () => (clearTimeout(timer), resolve(requests.slice())) });
+    });
+  receiver.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return receiver;
+}
+
+/**
+ * A stand-in for the payment source (libs/payments plugs in its own): `testpay-<pmt_id>`
+ * streams with TestPaymentCreated {payment_id, business_id, mode, amount, currency, metadata}
+ * and TestPaymentStatusChanged {status}; the view is the payment object, and each status change
+ * gives `payment.<status>` (`payment.created` at first).
+ */
+export interface TestPayment {
+  kind: 'payment';
+  id: string;
+  business_id: string;
+  mode: 'live' | 'test';
+  status: string;
+  amount: number;
+  currency: string;
+  metadata: Record<string, string>;
+  /** From the payment's checkout (another stream). */
+  address?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export const testPaymentSource: ApiEventSource<TestPayment> = {
+  name: 'test_payment',
+  types: ['payment.created', 'payment.updated', 'payment.underpaid', 'payment.needs_review', 'payment.succeeded', 'payment.failed', 'payment.canceled'],
+  // a payment's view also takes its checkouts' TestCheckoutOpened (stream testchk-<id>), as the real one takes CheckoutOpened
+  accepts: (event) => event.stream.startsWith('testpay-') || event.stream.startsWith('testchk-'),
+  viewKey: (event) => (event.stream.startsWith('testchk-') ? `testpay-${(event.data as { payment_id: string }).payment_id}` : event.stream),
+  reduce(view, event) {
+    const at = event.recordedAt.toISOString();
+    const d = event.data as Record<string, unknown>;
+    if (event.type === 'TestPaymentCreated') {
+      return {
+        kind: 'payment',
+        id: d.payment_id as string,
+        business_id: d.business_id as string,
+        mode: (d.mode as 'live' | 'test') ?? 'test',
+        status: 'pending',
+        amount: d.amount as number,
+        currency: (d.currency as string) ?? 'USD',
+        metadata: (d.metadata as Record<string, string>) ?? {},
+        created_at: at,
+        updated_at: at,
+      };
+    }
+    if (!view) return view;
+    if (event.type === 'TestPaymentStatusChanged') return { ...view, status: d.status as string, updated_at: at };
+    if (event.type === 'TestPaymentMetadataChanged') return { ...view, metadata: d.metadata as Record<string, string>, updated_at: at };
+    if (event.type === 'TestCheckoutOpened') return { ...view, address: d.address as string, updated_at: at };
+    return view;
+  },
+  map(_event: RecordedEvent, { before, after }): ApiEventDraft[] {
+    if (!after) return [];
+    const draft = (type: string): ApiEventDraft => ({
+      type,
+      subject: { kind: 'payment', id: after.id },
+      data: { ...after } as unknown as Record<string, unknown>,
+      business_id: after.business_id,
+      mode: after.mode,
+    });
+    if (!before) return [draft('payment.created')];
+    if (before.status !== after.status) return [draft(`payment.${after.status}`)];
+    return JSON.stringify(before) === JSON.stringify(after) ? [] : [draft('payment.updated')];
+  },
+};
+
+export const TEST_SOURCES = [businessEventSource, testPaymentSource];
+
+export function testProjectors() {
+  return [webhookEndpointsProjector, eventsProjector(TEST_SOURCES)];
+}
+
+/**
+ * What a test worker runs beside an API-only app (ROLE=api): every projection the app waits
+ * for, with the events projection fed by the test sources instead of the real ones.
+ */
+export function testWorkerProjectors() {
+  return [streamCatalogProjector, businessesProjector, paymentsProjector, ...testProjectors()];
+}
+
+const lastAppended = new WeakMap<EventStore, LogPosition>();
+
+/** Appends test payment events (fresh ids) to `testpay-<id>`. */
+export async function appendPayment(
+  store: EventStore,
+  paymentId: string,
+  events: { type: string; data: Record<string, unknown> }[],
+  actor = { kind: 'api_key', id: 'key_test', name: null },
+) {
+  const appended = await store.append(
+    `testpay-${paymentId}`,
+    events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: { actor } })),
+    'any',
+  );
+  const last = lastAppended.get(store);
+  if (!last || comparePositions(appended.position, last) > 0) lastAppended.set(store, appended.position);
+  return appended;
+}
+
+/**
+ * The position projections must reach to have seen every test payment appended so far: the
+ * visible head can trail an append while another transaction is open, so the later of the two.
+ */
+export async function settledPosition(store: EventStore): Promise<LogPosition> {
+  const head = await store.headPosition();
+  const last = lastAppended.get(store);
+  if (!head) return last!;
+  return last && comparePositions(last, head) > 0 ? last : head;
+}
+
+/** The projections webhooks need, plus a dispatcher, on a store and database (the worker's part). */
+export interface WebhookWorker {
+  runner: ProjectionRunner;
+  dispatcher: WebhookDispatcher;
+  stop(): Promise<void>;
+}
+
+export async function startWebhookWorker(
+  store: EventStore,
+  db: Database,
+  options: Partial<WebhookDispatcherOptions> & { resolver?: Resolver; allowPrivateUrls?: boolean; timeoutMs?: number; startDispatcher?: boolean } = {},
+): Promise<WebhookWorker> {
+  const runner = new ProjectionRunner(store, db, testWorkerProjectors(), { batchSize: 100 });
+  await runner.start();
+  const sender =
+    options.sender ??
+    new WebhookSender({ allowPrivateUrls: options.allowPrivateUrls ?? true, resolver: options.resolver, timeoutMs: options.timeoutMs, now: options.now });
+  const dispatcher = new WebhookDispatcher(db, { pollMs: 20, ...options, sender });
+  if (options.startDispatcher !== false) dispatcher.start();
+  return {
+    runner,
+    dispatcher,
+    stop: async () => {
+      await dispatcher.stop();
+      await runner.stop();
+    },
+  };
+}
+
+/** Polls until `check` resolves truthy (or fails after timeoutMs). */
+export async function eventually<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 10_000, stepMs = 20): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value as T;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`eventually: timed out${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, stepMs));
+  }
+}
+
+/** A wall clock the test moves by hand. */
+export function manualClock(start = Date.now()) {
+  let t = start;
+  return { now: () => new Date(t), advance: (ms: number) => void (t += ms), set: (ms: number) => void (t = ms) };
+}
