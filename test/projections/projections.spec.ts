@@ -72,8 +72,13 @@ describe.each(adapters)('projection engine on %s', (_kind, open) => {
     const head = await appendMany(store, prefix, 3, 4);
 
     const runner = new ProjectionRunner(store, db, [projector], { batchSize: 5 });
+    const applied: [string, number][] = [];
+    runner.onApplied((name, events) => applied.push([name, events]));
     await runner.start();
     expect(await runner.waitFor(head)).toBe(true);
+    // listeners hear of every committed batch (the webhook dispatcher wakes on the events projection's)
+    expect(applied.every(([name]) => name === projector.name)).toBe(true);
+    expect(applied.reduce((n, [, events]) => n + events, 0)).toBeGreaterThanOrEqual(12);
     expect(await catalog(db, projector.name, prefix)).toEqual([0, 1, 2].map((s) => ({ stream: `${prefix}-${s}`, events: 4, lastRevision: 3, lastType: 'T3' })));
     const [running] = await runner.status();
     expect(running).toMatchObject({ name: projector.name, state: 'running', lag: 0 });

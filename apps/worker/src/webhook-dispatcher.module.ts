@@ -1,21 +1,31 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
+import { ProjectionRunner } from '@lib/projections';
 import { WebhookDispatcher, WebhookSender, systemResolver } from '@lib/webhooks';
 
 @Injectable()
 class WebhookDispatcherLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private unsubscribe: (() => void) | null = null;
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(WebhookDispatcher) private readonly dispatcher: WebhookDispatcher,
+    private readonly projections: ProjectionRunner,
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.role !== 'api') this.dispatcher.start();
+    if (this.config.role === 'api') return;
+    this.dispatcher.start();
+    // new deliveries are written by the events projection: look for them at once, not at the next poll
+    this.unsubscribe = this.projections.onApplied((projection) => {
+      if (projection === 'events') this.dispatcher.nudge();
+    });
   }
 
   /** Before the store closes: attempts in flight are recorded, nothing new is claimed. */
   async beforeApplicationShutdown(): Promise<void> {
+    this.unsubscribe?.();
     await this.dispatcher.stop();
   }
 }

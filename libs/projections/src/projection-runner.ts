@@ -34,6 +34,7 @@ interface Running {
  */
 export class ProjectionRunner {
   private readonly running = new Map<string, Running>();
+  private readonly listeners = new Set<(projection: string, events: number) => void>();
   private stopped = false;
 
   constructor(
@@ -42,6 +43,16 @@ export class ProjectionRunner {
     private readonly projectors: readonly Projector[],
     private readonly options: { batchSize?: number; onError?: (name: string, error: unknown) => void } = {},
   ) {}
+
+  /**
+   * Calls `listener` after each batch a projection of this process committed (e.g. the webhook
+   * dispatcher looks for the deliveries the events projection just wrote, instead of waiting for
+   * its next poll). Returns the unsubscribe function. Listener errors are ignored.
+   */
+  onApplied(listener: (projection: string, events: number) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   async start(): Promise<void> {
     for (const projector of this.projectors) {
@@ -99,6 +110,13 @@ export class ProjectionRunner {
         entry.failures = 0;
         entry.state = 'running';
         entry.lastError = null;
+        for (const listener of this.listeners) {
+          try {
+            listener(entry.projector.name, events.length);
+          } catch {
+            /* a listener's problem is not the projection's */
+          }
+        }
       },
       { after: checkpoint.position, batchSize: this.options.batchSize ?? 500 },
     );

@@ -102,6 +102,11 @@ export class WebhookDispatcher {
     return ran;
   }
 
+  /** Looks for due deliveries now (e.g. the events projection just wrote some); coalesced with a round in progress. */
+  nudge(): void {
+    this.kick();
+  }
+
   /** Polls again as soon as possible (coalesced). */
   private kick(): void {
     if (!this.running) return;
