@@ -18,7 +18,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { BusinessService } from '../libs/businesses/src';
-import { loadConfig } from '../libs/core/src';
+import { DATABASE, loadConfig } from '../libs/core/src';
+import { Database } from '../libs/database/src';
 import { EVENT_STORE, EventStore } from '../libs/eventstore/src';
 import { ProjectionRunner } from '../libs/projections/src';
 import { createApiApp } from '../apps/api/src/bootstrap';
@@ -142,7 +143,13 @@ async function benchStore(store: string): Promise<Result> {
             await timed(latencies.get('POST mark-sent')!, () => call(base, 'POST', `/checkouts/${checkout.id}/mark-sent`, null, { simulate: 'exact' }));
             await timed(latencies.get('POST /test_clock/advance')!, () => call(base, 'POST', '/test_clock/advance', key, { seconds: 15 }));
             const done = (await call(base, 'GET', `/payments/${payment.id}`, key)).data;
-            if (done.status !== 'succeeded') throw new Error(`payment ${payment.id} is ${done.status} after the flow`);
+            if (done.status !== 'succeeded') {
+              const { rows } = await app.get<Database>(DATABASE).query<{ id: string; status: string; last_error: string | null; attempts: number }>(
+                `SELECT id, status, last_error, attempts FROM timers WHERE subject = $1 ORDER BY due_at`,
+                [checkout.id],
+              );
+              throw new Error(`payment ${payment.id} is ${done.status} after the flow; checkout timers: ${JSON.stringify(rows)}`);
+            }
             latencies.get('flow (4 calls)')!.push(performance.now() - flowStart);
             payments++;
           } catch (error) {

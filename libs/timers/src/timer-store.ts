@@ -171,22 +171,21 @@ export class TimerStore {
   }
 
   /**
-   * Timers of a business that are due by its clock and still scheduled but held by a lease
-   * without an error: another worker is firing them right now.
+   * Timers of a business that are due by its clock, still scheduled and not failing (no error
+   * recorded): claimable now, or held by a lease because a worker is firing them right now.
    */
-  async countDueInProgress(businessId: string): Promise<number> {
+  async dueTimers(businessId: string): Promise<{ id: string; kind: string; subject: string; leased: boolean }[]> {
     const wall = this.wall();
-    const { rows } = await this.db.query<{ n: string | number }>(
-      `SELECT count(*) AS n
+    const { rows } = await this.db.query<{ id: string; kind: string; subject: string; leased: boolean }>(
+      `SELECT t.id, t.kind, t.subject, (t.locked_until IS NOT NULL AND t.locked_until > $2::timestamptz) AS leased
          FROM timers t
          LEFT JOIN business_clocks c ON c.business_id = t.business_id
         WHERE t.business_id = $1 AND t.status = 'scheduled' AND t.last_error IS NULL
-          AND t.locked_until > $2::timestamptz
           AND t.due_at <= $2::timestamptz + COALESCE(c.offset_ms, 0)::float8 * interval '1 millisecond'`,
       [businessId, wall],
-      'timers_count_due_in_progress',
+      'timers_due_of_business',
     );
-    return Number(rows[0].n);
+    return rows;
   }
 
   /** Marks a claimed timer fired (no-op if it is no longer scheduled); true when it changed. */

@@ -36,7 +36,9 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
       batchSize: 1,
       onError: (error, timer) => this.logger.warn(`timer ${timer?.id ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`),
     });
-    for (const kind of Object.values(TIMER_KINDS)) runner.on(kind, (timer) => this.app.fire(timer));
+    for (const kind of Object.values(TIMER_KINDS)) runner.on(kind, async (timer) => {
+      await this.app.fire(timer);
+    });
     runner.start();
     this.runner = runner;
     this.reactor = new PaymentsReactor(this.store, this.db, this.app, { onError: (error) => this.logger.error(`payments reactor: ${error instanceof Error ? error.stack : String(error)}`) });

@@ -4,7 +4,7 @@ import { Actor, ConcurrencyError, EventStore, LogPosition, StreamNotFoundError, 
 import { newId } from '@lib/http';
 import { ScheduleTimer, Timer, TimerStore } from '@lib/timers';
 import { CheckoutState, OpenCheckoutState, OpenCryptoCheckout, SimulatedTransfer } from '../domain/checkout.decider';
-import { Reaction, react, reactionEventId, uuidv5 } from '../domain/checkout-to-payment';
+import { Reaction, checkoutStream, paymentStream, react, reactionEventId, uuidv5 } from '../domain/checkout-to-payment';
 import { PaymentDomainError } from '../domain/errors';
 import { checkMetadata, checkMetadataPatch } from '../domain/metadata';
 import { LivePaymentState, PaymentState, decidePayment } from '../domain/payment.decider';
@@ -376,16 +376,20 @@ export class PaymentsApp {
   /**
    * Fires the business's due timers one at a time, oldest first, including those the firing
    * itself schedules already due (an arrival's confirmations). A due timer another worker holds
-   * is waited for (bounded), so the caller sees its effects too.
+   * is waited for (bounded), so the caller sees its effects too. Then waits until the read models
+   * have every event those timers appended — by their positions, never the visible head (on
+   * PostgreSQL an unrelated open transaction can hold the visible head behind them).
    */
   async fireDue(businessId: string, deadlineMs = 10_000): Promise<number> {
     const deadline = Date.now() + deadlineMs;
     let fired = 0;
+    let last: LogPosition | null = null;
+    const firedElsewhere = new Set<string>();
     for (;;) {
       const [timer] = await this.timers.claimDue(1, 30_000, Object.values(TIMER_KINDS), businessId);
       if (timer) {
         try {
-          await this.fire(timer);
+          last = later(last, await this.fire(timer));
           await this.timers.markFired(timer.id);
           fired++;
         } catch (error) {
@@ -394,53 +398,73 @@ export class PaymentsApp {
         }
         continue;
       }
-      if ((await this.timers.countDueInProgress(businessId)) === 0 || Date.now() > deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      const due = await this.timers.dueTimers(businessId);
+      if (due.length === 0 || Date.now() > deadline) break;
+      for (const t of due) if (t.leased) firedElsewhere.add(`${t.kind}|${t.subject}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    const head = await this.store.headPosition();
-    if (head) await this.readModels.waitFor(head, this.options.readYourWritesTimeoutMs ?? 5000);
+    // what other workers' timers appended: the last events of their streams and of the payments behind them
+    for (const key of firedElsewhere) {
+      const subject = key.slice(key.indexOf('|') + 1);
+      const paymentId = subject.startsWith('chk_') ? await this.paymentOf(subject) : subject;
+      for (const stream of [subject.startsWith('chk_') ? checkoutStream(subject) : null, paymentId ? paymentStream(paymentId) : null]) {
+        if (stream) last = later(last, await this.lastPosition(stream));
+      }
+    }
+    if (last) await this.readModels.waitFor(last, this.options.readYourWritesTimeoutMs ?? 5000);
     return fired;
   }
 
+  private async paymentOf(checkoutId: string): Promise<string | null> {
+    const state = await this.streams.checkout(checkoutId);
+    return state.status === 'none' ? null : state.paymentId;
+  }
+
+  private async lastPosition(stream: string): Promise<LogPosition | null> {
+    try {
+      const [event] = await this.store.readStream(stream, { direction: 'backwards', maxCount: 1 });
+      return event?.position ?? null;
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return null;
+      throw error;
+    }
+  }
+
   /** The handler of every payment timer kind (the worker's TimerRunner and fireDue call it). */
-  async fire(timer: Timer): Promise<void> {
+  async fire(timer: Timer): Promise<LogPosition | null> {
     const now = timer.dueAt;
     const options: DecideOptions = { now, eventId: (i) => uuidv5(`timer|${timer.id}#${i}`), metadata: { causationId: `timer:${timer.id}`, actor: SYSTEM } };
     switch (timer.kind) {
       case TIMER_KINDS.quoteExpiry:
-        await this.runSettled({ target: 'checkout', id: timer.subject }, { type: 'ExpireCheckout' }, options);
-        return;
+        return this.runSettled({ target: 'checkout', id: timer.subject }, { type: 'ExpireCheckout' }, options);
       case TIMER_KINDS.simulatedArrival: {
         const checkout = await this.streams.checkout(timer.subject);
         // only the quote on screen receives the simulated transfer (§4 supersede)
-        if (checkout.status !== 'open' || checkout.superseded) return;
+        if (checkout.status !== 'open' || checkout.superseded) return null;
         const txHash = simulatedTxHash(checkout.network, timer.id);
-        await this.runSettled(
+        return this.runSettled(
           { target: 'checkout', id: timer.subject },
           { type: 'MarkSent', simulate: checkout.simulate ?? 'exact', txHash, fromAddress: simulatedSenderAddress(checkout.network, txHash) },
           options,
         );
-        return;
       }
       case TIMER_KINDS.confirmation: {
         const payload = timer.payload as { tx_hash: string; current: number };
-        await this.runSettled({ target: 'checkout', id: timer.subject }, { type: 'RecordConfirmations', txHash: payload.tx_hash, current: payload.current }, options);
-        return;
+        return this.runSettled({ target: 'checkout', id: timer.subject }, { type: 'RecordConfirmations', txHash: payload.tx_hash, current: payload.current }, options);
       }
       case TIMER_KINDS.paymentExpiry:
-        await this.runSettled({ target: 'payment', id: timer.subject }, { type: 'ExpirePayment' }, options);
-        return;
+        return this.runSettled({ target: 'payment', id: timer.subject }, { type: 'ExpirePayment' }, options);
       default:
         throw new Error(`no handler for timer kind ${timer.kind}`);
     }
   }
 
-  private async runSettled(target: Target, command: unknown, options: DecideOptions): Promise<void> {
+  private async runSettled(target: Target, command: unknown, options: DecideOptions): Promise<LogPosition | null> {
     try {
-      await this.runNoWait(target, command, options);
+      return (await this.runNoWait(target, command, options)).position;
     } catch (error) {
       // a timer's command refused by the rules (the checkout moved on meanwhile) is an answer, not a fault
-      if (error instanceof PaymentDomainError) return;
+      if (error instanceof PaymentDomainError) return null;
       throw error;
     }
   }
