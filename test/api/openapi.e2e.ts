@@ -122,6 +122,22 @@ describe('OpenAPI document of the real app', () => {
     expect(doc.paths['/health']?.get).toBeDefined();
   });
 
+  it('describes the success answers of the payment routes with their objects', () => {
+    const success = (method: (typeof METHODS)[number], path: string, status: number) =>
+      JSON.stringify((operation(doc, method, path).responses[String(status)] as ResponseObject)?.content?.['application/json']?.schema ?? null);
+    expect(success('post', '/payments', 201)).toContain('"pmt_…"');
+    expect(success('get', '/payments', 200)).toContain('has_more');
+    expect(success('get', '/payments/{id}', 200)).toContain('"events"');
+    expect(success('post', '/payments/{id}/request-remainder', 201)).toContain('remainder_request');
+    for (const path of ['/checkouts', '/checkouts/{id}/cancel', '/checkouts/{id}/claim', '/checkouts/{id}/mark-sent', '/checkouts/{id}/supersede']) {
+      expect(success('post', path, path === '/checkouts' ? 201 : 200)).toContain('"chk_…"');
+    }
+    expect(success('get', '/public/receipts/{id}', 200)).toContain('"receipt"');
+    expect(success('post', '/test_clock/advance', 200)).toContain('test_clock');
+    const list = operation(doc, 'get', '/payments').parameters as ParameterObject[];
+    expect(list.map((p) => p.name)).toEqual(expect.arrayContaining(['status', 'metadata[key]', 'customer', 'reference', 'limit', 'cursor']));
+  });
+
   it('defines the error envelope once, with every error code', () => {
     const schema = doc.components?.schemas?.Error as { properties: { error: { required: string[]; properties: Record<string, { enum?: string[]; nullable?: boolean }> } } };
     expect(schema.properties.error.required).toEqual(['code', 'message', 'field', 'request_id']);

@@ -1,12 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { BusinessService } from '@lib/businesses';
 import { PaymentDomainError, PaymentsApp, PaymentsReadModel } from '@lib/payments';
 import { LiveModeAction, Public } from '../auth/auth.decorators';
 import { Auth, RequestAuth } from '../auth/request-auth';
 import { IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
-import { ApiErrors } from '../platform/openapi';
+import { ApiErrors, dataOf } from '../platform/openapi';
+import { CHECKOUT_SCHEMA } from './schemas';
 import { RateLimit } from '../platform/rate-limit.guard';
 import { commandContext } from './context';
 import { ClaimCheckoutBody, MarkSentBody, OpenCheckoutBody } from './dto';
@@ -25,6 +26,7 @@ export class CheckoutsController {
   ) {}
 
   @ApiOperation({ summary: 'Open a checkout (one attempt to pay a payment)' })
+  @ApiCreatedResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
   @ApiErrors(
     'email_required',
     'invalid_email',
@@ -62,6 +64,7 @@ export class CheckoutsController {
   }
 
   @ApiOperation({ summary: 'Retrieve a checkout' })
+  @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
   @Public()
   @Get(':id')
   async get(@Param('id') id: string, @Auth() auth: RequestAuth) {
@@ -69,6 +72,7 @@ export class CheckoutsController {
   }
 
   @ApiOperation({ summary: 'Cancel an open or awaiting_customer checkout (the customer leaves)' })
+  @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
   @ApiErrors('checkout_not_cancelable')
   @Public()
   @HttpCode(200)
@@ -79,6 +83,7 @@ export class CheckoutsController {
   }
 
   @ApiOperation({ summary: 'Set a checkout aside for a new one (it stays watched until it expires)' })
+  @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
   @ApiErrors('checkout_not_supersedable')
   @Public()
   @HttpCode(200)
@@ -89,6 +94,7 @@ export class CheckoutsController {
   }
 
   @ApiOperation({ summary: 'Claim a transfer sent after the checkout closed (the business reviews it)' })
+  @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
   @ApiErrors('invalid_tx_hash', 'invalid_email', 'wrong_rail', 'payment_paid', 'already_claimed', 'checkout_not_claimable')
   @Public()
   @HttpCode(200)
@@ -99,6 +105,7 @@ export class CheckoutsController {
   }
 
   @ApiOperation({ summary: 'Simulated businesses: send the transfer now (exact, underpaid, overpaid, wrong_network, late)' })
+  @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
   @ApiErrors('wrong_rail', 'checkout_canceled', 'checkout_failed', 'checkout_expired')
   @Public()
   @HttpCode(200)

@@ -1,12 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Business } from '@lib/businesses';
 import { PaymentDomainError, PaymentsApp, PaymentsReadModel } from '@lib/payments';
 import { LiveModeAction, RequiresPermission } from '../auth/auth.decorators';
 import { Auth, CurrentBusiness, RequestAuth } from '../auth/request-auth';
 import { IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
-import { ApiErrors } from '../platform/openapi';
+import { ApiErrors, dataOf } from '../platform/openapi';
+import { listOf } from '../webhooks/schemas';
+import { PAYMENT_SCHEMA, REMAINDER_REQUEST_SCHEMA } from './schemas';
 import { CreatePaymentBody, UpdatePaymentBody } from './dto';
 import { commandContext } from './context';
 
@@ -20,6 +22,7 @@ export class PaymentsController {
   ) {}
 
   @ApiOperation({ summary: 'Create a payment' })
+  @ApiCreatedResponse({ description: 'The payment (the same one again for a repeated reference, amount and currency).', schema: dataOf(PAYMENT_SCHEMA) })
   @ApiErrors('invalid_email', 'reference_in_use', 'business_suspended')
   @RequiresPermission('payments', 'write')
   @LiveModeAction()
@@ -30,6 +33,14 @@ export class PaymentsController {
   }
 
   @ApiOperation({ summary: 'List payments, newest first (filters: status, metadata[key], customer, reference, created[gte|gt|lte|lt])' })
+  @ApiOkResponse({ description: 'A page of payments.', schema: listOf(PAYMENT_SCHEMA) })
+  @ApiQuery({ name: 'status', required: false, description: 'One status or several, comma separated.' })
+  @ApiQuery({ name: 'metadata[key]', required: false, description: 'Payments whose metadata has this value for this key (several allowed).' })
+  @ApiQuery({ name: 'customer', required: false, description: 'cst_…' })
+  @ApiQuery({ name: 'reference', required: false })
+  @ApiQuery({ name: 'created[gte]', required: false, description: 'ISO 8601; also created[gt], created[lte], created[lt].' })
+  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 25.' })
+  @ApiQuery({ name: 'cursor', required: false, description: 'next_cursor of the previous page (bound to this list and its filters).' })
   @RequiresPermission('payments', 'read')
   @Get()
   async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>) {
@@ -37,6 +48,7 @@ export class PaymentsController {
   }
 
   @ApiOperation({ summary: 'Retrieve a payment with its timeline' })
+  @ApiOkResponse({ description: 'The payment.', schema: dataOf(PAYMENT_SCHEMA) })
   @RequiresPermission('payments', 'read')
   @Get(':id')
   async get(@CurrentBusiness() business: Business, @Param('id') id: string) {
@@ -44,6 +56,7 @@ export class PaymentsController {
   }
 
   @ApiOperation({ summary: "Update a payment's metadata (merge by key; '' or null removes a key; metadata null clears all)" })
+  @ApiOkResponse({ description: 'The payment.', schema: dataOf(PAYMENT_SCHEMA) })
   @RequiresPermission('payments', 'write')
   @Patch(':id')
   async update(@CurrentBusiness() business: Business, @Param('id') id: string, @Body() body: UpdatePaymentBody, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
@@ -52,6 +65,7 @@ export class PaymentsController {
   }
 
   @ApiOperation({ summary: 'Cancel a pending payment' })
+  @ApiOkResponse({ description: 'The payment.', schema: dataOf(PAYMENT_SCHEMA) })
   @ApiErrors('payment_not_cancelable', 'payment_in_flight')
   @RequiresPermission('payments', 'write')
   @LiveModeAction()
@@ -63,6 +77,7 @@ export class PaymentsController {
   }
 
   @ApiOperation({ summary: 'Accept an underpaid or needs_review payment (it succeeds)' })
+  @ApiOkResponse({ description: 'The payment.', schema: dataOf(PAYMENT_SCHEMA) })
   @ApiErrors('payment_not_acceptable')
   @RequiresPermission('payments', 'write')
   @LiveModeAction()
@@ -74,6 +89,7 @@ export class PaymentsController {
   }
 
   @ApiOperation({ summary: 'Open a checkout for what is left of an underpaid payment' })
+  @ApiCreatedResponse({ description: 'The payment, the remainder checkout and its page.', schema: dataOf(REMAINDER_REQUEST_SCHEMA) })
   @ApiErrors('payment_not_underpaid', 'remainder_unavailable', 'nothing_due', 'not_accepting', 'business_suspended', 'temporarily_unavailable')
   @RequiresPermission('payments', 'write')
   @LiveModeAction()

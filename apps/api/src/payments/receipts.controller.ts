@@ -1,5 +1,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { dataOf } from '../platform/openapi';
+import { RECEIPT_SCHEMA } from './schemas';
 import { PaymentDomainError, PaymentsReadModel } from '@lib/payments';
 import { Public } from '../auth/auth.decorators';
 
@@ -10,6 +12,7 @@ export class ReceiptsController {
   constructor(private readonly read: PaymentsReadModel) {}
 
   @ApiOperation({ summary: 'A payment’s public receipt' })
+  @ApiOkResponse({ description: 'The receipt.', schema: dataOf(RECEIPT_SCHEMA) })
   @Public()
   @Get(':id')
   async get(@Param('id') id: string) {

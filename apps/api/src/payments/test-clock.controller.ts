@@ -1,11 +1,12 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Business } from '@lib/businesses';
 import { PaymentDomainError, PaymentsApp } from '@lib/payments';
 import { TimerStore } from '@lib/timers';
 import { RequiresPermission } from '../auth/auth.decorators';
 import { CurrentBusiness } from '../auth/request-auth';
-import { ApiErrors } from '../platform/openapi';
+import { ApiErrors, dataOf } from '../platform/openapi';
+import { TEST_CLOCK_SCHEMA } from './schemas';
 import { AdvanceClockBody } from './dto';
 
 /**
@@ -23,6 +24,7 @@ export class TestClockController {
   ) {}
 
   @ApiOperation({ summary: "The simulated business's clock" })
+  @ApiOkResponse({ description: 'The clock.', schema: dataOf(TEST_CLOCK_SCHEMA) })
   @ApiErrors('test_mode_unavailable')
   @RequiresPermission('payments', 'read')
   @Get()
@@ -32,6 +34,7 @@ export class TestClockController {
   }
 
   @ApiOperation({ summary: "Advance the simulated business's clock; due timers fire before the response" })
+  @ApiOkResponse({ description: 'The clock after the move, and how many timers fired.', schema: dataOf(TEST_CLOCK_SCHEMA) })
   @ApiErrors('test_mode_unavailable')
   @RequiresPermission('payments', 'write')
   @HttpCode(200)
