@@ -80,7 +80,9 @@ export function eventsProjector(sources: readonly ApiEventSource[], options: Eve
       CREATE TABLE IF NOT EXISTS event_source_views (
         source   text  NOT NULL,
         view_key text  NOT NULL,
-        view     jsonb,
+        -- JSON text, not jsonb: jsonb reorders keys, and the API objects built from a view must be
+        -- byte-identical whether it was folded in one batch or reloaded between batches (verify)
+        view     text,
         PRIMARY KEY (source, view_key)
       );
       CREATE TABLE IF NOT EXISTS event_subscriptions (
@@ -119,7 +121,7 @@ async function handle(name: string, sources: readonly ApiEventSource[], events: 
          JOIN unnest($1::text[], $2::text[]) AS w(source, view_key) ON w.source = v.source AND w.view_key = v.view_key`,
       [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
     );
-    for (const row of rows) views.set(key(row.source, row.view_key), { view: row.view, dirty: false });
+    for (const row of rows) views.set(key(row.source, row.view_key), { view: typeof row.view === 'string' ? JSON.parse(row.view) : row.view, dirty: false });
   }
 
   // 2. API events, in log order
@@ -195,9 +197,9 @@ async function handle(name: string, sources: readonly ApiEventSource[], events: 
   if (dirtyViews.length > 0) {
     await tx.query(
       `INSERT INTO event_source_views (source, view_key, view)
-       SELECT r.source, r.view_key, r.view FROM jsonb_to_recordset($1::jsonb) AS r(source text, view_key text, view jsonb)
+       SELECT r.source, r.view_key, r.view FROM jsonb_to_recordset($1::jsonb) AS r(source text, view_key text, view text)
        ON CONFLICT (source, view_key) DO UPDATE SET view = excluded.view`,
-      [JSON.stringify(dirtyViews.map(([k, v]) => ({ source: k.split('\u0000')[0], view_key: k.split('\u0000')[1], view: v.view })))],
+      [JSON.stringify(dirtyViews.map(([k, v]) => ({ source: k.split('\u0000')[0], view_key: k.split('\u0000')[1], view: v.view === null ? null : JSON.stringify(v.view) })))],
     );
   }
 

@@ -1,0 +1,76 @@
+import { Client as Pg } from 'pg';
+import { startTestApi } from '../support/api-app';
+import { cli } from '../support/cli';
+import { createTestDatabase } from '../support/postgres';
+import { businessWithKey } from '../payments/http/client';
+import { startReceiver } from '../webhooks/support';
+
+/**
+ * Auditors and support staff on a store with real payments and webhook deliveries: replay a
+ * payment's history, verify the payments and events projections against a fresh replay, rebuild
+ * every projection — and the rebuild sends no webhook twice.
+ */
+describe('operators on real payment data (PostgreSQL)', () => {
+  it('audits a payment stream, verifies and rebuilds every projection without re-sending deliveries', async () => {
+    const database = await createTestDatabase('staff');
+    const rx = await startReceiver();
+    const env = { DATABASE_URL: database.url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', TRUSTED_PROXIES: 'loopback' };
+    const api = await startTestApi(env);
+    let paymentId: string;
+    try {
+      const { client } = await businessWithKey(api, true);
+      expect((await client.post('/webhooks', { url: rx.url, event_types: ['*'] })).status).toBe(201);
+      const payment = await client.createPayment();
+      paymentId = payment.id;
+      const checkout = await client.openCheckout(payment);
+      await client.markSent(checkout.id, 'underpaid');
+      await client.advance(16 * 60);
+      const remainder = await client.postOnce(`/payments/${payment.id}/request-remainder`);
+      await client.markSent(remainder.body.data.checkout.id, 'exact');
+      await client.advance(30);
+      expect((await client.payment(payment.id)).status).toBe('succeeded');
+      await rx.waitFor(6); // created, updated…, underpaid, succeeded
+      await new Promise((resolve) => setTimeout(resolve, 500)); // let the last attempts be recorded
+    } finally {
+      await api.close();
+    }
+    const pg = new Pg({ connectionString: database.url });
+    await pg.connect();
+    try {
+      const before = await pg.query(`SELECT id, status, attempt FROM webhook_deliveries ORDER BY id`);
+      expect(before.rows.length).toBeGreaterThanOrEqual(6);
+      const received = rx.requests.length;
+
+      const history = await cli(['events', 'stream', `payment-${paymentId!}`], env);
+      expect(history.code).toBe(0);
+      const types = history.stdout.trim().split('\n').map((l) => JSON.parse(l).type);
+      expect(types[0]).toBe('PaymentCreated');
+      expect(types).toEqual(expect.arrayContaining(['PaymentUnderpaid', 'PaymentRemainderRequested', 'PaymentRemainderPaid', 'PaymentSucceeded']));
+
+      for (const name of ['payments', 'events', 'webhook_endpoints']) {
+        const verified = await cli(['projections', 'verify', name], env);
+        expect({ name, code: verified.code, out: verified.stdout }).toEqual({ name, code: 0, out: expect.stringContaining(`${name}: OK`) });
+      }
+      const rebuilt = await cli(['projections', 'rebuild', '--all'], env);
+      expect(rebuilt.code).toBe(0);
+      expect((await cli(['projections', 'verify', 'events'], env)).code).toBe(0);
+
+      // a rebuild replays the outbox too, but sends nothing again: same deliveries, same attempts
+      const after = await pg.query(`SELECT id, status, attempt FROM webhook_deliveries ORDER BY id`);
+      expect(after.rows).toEqual(before.rows);
+      const again = await startTestApi(env);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        expect(rx.requests.length).toBe(received);
+        const { rows } = await pg.query(`SELECT count(*)::int AS n FROM payments WHERE id = $1 AND status = 'succeeded'`, [paymentId!]);
+        expect(rows[0].n).toBe(1);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await pg.end();
+      await rx.close();
+      await database.drop();
+    }
+  }, 120_000);
+});
