@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@lib/database';
-import { Actor, AppendResult, ConcurrencyError, EventMetadata, EventStore, ExpectedRevision, LogPosition, NewEvent, RecordedEvent, StreamNotFoundError } from '@lib/eventstore';
+import { AppendResult, ConcurrencyError, EventStore, ExpectedRevision, LogPosition, NewEvent, RecordedEvent, StreamNotFoundError, WriteMeta, metadataFor } from '@lib/eventstore';
 import { newId } from '@lib/http';
 import { KeyKind, KeyMode, hashKey, isWellFormedKey, mintApiKey } from './api-keys';
 import { BusinessCommand, BusinessState, DecideContext, decide, decideAll, foldBusiness, initialBusinessState } from './business.decider';
@@ -26,12 +26,7 @@ export interface BusinessServiceOptions {
 }
 
 /** Who and what a write comes from; stored in each event's metadata. */
-export interface WriteMeta {
-  actor?: Actor;
-  requestId?: string;
-  correlationId?: string;
-  causationId?: string;
-}
+export type { WriteMeta } from '@lib/eventstore';
 
 export interface CreateBusinessInput extends WriteMeta {
   name: string;
@@ -74,7 +69,6 @@ export interface AuthenticatedKey {
   business: Business;
 }
 
-const SYSTEM_ACTOR: Actor = { kind: 'system', id: null, name: null };
 const BUSINESS_ID = /^biz_[0-9A-Za-z]{1,64}$/;
 const KEY_ID = /^key_[0-9A-Za-z]{1,64}$/;
 /** A revoked key stays refused in this process at least this long, whatever the projection does. */
@@ -286,11 +280,7 @@ export class BusinessService {
   }
 
   private append(stream: string, events: BusinessEvent[], expected: ExpectedRevision, meta: WriteMeta) {
-    const correlationId = meta.correlationId ?? meta.requestId ?? randomUUID();
-    const metadata: EventMetadata = { correlationId, actor: meta.actor ?? SYSTEM_ACTOR };
-    const causationId = meta.causationId ?? meta.requestId;
-    if (causationId !== undefined) metadata.causationId = causationId;
-    if (meta.requestId !== undefined) metadata.requestId = meta.requestId;
+    const metadata = metadataFor(meta);
     const batch: NewEvent[] = events.map((event) => ({ id: randomUUID(), type: event.type, data: event.data, metadata }));
     return this.store.append(stream, batch, expected);
   }

@@ -3,3 +3,4 @@ export * from './errors';
 export * from './position';
 export * from './open-event-store';
 export { SqlEventStore } from './sql/sql-event-store';
+export * from './write-meta';

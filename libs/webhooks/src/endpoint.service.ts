@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@lib/database';
-import { Actor, ConcurrencyError, EventMetadata, EventStore, ExpectedRevision, LogPosition, NewEvent, RecordedEvent, StreamNotFoundError } from '@lib/eventstore';
+import { ConcurrencyError, EventStore, ExpectedRevision, LogPosition, NewEvent, RecordedEvent, StreamNotFoundError, WriteMeta, metadataFor } from '@lib/eventstore';
 import { Page, newId, pageRequest, toPage } from '@lib/http';
 import {
   WebhookDecideContext,
@@ -21,12 +21,7 @@ export interface ProjectionWaiter {
 }
 
 /** Who and what a write comes from; stored in each event's metadata. */
-export interface WriteMeta {
-  actor?: Actor;
-  requestId?: string;
-  correlationId?: string;
-  causationId?: string;
-}
+export type { WriteMeta } from '@lib/eventstore';
 
 export interface CreateWebhookInput {
   url: unknown;
@@ -59,7 +54,6 @@ export interface WebhookEndpointServiceOptions {
 export const DEFAULT_ROTATION_GRACE_MS = 24 * 3600_000;
 
 const WEBHOOK_ID = /^whk_[0-9A-Za-z]{1,64}$/;
-const SYSTEM_ACTOR: Actor = { kind: 'system', id: null, name: null };
 const COLUMNS = 'id, business_id, url, description, event_types, enabled, secret_hint, created_at, updated_at, deleted_at';
 
 /**
@@ -244,11 +238,7 @@ export class WebhookEndpointService {
   }
 
   private append(stream: string, events: WebhookEndpointEvent[], expected: ExpectedRevision, meta: WriteMeta) {
-    const correlationId = meta.correlationId ?? meta.requestId ?? randomUUID();
-    const metadata: EventMetadata = { correlationId, actor: meta.actor ?? SYSTEM_ACTOR };
-    const causationId = meta.causationId ?? meta.requestId;
-    if (causationId !== undefined) metadata.causationId = causationId;
-    if (meta.requestId !== undefined) metadata.requestId = meta.requestId;
+    const metadata = metadataFor(meta);
     const batch: NewEvent[] = events.map((event) => ({ id: randomUUID(), type: event.type, data: event.data, metadata }));
     return this.store.append(stream, batch, expected);
   }
