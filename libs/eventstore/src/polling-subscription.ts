@@ -4,11 +4,19 @@ import { LogPosition } from './position';
 
 const RECENT_APPEND_MS = 250;
 const SOON_MS = 3;
+const SOON_MAX_MS = 12;
 
 interface PollingOptions {
   after: LogPosition | null;
   batchSize: number;
   pollIntervalMs: number;
+  /**
+   * The store can hide a committed append for a moment (PostgreSQL: readers see only below the
+   * oldest running transaction). Then an empty read right after a local append looks again
+   * soon — 3 ms, doubling each empty read up to 12 ms, for 250 ms — instead of a whole interval. Stores that show every
+   * commit at once (the embedded one) leave it off.
+   */
+  appendsMayLag?: boolean;
   /** Told about a failed read before the retry (the store may be restarting). */
   onReadError: (error: unknown, failures: number) => void;
 }
@@ -51,8 +59,10 @@ export class PollingSubscription implements Subscription {
 
   private async run(): Promise<void> {
     let lastAppend = 0;
+    let soon = SOON_MS;
     const onAppend = () => {
       lastAppend = Date.now();
+      soon = SOON_MS;
       this.wake?.();
     };
     this.appended.on('append', onAppend);
@@ -72,14 +82,18 @@ export class PollingSubscription implements Subscription {
         }
         if (this.stopped) return;
         if (batch.length > 0) {
+          soon = SOON_MS;
           await this.handler(batch);
           this.current = batch[batch.length - 1].position;
           if (batch.length === this.options.batchSize) continue;
         }
         this.markCaughtUp();
-        // A local append just happened but is not visible yet (on PostgreSQL an older transaction
-        // still running holds the visible horizon back): look again soon rather than a whole interval.
-        if (batch.length === 0) await this.sleep(Date.now() - lastAppend < RECENT_APPEND_MS ? SOON_MS : this.options.pollIntervalMs);
+        if (batch.length === 0) {
+          // a local append just happened but is not visible yet: look again soon, backing off
+          const lagging = this.options.appendsMayLag === true && Date.now() - lastAppend < RECENT_APPEND_MS && soon < this.options.pollIntervalMs;
+          await this.sleep(lagging ? soon : this.options.pollIntervalMs);
+          if (lagging) soon = Math.min(SOON_MAX_MS, soon * 2);
+        }
       }
     } finally {
       this.appended.off('append', onAppend);

@@ -105,6 +105,7 @@ export class SqlEventStore implements EventStore {
     }
     if (rows.length === 0) return this.resolveRejectedAppend(stream, events, expected);
     const last = rows.reduce((a, b) => (BigInt(a.global_position) > BigInt(b.global_position) ? a : b));
+    this.appendSeq++;
     this.appended.emit('append');
     return {
       nextExpectedRevision: Number(last.stream_revision),
@@ -158,16 +159,39 @@ export class SqlEventStore implements EventStore {
     return rows.map(toRecordedEvent);
   }
 
+  /**
+   * Reads of the log in flight, by (after, maxCount): the subscriptions of one process (every
+   * projection, the reactor) wake together on a local append and ask for the same page; they
+   * share one query. A read is shared only if it started after the latest local append, so a
+   * joiner never gets a page that misses what woke it.
+   */
+  private readonly readsInFlight = new Map<string, { appendSeq: number; rows: Promise<EventRow[]> }>();
+  private appendSeq = 0;
+
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const after = options.after ?? { commit: 0n, prepare: 0n };
-    const { rows } = await this.db.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM es_events
-       WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE}
-       ORDER BY es_events.transaction_id, es_events.global_position LIMIT $3`,
-      [after.commit.toString(), after.prepare.toString(), options.maxCount ?? 1000],
-      'es_read_all',
-    );
-    return rows.map(toRecordedEvent);
+    const maxCount = options.maxCount ?? 1000;
+    const key = `${after.commit}/${after.prepare}/${maxCount}`;
+    const shared = this.readsInFlight.get(key);
+    if (shared && shared.appendSeq === this.appendSeq) return (await shared.rows).map(toRecordedEvent);
+    const read = {
+      appendSeq: this.appendSeq,
+      rows: this.db
+        .query<EventRow>(
+          `SELECT ${EVENT_COLUMNS} FROM es_events
+           WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE}
+           ORDER BY es_events.transaction_id, es_events.global_position LIMIT $3`,
+          [after.commit.toString(), after.prepare.toString(), maxCount],
+          'es_read_all',
+        )
+        .then((r) => r.rows),
+    };
+    this.readsInFlight.set(key, read);
+    try {
+      return (await read.rows).map(toRecordedEvent);
+    } finally {
+      if (this.readsInFlight.get(key) === read) this.readsInFlight.delete(key);
+    }
   }
 
   async headPosition(): Promise<LogPosition | null> {
@@ -193,6 +217,7 @@ export class SqlEventStore implements EventStore {
       after: options.after ?? null,
       batchSize: options.batchSize ?? 500,
       pollIntervalMs: this.options.pollIntervalMs ?? 100,
+      appendsMayLag: this.kind === 'postgres',
       onReadError: this.options.onReadError ?? warnOnce,
     });
     this.subscriptions.add(subscription);
