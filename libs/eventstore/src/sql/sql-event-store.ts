@@ -159,33 +159,39 @@ export class SqlEventStore implements EventStore {
     return rows.map(toRecordedEvent);
   }
 
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const after = options.after ?? { commit: 0n, prepare: 0n };
+    return (await this.readRows(after, options.maxCount ?? 1000)).map(toRecordedEvent);
+  }
+
+  private async readRows(after: LogPosition, maxCount: number): Promise<EventRow[]> {
+    const { rows } = await this.db.query<EventRow>(
+      `SELECT ${EVENT_COLUMNS} FROM es_events
+       WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE}
+       ORDER BY es_events.transaction_id, es_events.global_position LIMIT $3`,
+      [after.commit.toString(), after.prepare.toString(), maxCount],
+      'es_read_all',
+    );
+    return rows;
+  }
+
   /**
-   * Reads of the log in flight, by (after, maxCount): the subscriptions of one process (every
-   * projection, the reactor) wake together on a local append and ask for the same page; they
-   * share one query. A read is shared only if it started after the latest local append, so a
-   * joiner never gets a page that misses what woke it.
+   * The subscriptions' reads of the log, by (after, maxCount): every subscription of one process
+   * (each projection, the reactor) wakes on the same local append and asks for the same page;
+   * they share one query. A read is joined only if it started after the latest local append, so
+   * a joiner never gets a page that misses what woke it; a short page is harmless to a
+   * subscription, which simply reads again. Direct readAll calls never share: they get a fresh read.
    */
   private readonly readsInFlight = new Map<string, { appendSeq: number; rows: Promise<EventRow[]> }>();
   private appendSeq = 0;
 
-  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+  private async subscriptionRead(options: ReadAllOptions): Promise<RecordedEvent[]> {
     const after = options.after ?? { commit: 0n, prepare: 0n };
     const maxCount = options.maxCount ?? 1000;
     const key = `${after.commit}/${after.prepare}/${maxCount}`;
     const shared = this.readsInFlight.get(key);
     if (shared && shared.appendSeq === this.appendSeq) return (await shared.rows).map(toRecordedEvent);
-    const read = {
-      appendSeq: this.appendSeq,
-      rows: this.db
-        .query<EventRow>(
-          `SELECT ${EVENT_COLUMNS} FROM es_events
-           WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE}
-           ORDER BY es_events.transaction_id, es_events.global_position LIMIT $3`,
-          [after.commit.toString(), after.prepare.toString(), maxCount],
-          'es_read_all',
-        )
-        .then((r) => r.rows),
-    };
+    const read = { appendSeq: this.appendSeq, rows: this.readRows(after, maxCount) };
     this.readsInFlight.set(key, read);
     try {
       return (await read.rows).map(toRecordedEvent);
@@ -213,7 +219,7 @@ export class SqlEventStore implements EventStore {
   }
 
   subscribe(handler: BatchHandler, options: SubscribeOptions = {}): Subscription {
-    const subscription = new PollingSubscription(this, this.appended, handler, {
+    const subscription = new PollingSubscription({ readAll: (o) => this.subscriptionRead(o) }, this.appended, handler, {
       after: options.after ?? null,
       batchSize: options.batchSize ?? 500,
       pollIntervalMs: this.options.pollIntervalMs ?? 100,
