@@ -185,7 +185,7 @@ export class SqlEventStore implements EventStore {
   private readonly readsInFlight = new Map<string, { appendSeq: number; rows: Promise<EventRow[]> }>();
   private appendSeq = 0;
 
-  private async subscriptionRead(options: ReadAllOptions): Promise<RecordedEvent[]> {
+  private async subscriptionRead(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const after = options.after ?? { commit: 0n, prepare: 0n };
     const maxCount = options.maxCount ?? 1000;
     const key = `${after.commit}/${after.prepare}/${maxCount}`;
