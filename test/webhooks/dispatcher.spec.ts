@@ -260,6 +260,65 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
     expect(all.reduce((n, r) => n + r.requests.length, 0)).toBe(12);
   });
 
+  it('signs each retry with the secrets as they are at its claim: a rotation between attempts applies to the next one; disabling keeps the schedule', async () => {
+    const flaky = await receiver((_r, i) => ({ status: i < 2 ? 500 : 200 }));
+    const { shop, endpoint, deliveries } = await setup(flaky.url);
+    const clock = manualClock(Date.now() + 1000);
+    const d = dispatcher({ now: clock.now });
+    expect(await d.runDue()).toBe(1);
+    const first = flaky.requests[0];
+    expect(new Webhook(endpoint.secret).verify(first.body, first.headers as Record<string, string>)).toBeTruthy();
+    expect((first.headers['webhook-signature'] as string).split(' ')).toHaveLength(1);
+
+    const rotated = await endpoints.rotateSecret(shop, endpoint.id);
+    // disabling stops new deliveries only (0013): the pending retry keeps its schedule
+    await endpoints.update(shop, endpoint.id, { enabled: false });
+    clock.advance(5_000);
+    expect(await d.runDue()).toBe(1);
+    const second = flaky.requests[1];
+    const headers = second.headers as Record<string, string>;
+    const signatures = headers['webhook-signature'].split(' ');
+    expect(signatures).toHaveLength(2); // the new secret first, the old one in its grace period
+    expect(new Webhook(rotated.secret).verify(second.body, { ...headers, 'webhook-signature': signatures[0] })).toBeTruthy();
+    expect(new Webhook(endpoint.secret).verify(second.body, { ...headers, 'webhook-signature': signatures[1] })).toBeTruthy();
+
+    // the grace period over (a second rotation ends it at once): only the newest secret signs the next retry
+    const again = await endpoints.rotateSecret(shop, endpoint.id);
+    clock.advance(300_000);
+    expect(await d.runDue()).toBe(1);
+    const third = flaky.requests[2];
+    const thirdHeaders = third.headers as Record<string, string>;
+    expect(thirdHeaders['webhook-signature'].split(' ')).toHaveLength(2);
+    expect(new Webhook(again.secret).verify(third.body, thirdHeaders)).toBeTruthy();
+    expect(() => new Webhook(endpoint.secret).verify(third.body, thirdHeaders)).toThrow();
+    expect(await delivery(deliveries[0].id)).toMatchObject({ status: 'succeeded', attempt: 3 });
+  });
+
+  it('records a batch of attempts once each, and a lost lease only as an attempt (no schedule move)', async () => {
+    const ok = await receiver();
+    const { deliveries } = await setup(ok.url, 3);
+    const clock = manualClock(Date.now() + 1000);
+    const store = new DeliveryStore(db);
+    const claimed = await store.claimDue(clock.now(), 10, 4, 60_000, 'lease-a');
+    expect(claimed.map((r) => r.id).sort()).toEqual(deliveries.map((r) => r.id).sort());
+    for (const row of claimed) expect(row.target).toMatchObject({ url: ok.url, enabled: true, deleted: false, secrets: [expect.stringMatching(/^whsec_/)] });
+    // the third delivery's lease is lost meanwhile (another worker took it)
+    await db.query(`UPDATE webhook_deliveries SET lease_token = 'lease-b' WHERE id = $1`, [claimed[2].id]);
+    const result = (status: number) => ({ ok: status < 300, responseStatus: status, durationMs: 3, error: status < 300 ? null : `HTTP ${status}`, requestHeaders: {}, address: null, at: clock.now() });
+    await store.recordAutomaticMany([
+      { row: claimed[0], token: 'lease-a', result: result(200), now: clock.now() },
+      { row: claimed[1], token: 'lease-a', result: result(503), now: clock.now() },
+      { row: claimed[2], token: 'lease-a', result: result(503), now: clock.now() },
+    ]);
+    expect(await delivery(claimed[0].id)).toMatchObject({ status: 'succeeded', attempt: 1, automatic_attempts: 1, next_retry_at: null, lease_token: null });
+    const failed = await delivery(claimed[1].id);
+    expect(failed).toMatchObject({ status: 'retrying', attempt: 1, automatic_attempts: 1, lease_token: null, response_status: 503 });
+    expect(new Date(failed.next_retry_at!).getTime()).toBe(clock.now().getTime() + RETRY_SCHEDULE_MS[1]);
+    const lost = await delivery(claimed[2].id);
+    expect(lost).toMatchObject({ status: 'retrying', attempt: 1, automatic_attempts: 0, lease_token: 'lease-b' });
+    expect(lost.attempts).toHaveLength(1);
+  });
+
   it('follows a changed URL on retry, and ends the deliveries of a deleted endpoint as failed without sending', async () => {
     const old = await receiver(() => ({ status: 500 }));
     const fixed = await receiver();

@@ -118,6 +118,28 @@ export function attemptOf(result: SendResult, trigger: AttemptTrigger): Delivery
   return { at: result.at.toISOString(), response_status: result.responseStatus, duration_ms: result.durationMs, trigger, error: result.error };
 }
 
+/** What an attempt needs, read with its claim: the endpoint as projected, and the signing secrets now. */
+export interface DispatchTarget {
+  url: string;
+  enabled: boolean;
+  deleted: boolean;
+  /** The current secret first, then one in its grace period; empty if none is active. */
+  secrets: string[];
+}
+
+/** A claimed delivery and its target; target null when the endpoints projection does not have the endpoint (yet). */
+export interface ClaimedDelivery extends DeliveryRow {
+  target: DispatchTarget | null;
+}
+
+/** One automatic attempt to record (see DeliveryStore.recordAutomaticMany). */
+export interface AutomaticAttempt {
+  row: DeliveryRow;
+  token: string;
+  result: SendResult;
+  now: Date;
+}
+
 export interface DeliveryFilters {
   webhook_id?: string;
   status?: DeliveryStatus;
@@ -140,38 +162,68 @@ export class DeliveryStore {
    * per endpoint (counting leases held anywhere), taking every endpoint's oldest due delivery
    * before anyone's second (round robin), so a slow or failing endpoint with a backlog never
    * holds the others back. A lease that runs out (a crashed worker) makes the row claimable again.
+   *
+   * Without ranking the backlog: a skip scan of `webhook_deliveries_due_by_endpoint` (migration
+   * 005) finds the endpoints that have retrying deliveries, and for each one reads at most
+   * `perEndpoint` minus its live leases of its due, unleased deliveries in index order (oldest
+   * first); only those few candidates are ranked. The cost grows with the number of endpoints
+   * that have pending deliveries, not with the number of due rows.
+   *
+   * In the same statement (one snapshot, taken when the claim starts) each claimed delivery comes
+   * with what its attempt needs now: its endpoint as the `webhook_endpoints` projection has it
+   * (url, enabled, deleted), or null if the projection has not got it yet, and its signing
+   * secrets (current first, then one in its grace period, expired ones left out at `now`). So a
+   * changed URL, a deletion or a rotation recorded before the claim applies to that attempt.
    */
-  async claimDue(now: Date, limit: number, perEndpoint: number, leaseMs: number, token: string): Promise<DeliveryRow[]> {
+  async claimDue(now: Date, limit: number, perEndpoint: number, leaseMs: number, token: string): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
-    const { rows } = await this.db.query<DeliveryRow>(
-      `WITH busy AS (
-         SELECT webhook_id, count(*)::int AS n FROM webhook_deliveries
-          WHERE status = 'retrying' AND locked_until > $1::timestamptz GROUP BY webhook_id
+    const { rows } = await this.db.query<DeliveryRow & { target_found: boolean; target_url: string | null; target_enabled: boolean | null; target_deleted: boolean | null; target_secrets: string[] | null }>(
+      `WITH RECURSIVE endpoints AS (
+         (SELECT webhook_id FROM webhook_deliveries WHERE status = 'retrying' ORDER BY webhook_id LIMIT 1)
+         UNION ALL
+         SELECT (SELECT d.webhook_id FROM webhook_deliveries d
+                  WHERE d.status = 'retrying' AND d.webhook_id > e.webhook_id ORDER BY d.webhook_id LIMIT 1)
+           FROM endpoints e WHERE e.webhook_id IS NOT NULL
        ),
        candidates AS (
-         SELECT d.id, d.webhook_id, d.next_retry_at,
-                row_number() OVER (PARTITION BY d.webhook_id ORDER BY d.next_retry_at, d.id) AS rn
-           FROM webhook_deliveries d
-          WHERE d.status = 'retrying' AND d.next_retry_at <= $1::timestamptz
-            AND (d.locked_until IS NULL OR d.locked_until <= $1::timestamptz)
+         SELECT c.id, c.webhook_id, c.next_retry_at,
+                row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.next_retry_at, c.id) AS rn
+           FROM endpoints e
+           CROSS JOIN LATERAL (
+             SELECT d.id, d.webhook_id, d.next_retry_at FROM webhook_deliveries d
+              WHERE d.webhook_id = e.webhook_id AND d.status = 'retrying' AND d.next_retry_at <= $1::timestamptz
+                AND (d.locked_until IS NULL OR d.locked_until <= $1::timestamptz)
+              ORDER BY d.next_retry_at, d.id
+              LIMIT GREATEST(0, $3::int - (SELECT count(*) FROM webhook_deliveries b
+                                            WHERE b.webhook_id = e.webhook_id AND b.status = 'retrying' AND b.locked_until > $1::timestamptz))
+           ) c
+          WHERE e.webhook_id IS NOT NULL
        ),
        picked AS (
-         SELECT c.id FROM candidates c LEFT JOIN busy b ON b.webhook_id = c.webhook_id
-          WHERE c.rn + COALESCE(b.n, 0) <= $3
-          ORDER BY c.rn, c.next_retry_at, c.id
-          LIMIT $2
+         SELECT id FROM candidates ORDER BY rn, next_retry_at, id LIMIT $2
+       ),
+       claimed AS (
+         UPDATE webhook_deliveries d
+            SET locked_until = $1::timestamptz + $4::float8 * interval '1 millisecond', lease_token = $5
+           FROM picked p
+          WHERE d.id = p.id AND d.status = 'retrying' AND (d.locked_until IS NULL OR d.locked_until <= $1::timestamptz)
+         RETURNING ${COLUMNS.split(',')
+           .map((c) => `d.${c.trim()}`)
+           .join(', ')}
        )
-       UPDATE webhook_deliveries d
-          SET locked_until = $1::timestamptz + $4::float8 * interval '1 millisecond', lease_token = $5
-         FROM picked p
-        WHERE d.id = p.id AND d.status = 'retrying' AND (d.locked_until IS NULL OR d.locked_until <= $1::timestamptz)
-       RETURNING ${COLUMNS.split(',')
-         .map((c) => `d.${c.trim()}`)
-         .join(', ')}`,
+       SELECT c.*, w.id IS NOT NULL AS target_found, w.url AS target_url, w.enabled AS target_enabled,
+              w.deleted_at IS NOT NULL AS target_deleted,
+              ARRAY(SELECT s.secret FROM webhook_secrets s
+                     WHERE s.webhook_id = c.webhook_id AND s.state = 'active' AND (s.expires_at IS NULL OR s.expires_at > $1::timestamptz)
+                     ORDER BY s.revision DESC) AS target_secrets
+         FROM claimed c LEFT JOIN webhook_endpoints w ON w.id = c.webhook_id`,
       [now, limit, perEndpoint, leaseMs, token],
       'webhooks_claim_due',
     );
-    return rows;
+    return rows.map(({ target_found, target_url, target_enabled, target_deleted, target_secrets, ...row }) => ({
+      ...(row as DeliveryRow),
+      target: target_found ? { url: target_url!, enabled: target_enabled!, deleted: target_deleted!, secrets: target_secrets ?? [] } : null,
+    }));
   }
 
   /**
@@ -181,23 +233,54 @@ export class DeliveryStore {
    * itself is recorded.
    */
   async recordAutomatic(row: DeliveryRow, token: string, result: SendResult, now: Date): Promise<void> {
-    const made = Number(row.automatic_attempts) + 1;
-    const final = made >= this.schedule.length;
-    const nextAt = final ? null : new Date(now.getTime() + this.schedule[made]);
-    const { rowCount } = await this.db.query(
-      `UPDATE webhook_deliveries SET
-          attempts = (CASE WHEN jsonb_array_length(attempts) >= ${ATTEMPTS_KEPT} THEN attempts - 0 ELSE attempts END) || $2::jsonb,
-          attempt = attempt + 1,
-          automatic_attempts = automatic_attempts + 1,
-          response_status = $3, duration_ms = $4, request_headers = $5::jsonb,
-          status = CASE WHEN status = 'succeeded' OR $6::boolean THEN 'succeeded' WHEN $7::boolean THEN 'failed' ELSE 'retrying' END,
-          next_retry_at = CASE WHEN status = 'succeeded' OR $6::boolean OR $7::boolean THEN NULL ELSE $8::timestamptz END,
-          locked_until = NULL, lease_token = NULL, updated_at = $9
-        WHERE id = $1 AND lease_token = $10`,
-      [row.id, JSON.stringify([attemptOf(result, 'automatic')]), result.responseStatus, result.durationMs, JSON.stringify(result.requestHeaders), result.ok, final, nextAt, now, token],
+    await this.recordAutomaticMany([{ row, token, result, now }]);
+  }
+
+  /**
+   * recordAutomatic for several attempts in one statement (the dispatcher batches the attempts
+   * that end while a write is in flight). Each attempt is applied at most once, fenced by its own
+   * lease token, atomically with the others; the attempts whose lease was lost are then recorded
+   * one by one as recordAutomatic would. If the statement fails, none of them is recorded (as if
+   * each write had failed: the leases run out and the deliveries are attempted again).
+   */
+  async recordAutomaticMany(attempts: readonly AutomaticAttempt[]): Promise<void> {
+    if (attempts.length === 0) return;
+    const input = attempts.map(({ row, token, result, now }) => {
+      const made = Number(row.automatic_attempts) + 1;
+      const final = made >= this.schedule.length;
+      return {
+        id: row.id,
+        token,
+        attempt: attemptOf(result, 'automatic'),
+        response_status: result.responseStatus,
+        duration_ms: result.durationMs,
+        request_headers: result.requestHeaders,
+        ok: result.ok,
+        final,
+        next_at: final ? null : new Date(now.getTime() + this.schedule[made]).toISOString(),
+        now: now.toISOString(),
+      };
+    });
+    const { rows } = await this.db.query<{ id: string; lease_token: string }>(
+      `UPDATE webhook_deliveries d SET
+          attempts = (CASE WHEN jsonb_array_length(d.attempts) >= ${ATTEMPTS_KEPT} THEN d.attempts - 0 ELSE d.attempts END) || jsonb_build_array(x.attempt),
+          attempt = d.attempt + 1,
+          automatic_attempts = d.automatic_attempts + 1,
+          response_status = x.response_status, duration_ms = x.duration_ms, request_headers = x.request_headers,
+          status = CASE WHEN d.status = 'succeeded' OR x.ok THEN 'succeeded' WHEN x.final THEN 'failed' ELSE 'retrying' END,
+          next_retry_at = CASE WHEN d.status = 'succeeded' OR x.ok OR x.final THEN NULL ELSE x.next_at END,
+          locked_until = NULL, lease_token = NULL, updated_at = x.now
+         FROM jsonb_to_recordset($1::jsonb) AS x(id text, token text, attempt jsonb, response_status integer, duration_ms integer,
+              request_headers jsonb, ok boolean, final boolean, next_at timestamptz, now timestamptz)
+        WHERE d.id = x.id AND d.lease_token = x.token
+       RETURNING d.id, x.token AS lease_token`,
+      [JSON.stringify(input)],
       'webhooks_record_automatic',
     );
-    if (rowCount === 0) await this.recordOther(row.id, 'automatic', result, now);
+    const applied = new Set(rows.map((r) => `${r.id} ${r.lease_token}`));
+    for (const { row, token, result, now } of attempts) {
+      if (!applied.has(`${row.id} ${token}`)) await this.recordOther(row.id, 'automatic', result, now);
+    }
   }
 
   /**

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@lib/database';
-import { DeliveryRow, DeliveryStore, RETRY_SCHEDULE_MS } from './delivery-store';
+import { AutomaticAttempt, ClaimedDelivery, DeliveryStore, RETRY_SCHEDULE_MS } from './delivery-store';
 import { WebhookSender } from './http-sender';
-import { WebhookSecretStore } from './secret-store';
 
 export interface WebhookDispatcherOptions {
   sender: WebhookSender;
@@ -25,6 +24,11 @@ export interface WebhookDispatcherOptions {
 /** How long a delivery waits when nothing could be tried (endpoint not projected yet, no secret). */
 const NOT_READY_DELAY_MS = 2_000;
 
+const UNDEFINED_TABLE = '42P01';
+
+/** Most attempts recorded in one statement. */
+const MAX_RECORD_BATCH = 64;
+
 /**
  * The webhook dispatcher the worker runs (issue 5 point 4): claims due deliveries from
  * `webhook_deliveries` (the outbox the events projection fills) with a lease, sends each with
@@ -36,10 +40,13 @@ const NOT_READY_DELAY_MS = 2_000;
  *
  * Concurrency is bounded in total (per process) and per endpoint (over all workers), and claims
  * take every endpoint's oldest due delivery first, so a slow endpoint only slows itself.
+ *
+ * An attempt costs two statements: the claim (one for every delivery it claims), which also
+ * reads each delivery's endpoint and signing secrets as they are when it runs, so a changed URL,
+ * a deletion or a rotation applies to the next attempt; and the record, shared with the attempts
+ * that end while the previous record is being written (group commit).
  */
 export class WebhookDispatcher {
-  private readonly store: DeliveryStore;
-  private readonly secrets: WebhookSecretStore;
   private readonly sender: WebhookSender;
   private readonly now: () => Date;
   private readonly pollMs: number;
@@ -51,14 +58,21 @@ export class WebhookDispatcher {
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
   private again = false;
+  private readonly store: DeliveryStore;
+  private readonly schedule: readonly number[];
+  /** Attempts sent and waiting to be recorded by the next round (see record). */
+  private readonly toRecord: PendingRecord[] = [];
+  /** Rounds (record + claim) run one at a time: a claim always sees the leases of the one before. */
+  private serial: Promise<unknown> = Promise.resolve();
+  private flushQueued = false;
 
   constructor(
     private readonly db: Database,
     private readonly options: WebhookDispatcherOptions,
   ) {
-    this.store = new DeliveryStore(db, options.schedule ?? RETRY_SCHEDULE_MS);
+    this.schedule = options.schedule ?? RETRY_SCHEDULE_MS;
+    this.store = new DeliveryStore(db, this.schedule);
     this.now = options.now ?? (() => new Date());
-    this.secrets = new WebhookSecretStore(db, { now: this.now });
     this.sender = options.sender;
     this.pollMs = options.pollMs ?? 250;
     this.concurrency = options.concurrency ?? 64;
@@ -83,6 +97,7 @@ export class WebhookDispatcher {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.ticking;
+    if (this.toRecord.length > 0) this.flushSoon();
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -94,7 +109,7 @@ export class WebhookDispatcher {
   async runDue(rounds = 20): Promise<number> {
     let ran = 0;
     for (let i = 0; i < rounds; i++) {
-      const claimed = await this.claim();
+      const claimed = await this.exclusive(() => this.round(true));
       if (claimed === 0 && this.inFlight.size === 0) break;
       ran += claimed;
       await Promise.allSettled([...this.inFlight]);
@@ -118,7 +133,10 @@ export class WebhookDispatcher {
     this.timer = null;
     this.ticking = this.tick().finally(() => {
       this.ticking = null;
-      if (!this.running) return;
+      if (!this.running) {
+        if (this.toRecord.length > 0) this.flushSoon();
+        return;
+      }
       if (this.again) {
         this.again = false;
         return this.kick();
@@ -130,51 +148,142 @@ export class WebhookDispatcher {
 
   private async tick(): Promise<void> {
     try {
-      const free = this.concurrency - this.inFlight.size;
-      const claimed = await this.claim();
-      if (claimed > 0 && claimed === free) this.again = true; // there may be more
+      await this.exclusive(() => this.round(true));
     } catch (error) {
       this.options.onError?.(error);
     }
   }
 
-  /** Claims what there is room for and starts the attempts; resolves how many. */
-  private async claim(): Promise<number> {
-    const free = this.concurrency - this.inFlight.size;
-    if (free <= 0) return 0;
+  /** Runs fn after the rounds before it (rounds never overlap). */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.serial.then(fn, fn);
+    this.serial = run.catch(() => undefined);
+    return run;
+  }
+
+  /** A round that only records (the dispatcher is stopping, or runDue's attempts are waiting for it). */
+  private flushSoon(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    this.exclusive(async () => {
+      this.flushQueued = false;
+      await this.round(false);
+    }).catch((error) => this.options.onError?.(error));
+  }
+
+  /**
+   * One round: records the attempts that ended since the last round and, if `claim`, claims what
+   * there is room for, in one transaction (one commit for both: the rows just recorded no longer
+   * count against their endpoint's bound, so their places are taken again at once), then starts
+   * the claimed attempts. Resolves how many were claimed.
+   */
+  private async round(claim: boolean): Promise<number> {
+    const batch = this.toRecord.splice(0, MAX_RECORD_BATCH);
+    const free = claim ? this.concurrency - this.inFlight.size + batch.length : 0;
     const token = randomUUID();
-    const rows = await this.store.claimDue(this.now(), free, this.perEndpoint, this.leaseMs, token);
-    for (const row of rows) {
-      const attempt: Promise<void> = this.attempt(row, token)
-        .catch((error) => this.options.onError?.(error, row.id))
-        .finally(() => {
-          this.inFlight.delete(attempt);
-          this.kick();
-        });
-      this.inFlight.add(attempt);
+    let rows: ClaimedDelivery[] = [];
+    try {
+      if (batch.length === 0) {
+        if (free <= 0) return 0;
+        rows = await this.claimDue(this.store, free, token);
+      } else if (free <= 0) {
+        await this.recordBatch(batch);
+      } else {
+        let claimFailed = false;
+        try {
+          rows = await this.db.transaction(async (tx) => {
+            const store = new DeliveryStore(tx, this.schedule);
+            await store.recordAutomaticMany(batch.map((b) => b.attempt));
+            try {
+              return await store.claimDue(this.now(), free, this.perEndpoint, this.leaseMs, token);
+            } catch (error) {
+              claimFailed = true;
+              throw error;
+            }
+          });
+        } catch (error) {
+          // Only a failed claim (before COMMIT: rolled back, nothing recorded) is retried, recording alone.
+          // Any other failure may have committed: its attempts are not recorded twice.
+          if (!claimFailed) throw error;
+          await this.recordBatch(batch);
+          if ((error as { code?: string }).code !== UNDEFINED_TABLE) throw error;
+          this.options.onError?.(error); // webhook_endpoints missing (the projection never ran): nothing can be tried yet
+          return 0;
+        }
+      }
+    } catch (error) {
+      for (const b of batch) b.reject(error);
+      throw error;
+    }
+    for (const b of batch) b.resolve(claim);
+    this.startAttempts(rows, token);
+    if (this.toRecord.length > 0 || (rows.length > 0 && rows.length === free)) {
+      // more to record, or there may be more due
+      if (this.running) this.kick();
+      else if (this.toRecord.length > 0) this.flushSoon();
     }
     return rows.length;
   }
 
-  private async attempt(row: DeliveryRow, token: string): Promise<void> {
-    let endpoint: { url: string; deleted_at: Date | null } | undefined;
-    try {
-      const { rows } = await this.db.query<{ url: string; deleted_at: Date | null }>(
-        `SELECT url, deleted_at FROM webhook_endpoints WHERE id = $1`,
-        [row.webhook_id],
-        'webhooks_dispatch_endpoint',
-      );
-      endpoint = rows[0];
-    } catch (error) {
-      // the endpoints projection is being rebuilt (or never ran): try again shortly, no attempt counted
-      this.options.onError?.(error, row.id);
-      return this.store.release(row.id, token, new Date(this.now().getTime() + NOT_READY_DELAY_MS));
-    }
-    if (!endpoint) return this.store.release(row.id, token, new Date(this.now().getTime() + NOT_READY_DELAY_MS)); // projection behind the outbox
-    if (endpoint.deleted_at) return this.store.abandon(row.id, token, this.now());
-    const secrets = await this.secrets.signingSecrets(row.webhook_id);
-    if (secrets.length === 0) return this.store.release(row.id, token, new Date(this.now().getTime() + NOT_READY_DELAY_MS));
-    const result = await this.sender.send({ url: endpoint.url, eventId: row.event_id, body: JSON.stringify(row.payload), secrets });
-    await this.store.recordAutomatic(row, token, result, this.now());
+  private async recordBatch(batch: PendingRecord[]): Promise<void> {
+    await this.store.recordAutomaticMany(batch.map((b) => b.attempt));
+    for (const b of batch) b.resolve(false);
   }
+
+  /** Claims with `store`; a missing webhook_endpoints table (the projection never ran) claims nothing. */
+  private async claimDue(store: DeliveryStore, free: number, token: string): Promise<ClaimedDelivery[]> {
+    try {
+      return await store.claimDue(this.now(), free, this.perEndpoint, this.leaseMs, token);
+    } catch (error) {
+      if ((error as { code?: string }).code !== UNDEFINED_TABLE) throw error;
+      this.options.onError?.(error);
+      return [];
+    }
+  }
+
+  private startAttempts(rows: ClaimedDelivery[], token: string): void {
+    for (const row of rows) {
+      const attempt: Promise<void> = this.attempt(row, token)
+        .catch((error) => {
+          this.options.onError?.(error, row.id);
+          return false;
+        })
+        .then((refilled) => {
+          this.inFlight.delete(attempt);
+          // a round that recorded this attempt and claimed has taken its place already
+          if (!refilled) this.kick();
+        });
+      this.inFlight.add(attempt);
+    }
+  }
+
+  /** One attempt; resolves true when the round that recorded it also claimed (its place is taken again). */
+  private async attempt(row: ClaimedDelivery, token: string): Promise<boolean> {
+    const target = row.target;
+    // the endpoints projection has not got the endpoint yet (behind the outbox, or being rebuilt): shortly, no attempt counted
+    if (!target) return this.store.release(row.id, token, new Date(this.now().getTime() + NOT_READY_DELAY_MS)).then(() => false);
+    if (target.deleted) return this.store.abandon(row.id, token, this.now()).then(() => false);
+    if (target.secrets.length === 0) return this.store.release(row.id, token, new Date(this.now().getTime() + NOT_READY_DELAY_MS)).then(() => false);
+    const result = await this.sender.send({ url: target.url, eventId: row.event_id, body: JSON.stringify(row.payload), secrets: target.secrets });
+    return this.record({ row, token, result, now: this.now() });
+  }
+
+  /**
+   * Queues an attempt's record for the next round (which records every attempt that ended since
+   * the one before in one statement, each fenced by its own lease). Resolves once written (true if
+   * that round also claimed); rejects if it could not be.
+   */
+  private record(attempt: AutomaticAttempt): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.toRecord.push({ attempt, resolve, reject });
+      if (this.running) this.kick();
+      else this.flushSoon();
+    });
+  }
+}
+
+interface PendingRecord {
+  attempt: AutomaticAttempt;
+  resolve: (claimedAfter: boolean) => void;
+  reject: (error: unknown) => void;
 }
