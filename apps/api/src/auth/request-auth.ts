@@ -1,6 +1,7 @@
 import { ExecutionContext, createParamDecorator } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { ApiKeyView, Business } from '@lib/businesses';
+import type { WriteMeta } from '@lib/eventstore';
 import { ApiError } from '@lib/http';
 
 /** Who is calling: an API key of a business, or nobody (public routes). */
@@ -25,3 +26,16 @@ export const CurrentBusiness = createParamDecorator((_: unknown, context: Execut
   if (auth.kind !== 'api_key') throw new ApiError('unauthenticated', 'Send your secret key: Authorization: Bearer sk_….');
   return auth.business;
 });
+
+/**
+ * Who made a request, as events record it: the API key, or — on public routes, which checkout
+ * pages call — the customer.
+ */
+export function actorOf(auth: RequestAuth): { kind: string; id: string | null; name: string | null } {
+  return auth.kind === 'api_key' ? { kind: 'api_key', id: auth.key.id, name: auth.key.name ?? null } : { kind: 'customer', id: null, name: null };
+}
+
+/** The metadata of what a request writes: its actor and request id. */
+export function writeMeta(request: FastifyRequest): WriteMeta {
+  return { actor: actorOf(authOf(request)), requestId: String(request.id) };
+}

@@ -4,12 +4,11 @@ import type { FastifyRequest } from 'fastify';
 import { BusinessService } from '@lib/businesses';
 import { PaymentDomainError, PaymentsApp, PaymentsReadModel } from '@lib/payments';
 import { LiveModeAction, Public } from '../auth/auth.decorators';
-import { Auth, RequestAuth } from '../auth/request-auth';
+import { Auth, RequestAuth, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { CHECKOUT_SCHEMA } from './schemas';
 import { RateLimit } from '../platform/rate-limit.guard';
-import { commandContext } from './context';
 import { ClaimCheckoutBody, MarkSentBody, OpenCheckoutBody } from './dto';
 
 /**
@@ -58,7 +57,7 @@ export class CheckoutsController {
           return business ? { id: business.id, simulated: business.simulated, status: business.status } : null;
         },
       },
-      commandContext(request, auth),
+      writeMeta(request),
     );
     return { data: await this.checkout(checkoutId, auth) };
   }
@@ -78,7 +77,7 @@ export class CheckoutsController {
   @HttpCode(200)
   @Post(':id/cancel')
   async cancel(@Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.app.cancelCheckout(this.checkoutId(id), commandContext(request, auth));
+    await this.app.cancelCheckout(this.checkoutId(id), writeMeta(request));
     return { data: await this.checkout(id, auth) };
   }
 
@@ -89,7 +88,7 @@ export class CheckoutsController {
   @HttpCode(200)
   @Post(':id/supersede')
   async supersede(@Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.app.supersedeCheckout(this.checkoutId(id), commandContext(request, auth));
+    await this.app.supersedeCheckout(this.checkoutId(id), writeMeta(request));
     return { data: await this.checkout(id, auth) };
   }
 
@@ -100,7 +99,7 @@ export class CheckoutsController {
   @HttpCode(200)
   @Post(':id/claim')
   async claim(@Param('id') id: string, @Body() body: ClaimCheckoutBody, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.app.claimCheckout(this.checkoutId(id), body, commandContext(request, auth));
+    await this.app.claimCheckout(this.checkoutId(id), body, writeMeta(request));
     return { data: await this.checkout(id, auth) };
   }
 
@@ -111,7 +110,7 @@ export class CheckoutsController {
   @HttpCode(200)
   @Post(':id/mark-sent')
   async markSent(@Param('id') id: string, @Body() body: MarkSentBody, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.app.markSent(this.checkoutId(id), body?.simulate ?? 'exact', commandContext(request, auth));
+    await this.app.markSent(this.checkoutId(id), body?.simulate ?? 'exact', writeMeta(request));
     return { data: await this.checkout(id, auth) };
   }
 

@@ -4,13 +4,12 @@ import type { FastifyRequest } from 'fastify';
 import type { Business } from '@lib/businesses';
 import { PaymentDomainError, PaymentsApp, PaymentsReadModel } from '@lib/payments';
 import { LiveModeAction, RequiresPermission } from '../auth/auth.decorators';
-import { Auth, CurrentBusiness, RequestAuth } from '../auth/request-auth';
+import { CurrentBusiness, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { listOf } from '../webhooks/schemas';
 import { PAYMENT_SCHEMA, REMAINDER_REQUEST_SCHEMA } from './schemas';
 import { CreatePaymentBody, UpdatePaymentBody } from './dto';
-import { commandContext } from './context';
 
 /** Payments (spec §2, §4): thin — the application service decides, the read model answers. */
 @ApiTags('payments')
@@ -27,8 +26,8 @@ export class PaymentsController {
   @RequiresPermission('payments', 'write')
   @LiveModeAction()
   @Post()
-  async create(@CurrentBusiness() business: Business, @Body() body: CreatePaymentBody, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    const { paymentId } = await this.app.createPayment(business, body, commandContext(request, auth));
+  async create(@CurrentBusiness() business: Business, @Body() body: CreatePaymentBody, @Req() request: FastifyRequest) {
+    const { paymentId } = await this.app.createPayment(business, body, writeMeta(request));
     return { data: await this.payment(business.id, paymentId) };
   }
 
@@ -59,8 +58,8 @@ export class PaymentsController {
   @ApiOkResponse({ description: 'The payment.', schema: dataOf(PAYMENT_SCHEMA) })
   @RequiresPermission('payments', 'write')
   @Patch(':id')
-  async update(@CurrentBusiness() business: Business, @Param('id') id: string, @Body() body: UpdatePaymentBody, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.app.updateMetadata(business, id, body.metadata, commandContext(request, auth));
+  async update(@CurrentBusiness() business: Business, @Param('id') id: string, @Body() body: UpdatePaymentBody, @Req() request: FastifyRequest) {
+    await this.app.updateMetadata(business, id, body.metadata, writeMeta(request));
     return { data: await this.payment(business.id, id) };
   }
 
@@ -71,8 +70,8 @@ export class PaymentsController {
   @LiveModeAction()
   @HttpCode(200)
   @Post(':id/cancel')
-  async cancel(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.app.cancelPayment(business, id, commandContext(request, auth));
+  async cancel(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
+    await this.app.cancelPayment(business, id, writeMeta(request));
     return { data: await this.payment(business.id, id) };
   }
 
@@ -83,8 +82,8 @@ export class PaymentsController {
   @LiveModeAction()
   @HttpCode(200)
   @Post(':id/accept')
-  async accept(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.app.acceptPayment(business, id, commandContext(request, auth));
+  async accept(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
+    await this.app.acceptPayment(business, id, writeMeta(request));
     return { data: await this.payment(business.id, id) };
   }
 
@@ -96,8 +95,8 @@ export class PaymentsController {
   @IdempotencyKeyRequired()
   @HttpCode(201)
   @Post(':id/request-remainder')
-  async requestRemainder(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    const { checkoutId } = await this.app.requestRemainder(business, id, commandContext(request, auth));
+  async requestRemainder(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
+    const { checkoutId } = await this.app.requestRemainder(business, id, writeMeta(request));
     const payment = await this.payment(business.id, id);
     const checkout = await this.read.getCheckout(checkoutId, { secretFields: true, businessId: business.id });
     if (!checkout) throw new Error(`remainder checkout ${checkoutId} missing from the read model`);

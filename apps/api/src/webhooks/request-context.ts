@@ -1,17 +1,7 @@
-import type { FastifyRequest } from 'fastify';
 import { keyAllows } from '@lib/businesses';
 import { ApiError } from '@lib/http';
-import { DELIVERY_STATUSES, DeliveryStatus, EventActor, WriteMeta, isDeliveryEventType, isEventType, readableTypeSegments } from '@lib/webhooks';
-import { RequestAuth, authOf } from '../auth/request-auth';
-
-/** Who wrote: the API key, stored in the event's metadata (and shown as the event's actor). */
-export function writeMeta(request: FastifyRequest): WriteMeta {
-  return { actor: actorOf(authOf(request)), requestId: request.id };
-}
-
-export function actorOf(auth: RequestAuth): EventActor {
-  return auth.kind === 'api_key' ? { kind: 'api_key', id: auth.key.id, name: auth.key.name } : { kind: 'system', id: null, name: null };
-}
+import { DELIVERY_STATUSES, DeliveryStatus, isDeliveryEventType, isEventType, readableTypeSegments } from '@lib/webhooks';
+import { RequestAuth } from '../auth/request-auth';
 
 /** The first segments of the event types the caller may read: null (all) except for restricted keys. */
 export function readableSegments(auth: RequestAuth): string[] | null {

@@ -5,12 +5,12 @@ import type { Business } from '@lib/businesses';
 import { pageRequest } from '@lib/http';
 import { WebhookDeliveryService, WebhookEndpointService, cursorFilters } from '@lib/webhooks';
 import { RequiresPermission } from '../auth/auth.decorators';
-import { Auth, CurrentBusiness, RequestAuth } from '../auth/request-auth';
+import { Auth, CurrentBusiness, RequestAuth, actorOf, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { RateLimit } from '../platform/rate-limit.guard';
 import { CreateWebhookBody, UpdateWebhookBody } from './dto';
-import { actorOf, readQuery, readableSegments, readers, writeMeta } from './request-context';
+import { readQuery, readableSegments, readers } from './request-context';
 import { DELIVERY_SCHEMA, WEBHOOK_SCHEMA, WEBHOOK_WITH_SECRET_SCHEMA, listOf } from './schemas';
 
 const DELIVERY_FILTERS = { status: readers.status, event_type: readers.deliveryEventType, event_id: readers.id('evt'), subject_id: readers.objectId };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AssetCode, NetworkId, isAssetCode, isNetworkId } from '@lib/chains';
-import { Actor, ConcurrencyError, EventStore, LogPosition, StreamNotFoundError, comparePositions } from '@lib/eventstore';
+import { ConcurrencyError, EventStore, LogPosition, SYSTEM_ACTOR, StreamNotFoundError, WriteMeta, comparePositions, metadataFor } from '@lib/eventstore';
 import { newId } from '@lib/http';
 import { ScheduleTimer, Timer, TimerStore } from '@lib/timers';
 import { CheckoutState, OpenCheckoutState, OpenCryptoCheckout, SimulatedTransfer } from '../domain/checkout.decider';
@@ -30,10 +30,8 @@ export interface ActingBusiness {
   status?: string;
 }
 
-export interface CommandContext {
-  requestId?: string | null;
-  actor?: Actor;
-}
+/** Who asked, in which request: the events' metadata (the event store's WriteMeta). */
+export type CommandContext = WriteMeta;
 
 export interface CreatePaymentInput {
   amount: number;
@@ -81,7 +79,6 @@ export interface SettleResult {
   position: LogPosition | null;
 }
 
-const SYSTEM: Actor = { kind: 'system', id: null, name: null };
 const REMAINDER_REUSE_MS = 2 * 60_000;
 const MAX_EXPIRY_MS = 90 * 24 * 3600_000;
 
@@ -152,7 +149,7 @@ export class PaymentsApp {
       };
       // refuse a bad amount before a reference is claimed for it
       decidePayment(command, { status: 'none' }, { now });
-      return this.run({ target: 'payment', id: paymentId }, command, { now, metadata: this.metadata(context) });
+      return this.run({ target: 'payment', id: paymentId }, command, { now, metadata: metadataFor(context) });
     };
     if (reference === null) {
       const paymentId = newId('pmt');
@@ -218,17 +215,17 @@ export class PaymentsApp {
   async updateMetadata(business: ActingBusiness, paymentId: string, metadata: unknown, context: CommandContext = {}): Promise<void> {
     const patch = checkMetadataPatch(metadata === undefined ? {} : metadata);
     await this.owned(business, paymentId);
-    await this.run({ target: 'payment', id: paymentId }, { type: 'UpdateMetadata', metadata: patch }, { now: await this.now(business.id), metadata: this.metadata(context) });
+    await this.run({ target: 'payment', id: paymentId }, { type: 'UpdateMetadata', metadata: patch }, { now: await this.now(business.id), metadata: metadataFor(context) });
   }
 
   async cancelPayment(business: ActingBusiness, paymentId: string, context: CommandContext = {}): Promise<void> {
     await this.owned(business, paymentId);
-    await this.run({ target: 'payment', id: paymentId }, { type: 'CancelPayment' }, { now: await this.now(business.id), metadata: this.metadata(context) });
+    await this.run({ target: 'payment', id: paymentId }, { type: 'CancelPayment' }, { now: await this.now(business.id), metadata: metadataFor(context) });
   }
 
   async acceptPayment(business: ActingBusiness, paymentId: string, context: CommandContext = {}): Promise<void> {
     await this.owned(business, paymentId);
-    await this.run({ target: 'payment', id: paymentId }, { type: 'AcceptPayment' }, { now: await this.now(business.id), metadata: this.metadata(context) });
+    await this.run({ target: 'payment', id: paymentId }, { type: 'AcceptPayment' }, { now: await this.now(business.id), metadata: metadataFor(context) });
   }
 
   /** Opens (or returns the open) remainder checkout; resolves its id. */
@@ -236,7 +233,7 @@ export class PaymentsApp {
     this.assertActive(business);
     await this.owned(business, paymentId);
     const checkoutId = newId('chk');
-    const decided = await this.run({ target: 'payment', id: paymentId }, { type: 'RequestRemainder', checkoutId, hasCheckoutPage: true }, { now: await this.now(business.id), metadata: this.metadata(context) });
+    const decided = await this.run({ target: 'payment', id: paymentId }, { type: 'RequestRemainder', checkoutId, hasCheckoutPage: true }, { now: await this.now(business.id), metadata: metadataFor(context) });
     const state = decided as LivePaymentState;
     const id = state.remainderCheckoutId;
     if (!id) throw new Error(`payment ${paymentId}: no remainder checkout after RequestRemainder`);
@@ -318,7 +315,7 @@ export class PaymentsApp {
         simulate,
       },
     };
-    await this.run({ target: 'checkout', id: checkoutId }, command, { now, metadata: this.metadata(context) });
+    await this.run({ target: 'checkout', id: checkoutId }, command, { now, metadata: metadataFor(context) });
     return { checkoutId, businessId: business.id };
   }
 
@@ -359,7 +356,7 @@ export class PaymentsApp {
     const checkout = await this.streams.checkout(checkoutId);
     if (checkout.status === 'none') throw new PaymentDomainError('not_found', `No checkout ${checkoutId}.`);
     const now = await this.now(checkout.businessId ?? undefined);
-    const state = await this.run({ target: 'checkout', id: checkoutId }, command(checkout), { now, metadata: this.metadata(context) });
+    const state = await this.run({ target: 'checkout', id: checkoutId }, command(checkout), { now, metadata: metadataFor(context) });
     return state as OpenCheckoutState;
   }
 
@@ -433,7 +430,7 @@ export class PaymentsApp {
   /** The handler of every payment timer kind (the worker's TimerRunner and fireDue call it). */
   async fire(timer: Timer): Promise<LogPosition | null> {
     const now = timer.dueAt;
-    const options: DecideOptions = { now, eventId: (i) => uuidv5(`timer|${timer.id}#${i}`), metadata: { causationId: `timer:${timer.id}`, actor: SYSTEM } };
+    const options: DecideOptions = { now, eventId: (i) => uuidv5(`timer|${timer.id}#${i}`), metadata: { causationId: `timer:${timer.id}`, actor: SYSTEM_ACTOR } };
     switch (timer.kind) {
       case TIMER_KINDS.quoteExpiry:
         return this.runSettled({ target: 'checkout', id: timer.subject }, { type: 'ExpireCheckout' }, options);
@@ -505,7 +502,7 @@ export class PaymentsApp {
         const options: DecideOptions = {
           now: new Date(next.occurredAt),
           eventId: (i) => reactionEventId(reaction.id, i),
-          metadata: { causationId: reaction.causationId, correlationId: next.correlationId ?? undefined, actor: SYSTEM },
+          metadata: { causationId: reaction.causationId, correlationId: next.correlationId ?? undefined, actor: SYSTEM_ACTOR },
         };
         try {
           const decided = await this.decideReaction(reaction, next, options);
@@ -575,7 +572,7 @@ export class PaymentsApp {
   }
 
   private metadata(context: CommandContext) {
-    return { correlationId: context.requestId ?? undefined, requestId: context.requestId ?? undefined, actor: context.actor ?? SYSTEM };
+    return metadataFor(context);
   }
 }
 
