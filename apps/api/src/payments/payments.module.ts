@@ -2,9 +2,10 @@ import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicati
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
-import { FixedRates, PaymentsApp, PaymentsReactor, PaymentsReadModel, TIMER_KINDS } from '@lib/payments';
+import { FixedRates, PaymentsApp, PaymentsReadModel, TIMER_KINDS } from '@lib/payments';
 import { ProjectionRunner } from '@lib/projections';
 import { TimerRunner, TimerStore } from '@lib/timers';
+import { PaymentsReactor } from './payments-reactor';
 import { CheckoutsController } from './checkouts.controller';
 import { PaymentsController } from './payments.controller';
 import { ReceiptsController } from './receipts.controller';

@@ -3,4 +3,3 @@ export * from './simulated-chain';
 export * from './payment-timers';
 export * from './streams';
 export * from './payments.app';
-export * from './payments-reactor';

@@ -104,7 +104,7 @@ export class PaymentStreams {
         let current = state;
         events.forEach((event, i) => {
           const before = current;
-          current = evolve(aggregate, current, event);
+          current = evolveAggregate(aggregate, current, event);
           appended.push({
             aggregate,
             aggregateId: id,
@@ -126,13 +126,14 @@ export class PaymentStreams {
   }
 }
 
-function evolve(aggregate: Aggregate, state: PaymentState | CheckoutState, event: PaymentEvent | CheckoutEvent): PaymentState | CheckoutState {
+/** One event applied to a payment or checkout state. */
+export function evolveAggregate(aggregate: Aggregate, state: PaymentState | CheckoutState, event: PaymentEvent | CheckoutEvent): PaymentState | CheckoutState {
   return aggregate === 'payment' ? evolvePayment(state as PaymentState, event as PaymentEvent) : evolveCheckout(state as CheckoutState, event as CheckoutEvent);
 }
 
 export function fold(aggregate: Aggregate, events: readonly RecordedEvent[]): PaymentState | CheckoutState {
   let state: PaymentState | CheckoutState = aggregate === 'payment' ? initialPaymentState : initialCheckoutState;
-  for (const e of events) state = evolve(aggregate, state, { type: e.type, data: e.data } as PaymentEvent | CheckoutEvent);
+  for (const e of events) state = evolveAggregate(aggregate, state, { type: e.type, data: e.data } as PaymentEvent | CheckoutEvent);
   return state;
 }
 

@@ -1,11 +1,7 @@
 import { Database } from '@lib/database';
-import { EventStore, LogPosition, RecordedEvent, Subscription, formatPosition, parsePosition } from '@lib/eventstore';
-import { CheckoutState, evolveCheckout } from '../domain/checkout.decider';
-import { CheckoutEvent } from '../domain/checkout.events';
-import { PaymentState, evolvePayment } from '../domain/payment.decider';
-import { PaymentEvent } from '../domain/payment.events';
-import type { PaymentsApp } from './payments.app';
-import { AppendedEvent, occurredAtOf } from './streams';
+import { EventStore, LogPosition, RecordedEvent, Subscription, formatPosition } from '@lib/eventstore';
+import { Aggregate, AppendedEvent, CheckoutEvent, PaymentEvent, PaymentsApp, evolveAggregate, occurredAtOf } from '@lib/payments';
+import { ensureCheckpoint, readCheckpoint } from '@lib/projections';
 
 export const PAYMENTS_REACTOR = 'payments-reactor';
 
@@ -37,9 +33,8 @@ export class PaymentsReactor {
 
   async start(): Promise<void> {
     this.stopped = false;
-    await this.db.query(`INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [PAYMENTS_REACTOR]);
-    const { rows } = await this.db.query<{ position: string }>(`SELECT position FROM projection_checkpoints WHERE name = $1`, [PAYMENTS_REACTOR]);
-    this.follow(parsePosition(rows[0]?.position));
+    await ensureCheckpoint(this.db, PAYMENTS_REACTOR);
+    this.follow((await readCheckpoint(this.db, PAYMENTS_REACTOR)).position);
   }
 
   private follow(after: LogPosition | null): void {
@@ -75,9 +70,9 @@ export class PaymentsReactor {
 
   private async toAppended(recorded: RecordedEvent): Promise<AppendedEvent> {
     const before = await this.app.streams.stateBefore(recorded.stream, recorded.revision);
-    const aggregate = recorded.stream.startsWith('payment-') ? 'payment' : 'checkout';
+    const aggregate: Aggregate = recorded.stream.startsWith('payment-') ? 'payment' : 'checkout';
     const event = { type: recorded.type, data: recorded.data } as PaymentEvent | CheckoutEvent;
-    const after = aggregate === 'payment' ? evolvePayment(before as PaymentState, event as PaymentEvent) : evolveCheckout(before as CheckoutState, event as CheckoutEvent);
+    const after = evolveAggregate(aggregate, before, event);
     return {
       aggregate,
       aggregateId: recorded.stream.slice(aggregate === 'payment' ? 'payment-'.length : 'checkout-'.length),
