@@ -11,11 +11,10 @@
  * BENCH_DATABASE_URL (admin URL of the PostgreSQL server).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
+import { openBenchStore } from './support/bench-store';
 import { BusinessService } from '../libs/businesses/src';
 import { loadConfig } from '../libs/core/src';
 import { createApiApp } from '../apps/api/src/bootstrap';
@@ -23,7 +22,6 @@ import { createApiApp } from '../apps/api/src/bootstrap';
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32);
 const STORES = (process.env.BENCH_STORES || 'embedded,postgres').split(',').map((s) => s.trim());
-const ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 
 interface Cell {
   store: string;
@@ -53,19 +51,7 @@ function autocannon(url: string, headers: Record<string, string>, seconds: numbe
 }
 
 async function benchStore(store: string): Promise<Cell[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-api-'));
-  let dbName: string | null = null;
-  const env: NodeJS.ProcessEnv = { PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'silent' };
-  if (store === 'postgres') {
-    dbName = `bench_api_${Date.now().toString(36)}`;
-    const admin = new Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${dbName}`;
-    env.DATABASE_URL = url.toString();
-  }
+  const { env, cleanup } = await openBenchStore(store, 'api');
   const app = await createApiApp(loadConfig(env, []), { logLevel: 'silent' });
   await app.listen(0, '127.0.0.1');
   const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/api/v1`;
@@ -95,13 +81,7 @@ async function benchStore(store: string): Promise<Cell[]> {
     return cells;
   } finally {
     await app.close();
-    rmSync(dir, { recursive: true, force: true });
-    if (dbName) {
-      const admin = new Client({ connectionString: ADMIN_URL });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await admin.end();
-    }
+    await cleanup();
   }
 }
 

@@ -12,11 +12,10 @@
  * BENCH_DATABASE_URL (admin URL of the PostgreSQL server).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
+import { openBenchStore } from './support/bench-store';
 import { BusinessService } from '../libs/businesses/src';
 import { DATABASE, loadConfig } from '../libs/core/src';
 import { Database } from '../libs/database/src';
@@ -27,7 +26,6 @@ import { createApiApp } from '../apps/api/src/bootstrap';
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16);
 const STORES = (process.env.BENCH_STORES || 'embedded,postgres').split(',').map((s) => s.trim());
-const ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const STEPS = ['bare GET /health/live', 'GET /payments/{id}', 'POST /payments', 'POST /checkouts', 'POST mark-sent', 'POST /test_clock/advance', 'flow (4 calls)'] as const;
 type Step = (typeof STEPS)[number];
@@ -73,21 +71,9 @@ async function call(base: string, method: string, path: string, key: string | nu
 }
 
 async function benchStore(store: string): Promise<Result> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-payments-'));
-  let dbName: string | null = null;
   // Customers come from many addresses: the load generator says so through X-Forwarded-For from a
   // trusted loopback proxy, so the per-IP limit on POST /checkouts (30 per 10 minutes) applies per customer.
-  const env: NodeJS.ProcessEnv = { PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'silent', TRUSTED_PROXIES: 'loopback' };
-  if (store === 'postgres') {
-    dbName = `bench_payments_${Date.now().toString(36)}`;
-    const admin = new Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${dbName}`;
-    env.DATABASE_URL = url.toString();
-  }
+  const { env, cleanup } = await openBenchStore(store, 'payments', { TRUSTED_PROXIES: 'loopback' });
   const app = await createApiApp(loadConfig(env, []), { logLevel: 'silent' });
   await app.listen(0, '127.0.0.1');
   const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/api/v1`;
@@ -166,13 +152,7 @@ async function benchStore(store: string): Promise<Result> {
     return { store, payments, seconds, latencies, lag, errors };
   } finally {
     await app.close();
-    rmSync(dir, { recursive: true, force: true });
-    if (dbName) {
-      const admin = new Client({ connectionString: ADMIN_URL });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await admin.end();
-    }
+    await cleanup();
   }
 }
 

@@ -46,13 +46,13 @@
  * phase would measure how fast it appends, not what the dispatcher costs.
  */
 import { ChildProcess, fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
+import { openBenchStore } from './support/bench-store';
 import { Webhook } from 'standardwebhooks';
 import { BusinessService } from '../libs/businesses/src';
 import { DATABASE, loadConfig } from '../libs/core/src';
@@ -66,7 +66,6 @@ const EVENTS = Number(process.env.BENCH_EVENTS || 1000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS || 4);
 const PRODUCERS = Number(process.env.BENCH_PRODUCERS || 16);
 const STORES = (process.env.BENCH_STORES || 'postgres').split(',').map((s) => s.trim());
-const ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 /** How long a phase may wait for its last delivery. */
 const DRAIN_TIMEOUT_MS = 120_000;
 /** Every n-th delivery's signature is verified (plus the first and the last of each phase). */
@@ -305,19 +304,7 @@ interface StoreResult {
 }
 
 async function benchStore(store: string): Promise<StoreResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
-  let dbName: string | null = null;
-  const env: NodeJS.ProcessEnv = { PORT: '0', DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ROLE: 'all' };
-  if (store === 'postgres') {
-    dbName = `bench_webhooks_${Date.now().toString(36)}`;
-    const admin = new Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${dbName}`;
-    env.DATABASE_URL = url.toString();
-  }
+  const { dir, env, cleanup } = await openBenchStore(store, 'webhooks', { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ROLE: 'all' });
   const receiver = await Receiver.start(dir);
   const app = await createApiApp(loadConfig(env, []), { logLevel: 'silent' });
   await app.listen(0, '127.0.0.1');
@@ -520,13 +507,7 @@ async function benchStore(store: string): Promise<StoreResult> {
   } finally {
     await app.close();
     await receiver.close();
-    rmSync(dir, { recursive: true, force: true });
-    if (dbName) {
-      const admin = new Client({ connectionString: ADMIN_URL });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await admin.end();
-    }
+    await cleanup();
   }
 }
 
