@@ -1,4 +1,4 @@
-import { CheckoutEvent, CheckoutState, CheckoutCommand, decideCheckout, evolveCheckout, initialCheckoutState } from '../../libs/payments/src/domain';
+import { CheckoutEvent, CheckoutState, CheckoutCommand, decideCheckout, evolveCheckout, initialCheckoutState, quoteEnded } from '../../libs/payments/src/domain';
 import { spec } from './given-when-then';
 
 const T0 = new Date('2025-01-01T00:00:00.000Z');
@@ -71,6 +71,24 @@ describe('checkout decider (§3 rows)', () => {
   });
   it('mark-sent late → ends the quote first, then needs_review', () => {
     expect(types(sent('late'))).toEqual(['CheckoutExpired', 'CheckoutTransferDetected', 'CheckoutNeedsReview']);
+  });
+  it('mark-sent late ends the quote (expires_at = now, not ahead) and leaves the checkout needs_review, not expired; a claim is refused', () => {
+    const now = at(60_000);
+    const events = given(opened, now).when({ type: 'MarkSent', simulate: 'late', txHash: HASH }).thenIdempotent();
+    expect(events[0]).toEqual({ type: 'CheckoutExpired', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', received_amount: '0', expires_at: now.toISOString() } });
+    const state = [...opened, ...events].reduce(evolveCheckout, initialCheckoutState);
+    if (state.status === 'none') throw new Error('no checkout');
+    expect(state.status).toBe('needs_review');
+    expect(state.reviewReason).toBe('late');
+    expect(Date.parse(state.expiresAt)).toBeLessThanOrEqual(now.getTime());
+    expect(quoteEnded(state, now)).toBe(true);
+    given([...opened, ...events], now).when({ type: 'ClaimCheckout', txHash: HASH2, paymentSucceeded: false }).then('checkout_not_claimable');
+  });
+  it('mark-sent late on a quote already past its end keeps that end', () => {
+    const events = given(opened, at(16 * 60_000)).when({ type: 'MarkSent', simulate: 'late', txHash: HASH }).events();
+    expect(events[0]).toEqual({ type: 'CheckoutExpired', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', received_amount: '0' } });
+    const state = [...opened, ...events].reduce(evolveCheckout, initialCheckoutState);
+    expect(state).toMatchObject({ status: 'needs_review', expiresAt: '2025-01-01T00:15:00.000Z' });
   });
   it('mark-sent on confirming, completed, needs_review → unchanged', () => {
     const confirming = [...opened, ...sent('exact')];

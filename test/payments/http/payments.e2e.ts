@@ -148,6 +148,32 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
     }
   });
 
+  it('late ends the quote first: expires_at not ahead of the business clock, checkout needs_review (not expired), claim refused, receipt and payment needs_review', async () => {
+    const payment = await shop.createPayment();
+    const checkout = await shop.openCheckout(payment);
+    const clockBefore = Date.parse((await shop.get('/test_clock')).body.data.now);
+    expect(Date.parse(checkout.expires_at)).toBeGreaterThan(clockBefore); // a live quote
+    const sent = await shop.markSent(checkout.id, 'late');
+    const now = Date.parse((await shop.get('/test_clock')).body.data.now);
+    expect(sent).toMatchObject({ status: 'needs_review', review_reason: 'late' });
+    expect(Date.parse(sent.expires_at)).toBeLessThanOrEqual(now);
+    const read = (await shop.get(`/checkouts/${checkout.id}`)).body.data;
+    expect(read).toMatchObject({ status: 'needs_review', review_reason: 'late', expires_at: sent.expires_at });
+    const claim = await shop.as(null).post(`/checkouts/${checkout.id}/claim`, { tx_hash: '0x' + 'ef'.repeat(32) });
+    expect(claim.status).toBe(409);
+    expect(claim.body.error.code).toBe('checkout_not_claimable');
+    const receipt = await shop.as(null).get(`/public/receipts/${payment.id}`);
+    expect(receipt.body.data.status).toBe('needs_review');
+    const review = await shop.payment(payment.id);
+    expect(review.status).toBe('needs_review');
+    expect(types(review)).toContain('detected');
+    expect(types(review)).not.toContain('expired');
+    expect(types(review)).not.toContain('failed');
+    // the old quote timer changes nothing afterwards
+    await shop.advance(16 * 60);
+    expect((await shop.get(`/checkouts/${checkout.id}`)).body.data).toMatchObject({ status: 'needs_review', expires_at: sent.expires_at });
+  });
+
   it('cancel: a pending payment cancels, its open checkout fails; a paid one is not cancelable', async () => {
     const payment = await shop.createPayment();
     const checkout = await shop.openCheckout(payment);

@@ -241,7 +241,7 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
     case 'CheckoutNeedsReview':
       return { ...state, status: 'needs_review', reviewReason: event.data.review_reason };
     case 'CheckoutExpired':
-      return { ...state, status: 'expired' };
+      return { ...state, status: 'expired', expiresAt: event.data.expires_at ?? state.expiresAt };
     case 'CheckoutFailed':
       return { ...state, status: 'failed', failureCode: event.data.failure_code };
     default:
@@ -384,7 +384,12 @@ function detect(state: OpenCheckoutState, ctx: DecideContext, txHash: string, ne
   const held = state.status === 'confirming';
   const ended = !held && (late || quoteEnded(state, ctx.now) || state.status === 'canceled' || state.status === 'failed');
   if (ended && (state.status === 'open' || state.status === 'awaiting_customer')) {
-    events.push({ type: 'CheckoutExpired', data: { checkout_id: state.id, payment_id: state.paymentId, received_amount: fmt(state.received, state.decimals) } });
+    // `late` ends a quote still live first (§3): its end becomes now, so expires_at is not ahead
+    const endedEarly = ctx.now.getTime() < Date.parse(state.expiresAt);
+    events.push({
+      type: 'CheckoutExpired',
+      data: { checkout_id: state.id, payment_id: state.paymentId, received_amount: fmt(state.received, state.decimals), ...(endedEarly ? { expires_at: ctx.now.toISOString() } : {}) },
+    });
   }
   const received = network === state.network ? state.received + amount : state.received;
   const left = remaining(state.expected, received);

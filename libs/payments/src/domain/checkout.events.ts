@@ -60,5 +60,6 @@ export type CheckoutEvent =
   | { type: 'CheckoutCompleted'; data: { checkout_id: string; payment_id: string; received_amount: string; overpaid_amount: string | null } }
   | { type: 'CheckoutAwaitingCustomer'; data: { checkout_id: string; received_amount: string; remaining_amount: string; expires_at: string } }
   | { type: 'CheckoutNeedsReview'; data: { checkout_id: string; payment_id: string; review_reason: 'wrong_network' | 'late'; tx_hash: string } }
-  | { type: 'CheckoutExpired'; data: { checkout_id: string; payment_id: string; received_amount: string } }
+  /** `expires_at`: the new end of the quote when it ended before its time (mark-sent `late` ends it first); absent when it ended at its own time. */
+  | { type: 'CheckoutExpired'; data: { checkout_id: string; payment_id: string; received_amount: string; expires_at?: string } }
   | { type: 'CheckoutFailed'; data: { checkout_id: string; payment_id: string; failure_code: string } };

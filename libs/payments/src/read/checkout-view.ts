@@ -217,7 +217,7 @@ function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): Checkout
     case 'CheckoutNeedsReview':
       return { ...state, status: 'needs_review', review_reason: e.data.review_reason };
     case 'CheckoutExpired':
-      return { ...state, status: 'expired' };
+      return { ...state, status: 'expired', expires_at: e.data.expires_at ?? state.expires_at };
     case 'CheckoutFailed':
       return { ...state, status: 'failed', failure_code: e.data.failure_code };
     default:
