@@ -102,12 +102,14 @@ describe('payment and checkout errors over HTTP', () => {
     expect((await anon.post(`/checkouts/${c4.id}/mark-sent`, {})).body.error.code).toBe('checkout_failed');
   });
 
-  it("another business's secret key gets the public checkout, without the secret fields", async () => {
+  it("a public caller gets the checkout without the secret fields; the owner's secret key with them; another business's key gets 404 (isolation.e2e.ts)", async () => {
     const payment = await shop.createPayment();
     const stranger = (await businessWithKey(api, true, 'Stranger')).client;
-    const opened = await stranger.postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' });
+    expect((await stranger.postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' })).body.error.code).toBe('payment_not_found');
+    const opened = await shop.as(null).postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' });
     expect(opened.status).toBe(201);
     expect(opened.body.data).not.toHaveProperty('fee_rate_bps');
+    expect((await stranger.get(`/checkouts/${opened.body.data.id}`)).status).toBe(404);
     const mine = await shop.get(`/checkouts/${opened.body.data.id}`);
     expect(mine.body.data).toHaveProperty('fee_rate_bps', 100);
     expect(mine.body.data).toHaveProperty('reporting');

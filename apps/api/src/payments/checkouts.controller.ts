@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/commo
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { BusinessService } from '@lib/businesses';
-import { PaymentDomainError, PaymentsApp, PaymentsReadModel } from '@lib/payments';
+import { ActingFor, PaymentDomainError, PaymentsApp, PaymentsReadModel } from '@lib/payments';
 import { LiveModeAction, Public } from '../auth/auth.decorators';
 import { Auth, RequestAuth, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
@@ -13,7 +13,10 @@ import { ClaimCheckoutBody, MarkSentBody, OpenCheckoutBody } from './dto';
 
 /**
  * Checkouts (spec §4): public routes a checkout page calls. With the owning business's secret
- * key the checkout gains `email`, `reporting` and `fee_rate_bps` (§2).
+ * key the checkout gains `email`, `reporting` and `fee_rate_bps` (§2). A secret or restricted
+ * key acts as its business here too: another business's checkout is 404 not_found (and another
+ * business's payment code on POST /checkouts 404 payment_not_found); no credentials or a
+ * publishable key (which the guard leaves anonymous) act on any checkout by its id.
  */
 @ApiTags('checkouts')
 @Controller('checkouts')
@@ -77,7 +80,7 @@ export class CheckoutsController {
   @HttpCode(200)
   @Post(':id/cancel')
   async cancel(@Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.app.cancelCheckout(this.checkoutId(id), writeMeta(request));
+    await this.app.cancelCheckout(this.checkoutId(id), writeMeta(request), actingFor(auth));
     return { data: await this.checkout(id, auth) };
   }
 
@@ -88,7 +91,7 @@ export class CheckoutsController {
   @HttpCode(200)
   @Post(':id/supersede')
   async supersede(@Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.app.supersedeCheckout(this.checkoutId(id), writeMeta(request));
+    await this.app.supersedeCheckout(this.checkoutId(id), writeMeta(request), actingFor(auth));
     return { data: await this.checkout(id, auth) };
   }
 
@@ -99,7 +102,7 @@ export class CheckoutsController {
   @HttpCode(200)
   @Post(':id/claim')
   async claim(@Param('id') id: string, @Body() body: ClaimCheckoutBody, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.app.claimCheckout(this.checkoutId(id), body, writeMeta(request));
+    await this.app.claimCheckout(this.checkoutId(id), body, writeMeta(request), actingFor(auth));
     return { data: await this.checkout(id, auth) };
   }
 
@@ -110,7 +113,7 @@ export class CheckoutsController {
   @HttpCode(200)
   @Post(':id/mark-sent')
   async markSent(@Param('id') id: string, @Body() body: MarkSentBody, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.app.markSent(this.checkoutId(id), body?.simulate ?? 'exact', writeMeta(request));
+    await this.app.markSent(this.checkoutId(id), body?.simulate ?? 'exact', writeMeta(request), actingFor(auth));
     return { data: await this.checkout(id, auth) };
   }
 
@@ -121,11 +124,16 @@ export class CheckoutsController {
 
   private async checkout(id: string, auth: RequestAuth) {
     this.checkoutId(id);
-    // the owning business's secret key sees email, reporting and fee_rate_bps; anyone else the public checkout
-    const businessId = auth.kind === 'api_key' && auth.key.type === 'secret' ? auth.business.id : undefined;
-    const view =
-      (businessId !== undefined ? await this.read.getCheckout(id, { secretFields: true, businessId }) : null) ?? (await this.read.getCheckout(id, { secretFields: false }));
+    // a key sees only its business's checkouts, a secret key with email, reporting and fee_rate_bps; a public caller any checkout, public fields only
+    const businessId = actingFor(auth) ?? undefined;
+    const secretFields = auth.kind === 'api_key' && auth.key.type === 'secret';
+    const view = await this.read.getCheckout(id, { secretFields, businessId });
     if (!view) throw new PaymentDomainError('not_found', `No checkout ${id}.`);
     return view;
   }
+}
+
+/** The business a secret or restricted key acts as; null for a public caller (no credentials, or a publishable key). */
+function actingFor(auth: RequestAuth): ActingFor {
+  return auth.kind === 'api_key' ? auth.business.id : null;
 }

@@ -33,6 +33,13 @@ export interface ActingBusiness {
 /** Who asked, in which request: the events' metadata (the event store's WriteMeta). */
 export type CommandContext = WriteMeta;
 
+/**
+ * The business a caller acts as on the public checkout routes: a secret or restricted key acts
+ * as its business only (another business's checkout is not_found); `null` is a public caller
+ * (no credentials, or a publishable key), who may act on any checkout by its id.
+ */
+export type ActingFor = string | null;
+
 export interface CreatePaymentInput {
   amount: number;
   currency: string;
@@ -242,12 +249,16 @@ export class PaymentsApp {
 
   // ---------------------------------------------------------------- checkouts
 
-  /** POST /checkouts. Resolves the checkout id and the business it belongs to. */
+  /**
+   * POST /checkouts. Resolves the checkout id and the business it belongs to. `caller.business`
+   * is the business a secret or restricted key acts as (null for a public caller): another
+   * business's payment code is then payment_not_found, as for an unknown code.
+   */
   async openCheckout(input: OpenCheckoutInput, caller: { business: ActingBusiness | null; loadBusiness: (id: string) => Promise<ActingBusiness | null> }, context: CommandContext = {}): Promise<{ checkoutId: string; businessId: string }> {
     if (input.link_code !== undefined) throw new PaymentDomainError('link_not_found', 'No active link with this code.', 'link_code');
     if (input.payment_code === undefined) throw new PaymentDomainError('invalid_request', 'Send payment_code (or link_code).', 'payment_code');
     const found = await this.lookup.paymentIdByCode(input.payment_code);
-    if (!found) throw new PaymentDomainError('payment_not_found', 'No payment with this code.', 'payment_code');
+    if (!found || (caller.business !== null && caller.business.id !== found.businessId)) throw new PaymentDomainError('payment_not_found', 'No payment with this code.', 'payment_code');
     const business = await caller.loadBusiness(found.businessId);
     if (!business) throw new PaymentDomainError('payment_not_found', 'No payment with this code.', 'payment_code');
     this.assertActive(business);
@@ -319,25 +330,24 @@ export class PaymentsApp {
     return { checkoutId, businessId: business.id };
   }
 
-  async cancelCheckout(checkoutId: string, context: CommandContext = {}): Promise<OpenCheckoutState> {
-    return this.onCheckout(checkoutId, () => ({ type: 'CancelCheckout' }), context);
+  async cancelCheckout(checkoutId: string, context: CommandContext = {}, actingFor: ActingFor = null): Promise<OpenCheckoutState> {
+    return this.onCheckout(checkoutId, () => ({ type: 'CancelCheckout' }), context, actingFor);
   }
 
-  async supersedeCheckout(checkoutId: string, context: CommandContext = {}): Promise<OpenCheckoutState> {
-    return this.onCheckout(checkoutId, () => ({ type: 'SupersedeCheckout' }), context);
+  async supersedeCheckout(checkoutId: string, context: CommandContext = {}, actingFor: ActingFor = null): Promise<OpenCheckoutState> {
+    return this.onCheckout(checkoutId, () => ({ type: 'SupersedeCheckout' }), context, actingFor);
   }
 
-  async claimCheckout(checkoutId: string, input: { tx_hash: string; email?: string }, context: CommandContext = {}): Promise<OpenCheckoutState> {
+  async claimCheckout(checkoutId: string, input: { tx_hash: string; email?: string }, context: CommandContext = {}, actingFor: ActingFor = null): Promise<OpenCheckoutState> {
+    const checkout = await this.visibleCheckout(checkoutId, actingFor);
     if (input.email !== undefined && !isValidEmail(input.email)) throw new PaymentDomainError('invalid_email', 'email is not a valid e-mail address.', 'email');
-    const checkout = await this.streams.checkout(checkoutId);
-    if (checkout.status === 'none') throw new PaymentDomainError('not_found', `No checkout ${checkoutId}.`);
     const payment = await this.streams.payment(checkout.paymentId);
     const paymentSucceeded = payment.status === 'succeeded';
     const paymentClaimTxHash = payment.status === 'needs_review' ? payment.claimTxHash : null;
-    return this.onCheckout(checkoutId, () => ({ type: 'ClaimCheckout', txHash: input.tx_hash, email: input.email ?? null, paymentSucceeded, paymentClaimTxHash }), context);
+    return this.onCheckout(checkoutId, () => ({ type: 'ClaimCheckout', txHash: input.tx_hash, email: input.email ?? null, paymentSucceeded, paymentClaimTxHash }), context, actingFor);
   }
 
-  async markSent(checkoutId: string, simulate: SimulatedTransfer, context: CommandContext = {}): Promise<OpenCheckoutState> {
+  async markSent(checkoutId: string, simulate: SimulatedTransfer, context: CommandContext = {}, actingFor: ActingFor = null): Promise<OpenCheckoutState> {
     return this.onCheckout(
       checkoutId,
       (state) => {
@@ -345,16 +355,24 @@ export class PaymentsApp {
         return { type: 'MarkSent', simulate, txHash, fromAddress: simulatedSenderAddress(state.network, txHash) };
       },
       context,
+      actingFor,
     );
+  }
+
+  /** The checkout's state, or not_found when there is none or it belongs to another business than the one the caller acts as. */
+  private async visibleCheckout(checkoutId: string, actingFor: ActingFor): Promise<OpenCheckoutState> {
+    const checkout = await this.streams.checkout(checkoutId);
+    if (checkout.status === 'none' || (actingFor !== null && checkout.businessId !== actingFor)) throw new PaymentDomainError('not_found', `No checkout ${checkoutId}.`);
+    return checkout;
   }
 
   private async onCheckout(
     checkoutId: string,
     command: (state: OpenCheckoutState) => Parameters<PaymentStreams['decideCheckout']>[1],
     context: CommandContext,
+    actingFor: ActingFor,
   ): Promise<OpenCheckoutState> {
-    const checkout = await this.streams.checkout(checkoutId);
-    if (checkout.status === 'none') throw new PaymentDomainError('not_found', `No checkout ${checkoutId}.`);
+    const checkout = await this.visibleCheckout(checkoutId, actingFor);
     const now = await this.now(checkout.businessId ?? undefined);
     const state = await this.run({ target: 'checkout', id: checkoutId }, command(checkout), { now, metadata: metadataFor(context) });
     return state as OpenCheckoutState;
