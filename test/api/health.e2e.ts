@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_STORE, EventStore, openEventStore } from '@lib/eventstore';
 import { TestApi, startTestApi } from '../support/api-app';
+import { eventually } from '../support/eventually';
 
 describe('the service on its embedded default', () => {
   let api: TestApi;
@@ -13,16 +14,14 @@ describe('the service on its embedded default', () => {
   it('answers /api/v1/health with the store and its projections, which follow the log', async () => {
     const store = api.app.get<EventStore>(EVENT_STORE);
     const { position } = await store.append(`health-${randomUUID().slice(0, 8)}`, [{ id: randomUUID(), type: 'Probe', data: {} }], 'no_stream');
-    const deadline = Date.now() + 5000;
-    let body: { data: { kind: string; status: string; store: { adapter: string; head: string }; projections: { name: string; lag: number; state: string }[] } };
-    for (;;) {
+    type Health = { data: { kind: string; status: string; store: { adapter: string; head: string }; projections: { name: string; lag: number; state: string }[] } };
+    const read = async () => {
       const response = await fetch(`${api.base}/health`);
       expect(response.status).toBe(200);
       expect(response.headers.get('service-request-id')).toMatch(/^req_[0-9A-Za-z]{24}$/);
-      body = (await response.json()) as typeof body;
-      if (body.data.projections.every((p) => p.lag === 0) || Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+      return (await response.json()) as Health;
+    };
+    const body = await eventually(read, (b) => b.data.projections.every((p) => p.lag === 0), { what: 'every projection at the head' });
     expect(body.data).toMatchObject({ kind: 'health', status: 'ok', store: { adapter: 'embedded', head: `${position.commit}/${position.prepare}` } });
     const at = `${position.commit}/${position.prepare}`;
     expect(body.data.projections).toEqual([

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Writable } from 'node:stream';
 import { BusinessService } from '@lib/businesses';
 import { Public } from '../../apps/api/src/auth/auth.decorators';
+import { eventually } from '../support/eventually';
 import { TestApi, startTestApi } from '../support/api-app';
 
 /** A careless route that logs everything it was sent: redaction must still hold. */
@@ -38,14 +39,10 @@ describe('JSON logs (pino)', () => {
   });
   afterAll(async () => api?.close());
 
-  const waitForLine = async (match: (l: Record<string, unknown>) => boolean) => {
-    for (let i = 0; i < 100; i++) {
-      const found = lines.find(match);
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`no matching log line in:\n${lines.map((l) => JSON.stringify(l)).join('\n')}`);
-  };
+  const waitForLine = (match: (l: Record<string, unknown>) => boolean) =>
+    eventually(() => lines.find(match), { what: `a matching log line among ${lines.length}` }).catch((error: Error) => {
+      throw new Error(`${error.message}\nlines:\n${lines.map((l) => JSON.stringify(l)).join('\n')}`);
+    });
 
   it('writes one line per request with request id, route, status and duration', async () => {
     const { secret_key } = await api.app.get(BusinessService).createBusiness({ name: 'Log Shop', simulated: true });

@@ -7,8 +7,10 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { BusinessService } from '@lib/businesses';
 import { openEventStore } from '@lib/eventstore';
-import { ALL_PROJECTORS, ProjectionRunner } from '@lib/projections';
+import { ProjectionRunner } from '@lib/projections';
+import { ALL_PROJECTORS } from '@lib/wiring';
 import { ROOT } from '../support/cli';
+import { eventually } from '../support/eventually';
 import { createTestDatabase, TestDatabase } from '../support/postgres';
 
 function start(entry: string, env: NodeJS.ProcessEnv, args: string[] = []): { child: ChildProcess; log: () => string } {
@@ -103,13 +105,12 @@ describe('API and worker as separate processes on PostgreSQL and Redis', () => {
 
       // a business whose clock was never advanced: its payment expires in wall time
       const expiring = (await call('POST', '/payments', { amount: 2500, currency: 'USD', expires_at: new Date(Date.now() + 1000).toISOString() }, {}, untouched.secret_key)).body.data;
-      const deadline = Date.now() + 8000;
-      let status = expiring.status;
-      while (status !== 'failed' && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 100));
-        status = (await call('GET', `/payments/${expiring.id}`, undefined, {}, untouched.secret_key)).body.data.status;
-      }
-      expect(status).toBe('failed'); // fired by the worker's timer runner: the API process runs none
+      const expired = await eventually(
+        () => call('GET', `/payments/${expiring.id}`, undefined, {}, untouched.secret_key),
+        (r) => r.body.data.status === 'failed',
+        { what: 'the worker fired the wall-clock expiry' },
+      );
+      expect(expired.body.data.status).toBe('failed'); // fired by the worker's timer runner: the API process runs none
     } finally {
       await opened.close();
     }

@@ -1,6 +1,7 @@
 import { Client as Pg } from 'pg';
 import { startTestApi } from '../support/api-app';
 import { cli } from '../support/cli';
+import { eventually } from '../support/eventually';
 import { createTestDatabase } from '../support/postgres';
 import { businessWithKey } from '../payments/http/client';
 import { startReceiver } from '../webhooks/support';
@@ -30,7 +31,12 @@ describe('operators on real payment data (PostgreSQL)', () => {
       await client.advance(30);
       expect((await client.payment(payment.id)).status).toBe('succeeded');
       await rx.waitFor(6); // created, updated…, underpaid, succeeded
-      await new Promise((resolve) => setTimeout(resolve, 500)); // let the last attempts be recorded
+      // the receiver has the requests before the dispatcher records its answers: wait for the log
+      await eventually(
+        () => client.get('/webhook_deliveries?limit=100'),
+        (r) => r.body.data.length >= 6 && r.body.data.every((d: { status: string }) => d.status === 'succeeded'),
+        { what: 'every delivery recorded as succeeded' },
+      );
     } finally {
       await api.close();
     }
@@ -60,6 +66,7 @@ describe('operators on real payment data (PostgreSQL)', () => {
       expect(after.rows).toEqual(before.rows);
       const again = await startTestApi(env);
       try {
+        // nothing to wait for but time: a re-send would show within the dispatcher's first polls
         await new Promise((resolve) => setTimeout(resolve, 1000));
         expect(rx.requests.length).toBe(received);
         const { rows } = await pg.query(`SELECT count(*)::int AS n FROM payments WHERE id = $1 AND status = 'succeeded'`, [paymentId!]);

@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { startTestApi } from '../support/api-app';
+import { eventually } from '../support/eventually';
 import { createTestDatabase } from '../support/postgres';
 import { businessWithKey } from '../payments/http/client';
 import { startReceiver } from './support';
@@ -40,8 +41,13 @@ it('a subscriber receives signed payment.created and payment.succeeded deliverie
     expect(succeeded.event.data).toEqual(final); // the payment as its endpoint returns it
     expect(succeeded.headers['webhook-id']).toBe(succeeded.event.id);
 
-    // the delivery log shows them, succeeded, and GET /events has them
-    const deliveries = await client.get(`/webhooks/${hook.body.data.id}/deliveries`);
+    // the delivery log shows them, succeeded, once the dispatcher has recorded the receiver's
+    // answers (after the receiver has the requests: the log is written asynchronously)
+    const deliveries = await eventually(
+      () => client.get(`/webhooks/${hook.body.data.id}/deliveries`),
+      (r) => r.body.data.length === 2 && r.body.data.every((d: { status: string }) => d.status === 'succeeded'),
+      { what: 'both deliveries recorded as succeeded' },
+    );
     expect(deliveries.body.data.map((d: { event_type: string; status: string }) => [d.event_type, d.status])).toEqual([
       ['payment.succeeded', 'succeeded'],
       ['payment.created', 'succeeded'],

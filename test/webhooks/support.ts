@@ -232,21 +232,7 @@ export async function startWebhookWorker(
   };
 }
 
-/** Polls until `check` resolves truthy (or fails after timeoutMs). */
-export async function eventually<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 10_000, stepMs = 20): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value as T;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`eventually: timed out${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, stepMs));
-  }
-}
+export { eventually } from '../support/eventually';
 
 /** A wall clock the test moves by hand. */
 export function manualClock(start = Date.now()) {

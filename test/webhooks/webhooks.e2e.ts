@@ -383,7 +383,7 @@ describe('webhooks over HTTP (issue 5), on PostgreSQL with WEBHOOK_ALLOW_PRIVATE
       const failed = await eventually(async () => {
         const res = await call('GET', `/webhooks/${hook.id}/deliveries?event_type=payment.failed&status=failed`, { key: shop.secret_key });
         return res.body.data[0];
-      }, 20_000);
+      }, { timeoutMs: 20_000 });
       expect(failed.attempt).toBe(8);
       expect(failed.attempts.every((a: Json) => a.trigger === 'automatic')).toBe(true);
       fail = false;

@@ -2,6 +2,7 @@ import { openEventStore } from '@lib/eventstore';
 import { PaymentStreams, simulatedDepositAddress } from '@lib/payments';
 import { startTestApi } from '../../support/api-app';
 import { createTestDatabase } from '../../support/postgres';
+import { eventually } from '../../support/eventually';
 import { tempDir } from '../../support/temp-dir';
 import { Client, businessWithKey } from './client';
 
@@ -10,16 +11,6 @@ import { Client, businessWithKey } from './client';
  * scheduled them is gone; a process that died between an append and its reactions is made good
  * by the worker's backstop; and the whole flow runs on PostgreSQL as on the embedded store.
  */
-async function until<T>(what: string, fn: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('payments across restarts', () => {
   it('a payment expiry timer scheduled before a restart fires in the new process without any clock advance', async () => {
     const dir = tempDir();
@@ -31,7 +22,7 @@ describe('payments across restarts', () => {
       await new Promise((resolve) => setTimeout(resolve, 1600));
       api = await startTestApi({ DATA_DIR: dir.path });
       const again = new Client(api, secret_key);
-      const failed = await until('expiry', () => again.payment(payment.id), (p) => p.status === 'failed');
+      const failed = await eventually(() => again.payment(payment.id), (p) => p.status === 'failed', { what: 'the expiry timer fired in the new process' });
       expect(failed.failure_code).toBe('payment_expired');
       expect(failed.events.map((e: { type: string }) => e.type)).toEqual(['created', 'expired', 'failed']);
       await api.close();
@@ -63,7 +54,7 @@ describe('payments across restarts', () => {
       await opened.close();
       api = await startTestApi({ DATA_DIR: dir.path });
       const client = new Client(api, created.secret_key);
-      const selected = await until('method_selected', () => client.payment(payment.id), (p) => p.events.some((e: { type: string }) => e.type === 'method_selected'));
+      const selected = await eventually(() => client.payment(payment.id), (p) => p.events.some((e: { type: string }) => e.type === 'method_selected'), { what: 'the backstop recorded method_selected' });
       expect(selected.checkout_id).toBe(checkoutId);
       // and its timers were scheduled: the simulated arrival and confirmations follow on the test clock
       await client.advance(60);

@@ -71,16 +71,16 @@ export class PaymentStreams {
     return fold(aggregate, events);
   }
 
-  private async load(aggregate: Aggregate, id: string): Promise<{ state: PaymentState | CheckoutState; revision: number | null }> {
+  private async load(aggregate: Aggregate, id: string): Promise<{ state: PaymentState | CheckoutState; revision: number | null; events: RecordedEvent[] }> {
     const stream = aggregate === 'payment' ? paymentStream(id) : checkoutStream(id);
     let events: RecordedEvent[];
     try {
       events = await this.store.readStream(stream);
     } catch (error) {
-      if (error instanceof StreamNotFoundError) return { state: aggregate === 'payment' ? initialPaymentState : initialCheckoutState, revision: null };
+      if (error instanceof StreamNotFoundError) return { state: aggregate === 'payment' ? initialPaymentState : initialCheckoutState, revision: null, events: [] };
       throw error;
     }
-    return { state: fold(aggregate, events), revision: events.length ? events[events.length - 1].revision : null };
+    return { state: fold(aggregate, events), revision: events.length ? events[events.length - 1].revision : null, events };
   }
 
   private async decide(aggregate: Aggregate, id: string, command: PaymentCommand | CheckoutCommand, options: DecideOptions): Promise<Decided<PaymentState | CheckoutState>> {
@@ -88,10 +88,16 @@ export class PaymentStreams {
     const ctx = { now: options.now };
     const occurredAt = options.now.toISOString();
     for (let attempt = 1; ; attempt++) {
-      const { state, revision } = await this.load(aggregate, id);
+      const { state, revision, events: recorded } = await this.load(aggregate, id);
       const events =
         aggregate === 'payment' ? decidePayment(command as PaymentCommand, state as PaymentState, ctx) : decideCheckout(command as CheckoutCommand, state as CheckoutState, ctx);
-      if (events.length === 0) return { state, appended: [], position: null };
+      if (events.length === 0) {
+        // Nothing new: either the command changes nothing, or another settler (the worker's
+        // backstop, a second firing of a timer) already appended this very decision under its
+        // deterministic ids. Then answer with what it appended, so the caller settles the same
+        // consequences and waits for the same positions as if it had appended them itself.
+        return (options.eventId && alreadyAppended(aggregate, id, stream, recorded, options)) || { state, appended: [], position: null };
+      }
       const ids = events.map((_, i) => (options.eventId ? options.eventId(i) : randomUUID()));
       const metadata: EventMetadata = { ...options.metadata, occurredAt };
       try {
@@ -124,6 +130,35 @@ export class PaymentStreams {
       }
     }
   }
+}
+
+/**
+ * The events a decision with deterministic ids (`options.eventId`) appended earlier, found by
+ * those ids in the stream (they are consecutive: one append), with the states around each.
+ */
+function alreadyAppended(aggregate: Aggregate, id: string, stream: string, recorded: readonly RecordedEvent[], options: DecideOptions): Decided<PaymentState | CheckoutState> | null {
+  const first = recorded.findIndex((e) => e.id === options.eventId!(0));
+  if (first < 0) return null;
+  let current = fold(aggregate, recorded.slice(0, first));
+  const appended: AppendedEvent[] = [];
+  for (let i = 0; first + i < recorded.length && recorded[first + i].id === options.eventId!(i); i++) {
+    const e = recorded[first + i];
+    const event = { type: e.type, data: e.data } as PaymentEvent | CheckoutEvent;
+    const before = current;
+    current = evolveAggregate(aggregate, current, event);
+    appended.push({
+      aggregate,
+      aggregateId: id,
+      stream,
+      eventId: e.id,
+      event,
+      occurredAt: occurredAtOf(e),
+      before,
+      after: current,
+      correlationId: typeof e.metadata?.correlationId === 'string' ? e.metadata.correlationId : null,
+    });
+  }
+  return { state: fold(aggregate, recorded), appended, position: recorded[first + appended.length - 1].position };
 }
 
 /** One event applied to a payment or checkout state. */
