@@ -6,6 +6,7 @@ import { request as httpRequest } from 'node:http';
 import { ERROR_STATUS, ErrorCode } from '@lib/http';
 import { LiveModeAction, Public, RequiresPermission } from '../../apps/api/src/auth/auth.decorators';
 import { IdempotencyKeyIgnored, IdempotencyKeyRequired } from '../../apps/api/src/platform/idempotency.interceptor';
+import { REFERENCE_PATH } from '../../apps/api/src/platform/api-reference';
 import { ApiErrors } from '../../apps/api/src/platform/openapi';
 import { RateLimit } from '../../apps/api/src/platform/rate-limit.guard';
 import { TestApi, startTestApi } from '../support/api-app';
@@ -35,17 +36,20 @@ function operations(doc: OpenAPIObject): [string, string, OperationObject][] {
   return Object.entries(doc.paths).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m): [string, string, OperationObject] => [m, path, item[m]!]));
 }
 
-/** Every route Fastify registered (HEAD and OPTIONS aside), as OpenAPI paths under the server URL. */
+/**
+ * Every route Fastify registered under /api/v1 (HEAD and OPTIONS aside), as OpenAPI paths under
+ * the server URL. The only routes outside /api/v1 are the API reference page's (GET /docs…).
+ */
 function registeredRoutes(api: TestApi): { method: string; path: string }[] {
-  return api.app
+  const routes = api.app
     .getHttpAdapter()
     .getInstance()
     .routeTable.list()
-    .filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS')
-    .map((r) => {
-      expect(r.url.startsWith('/api/v1/')).toBe(true);
-      return { method: r.method.toLowerCase(), path: r.url.slice('/api/v1'.length).replace(/:([A-Za-z0-9_]+)/g, '{$1}') };
-    });
+    .filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS');
+  for (const r of routes.filter((r) => !r.url.startsWith('/api/v1/'))) expect(`${r.method} ${r.url}`).toMatch(new RegExp(`^GET ${REFERENCE_PATH}(/|$)`));
+  return routes
+    .filter((r) => r.url.startsWith('/api/v1/'))
+    .map((r) => ({ method: r.method.toLowerCase(), path: r.url.slice('/api/v1'.length).replace(/:([A-Za-z0-9_]+)/g, '{$1}') }));
 }
 
 function expectDocumentInvariants(api: TestApi, doc: OpenAPIObject) {

@@ -6,7 +6,8 @@ import { AppConfig } from '@lib/core';
 import { ApiError, ApiExceptionFilter, BODY_LIMIT_BYTES, PinoNestLogger, REQUEST_ID_HEADER, RequestLogController, RouteTable, apiValidationPipe, createLogger, newId, registerJsonBodyParser, sendApiError } from '@lib/http';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
-import { setupOpenApi } from './platform/openapi';
+import { setupApiReference } from './platform/api-reference';
+import { OPENAPI_PATH, setupOpenApi } from './platform/openapi';
 
 export const API_PREFIX = 'api/v1';
 
@@ -22,6 +23,7 @@ export interface ApiAppOptions {
 /**
  * Builds the HTTP app on Fastify (docs/decisions/0005): the JSON body parser, request ids,
  * the edge check, the error filter and DTO validation, around the application's modules.
+ * Everything answers under /api/v1 (JSON only), except the API reference page at /docs.
  */
 export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<NestFastifyApplication> {
   const logger = createLogger(options.logLevel ?? config.logLevel, options.logDestination);
@@ -61,6 +63,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   app.useGlobalFilters(new ApiExceptionFilter(routes));
   app.useGlobalPipes(apiValidationPipe());
   setupOpenApi(app, config, API_PREFIX);
+  setupApiReference(app, config, `/${API_PREFIX}/${OPENAPI_PATH}`); // GET /docs, outside /api/v1: the one HTML page
   app.enableShutdownHooks();
   return app;
 }
