@@ -111,6 +111,8 @@ const INVALID_REQUEST = (field?: string | null) => ({ status: 400, code: 'invali
 const PROTO = { status: 400, code: 'invalid_request' } as const;
 const TOO_LARGE = { status: 413, code: 'payload_too_large', field: null } as const;
 const NOT_JSON = { status: 415, code: 'unsupported_media_type', field: null } as const;
+/** Valid JSON that is not an object (null, an array, a string, a number, a boolean): refused before any route code. */
+const NOT_AN_OBJECT = { status: 400, code: 'invalid_request', field: null } as const;
 const DTO = (field?: string, fieldPrefix = false): Expectation => ({ dto: true, ...(field === undefined ? {} : { field, fieldPrefix }) });
 /** A key named like an Object.prototype member: the parser refuses it on every route, naming it. */
 const RESERVED = (field: string): Expectation => ({ status: 400, code: 'invalid_request', field });
@@ -225,19 +227,25 @@ function wrongTypeCases(): HttpCase[] {
   return cases;
 }
 
+/** Every body is a JSON object: anything else as the whole body is refused by the parser, on every route (field null). */
 function topLevelCases(): HttpCase[] {
   const tops: [string, string][] = [
     ['array', '[]'],
     ['array holding the valid body', `[${JSON.stringify(VALID_ORDER)}]`],
+    ['array holding an empty object', '[{}]'],
+    ['array holding null', '[null]'],
     ['string', '"hello"'],
     ['empty string', '""'],
+    ['string holding the valid body', JSON.stringify(JSON.stringify(VALID_ORDER))],
     ['number', '1500'],
     ['zero', '0'],
+    ['negative fraction', '-1.5'],
     ['null', 'null'],
+    ['null between white space', ' \r\n null \t'],
     ['true', 'true'],
     ['false', 'false'],
   ];
-  return tops.map(([label, text]) => ({ kind: 'http', name: `top level is ${label}`, body: utf8(text), expect: DTO() }));
+  return tops.map(([label, text]) => ({ kind: 'http', name: `top level is ${label}`, body: utf8(text), expect: NOT_AN_OBJECT }));
 }
 
 function unknownFieldCases(): HttpCase[] {
@@ -315,7 +323,7 @@ function deepCases(): HttpCase[] {
   // The parser bounds the depth at 32 levels: deeper is 400 invalid_request on every route.
   const DEEP = TOO_DEEP;
   const cases: HttpCase[] = [
-    { kind: 'http', name: 'top level: arrays 32 levels deep (the bound)', body: utf8(deepArray(32)), expect: DTO() },
+    { kind: 'http', name: 'top level: objects 32 levels deep (the bound)', body: utf8(deepObject(32)), expect: DTO() },
     { kind: 'http', name: 'metadata: objects 31 levels deep (within the bound)', body: utf8(orderWithRaw('metadata', deepObject(30))), expect: DTO('metadata') },
     { kind: 'http', name: 'top level: arrays 33 levels deep', body: utf8(deepArray(33)), expect: TOO_DEEP },
     { kind: 'http', name: 'top level: arrays 64 levels deep', body: utf8(deepArray(64)), expect: TOO_DEEP },

@@ -32,7 +32,7 @@ import { TestApi, startTestApi } from '../support/api-app';
 import { Expectation, HttpCase, SocketCase, VALID_ORDER, buildCorpus } from './fuzz-corpus';
 
 /**
- * Fuzzing every POST route with malformed bodies (spec §7 errors, §8 limits): each case must get
+ * Fuzzing every POST and PATCH route with malformed bodies (spec §7 errors, §8 limits): each case must get
  * a 4xx with the §7 envelope (never a 5xx, never a 2xx), and nothing may be stored or polluted.
  * Routes come from the route table at run time, so routes added later are fuzzed too; a probe
  * route with a realistic DTO makes sure the corpus meets real validation.
@@ -125,7 +125,7 @@ interface Answer {
 }
 type Outcome = { kind: 'answer'; answer: Answer } | { kind: 'closed'; detail: string } | { kind: 'timeout' };
 
-function sendHttp(port: number, path: string, headers: Record<string, string>, body: Buffer, chunked = false, timeoutMs = 20_000): Promise<Outcome> {
+function sendHttp(port: number, path: string, headers: Record<string, string>, body: Buffer, chunked = false, timeoutMs = 20_000, method = 'POST'): Promise<Outcome> {
   const all = chunked ? headers : { ...headers, 'content-length': String(body.length) };
   return new Promise((resolve) => {
     let settled = false;
@@ -136,7 +136,7 @@ function sendHttp(port: number, path: string, headers: Record<string, string>, b
       req.destroy();
       resolve(outcome);
     };
-    const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path, headers: all, agent: false }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: all, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => settle({ kind: 'answer', answer: { status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') } }));
@@ -213,7 +213,7 @@ async function pool<T>(tasks: (() => Promise<T>)[], concurrency: number): Promis
 
 /** The §7 envelope, with request_id equal to Service-Request-Id; returns the error or a problem. */
 function envelopeOf(answer: Answer): { error: { code: string; message: string; field: string | null; request_id: string } } | string {
-  if (answer.status === 405) return '405 on a registered POST route';
+  if (answer.status === 405) return '405 on a registered route';
   if (!String(answer.headers['content-type'] ?? '').startsWith('application/json')) return `content-type ${String(answer.headers['content-type'])}`;
   let parsed: unknown;
   try {
@@ -333,6 +333,8 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
   let shop: CreatedBusiness;
   let orderId: string;
   let postRoutes: string[];
+  /** PATCH routes take bodies too (PATCH /payments/{id}, PATCH /webhooks/{id}): the body corpus goes there as well. */
+  let patchRoutes: string[];
   let head: LogPosition | null;
   let rowCounts: Record<string, number>;
   const prototypeNames = {
@@ -388,21 +390,24 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
   beforeAll(async () => {
     api = await startTestApi({}, [FuzzProbeModule]);
     shop = await api.app.get(BusinessService).createBusiness({ name: 'Fuzz Shop', simulated: true });
-    postRoutes = [
+    const routesOf = (method: string) => [
       ...new Set(
         api.app
           .getHttpAdapter()
           .getInstance()
           .routeTable.list()
-          .filter((r) => r.method === 'POST')
+          .filter((r) => r.method === method)
           .map((r) => r.url),
       ),
     ];
+    postRoutes = routesOf('POST');
+    patchRoutes = routesOf('PATCH');
   });
   afterAll(async () => api?.close());
 
   it('discovers every POST route from the route table, the probe DTO routes among them', () => {
     expect(postRoutes).toEqual(expect.arrayContaining([PROBE_ORDERS, PROBE_AMEND]));
+    expect(patchRoutes).toEqual(expect.arrayContaining(['/api/v1/payments/:id', '/api/v1/webhooks/:id']));
     expect(httpCases.length + socketCases.length).toBeGreaterThanOrEqual(150);
   });
 
@@ -430,7 +435,7 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
    * cases, and, past NON_PROBE_BUDGET requests, a rotating share of the rest (every case still
    * reaches some routes, every route some cases).
    */
-  const runHttpCases = async (cases: HttpCase[], routes = postRoutes) => {
+  const runHttpCases = async (cases: HttpCase[], routes = postRoutes, method = 'POST') => {
     const failures: string[] = [];
     const planned: { pattern: string; auth: Auth; c: HttpCase; spread: number; probe: boolean }[] = [];
     routes.forEach((pattern, routeIndex) => {
@@ -449,9 +454,9 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
       .filter((p) => p.probe || p.spread % share === 0)
       .map(({ pattern, auth, c }) => async () => {
         const target: Target = { pattern, path: fill(pattern), auth };
-        const outcome = await sendHttp(api.port, target.path, headersFor(auth, c.contentType, c.headers), c.body, c.chunked);
+        const outcome = await sendHttp(api.port, target.path, headersFor(auth, c.contentType, c.headers), c.body, c.chunked, undefined, method);
         const problem = checkHttp(outcome, c.expect, target);
-        if (problem) failures.push(`POST ${pattern} [${auth}] ${c.name}: ${problem}`);
+        if (problem) failures.push(`${method} ${pattern} [${auth}] ${c.name}: ${problem}`);
       });
     await pool(tasks, 16);
     return { failures, requests: tasks.length, share };
@@ -485,6 +490,16 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
     console.log(
       `fuzz: ${httpCases.length} body cases × ${postRoutes.length} POST routes × ${AUTHS.length} auths → ${requests} requests` +
         `${share > 1 ? ` (1 in ${share} on routes other than the probe's)` : ''} in ${Date.now() - started} ms`,
+    );
+    expect(failures).toEqual([]);
+  }, 60_000);
+
+  it('answers every malformed body on every PATCH route, with and without a key, with a 4xx §7 envelope', async () => {
+    const started = Date.now();
+    const { failures, requests, share } = await runHttpCases(httpCases, patchRoutes, 'PATCH');
+    console.log(
+      `fuzz: ${httpCases.length} body cases × ${patchRoutes.length} PATCH routes × ${AUTHS.length} auths → ${requests} requests` +
+        `${share > 1 ? ` (1 in ${share})` : ''} in ${Date.now() - started} ms`,
     );
     expect(failures).toEqual([]);
   }, 60_000);

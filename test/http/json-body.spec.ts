@@ -13,7 +13,7 @@ const refusal = (text: string) => {
 describe('the JSON body parser', () => {
   it('bounds nesting at MAX_DEPTH levels, counting only brackets outside strings', () => {
     expect(MAX_DEPTH).toBe(32);
-    expect(parse('['.repeat(32) + ']'.repeat(32))).toBeDefined();
+    expect(parse('{"a":'.repeat(31) + '[]' + '}'.repeat(31))).toBeDefined();
     expect(refusal('['.repeat(33) + ']'.repeat(33))).toMatchObject({ code: 'invalid_request', field: null });
     expect(parse(JSON.stringify({ note: '[[[[{{{{'.repeat(20) + '\\"[[[' }))).toEqual({ note: '[[[[{{{{'.repeat(20) + '\\"[[[' });
     expect(refusal('['.repeat(500_000))).toMatchObject({ code: 'invalid_request' }); // refused before JSON.parse sees it
@@ -31,6 +31,13 @@ describe('the JSON body parser', () => {
     const keys = (n: number) => JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i])));
     expect(Object.keys(parse(keys(MAX_KEYS_PER_OBJECT)) as object)).toHaveLength(MAX_KEYS_PER_OBJECT);
     expect(refusal(`{"metadata":${keys(MAX_KEYS_PER_OBJECT + 1)}}`)).toMatchObject({ code: 'invalid_request', field: 'metadata' });
+  });
+
+  it('takes only a JSON object as the body: null, an array, a string, a number or a boolean is invalid_request with no field', () => {
+    for (const text of ['null', ' null\n', '[]', '[{}]', '"x"', '""', '"{}"', '1500', '0', '-1.5', 'true', 'false']) {
+      expect({ text, error: refusal(text) }).toMatchObject({ text, error: { code: 'invalid_request', field: null } });
+    }
+    expect(parse('{}')).toEqual({});
   });
 
   it('tells invalid UTF-8 and invalid JSON apart, and treats an empty body as none', () => {

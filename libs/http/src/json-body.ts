@@ -20,10 +20,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 const RESERVED_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
 
 /**
- * The API's only body parser: `application/json` in UTF-8, at most 1 MiB, valid JSON, at most
- * 32 levels deep and 1,000 keys an object, no reserved key names, no null characters or
- * unpaired surrogates in any string. Anything else is refused before a handler runs. Other
- * content types get 415 (Fastify refuses a body it has no parser for); an empty body is no body.
+ * The API's only body parser: `application/json` in UTF-8, at most 1 MiB, valid JSON, a JSON
+ * object (not null, an array, a string, a number or a boolean), at most 32 levels deep and 1,000
+ * keys an object, no reserved key names, no null characters or unpaired surrogates in any
+ * string. Anything else is refused before a handler runs. Other content types get 415 (Fastify
+ * refuses a body it has no parser for); an empty body is no body.
  */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
@@ -60,10 +61,22 @@ export function parseJsonBody(raw: Buffer): unknown {
   } catch (error) {
     throw new ApiError('invalid_json', `The body is not valid JSON: ${(error as Error).message}`);
   }
+  checkObject(body);
   checkStructure(body);
   const unsafe = findUnsafeText(body);
   if (unsafe) throw new ApiError('invalid_request', `${unsafe.field} ${unsafe.reason}.`, unsafe.field);
   return body;
+}
+
+/**
+ * Every body of the API is a JSON object (spec §7: invalid_request). Refused here, once for every
+ * route: the validation pipe would take `null` for an empty body (a DTO whose fields are all
+ * optional then passes) and name a made-up field for the others.
+ */
+function checkObject(body: unknown): void {
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) return;
+  const what = body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`;
+  throw new ApiError('invalid_request', `The body must be a JSON object, not ${what}.`);
 }
 
 /** One pass over the text, outside strings, counting brackets: refuses deep nesting cheaply. */

@@ -1,0 +1,131 @@
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { ModulesContainer } from '@nestjs/core';
+import { BusinessService, CreatedBusiness } from '@lib/businesses';
+import { TestApi, startTestApi } from '../support/api-app';
+import { Client } from '../payments/http/client';
+
+/**
+ * A body must be a JSON object (spec §7: 400 invalid_request, the §7 envelope): `null`, an array,
+ * a string, a number or a boolean as the whole body is refused on every route that takes a body,
+ * on an object the route would otherwise change, and nothing changes. The routes are listed here
+ * and checked against every controller handler with a @Body() parameter, so a new body-taking
+ * route has to be added to the list.
+ */
+const BODY_ROUTES = [
+  'POST /payments',
+  'PATCH /payments/:id',
+  'POST /test_clock/advance',
+  'POST /checkouts',
+  'POST /checkouts/:id/claim',
+  'POST /checkouts/:id/mark-sent',
+  'POST /webhooks',
+  'PATCH /webhooks/:id',
+] as const;
+
+const NOT_OBJECTS = ['null', ' null\n', '[]', '[{}]', '[{"metadata":null}]', '"x"', '""', '"{}"', '1', '0', '-1.5', 'true', 'false'];
+
+/** The routes whose handlers take @Body(), from the controllers Nest registered. */
+function bodyRoutes(api: TestApi): string[] {
+  const found: string[] = [];
+  for (const module of api.app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const type = wrapper.metatype as (new (...args: unknown[]) => unknown) | null;
+      if (!type?.prototype) continue;
+      const base = String(Reflect.getMetadata(PATH_METADATA, type) ?? '');
+      for (const name of Object.getOwnPropertyNames(type.prototype)) {
+        const handler = (type.prototype as Record<string, unknown>)[name];
+        if (name === 'constructor' || typeof handler !== 'function') continue;
+        const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, type, name) ?? {}) as Record<string, unknown>;
+        if (!Object.keys(args).some((key) => key.split(':')[0] === String(RouteParamtypes.BODY))) continue;
+        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
+        const path = String(Reflect.getMetadata(PATH_METADATA, handler) ?? '');
+        found.push(`${method} /${[base, path].filter((p) => p && p !== '/').join('/')}`);
+      }
+    }
+  }
+  return found.sort();
+}
+
+describe('a body must be a JSON object on every route that takes one (spec §7)', () => {
+  let api: TestApi;
+  let shop: CreatedBusiness;
+  let client: Client;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    api = await startTestApi({ TRUSTED_PROXIES: 'loopback' });
+    shop = await api.app.get(BusinessService).createBusiness({ name: 'Body Shop', simulated: true });
+    client = new Client(api, shop.secret_key);
+    const payment = await client.createPayment({ metadata: { order: '1' } });
+    ids.payment = payment.id;
+    ids.code = payment.url.split('/').pop()!;
+    // an open checkout (set aside, so no simulated transfer arrives by itself) and a canceled one (claimable)
+    ids.open = (await client.openCheckout(payment)).id;
+    expect((await client.post(`/checkouts/${ids.open}/supersede`)).status).toBe(200);
+    ids.canceled = (await client.openCheckout(payment, { asset: 'USDT' })).id;
+    expect((await client.post(`/checkouts/${ids.canceled}/cancel`)).status).toBe(200);
+    const hook = await client.post('/webhooks', { url: 'https://hooks.example.com/in', event_types: ['payment.succeeded'] });
+    expect(hook.status).toBe(201);
+    ids.webhook = hook.body.data.id;
+  });
+  afterAll(async () => api?.close());
+
+  const pathOf = (route: string): string => {
+    const [, path] = route.split(' ');
+    if (path.startsWith('/payments/')) return path.replace(':id', ids.payment);
+    if (path.endsWith('/claim')) return path.replace(':id', ids.canceled);
+    if (path.startsWith('/checkouts/')) return path.replace(':id', ids.open);
+    if (path.startsWith('/webhooks/')) return path.replace(':id', ids.webhook);
+    return path;
+  };
+
+  /** Everything the routes above could change. */
+  const snapshot = async () => ({
+    payment: (await client.get(`/payments/${ids.payment}`)).body.data,
+    open: (await client.get(`/checkouts/${ids.open}`)).body.data,
+    canceled: (await client.get(`/checkouts/${ids.canceled}`)).body.data,
+    webhook: (await client.get(`/webhooks/${ids.webhook}`)).body.data,
+    webhooks: (await client.get('/webhooks')).body.data.length,
+    payments: (await client.get('/payments')).body.data.length,
+    clock: (await client.get('/test_clock')).body.data.offset_seconds,
+  });
+
+  it('lists every route whose handler takes a body', () => {
+    expect(bodyRoutes(api)).toEqual([...BODY_ROUTES].sort());
+  });
+
+  for (const route of BODY_ROUTES) {
+    it(`${route}: null, arrays, strings, numbers and booleans as the whole body → 400 invalid_request; nothing changes`, async () => {
+      const before = await snapshot();
+      const [method] = route.split(' ');
+      const problems: string[] = [];
+      for (const body of NOT_OBJECTS) {
+        const response = await fetch(`${api.base}${pathOf(route)}`, {
+          method,
+          headers: { authorization: `Bearer ${shop.secret_key}`, 'content-type': 'application/json', 'idempotency-key': `k-${Math.random()}` },
+          body,
+        });
+        const text = await response.text();
+        const parsed = text ? (JSON.parse(text) as { error?: { code: string; field: string | null; request_id: string; message: string } }) : null;
+        const error = parsed?.error;
+        const ok =
+          response.status === 400 &&
+          error?.code === 'invalid_request' &&
+          error.field === null &&
+          typeof error.message === 'string' &&
+          error.request_id === response.headers.get('service-request-id') &&
+          Object.keys(parsed!).join() === 'error';
+        if (!ok) problems.push(`${JSON.stringify(body)}: ${response.status} ${text.slice(0, 200)}`);
+      }
+      expect(problems).toEqual([]);
+      expect(await snapshot()).toEqual(before);
+    });
+  }
+
+  it('an object body (and no body where none is needed) still works', async () => {
+    expect((await client.patch(`/payments/${ids.payment}`, { metadata: { order: '2' } })).body.data.metadata).toEqual({ order: '2' });
+    expect((await client.post(`/checkouts/${ids.open}/mark-sent`)).body.data.status).toBe('confirming');
+  });
+});
