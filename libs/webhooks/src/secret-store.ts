@@ -11,10 +11,13 @@ export function mintSecret(): string {
   return `${SECRET_PREFIX}${randomBytes(SECRET_BYTES).toString('base64')}`;
 }
 
-/** The masked form shown on an endpoint (spec §2): the prefix, dots, the last 4 characters (padding left out). */
+/**
+ * The masked form shown on an endpoint (spec §2): the prefix, dots, and the secret's own last 4
+ * characters — base64 padding included, so the hint ends exactly as the secret returned once
+ * does (the secret keeps its padding: Standard Webhooks libraries decode it as standard base64).
+ */
 export function secretHint(secret: string): string {
-  const body = secret.slice(SECRET_PREFIX.length).replace(/=+$/, '');
-  return `${SECRET_PREFIX}••••${body.slice(-4)}`;
+  return `${SECRET_PREFIX}••••${secret.slice(SECRET_PREFIX.length).slice(-4)}`;
 }
 
 export interface SecretStoreOptions {

@@ -13,7 +13,7 @@ export const WEBHOOK_SCHEMA: SchemaObject = {
     description: { type: 'string' },
     event_types: { type: 'array', items: { type: 'string' } },
     enabled: { type: 'boolean' },
-    secret_hint: { type: 'string', example: 'whsec_••••AbCd' },
+    secret_hint: { type: 'string', example: 'whsec_••••AbC=' },
     created_at: timestamp,
     updated_at: timestamp,
   },
