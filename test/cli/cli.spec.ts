@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from 'pg';
 import { OpenedStore, comparePositions, openEventStore, parsePosition } from '@lib/eventstore';
-import { ALL_PROJECTORS } from '@lib/projections';
+import { ALL_PROJECTORS } from '@lib/wiring';
 import { TestDatabase, createTestDatabase } from '../support/postgres';
 import { Run, cli, spawnCli } from '../support/cli';
 import { tempDir } from '../support/temp-dir';

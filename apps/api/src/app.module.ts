@@ -1,9 +1,10 @@
 import { DynamicModule, ForwardReference, Module, Type } from '@nestjs/common';
 import { AppConfig, CoreModule } from '@lib/core';
-import { WebhookDispatcherModule } from '../../worker/src/webhook-dispatcher.module';
+import { WebhookDispatcherModule } from '@lib/webhooks';
+import { allProjectors } from '@lib/wiring';
 import { BusinessController } from './businesses/business.controller';
 import { HealthController } from './health.controller';
-import { PaymentsModule } from './payments/payments.module';
+import { PaymentsHttpModule } from './payments/payments-http.module';
 import { PlatformModule } from './platform/platform.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -24,7 +25,7 @@ export class AppModule {
     const defaults = [WebhooksModule, WebhookDispatcherModule].filter((m) => !brings(imports, m));
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config), PlatformModule, PaymentsModule, ...defaults, ...imports],
+      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, PaymentsHttpModule, ...defaults, ...imports],
       controllers: [HealthController, BusinessController],
     };
   }

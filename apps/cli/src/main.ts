@@ -1,9 +1,9 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '@lib/core';
-import { allProjectors } from '@lib/projections';
 import { DomainError } from '@lib/businesses';
 import { DataDirectoryLockedError } from '@lib/database';
 import { OpenedStore, openEventStore } from '@lib/eventstore';
+import { allProjectors } from '@lib/wiring';
 import { printStream, tailLog } from './commands/events';
 import { printStatus, rebuild, verify } from './commands/projections';
 import { BusinessAdmin, createBusiness, createKey, listKeys, openBusinessAdmin, revokeKey } from './commands/businesses';

@@ -3,13 +3,14 @@ import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, CoreModule, loadConfig } from '@lib/core';
 import { PinoNestLogger, createLogger } from '@lib/http';
-import { PaymentsCoreModule } from '../../api/src/payments/payments.module';
-import { WebhookDispatcherModule } from './webhook-dispatcher.module';
+import { PaymentsCoreModule } from '@lib/payments';
+import { WebhookDispatcherModule } from '@lib/webhooks';
+import { allProjectors } from '@lib/wiring';
 
 /** `npm run start:worker`: projections, payment timers, the process manager's backstop and the webhook dispatcher, without the HTTP API. */
 async function main(): Promise<void> {
   const config = loadConfig(process.env, [...process.argv, '--role=worker']);
-  @Module({ imports: [CoreModule.forRoot(config), PaymentsCoreModule, WebhookDispatcherModule] })
+  @Module({ imports: [CoreModule.forRoot(config, allProjectors(config)), PaymentsCoreModule, WebhookDispatcherModule] })
   class WorkerModule {}
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
   app.useLogger(new PinoNestLogger(createLogger(config.logLevel).child({ role: 'worker' })));

@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Database } from '@lib/database';
 import { EVENT_STORE, EventStore, OpenedStore, openEventStore } from '@lib/eventstore';
-import { ProjectionRunner, allProjectors } from '@lib/projections';
+import { ProjectionRunner, Projector } from '@lib/projections';
 import { AppConfig } from './config';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -27,11 +27,15 @@ export class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutd
   }
 }
 
-/** The event store, its SQL database and the projections, configured from AppConfig. */
+/**
+ * The event store, its SQL database and the projections, configured from AppConfig. The
+ * projectors come from the composition root (@lib/wiring's allProjectors(config)): the core
+ * knows no capability.
+ */
 @Global()
 @Module({})
 export class CoreModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, projectors: readonly Projector[]): DynamicModule {
     return {
       module: CoreModule,
       providers: [
@@ -41,7 +45,7 @@ export class CoreModule {
         { provide: DATABASE, useFactory: (o: OpenedStore) => o.db, inject: [OPENED_STORE] },
         {
           provide: ProjectionRunner,
-          useFactory: (store: EventStore, db: Database) => new ProjectionRunner(store, db, allProjectors(config)),
+          useFactory: (store: EventStore, db: Database) => new ProjectionRunner(store, db, projectors),
           inject: [EVENT_STORE, DATABASE],
         },
         CoreLifecycle,

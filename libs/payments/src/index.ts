@@ -1,3 +1,5 @@
 export * from './domain';
 export * from './app';
 export * from './read';
+export * from './payments.module';
+export * from './payments-reactor';

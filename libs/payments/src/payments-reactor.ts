@@ -1,7 +1,8 @@
 import { Database } from '@lib/database';
 import { EventStore, LogPosition, RecordedEvent, Subscription, formatPosition } from '@lib/eventstore';
-import { Aggregate, AppendedEvent, CheckoutEvent, PaymentEvent, PaymentsApp, evolveAggregate, occurredAtOf } from '@lib/payments';
 import { ensureCheckpoint, readCheckpoint } from '@lib/projections';
+import { Aggregate, AppendedEvent, PaymentsApp, evolveAggregate, occurredAtOf } from './app';
+import { CheckoutEvent, PaymentEvent } from './domain';
 
 export const PAYMENTS_REACTOR = 'payments-reactor';
 

@@ -2,19 +2,15 @@ import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicati
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
-import { FixedRates, PaymentsApp, PaymentsReadModel, TIMER_KINDS } from '@lib/payments';
 import { ProjectionRunner } from '@lib/projections';
 import { TimerRunner, TimerStore } from '@lib/timers';
+import { FixedRates, PaymentsApp, TIMER_KINDS } from './app';
 import { PaymentsReactor } from './payments-reactor';
-import { CheckoutsController } from './checkouts.controller';
-import { PaymentsController } from './payments.controller';
-import { ReceiptsController } from './receipts.controller';
-import { TestClockController } from './test-clock.controller';
+import { PaymentsReadModel } from './read';
 
 /**
- * The payments capability's providers, shared by the API (commands, queries) and the worker
- * (durable timers, the process manager's backstop). In the API-only role nothing runs in the
- * background: timers and the backstop belong to workers.
+ * The payments capability's background work: durable timers and the process manager's backstop.
+ * In the API-only role nothing runs in the background: timers and the backstop belong to workers.
  */
 @Injectable()
 export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -52,7 +48,11 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 }
 
-/** Providers only: the worker imports this one. */
+/**
+ * The payments capability's providers, shared by the API (commands, queries; apps/api adds the
+ * HTTP routes in PaymentsHttpModule) and the worker (durable timers, the process manager's
+ * backstop): both processes import this module.
+ */
 @Module({
   providers: [
     { provide: TimerStore, useFactory: (db: Database) => new TimerStore(db), inject: [DATABASE] },
@@ -68,10 +68,3 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
   exports: [PaymentsApp, PaymentsReadModel, TimerStore],
 })
 export class PaymentsCoreModule {}
-
-/** The HTTP routes of payments, checkouts, receipts and test clocks (the API imports this one). */
-@Module({
-  imports: [PaymentsCoreModule],
-  controllers: [PaymentsController, CheckoutsController, ReceiptsController, TestClockController],
-})
-export class PaymentsModule {}

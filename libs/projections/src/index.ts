@@ -2,5 +2,4 @@ export * from './projector';
 export * from './checkpoints';
 export * from './projection-runner';
 export * from './rebuild';
-export * from './registry';
 export { streamCatalog, streamCatalogProjector } from './stream-catalog.projector';

@@ -22,3 +22,10 @@ export interface Projector {
 }
 
 export const PROJECTORS = Symbol('PROJECTORS');
+
+/** The projector named `name` among `projectors` (the composition root's list); throws naming the known ones. */
+export function findProjector(name: string, projectors: readonly Projector[]): Projector {
+  const projector = projectors.find((p) => p.name === name);
+  if (!projector) throw new Error(`no projection named ${JSON.stringify(name)}; known: ${projectors.map((p) => p.name).join(', ')}`);
+  return projector;
+}

@@ -15,6 +15,7 @@ export * from './secret-store';
 export * from './signing';
 export * from './url-policy';
 export * from './views';
+export * from './webhook-dispatcher.module';
 
 import type { Projector } from '@lib/projections';
 import { businessEventSource } from './business-events.source';
@@ -24,7 +25,7 @@ import type { ApiEventSource } from './event-source';
 import { eventsProjector } from './events.projector';
 
 /**
- * The projectors webhooks need, to register in ALL_PROJECTORS: `webhook_endpoints` and `events`
+ * The projectors webhooks need, to register in @lib/wiring's allProjectors: `webhook_endpoints` and `events`
  * (with the outbox). `sources` are the API event sources: business streams by default; add the
  * payment source there.
  */

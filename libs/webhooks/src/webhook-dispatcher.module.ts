@@ -2,7 +2,8 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, Module, OnApplic
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
 import { ProjectionRunner } from '@lib/projections';
-import { WebhookDispatcher, WebhookSender, systemResolver } from '@lib/webhooks';
+import { WebhookDispatcher } from './dispatcher';
+import { WebhookSender, systemResolver } from './http-sender';
 
 @Injectable()
 class WebhookDispatcherLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -31,8 +32,8 @@ class WebhookDispatcherLifecycle implements OnApplicationBootstrap, BeforeApplic
 }
 
 /**
- * Runs the webhook dispatcher in a process that runs workers (ROLE worker or all): import it
- * into the worker's module and into the app (it does nothing with ROLE=api).
+ * Runs the webhook dispatcher in a process that runs workers (ROLE worker or all): the worker's
+ * module and the app both import it (it does nothing with ROLE=api).
  */
 @Module({
   providers: [

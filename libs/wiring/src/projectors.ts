@@ -1,8 +1,7 @@
 import { businessesProjector } from '@lib/businesses';
 import { paymentsProjector } from '@lib/payments';
+import { Projector, streamCatalogProjector } from '@lib/projections';
 import { businessEventSource, paymentEventSource, webhookProjectors } from '@lib/webhooks';
-import { Projector } from './projector';
-import { streamCatalogProjector } from './stream-catalog.projector';
 
 /** What a projector's output depends on beyond the log (the same for a rebuild as for the live run). */
 export interface ProjectorOptions {
@@ -10,16 +9,14 @@ export interface ProjectorOptions {
   checkoutBaseUrl: string;
 }
 
-/** Every projector the worker runs and the CLI can rebuild or verify. Capabilities add theirs here. */
+/**
+ * Every projector the worker runs and the CLI can rebuild or verify. The projection engine
+ * (@lib/projections) knows no capability: the composition roots (apps/api, apps/worker,
+ * apps/cli) hand it this list. A capability adds its projectors here.
+ */
 export function allProjectors(options: ProjectorOptions): readonly Projector[] {
   return [streamCatalogProjector, businessesProjector, paymentsProjector, ...webhookProjectors([businessEventSource, paymentEventSource(options)])];
 }
 
 /** The projectors with the default checkout url (names, ordering; tests). The service uses allProjectors(config). */
 export const ALL_PROJECTORS: readonly Projector[] = allProjectors({ checkoutBaseUrl: 'http://localhost:3000/checkout' });
-
-export function findProjector(name: string, projectors: readonly Projector[] = ALL_PROJECTORS): Projector {
-  const projector = projectors.find((p) => p.name === name);
-  if (!projector) throw new Error(`no projection named ${JSON.stringify(name)}; known: ${projectors.map((p) => p.name).join(', ')}`);
-  return projector;
-}

@@ -1,6 +1,7 @@
 import { Database } from '@lib/database';
 import { EventStore, formatPosition } from '@lib/eventstore';
-import { ALL_PROJECTORS, Projector, findProjector, projectionStatus, rebuildProjection, verifyProjection } from '@lib/projections';
+import { Projector, findProjector, projectionStatus, rebuildProjection, verifyProjection } from '@lib/projections';
+import { ALL_PROJECTORS } from '@lib/wiring';
 import { ProgressBar, table } from '../output';
 
 type Out = (line: string) => void;

@@ -1,0 +1,5 @@
+/**
+ * What the composition roots (apps/api, apps/worker, apps/cli) share and no capability may know:
+ * the list of every capability's projectors. Apps import it; no library does.
+ */
+export * from './projectors';
