@@ -24,12 +24,71 @@ class CarelessController {
 @Module({ controllers: [CarelessController] })
 class CarelessModule {}
 
+/**
+ * The keys an object of a JSON text repeats, with their paths ("request_id", "req.request_id"):
+ * JSON.parse keeps the last of two equal keys, so duplicates only show in the raw text.
+ */
+function duplicateKeys(text: string): string[] {
+  const found: string[] = [];
+  let i = 0;
+  const space = () => {
+    while (/\s/.test(text[i] ?? '')) i++;
+  };
+  const string = (): string => {
+    const start = i;
+    i++; // opening quote
+    while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    i++;
+    return JSON.parse(text.slice(start, i)) as string;
+  };
+  const value = (path: string): void => {
+    space();
+    if (text[i] === '{') {
+      i++;
+      const seen = new Set<string>();
+      space();
+      if (text[i] === '}') return void i++;
+      for (;;) {
+        space();
+        const key = string();
+        const where = path ? `${path}.${key}` : key;
+        if (seen.has(key)) found.push(where);
+        seen.add(key);
+        space();
+        i++; // colon
+        value(where);
+        space();
+        if (text[i++] === '}') return;
+      }
+    }
+    if (text[i] === '[') {
+      i++;
+      space();
+      if (text[i] === ']') return void i++;
+      for (let n = 0; ; n++) {
+        value(`${path}.${n}`);
+        space();
+        if (text[i++] === ']') return;
+      }
+    }
+    if (text[i] === '"') return void string();
+    while (i < text.length && !/[,}\]\s]/.test(text[i])) i++; // number, true, false, null
+  };
+  value('');
+  return found;
+}
+
 describe('JSON logs (pino)', () => {
   let api: TestApi;
   const lines: Record<string, unknown>[] = [];
+  /** The lines as written, beside their parsed form (same index). */
+  const raw: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      for (const line of String(chunk).split('\n').filter(Boolean)) {
+        raw.push(line);
+        lines.push(JSON.parse(line));
+      }
       done();
     },
   });
@@ -57,6 +116,17 @@ describe('JSON logs (pino)', () => {
     const missing = await fetch(`${api.base}/business`, { headers: { authorization: 'Bearer sk_live_nope' } });
     const failed = await waitForLine((l) => l.request_id === missing.headers.get('service-request-id') && l.msg === 'request');
     expect(failed).toMatchObject({ status: 401, route: '/api/v1/business' });
+  });
+
+  it('writes each field once: the raw JSON text of a request line (and of every line) repeats no key', async () => {
+    expect(duplicateKeys('{"a":1,"b":{"a":[{"c":"}\\"","c":2}]},"a":3}')).toEqual(['b.a.0.c', 'a']); // the checker itself
+    const response = await fetch(`${api.base}/health`);
+    const requestId = response.headers.get('service-request-id');
+    const line = await waitForLine((l) => l.request_id === requestId && l.msg === 'request');
+    const text = raw[lines.indexOf(line)];
+    expect(text.split('"request_id"')).toHaveLength(2); // once
+    expect(duplicateKeys(text)).toEqual([]);
+    expect(raw.flatMap((l) => duplicateKeys(l).map((key) => `${key} in ${l}`))).toEqual([]);
   });
 
   it('redacts Authorization, cookies, keys and secrets even when code logs them', async () => {

@@ -43,6 +43,8 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
 /**
  * One line per request when it completes: request id, method, route, path, status and
  * duration. Nothing from the headers or body, so no credential can reach the log this way.
+ * `request_id` comes from the request's child logger (`requestIdLogLabel`), bound once for every
+ * line logged through `request.log`; the line must not add it again (a key written twice).
  */
 export class RequestLogController extends LogController {
   constructor() {
@@ -55,7 +57,6 @@ export class RequestLogController extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const line = {
-      request_id: request.id,
       method: request.method,
       route: request.routeOptions?.url ?? null,
       path: request.url.split('?')[0],
