@@ -4,3 +4,4 @@ export * from './position';
 export * from './open-event-store';
 export { SqlEventStore } from './sql/sql-event-store';
 export * from './write-meta';
+export * from './command-runner';

@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { ConcurrencyError, EventMetadata, EventStore, LogPosition, RecordedEvent, StreamNotFoundError } from '@lib/eventstore';
-import { CheckoutCommand, CheckoutState, decideCheckout, evolveCheckout, initialCheckoutState } from '../domain/checkout.decider';
+import { Decider } from '@lib/domain';
+import { CommandRunner, EventMetadata, EventStore, LogPosition, RecordedEvent, StreamNotFoundError } from '@lib/eventstore';
+import { CheckoutCommand, CheckoutState, checkoutDecider, evolveCheckout, initialCheckoutState } from '../domain/checkout.decider';
 import { CheckoutEvent } from '../domain/checkout.events';
 import { checkoutStream, paymentStream } from '../domain/checkout-to-payment';
-import { PaymentCommand, PaymentState, decidePayment, evolvePayment, initialPaymentState } from '../domain/payment.decider';
+import { DecideContext } from '../domain/shared';
+import { PaymentCommand, PaymentState, evolvePayment, initialPaymentState, paymentDecider } from '../domain/payment.decider';
 import { PaymentEvent } from '../domain/payment.events';
 
 /**
@@ -42,25 +43,31 @@ export interface Decided<S> {
   position: LogPosition | null;
 }
 
-const MAX_ATTEMPTS = 10;
-
+/**
+ * The payment and checkout streams, run through the one CommandRunner (libs/eventstore). The
+ * application waits for the read models itself, once a whole chain of reactions has settled.
+ */
 export class PaymentStreams {
-  constructor(private readonly store: EventStore) {}
+  private readonly runner: CommandRunner;
+
+  constructor(private readonly store: EventStore) {
+    this.runner = new CommandRunner(store);
+  }
 
   async payment(paymentId: string): Promise<PaymentState> {
-    return (await this.load('payment', paymentId)).state as PaymentState;
+    return this.load('payment', paymentId);
   }
 
   async checkout(checkoutId: string): Promise<CheckoutState> {
-    return (await this.load('checkout', checkoutId)).state as CheckoutState;
+    return this.load('checkout', checkoutId);
   }
 
   decidePayment(paymentId: string, command: PaymentCommand, options: DecideOptions): Promise<Decided<PaymentState>> {
-    return this.decide('payment', paymentId, command, options) as Promise<Decided<PaymentState>>;
+    return this.decide('payment', paymentId, paymentDecider, command, options);
   }
 
   decideCheckout(checkoutId: string, command: CheckoutCommand, options: DecideOptions): Promise<Decided<CheckoutState>> {
-    return this.decide('checkout', checkoutId, command, options) as Promise<Decided<CheckoutState>>;
+    return this.decide('checkout', checkoutId, checkoutDecider, command, options);
   }
 
   /** The state of a stream folded up to, not including, `revision`. */
@@ -71,94 +78,46 @@ export class PaymentStreams {
     return fold(aggregate, events);
   }
 
-  private async load(aggregate: Aggregate, id: string): Promise<{ state: PaymentState | CheckoutState; revision: number | null; events: RecordedEvent[] }> {
+  private async load<S extends PaymentState | CheckoutState>(aggregate: Aggregate, id: string): Promise<S> {
     const stream = aggregate === 'payment' ? paymentStream(id) : checkoutStream(id);
-    let events: RecordedEvent[];
     try {
-      events = await this.store.readStream(stream);
+      return fold(aggregate, await this.store.readStream(stream)) as S;
     } catch (error) {
-      if (error instanceof StreamNotFoundError) return { state: aggregate === 'payment' ? initialPaymentState : initialCheckoutState, revision: null, events: [] };
+      if (error instanceof StreamNotFoundError) return (aggregate === 'payment' ? initialPaymentState : initialCheckoutState) as S;
       throw error;
     }
-    return { state: fold(aggregate, events), revision: events.length ? events[events.length - 1].revision : null, events };
   }
 
-  private async decide(aggregate: Aggregate, id: string, command: PaymentCommand | CheckoutCommand, options: DecideOptions): Promise<Decided<PaymentState | CheckoutState>> {
-    const stream = aggregate === 'payment' ? paymentStream(id) : checkoutStream(id);
-    const ctx = { now: options.now };
+  private async decide<C, E extends PaymentEvent | CheckoutEvent, S extends PaymentState | CheckoutState>(
+    aggregate: Aggregate,
+    id: string,
+    decider: Decider<C, E, S, DecideContext>,
+    command: C,
+    options: DecideOptions,
+  ): Promise<Decided<S>> {
     const occurredAt = options.now.toISOString();
-    for (let attempt = 1; ; attempt++) {
-      const { state, revision, events: recorded } = await this.load(aggregate, id);
-      const events =
-        aggregate === 'payment' ? decidePayment(command as PaymentCommand, state as PaymentState, ctx) : decideCheckout(command as CheckoutCommand, state as CheckoutState, ctx);
-      if (events.length === 0) {
-        // Nothing new: either the command changes nothing, or another settler (the worker's
-        // backstop, a second firing of a timer) already appended this very decision under its
-        // deterministic ids. Then answer with what it appended, so the caller settles the same
-        // consequences and waits for the same positions as if it had appended them itself.
-        return (options.eventId && alreadyAppended(aggregate, id, stream, recorded, options)) || { state, appended: [], position: null };
-      }
-      const ids = events.map((_, i) => (options.eventId ? options.eventId(i) : randomUUID()));
-      const metadata: EventMetadata = { ...options.metadata, occurredAt };
-      try {
-        const result = await this.store.append(
-          stream,
-          events.map((e, i) => ({ id: ids[i], type: e.type, data: e.data, metadata })),
-          revision === null ? 'no_stream' : revision,
-        );
-        const appended: AppendedEvent[] = [];
-        let current = state;
-        events.forEach((event, i) => {
-          const before = current;
-          current = evolveAggregate(aggregate, current, event);
-          appended.push({
-            aggregate,
-            aggregateId: id,
-            stream,
-            eventId: ids[i],
-            event,
-            occurredAt,
-            before,
-            after: current,
-            correlationId: (options.metadata.correlationId as string | undefined) ?? null,
-          });
-        });
-        return { state: current, appended, position: result.position };
-      } catch (error) {
-        if (error instanceof ConcurrencyError && attempt < MAX_ATTEMPTS) continue;
-        throw error;
-      }
-    }
-  }
-}
-
-/**
- * The events a decision with deterministic ids (`options.eventId`) appended earlier, found by
- * those ids in the stream (they are consecutive: one append), with the states around each.
- */
-function alreadyAppended(aggregate: Aggregate, id: string, stream: string, recorded: readonly RecordedEvent[], options: DecideOptions): Decided<PaymentState | CheckoutState> | null {
-  const first = recorded.findIndex((e) => e.id === options.eventId!(0));
-  if (first < 0) return null;
-  let current = fold(aggregate, recorded.slice(0, first));
-  const appended: AppendedEvent[] = [];
-  for (let i = 0; first + i < recorded.length && recorded[first + i].id === options.eventId!(i); i++) {
-    const e = recorded[first + i];
-    const event = { type: e.type, data: e.data } as PaymentEvent | CheckoutEvent;
-    const before = current;
-    current = evolveAggregate(aggregate, current, event);
-    appended.push({
-      aggregate,
-      aggregateId: id,
-      stream,
-      eventId: e.id,
-      event,
-      occurredAt: occurredAtOf(e),
-      before,
-      after: current,
-      correlationId: typeof e.metadata?.correlationId === 'string' ? e.metadata.correlationId : null,
+    const result = await this.runner.run(decider, aggregate === 'payment' ? paymentStream(id) : checkoutStream(id), command, {
+      context: { now: options.now },
+      metadata: { ...options.metadata, occurredAt },
+      eventId: options.eventId,
+      waitForReadModels: false,
     });
+    return {
+      state: result.state,
+      position: result.position,
+      appended: result.appended.map((a) => ({
+        aggregate,
+        aggregateId: id,
+        stream: a.stream,
+        eventId: a.eventId,
+        event: a.event,
+        occurredAt: typeof a.metadata.occurredAt === 'string' ? a.metadata.occurredAt : occurredAt,
+        before: a.before,
+        after: a.after,
+        correlationId: typeof a.metadata.correlationId === 'string' ? a.metadata.correlationId : null,
+      })),
+    };
   }
-  return { state: fold(aggregate, recorded), appended, position: recorded[first + appended.length - 1].position };
 }
 
 /** One event applied to a payment or checkout state. */

@@ -1,6 +1,7 @@
 import { AssetCode, NetworkId, confirmationsRequired, isValidTxHash, normalizeTxHash, otherEvmNetworksCarrying } from '@lib/chains';
 import { FeePayer, buildBreakdown, overpaid, quoteCryptoAmount, remaining, simulatedOverpaid, simulatedUnderpaid } from '@lib/money';
 import { CheckoutEvent, CheckoutReviewReason } from './checkout.events';
+import { Decider, ignoreUnknown, unhandled } from '@lib/domain';
 import { PaymentDomainError } from './errors';
 import { DecideContext, PaymentRail, REMAINDER_WAIT_MS, carried, fmt, laterOf, money, parse } from './shared';
 
@@ -170,7 +171,7 @@ export function decideCheckout(command: CheckoutCommand, state: CheckoutState, c
     case 'FailCheckout':
       return fail(command, state);
     default:
-      throw new Error(`unknown command ${(command as { type: string }).type}`);
+      return unhandled(command, 'command');
   }
 }
 
@@ -245,7 +246,7 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
     case 'CheckoutFailed':
       return { ...state, status: 'failed', failureCode: event.data.failure_code };
     default:
-      return state;
+      return ignoreUnknown(event, state);
   }
 }
 
@@ -459,3 +460,6 @@ function fail(command: FailCheckout, state: OpenCheckoutState): CheckoutEvent[] 
   if (state.status !== 'open' && state.status !== 'awaiting_customer') return []; // ended otherwise: its own outcome stands
   return [{ type: 'CheckoutFailed', data: { checkout_id: state.id, payment_id: state.paymentId, failure_code: command.failureCode } }];
 }
+
+/** The checkout aggregate as one Decider: what the command runner and the given/when/then tests use. */
+export const checkoutDecider: Decider<CheckoutCommand, CheckoutEvent, CheckoutState, DecideContext> = { initialState: initialCheckoutState, decide: decideCheckout, evolve: evolveCheckout };

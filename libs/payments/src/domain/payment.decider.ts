@@ -1,5 +1,6 @@
 import { AssetCode, NetworkId, normalizeTxHash } from '@lib/chains';
 import { FeePayer, buildBreakdown, buildReporting, customerFeeFor, overpaid, quoteCryptoAmount, receivedValueMinor, remaining, validatePaymentAmount } from '@lib/money';
+import { Decider, ignoreUnknown, unhandled } from '@lib/domain';
 import { PaymentDomainError } from './errors';
 import { PaymentDetails, PaymentEvent, PaymentReviewReason } from './payment.events';
 import { mergeMetadata } from './metadata';
@@ -183,7 +184,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentState, ctx:
     case 'UpdateMetadata':
       return updateMetadata(command, state);
     default:
-      throw new Error(`unknown command ${(command as { type: string }).type}`);
+      return unhandled(command, 'command');
   }
 }
 
@@ -291,7 +292,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
     case 'PaymentMetadataUpdated':
       return { ...state, details: { ...state.details, metadata: event.data.metadata } };
     default:
-      return state;
+      return ignoreUnknown(event, state);
   }
 }
 
@@ -545,3 +546,6 @@ function expirePayment(state: LivePaymentState, ctx: DecideContext): PaymentEven
   if (inFlight(state)) return []; // the transfer on its way decides
   return [{ type: 'PaymentExpired', data: { failure_code: 'payment_expired' } }];
 }
+
+/** The payment aggregate as one Decider: what the command runner and the given/when/then tests use. */
+export const paymentDecider: Decider<PaymentCommand, PaymentEvent, PaymentState, DecideContext> = { initialState: initialPaymentState, decide: decidePayment, evolve: evolvePayment };
