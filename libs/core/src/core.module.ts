@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
 import { Database } from '@lib/database';
-import { EVENT_STORE, EventStore, OpenedStore, openEventStore } from '@lib/eventstore';
+import { CommandRunner, EVENT_STORE, EventStore, OpenedStore, openEventStore } from '@lib/eventstore';
 import { ProjectionRunner, Projector } from '@lib/projections';
 import { AppConfig } from './config';
 
@@ -28,7 +29,8 @@ export class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutd
 }
 
 /**
- * The event store, its SQL database and the projections, configured from AppConfig. The
+ * The event store, its SQL database, the projections, the command runner and the command and
+ * query buses, configured from AppConfig. The
  * projectors come from the composition root (@lib/wiring's allProjectors(config)): the core
  * knows no capability.
  */
@@ -38,6 +40,8 @@ export class CoreModule {
   static forRoot(config: AppConfig, projectors: readonly Projector[]): DynamicModule {
     return {
       module: CoreModule,
+      // CommandBus and QueryBus (@nestjs/cqrs, global): controllers send a command or query, one handler per use case answers
+      imports: [CqrsModule.forRoot()],
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: OPENED_STORE, useFactory: () => openEventStore(config) },
@@ -48,9 +52,11 @@ export class CoreModule {
           useFactory: (store: EventStore, db: Database) => new ProjectionRunner(store, db, projectors),
           inject: [EVENT_STORE, DATABASE],
         },
+        // the one way to run a command: read, fold, decide, append, retry, then read your writes
+        { provide: CommandRunner, useFactory: (store: EventStore, projections: ProjectionRunner) => new CommandRunner(store, projections), inject: [EVENT_STORE, ProjectionRunner] },
         CoreLifecycle,
       ],
-      exports: [APP_CONFIG, EVENT_STORE, DATABASE, ProjectionRunner],
+      exports: [APP_CONFIG, EVENT_STORE, DATABASE, ProjectionRunner, CommandRunner],
     };
   }
 }

@@ -5,3 +5,4 @@ export * from './open-event-store';
 export { SqlEventStore } from './sql/sql-event-store';
 export * from './write-meta';
 export * from './command-runner';
+export * from './stream-category';
