@@ -148,7 +148,7 @@ describe('API platform: errors, bodies and the edge (spec §7, §5.8)', () => {
     expectError(await post('/probe/items', { name: 'a', amount: 1e300 }), 400, 'invalid_request', 'amount');
     expectError(await post('/probe/items', { name: 'a', amount: 1, nested: { label: 5 } }), 400, 'invalid_request', 'nested.label');
     expectError(await post('/probe/items', { name: 'a', amount: 1, nested: { label: 'ok', extra: 1 } }), 400, 'invalid_request', 'nested.extra');
-    expectError(await post('/probe/items', [1, 2]), 400, 'invalid_request', expect.anything() as unknown as string);
+    expectError(await post('/probe/items', [1, 2]), 400, 'invalid_request', null); // not an object: the whole body is at fault, no field
   });
 
   it('refuses null characters and unpaired escaped surrogates in text, and __proto__ keys', async () => {
