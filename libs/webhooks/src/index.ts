@@ -1,28 +1,24 @@
-export * from './business-events.source';
-export * from './delivery-store';
-export * from './delivery.service';
-export * from './dispatcher';
-export * from './endpoint.decider';
-export * from './endpoint.events';
-export * from './endpoint.service';
-export * from './endpoints.projector';
-export * from './event-queries';
-export * from './event-source';
-export * from './event-types';
-export * from './events.projector';
-export * from './http-sender';
-export * from './secret-store';
-export * from './signing';
-export * from './url-policy';
-export * from './views';
-export * from './webhook-dispatcher.module';
-
+/**
+ * Webhooks (spec §4, §6), in the shape of every capability:
+ * - domain/   the endpoint decider, its events and stream category, errors, the event types catalogue;
+ * - app/      the use cases (commands and queries) and the signing secrets;
+ * - read/     the `webhook_endpoints` and `events` projections (with the outbox), views, queries,
+ *             the API event sources;
+ * - delivery/ getting deliveries out: dispatcher, HTTP sender, URL policy (SSRF), signing, retry
+ *             schedule, delivery store, the dispatcher's Nest module.
+ * `payment-events.source.ts` (the payment streams' API events) stays at the top, beside this file.
+ */
 import type { Projector } from '@lib/projections';
-import { businessEventSource } from './business-events.source';
+import { businessEventSource } from './read/business-events.source';
+import { webhookEndpointsProjector } from './read/endpoints.projector';
+import type { ApiEventSource } from './read/event-source';
+import { eventsProjector } from './read/events.projector';
+
+export * from './domain';
+export * from './app';
+export * from './read';
+export * from './delivery';
 export * from './payment-events.source';
-import { webhookEndpointsProjector } from './endpoints.projector';
-import type { ApiEventSource } from './event-source';
-import { eventsProjector } from './events.projector';
 
 /**
  * The projectors webhooks need, to register in @lib/wiring's allProjectors: `webhook_endpoints` and `events`

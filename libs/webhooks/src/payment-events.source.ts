@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@lib/eventstore';
-import { PaymentViewState, evolvePaymentView, paymentView } from '@lib/payments';
-import { ApiEventDraft, ApiEventSource } from './event-source';
+import { PAYMENT_STREAM, PaymentViewState, evolvePaymentView, paymentView } from '@lib/payments';
+import { ApiEventDraft, ApiEventSource } from './read/event-source';
 
 /**
  * API events of payment streams (`payment-pmt_…`), spec §6: `data` is the payment as
@@ -32,7 +32,7 @@ export function paymentEventSource(options: { checkoutBaseUrl: string }): ApiEve
   return {
     name: 'payment',
     types: ['payment.created', 'payment.updated', 'payment.underpaid', 'payment.needs_review', 'payment.succeeded', 'payment.failed', 'payment.canceled'],
-    accepts: (event: RecordedEvent) => event.stream.startsWith('payment-pmt_'),
+    accepts: (event: RecordedEvent) => PAYMENT_STREAM.owns(event.stream),
     reduce: (view: PaymentViewState | null, event: RecordedEvent) => evolvePaymentView(view, event),
     map(event: RecordedEvent, { before, after }): ApiEventDraft[] {
       if (!after || !after.business_id) return [];

@@ -1,12 +1,12 @@
 import type { Database } from '@lib/database';
 import { Page, PageRequest, newId } from '@lib/http';
-import { WebhookError } from './endpoint.decider';
+import { WebhookError } from '../domain/errors';
 import type { WebhookEndpointService } from './endpoint.service';
-import { EventActor } from './event-source';
-import { API_VERSION, TEST_EVENT_TYPE } from './event-types';
-import type { ApiEvent } from './events.projector';
-import { DeliveryFilters, DeliveryRow, DeliveryStore, WebhookDelivery, deliveryView } from './delivery-store';
-import { WebhookSender } from './http-sender';
+import { EventActor } from '../read/event-source';
+import { API_VERSION, TEST_EVENT_TYPE } from '../domain/event-types';
+import type { ApiEvent } from '../read/events.projector';
+import { DeliveryFilters, DeliveryRow, DeliveryStore, WebhookDelivery, deliveryView } from '../delivery/delivery-store';
+import { WebhookSender } from '../delivery/http-sender';
 import { WebhookSecretStore } from './secret-store';
 
 const DELIVERY_ID = /^dlv_[0-9A-Za-z]{1,64}$/;

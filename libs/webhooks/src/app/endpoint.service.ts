@@ -6,14 +6,14 @@ import {
   WebhookDecideContext,
   WebhookEndpointCommand,
   WebhookEndpointState,
-  WebhookError,
   decideWebhookEndpoint,
   foldWebhookEndpoint,
   initialWebhookEndpointState,
-} from './endpoint.decider';
-import { WebhookEndpointEvent, asWebhookEndpointEvent, webhookStream } from './endpoint.events';
+} from '../domain/endpoint.decider';
+import { WebhookError } from '../domain/errors';
+import { WebhookEndpointEvent, asWebhookEndpointEvent, webhookStream } from '../domain/endpoint.events';
 import { WebhookSecretStore, mintSecret, secretHint } from './secret-store';
-import { WebhookEndpoint, WebhookEndpointRow, WebhookEndpointRows, webhookEndpointView } from './views';
+import { WebhookEndpoint, WebhookEndpointRow, WebhookEndpointRows, webhookEndpointView } from '../read/views';
 
 /** What the service needs of the projections: read-your-writes waits (ProjectionRunner has it). */
 export interface ProjectionWaiter {

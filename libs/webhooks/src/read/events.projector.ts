@@ -1,9 +1,9 @@
 import type { Sql } from '@lib/database';
 import { LogPosition, RecordedEvent, comparePositions, formatPosition, parsePosition } from '@lib/eventstore';
 import type { Projector } from '@lib/projections';
-import { asWebhookEndpointEvent } from './endpoint.events';
+import { asWebhookEndpointEvent } from '../domain/endpoint.events';
 import { ApiEventDraft, ApiEventSource, EventActor, actorOf } from './event-source';
-import { ALL_EVENT_TYPES, API_VERSION, EVENT_TYPES, apiEventId, deliveryId } from './event-types';
+import { ALL_EVENT_TYPES, API_VERSION, EVENT_TYPES, apiEventId, deliveryId } from '../domain/event-types';
 
 /** The event envelope (spec §6): the payload of a delivery and what GET /events returns. */
 export interface ApiEvent {

@@ -1,7 +1,7 @@
 import type { Sql } from '@lib/database';
 import type { RecordedEvent } from '@lib/eventstore';
 import type { Projector } from '@lib/projections';
-import { WEBHOOK_STREAM_PREFIX, asWebhookEndpointEvent } from './endpoint.events';
+import { WEBHOOK_STREAM_PREFIX, asWebhookEndpointEvent } from '../domain/endpoint.events';
 import { WebhookEndpointRow, applyEndpointEvent } from './views';
 
 const COLUMNS = 'id, business_id, url, description, event_types, enabled, secret_hint, created_at, updated_at, deleted_at';

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@lib/eventstore';
-import { asWebhookEndpointEvent } from './endpoint.events';
+import { asWebhookEndpointEvent } from '../domain/endpoint.events';
 
 /** The webhook endpoint object (spec §2, `kind` = `webhook`). */
 export interface WebhookEndpoint {

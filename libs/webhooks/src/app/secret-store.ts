@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '@lib/database';
 import { newId } from '@lib/http';
-import { WebhookError } from './endpoint.decider';
+import { WebhookError } from '../domain/errors';
 
 /** `whsec_` + base64 of 32 random bytes (256 bits, the HMAC-SHA256 key size; Standard Webhooks asks for 24 to 64). */
 export const SECRET_PREFIX = 'whsec_';

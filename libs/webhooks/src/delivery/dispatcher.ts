@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@lib/database';
-import { AutomaticAttempt, ClaimedDelivery, DeliveryStore, RETRY_SCHEDULE_MS } from './delivery-store';
+import { AutomaticAttempt, ClaimedDelivery, DeliveryStore } from './delivery-store';
 import { WebhookSender } from './http-sender';
+import { RETRY_SCHEDULE_MS } from './retry-schedule';
 
 export interface WebhookDispatcherOptions {
   sender: WebhookSender;

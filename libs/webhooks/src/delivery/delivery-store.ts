@@ -1,8 +1,9 @@
 import type { Sql } from '@lib/database';
 import { Page, PageRequest, toPage } from '@lib/http';
-import type { ApiEvent } from './events.projector';
+import type { ApiEvent } from '../read/events.projector';
 import type { SendResult } from './http-sender';
-import { iso } from './views';
+import { iso } from '../read/views';
+import { RETRY_SCHEDULE_MS } from './retry-schedule';
 
 export type DeliveryStatus = 'retrying' | 'succeeded' | 'failed';
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['succeeded', 'retrying', 'failed'];
@@ -68,14 +69,6 @@ export interface DeliveryRow {
   created_at: Date;
   updated_at: Date;
 }
-
-/**
- * The retry schedule: the delay before attempt n (1-based) after attempt n-1 failed; the first
- * attempt is due when the delivery is created. Standard Webhooks' recommendation: immediately,
- * 5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours, 10 hours; after the eighth
- * failure the delivery is `failed` (about 27.6 hours after the event).
- */
-export const RETRY_SCHEDULE_MS: readonly number[] = Object.freeze([0, 5_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000, 10 * 3600_000, 10 * 3600_000]);
 
 /** Attempts kept in a delivery's log (the newest); `attempt` still counts them all. */
 export const ATTEMPTS_KEPT = 100;

@@ -1,14 +1,7 @@
-import { DomainRefusal } from '@lib/domain';
+import { UrlPolicy, checkWebhookUrl } from '../delivery/url-policy';
 import { WebhookEndpointEvent } from './endpoint.events';
+import { WebhookError } from './errors';
 import { ALL_EVENT_TYPES, EVENT_TYPES, isEventType } from './event-types';
-import { UrlPolicy, checkWebhookUrl } from './url-policy';
-
-/** The codes a webhook endpoint rule refuses with (API error codes, spec §7). */
-export type WebhookErrorCode = 'invalid_request' | 'not_found' | 'webhook_limit';
-
-export class WebhookError extends DomainRefusal<WebhookErrorCode> {
-  override name = 'WebhookError';
-}
 
 /**
  * The webhook endpoint aggregate's decider: pure functions over the events of one

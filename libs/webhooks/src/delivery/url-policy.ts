@@ -1,9 +1,9 @@
 import ipaddr from 'ipaddr.js';
 
 /**
- * Where webhook deliveries may go (spec §4, issue 5 point 6). The same rules run twice: when an
- * endpoint is created or patched (400 invalid_request, field `url`), and again on every delivery
- * attempt, on every address the host name resolves to (see http-sender.ts), so an endpoint whose
+ * Where webhook deliveries may go: the SSRF rules (spec §4, issue 5 point 6). The same rules run
+ * twice: when an endpoint is created or patched (400 invalid_request, field `url`), and again on
+ * every delivery attempt, on every address the host name resolves to (see http-sender.ts), so an endpoint whose
  * DNS later points inside our network (DNS rebinding) is refused at connect time.
  *
  * Always refused: anything but https (http with allowPrivate), more than 2048 characters, user

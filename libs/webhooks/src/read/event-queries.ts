@@ -1,6 +1,6 @@
 import type { Sql } from '@lib/database';
 import { Page, PageRequest, toPage } from '@lib/http';
-import { WebhookError } from './endpoint.decider';
+import { WebhookError } from '../domain/errors';
 import type { ApiEvent } from './events.projector';
 import { iso } from './views';
 

@@ -1,0 +1,3 @@
+export * from './delivery.service';
+export * from './endpoint.service';
+export * from './secret-store';

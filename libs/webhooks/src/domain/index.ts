@@ -1,0 +1,4 @@
+export * from './endpoint.decider';
+export * from './endpoint.events';
+export * from './errors';
+export * from './event-types';
