@@ -1,8 +1,8 @@
 import { Database } from '@lib/database';
-import { EventStore, LogPosition, RecordedEvent, Subscription, formatPosition } from '@lib/eventstore';
-import { ensureCheckpoint, readCheckpoint } from '@lib/projections';
+import { EventStore, RecordedEvent } from '@lib/eventstore';
+import { Reactor, ReactorRunner, SubscriberStatus } from '@lib/projections';
 import { Aggregate, AppendedEvent, PaymentsApp, evolveAggregate, occurredAtOf } from './app';
-import { CheckoutEvent, PaymentEvent } from './domain';
+import { CHECKOUT_STREAM, CheckoutEvent, PAYMENT_STREAM, PaymentEvent } from './domain';
 
 export const PAYMENTS_REACTOR = 'payments-reactor';
 
@@ -16,14 +16,16 @@ export interface PaymentsReactorOptions {
  * The process manager's backstop in the worker (DESIGN "process managers / reactors"). Requests
  * settle their consequences inline; if a process died between an append and its reactions, this
  * subscription runs them: every payment and checkout event of the log goes through
- * `PaymentsApp.settle` once, from a checkpoint kept in projection_checkpoints. Reactions have
+ * `PaymentsApp.settle` once. It is a Reactor on the projections' one subscriber loop
+ * (ReactorRunner: checkpoint in projection_checkpoints, compare-and-set, retry with backoff,
+ * lag in its status) and, unlike a projector, never replayed by a rebuild. Reactions have
  * deterministic event ids and are retry-safe in their deciders, so running one the request
  * already ran appends nothing; timers are scheduled by id (one row). The checkpoint moves after
  * the batch's effects: a crash in between runs them again, harmlessly.
  */
-export class PaymentsReactor {
-  private subscription: Subscription | null = null;
-  private stopped = false;
+export class PaymentsReactor implements Reactor {
+  readonly name = PAYMENTS_REACTOR;
+  private runner: ReactorRunner | null = null;
 
   constructor(
     private readonly store: EventStore,
@@ -33,50 +35,35 @@ export class PaymentsReactor {
   ) {}
 
   async start(): Promise<void> {
-    this.stopped = false;
-    await ensureCheckpoint(this.db, PAYMENTS_REACTOR);
-    this.follow((await readCheckpoint(this.db, PAYMENTS_REACTOR)).position);
-  }
-
-  private follow(after: LogPosition | null): void {
-    const subscription = this.store.subscribe((events) => this.handle(events), { after, batchSize: 200 });
-    this.subscription = subscription;
-    subscription.done.catch(async (error) => {
-      if (this.stopped) return;
-      this.options.onError?.(error);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      if (!this.stopped) this.follow(subscription.position ?? after);
-    });
+    this.runner = new ReactorRunner(this.store, this.db, this, { batchSize: 200, onError: this.options.onError });
+    await this.runner.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    await this.subscription?.stop();
+    await this.runner?.stop();
   }
 
-  private async handle(events: RecordedEvent[]): Promise<void> {
-    const mine = events.filter((e) => (e.stream.startsWith('payment-pmt_') || e.stream.startsWith('checkout-')) && !this.app.settledInThisProcess(e.id));
+  async status(): Promise<SubscriberStatus | null> {
+    return this.runner ? this.runner.status() : null;
+  }
+
+  async react(events: RecordedEvent[]): Promise<void> {
+    const mine = events.filter((e) => (PAYMENT_STREAM.owns(e.stream) || CHECKOUT_STREAM.owns(e.stream)) && !this.app.settledInThisProcess(e.id));
     if (mine.length > 0) {
       const wait = mine[mine.length - 1].recordedAt.getTime() + (this.options.graceMs ?? 1000) - Date.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       for (const event of mine) await this.app.settle([await this.toAppended(event)]);
     }
-    const last = events[events.length - 1];
-    await this.db.query(`UPDATE projection_checkpoints SET position = $2, events = events + $3, updated_at = now() WHERE name = $1`, [
-      PAYMENTS_REACTOR,
-      formatPosition(last.position),
-      events.length,
-    ]);
   }
 
   private async toAppended(recorded: RecordedEvent): Promise<AppendedEvent> {
     const before = await this.app.streams.stateBefore(recorded.stream, recorded.revision);
-    const aggregate: Aggregate = recorded.stream.startsWith('payment-') ? 'payment' : 'checkout';
+    const aggregate: Aggregate = PAYMENT_STREAM.owns(recorded.stream) ? 'payment' : 'checkout';
     const event = { type: recorded.type, data: recorded.data } as PaymentEvent | CheckoutEvent;
     const after = evolveAggregate(aggregate, before, event);
     return {
       aggregate,
-      aggregateId: recorded.stream.slice(aggregate === 'payment' ? 'payment-'.length : 'checkout-'.length),
+      aggregateId: (aggregate === 'payment' ? PAYMENT_STREAM : CHECKOUT_STREAM).parse(recorded.stream)!,
       stream: recorded.stream,
       eventId: recorded.id,
       event,

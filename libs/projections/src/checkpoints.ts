@@ -56,19 +56,29 @@ export async function ensureTables(tx: Sql, projector: Projector, schema = LIVE_
 }
 
 /**
+ * Moves a subscriber's checkpoint from `from` to the last position of `events`, by
+ * compare-and-set: throws CheckpointMovedError when another process (a second worker, a rebuild)
+ * moved it meanwhile, so two processes never both count the same batch. Pass a transaction to
+ * commit it with the batch's rows (projectors); reactors move it after their effects.
+ */
+export async function moveCheckpoint(sql: Sql, name: string, from: LogPosition | null, events: readonly RecordedEvent[]): Promise<void> {
+  const to = events[events.length - 1].position;
+  const moved = await sql.query(
+    `UPDATE public.projection_checkpoints SET position = $3, events = events + $4, updated_at = now()
+     WHERE name = $1 AND position = $2`,
+    [name, formatPosition(from), formatPosition(to), events.length],
+    'checkpoints_move',
+  );
+  if (moved.rowCount !== 1) throw new CheckpointMovedError(name);
+}
+
+/**
  * Applies a batch and moves the checkpoint from `from` to the batch's last position in one
- * transaction: the rows and the checkpoint commit together or not at all. The checkpoint is
- * compare-and-set, so two processes never both apply the same batch.
+ * transaction: the rows and the checkpoint commit together or not at all.
  */
 export async function applyBatch(db: Database, projector: Projector, from: LogPosition | null, events: RecordedEvent[]): Promise<void> {
-  const to = events[events.length - 1].position;
   await db.transaction(async (tx) => {
-    const moved = await tx.query(
-      `UPDATE public.projection_checkpoints SET position = $3, events = events + $4, updated_at = now()
-       WHERE name = $1 AND position = $2`,
-      [projector.name, formatPosition(from), formatPosition(to), events.length],
-    );
-    if (moved.rowCount !== 1) throw new CheckpointMovedError(projector.name);
+    await moveCheckpoint(tx, projector.name, from, events);
     await tx.query(`SET LOCAL search_path TO ${quoteIdent(LIVE_SCHEMA)}`);
     await projector.handle(events, tx);
   });

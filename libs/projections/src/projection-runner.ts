@@ -1,39 +1,20 @@
 import { Database } from '@lib/database';
-import { EventStore, LogPosition, Subscription, comparePositions } from '@lib/eventstore';
-import { CheckpointMovedError, applyBatch, ensureCheckpoint, ensureTables, readCheckpoint, readCheckpoints } from './checkpoints';
+import { EventStore, LogPosition, comparePositions } from '@lib/eventstore';
+import { applyBatch, ensureTables, readCheckpoints } from './checkpoints';
 import { Projector } from './projector';
+import { FollowedSubscriber, SubscriberStatus, followFromCheckpoint, subscriberStatus } from './subscriber';
 
-export interface ProjectionStatus {
-  name: string;
-  state: 'running' | 'retrying' | 'stopped';
-  /** Position of the last event applied, null before the first. */
-  position: LogPosition | null;
-  /** Events applied since the last rebuild. */
-  events: number;
-  /** Events in the log after the checkpoint. */
-  lag: number;
-  updatedAt: Date | null;
-  rebuiltAt: Date | null;
-  lastError: string | null;
-}
-
-interface Running {
-  projector: Projector;
-  subscription: Subscription | null;
-  state: ProjectionStatus['state'];
-  lastError: string | null;
-  failures: number;
-  retryTimer: NodeJS.Timeout | null;
-}
+export type ProjectionStatus = SubscriberStatus;
 
 /**
- * Keeps every projector up to date: one subscription each, from its stored checkpoint. A
- * failing projector retries with backoff (its checkpoint stays at the last batch it
- * finished) without holding the others back; a checkpoint moved by another process is
- * re-read and followed at once.
+ * Keeps every projector up to date: one subscription each, from its stored checkpoint, on the
+ * loop every checkpointed subscriber shares (followFromCheckpoint; reactors use it through
+ * ReactorRunner). A failing projector retries with backoff (its checkpoint stays at the last
+ * batch it finished) without holding the others back; a checkpoint moved by another process is
+ * re-read and followed at once. Projectors are replayable (rebuild, verify); reactors are not.
  */
 export class ProjectionRunner {
-  private readonly running = new Map<string, Running>();
+  private readonly running = new Map<string, FollowedSubscriber>();
   private readonly listeners = new Set<(projection: string, events: number) => void>();
   private stopped = false;
 
@@ -59,10 +40,14 @@ export class ProjectionRunner {
       // Two transactions, never one: a batch locks the checkpoint row and then the tables, so
       // holding a table lock (DDL) while waiting for that row could deadlock with another runner.
       await this.db.transaction((tx) => ensureTables(tx, projector));
-      await ensureCheckpoint(this.db, projector.name);
-      const entry: Running = { projector, subscription: null, state: 'running', lastError: null, failures: 0, retryTimer: null };
-      this.running.set(projector.name, entry);
-      await this.follow(entry);
+      if (this.stopped) return;
+      const followed = await followFromCheckpoint(this.store, this.db, projector.name, {
+        batchSize: this.options.batchSize ?? 500,
+        handle: (from, events) => applyBatch(this.db, projector, from, events),
+        onHandled: (events) => this.notify(projector.name, events),
+        onError: this.options.onError,
+      });
+      this.running.set(projector.name, followed);
     }
   }
 
@@ -77,7 +62,7 @@ export class ProjectionRunner {
     for (;;) {
       const done =
         this.running.size > 0
-          ? [...this.running.values()].every((r) => reached(r.subscription?.position))
+          ? [...this.running.values()].every((r) => reached(r.position))
           : [...(await readCheckpoints(this.db, this.projectors.map((p) => p.name))).values()].every((c) => reached(c.position));
       if (done) return true;
       if (Date.now() > deadline) return false;
@@ -92,50 +77,17 @@ export class ProjectionRunner {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const entry of this.running.values()) {
-      if (entry.retryTimer) clearTimeout(entry.retryTimer);
-      entry.state = 'stopped';
-      await entry.subscription?.stop();
+    for (const followed of this.running.values()) await followed.stop();
+  }
+
+  private notify(projection: string, events: number): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(projection, events);
+      } catch {
+        /* a listener's problem is not the projection's */
+      }
     }
-  }
-
-  private async follow(entry: Running): Promise<void> {
-    if (this.stopped) return;
-    const checkpoint = await readCheckpoint(this.db, entry.projector.name);
-    let from = checkpoint.position;
-    const subscription = this.store.subscribe(
-      async (events) => {
-        await applyBatch(this.db, entry.projector, from, events);
-        from = events[events.length - 1].position;
-        entry.failures = 0;
-        entry.state = 'running';
-        entry.lastError = null;
-        for (const listener of this.listeners) {
-          try {
-            listener(entry.projector.name, events.length);
-          } catch {
-            /* a listener's problem is not the projection's */
-          }
-        }
-      },
-      { after: checkpoint.position, batchSize: this.options.batchSize ?? 500 },
-    );
-    entry.subscription = subscription;
-    subscription.done.catch((error) => this.onFailure(entry, error));
-  }
-
-  private onFailure(entry: Running, error: unknown): void {
-    if (this.stopped) return;
-    const resume = () => {
-      entry.retryTimer = null;
-      this.follow(entry).catch((e) => this.onFailure(entry, e));
-    };
-    if (error instanceof CheckpointMovedError) return resume();
-    entry.failures++;
-    entry.state = 'retrying';
-    entry.lastError = error instanceof Error ? error.message : String(error);
-    this.options.onError?.(entry.projector.name, error);
-    entry.retryTimer = setTimeout(resume, Math.min(60_000, 250 * 2 ** entry.failures));
   }
 }
 
@@ -144,24 +96,10 @@ export async function projectionStatus(
   store: EventStore,
   db: Database,
   projectors: readonly Projector[],
-  running?: Map<string, Pick<Running, 'state' | 'lastError'>>,
+  running?: Map<string, Pick<FollowedSubscriber, 'state' | 'lastError'>>,
   lagCap?: number,
 ): Promise<ProjectionStatus[]> {
-  const checkpoints = await readCheckpoints(db, projectors.map((p) => p.name));
   const out: ProjectionStatus[] = [];
-  for (const projector of projectors) {
-    const checkpoint = checkpoints.get(projector.name)!;
-    const live = running?.get(projector.name);
-    out.push({
-      name: projector.name,
-      state: live?.state ?? 'stopped',
-      position: checkpoint.position,
-      events: checkpoint.events,
-      lag: await store.countAfter(checkpoint.position, lagCap),
-      updatedAt: checkpoint.updatedAt,
-      rebuiltAt: checkpoint.rebuiltAt,
-      lastError: live?.lastError ?? null,
-    });
-  }
+  for (const projector of projectors) out.push(await subscriberStatus(store, db, projector.name, running?.get(projector.name), lagCap));
   return out;
 }

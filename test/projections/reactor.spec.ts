@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { OpenedStore, RecordedEvent, comparePositions, openEventStore } from '@lib/eventstore';
+import { Reactor, ReactorRunner, readCheckpoint, rebuildProjection, streamCatalogProjector } from '@lib/projections';
+import { eventually } from '../support/eventually';
+import { createTestDatabase } from '../support/postgres';
+
+/**
+ * Reactors (subscribers whose effects are commands) run on the projections' one subscriber loop:
+ * the same checkpoint table and compare-and-set, the same retry, the same status with lag; and a
+ * rebuild, which replays projectors, never resets or re-runs a reactor.
+ */
+describe('reactors on the one checkpointed subscriber loop (PostgreSQL)', () => {
+  let opened: OpenedStore;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const database = await createTestDatabase('reactor');
+    opened = await openEventStore({ databaseUrl: database.url });
+    drop = () => database.drop();
+  });
+  afterAll(async () => {
+    await opened.close();
+    await drop();
+  });
+
+  const counts = new Map<string, number>();
+  /** Appends n events numbered on from the stream's earlier ones (data.i = 0, 1, 2 …). */
+  const append = async (stream: string, n: number) => {
+    let last = null;
+    for (let k = 0; k < n; k++) {
+      const i = counts.get(stream) ?? 0;
+      counts.set(stream, i + 1);
+      last = (await opened.store.append(stream, [{ id: randomUUID(), type: 'Thing', data: { i } }], 'any')).position;
+    }
+    return last!;
+  };
+
+  it('handles each event once from its checkpoint, moves the checkpoint after the effects, and resumes there after a restart', async () => {
+    const seen: string[] = [];
+    const reactor: Reactor = { name: 'test-reactor-a', react: async (events) => void seen.push(...events.filter((e) => e.stream === 'a-1').map((e) => String((e.data as { i: number }).i))) };
+    const last = await append('a-1', 3);
+    const runner = new ReactorRunner(opened.store, opened.db, reactor);
+    await runner.start();
+    await eventually(() => readCheckpoint(opened.db, reactor.name), (c) => c.position !== null && comparePositions(c.position, last) >= 0, { what: 'checkpoint at the last event' });
+    await runner.stop();
+    expect(seen).toEqual(['0', '1', '2']);
+
+    const later = await append('a-1', 2);
+    const again = new ReactorRunner(opened.store, opened.db, reactor);
+    await again.start();
+    await eventually(() => readCheckpoint(opened.db, reactor.name), (c) => comparePositions(c.position!, later) >= 0, { what: 'checkpoint after the restart' });
+    const status = await again.status();
+    await again.stop();
+    expect(seen).toEqual(['0', '1', '2', '3', '4']); // nothing twice, nothing skipped
+    expect(status).toMatchObject({ name: 'test-reactor-a', state: 'running', lag: 0, lastError: null });
+  });
+
+  it('a failing batch is retried from the last finished one, and the status says it is retrying meanwhile', async () => {
+    let fail = true;
+    const handled: RecordedEvent[] = [];
+    const reactor: Reactor = {
+      name: 'test-reactor-b',
+      react: async (events) => {
+        const mine = events.filter((e) => e.stream === 'b-1');
+        if (fail && mine.length > 0) throw new Error('the effect failed');
+        handled.push(...mine);
+      },
+    };
+    const errors: unknown[] = [];
+    const runner = new ReactorRunner(opened.store, opened.db, reactor, { onError: (e) => errors.push(e) });
+    await runner.start();
+    const last = await append('b-1', 2);
+    const retrying = await eventually(() => runner.status(), (s) => s.state === 'retrying', { what: 'retrying' });
+    expect(retrying.lastError).toBe('the effect failed');
+    const stuck = await readCheckpoint(opened.db, reactor.name);
+    expect(stuck.position === null || comparePositions(stuck.position, last) < 0).toBe(true); // not moved past the failed batch
+    fail = false;
+    await eventually(() => readCheckpoint(opened.db, reactor.name), (c) => comparePositions(c.position!, last) >= 0, { what: 'checkpoint after the retry' });
+    await runner.stop();
+    expect(handled.map((e) => (e.data as { i: number }).i)).toEqual([0, 1]);
+    expect(errors.length).toBeGreaterThan(0);
+  });
+
+  it('a rebuild replays projectors only: the reactor checkpoint stays where it was', async () => {
+    const reactor: Reactor = { name: 'test-reactor-c', react: async () => undefined };
+    const last = await append('c-1', 1);
+    const runner = new ReactorRunner(opened.store, opened.db, reactor);
+    await runner.start();
+    await eventually(() => readCheckpoint(opened.db, reactor.name), (c) => c.position !== null && comparePositions(c.position, last) >= 0);
+    await runner.stop();
+    const before = await readCheckpoint(opened.db, reactor.name);
+    await rebuildProjection(opened.store, opened.db, streamCatalogProjector);
+    expect(await readCheckpoint(opened.db, reactor.name)).toEqual(before);
+  });
+});
