@@ -3,7 +3,7 @@ import {
   BusinessService,
   DomainError,
   KEY_LENGTH,
-  businessStream,
+  BUSINESS_STREAM,
   businessesProjector,
   keyAllows,
   toApiError,
@@ -117,7 +117,7 @@ describe.each(adapters)('businesses and keys on %s', (_kind, open) => {
     expect(await service.listKeys(business.id)).toEqual(created.keys);
 
     // the stream: three events of one append, hashes only, metadata from the request
-    const events = await store.readStream(businessStream(business.id));
+    const events = await store.readStream(BUSINESS_STREAM.stream(business.id));
     expect(events.map((e) => e.type)).toEqual(['BusinessCreated', 'ApiKeyCreated', 'ApiKeyCreated']);
     expect(new Set(events.map((e) => e.position.commit)).size).toBe(1);
     // neither the events nor any table holds a key in clear
@@ -203,7 +203,7 @@ describe.each(adapters)('businesses and keys on %s', (_kind, open) => {
       code: 'invalid_request',
     });
     // nothing was appended by the refusals
-    expect((await store.readStream(businessStream(business.id))).length).toBe(3);
+    expect((await store.readStream(BUSINESS_STREAM.stream(business.id))).length).toBe(3);
   });
 
   it('lists keys without ever exposing a hash or a key', async () => {
@@ -254,7 +254,7 @@ describe.each(adapters)('businesses and keys on %s', (_kind, open) => {
     expect(await refused(here.revokeKey('garbage'))).toMatchObject({ code: 'not_found' });
     const other = await here.createBusiness({ name: 'Other', simulated: false });
     expect(await refused(here.revokeKey(other.keys[0].id, { businessId: created.business.id }))).toMatchObject({ code: 'not_found' });
-    const events = await store.readStream(businessStream(created.business.id));
+    const events = await store.readStream(BUSINESS_STREAM.stream(created.business.id));
     expect(events.at(-1)).toMatchObject({ type: 'ApiKeyRevoked', data: { key_id: key.id }, metadata: { requestId: 'req_revoke' } });
   });
 
@@ -358,9 +358,13 @@ describe.each(adapters)('businesses and keys on %s', (_kind, open) => {
 });
 
 describe('business ids in events', () => {
-  it('keeps a category per stream: business-<biz_id>', () => {
+  it('keeps a category per stream: business-<biz_id>, built and parsed by BUSINESS_STREAM', () => {
     const id = `biz_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
-    expect(businessStream(id)).toBe(`business-${id}`);
-    expect(businessStream(id).split('-')[0]).toBe('business');
+    expect(BUSINESS_STREAM.stream(id)).toBe(`business-${id}`);
+    expect(BUSINESS_STREAM.stream(id).split('-')[0]).toBe('business');
+    expect(BUSINESS_STREAM.parse(`business-${id}`)).toBe(id);
+    expect(BUSINESS_STREAM.owns('business-nope')).toBe(false); // not a business id
+    expect(BUSINESS_STREAM.owns(`businessx-${id}`)).toBe(false);
+    expect(() => BUSINESS_STREAM.stream('not an id')).toThrow();
   });
 });

@@ -1,6 +1,7 @@
+import { Decider, foldWith, ignoreUnknown, unhandled } from '@lib/domain';
 import { KEY_KINDS, KEY_MODES, KeyKind, KeyMode, keyPrefix } from './api-keys';
 import { DomainError } from './domain-error';
-import { BusinessEvent } from './events';
+import { BusinessEvent, asBusinessEvent } from './events';
 import { Permissions, normalizePermissions } from './permissions';
 
 /**
@@ -75,7 +76,7 @@ export function decide(command: BusinessCommand, state: BusinessState, ctx: Deci
     case 'RevokeApiKey':
       return revokeApiKey(command, state);
     default:
-      throw new Error(`unknown command ${(command as { type: string }).type}`);
+      return unhandled(command, 'business command');
   }
 }
 
@@ -93,15 +94,21 @@ export function evolve(state: BusinessState, event: BusinessEvent): BusinessStat
       return { ...state, keys: { ...state.keys, [event.data.key_id]: { ...key, revoked: true } } };
     }
     default:
-      return state; // a type this version does not know changes nothing it decides on
+      return ignoreUnknown(event, state); // a type this version does not know changes nothing it decides on
   }
 }
 
+/** The business aggregate as one Decider: what CommandRunner runs on `business-<biz_id>` streams. */
+export const businessDecider: Decider<BusinessCommand, BusinessEvent, BusinessState, DecideContext> = {
+  initialState: initialBusinessState,
+  decide,
+  evolve,
+  fromStored: asBusinessEvent,
+};
+
 /** The state after some events (from the initial state unless given). */
 export function foldBusiness(events: Iterable<BusinessEvent>, state: BusinessState = initialBusinessState): BusinessState {
-  let out = state;
-  for (const event of events) out = evolve(out, event);
-  return out;
+  return foldWith(businessDecider, events, state);
 }
 
 /**
@@ -109,7 +116,7 @@ export function foldBusiness(events: Iterable<BusinessEvent>, state: BusinessSta
  * can be appended together (a business and its first keys in one append).
  */
 export function decideAll(
-  commands: readonly (BusinessCommand | ((state: BusinessState) => BusinessCommand))[],
+  commands: readonly BusinessCommandStep[],
   state: BusinessState,
   ctx: DecideContext,
 ): { events: BusinessEvent[]; state: BusinessState } {
@@ -122,6 +129,18 @@ export function decideAll(
   }
   return { events, state: current };
 }
+
+/** A command of a batch: the command, or how to build it from the state the earlier ones left. */
+export type BusinessCommandStep = BusinessCommand | ((state: BusinessState) => BusinessCommand);
+
+/**
+ * The business decider over a batch of commands decided in a row (decideAll), appended at once:
+ * a new business and its first keys are one append.
+ */
+export const businessBatchDecider: Decider<readonly BusinessCommandStep[], BusinessEvent, BusinessState, DecideContext> = {
+  ...businessDecider,
+  decide: (commands, state, ctx) => decideAll(commands, state, ctx).events,
+};
 
 function createBusiness(command: CreateBusiness, state: BusinessState, ctx: DecideContext): BusinessEvent[] {
   if (state.status !== 'none') throw new Error(`business ${state.id} already exists`); // ids are ours: never a client's doing
@@ -169,6 +188,8 @@ function createApiKey(command: CreateApiKey, state: BusinessState, ctx: DecideCo
         throw new DomainError('invalid_request', 'A restricted key needs at least one permission, for example payments:read.', 'permissions');
       }
       break;
+    default:
+      return unhandled(command.kind, 'key kind');
   }
   return [
     {

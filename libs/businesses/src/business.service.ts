@@ -5,7 +5,8 @@ import { newId } from '@lib/http';
 import { KeyKind, KeyMode, hashKey, isWellFormedKey, mintApiKey } from './api-keys';
 import { BusinessCommand, BusinessState, DecideContext, decide, decideAll, foldBusiness, initialBusinessState } from './business.decider';
 import { DomainError } from './domain-error';
-import { BusinessEvent, asBusinessEvent, businessStream } from './events';
+import { BusinessEvent, asBusinessEvent } from './events';
+import { BUSINESS_STREAM } from './stream-categories';
 import { Permissions, parsePermissions } from './permissions';
 import { ApiKeyRow, ApiKeyView, Business, BusinessRow, BusinessRows, apiKeyView, businessView, compareKeyRows } from './views';
 
@@ -154,7 +155,7 @@ export class BusinessService {
       this.context(),
     );
     if (state.status !== 'active') throw new Error('CreateBusiness decided no business');
-    const stream = businessStream(state.id);
+    const stream = BUSINESS_STREAM.stream(state.id);
     const appended = await this.append(stream, events, 'no_stream', input);
     await this.projections.waitFor(appended.position, this.projectionTimeoutMs);
     const rows = BusinessRows.of(await this.store.readStream(stream));
@@ -253,7 +254,7 @@ export class BusinessService {
   /** Reads the stream, decides, appends at the revision read; re-reads and decides again once on a conflict. */
   private async change(businessId: string, command: (state: BusinessState) => BusinessCommand, meta: WriteMeta): Promise<BusinessRows> {
     if (!BUSINESS_ID.test(businessId)) throw new DomainError('not_found', `No business ${businessId}.`);
-    const stream = businessStream(businessId);
+    const stream = BUSINESS_STREAM.stream(businessId);
     for (let attempt = 1; ; attempt++) {
       const recorded = await this.read(stream, businessId);
       const state = foldBusiness(known(recorded));

@@ -1,7 +1,7 @@
 import type { Sql } from '@lib/database';
 import type { RecordedEvent } from '@lib/eventstore';
 import type { Projector } from '@lib/projections';
-import { BUSINESS_STREAM_PREFIX } from './events';
+import { BUSINESS_STREAM } from './stream-categories';
 import { BusinessRows } from './views';
 
 /**
@@ -39,7 +39,7 @@ export const businessesProjector: Projector = {
     CREATE INDEX IF NOT EXISTS api_keys_business ON api_keys (business_id, created_at);
   `,
   async handle(events: RecordedEvent[], tx: Sql): Promise<void> {
-    const mine = events.filter((e) => e.stream.startsWith(BUSINESS_STREAM_PREFIX));
+    const mine = events.filter((e) => BUSINESS_STREAM.owns(e.stream));
     if (mine.length === 0) return;
     const rows = BusinessRows.of(mine);
     // Keys revoked in this batch were created in it (their rows carry revoked_at) or before it

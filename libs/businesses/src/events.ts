@@ -1,5 +1,6 @@
 import type { KeyKind, KeyMode } from './api-keys';
 import type { Permissions } from './permissions';
+import { BUSINESS_STREAM } from './stream-categories';
 
 /**
  * The stored events of a business stream (`business-<biz_id>`). Their type names and data
@@ -42,18 +43,12 @@ export type BusinessEventType = BusinessEvent['type'];
 
 export const BUSINESS_EVENT_TYPES: readonly BusinessEventType[] = ['BusinessCreated', 'ApiKeyCreated', 'ApiKeyRevoked'];
 
-export const BUSINESS_STREAM_PREFIX = 'business-';
-
-export function businessStream(businessId: string): string {
-  return `${BUSINESS_STREAM_PREFIX}${businessId}`;
-}
-
 /**
  * An event read from the log as a business event, or null when it is not one (another
  * stream's, or a type this version does not know: readers skip those).
  */
 export function asBusinessEvent(event: { stream?: string; type: string; data: unknown }): BusinessEvent | null {
-  if (event.stream !== undefined && !event.stream.startsWith(BUSINESS_STREAM_PREFIX)) return null;
+  if (event.stream !== undefined && !BUSINESS_STREAM.owns(event.stream)) return null;
   if (!(BUSINESS_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
   return { type: event.type, data: event.data } as BusinessEvent;
 }

@@ -5,5 +5,6 @@ export * from './businesses.projector';
 export * from './domain-error';
 export * from './events';
 export * from './permissions';
+export * from './stream-categories';
 export * from './to-api-error';
 export * from './views';

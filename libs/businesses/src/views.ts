@@ -1,3 +1,4 @@
+import { ignoreUnknown } from '@lib/domain';
 import type { RecordedEvent } from '@lib/eventstore';
 import { KeyKind, KeyMode, redactKey } from './api-keys';
 import { asBusinessEvent } from './events';
@@ -158,6 +159,8 @@ export class BusinessRows {
         } else if (!this.revocations.has(known.data.key_id)) this.revocations.set(known.data.key_id, at);
         break;
       }
+      default:
+        ignoreUnknown(known, undefined); // a type this version does not know shows nothing
     }
   }
 

@@ -1,5 +1,6 @@
 /**
  * What the composition roots (apps/api, apps/worker, apps/cli) share and no capability may know:
- * the list of every capability's projectors. Apps import it; no library does.
+ * the list of every capability's projectors and stream categories. Apps import it; no library does.
  */
 export * from './projectors';
+export * from './stream-categories';

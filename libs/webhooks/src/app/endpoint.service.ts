@@ -11,7 +11,8 @@ import {
   initialWebhookEndpointState,
 } from '../domain/endpoint.decider';
 import { WebhookError } from '../domain/errors';
-import { WebhookEndpointEvent, asWebhookEndpointEvent, webhookStream } from '../domain/endpoint.events';
+import { WebhookEndpointEvent, asWebhookEndpointEvent } from '../domain/endpoint.events';
+import { WEBHOOK_STREAM } from '../domain/stream-categories';
 import { WebhookSecretStore, mintSecret, secretHint } from './secret-store';
 import { WebhookEndpoint, WebhookEndpointRow, WebhookEndpointRows, webhookEndpointView } from '../read/views';
 
@@ -99,7 +100,7 @@ export class WebhookEndpointService {
     const secretId = await this.secrets.reserveForNewEndpoint(businessId, webhookId, secret);
     let appended;
     try {
-      appended = await this.append(webhookStream(webhookId), events, 'no_stream', meta);
+      appended = await this.append(WEBHOOK_STREAM.stream(webhookId), events, 'no_stream', meta);
     } catch (error) {
       await this.secrets.discard(secretId).catch(() => undefined);
       throw error;
@@ -203,7 +204,7 @@ export class WebhookEndpointService {
     afterAppend?: (revision: number) => Promise<void>,
   ): Promise<WebhookEndpoint> {
     if (!WEBHOOK_ID.test(webhookId)) throw notFound(webhookId);
-    const stream = webhookStream(webhookId);
+    const stream = WEBHOOK_STREAM.stream(webhookId);
     for (let attempt = 1; ; attempt++) {
       const recorded = await this.read(stream, webhookId);
       const state = foldWebhookEndpoint(known(recorded));
@@ -224,7 +225,7 @@ export class WebhookEndpointService {
   }
 
   private async fromStream(webhookId: string): Promise<WebhookEndpoint> {
-    const rows = WebhookEndpointRows.of(await this.store.readStream(webhookStream(webhookId)));
+    const rows = WebhookEndpointRows.of(await this.store.readStream(WEBHOOK_STREAM.stream(webhookId)));
     return webhookEndpointView(rows.endpoints.get(webhookId)!);
   }
 

@@ -1,5 +1,6 @@
+import { Decider, foldWith, ignoreUnknown, unhandled } from '@lib/domain';
 import { UrlPolicy, checkWebhookUrl } from '../delivery/url-policy';
-import { WebhookEndpointEvent } from './endpoint.events';
+import { WebhookEndpointEvent, asWebhookEndpointEvent } from './endpoint.events';
 import { WebhookError } from './errors';
 import { ALL_EVENT_TYPES, EVENT_TYPES, isEventType } from './event-types';
 
@@ -128,7 +129,7 @@ export function decideWebhookEndpoint(command: WebhookEndpointCommand, state: We
       return [{ type: 'WebhookEndpointDeleted', data: { webhook_id: endpoint.id } }];
     }
     default:
-      throw new Error(`unknown command ${(command as { type: string }).type}`);
+      return unhandled(command, 'webhook endpoint command');
   }
 }
 
@@ -163,14 +164,20 @@ export function evolveWebhookEndpoint(state: WebhookEndpointState, event: Webhoo
     case 'WebhookEndpointDeleted':
       return state.status === 'none' ? state : { status: 'deleted', id: state.id, businessId: state.businessId };
     default:
-      return state;
+      return ignoreUnknown(event, state);
   }
 }
 
+/** The webhook endpoint aggregate as one Decider: what CommandRunner runs on `webhook-<whk_id>` streams. */
+export const webhookEndpointDecider: Decider<WebhookEndpointCommand, WebhookEndpointEvent, WebhookEndpointState, WebhookDecideContext> = {
+  initialState: initialWebhookEndpointState,
+  decide: decideWebhookEndpoint,
+  evolve: evolveWebhookEndpoint,
+  fromStored: asWebhookEndpointEvent,
+};
+
 export function foldWebhookEndpoint(events: Iterable<WebhookEndpointEvent>, state: WebhookEndpointState = initialWebhookEndpointState): WebhookEndpointState {
-  let out = state;
-  for (const event of events) out = evolveWebhookEndpoint(out, event);
-  return out;
+  return foldWith(webhookEndpointDecider, events, state);
 }
 
 /** A deleted endpoint, or one of another business, is not found: the API never tells them apart. */

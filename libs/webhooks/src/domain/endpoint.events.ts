@@ -1,3 +1,5 @@
+import { WEBHOOK_STREAM } from './stream-categories';
+
 /**
  * The stored events of a webhook endpoint stream (`webhook-<whk_id>`). Type names and data
  * (snake_case) are the stored format: add optional fields if needed, never rename or remove.
@@ -48,15 +50,9 @@ export const WEBHOOK_EVENT_TYPES: readonly WebhookEndpointEvent['type'][] = [
   'WebhookEndpointDeleted',
 ];
 
-export const WEBHOOK_STREAM_PREFIX = 'webhook-';
-
-export function webhookStream(webhookId: string): string {
-  return `${WEBHOOK_STREAM_PREFIX}${webhookId}`;
-}
-
 /** An event read from the log as a webhook endpoint event, or null (another stream's, or an unknown type). */
 export function asWebhookEndpointEvent(event: { stream?: string; type: string; data: unknown }): WebhookEndpointEvent | null {
-  if (event.stream !== undefined && !event.stream.startsWith(WEBHOOK_STREAM_PREFIX)) return null;
+  if (event.stream !== undefined && !WEBHOOK_STREAM.owns(event.stream)) return null;
   if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
   return { type: event.type, data: event.data } as WebhookEndpointEvent;
 }

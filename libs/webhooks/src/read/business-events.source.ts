@@ -1,4 +1,4 @@
-import { BUSINESS_STREAM_PREFIX, BusinessRow, BusinessRows, businessView } from '@lib/businesses';
+import { BUSINESS_STREAM, BusinessRow, BusinessRows, businessView } from '@lib/businesses';
 import type { RecordedEvent } from '@lib/eventstore';
 import { ApiEventDraft, ApiEventSource } from './event-source';
 
@@ -12,10 +12,10 @@ import { ApiEventDraft, ApiEventSource } from './event-source';
 export const businessEventSource: ApiEventSource<BusinessRow> = {
   name: 'business',
   types: ['business.created', 'business.updated'],
-  accepts: (event) => event.stream.startsWith(BUSINESS_STREAM_PREFIX),
+  accepts: (event) => BUSINESS_STREAM.owns(event.stream),
   reduce(view: BusinessRow | null, event: RecordedEvent): BusinessRow | null {
     const rows = new BusinessRows();
-    const id = event.stream.slice(BUSINESS_STREAM_PREFIX.length);
+    const id = BUSINESS_STREAM.parse(event.stream)!;
     if (view) rows.businesses.set(id, { ...view });
     rows.apply(event);
     return rows.businesses.get(id) ?? view;

@@ -1,7 +1,7 @@
 import type { Sql } from '@lib/database';
 import type { RecordedEvent } from '@lib/eventstore';
 import type { Projector } from '@lib/projections';
-import { WEBHOOK_STREAM_PREFIX, asWebhookEndpointEvent } from '../domain/endpoint.events';
+import { asWebhookEndpointEvent } from '../domain/endpoint.events';
 import { WebhookEndpointRow, applyEndpointEvent } from './views';
 
 const COLUMNS = 'id, business_id, url, description, event_types, enabled, secret_hint, created_at, updated_at, deleted_at';
@@ -31,7 +31,7 @@ export const webhookEndpointsProjector: Projector = {
     CREATE INDEX IF NOT EXISTS webhook_endpoints_business ON webhook_endpoints (business_id, created_at DESC, id DESC);
   `,
   async handle(events: RecordedEvent[], tx: Sql): Promise<void> {
-    const mine = events.filter((e) => e.stream.startsWith(WEBHOOK_STREAM_PREFIX) && asWebhookEndpointEvent(e));
+    const mine = events.filter((e) => asWebhookEndpointEvent(e) !== null);
     if (mine.length === 0) return;
     const ids = [...new Set(mine.map((e) => (e.data as { webhook_id: string }).webhook_id))];
     const { rows: existing } = await tx.query<WebhookEndpointRow>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ANY($1::text[])`, [ids]);

@@ -1,4 +1,5 @@
 import type { Sql } from '@lib/database';
+import { ignoreUnknown } from '@lib/domain';
 import { LogPosition, RecordedEvent, comparePositions, formatPosition, parsePosition } from '@lib/eventstore';
 import type { Projector } from '@lib/projections';
 import { asWebhookEndpointEvent } from '../domain/endpoint.events';
@@ -294,8 +295,10 @@ function applySubscription(subscriptions: Map<string, Subscription>, event: Reco
     }
     case 'WebhookEndpointDeleted':
       return subscriptions.delete(id) ? id : null;
+    case 'WebhookSecretRotated':
+      return null; // who gets what does not change
     default:
-      return null;
+      return ignoreUnknown(known, null);
   }
 }
 

@@ -1,3 +1,4 @@
+import { ignoreUnknown } from '@lib/domain';
 import type { RecordedEvent } from '@lib/eventstore';
 import { asWebhookEndpointEvent } from '../domain/endpoint.events';
 
@@ -104,6 +105,8 @@ export function applyEndpointEvent(
     case 'WebhookEndpointDeleted':
       row.deleted_at = row.deleted_at ?? at;
       break;
+    default:
+      return ignoreUnknown(known, null);
   }
   row.updated_at = at;
   return row;

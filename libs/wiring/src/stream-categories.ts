@@ -1,0 +1,12 @@
+import { BUSINESS_STREAM_CATEGORIES } from '@lib/businesses';
+import { StreamCategory, assertDistinctCategories } from '@lib/eventstore';
+import { WEBHOOK_STREAM_CATEGORIES } from '@lib/webhooks';
+
+/**
+ * Every stream category a capability writes, declared by each capability beside its events
+ * (`streamCategory`). No category's `<name>-` may start another's: checked here, when the
+ * composition root loads, and by the tests. A capability adds its list here.
+ */
+export const ALL_STREAM_CATEGORIES: readonly StreamCategory[] = [...BUSINESS_STREAM_CATEGORIES, ...WEBHOOK_STREAM_CATEGORIES];
+
+assertDistinctCategories(ALL_STREAM_CATEGORIES);
