@@ -1,21 +1,21 @@
 import {
+  CHECKOUT_STREAM,
   CheckoutCommand,
   CheckoutEvent,
   CheckoutState,
   OpenCryptoCheckout,
+  PAYMENT_STREAM,
   PaymentCommand,
   PaymentEvent,
   PaymentState,
   Reaction,
   RecordedPaymentEvent,
-  checkoutStream,
   decideCheckout,
   decidePayment,
   evolveCheckout,
   evolvePayment,
   initialCheckoutState,
   initialPaymentState,
-  paymentStream,
   react,
   reactionEventId,
   timeline,
@@ -134,12 +134,13 @@ export class Harness {
 
   /** The state of the event's stream folded up to, not including, the event. */
   private contextFor(stream: string, stored: Stored<CheckoutEvent> | Stored<PaymentEvent>) {
-    if (stream.startsWith('checkout-')) {
-      const events = this.checkouts.get(stream.slice('checkout-'.length))!;
+    const checkoutId = CHECKOUT_STREAM.parse(stream);
+    if (checkoutId !== null) {
+      const events = this.checkouts.get(checkoutId)!;
       const upTo = events.findIndex((e) => e.id === stored.id);
       return { eventId: stored.id, checkout: events.slice(0, upTo).reduce((s, e) => evolveCheckout(s, e.event), initialCheckoutState) };
     }
-    const events = this.payments.get(stream.slice('payment-'.length))!;
+    const events = this.payments.get(PAYMENT_STREAM.parse(stream)!)!;
     const upTo = events.findIndex((e) => e.id === stored.id);
     return { eventId: stored.id, payment: events.slice(0, upTo).reduce((s, e) => evolvePayment(s, e.event), initialPaymentState) };
   }
@@ -158,7 +159,7 @@ export class Harness {
         if (stream.some((e) => e.id === id)) return;
         const stored = { id, event, recordedAt, causationId };
         stream.push(stored);
-        out.push({ stream: paymentStream(target.id), stored });
+        out.push({ stream: PAYMENT_STREAM.stream(target.id), stored });
       });
     } else {
       const events = decideCheckout(target.command, this.checkoutState(target.id), ctx);
@@ -169,7 +170,7 @@ export class Harness {
         if (stream.some((e) => e.id === id)) return;
         const stored = { id, event, recordedAt, causationId };
         stream.push(stored);
-        out.push({ stream: checkoutStream(target.id), stored });
+        out.push({ stream: CHECKOUT_STREAM.stream(target.id), stored });
       });
     }
     this.log.push(...out);

@@ -1,3 +1,4 @@
+import { ignoreUnknown } from '@lib/domain';
 import type { ScheduleTimer } from '@lib/timers';
 import { CheckoutState } from '../domain/checkout.decider';
 import { CheckoutEvent } from '../domain/checkout.events';
@@ -44,8 +45,16 @@ export function timersForCheckoutEvent(event: CheckoutEvent, after: CheckoutStat
       const { current, required, tx_hash } = event.data;
       return after.simulated && current < required ? [confirmationTimer(businessId, checkoutId, tx_hash, current + 1, occurredAt)] : [];
     }
+    case 'CheckoutCanceled':
+    case 'CheckoutSuperseded':
+    case 'CheckoutClaimed':
+    case 'CheckoutCompleted':
+    case 'CheckoutNeedsReview':
+    case 'CheckoutExpired':
+    case 'CheckoutFailed':
+      return []; // a timer already scheduled for an ended checkout fires and finds nothing to do
     default:
-      return [];
+      return ignoreUnknown(event, []);
   }
 }
 

@@ -4,7 +4,8 @@ import { ConcurrencyError, EventStore, LogPosition, SYSTEM_ACTOR, StreamNotFound
 import { newId } from '@lib/http';
 import { ScheduleTimer, Timer, TimerStore } from '@lib/timers';
 import { CheckoutState, OpenCheckoutState, OpenCryptoCheckout, SimulatedTransfer } from '../domain/checkout.decider';
-import { Reaction, checkoutStream, paymentStream, react, reactionEventId, uuidv5 } from '../domain/checkout-to-payment';
+import { Reaction, react, reactionEventId, uuidv5 } from '../domain/checkout-to-payment';
+import { CHECKOUT_STREAM, PAYMENT_STREAM } from '../domain/stream-categories';
 import { PaymentDomainError } from '../domain/errors';
 import { checkMetadata, checkMetadataPatch } from '../domain/metadata';
 import { LivePaymentState, PaymentState, decidePayment } from '../domain/payment.decider';
@@ -422,7 +423,7 @@ export class PaymentsApp {
     for (const key of firedElsewhere) {
       const subject = key.slice(key.indexOf('|') + 1);
       const paymentId = subject.startsWith('chk_') ? await this.paymentOf(subject) : subject;
-      for (const stream of [subject.startsWith('chk_') ? checkoutStream(subject) : null, paymentId ? paymentStream(paymentId) : null]) {
+      for (const stream of [subject.startsWith('chk_') ? CHECKOUT_STREAM.stream(subject) : null, paymentId ? PAYMENT_STREAM.stream(paymentId) : null]) {
         if (stream) last = later(last, await this.lastPosition(stream));
       }
     }

@@ -2,7 +2,7 @@ import { Decider } from '@lib/domain';
 import { CommandRunner, EventMetadata, EventStore, LogPosition, RecordedEvent, StreamNotFoundError } from '@lib/eventstore';
 import { CheckoutCommand, CheckoutState, checkoutDecider, evolveCheckout, initialCheckoutState } from '../domain/checkout.decider';
 import { CheckoutEvent } from '../domain/checkout.events';
-import { checkoutStream, paymentStream } from '../domain/checkout-to-payment';
+import { CHECKOUT_STREAM, PAYMENT_STREAM, isCheckoutId, isPaymentId } from '../domain/stream-categories';
 import { DecideContext } from '../domain/shared';
 import { PaymentCommand, PaymentState, evolvePayment, initialPaymentState, paymentDecider } from '../domain/payment.decider';
 import { PaymentEvent } from '../domain/payment.events';
@@ -72,14 +72,16 @@ export class PaymentStreams {
 
   /** The state of a stream folded up to, not including, `revision`. */
   async stateBefore(stream: string, revision: number): Promise<PaymentState | CheckoutState> {
-    const aggregate: Aggregate = stream.startsWith('payment-') ? 'payment' : 'checkout';
+    const aggregate: Aggregate = PAYMENT_STREAM.owns(stream) ? 'payment' : 'checkout';
     if (revision === 0) return aggregate === 'payment' ? initialPaymentState : initialCheckoutState;
     const events = await this.store.readStream(stream, { maxCount: revision });
     return fold(aggregate, events);
   }
 
   private async load<S extends PaymentState | CheckoutState>(aggregate: Aggregate, id: string): Promise<S> {
-    const stream = aggregate === 'payment' ? paymentStream(id) : checkoutStream(id);
+    // a malformed id names no stream: no payment or checkout (not_found for the caller)
+    if (!(aggregate === 'payment' ? isPaymentId(id) : isCheckoutId(id))) return (aggregate === 'payment' ? initialPaymentState : initialCheckoutState) as S;
+    const stream = aggregate === 'payment' ? PAYMENT_STREAM.stream(id) : CHECKOUT_STREAM.stream(id);
     try {
       return fold(aggregate, await this.store.readStream(stream)) as S;
     } catch (error) {
@@ -96,7 +98,7 @@ export class PaymentStreams {
     options: DecideOptions,
   ): Promise<Decided<S>> {
     const occurredAt = options.now.toISOString();
-    const result = await this.runner.run(decider, aggregate === 'payment' ? paymentStream(id) : checkoutStream(id), command, {
+    const result = await this.runner.run(decider, aggregate === 'payment' ? PAYMENT_STREAM.stream(id) : CHECKOUT_STREAM.stream(id), command, {
       context: { now: options.now },
       metadata: { ...options.metadata, occurredAt },
       eventId: options.eventId,

@@ -363,6 +363,8 @@ function markSent(command: MarkSent, state: OpenCheckoutState, ctx: DecideContex
       if (other === undefined) throw new PaymentDomainError('invalid_request', `No other EVM network carries ${state.asset}.`, 'simulate');
       return detect(state, ctx, command.txHash, other, due, false, true, command.fromAddress ?? null);
     }
+    default:
+      return unhandled(command.simulate, 'simulate');
   }
 }
 

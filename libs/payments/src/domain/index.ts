@@ -7,3 +7,4 @@ export * from './payment.decider';
 export * from './timeline';
 export * from './checkout-to-payment';
 export * from './metadata';
+export * from './stream-categories';

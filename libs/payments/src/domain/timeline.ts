@@ -1,3 +1,4 @@
+import { ignoreUnknown } from '@lib/domain';
 import type { PaymentEvent } from './payment.events';
 
 /** A payment event as the log returns it: the event and the time it was recorded. */
@@ -53,8 +54,13 @@ export function timeline(events: readonly RecordedPaymentEvent[]): TimelineEntry
       case 'PaymentCanceled':
         add('canceled', at, null);
         break;
+      case 'PaymentMetadataUpdated':
+      case 'PaymentNeedsReview':
+      case 'PaymentAccepted':
+      case 'PaymentCheckoutEnded':
+        break; // metadata, needs_review, accepted, checkout ended: state changes the timeline does not list
       default:
-        break; // needs_review, accepted, checkout ended: state changes the timeline does not list
+        ignoreUnknown(e, null); // a new type left out fails to compile; an unknown stored type adds no entry
     }
   }
   return out;

@@ -2,7 +2,9 @@ import { AssetCode, ChainRegistry, NetworkId, defaultRegistry } from '@lib/chain
 import { Breakdown, Reporting } from '@lib/money';
 import type { CheckoutStatus } from '../domain/checkout.decider';
 import type { CheckoutEvent, CheckoutOpenedData, CheckoutReviewReason } from '../domain/checkout.events';
-import { CHECKOUT_STREAM_PREFIX, LoggedEvent, eventTime } from './logged-event';
+import { CHECKOUT_STREAM } from '../domain/stream-categories';
+import { ignoreUnknown } from '@lib/domain';
+import { LoggedEvent, eventTime } from './logged-event';
 import { PaymentViewState, paymentReporting, txExplorerUrl } from './payment-view';
 import { paymentUri } from './payment-uri';
 
@@ -120,15 +122,16 @@ export interface CheckoutViewOptions {
  * `CheckoutOpened` of another checkout that `replaces` this one sets `replaced_by`.
  */
 export function evolveCheckoutView(state: CheckoutViewState | null, event: LoggedEvent): CheckoutViewState | null {
-  if (!event.stream.startsWith(CHECKOUT_STREAM_PREFIX)) return state;
+  const checkoutId = CHECKOUT_STREAM.parse(event.stream);
+  if (checkoutId === null) return state;
   const at = eventTime(event);
   const e = { type: event.type, data: event.data } as CheckoutEvent;
   if (e.type === 'CheckoutOpened') {
-    if (state === null) return event.stream === CHECKOUT_STREAM_PREFIX + e.data.checkout_id ? opened(e.data, at) : null;
+    if (state === null) return checkoutId === e.data.checkout_id ? opened(e.data, at) : null;
     if (e.data.checkout_id !== state.id && e.data.replaces === state.id) return { ...state, replaced_by: e.data.checkout_id, updated_at: at };
     return state;
   }
-  if (state === null || event.stream !== CHECKOUT_STREAM_PREFIX + state.id) return state;
+  if (state === null || checkoutId !== state.id) return state;
   const next = apply(state, e, at);
   return next === null ? state : { ...next, updated_at: at };
 }
@@ -221,7 +224,7 @@ function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): Checkout
     case 'CheckoutFailed':
       return { ...state, status: 'failed', failure_code: e.data.failure_code };
     default:
-      return null;
+      return ignoreUnknown(e, null); // a new type left out fails to compile; an unknown stored type is null (left as it is)
   }
 }
 

@@ -8,14 +8,11 @@
 export interface LoggedEvent {
   type: string;
   data: unknown;
-  /** `payment-<pmt_id>` or `checkout-<chk_id>`; other streams are ignored. */
+  /** A payment or checkout stream (PAYMENT_STREAM, CHECKOUT_STREAM); other streams are ignored. */
   stream: string;
   metadata?: { occurredAt?: unknown; [key: string]: unknown } | null;
   recordedAt: Date | string;
 }
-
-export const PAYMENT_STREAM_PREFIX = 'payment-';
-export const CHECKOUT_STREAM_PREFIX = 'checkout-';
 
 /** ISO 8601 UTC with milliseconds: `metadata.occurredAt ?? recordedAt`. */
 export function eventTime(event: Pick<LoggedEvent, 'metadata' | 'recordedAt'>): string {
@@ -25,9 +22,4 @@ export function eventTime(event: Pick<LoggedEvent, 'metadata' | 'recordedAt'>): 
     if (!Number.isNaN(ms)) return new Date(ms).toISOString();
   }
   return new Date(event.recordedAt).toISOString();
-}
-
-/** The id a stream name carries (`payment-pmt_1` → `pmt_1`), or null for another stream. */
-export function streamId(stream: string, prefix: string): string | null {
-  return stream.startsWith(prefix) ? stream.slice(prefix.length) : null;
 }

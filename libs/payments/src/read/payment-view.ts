@@ -4,7 +4,9 @@ import type { CheckoutOpenedData } from '../domain/checkout.events';
 import type { PaymentStatus } from '../domain/payment.decider';
 import type { PaymentCreatedData, PaymentEvent, PaymentReviewReason } from '../domain/payment.events';
 import { TimelineEntry, timeline } from '../domain/timeline';
-import { CHECKOUT_STREAM_PREFIX, LoggedEvent, PAYMENT_STREAM_PREFIX, eventTime } from './logged-event';
+import { CHECKOUT_STREAM, PAYMENT_STREAM } from '../domain/stream-categories';
+import { ignoreUnknown } from '@lib/domain';
+import { LoggedEvent, eventTime } from './logged-event';
 
 /**
  * The payment read model: `PaymentViewState` (what the `payments` table keeps per payment, plain
@@ -173,11 +175,11 @@ export function paymentFailureMessage(code: string | null): string | null {
  */
 export function evolvePaymentView(state: PaymentViewState | null, event: LoggedEvent): PaymentViewState | null {
   const at = eventTime(event);
-  if (event.stream.startsWith(CHECKOUT_STREAM_PREFIX)) {
+  if (CHECKOUT_STREAM.owns(event.stream)) {
     if (state === null || event.type !== 'CheckoutOpened') return state;
     return checkoutOpened(state, event.data as CheckoutOpenedData);
   }
-  if (!event.stream.startsWith(PAYMENT_STREAM_PREFIX)) return state;
+  if (!PAYMENT_STREAM.owns(event.stream)) return state;
   const e = { type: event.type, data: event.data } as PaymentEvent;
   if (e.type === 'PaymentCreated') return state ?? created(e.data, at);
   if (state === null) return null;
@@ -338,7 +340,7 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
     case 'PaymentCanceled':
       return { ...state, status: 'canceled', canceled_at: at };
     default:
-      return null;
+      return ignoreUnknown(e, null); // a new type left out fails to compile; an unknown stored type is null (left as it is)
   }
 }
 

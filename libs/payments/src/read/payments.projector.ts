@@ -3,12 +3,12 @@ import type { RecordedEvent } from '@lib/eventstore';
 import type { Projector } from '@lib/projections';
 import type { CheckoutOpenedData } from '../domain/checkout.events';
 import { CheckoutViewState, evolveCheckoutView } from './checkout-view';
-import { CHECKOUT_STREAM_PREFIX, PAYMENT_STREAM_PREFIX, streamId } from './logged-event';
+import { CHECKOUT_STREAM, PAYMENT_STREAM } from '../domain/stream-categories';
 import { PaymentViewState, evolvePaymentView } from './payment-view';
 
 /**
- * The `payments` projection: the read side of `payment-<pmt_id>` and `checkout-<chk_id>` streams
- * (every other stream is ignored). Tables:
+ * The `payments` projection: the read side of payment and checkout streams (PAYMENT_STREAM,
+ * CHECKOUT_STREAM; every other stream, the reference streams included, is ignored). Tables:
  * - `payments`: one row per payment; the columns lists filter and sort on, and `state` (jsonb),
  *   the whole `PaymentViewState` the API view is built from (timeline included);
  * - `checkouts`: one row per checkout, with `state` the `CheckoutViewState`;
@@ -85,12 +85,12 @@ function touched(events: readonly RecordedEvent[]): { payments: Set<string>; che
   const payments = new Set<string>();
   const checkouts = new Set<string>();
   for (const event of events) {
-    const paymentId = streamId(event.stream, PAYMENT_STREAM_PREFIX);
+    const paymentId = PAYMENT_STREAM.parse(event.stream);
     if (paymentId !== null) {
       payments.add(paymentId);
       continue;
     }
-    const checkoutId = streamId(event.stream, CHECKOUT_STREAM_PREFIX);
+    const checkoutId = CHECKOUT_STREAM.parse(event.stream);
     if (checkoutId === null) continue;
     checkouts.add(checkoutId);
     if (event.type === 'CheckoutOpened') {
@@ -136,12 +136,12 @@ async function handlePaymentEvents(events: RecordedEvent[], tx: Sql): Promise<vo
     }
   };
   for (const event of events) {
-    const paymentId = streamId(event.stream, PAYMENT_STREAM_PREFIX);
+    const paymentId = PAYMENT_STREAM.parse(event.stream);
     if (paymentId !== null) {
       onPayment(paymentId, event);
       continue;
     }
-    const checkoutId = streamId(event.stream, CHECKOUT_STREAM_PREFIX);
+    const checkoutId = CHECKOUT_STREAM.parse(event.stream);
     if (checkoutId === null) continue;
     onCheckout(checkoutId, event);
     if (event.type === 'CheckoutOpened') {
