@@ -1,6 +1,6 @@
 import { Decider } from '@lib/domain';
-import { CommandRunner, ConcurrencyError, EventStore, LogPosition, OpenedStore, comparePositions, openEventStore } from '@lib/eventstore';
-import { tempDir } from '../support/temp-dir';
+import { CommandRunner, ConcurrencyError, EventStore, LogPosition, comparePositions } from '@lib/eventstore';
+import { TestStore, openTestStore } from '../support/fixtures';
 
 /** A counter: the smallest decider with a refusal, a no-op and several events from one command. */
 type CounterEvent = { type: 'Added'; data: { by: number } } | { type: 'Reset'; data: Record<string, never> };
@@ -31,20 +31,15 @@ const counter: Decider<CounterCommand, CounterEvent, CounterState, { max: number
 };
 
 describe('CommandRunner: load, fold, decide, append at the revision read', () => {
-  let dir: ReturnType<typeof tempDir>;
-  let opened: OpenedStore;
+  let opened: TestStore;
   let streams = 0;
   const stream = () => `counter-${++streams}`;
   const context = { max: 100 };
 
   beforeAll(async () => {
-    dir = tempDir();
-    opened = await openEventStore({ dataDir: dir.path });
+    opened = await openTestStore('embedded');
   });
-  afterAll(async () => {
-    await opened.close();
-    dir.remove();
-  });
+  afterAll(() => opened.cleanup());
 
   it('folds the stream, appends the decision with the metadata, and answers the states and position', async () => {
     const runner = new CommandRunner(opened.store);

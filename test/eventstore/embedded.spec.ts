@@ -1,11 +1,9 @@
-import { openEventStore } from '@lib/eventstore';
-import { tempDir } from '../support/temp-dir';
+import { openTestStore } from '../support/fixtures';
 import { eventStoreContract } from './event-store.contract';
 
 describe('event store contract: embedded (PGlite on disk)', () => {
   eventStoreContract(async () => {
-    const dir = tempDir();
-    const opened = await openEventStore({ dataDir: dir.path });
-    return { store: opened.store, close: async () => (await opened.close(), dir.remove()) };
+    const opened = await openTestStore('embedded');
+    return { store: opened.store, close: opened.cleanup };
   });
 });

@@ -1,11 +1,9 @@
-import { openEventStore } from '@lib/eventstore';
-import { createTestDatabase } from '../support/postgres';
+import { openTestStore } from '../support/fixtures';
 import { eventStoreContract } from './event-store.contract';
 
 describe('event store contract: postgres', () => {
   eventStoreContract(async () => {
-    const database = await createTestDatabase('es');
-    const opened = await openEventStore({ databaseUrl: database.url });
-    return { store: opened.store, close: async () => (await opened.close(), await database.drop()) };
+    const opened = await openTestStore('postgres', 'es');
+    return { store: opened.store, close: opened.cleanup };
   });
 });

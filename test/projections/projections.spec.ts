@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Database } from '@lib/database';
-import { EventStore, LogPosition, NewEvent, OpenedStore, RecordedEvent, comparePositions, openEventStore } from '@lib/eventstore';
+import { EventStore, LogPosition, NewEvent, RecordedEvent, comparePositions } from '@lib/eventstore';
 import {
   ProjectionRunner,
   Projector,
@@ -10,8 +10,7 @@ import {
   streamCatalog,
   verifyProjection,
 } from '@lib/projections';
-import { createTestDatabase } from '../support/postgres';
-import { tempDir } from '../support/temp-dir';
+import { STORE_KINDS, TestStore, openTestStore } from '../support/fixtures';
 
 const event = (type: string): NewEvent => ({ id: randomUUID(), type, data: { note: 'ü' } });
 
@@ -33,27 +32,9 @@ async function catalog(db: Database, table: string, prefix: string) {
   return rows.map((r) => ({ stream: r.stream_id, events: Number(r.events), lastRevision: Number(r.last_revision), lastType: r.last_event_type }));
 }
 
-const adapters: [string, () => Promise<OpenedStore & { cleanup(): Promise<void> }>][] = [
-  [
-    'embedded',
-    async () => {
-      const dir = tempDir();
-      const opened = await openEventStore({ dataDir: dir.path });
-      return { ...opened, cleanup: async () => (await opened.close(), dir.remove()) };
-    },
-  ],
-  [
-    'postgres',
-    async () => {
-      const database = await createTestDatabase('proj');
-      const opened = await openEventStore({ databaseUrl: database.url });
-      return { ...opened, cleanup: async () => (await opened.close(), await database.drop()) };
-    },
-  ],
-];
-
-describe.each(adapters)('projection engine on %s', (_kind, open) => {
-  let opened: OpenedStore & { cleanup(): Promise<void> };
+describe.each(STORE_KINDS)('projection engine on %s', (kind) => {
+  const open = () => openTestStore(kind, 'proj');
+  let opened: TestStore;
   let store: EventStore;
   let db: Database;
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { OpenedStore, RecordedEvent, comparePositions, openEventStore } from '@lib/eventstore';
+import { RecordedEvent, comparePositions } from '@lib/eventstore';
 import { Reactor, ReactorRunner, readCheckpoint, rebuildProjection, streamCatalogProjector } from '@lib/projections';
 import { eventually } from '../support/eventually';
-import { createTestDatabase } from '../support/postgres';
+import { TestStore, openTestStore } from '../support/fixtures';
 
 /**
  * Reactors (subscribers whose effects are commands) run on the projections' one subscriber loop:
@@ -10,18 +10,12 @@ import { createTestDatabase } from '../support/postgres';
  * rebuild, which replays projectors, never resets or re-runs a reactor.
  */
 describe('reactors on the one checkpointed subscriber loop (PostgreSQL)', () => {
-  let opened: OpenedStore;
-  let drop: () => Promise<void>;
+  let opened: TestStore;
 
   beforeAll(async () => {
-    const database = await createTestDatabase('reactor');
-    opened = await openEventStore({ databaseUrl: database.url });
-    drop = () => database.drop();
+    opened = await openTestStore('postgres', 'reactor');
   });
-  afterAll(async () => {
-    await opened.close();
-    await drop();
-  });
+  afterAll(() => opened.cleanup());
 
   const counts = new Map<string, number>();
   /** Appends n events numbered on from the stream's earlier ones (data.i = 0, 1, 2 …). */

@@ -1,0 +1,55 @@
+import { OpenedStore, openEventStore } from '@lib/eventstore';
+import { TestApi, startTestApi } from './api-app';
+import { createTestDatabase } from './postgres';
+import { tempDir } from './temp-dir';
+
+/**
+ * How suites get what they test on, in one place: a store of either kind, and the running app
+ * on either kind. Each fixture cleans up after itself (temp folder removed, database dropped).
+ */
+
+export type StoreKind = 'embedded' | 'postgres';
+
+/** Both kinds, for `describe.each(STORE_KINDS)`. */
+export const STORE_KINDS: readonly StoreKind[] = ['embedded', 'postgres'];
+
+export interface TestStore extends OpenedStore {
+  kind: StoreKind;
+  /** What the service and the CLI take to open this same store (DATA_DIR or DATABASE_URL). */
+  env: { DATA_DIR?: string; DATABASE_URL: string };
+  /** Opens the same store again (another process's view of it). */
+  reopen(): Promise<OpenedStore>;
+  /** Closes the store, then removes its folder or drops its database. */
+  cleanup(): Promise<void>;
+}
+
+/** A fresh event store with its SQL database: PGlite in a temp folder, or a new PostgreSQL database. */
+export async function openTestStore(kind: StoreKind, prefix = 't'): Promise<TestStore> {
+  if (kind === 'embedded') {
+    const dir = tempDir();
+    const open = () => openEventStore({ dataDir: dir.path });
+    const opened = await open();
+    return { ...opened, kind, env: { DATA_DIR: dir.path, DATABASE_URL: '' }, reopen: open, cleanup: async () => (await opened.close(), dir.remove()) };
+  }
+  const database = await createTestDatabase(prefix);
+  const open = () => openEventStore({ databaseUrl: database.url });
+  const opened = await open();
+  return { ...opened, kind, env: { DATABASE_URL: database.url }, reopen: open, cleanup: async () => (await opened.close(), await database.drop()) };
+}
+
+/** Only the storage of a fresh store, unopened (for a service or CLI that opens it itself). */
+export async function testStorage(kind: StoreKind, prefix = 't'): Promise<{ env: TestStore['env']; cleanup(): Promise<void> }> {
+  if (kind === 'embedded') {
+    const dir = tempDir();
+    return { env: { DATA_DIR: dir.path, DATABASE_URL: '' }, cleanup: async () => dir.remove() };
+  }
+  const database = await createTestDatabase(prefix);
+  return { env: { DATABASE_URL: database.url }, cleanup: () => database.drop() };
+}
+
+/** The real app on a real socket, on a fresh store of `kind`; close() also drops the store. */
+export async function startApp(kind: StoreKind, env: NodeJS.ProcessEnv = {}, prefix = 'app'): Promise<TestApi> {
+  const storage = await testStorage(kind, prefix);
+  const api = await startTestApi({ ...storage.env, ...env });
+  return { ...api, close: async () => (await api.close(), await storage.cleanup()) };
+}
