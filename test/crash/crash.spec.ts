@@ -4,8 +4,7 @@ import { createInterface } from 'node:readline';
 import { OpenedStore, openEventStore } from '@lib/eventstore';
 import { ProjectionRunner, streamCatalogProjector, verifyProjection } from '@lib/projections';
 import { readAllAfter } from '../eventstore/event-store.contract';
-import { createTestDatabase } from '../support/postgres';
-import { tempDir } from '../support/temp-dir';
+import { STORE_KINDS, testStorage } from '../support/fixtures';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -81,26 +80,10 @@ async function checkAfterCrash(opened: OpenedStore, acked: Acked[]): Promise<voi
   expect(Number(rows[0].total)).toBe(log.length);
 }
 
-const adapters: [string, () => Promise<{ env: NodeJS.ProcessEnv; open(): Promise<OpenedStore>; cleanup(): Promise<void> }>][] = [
-  [
-    'embedded',
-    async () => {
-      const dir = tempDir();
-      return { env: { DATA_DIR: dir.path, DATABASE_URL: '' }, open: () => openEventStore({ dataDir: dir.path }), cleanup: async () => dir.remove() };
-    },
-  ],
-  [
-    'postgres',
-    async () => {
-      const database = await createTestDatabase('crash');
-      return { env: { DATABASE_URL: database.url }, open: () => openEventStore({ databaseUrl: database.url }), cleanup: () => database.drop() };
-    },
-  ],
-];
-
-describe.each(adapters)('crash under load: %s', (_kind, setup) => {
+describe.each(STORE_KINDS)('crash under load: %s', (kind) => {
   it('keeps every acknowledged append after SIGKILL, twice over, with nothing duplicated and projections equal to a replay', async () => {
-    const { env, open, cleanup } = await setup();
+    const { env, cleanup } = await testStorage(kind, 'crash');
+    const open = () => openEventStore(env.DATA_DIR ? { dataDir: env.DATA_DIR } : { databaseUrl: env.DATABASE_URL });
     try {
       const acked: Acked[] = [];
       for (let round = 0; round < 2; round++) {
