@@ -1,4 +1,5 @@
 import { DynamicModule, ForwardReference, Module, Type } from '@nestjs/common';
+import { BusinessesModule } from '@lib/businesses';
 import { AppConfig, CoreModule } from '@lib/core';
 import { WebhookDispatcherModule } from '@lib/webhooks';
 import { allProjectors } from '@lib/wiring';
@@ -25,7 +26,7 @@ export class AppModule {
     const defaults = [WebhooksModule, WebhookDispatcherModule].filter((m) => !brings(imports, m));
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, PaymentsHttpModule, ...defaults, ...imports],
+      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, BusinessesModule, PaymentsHttpModule, ...defaults, ...imports],
       controllers: [HealthController, BusinessController],
     };
   }

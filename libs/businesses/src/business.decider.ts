@@ -1,5 +1,5 @@
 import { Decider, foldWith, ignoreUnknown, unhandled } from '@lib/domain';
-import { KEY_KINDS, KEY_MODES, KeyKind, KeyMode, keyPrefix } from './api-keys';
+import { KeyKind, KeyMode, keyPrefix } from './api-keys';
 import { DomainError } from './domain-error';
 import { BusinessEvent, asBusinessEvent } from './events';
 import { Permissions, normalizePermissions } from './permissions';
@@ -7,7 +7,10 @@ import { Permissions, normalizePermissions } from './permissions';
 /**
  * The business aggregate's decider: pure functions over the events of one `business-<id>`
  * stream. No clock, no randomness, no I/O: ids and the time come in through the context and
- * key material (the hash of a key minted by the caller) through the command.
+ * key material (the hash of a key minted by the caller) through the command. The input's shape
+ * (texts trimmed and within their lengths, known key types and modes, well-formed permissions)
+ * is checked before, by each use case's DTO (commands/*); the rules here are those of the
+ * business's state and of key kinds.
  */
 
 export interface KeyState {
@@ -24,6 +27,7 @@ export const initialBusinessState: BusinessState = Object.freeze({ status: 'none
 
 export interface CreateBusiness {
   type: 'CreateBusiness';
+  /** Trimmed, 1–200 characters (CreateBusinessDto). */
   name: string;
   simulated: boolean;
   website?: string | null;
@@ -61,11 +65,6 @@ export interface DecideContext {
     key(): string;
   };
 }
-
-export const NAME_MAX = 200;
-export const KEY_NAME_MAX = 100;
-const WEBSITE_MAX = 2048;
-const EMAIL_MAX = 254;
 
 export function decide(command: BusinessCommand, state: BusinessState, ctx: DecideContext): BusinessEvent[] {
   switch (command.type) {
@@ -144,17 +143,15 @@ export const businessBatchDecider: Decider<readonly BusinessCommandStep[], Busin
 
 function createBusiness(command: CreateBusiness, state: BusinessState, ctx: DecideContext): BusinessEvent[] {
   if (state.status !== 'none') throw new Error(`business ${state.id} already exists`); // ids are ours: never a client's doing
-  const name = requiredText(command.name, 'name', NAME_MAX);
-  if (typeof command.simulated !== 'boolean') throw new DomainError('invalid_request', 'simulated must be true or false.', 'simulated');
   return [
     {
       type: 'BusinessCreated',
       data: {
         business_id: ctx.ids.business(),
-        name,
+        name: command.name,
         simulated: command.simulated,
-        website: optionalText(command.website, 'website', WEBSITE_MAX),
-        support_email: optionalText(command.supportEmail, 'support_email', EMAIL_MAX),
+        website: command.website ?? null,
+        support_email: command.supportEmail ?? null,
       },
     },
   ];
@@ -162,8 +159,6 @@ function createBusiness(command: CreateBusiness, state: BusinessState, ctx: Deci
 
 function createApiKey(command: CreateApiKey, state: BusinessState, ctx: DecideContext): BusinessEvent[] {
   const business = existing(state, command.businessId);
-  if (!(KEY_KINDS as readonly string[]).includes(command.kind)) throw new DomainError('invalid_request', `A key's type is one of ${KEY_KINDS.join(', ')}.`, 'type');
-  if (!(KEY_MODES as readonly string[]).includes(command.mode)) throw new DomainError('invalid_request', `A key's mode is live or test.`, 'mode');
   if (business.simulated && command.mode === 'live') {
     throw new DomainError('invalid_request', 'A simulated business has test keys only: use mode test.', 'mode');
   }
@@ -172,7 +167,7 @@ function createApiKey(command: CreateApiKey, state: BusinessState, ctx: DecideCo
   }
   let permissions: Permissions | null = null;
   const given = command.permissions ?? null;
-  const name = optionalText(command.name, 'name', KEY_NAME_MAX);
+  const name = command.name ?? null;
   switch (command.kind) {
     case 'secret':
       if (given !== null) throw new DomainError('invalid_request', 'A secret key has every permission; create a restricted key to limit access.', 'permissions');
@@ -221,19 +216,4 @@ function existing(state: BusinessState, businessId: string): Extract<BusinessSta
   if (state.status === 'none') throw new DomainError('not_found', `No business ${businessId}.`);
   if (state.id !== businessId) throw new Error(`command for business ${businessId} decided on the stream of ${state.id}`);
   return state;
-}
-
-function requiredText(value: unknown, field: string, max: number): string {
-  const text = typeof value === 'string' ? value.trim() : '';
-  if (text === '') throw new DomainError('invalid_request', `${field} is required.`, field);
-  if (text.length > max) throw new DomainError('invalid_request', `${field} is at most ${max} characters.`, field);
-  return text;
-}
-
-function optionalText(value: unknown, field: string, max: number): string | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') throw new DomainError('invalid_request', `${field} must be a string or null.`, field);
-  const text = value.trim();
-  if (text.length > max) throw new DomainError('invalid_request', `${field} is at most ${max} characters.`, field);
-  return text === '' ? null : text;
 }

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { BusinessService } from './business.service';
+import { API_KEY_CACHE } from './commands/api-key-cache';
+import { CreateApiKeyHandler } from './commands/create-api-key/create-api-key.handler';
+import { CreateBusinessHandler } from './commands/create-business/create-business.handler';
+import { RevokeApiKeyHandler } from './commands/revoke-api-key/revoke-api-key.handler';
+import { GetBusinessHandler } from './queries/get-business/get-business.handler';
+
+/** The businesses capability's use cases, one handler each, for the CommandBus and QueryBus. */
+export const BUSINESS_HANDLERS = [CreateBusinessHandler, CreateApiKeyHandler, RevokeApiKeyHandler, GetBusinessHandler];
+
+/**
+ * The businesses use cases in a Nest app. The key commands tell the process's authentication
+ * cache: the BusinessService the app provides (PlatformModule, global), which also runs the
+ * same handlers for the operator's admin endpoint.
+ */
+@Module({
+  providers: [...BUSINESS_HANDLERS, { provide: API_KEY_CACHE, useExisting: BusinessService }],
+})
+export class BusinessesModule {}

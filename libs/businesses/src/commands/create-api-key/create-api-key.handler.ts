@@ -1,0 +1,45 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CommandRunner, EVENT_STORE, EventStore, metadataFor } from '@lib/eventstore';
+import { mintApiKey } from '../../api-keys';
+import { businessDecider } from '../../business.decider';
+import { DomainError } from '../../domain-error';
+import { parsePermissions } from '../../permissions';
+import { BUSINESS_STREAM, isBusinessId } from '../../stream-categories';
+import { BusinessRows, apiKeyView } from '../../views';
+import { API_KEY_CACHE, ApiKeyCache } from '../api-key-cache';
+import { decideContext } from '../decide-context';
+import { validInput } from '../valid-input';
+import { CreateApiKeyCommand, CreatedKey } from './create-api-key.command';
+import { CreateApiKeyDto } from './create-api-key.dto';
+
+/**
+ * Validates the input, mints the key (only its hash reaches the decider), decides it on the
+ * business's stream and appends it at the revision read (CommandRunner: retried on a conflict,
+ * then the read models waited for). The whole key is in the answer and nowhere else.
+ */
+@CommandHandler(CreateApiKeyCommand)
+export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand> {
+  constructor(
+    private readonly runner: CommandRunner,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(API_KEY_CACHE) private readonly keys: ApiKeyCache,
+  ) {}
+
+  async execute({ businessId, input, meta }: CreateApiKeyCommand): Promise<CreatedKey> {
+    const valid = await validInput(CreateApiKeyDto, input);
+    if (!isBusinessId(businessId)) throw new DomainError('not_found', `No business ${businessId}.`);
+    const permissions = typeof valid.permissions === 'string' ? parsePermissions(valid.permissions) : valid.permissions;
+    const minted = mintApiKey(valid.type, valid.mode);
+    const result = await this.runner.run(
+      businessDecider,
+      BUSINESS_STREAM.stream(businessId),
+      { type: 'CreateApiKey', businessId, kind: valid.type, mode: valid.mode, name: valid.name, permissions, secretHash: minted.secret_hash, last4: minted.last4 },
+      { context: decideContext(), metadata: metadataFor(meta) },
+    );
+    this.keys.keyCreated(minted.secret_hash);
+    const rows = BusinessRows.of(await this.store.readStream(result.stream));
+    const key = [...rows.keys.values()].find((k) => k.secret_hash === minted.secret_hash)!;
+    return { key: apiKeyView(key), secret: minted.secret };
+  }
+}

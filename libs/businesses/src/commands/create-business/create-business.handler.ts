@@ -1,0 +1,53 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CommandRunner, EVENT_STORE, EventStore, metadataFor } from '@lib/eventstore';
+import { newId } from '@lib/http';
+import { KeyKind, KeyMode, MintedKey, mintApiKey } from '../../api-keys';
+import { BusinessCommandStep, businessBatchDecider } from '../../business.decider';
+import { BUSINESS_STREAM } from '../../stream-categories';
+import { BusinessRows, businessView, compareKeyRows, apiKeyView } from '../../views';
+import { decideContext } from '../decide-context';
+import { validInput } from '../valid-input';
+import { CreateBusinessCommand, CreatedBusiness } from './create-business.command';
+import { CreateBusinessDto } from './create-business.dto';
+
+/**
+ * Validates the input, mints the two keys (only their hashes reach the decider), decides the
+ * business and its keys in a row on a new stream, appends them at once, waits for the read
+ * models (CommandRunner), and answers from the stream it appended to.
+ */
+@CommandHandler(CreateBusinessCommand)
+export class CreateBusinessHandler implements ICommandHandler<CreateBusinessCommand> {
+  constructor(
+    private readonly runner: CommandRunner,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+  ) {}
+
+  async execute({ input, meta }: CreateBusinessCommand): Promise<CreatedBusiness> {
+    const valid = await validInput(CreateBusinessDto, input);
+    const mode: KeyMode = valid.simulated ? 'test' : 'live';
+    const secret = mintApiKey('secret', mode);
+    const publishable = mintApiKey('publishable', mode);
+    const businessId = newId('biz');
+    const key =
+      (minted: MintedKey, kind: KeyKind): BusinessCommandStep =>
+      (state) => ({ type: 'CreateApiKey', businessId: state.status === 'active' ? state.id : '', kind, mode, secretHash: minted.secret_hash, last4: minted.last4 });
+    const result = await this.runner.run(
+      businessBatchDecider,
+      BUSINESS_STREAM.stream(businessId),
+      [
+        { type: 'CreateBusiness', name: valid.name, simulated: valid.simulated, website: valid.website ?? null, supportEmail: valid.support_email ?? null },
+        key(secret, 'secret'),
+        key(publishable, 'publishable'),
+      ],
+      { context: decideContext({ business: () => businessId }), metadata: metadataFor(meta), newStream: true },
+    );
+    const rows = BusinessRows.of(await this.store.readStream(result.stream));
+    return {
+      business: businessView(rows.businesses.get(businessId)!),
+      secret_key: secret.secret,
+      publishable_key: publishable.secret,
+      keys: [...rows.keys.values()].sort(compareKeyRows).map(apiKeyView),
+    };
+  }
+}

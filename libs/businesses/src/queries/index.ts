@@ -1,0 +1,2 @@
+export * from './get-business/get-business.handler';
+export * from './get-business/get-business.query';
