@@ -11,12 +11,11 @@ import {
   DeliveryStore,
   RETRY_SCHEDULE_MS,
   WebhookDispatcher,
-  WebhookEndpointService,
   WebhookSecretStore,
   WebhookSender,
 } from '../../libs/webhooks/src';
 import { createTestDatabase } from '../support/postgres';
-import { Receiver, appendPayment, eventually, manualClock, startReceiver, testProjectors, settledPosition } from './support';
+import { Receiver, appendPayment, endpointCommands, eventually, manualClock, startReceiver, testProjectors, settledPosition } from './support';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -26,7 +25,7 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
   let store: EventStore;
   let db: Database;
   let runner: ProjectionRunner;
-  let endpoints: WebhookEndpointService;
+  let endpoints: ReturnType<typeof endpointCommands>;
   let businesses: BusinessService;
   const receivers: Receiver[] = [];
   const dispatchers: WebhookDispatcher[] = [];
@@ -68,7 +67,7 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
     runner = new ProjectionRunner(store, db, testProjectors());
     await runner.start();
     const waiter = { waitFor: (p: LogPosition, t?: number) => runner.waitFor(p, t) };
-    endpoints = new WebhookEndpointService(store, db, waiter, new WebhookSecretStore(db), { allowPrivateUrls: true });
+    endpoints = endpointCommands(store, db, waiter, { allowPrivateUrls: true });
     businesses = new BusinessService(store, db, waiter);
   });
   afterEach(async () => {

@@ -1,4 +1,6 @@
 import {
+  CreateWebhookEndpoint,
+  UpdateWebhookEndpoint,
   WebhookDecideContext,
   WebhookEndpointEvent,
   WebhookEndpointState,
@@ -40,15 +42,19 @@ describe('webhook endpoint decider (given events, when command, then events)', (
     ]);
   });
 
+  // the input's shape (an empty event_types, a description that is not a string, enabled that is
+  // not a boolean) is the DTOs' to refuse: test/webhooks/endpoint-inputs.spec.ts
   it('refuses what the rules refuse, naming the field', () => {
-    const create = (fields: Record<string, unknown>) => () =>
+    const create = (fields: Partial<CreateWebhookEndpoint>) => () =>
       decideWebhookEndpoint({ type: 'CreateWebhookEndpoint', businessId: 'biz_1', url: 'https://a.example.com/h', eventTypes: ['*'], secretHint: 'h', ...fields }, given(), ctx);
     expect(refusal(create({ url: 'https://localhost/h' }))).toEqual({ code: 'invalid_request', field: 'url', status: 400 });
-    expect(refusal(create({ eventTypes: [] }))).toMatchObject({ field: 'event_types' });
     expect(refusal(create({ eventTypes: ['payment.succeeded', 'nope'] }))).toMatchObject({ field: 'event_types.1' });
     expect(refusal(create({ eventTypes: ['*', 'payment.failed'] }))).toMatchObject({ field: 'event_types' });
-    expect(refusal(create({ enabled: 'true' }))).toMatchObject({ field: 'enabled' });
-    expect(refusal(create({ description: 7 }))).toMatchObject({ field: 'description' });
+    expect(refusal(create({ eventTypes: ['webhook.test'] }))).toMatchObject({ field: 'event_types.0' });
+    const update = (fields: Partial<UpdateWebhookEndpoint>) => () =>
+      decideWebhookEndpoint({ type: 'UpdateWebhookEndpoint', businessId: 'biz_1', webhookId: 'whk_1', ...fields }, given(created), ctx);
+    expect(refusal(update({ url: 'https://169.254.169.254/x' }))).toEqual({ code: 'invalid_request', field: 'url', status: 400 });
+    expect(refusal(update({ eventTypes: ['payment.failed', 'payment.exploded'] }))).toMatchObject({ field: 'event_types.1' });
   });
 
   it('records only what changes; an unchanged PATCH records nothing', () => {

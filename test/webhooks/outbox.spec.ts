@@ -5,8 +5,6 @@ import { EventStore, LogPosition, OpenedStore, formatPosition, openEventStore } 
 import { ProjectionRunner, rebuildProjection, verifyProjection } from '@lib/projections';
 import {
   ApiEventSource,
-  WebhookEndpointService,
-  WebhookSecretStore,
   apiEventId,
   businessEventSource,
   deliveryId,
@@ -15,7 +13,7 @@ import {
 } from '../../libs/webhooks/src';
 import { createTestDatabase } from '../support/postgres';
 import { tempDir } from '../support/temp-dir';
-import { TEST_SOURCES, appendPayment, testPaymentSource, settledPosition } from './support';
+import { TEST_SOURCES, appendPayment, endpointCommands, testPaymentSource, settledPosition } from './support';
 
 const adapters: [string, () => Promise<OpenedStore & { cleanup(): Promise<void> }>][] = [
   [
@@ -48,7 +46,7 @@ describe.each(adapters)('events projection and outbox on %s (issue 5 points 2 an
   let store: EventStore;
   let db: Database;
   let runner: ProjectionRunner;
-  let endpoints: WebhookEndpointService;
+  let endpoints: ReturnType<typeof endpointCommands>;
   let businesses: BusinessService;
   const events = eventsProjector(TEST_SOURCES);
 
@@ -76,7 +74,7 @@ describe.each(adapters)('events projection and outbox on %s (issue 5 points 2 an
     ({ store, db } = opened);
     await startRunner();
     const waiter = { waitFor: (position: LogPosition, timeoutMs?: number) => runner.waitFor(position, timeoutMs) }; // the runner of the moment
-    endpoints = new WebhookEndpointService(store, db, waiter, new WebhookSecretStore(db), { allowPrivateUrls: false });
+    endpoints = endpointCommands(store, db, waiter, { allowPrivateUrls: false });
     businesses = new BusinessService(store, db, waiter);
   });
   afterAll(async () => {

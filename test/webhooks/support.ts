@@ -5,15 +5,25 @@ import { randomUUID } from 'node:crypto';
 import { IncomingHttpHeaders, Server, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import type { Database } from '@lib/database';
-import { EventStore, LogPosition, RecordedEvent, comparePositions } from '@lib/eventstore';
+import { CommandRunner, EventStore, LogPosition, ReadModelWaiter, RecordedEvent, WriteMeta, comparePositions } from '@lib/eventstore';
 import { ProjectionRunner } from '@lib/projections';
 import {
   ApiEventDraft,
   ApiEventSource,
+  CreateEndpointCommand,
+  CreateEndpointHandler,
+  DeleteEndpointCommand,
+  DeleteEndpointHandler,
   Resolver,
+  RotateSecretCommand,
+  RotateSecretHandler,
+  UpdateEndpointCommand,
+  UpdateEndpointHandler,
   WebhookDispatcher,
   WebhookDispatcherOptions,
+  WebhookSecretStore,
   WebhookSender,
+  WebhooksOptions,
   businessEventSource,
   eventsProjector,
   webhookEndpointsProjector,
@@ -238,4 +248,23 @@ export { eventually } from '../support/eventually';
 export function manualClock(start = Date.now()) {
   let t = start;
   return { now: () => new Date(t), advance: (ms: number) => void (t += ms), set: (ms: number) => void (t = ms) };
+}
+
+/**
+ * The endpoint use cases on a store and database, outside Nest: each method builds the command
+ * and runs its handler, as the command bus does for the API.
+ */
+export function endpointCommands(store: EventStore, db: Database, readModels: ReadModelWaiter, options: WebhooksOptions) {
+  const runner = new CommandRunner(store, readModels);
+  const secrets = new WebhookSecretStore(db);
+  const create = new CreateEndpointHandler(runner, store, secrets, options);
+  const update = new UpdateEndpointHandler(runner, store, options);
+  const remove = new DeleteEndpointHandler(runner, secrets, options);
+  const rotate = new RotateSecretHandler(runner, store, secrets, options);
+  return {
+    create: (businessId: string, input: Record<string, unknown>, meta?: WriteMeta) => create.execute(new CreateEndpointCommand(businessId, input, meta)),
+    update: (businessId: string, webhookId: string, input: Record<string, unknown>, meta?: WriteMeta) => update.execute(new UpdateEndpointCommand(businessId, webhookId, input, meta)),
+    delete: (businessId: string, webhookId: string, meta?: WriteMeta) => remove.execute(new DeleteEndpointCommand(businessId, webhookId, meta)),
+    rotateSecret: (businessId: string, webhookId: string, meta?: WriteMeta) => rotate.execute(new RotateSecretCommand(businessId, webhookId, meta)),
+  };
 }

@@ -1,19 +1,19 @@
-import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Business } from '@lib/businesses';
-import { pageRequest } from '@lib/http';
-import { EVENT_TYPES, EventQueries, eventCursorFilters } from '@lib/webhooks';
+import { EVENT_TYPES, GetEventQuery, ListEventsQuery } from '@lib/webhooks';
 import { RequiresPermission } from '../auth/auth.decorators';
 import { Auth, CurrentBusiness, RequestAuth } from '../auth/request-auth';
 import { ApiErrors, dataOf } from '../platform/openapi';
-import { readQuery, readableSegments, readers } from './request-context';
+import { readableSegments } from './request-context';
 import { EVENT_SCHEMA, listOf } from './schemas';
 
-/** Events (spec §6) read back: what webhooks deliver, from the `events` projection. */
+/** Events (spec §6) read back: what webhooks deliver, from the `events` projection (queries in libs/webhooks/src/app). */
 @ApiTags('events')
 @Controller('events')
 export class EventsController {
-  constructor(@Inject(EventQueries) private readonly events: EventQueries) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @ApiOperation({ summary: 'List events', description: `Newest first. Types: ${EVENT_TYPES.join(', ')}.` })
   @ApiQuery({ name: 'type', required: false })
@@ -21,11 +21,11 @@ export class EventsController {
   @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 25.' })
   @ApiQuery({ name: 'cursor', required: false })
   @ApiOkResponse({ description: 'A page of events.', schema: listOf(EVENT_SCHEMA) })
+  @ApiErrors('invalid_request')
   @RequiresPermission('events', 'read')
   @Get()
   async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>, @Auth() auth: RequestAuth) {
-    const { values, page } = readQuery(query, { type: readers.eventType, subject_id: readers.objectId });
-    return this.events.list(business.id, values, readableSegments(auth), pageRequest('events', eventCursorFilters(values), page));
+    return this.queries.execute(new ListEventsQuery(business.id, query, readableSegments(auth)));
   }
 
   @ApiOperation({ summary: 'Retrieve an event' })
@@ -35,6 +35,6 @@ export class EventsController {
   @RequiresPermission('events', 'read')
   @Get(':id')
   async get(@CurrentBusiness() business: Business, @Param('id') id: string, @Auth() auth: RequestAuth) {
-    return { data: await this.events.get(business.id, id, readableSegments(auth)) };
+    return { data: await this.queries.execute(new GetEventQuery(business.id, id, readableSegments(auth))) };
   }
 }

@@ -1,28 +1,23 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Business } from '@lib/businesses';
-import { pageRequest } from '@lib/http';
-import { WebhookDeliveryService, cursorFilters } from '@lib/webhooks';
+import { GetDeliveryQuery, ListDeliveriesQuery, ResendDeliveryCommand } from '@lib/webhooks';
 import { RequiresPermission } from '../auth/auth.decorators';
 import { Auth, CurrentBusiness, RequestAuth } from '../auth/request-auth';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { RateLimit } from '../platform/rate-limit.guard';
-import { readQuery, readableSegments, readers } from './request-context';
+import { readableSegments } from './request-context';
 import { DELIVERY_SCHEMA, listOf } from './schemas';
 
-const FILTERS = {
-  webhook_id: readers.id('whk'),
-  status: readers.status,
-  event_type: readers.deliveryEventType,
-  event_id: readers.id('evt'),
-  subject_id: readers.objectId,
-};
-
-/** The business's delivery log across endpoints, one delivery, and resending one. */
+/** The business's delivery log across endpoints, one delivery, and resending one (use cases in libs/webhooks/src/app). */
 @ApiTags('webhooks')
 @Controller('webhook_deliveries')
 export class WebhookDeliveriesController {
-  constructor(@Inject(WebhookDeliveryService) private readonly deliveries: WebhookDeliveryService) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @ApiOperation({
     summary: 'List webhook deliveries',
@@ -36,11 +31,11 @@ export class WebhookDeliveriesController {
   @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 25.' })
   @ApiQuery({ name: 'cursor', required: false })
   @ApiOkResponse({ description: 'A page of deliveries.', schema: listOf(DELIVERY_SCHEMA) })
+  @ApiErrors('invalid_request')
   @RequiresPermission('webhooks', 'read')
   @Get()
   async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>, @Auth() auth: RequestAuth) {
-    const { values, page } = readQuery(query, FILTERS);
-    return this.deliveries.list('webhook_deliveries', business.id, values, readableSegments(auth), pageRequest('webhook_deliveries', cursorFilters(values), page));
+    return this.queries.execute(new ListDeliveriesQuery(business.id, query, readableSegments(auth)));
   }
 
   @ApiOperation({ summary: 'Retrieve a webhook delivery', description: 'With every attempt, the last request headers and the payload.' })
@@ -50,7 +45,7 @@ export class WebhookDeliveriesController {
   @RequiresPermission('webhooks', 'read')
   @Get(':id')
   async get(@CurrentBusiness() business: Business, @Param('id') id: string, @Auth() auth: RequestAuth) {
-    return { data: await this.deliveries.get(business.id, id, readableSegments(auth)) };
+    return { data: await this.queries.execute(new GetDeliveryQuery(business.id, id, readableSegments(auth))) };
   }
 
   @ApiOperation({
@@ -66,6 +61,6 @@ export class WebhookDeliveriesController {
   @HttpCode(200)
   @Post(':id/resend')
   async resend(@CurrentBusiness() business: Business, @Param('id') id: string, @Auth() auth: RequestAuth) {
-    return { data: await this.deliveries.resend(business.id, id, readableSegments(auth)) };
+    return { data: await this.commands.execute(new ResendDeliveryCommand(business.id, id, readableSegments(auth))) };
   }
 }

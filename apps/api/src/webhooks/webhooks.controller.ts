@@ -1,27 +1,39 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Business } from '@lib/businesses';
-import { pageRequest } from '@lib/http';
-import { WebhookDeliveryService, WebhookEndpointService, cursorFilters } from '@lib/webhooks';
+import {
+  CreateEndpointCommand,
+  CreateWebhookBody,
+  DeleteEndpointCommand,
+  GetEndpointQuery,
+  ListDeliveriesQuery,
+  ListEndpointsQuery,
+  RotateSecretCommand,
+  SendTestEventCommand,
+  UpdateEndpointCommand,
+  UpdateWebhookBody,
+} from '@lib/webhooks';
 import { RequiresPermission } from '../auth/auth.decorators';
 import { Auth, CurrentBusiness, RequestAuth, actorOf, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { RateLimit } from '../platform/rate-limit.guard';
-import { CreateWebhookBody, UpdateWebhookBody } from './dto';
-import { readQuery, readableSegments, readers } from './request-context';
+import { readableSegments } from './request-context';
 import { DELIVERY_SCHEMA, WEBHOOK_SCHEMA, WEBHOOK_WITH_SECRET_SCHEMA, listOf } from './schemas';
 
-const DELIVERY_FILTERS = { status: readers.status, event_type: readers.deliveryEventType, event_id: readers.id('evt'), subject_id: readers.objectId };
-
-/** Webhook endpoints (spec §4): create, list, read, change, delete, rotate the secret, test, delivery log. */
+/**
+ * Webhook endpoints (spec §4): create, list, read, change, delete, rotate the secret, test,
+ * delivery log. Each route builds its command or query and sends it on the bus; the use cases
+ * are in libs/webhooks/src/app.
+ */
 @ApiTags('webhooks')
 @Controller('webhooks')
 export class WebhooksController {
   constructor(
-    @Inject(WebhookEndpointService) private readonly endpoints: WebhookEndpointService,
-    @Inject(WebhookDeliveryService) private readonly deliveries: WebhookDeliveryService,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   @ApiOperation({
@@ -36,18 +48,18 @@ export class WebhooksController {
   @IdempotencyKeyIgnored()
   @Post()
   async create(@CurrentBusiness() business: Business, @Body() body: CreateWebhookBody, @Req() request: FastifyRequest) {
-    return { data: await this.endpoints.create(business.id, body, writeMeta(request)) };
+    return { data: await this.commands.execute(new CreateEndpointCommand(business.id, body, writeMeta(request))) };
   }
 
   @ApiOperation({ summary: 'List webhook endpoints', description: 'Newest first; deleted endpoints are not listed.' })
   @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 25.' })
   @ApiQuery({ name: 'cursor', required: false, description: 'next_cursor of the previous page.' })
   @ApiOkResponse({ description: 'A page of endpoints.', schema: listOf(WEBHOOK_SCHEMA) })
+  @ApiErrors('invalid_request')
   @RequiresPermission('webhooks', 'read')
   @Get()
   async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>) {
-    const { page } = readQuery(query, {});
-    return this.endpoints.list(business.id, page);
+    return this.queries.execute(new ListEndpointsQuery(business.id, query));
   }
 
   @ApiOperation({ summary: 'Retrieve a webhook endpoint' })
@@ -57,7 +69,7 @@ export class WebhooksController {
   @RequiresPermission('webhooks', 'read')
   @Get(':id')
   async get(@CurrentBusiness() business: Business, @Param('id') id: string) {
-    return { data: await this.endpoints.get(business.id, id) };
+    return { data: await this.queries.execute(new GetEndpointQuery(business.id, id)) };
   }
 
   @ApiOperation({ summary: 'Change a webhook endpoint', description: 'Send only what changes. `enabled: false` stops new deliveries and keeps the settings.' })
@@ -68,7 +80,7 @@ export class WebhooksController {
   @RequiresPermission('webhooks', 'write')
   @Patch(':id')
   async update(@CurrentBusiness() business: Business, @Param('id') id: string, @Body() body: UpdateWebhookBody, @Req() request: FastifyRequest) {
-    return { data: await this.endpoints.update(business.id, id, body ?? {}, writeMeta(request)) };
+    return { data: await this.commands.execute(new UpdateEndpointCommand(business.id, id, body ?? {}, writeMeta(request))) };
   }
 
   @ApiOperation({
@@ -81,7 +93,7 @@ export class WebhooksController {
   @RequiresPermission('webhooks', 'write')
   @Delete(':id')
   async delete(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
-    return { data: await this.endpoints.delete(business.id, id, writeMeta(request)) };
+    return { data: await this.commands.execute(new DeleteEndpointCommand(business.id, id, writeMeta(request))) };
   }
 
   @ApiOperation({
@@ -97,7 +109,7 @@ export class WebhooksController {
   @HttpCode(200)
   @Post(':id/rotate-secret')
   async rotateSecret(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
-    return { data: await this.endpoints.rotateSecret(business.id, id, writeMeta(request)) };
+    return { data: await this.commands.execute(new RotateSecretCommand(business.id, id, writeMeta(request))) };
   }
 
   @ApiOperation({
@@ -113,7 +125,7 @@ export class WebhooksController {
   @Post(':id/test')
   async test(@CurrentBusiness() business: Business, @Param('id') id: string, @Auth() auth: RequestAuth) {
     const mode = auth.kind === 'api_key' ? auth.key.mode : 'live';
-    return { data: await this.deliveries.sendTest(business.id, id, { actor: actorOf(auth), mode }) };
+    return { data: await this.commands.execute(new SendTestEventCommand(business.id, id, actorOf(auth), mode)) };
   }
 
   @ApiOperation({
@@ -128,14 +140,10 @@ export class WebhooksController {
   @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 25.' })
   @ApiQuery({ name: 'cursor', required: false })
   @ApiOkResponse({ description: 'A page of deliveries.', schema: listOf(DELIVERY_SCHEMA) })
-  @ApiErrors('not_found')
+  @ApiErrors('invalid_request', 'not_found')
   @RequiresPermission('webhooks', 'read')
   @Get(':id/deliveries')
   async deliveriesOf(@CurrentBusiness() business: Business, @Param('id') id: string, @Query() query: Record<string, unknown>, @Auth() auth: RequestAuth) {
-    const { values, page } = readQuery(query, DELIVERY_FILTERS);
-    await this.endpoints.get(business.id, id); // 404 for an unknown or deleted endpoint
-    const filters = { ...values, webhook_id: id };
-    const list = `webhooks/deliveries`;
-    return this.deliveries.list(list, business.id, filters, readableSegments(auth), pageRequest(list, cursorFilters(filters), page));
+    return this.queries.execute(new ListDeliveriesQuery(business.id, query, readableSegments(auth), id));
   }
 }

@@ -1,18 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
-import { EVENT_STORE, EventStore } from '@lib/eventstore';
-import { ProjectionRunner } from '@lib/projections';
-import {
-  EventQueries,
-  Resolver,
-  WebhookDeliveryService,
-  WebhookEndpointService,
-  WebhookSecretStore,
-  WebhookSender,
-  systemResolver,
-  webhookEndpointsProjector,
-} from '@lib/webhooks';
+import { Resolver, WEBHOOKS_OPTIONS, WEBHOOK_HANDLERS, WebhookSecretStore, WebhookSender, WebhooksOptions, systemResolver } from '@lib/webhooks';
 import { EventsController } from './events.controller';
 import { WebhookDeliveriesController } from './webhook-deliveries.controller';
 import { WebhooksController } from './webhooks.controller';
@@ -22,13 +11,16 @@ export const WEBHOOK_RESOLVER = Symbol('WEBHOOK_RESOLVER');
 
 /**
  * The webhook routes (spec §4, §6): endpoints, the delivery log, test events and resends, and
- * events. Reads need the `webhook_endpoints` and `events` projections running somewhere (a
- * worker, or this process when it runs them); writes wait for `webhook_endpoints` by polling
- * its checkpoint, so they work whichever process runs it.
+ * events, and the webhooks use cases they send on the command and query buses (WEBHOOK_HANDLERS,
+ * libs/webhooks/src/app), with what those handlers need here. Reads need the `webhook_endpoints`
+ * and `events` projections running somewhere (a worker, or this process); writes wait for the
+ * read models through the CommandRunner, which polls their checkpoints when this process does
+ * not run them.
  */
 @Module({
   controllers: [WebhooksController, WebhookDeliveriesController, EventsController],
   providers: [
+    ...WEBHOOK_HANDLERS,
     { provide: WEBHOOK_RESOLVER, useValue: systemResolver },
     {
       provide: WebhookSender,
@@ -36,23 +28,8 @@ export const WEBHOOK_RESOLVER = Symbol('WEBHOOK_RESOLVER');
       inject: [APP_CONFIG, WEBHOOK_RESOLVER],
     },
     { provide: WebhookSecretStore, useFactory: (db: Database) => new WebhookSecretStore(db), inject: [DATABASE] },
-    {
-      provide: WebhookEndpointService,
-      useFactory: (store: EventStore, db: Database, secrets: WebhookSecretStore, config: AppConfig) =>
-        // an unstarted runner's waitFor polls the checkpoint, wherever the projection runs
-        new WebhookEndpointService(store, db, new ProjectionRunner(store, db, [webhookEndpointsProjector]), secrets, {
-          allowPrivateUrls: config.webhookAllowPrivateUrls,
-        }),
-      inject: [EVENT_STORE, DATABASE, WebhookSecretStore, APP_CONFIG],
-    },
-    {
-      provide: WebhookDeliveryService,
-      useFactory: (db: Database, endpoints: WebhookEndpointService, sender: WebhookSender) => new WebhookDeliveryService(db, endpoints, sender),
-      inject: [DATABASE, WebhookEndpointService, WebhookSender],
-    },
-    { provide: EventQueries, useFactory: (db: Database) => new EventQueries(db), inject: [DATABASE] },
+    { provide: WEBHOOKS_OPTIONS, useFactory: (config: AppConfig): WebhooksOptions => ({ allowPrivateUrls: config.webhookAllowPrivateUrls }), inject: [APP_CONFIG] },
   ],
-  exports: [WebhookEndpointService, WebhookDeliveryService, EventQueries, WebhookSender],
 })
 export class WebhooksModule {
   /** The module with another resolver for test events and resends (tests: DNS answers of their choosing). */

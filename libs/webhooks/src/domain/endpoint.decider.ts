@@ -7,7 +7,10 @@ import { ALL_EVENT_TYPES, EVENT_TYPES, isEventType } from './event-types';
 /**
  * The webhook endpoint aggregate's decider: pure functions over the events of one
  * `webhook-<whk_id>` stream. No clock, no randomness, no I/O: the id, the secret's hint, the
- * time and the URL policy come in through the command and the context.
+ * time and the URL policy come in through the command and the context. The input's shape
+ * (strings, an array of strings, a boolean, lengths; texts trimmed) is checked before, by each
+ * use case's DTO (app/commands/*); the rules here are the endpoint's: where deliveries may go
+ * (the URL policy), which event types exist, whose endpoint it is, and what a change changes.
  */
 export type WebhookEndpointState =
   | { status: 'none' }
@@ -28,10 +31,13 @@ export const initialWebhookEndpointState: WebhookEndpointState = Object.freeze({
 export interface CreateWebhookEndpoint {
   type: 'CreateWebhookEndpoint';
   businessId: string;
-  url: unknown;
-  eventTypes: unknown;
-  description?: unknown;
-  enabled?: unknown;
+  url: string;
+  /** At least one (CreateWebhookBody). */
+  eventTypes: readonly string[];
+  /** Trimmed; none is "". */
+  description?: string | null;
+  /** Default true. */
+  enabled?: boolean;
   secretHint: string;
 }
 
@@ -40,10 +46,10 @@ export interface UpdateWebhookEndpoint {
   businessId: string;
   webhookId: string;
   /** Absent (undefined) fields are left as they are. */
-  url?: unknown;
-  eventTypes?: unknown;
-  description?: unknown;
-  enabled?: unknown;
+  url?: string;
+  eventTypes?: readonly string[];
+  description?: string;
+  enabled?: boolean;
 }
 
 export interface RotateWebhookSecret {
@@ -77,8 +83,8 @@ export function decideWebhookEndpoint(command: WebhookEndpointCommand, state: We
       if (state.status !== 'none') throw new Error(`webhook endpoint ${state.id} already exists`); // ids are ours
       const url = validUrl(command.url, ctx.urlPolicy);
       const eventTypes = validEventTypes(command.eventTypes);
-      const description = command.description === undefined || command.description === null ? '' : validDescription(command.description);
-      const enabled = command.enabled === undefined ? true : validEnabled(command.enabled);
+      const description = command.description ?? '';
+      const enabled = command.enabled ?? true;
       return [
         {
           type: 'WebhookEndpointCreated',
@@ -105,14 +111,8 @@ export function decideWebhookEndpoint(command: WebhookEndpointCommand, state: We
         const eventTypes = validEventTypes(command.eventTypes);
         if (eventTypes.join(',') !== endpoint.eventTypes.join(',')) changes.event_types = eventTypes;
       }
-      if (command.description !== undefined) {
-        const description = validDescription(command.description);
-        if (description !== endpoint.description) changes.description = description;
-      }
-      if (command.enabled !== undefined) {
-        const enabled = validEnabled(command.enabled);
-        if (enabled !== endpoint.enabled) changes.enabled = enabled;
-      }
+      if (command.description !== undefined && command.description !== endpoint.description) changes.description = command.description;
+      if (command.enabled !== undefined && command.enabled !== endpoint.enabled) changes.enabled = command.enabled;
       return Object.keys(changes).length > 1 ? [{ type: 'WebhookEndpointUpdated', data: changes }] : [];
     }
     case 'RotateWebhookSecret': {
@@ -186,18 +186,15 @@ function existing(state: WebhookEndpointState, businessId: string, webhookId: st
   return state;
 }
 
-function validUrl(value: unknown, policy: UrlPolicy): string {
-  if (typeof value !== 'string') throw new WebhookError('invalid_request', 'url must be a string.', 'url');
+/** The URL policy (SSRF rules, delivery/url-policy.ts), as it stands for this deployment. */
+function validUrl(value: string, policy: UrlPolicy): string {
   const checked = checkWebhookUrl(value, policy);
   if (!checked.ok) throw new WebhookError('invalid_request', `${capitalize(checked.reason)}.`, 'url');
   return value;
 }
 
-/** At least one known type (or `*` alone), each once; kept in the order of EVENT_TYPES. */
-function validEventTypes(value: unknown): string[] {
-  if (!Array.isArray(value)) throw new WebhookError('invalid_request', 'event_types must be an array of event types.', 'event_types');
-  if (value.length === 0) throw new WebhookError('invalid_request', 'event_types needs at least one event type (or "*" for all).', 'event_types');
-  if (value.length > EVENT_TYPES_MAX) throw new WebhookError('invalid_request', `event_types lists at most ${EVENT_TYPES_MAX} types.`, 'event_types');
+/** Types of the catalogue (or `*` alone), each once; kept in the order of EVENT_TYPES. */
+function validEventTypes(value: readonly string[]): string[] {
   const seen = new Set<string>();
   value.forEach((type, i) => {
     if (type === ALL_EVENT_TYPES) return void seen.add(type);
@@ -215,18 +212,6 @@ function validEventTypes(value: unknown): string[] {
     return [ALL_EVENT_TYPES];
   }
   return EVENT_TYPES.filter((t) => seen.has(t));
-}
-
-function validDescription(value: unknown): string {
-  if (typeof value !== 'string') throw new WebhookError('invalid_request', 'description must be a string.', 'description');
-  const text = value.trim();
-  if (text.length > DESCRIPTION_MAX) throw new WebhookError('invalid_request', `description is at most ${DESCRIPTION_MAX} characters.`, 'description');
-  return text;
-}
-
-function validEnabled(value: unknown): boolean {
-  if (typeof value !== 'boolean') throw new WebhookError('invalid_request', 'enabled must be true or false.', 'enabled');
-  return value;
 }
 
 function capitalize(text: string): string {

@@ -1,0 +1,70 @@
+import { CreateWebhookBody, UpdateWebhookBody, validInput } from '../../libs/webhooks/src';
+
+/** The refusal an input gets (code, field, message), or the valid input. */
+async function check<T extends object>(type: new () => T, value: unknown): Promise<T | { code: string; field: string | null; message: string }> {
+  try {
+    return { ...(await validInput(type, value)) };
+  } catch (error) {
+    const e = error as { code?: string; field?: string | null; message: string };
+    if (e.code === undefined) throw error;
+    return { code: e.code, field: e.field ?? null, message: e.message };
+  }
+}
+
+const url = 'https://hooks.example.com/in';
+
+describe('create-endpoint input (CreateWebhookBody): the shape, in one place', () => {
+  it('trims the description; leaves defaults to the decider', async () => {
+    expect(await check(CreateWebhookBody, { url, event_types: ['*'], description: ' Orders ' })).toEqual({ url, event_types: ['*'], description: 'Orders' });
+    expect(await check(CreateWebhookBody, { url, event_types: ['payment.failed'], description: null, enabled: false })).toEqual({
+      url,
+      event_types: ['payment.failed'],
+      description: null,
+      enabled: false,
+    });
+  });
+
+  it('refuses each malformed field with 400 invalid_request naming it', async () => {
+    const cases: [Record<string, unknown>, string, RegExp?][] = [
+      [{ event_types: ['*'] }, 'url', /^url is required\.$/],
+      [{ url: 5, event_types: ['*'] }, 'url'],
+      [{ url }, 'event_types'],
+      [{ url, event_types: [] }, 'event_types', /^event_types needs at least one event type \(or "\*" for all\)\.$/],
+      [{ url, event_types: 'payment.succeeded' }, 'event_types'],
+      [{ url, event_types: [5] }, 'event_types'],
+      [{ url, event_types: Array(101).fill('*') }, 'event_types'],
+      [{ url, event_types: ['*'], enabled: 'yes' }, 'enabled'],
+      [{ url, event_types: ['*'], enabled: null }, 'enabled'],
+      [{ url, event_types: ['*'], description: 7 }, 'description'],
+      [{ url, event_types: ['*'], description: 'x'.repeat(501) }, 'description', /^description is at most 500 characters\.$/],
+      [{ url, event_types: ['*'], secret: 'whsec_mine' }, 'secret', /^secret is not a known field\.$/],
+    ];
+    for (const [body, field, message] of cases) {
+      const refused = await check(CreateWebhookBody, body);
+      expect({ body, refused }).toEqual({ body, refused: { code: 'invalid_request', field, message: message ? expect.stringMatching(message) : expect.any(String) } });
+    }
+    // 500 characters once trimmed is within the limit
+    expect(await check(CreateWebhookBody, { url, event_types: ['*'], description: ` ${'x'.repeat(500)} ` })).toMatchObject({ description: 'x'.repeat(500) });
+  });
+});
+
+describe('update-endpoint input (UpdateWebhookBody)', () => {
+  it('takes only what is sent', async () => {
+    expect(await check(UpdateWebhookBody, {})).toEqual({});
+    expect(await check(UpdateWebhookBody, { enabled: false, description: ' b ' })).toEqual({ enabled: false, description: 'b' });
+  });
+
+  it('refuses null for every field, an empty event_types and unknown fields', async () => {
+    for (const [body, field] of [
+      [{ url: null }, 'url'],
+      [{ event_types: null }, 'event_types'],
+      [{ event_types: [] }, 'event_types'],
+      [{ enabled: null }, 'enabled'],
+      [{ description: null }, 'description'],
+      [{ description: 'x'.repeat(501) }, 'description'],
+      [{ kind: 'webhook' }, 'kind'],
+    ] as [Record<string, unknown>, string][]) {
+      expect({ body, refused: await check(UpdateWebhookBody, body) }).toEqual({ body, refused: expect.objectContaining({ code: 'invalid_request', field }) });
+    }
+  });
+});
