@@ -269,7 +269,7 @@ export class Run {
         const { asset, network } = PAIRS[step.pair % PAIRS.length];
         const checkoutId = `chk_${++this.openCount}`;
         const label = `open ${checkoutId} ${asset}/${network}`;
-        // POST /checkouts asks the payment first (payments.app.ts): a checkout is opened only for a payment that can take it.
+        // POST /checkouts asks the payment first (commands/open-checkout/open-checkout.handler.ts): a checkout is opened only for a payment that can take it.
         try {
           decidePayment({ type: 'SelectMethod', checkoutId, rail: 'crypto', asset, network, rateMinorPerCoin: RATES[asset], quoteEndsAt: this.h.now.toISOString() }, this.payment(), { now: this.h.now });
         } catch (error) {
@@ -357,7 +357,7 @@ export class Run {
         const reused = step.reuse ? this.claims.find((hash) => hashFits(c.network, hash)) : undefined;
         const txHash = reused ?? hashFor(c.network, Uint8Array.from(step.bytes), step.upper);
         this.claims.push(txHash);
-        // POST /checkouts/{id}/claim reads whether the payment succeeded (payments.app.ts).
+        // POST /checkouts/{id}/claim reads whether the payment succeeded (commands/claim-checkout/claim-checkout.handler.ts).
         const payment = this.payment();
         const paymentSucceeded = payment.status === 'succeeded';
         // as the application does: the payment's claim under review, if any

@@ -1,7 +1,7 @@
 import { OpenedStore, comparePositions, openEventStore } from '@lib/eventstore';
-import { FixedRates, PaymentsApp, simulatedDepositAddress } from '@lib/payments';
-import { TimerStore } from '@lib/timers';
+import { CreatePaymentCommand, PAYMENT_STREAM, simulatedDepositAddress } from '@lib/payments';
 import { tempDir } from '../support/temp-dir';
+import { paymentsUseCases } from './support/use-cases';
 
 /**
  * Two settlers of one event (a request settling inline and the worker's backstop, or a timer
@@ -16,15 +16,8 @@ describe('settling an event that another settler already settled', () => {
   let opened: OpenedStore;
   const business = { id: 'bus_settle', simulated: true };
 
-  const app = () =>
-    new PaymentsApp(
-      opened.store,
-      new TimerStore(opened.db),
-      { waitFor: async () => true },
-      { paymentIdByCode: async () => null },
-      new FixedRates(),
-      { quoteTtlMs: 900_000, feeRateBps: 100 },
-    );
+  // each call is another process: its own process manager (and so its own "settled here" memory)
+  const app = () => paymentsUseCases(opened.store, opened.db);
 
   beforeAll(async () => {
     dir = tempDir();
@@ -37,7 +30,7 @@ describe('settling an event that another settler already settled', () => {
 
   it('the second settler answers with the same appended chain and the same last position as the first', async () => {
     const first = app();
-    const { paymentId } = await first.createPayment(business, { amount: 10_000, currency: 'USD' });
+    const { paymentId } = await first.createPayment.execute(new CreatePaymentCommand(business, { amount: 10_000, currency: 'USD' }));
     const checkoutId = 'chk_settlerace000000000001';
     const openedCheckout = await first.streams.decideCheckout(
       checkoutId,
@@ -50,15 +43,15 @@ describe('settling an event that another settler already settled', () => {
       { now: new Date(), metadata: {} },
     );
 
-    const byFirst = await first.settle(openedCheckout.appended);
+    const byFirst = await first.process.settle(openedCheckout.appended);
     expect(byFirst.position).not.toBeNull(); // the payment recorded the method (SelectMethod's event)
-    const paymentHead = (await opened.store.readStream(`payment-${paymentId}`, { direction: 'backwards', maxCount: 1 }))[0];
+    const paymentHead = (await opened.store.readStream(PAYMENT_STREAM.stream(paymentId), { direction: 'backwards', maxCount: 1 }))[0];
     expect(paymentHead.type).toBe('PaymentMethodSelected');
 
     // another process (the backstop) settles the same event: it appends nothing new …
     const second = app();
     const before = await opened.store.headPosition();
-    const bySecond = await second.settle(openedCheckout.appended);
+    const bySecond = await second.process.settle(openedCheckout.appended);
     expect(await opened.store.headPosition()).toEqual(before);
     // … and still knows where the consequences are, so it can wait for the read models to have them
     expect(bySecond.position).not.toBeNull();
@@ -68,7 +61,7 @@ describe('settling an event that another settler already settled', () => {
 
   it('a reaction decided again with the same ids returns the events already appended, with their states', async () => {
     const streams = app().streams;
-    const { paymentId } = await app().createPayment(business, { amount: 2_500, currency: 'USD' });
+    const { paymentId } = await app().createPayment.execute(new CreatePaymentCommand(business, { amount: 2_500, currency: 'USD' }));
     const options = { now: new Date(), metadata: {}, eventId: (i: number) => `6f1c2d3e-0000-5000-8000-00000000000${i}` };
     const once = await streams.decidePayment(paymentId, { type: 'CancelPayment' }, options);
     expect(once.appended.map((e) => e.event.type)).toEqual(['PaymentCanceled']);

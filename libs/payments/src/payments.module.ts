@@ -2,10 +2,11 @@ import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicati
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
-import { ProjectionRunner } from '@lib/projections';
 import { TimerRunner, TimerStore } from '@lib/timers';
-import { FixedRates, PaymentsApp, TIMER_KINDS } from './app';
+import { BusinessClock, FixedRates, PAYMENTS_SETTINGS, PAYMENT_RATES, PaymentAccess, PaymentStreams, PaymentsProcessManager, PaymentsSettings, TIMER_KINDS, TimerFiring } from './app';
+import { PAYMENT_COMMAND_HANDLERS } from './commands';
 import { PaymentsReactor } from './payments-reactor';
+import { PAYMENT_QUERY_HANDLERS } from './queries';
 import { PaymentsReadModel } from './read';
 
 /**
@@ -23,7 +24,8 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(DATABASE) private readonly db: Database,
     private readonly timers: TimerStore,
-    private readonly app: PaymentsApp,
+    private readonly firing: TimerFiring,
+    private readonly process: PaymentsProcessManager,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -34,11 +36,11 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
       onError: (error, timer) => this.logger.warn(`timer ${timer?.id ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`),
     });
     for (const kind of Object.values(TIMER_KINDS)) runner.on(kind, async (timer) => {
-      await this.app.fire(timer);
+      await this.firing.fire(timer);
     });
     runner.start();
     this.runner = runner;
-    this.reactor = new PaymentsReactor(this.store, this.db, this.app, { onError: (error) => this.logger.error(`payments reactor: ${error instanceof Error ? error.stack : String(error)}`) });
+    this.reactor = new PaymentsReactor(this.store, this.db, this.process, { onError: (error) => this.logger.error(`payments reactor: ${error instanceof Error ? error.stack : String(error)}`) });
     await this.reactor.start();
   }
 
@@ -49,22 +51,28 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
 }
 
 /**
- * The payments capability's providers, shared by the API (commands, queries; apps/api adds the
- * HTTP routes in PaymentsHttpModule) and the worker (durable timers, the process manager's
- * backstop): both processes import this module.
+ * The payments capability's providers, shared by the API (apps/api adds the HTTP routes in
+ * PaymentsHttpModule, which send commands and queries on @nestjs/cqrs's buses) and the worker
+ * (durable timers, the process manager's backstop): both processes import this module. One
+ * handler per use case (commands/, queries/; decision 0014) over the pieces several share: the
+ * streams (through CoreModule's CommandRunner), the process manager, timer firing, the business
+ * clock and who may act on what.
  */
 @Module({
   providers: [
     { provide: TimerStore, useFactory: (db: Database) => new TimerStore(db), inject: [DATABASE] },
     { provide: PaymentsReadModel, useFactory: (db: Database, config: AppConfig) => new PaymentsReadModel(db, { checkoutBaseUrl: config.checkoutBaseUrl }), inject: [DATABASE, APP_CONFIG] },
-    {
-      provide: PaymentsApp,
-      useFactory: (store: EventStore, timers: TimerStore, projections: ProjectionRunner, read: PaymentsReadModel, config: AppConfig) =>
-        new PaymentsApp(store, timers, projections, read, new FixedRates(), { quoteTtlMs: config.quoteTtlMs, feeRateBps: config.feeRateBps }),
-      inject: [EVENT_STORE, TimerStore, ProjectionRunner, PaymentsReadModel, APP_CONFIG],
-    },
+    { provide: PAYMENTS_SETTINGS, useFactory: (config: AppConfig): PaymentsSettings => ({ quoteTtlMs: config.quoteTtlMs, feeRateBps: config.feeRateBps }), inject: [APP_CONFIG] },
+    { provide: PAYMENT_RATES, useValue: new FixedRates() },
+    PaymentStreams,
+    PaymentsProcessManager,
+    TimerFiring,
+    BusinessClock,
+    PaymentAccess,
+    ...PAYMENT_COMMAND_HANDLERS,
+    ...PAYMENT_QUERY_HANDLERS,
     PaymentsWorker,
   ],
-  exports: [PaymentsApp, PaymentsReadModel, TimerStore],
+  exports: [PaymentsReadModel, TimerStore, PaymentStreams, PaymentsProcessManager, TimerFiring, BusinessClock],
 })
 export class PaymentsCoreModule {}

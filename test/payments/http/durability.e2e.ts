@@ -1,4 +1,4 @@
-import { openEventStore } from '@lib/eventstore';
+import { CommandRunner, openEventStore } from '@lib/eventstore';
 import { PaymentStreams, simulatedDepositAddress } from '@lib/payments';
 import { startTestApi } from '../../support/api-app';
 import { createTestDatabase } from '../../support/postgres';
@@ -41,7 +41,7 @@ describe('payments across restarts', () => {
       // the "dead" process: the checkout's event is appended, nothing else happened
       const opened = await openEventStore({ dataDir: dir.path });
       const checkoutId = 'chk_orphan0000000000000001';
-      await new PaymentStreams(opened.store).decideCheckout(
+      await new PaymentStreams(opened.store, new CommandRunner(opened.store)).decideCheckout(
         checkoutId,
         {
           type: 'OpenCheckout', checkoutId, paymentId: payment.id, linkId: null, rail: 'crypto', simulated: true, asset: 'USDC', network: 'ethereum',

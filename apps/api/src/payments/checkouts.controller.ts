@@ -1,30 +1,40 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { BusinessService } from '@lib/businesses';
-import { ActingFor, PaymentDomainError, PaymentsApp, PaymentsReadModel } from '@lib/payments';
+import {
+  ActingFor,
+  CancelCheckoutCommand,
+  ClaimCheckoutCommand,
+  ClaimCheckoutRequest,
+  GetCheckoutQuery,
+  MarkSentCommand,
+  MarkSentRequest,
+  OpenCheckoutCommand,
+  OpenCheckoutRequest,
+  SupersedeCheckoutCommand,
+} from '@lib/payments';
 import { LiveModeAction, Public } from '../auth/auth.decorators';
 import { Auth, RequestAuth, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
-import { CHECKOUT_SCHEMA } from './schemas';
 import { RateLimit } from '../platform/rate-limit.guard';
-import { ClaimCheckoutBody, MarkSentBody, OpenCheckoutBody } from './dto';
+import { CHECKOUT_SCHEMA } from './schemas';
 
 /**
  * Checkouts (spec §4): public routes a checkout page calls. With the owning business's secret
  * key the checkout gains `email`, `reporting` and `fee_rate_bps` (§2). A secret or restricted
  * key acts as its business here too: another business's checkout is 404 not_found (and another
  * business's payment code on POST /checkouts 404 payment_not_found); no credentials or a
- * publishable key (which the guard leaves anonymous) act on any checkout by its id.
+ * publishable key (which the guard leaves anonymous) act on any checkout by its id. Thin: each
+ * route sends its use case's command, then reads the checkout (GetCheckoutQuery).
  */
 @ApiTags('checkouts')
 @Controller('checkouts')
 export class CheckoutsController {
   constructor(
-    private readonly app: PaymentsApp,
-    private readonly read: PaymentsReadModel,
-    private readonly businesses: BusinessService,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   @ApiOperation({ summary: 'Open a checkout (one attempt to pay a payment)' })
@@ -50,18 +60,9 @@ export class CheckoutsController {
   @IdempotencyKeyRequired()
   @RateLimit('checkouts.create')
   @Post()
-  async open(@Body() body: OpenCheckoutBody, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    const { checkoutId } = await this.app.openCheckout(
-      body,
-      {
-        business: auth.kind === 'api_key' ? auth.business : null,
-        loadBusiness: async (id) => {
-          const business = await this.businesses.getBusiness(id);
-          return business ? { id: business.id, simulated: business.simulated, status: business.status } : null;
-        },
-      },
-      writeMeta(request),
-    );
+  async open(@Body() body: OpenCheckoutRequest, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
+    const caller = auth.kind === 'api_key' ? { id: auth.business.id, simulated: auth.business.simulated, status: auth.business.status } : null;
+    const { checkoutId } = await this.commands.execute(new OpenCheckoutCommand(body, caller, writeMeta(request)));
     return { data: await this.checkout(checkoutId, auth) };
   }
 
@@ -80,7 +81,7 @@ export class CheckoutsController {
   @HttpCode(200)
   @Post(':id/cancel')
   async cancel(@Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.app.cancelCheckout(this.checkoutId(id), writeMeta(request), actingFor(auth));
+    await this.commands.execute(new CancelCheckoutCommand(id, actingFor(auth), writeMeta(request)));
     return { data: await this.checkout(id, auth) };
   }
 
@@ -91,7 +92,7 @@ export class CheckoutsController {
   @HttpCode(200)
   @Post(':id/supersede')
   async supersede(@Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.app.supersedeCheckout(this.checkoutId(id), writeMeta(request), actingFor(auth));
+    await this.commands.execute(new SupersedeCheckoutCommand(id, actingFor(auth), writeMeta(request)));
     return { data: await this.checkout(id, auth) };
   }
 
@@ -101,8 +102,8 @@ export class CheckoutsController {
   @Public()
   @HttpCode(200)
   @Post(':id/claim')
-  async claim(@Param('id') id: string, @Body() body: ClaimCheckoutBody, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.app.claimCheckout(this.checkoutId(id), body, writeMeta(request), actingFor(auth));
+  async claim(@Param('id') id: string, @Body() body: ClaimCheckoutRequest, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
+    await this.commands.execute(new ClaimCheckoutCommand(id, body, actingFor(auth), writeMeta(request)));
     return { data: await this.checkout(id, auth) };
   }
 
@@ -112,24 +113,14 @@ export class CheckoutsController {
   @Public()
   @HttpCode(200)
   @Post(':id/mark-sent')
-  async markSent(@Param('id') id: string, @Body() body: MarkSentBody, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.app.markSent(this.checkoutId(id), body?.simulate ?? 'exact', writeMeta(request), actingFor(auth));
+  async markSent(@Param('id') id: string, @Body() body: MarkSentRequest, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
+    await this.commands.execute(new MarkSentCommand(id, body?.simulate ?? 'exact', actingFor(auth), writeMeta(request)));
     return { data: await this.checkout(id, auth) };
   }
 
-  private checkoutId(id: string): string {
-    if (!/^chk_[A-Za-z0-9]{1,64}$/.test(id)) throw new PaymentDomainError('not_found', `No checkout ${id}.`);
-    return id;
-  }
-
-  private async checkout(id: string, auth: RequestAuth) {
-    this.checkoutId(id);
-    // a key sees only its business's checkouts, a secret key with email, reporting and fee_rate_bps; a public caller any checkout, public fields only
-    const businessId = actingFor(auth) ?? undefined;
-    const secretFields = auth.kind === 'api_key' && auth.key.type === 'secret';
-    const view = await this.read.getCheckout(id, { secretFields, businessId });
-    if (!view) throw new PaymentDomainError('not_found', `No checkout ${id}.`);
-    return view;
+  /** The checkout as this caller may see it: a key only its business's, a secret key with email, reporting and fee_rate_bps; a public caller any, public fields only. */
+  private checkout(id: string, auth: RequestAuth) {
+    return this.queries.execute(new GetCheckoutQuery(id, { businessId: actingFor(auth), secretFields: auth.kind === 'api_key' && auth.key.type === 'secret' }));
   }
 }
 

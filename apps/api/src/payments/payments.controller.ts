@@ -1,23 +1,39 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Business } from '@lib/businesses';
-import { PaymentDomainError, PaymentsApp, PaymentsReadModel } from '@lib/payments';
+import {
+  AcceptPaymentCommand,
+  CancelPaymentCommand,
+  CreatePaymentCommand,
+  CreatePaymentRequest,
+  GetCheckoutQuery,
+  GetPaymentQuery,
+  ListPaymentsQuery,
+  RequestRemainderCommand,
+  UpdatePaymentMetadataCommand,
+  UpdatePaymentMetadataRequest,
+} from '@lib/payments';
 import { LiveModeAction, RequiresPermission } from '../auth/auth.decorators';
 import { CurrentBusiness, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { listOf } from '../webhooks/schemas';
 import { PAYMENT_SCHEMA, REMAINDER_REQUEST_SCHEMA } from './schemas';
-import { CreatePaymentBody, UpdatePaymentBody } from './dto';
 
-/** Payments (spec §2, §4): thin — the application service decides, the read model answers. */
+/**
+ * Payments (spec §2, §4): thin — each route builds its use case's command or query from the
+ * request (the body already checked against the use case's request class) and sends it on the
+ * CommandBus or QueryBus (@nestjs/cqrs; handlers in libs/payments/src/commands and queries),
+ * then answers `{data}` from the read model.
+ */
 @ApiTags('payments')
 @Controller('payments')
 export class PaymentsController {
   constructor(
-    private readonly app: PaymentsApp,
-    private readonly read: PaymentsReadModel,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   @ApiOperation({ summary: 'Create a payment' })
@@ -26,9 +42,9 @@ export class PaymentsController {
   @RequiresPermission('payments', 'write')
   @LiveModeAction()
   @Post()
-  async create(@CurrentBusiness() business: Business, @Body() body: CreatePaymentBody, @Req() request: FastifyRequest) {
-    const { paymentId } = await this.app.createPayment(business, body, writeMeta(request));
-    return { data: await this.payment(business.id, paymentId) };
+  async create(@CurrentBusiness() business: Business, @Body() body: CreatePaymentRequest, @Req() request: FastifyRequest) {
+    const { paymentId } = await this.commands.execute(new CreatePaymentCommand(business, body, writeMeta(request)));
+    return { data: await this.queries.execute(new GetPaymentQuery(business.id, paymentId)) };
   }
 
   @ApiOperation({ summary: 'List payments, newest first (filters: status, metadata[key], customer, reference, created[gte|gt|lte|lt])' })
@@ -43,7 +59,7 @@ export class PaymentsController {
   @RequiresPermission('payments', 'read')
   @Get()
   async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>) {
-    return this.read.listPayments(business.id, query);
+    return this.queries.execute(new ListPaymentsQuery(business.id, query));
   }
 
   @ApiOperation({ summary: 'Retrieve a payment with its timeline' })
@@ -51,16 +67,16 @@ export class PaymentsController {
   @RequiresPermission('payments', 'read')
   @Get(':id')
   async get(@CurrentBusiness() business: Business, @Param('id') id: string) {
-    return { data: await this.payment(business.id, id) };
+    return { data: await this.queries.execute(new GetPaymentQuery(business.id, id)) };
   }
 
   @ApiOperation({ summary: "Update a payment's metadata (merge by key; '' or null removes a key; metadata null clears all)" })
   @ApiOkResponse({ description: 'The payment.', schema: dataOf(PAYMENT_SCHEMA) })
   @RequiresPermission('payments', 'write')
   @Patch(':id')
-  async update(@CurrentBusiness() business: Business, @Param('id') id: string, @Body() body: UpdatePaymentBody, @Req() request: FastifyRequest) {
-    await this.app.updateMetadata(business, id, body.metadata, writeMeta(request));
-    return { data: await this.payment(business.id, id) };
+  async update(@CurrentBusiness() business: Business, @Param('id') id: string, @Body() body: UpdatePaymentMetadataRequest, @Req() request: FastifyRequest) {
+    await this.commands.execute(new UpdatePaymentMetadataCommand(business, id, body.metadata, writeMeta(request)));
+    return { data: await this.queries.execute(new GetPaymentQuery(business.id, id)) };
   }
 
   @ApiOperation({ summary: 'Cancel a pending payment' })
@@ -71,8 +87,8 @@ export class PaymentsController {
   @HttpCode(200)
   @Post(':id/cancel')
   async cancel(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
-    await this.app.cancelPayment(business, id, writeMeta(request));
-    return { data: await this.payment(business.id, id) };
+    await this.commands.execute(new CancelPaymentCommand(business, id, writeMeta(request)));
+    return { data: await this.queries.execute(new GetPaymentQuery(business.id, id)) };
   }
 
   @ApiOperation({ summary: 'Accept an underpaid or needs_review payment (it succeeds)' })
@@ -83,8 +99,8 @@ export class PaymentsController {
   @HttpCode(200)
   @Post(':id/accept')
   async accept(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
-    await this.app.acceptPayment(business, id, writeMeta(request));
-    return { data: await this.payment(business.id, id) };
+    await this.commands.execute(new AcceptPaymentCommand(business, id, writeMeta(request)));
+    return { data: await this.queries.execute(new GetPaymentQuery(business.id, id)) };
   }
 
   @ApiOperation({ summary: 'Open a checkout for what is left of an underpaid payment' })
@@ -96,16 +112,9 @@ export class PaymentsController {
   @HttpCode(201)
   @Post(':id/request-remainder')
   async requestRemainder(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
-    const { checkoutId } = await this.app.requestRemainder(business, id, writeMeta(request));
-    const payment = await this.payment(business.id, id);
-    const checkout = await this.read.getCheckout(checkoutId, { secretFields: true, businessId: business.id });
-    if (!checkout) throw new Error(`remainder checkout ${checkoutId} missing from the read model`);
+    const { checkoutId } = await this.commands.execute(new RequestRemainderCommand(business, id, writeMeta(request)));
+    const payment = await this.queries.execute(new GetPaymentQuery(business.id, id));
+    const checkout = await this.queries.execute(new GetCheckoutQuery(checkoutId, { businessId: business.id, secretFields: true }));
     return { data: { kind: 'remainder_request', payment, checkout, url: payment.url === null ? null : `${payment.url}?s=${checkoutId}` } };
-  }
-
-  private async payment(businessId: string, id: string) {
-    const view = await this.read.getPayment(businessId, id);
-    if (!view) throw new PaymentDomainError('not_found', `No payment ${id}.`);
-    return view;
   }
 }

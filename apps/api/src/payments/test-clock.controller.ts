@@ -1,13 +1,12 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Business } from '@lib/businesses';
-import { PaymentDomainError, PaymentsApp } from '@lib/payments';
-import { TimerStore } from '@lib/timers';
+import { AdvanceTestClockCommand, AdvanceTestClockRequest, GetTestClockQuery } from '@lib/payments';
 import { RequiresPermission } from '../auth/auth.decorators';
 import { CurrentBusiness } from '../auth/request-auth';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { TEST_CLOCK_SCHEMA } from './schemas';
-import { AdvanceClockBody } from './dto';
 
 /**
  * Test clocks (beyond the spec, like Stripe's; decision 0010): a simulated business moves its
@@ -19,8 +18,8 @@ import { AdvanceClockBody } from './dto';
 @Controller('test_clock')
 export class TestClockController {
   constructor(
-    private readonly app: PaymentsApp,
-    private readonly timers: TimerStore,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   @ApiOperation({ summary: "The simulated business's clock" })
@@ -29,8 +28,7 @@ export class TestClockController {
   @RequiresPermission('payments', 'read')
   @Get()
   async get(@CurrentBusiness() business: Business) {
-    if (!business.simulated) throw new PaymentDomainError('test_mode_unavailable', 'Only a simulated business has a test clock.');
-    return { data: await this.view(business.id, 0) };
+    return { data: { ...(await this.queries.execute(new GetTestClockQuery(business))), timers_fired: 0 } };
   }
 
   @ApiOperation({ summary: "Advance the simulated business's clock; due timers fire before the response" })
@@ -39,14 +37,8 @@ export class TestClockController {
   @RequiresPermission('payments', 'write')
   @HttpCode(200)
   @Post('advance')
-  async advance(@CurrentBusiness() business: Business, @Body() body: AdvanceClockBody) {
-    const { fired } = await this.app.advanceClock(business, body.seconds);
-    return { data: { ...(await this.view(business.id, fired)), advanced_seconds: body.seconds } };
-  }
-
-  private async view(businessId: string, fired: number) {
-    const now = await this.timers.clock.now(businessId);
-    const offsetMs = now.getTime() - this.timers.wallNow().getTime();
-    return { kind: 'test_clock', business_id: businessId, now: now.toISOString(), offset_seconds: Math.max(0, Math.round(offsetMs / 1000)), timers_fired: fired };
+  async advance(@CurrentBusiness() business: Business, @Body() body: AdvanceTestClockRequest) {
+    const { fired } = await this.commands.execute(new AdvanceTestClockCommand(business, body.seconds));
+    return { data: { ...(await this.queries.execute(new GetTestClockQuery(business))), timers_fired: fired, advanced_seconds: body.seconds } };
   }
 }

@@ -1,11 +1,13 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { Decider } from '@lib/domain';
-import { CommandRunner, EventMetadata, EventStore, LogPosition, RecordedEvent, StreamNotFoundError } from '@lib/eventstore';
+import { CommandRunner, EVENT_STORE, EventMetadata, EventStore, LogPosition, RecordedEvent, StreamNotFoundError } from '@lib/eventstore';
 import { CheckoutCommand, CheckoutState, checkoutDecider, evolveCheckout, initialCheckoutState } from '../domain/checkout.decider';
 import { CheckoutEvent } from '../domain/checkout.events';
-import { CHECKOUT_STREAM, PAYMENT_STREAM, isCheckoutId, isPaymentId } from '../domain/stream-categories';
 import { DecideContext } from '../domain/shared';
 import { PaymentCommand, PaymentState, evolvePayment, initialPaymentState, paymentDecider } from '../domain/payment.decider';
 import { PaymentEvent } from '../domain/payment.events';
+import { CHECKOUT_STREAM, PAYMENT_STREAM, isCheckoutId, isPaymentId } from '../domain/stream-categories';
+import { later } from './positions';
 
 /**
  * Runs a command on one payment or checkout stream (DESIGN "Write side"): read the stream, fold,
@@ -40,26 +42,51 @@ export interface DecideOptions {
 export interface Decided<S> {
   state: S;
   appended: AppendedEvent[];
+  /** Position of the last event this decision appended (or found appended under its ids); null when it changed nothing. */
   position: LogPosition | null;
+  /**
+   * Position of the stream's last event after the decision: `position`, or the event the state
+   * was folded up to when nothing was appended. Whoever answers with this stream's object waits
+   * for it, so a no-op (cancel again, a payment another replica created) reads a read model that
+   * has the stream as it was decided on.
+   */
+  head: LogPosition | null;
+}
+
+/** A stream's state and the position of its last event (null: no stream). */
+export interface Loaded<S> {
+  state: S;
+  head: LogPosition | null;
 }
 
 /**
- * The payment and checkout streams, run through the one CommandRunner (libs/eventstore). The
- * application waits for the read models itself, once a whole chain of reactions has settled.
+ * The payment and checkout streams, run through the one CommandRunner (libs/eventstore, provided
+ * by CoreModule). A use case waits for the read models itself (the runner's `waitFor`), once a
+ * whole chain of reactions has settled.
  */
+@Injectable()
 export class PaymentStreams {
-  private readonly runner: CommandRunner;
-
-  constructor(private readonly store: EventStore) {
-    this.runner = new CommandRunner(store);
-  }
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly runner: CommandRunner,
+  ) {}
 
   async payment(paymentId: string): Promise<PaymentState> {
-    return this.load('payment', paymentId);
+    return (await this.loadPayment(paymentId)).state;
   }
 
   async checkout(checkoutId: string): Promise<CheckoutState> {
-    return this.load('checkout', checkoutId);
+    return (await this.loadCheckout(checkoutId)).state;
+  }
+
+  /** The payment's state and last position; a malformed id reads as no payment. */
+  loadPayment(paymentId: string): Promise<Loaded<PaymentState>> {
+    return this.load('payment', paymentId) as Promise<Loaded<PaymentState>>;
+  }
+
+  /** The checkout's state and last position; a malformed id reads as no checkout. */
+  loadCheckout(checkoutId: string): Promise<Loaded<CheckoutState>> {
+    return this.load('checkout', checkoutId) as Promise<Loaded<CheckoutState>>;
   }
 
   decidePayment(paymentId: string, command: PaymentCommand, options: DecideOptions): Promise<Decided<PaymentState>> {
@@ -70,7 +97,19 @@ export class PaymentStreams {
     return this.decide('checkout', checkoutId, checkoutDecider, command, options);
   }
 
-  /** The state of a stream folded up to, not including, `revision`. */
+  /** The position of a payment's or checkout's last event (null: no stream). */
+  async head(aggregate: Aggregate, id: string): Promise<LogPosition | null> {
+    if (!(aggregate === 'payment' ? isPaymentId(id) : isCheckoutId(id))) return null;
+    try {
+      const [event] = await this.store.readStream(streamOf(aggregate, id), { direction: 'backwards', maxCount: 1 });
+      return event?.position ?? null;
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return null;
+      throw error;
+    }
+  }
+
+  /** The state of a payment or checkout stream folded up to, not including, `revision`. */
   async stateBefore(stream: string, revision: number): Promise<PaymentState | CheckoutState> {
     const aggregate: Aggregate = PAYMENT_STREAM.owns(stream) ? 'payment' : 'checkout';
     if (revision === 0) return aggregate === 'payment' ? initialPaymentState : initialCheckoutState;
@@ -78,14 +117,14 @@ export class PaymentStreams {
     return fold(aggregate, events);
   }
 
-  private async load<S extends PaymentState | CheckoutState>(aggregate: Aggregate, id: string): Promise<S> {
-    // a malformed id names no stream: no payment or checkout (not_found for the caller)
-    if (!(aggregate === 'payment' ? isPaymentId(id) : isCheckoutId(id))) return (aggregate === 'payment' ? initialPaymentState : initialCheckoutState) as S;
-    const stream = aggregate === 'payment' ? PAYMENT_STREAM.stream(id) : CHECKOUT_STREAM.stream(id);
+  private async load(aggregate: Aggregate, id: string): Promise<Loaded<PaymentState | CheckoutState>> {
+    const initial = aggregate === 'payment' ? initialPaymentState : initialCheckoutState;
+    if (!(aggregate === 'payment' ? isPaymentId(id) : isCheckoutId(id))) return { state: initial, head: null };
     try {
-      return fold(aggregate, await this.store.readStream(stream)) as S;
+      const events = await this.store.readStream(streamOf(aggregate, id));
+      return { state: fold(aggregate, events), head: events.length > 0 ? events[events.length - 1].position : null };
     } catch (error) {
-      if (error instanceof StreamNotFoundError) return (aggregate === 'payment' ? initialPaymentState : initialCheckoutState) as S;
+      if (error instanceof StreamNotFoundError) return { state: initial, head: null };
       throw error;
     }
   }
@@ -98,15 +137,17 @@ export class PaymentStreams {
     options: DecideOptions,
   ): Promise<Decided<S>> {
     const occurredAt = options.now.toISOString();
-    const result = await this.runner.run(decider, aggregate === 'payment' ? PAYMENT_STREAM.stream(id) : CHECKOUT_STREAM.stream(id), command, {
+    const result = await this.runner.run(decider, streamOf(aggregate, id), command, {
       context: { now: options.now },
       metadata: { ...options.metadata, occurredAt },
       eventId: options.eventId,
       waitForReadModels: false,
     });
+    const last = result.recorded[result.recorded.length - 1];
     return {
       state: result.state,
       position: result.position,
+      head: later(result.position, last?.position),
       appended: result.appended.map((a) => ({
         aggregate,
         aggregateId: id,
@@ -120,6 +161,10 @@ export class PaymentStreams {
       })),
     };
   }
+}
+
+function streamOf(aggregate: Aggregate, id: string): string {
+  return aggregate === 'payment' ? PAYMENT_STREAM.stream(id) : CHECKOUT_STREAM.stream(id);
 }
 
 /** One event applied to a payment or checkout state. */

@@ -79,6 +79,15 @@ export class PaymentsReadModel {
   }
 
   /**
+   * The business a payment belongs to, as the payment use cases need it (active? simulated?),
+   * from libs/businesses' `businesses` table (as receipts read it), or null.
+   */
+  async actingBusiness(businessId: string): Promise<{ id: string; simulated: boolean; status: string } | null> {
+    const { rows } = await this.db.query<{ id: string; simulated: boolean; status: string }>(`SELECT id, simulated, status FROM businesses WHERE id = $1`, [businessId]);
+    return rows[0] ?? null;
+  }
+
+  /**
    * A checkout, or null. `businessId` scopes it to one business (a key's request); without it the
    * checkout is read as the public routes do. `secretFields` adds email, reporting, fee_rate_bps.
    */

@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { TimerStore } from '@lib/timers';
+
+/**
+ * A business's own time (decision 0010): wall time plus its test clock's offset, so a simulated
+ * business can run ahead. Every decision takes its `now` from here, never from `new Date()`.
+ */
+@Injectable()
+export class BusinessClock {
+  constructor(private readonly timers: TimerStore) {}
+
+  now(businessId?: string): Promise<Date> {
+    return this.timers.clock.now(businessId);
+  }
+
+  /** Moves a business's test clock forward; resolves its new time. */
+  advance(businessId: string, seconds: number): Promise<Date> {
+    return this.timers.advanceClock(businessId, seconds);
+  }
+
+  /** The process's wall time (what the offset is measured from). */
+  wallNow(): Date {
+    return this.timers.wallNow();
+  }
+}

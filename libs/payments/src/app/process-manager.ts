@@ -1,0 +1,127 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { unhandled } from '@lib/domain';
+import { LogPosition, SYSTEM_ACTOR } from '@lib/eventstore';
+import { ScheduleTimer, TimerStore } from '@lib/timers';
+import { CheckoutState, OpenCryptoCheckout } from '../domain/checkout.decider';
+import { CheckoutEvent } from '../domain/checkout.events';
+import { Reaction, react, reactionEventId } from '../domain/checkout-to-payment';
+import { PaymentDomainError } from '../domain/errors';
+import { LivePaymentState, PaymentState } from '../domain/payment.decider';
+import { PaymentEvent } from '../domain/payment.events';
+import { timersForCheckoutEvent, timersForPaymentEvent } from './payment-timers';
+import { later } from './positions';
+import { PAYMENTS_SETTINGS, PaymentsSettings } from './settings';
+import { simulatedDepositAddress } from './simulated-chain';
+import { AppendedEvent, DecideOptions, PaymentStreams } from './streams';
+
+export interface SettleResult {
+  /** Position of the last event the reactions appended (or found appended under their ids); null when nothing followed. */
+  position: LogPosition | null;
+}
+
+/**
+ * The checkout ⇄ payment process manager, run (decisions 0009, 0011): for every new event,
+ * schedule the timers it sets (payment-timers.ts) and decide the reactions the pure `react`
+ * (checkout-to-payment.ts) returns on their streams, with deterministic event ids, then settle
+ * those reactions' events in turn until nothing more happens. One service, used by every use
+ * case after its append, by timer firing, and by the worker's PaymentsReactor (the backstop for
+ * a process that died between an append and its reactions): running a reaction twice appends
+ * nothing, so whoever settles first wins and the others find the same chain.
+ */
+@Injectable()
+export class PaymentsProcessManager {
+  /**
+   * Events this process settled completely (insertion-ordered, bounded): the backstop in the same
+   * process skips them. After a crash the set is gone, so the backstop settles them again.
+   */
+  private readonly settledHere = new Set<string>();
+
+  constructor(
+    readonly streams: PaymentStreams,
+    private readonly timers: TimerStore,
+    @Inject(PAYMENTS_SETTINGS) private readonly settings: PaymentsSettings,
+  ) {}
+
+  /**
+   * Runs the process manager on new events until nothing more happens: each event's reactions
+   * are decided on their streams with deterministic event ids (so the worker's backstop running
+   * the same reactions appends nothing), and each event's timers are scheduled.
+   */
+  async settle(appended: readonly AppendedEvent[]): Promise<SettleResult> {
+    const queue = [...appended];
+    let position: LogPosition | null = null;
+    const done: string[] = [];
+    while (queue.length > 0) {
+      const next = queue.shift()!;
+      done.push(next.eventId);
+      await this.scheduleTimers(next);
+      const reactions = react(next.event, next.aggregate === 'payment' ? { eventId: next.eventId, payment: next.before as PaymentState } : { eventId: next.eventId, checkout: next.before as CheckoutState });
+      for (const reaction of reactions) {
+        const options: DecideOptions = {
+          now: new Date(next.occurredAt),
+          eventId: (i) => reactionEventId(reaction.id, i),
+          metadata: { causationId: reaction.causationId, correlationId: next.correlationId ?? undefined, actor: SYSTEM_ACTOR },
+        };
+        try {
+          const decided = await this.decideReaction(reaction, next, options);
+          position = later(position, decided.position);
+          queue.push(...decided.appended);
+        } catch (error) {
+          if (!(error instanceof PaymentDomainError)) throw error;
+          // a decision, not a fault (0009): a checkout whose payment refused it fails with the reason
+          if (reaction.target === 'payment' && reaction.command.type === 'SelectMethod') {
+            const failed = await this.streams.decideCheckout(reaction.command.checkoutId, { type: 'FailCheckout', failureCode: error.code }, { ...options, eventId: (i) => reactionEventId(`${reaction.id}|refused`, i) });
+            position = later(position, failed.position);
+            queue.push(...failed.appended);
+          }
+        }
+      }
+    }
+    for (const id of done) this.settledHere.add(id);
+    while (this.settledHere.size > 100_000) this.settledHere.delete(this.settledHere.values().next().value as string);
+    return { position };
+  }
+
+  /** True when this process already settled the event (the backstop can skip it). */
+  settledInThisProcess(eventId: string): boolean {
+    return this.settledHere.has(eventId);
+  }
+
+  private async decideReaction(reaction: Reaction, cause: AppendedEvent, options: DecideOptions) {
+    switch (reaction.target) {
+      case 'payment':
+        return this.streams.decidePayment(reaction.paymentId, reaction.command, options);
+      case 'checkout':
+        return this.streams.decideCheckout(reaction.checkoutId, reaction.command, options);
+      case 'open_checkout': {
+        // the remainder checkout: what needs I/O or settings comes in here (address, simulated, quote life)
+        const payment = cause.after as LivePaymentState;
+        const businessId = payment.details.business_id ?? 'unknown';
+        const command: OpenCryptoCheckout = {
+          ...reaction.command,
+          address: simulatedDepositAddress(businessId, reaction.checkoutId, reaction.command.network),
+          simulated: payment.details.mode === 'test',
+          quoteTtlMs: this.settings.quoteTtlMs,
+        };
+        return this.streams.decideCheckout(reaction.checkoutId, command, options);
+      }
+      default:
+        return unhandled(reaction, 'reaction');
+    }
+  }
+
+  private async scheduleTimers(appended: AppendedEvent): Promise<void> {
+    const timers: ScheduleTimer[] =
+      appended.aggregate === 'payment'
+        ? timersForPaymentEvent(appended.event as PaymentEvent, appended.after as PaymentState)
+        : timersForCheckoutEvent(appended.event as CheckoutEvent, appended.after as CheckoutState, appended.occurredAt);
+    for (const timer of timers) await this.timers.schedule(timer);
+  }
+}
+
+/**
+ * What libs/payments/src/payments-reactor.ts calls its process manager (`settle`,
+ * `settledInThisProcess`, `streams.stateBefore`): the name from before the use-case split,
+ * kept only for that file, which another change owns; use PaymentsProcessManager.
+ */
+export type PaymentsApp = PaymentsProcessManager;

@@ -1,0 +1,12 @@
+/** What every payments use case reads from the deployment's configuration (PaymentsCoreModule provides it from AppConfig). */
+export interface PaymentsSettings {
+  /** Quote life (spec §4: the default is 15 minutes). */
+  quoteTtlMs: number;
+  /** Processing fee rate of every business until businesses carry their own (decision 0011). */
+  feeRateBps: number;
+}
+
+export const PAYMENTS_SETTINGS = Symbol('PAYMENTS_SETTINGS');
+
+/** The exchange rates checkouts quote from (a RatePort; the simulated table today). */
+export const PAYMENT_RATES = Symbol('PAYMENT_RATES');

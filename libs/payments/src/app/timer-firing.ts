@@ -1,0 +1,123 @@
+import { Injectable } from '@nestjs/common';
+import { CommandRunner, LogPosition, SYSTEM_ACTOR } from '@lib/eventstore';
+import { Timer, TimerStore } from '@lib/timers';
+import { uuidv5 } from '../domain/checkout-to-payment';
+import { CheckoutCommand } from '../domain/checkout.decider';
+import { PaymentDomainError } from '../domain/errors';
+import { PaymentCommand } from '../domain/payment.decider';
+import { isCheckoutId } from '../domain/stream-categories';
+import { TIMER_KINDS } from './payment-timers';
+import { later } from './positions';
+import { PaymentsProcessManager } from './process-manager';
+import { simulatedSenderAddress, simulatedTxHash } from './simulated-chain';
+import { DecideOptions, PaymentStreams } from './streams';
+
+/**
+ * What a payment timer does when it fires (decisions 0010, 0011): the worker's TimerRunner calls
+ * `fire` for every kind in TIMER_KINDS; `POST /test_clock/advance` (the advance-test-clock use
+ * case) calls `fireDue` for one business. A timer's command runs with `now` = its due time and
+ * event ids derived from the timer id (a second firing appends nothing), then settles like a
+ * request. A refusal (the checkout moved on) is an answer, not a failure.
+ */
+@Injectable()
+export class TimerFiring {
+  constructor(
+    private readonly streams: PaymentStreams,
+    private readonly process: PaymentsProcessManager,
+    private readonly timers: TimerStore,
+    private readonly runner: CommandRunner,
+  ) {}
+
+  /** The handler of every payment timer kind; resolves the position of the last event it caused. */
+  async fire(timer: Timer): Promise<LogPosition | null> {
+    const now = timer.dueAt;
+    const options: DecideOptions = { now, eventId: (i) => uuidv5(`timer|${timer.id}#${i}`), metadata: { causationId: `timer:${timer.id}`, actor: SYSTEM_ACTOR } };
+    switch (timer.kind) {
+      case TIMER_KINDS.quoteExpiry:
+        return this.onCheckout(timer.subject, { type: 'ExpireCheckout' }, options);
+      case TIMER_KINDS.simulatedArrival: {
+        const checkout = await this.streams.checkout(timer.subject);
+        // only the quote on screen receives the simulated transfer (§4 supersede)
+        if (checkout.status !== 'open' || checkout.superseded) return null;
+        const txHash = simulatedTxHash(checkout.network, timer.id);
+        return this.onCheckout(timer.subject, { type: 'MarkSent', simulate: checkout.simulate ?? 'exact', txHash, fromAddress: simulatedSenderAddress(checkout.network, txHash) }, options);
+      }
+      case TIMER_KINDS.confirmation: {
+        const payload = timer.payload as { tx_hash: string; current: number };
+        return this.onCheckout(timer.subject, { type: 'RecordConfirmations', txHash: payload.tx_hash, current: payload.current }, options);
+      }
+      case TIMER_KINDS.paymentExpiry:
+        return this.onPayment(timer.subject, { type: 'ExpirePayment' }, options);
+      default:
+        throw new Error(`no handler for timer kind ${timer.kind}`);
+    }
+  }
+
+  /**
+   * Fires the business's due timers one at a time, oldest first, including those the firing
+   * itself schedules already due (an arrival's confirmations). A due timer another worker holds
+   * is waited for (bounded), so the caller sees its effects too. Then waits until the read models
+   * have every event those timers appended — by their positions, never the visible head (on
+   * PostgreSQL an unrelated open transaction can hold the visible head behind them).
+   */
+  async fireDue(businessId: string, deadlineMs = 10_000): Promise<number> {
+    const deadline = Date.now() + deadlineMs;
+    let fired = 0;
+    let last: LogPosition | null = null;
+    const firedElsewhere = new Set<string>();
+    for (;;) {
+      const [timer] = await this.timers.claimDue(1, 30_000, Object.values(TIMER_KINDS), businessId);
+      if (timer) {
+        try {
+          last = later(last, await this.fire(timer));
+          await this.timers.markFired(timer.id);
+          fired++;
+        } catch (error) {
+          await this.timers.markFailed(timer.id, error instanceof Error ? `${error.name}: ${error.message}` : String(error), new Date(Date.now() + 1000), timer.attempts);
+          throw error;
+        }
+        continue;
+      }
+      const due = await this.timers.dueTimers(businessId);
+      if (due.length === 0 || Date.now() > deadline) break;
+      for (const t of due) if (t.leased) firedElsewhere.add(t.subject);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // what other workers' timers appended: the last events of their streams and of the payments behind them
+    for (const subject of firedElsewhere) {
+      if (isCheckoutId(subject)) {
+        const checkout = await this.streams.loadCheckout(subject);
+        last = later(last, checkout.head);
+        if (checkout.state.status !== 'none') last = later(last, await this.streams.head('payment', checkout.state.paymentId));
+      } else {
+        last = later(last, await this.streams.head('payment', subject));
+      }
+    }
+    if (last) await this.runner.waitFor(last);
+    return fired;
+  }
+
+  private async onCheckout(checkoutId: string, command: CheckoutCommand, options: DecideOptions): Promise<LogPosition | null> {
+    return this.refusalIsAnAnswer(async () => {
+      const decided = await this.streams.decideCheckout(checkoutId, command, options);
+      return later(decided.position, (await this.process.settle(decided.appended)).position);
+    });
+  }
+
+  private async onPayment(paymentId: string, command: PaymentCommand, options: DecideOptions): Promise<LogPosition | null> {
+    return this.refusalIsAnAnswer(async () => {
+      const decided = await this.streams.decidePayment(paymentId, command, options);
+      return later(decided.position, (await this.process.settle(decided.appended)).position);
+    });
+  }
+
+  /** A timer's command refused by the rules (the checkout moved on meanwhile) is an answer, not a fault. */
+  private async refusalIsAnAnswer(run: () => Promise<LogPosition | null>): Promise<LogPosition | null> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof PaymentDomainError) return null;
+      throw error;
+    }
+  }
+}

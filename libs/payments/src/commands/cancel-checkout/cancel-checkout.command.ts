@@ -1,0 +1,15 @@
+import { Command } from '@nestjs/cqrs';
+import type { WriteMeta } from '@lib/eventstore';
+import type { ActingFor } from '../../app/access';
+
+/** POST /checkouts/{id}/cancel: the customer leaves an open or awaiting_customer checkout. */
+export class CancelCheckoutCommand extends Command<void> {
+  constructor(
+    readonly checkoutId: string,
+    /** The business a key acts as (another business's checkout is not_found); null for a public caller. */
+    readonly actingFor: ActingFor,
+    readonly meta: WriteMeta = {},
+  ) {
+    super();
+  }
+}

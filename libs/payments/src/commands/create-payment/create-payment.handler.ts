@@ -1,0 +1,133 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CommandRunner, ConcurrencyError, EVENT_STORE, EventStore, LogPosition, metadataFor } from '@lib/eventstore';
+import { newId } from '@lib/http';
+import { assertActive } from '../../app/access';
+import { BusinessClock } from '../../app/business-clock';
+import { customerIdFor, isValidEmail } from '../../app/customers';
+import { later } from '../../app/positions';
+import { PaymentsProcessManager } from '../../app/process-manager';
+import { PAYMENTS_SETTINGS, PaymentsSettings } from '../../app/settings';
+import { PaymentStreams } from '../../app/streams';
+import { PaymentDomainError } from '../../domain/errors';
+import { checkMetadata } from '../../domain/metadata';
+import { CreatePayment, decidePayment, initialPaymentState } from '../../domain/payment.decider';
+import { CreatePaymentCommand } from './create-payment.command';
+import { PaymentReferences } from './payment-references';
+
+const MAX_EXPIRY_MS = 90 * 24 * 3600_000;
+
+/** Where the payment comes from: a new one to write, or the live payment that holds the reference (answered as it is). */
+type Target = { paymentId: string; create: true } | { paymentId: string; create: false; head: LogPosition | null };
+
+/**
+ * Creates a payment (spec §4, decision 0011). The request's shape is checked by
+ * CreatePaymentRequest; here: the business is active, the metadata and e-mail rules, expires_at
+ * within 90 days of the business's clock, the amount for the currency (the decider, before a
+ * reference is claimed for it); then §8.9's reference; then decide, append, settle and wait.
+ */
+@CommandHandler(CreatePaymentCommand)
+export class CreatePaymentHandler implements ICommandHandler<CreatePaymentCommand, { paymentId: string }> {
+  private readonly references: PaymentReferences;
+
+  constructor(
+    @Inject(EVENT_STORE) store: EventStore,
+    private readonly streams: PaymentStreams,
+    private readonly process: PaymentsProcessManager,
+    private readonly clock: BusinessClock,
+    private readonly runner: CommandRunner,
+    @Inject(PAYMENTS_SETTINGS) private readonly settings: PaymentsSettings,
+  ) {
+    this.references = new PaymentReferences(store);
+  }
+
+  async execute({ business, input, meta }: CreatePaymentCommand): Promise<{ paymentId: string }> {
+    // 1. the rules that need state or a table
+    assertActive(business);
+    const metadata = checkMetadata(input.metadata);
+    const email = input.customer_email ?? null;
+    if (email !== null && !isValidEmail(email)) throw new PaymentDomainError('invalid_email', 'customer_email is not a valid e-mail address.', 'customer_email');
+    const now = await this.clock.now(business.id);
+    const expiresAt = input.expires_at ?? null;
+    if (expiresAt !== null) {
+      const t = Date.parse(expiresAt);
+      if (t <= now.getTime() || t > now.getTime() + MAX_EXPIRY_MS) throw new PaymentDomainError('invalid_request', 'expires_at must be in the future and at most 90 days ahead.', 'expires_at');
+    }
+    const reference = input.reference ?? null;
+    const code = newId('x').slice(2);
+    const command = (paymentId: string): CreatePayment => ({
+      type: 'CreatePayment',
+      paymentId,
+      amount: input.amount,
+      currency: input.currency,
+      feePayer: 'business',
+      feeRateBps: this.settings.feeRateBps,
+      linkId: null,
+      expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+      details: {
+        business_id: business.id,
+        mode: business.simulated ? 'test' : 'live',
+        code,
+        description: input.description ?? null,
+        reference,
+        metadata,
+        customer_id: email === null ? null : customerIdFor(business.id, email),
+        customer_email: email,
+        success_url: input.success_url ?? null,
+        cancel_url: input.cancel_url ?? null,
+      },
+    });
+    // a bad amount for the currency is refused before a reference is claimed for it
+    decidePayment(command(newId('pmt')), initialPaymentState, { now });
+
+    // 2. load: a reference names at most one live payment
+    const target: Target = reference === null ? { paymentId: newId('pmt'), create: true } : await this.byReference(business.id, reference, input.amount, input.currency);
+    if (!target.create) {
+      // the held payment, as it is: the read models must have it before the answer is read from them (#17.8)
+      await this.runner.waitFor(target.head);
+      return { paymentId: target.paymentId };
+    }
+
+    // 3. decide and append (CommandRunner), 4. settle the consequences, 5. read your writes
+    const decided = await this.streams.decidePayment(target.paymentId, command(target.paymentId), { now, metadata: metadataFor(meta) });
+    const settled = await this.process.settle(decided.appended);
+    await this.runner.waitFor(later(decided.head, settled.position));
+    return { paymentId: target.paymentId };
+  }
+
+  /**
+   * §8.9: the same reference, amount and currency returns the same payment; a reference naming a
+   * live payment of another amount or currency, or one that received funds, is reference_in_use;
+   * a holder that ended without funds (canceled, failed, expired) lets a new payment take it.
+   */
+  private async byReference(businessId: string, reference: string, amount: number, currency: string): Promise<Target> {
+    const inUse = (why: string) => new PaymentDomainError('reference_in_use', `Reference ${JSON.stringify(reference)} belongs to ${why}.`, 'reference');
+    for (let attempt = 1; ; attempt++) {
+      const { claim, expected } = await this.references.read(businessId, reference);
+      if (claim) {
+        const holder = await this.streams.loadPayment(claim.paymentId);
+        const state = holder.state;
+        if (state.status === 'none') {
+          // claimed, not written yet: the claiming request is between its two appends (or died there).
+          // Writing it for the price it was claimed for is the same payment; for another price it is a live payment of another price.
+          if (claim.amount !== undefined && (claim.amount !== amount || claim.currency !== currency)) throw inUse('a live payment of another amount or currency');
+          return { paymentId: claim.paymentId, create: true };
+        }
+        const funded = state.status === 'underpaid' || state.status === 'needs_review' || state.status === 'succeeded' || Object.keys(state.transfers).length > 0;
+        if (funded) throw inUse('a payment that received funds');
+        if (state.status === 'pending') {
+          if (state.amount !== amount || state.currency !== currency) throw inUse('a live payment of another amount or currency');
+          return { paymentId: claim.paymentId, create: false, head: holder.head };
+        }
+      }
+      const paymentId = newId('pmt');
+      try {
+        await this.references.claim(businessId, reference, { paymentId, amount, currency }, expected);
+      } catch (error) {
+        if (error instanceof ConcurrencyError && attempt < 10) continue;
+        throw error;
+      }
+      return { paymentId, create: true };
+    }
+  }
+}

@@ -1,0 +1,9 @@
+import { IsIn, IsOptional } from 'class-validator';
+import type { SimulatedTransfer } from '../../domain/checkout.decider';
+
+/** POST /checkouts/{id}/mark-sent (spec §4): what the simulated transfer is; default `exact`. Simulated businesses only (the decider's rule). */
+export class MarkSentRequest {
+  @IsOptional()
+  @IsIn(['exact', 'underpaid', 'overpaid', 'wrong_network', 'late'], { message: 'simulate must be exact, underpaid, overpaid, wrong_network or late' })
+  simulate?: SimulatedTransfer;
+}

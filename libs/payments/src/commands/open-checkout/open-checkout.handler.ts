@@ -1,0 +1,113 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { AssetCode, NetworkId } from '@lib/chains';
+import { CommandRunner, metadataFor } from '@lib/eventstore';
+import { newId } from '@lib/http';
+import { PaymentAccess, assertActive } from '../../app/access';
+import { BusinessClock } from '../../app/business-clock';
+import { isValidEmail } from '../../app/customers';
+import { later } from '../../app/positions';
+import { PaymentsProcessManager } from '../../app/process-manager';
+import { PAYMENTS_SETTINGS, PAYMENT_RATES, PaymentsSettings } from '../../app/settings';
+import { RatePort, simulatedDepositAddress } from '../../app/simulated-chain';
+import { PaymentStreams } from '../../app/streams';
+import { OpenCryptoCheckout } from '../../domain/checkout.decider';
+import { PaymentDomainError } from '../../domain/errors';
+import { decidePayment } from '../../domain/payment.decider';
+import { OpenCheckoutCommand } from './open-checkout.command';
+
+/** §8: the same choice returns the same quote while more than two minutes of it are left. */
+const REMAINDER_REUSE_MS = 2 * 60_000;
+
+/**
+ * Opens a checkout (spec §4, decisions 0009, 0011). The request's shape is checked by
+ * OpenCheckoutRequest; here, in order: the link or payment code and its business (active), the
+ * rail, asset and network the business can take, the e-mail address, simulate only on a
+ * simulated business; the payment's own refusals (payment_paid, payment_canceled,
+ * payment_expired, payment_in_flight) before anything is opened; `replaces` (the same choice
+ * while its quote has more than two minutes: that checkout); then decide, append, settle (the
+ * payment records the method; older quotes are set aside) and wait.
+ */
+@CommandHandler(OpenCheckoutCommand)
+export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand, { checkoutId: string; businessId: string }> {
+  constructor(
+    private readonly access: PaymentAccess,
+    private readonly streams: PaymentStreams,
+    private readonly process: PaymentsProcessManager,
+    private readonly clock: BusinessClock,
+    private readonly runner: CommandRunner,
+    @Inject(PAYMENT_RATES) private readonly rates: RatePort,
+    @Inject(PAYMENTS_SETTINGS) private readonly settings: PaymentsSettings,
+  ) {}
+
+  async execute({ input, caller, meta }: OpenCheckoutCommand): Promise<{ checkoutId: string; businessId: string }> {
+    // 1. the rules that need the payment, its business or the registry
+    if (input.link_code !== undefined) throw new PaymentDomainError('link_not_found', 'No active link with this code.', 'link_code');
+    if (input.payment_code === undefined) throw new PaymentDomainError('invalid_request', 'Send payment_code (or link_code).', 'payment_code');
+    const { paymentId, business } = await this.access.paymentByCode(input.payment_code, caller);
+    assertActive(business);
+    if ((input.rail ?? 'crypto') === 'card') throw new PaymentDomainError('rail_unavailable', 'This business does not accept cards.', 'rail');
+    if (input.asset === undefined) throw new PaymentDomainError('invalid_request', 'asset is required for a crypto checkout.', 'asset');
+    if (input.network === undefined) throw new PaymentDomainError('invalid_request', 'network is required for a crypto checkout.', 'network');
+    const asset = input.asset as AssetCode; // one of ASSET_CODES (OpenCheckoutRequest)
+    const network = input.network as NetworkId; // one of NETWORK_IDS (OpenCheckoutRequest)
+    if (input.email !== undefined && !isValidEmail(input.email)) throw new PaymentDomainError('invalid_email', 'email is not a valid e-mail address.', 'email');
+    if (input.simulate !== undefined && !business.simulated) throw new PaymentDomainError('invalid_request', 'simulate is for simulated businesses only.', 'simulate');
+
+    // 2. load the payment, and check its refusals before a checkout is opened for it
+    const payment = await this.streams.payment(paymentId);
+    if (payment.status === 'none') throw new PaymentDomainError('payment_not_found', 'No payment with this code.', 'payment_code');
+    const now = await this.clock.now(business.id);
+    const rate = this.rates.rate(asset, payment.currency);
+    if (rate === null) throw new PaymentDomainError('asset_unavailable', `${asset} cannot be quoted in ${payment.currency}.`, 'asset');
+    const checkoutId = newId('chk');
+    // payment_paid, payment_canceled, payment_expired, in flight, asset_unavailable: only a payment that can take a checkout gets one
+    decidePayment({ type: 'SelectMethod', checkoutId, rail: 'crypto', asset, network, rateMinorPerCoin: rate, quoteEndsAt: now.toISOString() }, payment, { now });
+
+    let replaces: string | null = null;
+    if (input.replaces !== undefined) {
+      const replaced = await this.streams.loadCheckout(input.replaces);
+      if (replaced.state.status === 'none' || replaced.state.paymentId !== paymentId) throw new PaymentDomainError('invalid_request', 'replaces must name a checkout of the same payment.', 'replaces');
+      replaces = replaced.state.id;
+      const sameChoice = replaced.state.asset === asset && replaced.state.network === network && !replaced.state.remainder;
+      const live = replaced.state.status === 'open' && Date.parse(replaced.state.expiresAt) - now.getTime() > REMAINDER_REUSE_MS;
+      if (sameChoice && live) {
+        // the same quote and address: answered as it is, once the read models have it
+        await this.runner.waitFor(replaced.head);
+        return { checkoutId: replaced.state.id, businessId: business.id };
+      }
+    }
+
+    // 3. decide and append (CommandRunner), 4. settle the consequences, 5. read your writes
+    const command: OpenCryptoCheckout = {
+      type: 'OpenCheckout',
+      checkoutId,
+      paymentId,
+      linkId: payment.linkId,
+      rail: 'crypto',
+      simulated: business.simulated,
+      asset,
+      network,
+      address: simulatedDepositAddress(business.id, checkoutId, network),
+      rateMinorPerCoin: rate,
+      currency: payment.currency,
+      priceMinor: payment.amount,
+      feePayer: payment.feePayer,
+      feeRateBps: payment.feeRateBps,
+      remainder: null,
+      quoteTtlMs: this.settings.quoteTtlMs,
+      details: {
+        business_id: business.id,
+        email: input.email ?? payment.details.customer_email ?? null,
+        country: input.country ?? null,
+        success_url: payment.details.success_url ?? null,
+        replaces,
+        simulate: input.simulate ?? null,
+      },
+    };
+    const decided = await this.streams.decideCheckout(checkoutId, command, { now, metadata: metadataFor(meta) });
+    const settled = await this.process.settle(decided.appended);
+    await this.runner.waitFor(later(decided.head, settled.position));
+    return { checkoutId, businessId: business.id };
+  }
+}

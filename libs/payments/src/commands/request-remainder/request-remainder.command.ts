@@ -1,0 +1,14 @@
+import { Command } from '@nestjs/cqrs';
+import type { WriteMeta } from '@lib/eventstore';
+import type { ActingBusiness } from '../../app/access';
+
+/** POST /payments/{id}/request-remainder: open (or return the open) checkout for what is left of an underpaid payment. Resolves its id. */
+export class RequestRemainderCommand extends Command<{ checkoutId: string }> {
+  constructor(
+    readonly business: ActingBusiness,
+    readonly paymentId: string,
+    readonly meta: WriteMeta = {},
+  ) {
+    super();
+  }
+}

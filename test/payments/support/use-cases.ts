@@ -1,0 +1,19 @@
+import { Database } from '@lib/database';
+import { CommandRunner, EventStore, ReadModelWaiter } from '@lib/eventstore';
+import { BusinessClock, CreatePaymentHandler, PaymentStreams, PaymentsProcessManager, PaymentsSettings } from '@lib/payments';
+import { TimerStore } from '@lib/timers';
+
+/**
+ * The payments use cases wired by hand over one store, without Nest (what PaymentsCoreModule
+ * provides), for tests that drive the application below HTTP. Read models are not waited for
+ * unless `readModels` is given.
+ */
+export function paymentsUseCases(store: EventStore, db: Database, readModels: ReadModelWaiter = { waitFor: async () => true }) {
+  const runner = new CommandRunner(store, readModels);
+  const streams = new PaymentStreams(store, runner);
+  const timers = new TimerStore(db);
+  const settings: PaymentsSettings = { quoteTtlMs: 900_000, feeRateBps: 100 };
+  const process = new PaymentsProcessManager(streams, timers, settings);
+  const clock = new BusinessClock(timers);
+  return { runner, streams, timers, settings, process, clock, createPayment: new CreatePaymentHandler(store, streams, process, clock, runner, settings) };
+}
