@@ -1,7 +1,7 @@
 import { ignoreUnknown } from '@lib/domain';
 import type { RecordedEvent } from '@lib/eventstore';
 import { KeyKind, KeyMode, redactKey } from './api-keys';
-import { asBusinessEvent } from './events';
+import { ApiKeyCreatedData, asBusinessEvent } from './events';
 import { Permissions } from './permissions';
 
 /** A row of the `businesses` table. */
@@ -16,17 +16,9 @@ export interface BusinessRow {
   updated_at: Date;
 }
 
-/** A row of the `api_keys` table. */
-export interface ApiKeyRow {
+/** A row of the `api_keys` table: the key as ApiKeyCreated recorded it, with its times. */
+export interface ApiKeyRow extends Omit<ApiKeyCreatedData, 'key_id'> {
   id: string;
-  business_id: string;
-  kind: KeyKind;
-  mode: KeyMode;
-  secret_hash: string;
-  prefix: string;
-  last4: string;
-  name: string | null;
-  permissions: Permissions | null;
   created_at: Date;
   revoked_at: Date | null;
 }

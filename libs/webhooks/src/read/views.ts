@@ -1,30 +1,21 @@
 import { ignoreUnknown } from '@lib/domain';
 import type { RecordedEvent } from '@lib/eventstore';
-import { asWebhookEndpointEvent } from '../domain/endpoint.events';
+import { WebhookEndpointCreatedData, asWebhookEndpointEvent } from '../domain/endpoint.events';
+
+/** What an endpoint is, as its creation recorded it (and updates change). */
+type EndpointFields = Pick<WebhookEndpointCreatedData, 'url' | 'description' | 'event_types' | 'enabled' | 'secret_hint'>;
 
 /** The webhook endpoint object (spec §2, `kind` = `webhook`). */
-export interface WebhookEndpoint {
+export interface WebhookEndpoint extends EndpointFields {
   kind: 'webhook';
   id: string;
-  url: string;
-  description: string;
-  event_types: string[];
-  enabled: boolean;
-  /** `whsec_••••abcd` */
-  secret_hint: string;
   created_at: string;
   updated_at: string;
 }
 
 /** A row of the `webhook_endpoints` table. */
-export interface WebhookEndpointRow {
+export interface WebhookEndpointRow extends EndpointFields, Pick<WebhookEndpointCreatedData, 'business_id'> {
   id: string;
-  business_id: string;
-  url: string;
-  description: string;
-  event_types: string[];
-  enabled: boolean;
-  secret_hint: string;
   created_at: Date | string;
   updated_at: Date | string;
   deleted_at: Date | string | null;
