@@ -1,13 +1,15 @@
-import { Controller, Get, Module, Param, Post, Query } from '@nestjs/common';
-import { IsString } from 'class-validator';
-import { ApiOperation } from '@nestjs/swagger';
-import type { OpenAPIObject, OperationObject, ParameterObject, ResponseObject } from '@nestjs/swagger';
+import { Body, Controller, Get, Module, Param, Post, Query } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import { Allow, ArrayMaxSize, ArrayMinSize, IsArray, IsEmail, IsEnum, IsInt, IsOptional, IsString, Length, Matches, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
+import { ApiOperation, ApiProperty } from '@nestjs/swagger';
+import type { OpenAPIObject, OperationObject, ParameterObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
 import { request as httpRequest } from 'node:http';
 import { ERROR_STATUS, ErrorCode } from '@lib/http';
 import { LiveModeAction, Public, RequiresPermission } from '../../apps/api/src/auth/auth.decorators';
 import { IdempotencyKeyIgnored, IdempotencyKeyRequired } from '../../apps/api/src/platform/idempotency.interceptor';
 import { REFERENCE_PATH } from '../../apps/api/src/platform/api-reference';
-import { ApiErrors } from '../../apps/api/src/platform/openapi';
+import { ApiErrors, describeApi } from '../../apps/api/src/platform/openapi';
+import { OPERATION_IDS } from '../../apps/api/src/platform/operation-ids';
 import { RateLimit } from '../../apps/api/src/platform/rate-limit.guard';
 import { TestApi, startTestApi } from '../support/api-app';
 
@@ -126,20 +128,118 @@ describe('OpenAPI document of the real app', () => {
     expect(doc.paths['/health']?.get).toBeDefined();
   });
 
-  it('describes the success answers of the payment routes with their objects', () => {
+  it('describes every success answer by $ref to a named component: {data: <Resource>} or a <Resource>List', () => {
     const success = (method: (typeof METHODS)[number], path: string, status: number) =>
-      JSON.stringify((operation(doc, method, path).responses[String(status)] as ResponseObject)?.content?.['application/json']?.schema ?? null);
-    expect(success('post', '/payments', 201)).toContain('"pmt_…"');
-    expect(success('get', '/payments', 200)).toContain('has_more');
-    expect(success('get', '/payments/{id}', 200)).toContain('"events"');
-    expect(success('post', '/payments/{id}/request-remainder', 201)).toContain('remainder_request');
+      (operation(doc, method, path).responses[String(status)] as ResponseObject)?.content?.['application/json']?.schema;
+    const data = (name: string) => ({ type: 'object', required: ['data'], properties: { data: { $ref: `#/components/schemas/${name}` } } });
+    expect(success('post', '/payments', 201)).toEqual(data('Payment'));
+    expect(success('get', '/payments', 200)).toEqual({ $ref: '#/components/schemas/PaymentList' });
+    expect(success('get', '/payments/{id}', 200)).toEqual(data('Payment'));
+    expect(success('post', '/payments/{id}/request-remainder', 201)).toEqual(data('RemainderRequest'));
     for (const path of ['/checkouts', '/checkouts/{id}/cancel', '/checkouts/{id}/claim', '/checkouts/{id}/mark-sent', '/checkouts/{id}/supersede']) {
-      expect(success('post', path, path === '/checkouts' ? 201 : 200)).toContain('"chk_…"');
+      expect(success('post', path, path === '/checkouts' ? 201 : 200)).toEqual(data('Checkout'));
     }
-    expect(success('get', '/public/receipts/{id}', 200)).toContain('"receipt"');
-    expect(success('post', '/test_clock/advance', 200)).toContain('test_clock');
+    expect(success('get', '/public/receipts/{id}', 200)).toEqual(data('Receipt'));
+    expect(success('post', '/test_clock/advance', 200)).toEqual(data('TestClock'));
+    expect(success('post', '/webhooks', 201)).toEqual(data('WebhookEndpointWithSecret'));
+    expect(success('post', '/webhooks/{id}/rotate-secret', 200)).toEqual(data('WebhookEndpointWithSecret'));
+    expect(success('get', '/webhooks/{id}', 200)).toEqual(data('WebhookEndpoint'));
+    expect(success('get', '/webhooks/{id}/deliveries', 200)).toEqual({ $ref: '#/components/schemas/WebhookDeliveryList' });
+    expect(success('get', '/events', 200)).toEqual({ $ref: '#/components/schemas/EventList' });
+    expect(success('get', '/health', 200)).toEqual(data('Health'));
+    expect(success('get', '/business', 200)).toEqual(data('Business'));
+
+    // every 2xx refers to a component; no resource is inlined. GET /api_keys alone declares nothing (no dashboard sessions yet: it never answers 200)
+    const undescribed: string[] = [];
+    for (const [method, path, op] of operations(doc)) {
+      if (path === '/openapi.json') continue;
+      for (const [status, response] of Object.entries(op.responses)) {
+        const schema = (response as ResponseObject).content?.['application/json']?.schema as Record<string, unknown> | undefined;
+        if (!/^2/.test(status)) continue;
+        if ((response as { 'x-undescribed'?: boolean })['x-undescribed']) {
+          undescribed.push(`${method} ${path} ${status}`);
+          continue;
+        }
+        const target = (schema?.$ref ?? (schema?.properties as Record<string, { $ref?: string }> | undefined)?.data?.$ref) as string | undefined;
+        expect({ at: `${method} ${path} ${status}`, target }).toEqual({ at: `${method} ${path} ${status}`, target: expect.stringMatching(/^#\/components\/schemas\/[A-Z]/) });
+      }
+    }
+    expect(undescribed).toEqual(['get /api_keys 200']);
     const list = operation(doc, 'get', '/payments').parameters as ParameterObject[];
-    expect(list.map((p) => p.name)).toEqual(expect.arrayContaining(['status', 'metadata[key]', 'customer', 'reference', 'limit', 'cursor']));
+    expect(list.map((p) => p.name)).toEqual(expect.arrayContaining(['status', 'metadata', 'customer', 'reference', 'limit', 'cursor']));
+    expect(list.find((p) => p.name === 'metadata')).toMatchObject({ in: 'query', style: 'deepObject', explode: true, schema: { type: 'object', additionalProperties: { type: 'string' } } });
+    expect(list.find((p) => p.name === 'limit')?.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 25 });
+  });
+
+  it('names a component for every resource of spec §2 that exists, the list envelope and each list', () => {
+    const schemas = doc.components!.schemas as Record<string, SchemaObject>;
+    for (const name of ['Payment', 'Checkout', 'Receipt', 'RemainderRequest', 'TestClock', 'Business', 'WebhookEndpoint', 'WebhookEndpointWithSecret', 'WebhookDelivery', 'Event', 'Health', 'ListEnvelope', 'Error']) {
+      expect({ name, type: schemas[name]?.type }).toEqual({ name, type: 'object' });
+    }
+    expect(schemas.ListEnvelope).toMatchObject({ required: ['data', 'has_more', 'next_cursor'], properties: { has_more: { type: 'boolean' }, next_cursor: { type: 'string', nullable: true } } });
+    expect(schemas.PaymentList).toEqual({
+      description: expect.any(String),
+      allOf: [{ $ref: '#/components/schemas/ListEnvelope' }, { type: 'object', required: ['data'], properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Payment' } } } }],
+    });
+    // nullable fields say so, timestamps are date-times, the kind is a constant
+    const payment = schemas.Payment as { properties: Record<string, SchemaObject>; required: string[]; additionalProperties: boolean };
+    expect(payment.properties.reference).toMatchObject({ type: 'string', nullable: true });
+    expect(payment.properties.created_at).toEqual({ type: 'string', format: 'date-time' });
+    expect(payment.properties.expires_at).toEqual({ type: 'string', format: 'date-time', nullable: true });
+    expect(payment.properties.kind).toEqual({ type: 'string', enum: ['payment'] });
+    expect(payment.additionalProperties).toBe(false);
+    expect(payment.required).toEqual(Object.keys(payment.properties));
+    const checkout = schemas.Checkout as { properties: Record<string, SchemaObject>; required: string[] };
+    expect(checkout.required).not.toEqual(expect.arrayContaining(['email']));
+    expect(checkout.properties.canceled_by).toEqual({ type: 'string', enum: ['customer', null], nullable: true });
+    // every $ref of the document resolves
+    const refs = JSON.stringify(doc).match(/"\$ref":"#\/components\/schemas\/[^"]+"/g) ?? [];
+    for (const ref of new Set(refs)) expect(schemas[ref.split('/').pop()!.replace('"', '')]).toBeDefined();
+  });
+
+  it('describes every request body from the class-validator rules of the DTO its route takes', () => {
+    const schemas = doc.components!.schemas as Record<string, SchemaObject>;
+    const body = (method: (typeof METHODS)[number], path: string) => operation(doc, method, path).requestBody as { required: boolean; content: Record<string, { schema: unknown }> } | undefined;
+    expect(body('post', '/payments')).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/CreatePaymentBody' } } } });
+    expect(schemas.CreatePaymentBody).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      required: ['amount', 'currency'],
+      properties: {
+        amount: { type: 'integer' },
+        currency: { type: 'string', minLength: 3, maxLength: 3 },
+        reference: { type: 'string', minLength: 1, maxLength: 255, nullable: true },
+        customer_email: { type: 'string', maxLength: 254, nullable: true },
+        metadata: { type: 'object', nullable: true },
+      },
+    });
+    expect(schemas.AdvanceTestClockBody).toMatchObject({ required: ['seconds'], properties: { seconds: { type: 'integer', minimum: 1, maximum: 366 * 24 * 3600 } } });
+    expect(schemas.MarkCheckoutSentBody).toMatchObject({ properties: { simulate: { type: 'string', enum: ['exact', 'underpaid', 'overpaid', 'wrong_network', 'late', null], nullable: true } } });
+    expect(body('post', '/checkouts/{id}/mark-sent')?.required).toBe(false);
+    expect(schemas.ClaimCheckoutBody).toMatchObject({ required: ['tx_hash'], properties: { tx_hash: { type: 'string', minLength: 1, maxLength: 200 } } });
+    // PATCH /webhooks/{id}: null is no value of any field (@ValidateIf(o.x !== undefined))
+    expect(schemas.UpdateWebhookEndpointBody).toMatchObject({ properties: { description: { type: 'string', maxLength: 500 }, enabled: { type: 'boolean' } } });
+    expect(JSON.stringify(schemas.UpdateWebhookEndpointBody)).not.toContain('nullable');
+    // @ApiProperty gives words only; its claims the validator does not check are left out
+    expect(schemas.CreateWebhookEndpointBody).toMatchObject({ required: ['url', 'event_types'], properties: { url: { type: 'string', description: expect.stringContaining('https') } } });
+    expect((schemas.CreateWebhookEndpointBody as { properties: Record<string, SchemaObject> }).properties.description.type).toBe('string');
+    // a body component is named after its operation, not its class (renaming a DTO changes no client)
+    expect(body('patch', '/webhooks/{id}')?.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/UpdateWebhookEndpointBody' });
+    // routes that take no body have none
+    for (const path of ['/payments/{id}/cancel', '/checkouts/{id}/cancel', '/webhooks/{id}/rotate-secret']) expect(body('post', path)).toBeUndefined();
+    // every body is a named DTO component
+    for (const [method, path, op] of operations(doc)) {
+      const schema = (op.requestBody as { content?: Record<string, { schema?: { $ref?: string } }> } | undefined)?.content?.['application/json']?.schema;
+      if (schema) expect({ at: `${method} ${path}`, ref: schema.$ref }).toEqual({ at: `${method} ${path}`, ref: `#/components/schemas/${op.operationId!.charAt(0).toUpperCase()}${op.operationId!.slice(1)}Body` });
+    }
+  });
+
+  it('gives every operation a stable, readable id from the route table', () => {
+    const ids = operations(doc).map(([method, path, op]): [string, string | undefined] => [`${method.toUpperCase()} ${path}`, op.operationId]);
+    for (const [route, id] of ids) expect({ route, id }).toEqual({ route, id: OPERATION_IDS[route] });
+    expect(Object.keys(OPERATION_IDS).sort()).toEqual(ids.map(([route]) => route).sort());
+    expect(operation(doc, 'post', '/payments').operationId).toBe('createPayment');
+    expect(operation(doc, 'get', '/webhooks/{id}/deliveries').operationId).toBe('listWebhookEndpointDeliveries');
   });
 
   it('defines the error envelope once, with every error code', () => {
@@ -188,6 +288,29 @@ class SearchQuery {
   @IsString() q!: string;
 }
 
+class OrderLine {
+  @IsString() @Matches(/^sku_[a-z0-9]+$/) sku!: string;
+  @IsInt() @Min(1) @Max(99) quantity!: number;
+}
+
+enum Speed {
+  Slow = 'slow',
+  Fast = 'fast',
+}
+
+class OrderBody {
+  @IsEmail() email!: string;
+  @IsOptional() @IsEnum(Speed) speed?: Speed;
+  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(5) @ValidateNested({ each: true }) @Type(() => OrderLine) lines!: OrderLine[];
+  @ValidateIf((o: OrderBody) => o.note !== undefined) @IsString() @Length(1, 280) note?: string;
+  @ApiProperty({ description: 'Anything.', maxLength: 10 }) @Allow() extra?: unknown;
+  @IsOptional() @IsString({ each: true }) @IsArray() tags?: string[];
+}
+
+class NothingBody {
+  @ApiProperty({ description: 'Documented, never validated.' }) ghost?: string;
+}
+
 @Controller('probe-openapi')
 class ProbeOpenApiController {
   @RequiresPermission('payments', 'write')
@@ -222,6 +345,22 @@ class ProbeOpenApiController {
   @Get('items/:id')
   item(@Param('id') id: string) {
     return { data: { id } };
+  }
+
+  @ApiOperation({ operationId: 'createOrder' })
+  @Public()
+  @IdempotencyKeyIgnored()
+  @Post('orders')
+  order(@Body() body: OrderBody) {
+    return { data: body };
+  }
+
+  @ApiOperation({ operationId: 'sendNothing' })
+  @Public()
+  @IdempotencyKeyIgnored()
+  @Post('nothing')
+  nothing(@Body() body: NothingBody) {
+    return { data: body };
   }
 }
 @Module({ controllers: [ProbeOpenApiController] })
@@ -286,6 +425,48 @@ describe('OpenAPI errors derived from route metadata', () => {
     const search = operation(doc, 'get', '/probe-openapi/search');
     expect(search.operationId).toBe('probeSearch');
     expect(search.security).toEqual([{ bearer: [] }]);
+  });
+
+  it('derives a DTO body from its validation rules: types, formats, enums, limits, patterns, nested DTOs, required and nullable by probing', () => {
+    const schemas = doc.components!.schemas as Record<string, SchemaObject>;
+    expect(operation(doc, 'post', '/probe-openapi/orders').requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateOrderBody' } } } });
+    expect(schemas.CreateOrderBody).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      required: ['email', 'lines'],
+      properties: {
+        email: { type: 'string', format: 'email' },
+        speed: { type: 'string', enum: ['slow', 'fast', null], nullable: true },
+        lines: { type: 'array', minItems: 1, maxItems: 5, items: { $ref: '#/components/schemas/OrderLine' } },
+        note: { type: 'string', minLength: 1, maxLength: 280 },
+        extra: { description: 'Anything. May be null.' },
+        tags: { type: 'array', items: { type: 'string' }, nullable: true },
+      },
+    });
+    expect(schemas.OrderLine).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      required: ['sku', 'quantity'],
+      properties: { sku: { type: 'string', pattern: '^sku_[a-z0-9]+$' }, quantity: { type: 'integer', minimum: 1, maximum: 99 } },
+    });
+    expect(schemas.SendNothingBody).toEqual({ type: 'object', additionalProperties: false, properties: {} });
+    expect(operation(doc, 'post', '/probe-openapi/nothing').requestBody).toMatchObject({ required: false });
+    // the query DTO gives its parameters
+    expect(operation(doc, 'get', '/probe-openapi/search').parameters).toEqual(expect.arrayContaining([{ name: 'q', in: 'query', required: true, schema: { type: 'string' } }]));
+  });
+
+  it('reports what a DTO cannot say: claims @ApiProperty makes that the validator does not check, fields without a type, DTOs without rules', () => {
+    const { findings } = describeApi(api.app, api.config, 'api/v1');
+    const of = (dto: string) => findings.filter((f) => f.dto === dto).map((f) => `${f.property}: ${f.problem}`);
+    expect(of('OrderBody')).toEqual([
+      'extra: no validation rule (only @Allow or a condition): any value passes the pipe',
+      'extra: @ApiProperty says maxLength 10 but the validator does not check it',
+    ]);
+    expect(of('NothingBody')).toEqual([
+      'ghost: @ApiProperty without any validation rule: the pipe refuses it as an unknown field',
+      'null: no validated property: the body can only be {} (unknown fields are refused)',
+    ]);
+    expect(of('OrderLine')).toEqual([]);
   });
 
   it('refuses an unknown code in @ApiErrors', () => {

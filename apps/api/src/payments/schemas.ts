@@ -1,74 +1,90 @@
-import type { SchemaObject } from '@nestjs/swagger';
+import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
+import { ASSET_CODES, NETWORK_IDS } from '@lib/chains';
 
-/** OpenAPI schemas of the payment routes' objects (spec §2), as the read models render them. */
+/**
+ * OpenAPI schemas of the payment routes' objects (spec §2), as the read models render them.
+ * Each resource is a named component (PAYMENT_COMPONENTS, collected by platform/openapi.ts);
+ * routes refer to it by $ref through the exported constants (PAYMENT_SCHEMA, …). Objects are
+ * closed (`additionalProperties: false`): the contract tests (test/support/contract.ts) then
+ * fail on a field the server sends that the document does not name.
+ */
 
+const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
 const timestamp: SchemaObject = { type: 'string', format: 'date-time' };
-const nullable = (schema: SchemaObject): SchemaObject => ({ ...schema, nullable: true });
+/** Null too (an enum lists null as well, as OpenAPI 3.0.3 asks). */
+const nullable = (schema: SchemaObject): SchemaObject => ({ ...schema, nullable: true, ...(schema.enum ? { enum: [...schema.enum, null] } : {}) });
 const str: SchemaObject = { type: 'string' };
 const int: SchemaObject = { type: 'integer' };
-const decimal: SchemaObject = { type: 'string', description: 'Decimal amount in the coin, no more decimals than the coin has.', example: '100.5' };
+const asset: SchemaObject = { type: 'string', enum: [...ASSET_CODES] };
+const network: SchemaObject = { type: 'string', enum: [...NETWORK_IDS] };
+const decimal: SchemaObject = { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'Decimal amount in the coin, no more decimals than the coin has.', example: '100.5' };
 
-const REPORTING: SchemaObject = {
-  type: 'object',
-  description: 'What the business receives, in minor units of `currency`: net = amount − fee − transaction_fee.',
-  required: ['currency', 'amount', 'fee', 'transaction_fee', 'customer_fee', 'net'],
-  properties: { currency: str, amount: int, fee: int, transaction_fee: int, customer_fee: int, net: int },
-};
+/** A closed object whose properties are all required (nullable ones say so). */
+function object(properties: Record<string, SchemaObject | ReferenceObject>, extra: SchemaObject = {}, optional: string[] = []): SchemaObject {
+  return { type: 'object', ...extra, required: Object.keys(properties).filter((p) => !optional.includes(p)), properties, additionalProperties: false };
+}
 
-const BREAKDOWN: SchemaObject = {
-  type: 'object',
-  required: ['currency', 'price', 'processing_fee', 'network_fee', 'total'],
-  properties: { currency: str, price: int, processing_fee: nullable(int), network_fee: nullable(int), total: int },
-};
+const REPORTING = (extra: SchemaObject = {}) =>
+  object({ currency: str, amount: int, fee: int, transaction_fee: int, customer_fee: int, net: int }, { description: 'What the business receives, in minor units of `currency`: net = amount − fee − transaction_fee.', ...extra });
 
-const TIMELINE_ENTRY: SchemaObject = {
-  type: 'object',
-  required: ['type', 'created_at', 'data'],
-  properties: {
-    type: { type: 'string', example: 'confirmation', description: 'created, method_selected, detected, confirmation, underpaid, expired, succeeded, remainder_requested, claimed, failed, remainder_paid, canceled' },
-    created_at: timestamp,
-    data: { type: 'object', nullable: true },
+const BREAKDOWN: SchemaObject = object({ currency: str, price: int, processing_fee: nullable(int), network_fee: nullable(int), total: int });
+const RATE: SchemaObject = object({ amount: { ...int, description: 'Minor units of `currency` per one coin.' }, currency: str });
+
+export const PAYMENT_STATUSES = ['pending', 'underpaid', 'needs_review', 'succeeded', 'failed', 'canceled'];
+export const CHECKOUT_STATUSES = ['open', 'awaiting_customer', 'confirming', 'completed', 'needs_review', 'expired', 'canceled', 'failed'];
+
+const TIMELINE_ENTRY: SchemaObject = object({
+  type: {
+    type: 'string',
+    example: 'confirmation',
+    description: 'created, method_selected, detected, confirmation, underpaid, expired, succeeded, remainder_requested, claimed, failed, remainder_paid, canceled, accepted',
   },
-};
+  created_at: timestamp,
+  data: { type: 'object', additionalProperties: true, nullable: true, description: 'What the entry carries (null for created, expired, succeeded).' },
+});
 
-export const PAYMENT_SCHEMA: SchemaObject = {
-  type: 'object',
-  description: 'A payment (spec §2) with its timeline, oldest first.',
-  required: ['kind', 'id', 'status', 'amount', 'currency', 'events'],
-  properties: {
+const PAYMENT: SchemaObject = object(
+  {
     kind: { type: 'string', enum: ['payment'] },
     id: { type: 'string', example: 'pmt_…' },
-    status: { type: 'string', enum: ['pending', 'underpaid', 'needs_review', 'succeeded', 'failed', 'canceled'] },
+    status: { type: 'string', enum: PAYMENT_STATUSES },
     amount: { ...int, description: 'Price in minor units.' },
     currency: { type: 'string', example: 'USD' },
     fee_payer: { type: 'string', enum: ['business', 'customer'] },
     customer_fee: int,
     amount_received: { ...int, description: 'Minor units of `currency` received.' },
-    reporting: REPORTING,
-    fee_rate_bps: int,
-    method: nullable({
-      type: 'object',
-      properties: {
+    reporting: REPORTING(),
+    fee_rate_bps: { ...int, description: 'Basis points.' },
+    method: nullable(
+      object({
         rail: { type: 'string', enum: ['crypto'] },
-        asset: str,
-        network: str,
+        asset,
+        network,
         amount: decimal,
         expected_amount: decimal,
         overpaid_amount: nullable(decimal),
         from_address: nullable(str),
         tx_hash: nullable(str),
         explorer_url: nullable(str),
-      },
-    }),
-    settlement: nullable({
-      type: 'object',
-      properties: { destination: { type: 'string', enum: ['wallet'] }, asset: str, network: str, amount: decimal, wallet_id: nullable(str), address: nullable(str), tx_hash: str, explorer_url: nullable(str) },
-    }),
+      }),
+    ),
+    settlement: nullable(
+      object({
+        destination: { type: 'string', enum: ['wallet'] },
+        asset,
+        network,
+        amount: decimal,
+        wallet_id: nullable(str),
+        address: nullable(str),
+        tx_hash: str,
+        explorer_url: nullable(str),
+      }),
+    ),
     customer_id: nullable({ type: 'string', example: 'cst_…' }),
     link_id: nullable(str),
     url: nullable({ type: 'string', description: 'The hosted checkout page: CHECKOUT_BASE_URL/<payment code>.' }),
     reference: nullable(str),
-    metadata: { type: 'object', additionalProperties: { type: 'string' } },
+    metadata: { type: 'object', additionalProperties: { type: 'string' }, description: 'String keys to string values.' },
     success_url: nullable(str),
     cancel_url: nullable(str),
     expires_at: nullable(timestamp),
@@ -81,45 +97,45 @@ export const PAYMENT_SCHEMA: SchemaObject = {
     failure_message: nullable(str),
     created_at: timestamp,
     updated_at: timestamp,
-    events: { type: 'array', items: TIMELINE_ENTRY },
+    events: { type: 'array', items: TIMELINE_ENTRY, description: 'The timeline, oldest first.' },
   },
-};
+  { description: 'A payment (spec §2) with its timeline, oldest first.' },
+);
 
-export const CHECKOUT_SCHEMA: SchemaObject = {
-  type: 'object',
-  description: 'A checkout (spec §2). `email`, `reporting` and `fee_rate_bps` only with the owning business’s secret key.',
-  required: ['kind', 'id', 'status', 'rail', 'payment_id', 'amount', 'currency', 'breakdown', 'confirmations', 'remainder'],
-  properties: {
+/** `email`, `reporting` and `fee_rate_bps` only with the owning business's secret key. */
+const SECRET_CHECKOUT_FIELDS = ['email', 'reporting', 'fee_rate_bps'];
+
+const CHECKOUT: SchemaObject = object(
+  {
     kind: { type: 'string', enum: ['checkout'] },
     id: { type: 'string', example: 'chk_…' },
-    status: { type: 'string', enum: ['open', 'awaiting_customer', 'confirming', 'completed', 'needs_review', 'expired', 'canceled', 'failed'] },
+    status: { type: 'string', enum: CHECKOUT_STATUSES },
     rail: { type: 'string', enum: ['crypto', 'card'] },
     link_id: nullable(str),
     payment_id: str,
     amount: int,
     currency: str,
     breakdown: BREAKDOWN,
-    crypto: nullable({
-      type: 'object',
-      properties: {
-        asset: str,
-        network: str,
+    crypto: nullable(
+      object({
+        asset,
+        network,
         amount: decimal,
         address: str,
         payment_uri: { type: 'string', description: 'BIP-21 (bitcoin), EIP-681 (EVM) or Solana Pay URI for wallets.' },
-        rate: { type: 'object', properties: { amount: int, currency: str } },
+        rate: RATE,
         received_amount: decimal,
         remaining_amount: nullable(decimal),
         remaining_payment_uri: nullable(str),
         overpaid_amount: nullable(decimal),
-        detected_network: nullable(str),
+        detected_network: nullable(network),
         tx_hash: nullable(str),
         explorer_url: nullable(str),
-      },
-    }),
-    card: { type: 'object', nullable: true },
-    confirmations: { type: 'object', properties: { current: int, required: int } },
-    remainder: { type: 'boolean' },
+      }),
+    ),
+    card: { type: 'object', additionalProperties: true, nullable: true, description: 'Null for crypto checkouts.' },
+    confirmations: object({ current: int, required: int }),
+    remainder: { type: 'boolean', description: 'True when the checkout collects a remainder.' },
     canceled_by: nullable({ type: 'string', enum: ['customer'] }),
     replaced_by: nullable(str),
     failure_code: nullable(str),
@@ -129,59 +145,73 @@ export const CHECKOUT_SCHEMA: SchemaObject = {
     sent_at: nullable(timestamp),
     created_at: timestamp,
     updated_at: timestamp,
-    email: nullable(str),
-    reporting: nullable(REPORTING),
-    fee_rate_bps: nullable(int),
+    email: nullable({ ...str, description: 'Only with the owning business’s secret key.' }),
+    reporting: REPORTING({ nullable: true, description: 'Only with the owning business’s secret key.' }),
+    fee_rate_bps: nullable({ ...int, description: 'Only with the owning business’s secret key.' }),
   },
-};
+  { description: 'A checkout (spec §2): one attempt to pay a payment. `email`, `reporting` and `fee_rate_bps` only with the owning business’s secret key.' },
+  SECRET_CHECKOUT_FIELDS,
+);
 
-export const RECEIPT_SCHEMA: SchemaObject = {
-  type: 'object',
-  description: 'A public receipt (spec §2): nothing the business pays, no deposit, no customer details.',
-  required: ['kind', 'id', 'status', 'amount', 'currency'],
-  properties: {
+const RECEIPT: SchemaObject = object(
+  {
     kind: { type: 'string', enum: ['receipt'] },
-    id: { type: 'string', example: 'pmt_…' },
-    status: str,
+    id: { type: 'string', example: 'pmt_…', description: 'The payment id.' },
+    status: { type: 'string', enum: PAYMENT_STATUSES },
     description: nullable(str),
     reference: nullable(str),
     amount: int,
     currency: str,
-    breakdown: BREAKDOWN,
-    rail: nullable(str),
-    crypto: nullable({ type: 'object', properties: { asset: str, network: str, amount: decimal } }),
+    breakdown: object({ currency: str, price: int, processing_fee: nullable(int), network_fee: { type: 'integer', nullable: true, description: 'Always null.' }, total: int }),
+    rail: nullable({ type: 'string', enum: ['crypto', 'card'] }),
+    crypto: nullable(object({ asset, network, amount: decimal })),
     received_amount: nullable(decimal),
     overpaid_amount: nullable(decimal),
     failure_code: nullable(str),
-    transaction: nullable({ type: 'object', properties: { hash: str, url: nullable(str) } }),
-    transfers: { type: 'array', items: { type: 'object', properties: { hash: str, network: str, url: nullable(str), amount: decimal } } },
-    business: nullable({ type: 'object', properties: { name: str, support_email: nullable(str) } }),
+    transaction: nullable(object({ hash: str, url: nullable(str) })),
+    transfers: { type: 'array', items: object({ hash: str, network, url: nullable(str), amount: decimal }) },
+    business: object({ name: str, support_email: nullable(str) }),
     back_url: nullable(str),
     paid_at: nullable(timestamp),
     created_at: timestamp,
   },
-};
+  { description: 'A public receipt (spec §2): nothing the business pays, no deposit, no customer details.' },
+);
 
-export const REMAINDER_REQUEST_SCHEMA: SchemaObject = {
-  type: 'object',
-  required: ['kind', 'payment', 'checkout', 'url'],
-  properties: {
+const REMAINDER_REQUEST: SchemaObject = object(
+  {
     kind: { type: 'string', enum: ['remainder_request'] },
-    payment: PAYMENT_SCHEMA,
-    checkout: CHECKOUT_SCHEMA,
+    payment: ref('Payment'),
+    checkout: ref('Checkout'),
     url: nullable({ type: 'string', description: 'The hosted checkout page, ending with s=<checkout_id>.' }),
   },
-};
+  { description: 'The answer of POST /payments/{id}/request-remainder (spec §4).' },
+);
 
-export const TEST_CLOCK_SCHEMA: SchemaObject = {
-  type: 'object',
-  required: ['kind', 'business_id', 'now', 'offset_seconds', 'timers_fired'],
-  properties: {
+const TEST_CLOCK: SchemaObject = object(
+  {
     kind: { type: 'string', enum: ['test_clock'] },
     business_id: str,
     now: { ...timestamp, description: "The business's own time." },
     offset_seconds: { ...int, description: 'How far it runs ahead of wall time.' },
     timers_fired: int,
-    advanced_seconds: int,
+    advanced_seconds: { ...int, description: 'POST /test_clock/advance only.' },
   },
+  { description: "A simulated business's test clock (decision 0010)." },
+  ['advanced_seconds'],
+);
+
+/** The named components of the payment routes. */
+export const PAYMENT_COMPONENTS: Record<string, SchemaObject> = {
+  Payment: PAYMENT,
+  Checkout: CHECKOUT,
+  Receipt: RECEIPT,
+  RemainderRequest: REMAINDER_REQUEST,
+  TestClock: TEST_CLOCK,
 };
+
+export const PAYMENT_SCHEMA = ref('Payment');
+export const CHECKOUT_SCHEMA = ref('Checkout');
+export const RECEIPT_SCHEMA = ref('Receipt');
+export const REMAINDER_REQUEST_SCHEMA = ref('RemainderRequest');
+export const TEST_CLOCK_SCHEMA = ref('TestClock');

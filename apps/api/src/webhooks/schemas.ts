@@ -1,91 +1,115 @@
-import type { SchemaObject } from '@nestjs/swagger';
+import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
 
+/**
+ * OpenAPI schemas of the webhook and event routes' objects (spec §2, §6), as named components
+ * (WEBHOOK_COMPONENTS, collected by platform/openapi.ts); routes refer to them by $ref through
+ * the exported constants. Objects are closed (`additionalProperties: false`) so the contract
+ * tests fail on a field the document does not name.
+ */
+
+const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
 const timestamp: SchemaObject = { type: 'string', format: 'date-time' };
+const str: SchemaObject = { type: 'string' };
 
-export const WEBHOOK_SCHEMA: SchemaObject = {
-  type: 'object',
-  description: 'A webhook endpoint (spec §2).',
-  required: ['kind', 'id', 'url', 'description', 'event_types', 'enabled', 'secret_hint', 'created_at', 'updated_at'],
-  properties: {
-    kind: { type: 'string', enum: ['webhook'] },
-    id: { type: 'string', example: 'whk_…' },
-    url: { type: 'string' },
-    description: { type: 'string' },
-    event_types: { type: 'array', items: { type: 'string' } },
-    enabled: { type: 'boolean' },
-    secret_hint: { type: 'string', example: 'whsec_••••AbC=' },
-    created_at: timestamp,
-    updated_at: timestamp,
-  },
+function object(properties: Record<string, SchemaObject | ReferenceObject>, extra: SchemaObject = {}, optional: string[] = []): SchemaObject {
+  return { type: 'object', ...extra, required: Object.keys(properties).filter((p) => !optional.includes(p)), properties, additionalProperties: false };
+}
+
+const subject = object({ kind: { type: 'string', example: 'payment' }, id: { type: 'string', example: 'pmt_…' } }, { description: 'The object the event is about.' });
+
+const WEBHOOK_PROPERTIES: Record<string, SchemaObject> = {
+  kind: { type: 'string', enum: ['webhook'] },
+  id: { type: 'string', example: 'whk_…' },
+  url: str,
+  description: str,
+  event_types: { type: 'array', items: str, description: 'Event types delivered; ["*"] for every type.' },
+  enabled: { type: 'boolean' },
+  secret_hint: { type: 'string', example: 'whsec_••••AbC=', description: 'A masked form of the signing secret: a fixed prefix, dots, and its last 4 characters.' },
+  created_at: timestamp,
+  updated_at: timestamp,
 };
 
-export const WEBHOOK_WITH_SECRET_SCHEMA: SchemaObject = {
-  allOf: [
-    WEBHOOK_SCHEMA,
-    {
-      type: 'object',
-      required: ['secret'],
-      properties: { secret: { type: 'string', description: 'The whole signing secret (`whsec_` + base64), shown in this answer only.' } },
-    },
-  ],
+const WEBHOOK = object(
+  { ...WEBHOOK_PROPERTIES, deleted: { type: 'boolean', enum: [true], description: 'Only in the answer of DELETE /webhooks/{id}: the endpoint as it was, now deleted.' } },
+  { description: 'A webhook endpoint (spec §2). The whole secret is only in WebhookEndpointWithSecret, answered once.' },
+  ['deleted'],
+);
+
+const SECRET: SchemaObject = {
+  type: 'string',
+  pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$',
+  description: 'The whole signing secret (`whsec_` + standard base64), shown in this answer only: keep it to verify deliveries (Standard Webhooks).',
 };
 
-export const EVENT_SCHEMA: SchemaObject = {
-  type: 'object',
-  description: 'An event (spec §6): the payload of a delivery.',
-  required: ['id', 'kind', 'type', 'subject', 'data', 'actor', 'mode', 'api_version', 'created_at'],
-  properties: {
+const WEBHOOK_WITH_SECRET = object(
+  { ...WEBHOOK_PROPERTIES, secret: SECRET, previous_secret_expires_at: { ...timestamp, description: 'POST /webhooks/{id}/rotate-secret only: until then deliveries are also signed with the previous secret.' } },
+  { description: 'A webhook endpoint with its whole signing secret: the answer of POST /webhooks and POST /webhooks/{id}/rotate-secret, never replayed.' },
+  ['previous_secret_expires_at'],
+);
+
+const EVENT = object(
+  {
     id: { type: 'string', example: 'evt_…' },
     kind: { type: 'string', enum: ['event'] },
     type: { type: 'string', example: 'payment.succeeded' },
-    subject: { type: 'object', properties: { kind: { type: 'string' }, id: { type: 'string' } } },
-    data: { type: 'object', description: 'The object as its own endpoint returns it.' },
-    actor: { type: 'object', properties: { kind: { type: 'string' }, id: { type: 'string', nullable: true }, name: { type: 'string', nullable: true } } },
+    subject,
+    data: { type: 'object', additionalProperties: true, description: 'The object as its own endpoint returns it (payments include metadata).' },
+    actor: object({ kind: { type: 'string', example: 'system' }, id: { type: 'string', nullable: true }, name: { type: 'string', nullable: true } }, { description: 'Who caused the event.' }),
     mode: { type: 'string', enum: ['live', 'test'] },
     api_version: { type: 'string', enum: ['v1'] },
     created_at: timestamp,
   },
-};
+  { description: 'An event (spec §6): the payload of a webhook delivery, and what GET /events returns.' },
+);
 
-export const DELIVERY_SCHEMA: SchemaObject = {
-  type: 'object',
-  description: 'A webhook delivery (spec §2).',
-  required: ['kind', 'id', 'webhook_id', 'event_id', 'event_type', 'subject', 'status', 'attempt', 'attempts', 'next_retry_at', 'request_headers', 'payload', 'created_at'],
-  properties: {
+const DELIVERY = object(
+  {
     kind: { type: 'string', enum: ['webhook_delivery'] },
     id: { type: 'string', example: 'dlv_…' },
-    webhook_id: { type: 'string' },
-    event_id: { type: 'string' },
-    event_type: { type: 'string' },
-    subject: { type: 'object', properties: { kind: { type: 'string' }, id: { type: 'string' } } },
+    webhook_id: str,
+    event_id: str,
+    event_type: str,
+    subject,
     status: { type: 'string', enum: ['succeeded', 'retrying', 'failed'] },
-    response_status: { type: 'integer', nullable: true },
+    response_status: { type: 'integer', nullable: true, description: 'Of the last attempt; null before the first, or when no answer came.' },
     duration_ms: { type: 'integer', nullable: true },
-    attempt: { type: 'integer' },
+    attempt: { type: 'integer', description: 'Attempts made, whatever their trigger.' },
     attempts: {
       type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          at: timestamp,
-          response_status: { type: 'integer', nullable: true },
-          duration_ms: { type: 'integer' },
-          trigger: { type: 'string', enum: ['automatic', 'manual', 'test'] },
-          error: { type: 'string', nullable: true },
-        },
-      },
+      items: object({
+        at: timestamp,
+        response_status: { type: 'integer', nullable: true },
+        duration_ms: { type: 'integer' },
+        trigger: { type: 'string', enum: ['automatic', 'manual', 'test'] },
+        error: { type: 'string', nullable: true, description: 'Null on success; otherwise why the attempt failed.' },
+      }),
     },
-    next_retry_at: { ...timestamp, nullable: true },
-    request_headers: { type: 'object', additionalProperties: { type: 'string' } },
-    payload: EVENT_SCHEMA,
+    next_retry_at: { ...timestamp, nullable: true, description: 'When the next automatic attempt is due; null once succeeded or failed.' },
+    request_headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'The headers of the last attempt (never a secret).' },
+    payload: ref('Event'),
     created_at: timestamp,
   },
+  { description: 'A webhook delivery (spec §2).' },
+);
+
+/** The named components of the webhook and event routes. */
+export const WEBHOOK_COMPONENTS: Record<string, SchemaObject> = {
+  WebhookEndpoint: WEBHOOK,
+  WebhookEndpointWithSecret: WEBHOOK_WITH_SECRET,
+  Event: EVENT,
+  WebhookDelivery: DELIVERY,
 };
 
-export function listOf(item: SchemaObject): SchemaObject {
-  return {
-    type: 'object',
-    required: ['data', 'has_more', 'next_cursor'],
-    properties: { data: { type: 'array', items: item }, has_more: { type: 'boolean' }, next_cursor: { type: 'string', nullable: true } },
-  };
+export const WEBHOOK_SCHEMA = ref('WebhookEndpoint');
+export const WEBHOOK_WITH_SECRET_SCHEMA = ref('WebhookEndpointWithSecret');
+export const EVENT_SCHEMA = ref('Event');
+export const DELIVERY_SCHEMA = ref('WebhookDelivery');
+
+/**
+ * A list response (spec §2 Lists) of `item`, a component reference: `<Name>List`, a named
+ * component that platform/openapi.ts derives from the `ListEnvelope` component.
+ */
+export function listOf(item: SchemaObject | ReferenceObject): ReferenceObject {
+  if (!('$ref' in item)) throw new Error('listOf: lists are of named components (pass a $ref, e.g. PAYMENT_SCHEMA)');
+  return { $ref: `${item.$ref}List` };
 }
