@@ -56,6 +56,7 @@ export class PaymentsController {
   @ApiQuery({ name: 'created[gte]', required: false, description: 'ISO 8601; also created[gt], created[lte], created[lt].' })
   @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 25.' })
   @ApiQuery({ name: 'cursor', required: false, description: 'next_cursor of the previous page (bound to this list and its filters).' })
+  @ApiErrors('invalid_request')
   @RequiresPermission('payments', 'read')
   @Get()
   async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>) {
