@@ -1,7 +1,7 @@
 import { Database } from '@lib/database';
 import { EventStore, RecordedEvent } from '@lib/eventstore';
 import { Reactor, ReactorRunner, SubscriberStatus } from '@lib/projections';
-import { Aggregate, AppendedEvent, PaymentsApp, evolveAggregate, occurredAtOf } from './app';
+import { Aggregate, AppendedEvent, PaymentsProcessManager, evolveAggregate, occurredAtOf } from './app';
 import { CHECKOUT_STREAM, CheckoutEvent, PAYMENT_STREAM, PaymentEvent } from './domain';
 
 export const PAYMENTS_REACTOR = 'payments-reactor';
@@ -16,7 +16,7 @@ export interface PaymentsReactorOptions {
  * The process manager's backstop in the worker (DESIGN "process managers / reactors"). Requests
  * settle their consequences inline; if a process died between an append and its reactions, this
  * subscription runs them: every payment and checkout event of the log goes through
- * `PaymentsApp.settle` once. It is a Reactor on the projections' one subscriber loop
+ * `PaymentsProcessManager.settle` once. It is a Reactor on the projections' one subscriber loop
  * (ReactorRunner: checkpoint in projection_checkpoints, compare-and-set, retry with backoff,
  * lag in its status) and, unlike a projector, never replayed by a rebuild. Reactions have
  * deterministic event ids and are retry-safe in their deciders, so running one the request
@@ -30,7 +30,7 @@ export class PaymentsReactor implements Reactor {
   constructor(
     private readonly store: EventStore,
     private readonly db: Database,
-    private readonly app: PaymentsApp,
+    private readonly processManager: PaymentsProcessManager,
     private readonly options: PaymentsReactorOptions = {},
   ) {}
 
@@ -48,16 +48,16 @@ export class PaymentsReactor implements Reactor {
   }
 
   async react(events: RecordedEvent[]): Promise<void> {
-    const mine = events.filter((e) => (PAYMENT_STREAM.owns(e.stream) || CHECKOUT_STREAM.owns(e.stream)) && !this.app.settledInThisProcess(e.id));
+    const mine = events.filter((e) => (PAYMENT_STREAM.owns(e.stream) || CHECKOUT_STREAM.owns(e.stream)) && !this.processManager.settledInThisProcess(e.id));
     if (mine.length > 0) {
       const wait = mine[mine.length - 1].recordedAt.getTime() + (this.options.graceMs ?? 1000) - Date.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      for (const event of mine) await this.app.settle([await this.toAppended(event)]);
+      for (const event of mine) await this.processManager.settle([await this.toAppended(event)]);
     }
   }
 
   private async toAppended(recorded: RecordedEvent): Promise<AppendedEvent> {
-    const before = await this.app.streams.stateBefore(recorded.stream, recorded.revision);
+    const before = await this.processManager.streams.stateBefore(recorded.stream, recorded.revision);
     const aggregate: Aggregate = PAYMENT_STREAM.owns(recorded.stream) ? 'payment' : 'checkout';
     const event = { type: recorded.type, data: recorded.data } as PaymentEvent | CheckoutEvent;
     const after = evolveAggregate(aggregate, before, event);

@@ -118,10 +118,3 @@ export class PaymentsProcessManager {
     for (const timer of timers) await this.timers.schedule(timer);
   }
 }
-
-/**
- * What libs/payments/src/payments-reactor.ts calls its process manager (`settle`,
- * `settledInThisProcess`, `streams.stateBefore`): the name from before the use-case split,
- * kept only for that file, which another change owns; use PaymentsProcessManager.
- */
-export type PaymentsApp = PaymentsProcessManager;
