@@ -1152,8 +1152,11 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             } | null;
+            /** Format: uri */
             success_url?: string | null;
+            /** Format: uri */
             cancel_url?: string | null;
+            /** Format: date-time */
             expires_at?: string | null;
         };
         UpdatePaymentBody: {

@@ -93,6 +93,14 @@ function apply(target: Mutable, name: string, constraints: unknown[]): boolean {
       target.type = 'string';
       target.format = 'uri';
       return true;
+    case 'isHttpUrl': // libs/payments commands/input-rules.ts: an absolute http(s) URL
+      target.type = 'string';
+      target.format = 'uri';
+      return true;
+    case 'isIsoTimestamp': // libs/payments commands/input-rules.ts: an ISO 8601 instant
+      target.type = 'string';
+      target.format = 'date-time';
+      return true;
     case 'isUuid':
       target.type = 'string';
       target.format = 'uuid';
