@@ -1164,19 +1164,19 @@ export interface components {
             metadata?: unknown;
         };
         OpenCheckoutBody: {
-            payment_code?: string | null;
-            link_code?: string | null;
-            /** @enum {string|null} */
-            rail?: "crypto" | "card" | null;
-            /** @enum {string|null} */
-            asset?: "USDC" | "USDT" | "BTC" | "ETH" | "SOL" | null;
-            /** @enum {string|null} */
-            network?: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin" | null;
-            email?: string | null;
-            country?: string | null;
-            replaces?: string | null;
-            /** @enum {string|null} */
-            simulate?: "exact" | "underpaid" | "overpaid" | "wrong_network" | null;
+            payment_code?: string;
+            link_code?: string;
+            /** @enum {string} */
+            rail?: "crypto" | "card";
+            /** @enum {string} */
+            asset?: "USDC" | "USDT" | "BTC" | "ETH" | "SOL";
+            /** @enum {string} */
+            network?: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin";
+            email?: string;
+            country?: string;
+            replaces?: string;
+            /** @enum {string} */
+            simulate?: "exact" | "underpaid" | "overpaid" | "wrong_network";
         };
         ClaimCheckoutBody: {
             tx_hash: string;

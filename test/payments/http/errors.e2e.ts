@@ -24,6 +24,16 @@ describe('payment and checkout errors over HTTP', () => {
 
   const code = (payment: { url: string }) => payment.url.split('/').pop()!;
 
+  it('POST /checkouts: a field sent as null is refused naming it (400 invalid_request), never taken as a value; nothing is opened', async () => {
+    const payment = await shop.createPayment();
+    const valid = { payment_code: code(payment), asset: 'USDC', network: 'ethereum' };
+    for (const field of ['payment_code', 'link_code', 'rail', 'asset', 'network', 'email', 'country', 'replaces', 'simulate']) {
+      const answer = await shop.postOnce('/checkouts', { ...valid, [field]: null });
+      expect({ field, status: answer.status, code: answer.body.error?.code, param: answer.body.error?.field }).toEqual({ field, status: 400, code: 'invalid_request', param: field });
+    }
+    expect((await shop.payment(payment.id)).events.map((e: { type: string }) => e.type)).toEqual(['created']);
+  });
+
   it('a test key on a live business cannot create, cancel, accept, request a remainder or open a checkout (403 test_mode_unavailable); it can read', async () => {
     const payment = await liveShop.createPayment();
     for (const answer of [

@@ -1,4 +1,4 @@
-import { ValidationOptions, ValidateBy } from 'class-validator';
+import { ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
 
 /**
  * class-validator rules the payments requests share (decision 0014: the shape of input —
@@ -6,6 +6,15 @@ import { ValidationOptions, ValidateBy } from 'class-validator';
  * state stay in the handler or the decider). A message is written without its final period: the
  * API's validation pipe adds it and reports 400 invalid_request with `field` = the property.
  */
+
+/**
+ * The field may be left out, but not sent as null: unlike @IsOptional, which lets null through
+ * to the handler as if it were a value, null goes on to the type check and is refused there
+ * (400 invalid_request naming the field).
+ */
+export function OmittableNotNull(): PropertyDecorator {
+  return ValidateIf((_object: object, value: unknown) => value !== undefined);
+}
 
 /** ISO 8601 with a time and a zone (`2026-01-31T12:00:00Z`, `…+01:00`), that names a real instant. */
 export const ISO_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,3})?)?(Z|[+-]\d\d:\d\d)$/;

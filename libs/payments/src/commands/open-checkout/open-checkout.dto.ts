@@ -1,5 +1,6 @@
 import { ASSET_CODES, NETWORK_IDS } from '@lib/chains';
-import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength, ValidationArguments } from 'class-validator';
+import { IsIn, IsString, Matches, MaxLength, MinLength, ValidationArguments } from 'class-validator';
+import { OmittableNotNull } from '../input-rules';
 
 /**
  * POST /checkouts (spec §4): the shape of the input. The handler keeps what depends on the
@@ -9,52 +10,53 @@ import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength, ValidationAr
  * (asset_unavailable), the e-mail address (invalid_email), simulate on a live business, `replaces`
  * naming a checkout of the same payment.
  */
+/** Every field may be left out; none may be null (a null asset is not a missing one). */
 export class OpenCheckoutRequest {
   // class-validator runs a property's rules from the last decorator up: format checks are written above the type checks they follow.
-  @IsOptional()
+  @OmittableNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(100)
   payment_code?: string;
 
-  @IsOptional()
+  @OmittableNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(100)
   link_code?: string;
 
-  @IsOptional()
+  @OmittableNotNull()
   @IsIn(['crypto', 'card'], { message: 'rail must be crypto or card' })
   @IsString()
   rail?: string;
 
-  @IsOptional()
+  @OmittableNotNull()
   @IsIn(ASSET_CODES, { message: `asset must be one of ${ASSET_CODES.join(', ')}` })
   @IsString()
   asset?: string;
 
-  @IsOptional()
+  @OmittableNotNull()
   @IsIn(NETWORK_IDS, { message: 'network is not a supported network' })
   @IsString()
   network?: string;
 
-  @IsOptional()
+  @OmittableNotNull()
   @IsString()
   @MaxLength(254)
   email?: string;
 
-  @IsOptional()
+  @OmittableNotNull()
   @Matches(/^[A-Z]{2}$/, { message: 'country must be a two-letter code (ISO 3166-1 alpha-2, upper case)' })
   @IsString()
   country?: string;
 
-  @IsOptional()
+  @OmittableNotNull()
   @Matches(/^chk_[A-Za-z0-9]{1,64}$/, { message: 'replaces must name a checkout of the same payment' })
   @IsString()
   @MaxLength(100)
   replaces?: string;
 
-  @IsOptional()
+  @OmittableNotNull()
   @IsIn(['exact', 'underpaid', 'overpaid', 'wrong_network'], {
     message: ({ value }: ValidationArguments) => (value === 'late' ? 'simulate late is only for mark-sent (it needs an ended quote)' : 'simulate must be exact, underpaid, overpaid or wrong_network'),
   })
