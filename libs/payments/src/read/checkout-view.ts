@@ -24,21 +24,10 @@ export interface CheckoutViewTransfer {
 }
 
 /** One checkout as the `checkouts` table stores it (`state` column). */
-export interface CheckoutViewState {
+export interface CheckoutViewState
+  extends Pick<CheckoutOpenedData, 'payment_id' | 'link_id' | 'rail' | 'remainder' | 'simulated' | 'asset' | 'network' | 'amount' | 'address' | 'rate' | 'breakdown'> {
   id: string;
   business_id: string | null;
-  payment_id: string;
-  link_id: string | null;
-  rail: 'crypto';
-  remainder: boolean;
-  simulated: boolean;
-  asset: AssetCode;
-  network: NetworkId;
-  /** The quote: what is due on this checkout, decimal string. */
-  amount: string;
-  address: string;
-  rate: { amount: number; currency: string };
-  breakdown: Breakdown;
   status: CheckoutStatus;
   /** End of the quote (moved by awaiting_customer). */
   expires_at: string;

@@ -49,18 +49,12 @@ export interface PaymentViewMethod {
 }
 
 /** One payment as the `payments` table stores it (`state` column). Plain JSON: no undefined, no BigInt. */
-export interface PaymentViewState {
+export interface PaymentViewState extends Pick<PaymentCreatedData, 'amount' | 'currency' | 'fee_payer' | 'fee_rate_bps' | 'customer_fee' | 'link_id'> {
   id: string;
   business_id: string | null;
   mode: 'live' | 'test' | null;
   code: string | null;
   status: PaymentStatus;
-  amount: number;
-  currency: string;
-  fee_payer: FeePayer;
-  fee_rate_bps: number;
-  customer_fee: number;
-  link_id: string | null;
   customer_id: string | null;
   /** Kept for the business's own tools; never shown by the payment, checkout or receipt views. */
   customer_email: string | null;
