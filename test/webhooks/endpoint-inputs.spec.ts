@@ -1,9 +1,10 @@
-import { CreateWebhookBody, UpdateWebhookBody, validInput } from '../../libs/webhooks/src';
+import { validateInput } from '@lib/http';
+import { CreateWebhookBody, UpdateWebhookBody } from '../../libs/webhooks/src';
 
 /** The refusal an input gets (code, field, message), or the valid input. */
 async function check<T extends object>(type: new () => T, value: unknown): Promise<T | { code: string; field: string | null; message: string }> {
   try {
-    return { ...(await validInput(type, value)) };
+    return { ...(await validateInput(type, value)) };
   } catch (error) {
     const e = error as { code?: string; field?: string | null; message: string };
     if (e.code === undefined) throw error;

@@ -34,3 +34,15 @@ function firstProblem(errors: ValidationError[], parent = ''): { field: string; 
   if (error.children && error.children.length > 0) return firstProblem(error.children, field);
   return { field, message: `${field} is invalid.` };
 }
+
+const inputPipe = apiValidationPipe();
+
+/**
+ * A use case's input checked against its DTO (class-validator) with the API's own validation
+ * pipe: the same rules, first problem and `field` as an HTTP body (a DomainRefusal,
+ * invalid_request), for whoever sends the command — the HTTP route, the CLI, the admin
+ * endpoint, a test. Answers the DTO instance (texts trimmed where the DTO says so).
+ */
+export async function validateInput<T extends object>(type: new () => T, value: unknown): Promise<T> {
+  return (await inputPipe.transform(value, { type: 'body', metatype: type, data: '' })) as T;
+}

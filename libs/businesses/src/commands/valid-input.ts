@@ -1,18 +1,14 @@
 import { DomainRefusal } from '@lib/domain';
-import { apiValidationPipe } from '@lib/http';
+import { validateInput } from '@lib/http';
 import { DomainError, DomainErrorCode } from '../domain-error';
 
-const pipe = apiValidationPipe();
-
 /**
- * A use case's input checked against its DTO (class-validator), with the API's own validation
- * pipe: the same rules, the same first problem and the same `field` as an HTTP body. Answers the
- * DTO instance (strings trimmed where the DTO says so); a problem is a DomainError
- * (invalid_request), so every caller — CLI, the admin endpoint, tests — sees one kind of refusal.
+ * validateInput (libs/http), with a problem turned into a DomainError (invalid_request): the
+ * admin endpoint renders that kind of refusal, so every caller sees one kind.
  */
 export async function validInput<T extends object>(type: new () => T, value: unknown): Promise<T> {
   try {
-    return (await pipe.transform(value, { type: 'body', metatype: type, data: '' })) as T;
+    return await validateInput(type, value);
   } catch (error) {
     if (error instanceof DomainRefusal && !(error instanceof DomainError)) throw new DomainError(error.code as DomainErrorCode, error.message, error.field);
     throw error;

@@ -1,11 +1,10 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandRunner, EVENT_STORE, EventStore, metadataFor } from '@lib/eventstore';
-import { newId } from '@lib/http';
+import { newId, validateInput } from '@lib/http';
 import { webhookEndpointDecider } from '../../../domain/endpoint.decider';
 import { WEBHOOK_STREAM } from '../../../domain/stream-categories';
 import { WebhookSecretStore, mintSecret, secretHint } from '../../secret-store';
-import { validInput } from '../../valid-input';
 import { WEBHOOKS_OPTIONS, WebhooksOptions, wallClock } from '../../webhooks-options';
 import { decideContext, endpointFromStream } from '../endpoint-stream';
 import { CreateEndpointCommand, WebhookEndpointWithSecret } from './create-endpoint.command';
@@ -28,7 +27,7 @@ export class CreateEndpointHandler implements ICommandHandler<CreateEndpointComm
   ) {}
 
   async execute({ businessId, input, meta }: CreateEndpointCommand): Promise<WebhookEndpointWithSecret> {
-    const body = await validInput(CreateWebhookBody, input);
+    const body = await validateInput(CreateWebhookBody, input);
     const secret = mintSecret();
     const webhookId = newId('whk');
     let secretId: string | null = null;

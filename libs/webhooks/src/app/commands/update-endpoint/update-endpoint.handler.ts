@@ -1,11 +1,11 @@
 import { Inject } from '@nestjs/common';
+import { validateInput } from '@lib/http';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandRunner, EVENT_STORE, EventStore, metadataFor } from '@lib/eventstore';
 import { webhookEndpointDecider } from '../../../domain/endpoint.decider';
 import { WebhookError } from '../../../domain/errors';
 import { WEBHOOK_STREAM, isWebhookId } from '../../../domain/stream-categories';
 import type { WebhookEndpoint } from '../../../read/views';
-import { validInput } from '../../valid-input';
 import { WEBHOOKS_OPTIONS, WebhooksOptions } from '../../webhooks-options';
 import { decideContext, endpointFromStream } from '../endpoint-stream';
 import { UpdateEndpointCommand } from './update-endpoint.command';
@@ -25,7 +25,7 @@ export class UpdateEndpointHandler implements ICommandHandler<UpdateEndpointComm
   ) {}
 
   async execute({ businessId, webhookId, input, meta }: UpdateEndpointCommand): Promise<WebhookEndpoint> {
-    const body = await validInput(UpdateWebhookBody, input ?? {});
+    const body = await validateInput(UpdateWebhookBody, input ?? {});
     if (!isWebhookId(webhookId)) throw new WebhookError('not_found', `No webhook endpoint ${webhookId}.`);
     await this.runner.run(
       webhookEndpointDecider,
