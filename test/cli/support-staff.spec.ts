@@ -31,11 +31,17 @@ describe('operators on real payment data (PostgreSQL)', () => {
       await client.advance(30);
       expect((await client.payment(payment.id)).status).toBe('succeeded');
       await rx.waitFor(6); // created, updated…, underpaid, succeeded
-      // the receiver has the requests before the dispatcher records its answers: wait for the log
+      // before stopping: every projection at the head of the log (so every event has its
+      // deliveries), and every delivery sent and recorded (the receiver has a request before the
+      // dispatcher records its answer) — then a request after the restart can only be a re-send
       await eventually(
-        () => client.get('/webhook_deliveries?limit=100'),
-        (r) => r.body.data.length >= 6 && r.body.data.every((d: { status: string }) => d.status === 'succeeded'),
-        { what: 'every delivery recorded as succeeded' },
+        async () => ({ health: await client.get('/health'), deliveries: await client.get('/webhook_deliveries?limit=100') }),
+        ({ health, deliveries }) =>
+          health.body.data.projections.every((p: { lag: number }) => p.lag === 0) &&
+          deliveries.body.data.length >= 6 &&
+          deliveries.body.data.every((d: { status: string }) => d.status === 'succeeded') &&
+          rx.requests.length === deliveries.body.data.length,
+        { what: 'projections at the head, every delivery sent once and recorded as succeeded' },
       );
     } finally {
       await api.close();
