@@ -1143,67 +1143,128 @@ export interface components {
             created_at: string;
         };
         CreatePaymentBody: {
+            /**
+             * @description The price, in minor units of `currency`. Whole minor units of `currency` (cents): 100 to 100000000, that is 1.00 to 1,000,000.00.
+             * @example 2500
+             */
             amount: number;
-            /** @enum {string} */
+            /**
+             * @description The currency of `amount` (ISO 4217).
+             * @example USD
+             * @enum {string}
+             */
             currency: "USD" | "EUR";
+            /** @description What the customer pays for, shown on the checkout page and the receipt. */
             description?: string | null;
+            /** @description Your own identifier for the payment: the same reference, amount and currency returns the same payment, so a create without Idempotency-Key is safe to retry; a reference held by a live payment of another amount or currency, or by one that received funds, is refused (409 reference_in_use). */
             reference?: string | null;
+            /**
+             * Format: email
+             * @description The customer's e-mail: the payment gets its customer, and the checkout does not ask for it. An e-mail address; an invalid one is refused with `invalid_email`.
+             */
             customer_email?: string | null;
+            /** @description String keys to string values: at most 20 keys; a key is 1 to 40 letters, digits, "_", "." or "-", not a reserved name (id, kind, object, mode, livemode, business_id, payment_id, checkout_id, customer_id, link_id, or starting with "service."); a value is at most 500 characters. A refused key or value is named in `field` as `metadata.<key>`. An empty value is dropped. */
             metadata?: {
-                [key: string]: unknown;
+                [key: string]: string;
             } | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description Where the checkout page sends the customer after paying.
+             */
             success_url?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description Where the checkout page sends a customer who leaves without paying.
+             */
             cancel_url?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the payment stops taking new checkouts (then 410 payment_expired). In the future and at most 90 days ahead of now (a simulated business's test clock).
+             */
             expires_at?: string | null;
         };
         UpdatePaymentBody: {
-            /** @description May be null. */
-            metadata?: unknown;
+            /** @description String keys to string values: at most 20 keys; a key is 1 to 40 letters, digits, "_", "." or "-", not a reserved name (id, kind, object, mode, livemode, business_id, payment_id, checkout_id, customer_id, link_id, or starting with "service."); a value is at most 500 characters. A refused key or value is named in `field` as `metadata.<key>`. Merged by key into the payment's metadata: a key set to "" or null is removed, `metadata` null removes every key. The result may hold at most 20 keys. */
+            metadata?: {
+                [key: string]: string | null;
+            } | null;
         };
         OpenCheckoutBody: {
+            /** @description The payment's code, the last segment of its `url`. Send `payment_code` or `link_code`. */
             payment_code?: string;
+            /** @description A payment link's code, instead of `payment_code`. */
             link_code?: string;
-            /** @enum {string} */
+            /**
+             * @description How the customer pays. Default `crypto`.
+             * @enum {string}
+             */
             rail?: "crypto" | "card";
-            /** @enum {string} */
+            /**
+             * @description The coin, required for a crypto checkout; the business must accept it on `network`.
+             * @enum {string}
+             */
             asset?: "USDC" | "USDT" | "BTC" | "ETH" | "SOL";
-            /** @enum {string} */
+            /**
+             * @description The network the coin is sent on, required for a crypto checkout.
+             * @enum {string}
+             */
             network?: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin";
+            /**
+             * Format: email
+             * @description The customer's e-mail, for the receipt. Default: the payment's `customer_email`. An e-mail address; an invalid one is refused with `invalid_email`.
+             */
             email?: string;
+            /** @description The customer's country, ISO 3166-1 alpha-2. */
             country?: string;
+            /** @description A checkout of the same payment that this one replaces (the customer chose another coin or network). The same choice while its quote is live answers that checkout again. */
             replaces?: string;
-            /** @enum {string} */
+            /**
+             * @description Simulated businesses only: what the simulated chain sends when the transfer arrives by itself (mark-sent chooses its own). Default `exact`.
+             * @enum {string}
+             */
             simulate?: "exact" | "underpaid" | "overpaid" | "wrong_network";
         };
         ClaimCheckoutBody: {
+            /** @description The hash of the transfer the customer says they sent. In the form of a transaction hash on the checkout's network (else 400 invalid_tx_hash); the service does not look it up. */
             tx_hash: string;
+            /**
+             * Format: email
+             * @description The customer's e-mail, kept when the checkout has none. An e-mail address; an invalid one is refused with `invalid_email`.
+             */
             email?: string | null;
         };
         MarkCheckoutSentBody: {
-            /** @enum {string|null} */
+            /**
+             * @description The transfer to simulate. Default `exact`: what is still due. `underpaid` sends 90%, `overpaid` 110%, `wrong_network` arrives on another EVM network at the same address (needs_review), `late` ends the quote first (needs_review).
+             * @enum {string|null}
+             */
             simulate?: "exact" | "underpaid" | "overpaid" | "wrong_network" | "late" | null;
         };
         AdvanceTestClockBody: {
+            /** @description How far to move the simulated business's clock forward, in whole seconds; timers due by then (quote ends, expiries) fire. */
             seconds: number;
         };
         CreateWebhookEndpointBody: {
-            /** @description https address on the public internet, at most 2048 characters. */
+            /**
+             * Format: uri
+             * @description https address on the public internet: private, loopback and link-local hosts are refused.
+             */
             url: string;
             /** @description Event types to receive, at least one: payment.created, payment.updated, payment.underpaid, payment.needs_review, payment.succeeded, payment.failed, payment.canceled, business.created, business.updated; or ["*"] for every type, present and future. */
-            event_types: string[];
+            event_types: ("*" | "payment.created" | "payment.updated" | "payment.underpaid" | "payment.needs_review" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "business.created" | "business.updated")[];
             /** @description Free text for you. */
             description?: string | null;
             /** @description false creates it stopped (no deliveries). Default true. */
             enabled?: boolean;
         };
         UpdateWebhookEndpointBody: {
-            /** @description https address on the public internet, at most 2048 characters. */
+            /**
+             * Format: uri
+             * @description https address on the public internet: private, loopback and link-local hosts are refused.
+             */
             url?: string;
             /** @description Event types to receive, at least one: payment.created, payment.updated, payment.underpaid, payment.needs_review, payment.succeeded, payment.failed, payment.canceled, business.created, business.updated; or ["*"] for every type, present and future. Replaces the whole list. */
-            event_types?: string[];
+            event_types?: ("*" | "payment.created" | "payment.updated" | "payment.underpaid" | "payment.needs_review" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "business.created" | "business.updated")[];
             description?: string;
             /** @description false stops new deliveries and keeps the settings. */
             enabled?: boolean;

@@ -1,4 +1,5 @@
 export * from './api-error';
+export * from './checked-by';
 export * from './error-filter';
 export * from './ids';
 export * from './json-body';

@@ -4,6 +4,7 @@ import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
 import { ValidationTypes, getMetadataStorage, validateSync } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
+import { checkedRuleOf } from '@lib/http';
 
 /**
  * The JSON schema of a request DTO, read at run time from the class-validator metadata that
@@ -18,6 +19,8 @@ import type { ValidationMetadata } from 'class-validator/types/metadata/Validati
  *   (so @IsOptional, @ValidateIf and @Allow all say what they really do).
  * - Unknown properties are refused by the global pipe (forbidNonWhitelisted), hence
  *   `additionalProperties: false`.
+ * - Rules the use case checks instead of the pipe (a handler, a decider: they need state, or a
+ *   `field` such as `metadata.<key>`) are declared with @CheckedBy (libs/http) and merged in.
  * - From @ApiProperty only words are taken (description, example, default, deprecated); a limit
  *   or type it claims that the validator does not check is reported as a finding, not documented.
  */
@@ -252,6 +255,17 @@ export function dtoSchema(dto: Type, ref: (cls: Type) => ReferenceObject): DtoSc
       } else if (rule.type === ValidationTypes.IS_DEFINED) {
         checked = true;
       }
+    }
+    const handled = checkedRuleOf(dto, property);
+    if (handled) {
+      // rules the use case checks (@CheckedBy): their schema, in the same terms
+      checked = true;
+      for (const [key, value] of Object.entries(handled.schema)) {
+        if (key === 'items') Object.assign(items, value);
+        else if (key === 'description') schema.description = [schema.description, value].filter(Boolean).join(' ');
+        else schema[key] = value;
+      }
+      if (handled.schema.type !== undefined) typed = true;
     }
     for (const target of [schema, items]) {
       // @IsIn/@IsEnum alone: the values say the type

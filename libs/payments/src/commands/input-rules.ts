@@ -1,4 +1,7 @@
 import { ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
+import { PAYMENT_AMOUNT_MAJOR, minorBounds } from '@lib/money';
+import { PAYMENT_CURRENCIES } from '../app/simulated-chain';
+import { METADATA_MAX_KEYS, METADATA_MAX_KEY_LENGTH, METADATA_MAX_VALUE_LENGTH, RESERVED_METADATA_KEYS } from '../domain/metadata';
 
 /**
  * class-validator rules the payments requests share (decision 0014: the shape of input —
@@ -44,3 +47,40 @@ export function isHttpUrl(value: unknown): value is string {
 export function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy({ name: 'isHttpUrl', validator: { validate: isHttpUrl } }, options);
 }
+
+// ------------------------------------------------------------------ rules the use cases check
+// What a handler or decider checks about a field (it needs a table, the business's clock, or a
+// `field` such as `metadata.<key>`), described for the API document with @CheckedBy (libs/http)
+// from the constants the checks use.
+
+/** `expires_at` is in the future and at most this many days after the business's clock (decision 0011). */
+export const PAYMENT_EXPIRY_MAX_DAYS = 90;
+
+/** A payment's `amount` in minor units: the same bounds for every currency POST /payments takes (all have two decimals). */
+export function paymentAmountRule(): Record<string, unknown> {
+  const bounds = PAYMENT_CURRENCIES.map((currency) => minorBounds(currency, PAYMENT_AMOUNT_MAJOR));
+  const [{ min, max }] = bounds;
+  if (bounds.some((b) => b.min !== min || b.max !== max)) throw new Error('payment amount bounds differ by currency: describe them per currency');
+  return { minimum: min, maximum: max, description: `Whole minor units of \`currency\` (cents): ${min} to ${max}, that is 1.00 to 1,000,000.00.` };
+}
+
+const METADATA_WORDS = `String keys to string values: at most ${METADATA_MAX_KEYS} keys; a key is 1 to ${METADATA_MAX_KEY_LENGTH} letters, digits, "_", "." or "-", not a reserved name (${RESERVED_METADATA_KEYS.join(', ')}, or starting with "service."); a value is at most ${METADATA_MAX_VALUE_LENGTH} characters. A refused key or value is named in \`field\` as \`metadata.<key>\`.`;
+
+/** `metadata` on create (domain/metadata.ts checks it): an empty value is dropped. */
+export const METADATA_RULE = {
+  type: 'object',
+  maxProperties: METADATA_MAX_KEYS,
+  additionalProperties: { type: 'string', maxLength: METADATA_MAX_VALUE_LENGTH },
+  description: `${METADATA_WORDS} An empty value is dropped.`,
+};
+
+/** `metadata` on PATCH: merged by key; a key set to "" or null is removed; null clears all. */
+export const METADATA_PATCH_RULE = {
+  type: 'object',
+  maxProperties: METADATA_MAX_KEYS,
+  additionalProperties: { type: 'string', maxLength: METADATA_MAX_VALUE_LENGTH, nullable: true },
+  description: `${METADATA_WORDS} Merged by key into the payment's metadata: a key set to "" or null is removed, \`metadata\` null removes every key. The result may hold at most ${METADATA_MAX_KEYS} keys.`,
+};
+
+/** An e-mail address (refused with 400 invalid_email, not invalid_request). */
+export const EMAIL_RULE = { format: 'email', description: 'An e-mail address; an invalid one is refused with `invalid_email`.' };

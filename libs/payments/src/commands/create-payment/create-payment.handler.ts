@@ -12,10 +12,11 @@ import { PaymentStreams } from '../../app/streams';
 import { PaymentDomainError } from '../../domain/errors';
 import { checkMetadata } from '../../domain/metadata';
 import { CreatePayment, decidePayment, initialPaymentState } from '../../domain/payment.decider';
+import { PAYMENT_EXPIRY_MAX_DAYS } from '../input-rules';
 import { CreatePaymentCommand } from './create-payment.command';
 import { PaymentReferences } from './payment-references';
 
-const MAX_EXPIRY_MS = 90 * 24 * 3600_000;
+const MAX_EXPIRY_MS = PAYMENT_EXPIRY_MAX_DAYS * 24 * 3600_000;
 
 /** Where the payment comes from: a new one to write, or the live payment that holds the reference (answered as it is). */
 type Target = { paymentId: string; create: true } | { paymentId: string; create: false; head: LogPosition | null };

@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import type { SimulatedTransfer } from '../../domain/checkout.decider';
 
@@ -5,5 +6,9 @@ import type { SimulatedTransfer } from '../../domain/checkout.decider';
 export class MarkSentRequest {
   @IsOptional()
   @IsIn(['exact', 'underpaid', 'overpaid', 'wrong_network', 'late'], { message: 'simulate must be exact, underpaid, overpaid, wrong_network or late' })
+  @ApiPropertyOptional({
+    description:
+      'The transfer to simulate. Default `exact`: what is still due. `underpaid` sends 90%, `overpaid` 110%, `wrong_network` arrives on another EVM network at the same address (needs_review), `late` ends the quote first (needs_review).',
+  })
   simulate?: SimulatedTransfer;
 }

@@ -1,6 +1,8 @@
 import { ASSET_CODES, NETWORK_IDS } from '@lib/chains';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, Matches, MaxLength, MinLength, ValidationArguments } from 'class-validator';
-import { OmittableNotNull } from '../input-rules';
+import { CheckedBy } from '@lib/http';
+import { EMAIL_RULE, OmittableNotNull } from '../input-rules';
 
 /**
  * POST /checkouts (spec §4): the shape of the input. The handler keeps what depends on the
@@ -17,43 +19,52 @@ export class OpenCheckoutRequest {
   @IsString()
   @MinLength(1)
   @MaxLength(100)
+  @ApiPropertyOptional({ description: "The payment's code, the last segment of its `url`. Send `payment_code` or `link_code`." })
   payment_code?: string;
 
   @OmittableNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(100)
+  @ApiPropertyOptional({ description: "A payment link's code, instead of `payment_code`." })
   link_code?: string;
 
   @OmittableNotNull()
   @IsIn(['crypto', 'card'], { message: 'rail must be crypto or card' })
   @IsString()
+  @ApiPropertyOptional({ description: 'How the customer pays. Default `crypto`.' })
   rail?: string;
 
   @OmittableNotNull()
   @IsIn(ASSET_CODES, { message: `asset must be one of ${ASSET_CODES.join(', ')}` })
   @IsString()
+  @ApiPropertyOptional({ description: 'The coin, required for a crypto checkout; the business must accept it on `network`.' })
   asset?: string;
 
   @OmittableNotNull()
   @IsIn(NETWORK_IDS, { message: 'network is not a supported network' })
   @IsString()
+  @ApiPropertyOptional({ description: 'The network the coin is sent on, required for a crypto checkout.' })
   network?: string;
 
   @OmittableNotNull()
   @IsString()
   @MaxLength(254)
+  @CheckedBy('the open-checkout handler', EMAIL_RULE)
+  @ApiPropertyOptional({ description: "The customer's e-mail, for the receipt. Default: the payment's `customer_email`." })
   email?: string;
 
   @OmittableNotNull()
   @Matches(/^[A-Z]{2}$/, { message: 'country must be a two-letter code (ISO 3166-1 alpha-2, upper case)' })
   @IsString()
+  @ApiPropertyOptional({ description: "The customer's country, ISO 3166-1 alpha-2." })
   country?: string;
 
   @OmittableNotNull()
   @Matches(/^chk_[A-Za-z0-9]{1,64}$/, { message: 'replaces must name a checkout of the same payment' })
   @IsString()
   @MaxLength(100)
+  @ApiPropertyOptional({ description: 'A checkout of the same payment that this one replaces (the customer chose another coin or network). The same choice while its quote is live answers that checkout again.' })
   replaces?: string;
 
   @OmittableNotNull()
@@ -61,5 +72,6 @@ export class OpenCheckoutRequest {
     message: ({ value }: ValidationArguments) => (value === 'late' ? 'simulate late is only for mark-sent (it needs an ended quote)' : 'simulate must be exact, underpaid, overpaid or wrong_network'),
   })
   @IsString()
+  @ApiPropertyOptional({ description: 'Simulated businesses only: what the simulated chain sends when the transfer arrives by itself (mark-sent chooses its own). Default `exact`.' })
   simulate?: 'exact' | 'underpaid' | 'overpaid' | 'wrong_network';
 }

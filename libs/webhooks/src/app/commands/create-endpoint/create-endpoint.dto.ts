@@ -2,10 +2,14 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { WEBHOOK_URL_MAX } from '../../../delivery/url-policy';
 import { DESCRIPTION_MAX, EVENT_TYPES_MAX } from '../../../domain/endpoint.decider';
-import { EVENT_TYPES } from '../../../domain/event-types';
+import { ALL_EVENT_TYPES, EVENT_TYPES } from '../../../domain/event-types';
+import { CheckedBy } from '@lib/http';
 import { Trimmed } from '../text';
 
 export const TYPES_DOC = `Event types to receive, at least one: ${EVENT_TYPES.join(', ')}; or ["*"] for every type, present and future.`;
+/** What the decider checks of `url` (the URL policy) and of `event_types` (the catalogue), for the API document. */
+export const URL_RULE = { format: 'uri', maxLength: WEBHOOK_URL_MAX };
+export const EVENT_TYPES_RULE = { items: { enum: [ALL_EVENT_TYPES, ...EVENT_TYPES] } };
 export const NO_EVENT_TYPES = 'event_types needs at least one event type (or "*" for all)';
 
 /**
@@ -14,7 +18,8 @@ export const NO_EVENT_TYPES = 'event_types needs at least one event type (or "*"
  * decider's rules (the URL policy, the catalogue).
  */
 export class CreateWebhookBody {
-  @ApiProperty({ description: `https address on the public internet, at most ${WEBHOOK_URL_MAX} characters.`, maxLength: WEBHOOK_URL_MAX })
+  @ApiProperty({ description: 'https address on the public internet: private, loopback and link-local hosts are refused.' })
+  @CheckedBy('the URL policy (delivery/url-policy.ts)', URL_RULE)
   @IsString()
   url!: string;
 
@@ -23,6 +28,7 @@ export class CreateWebhookBody {
   @ArrayNotEmpty({ message: NO_EVENT_TYPES })
   @ArrayMaxSize(EVENT_TYPES_MAX)
   @IsString({ each: true })
+  @CheckedBy('the endpoint decider', EVENT_TYPES_RULE)
   event_types!: string[];
 
   @ApiPropertyOptional({ description: 'Free text for you.', maxLength: DESCRIPTION_MAX })

@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsString, MaxLength, ValidateIf } from 'class-validator';
-import { WEBHOOK_URL_MAX } from '../../../delivery/url-policy';
 import { DESCRIPTION_MAX, EVENT_TYPES_MAX } from '../../../domain/endpoint.decider';
-import { NO_EVENT_TYPES, TYPES_DOC } from '../create-endpoint/create-endpoint.dto';
+import { EVENT_TYPES_RULE, NO_EVENT_TYPES, TYPES_DOC, URL_RULE } from '../create-endpoint/create-endpoint.dto';
+import { CheckedBy } from '@lib/http';
 import { Trimmed } from '../text';
 
 /**
@@ -10,7 +10,8 @@ import { Trimmed } from '../text';
  * shape, in one place; the URL policy and the catalogue are the decider's.
  */
 export class UpdateWebhookBody {
-  @ApiPropertyOptional({ description: `https address on the public internet, at most ${WEBHOOK_URL_MAX} characters.`, maxLength: WEBHOOK_URL_MAX })
+  @ApiPropertyOptional({ description: 'https address on the public internet: private, loopback and link-local hosts are refused.' })
+  @CheckedBy('the URL policy (delivery/url-policy.ts)', URL_RULE)
   @ValidateIf((o: UpdateWebhookBody) => o.url !== undefined)
   @IsString()
   url?: string;
@@ -21,6 +22,7 @@ export class UpdateWebhookBody {
   @ArrayNotEmpty({ message: NO_EVENT_TYPES })
   @ArrayMaxSize(EVENT_TYPES_MAX)
   @IsString({ each: true })
+  @CheckedBy('the endpoint decider', EVENT_TYPES_RULE)
   event_types?: string[];
 
   @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX })

@@ -1,0 +1,201 @@
+import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
+import { describeApi } from '../../apps/api/src/platform/openapi';
+import { TestApi, startTestApi } from '../support/api-app';
+import { Answer, Client, businessWithKey } from '../payments/http/client';
+
+/**
+ * The request bodies the document describes are the ones the server takes (issue 18): for every
+ * limit the served document states for a body field — type, enum, pattern, format, lengths,
+ * ranges, counts, the items of an array, the values of a map — a body that breaks it alone is
+ * refused with 400, a code the operation lists and `field` naming that field; and a body exactly
+ * at a maximum is taken. The cases are derived from the document, so a limit added to a DTO (or
+ * to a @CheckedBy rule) is tested here without writing a case, and a limit the server does not
+ * keep fails.
+ */
+
+type Schema = SchemaObject & { nullable?: boolean };
+
+interface Operation {
+  method: 'post' | 'patch';
+  path: string;
+  /** A body the server takes (the field under test replaces one of its fields). */
+  base: Record<string, unknown>;
+  /** Sends `body` to a fresh target (a new payment, checkout or endpoint when the route needs one). */
+  send(body: Record<string, unknown>): Promise<Answer>;
+  /** Whether a body at a maximum must be taken here (not where the target's state decides, such as a claim). */
+  takesMaxima: boolean;
+}
+
+/** A value of `schema` (for filling a map or an array up to its limit). */
+function sample(schema: Schema | undefined): unknown {
+  if (schema?.enum) return schema.enum.find((v) => v !== null && v !== '*');
+  return schema?.type === 'integer' || schema?.type === 'number' ? (schema.minimum ?? 1) : 'v';
+}
+
+/** A string of exactly `length` characters in `schema`'s format. */
+function stringOf(schema: Schema, length: number): string {
+  if (schema.format === 'uri') return `https://example.com/${'a'.repeat(Math.max(0, length - 20))}`;
+  if (schema.format === 'email') {
+    // a short local part and a long host of labels of at most 63 characters, as an address may have
+    let host = 'example.com';
+    while (host.length < length - 2) host = `${'b'.repeat(Math.min(60, length - 2 - host.length - 1) || 1)}.${host}`;
+    return `a@${host}`.slice(-length);
+  }
+  return 'a'.repeat(length);
+}
+
+interface Case {
+  what: string;
+  value: unknown;
+}
+
+/** Values that break one rule of `schema` each. */
+function violations(schema: Schema): Case[] {
+  const cases: Case[] = [];
+  const type = schema.type;
+  if (type === 'integer') cases.push({ what: 'not an integer', value: 1.5 });
+  if (type === 'string') cases.push({ what: 'not a string', value: 12 });
+  if (type === 'boolean') cases.push({ what: 'not a boolean', value: 'yes' });
+  if (type === 'object') cases.push({ what: 'not an object', value: 'text' });
+  if (type === 'array') cases.push({ what: 'not an array', value: 'text' });
+  if (!schema.nullable) cases.push({ what: 'null', value: null });
+  if (schema.minimum !== undefined) cases.push({ what: `below minimum ${schema.minimum}`, value: schema.minimum - 1 });
+  if (schema.maximum !== undefined) cases.push({ what: `above maximum ${schema.maximum}`, value: schema.maximum + 1 });
+  if (schema.enum) cases.push({ what: 'not in the enum', value: 'not_a_value' });
+  if (schema.pattern) cases.push({ what: `not matching ${schema.pattern}`, value: '!not matching!' });
+  if (schema.format === 'email') cases.push({ what: 'not an e-mail', value: 'not-an-email' });
+  if (schema.format === 'uri') cases.push({ what: 'not a URI', value: 'not a uri' });
+  if (schema.format === 'date-time') cases.push({ what: 'not a date-time', value: 'yesterday' });
+  if (schema.minLength !== undefined && schema.minLength > 0) cases.push({ what: `shorter than ${schema.minLength}`, value: stringOf(schema, schema.minLength - 1) });
+  if (schema.maxLength !== undefined && !schema.pattern && !schema.enum) cases.push({ what: `longer than ${schema.maxLength}`, value: stringOf(schema, schema.maxLength + 1) });
+  const values = typeof schema.additionalProperties === 'object' ? (schema.additionalProperties as Schema) : undefined;
+  if (schema.maxProperties !== undefined) {
+    cases.push({ what: `more than ${schema.maxProperties} keys`, value: Object.fromEntries(Array.from({ length: schema.maxProperties + 1 }, (_, i) => [`k${i}`, sample(values)])) });
+  }
+  if (values?.type === 'string') cases.push({ what: 'a value that is not a string', value: { k: 12 } });
+  if (values?.maxLength !== undefined) cases.push({ what: `a value longer than ${values.maxLength}`, value: { k: 'a'.repeat(values.maxLength + 1) } });
+  const items = schema.items as Schema | undefined;
+  if (schema.minItems !== undefined && schema.minItems > 0) cases.push({ what: `fewer than ${schema.minItems} items`, value: [] });
+  if (schema.maxItems !== undefined) cases.push({ what: `more than ${schema.maxItems} items`, value: Array.from({ length: schema.maxItems + 1 }, () => sample(items)) });
+  if (items?.type === 'string') cases.push({ what: 'an item that is not a string', value: [12] });
+  if (items?.enum) cases.push({ what: 'an item not in the enum', value: ['not_a_value'] });
+  return cases;
+}
+
+/** Values exactly at one maximum of `schema` each. */
+function maxima(schema: Schema): Case[] {
+  const cases: Case[] = [];
+  if (schema.maximum !== undefined) cases.push({ what: `at maximum ${schema.maximum}`, value: schema.maximum });
+  if (schema.maxLength !== undefined && !schema.pattern && !schema.enum) cases.push({ what: `${schema.maxLength} characters`, value: stringOf(schema, schema.maxLength) });
+  const values = typeof schema.additionalProperties === 'object' ? (schema.additionalProperties as Schema) : undefined;
+  if (schema.maxProperties !== undefined) {
+    const value = values?.maxLength !== undefined ? 'a'.repeat(values.maxLength) : sample(values);
+    cases.push({ what: `${schema.maxProperties} keys, each value at its maximum`, value: Object.fromEntries(Array.from({ length: schema.maxProperties }, (_, i) => [`k${i}`, value])) });
+  }
+  if (schema.maxItems !== undefined) cases.push({ what: `${schema.maxItems} items`, value: Array.from({ length: schema.maxItems }, () => sample(schema.items as Schema | undefined)) });
+  return cases;
+}
+
+describe('the limits the OpenAPI document states for request bodies are the ones the server keeps', () => {
+  let api: TestApi;
+  let doc: OpenAPIObject;
+  let shop: Client;
+  let clock: Client;
+  const operations: Operation[] = [];
+
+  const bodySchema = (method: string, path: string): Schema => {
+    const op = doc.paths[path]?.[method as 'post'] as OperationObject | undefined;
+    if (!op) throw new Error(`${method.toUpperCase()} ${path} is not in the document`);
+    const schema = (op.requestBody as { content: Record<string, { schema: ReferenceObject }> }).content['application/json'].schema;
+    return doc.components!.schemas![schema.$ref.split('/').pop()!] as Schema;
+  };
+  const errorCodes = (method: string, path: string): string[] => (doc.paths[path][method as 'post']!.responses['400'] as { 'x-error-codes': string[] })['x-error-codes'];
+
+  beforeAll(async () => {
+    api = await startTestApi({ TRUSTED_PROXIES: 'loopback' });
+    doc = (await (await fetch(`${api.base}/openapi.json`)).json()) as OpenAPIObject;
+    shop = (await businessWithKey(api, true, 'Limits')).client;
+    clock = (await businessWithKey(api, true, 'Clock')).client;
+    const anyone = shop.as(null);
+    const paymentCode = async () => (await shop.createPayment()).url.split('/').pop() as string;
+    const checkoutId = async () => (await shop.openCheckout(await shop.createPayment())).id as string;
+    operations.push(
+      { method: 'post', path: '/payments', base: { amount: 2500, currency: 'USD' }, send: (body) => shop.post('/payments', body), takesMaxima: true },
+      { method: 'patch', path: '/payments/{id}', base: { metadata: { order: '1' } }, send: async (body) => shop.patch(`/payments/${(await shop.createPayment()).id}`, body), takesMaxima: true },
+      { method: 'post', path: '/checkouts', base: { asset: 'USDC', network: 'ethereum' }, send: async (body) => anyone.postOnce('/checkouts', { payment_code: await paymentCode(), ...body }), takesMaxima: false },
+      { method: 'post', path: '/checkouts/{id}/claim', base: { tx_hash: '0x' + '12'.repeat(32) }, send: async (body) => anyone.post(`/checkouts/${await checkoutId()}/claim`, body), takesMaxima: false },
+      { method: 'post', path: '/checkouts/{id}/mark-sent', base: {}, send: async (body) => anyone.post(`/checkouts/${await checkoutId()}/mark-sent`, body), takesMaxima: false },
+      { method: 'post', path: '/test_clock/advance', base: { seconds: 1 }, send: (body) => clock.post('/test_clock/advance', body), takesMaxima: true },
+      { method: 'post', path: '/webhooks', base: { url: 'https://example.com/hook', event_types: ['payment.created'] }, send: (body) => shop.post('/webhooks', body), takesMaxima: true },
+      {
+        method: 'patch',
+        path: '/webhooks/{id}',
+        base: {},
+        send: async (body) => {
+          const created = await shop.post('/webhooks', { url: 'https://example.com/hook', event_types: ['payment.created'] });
+          const answer = await shop.patch(`/webhooks/${created.body.data.id}`, body);
+          await shop.call('DELETE', `/webhooks/${created.body.data.id}`);
+          return answer;
+        },
+        takesMaxima: true,
+      },
+    );
+  });
+
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('the real app describes every body field with what its validator or use case checks (no finding)', () => {
+    expect(describeApi(api.app, api.config, 'api/v1').findings).toEqual([]);
+  });
+
+  it('the operations tried here are every operation that takes a body', () => {
+    const withBody = Object.entries(doc.paths).flatMap(([path, item]) => (['post', 'patch', 'put'] as const).filter((m) => item[m]?.requestBody && Object.keys(bodySchema(m, path).properties ?? {}).length > 0).map((m) => `${m} ${path}`));
+    expect(operations.map((o) => `${o.method} ${o.path}`).sort()).toEqual(withBody.sort());
+  });
+
+  it('a body that breaks one documented rule of a field is refused with 400, a listed code, and that field', async () => {
+    const refusedWrongly: string[] = [];
+    let tried = 0;
+    for (const op of operations) {
+      const schema = bodySchema(op.method, op.path);
+      const codes = errorCodes(op.method, op.path);
+      for (const [field, fieldSchema] of Object.entries(schema.properties ?? {}) as [string, Schema][]) {
+        for (const c of violations(fieldSchema)) {
+          tried++;
+          const answer = await op.send({ ...op.base, [field]: c.value });
+          const error = answer.body?.error;
+          const ok = answer.status === 400 && codes.includes(error?.code) && (error?.field === field || String(error?.field).startsWith(`${field}.`));
+          if (!ok) refusedWrongly.push(`${op.method.toUpperCase()} ${op.path} ${field} ${c.what}: ${answer.status} ${JSON.stringify(error ?? answer.body)}`);
+        }
+      }
+      for (const field of schema.required ?? []) {
+        tried++;
+        const without = { ...op.base };
+        delete without[field];
+        const answer = await op.send(without);
+        if (answer.status !== 400 || answer.body.error.field !== field) refusedWrongly.push(`${op.method.toUpperCase()} ${op.path} without ${field}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      }
+    }
+    expect(refusedWrongly).toEqual([]);
+    expect(tried).toBeGreaterThan(60);
+  });
+
+  it('a body exactly at a documented maximum is taken', async () => {
+    const refused: string[] = [];
+    let tried = 0;
+    for (const op of operations.filter((o) => o.takesMaxima)) {
+      const schema = bodySchema(op.method, op.path);
+      for (const [field, fieldSchema] of Object.entries(schema.properties ?? {}) as [string, Schema][]) {
+        for (const c of maxima(fieldSchema)) {
+          tried++;
+          const answer = await op.send({ ...op.base, [field]: c.value });
+          if (answer.status >= 300) refused.push(`${op.method.toUpperCase()} ${op.path} ${field} ${c.what}: ${answer.status} ${JSON.stringify(answer.body)}`);
+        }
+      }
+    }
+    expect(refused).toEqual([]);
+    expect(tried).toBeGreaterThan(10);
+  });
+});
