@@ -11,13 +11,12 @@
  * BENCH_DATABASE_URL (admin URL of the PostgreSQL server).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { openBenchStore } from './support/bench-store';
 import { BusinessService } from '../libs/businesses/src';
 import { loadConfig } from '../libs/core/src';
 import { createApiApp } from '../apps/api/src/bootstrap';
+import { runBench, saveResults } from './support/report';
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32);
@@ -97,15 +96,11 @@ async function main(): Promise<void> {
   const line = (r: string[]) => r.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(`\nAPI benchmark — ${new Date().toISOString()} — ${CONNECTIONS} connections, ${SECONDS} s per cell, Node ${process.version}\n`);
   console.log([line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n'));
-  mkdirSync(join(__dirname, 'results'), { recursive: true });
-  writeFileSync(join(__dirname, 'results', `api-${new Date().toISOString().slice(0, 10)}.json`), JSON.stringify(cells, null, 2));
+  saveResults('api', cells);
   if (cells.some((c) => c.non2xx > 0)) {
     console.error('some responses were not 2xx: the numbers above are not valid');
     process.exitCode = 1;
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

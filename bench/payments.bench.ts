@@ -12,9 +12,7 @@
  * BENCH_DATABASE_URL (admin URL of the PostgreSQL server).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { openBenchStore } from './support/bench-store';
 import { BusinessService } from '../libs/businesses/src';
 import { DATABASE, loadConfig } from '../libs/core/src';
@@ -22,6 +20,7 @@ import { Database } from '../libs/database/src';
 import { EVENT_STORE, EventStore } from '../libs/eventstore/src';
 import { ProjectionRunner } from '../libs/projections/src';
 import { createApiApp } from '../apps/api/src/bootstrap';
+import { failOnErrors, runBench, saveResults } from './support/report';
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16);
@@ -178,18 +177,8 @@ async function main(): Promise<void> {
     const flow = pct(r.latencies.get('flow (4 calls)')!, 50);
     console.log(`${r.store}: ${(r.payments / r.seconds).toFixed(1)} payments/s completed to succeeded; flow p50 ${flow.toFixed(1)} ms = ${(flow / bare).toFixed(0)}× a bare route's p50; errors ${r.errors.length}`);
   }
-  mkdirSync(join(__dirname, 'results'), { recursive: true });
-  writeFileSync(
-    join(__dirname, 'results', `payments-${new Date().toISOString().slice(0, 10)}.json`),
-    JSON.stringify(results.map((r) => ({ ...r, latencies: Object.fromEntries(r.latencies) })), null, 2),
-  );
-  if (results.some((r) => r.errors.length > 0)) {
-    for (const r of results) for (const e of r.errors.slice(0, 5)) console.error(`${r.store}: ${e}`);
-    process.exitCode = 1;
-  }
+  saveResults('payments', results.map((r) => ({ ...r, latencies: Object.fromEntries(r.latencies) })));
+  failOnErrors(results);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

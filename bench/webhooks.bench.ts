@@ -46,7 +46,7 @@
  * phase would measure how fast it appends, not what the dispatcher costs.
  */
 import { ChildProcess, fork } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
@@ -59,6 +59,7 @@ import { DATABASE, loadConfig } from '../libs/core/src';
 import type { Database } from '../libs/database/src';
 import { WebhookDispatcher } from '../libs/webhooks/src';
 import { createApiApp } from '../apps/api/src/bootstrap';
+import { failOnErrors, runBench, saveResults } from './support/report';
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const RATE = Number(process.env.BENCH_RATE || 100);
@@ -537,26 +538,12 @@ async function main(): Promise<void> {
         `${r.verified} signatures verified with standardwebhooks; errors ${r.errors.length}`,
     );
   }
-  mkdirSync(join(__dirname, 'results'), { recursive: true });
-  writeFileSync(
-    join(__dirname, 'results', `webhooks-${new Date().toISOString().slice(0, 10)}.json`),
-    JSON.stringify(
-      {
-        at: new Date().toISOString(),
-        config: { seconds: SECONDS, rate: RATE, events: EVENTS, endpoints: ENDPOINTS, producers: PRODUCERS, node: process.version, loadAverageBefore: load },
-        results: results.map((r) => ({ ...r, raw: Object.fromEntries(Object.entries(r.raw).map(([k, v]) => [k, v.map((x) => Math.round(x * 10) / 10)])) })),
-      },
-      null,
-      2,
-    ),
-  );
-  if (results.some((r) => r.errors.length > 0)) {
-    for (const r of results) for (const e of r.errors.slice(0, 5)) console.error(`${r.store}: ${e}`);
-    process.exitCode = 1;
-  }
+  saveResults('webhooks', {
+    at: new Date().toISOString(),
+    config: { seconds: SECONDS, rate: RATE, events: EVENTS, endpoints: ENDPOINTS, producers: PRODUCERS, node: process.version, loadAverageBefore: load },
+    results: results.map((r) => ({ ...r, raw: Object.fromEntries(Object.entries(r.raw).map(([k, v]) => [k, v.map((x) => Math.round(x * 10) / 10)])) })),
+  });
+  failOnErrors(results);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -109,7 +109,7 @@ describe('the limits the OpenAPI document states for request bodies are the ones
     const schema = (op.requestBody as { content: Record<string, { schema: ReferenceObject }> }).content['application/json'].schema;
     return doc.components!.schemas![schema.$ref.split('/').pop()!] as Schema;
   };
-  const errorCodes = (method: string, path: string): string[] => (doc.paths[path][method as 'post']!.responses['400'] as { 'x-error-codes': string[] })['x-error-codes'];
+  const errorCodes = (method: string, path: string): string[] => (doc.paths[path][method as 'post']!.responses['400'] as unknown as { 'x-error-codes': string[] })['x-error-codes'];
 
   beforeAll(async () => {
     api = await startTestApi({ TRUSTED_PROXIES: 'loopback' });

@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ConfigError, loadConfig } from '@lib/core';
+import { AppConfig, ConfigError, loadConfig } from '@lib/core';
 import { DomainError } from '@lib/businesses';
 import { DataDirectoryLockedError } from '@lib/database';
 import { OpenedStore, openEventStore } from '@lib/eventstore';
@@ -31,23 +31,18 @@ function configuredProjectors() {
   return allProjectors(loadConfig(process.env, []));
 }
 
-async function withStore<T>(fn: (opened: OpenedStore) => Promise<T>): Promise<T> {
-  const opened = await openEventStore(loadConfig(process.env, []));
+/** Runs `fn` on a resource opened from the environment's configuration, and closes it however `fn` ends. */
+async function using<R extends { close(): Promise<void> }, T>(open: (config: AppConfig) => Promise<R>, fn: (resource: R) => Promise<T>): Promise<T> {
+  const resource = await open(loadConfig(process.env, []));
   try {
-    return await fn(opened);
+    return await fn(resource);
   } finally {
-    await opened.close();
+    await resource.close();
   }
 }
 
-async function withAdmin<T>(fn: (admin: BusinessAdmin) => Promise<T>): Promise<T> {
-  const admin = await openBusinessAdmin(loadConfig(process.env, []));
-  try {
-    return await fn(admin);
-  } finally {
-    await admin.close();
-  }
-}
+const withStore = <T>(fn: (opened: OpenedStore) => Promise<T>) => using(openEventStore, fn);
+const withAdmin = <T>(fn: (admin: BusinessAdmin) => Promise<T>) => using(openBusinessAdmin, fn);
 
 function program(): Command {
   const cli = new Command('payments').description('Operator CLI of the payments service').showHelpAfterError();

@@ -55,58 +55,52 @@ const DESCRIBED: Record<string, string> = {
   notContains: 'does not contain a certain text',
 };
 
+/** Validators that say a type (and format), whatever their constraints. */
+const TYPED: Record<string, Mutable> = {
+  isString: { type: 'string' },
+  isInt: { type: 'integer' },
+  isBoolean: { type: 'boolean' },
+  isArray: { type: 'array' },
+  isObject: { type: 'object', additionalProperties: true }, // any members: the validator checks none
+  isDate: { type: 'string', format: 'date-time' },
+  isDateString: { type: 'string', format: 'date-time' },
+  isIso8601: { type: 'string', format: 'date-time' },
+  isISO8601: { type: 'string', format: 'date-time' },
+  isIsoTimestamp: { type: 'string', format: 'date-time' }, // libs/payments commands/input-rules.ts: an ISO 8601 instant
+  isEmail: { type: 'string', format: 'email' },
+  isUrl: { type: 'string', format: 'uri' },
+  isHttpUrl: { type: 'string', format: 'uri' }, // libs/payments commands/input-rules.ts: an absolute http(s) URL
+  isUuid: { type: 'string', format: 'uuid' },
+};
+
+/** Validators whose first constraint is the value of one JSON-schema keyword. */
+const KEYWORD: Record<string, string> = {
+  minLength: 'minLength',
+  maxLength: 'maxLength',
+  min: 'minimum',
+  max: 'maximum',
+  isDivisibleBy: 'multipleOf',
+  arrayMinSize: 'minItems',
+  arrayMaxSize: 'maxItems',
+};
+
 /**
  * Applies one validator to `target` (the property's schema, or its items' for `each: true`).
  * Returns false when the validator means nothing the converter knows.
  */
 function apply(target: Mutable, name: string, constraints: unknown[]): boolean {
   const c = constraints ?? [];
+  if (TYPED[name]) {
+    Object.assign(target, TYPED[name]);
+    return true;
+  }
+  if (KEYWORD[name]) {
+    target[KEYWORD[name]] = c[0];
+    return true;
+  }
   switch (name) {
-    case 'isString':
-      target.type = 'string';
-      return true;
-    case 'isInt':
-      target.type = 'integer';
-      return true;
     case 'isNumber':
       if (target.type !== 'integer') target.type = 'number';
-      return true;
-    case 'isBoolean':
-      target.type = 'boolean';
-      return true;
-    case 'isObject':
-      target.type = 'object';
-      target.additionalProperties = true; // any members: the validator checks none
-      return true;
-    case 'isArray':
-      target.type = 'array';
-      return true;
-    case 'isDate':
-    case 'isDateString':
-    case 'isIso8601':
-    case 'isISO8601':
-      target.type = 'string';
-      target.format = 'date-time';
-      return true;
-    case 'isEmail':
-      target.type = 'string';
-      target.format = 'email';
-      return true;
-    case 'isUrl':
-      target.type = 'string';
-      target.format = 'uri';
-      return true;
-    case 'isHttpUrl': // libs/payments commands/input-rules.ts: an absolute http(s) URL
-      target.type = 'string';
-      target.format = 'uri';
-      return true;
-    case 'isIsoTimestamp': // libs/payments commands/input-rules.ts: an ISO 8601 instant
-      target.type = 'string';
-      target.format = 'date-time';
-      return true;
-    case 'isUuid':
-      target.type = 'string';
-      target.format = 'uuid';
       return true;
     case 'isIn':
       target.enum = [...(c[0] as unknown[])];
@@ -121,20 +115,8 @@ function apply(target: Mutable, name: string, constraints: unknown[]): boolean {
       target.minLength = c[0] as number;
       if (c[1] !== undefined) target.maxLength = c[1] as number;
       return true;
-    case 'minLength':
-      target.minLength = c[0] as number;
-      return true;
-    case 'maxLength':
-      target.maxLength = c[0] as number;
-      return true;
     case 'isNotEmpty':
       target.minLength = Math.max(1, (target.minLength as number | undefined) ?? 0);
-      return true;
-    case 'min':
-      target.minimum = c[0] as number;
-      return true;
-    case 'max':
-      target.maximum = c[0] as number;
       return true;
     case 'isPositive':
       target.minimum = 0;
@@ -144,20 +126,9 @@ function apply(target: Mutable, name: string, constraints: unknown[]): boolean {
       target.maximum = 0;
       target.exclusiveMaximum = true;
       return true;
-    case 'isDivisibleBy':
-      target.multipleOf = c[0] as number;
-      return true;
-    case 'matches': {
-      const pattern = c[0] instanceof RegExp ? c[0].source : String(c[0]);
+    case 'matches':
       target.type = 'string';
-      target.pattern = pattern;
-      return true;
-    }
-    case 'arrayMinSize':
-      target.minItems = c[0] as number;
-      return true;
-    case 'arrayMaxSize':
-      target.maxItems = c[0] as number;
+      target.pattern = c[0] instanceof RegExp ? c[0].source : String(c[0]);
       return true;
     case 'arrayNotEmpty':
       target.minItems = Math.max(1, (target.minItems as number | undefined) ?? 0);
@@ -237,7 +208,7 @@ export function dtoSchema(dto: Type, ref: (cls: Type) => ReferenceObject): DtoSc
         const name = rule.name ?? '';
         const known = apply(rule.each ? items : schema, name, rule.constraints);
         if (!known) note(property, `validator ${name || '(custom)'} has no JSON-schema equivalent: the document does not describe it`);
-        if (['isString', 'isInt', 'isNumber', 'isBoolean', 'isObject', 'isArray', 'isDate', 'isDateString', 'isIso8601', 'isISO8601', 'isEmail', 'isUrl', 'isUuid', 'isIn', 'isEnum', 'equals', 'matches'].includes(name) && !rule.each) typed = true;
+        if ((TYPED[name] || ['isNumber', 'isIn', 'isEnum', 'equals', 'matches'].includes(name)) && !rule.each) typed = true;
       } else if (rule.type === ValidationTypes.NESTED_VALIDATION) {
         checked = true;
         const cls = nestedClass(dto, property);

@@ -1,4 +1,4 @@
-import { ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
+import { IsOptional, IsString, MaxLength, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
 import { PAYMENT_AMOUNT_MAJOR, minorBounds } from '@lib/money';
 import { PAYMENT_CURRENCIES } from '../app/simulated-chain';
 import { METADATA_MAX_KEYS, METADATA_MAX_KEY_LENGTH, METADATA_MAX_VALUE_LENGTH, RESERVED_METADATA_KEYS } from '../domain/metadata';
@@ -46,6 +46,18 @@ export function isHttpUrl(value: unknown): value is string {
 
 export function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy({ name: 'isHttpUrl', validator: { validate: isHttpUrl } }, options);
+}
+
+/**
+ * An absolute http(s) URL of at most 2048 characters, which may be left out or null (success_url,
+ * cancel_url): a string first, then its length, then its form, as stacked decorators would run.
+ */
+export function NullableHttpUrl(): PropertyDecorator {
+  return (target, property) => {
+    const message = `${String(property)} must be an absolute http(s) URL of at most ${URL_MAX} characters`;
+    const rules = [IsString(), MaxLength(URL_MAX, { message }), IsHttpUrl({ message }), IsOptional(), ValidateIf((_: object, v: unknown) => v !== null)];
+    for (const rule of rules) rule(target, property);
+  };
 }
 
 // ------------------------------------------------------------------ rules the use cases check

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { CheckedBy } from '@lib/http';
 import { PAYMENT_CURRENCIES } from '../../app/simulated-chain';
-import { EMAIL_RULE, ISO_TIMESTAMP, IsHttpUrl, IsIsoTimestamp, METADATA_RULE, PAYMENT_EXPIRY_MAX_DAYS, URL_MAX, paymentAmountRule } from '../input-rules';
+import { EMAIL_RULE, ISO_TIMESTAMP, IsIsoTimestamp, METADATA_RULE, NullableHttpUrl, PAYMENT_EXPIRY_MAX_DAYS, paymentAmountRule } from '../input-rules';
 
 /**
  * POST /payments (spec §2, §4): the shape of the input. Rules that need state or a table stay
@@ -56,19 +56,11 @@ export class CreatePaymentRequest {
   @CheckedBy('domain/metadata.ts', METADATA_RULE)
   metadata?: Record<string, unknown> | null;
 
-  @ValidateIf((_, v) => v !== null)
-  @IsOptional()
-  @IsHttpUrl({ message: 'success_url must be an absolute http(s) URL of at most 2048 characters' })
-  @MaxLength(URL_MAX, { message: 'success_url must be an absolute http(s) URL of at most 2048 characters' })
-  @IsString()
+  @NullableHttpUrl()
   @ApiPropertyOptional({ description: 'Where the checkout page sends the customer after paying.' })
   success_url?: string | null;
 
-  @ValidateIf((_, v) => v !== null)
-  @IsOptional()
-  @IsHttpUrl({ message: 'cancel_url must be an absolute http(s) URL of at most 2048 characters' })
-  @MaxLength(URL_MAX, { message: 'cancel_url must be an absolute http(s) URL of at most 2048 characters' })
-  @IsString()
+  @NullableHttpUrl()
   @ApiPropertyOptional({ description: 'Where the checkout page sends a customer who leaves without paying.' })
   cancel_url?: string | null;
 
