@@ -14,6 +14,7 @@ import {
   CreateEndpointHandler,
   DeleteEndpointCommand,
   DeleteEndpointHandler,
+  EndpointWrites,
   Resolver,
   RotateSecretCommand,
   RotateSecretHandler,
@@ -257,10 +258,11 @@ export function manualClock(start = Date.now()) {
 export function endpointCommands(store: EventStore, db: Database, readModels: ReadModelWaiter, options: WebhooksOptions) {
   const runner = new CommandRunner(store, readModels);
   const secrets = new WebhookSecretStore(db);
-  const create = new CreateEndpointHandler(runner, store, secrets, options);
-  const update = new UpdateEndpointHandler(runner, store, options);
-  const remove = new DeleteEndpointHandler(runner, secrets, options);
-  const rotate = new RotateSecretHandler(runner, store, secrets, options);
+  const endpoints = new EndpointWrites(runner, store, secrets, options);
+  const create = new CreateEndpointHandler(endpoints);
+  const update = new UpdateEndpointHandler(endpoints);
+  const remove = new DeleteEndpointHandler(endpoints);
+  const rotate = new RotateSecretHandler(endpoints);
   return {
     create: (businessId: string, input: Record<string, unknown>, meta?: WriteMeta) => create.execute(new CreateEndpointCommand(businessId, input, meta)),
     update: (businessId: string, webhookId: string, input: Record<string, unknown>, meta?: WriteMeta) => update.execute(new UpdateEndpointCommand(businessId, webhookId, input, meta)),

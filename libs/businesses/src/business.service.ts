@@ -2,6 +2,7 @@ import type { Database } from '@lib/database';
 import { CommandRunner, EventStore, ReadModelWaiter, WriteMeta } from '@lib/eventstore';
 import { KeyKind, KeyMode, hashKey, isWellFormedKey } from './api-keys';
 import { ApiKeyCache } from './commands/api-key-cache';
+import { BusinessWrites } from './commands/business-writes';
 import { CreateApiKeyCommand, CreatedKey } from './commands/create-api-key/create-api-key.command';
 import { CreateApiKeyHandler } from './commands/create-api-key/create-api-key.handler';
 import { CreateBusinessCommand, CreatedBusiness } from './commands/create-business/create-business.command';
@@ -107,10 +108,11 @@ export class BusinessService implements ApiKeyCache {
     this.cacheMaxEntries = options.cacheMaxEntries ?? 10_000;
     this.clock = options.clock ?? Date.now;
     const runner = new CommandRunner(store, projections, { readYourWritesTimeoutMs: options.projectionTimeoutMs ?? 5000 });
+    const writes = new BusinessWrites(runner, store);
     this.handlers = {
-      createBusiness: new CreateBusinessHandler(runner, store),
-      createKey: new CreateApiKeyHandler(runner, store, this),
-      revokeKey: new RevokeApiKeyHandler(runner, store, db, this),
+      createBusiness: new CreateBusinessHandler(writes),
+      createKey: new CreateApiKeyHandler(writes, this),
+      revokeKey: new RevokeApiKeyHandler(writes, db, this),
     };
   }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BusinessService } from './business.service';
 import { API_KEY_CACHE } from './commands/api-key-cache';
+import { BusinessWrites } from './commands/business-writes';
 import { CreateApiKeyHandler } from './commands/create-api-key/create-api-key.handler';
 import { CreateBusinessHandler } from './commands/create-business/create-business.handler';
 import { RevokeApiKeyHandler } from './commands/revoke-api-key/revoke-api-key.handler';
@@ -12,9 +13,9 @@ export const BUSINESS_HANDLERS = [CreateBusinessHandler, CreateApiKeyHandler, Re
 /**
  * The businesses use cases in a Nest app. The key commands tell the process's authentication
  * cache: the BusinessService the app provides (PlatformModule, global), which also runs the
- * same handlers for the operator's admin endpoint.
+ * same handlers for the operator's admin endpoint. The command handlers share BusinessWrites.
  */
 @Module({
-  providers: [...BUSINESS_HANDLERS, { provide: API_KEY_CACHE, useExisting: BusinessService }],
+  providers: [BusinessWrites, ...BUSINESS_HANDLERS, { provide: API_KEY_CACHE, useExisting: BusinessService }],
 })
 export class BusinessesModule {}

@@ -4,7 +4,7 @@ import { Database } from '@lib/database';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { TimerRunner, TimerStore } from '@lib/timers';
 import { BusinessClock, FixedRates, PAYMENTS_SETTINGS, PAYMENT_RATES, PaymentAccess, PaymentStreams, PaymentsProcessManager, PaymentsSettings, TIMER_KINDS, TimerFiring } from './app';
-import { PAYMENT_COMMAND_HANDLERS } from './commands';
+import { PAYMENT_COMMAND_HANDLERS, PaymentUseCaseSteps } from './commands';
 import { PaymentsReactor } from './payments-reactor';
 import { PAYMENT_QUERY_HANDLERS } from './queries';
 import { PaymentsReadModel } from './read';
@@ -56,7 +56,7 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
  * (durable timers, the process manager's backstop): both processes import this module. One
  * handler per use case (commands/, queries/; decision 0014) over the pieces several share: the
  * streams (through CoreModule's CommandRunner), the process manager, timer firing, the business
- * clock and who may act on what.
+ * clock, who may act on what, and the steps the command handlers share (PaymentUseCaseSteps).
  */
 @Module({
   providers: [
@@ -69,6 +69,7 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
     TimerFiring,
     BusinessClock,
     PaymentAccess,
+    PaymentUseCaseSteps,
     ...PAYMENT_COMMAND_HANDLERS,
     ...PAYMENT_QUERY_HANDLERS,
     PaymentsWorker,

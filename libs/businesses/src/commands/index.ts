@@ -1,4 +1,5 @@
 export * from './api-key-cache';
+export * from './business-writes';
 export * from './create-api-key/create-api-key.command';
 export * from './create-api-key/create-api-key.dto';
 export * from './create-api-key/create-api-key.handler';

@@ -1,7 +1,24 @@
+import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 
 /** Trims a string input (anything else is left for the validators to refuse). */
 export const Trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 
 /** Trims a string input; blank is null (an optional text left empty). */
 export const TrimmedOrNull = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() || null : value));
+
+/**
+ * An optional text of at most `max` characters, `field` naming it in the messages: trimmed, blank
+ * is null, null or left out is none, anything but a string is refused. What the stack
+ * `@TrimmedOrNull() @IsOptional() @IsString(…) @MaxLength(…)` says, in one decorator.
+ */
+export function OptionalText(field: string, max: number): PropertyDecorator {
+  // listed in the order a stack applies them (bottom up): the order of the validation messages
+  return applyDecorators(
+    MaxLength(max, { message: `${field} is at most ${max} characters` }),
+    IsString({ message: `${field} must be a string or null` }),
+    IsOptional(),
+    TrimmedOrNull(),
+  );
+}

@@ -44,6 +44,7 @@ export * from './mark-sent/mark-sent.handler';
 export * from './advance-test-clock/advance-test-clock.command';
 export * from './advance-test-clock/advance-test-clock.dto';
 export * from './advance-test-clock/advance-test-clock.handler';
+export * from './use-case-steps';
 
 /** Every command handler of the capability (PaymentsCoreModule registers them). */
 export const PAYMENT_COMMAND_HANDLERS = [

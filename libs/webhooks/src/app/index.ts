@@ -3,6 +3,8 @@ export * from './commands/create-endpoint/create-endpoint.dto';
 export * from './commands/create-endpoint/create-endpoint.handler';
 export * from './commands/delete-endpoint/delete-endpoint.command';
 export * from './commands/delete-endpoint/delete-endpoint.handler';
+export * from './commands/endpoint-stream';
+export * from './commands/manual-sends';
 export * from './commands/resend-delivery/resend-delivery.command';
 export * from './commands/resend-delivery/resend-delivery.handler';
 export * from './commands/rotate-secret/rotate-secret.command';

@@ -1,8 +1,8 @@
-import { IsIn, IsOptional, IsString, MaxLength, ValidateBy, ValidationOptions } from 'class-validator';
+import { IsIn, IsOptional, ValidateBy, ValidationOptions } from 'class-validator';
 import { KEY_KINDS, KEY_MODES, KeyKind, KeyMode } from '../../api-keys';
 import { DomainError } from '../../domain-error';
 import { Permissions, normalizePermissions, parsePermissions } from '../../permissions';
-import { TrimmedOrNull } from '../text';
+import { OptionalText } from '../text';
 
 export const KEY_NAME_MAX = 100;
 
@@ -43,10 +43,7 @@ export class CreateApiKeyDto {
   @IsIn(KEY_MODES, { message: `A key's mode is live or test` })
   mode!: KeyMode;
 
-  @TrimmedOrNull()
-  @IsOptional()
-  @IsString({ message: 'name must be a string or null' })
-  @MaxLength(KEY_NAME_MAX, { message: `name is at most ${KEY_NAME_MAX} characters` })
+  @OptionalText('name', KEY_NAME_MAX)
   name?: string | null;
 
   /** Restricted keys only: grants, or their written form `payments:write,webhooks:read`. */

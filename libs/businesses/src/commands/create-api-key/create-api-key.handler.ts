@@ -1,14 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CommandRunner, EVENT_STORE, EventStore, metadataFor } from '@lib/eventstore';
 import { mintApiKey } from '../../api-keys';
 import { businessDecider } from '../../business.decider';
 import { DomainError } from '../../domain-error';
 import { parsePermissions } from '../../permissions';
-import { BUSINESS_STREAM, isBusinessId } from '../../stream-categories';
-import { BusinessRows, apiKeyView } from '../../views';
+import { isBusinessId } from '../../stream-categories';
+import { apiKeyView } from '../../views';
 import { API_KEY_CACHE, ApiKeyCache } from '../api-key-cache';
-import { decideContext } from '../decide-context';
+import { BusinessWrites } from '../business-writes';
 import { validInput } from '../valid-input';
 import { CreateApiKeyCommand, CreatedKey } from './create-api-key.command';
 import { CreateApiKeyDto } from './create-api-key.dto';
@@ -21,8 +20,7 @@ import { CreateApiKeyDto } from './create-api-key.dto';
 @CommandHandler(CreateApiKeyCommand)
 export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand> {
   constructor(
-    private readonly runner: CommandRunner,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly writes: BusinessWrites,
     @Inject(API_KEY_CACHE) private readonly keys: ApiKeyCache,
   ) {}
 
@@ -31,14 +29,10 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
     if (!isBusinessId(businessId)) throw new DomainError('not_found', `No business ${businessId}.`);
     const permissions = typeof valid.permissions === 'string' ? parsePermissions(valid.permissions) : valid.permissions;
     const minted = mintApiKey(valid.type, valid.mode);
-    const result = await this.runner.run(
-      businessDecider,
-      BUSINESS_STREAM.stream(businessId),
-      { type: 'CreateApiKey', businessId, kind: valid.type, mode: valid.mode, name: valid.name, permissions, secretHash: minted.secret_hash, last4: minted.last4 },
-      { context: decideContext(), metadata: metadataFor(meta) },
-    );
+    const command = { type: 'CreateApiKey' as const, businessId, kind: valid.type, mode: valid.mode, name: valid.name, permissions, secretHash: minted.secret_hash, last4: minted.last4 };
+    await this.writes.run(businessDecider, businessId, command, meta);
     this.keys.keyCreated(minted.secret_hash);
-    const rows = BusinessRows.of(await this.store.readStream(result.stream));
+    const rows = await this.writes.rows(businessId);
     const key = [...rows.keys.values()].find((k) => k.secret_hash === minted.secret_hash)!;
     return { key: apiKeyView(key), secret: minted.secret };
   }

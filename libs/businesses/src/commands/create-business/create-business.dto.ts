@@ -1,5 +1,5 @@
-import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { Trimmed, TrimmedOrNull } from '../text';
+import { IsBoolean, IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { OptionalText, Trimmed } from '../text';
 
 export const NAME_MAX = 200;
 export const WEBSITE_MAX = 2048;
@@ -19,15 +19,9 @@ export class CreateBusinessDto {
   @IsBoolean({ message: 'simulated must be true or false' })
   simulated!: boolean;
 
-  @TrimmedOrNull()
-  @IsOptional()
-  @IsString({ message: 'website must be a string or null' })
-  @MaxLength(WEBSITE_MAX, { message: `website is at most ${WEBSITE_MAX} characters` })
+  @OptionalText('website', WEBSITE_MAX)
   website?: string | null;
 
-  @TrimmedOrNull()
-  @IsOptional()
-  @IsString({ message: 'support_email must be a string or null' })
-  @MaxLength(EMAIL_MAX, { message: `support_email is at most ${EMAIL_MAX} characters` })
+  @OptionalText('support_email', EMAIL_MAX)
   support_email?: string | null;
 }

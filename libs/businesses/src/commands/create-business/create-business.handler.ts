@@ -1,11 +1,9 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CommandRunner, EVENT_STORE, EventStore, metadataFor } from '@lib/eventstore';
 import { newId } from '@lib/http';
 import { KeyKind, KeyMode, MintedKey, mintApiKey } from '../../api-keys';
 import { BusinessCommandStep, businessBatchDecider } from '../../business.decider';
-import { BUSINESS_STREAM } from '../../stream-categories';
-import { BusinessRows, businessView, compareKeyRows, apiKeyView } from '../../views';
+import { businessView, compareKeyRows, apiKeyView } from '../../views';
+import { BusinessWrites } from '../business-writes';
 import { decideContext } from '../decide-context';
 import { validInput } from '../valid-input';
 import { CreateBusinessCommand, CreatedBusiness } from './create-business.command';
@@ -18,10 +16,7 @@ import { CreateBusinessDto } from './create-business.dto';
  */
 @CommandHandler(CreateBusinessCommand)
 export class CreateBusinessHandler implements ICommandHandler<CreateBusinessCommand> {
-  constructor(
-    private readonly runner: CommandRunner,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-  ) {}
+  constructor(private readonly writes: BusinessWrites) {}
 
   async execute({ input, meta }: CreateBusinessCommand): Promise<CreatedBusiness> {
     const valid = await validInput(CreateBusinessDto, input);
@@ -32,17 +27,18 @@ export class CreateBusinessHandler implements ICommandHandler<CreateBusinessComm
     const key =
       (minted: MintedKey, kind: KeyKind): BusinessCommandStep =>
       (state) => ({ type: 'CreateApiKey', businessId: state.status === 'active' ? state.id : '', kind, mode, secretHash: minted.secret_hash, last4: minted.last4 });
-    const result = await this.runner.run(
+    await this.writes.run(
       businessBatchDecider,
-      BUSINESS_STREAM.stream(businessId),
+      businessId,
       [
         { type: 'CreateBusiness', name: valid.name, simulated: valid.simulated, website: valid.website ?? null, supportEmail: valid.support_email ?? null },
         key(secret, 'secret'),
         key(publishable, 'publishable'),
       ],
-      { context: decideContext({ business: () => businessId }), metadata: metadataFor(meta), newStream: true },
+      meta,
+      { context: decideContext({ business: () => businessId }), newStream: true },
     );
-    const rows = BusinessRows.of(await this.store.readStream(result.stream));
+    const rows = await this.writes.rows(businessId);
     return {
       business: businessView(rows.businesses.get(businessId)!),
       secret_key: secret.secret,

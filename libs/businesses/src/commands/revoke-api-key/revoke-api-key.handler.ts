@@ -2,13 +2,12 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DATABASE } from '@lib/core';
 import type { Database } from '@lib/database';
-import { CommandRunner, EVENT_STORE, EventStore, metadataFor } from '@lib/eventstore';
 import { businessDecider } from '../../business.decider';
 import { DomainError } from '../../domain-error';
-import { BUSINESS_STREAM, isKeyId } from '../../stream-categories';
-import { ApiKeyView, BusinessRows, apiKeyView } from '../../views';
+import { isKeyId } from '../../stream-categories';
+import { ApiKeyView, apiKeyView } from '../../views';
 import { API_KEY_CACHE, ApiKeyCache } from '../api-key-cache';
-import { decideContext } from '../decide-context';
+import { BusinessWrites } from '../business-writes';
 import { RevokeApiKeyCommand } from './revoke-api-key.command';
 
 /**
@@ -20,8 +19,7 @@ import { RevokeApiKeyCommand } from './revoke-api-key.command';
 @CommandHandler(RevokeApiKeyCommand)
 export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand> {
   constructor(
-    private readonly runner: CommandRunner,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly writes: BusinessWrites,
     @Inject(DATABASE) private readonly db: Database,
     @Inject(API_KEY_CACHE) private readonly keys: ApiKeyCache,
   ) {}
@@ -35,13 +33,8 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
     );
     const owner = found[0];
     if (!owner || (businessId !== undefined && owner.business_id !== businessId)) throw new DomainError('not_found', `No API key ${keyId}.`);
-    const result = await this.runner.run(
-      businessDecider,
-      BUSINESS_STREAM.stream(owner.business_id),
-      { type: 'RevokeApiKey', businessId: owner.business_id, keyId },
-      { context: decideContext(), metadata: metadataFor(meta) },
-    );
+    await this.writes.run(businessDecider, owner.business_id, { type: 'RevokeApiKey', businessId: owner.business_id, keyId }, meta);
     this.keys.keyRevoked(owner.secret_hash);
-    return apiKeyView(BusinessRows.of(await this.store.readStream(result.stream)).keys.get(keyId)!);
+    return apiKeyView((await this.writes.rows(owner.business_id)).keys.get(keyId)!);
   }
 }

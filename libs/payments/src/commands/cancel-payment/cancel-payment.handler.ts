@@ -1,27 +1,13 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CommandRunner, metadataFor } from '@lib/eventstore';
-import { PaymentAccess } from '../../app/access';
-import { BusinessClock } from '../../app/business-clock';
-import { later } from '../../app/positions';
-import { PaymentsProcessManager } from '../../app/process-manager';
-import { PaymentStreams } from '../../app/streams';
+import { PaymentUseCaseSteps } from '../use-case-steps';
 import { CancelPaymentCommand } from './cancel-payment.command';
 
 /** Cancels a payment: the business's own payment, then decide (payment_not_cancelable, payment_in_flight; again: nothing), append, settle (its checkouts fail), wait. */
 @CommandHandler(CancelPaymentCommand)
 export class CancelPaymentHandler implements ICommandHandler<CancelPaymentCommand, void> {
-  constructor(
-    private readonly access: PaymentAccess,
-    private readonly streams: PaymentStreams,
-    private readonly process: PaymentsProcessManager,
-    private readonly clock: BusinessClock,
-    private readonly runner: CommandRunner,
-  ) {}
+  constructor(private readonly steps: PaymentUseCaseSteps) {}
 
   async execute({ business, paymentId, meta }: CancelPaymentCommand): Promise<void> {
-    await this.access.ownedPayment(business, paymentId);
-    const decided = await this.streams.decidePayment(paymentId, { type: 'CancelPayment' }, { now: await this.clock.now(business.id), metadata: metadataFor(meta) });
-    const settled = await this.process.settle(decided.appended);
-    await this.runner.waitFor(later(decided.head, settled.position));
+    await this.steps.onOwnedPayment(business, paymentId, { type: 'CancelPayment' }, meta);
   }
 }

@@ -1,12 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CommandRunner, metadataFor } from '@lib/eventstore';
-import { PaymentAccess } from '../../app/access';
-import { BusinessClock } from '../../app/business-clock';
 import { isValidEmail } from '../../app/customers';
-import { later } from '../../app/positions';
-import { PaymentsProcessManager } from '../../app/process-manager';
-import { PaymentStreams } from '../../app/streams';
+import { OpenCheckoutState } from '../../domain/checkout.decider';
 import { PaymentDomainError } from '../../domain/errors';
+import { PaymentUseCaseSteps } from '../use-case-steps';
 import { ClaimCheckoutCommand } from './claim-checkout.command';
 
 /**
@@ -17,24 +13,16 @@ import { ClaimCheckoutCommand } from './claim-checkout.command';
  */
 @CommandHandler(ClaimCheckoutCommand)
 export class ClaimCheckoutHandler implements ICommandHandler<ClaimCheckoutCommand, void> {
-  constructor(
-    private readonly access: PaymentAccess,
-    private readonly streams: PaymentStreams,
-    private readonly process: PaymentsProcessManager,
-    private readonly clock: BusinessClock,
-    private readonly runner: CommandRunner,
-  ) {}
+  constructor(private readonly steps: PaymentUseCaseSteps) {}
 
   async execute({ checkoutId, input, actingFor, meta }: ClaimCheckoutCommand): Promise<void> {
-    const checkout = await this.access.visibleCheckout(checkoutId, actingFor);
-    if (input.email !== undefined && !isValidEmail(input.email)) throw new PaymentDomainError('invalid_email', 'email is not a valid e-mail address.', 'email');
-    const payment = await this.streams.payment(checkout.state.paymentId);
-    const paymentSucceeded = payment.status === 'succeeded';
-    const paymentClaimTxHash = payment.status === 'needs_review' ? payment.claimTxHash : null;
-    const now = await this.clock.now(checkout.state.businessId ?? undefined);
-    const command = { type: 'ClaimCheckout' as const, txHash: input.tx_hash, email: input.email ?? null, paymentSucceeded, paymentClaimTxHash };
-    const decided = await this.streams.decideCheckout(checkoutId, command, { now, metadata: metadataFor(meta) });
-    const settled = await this.process.settle(decided.appended);
-    await this.runner.waitFor(later(decided.head, settled.position));
+    const claim = async (checkout: OpenCheckoutState) => {
+      if (input.email !== undefined && !isValidEmail(input.email)) throw new PaymentDomainError('invalid_email', 'email is not a valid e-mail address.', 'email');
+      const payment = await this.steps.streams.payment(checkout.paymentId);
+      const paymentSucceeded = payment.status === 'succeeded';
+      const paymentClaimTxHash = payment.status === 'needs_review' ? payment.claimTxHash : null;
+      return { type: 'ClaimCheckout' as const, txHash: input.tx_hash, email: input.email ?? null, paymentSucceeded, paymentClaimTxHash };
+    };
+    await this.steps.onVisibleCheckout(checkoutId, actingFor, claim, meta);
   }
 }

@@ -1,11 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CommandRunner, metadataFor } from '@lib/eventstore';
-import { PaymentAccess } from '../../app/access';
-import { BusinessClock } from '../../app/business-clock';
-import { later } from '../../app/positions';
-import { PaymentsProcessManager } from '../../app/process-manager';
 import { simulatedSenderAddress, simulatedTxHash } from '../../app/simulated-chain';
-import { PaymentStreams } from '../../app/streams';
+import { OpenCheckoutState } from '../../domain/checkout.decider';
+import { PaymentUseCaseSteps } from '../use-case-steps';
 import { MarkSentCommand } from './mark-sent.command';
 
 /**
@@ -16,21 +12,13 @@ import { MarkSentCommand } from './mark-sent.command';
  */
 @CommandHandler(MarkSentCommand)
 export class MarkSentHandler implements ICommandHandler<MarkSentCommand, void> {
-  constructor(
-    private readonly access: PaymentAccess,
-    private readonly streams: PaymentStreams,
-    private readonly process: PaymentsProcessManager,
-    private readonly clock: BusinessClock,
-    private readonly runner: CommandRunner,
-  ) {}
+  constructor(private readonly steps: PaymentUseCaseSteps) {}
 
   async execute({ checkoutId, simulate, actingFor, meta }: MarkSentCommand): Promise<void> {
-    const checkout = await this.access.visibleCheckout(checkoutId, actingFor);
-    const now = await this.clock.now(checkout.state.businessId ?? undefined);
-    const txHash = simulatedTxHash(checkout.state.network); // a checkout's network never changes
-    const command = { type: 'MarkSent' as const, simulate, txHash, fromAddress: simulatedSenderAddress(checkout.state.network, txHash) };
-    const decided = await this.streams.decideCheckout(checkoutId, command, { now, metadata: metadataFor(meta) });
-    const settled = await this.process.settle(decided.appended);
-    await this.runner.waitFor(later(decided.head, settled.position));
+    const markSent = (checkout: OpenCheckoutState) => {
+      const txHash = simulatedTxHash(checkout.network); // a checkout's network never changes
+      return { type: 'MarkSent' as const, simulate, txHash, fromAddress: simulatedSenderAddress(checkout.network, txHash) };
+    };
+    await this.steps.onVisibleCheckout(checkoutId, actingFor, markSent, meta);
   }
 }

@@ -1,19 +1,15 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AssetCode, NetworkId } from '@lib/chains';
-import { CommandRunner, metadataFor } from '@lib/eventstore';
 import { newId } from '@lib/http';
-import { PaymentAccess, assertActive } from '../../app/access';
-import { BusinessClock } from '../../app/business-clock';
+import { assertActive } from '../../app/access';
 import { isValidEmail } from '../../app/customers';
-import { later } from '../../app/positions';
-import { PaymentsProcessManager } from '../../app/process-manager';
 import { PAYMENTS_SETTINGS, PAYMENT_RATES, PaymentsSettings } from '../../app/settings';
 import { RatePort, simulatedDepositAddress } from '../../app/simulated-chain';
-import { PaymentStreams } from '../../app/streams';
 import { OpenCryptoCheckout } from '../../domain/checkout.decider';
 import { PaymentDomainError } from '../../domain/errors';
 import { decidePayment } from '../../domain/payment.decider';
+import { PaymentUseCaseSteps } from '../use-case-steps';
 import { OpenCheckoutCommand } from './open-checkout.command';
 
 /** §8: the same choice returns the same quote while more than two minutes of it are left. */
@@ -31,11 +27,7 @@ const REMAINDER_REUSE_MS = 2 * 60_000;
 @CommandHandler(OpenCheckoutCommand)
 export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand, { checkoutId: string; businessId: string }> {
   constructor(
-    private readonly access: PaymentAccess,
-    private readonly streams: PaymentStreams,
-    private readonly process: PaymentsProcessManager,
-    private readonly clock: BusinessClock,
-    private readonly runner: CommandRunner,
+    private readonly steps: PaymentUseCaseSteps,
     @Inject(PAYMENT_RATES) private readonly rates: RatePort,
     @Inject(PAYMENTS_SETTINGS) private readonly settings: PaymentsSettings,
   ) {}
@@ -44,7 +36,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     // 1. the rules that need the payment, its business or the registry
     if (input.link_code !== undefined) throw new PaymentDomainError('link_not_found', 'No active link with this code.', 'link_code');
     if (input.payment_code === undefined) throw new PaymentDomainError('invalid_request', 'Send payment_code (or link_code).', 'payment_code');
-    const { paymentId, business } = await this.access.paymentByCode(input.payment_code, caller);
+    const { paymentId, business } = await this.steps.access.paymentByCode(input.payment_code, caller);
     assertActive(business);
     if ((input.rail ?? 'crypto') === 'card') throw new PaymentDomainError('rail_unavailable', 'This business does not accept cards.', 'rail');
     if (input.asset === undefined) throw new PaymentDomainError('invalid_request', 'asset is required for a crypto checkout.', 'asset');
@@ -55,9 +47,9 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     if (input.simulate !== undefined && !business.simulated) throw new PaymentDomainError('invalid_request', 'simulate is for simulated businesses only.', 'simulate');
 
     // 2. load the payment, and check its refusals before a checkout is opened for it
-    const payment = await this.streams.payment(paymentId);
+    const payment = await this.steps.streams.payment(paymentId);
     if (payment.status === 'none') throw new PaymentDomainError('payment_not_found', 'No payment with this code.', 'payment_code');
-    const now = await this.clock.now(business.id);
+    const now = await this.steps.clock.now(business.id);
     const rate = this.rates.rate(asset, payment.currency);
     if (rate === null) throw new PaymentDomainError('asset_unavailable', `${asset} cannot be quoted in ${payment.currency}.`, 'asset');
     const checkoutId = newId('chk');
@@ -66,14 +58,14 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
 
     let replaces: string | null = null;
     if (input.replaces !== undefined) {
-      const replaced = await this.streams.loadCheckout(input.replaces);
+      const replaced = await this.steps.streams.loadCheckout(input.replaces);
       if (replaced.state.status === 'none' || replaced.state.paymentId !== paymentId) throw new PaymentDomainError('invalid_request', 'replaces must name a checkout of the same payment.', 'replaces');
       replaces = replaced.state.id;
       const sameChoice = replaced.state.asset === asset && replaced.state.network === network && !replaced.state.remainder;
       const live = replaced.state.status === 'open' && Date.parse(replaced.state.expiresAt) - now.getTime() > REMAINDER_REUSE_MS;
       if (sameChoice && live) {
         // the same quote and address: answered as it is, once the read models have it
-        await this.runner.waitFor(replaced.head);
+        await this.steps.waitFor(replaced.head);
         return { checkoutId: replaced.state.id, businessId: business.id };
       }
     }
@@ -105,9 +97,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
         simulate: input.simulate ?? null,
       },
     };
-    const decided = await this.streams.decideCheckout(checkoutId, command, { now, metadata: metadataFor(meta) });
-    const settled = await this.process.settle(decided.appended);
-    await this.runner.waitFor(later(decided.head, settled.position));
+    await this.steps.decideCheckout(checkoutId, command, now, meta);
     return { checkoutId, businessId: business.id };
   }
 }

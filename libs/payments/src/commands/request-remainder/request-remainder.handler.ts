@@ -1,11 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CommandRunner, metadataFor } from '@lib/eventstore';
+import { metadataFor } from '@lib/eventstore';
 import { newId } from '@lib/http';
-import { PaymentAccess, assertActive } from '../../app/access';
-import { BusinessClock } from '../../app/business-clock';
+import { assertActive } from '../../app/access';
 import { later } from '../../app/positions';
-import { PaymentsProcessManager } from '../../app/process-manager';
-import { PaymentStreams } from '../../app/streams';
+import { PaymentUseCaseSteps } from '../use-case-steps';
 import { RequestRemainderCommand } from './request-remainder.command';
 
 /**
@@ -16,25 +14,19 @@ import { RequestRemainderCommand } from './request-remainder.command';
  */
 @CommandHandler(RequestRemainderCommand)
 export class RequestRemainderHandler implements ICommandHandler<RequestRemainderCommand, { checkoutId: string }> {
-  constructor(
-    private readonly access: PaymentAccess,
-    private readonly streams: PaymentStreams,
-    private readonly process: PaymentsProcessManager,
-    private readonly clock: BusinessClock,
-    private readonly runner: CommandRunner,
-  ) {}
+  constructor(private readonly steps: PaymentUseCaseSteps) {}
 
   async execute({ business, paymentId, meta }: RequestRemainderCommand): Promise<{ checkoutId: string }> {
     assertActive(business);
-    await this.access.ownedPayment(business, paymentId);
+    await this.steps.access.ownedPayment(business, paymentId);
     const command = { type: 'RequestRemainder' as const, checkoutId: newId('chk'), hasCheckoutPage: true };
-    const decided = await this.streams.decidePayment(paymentId, command, { now: await this.clock.now(business.id), metadata: metadataFor(meta) });
-    const settled = await this.process.settle(decided.appended);
+    const decided = await this.steps.streams.decidePayment(paymentId, command, { now: await this.steps.clock.now(business.id), metadata: metadataFor(meta) });
+    const settledAt = await this.steps.settle(decided);
     const state = decided.state;
     const checkoutId = state.status === 'none' ? null : state.remainderCheckoutId;
     if (!checkoutId) throw new Error(`payment ${paymentId}: no remainder checkout after RequestRemainder`);
     // the checkout the answer shows, when it was opened earlier (the same request again)
-    await this.runner.waitFor(later(later(decided.head, settled.position), await this.streams.head('checkout', checkoutId)));
+    await this.steps.waitFor(later(settledAt, await this.steps.streams.head('checkout', checkoutId)));
     return { checkoutId };
   }
 }

@@ -1,28 +1,13 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CommandRunner, metadataFor } from '@lib/eventstore';
-import { PaymentAccess } from '../../app/access';
-import { BusinessClock } from '../../app/business-clock';
-import { later } from '../../app/positions';
-import { PaymentsProcessManager } from '../../app/process-manager';
-import { PaymentStreams } from '../../app/streams';
+import { PaymentUseCaseSteps } from '../use-case-steps';
 import { SupersedeCheckoutCommand } from './supersede-checkout.command';
 
 /** Supersedes a checkout: visible to the caller, then decide (checkout_not_supersedable; again: nothing), append, settle, wait. */
 @CommandHandler(SupersedeCheckoutCommand)
 export class SupersedeCheckoutHandler implements ICommandHandler<SupersedeCheckoutCommand, void> {
-  constructor(
-    private readonly access: PaymentAccess,
-    private readonly streams: PaymentStreams,
-    private readonly process: PaymentsProcessManager,
-    private readonly clock: BusinessClock,
-    private readonly runner: CommandRunner,
-  ) {}
+  constructor(private readonly steps: PaymentUseCaseSteps) {}
 
   async execute({ checkoutId, actingFor, meta }: SupersedeCheckoutCommand): Promise<void> {
-    const checkout = await this.access.visibleCheckout(checkoutId, actingFor);
-    const now = await this.clock.now(checkout.state.businessId ?? undefined);
-    const decided = await this.streams.decideCheckout(checkoutId, { type: 'SupersedeCheckout' }, { now, metadata: metadataFor(meta) });
-    const settled = await this.process.settle(decided.appended);
-    await this.runner.waitFor(later(decided.head, settled.position));
+    await this.steps.onVisibleCheckout(checkoutId, actingFor, { type: 'SupersedeCheckout' }, meta);
   }
 }

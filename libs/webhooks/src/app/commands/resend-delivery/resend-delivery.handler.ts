@@ -2,14 +2,10 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
-import { DeliveryStore, WebhookDelivery, deliveryView } from '../../../delivery/delivery-store';
-import { WebhookSender } from '../../../delivery/http-sender';
+import { WebhookDelivery, deliveryView } from '../../../delivery/delivery-store';
 import { WebhookError } from '../../../domain/errors';
 import { DeliveryQueries } from '../../../read/delivery-queries';
-import { EndpointQueries } from '../../../read/endpoint-queries';
-import { WebhookSecretStore } from '../../secret-store';
-import { WEBHOOKS_OPTIONS, WebhooksOptions, wallClock } from '../../webhooks-options';
-import { signingSecrets } from '../signing-secrets';
+import { ManualSends } from '../manual-sends';
 import { ResendDeliveryCommand } from './resend-delivery.command';
 
 /**
@@ -19,26 +15,20 @@ import { ResendDeliveryCommand } from './resend-delivery.command';
  */
 @CommandHandler(ResendDeliveryCommand)
 export class ResendDeliveryHandler implements ICommandHandler<ResendDeliveryCommand> {
-  private readonly store: DeliveryStore;
   private readonly deliveries: DeliveryQueries;
-  private readonly endpoints: EndpointQueries;
 
   constructor(
     @Inject(DATABASE) db: Sql,
-    private readonly sender: WebhookSender,
-    private readonly secrets: WebhookSecretStore,
-    @Inject(WEBHOOKS_OPTIONS) private readonly options: WebhooksOptions,
+    private readonly sends: ManualSends,
   ) {
-    this.store = new DeliveryStore(db);
     this.deliveries = new DeliveryQueries(db);
-    this.endpoints = new EndpointQueries(db);
   }
 
   async execute({ businessId, deliveryId, segments }: ResendDeliveryCommand): Promise<WebhookDelivery> {
     const row = await this.deliveries.row(businessId, deliveryId, segments);
-    const endpoint = await this.endpoints.row(businessId, row.webhook_id);
+    const endpoint = await this.sends.endpoints.row(businessId, row.webhook_id);
     if (!endpoint || endpoint.deleted_at) throw new WebhookError('not_found', `The webhook endpoint of delivery ${deliveryId} was deleted.`);
-    const result = await this.sender.send({ url: endpoint.url, eventId: row.event_id, body: JSON.stringify(row.payload), secrets: await signingSecrets(this.secrets, row.webhook_id) });
-    return deliveryView((await this.store.recordOther(row.id, 'manual', result, (this.options.now ?? wallClock)()))!);
+    const result = await this.sends.send(row.webhook_id, endpoint.url, row.event_id, row.payload);
+    return deliveryView((await this.sends.deliveries.recordOther(row.id, 'manual', result, this.sends.now()))!);
   }
 }

@@ -2,7 +2,10 @@ import { Command } from '@nestjs/cqrs';
 import type { WriteMeta } from '@lib/eventstore';
 import type { WebhookEndpointWithSecret } from '../create-endpoint/create-endpoint.command';
 
-export type RotatedEndpoint = WebhookEndpointWithSecret & { previous_secret_expires_at: string };
+/** The answer of a rotation: the endpoint, its new secret (shown this once), and until when the previous one still signs. */
+export interface RotatedEndpoint extends WebhookEndpointWithSecret {
+  previous_secret_expires_at: string;
+}
 
 /** Rotate an endpoint's signing secret: the new one is in the answer, once. */
 export class RotateSecretCommand extends Command<RotatedEndpoint> {

@@ -1,16 +1,9 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { DATABASE } from '@lib/core';
-import type { Sql } from '@lib/database';
 import { newId } from '@lib/http';
-import { DeliveryStore, WebhookDelivery, deliveryView } from '../../../delivery/delivery-store';
-import { WebhookSender } from '../../../delivery/http-sender';
+import { WebhookDelivery, deliveryView } from '../../../delivery/delivery-store';
 import { API_VERSION, TEST_EVENT_TYPE } from '../../../domain/event-types';
-import { EndpointQueries } from '../../../read/endpoint-queries';
 import type { ApiEvent } from '../../../read/events.projector';
-import { WebhookSecretStore } from '../../secret-store';
-import { WEBHOOKS_OPTIONS, WebhooksOptions, wallClock } from '../../webhooks-options';
-import { signingSecrets } from '../signing-secrets';
+import { ManualSends } from '../manual-sends';
 import { SendTestEventCommand } from './send-test-event.command';
 
 /**
@@ -20,23 +13,11 @@ import { SendTestEventCommand } from './send-test-event.command';
  */
 @CommandHandler(SendTestEventCommand)
 export class SendTestEventHandler implements ICommandHandler<SendTestEventCommand> {
-  private readonly deliveries: DeliveryStore;
-  private readonly endpoints: EndpointQueries;
-
-  constructor(
-    @Inject(DATABASE) db: Sql,
-    private readonly sender: WebhookSender,
-    private readonly secrets: WebhookSecretStore,
-    @Inject(WEBHOOKS_OPTIONS) private readonly options: WebhooksOptions,
-  ) {
-    this.deliveries = new DeliveryStore(db);
-    this.endpoints = new EndpointQueries(db);
-  }
+  constructor(private readonly sends: ManualSends) {}
 
   async execute({ businessId, webhookId, actor, mode }: SendTestEventCommand): Promise<WebhookDelivery> {
-    const now = this.options.now ?? wallClock;
-    const endpoint = await this.endpoints.get(businessId, webhookId);
-    const at = now();
+    const endpoint = await this.sends.endpoints.get(businessId, webhookId);
+    const at = this.sends.now();
     const payload: ApiEvent = {
       id: newId('evt'),
       kind: 'event',
@@ -49,8 +30,8 @@ export class SendTestEventHandler implements ICommandHandler<SendTestEventComman
       created_at: at.toISOString(),
     };
     const id = newId('dlv');
-    await this.deliveries.insertTest({ id, business_id: businessId, webhook_id: endpoint.id, payload }, at);
-    const result = await this.sender.send({ url: endpoint.url, eventId: payload.id, body: JSON.stringify(payload), secrets: await signingSecrets(this.secrets, endpoint.id) });
-    return deliveryView(await this.deliveries.recordTest(id, result, now()));
+    await this.sends.deliveries.insertTest({ id, business_id: businessId, webhook_id: endpoint.id, payload }, at);
+    const result = await this.sends.send(endpoint.id, endpoint.url, payload.id, payload);
+    return deliveryView(await this.sends.deliveries.recordTest(id, result, this.sends.now()));
   }
 }
