@@ -83,22 +83,37 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /**
+ * Any refusal: a stable code callers branch on, a message, and the input at fault when there is
+ * one. DomainRefusal's codes are API error codes; the pure libraries (money, chains) refuse with
+ * codes of their own (MoneyError, RegistryError) that their callers map.
+ */
+export class Refusal<C extends string = string> extends Error {
+  constructor(
+    readonly code: C,
+    message: string,
+    /** The input at fault (`amount`, `network`, `tx_hash`, ...), when there is one. */
+    readonly field: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/**
  * A command refused by a rule. Its code is an API error code (spec §7), so the HTTP layer maps
  * it one to one; `status` is that code's HTTP status; `details` become extra members of the
  * error object (for example the time a quote ends).
  */
-export class DomainRefusal<C extends ErrorCode = ErrorCode> extends Error {
+export class DomainRefusal<C extends ErrorCode = ErrorCode> extends Refusal<C> {
   override name = 'DomainRefusal';
   readonly status: number;
 
   constructor(
-    readonly code: C,
+    code: C,
     message: string,
-    /** The input at fault, when there is one. */
-    readonly field: string | null = null,
+    field: string | null = null,
     readonly details: Record<string, unknown> = {},
   ) {
-    super(message);
+    super(code, message, field);
     this.status = ERROR_STATUS[code];
   }
 }

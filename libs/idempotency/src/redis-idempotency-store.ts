@@ -1,19 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import {
-  BeginResult,
-  DEFAULT_LOCK_TTL_MS,
-  DEFAULT_RESPONSE_TTL_MS,
-  IdempotencyStore,
-  MAX_BEGIN_ATTEMPTS,
-  StoredResponse,
-  decide,
-  durationMs,
-} from './idempotency-store';
+import { ClaimingIdempotencyStore, HeldKey } from './idempotency-store';
 
-type RedisRecord =
-  | { state: 'running'; fingerprint: string; token: string }
-  | { state: 'done'; fingerprint: string; response: StoredResponse };
+/** A running record also keeps the token of its holder, which complete() and release() check. */
+type RedisRecord = HeldKey & { token?: string };
 
 /**
  * complete: only while the key is running under this token. The done record is spliced
@@ -46,7 +35,7 @@ return 1
  * one Redis. Redis expires the records itself: a running record after its lock TTL, a done
  * record after its response TTL.
  */
-export class RedisIdempotencyStore implements IdempotencyStore {
+export class RedisIdempotencyStore extends ClaimingIdempotencyStore {
   private readonly redis: Redis;
   private readonly ownsClient: boolean;
 
@@ -55,30 +44,25 @@ export class RedisIdempotencyStore implements IdempotencyStore {
     client: Redis | string,
     private readonly prefix = 'idem:',
   ) {
+    super();
     this.ownsClient = typeof client === 'string';
     this.redis = typeof client === 'string' ? new Redis(client) : client;
   }
 
-  async begin(scope: string, key: string, fingerprint: string, lockTtlMs = DEFAULT_LOCK_TTL_MS): Promise<BeginResult> {
-    const lockMs = durationMs(lockTtlMs, 'lockTtlMs');
-    const redisKey = this.redisKey(scope, key);
-    for (let attempt = 0; attempt < MAX_BEGIN_ATTEMPTS; attempt++) {
-      const token = randomUUID();
-      const running: RedisRecord = { state: 'running', fingerprint, token };
-      const claimed = await this.redis.set(redisKey, JSON.stringify(running), 'PX', lockMs, 'NX');
-      if (claimed === 'OK') return { state: 'started', token };
-      const current = await this.redis.get(redisKey);
-      if (current === null) continue; // it expired or was released in between: claim again
-      const record = parseRecord(current, redisKey);
-      return decide(record, record.fingerprint, fingerprint);
-    }
-    throw new Error(`idempotency key ${redisKey} kept changing under begin(); gave up after ${MAX_BEGIN_ATTEMPTS} attempts`);
+  protected async claim(scope: string, key: string, fingerprint: string, token: string, lockMs: number): Promise<boolean> {
+    const running: RedisRecord = { state: 'running', fingerprint, token };
+    return (await this.redis.set(this.redisKey(scope, key), JSON.stringify(running), 'PX', lockMs, 'NX')) === 'OK';
   }
 
-  async complete(scope: string, key: string, token: string, response: StoredResponse, ttlMs = DEFAULT_RESPONSE_TTL_MS): Promise<void> {
-    const ttl = durationMs(ttlMs, 'ttlMs');
-    const stored: StoredResponse = { status: response.status, headers: response.headers, body: response.body };
-    await this.redis.eval(COMPLETE_LUA, 1, this.redisKey(scope, key), token, JSON.stringify(stored), ttl);
+  /** Null when the key expired or was released since the claim failed. */
+  protected async readHeld(scope: string, key: string): Promise<HeldKey | null> {
+    const redisKey = this.redisKey(scope, key);
+    const current = await this.redis.get(redisKey);
+    return current === null ? null : parseRecord(current, redisKey);
+  }
+
+  protected async storeResponse(scope: string, key: string, token: string, responseJson: string, ttlMs: number): Promise<void> {
+    await this.redis.eval(COMPLETE_LUA, 1, this.redisKey(scope, key), token, responseJson, ttlMs);
   }
 
   async release(scope: string, key: string, token: string): Promise<void> {
@@ -92,6 +76,10 @@ export class RedisIdempotencyStore implements IdempotencyStore {
   /** The scope is length-prefixed so that no (scope, key) pair can name another's key. */
   private redisKey(scope: string, key: string): string {
     return `${this.prefix}${scope.length}:${scope}:${key}`;
+  }
+
+  protected override describeKey(scope: string, key: string): string {
+    return this.redisKey(scope, key);
   }
 }
 

@@ -1,15 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { Database } from '@lib/database';
-import {
-  BeginResult,
-  DEFAULT_LOCK_TTL_MS,
-  DEFAULT_RESPONSE_TTL_MS,
-  IdempotencyStore,
-  MAX_BEGIN_ATTEMPTS,
-  StoredResponse,
-  decide,
-  durationMs,
-} from './idempotency-store';
+import { ClaimingIdempotencyStore, HeldKey, StoredResponse } from './idempotency-store';
 
 /**
  * The claim, in one statement: insert the running row, or take over a row whose time is up
@@ -52,31 +42,28 @@ interface KeyRow {
  * one PostgreSQL: the primary key decides who claims a key. Expired rows are ignored and
  * taken over; purgeExpired() deletes them (run it now and then, for example from the worker).
  */
-export class SqlIdempotencyStore implements IdempotencyStore {
+export class SqlIdempotencyStore extends ClaimingIdempotencyStore {
   /** The database stays the caller's: close() does not close it. */
-  constructor(private readonly db: Database) {}
-
-  async begin(scope: string, key: string, fingerprint: string, lockTtlMs = DEFAULT_LOCK_TTL_MS): Promise<BeginResult> {
-    const lockMs = durationMs(lockTtlMs, 'lockTtlMs');
-    for (let attempt = 0; attempt < MAX_BEGIN_ATTEMPTS; attempt++) {
-      const token = randomUUID();
-      const claimed = await this.db.query<{ token: string }>(BEGIN_SQL, [scope, key, fingerprint, token, lockMs], 'idempotency_begin');
-      if (claimed.rows.length > 0) return { state: 'started', token };
-      const { rows } = await this.db.query<KeyRow>(SELECT_SQL, [scope, key], 'idempotency_select');
-      const row = rows[0];
-      if (!row || row.expired) continue; // released, purged or expired in between: claim again
-      if (row.state === 'done') {
-        return decide({ state: 'done', response: parseResponse(row.response) }, row.fingerprint, fingerprint);
-      }
-      return decide({ state: 'running' }, row.fingerprint, fingerprint);
-    }
-    throw new Error(`idempotency key (${scope}, ${key}) kept changing under begin(); gave up after ${MAX_BEGIN_ATTEMPTS} attempts`);
+  constructor(private readonly db: Database) {
+    super();
   }
 
-  async complete(scope: string, key: string, token: string, response: StoredResponse, ttlMs = DEFAULT_RESPONSE_TTL_MS): Promise<void> {
-    const ttl = durationMs(ttlMs, 'ttlMs');
-    const stored: StoredResponse = { status: response.status, headers: response.headers, body: response.body };
-    await this.db.query(COMPLETE_SQL, [scope, key, token, JSON.stringify(stored), ttl], 'idempotency_complete');
+  protected async claim(scope: string, key: string, fingerprint: string, token: string, lockMs: number): Promise<boolean> {
+    const claimed = await this.db.query<{ token: string }>(BEGIN_SQL, [scope, key, fingerprint, token, lockMs], 'idempotency_begin');
+    return claimed.rows.length > 0;
+  }
+
+  /** Null when the row was released, purged or expired since the claim failed. */
+  protected async readHeld(scope: string, key: string): Promise<HeldKey | null> {
+    const { rows } = await this.db.query<KeyRow>(SELECT_SQL, [scope, key], 'idempotency_select');
+    const row = rows[0];
+    if (!row || row.expired) return null;
+    if (row.state === 'done') return { state: 'done', fingerprint: row.fingerprint, response: parseResponse(row.response) };
+    return { state: 'running', fingerprint: row.fingerprint };
+  }
+
+  protected async storeResponse(scope: string, key: string, token: string, responseJson: string, ttlMs: number): Promise<void> {
+    await this.db.query(COMPLETE_SQL, [scope, key, token, responseJson, ttlMs], 'idempotency_complete');
   }
 
   async release(scope: string, key: string, token: string): Promise<void> {

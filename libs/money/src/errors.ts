@@ -1,3 +1,5 @@
+import { Refusal } from '@lib/domain';
+
 /**
  * Why a money function refused its input. Pure: no HTTP or NestJS types; the API layer maps
  * the code (usually to 400 invalid_request with the `field` it knows, or 400
@@ -19,15 +21,6 @@ export type MoneyErrorCode =
   | 'invalid_rate'
   | 'invalid_argument';
 
-export class MoneyError extends Error {
+export class MoneyError extends Refusal<MoneyErrorCode> {
   override readonly name = 'MoneyError';
-
-  constructor(
-    readonly code: MoneyErrorCode,
-    message: string,
-    /** The input at fault when the function knows it (`amount`, `currency`, `rate`, ...). */
-    readonly field: string | null = null,
-  ) {
-    super(message);
-  }
 }

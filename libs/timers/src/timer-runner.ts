@@ -1,3 +1,4 @@
+import { PollLoop } from './poll-loop';
 import { Timer, TimerStore } from './timer-store';
 
 /**
@@ -36,26 +37,25 @@ export const defaultBackoffMs = (attempt: number): number => Math.min(300_000, 1
  */
 export class TimerRunner {
   private readonly handlers = new Map<string, TimerHandler>();
-  private readonly pollMs: number;
   private readonly batchSize: number;
   private readonly leaseMs: number;
   private readonly maxAttempts: number;
   private readonly backoffMs: (attempt: number) => number;
   private readonly maxRounds: number;
   private queue: Promise<unknown> = Promise.resolve();
-  private pollTimer: NodeJS.Timeout | null = null;
-  private running = false;
+  /** Runs pollRound every `pollMs` once started. */
+  private readonly poll: PollLoop;
 
   constructor(
     private readonly store: TimerStore,
     private readonly options: TimerRunnerOptions = {},
   ) {
-    this.pollMs = options.pollMs ?? 250;
     this.batchSize = options.batchSize ?? 50;
     this.leaseMs = options.leaseMs ?? 30_000;
     this.maxAttempts = options.maxAttempts ?? 10;
     this.backoffMs = options.backoffMs ?? defaultBackoffMs;
     this.maxRounds = options.maxRounds ?? 100;
+    this.poll = new PollLoop(() => this.pollRound(), options.pollMs ?? 250);
   }
 
   /** Registers the handler of a kind (one per kind). */
@@ -65,18 +65,14 @@ export class TimerRunner {
     return this;
   }
 
-  /** Starts polling. */
+  /** Starts polling: the first round one poll interval from now. */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.schedulePoll();
+    this.poll.start('after-interval');
   }
 
   /** Stops polling and waits for the round in hand. */
   async stop(): Promise<void> {
-    this.running = false;
-    if (this.pollTimer) clearTimeout(this.pollTimer);
-    this.pollTimer = null;
+    await this.poll.stop();
     await this.queue.catch(() => undefined);
   }
 
@@ -93,15 +89,13 @@ export class TimerRunner {
     return next;
   }
 
-  private schedulePoll(): void {
-    if (!this.running) return;
-    this.pollTimer = setTimeout(() => {
-      this.pollTimer = null;
-      this.runDue()
-        .catch((error) => this.options.onError?.(error))
-        .finally(() => this.schedulePoll());
-    }, this.pollMs);
-    this.pollTimer.unref?.();
+  /** A round the poll runs: its failure goes to onError, and polling goes on. */
+  private async pollRound(): Promise<void> {
+    try {
+      await this.runDue();
+    } catch (error) {
+      this.options.onError?.(error);
+    }
   }
 
   private async drain(): Promise<number> {

@@ -1,4 +1,4 @@
-import type { AssetCode, AssetStandard, ExplorerTemplates, NativeCurrency, NetworkFamily, NetworkId } from './types';
+import type { AssetCode, AssetStandard, Network, NetworkId } from './types';
 
 /**
  * The registry's data. Everything here is a fact about public mainnets (chain ids, token
@@ -7,15 +7,8 @@ import type { AssetCode, AssetStandard, ExplorerTemplates, NativeCurrency, Netwo
  * else: it asks the registry.
  */
 
-export interface NetworkData {
-  readonly name: string;
-  readonly family: NetworkFamily;
-  readonly chainId: number | null;
-  readonly nativeCurrency: NativeCurrency;
-  readonly confirmationsRequired: number;
-  readonly blockTimeMs: number;
-  readonly explorer: ExplorerTemplates;
-}
+/** A network as the data states it: the Network the registry builds, before its id and the overrides. */
+export type NetworkData = Omit<Network, 'id'>;
 
 /**
  * Networks, in display order.

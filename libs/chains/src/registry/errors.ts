@@ -1,3 +1,5 @@
+import { Refusal } from '@lib/domain';
+
 /**
  * Codes the registry refuses with. `asset_unavailable`, `invalid_address` and `invalid_tx_hash`
  * are API error codes as they stand (spec §7: 400 each), so the HTTP layer maps them one to one;
@@ -16,17 +18,8 @@ export const REGISTRY_ERROR_CODES = [
 export type RegistryErrorCode = (typeof REGISTRY_ERROR_CODES)[number];
 
 /** Refusal by the registry. Pure: no HTTP or NestJS types. */
-export class RegistryError extends Error {
+export class RegistryError extends Refusal<RegistryErrorCode> {
   override readonly name = 'RegistryError';
-
-  constructor(
-    readonly code: RegistryErrorCode,
-    message: string,
-    /** The input at fault (`asset`, `network`, `address`, `tx_hash`), when there is one. */
-    readonly field: string | null = null,
-  ) {
-    super(message);
-  }
 }
 
 export function isRegistryError(error: unknown): error is RegistryError {

@@ -15,6 +15,7 @@ import {
   type AppendExpectedRevision,
   type AppendResult as EsdbAppendResult,
   type CurrentRevision,
+  type Direction,
   type EventData,
   type JSONEventType,
   type JSONType,
@@ -206,21 +207,14 @@ export class EventStoreDbEventStore implements EventStore {
     for (;;) {
       // +1: the first event of a page may be the cursor itself (inclusive start).
       const pageSize = limit - out.length + 1;
-      let seen = 0;
-      let last: LogPosition | null = null;
-      const read = this.client.readAll({ direction: FORWARDS, fromPosition: cursor ?? START, maxCount: pageSize });
-      read.on('error', ignore);
-      for await (const resolved of read) {
-        seen++;
-        const event = resolved.event;
-        if (!event) continue;
-        const position = toLogPosition(event.position);
-        last = position;
+      const page = await this.readAllPage(FORWARDS, cursor ?? START, pageSize);
+      for (const { event, position } of page.events) {
         if (cursor && comparePositions(position, cursor) <= 0) continue;
         if (isSystemEvent(event)) continue;
         out.push(toRecordedEvent(event, position));
       }
-      if (out.length >= limit || seen < pageSize || last === null) break; // enough, or the end of the log
+      const last = page.events.at(-1)?.position ?? null;
+      if (out.length >= limit || page.seen < pageSize || last === null) break; // enough, or the end of the log
       if (cursor && comparePositions(last, cursor) <= 0) break; // no progress: never loop forever
       cursor = last;
     }
@@ -248,25 +242,36 @@ export class EventStoreDbEventStore implements EventStore {
   async headPosition(): Promise<LogPosition | null> {
     let cursor: ReadPosition = END;
     for (;;) {
-      let seen = 0;
       let oldest: LogPosition | null = null;
       let found: LogPosition | null = null;
-      const read = this.client.readAll({ direction: BACKWARDS, fromPosition: cursor, maxCount: HEAD_PAGE_SIZE });
-      read.on('error', ignore);
-      for await (const resolved of read) {
-        seen++;
-        const event = resolved.event;
-        if (!event) continue;
-        const position = toLogPosition(event.position);
+      const page = await this.readAllPage(BACKWARDS, cursor, HEAD_PAGE_SIZE);
+      for (const { event, position } of page.events) {
         // Whether a backwards read includes the event at its start position is not documented: drop it.
         if (cursor !== END && comparePositions(position, cursor) >= 0) continue;
         oldest = position;
         if (!found && !isSystemEvent(event)) found = position;
       }
       if (found) return found;
-      if (seen < HEAD_PAGE_SIZE || oldest === null) return null; // reached the start of the log
+      if (page.seen < HEAD_PAGE_SIZE || oldest === null) return null; // reached the start of the log
       cursor = oldest;
     }
+  }
+
+  /**
+   * One page of $all, as readAll and headPosition walk it: `seen` counts every entry the server
+   * sent (a page shorter than maxCount is the end of the log), `events` holds those that carry an
+   * event, with their log positions, in the order read.
+   */
+  private async readAllPage(direction: Direction, fromPosition: ReadPosition, maxCount: number): Promise<AllPage> {
+    const read = this.client.readAll({ direction, fromPosition, maxCount });
+    read.on('error', ignore); // errors reach the loop below; never an unhandled 'error' event afterwards
+    const page: AllPage = { seen: 0, events: [] };
+    for await (const resolved of read) {
+      page.seen++;
+      const event = resolved.event;
+      if (event) page.events.push({ event, position: toLogPosition(event.position) });
+    }
+    return page;
   }
 
   subscribe(handler: BatchHandler, options: SubscribeOptions = {}): Subscription {
@@ -287,6 +292,12 @@ export class EventStoreDbEventStore implements EventStore {
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     await this.client.dispose();
   }
+}
+
+/** A page of $all read by readAllPage. */
+interface AllPage {
+  seen: number;
+  events: { event: EsdbRecordedEvent; position: LogPosition }[];
 }
 
 interface SubscriptionOptions {

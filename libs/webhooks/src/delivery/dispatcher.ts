@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@lib/database';
+import { PollLoop } from '@lib/timers';
 import { AutomaticAttempt, ClaimedDelivery, DeliveryStore } from './delivery-store';
 import { WebhookSender } from './http-sender';
 import { RETRY_SCHEDULE_MS } from './retry-schedule';
@@ -50,15 +51,12 @@ const MAX_RECORD_BATCH = 64;
 export class WebhookDispatcher {
   private readonly sender: WebhookSender;
   private readonly now: () => Date;
-  private readonly pollMs: number;
   private readonly concurrency: number;
   private readonly perEndpoint: number;
   private readonly leaseMs: number;
   private readonly inFlight = new Set<Promise<void>>();
-  private running = false;
-  private timer: NodeJS.Timeout | null = null;
-  private ticking: Promise<void> | null = null;
-  private again = false;
+  /** Polls: each tick is a round that records and claims. */
+  private readonly poll: PollLoop;
   private readonly store: DeliveryStore;
   private readonly schedule: readonly number[];
   /** Attempts sent and waiting to be recorded by the next round (see record). */
@@ -75,7 +73,7 @@ export class WebhookDispatcher {
     this.store = new DeliveryStore(db, this.schedule);
     this.now = options.now ?? (() => new Date());
     this.sender = options.sender;
-    this.pollMs = options.pollMs ?? 250;
+    this.poll = new PollLoop(() => this.tick(), options.pollMs ?? 250);
     this.concurrency = options.concurrency ?? 64;
     this.perEndpoint = options.perEndpoint ?? 4;
     this.leaseMs = options.leaseMs ?? 60_000;
@@ -87,17 +85,12 @@ export class WebhookDispatcher {
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.kick();
+    this.poll.start();
   }
 
   /** Stops claiming and waits for the attempts in flight to be recorded. */
   async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.ticking;
+    await this.poll.stop();
     if (this.toRecord.length > 0) this.flushSoon();
     await Promise.allSettled([...this.inFlight]);
   }
@@ -120,39 +113,17 @@ export class WebhookDispatcher {
 
   /** Looks for due deliveries now (e.g. the events projection just wrote some); coalesced with a round in progress. */
   nudge(): void {
-    this.kick();
+    this.poll.kick();
   }
 
-  /** Polls again as soon as possible (coalesced). */
-  private kick(): void {
-    if (!this.running) return;
-    if (this.ticking) {
-      this.again = true;
-      return;
-    }
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.ticking = this.tick().finally(() => {
-      this.ticking = null;
-      if (!this.running) {
-        if (this.toRecord.length > 0) this.flushSoon();
-        return;
-      }
-      if (this.again) {
-        this.again = false;
-        return this.kick();
-      }
-      this.timer = setTimeout(() => this.kick(), this.pollMs);
-      this.timer.unref?.();
-    });
-  }
-
+  /** A polled round; stopped meanwhile, what it left to record is recorded by a round of its own. */
   private async tick(): Promise<void> {
     try {
       await this.exclusive(() => this.round(true));
     } catch (error) {
       this.options.onError?.(error);
     }
+    if (!this.poll.running && this.toRecord.length > 0) this.flushSoon();
   }
 
   /** Runs fn after the rounds before it (rounds never overlap). */
@@ -220,7 +191,7 @@ export class WebhookDispatcher {
     this.startAttempts(rows, token);
     if (this.toRecord.length > 0 || (rows.length > 0 && rows.length === free)) {
       // more to record, or there may be more due
-      if (this.running) this.kick();
+      if (this.poll.running) this.poll.kick();
       else if (this.toRecord.length > 0) this.flushSoon();
     }
     return rows.length;
@@ -252,7 +223,7 @@ export class WebhookDispatcher {
         .then((refilled) => {
           this.inFlight.delete(attempt);
           // a round that recorded this attempt and claimed has taken its place already
-          if (!refilled) this.kick();
+          if (!refilled) this.poll.kick();
         });
       this.inFlight.add(attempt);
     }
@@ -277,7 +248,7 @@ export class WebhookDispatcher {
   private record(attempt: AutomaticAttempt): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
       this.toRecord.push({ attempt, resolve, reject });
-      if (this.running) this.kick();
+      if (this.poll.running) this.poll.kick();
       else this.flushSoon();
     });
   }
