@@ -7,7 +7,8 @@ import { RequiresPermission } from '../auth/auth.decorators';
 import { Auth, CurrentBusiness, RequestAuth } from '../auth/request-auth';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { readableSegments } from './request-context';
-import { EVENT_SCHEMA, listOf } from './schemas';
+import { listOf } from '../platform/resource-schemas';
+import { EVENT_SCHEMA } from './schemas';
 
 /** Events (spec §6) read back: what webhooks deliver, from the `events` projection (queries in libs/webhooks/src/app). */
 @ApiTags('events')

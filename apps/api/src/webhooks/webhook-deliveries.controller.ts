@@ -8,7 +8,8 @@ import { Auth, CurrentBusiness, RequestAuth } from '../auth/request-auth';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { RateLimit } from '../platform/rate-limit.guard';
 import { readableSegments } from './request-context';
-import { DELIVERY_SCHEMA, listOf } from './schemas';
+import { listOf } from '../platform/resource-schemas';
+import { DELIVERY_SCHEMA } from './schemas';
 
 /** The business's delivery log across endpoints, one delivery, and resending one (use cases in libs/webhooks/src/app). */
 @ApiTags('webhooks')

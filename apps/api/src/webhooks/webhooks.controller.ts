@@ -21,7 +21,8 @@ import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { RateLimit } from '../platform/rate-limit.guard';
 import { readableSegments } from './request-context';
-import { DELIVERY_SCHEMA, WEBHOOK_SCHEMA, WEBHOOK_WITH_SECRET_SCHEMA, listOf } from './schemas';
+import { listOf } from '../platform/resource-schemas';
+import { DELIVERY_SCHEMA, WEBHOOK_SCHEMA, WEBHOOK_WITH_SECRET_SCHEMA } from './schemas';
 
 /**
  * Webhook endpoints (spec §4): create, list, read, change, delete, rotate the secret, test,
