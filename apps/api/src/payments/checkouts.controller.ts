@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
@@ -19,6 +19,7 @@ import { Auth, RequestAuth, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { RateLimit } from '../platform/rate-limit.guard';
+import { PostAction } from '../platform/route-presets';
 import { CHECKOUT_SCHEMA } from './schemas';
 
 /**
@@ -78,8 +79,7 @@ export class CheckoutsController {
   @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
   @ApiErrors('checkout_not_cancelable')
   @Public()
-  @HttpCode(200)
-  @Post(':id/cancel')
+  @PostAction(':id/cancel')
   async cancel(@Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
     await this.commands.execute(new CancelCheckoutCommand(id, actingFor(auth), writeMeta(request)));
     return { data: await this.checkout(id, auth) };
@@ -89,8 +89,7 @@ export class CheckoutsController {
   @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
   @ApiErrors('checkout_not_supersedable')
   @Public()
-  @HttpCode(200)
-  @Post(':id/supersede')
+  @PostAction(':id/supersede')
   async supersede(@Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
     await this.commands.execute(new SupersedeCheckoutCommand(id, actingFor(auth), writeMeta(request)));
     return { data: await this.checkout(id, auth) };
@@ -100,8 +99,7 @@ export class CheckoutsController {
   @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
   @ApiErrors('invalid_tx_hash', 'invalid_email', 'wrong_rail', 'payment_paid', 'already_claimed', 'checkout_not_claimable')
   @Public()
-  @HttpCode(200)
-  @Post(':id/claim')
+  @PostAction(':id/claim')
   async claim(@Param('id') id: string, @Body() body: ClaimCheckoutRequest, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
     await this.commands.execute(new ClaimCheckoutCommand(id, body, actingFor(auth), writeMeta(request)));
     return { data: await this.checkout(id, auth) };
@@ -111,8 +109,7 @@ export class CheckoutsController {
   @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
   @ApiErrors('wrong_rail', 'checkout_canceled', 'checkout_failed', 'checkout_expired')
   @Public()
-  @HttpCode(200)
-  @Post(':id/mark-sent')
+  @PostAction(':id/mark-sent')
   async markSent(@Param('id') id: string, @Body() body: MarkSentRequest, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
     await this.commands.execute(new MarkSentCommand(id, body?.simulate ?? 'exact', actingFor(auth), writeMeta(request)));
     return { data: await this.checkout(id, auth) };

@@ -19,7 +19,7 @@ import { LiveModeAction, RequiresPermission } from '../auth/auth.decorators';
 import { CurrentBusiness, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
-import { listOf } from '../platform/resource-schemas';
+import { ApiPage, PostAction } from '../platform/route-presets';
 import { PAYMENT_SCHEMA, REMAINDER_REQUEST_SCHEMA } from './schemas';
 
 /**
@@ -48,15 +48,12 @@ export class PaymentsController {
   }
 
   @ApiOperation({ summary: 'List payments, newest first (filters: status, metadata[key], customer, reference, created[gte|gt|lte|lt])' })
-  @ApiOkResponse({ description: 'A page of payments.', schema: listOf(PAYMENT_SCHEMA) })
   @ApiQuery({ name: 'status', required: false, description: 'One status or several, comma separated.' })
   @ApiQuery({ name: 'metadata[key]', required: false, description: 'Payments whose metadata has this value for this key (several allowed).' })
   @ApiQuery({ name: 'customer', required: false, description: 'cst_…' })
   @ApiQuery({ name: 'reference', required: false })
   @ApiQuery({ name: 'created[gte]', required: false, description: 'ISO 8601; also created[gt], created[lte], created[lt].' })
-  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 25.' })
-  @ApiQuery({ name: 'cursor', required: false, description: 'next_cursor of the previous page (bound to this list and its filters).' })
-  @ApiErrors('invalid_request')
+  @ApiPage(PAYMENT_SCHEMA, 'A page of payments.', 'next_cursor of the previous page (bound to this list and its filters).')
   @RequiresPermission('payments', 'read')
   @Get()
   async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>) {
@@ -85,8 +82,7 @@ export class PaymentsController {
   @ApiErrors('payment_not_cancelable', 'payment_in_flight')
   @RequiresPermission('payments', 'write')
   @LiveModeAction()
-  @HttpCode(200)
-  @Post(':id/cancel')
+  @PostAction(':id/cancel')
   async cancel(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
     await this.commands.execute(new CancelPaymentCommand(business, id, writeMeta(request)));
     return { data: await this.queries.execute(new GetPaymentQuery(business.id, id)) };
@@ -97,8 +93,7 @@ export class PaymentsController {
   @ApiErrors('payment_not_acceptable')
   @RequiresPermission('payments', 'write')
   @LiveModeAction()
-  @HttpCode(200)
-  @Post(':id/accept')
+  @PostAction(':id/accept')
   async accept(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
     await this.commands.execute(new AcceptPaymentCommand(business, id, writeMeta(request)));
     return { data: await this.queries.execute(new GetPaymentQuery(business.id, id)) };

@@ -6,8 +6,8 @@ import { EVENT_TYPES, GetEventQuery, ListEventsQuery } from '@lib/webhooks';
 import { RequiresPermission } from '../auth/auth.decorators';
 import { Auth, CurrentBusiness, RequestAuth } from '../auth/request-auth';
 import { ApiErrors, dataOf } from '../platform/openapi';
+import { ApiPage } from '../platform/route-presets';
 import { readableSegments } from './request-context';
-import { listOf } from '../platform/resource-schemas';
 import { EVENT_SCHEMA } from './schemas';
 
 /** Events (spec §6) read back: what webhooks deliver, from the `events` projection (queries in libs/webhooks/src/app). */
@@ -19,10 +19,7 @@ export class EventsController {
   @ApiOperation({ summary: 'List events', description: `Newest first. Types: ${EVENT_TYPES.join(', ')}.` })
   @ApiQuery({ name: 'type', required: false })
   @ApiQuery({ name: 'subject_id', required: false })
-  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 25.' })
-  @ApiQuery({ name: 'cursor', required: false })
-  @ApiOkResponse({ description: 'A page of events.', schema: listOf(EVENT_SCHEMA) })
-  @ApiErrors('invalid_request')
+  @ApiPage(EVENT_SCHEMA, 'A page of events.')
   @RequiresPermission('events', 'read')
   @Get()
   async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>, @Auth() auth: RequestAuth) {
