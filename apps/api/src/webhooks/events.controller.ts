@@ -10,8 +10,12 @@ import { ApiPage } from '../platform/route-presets';
 import { readableSegments } from './request-context';
 import { EVENT_SCHEMA } from './schemas';
 
-/** Events (spec §6) read back: what webhooks deliver, from the `events` projection (queries in libs/webhooks/src/app). */
+/**
+ * Events (spec §6) read back: what webhooks deliver, from the `events` projection (queries in
+ * libs/webhooks/src/app). Every route reads events: restricted keys need read access to them.
+ */
 @ApiTags('events')
+@RequiresPermission('events', 'read')
 @Controller('events')
 export class EventsController {
   constructor(private readonly queries: QueryBus) {}
@@ -20,7 +24,6 @@ export class EventsController {
   @ApiQuery({ name: 'type', required: false })
   @ApiQuery({ name: 'subject_id', required: false })
   @ApiPage(EVENT_SCHEMA, 'A page of events.')
-  @RequiresPermission('events', 'read')
   @Get()
   async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>, @Auth() auth: RequestAuth) {
     return this.queries.execute(new ListEventsQuery(business.id, query, readableSegments(auth)));
@@ -30,7 +33,6 @@ export class EventsController {
   @ApiParam({ name: 'id', description: 'evt_…' })
   @ApiOkResponse({ description: 'The event.', schema: dataOf(EVENT_SCHEMA) })
   @ApiErrors('not_found')
-  @RequiresPermission('events', 'read')
   @Get(':id')
   async get(@CurrentBusiness() business: Business, @Param('id') id: string, @Auth() auth: RequestAuth) {
     return { data: await this.queries.execute(new GetEventQuery(business.id, id, readableSegments(auth))) };
