@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Post, Req } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { Command, CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -81,8 +81,7 @@ export class CheckoutsController {
   @Public()
   @PostAction(':id/cancel')
   async cancel(@Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.commands.execute(new CancelCheckoutCommand(id, actingFor(auth), writeMeta(request)));
-    return { data: await this.checkout(id, auth) };
+    return this.change(new CancelCheckoutCommand(id, actingFor(auth), writeMeta(request)), id, auth);
   }
 
   @ApiOperation({ summary: 'Set a checkout aside for a new one (it stays watched until it expires)' })
@@ -91,8 +90,7 @@ export class CheckoutsController {
   @Public()
   @PostAction(':id/supersede')
   async supersede(@Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.commands.execute(new SupersedeCheckoutCommand(id, actingFor(auth), writeMeta(request)));
-    return { data: await this.checkout(id, auth) };
+    return this.change(new SupersedeCheckoutCommand(id, actingFor(auth), writeMeta(request)), id, auth);
   }
 
   @ApiOperation({ summary: 'Claim a transfer sent after the checkout closed (the business reviews it)' })
@@ -101,8 +99,7 @@ export class CheckoutsController {
   @Public()
   @PostAction(':id/claim')
   async claim(@Param('id') id: string, @Body() body: ClaimCheckoutRequest, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.commands.execute(new ClaimCheckoutCommand(id, body, actingFor(auth), writeMeta(request)));
-    return { data: await this.checkout(id, auth) };
+    return this.change(new ClaimCheckoutCommand(id, body, actingFor(auth), writeMeta(request)), id, auth);
   }
 
   @ApiOperation({ summary: 'Simulated businesses: send the transfer now (exact, underpaid, overpaid, wrong_network, late)' })
@@ -111,7 +108,12 @@ export class CheckoutsController {
   @Public()
   @PostAction(':id/mark-sent')
   async markSent(@Param('id') id: string, @Body() body: MarkSentRequest, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.commands.execute(new MarkSentCommand(id, body?.simulate ?? 'exact', actingFor(auth), writeMeta(request)));
+    return this.change(new MarkSentCommand(id, body?.simulate ?? 'exact', actingFor(auth), writeMeta(request)), id, auth);
+  }
+
+  /** Sends a command that changes the checkout, then answers with the checkout as it now is, as this caller may see it. */
+  private async change(command: Command<void>, id: string, auth: RequestAuth) {
+    await this.commands.execute(command);
     return { data: await this.checkout(id, auth) };
   }
 

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { Command, CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Business } from '@lib/businesses';
@@ -44,7 +44,7 @@ export class PaymentsController {
   @Post()
   async create(@CurrentBusiness() business: Business, @Body() body: CreatePaymentRequest, @Req() request: FastifyRequest) {
     const { paymentId } = await this.commands.execute(new CreatePaymentCommand(business, body, writeMeta(request)));
-    return { data: await this.queries.execute(new GetPaymentQuery(business.id, paymentId)) };
+    return { data: await this.payment(business, paymentId) };
   }
 
   @ApiOperation({ summary: 'List payments, newest first (filters: status, metadata[key], customer, reference, created[gte|gt|lte|lt])' })
@@ -65,7 +65,7 @@ export class PaymentsController {
   @RequiresPermission('payments', 'read')
   @Get(':id')
   async get(@CurrentBusiness() business: Business, @Param('id') id: string) {
-    return { data: await this.queries.execute(new GetPaymentQuery(business.id, id)) };
+    return { data: await this.payment(business, id) };
   }
 
   @ApiOperation({ summary: "Update a payment's metadata (merge by key; '' or null removes a key; metadata null clears all)" })
@@ -73,8 +73,7 @@ export class PaymentsController {
   @RequiresPermission('payments', 'write')
   @Patch(':id')
   async update(@CurrentBusiness() business: Business, @Param('id') id: string, @Body() body: UpdatePaymentMetadataRequest, @Req() request: FastifyRequest) {
-    await this.commands.execute(new UpdatePaymentMetadataCommand(business, id, body.metadata, writeMeta(request)));
-    return { data: await this.queries.execute(new GetPaymentQuery(business.id, id)) };
+    return this.change(new UpdatePaymentMetadataCommand(business, id, body.metadata, writeMeta(request)), business, id);
   }
 
   @ApiOperation({ summary: 'Cancel a pending payment' })
@@ -84,8 +83,7 @@ export class PaymentsController {
   @LiveModeAction()
   @PostAction(':id/cancel')
   async cancel(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
-    await this.commands.execute(new CancelPaymentCommand(business, id, writeMeta(request)));
-    return { data: await this.queries.execute(new GetPaymentQuery(business.id, id)) };
+    return this.change(new CancelPaymentCommand(business, id, writeMeta(request)), business, id);
   }
 
   @ApiOperation({ summary: 'Accept an underpaid or needs_review payment (it succeeds)' })
@@ -95,8 +93,7 @@ export class PaymentsController {
   @LiveModeAction()
   @PostAction(':id/accept')
   async accept(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
-    await this.commands.execute(new AcceptPaymentCommand(business, id, writeMeta(request)));
-    return { data: await this.queries.execute(new GetPaymentQuery(business.id, id)) };
+    return this.change(new AcceptPaymentCommand(business, id, writeMeta(request)), business, id);
   }
 
   @ApiOperation({ summary: 'Open a checkout for what is left of an underpaid payment' })
@@ -109,8 +106,19 @@ export class PaymentsController {
   @Post(':id/request-remainder')
   async requestRemainder(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
     const { checkoutId } = await this.commands.execute(new RequestRemainderCommand(business, id, writeMeta(request)));
-    const payment = await this.queries.execute(new GetPaymentQuery(business.id, id));
+    const payment = await this.payment(business, id);
     const checkout = await this.queries.execute(new GetCheckoutQuery(checkoutId, { businessId: business.id, secretFields: true }));
     return { data: { kind: 'remainder_request', payment, checkout, url: payment.url === null ? null : `${payment.url}?s=${checkoutId}` } };
+  }
+
+  /** The business's payment from the read model (404 not_found for none, or another business's). */
+  private payment(business: Business, id: string) {
+    return this.queries.execute(new GetPaymentQuery(business.id, id));
+  }
+
+  /** Sends a command that changes the payment, then answers with the payment as it now is. */
+  private async change(command: Command<void>, business: Business, id: string) {
+    await this.commands.execute(command);
+    return { data: await this.payment(business, id) };
   }
 }
