@@ -14,7 +14,10 @@ export const DASHBOARD_ONLY = 'auth:dashboard-only';
 /** No credentials needed (§5.7); a key sent anyway must be valid and is made available. */
 export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
 
-/** Restricted keys need this access to the resource (secret keys have all). */
+/**
+ * Restricted keys need this access to the resource (secret keys have all). On a controller it
+ * applies to each of its routes.
+ */
 export const RequiresPermission = (resource: Resource, access: Access) => SetMetadata(PERMISSION, { resource, access });
 
 /**

@@ -1,5 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { Body, Controller, Get, Param, Post, Req } from '@nestjs/common';
+import { Command, CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -19,6 +19,7 @@ import { Auth, RequestAuth, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { RateLimit } from '../platform/rate-limit.guard';
+import { PostAction } from '../platform/route-presets';
 import { CHECKOUT_SCHEMA } from './schemas';
 
 /**
@@ -78,43 +79,41 @@ export class CheckoutsController {
   @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
   @ApiErrors('checkout_not_cancelable')
   @Public()
-  @HttpCode(200)
-  @Post(':id/cancel')
+  @PostAction(':id/cancel')
   async cancel(@Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.commands.execute(new CancelCheckoutCommand(id, actingFor(auth), writeMeta(request)));
-    return { data: await this.checkout(id, auth) };
+    return this.change(new CancelCheckoutCommand(id, actingFor(auth), writeMeta(request)), id, auth);
   }
 
   @ApiOperation({ summary: 'Set a checkout aside for a new one (it stays watched until it expires)' })
   @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
   @ApiErrors('checkout_not_supersedable')
   @Public()
-  @HttpCode(200)
-  @Post(':id/supersede')
+  @PostAction(':id/supersede')
   async supersede(@Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.commands.execute(new SupersedeCheckoutCommand(id, actingFor(auth), writeMeta(request)));
-    return { data: await this.checkout(id, auth) };
+    return this.change(new SupersedeCheckoutCommand(id, actingFor(auth), writeMeta(request)), id, auth);
   }
 
   @ApiOperation({ summary: 'Claim a transfer sent after the checkout closed (the business reviews it)' })
   @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
   @ApiErrors('invalid_tx_hash', 'invalid_email', 'wrong_rail', 'payment_paid', 'already_claimed', 'checkout_not_claimable')
   @Public()
-  @HttpCode(200)
-  @Post(':id/claim')
+  @PostAction(':id/claim')
   async claim(@Param('id') id: string, @Body() body: ClaimCheckoutRequest, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.commands.execute(new ClaimCheckoutCommand(id, body, actingFor(auth), writeMeta(request)));
-    return { data: await this.checkout(id, auth) };
+    return this.change(new ClaimCheckoutCommand(id, body, actingFor(auth), writeMeta(request)), id, auth);
   }
 
   @ApiOperation({ summary: 'Simulated businesses: send the transfer now (exact, underpaid, overpaid, wrong_network, late)' })
   @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
   @ApiErrors('wrong_rail', 'checkout_canceled', 'checkout_failed', 'checkout_expired')
   @Public()
-  @HttpCode(200)
-  @Post(':id/mark-sent')
+  @PostAction(':id/mark-sent')
   async markSent(@Param('id') id: string, @Body() body: MarkSentRequest, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    await this.commands.execute(new MarkSentCommand(id, body?.simulate ?? 'exact', actingFor(auth), writeMeta(request)));
+    return this.change(new MarkSentCommand(id, body?.simulate ?? 'exact', actingFor(auth), writeMeta(request)), id, auth);
+  }
+
+  /** Sends a command that changes the checkout, then answers with the checkout as it now is, as this caller may see it. */
+  private async change(command: Command<void>, id: string, auth: RequestAuth) {
+    await this.commands.execute(command);
     return { data: await this.checkout(id, auth) };
   }
 

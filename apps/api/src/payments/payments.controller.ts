@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { Command, CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Business } from '@lib/businesses';
@@ -19,7 +19,7 @@ import { LiveModeAction, RequiresPermission } from '../auth/auth.decorators';
 import { CurrentBusiness, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
-import { listOf } from '../webhooks/schemas';
+import { ApiPage, PostAction } from '../platform/route-presets';
 import { PAYMENT_SCHEMA, REMAINDER_REQUEST_SCHEMA } from './schemas';
 
 /**
@@ -44,19 +44,16 @@ export class PaymentsController {
   @Post()
   async create(@CurrentBusiness() business: Business, @Body() body: CreatePaymentRequest, @Req() request: FastifyRequest) {
     const { paymentId } = await this.commands.execute(new CreatePaymentCommand(business, body, writeMeta(request)));
-    return { data: await this.queries.execute(new GetPaymentQuery(business.id, paymentId)) };
+    return { data: await this.payment(business, paymentId) };
   }
 
   @ApiOperation({ summary: 'List payments, newest first (filters: status, metadata[key], customer, reference, created[gte|gt|lte|lt])' })
-  @ApiOkResponse({ description: 'A page of payments.', schema: listOf(PAYMENT_SCHEMA) })
   @ApiQuery({ name: 'status', required: false, description: 'One status or several, comma separated.' })
   @ApiQuery({ name: 'metadata[key]', required: false, description: 'Payments whose metadata has this value for this key (several allowed).' })
   @ApiQuery({ name: 'customer', required: false, description: 'cst_…' })
   @ApiQuery({ name: 'reference', required: false })
   @ApiQuery({ name: 'created[gte]', required: false, description: 'ISO 8601; also created[gt], created[lte], created[lt].' })
-  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 25.' })
-  @ApiQuery({ name: 'cursor', required: false, description: 'next_cursor of the previous page (bound to this list and its filters).' })
-  @ApiErrors('invalid_request')
+  @ApiPage(PAYMENT_SCHEMA, 'A page of payments.', 'next_cursor of the previous page (bound to this list and its filters).')
   @RequiresPermission('payments', 'read')
   @Get()
   async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>) {
@@ -68,7 +65,7 @@ export class PaymentsController {
   @RequiresPermission('payments', 'read')
   @Get(':id')
   async get(@CurrentBusiness() business: Business, @Param('id') id: string) {
-    return { data: await this.queries.execute(new GetPaymentQuery(business.id, id)) };
+    return { data: await this.payment(business, id) };
   }
 
   @ApiOperation({ summary: "Update a payment's metadata (merge by key; '' or null removes a key; metadata null clears all)" })
@@ -76,8 +73,7 @@ export class PaymentsController {
   @RequiresPermission('payments', 'write')
   @Patch(':id')
   async update(@CurrentBusiness() business: Business, @Param('id') id: string, @Body() body: UpdatePaymentMetadataRequest, @Req() request: FastifyRequest) {
-    await this.commands.execute(new UpdatePaymentMetadataCommand(business, id, body.metadata, writeMeta(request)));
-    return { data: await this.queries.execute(new GetPaymentQuery(business.id, id)) };
+    return this.change(new UpdatePaymentMetadataCommand(business, id, body.metadata, writeMeta(request)), business, id);
   }
 
   @ApiOperation({ summary: 'Cancel a pending payment' })
@@ -85,11 +81,9 @@ export class PaymentsController {
   @ApiErrors('payment_not_cancelable', 'payment_in_flight')
   @RequiresPermission('payments', 'write')
   @LiveModeAction()
-  @HttpCode(200)
-  @Post(':id/cancel')
+  @PostAction(':id/cancel')
   async cancel(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
-    await this.commands.execute(new CancelPaymentCommand(business, id, writeMeta(request)));
-    return { data: await this.queries.execute(new GetPaymentQuery(business.id, id)) };
+    return this.change(new CancelPaymentCommand(business, id, writeMeta(request)), business, id);
   }
 
   @ApiOperation({ summary: 'Accept an underpaid or needs_review payment (it succeeds)' })
@@ -97,11 +91,9 @@ export class PaymentsController {
   @ApiErrors('payment_not_acceptable')
   @RequiresPermission('payments', 'write')
   @LiveModeAction()
-  @HttpCode(200)
-  @Post(':id/accept')
+  @PostAction(':id/accept')
   async accept(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
-    await this.commands.execute(new AcceptPaymentCommand(business, id, writeMeta(request)));
-    return { data: await this.queries.execute(new GetPaymentQuery(business.id, id)) };
+    return this.change(new AcceptPaymentCommand(business, id, writeMeta(request)), business, id);
   }
 
   @ApiOperation({ summary: 'Open a checkout for what is left of an underpaid payment' })
@@ -114,8 +106,19 @@ export class PaymentsController {
   @Post(':id/request-remainder')
   async requestRemainder(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
     const { checkoutId } = await this.commands.execute(new RequestRemainderCommand(business, id, writeMeta(request)));
-    const payment = await this.queries.execute(new GetPaymentQuery(business.id, id));
+    const payment = await this.payment(business, id);
     const checkout = await this.queries.execute(new GetCheckoutQuery(checkoutId, { businessId: business.id, secretFields: true }));
     return { data: { kind: 'remainder_request', payment, checkout, url: payment.url === null ? null : `${payment.url}?s=${checkoutId}` } };
+  }
+
+  /** The business's payment from the read model (404 not_found for none, or another business's). */
+  private payment(business: Business, id: string) {
+    return this.queries.execute(new GetPaymentQuery(business.id, id));
+  }
+
+  /** Sends a command that changes the payment, then answers with the payment as it now is. */
+  private async change(command: Command<void>, business: Business, id: string) {
+    await this.commands.execute(command);
+    return { data: await this.payment(business, id) };
   }
 }

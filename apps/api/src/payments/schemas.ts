@@ -1,28 +1,24 @@
-import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger';
 import { ASSET_CODES, NETWORK_IDS } from '@lib/chains';
+import { int, nullable, object, ref, str, timestamp } from '../platform/resource-schemas';
 
 /**
  * OpenAPI schemas of the payment routes' objects (spec §2), as the read models render them.
  * Each resource is a named component (PAYMENT_COMPONENTS, collected by platform/openapi.ts);
- * routes refer to it by $ref through the exported constants (PAYMENT_SCHEMA, …). Objects are
- * closed (`additionalProperties: false`): the contract tests (test/support/contract.ts) then
- * fail on a field the server sends that the document does not name.
+ * routes and other schemas refer to it by $ref through the exported constants (PAYMENT_SCHEMA, …).
+ * Objects are closed (`additionalProperties: false`): the contract tests (test/support/contract.ts)
+ * then fail on a field the server sends that the document does not name.
  */
 
-const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
-const timestamp: SchemaObject = { type: 'string', format: 'date-time' };
-/** Null too (an enum lists null as well, as OpenAPI 3.0.3 asks). */
-const nullable = (schema: SchemaObject): SchemaObject => ({ ...schema, nullable: true, ...(schema.enum ? { enum: [...schema.enum, null] } : {}) });
-const str: SchemaObject = { type: 'string' };
-const int: SchemaObject = { type: 'integer' };
+export const PAYMENT_SCHEMA = ref('Payment');
+export const CHECKOUT_SCHEMA = ref('Checkout');
+export const RECEIPT_SCHEMA = ref('Receipt');
+export const REMAINDER_REQUEST_SCHEMA = ref('RemainderRequest');
+export const TEST_CLOCK_SCHEMA = ref('TestClock');
+
 const asset: SchemaObject = { type: 'string', enum: [...ASSET_CODES] };
 const network: SchemaObject = { type: 'string', enum: [...NETWORK_IDS] };
 const decimal: SchemaObject = { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?$', description: 'Decimal amount in the coin, no more decimals than the coin has.', example: '100.5' };
-
-/** A closed object whose properties are all required (nullable ones say so). */
-function object(properties: Record<string, SchemaObject | ReferenceObject>, extra: SchemaObject = {}, optional: string[] = []): SchemaObject {
-  return { type: 'object', ...extra, required: Object.keys(properties).filter((p) => !optional.includes(p)), properties, additionalProperties: false };
-}
 
 const REPORTING = (extra: SchemaObject = {}) =>
   object({ currency: str, amount: int, fee: int, transaction_fee: int, customer_fee: int, net: int }, { description: 'What the business receives, in minor units of `currency`: net = amount − fee − transaction_fee.', ...extra });
@@ -181,8 +177,8 @@ const RECEIPT: SchemaObject = object(
 const REMAINDER_REQUEST: SchemaObject = object(
   {
     kind: { type: 'string', enum: ['remainder_request'] },
-    payment: ref('Payment'),
-    checkout: ref('Checkout'),
+    payment: PAYMENT_SCHEMA,
+    checkout: CHECKOUT_SCHEMA,
     url: nullable({ type: 'string', description: 'The hosted checkout page, ending with s=<checkout_id>.' }),
   },
   { description: 'The answer of POST /payments/{id}/request-remainder (spec §4).' },
@@ -209,9 +205,3 @@ export const PAYMENT_COMPONENTS: Record<string, SchemaObject> = {
   RemainderRequest: REMAINDER_REQUEST,
   TestClock: TEST_CLOCK,
 };
-
-export const PAYMENT_SCHEMA = ref('Payment');
-export const CHECKOUT_SCHEMA = ref('Checkout');
-export const RECEIPT_SCHEMA = ref('Receipt');
-export const REMAINDER_REQUEST_SCHEMA = ref('RemainderRequest');
-export const TEST_CLOCK_SCHEMA = ref('TestClock');

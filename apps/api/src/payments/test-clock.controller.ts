@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Business } from '@lib/businesses';
@@ -6,6 +6,7 @@ import { AdvanceTestClockCommand, AdvanceTestClockRequest, GetTestClockQuery } f
 import { RequiresPermission } from '../auth/auth.decorators';
 import { CurrentBusiness } from '../auth/request-auth';
 import { ApiErrors, dataOf } from '../platform/openapi';
+import { PostAction } from '../platform/route-presets';
 import { TEST_CLOCK_SCHEMA } from './schemas';
 
 /**
@@ -35,8 +36,7 @@ export class TestClockController {
   @ApiOkResponse({ description: 'The clock after the move, and how many timers fired.', schema: dataOf(TEST_CLOCK_SCHEMA) })
   @ApiErrors('test_mode_unavailable')
   @RequiresPermission('payments', 'write')
-  @HttpCode(200)
-  @Post('advance')
+  @PostAction('advance')
   async advance(@CurrentBusiness() business: Business, @Body() body: AdvanceTestClockRequest) {
     const { fired } = await this.commands.execute(new AdvanceTestClockCommand(business, body.seconds));
     return { data: { ...(await this.queries.execute(new GetTestClockQuery(business))), timers_fired: fired, advanced_seconds: body.seconds } };

@@ -6,11 +6,16 @@ import { EVENT_TYPES, GetEventQuery, ListEventsQuery } from '@lib/webhooks';
 import { RequiresPermission } from '../auth/auth.decorators';
 import { Auth, CurrentBusiness, RequestAuth } from '../auth/request-auth';
 import { ApiErrors, dataOf } from '../platform/openapi';
+import { ApiPage } from '../platform/route-presets';
 import { readableSegments } from './request-context';
-import { EVENT_SCHEMA, listOf } from './schemas';
+import { EVENT_SCHEMA } from './schemas';
 
-/** Events (spec §6) read back: what webhooks deliver, from the `events` projection (queries in libs/webhooks/src/app). */
+/**
+ * Events (spec §6) read back: what webhooks deliver, from the `events` projection (queries in
+ * libs/webhooks/src/app). Every route reads events: restricted keys need read access to them.
+ */
 @ApiTags('events')
+@RequiresPermission('events', 'read')
 @Controller('events')
 export class EventsController {
   constructor(private readonly queries: QueryBus) {}
@@ -18,11 +23,7 @@ export class EventsController {
   @ApiOperation({ summary: 'List events', description: `Newest first. Types: ${EVENT_TYPES.join(', ')}.` })
   @ApiQuery({ name: 'type', required: false })
   @ApiQuery({ name: 'subject_id', required: false })
-  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 25.' })
-  @ApiQuery({ name: 'cursor', required: false })
-  @ApiOkResponse({ description: 'A page of events.', schema: listOf(EVENT_SCHEMA) })
-  @ApiErrors('invalid_request')
-  @RequiresPermission('events', 'read')
+  @ApiPage(EVENT_SCHEMA, 'A page of events.')
   @Get()
   async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>, @Auth() auth: RequestAuth) {
     return this.queries.execute(new ListEventsQuery(business.id, query, readableSegments(auth)));
@@ -32,7 +33,6 @@ export class EventsController {
   @ApiParam({ name: 'id', description: 'evt_…' })
   @ApiOkResponse({ description: 'The event.', schema: dataOf(EVENT_SCHEMA) })
   @ApiErrors('not_found')
-  @RequiresPermission('events', 'read')
   @Get(':id')
   async get(@CurrentBusiness() business: Business, @Param('id') id: string, @Auth() auth: RequestAuth) {
     return { data: await this.queries.execute(new GetEventQuery(business.id, id, readableSegments(auth))) };

@@ -1,19 +1,17 @@
-import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger';
+import { object, ref, str, timestamp } from '../platform/resource-schemas';
 
 /**
  * OpenAPI schemas of the webhook and event routes' objects (spec §2, §6), as named components
- * (WEBHOOK_COMPONENTS, collected by platform/openapi.ts); routes refer to them by $ref through
- * the exported constants. Objects are closed (`additionalProperties: false`) so the contract
- * tests fail on a field the document does not name.
+ * (WEBHOOK_COMPONENTS, collected by platform/openapi.ts); routes and other schemas refer to them
+ * by $ref through the exported constants. Objects are closed (`additionalProperties: false`) so
+ * the contract tests fail on a field the document does not name.
  */
 
-const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
-const timestamp: SchemaObject = { type: 'string', format: 'date-time' };
-const str: SchemaObject = { type: 'string' };
-
-function object(properties: Record<string, SchemaObject | ReferenceObject>, extra: SchemaObject = {}, optional: string[] = []): SchemaObject {
-  return { type: 'object', ...extra, required: Object.keys(properties).filter((p) => !optional.includes(p)), properties, additionalProperties: false };
-}
+export const WEBHOOK_SCHEMA = ref('WebhookEndpoint');
+export const WEBHOOK_WITH_SECRET_SCHEMA = ref('WebhookEndpointWithSecret');
+export const EVENT_SCHEMA = ref('Event');
+export const DELIVERY_SCHEMA = ref('WebhookDelivery');
 
 const subject = object({ kind: { type: 'string', example: 'payment' }, id: { type: 'string', example: 'pmt_…' } }, { description: 'The object the event is about.' });
 
@@ -86,7 +84,7 @@ const DELIVERY = object(
     },
     next_retry_at: { ...timestamp, nullable: true, description: 'When the next automatic attempt is due; null once succeeded or failed.' },
     request_headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'The headers of the last attempt (never a secret).' },
-    payload: ref('Event'),
+    payload: EVENT_SCHEMA,
     created_at: timestamp,
   },
   { description: 'A webhook delivery (spec §2).' },
@@ -99,17 +97,3 @@ export const WEBHOOK_COMPONENTS: Record<string, SchemaObject> = {
   Event: EVENT,
   WebhookDelivery: DELIVERY,
 };
-
-export const WEBHOOK_SCHEMA = ref('WebhookEndpoint');
-export const WEBHOOK_WITH_SECRET_SCHEMA = ref('WebhookEndpointWithSecret');
-export const EVENT_SCHEMA = ref('Event');
-export const DELIVERY_SCHEMA = ref('WebhookDelivery');
-
-/**
- * A list response (spec §2 Lists) of `item`, a component reference: `<Name>List`, a named
- * component that platform/openapi.ts derives from the `ListEnvelope` component.
- */
-export function listOf(item: SchemaObject | ReferenceObject): ReferenceObject {
-  if (!('$ref' in item)) throw new Error('listOf: lists are of named components (pass a $ref, e.g. PAYMENT_SCHEMA)');
-  return { $ref: `${item.$ref}List` };
-}

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Business } from '@lib/businesses';
@@ -7,8 +7,10 @@ import { RequiresPermission } from '../auth/auth.decorators';
 import { Auth, CurrentBusiness, RequestAuth } from '../auth/request-auth';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { RateLimit } from '../platform/rate-limit.guard';
+import { PostAction } from '../platform/route-presets';
+import { ApiDeliveryLog } from './delivery-log';
 import { readableSegments } from './request-context';
-import { DELIVERY_SCHEMA, listOf } from './schemas';
+import { DELIVERY_SCHEMA } from './schemas';
 
 /** The business's delivery log across endpoints, one delivery, and resending one (use cases in libs/webhooks/src/app). */
 @ApiTags('webhooks')
@@ -24,14 +26,7 @@ export class WebhookDeliveriesController {
     description: 'Newest first, across endpoints (deleted ones included); a restricted key sees only deliveries of events it can read.',
   })
   @ApiQuery({ name: 'webhook_id', required: false })
-  @ApiQuery({ name: 'status', required: false, enum: ['succeeded', 'retrying', 'failed'] })
-  @ApiQuery({ name: 'event_type', required: false })
-  @ApiQuery({ name: 'event_id', required: false })
-  @ApiQuery({ name: 'subject_id', required: false })
-  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 25.' })
-  @ApiQuery({ name: 'cursor', required: false })
-  @ApiOkResponse({ description: 'A page of deliveries.', schema: listOf(DELIVERY_SCHEMA) })
-  @ApiErrors('invalid_request')
+  @ApiDeliveryLog()
   @RequiresPermission('webhooks', 'read')
   @Get()
   async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>, @Auth() auth: RequestAuth) {
@@ -58,8 +53,7 @@ export class WebhookDeliveriesController {
   @ApiErrors('not_found')
   @RequiresPermission('webhooks', 'write')
   @RateLimit('webhooks.test_and_resend')
-  @HttpCode(200)
-  @Post(':id/resend')
+  @PostAction(':id/resend')
   async resend(@CurrentBusiness() business: Business, @Param('id') id: string, @Auth() auth: RequestAuth) {
     return { data: await this.commands.execute(new ResendDeliveryCommand(business.id, id, readableSegments(auth))) };
   }

@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Business } from '@lib/businesses';
 import {
@@ -20,8 +20,10 @@ import { Auth, CurrentBusiness, RequestAuth, actorOf, writeMeta } from '../auth/
 import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { RateLimit } from '../platform/rate-limit.guard';
+import { ApiPage, PostAction } from '../platform/route-presets';
+import { ApiDeliveryLog } from './delivery-log';
 import { readableSegments } from './request-context';
-import { DELIVERY_SCHEMA, WEBHOOK_SCHEMA, WEBHOOK_WITH_SECRET_SCHEMA, listOf } from './schemas';
+import { DELIVERY_SCHEMA, WEBHOOK_SCHEMA, WEBHOOK_WITH_SECRET_SCHEMA } from './schemas';
 
 /**
  * Webhook endpoints (spec §4): create, list, read, change, delete, rotate the secret, test,
@@ -52,10 +54,7 @@ export class WebhooksController {
   }
 
   @ApiOperation({ summary: 'List webhook endpoints', description: 'Newest first; deleted endpoints are not listed.' })
-  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 25.' })
-  @ApiQuery({ name: 'cursor', required: false, description: 'next_cursor of the previous page.' })
-  @ApiOkResponse({ description: 'A page of endpoints.', schema: listOf(WEBHOOK_SCHEMA) })
-  @ApiErrors('invalid_request')
+  @ApiPage(WEBHOOK_SCHEMA, 'A page of endpoints.', 'next_cursor of the previous page.')
   @RequiresPermission('webhooks', 'read')
   @Get()
   async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>) {
@@ -106,8 +105,7 @@ export class WebhooksController {
   @ApiErrors('not_found')
   @RequiresPermission('webhooks', 'write')
   @IdempotencyKeyIgnored()
-  @HttpCode(200)
-  @Post(':id/rotate-secret')
+  @PostAction(':id/rotate-secret')
   async rotateSecret(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new RotateSecretCommand(business.id, id, writeMeta(request))) };
   }
@@ -133,14 +131,8 @@ export class WebhooksController {
     description: 'Newest first; the same as GET /webhook_deliveries?webhook_id=…, except that an unknown or deleted endpoint gives 404.',
   })
   @ApiParam({ name: 'id', description: 'whk_…' })
-  @ApiQuery({ name: 'status', required: false, enum: ['succeeded', 'retrying', 'failed'] })
-  @ApiQuery({ name: 'event_type', required: false })
-  @ApiQuery({ name: 'event_id', required: false })
-  @ApiQuery({ name: 'subject_id', required: false })
-  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 25.' })
-  @ApiQuery({ name: 'cursor', required: false })
-  @ApiOkResponse({ description: 'A page of deliveries.', schema: listOf(DELIVERY_SCHEMA) })
-  @ApiErrors('invalid_request', 'not_found')
+  @ApiDeliveryLog()
+  @ApiErrors('not_found')
   @RequiresPermission('webhooks', 'read')
   @Get(':id/deliveries')
   async deliveriesOf(@CurrentBusiness() business: Business, @Param('id') id: string, @Query() query: Record<string, unknown>, @Auth() auth: RequestAuth) {

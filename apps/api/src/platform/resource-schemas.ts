@@ -1,0 +1,33 @@
+import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
+
+/**
+ * Building blocks of the OpenAPI schemas of the resources the routes answer with (each route
+ * folder's schemas.ts): component references, the common scalars, closed objects and lists.
+ */
+
+/** A reference to the named component `name` (a resource of some schemas.ts). */
+export const ref = (name: string): ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
+
+export const timestamp: SchemaObject = { type: 'string', format: 'date-time' };
+export const str: SchemaObject = { type: 'string' };
+export const int: SchemaObject = { type: 'integer' };
+
+/** Null too (an enum lists null as well, as OpenAPI 3.0.3 asks). */
+export const nullable = (schema: SchemaObject): SchemaObject => ({ ...schema, nullable: true, ...(schema.enum ? { enum: [...schema.enum, null] } : {}) });
+
+/**
+ * A closed object (`additionalProperties: false`, so the contract tests fail on a field the
+ * document does not name) whose properties are all required but `optional` (nullable ones say so).
+ */
+export function object(properties: Record<string, SchemaObject | ReferenceObject>, extra: SchemaObject = {}, optional: string[] = []): SchemaObject {
+  return { type: 'object', ...extra, required: Object.keys(properties).filter((p) => !optional.includes(p)), properties, additionalProperties: false };
+}
+
+/**
+ * A list response (spec §2 Lists) of `item`, a component reference: `<Name>List`, a named
+ * component that platform/openapi.ts derives from the `ListEnvelope` component.
+ */
+export function listOf(item: SchemaObject | ReferenceObject): ReferenceObject {
+  if (!('$ref' in item)) throw new Error('listOf: lists are of named components (pass a $ref, e.g. PAYMENT_SCHEMA)');
+  return { $ref: `${item.$ref}List` };
+}
