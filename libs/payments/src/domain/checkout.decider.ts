@@ -1,7 +1,7 @@
 import { AssetCode, NetworkId, confirmationsRequired, isValidTxHash, normalizeTxHash, otherEvmNetworksCarrying } from '@lib/chains';
 import { FeePayer, buildBreakdown, overpaid, quoteCryptoAmount, remaining, simulatedOverpaid, simulatedUnderpaid } from '@lib/money';
 import { CheckoutEvent, CheckoutReviewReason } from './checkout.events';
-import { Decider, ignoreUnknown, unhandled } from '@lib/domain';
+import { Decider, foldWith, ignoreUnknown, unhandled } from '@lib/domain';
 import { PaymentDomainError } from './errors';
 import { DecideContext, PaymentRail, REMAINDER_WAIT_MS, carried, fmt, laterOf, money, parse } from './shared';
 
@@ -251,9 +251,7 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
 }
 
 export function foldCheckout(events: Iterable<CheckoutEvent>, state: CheckoutState = initialCheckoutState): CheckoutState {
-  let out = state;
-  for (const event of events) out = evolveCheckout(out, event);
-  return out;
+  return foldWith(checkoutDecider, events, state);
 }
 
 /** Whether the quote has ended at `now` (by status or by time). */

@@ -1,6 +1,6 @@
 import { AssetCode, NetworkId, normalizeTxHash } from '@lib/chains';
 import { FeePayer, buildBreakdown, buildReporting, customerFeeFor, overpaid, quoteCryptoAmount, receivedValueMinor, remaining, validatePaymentAmount } from '@lib/money';
-import { Decider, ignoreUnknown, unhandled } from '@lib/domain';
+import { Decider, foldWith, ignoreUnknown, unhandled } from '@lib/domain';
 import { PaymentDomainError } from './errors';
 import { PaymentDetails, PaymentEvent, PaymentReviewReason } from './payment.events';
 import { mergeMetadata } from './metadata';
@@ -297,9 +297,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
 }
 
 export function foldPayment(events: Iterable<PaymentEvent>, state: PaymentState = initialPaymentState): PaymentState {
-  let out = state;
-  for (const event of events) out = evolvePayment(out, event);
-  return out;
+  return foldWith(paymentDecider, events, state);
 }
 
 /** A transfer detected and not yet confirmed (nor under review): funds on their way. */
