@@ -190,17 +190,18 @@ export function decidePayment(command: PaymentCommand, state: PaymentState, ctx:
 
 export function evolvePayment(state: PaymentState, event: PaymentEvent): PaymentState {
   if (event.type === 'PaymentCreated') {
-    const d = event.data;
+    // the payment's terms, then its details (PaymentDetails: whatever the data carries of them)
+    const { payment_id, amount, currency, fee_payer, fee_rate_bps, customer_fee, link_id, expires_at, ...details } = event.data;
     return {
       status: 'pending',
-      id: d.payment_id,
-      amount: d.amount,
-      currency: d.currency,
-      feePayer: d.fee_payer,
-      feeRateBps: d.fee_rate_bps,
-      customerFee: d.customer_fee,
-      linkId: d.link_id,
-      expiresAt: d.expires_at,
+      id: payment_id,
+      amount,
+      currency,
+      feePayer: fee_payer,
+      feeRateBps: fee_rate_bps,
+      customerFee: customer_fee,
+      linkId: link_id,
+      expiresAt: expires_at,
       method: null,
       checkouts: {},
       transfers: {},
@@ -212,18 +213,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       claimTxHash: null,
       failureCode: null,
       quotes: {},
-      details: {
-        business_id: d.business_id,
-        mode: d.mode,
-        code: d.code,
-        description: d.description,
-        reference: d.reference,
-        metadata: d.metadata ?? {},
-        customer_id: d.customer_id,
-        customer_email: d.customer_email,
-        success_url: d.success_url,
-        cancel_url: d.cancel_url,
-      },
+      details: { ...details, metadata: details.metadata ?? {} },
     };
   }
   if (state.status === 'none') return state;
