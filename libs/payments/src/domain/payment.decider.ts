@@ -1,6 +1,6 @@
 import { AssetCode, NetworkId, normalizeTxHash } from '@lib/chains';
 import { FeePayer, buildBreakdown, buildReporting, customerFeeFor, overpaid, quoteCryptoAmount, receivedValueMinor, remaining, validatePaymentAmount } from '@lib/money';
-import { Decider, foldWith, ignoreUnknown, unhandled } from '@lib/domain';
+import { CommandHandlers, Decider, decideBy, foldWith, ignoreUnknown } from '@lib/domain';
 import { PaymentDomainError } from './errors';
 import { PaymentDetails, PaymentEvent, PaymentReviewReason } from './payment.events';
 import { mergeMetadata } from './metadata';
@@ -159,33 +159,24 @@ export type PaymentCommand =
   | ExpirePayment
   | UpdateMetadata;
 
+/** What each command decides on a payment that exists (CreatePayment is the one that starts it). */
+const PAYMENT_COMMANDS: CommandHandlers<Exclude<PaymentCommand, CreatePayment>, LivePaymentState, DecideContext, PaymentEvent> = {
+  SelectMethod: selectMethod,
+  RecordTransfer: recordTransfer,
+  RecordConfirmations: recordConfirmations,
+  RecordCheckoutEnded: checkoutEnded,
+  RecordClaim: recordClaim,
+  RequestRemainder: requestRemainder,
+  AcceptPayment: accept,
+  CancelPayment: (_command, state) => cancelPayment(state),
+  ExpirePayment: (_command, state, ctx) => expirePayment(state, ctx),
+  UpdateMetadata: updateMetadata,
+};
+
 export function decidePayment(command: PaymentCommand, state: PaymentState, ctx: DecideContext): PaymentEvent[] {
   if (command.type === 'CreatePayment') return create(command, state);
   if (state.status === 'none') throw new PaymentDomainError('not_found', 'No such payment.');
-  switch (command.type) {
-    case 'SelectMethod':
-      return selectMethod(command, state, ctx);
-    case 'RecordTransfer':
-      return recordTransfer(command, state);
-    case 'RecordConfirmations':
-      return recordConfirmations(command, state, ctx);
-    case 'RecordCheckoutEnded':
-      return checkoutEnded(command, state);
-    case 'RecordClaim':
-      return recordClaim(command, state);
-    case 'RequestRemainder':
-      return requestRemainder(command, state, ctx);
-    case 'AcceptPayment':
-      return accept(command, state);
-    case 'CancelPayment':
-      return cancelPayment(state);
-    case 'ExpirePayment':
-      return expirePayment(state, ctx);
-    case 'UpdateMetadata':
-      return updateMetadata(command, state);
-    default:
-      return unhandled(command, 'command');
-  }
+  return decideBy(PAYMENT_COMMANDS, command, state, ctx);
 }
 
 export function evolvePayment(state: PaymentState, event: PaymentEvent): PaymentState {
