@@ -115,4 +115,9 @@ describe('payment decider', () => {
     expect(two.at(-1)).toMatchObject({ type: 'PaymentSucceeded', data: { received_amount: '100', overpaid_amount: null } });
     expect(types(two)).not.toContain('PaymentUnderpaid');
   });
+  it('a command type it does not know throws as unhandled (an inherited property name included)', () => {
+    const state = base().reduce(evolvePayment, initialPaymentState);
+    expect(() => decidePayment({ type: 'RefundPayment' } as never, state, { now: T0 })).toThrow('unhandled command: "RefundPayment"');
+    expect(() => decidePayment({ type: 'toString' } as never, state, { now: T0 })).toThrow('unhandled command: "toString"');
+  });
 });

@@ -128,20 +128,9 @@ export class BusinessRows {
         break;
       }
       case 'ApiKeyCreated': {
-        const d = known.data;
-        this.keys.set(d.key_id, {
-          id: d.key_id,
-          business_id: d.business_id,
-          kind: d.kind,
-          mode: d.mode,
-          secret_hash: d.secret_hash,
-          prefix: d.prefix,
-          last4: d.last4,
-          name: d.name ?? null,
-          permissions: d.permissions ?? null,
-          created_at: at,
-          revoked_at: null,
-        });
+        // the row is the key as recorded (ApiKeyRow: key_id as id), name and permissions null where left out
+        const { key_id, ...recorded } = known.data;
+        this.keys.set(key_id, { id: key_id, ...recorded, name: recorded.name ?? null, permissions: recorded.permissions ?? null, created_at: at, revoked_at: null });
         break;
       }
       case 'ApiKeyRevoked': {

@@ -46,3 +46,25 @@ export function ignoreUnknown<State>(_event: never, state: State): State {
 export function unhandled(value: never, what = 'case'): never {
   throw new Error(`unhandled ${what}: ${JSON.stringify((value as { type?: unknown })?.type ?? value)}`);
 }
+
+/**
+ * A decider's `decide` as a table: one handler a command type, so a type left out fails to
+ * compile. Each handler gets the command of its own type.
+ */
+export type CommandHandlers<Command extends { type: string }, State, Context, Event> = {
+  readonly [Type in Command['type']]: (command: Extract<Command, { type: Type }>, state: State, context: Context) => Event[];
+};
+
+/** Decides a command with its type's handler; a type no handler takes throws, as `unhandled` does. */
+export function decideBy<Command extends { type: string }, State, Context, Event>(
+  handlers: CommandHandlers<Command, State, Context, Event>,
+  command: Command,
+  state: State,
+  context: Context,
+  what = 'command',
+): Event[] {
+  if (!Object.hasOwn(handlers, command.type)) return unhandled(command as never, what);
+  // the handler of the command's own type
+  const handler = handlers[command.type as Command['type']] as (command: Command, state: State, context: Context) => Event[];
+  return handler(command, state, context);
+}

@@ -1,7 +1,7 @@
 import { AssetCode, NetworkId, confirmationsRequired, isValidTxHash, normalizeTxHash, otherEvmNetworksCarrying } from '@lib/chains';
 import { FeePayer, buildBreakdown, overpaid, quoteCryptoAmount, remaining, simulatedOverpaid, simulatedUnderpaid } from '@lib/money';
 import { CheckoutEvent, CheckoutReviewReason } from './checkout.events';
-import { Decider, ignoreUnknown, unhandled } from '@lib/domain';
+import { CommandHandlers, Decider, decideBy, foldWith, ignoreUnknown, unhandled } from '@lib/domain';
 import { PaymentDomainError } from './errors';
 import { DecideContext, PaymentRail, REMAINDER_WAIT_MS, carried, fmt, laterOf, money, parse } from './shared';
 
@@ -59,6 +59,17 @@ export type CheckoutState = { status: 'none' } | OpenCheckoutState;
 
 export const initialCheckoutState: CheckoutState = Object.freeze({ status: 'none' });
 
+/** Who and what a checkout is for (OpenCryptoCheckout `details`), recorded on CheckoutOpened. */
+export interface CheckoutDetails {
+  business_id: string;
+  email: string | null;
+  country: string | null;
+  success_url: string | null;
+  replaces: string | null;
+  /** Testing only: what the automatic simulated arrival sends (`late` is refused on POST /checkouts). */
+  simulate: Exclude<SimulatedTransfer, 'late'> | null;
+}
+
 export interface OpenCryptoCheckout {
   type: 'OpenCheckout';
   checkoutId: string;
@@ -81,16 +92,6 @@ export interface OpenCryptoCheckout {
   quoteTtlMs: number;
   /** Who and what the checkout is for; recorded on CheckoutOpened. */
   details?: CheckoutDetails;
-}
-
-export interface CheckoutDetails {
-  business_id: string;
-  email: string | null;
-  country: string | null;
-  success_url: string | null;
-  replaces: string | null;
-  /** Testing only: what the automatic simulated arrival sends (`late` is refused on POST /checkouts). */
-  simulate: Exclude<SimulatedTransfer, 'late'> | null;
 }
 
 export interface CancelCheckout {
@@ -150,29 +151,22 @@ export type CheckoutCommand =
   | ExpireCheckout
   | FailCheckout;
 
+/** What each command decides on a checkout that exists (OpenCheckout is the one that starts it). */
+const CHECKOUT_COMMANDS: CommandHandlers<Exclude<CheckoutCommand, OpenCryptoCheckout>, OpenCheckoutState, DecideContext, CheckoutEvent> = {
+  CancelCheckout: (_command, state) => cancel(state),
+  SupersedeCheckout: (_command, state) => supersede(state),
+  ClaimCheckout: claim,
+  MarkSent: markSent,
+  DetectTransfer: (command, state, ctx) => detect(state, ctx, command.txHash, command.network, parse(command.amount, state.decimals), false, false, command.fromAddress ?? null),
+  RecordConfirmations: confirm,
+  ExpireCheckout: (_command, state, ctx) => expire(state, ctx),
+  FailCheckout: fail,
+};
+
 export function decideCheckout(command: CheckoutCommand, state: CheckoutState, ctx: DecideContext): CheckoutEvent[] {
   if (command.type === 'OpenCheckout') return open(command, state, ctx);
   if (state.status === 'none') throw new PaymentDomainError('not_found', 'No such checkout.');
-  switch (command.type) {
-    case 'CancelCheckout':
-      return cancel(state);
-    case 'SupersedeCheckout':
-      return supersede(state);
-    case 'ClaimCheckout':
-      return claim(command, state);
-    case 'MarkSent':
-      return markSent(command, state, ctx);
-    case 'DetectTransfer':
-      return detect(state, ctx, command.txHash, command.network, parse(command.amount, state.decimals), false, false, command.fromAddress ?? null);
-    case 'RecordConfirmations':
-      return confirm(command, state, ctx);
-    case 'ExpireCheckout':
-      return expire(state, ctx);
-    case 'FailCheckout':
-      return fail(command, state);
-    default:
-      return unhandled(command, 'command');
-  }
+  return decideBy(CHECKOUT_COMMANDS, command, state, ctx);
 }
 
 export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): CheckoutState {
@@ -251,9 +245,7 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
 }
 
 export function foldCheckout(events: Iterable<CheckoutEvent>, state: CheckoutState = initialCheckoutState): CheckoutState {
-  let out = state;
-  for (const event of events) out = evolveCheckout(out, event);
-  return out;
+  return foldWith(checkoutDecider, events, state);
 }
 
 /** Whether the quote has ended at `now` (by status or by time). */

@@ -1,6 +1,6 @@
 import { AssetCode, NetworkId, normalizeTxHash } from '@lib/chains';
 import { FeePayer, buildBreakdown, buildReporting, customerFeeFor, overpaid, quoteCryptoAmount, receivedValueMinor, remaining, validatePaymentAmount } from '@lib/money';
-import { Decider, ignoreUnknown, unhandled } from '@lib/domain';
+import { CommandHandlers, Decider, decideBy, foldWith, ignoreUnknown } from '@lib/domain';
 import { PaymentDomainError } from './errors';
 import { PaymentDetails, PaymentEvent, PaymentReviewReason } from './payment.events';
 import { mergeMetadata } from './metadata';
@@ -159,48 +159,40 @@ export type PaymentCommand =
   | ExpirePayment
   | UpdateMetadata;
 
+/** What each command decides on a payment that exists (CreatePayment is the one that starts it). */
+const PAYMENT_COMMANDS: CommandHandlers<Exclude<PaymentCommand, CreatePayment>, LivePaymentState, DecideContext, PaymentEvent> = {
+  SelectMethod: selectMethod,
+  RecordTransfer: recordTransfer,
+  RecordConfirmations: recordConfirmations,
+  RecordCheckoutEnded: checkoutEnded,
+  RecordClaim: recordClaim,
+  RequestRemainder: requestRemainder,
+  AcceptPayment: accept,
+  CancelPayment: (_command, state) => cancelPayment(state),
+  ExpirePayment: (_command, state, ctx) => expirePayment(state, ctx),
+  UpdateMetadata: updateMetadata,
+};
+
 export function decidePayment(command: PaymentCommand, state: PaymentState, ctx: DecideContext): PaymentEvent[] {
   if (command.type === 'CreatePayment') return create(command, state);
   if (state.status === 'none') throw new PaymentDomainError('not_found', 'No such payment.');
-  switch (command.type) {
-    case 'SelectMethod':
-      return selectMethod(command, state, ctx);
-    case 'RecordTransfer':
-      return recordTransfer(command, state);
-    case 'RecordConfirmations':
-      return recordConfirmations(command, state, ctx);
-    case 'RecordCheckoutEnded':
-      return checkoutEnded(command, state);
-    case 'RecordClaim':
-      return recordClaim(command, state);
-    case 'RequestRemainder':
-      return requestRemainder(command, state, ctx);
-    case 'AcceptPayment':
-      return accept(command, state);
-    case 'CancelPayment':
-      return cancelPayment(state);
-    case 'ExpirePayment':
-      return expirePayment(state, ctx);
-    case 'UpdateMetadata':
-      return updateMetadata(command, state);
-    default:
-      return unhandled(command, 'command');
-  }
+  return decideBy(PAYMENT_COMMANDS, command, state, ctx);
 }
 
 export function evolvePayment(state: PaymentState, event: PaymentEvent): PaymentState {
   if (event.type === 'PaymentCreated') {
-    const d = event.data;
+    // the payment's terms, then its details (PaymentDetails: whatever the data carries of them)
+    const { payment_id, amount, currency, fee_payer, fee_rate_bps, customer_fee, link_id, expires_at, ...details } = event.data;
     return {
       status: 'pending',
-      id: d.payment_id,
-      amount: d.amount,
-      currency: d.currency,
-      feePayer: d.fee_payer,
-      feeRateBps: d.fee_rate_bps,
-      customerFee: d.customer_fee,
-      linkId: d.link_id,
-      expiresAt: d.expires_at,
+      id: payment_id,
+      amount,
+      currency,
+      feePayer: fee_payer,
+      feeRateBps: fee_rate_bps,
+      customerFee: customer_fee,
+      linkId: link_id,
+      expiresAt: expires_at,
       method: null,
       checkouts: {},
       transfers: {},
@@ -212,18 +204,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       claimTxHash: null,
       failureCode: null,
       quotes: {},
-      details: {
-        business_id: d.business_id,
-        mode: d.mode,
-        code: d.code,
-        description: d.description,
-        reference: d.reference,
-        metadata: d.metadata ?? {},
-        customer_id: d.customer_id,
-        customer_email: d.customer_email,
-        success_url: d.success_url,
-        cancel_url: d.cancel_url,
-      },
+      details: { ...details, metadata: details.metadata ?? {} },
     };
   }
   if (state.status === 'none') return state;
@@ -297,9 +278,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
 }
 
 export function foldPayment(events: Iterable<PaymentEvent>, state: PaymentState = initialPaymentState): PaymentState {
-  let out = state;
-  for (const event of events) out = evolvePayment(out, event);
-  return out;
+  return foldWith(paymentDecider, events, state);
 }
 
 /** A transfer detected and not yet confirmed (nor under review): funds on their way. */

@@ -1,4 +1,3 @@
-import { ignoreUnknown } from '@lib/domain';
 import type { PaymentEvent } from './payment.events';
 
 /** A payment event as the log returns it: the event and the time it was recorded. */
@@ -10,58 +9,41 @@ export interface TimelineEntry {
   data: Record<string, unknown> | null;
 }
 
+type EntryOf = [type: TimelineEntry['type'], data: TimelineEntry['data']];
+
+/**
+ * The entries each payment event adds to the timeline, in order: none for the state changes the
+ * timeline does not list (metadata, needs_review, accepted, checkout ended). One member a type,
+ * so a new type left out fails to compile.
+ */
+const TIMELINE_ENTRIES: { [Type in PaymentEvent['type']]: (data: Extract<PaymentEvent, { type: Type }>['data']) => EntryOf[] } = {
+  PaymentCreated: () => [['created', null]],
+  PaymentMethodSelected: (d) => [['method_selected', { rail: d.rail, asset: d.asset, network: d.network }]],
+  PaymentTransferDetected: (d) => [['detected', { amount: d.amount, network: d.network, tx_hash: d.tx_hash }]],
+  PaymentConfirmationRecorded: (d) => [['confirmation', { current: d.current, required: d.required }]],
+  PaymentUnderpaid: (d) => [['underpaid', { expected: d.expected, received: d.received }]],
+  PaymentSucceeded: () => [['succeeded', null]],
+  PaymentRemainderRequested: (d) => [['remainder_requested', { checkout_id: d.checkout_id, amount: d.amount, currency: d.currency }]],
+  PaymentClaimed: (d) => [['claimed', { tx_hash: d.tx_hash, network: d.network }]],
+  PaymentFailed: (d) => [['failed', { reason: d.reason }]],
+  PaymentExpired: () => [
+    ['expired', null],
+    ['failed', { reason: 'expired' }],
+  ],
+  PaymentRemainderPaid: (d) => [['remainder_paid', { checkout_id: d.checkout_id, amount: d.amount }]],
+  PaymentCanceled: () => [['canceled', null]],
+  PaymentMetadataUpdated: () => [],
+  PaymentNeedsReview: () => [],
+  PaymentAccepted: () => [],
+  PaymentCheckoutEnded: () => [],
+};
+
 /** The payment's `events` (spec §2), oldest first, derived from its stream alone. */
 export function timeline(events: readonly RecordedPaymentEvent[]): TimelineEntry[] {
-  const out: TimelineEntry[] = [];
-  const add = (type: string, at: string, data: Record<string, unknown> | null): void => void out.push({ type, created_at: at, data });
-  for (const e of events) {
-    const at = e.recorded_at;
-    switch (e.type) {
-      case 'PaymentCreated':
-        add('created', at, null);
-        break;
-      case 'PaymentMethodSelected':
-        add('method_selected', at, { rail: e.data.rail, asset: e.data.asset, network: e.data.network });
-        break;
-      case 'PaymentTransferDetected':
-        add('detected', at, { amount: e.data.amount, network: e.data.network, tx_hash: e.data.tx_hash });
-        break;
-      case 'PaymentConfirmationRecorded':
-        add('confirmation', at, { current: e.data.current, required: e.data.required });
-        break;
-      case 'PaymentUnderpaid':
-        add('underpaid', at, { expected: e.data.expected, received: e.data.received });
-        break;
-      case 'PaymentSucceeded':
-        add('succeeded', at, null);
-        break;
-      case 'PaymentRemainderRequested':
-        add('remainder_requested', at, { checkout_id: e.data.checkout_id, amount: e.data.amount, currency: e.data.currency });
-        break;
-      case 'PaymentClaimed':
-        add('claimed', at, { tx_hash: e.data.tx_hash, network: e.data.network });
-        break;
-      case 'PaymentFailed':
-        add('failed', at, { reason: e.data.reason });
-        break;
-      case 'PaymentExpired':
-        add('expired', at, null);
-        add('failed', at, { reason: 'expired' });
-        break;
-      case 'PaymentRemainderPaid':
-        add('remainder_paid', at, { checkout_id: e.data.checkout_id, amount: e.data.amount });
-        break;
-      case 'PaymentCanceled':
-        add('canceled', at, null);
-        break;
-      case 'PaymentMetadataUpdated':
-      case 'PaymentNeedsReview':
-      case 'PaymentAccepted':
-      case 'PaymentCheckoutEnded':
-        break; // metadata, needs_review, accepted, checkout ended: state changes the timeline does not list
-      default:
-        ignoreUnknown(e, null); // a new type left out fails to compile; an unknown stored type adds no entry
-    }
-  }
-  return out;
+  return events.flatMap((e) => {
+    if (!Object.hasOwn(TIMELINE_ENTRIES, e.type)) return []; // an unknown stored type adds no entry
+    // the member of e's own type: its data is that type's
+    const entriesOf = TIMELINE_ENTRIES[e.type] as (data: PaymentEvent['data']) => EntryOf[];
+    return entriesOf(e.data).map(([type, data]) => ({ type, created_at: e.recorded_at, data }));
+  });
 }

@@ -3,7 +3,7 @@ import { Breakdown, Reporting } from '@lib/money';
 import type { CheckoutStatus } from '../domain/checkout.decider';
 import type { CheckoutEvent, CheckoutOpenedData, CheckoutReviewReason } from '../domain/checkout.events';
 import { CHECKOUT_STREAM } from '../domain/stream-categories';
-import { ignoreUnknown } from '@lib/domain';
+import { foldWith, ignoreUnknown } from '@lib/domain';
 import { LoggedEvent, eventTime } from './logged-event';
 import { PaymentViewState, paymentReporting, txExplorerUrl } from './payment-view';
 import { paymentUri } from './payment-uri';
@@ -127,9 +127,7 @@ export function evolveCheckoutView(state: CheckoutViewState | null, event: Logge
 
 /** Folds logged events (in log order) into a checkout's state. */
 export function foldCheckoutView(events: Iterable<LoggedEvent>, state: CheckoutViewState | null = null): CheckoutViewState | null {
-  let out = state;
-  for (const event of events) out = evolveCheckoutView(out, event);
-  return out;
+  return foldWith({ initialState: null, evolve: evolveCheckoutView }, events, state);
 }
 
 function opened(d: CheckoutOpenedData, at: string): CheckoutViewState {

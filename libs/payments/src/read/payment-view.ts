@@ -5,7 +5,7 @@ import type { PaymentStatus } from '../domain/payment.decider';
 import type { PaymentCreatedData, PaymentEvent, PaymentReviewReason } from '../domain/payment.events';
 import { TimelineEntry, timeline } from '../domain/timeline';
 import { CHECKOUT_STREAM, PAYMENT_STREAM } from '../domain/stream-categories';
-import { ignoreUnknown } from '@lib/domain';
+import { foldWith, ignoreUnknown } from '@lib/domain';
 import { LoggedEvent, eventTime } from './logged-event';
 
 /**
@@ -185,9 +185,7 @@ export function evolvePaymentView(state: PaymentViewState | null, event: LoggedE
 
 /** Folds logged events (in log order) into a payment's state. */
 export function foldPaymentView(events: Iterable<LoggedEvent>, state: PaymentViewState | null = null): PaymentViewState | null {
-  let out = state;
-  for (const event of events) out = evolvePaymentView(out, event);
-  return out;
+  return foldWith({ initialState: null, evolve: evolvePaymentView }, events, state);
 }
 
 function created(d: PaymentCreatedData, at: string): PaymentViewState {

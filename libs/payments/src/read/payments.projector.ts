@@ -102,57 +102,67 @@ function touched(events: readonly RecordedEvent[]): { payments: Set<string>; che
   return { payments, checkouts };
 }
 
+/**
+ * The states of one table's rows in a batch: loaded once, evolved in memory by a pure reducer,
+ * and which of them changed (the rows to write back).
+ */
+class BatchStates<State> {
+  private readonly states = new Map<string, State | null>();
+  private readonly changed = new Set<string>();
+
+  constructor(
+    private readonly table: 'payments' | 'checkouts',
+    private readonly evolve: (state: State | null, event: RecordedEvent) => State | null,
+  ) {}
+
+  /** Loads the stored states of `ids` (an id without a row starts from null). */
+  async load(tx: Sql, ids: ReadonlySet<string>): Promise<void> {
+    if (ids.size === 0) return;
+    const { rows } = await tx.query<{ id: string; state: State }>(`SELECT id, state FROM ${this.table} WHERE id = ANY($1::text[])`, [[...ids]]);
+    for (const row of rows) this.states.set(row.id, row.state);
+  }
+
+  apply(id: string, event: RecordedEvent): void {
+    const before = this.states.get(id) ?? null;
+    const after = this.evolve(before, event);
+    if (after !== before) {
+      this.states.set(id, after);
+      this.changed.add(id);
+    }
+  }
+
+  /** The states that changed, by id. */
+  changedStates(): State[] {
+    return [...this.changed].sort().map((id) => this.states.get(id)).filter((s): s is State => s != null);
+  }
+}
+
 async function handlePaymentEvents(events: RecordedEvent[], tx: Sql): Promise<void> {
   const ids = touched(events);
   if (ids.payments.size === 0 && ids.checkouts.size === 0) return;
 
-  const payments = new Map<string, PaymentViewState | null>();
-  const checkouts = new Map<string, CheckoutViewState | null>();
-  if (ids.payments.size > 0) {
-    const { rows } = await tx.query<{ id: string; state: PaymentViewState }>(`SELECT id, state FROM payments WHERE id = ANY($1::text[])`, [[...ids.payments]]);
-    for (const row of rows) payments.set(row.id, row.state);
-  }
-  if (ids.checkouts.size > 0) {
-    const { rows } = await tx.query<{ id: string; state: CheckoutViewState }>(`SELECT id, state FROM checkouts WHERE id = ANY($1::text[])`, [[...ids.checkouts]]);
-    for (const row of rows) checkouts.set(row.id, row.state);
-  }
-
-  const changedPayments = new Set<string>();
-  const changedCheckouts = new Set<string>();
-  const onPayment = (id: string, event: RecordedEvent) => {
-    const before = payments.get(id) ?? null;
-    const after = evolvePaymentView(before, event);
-    if (after !== before) {
-      payments.set(id, after);
-      changedPayments.add(id);
-    }
-  };
-  const onCheckout = (id: string, event: RecordedEvent) => {
-    const before = checkouts.get(id) ?? null;
-    const after = evolveCheckoutView(before, event);
-    if (after !== before) {
-      checkouts.set(id, after);
-      changedCheckouts.add(id);
-    }
-  };
+  const payments = new BatchStates<PaymentViewState>('payments', evolvePaymentView);
+  const checkouts = new BatchStates<CheckoutViewState>('checkouts', evolveCheckoutView);
+  await payments.load(tx, ids.payments);
+  await checkouts.load(tx, ids.checkouts);
   for (const event of events) {
     const paymentId = PAYMENT_STREAM.parse(event.stream);
     if (paymentId !== null) {
-      onPayment(paymentId, event);
+      payments.apply(paymentId, event);
       continue;
     }
     const checkoutId = CHECKOUT_STREAM.parse(event.stream);
     if (checkoutId === null) continue;
-    onCheckout(checkoutId, event);
+    checkouts.apply(checkoutId, event);
     if (event.type === 'CheckoutOpened') {
       const d = event.data as Partial<CheckoutOpenedData>;
-      if (typeof d.payment_id === 'string') onPayment(d.payment_id, event);
-      if (typeof d.replaces === 'string' && d.replaces !== checkoutId) onCheckout(d.replaces, event);
+      if (typeof d.payment_id === 'string') payments.apply(d.payment_id, event);
+      if (typeof d.replaces === 'string' && d.replaces !== checkoutId) checkouts.apply(d.replaces, event);
     }
   }
 
-  const paymentRows = [...changedPayments].sort().map((id) => payments.get(id)).filter((s): s is PaymentViewState => s != null);
-  const checkoutRows = [...changedCheckouts].sort().map((id) => checkouts.get(id)).filter((s): s is CheckoutViewState => s != null);
+  const paymentRows = payments.changedStates();
+  const checkoutRows = checkouts.changedStates();
   if (paymentRows.length > 0) {
     await tx.query(
       `INSERT INTO payments AS p SELECT * FROM jsonb_populate_recordset(NULL::payments, $1::jsonb)

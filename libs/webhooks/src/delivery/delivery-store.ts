@@ -2,6 +2,7 @@ import type { Sql } from '@lib/database';
 import { Page, PageRequest, toPage } from '@lib/http';
 import type { ApiEvent } from '../read/events.projector';
 import type { SendResult } from './http-sender';
+import { newestFirstPage } from '../read/newest-first-page';
 import { iso } from '../read/views';
 import { RETRY_SCHEDULE_MS } from './retry-schedule';
 
@@ -352,6 +353,7 @@ export class DeliveryStore {
    * caller may read (a restricted key), null for all.
    */
   async list(list: string, businessId: string, filters: DeliveryFilters, segments: string[] | null, page: PageRequest): Promise<Page<WebhookDelivery>> {
+    const newest = newestFirstPage('sort_key', 8, page);
     const { rows } = await this.db.query<DeliveryRow>(
       `SELECT ${COLUMNS} FROM webhook_deliveries
         WHERE business_id = $1
@@ -361,9 +363,7 @@ export class DeliveryStore {
           AND ($5::text IS NULL OR event_id = $5)
           AND ($6::text IS NULL OR subject_id = $6)
           AND ($7::text[] IS NULL OR split_part(event_type, '.', 1) = ANY($7::text[]))
-          AND ($8::timestamptz IS NULL OR (created_at, sort_key) < ($8::timestamptz, $9::text))
-        ORDER BY created_at DESC, sort_key DESC
-        LIMIT $10`,
+          ${newest.sql}`,
       [
         businessId,
         filters.webhook_id ?? null,
@@ -372,9 +372,7 @@ export class DeliveryStore {
         filters.event_id ?? null,
         filters.subject_id ?? null,
         segments,
-        page.after?.created_at ?? null,
-        page.after?.id ?? null,
-        page.limit + 1,
+        ...newest.params,
       ],
     );
     const keys = new Map(rows.map((r) => [r.id, r.sort_key]));

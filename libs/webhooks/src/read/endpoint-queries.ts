@@ -2,6 +2,7 @@ import type { Sql } from '@lib/database';
 import { Page, PageRequest, toPage } from '@lib/http';
 import { WebhookError } from '../domain/errors';
 import { isWebhookId } from '../domain/stream-categories';
+import { newestFirstPage } from './newest-first-page';
 import { WebhookEndpoint, WebhookEndpointRow, webhookEndpointView } from './views';
 
 const COLUMNS = 'id, business_id, url, description, event_types, enabled, secret_hint, created_at, updated_at, deleted_at';
@@ -12,12 +13,12 @@ export class EndpointQueries {
 
   /** The business's endpoints (deleted ones left out), newest first. */
   async list(businessId: string, page: PageRequest): Promise<Page<WebhookEndpoint>> {
+    const newest = newestFirstPage('id', 2, page);
     const { rows } = await this.db.query<WebhookEndpointRow>(
       `SELECT ${COLUMNS} FROM webhook_endpoints
         WHERE business_id = $1 AND deleted_at IS NULL
-          AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::text))
-        ORDER BY created_at DESC, id DESC LIMIT $4`,
-      [businessId, page.after?.created_at ?? null, page.after?.id ?? null, page.limit + 1],
+          ${newest.sql}`,
+      [businessId, ...newest.params],
     );
     return toPage('webhooks', {}, rows.map(webhookEndpointView), page.limit, (v) => ({ created_at: v.created_at, id: v.id }));
   }

@@ -2,6 +2,7 @@ import type { Sql } from '@lib/database';
 import { Page, PageRequest, toPage } from '@lib/http';
 import { WebhookError } from '../domain/errors';
 import type { ApiEvent } from './events.projector';
+import { newestFirstPage } from './newest-first-page';
 import { iso } from './views';
 
 const EVENT_ID = /^evt_[0-9A-Za-z]{1,64}$/;
@@ -24,16 +25,15 @@ export class EventQueries {
   constructor(private readonly db: Sql) {}
 
   async list(businessId: string, filters: EventFilters, segments: string[] | null, page: PageRequest): Promise<Page<ApiEvent>> {
+    const newest = newestFirstPage('seq', 5, page);
     const { rows } = await this.db.query<{ payload: ApiEvent; seq: string }>(
       `SELECT seq, payload::json AS payload FROM events
         WHERE business_id = $1
           AND ($2::text IS NULL OR type = $2)
           AND ($3::text IS NULL OR subject_id = $3)
           AND ($4::text[] IS NULL OR split_part(type, '.', 1) = ANY($4::text[]))
-          AND ($5::timestamptz IS NULL OR (created_at, seq) < ($5::timestamptz, $6::text))
-        ORDER BY created_at DESC, seq DESC
-        LIMIT $7`,
-      [businessId, filters.type ?? null, filters.subject_id ?? null, segments, page.after?.created_at ?? null, page.after?.id ?? null, page.limit + 1],
+          ${newest.sql}`,
+      [businessId, filters.type ?? null, filters.subject_id ?? null, segments, ...newest.params],
     );
     const seqs = new Map(rows.map((r) => [r.payload.id, r.seq]));
     return toPage(
