@@ -1,5 +1,5 @@
 import createFetchClient, { type Client } from 'openapi-fetch';
-import type { components, operations, paths } from './openapi-types';
+import type { Error as ErrorEnvelope, paths } from './openapi-types';
 
 /**
  * The typed client of the Payments API: openapi-fetch over the types generated from the
@@ -10,22 +10,15 @@ import type { components, operations, paths } from './openapi-types';
  *   const { data, error } = await api.POST('/payments', { body: { amount: 2500, currency: 'USD' } });
  */
 
-export type { components, operations, paths };
+/**
+ * `paths`, `components`, `operations`, and a named type per component of the document: the
+ * resources (`Payment`, `Checkout`, `Receipt`, `WebhookEndpoint`, `Event`, ...), their lists
+ * (`PaymentList`, ...), the request bodies (`CreatePaymentBody`, ...) and `Error`, the envelope.
+ */
+export type * from './openapi-types';
 
-export type Schemas = components['schemas'];
-export type Payment = Schemas['Payment'];
-export type Checkout = Schemas['Checkout'];
-export type Receipt = Schemas['Receipt'];
-export type RemainderRequest = Schemas['RemainderRequest'];
-export type TestClock = Schemas['TestClock'];
-export type Business = Schemas['Business'];
-export type WebhookEndpoint = Schemas['WebhookEndpoint'];
-export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
-export type WebhookDelivery = Schemas['WebhookDelivery'];
-export type Event = Schemas['Event'];
-export type ListEnvelope = Schemas['ListEnvelope'];
 /** The `error` member of every error answer (spec §7): branch on `code`. */
-export type ApiError = Schemas['Error']['error'];
+export type ApiError = ErrorEnvelope['error'];
 export type ErrorCode = ApiError['code'];
 
 export type PaymentsClient = Client<paths>;

@@ -1322,6 +1322,35 @@ export interface components {
     };
     pathItems: never;
 }
+export type Business = components['schemas']['Business'];
+export type Health = components['schemas']['Health'];
+export type ListEnvelope = components['schemas']['ListEnvelope'];
+export type Payment = components['schemas']['Payment'];
+export type Checkout = components['schemas']['Checkout'];
+export type Receipt = components['schemas']['Receipt'];
+export type RemainderRequest = components['schemas']['RemainderRequest'];
+export type TestClock = components['schemas']['TestClock'];
+export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
+export type WebhookEndpointWithSecret = components['schemas']['WebhookEndpointWithSecret'];
+export type Event = components['schemas']['Event'];
+export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type CreatePaymentBody = components['schemas']['CreatePaymentBody'];
+export type UpdatePaymentBody = components['schemas']['UpdatePaymentBody'];
+export type OpenCheckoutBody = components['schemas']['OpenCheckoutBody'];
+export type ClaimCheckoutBody = components['schemas']['ClaimCheckoutBody'];
+export type MarkCheckoutSentBody = components['schemas']['MarkCheckoutSentBody'];
+export type AdvanceTestClockBody = components['schemas']['AdvanceTestClockBody'];
+export type CreateWebhookEndpointBody = components['schemas']['CreateWebhookEndpointBody'];
+export type UpdateWebhookEndpointBody = components['schemas']['UpdateWebhookEndpointBody'];
+export type Error = components['schemas']['Error'];
+export type PaymentList = components['schemas']['PaymentList'];
+export type WebhookEndpointList = components['schemas']['WebhookEndpointList'];
+export type WebhookDeliveryList = components['schemas']['WebhookDeliveryList'];
+export type EventList = components['schemas']['EventList'];
+export type HeaderServiceRequestId = components['headers']['Service-Request-Id'];
+export type HeaderIdempotentReplayed = components['headers']['Idempotent-Replayed'];
+export type HeaderWwwAuthenticate = components['headers']['WWW-Authenticate'];
+export type HeaderRetryAfter = components['headers']['Retry-After'];
 export type $defs = Record<string, never>;
 export interface operations {
     getLiveness: {
