@@ -22,13 +22,13 @@ import {
 import { randomUUID } from 'node:crypto';
 import { IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { BusinessService, CreatedBusiness } from '@lib/businesses';
+import { CreatedBusiness } from '@lib/businesses';
 import { DATABASE } from '@lib/core';
 import type { Database } from '@lib/database';
 import { EVENT_STORE, EventStore, LogPosition } from '@lib/eventstore';
 import { newId, notFound } from '@lib/http';
 import { Public } from '../../apps/api/src/auth/auth.decorators';
-import { TestApi, startTestApi } from '../support/api-app';
+import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
 import { Expectation, HttpCase, SocketCase, VALID_ORDER, buildCorpus } from './fuzz-corpus';
 
 /**
@@ -395,7 +395,7 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
 
   beforeAll(async () => {
     api = await startTestApi({}, [FuzzProbeModule]);
-    shop = await api.app.get(BusinessService).createBusiness({ name: 'Fuzz Shop', simulated: true });
+    shop = await businessWithKey(api, true, 'Fuzz Shop', { contact: false });
     const routesOf = (method: string) => [
       ...new Set(
         api.app

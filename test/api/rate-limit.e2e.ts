@@ -1,9 +1,9 @@
 import { Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
-import { BusinessService, CreatedBusiness } from '@lib/businesses';
+import { CreatedBusiness } from '@lib/businesses';
 import { Public } from '../../apps/api/src/auth/auth.decorators';
 import { RateLimit } from '../../apps/api/src/platform/rate-limit.guard';
-import { TestApi, startTestApi } from '../support/api-app';
+import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
 
 @Controller('probe-limits')
 class LimitedController {
@@ -39,9 +39,8 @@ describe.each(backends)('rate limits (spec §8) in %s', (_name, env) => {
   let other: CreatedBusiness;
   beforeAll(async () => {
     api = await startTestApi({ ...env, TRUSTED_PROXIES: '127.0.0.1' }, [LimitedModule]);
-    const service = api.app.get(BusinessService);
-    shop = await service.createBusiness({ name: 'Shop', simulated: true });
-    other = await service.createBusiness({ name: 'Other', simulated: true });
+    shop = await businessWithKey(api, true, 'Shop', { contact: false });
+    other = await businessWithKey(api, true, 'Other', { contact: false });
   });
   afterAll(async () => api?.close());
 

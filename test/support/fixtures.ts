@@ -4,9 +4,12 @@ import { createTestDatabase } from './postgres';
 import { tempDir } from './temp-dir';
 
 /**
- * How suites get what they test on, in one place: a store of either kind, and the running app
- * on either kind. Each fixture cleans up after itself (temp folder removed, database dropped).
+ * How suites get what they test on, in one place: a store of either kind, the running app on
+ * either kind, and a business with its secret key and a client (re-exported from ./client).
+ * Each fixture cleans up after itself (temp folder removed, database dropped).
  */
+export { type Answer, type BusinessWithKey, Client, SHOP_CONTACT, businessWithKey, clientWithNewKey } from './client';
+export { type TestApi, startTestApi } from './api-app';
 
 export type StoreKind = 'embedded' | 'postgres';
 

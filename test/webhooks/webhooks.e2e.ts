@@ -4,7 +4,7 @@ import { DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { WebhooksModule } from '../../apps/api/src/webhooks/webhooks.module';
-import { TestApi, startTestApi } from '../support/api-app';
+import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
 import { createTestDatabase } from '../support/postgres';
 import { Receiver, WebhookWorker, appendPayment, eventually, startReceiver, startWebhookWorker, settledPosition } from './support';
 import { REFUSED_URLS } from './refused-urls';
@@ -42,7 +42,7 @@ describe('webhooks over HTTP (issue 5), on PostgreSQL with WEBHOOK_ALLOW_PRIVATE
     receivers.push(r);
     return r;
   };
-  const business = (): Promise<CreatedBusiness> => api.app.get(BusinessService).createBusiness({ name: 'Shop', simulated: true });
+  const business = (): Promise<CreatedBusiness> => businessWithKey(api, true, 'Shop', { contact: false });
   const createHook = async (shop: CreatedBusiness, body: Record<string, unknown>) => {
     const res = await call('POST', '/webhooks', { key: shop.secret_key, body });
     expect(res.status).toBe(201);
@@ -531,7 +531,7 @@ describe('webhooks over HTTP without WEBHOOK_ALLOW_PRIVATE_URLS (embedded store)
   beforeAll(async () => {
     api = await startTestApi({});
     worker = await startWebhookWorker(api.app.get(EVENT_STORE), api.app.get(DATABASE), { startDispatcher: false });
-    shop = await api.app.get(BusinessService).createBusiness({ name: 'Shop', simulated: true });
+    shop = await businessWithKey(api, true, 'Shop', { contact: false });
   });
   afterAll(async () => {
     await worker?.stop();
@@ -557,7 +557,7 @@ describe('webhooks over HTTP without WEBHOOK_ALLOW_PRIVATE_URLS (embedded store)
     const rebinding = await startTestApi({}, [WebhooksModule.withResolver(async () => [{ address: '127.0.0.1', family: 4 }])]);
     const projections = await startWebhookWorker(rebinding.app.get(EVENT_STORE), rebinding.app.get(DATABASE), { startDispatcher: false });
     try {
-      const owner = await rebinding.app.get(BusinessService).createBusiness({ name: 'Shop', simulated: true });
+      const owner = await businessWithKey(rebinding, true, 'Shop', { contact: false });
       const made = await fetch(`${rebinding.base}/webhooks`, {
         method: 'POST',
         headers: { authorization: `Bearer ${owner.secret_key}`, 'content-type': 'application/json' },
