@@ -8,6 +8,7 @@ import { Public } from '../../apps/api/src/auth/auth.decorators';
 import { Auth, RequestAuth } from '../../apps/api/src/auth/request-auth';
 import { IdempotencyKeyIgnored, IdempotencyKeyRequired } from '../../apps/api/src/platform/idempotency.interceptor';
 import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
+import { TEST_REDIS_URL } from '../support/redis';
 
 class EffectBody {
   @IsString() label!: string;
@@ -69,7 +70,7 @@ class EffectModule {}
 
 const backends: [string, NodeJS.ProcessEnv][] = [
   ['the embedded database', {}],
-  ['Redis', { REDIS_URL: process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379' }],
+  ['Redis', { REDIS_URL: TEST_REDIS_URL }],
 ];
 
 describe.each(backends)('idempotency keys (spec §8) stored in %s', (_name, env) => {
