@@ -4,8 +4,7 @@ import { DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { WebhooksModule } from '../../apps/api/src/webhooks/webhooks.module';
-import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
-import { createTestDatabase } from '../support/postgres';
+import { TestApi, businessWithKey, startApp, startTestApi } from '../support/fixtures';
 import { Receiver, WebhookWorker, appendPayment, eventually, startReceiver, startWebhookWorker, settledPosition } from './support';
 import { REFUSED_URLS } from './refused-urls';
 
@@ -29,7 +28,6 @@ function client(api: () => TestApi) {
 }
 
 describe('webhooks over HTTP (issue 5), on PostgreSQL with WEBHOOK_ALLOW_PRIVATE_URLS', () => {
-  let pg: Awaited<ReturnType<typeof createTestDatabase>>;
   let api: TestApi;
   let worker: WebhookWorker;
   let store: EventStore;
@@ -56,9 +54,8 @@ describe('webhooks over HTTP (issue 5), on PostgreSQL with WEBHOOK_ALLOW_PRIVATE
   const settle = async () => expect(await worker.runner.waitFor(await settledPosition(store), 20_000)).toBe(true);
 
   beforeAll(async () => {
-    pg = await createTestDatabase('whapi');
     // the API alone (no projections, no dispatcher); the test worker runs them with test event sources
-    api = await startTestApi({ DATABASE_URL: pg.url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ROLE: 'api' });
+    api = await startApp('postgres', { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ROLE: 'api' }, 'whapi');
     store = api.app.get(EVENT_STORE);
     db = api.app.get(DATABASE);
     worker = await startWebhookWorker(store, db, { schedule: [0, 100, 100, 100, 100, 100, 100, 100] });
@@ -69,7 +66,6 @@ describe('webhooks over HTTP (issue 5), on PostgreSQL with WEBHOOK_ALLOW_PRIVATE
   afterAll(async () => {
     await worker?.stop();
     await api?.close();
-    await pg?.drop();
   });
 
   describe('endpoints', () => {
