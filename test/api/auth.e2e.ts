@@ -2,7 +2,7 @@ import { Controller, Get, HttpCode, Module, Post } from '@nestjs/common';
 import { BusinessService, CreatedBusiness } from '@lib/businesses';
 import { DashboardOnly, LiveModeAction, Public, RequiresPermission } from '../../apps/api/src/auth/auth.decorators';
 import { Auth, RequestAuth } from '../../apps/api/src/auth/request-auth';
-import { TestApi, startTestApi } from '../support/api-app';
+import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
 
 /** Routes carrying each kind of requirement, as payments, checkouts and wallets will. */
 @Controller('probe-auth')
@@ -49,9 +49,9 @@ describe('authentication and keys (spec §5)', () => {
   beforeAll(async () => {
     api = await startTestApi({}, [ProbeAuthModule]);
     service = api.app.get(BusinessService);
-    live = await service.createBusiness({ name: 'Live Shop', simulated: false });
-    simulated = await service.createBusiness({ name: 'Sandbox', simulated: true });
-    other = await service.createBusiness({ name: 'Other', simulated: false });
+    live = await businessWithKey(api, false, 'Live Shop', { contact: false });
+    simulated = await businessWithKey(api, true, 'Sandbox', { contact: false });
+    other = await businessWithKey(api, false, 'Other', { contact: false });
   });
   afterAll(async () => api?.close());
 

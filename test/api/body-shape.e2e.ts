@@ -2,9 +2,7 @@ import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
-import { BusinessService, CreatedBusiness } from '@lib/businesses';
-import { TestApi, startTestApi } from '../support/api-app';
-import { Client } from '../payments/http/client';
+import { BusinessWithKey, Client, TestApi, businessWithKey, startApp } from '../support/fixtures';
 
 /**
  * A body must be a JSON object (spec §7: 400 invalid_request, the §7 envelope): `null`, an array,
@@ -50,14 +48,14 @@ function bodyRoutes(api: TestApi): string[] {
 
 describe('a body must be a JSON object on every route that takes one (spec §7)', () => {
   let api: TestApi;
-  let shop: CreatedBusiness;
+  let shop: BusinessWithKey;
   let client: Client;
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    api = await startTestApi({ TRUSTED_PROXIES: 'loopback' });
-    shop = await api.app.get(BusinessService).createBusiness({ name: 'Body Shop', simulated: true });
-    client = new Client(api, shop.secret_key);
+    api = await startApp('embedded', { TRUSTED_PROXIES: 'loopback' });
+    shop = await businessWithKey(api, true, 'Body Shop', { contact: false });
+    client = shop.client;
     const payment = await client.createPayment({ metadata: { order: '1' } });
     ids.payment = payment.id;
     ids.code = payment.url.split('/').pop()!;

@@ -22,13 +22,13 @@ import {
 import { randomUUID } from 'node:crypto';
 import { IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { BusinessService, CreatedBusiness } from '@lib/businesses';
+import { CreatedBusiness } from '@lib/businesses';
 import { DATABASE } from '@lib/core';
 import type { Database } from '@lib/database';
 import { EVENT_STORE, EventStore, LogPosition } from '@lib/eventstore';
 import { newId, notFound } from '@lib/http';
 import { Public } from '../../apps/api/src/auth/auth.decorators';
-import { TestApi, startTestApi } from '../support/api-app';
+import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
 import { Expectation, HttpCase, SocketCase, VALID_ORDER, buildCorpus } from './fuzz-corpus';
 
 /**
@@ -125,17 +125,29 @@ interface Answer {
 }
 type Outcome = { kind: 'answer'; answer: Answer } | { kind: 'closed'; detail: string } | { kind: 'timeout' };
 
-function sendHttp(port: number, path: string, headers: Record<string, string>, body: Buffer, chunked = false, timeoutMs = 20_000, method = 'POST'): Promise<Outcome> {
-  const all = chunked ? headers : { ...headers, 'content-length': String(body.length) };
+/**
+ * The outcome of one exchange on a connection that `open` starts: the first outcome it passes
+ * to `settle`, or `onTimeout()` after `timeoutMs`. Either way the timer is cleared and the
+ * connection destroyed; later outcomes are ignored.
+ */
+function firstOutcome(timeoutMs: number, onTimeout: () => Outcome, open: (settle: (outcome: Outcome) => void) => { destroy(): void }): Promise<Outcome> {
   return new Promise((resolve) => {
     let settled = false;
     const settle = (outcome: Outcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      req.destroy();
+      connection.destroy();
       resolve(outcome);
     };
+    const timer = setTimeout(() => settle(onTimeout()), timeoutMs);
+    const connection = open(settle);
+  });
+}
+
+function sendHttp(port: number, path: string, headers: Record<string, string>, body: Buffer, chunked = false, timeoutMs = 20_000, method = 'POST'): Promise<Outcome> {
+  const all = chunked ? headers : { ...headers, 'content-length': String(body.length) };
+  return firstOutcome(timeoutMs, () => ({ kind: 'timeout' }), (settle) => {
     const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: all, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -144,25 +156,16 @@ function sendHttp(port: number, path: string, headers: Record<string, string>, b
     });
     // a server that answers before reading the whole body (413) may reset the socket under our write
     req.on('error', (error) => setTimeout(() => settle({ kind: 'closed', detail: error.message }), 200));
-    const timer = setTimeout(() => settle({ kind: 'timeout' }), timeoutMs);
     req.end(body);
+    return req;
   });
 }
 
 /** Writes raw bytes; reads one response (status line, headers, Content-Length body) or notes a close or timeout. */
 function sendRaw(port: number, bytes: Buffer, halfClose: boolean, timeoutMs: number): Promise<Outcome> {
-  return new Promise((resolve) => {
+  let received = Buffer.alloc(0);
+  return firstOutcome(timeoutMs, () => parseRaw(received, true) ?? { kind: 'timeout' }, (settle) => {
     const socket = connect({ host: '127.0.0.1', port });
-    let received = Buffer.alloc(0);
-    let settled = false;
-    const settle = (outcome: Outcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(outcome);
-    };
-    const timer = setTimeout(() => settle(parseRaw(received, true) ?? { kind: 'timeout' }), timeoutMs);
     socket.on('connect', () => {
       socket.write(bytes);
       if (halfClose) socket.end();
@@ -174,6 +177,7 @@ function sendRaw(port: number, bytes: Buffer, halfClose: boolean, timeoutMs: num
     });
     socket.on('error', (error) => settle(parseRaw(received, true) ?? { kind: 'closed', detail: error.message }));
     socket.on('close', () => settle(parseRaw(received, true) ?? { kind: 'closed', detail: 'closed without an answer' }));
+    return socket;
   });
 }
 
@@ -395,7 +399,7 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
 
   beforeAll(async () => {
     api = await startTestApi({}, [FuzzProbeModule]);
-    shop = await api.app.get(BusinessService).createBusiness({ name: 'Fuzz Shop', simulated: true });
+    shop = await businessWithKey(api, true, 'Fuzz Shop', { contact: false });
     const routesOf = (method: string) => [
       ...new Set(
         api.app

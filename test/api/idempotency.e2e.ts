@@ -1,13 +1,14 @@
 import { Body, Controller, HttpCode, Inject, Module, Patch, Post } from '@nestjs/common';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import { randomUUID } from 'node:crypto';
-import { BusinessService, CreatedBusiness } from '@lib/businesses';
+import { CreatedBusiness } from '@lib/businesses';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { ApiError } from '@lib/http';
 import { Public } from '../../apps/api/src/auth/auth.decorators';
 import { Auth, RequestAuth } from '../../apps/api/src/auth/request-auth';
 import { IdempotencyKeyIgnored, IdempotencyKeyRequired } from '../../apps/api/src/platform/idempotency.interceptor';
-import { TestApi, startTestApi } from '../support/api-app';
+import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
+import { TEST_REDIS_URL } from '../support/redis';
 
 class EffectBody {
   @IsString() label!: string;
@@ -69,7 +70,7 @@ class EffectModule {}
 
 const backends: [string, NodeJS.ProcessEnv][] = [
   ['the embedded database', {}],
-  ['Redis', { REDIS_URL: process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379' }],
+  ['Redis', { REDIS_URL: TEST_REDIS_URL }],
 ];
 
 describe.each(backends)('idempotency keys (spec §8) stored in %s', (_name, env) => {
@@ -79,9 +80,8 @@ describe.each(backends)('idempotency keys (spec §8) stored in %s', (_name, env)
 
   beforeAll(async () => {
     api = await startTestApi(env, [EffectModule]);
-    const service = api.app.get(BusinessService);
-    shop = await service.createBusiness({ name: 'Shop', simulated: true });
-    other = await service.createBusiness({ name: 'Other', simulated: true });
+    shop = await businessWithKey(api, true, 'Shop', { contact: false });
+    other = await businessWithKey(api, true, 'Other', { contact: false });
   });
   afterAll(async () => api?.close());
 

@@ -1,10 +1,9 @@
 import { Controller, Get, Module, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Writable } from 'node:stream';
-import { BusinessService } from '@lib/businesses';
 import { Public } from '../../apps/api/src/auth/auth.decorators';
 import { eventually } from '../support/eventually';
-import { TestApi, startTestApi } from '../support/api-app';
+import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
 
 /** A careless route that logs everything it was sent: redaction must still hold. */
 @Public()
@@ -104,7 +103,7 @@ describe('JSON logs (pino)', () => {
     });
 
   it('writes one line per request with request id, route, status and duration', async () => {
-    const { secret_key } = await api.app.get(BusinessService).createBusiness({ name: 'Log Shop', simulated: true });
+    const { secret_key } = await businessWithKey(api, true, 'Log Shop', { contact: false });
     const response = await fetch(`${api.base}/business`, { headers: { authorization: `Bearer ${secret_key}` } });
     const requestId = response.headers.get('service-request-id');
     const line = await waitForLine((l) => l.request_id === requestId && l.msg === 'request');
@@ -130,7 +129,7 @@ describe('JSON logs (pino)', () => {
   });
 
   it('redacts Authorization, cookies, keys and secrets even when code logs them', async () => {
-    const { secret_key } = await api.app.get(BusinessService).createBusiness({ name: 'Careless', simulated: true });
+    const { secret_key } = await businessWithKey(api, true, 'Careless', { contact: false });
     const response = await fetch(`${api.base}/probe-log`, { headers: { authorization: `Bearer ${secret_key}`, cookie: 'session=abc123' } });
     expect(response.status).toBe(200);
     const line = await waitForLine((l) => l.msg === 'careless');

@@ -1,6 +1,5 @@
-import { BusinessService } from '@lib/businesses';
 import { Metrics } from '../../apps/api/src/platform/metrics';
-import { TestApi, startTestApi } from '../support/api-app';
+import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
 
 describe('Prometheus metrics', () => {
   let api: TestApi;
@@ -12,7 +11,7 @@ describe('Prometheus metrics', () => {
   afterAll(async () => api?.close());
 
   it('counts requests by method, route and status, with latency, and reports projection lag', async () => {
-    const { secret_key } = await api.app.get(BusinessService).createBusiness({ name: 'Metered', simulated: true });
+    const { secret_key } = await businessWithKey(api, true, 'Metered', { contact: false });
     for (let i = 0; i < 3; i++) await fetch(`${api.base}/business`, { headers: { authorization: `Bearer ${secret_key}` } });
     await fetch(`${api.base}/business`);
     const text = await (await fetch(metricsUrl)).text();

@@ -1,9 +1,10 @@
 import { Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
-import { BusinessService, CreatedBusiness } from '@lib/businesses';
+import { CreatedBusiness } from '@lib/businesses';
 import { Public } from '../../apps/api/src/auth/auth.decorators';
 import { RateLimit } from '../../apps/api/src/platform/rate-limit.guard';
-import { TestApi, startTestApi } from '../support/api-app';
+import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
+import { TEST_REDIS_URL } from '../support/redis';
 
 @Controller('probe-limits')
 class LimitedController {
@@ -30,7 +31,7 @@ const randomIp = () => `198.51.${randomInt(0, 255)}.${randomInt(1, 254)}`;
 
 const backends: [string, NodeJS.ProcessEnv][] = [
   ['memory', {}],
-  ['Redis', { REDIS_URL: process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379' }],
+  ['Redis', { REDIS_URL: TEST_REDIS_URL }],
 ];
 
 describe.each(backends)('rate limits (spec §8) in %s', (_name, env) => {
@@ -39,9 +40,8 @@ describe.each(backends)('rate limits (spec §8) in %s', (_name, env) => {
   let other: CreatedBusiness;
   beforeAll(async () => {
     api = await startTestApi({ ...env, TRUSTED_PROXIES: '127.0.0.1' }, [LimitedModule]);
-    const service = api.app.get(BusinessService);
-    shop = await service.createBusiness({ name: 'Shop', simulated: true });
-    other = await service.createBusiness({ name: 'Other', simulated: true });
+    shop = await businessWithKey(api, true, 'Shop', { contact: false });
+    other = await businessWithKey(api, true, 'Other', { contact: false });
   });
   afterAll(async () => api?.close());
 

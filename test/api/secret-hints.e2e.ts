@@ -1,6 +1,5 @@
 import { BusinessService } from '@lib/businesses';
-import { TestApi, startTestApi } from '../support/api-app';
-import { Client } from '../payments/http/client';
+import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
 
 /**
  * Masked secrets (spec §2 `secret_hint`: "a fixed prefix, dots, and its last characters"): what
@@ -30,7 +29,7 @@ describe('secret hints end with the secret’s own last characters', () => {
   it('API keys: secret, publishable and restricted, live and test', async () => {
     const businesses = api.app.get(BusinessService);
     for (const simulated of [true, false]) {
-      const created = await businesses.createBusiness({ name: 'Hint Shop', simulated });
+      const created = await businessWithKey(api, simulated, 'Hint Shop', { contact: false });
       const byType = (type: string) => created.keys.find((k) => k.type === type)!;
       expectHintOf(byType('secret').redacted_key, created.secret_key);
       expectHintOf(byType('publishable').redacted_key, created.publishable_key);
@@ -42,8 +41,7 @@ describe('secret hints end with the secret’s own last characters', () => {
   });
 
   it('webhook signing secrets: on create, on rotate, and as read back afterwards', async () => {
-    const { secret_key } = await api.app.get(BusinessService).createBusiness({ name: 'Hook Shop', simulated: true });
-    const client = new Client(api, secret_key);
+    const { client } = await businessWithKey(api, true, 'Hook Shop', { contact: false });
     for (let i = 0; i < 5; i++) {
       const created = await client.post('/webhooks', { url: `https://hooks.example.com/in/${i}`, event_types: ['payment.succeeded'] });
       expect(created.status).toBe(201);

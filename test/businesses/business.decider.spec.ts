@@ -9,6 +9,7 @@ import {
   foldBusiness,
   initialBusinessState,
 } from '@lib/businesses';
+import { thrownBy } from '../support/thrown';
 
 /** Emmett-style specification: given these events, when this command, then these events (or this error). */
 function given(events: BusinessEvent[]) {
@@ -19,15 +20,9 @@ function given(events: BusinessEvent[]) {
       return {
         then: (expected: BusinessEvent[]) => expect(run()).toEqual(expected),
         thenRefused(code: DomainError['code'], field: string | null = null, message?: RegExp) {
-          let caught: unknown;
-          try {
-            run();
-          } catch (error) {
-            caught = error;
-          }
-          expect(caught).toBeInstanceOf(DomainError);
+          const caught = thrownBy(DomainError, run);
           expect(caught).toMatchObject({ code, field });
-          if (message) expect((caught as Error).message).toMatch(message);
+          if (message) expect(caught.message).toMatch(message);
         },
         thenThrows: (message: RegExp) => expect(run).toThrow(message),
       };

@@ -9,31 +9,9 @@ import {
   toApiError,
 } from '@lib/businesses';
 import { Database, Row } from '@lib/database';
-import { ConcurrencyError, EventStore, OpenedStore, openEventStore } from '@lib/eventstore';
+import { ConcurrencyError, EventStore } from '@lib/eventstore';
 import { ProjectionRunner, rebuildProjection, verifyProjection } from '@lib/projections';
-import { createTestDatabase } from '../support/postgres';
-import { tempDir } from '../support/temp-dir';
-
-type Opened = OpenedStore & { cleanup(): Promise<void> };
-
-const adapters: [string, () => Promise<Opened>][] = [
-  [
-    'embedded',
-    async () => {
-      const dir = tempDir();
-      const opened = await openEventStore({ dataDir: dir.path, pollIntervalMs: 20 });
-      return { ...opened, cleanup: async () => (await opened.close(), dir.remove()) };
-    },
-  ],
-  [
-    'postgres',
-    async () => {
-      const database = await createTestDatabase('biz');
-      const opened = await openEventStore({ databaseUrl: database.url, pollIntervalMs: 20 });
-      return { ...opened, cleanup: async () => (await opened.close(), await database.drop()) };
-    },
-  ],
-];
+import { STORE_KINDS, TestStore, openTestStore } from '../support/fixtures';
 
 /** A database that counts the statements sent through it (to see the cache at work). */
 function counting(db: Database): { db: Database; statements: { text: string; name?: string }[] } {
@@ -61,15 +39,15 @@ async function refused(promise: Promise<unknown>): Promise<DomainError> {
   throw new Error('expected a DomainError');
 }
 
-describe.each(adapters)('businesses and keys on %s', (_kind, open) => {
-  let opened: Opened;
+describe.each(STORE_KINDS)('businesses and keys on %s', (kind) => {
+  let opened: TestStore;
   let store: EventStore;
   let db: Database;
   let runner: ProjectionRunner;
   let service: BusinessService;
 
   beforeAll(async () => {
-    opened = await open();
+    opened = await openTestStore(kind, 'biz', { pollIntervalMs: 20 });
     ({ store, db } = opened);
     runner = new ProjectionRunner(store, db, [businessesProjector]);
     await runner.start();

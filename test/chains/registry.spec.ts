@@ -31,19 +31,12 @@ import {
   type AssetCode,
   type NetworkId,
 } from '../../libs/chains/src/registry';
+import { thrownBy } from '../support/thrown';
 
 const EVM: readonly NetworkId[] = ['ethereum', 'polygon', 'base', 'arbitrum'];
 
-/** The error a call throws, for asserting on its code and field. */
-function thrown(fn: () => unknown): RegistryError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(RegistryError);
-    return error as RegistryError;
-  }
-  throw new Error('expected a RegistryError, nothing was thrown');
-}
+/** The RegistryError a call throws, for asserting on its code and field. */
+const thrown = (fn: () => unknown): RegistryError => thrownBy(RegistryError, fn);
 
 /** Deterministic bytes for generated examples (no randomness in tests). */
 function bytes(length: number, seed: number): Uint8Array {

@@ -1,9 +1,7 @@
 import { Client as Pg } from 'pg';
-import { startTestApi } from '../support/api-app';
 import { cli } from '../support/cli';
 import { eventually } from '../support/eventually';
-import { createTestDatabase } from '../support/postgres';
-import { businessWithKey } from '../payments/http/client';
+import { businessWithKey, startTestApi, testStorage } from '../support/fixtures';
 import { startReceiver } from '../webhooks/support';
 
 /**
@@ -13,9 +11,9 @@ import { startReceiver } from '../webhooks/support';
  */
 describe('operators on real payment data (PostgreSQL)', () => {
   it('audits a payment stream, verifies and rebuilds every projection without re-sending deliveries', async () => {
-    const database = await createTestDatabase('staff');
+    const storage = await testStorage('postgres', 'staff');
     const rx = await startReceiver();
-    const env = { DATABASE_URL: database.url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', TRUSTED_PROXIES: 'loopback' };
+    const env = { ...storage.env, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', TRUSTED_PROXIES: 'loopback' };
     const api = await startTestApi(env);
     let paymentId: string;
     try {
@@ -46,7 +44,7 @@ describe('operators on real payment data (PostgreSQL)', () => {
     } finally {
       await api.close();
     }
-    const pg = new Pg({ connectionString: database.url });
+    const pg = new Pg({ connectionString: storage.env.DATABASE_URL });
     await pg.connect();
     try {
       const before = await pg.query(`SELECT id, status, attempt FROM webhook_deliveries ORDER BY id`);
@@ -83,7 +81,7 @@ describe('operators on real payment data (PostgreSQL)', () => {
     } finally {
       await pg.end();
       await rx.close();
-      await database.drop();
+      await storage.cleanup();
     }
   }, 120_000);
 });

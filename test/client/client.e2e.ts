@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { BusinessService } from '@lib/businesses';
 import { createPaymentsClient, verifyWebhook, WebhookVerificationError } from '../../libs/client/src';
 import { CLIENT_TYPES_PATH, clientTypes } from '../../scripts/generate-client';
-import { TestApi, startTestApi } from '../support/api-app';
+import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
 import { Receiver, startReceiver } from '../webhooks/support';
 
 /**
@@ -18,7 +17,7 @@ describe('the typed client (libs/client)', () => {
     // private receiver URLs allowed, so a test delivery reaches this process
     api = await startTestApi({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
     receiver = await startReceiver();
-    secretKey = (await api.app.get(BusinessService).createBusiness({ name: 'Client', simulated: true, website: 'https://shop.example', support_email: 'help@shop.example' })).secret_key;
+    secretKey = (await businessWithKey(api, true, 'Client')).secret_key;
   });
   afterAll(async () => {
     await receiver?.close();

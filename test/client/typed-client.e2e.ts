@@ -3,9 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { BusinessService } from '@lib/businesses';
 import { clientTypes } from '../../scripts/generate-client';
-import { TestApi, startTestApi } from '../support/api-app';
+import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
 import { runIntegrator } from './integrator';
 
 const ROOT = join(__dirname, '..', '..');
@@ -46,7 +45,7 @@ describe('an integrator program on types generated from the served document', ()
 
   beforeAll(async () => {
     api = await startTestApi();
-    const created = await api.app.get(BusinessService).createBusiness({ name: 'Integrator', simulated: true, website: 'https://shop.example', support_email: 'help@shop.example' });
+    const created = await businessWithKey(api, true, 'Integrator');
     secretKey = created.secret_key;
     dir = mkdtempSync(join(tmpdir(), 'integrator-'));
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');

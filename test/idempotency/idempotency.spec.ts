@@ -11,9 +11,8 @@ import {
   fingerprint,
 } from '../../libs/idempotency/src';
 import { createTestDatabase } from '../support/postgres';
+import { TEST_REDIS_URL } from '../support/redis';
 import { tempDir } from '../support/temp-dir';
-
-const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 
 interface Backend {
   /** The store under test. */
@@ -177,8 +176,8 @@ describe('idempotency store: redis', () => {
   let backend: Backend;
 
   idempotencyContract(async () => {
-    const a = new Redis(REDIS_URL);
-    const c = new Redis(REDIS_URL);
+    const a = new Redis(TEST_REDIS_URL);
+    const c = new Redis(TEST_REDIS_URL);
     clients.push(a, c);
     backend = {
       store: new RedisIdempotencyStore(a, prefix),
@@ -203,7 +202,7 @@ describe('idempotency store: redis', () => {
   });
 
   it('a store made from a URL owns and closes its client', async () => {
-    const store = createIdempotencyStore({ redisUrl: REDIS_URL, db: undefined as unknown as Database, keyPrefix: prefix });
+    const store = createIdempotencyStore({ redisUrl: TEST_REDIS_URL, db: undefined as unknown as Database, keyPrefix: prefix });
     expect(store).toBeInstanceOf(RedisIdempotencyStore);
     expect((await store.begin('s', newKeyFor('url'), 'fp')).state).toBe('started');
     await store.close();

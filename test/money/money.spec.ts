@@ -23,6 +23,7 @@ import {
   validateCardPrice,
   validatePaymentAmount,
 } from '../../libs/money/src';
+import { thrownBy } from '../support/thrown';
 
 /** Seeded PRNG (mulberry32): the same 10,000 cases every run, so a failure reproduces. */
 function prng(seed: number) {
@@ -49,15 +50,7 @@ function prng(seed: number) {
   return { next32, bits, between, pick };
 }
 
-function refusal(run: () => unknown): MoneyError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(MoneyError);
-    return error as MoneyError;
-  }
-  throw new Error('expected a MoneyError, nothing was thrown');
-}
+const refusal = (run: () => unknown): MoneyError => thrownBy(MoneyError, run);
 
 function expectRefused(run: () => unknown, code: MoneyErrorCode): void {
   expect(refusal(run).code).toBe(code);

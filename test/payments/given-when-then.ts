@@ -1,4 +1,5 @@
 import { PaymentDomainError } from '../../libs/payments/src/domain';
+import { thrownBy } from '../support/thrown';
 
 /** given(events).when(command).then(events | error code): Emmett's DeciderSpecification, tiny. */
 export function spec<C, E, S>(decide: (c: C, s: S, ctx: { now: Date }) => E[], evolve: (s: S, e: E) => S, initial: S) {
@@ -9,14 +10,7 @@ export function spec<C, E, S>(decide: (c: C, s: S, ctx: { now: Date }) => E[], e
       return {
         then(expected: E[] | string): E[] {
           if (typeof expected === 'string') {
-            let caught: unknown;
-            try {
-              run();
-            } catch (error) {
-              caught = error;
-            }
-            expect(caught).toBeInstanceOf(PaymentDomainError);
-            expect((caught as PaymentDomainError).code).toBe(expected);
+            expect(thrownBy(PaymentDomainError, run).code).toBe(expected);
             return [];
           }
           const events = run();

@@ -148,32 +148,27 @@ export class Harness {
   /** Decide on the folded state, append idempotently by event id (an id in the stream is a no-op). */
   private apply(target: Target, commandId: string, causationId: string | null): { stream: string; stored: Stored<CheckoutEvent> | Stored<PaymentEvent> }[] {
     const ctx = { now: this.now };
-    const recordedAt = this.now.toISOString();
-    const out: { stream: string; stored: Stored<CheckoutEvent> | Stored<PaymentEvent> }[] = [];
-    if (target.target === 'payment') {
-      const events = decidePayment(target.command, this.paymentState(target.id), ctx);
-      const stream = this.payments.get(target.id) ?? [];
-      this.payments.set(target.id, stream);
-      events.forEach((event, i) => {
-        const id = reactionEventId(commandId, i);
-        if (stream.some((e) => e.id === id)) return;
-        const stored = { id, event, recordedAt, causationId };
-        stream.push(stored);
-        out.push({ stream: PAYMENT_STREAM.stream(target.id), stored });
-      });
-    } else {
-      const events = decideCheckout(target.command, this.checkoutState(target.id), ctx);
-      const stream = this.checkouts.get(target.id) ?? [];
-      this.checkouts.set(target.id, stream);
-      events.forEach((event, i) => {
-        const id = reactionEventId(commandId, i);
-        if (stream.some((e) => e.id === id)) return;
-        const stored = { id, event, recordedAt, causationId };
-        stream.push(stored);
-        out.push({ stream: CHECKOUT_STREAM.stream(target.id), stored });
-      });
-    }
+    const out =
+      target.target === 'payment'
+        ? this.append(this.payments, target.id, PAYMENT_STREAM.stream(target.id), decidePayment(target.command, this.paymentState(target.id), ctx), commandId, causationId)
+        : this.append(this.checkouts, target.id, CHECKOUT_STREAM.stream(target.id), decideCheckout(target.command, this.checkoutState(target.id), ctx), commandId, causationId);
     this.log.push(...out);
+    return out;
+  }
+
+  /** Appends the decided events to one stream of `streams`, each under the id derived from the command and its index, skipping ids the stream holds. */
+  private append<E>(streams: Map<string, Stored<E>[]>, id: string, streamName: string, events: E[], commandId: string, causationId: string | null): { stream: string; stored: Stored<E> }[] {
+    const recordedAt = this.now.toISOString();
+    const stream = streams.get(id) ?? [];
+    streams.set(id, stream);
+    const out: { stream: string; stored: Stored<E> }[] = [];
+    events.forEach((event, i) => {
+      const eventId = reactionEventId(commandId, i);
+      if (stream.some((e) => e.id === eventId)) return;
+      const stored = { id: eventId, event, recordedAt, causationId };
+      stream.push(stored);
+      out.push({ stream: streamName, stored });
+    });
     return out;
   }
 }

@@ -1,4 +1,5 @@
-import { PaymentCommand, PaymentEvent, PaymentState, decidePayment, evolvePayment, initialPaymentState, timeline } from '../../libs/payments/src/domain';
+import { PaymentCommand, PaymentDomainError, PaymentEvent, PaymentState, decidePayment, evolvePayment, initialPaymentState, timeline } from '../../libs/payments/src/domain';
+import { thrownBy } from '../support/thrown';
 import { spec } from './given-when-then';
 
 const T0 = new Date('2025-01-01T00:00:00.000Z');
@@ -35,12 +36,9 @@ describe('payment decider', () => {
     });
   });
   it('request-remainder while the quote is live → remainder_unavailable carrying its end', () => {
-    let caught: unknown;
-    try {
-      decidePayment({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }, underpaid().reduce(evolvePayment, initialPaymentState), { now: at(120_000) });
-    } catch (e) {
-      caught = e;
-    }
+    const caught = thrownBy(PaymentDomainError, () =>
+      decidePayment({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }, underpaid().reduce(evolvePayment, initialPaymentState), { now: at(120_000) }),
+    );
     expect(caught).toMatchObject({ code: 'remainder_unavailable', quoteEndsAt: '2025-01-01T00:16:00.000Z' });
   });
   it('request-remainder: no page left → remainder_unavailable; not underpaid → payment_not_underpaid', () => {

@@ -1,6 +1,6 @@
-import { OpenedStore, comparePositions, openEventStore } from '@lib/eventstore';
+import { comparePositions } from '@lib/eventstore';
 import { CreatePaymentCommand, PAYMENT_STREAM, simulatedDepositAddress } from '@lib/payments';
-import { tempDir } from '../support/temp-dir';
+import { TestStore, openTestStore } from '../support/fixtures';
 import { paymentsUseCases } from './support/use-cases';
 
 /**
@@ -12,21 +12,16 @@ import { paymentsUseCases } from './support/use-cases';
  * as `underpaid` right after an advance that paid its remainder).
  */
 describe('settling an event that another settler already settled', () => {
-  let dir: ReturnType<typeof tempDir>;
-  let opened: OpenedStore;
+  let opened: TestStore;
   const business = { id: 'bus_settle', simulated: true };
 
   // each call is another process: its own process manager (and so its own "settled here" memory)
   const app = () => paymentsUseCases(opened.store, opened.db);
 
   beforeAll(async () => {
-    dir = tempDir();
-    opened = await openEventStore({ dataDir: dir.path });
+    opened = await openTestStore('embedded');
   });
-  afterAll(async () => {
-    await opened.close();
-    dir.remove();
-  });
+  afterAll(async () => opened?.cleanup());
 
   it('the second settler answers with the same appended chain and the same last position as the first', async () => {
     const first = app();

@@ -1,12 +1,15 @@
-import { OpenedStore, openEventStore } from '@lib/eventstore';
+import { OpenedStore, StoreConfig, openEventStore } from '@lib/eventstore';
 import { TestApi, startTestApi } from './api-app';
 import { createTestDatabase } from './postgres';
 import { tempDir } from './temp-dir';
 
 /**
- * How suites get what they test on, in one place: a store of either kind, and the running app
- * on either kind. Each fixture cleans up after itself (temp folder removed, database dropped).
+ * How suites get what they test on, in one place: a store of either kind, the running app on
+ * either kind, and a business with its secret key and a client (re-exported from ./client).
+ * Each fixture cleans up after itself (temp folder removed, database dropped).
  */
+export { type Answer, type BusinessWithKey, Client, businessWithKey, clientWithNewKey } from './client';
+export { type TestApi, startTestApi } from './api-app';
 
 export type StoreKind = 'embedded' | 'postgres';
 
@@ -23,16 +26,19 @@ export interface TestStore extends OpenedStore {
   cleanup(): Promise<void>;
 }
 
-/** A fresh event store with its SQL database: PGlite in a temp folder, or a new PostgreSQL database. */
-export async function openTestStore(kind: StoreKind, prefix = 't'): Promise<TestStore> {
+/**
+ * A fresh event store with its SQL database: PGlite in a temp folder, or a new PostgreSQL
+ * database. `options` are the store's other settings (a shorter poll interval, say).
+ */
+export async function openTestStore(kind: StoreKind, prefix = 't', options: Pick<StoreConfig, 'pollIntervalMs'> = {}): Promise<TestStore> {
   if (kind === 'embedded') {
     const dir = tempDir();
-    const open = () => openEventStore({ dataDir: dir.path });
+    const open = () => openEventStore({ ...options, dataDir: dir.path });
     const opened = await open();
     return { ...opened, kind, env: { DATA_DIR: dir.path, DATABASE_URL: '' }, reopen: open, cleanup: async () => (await opened.close(), dir.remove()) };
   }
   const database = await createTestDatabase(prefix);
-  const open = () => openEventStore({ databaseUrl: database.url });
+  const open = () => openEventStore({ ...options, databaseUrl: database.url });
   const opened = await open();
   return { ...opened, kind, env: { DATABASE_URL: database.url }, reopen: open, cleanup: async () => (await opened.close(), await database.drop()) };
 }

@@ -162,18 +162,15 @@ function timersContract(backend: () => Backend): void {
     const id = unique('t');
     await store.schedule({ id, businessId: 'biz', kind, subject: 's', dueAt: time.now() });
 
-    expect(await r.runDue()).toBe(0); // attempt 1 fails: retry in 1 s
-    expect(await store.get(id)).toMatchObject({ status: 'scheduled', attempts: 1, lastError: 'Error: boom 1' });
-    time.advance(999);
-    expect(await r.runDue()).toBe(0);
-    expect(calls).toBe(1);
-    time.advance(1);
-    expect(await r.runDue()).toBe(0); // attempt 2 fails: retry in 2 s
-    expect(await store.get(id)).toMatchObject({ status: 'scheduled', attempts: 2, lastError: 'Error: boom 2' });
-    time.advance(1999);
-    expect(await r.runDue()).toBe(0);
-    expect(calls).toBe(2);
-    time.advance(1);
+    // attempts 1 and 2 fail: retried after backoffMs(attempt), 1 s then 2 s, and not a millisecond earlier
+    for (const attempt of [1, 2]) {
+      expect(await r.runDue()).toBe(0);
+      expect(await store.get(id)).toMatchObject({ status: 'scheduled', attempts: attempt, lastError: `Error: boom ${attempt}` });
+      time.advance(1000 * attempt - 1);
+      expect(await r.runDue()).toBe(0);
+      expect(calls).toBe(attempt);
+      time.advance(1);
+    }
     expect(await r.runDue()).toBe(1);
     expect(calls).toBe(3);
     expect(await store.get(id)).toMatchObject({ status: 'fired', attempts: 3 });

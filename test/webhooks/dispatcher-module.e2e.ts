@@ -1,8 +1,6 @@
 import { Webhook } from 'standardwebhooks';
-import { startTestApi } from '../support/api-app';
 import { eventually } from '../support/eventually';
-import { createTestDatabase } from '../support/postgres';
-import { businessWithKey } from '../payments/http/client';
+import { businessWithKey, startApp } from '../support/fixtures';
 import { startReceiver } from './support';
 
 /**
@@ -12,8 +10,7 @@ import { startReceiver } from './support';
  * GET /payments/{id} returns it.
  */
 it('a subscriber receives signed payment.created and payment.succeeded deliveries for a real payment', async () => {
-  const pg = await createTestDatabase('whmod');
-  const api = await startTestApi({ DATABASE_URL: pg.url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', TRUSTED_PROXIES: 'loopback' });
+  const api = await startApp('postgres', { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', TRUSTED_PROXIES: 'loopback' }, 'whmod');
   const rx = await startReceiver();
   try {
     const { client } = await businessWithKey(api, true);
@@ -57,6 +54,5 @@ it('a subscriber receives signed payment.created and payment.succeeded deliverie
   } finally {
     await api.close();
     await rx.close();
-    await pg.drop();
   }
 });

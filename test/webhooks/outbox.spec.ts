@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BusinessService } from '@lib/businesses';
 import { Database } from '@lib/database';
-import { EventStore, LogPosition, OpenedStore, formatPosition, openEventStore } from '@lib/eventstore';
+import { EventStore, LogPosition, formatPosition } from '@lib/eventstore';
 import { ProjectionRunner, rebuildProjection, verifyProjection } from '@lib/projections';
 import {
   ApiEventSource,
@@ -11,28 +11,8 @@ import {
   eventsProjector,
   webhookEndpointsProjector,
 } from '../../libs/webhooks/src';
-import { createTestDatabase } from '../support/postgres';
-import { tempDir } from '../support/temp-dir';
+import { STORE_KINDS, TestStore, openTestStore } from '../support/fixtures';
 import { TEST_SOURCES, appendPayment, endpointCommands, testPaymentSource, settledPosition } from './support';
-
-const adapters: [string, () => Promise<OpenedStore & { cleanup(): Promise<void> }>][] = [
-  [
-    'postgres',
-    async () => {
-      const database = await createTestDatabase('whout');
-      const opened = await openEventStore({ databaseUrl: database.url });
-      return { ...opened, cleanup: async () => (await opened.close(), await database.drop()) };
-    },
-  ],
-  [
-    'embedded',
-    async () => {
-      const dir = tempDir();
-      const opened = await openEventStore({ dataDir: dir.path });
-      return { ...opened, cleanup: async () => (await opened.close(), dir.remove()) };
-    },
-  ],
-];
 
 interface DeliveryLine {
   id: string;
@@ -41,8 +21,8 @@ interface DeliveryLine {
   event_type: string;
 }
 
-describe.each(adapters)('events projection and outbox on %s (issue 5 points 2 and 3)', (_kind, open) => {
-  let opened: OpenedStore & { cleanup(): Promise<void> };
+describe.each(STORE_KINDS)('events projection and outbox on %s (issue 5 points 2 and 3)', (kind) => {
+  let opened: TestStore;
   let store: EventStore;
   let db: Database;
   let runner: ProjectionRunner;
@@ -70,7 +50,7 @@ describe.each(adapters)('events projection and outbox on %s (issue 5 points 2 an
     endpoints.create(businessId, { url: 'https://hooks.example.com/in', event_types: eventTypes, ...extra });
 
   beforeAll(async () => {
-    opened = await open();
+    opened = await openTestStore(kind, 'whout');
     ({ store, db } = opened);
     await startRunner();
     const waiter = { waitFor: (position: LogPosition, timeoutMs?: number) => runner.waitFor(position, timeoutMs) }; // the runner of the moment

@@ -4,8 +4,7 @@ import { DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { WebhooksModule } from '../../apps/api/src/webhooks/webhooks.module';
-import { TestApi, startTestApi } from '../support/api-app';
-import { createTestDatabase } from '../support/postgres';
+import { TestApi, businessWithKey, startApp, startTestApi } from '../support/fixtures';
 import { Receiver, WebhookWorker, appendPayment, eventually, startReceiver, startWebhookWorker, settledPosition } from './support';
 import { REFUSED_URLS } from './refused-urls';
 
@@ -29,7 +28,6 @@ function client(api: () => TestApi) {
 }
 
 describe('webhooks over HTTP (issue 5), on PostgreSQL with WEBHOOK_ALLOW_PRIVATE_URLS', () => {
-  let pg: Awaited<ReturnType<typeof createTestDatabase>>;
   let api: TestApi;
   let worker: WebhookWorker;
   let store: EventStore;
@@ -42,7 +40,7 @@ describe('webhooks over HTTP (issue 5), on PostgreSQL with WEBHOOK_ALLOW_PRIVATE
     receivers.push(r);
     return r;
   };
-  const business = (): Promise<CreatedBusiness> => api.app.get(BusinessService).createBusiness({ name: 'Shop', simulated: true });
+  const business = (): Promise<CreatedBusiness> => businessWithKey(api, true, 'Shop', { contact: false });
   const createHook = async (shop: CreatedBusiness, body: Record<string, unknown>) => {
     const res = await call('POST', '/webhooks', { key: shop.secret_key, body });
     expect(res.status).toBe(201);
@@ -56,9 +54,8 @@ describe('webhooks over HTTP (issue 5), on PostgreSQL with WEBHOOK_ALLOW_PRIVATE
   const settle = async () => expect(await worker.runner.waitFor(await settledPosition(store), 20_000)).toBe(true);
 
   beforeAll(async () => {
-    pg = await createTestDatabase('whapi');
     // the API alone (no projections, no dispatcher); the test worker runs them with test event sources
-    api = await startTestApi({ DATABASE_URL: pg.url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ROLE: 'api' });
+    api = await startApp('postgres', { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ROLE: 'api' }, 'whapi');
     store = api.app.get(EVENT_STORE);
     db = api.app.get(DATABASE);
     worker = await startWebhookWorker(store, db, { schedule: [0, 100, 100, 100, 100, 100, 100, 100] });
@@ -69,7 +66,6 @@ describe('webhooks over HTTP (issue 5), on PostgreSQL with WEBHOOK_ALLOW_PRIVATE
   afterAll(async () => {
     await worker?.stop();
     await api?.close();
-    await pg?.drop();
   });
 
   describe('endpoints', () => {
@@ -531,7 +527,7 @@ describe('webhooks over HTTP without WEBHOOK_ALLOW_PRIVATE_URLS (embedded store)
   beforeAll(async () => {
     api = await startTestApi({});
     worker = await startWebhookWorker(api.app.get(EVENT_STORE), api.app.get(DATABASE), { startDispatcher: false });
-    shop = await api.app.get(BusinessService).createBusiness({ name: 'Shop', simulated: true });
+    shop = await businessWithKey(api, true, 'Shop', { contact: false });
   });
   afterAll(async () => {
     await worker?.stop();
@@ -557,7 +553,7 @@ describe('webhooks over HTTP without WEBHOOK_ALLOW_PRIVATE_URLS (embedded store)
     const rebinding = await startTestApi({}, [WebhooksModule.withResolver(async () => [{ address: '127.0.0.1', family: 4 }])]);
     const projections = await startWebhookWorker(rebinding.app.get(EVENT_STORE), rebinding.app.get(DATABASE), { startDispatcher: false });
     try {
-      const owner = await rebinding.app.get(BusinessService).createBusiness({ name: 'Shop', simulated: true });
+      const owner = await businessWithKey(rebinding, true, 'Shop', { contact: false });
       const made = await fetch(`${rebinding.base}/webhooks`, {
         method: 'POST',
         headers: { authorization: `Bearer ${owner.secret_key}`, 'content-type': 'application/json' },

@@ -1,10 +1,7 @@
 import { CommandRunner, openEventStore } from '@lib/eventstore';
 import { PaymentStreams, simulatedDepositAddress } from '@lib/payments';
-import { startTestApi } from '../../support/api-app';
-import { createTestDatabase } from '../../support/postgres';
 import { eventually } from '../../support/eventually';
-import { tempDir } from '../../support/temp-dir';
-import { Client, businessWithKey } from './client';
+import { Client, businessWithKey, startApp, startTestApi, testStorage } from '../../support/fixtures';
 
 /**
  * What must survive a restart: durable timers fire in the worker after the process that
@@ -13,33 +10,33 @@ import { Client, businessWithKey } from './client';
  */
 describe('payments across restarts', () => {
   it('a payment expiry timer scheduled before a restart fires in the new process without any clock advance', async () => {
-    const dir = tempDir();
+    const storage = await testStorage('embedded');
     try {
-      let api = await startTestApi({ DATA_DIR: dir.path });
+      let api = await startTestApi(storage.env);
       const { client, secret_key } = await businessWithKey(api, true);
       const payment = await client.createPayment({ expires_at: new Date(Date.now() + 1500).toISOString() });
       await api.close();
       await new Promise((resolve) => setTimeout(resolve, 1600));
-      api = await startTestApi({ DATA_DIR: dir.path });
+      api = await startTestApi(storage.env);
       const again = new Client(api, secret_key);
       const failed = await eventually(() => again.payment(payment.id), (p) => p.status === 'failed', { what: 'the expiry timer fired in the new process' });
       expect(failed.failure_code).toBe('payment_expired');
       expect(failed.events.map((e: { type: string }) => e.type)).toEqual(['created', 'expired', 'failed']);
       await api.close();
     } finally {
-      dir.remove();
+      await storage.cleanup();
     }
   });
 
   it('a checkout opened by a process that died before settling is recorded on its payment by the worker backstop', async () => {
-    const dir = tempDir();
+    const storage = await testStorage('embedded');
     try {
-      let api = await startTestApi({ DATA_DIR: dir.path });
+      let api = await startTestApi(storage.env);
       const created = await businessWithKey(api, true);
       const payment = await created.client.createPayment();
       await api.close();
       // the "dead" process: the checkout's event is appended, nothing else happened
-      const opened = await openEventStore({ dataDir: dir.path });
+      const opened = await openEventStore({ dataDir: storage.env.DATA_DIR });
       const checkoutId = 'chk_orphan0000000000000001';
       await new PaymentStreams(opened.store, new CommandRunner(opened.store)).decideCheckout(
         checkoutId,
@@ -52,7 +49,7 @@ describe('payments across restarts', () => {
         { now: new Date(), metadata: {} },
       );
       await opened.close();
-      api = await startTestApi({ DATA_DIR: dir.path });
+      api = await startTestApi(storage.env);
       const client = new Client(api, created.secret_key);
       const selected = await eventually(() => client.payment(payment.id), (p) => p.events.some((e: { type: string }) => e.type === 'method_selected'), { what: 'the backstop recorded method_selected' });
       expect(selected.checkout_id).toBe(checkoutId);
@@ -61,13 +58,12 @@ describe('payments across restarts', () => {
       expect((await client.payment(payment.id)).status).toBe('succeeded');
       await api.close();
     } finally {
-      dir.remove();
+      await storage.cleanup();
     }
   });
 
   it('runs the flow on PostgreSQL: succeeded, and underpaid → remainder → succeeded', async () => {
-    const database = await createTestDatabase('payments');
-    const api = await startTestApi({ DATABASE_URL: database.url });
+    const api = await startApp('postgres', {}, 'payments');
     try {
       const { client } = await businessWithKey(api, true);
       const payment = await client.createPayment();
@@ -90,7 +86,6 @@ describe('payments across restarts', () => {
       expect(done.events.map((e: { type: string }) => e.type)).toContain('remainder_paid');
     } finally {
       await api.close();
-      await database.drop();
     }
   });
 });

@@ -1,6 +1,4 @@
-import { BusinessService } from '@lib/businesses';
-import { TestApi, startTestApi } from '../../support/api-app';
-import { Client, businessWithKey } from './client';
+import { Client, TestApi, businessWithKey, clientWithNewKey, startApp } from '../../support/fixtures';
 
 /**
  * The error codes §4 and §7 list for the payment and checkout routes, each provoked over HTTP;
@@ -13,12 +11,11 @@ describe('payment and checkout errors over HTTP', () => {
   let liveShop: Client;
 
   beforeAll(async () => {
-    api = await startTestApi({ TRUSTED_PROXIES: 'loopback' });
+    api = await startApp('embedded', { TRUSTED_PROXIES: 'loopback' });
     shop = (await businessWithKey(api, true)).client;
     const live = await businessWithKey(api, false);
     liveShop = live.client;
-    const testKey = await api.app.get(BusinessService).createKey({ businessId: live.business.id, kind: 'secret', mode: 'test' });
-    liveTestKey = new Client(api, testKey.secret);
+    liveTestKey = await clientWithNewKey(api, { businessId: live.business.id, kind: 'secret', mode: 'test' });
   });
   afterAll(async () => api?.close());
 
@@ -151,8 +148,7 @@ describe('payment and checkout errors over HTTP', () => {
 
   it('restricted keys need payments access', async () => {
     const business = await businessWithKey(api, true, 'Restricted');
-    const readOnly = await api.app.get(BusinessService).createKey({ businessId: business.business.id, kind: 'restricted', mode: 'test', permissions: 'payments:read' });
-    const client = new Client(api, readOnly.secret);
+    const client = await clientWithNewKey(api, { businessId: business.business.id, kind: 'restricted', mode: 'test', permissions: 'payments:read' });
     const payment = await business.client.createPayment();
     expect((await client.get(`/payments/${payment.id}`)).status).toBe(200);
     const refused = await client.post('/payments', { amount: 1000, currency: 'USD' });

@@ -1,6 +1,4 @@
-import { BusinessService } from '@lib/businesses';
-import { TestApi, startTestApi } from '../../support/api-app';
-import { Client, businessWithKey } from './client';
+import { Client, TestApi, businessWithKey, clientWithNewKey, startApp } from '../../support/fixtures';
 
 /**
  * Object-level authorization (spec §5, §7 404 "nothing with that ID for the business"): a secret
@@ -16,13 +14,13 @@ describe('another business’s key: 404 on every route that takes an id, nothing
   const strangers: [string, Client][] = [];
 
   beforeAll(async () => {
-    api = await startTestApi({ TRUSTED_PROXIES: 'loopback' });
+    api = await startApp('embedded', { TRUSTED_PROXIES: 'loopback' });
     const created = await businessWithKey(api, true, 'Owner');
     owner = created.client;
     ownerPublishable = created.publishable_key;
     const stranger = await businessWithKey(api, true, 'Stranger');
-    const restricted = await api.app.get(BusinessService).createKey({ businessId: stranger.business.id, kind: 'restricted', mode: 'test', permissions: 'payments:write' });
-    strangers.push(['secret key', stranger.client], ['restricted key', new Client(api, restricted.secret)]);
+    const restricted = await clientWithNewKey(api, { businessId: stranger.business.id, kind: 'restricted', mode: 'test', permissions: 'payments:write' });
+    strangers.push(['secret key', stranger.client], ['restricted key', restricted]);
   });
   afterAll(async () => api?.close());
 
@@ -110,8 +108,7 @@ describe('another business’s key: 404 on every route that takes an id, nothing
     const open = await owner.openCheckout(payment);
     expect((await owner.get(`/checkouts/${open.id}`)).body.data).toHaveProperty('fee_rate_bps');
     const ownerId = (await owner.get('/test_clock')).body.data.business_id;
-    const restricted = await api.app.get(BusinessService).createKey({ businessId: ownerId, kind: 'restricted', mode: 'test', permissions: 'payments:read' });
-    const mine = new Client(api, restricted.secret);
+    const mine = await clientWithNewKey(api, { businessId: ownerId, kind: 'restricted', mode: 'test', permissions: 'payments:read' });
     expect((await mine.get(`/checkouts/${open.id}`)).status).toBe(200);
     expect((await mine.post(`/checkouts/${open.id}/mark-sent`, { simulate: 'exact' })).body.data.status).toBe('confirming');
   });

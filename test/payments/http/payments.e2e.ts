@@ -1,5 +1,4 @@
-import { TestApi, startTestApi } from '../../support/api-app';
-import { Client, businessWithKey } from './client';
+import { Client, TestApi, businessWithKey, startApp } from '../../support/fixtures';
 
 /**
  * Payments end to end over real HTTP on the embedded store (issue 4): a simulated business takes
@@ -13,7 +12,7 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
   let other: Client;
 
   beforeAll(async () => {
-    api = await startTestApi({ TRUSTED_PROXIES: 'loopback' });
+    api = await startApp('embedded', { TRUSTED_PROXIES: 'loopback' });
     shop = (await businessWithKey(api, true)).client;
     live = (await businessWithKey(api, false)).client;
     other = (await businessWithKey(api, true, 'Other sandbox')).client;

@@ -1,6 +1,5 @@
-import { TestApi, startTestApi } from '../../support/api-app';
+import { Client, TestApi, businessWithKey, startTestApi } from '../../support/fixtures';
 import { TestDatabase, createTestDatabase } from '../../support/postgres';
-import { Client, businessWithKey } from './client';
 
 /**
  * Issue #17 point 8: two API replicas on one PostgreSQL; concurrent POST /payments with one

@@ -1,5 +1,5 @@
 import { Database, Sql, connectPostgres } from '@lib/database';
-import { OpenedStore, RecordedEvent, openEventStore } from '@lib/eventstore';
+import { OpenedStore, RecordedEvent } from '@lib/eventstore';
 import { ProjectionRunner, rebuildProjection, verifyProjection } from '@lib/projections';
 import {
   CheckoutViewState,
@@ -12,8 +12,8 @@ import {
   paymentView,
   paymentsProjector,
 } from '../../../libs/payments/src/read';
+import { STORE_KINDS, TestStore, openTestStore } from '../../support/fixtures';
 import { TestDatabase, createTestDatabase } from '../../support/postgres';
-import { tempDir } from '../../support/temp-dir';
 import { BIZ_A, CHECKOUT_BASE, businessCreated, recordedLog, scenarios } from './fixtures';
 
 /**
@@ -125,30 +125,11 @@ async function appendLog(opened: OpenedStore): Promise<void> {
   }
 }
 
-const stores: [string, () => Promise<OpenedStore & { cleanup(): Promise<void> }>][] = [
-  [
-    'postgres',
-    async () => {
-      const database = await createTestDatabase('pay_store');
-      const opened = await openEventStore({ databaseUrl: database.url });
-      return { ...opened, cleanup: async () => (await opened.close(), await database.drop()) };
-    },
-  ],
-  [
-    'embedded',
-    async () => {
-      const dir = tempDir();
-      const opened = await openEventStore({ dataDir: dir.path });
-      return { ...opened, cleanup: async () => (await opened.close(), dir.remove()) };
-    },
-  ],
-];
-
-describe.each(stores)('payments projection through the engine on %s', (_kind, open) => {
-  let opened: OpenedStore & { cleanup(): Promise<void> };
+describe.each(STORE_KINDS)('payments projection through the engine on %s', (kind) => {
+  let opened: TestStore;
 
   beforeAll(async () => {
-    opened = await open();
+    opened = await openTestStore(kind, 'pay_store');
     await appendLog(opened);
   }, 120_000);
   afterAll(async () => opened?.cleanup());

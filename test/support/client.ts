@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { BusinessService, CreatedBusiness } from '@lib/businesses';
-import { TestApi } from '../../support/api-app';
+import { BusinessService, CreateKeyInput, CreatedBusiness } from '@lib/businesses';
+import { TestApi } from './api-app';
 
 /** A small HTTP client for the payment routes: JSON in, {status, body, headers} out. */
 export interface Answer<T = any> {
@@ -101,7 +101,28 @@ export class Client {
   }
 }
 
-export async function businessWithKey(api: TestApi, simulated: boolean, name = simulated ? 'Sandbox' : 'Live Shop'): Promise<CreatedBusiness & { client: Client }> {
-  const created = await api.app.get(BusinessService).createBusiness({ name, simulated, website: 'https://shop.example', support_email: 'help@shop.example' });
+/** The website and support e-mail `businessWithKey` gives a business unless told `contact: false`. */
+export const SHOP_CONTACT = { website: 'https://shop.example', support_email: 'help@shop.example' };
+
+/** A business as created by `businessWithKey`: its keys, and a client signed with its secret key. */
+export type BusinessWithKey = CreatedBusiness & { client: Client };
+
+/**
+ * A business created on the running app, with its secret key and a `Client` signed with it.
+ * `contact: false` creates it with its name alone (no website, no support e-mail).
+ */
+export async function businessWithKey(
+  api: TestApi,
+  simulated: boolean,
+  name = simulated ? 'Sandbox' : 'Live Shop',
+  { contact = true }: { contact?: boolean } = {},
+): Promise<BusinessWithKey> {
+  const created = await api.app.get(BusinessService).createBusiness({ name, simulated, ...(contact ? SHOP_CONTACT : {}) });
   return { ...created, client: new Client(api, created.secret_key) };
+}
+
+/** A `Client` signed with a new key of an existing business (a test key of a live business, a restricted key, ...). */
+export async function clientWithNewKey(api: TestApi, input: CreateKeyInput): Promise<Client> {
+  const created = await api.app.get(BusinessService).createKey(input);
+  return new Client(api, created.secret);
 }
