@@ -1,7 +1,6 @@
 import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { describeApi } from '../../apps/api/src/platform/openapi';
-import { TestApi, startTestApi } from '../support/api-app';
-import { Answer, Client, businessWithKey } from '../payments/http/client';
+import { Answer, Client, TestApi, businessWithKey, startTestApi } from '../support/fixtures';
 
 /**
  * The request bodies the document describes are the ones the server takes (issue 18): for every
