@@ -1,6 +1,6 @@
 import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { describeApi } from '../../apps/api/src/platform/openapi';
-import { Answer, Client, TestApi, businessWithKey, startTestApi } from '../support/fixtures';
+import { Answer, TestApi, businessWithKey, startTestApi } from '../support/fixtures';
 
 /**
  * The request bodies the document describes are the ones the server takes (issue 18): for every
@@ -98,8 +98,6 @@ function maxima(schema: Schema): Case[] {
 describe('the limits the OpenAPI document states for request bodies are the ones the server keeps', () => {
   let api: TestApi;
   let doc: OpenAPIObject;
-  let shop: Client;
-  let clock: Client;
   const operations: Operation[] = [];
 
   const bodySchema = (method: string, path: string): Schema => {
@@ -113,8 +111,8 @@ describe('the limits the OpenAPI document states for request bodies are the ones
   beforeAll(async () => {
     api = await startTestApi({ TRUSTED_PROXIES: 'loopback' });
     doc = (await (await fetch(`${api.base}/openapi.json`)).json()) as OpenAPIObject;
-    shop = (await businessWithKey(api, true, 'Limits')).client;
-    clock = (await businessWithKey(api, true, 'Clock')).client;
+    const shop = (await businessWithKey(api, true, 'Limits')).client;
+    const clock = (await businessWithKey(api, true, 'Clock')).client; // its own business: the maximum advance moves its clock a year
     const anyone = shop.as(null);
     const paymentCode = async () => (await shop.createPayment()).url.split('/').pop() as string;
     const checkoutId = async () => (await shop.openCheckout(await shop.createPayment())).id as string;
