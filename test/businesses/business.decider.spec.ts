@@ -56,6 +56,8 @@ const keyCreated = (key_id: string, kind: 'secret' | 'publishable' | 'restricted
   },
 });
 const revoked = (key_id: string): BusinessEvent => ({ type: 'ApiKeyRevoked', data: { key_id } });
+const suspended = (suspended_at = '2026-01-01T00:00:00.000Z'): BusinessEvent => ({ type: 'BusinessSuspended', data: { business_id: 'biz_1', suspended_at, reason: 'Chargebacks' } });
+const reinstated = (): BusinessEvent => ({ type: 'BusinessReinstated', data: { business_id: 'biz_1' } });
 
 // The input's shape (texts trimmed and within their lengths, a boolean `simulated`, known key
 // types and modes) is the use cases' DTOs' to check: test/businesses/inputs.spec.ts.
@@ -167,15 +169,61 @@ describe('business decider: RevokeApiKey', () => {
   });
 });
 
+// The reason's shape (trimmed, 1–500 characters) is SuspendBusinessDto's: test/businesses/suspension.spec.ts.
+describe('business decider: SuspendBusiness and ReinstateBusiness', () => {
+  const suspend = { type: 'SuspendBusiness', businessId: 'biz_1', reason: 'Chargebacks' } as const;
+  const reinstate = { type: 'ReinstateBusiness', businessId: 'biz_1' } as const;
+
+  it('suspends an active business at the time of the decision, with the reason', () =>
+    given([created(), keyCreated('key_9')])
+      .when(suspend)
+      .then([{ type: 'BusinessSuspended', data: { business_id: 'biz_1', suspended_at: '2026-01-02T03:04:05.678Z', reason: 'Chargebacks' } }]));
+
+  it('refuses to suspend a business that is already suspended', () =>
+    given([created(), suspended()]).when(suspend).thenRefused('business_suspended', null, /biz_1 is already suspended/));
+
+  it('reinstates a suspended business', () =>
+    given([created(), suspended()]).when(reinstate).then([{ type: 'BusinessReinstated', data: { business_id: 'biz_1' } }]));
+
+  it('refuses to reinstate a business that is not suspended (never suspended, or reinstated already)', () => {
+    given([created()]).when(reinstate).thenRefused('invalid_request', null, /biz_1 is not suspended/);
+    given([created(), suspended(), reinstated()]).when(reinstate).thenRefused('invalid_request', null, /not suspended/);
+  });
+
+  it('suspends again after a reinstatement', () =>
+    given([created(), suspended(), reinstated()])
+      .when(suspend)
+      .then([{ type: 'BusinessSuspended', data: expect.objectContaining({ suspended_at: '2026-01-02T03:04:05.678Z' }) }]));
+
+  it('refuses both for a business that does not exist', () => {
+    given([]).when(suspend).thenRefused('not_found', null, /No business biz_1/);
+    given([]).when(reinstate).thenRefused('not_found', null, /No business biz_1/);
+  });
+
+  it('never records an empty or overlong reason (the DTO refuses it before)', () => {
+    given([created()]).when({ ...suspend, reason: '  ' }).thenThrows(/reason of 1–500/);
+    given([created()]).when({ ...suspend, reason: 'x'.repeat(501) }).thenThrows(/reason of 1–500/);
+  });
+
+  it('keys of a suspended business are still managed by the operator', () =>
+    given([created(), keyCreated('key_9'), suspended()])
+      .when({ type: 'RevokeApiKey', businessId: 'biz_1', keyId: 'key_9' })
+      .then([{ type: 'ApiKeyRevoked', data: { key_id: 'key_9' } }]));
+});
+
 describe('business decider: evolve and decideAll', () => {
   it('folds a stream into the state commands decide on, without mutating earlier states', () => {
     const s1 = evolve(initialBusinessState, created());
     const s2 = evolve(s1, keyCreated('key_9', 'restricted', 'test'));
     const s3 = evolve(s2, revoked('key_9'));
-    expect(s1).toEqual({ status: 'active', id: 'biz_1', name: 'Acme', simulated: false, keys: {} });
+    expect(s1).toEqual({ status: 'active', id: 'biz_1', name: 'Acme', simulated: false, suspended: false, keys: {} });
     expect(s2).toMatchObject({ keys: { key_9: { kind: 'restricted', mode: 'test', revoked: false } } });
     expect(s3).toMatchObject({ keys: { key_9: { revoked: true } } });
     expect(initialBusinessState).toEqual({ status: 'none' });
+    const s4 = evolve(s3, suspended());
+    expect(s4).toMatchObject({ suspended: true, keys: { key_9: { revoked: true } } });
+    expect(evolve(s4, reinstated())).toMatchObject({ suspended: false });
+    expect(s3).toMatchObject({ suspended: false });
   });
 
   it('decides a business and its first keys against each other’s state, for one append', () => {

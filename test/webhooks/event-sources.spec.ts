@@ -53,6 +53,29 @@ describe('API event sources and ids', () => {
     expect(businessEventSource.accepts(recorded('payment-pmt_1', 'PaymentCreated', {}, 0))).toBe(false);
   });
 
+  it('business streams: a suspension and a reinstatement are business.updated with the business object (status, suspended_at)', () => {
+    const stream = 'business-biz_3';
+    const events = [
+      recorded(stream, 'BusinessCreated', { business_id: 'biz_3', name: 'Shop', simulated: false, website: null, support_email: null }, 0),
+      recorded(stream, 'BusinessSuspended', { business_id: 'biz_3', suspended_at: '2030-01-01T00:00:00.500Z', reason: 'Chargebacks' }, 1),
+      recorded(stream, 'BusinessReinstated', { business_id: 'biz_3' }, 2),
+    ];
+    let view = null;
+    const out = [];
+    for (const event of events) {
+      const before = view;
+      view = JSON.parse(JSON.stringify(businessEventSource.reduce!(view, event))); // as stored
+      out.push(...businessEventSource.map(event, { before, after: view }));
+    }
+    expect(out.map((e) => [e.type, e.data.status, e.data.suspended_at, e.data.updated_at])).toEqual([
+      ['business.created', 'active', null, '2030-01-01T00:00:00.000Z'],
+      ['business.updated', 'suspended', '2030-01-01T00:00:00.500Z', '2030-01-01T00:00:01.000Z'],
+      ['business.updated', 'active', null, '2030-01-01T00:00:02.000Z'],
+    ]);
+    expect(out[1]).toMatchObject({ subject: { kind: 'business', id: 'biz_3' }, business_id: 'biz_3', mode: 'live' });
+    expect(JSON.stringify(out)).not.toContain('Chargebacks'); // the operator's reason is not the business's to see
+  });
+
   it('business streams: a change to what the business object shows is business.updated', () => {
     const created = recorded('business-biz_2', 'BusinessCreated', { business_id: 'biz_2', name: 'Old', simulated: true, website: null, support_email: null }, 0);
     const before = JSON.parse(JSON.stringify(businessEventSource.reduce!(null, created)));

@@ -6,7 +6,17 @@ import { OpenedStore, openEventStore } from '@lib/eventstore';
 import { allProjectors } from '@lib/wiring';
 import { printStream, tailLog } from './commands/events';
 import { printStatus, rebuild, verify } from './commands/projections';
-import { BusinessAdmin, createBusiness, createKey, listKeys, openBusinessAdmin, revokeKey } from './commands/businesses';
+import {
+  BusinessAdmin,
+  createBusiness,
+  createKey,
+  defaultOperator,
+  listKeys,
+  openBusinessAdmin,
+  reinstateBusiness,
+  revokeKey,
+  suspendBusiness,
+} from './commands/businesses';
 import { seed } from './commands/seed';
 
 /**
@@ -96,6 +106,19 @@ function program(): Command {
     .option('--simulated', 'a simulated business: watches no chain, test keys, a clock of its own')
     .option('--json', 'print one JSON object {business, secret_key, publishable_key}')
     .action(async (options) => withAdmin((admin) => createBusiness(admin, options.name, Boolean(options.simulated), Boolean(options.json), out)));
+  businesses
+    .command('suspend <business_id>')
+    .description('suspend a business: no new payments or checkouts (open checkouts can finish) until reinstated')
+    .requiredOption('--reason <text>', 'why, for the record (at most 500 characters)')
+    .option('--operator <name>', 'who suspends it, recorded as the actor (default: the OS user name)', defaultOperator())
+    .option('--json', 'print the business as JSON')
+    .action(async (businessId: string, options) => withAdmin((admin) => suspendBusiness(admin, businessId, options, out)));
+  businesses
+    .command('reinstate <business_id>')
+    .description('lift a suspension')
+    .option('--operator <name>', 'who reinstates it, recorded as the actor (default: the OS user name)', defaultOperator())
+    .option('--json', 'print the business as JSON')
+    .action(async (businessId: string, options) => withAdmin((admin) => reinstateBusiness(admin, businessId, options, out)));
 
   const keys = cli.command('keys').description('API keys');
   keys

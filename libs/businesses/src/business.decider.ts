@@ -4,6 +4,9 @@ import { DomainError } from './domain-error';
 import { BusinessEvent, asBusinessEvent } from './events';
 import { Permissions, normalizePermissions } from './permissions';
 
+/** The longest reason a suspension records (SuspendBusinessDto checks it first). */
+export const SUSPENSION_REASON_MAX = 500;
+
 /**
  * The business aggregate's decider: pure functions over the events of one `business-<id>`
  * stream. No clock, no randomness, no I/O: ids and the time come in through the context and
@@ -21,7 +24,16 @@ export interface KeyState {
 
 export type BusinessState =
   | { status: 'none' }
-  | { status: 'active'; id: string; name: string; simulated: boolean; keys: Readonly<Record<string, KeyState>> };
+  | {
+      /** The business exists ('active' is its existence here; whether it is suspended is `suspended`). */
+      status: 'active';
+      id: string;
+      name: string;
+      simulated: boolean;
+      /** Suspended by an operator (BusinessSuspended) and not reinstated since. */
+      suspended: boolean;
+      keys: Readonly<Record<string, KeyState>>;
+    };
 
 export const initialBusinessState: BusinessState = Object.freeze({ status: 'none' });
 
@@ -53,7 +65,21 @@ export interface RevokeApiKey {
   keyId: string;
 }
 
-export type BusinessCommand = CreateBusiness | CreateApiKey | RevokeApiKey;
+/** An operator suspends the business: it creates no payments and opens no checkouts until reinstated. */
+export interface SuspendBusiness {
+  type: 'SuspendBusiness';
+  businessId: string;
+  /** Why, for the record: trimmed, 1–500 characters (SuspendBusinessDto). */
+  reason: string;
+}
+
+/** An operator lifts a suspension. */
+export interface ReinstateBusiness {
+  type: 'ReinstateBusiness';
+  businessId: string;
+}
+
+export type BusinessCommand = CreateBusiness | CreateApiKey | RevokeApiKey | SuspendBusiness | ReinstateBusiness;
 
 export interface DecideContext {
   /** The time of the decision. No rule of this aggregate depends on it yet; stored times are the log's. */
@@ -74,6 +100,10 @@ export function decide(command: BusinessCommand, state: BusinessState, ctx: Deci
       return createApiKey(command, state, ctx);
     case 'RevokeApiKey':
       return revokeApiKey(command, state);
+    case 'SuspendBusiness':
+      return suspendBusiness(command, state, ctx);
+    case 'ReinstateBusiness':
+      return reinstateBusiness(command, state);
     default:
       return unhandled(command, 'business command');
   }
@@ -82,7 +112,7 @@ export function decide(command: BusinessCommand, state: BusinessState, ctx: Deci
 export function evolve(state: BusinessState, event: BusinessEvent): BusinessState {
   switch (event.type) {
     case 'BusinessCreated':
-      return { status: 'active', id: event.data.business_id, name: event.data.name, simulated: event.data.simulated, keys: {} };
+      return { status: 'active', id: event.data.business_id, name: event.data.name, simulated: event.data.simulated, suspended: false, keys: {} };
     case 'ApiKeyCreated':
       if (state.status === 'none') return state;
       return { ...state, keys: { ...state.keys, [event.data.key_id]: { kind: event.data.kind, mode: event.data.mode, revoked: false } } };
@@ -92,6 +122,10 @@ export function evolve(state: BusinessState, event: BusinessEvent): BusinessStat
       if (!key) return state;
       return { ...state, keys: { ...state.keys, [event.data.key_id]: { ...key, revoked: true } } };
     }
+    case 'BusinessSuspended':
+      return state.status === 'none' ? state : { ...state, suspended: true };
+    case 'BusinessReinstated':
+      return state.status === 'none' ? state : { ...state, suspended: false };
     default:
       return ignoreUnknown(event, state); // a type this version does not know changes nothing it decides on
   }
@@ -210,6 +244,21 @@ function revokeApiKey(command: RevokeApiKey, state: BusinessState): BusinessEven
   if (!key) throw new DomainError('not_found', `No API key ${command.keyId}.`);
   if (key.revoked) throw new DomainError('api_key_revoked', `API key ${command.keyId} is already revoked.`);
   return [{ type: 'ApiKeyRevoked', data: { key_id: command.keyId } }];
+}
+
+function suspendBusiness(command: SuspendBusiness, state: BusinessState, ctx: DecideContext): BusinessEvent[] {
+  const business = existing(state, command.businessId);
+  if (business.suspended) throw new DomainError('business_suspended', `Business ${business.id} is already suspended.`);
+  const reason = command.reason.trim();
+  if (reason.length === 0 || reason.length > SUSPENSION_REASON_MAX) throw new Error(`SuspendBusiness needs a reason of 1–${SUSPENSION_REASON_MAX} characters`); // the DTO's rule
+  return [{ type: 'BusinessSuspended', data: { business_id: business.id, suspended_at: ctx.now.toISOString(), reason } }];
+}
+
+function reinstateBusiness(command: ReinstateBusiness, state: BusinessState): BusinessEvent[] {
+  const business = existing(state, command.businessId);
+  // no code of its own: the operator's refusal needs no new public error code (decision 0016)
+  if (!business.suspended) throw new DomainError('invalid_request', `Business ${business.id} is not suspended: there is nothing to reinstate.`);
+  return [{ type: 'BusinessReinstated', data: { business_id: business.id } }];
 }
 
 function existing(state: BusinessState, businessId: string): Extract<BusinessState, { status: 'active' }> {

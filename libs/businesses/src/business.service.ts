@@ -8,11 +8,15 @@ import { CreateApiKeyHandler } from './commands/create-api-key/create-api-key.ha
 import { CreateBusinessCommand, CreatedBusiness } from './commands/create-business/create-business.command';
 import { CreateBusinessHandler } from './commands/create-business/create-business.handler';
 import { RevokeApiKeyCommand } from './commands/revoke-api-key/revoke-api-key.command';
+import { ReinstateBusinessCommand } from './commands/reinstate-business/reinstate-business.command';
+import { ReinstateBusinessHandler } from './commands/reinstate-business/reinstate-business.handler';
 import { RevokeApiKeyHandler } from './commands/revoke-api-key/revoke-api-key.handler';
+import { SuspendBusinessCommand } from './commands/suspend-business/suspend-business.command';
+import { SuspendBusinessHandler } from './commands/suspend-business/suspend-business.handler';
 import { Permissions } from './permissions';
 import { findBusiness } from './queries/get-business/get-business.handler';
 import { isKeyId } from './stream-categories';
-import { ApiKeyRow, ApiKeyView, Business, BusinessRow, apiKeyView, businessView, compareKeyRows } from './views';
+import { ApiKeyRow, ApiKeyView, Business, BusinessRow, BusinessStatus, apiKeyView, businessView, compareKeyRows } from './views';
 
 export interface BusinessServiceOptions {
   /** How long an authentication result is reused in this process (default 2000 ms). */
@@ -49,6 +53,11 @@ export interface RevokeKeyOptions extends WriteMeta {
   businessId?: string;
 }
 
+export interface SuspendBusinessInput extends WriteMeta {
+  /** Why, for the record (1–500 characters after trimming). */
+  reason: string;
+}
+
 export interface AuthenticatedKey {
   key: ApiKeyView;
   business: Business;
@@ -62,7 +71,8 @@ const KEY_COLUMNS = `k.id, k.business_id, k.kind, k.mode, k.prefix, k.last4, k.n
 /** The authentication lookup: one statement, by hash, live keys only, with the business. */
 const AUTHENTICATE_SQL = `SELECT ${KEY_COLUMNS},
     b.name AS business_name, b.simulated AS business_simulated, b.status AS business_status, b.website AS business_website,
-    b.support_email AS business_support_email, b.created_at AS business_created_at, b.updated_at AS business_updated_at
+    b.support_email AS business_support_email, b.created_at AS business_created_at, b.updated_at AS business_updated_at,
+    b.suspended_at AS business_suspended_at
   FROM api_keys k JOIN businesses b ON b.id = k.business_id
   WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`;
 
@@ -70,11 +80,12 @@ type KeyRow = Omit<ApiKeyRow, 'secret_hash'>;
 type AuthRow = KeyRow & {
   business_name: string;
   business_simulated: boolean;
-  business_status: 'active';
+  business_status: BusinessStatus;
   business_website: string | null;
   business_support_email: string | null;
   business_created_at: Date;
   business_updated_at: Date;
+  business_suspended_at: Date | null;
 };
 
 interface CacheEntry {
@@ -86,8 +97,8 @@ interface CacheEntry {
  * Authentication (not a use case): the live key a key string names, with its business, through a
  * short in-process cache that this process's key commands keep honest (ApiKeyCache); and the key
  * reads the operator needs. The operator's writes (CLI, admin endpoint) go through the same
- * use-case handlers as the command bus (libs/businesses/src/commands): createBusiness, createKey
- * and revokeKey only build the command and run its handler.
+ * use-case handlers as the command bus (libs/businesses/src/commands): createBusiness, createKey,
+ * revokeKey, suspendBusiness and reinstateBusiness only build the command and run its handler.
  */
 export class BusinessService implements ApiKeyCache {
   private readonly cache = new Map<string, CacheEntry>();
@@ -96,7 +107,13 @@ export class BusinessService implements ApiKeyCache {
   private readonly cacheTtlMs: number;
   private readonly cacheMaxEntries: number;
   private readonly clock: () => number;
-  private readonly handlers: { createBusiness: CreateBusinessHandler; createKey: CreateApiKeyHandler; revokeKey: RevokeApiKeyHandler };
+  private readonly handlers: {
+    createBusiness: CreateBusinessHandler;
+    createKey: CreateApiKeyHandler;
+    revokeKey: RevokeApiKeyHandler;
+    suspend: SuspendBusinessHandler;
+    reinstate: ReinstateBusinessHandler;
+  };
 
   constructor(
     store: EventStore,
@@ -113,6 +130,8 @@ export class BusinessService implements ApiKeyCache {
       createBusiness: new CreateBusinessHandler(writes),
       createKey: new CreateApiKeyHandler(writes, this),
       revokeKey: new RevokeApiKeyHandler(writes, db, this),
+      suspend: new SuspendBusinessHandler(writes, this),
+      reinstate: new ReinstateBusinessHandler(writes, this),
     };
   }
 
@@ -145,6 +164,20 @@ export class BusinessService implements ApiKeyCache {
    */
   revokeKey(keyId: string, { businessId, ...meta }: RevokeKeyOptions = {}): Promise<ApiKeyView> {
     return this.handlers.revokeKey.execute(new RevokeApiKeyCommand(keyId, businessId, meta));
+  }
+
+  /**
+   * SuspendBusinessCommand (the operator: pass `actor: operatorActor(name)`): 404 not_found for an
+   * unknown business, 403 business_suspended when it already is. Its keys' next requests in this
+   * process read the suspended business; other processes' within their cache's cacheTtlMs.
+   */
+  suspendBusiness(businessId: string, { reason, ...meta }: SuspendBusinessInput): Promise<Business> {
+    return this.handlers.suspend.execute(new SuspendBusinessCommand(businessId, { reason }, meta));
+  }
+
+  /** ReinstateBusinessCommand: 404 not_found for an unknown business, 400 invalid_request when it is not suspended. */
+  reinstateBusiness(businessId: string, meta: WriteMeta = {}): Promise<Business> {
+    return this.handlers.reinstate.execute(new ReinstateBusinessCommand(businessId, meta));
   }
 
   /** The business (the read of GetBusinessQuery), or null. */
@@ -180,6 +213,12 @@ export class BusinessService implements ApiKeyCache {
     this.remember(secretHash, null, this.clock() + REVOKED_MEMORY_MS);
   }
 
+  /** A business suspended or reinstated here: no cached lookup of its keys is used again, nor one under way cached. */
+  businessChanged(businessId: string): void {
+    this.generation++;
+    for (const [hash, entry] of this.cache) if (entry.value?.business.id === businessId) this.cache.delete(hash);
+  }
+
   private remember(hash: string, value: AuthenticatedKey | null, expiresAt: number): void {
     this.cache.delete(hash); // re-inserted last: the Map's order is the eviction order
     this.cache.set(hash, { value, expiresAt });
@@ -197,6 +236,7 @@ function businessOf(row: AuthRow): BusinessRow {
     support_email: row.business_support_email,
     created_at: row.business_created_at,
     updated_at: row.business_updated_at,
+    suspended_at: row.business_suspended_at,
   };
 }
 

@@ -4,14 +4,16 @@ import { API_KEY_CACHE } from './commands/api-key-cache';
 import { BusinessWrites } from './commands/business-writes';
 import { CreateApiKeyHandler } from './commands/create-api-key/create-api-key.handler';
 import { CreateBusinessHandler } from './commands/create-business/create-business.handler';
+import { ReinstateBusinessHandler } from './commands/reinstate-business/reinstate-business.handler';
 import { RevokeApiKeyHandler } from './commands/revoke-api-key/revoke-api-key.handler';
+import { SuspendBusinessHandler } from './commands/suspend-business/suspend-business.handler';
 import { GetBusinessHandler } from './queries/get-business/get-business.handler';
 
 /** The businesses capability's use cases, one handler each, for the CommandBus and QueryBus. */
-export const BUSINESS_HANDLERS = [CreateBusinessHandler, CreateApiKeyHandler, RevokeApiKeyHandler, GetBusinessHandler];
+export const BUSINESS_HANDLERS = [CreateBusinessHandler, CreateApiKeyHandler, RevokeApiKeyHandler, SuspendBusinessHandler, ReinstateBusinessHandler, GetBusinessHandler];
 
 /**
- * The businesses use cases in a Nest app. The key commands tell the process's authentication
+ * The businesses use cases in a Nest app. The key and suspension commands tell the process's authentication
  * cache: the BusinessService the app provides (PlatformModule, global), which also runs the
  * same handlers for the operator's admin endpoint. The command handlers share BusinessWrites.
  */

@@ -21,8 +21,11 @@ export const businessesProjector: Projector = {
       website       text,
       support_email text,
       created_at    timestamptz NOT NULL,
-      updated_at    timestamptz NOT NULL
+      updated_at    timestamptz NOT NULL,
+      suspended_at  timestamptz
     );
+    -- tables made before suspensions existed (decision 0016): the same column, last as above
+    ALTER TABLE businesses ADD COLUMN IF NOT EXISTS suspended_at timestamptz;
     CREATE TABLE IF NOT EXISTS api_keys (
       id            text        PRIMARY KEY,
       business_id   text        NOT NULL,
@@ -42,6 +45,7 @@ export const businessesProjector: Projector = {
     const mine = events.filter((e) => BUSINESS_STREAM.owns(e.stream));
     if (mine.length === 0) return;
     const rows = BusinessRows.of(mine);
+    // Businesses created in this batch carry their last status; those created before get the UPDATE.
     // Keys revoked in this batch were created in it (their rows carry revoked_at) or before it
     // (the UPDATE). A key always comes before its revocation, so this order keeps the log's.
     if (rows.businesses.size > 0) {
@@ -51,6 +55,15 @@ export const businessesProjector: Projector = {
     }
     if (rows.keys.size > 0) {
       await tx.query(`INSERT INTO api_keys SELECT * FROM jsonb_populate_recordset(NULL::api_keys, $1::jsonb)`, [JSON.stringify([...rows.keys.values()])]);
+    }
+    if (rows.statusChanges.size > 0) {
+      // suspensions and reinstatements of businesses created in earlier batches (the last of each)
+      await tx.query(
+        `UPDATE businesses AS b SET status = c.status, suspended_at = c.suspended_at, updated_at = c.updated_at
+         FROM jsonb_to_recordset($1::jsonb) AS c(id text, status text, suspended_at timestamptz, updated_at timestamptz)
+         WHERE b.id = c.id`,
+        [JSON.stringify([...rows.statusChanges].map(([id, change]) => ({ id, ...change })))],
+      );
     }
     if (rows.revocations.size > 0) {
       await tx.query(

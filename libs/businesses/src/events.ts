@@ -5,7 +5,8 @@ import { BUSINESS_STREAM } from './stream-categories';
 /**
  * The stored events of a business stream (`business-<biz_id>`). Their type names and data
  * (snake_case) are the stored format: add optional fields if needed, never rename or remove.
- * Times are not in the data: the log's recordedAt is the time of each event.
+ * Times are not in the data: the log's recordedAt is the time of each event (except
+ * BusinessSuspended's `suspended_at`, the time of the decision, which the business object shows).
  */
 export interface BusinessCreatedData {
   business_id: string;
@@ -34,14 +35,30 @@ export interface ApiKeyRevokedData {
   key_id: string;
 }
 
+/** An operator suspended the business (the operator is the event's metadata actor). */
+export interface BusinessSuspendedData {
+  business_id: string;
+  /** ISO 8601: the time of the decision, what the business object shows as `suspended_at`. */
+  suspended_at: string;
+  /** The operator's reason, free text (1–500 characters); never shown to the business. */
+  reason: string;
+}
+
+/** An operator lifted the business's suspension. */
+export interface BusinessReinstatedData {
+  business_id: string;
+}
+
 export type BusinessEvent =
   | { type: 'BusinessCreated'; data: BusinessCreatedData }
   | { type: 'ApiKeyCreated'; data: ApiKeyCreatedData }
-  | { type: 'ApiKeyRevoked'; data: ApiKeyRevokedData };
+  | { type: 'ApiKeyRevoked'; data: ApiKeyRevokedData }
+  | { type: 'BusinessSuspended'; data: BusinessSuspendedData }
+  | { type: 'BusinessReinstated'; data: BusinessReinstatedData };
 
 export type BusinessEventType = BusinessEvent['type'];
 
-export const BUSINESS_EVENT_TYPES: readonly BusinessEventType[] = ['BusinessCreated', 'ApiKeyCreated', 'ApiKeyRevoked'];
+export const BUSINESS_EVENT_TYPES: readonly BusinessEventType[] = ['BusinessCreated', 'ApiKeyCreated', 'ApiKeyRevoked', 'BusinessSuspended', 'BusinessReinstated'];
 
 /**
  * An event read from the log as a business event, or null when it is not one (another

@@ -3,18 +3,27 @@ import type { RecordedEvent } from '@lib/eventstore';
 import { KeyKind, KeyMode, redactKey } from './api-keys';
 import { ApiKeyCreatedData, asBusinessEvent } from './events';
 import { Permissions } from './permissions';
+import { BUSINESS_STREAM } from './stream-categories';
 
 /** A row of the `businesses` table. */
 export interface BusinessRow {
   id: string;
   name: string;
   simulated: boolean;
-  status: 'active';
+  status: BusinessStatus;
   website: string | null;
   support_email: string | null;
   created_at: Date;
   updated_at: Date;
+  /** Since when the business is suspended; null while it is active (absent from views stored before suspensions existed). */
+  suspended_at: Date | null;
 }
+
+/** `suspended` from BusinessSuspended until BusinessReinstated. */
+export type BusinessStatus = 'active' | 'suspended';
+
+/** What a suspension or a reinstatement changes on a business row. */
+export type BusinessStatusChange = Pick<BusinessRow, 'status' | 'suspended_at' | 'updated_at'>;
 
 /** A row of the `api_keys` table: the key as ApiKeyCreated recorded it, with its times. */
 export interface ApiKeyRow extends Omit<ApiKeyCreatedData, 'key_id'> {
@@ -32,7 +41,7 @@ export interface Business {
   support_email: string | null;
   alert_email: string | null;
   pending_alert_email: string | null;
-  status: 'active';
+  status: BusinessStatus;
   suspended_at: string | null;
   email_alerts: boolean;
   product_updates: boolean;
@@ -67,7 +76,7 @@ export function businessView(row: BusinessRow): Business {
     alert_email: null,
     pending_alert_email: null,
     status: row.status,
-    suspended_at: null,
+    suspended_at: row.suspended_at ? iso(row.suspended_at) : null,
     email_alerts: false,
     product_updates: false,
     simulated: row.simulated,
@@ -107,6 +116,8 @@ export class BusinessRows {
   readonly keys = new Map<string, ApiKeyRow>();
   /** Keys revoked by these events, with the time, including keys created before them. */
   readonly revocations = new Map<string, Date>();
+  /** Suspensions and reinstatements of businesses created before these events: the last one each. */
+  readonly statusChanges = new Map<string, BusinessStatusChange>();
 
   apply(event: Pick<RecordedEvent, 'type' | 'data' | 'recordedAt'> & { stream?: string }): void {
     const known = asBusinessEvent(event);
@@ -124,9 +135,16 @@ export class BusinessRows {
           support_email: d.support_email ?? null,
           created_at: at,
           updated_at: at,
+          suspended_at: null,
         });
         break;
       }
+      case 'BusinessSuspended':
+        this.changeStatus(businessIdOf(known.data, event.stream), { status: 'suspended', suspended_at: new Date(known.data.suspended_at), updated_at: at });
+        break;
+      case 'BusinessReinstated':
+        this.changeStatus(businessIdOf(known.data, event.stream), { status: 'active', suspended_at: null, updated_at: at });
+        break;
       case 'ApiKeyCreated': {
         // the row is the key as recorded (ApiKeyRow: key_id as id), name and permissions null where left out
         const { key_id, ...recorded } = known.data;
@@ -145,11 +163,22 @@ export class BusinessRows {
     }
   }
 
+  private changeStatus(businessId: string | null, change: BusinessStatusChange): void {
+    if (businessId === null) return;
+    const row = this.businesses.get(businessId);
+    if (row) Object.assign(row, change);
+    else this.statusChanges.set(businessId, change);
+  }
+
   static of(events: Iterable<Pick<RecordedEvent, 'type' | 'data' | 'recordedAt'> & { stream?: string }>): BusinessRows {
     const rows = new BusinessRows();
     for (const event of events) rows.apply(event);
     return rows;
   }
+}
+
+function businessIdOf(data: { business_id?: string }, stream: string | undefined): string | null {
+  return data.business_id ?? (stream === undefined ? null : BUSINESS_STREAM.parse(stream));
 }
 
 function iso(date: Date | string): string {

@@ -656,9 +656,15 @@ export interface components {
             alert_email: string | null;
             /** @description Set while a new alert address awaits confirmation. */
             pending_alert_email: string | null;
-            /** @enum {string} */
-            status: "active";
-            /** Format: date-time */
+            /**
+             * @description suspended: an operator suspended the business; it creates no payments and opens no checkouts (403 business_suspended) until reinstated.
+             * @enum {string}
+             */
+            status: "active" | "suspended";
+            /**
+             * Format: date-time
+             * @description Since when the business is suspended; null while it is active.
+             */
             suspended_at: string | null;
             email_alerts: boolean;
             product_updates: boolean;

@@ -3,7 +3,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { BusinessService, DomainError } from '@lib/businesses';
+import { BusinessService, DomainError, operatorActor } from '@lib/businesses';
 
 /** Where a running server tells the operator CLI how to reach it (0600, removed on stop). */
 export const ADMIN_FILE = 'admin.json';
@@ -64,6 +64,7 @@ export class AdminServer {
       const url = new URL(req.url ?? '/', 'http://admin');
       const body = req.method === 'POST' ? await readJson(req) : {};
       const revoke = /^\/keys\/([A-Za-z0-9_]+)\/revoke$/.exec(url.pathname);
+      const suspension = /^\/businesses\/([A-Za-z0-9_]+)\/(suspend|reinstate)$/.exec(url.pathname);
       if (req.method === 'POST' && url.pathname === '/businesses') {
         return send(201, await this.businesses.createBusiness({ name: String(body.name ?? ''), simulated: body.simulated === true }));
       }
@@ -81,6 +82,16 @@ export class AdminServer {
         return send(200, { data: await this.businesses.listKeys(url.searchParams.get('business_id') ?? '') });
       }
       if (req.method === 'POST' && revoke) return send(200, { key: await this.businesses.revokeKey(revoke[1]) });
+      if (req.method === 'POST' && suspension) {
+        // the operator names themselves (the CLI of the user who holds the token): the events' actor
+        const actor = operatorActor(body.operator);
+        const [, businessId, action] = suspension;
+        const business =
+          action === 'suspend'
+            ? await this.businesses.suspendBusiness(businessId, { reason: body.reason as string, actor })
+            : await this.businesses.reinstateBusiness(businessId, { actor });
+        return send(200, { business });
+      }
       send(404, { error: { code: 'not_found', message: `no admin route ${req.method} ${url.pathname}` } });
     } catch (error) {
       if (error instanceof DomainError) return send(error.status, { error: { code: error.code, message: error.message, field: error.field } });

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { ApiKeyView, Business } from '@lib/businesses';
-import { BusinessService, businessesProjector } from '@lib/businesses';
+import { BusinessService, businessesProjector, operatorActor } from '@lib/businesses';
 import { AppConfig } from '@lib/core';
 import { adapterFor, openEventStore } from '@lib/eventstore';
 import { ProjectionRunner } from '@lib/projections';
@@ -13,6 +14,9 @@ export interface BusinessAdmin {
   createKey(input: { businessId: string; type: 'secret' | 'restricted' | 'publishable'; mode: 'live' | 'test'; permissions?: string; name?: string }): Promise<{ key: ApiKeyView; secret: string }>;
   listKeys(businessId: string): Promise<ApiKeyView[]>;
   revokeKey(keyId: string): Promise<ApiKeyView>;
+  /** `operator`: who does it (the events' actor). */
+  suspendBusiness(businessId: string, input: { reason: string; operator: string }): Promise<Business>;
+  reinstateBusiness(businessId: string, input: { operator: string }): Promise<Business>;
   close(): Promise<void>;
 }
 
@@ -42,6 +46,8 @@ export async function openBusinessAdmin(config: AppConfig): Promise<BusinessAdmi
       }),
     listKeys: (businessId) => service.listKeys(businessId),
     revokeKey: (keyId) => service.revokeKey(keyId),
+    suspendBusiness: async (businessId, { reason, operator }) => service.suspendBusiness(businessId, { reason, actor: operatorActor(operator) }),
+    reinstateBusiness: async (businessId, { operator }) => service.reinstateBusiness(businessId, { actor: operatorActor(operator) }),
     close: async () => {
       await runner.stop();
       await opened.close();
@@ -77,6 +83,8 @@ function adminClient(endpoint: { url: string; token: string }): BusinessAdmin {
     createKey: (input) => call('POST', '/keys', { business_id: input.businessId, type: input.type, mode: input.mode, permissions: input.permissions, name: input.name }),
     listKeys: async (businessId) => (await call<{ data: ApiKeyView[] }>('GET', `/keys?business_id=${encodeURIComponent(businessId)}`)).data,
     revokeKey: async (keyId) => (await call<{ key: ApiKeyView }>('POST', `/keys/${encodeURIComponent(keyId)}/revoke`)).key,
+    suspendBusiness: async (businessId, input) => (await call<{ business: Business }>('POST', `/businesses/${encodeURIComponent(businessId)}/suspend`, input)).business,
+    reinstateBusiness: async (businessId, input) => (await call<{ business: Business }>('POST', `/businesses/${encodeURIComponent(businessId)}/reinstate`, input)).business,
     close: async () => undefined,
   };
 }
@@ -120,4 +128,23 @@ export async function listKeys(admin: BusinessAdmin, businessId: string, json: b
 export async function revokeKey(admin: BusinessAdmin, keyId: string, json: boolean, out: Out): Promise<void> {
   const key = await admin.revokeKey(keyId);
   out(json ? JSON.stringify(key) : `revoked ${key.id} (${key.redacted_key}) at ${key.revoked_at}`);
+}
+
+export async function suspendBusiness(admin: BusinessAdmin, businessId: string, options: { reason: string; operator: string; json?: boolean }, out: Out): Promise<void> {
+  const business = await admin.suspendBusiness(businessId, { reason: options.reason, operator: options.operator });
+  out(options.json ? JSON.stringify(business) : `suspended ${business.id} (${business.name}) at ${business.suspended_at}`);
+}
+
+export async function reinstateBusiness(admin: BusinessAdmin, businessId: string, options: { operator: string; json?: boolean }, out: Out): Promise<void> {
+  const business = await admin.reinstateBusiness(businessId, { operator: options.operator });
+  out(options.json ? JSON.stringify(business) : `reinstated ${business.id} (${business.name})`);
+}
+
+/** Who runs the CLI, the default operator of suspensions: the OS user name (USER when it cannot be read), else "operator". */
+export function defaultOperator(): string {
+  try {
+    return userInfo().username || 'operator';
+  } catch {
+    return process.env.USER || process.env.USERNAME || 'operator';
+  }
 }

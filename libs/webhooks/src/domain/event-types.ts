@@ -16,7 +16,7 @@ import type { Resource } from '@lib/businesses';
  * - payment.failed        the payment failed (a link's checkout canceled, expiry)
  * - payment.canceled      the business canceled the payment
  * - business.created      the business was created
- * - business.updated      the business object changed (for example a confirmed alert e-mail)
+ * - business.updated      the business object changed (suspended or reinstated by an operator; a confirmed alert e-mail)
  *
  * `webhook.test` is what POST /webhooks/{id}/test sends; no endpoint subscribes to it and it is
  * not listed by GET /events.

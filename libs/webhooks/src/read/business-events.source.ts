@@ -5,7 +5,8 @@ import { ApiEventDraft, ApiEventSource } from './event-source';
 /**
  * API events of business streams (`business-<biz_id>`): `business.created` when the business
  * appears, `business.updated` whenever an event changes the business object as GET /business
- * shows it (for example a confirmed alert e-mail, once business streams record one). Key events
+ * shows it (a suspension or a reinstatement: `status` and `suspended_at`; a confirmed alert e-mail,
+ * once business streams record one). Key events
  * change nothing the business object shows, so they give no event. `data` is the business object;
  * `mode` is `test` for a simulated business.
  */

@@ -1,0 +1,29 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { businessDecider } from '../../business.decider';
+import { DomainError } from '../../domain-error';
+import { isBusinessId } from '../../stream-categories';
+import { Business, businessView } from '../../views';
+import { API_KEY_CACHE, ApiKeyCache } from '../api-key-cache';
+import { BusinessWrites } from '../business-writes';
+import { ReinstateBusinessCommand } from './reinstate-business.command';
+
+/**
+ * Decides the reinstatement on the business's stream and appends it (CommandRunner: then the
+ * read models waited for). 404 not_found for an unknown business, 400 invalid_request when it is
+ * not suspended. The authentication cache is told, as for a suspension.
+ */
+@CommandHandler(ReinstateBusinessCommand)
+export class ReinstateBusinessHandler implements ICommandHandler<ReinstateBusinessCommand> {
+  constructor(
+    private readonly writes: BusinessWrites,
+    @Inject(API_KEY_CACHE) private readonly cache: ApiKeyCache,
+  ) {}
+
+  async execute({ businessId, meta }: ReinstateBusinessCommand): Promise<Business> {
+    if (!isBusinessId(businessId)) throw new DomainError('not_found', `No business ${businessId}.`);
+    await this.writes.run(businessDecider, businessId, { type: 'ReinstateBusiness', businessId }, meta);
+    this.cache.businessChanged(businessId);
+    return businessView((await this.writes.rows(businessId)).businesses.get(businessId)!);
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * Business suspension (issue 19, B12) at the service: the operator's use cases, the read model
+ * (status, suspended_at, updated_at), the authentication cache (at once here, within its TTL in
+ * another process), the input rules, the actor, a rebuild, and a table made before the column.
+ */
+import { BUSINESS_STREAM, BusinessService, DomainError, businessesProjector, operatorActor } from '@lib/businesses';
+import { Database } from '@lib/database';
+import { EventStore, OpenedStore, openEventStore } from '@lib/eventstore';
+import { ProjectionRunner, rebuildProjection, verifyProjection } from '@lib/projections';
+import { createTestDatabase } from '../support/postgres';
+import { tempDir } from '../support/temp-dir';
+
+type Opened = OpenedStore & { cleanup(): Promise<void> };
+
+const adapters: [string, () => Promise<Opened>][] = [
+  [
+    'embedded',
+    async () => {
+      const dir = tempDir();
+      const opened = await openEventStore({ dataDir: dir.path, pollIntervalMs: 20 });
+      return { ...opened, cleanup: async () => (await opened.close(), dir.remove()) };
+    },
+  ],
+  [
+    'postgres',
+    async () => {
+      const database = await createTestDatabase('bizsusp');
+      const opened = await openEventStore({ databaseUrl: database.url, pollIntervalMs: 20 });
+      return { ...opened, cleanup: async () => (await opened.close(), await database.drop()) };
+    },
+  ],
+];
+
+async function refused(promise: Promise<unknown>): Promise<DomainError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error('expected a DomainError');
+}
+
+const ada = operatorActor('ada');
+
+describe.each(adapters)('business suspension on %s', (_kind, open) => {
+  let opened: Opened;
+  let store: EventStore;
+  let db: Database;
+  let runner: ProjectionRunner;
+  let service: BusinessService;
+
+  beforeAll(async () => {
+    opened = await open();
+    ({ store, db } = opened);
+    runner = new ProjectionRunner(store, db, [businessesProjector]);
+    await runner.start();
+    service = new BusinessService(store, db, runner);
+  });
+  afterAll(async () => {
+    await runner?.stop();
+    await opened?.cleanup();
+  });
+
+  it('suspends and reinstates: status, suspended_at and updated_at in the answer and the read model; the operator is the actor', async () => {
+    const created = await service.createBusiness({ name: 'Shady', simulated: false });
+    const id = created.business.id;
+    const suspended = await service.suspendBusiness(id, { reason: '  Chargebacks over 2 %  ', actor: ada, requestId: 'req_s' });
+    expect(suspended).toEqual({ ...created.business, status: 'suspended', suspended_at: expect.stringMatching(/Z$/), updated_at: expect.stringMatching(/Z$/) });
+    expect(Date.parse(suspended.suspended_at!)).toBeGreaterThanOrEqual(Date.parse(created.business.created_at));
+    expect(Date.parse(suspended.updated_at)).toBeGreaterThan(Date.parse(created.business.updated_at));
+    expect(await service.getBusiness(id)).toEqual(suspended); // read your writes
+    expect((await service.authenticate(created.secret_key))?.business).toEqual(suspended);
+
+    const reinstated = await service.reinstateBusiness(id, { actor: operatorActor('bob') });
+    expect(reinstated).toEqual({ ...created.business, status: 'active', suspended_at: null, updated_at: expect.stringMatching(/Z$/) });
+    expect(Date.parse(reinstated.updated_at)).toBeGreaterThan(Date.parse(suspended.updated_at));
+    expect(await service.getBusiness(id)).toEqual(reinstated);
+
+    const events = await store.readStream(BUSINESS_STREAM.stream(id));
+    expect(events.slice(-2)).toMatchObject([
+      {
+        type: 'BusinessSuspended',
+        data: { business_id: id, suspended_at: suspended.suspended_at, reason: 'Chargebacks over 2 %' },
+        metadata: { actor: { kind: 'operator', id: 'ada' }, requestId: 'req_s' },
+      },
+      { type: 'BusinessReinstated', data: { business_id: id }, metadata: { actor: { kind: 'operator', id: 'bob' } } },
+    ]);
+  });
+
+  it('refuses: a suspended business again, an active one reinstated, an unknown business, a missing or overlong reason, a nameless operator', async () => {
+    const { business } = await service.createBusiness({ name: 'Twice', simulated: true });
+    expect(await refused(service.reinstateBusiness(business.id, { actor: ada }))).toMatchObject({ code: 'invalid_request', status: 400, message: expect.stringMatching(/not suspended/) });
+    await service.suspendBusiness(business.id, { reason: 'Review', actor: ada });
+    expect(await refused(service.suspendBusiness(business.id, { reason: 'Again', actor: ada }))).toMatchObject({ code: 'business_suspended', status: 403 });
+    for (const id of ['biz_doesnotexist', 'nonsense']) {
+      expect(await refused(service.suspendBusiness(id, { reason: 'x', actor: ada }))).toMatchObject({ code: 'not_found', message: `No business ${id}.` });
+      expect(await refused(service.reinstateBusiness(id, { actor: ada }))).toMatchObject({ code: 'not_found' });
+    }
+    const other = await service.createBusiness({ name: 'Other', simulated: true });
+    expect(await refused(service.suspendBusiness(other.business.id, { reason: '   ', actor: ada }))).toMatchObject({ code: 'invalid_request', field: 'reason', message: 'reason is required.' });
+    expect(await refused(service.suspendBusiness(other.business.id, { reason: undefined as never, actor: ada }))).toMatchObject({ code: 'invalid_request', field: 'reason' });
+    expect(await refused(service.suspendBusiness(other.business.id, { reason: 'x'.repeat(501), actor: ada }))).toMatchObject({
+      code: 'invalid_request',
+      field: 'reason',
+      message: 'reason is at most 500 characters.',
+    });
+    expect((await service.suspendBusiness(other.business.id, { reason: 'x'.repeat(500), actor: ada })).status).toBe('suspended');
+    expect(() => operatorActor('  ')).toThrow(DomainError);
+    expect(() => operatorActor('x'.repeat(101))).toThrow(/operator/);
+    expect(operatorActor(' ada ')).toEqual({ kind: 'operator', id: 'ada', name: null });
+  });
+
+  it('authentication sees a suspension at once in this process, and within the cache TTL (2 s) in another', async () => {
+    let now = Date.now();
+    const clock = () => now;
+    const here = new BusinessService(store, db, runner, { clock });
+    const elsewhere = new BusinessService(store, db, runner, { clock }); // another replica on the same database
+    const created = await here.createBusiness({ name: 'Cached', simulated: false });
+    expect((await here.authenticate(created.secret_key))?.business.status).toBe('active');
+    expect((await here.authenticate(created.publishable_key))?.business.status).toBe('active');
+    expect((await elsewhere.authenticate(created.secret_key))?.business.status).toBe('active'); // cached there
+
+    await here.suspendBusiness(created.business.id, { reason: 'Fraud review', actor: ada });
+    expect((await here.authenticate(created.secret_key))?.business).toMatchObject({ status: 'suspended', suspended_at: expect.stringMatching(/Z$/) });
+    expect((await here.authenticate(created.publishable_key))?.business.status).toBe('suspended');
+    expect((await elsewhere.authenticate(created.secret_key))?.business.status).toBe('active'); // allowed to lag...
+    now += 2001;
+    expect((await elsewhere.authenticate(created.secret_key))?.business.status).toBe('suspended'); // ...by the TTL at most
+
+    await here.reinstateBusiness(created.business.id, { actor: ada });
+    expect((await here.authenticate(created.secret_key))?.business).toMatchObject({ status: 'active', suspended_at: null });
+    now += 2001;
+    expect((await elsewhere.authenticate(created.secret_key))?.business.status).toBe('active');
+  });
+
+  it('a rebuild gives the same rows, also with suspensions in later batches than their business; verify sees no difference', async () => {
+    const a = await service.createBusiness({ name: 'Rebuilt A', simulated: false });
+    const b = await service.createBusiness({ name: 'Rebuilt B', simulated: true });
+    await service.suspendBusiness(a.business.id, { reason: 'r', actor: ada });
+    await service.suspendBusiness(b.business.id, { reason: 'r', actor: ada });
+    await service.reinstateBusiness(b.business.id, { actor: ada });
+    const snapshot = async () => (await db.query(`SELECT * FROM businesses ORDER BY id`)).rows;
+    const before = await snapshot();
+    expect(before.find((r) => r.id === a.business.id)).toMatchObject({ status: 'suspended', suspended_at: expect.any(Date) });
+    expect(before.find((r) => r.id === b.business.id)).toMatchObject({ status: 'active', suspended_at: null });
+    expect((await verifyProjection(store, db, businessesProjector)).differences).toEqual([]);
+    await runner.stop();
+    try {
+      for (const batch of [2, 1000]) {
+        await rebuildProjection(store, db, businessesProjector, undefined, batch);
+        expect(await snapshot()).toEqual(before);
+      }
+    } finally {
+      runner = new ProjectionRunner(store, db, [businessesProjector]);
+      await runner.start();
+      service = new BusinessService(store, db, runner);
+    }
+  });
+});
+
+describe('a businesses table made before suspensions', () => {
+  it('gets its suspended_at column when the projection starts, and suspensions project into it', async () => {
+    const database = await createTestDatabase('bizsuspold');
+    const opened = await openEventStore({ databaseUrl: database.url, pollIntervalMs: 20 });
+    try {
+      await opened.db.exec(`CREATE TABLE businesses (
+        id text PRIMARY KEY, name text NOT NULL, simulated boolean NOT NULL, status text NOT NULL DEFAULT 'active',
+        website text, support_email text, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL)`);
+      const runner = new ProjectionRunner(opened.store, opened.db, [businessesProjector]);
+      await runner.start();
+      try {
+        const service = new BusinessService(opened.store, opened.db, runner);
+        const { business } = await service.createBusiness({ name: 'Old table', simulated: false });
+        const suspended = await service.suspendBusiness(business.id, { reason: 'r', actor: ada });
+        expect(await service.getBusiness(business.id)).toEqual(suspended);
+        expect(suspended.status).toBe('suspended');
+      } finally {
+        await runner.stop();
+      }
+    } finally {
+      await opened.close();
+      await database.drop();
+    }
+  });
+});
