@@ -1,7 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { BusinessService, operatorActor } from '@lib/businesses';
-import { TestApi, startTestApi } from '../support/api-app';
-import { Client, businessWithKey } from '../payments/http/client';
+import { Client, TestApi, businessWithKey, startTestApi } from '../support/fixtures';
 import { Receiver, startReceiver } from '../webhooks/support';
 
 /**

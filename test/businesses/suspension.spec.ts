@@ -5,53 +5,22 @@
  */
 import { BUSINESS_STREAM, BusinessService, DomainError, businessesProjector, operatorActor } from '@lib/businesses';
 import { Database } from '@lib/database';
-import { EventStore, OpenedStore, openEventStore } from '@lib/eventstore';
+import { EventStore } from '@lib/eventstore';
 import { ProjectionRunner, rebuildProjection, verifyProjection } from '@lib/projections';
-import { createTestDatabase } from '../support/postgres';
-import { tempDir } from '../support/temp-dir';
-
-type Opened = OpenedStore & { cleanup(): Promise<void> };
-
-const adapters: [string, () => Promise<Opened>][] = [
-  [
-    'embedded',
-    async () => {
-      const dir = tempDir();
-      const opened = await openEventStore({ dataDir: dir.path, pollIntervalMs: 20 });
-      return { ...opened, cleanup: async () => (await opened.close(), dir.remove()) };
-    },
-  ],
-  [
-    'postgres',
-    async () => {
-      const database = await createTestDatabase('bizsusp');
-      const opened = await openEventStore({ databaseUrl: database.url, pollIntervalMs: 20 });
-      return { ...opened, cleanup: async () => (await opened.close(), await database.drop()) };
-    },
-  ],
-];
-
-async function refused(promise: Promise<unknown>): Promise<DomainError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('expected a DomainError');
-}
+import { STORE_KINDS, TestStore, openTestStore } from '../support/fixtures';
+import { rejectedBy } from '../support/thrown';
 
 const ada = operatorActor('ada');
 
-describe.each(adapters)('business suspension on %s', (_kind, open) => {
-  let opened: Opened;
+describe.each(STORE_KINDS)('business suspension on %s', (kind) => {
+  let opened: TestStore;
   let store: EventStore;
   let db: Database;
   let runner: ProjectionRunner;
   let service: BusinessService;
 
   beforeAll(async () => {
-    opened = await open();
+    opened = await openTestStore(kind, 'bizsusp', { pollIntervalMs: 20 });
     ({ store, db } = opened);
     runner = new ProjectionRunner(store, db, [businessesProjector]);
     await runner.start();
@@ -90,17 +59,17 @@ describe.each(adapters)('business suspension on %s', (_kind, open) => {
 
   it('refuses: a suspended business again, an active one reinstated, an unknown business, a missing or overlong reason, a nameless operator', async () => {
     const { business } = await service.createBusiness({ name: 'Twice', simulated: true });
-    expect(await refused(service.reinstateBusiness(business.id, { actor: ada }))).toMatchObject({ code: 'invalid_request', status: 400, message: expect.stringMatching(/not suspended/) });
+    expect(await rejectedBy(DomainError, service.reinstateBusiness(business.id, { actor: ada }))).toMatchObject({ code: 'invalid_request', status: 400, message: expect.stringMatching(/not suspended/) });
     await service.suspendBusiness(business.id, { reason: 'Review', actor: ada });
-    expect(await refused(service.suspendBusiness(business.id, { reason: 'Again', actor: ada }))).toMatchObject({ code: 'business_suspended', status: 403 });
+    expect(await rejectedBy(DomainError, service.suspendBusiness(business.id, { reason: 'Again', actor: ada }))).toMatchObject({ code: 'business_suspended', status: 403 });
     for (const id of ['biz_doesnotexist', 'nonsense']) {
-      expect(await refused(service.suspendBusiness(id, { reason: 'x', actor: ada }))).toMatchObject({ code: 'not_found', message: `No business ${id}.` });
-      expect(await refused(service.reinstateBusiness(id, { actor: ada }))).toMatchObject({ code: 'not_found' });
+      expect(await rejectedBy(DomainError, service.suspendBusiness(id, { reason: 'x', actor: ada }))).toMatchObject({ code: 'not_found', message: `No business ${id}.` });
+      expect(await rejectedBy(DomainError, service.reinstateBusiness(id, { actor: ada }))).toMatchObject({ code: 'not_found' });
     }
     const other = await service.createBusiness({ name: 'Other', simulated: true });
-    expect(await refused(service.suspendBusiness(other.business.id, { reason: '   ', actor: ada }))).toMatchObject({ code: 'invalid_request', field: 'reason', message: 'reason is required.' });
-    expect(await refused(service.suspendBusiness(other.business.id, { reason: undefined as never, actor: ada }))).toMatchObject({ code: 'invalid_request', field: 'reason' });
-    expect(await refused(service.suspendBusiness(other.business.id, { reason: 'x'.repeat(501), actor: ada }))).toMatchObject({
+    expect(await rejectedBy(DomainError, service.suspendBusiness(other.business.id, { reason: '   ', actor: ada }))).toMatchObject({ code: 'invalid_request', field: 'reason', message: 'reason is required.' });
+    expect(await rejectedBy(DomainError, service.suspendBusiness(other.business.id, { reason: undefined as never, actor: ada }))).toMatchObject({ code: 'invalid_request', field: 'reason' });
+    expect(await rejectedBy(DomainError, service.suspendBusiness(other.business.id, { reason: 'x'.repeat(501), actor: ada }))).toMatchObject({
       code: 'invalid_request',
       field: 'reason',
       message: 'reason is at most 500 characters.',
@@ -161,8 +130,7 @@ describe.each(adapters)('business suspension on %s', (_kind, open) => {
 
 describe('a businesses table made before suspensions', () => {
   it('gets its suspended_at column when the projection starts, and suspensions project into it', async () => {
-    const database = await createTestDatabase('bizsuspold');
-    const opened = await openEventStore({ databaseUrl: database.url, pollIntervalMs: 20 });
+    const opened = await openTestStore('postgres', 'bizsuspold', { pollIntervalMs: 20 });
     try {
       await opened.db.exec(`CREATE TABLE businesses (
         id text PRIMARY KEY, name text NOT NULL, simulated boolean NOT NULL, status text NOT NULL DEFAULT 'active',
@@ -179,8 +147,7 @@ describe('a businesses table made before suspensions', () => {
         await runner.stop();
       }
     } finally {
-      await opened.close();
-      await database.drop();
+      await opened.cleanup();
     }
   });
 });
