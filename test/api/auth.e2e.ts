@@ -1,8 +1,8 @@
 import { Controller, Get, HttpCode, Module, Post } from '@nestjs/common';
-import { BusinessService, CreatedBusiness } from '@lib/businesses';
+import { BusinessService } from '@lib/businesses';
 import { DashboardOnly, LiveModeAction, Public, RequiresPermission } from '../../apps/api/src/auth/auth.decorators';
 import { Auth, RequestAuth } from '../../apps/api/src/auth/request-auth';
-import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
+import { appPerSuite, businessWithKey, startTestApi } from '../support/fixtures';
 
 /** Routes carrying each kind of requirement, as payments, checkouts and wallets will. */
 @Controller('probe-auth')
@@ -40,23 +40,18 @@ function summary(auth: RequestAuth) {
 class ProbeAuthModule {}
 
 describe('authentication and keys (spec §5)', () => {
-  let api: TestApi;
-  let live: CreatedBusiness;
-  let simulated: CreatedBusiness;
-  let other: CreatedBusiness;
-  let service: BusinessService;
-
-  beforeAll(async () => {
-    api = await startTestApi({}, [ProbeAuthModule]);
-    service = api.app.get(BusinessService);
-    live = await businessWithKey(api, false, 'Live Shop', { contact: false });
-    simulated = await businessWithKey(api, true, 'Sandbox', { contact: false });
-    other = await businessWithKey(api, false, 'Other', { contact: false });
-  });
-  afterAll(async () => api?.close());
+  const suite = appPerSuite(
+    () => startTestApi({}, [ProbeAuthModule]),
+    async (api) => ({
+      service: api.app.get(BusinessService),
+      live: await businessWithKey(api, false, 'Live Shop', { contact: false }),
+      simulated: await businessWithKey(api, true, 'Sandbox', { contact: false }),
+      other: await businessWithKey(api, false, 'Other', { contact: false }),
+    }),
+  );
 
   const call = async (method: string, path: string, key?: string | null, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${api.base}${path}`, {
+    const response = await fetch(`${suite.api.base}${path}`, {
       method,
       headers: { ...(key === undefined || key === null ? {} : { authorization: key.startsWith('raw:') ? key.slice(4) : `Bearer ${key}` }), ...headers },
     });
@@ -71,36 +66,36 @@ describe('authentication and keys (spec §5)', () => {
     const none = await call('GET', '/business');
     expectError(none, 401, 'unauthenticated');
     expect(none.headers.get('www-authenticate')).toBe('Bearer');
-    for (const header of ['raw:Basic dXNlcjpwYXNz', 'raw:Bearer', 'raw:Bearer ', `raw:bearer ${live.secret_key}`, `raw:Bearer  ${live.secret_key}`, `raw:Bearer ${live.secret_key} x`, 'raw:Token abc']) {
+    for (const header of ['raw:Basic dXNlcjpwYXNz', 'raw:Bearer', 'raw:Bearer ', `raw:bearer ${suite.live.secret_key}`, `raw:Bearer  ${suite.live.secret_key}`, `raw:Bearer ${suite.live.secret_key} x`, 'raw:Token abc']) {
       const r = await call('GET', '/business', header);
       expectError(r, 401, 'invalid_api_key');
       expect(r.headers.get('www-authenticate')).toBe('Bearer');
     }
     expectError(await call('GET', '/business', 'sk_live_' + 'A'.repeat(32)), 401, 'invalid_api_key');
-    expectError(await call('GET', '/business', live.secret_key.slice(0, -1) + (live.secret_key.endsWith('A') ? 'B' : 'A')), 401, 'invalid_api_key');
+    expectError(await call('GET', '/business', suite.live.secret_key.slice(0, -1) + (suite.live.secret_key.endsWith('A') ? 'B' : 'A')), 401, 'invalid_api_key');
   });
 
   it('lets a secret key act for its own business; a publishable key only on public routes', async () => {
-    const mine = await call('GET', '/business', live.secret_key);
+    const mine = await call('GET', '/business', suite.live.secret_key);
     expect(mine.status).toBe(200);
-    expect(mine.body.data).toMatchObject({ kind: 'business', id: live.business.id, name: 'Live Shop', status: 'active', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
-    expect(JSON.stringify(mine.body)).not.toContain(live.secret_key);
-    expectError(await call('GET', '/business', live.publishable_key), 401, 'invalid_api_key');
-    expect((await call('GET', '/probe-auth/public', live.publishable_key)).body.data).toEqual({ kind: 'anonymous' });
+    expect(mine.body.data).toMatchObject({ kind: 'business', id: suite.live.business.id, name: 'Live Shop', status: 'active', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect(JSON.stringify(mine.body)).not.toContain(suite.live.secret_key);
+    expectError(await call('GET', '/business', suite.live.publishable_key), 401, 'invalid_api_key');
+    expect((await call('GET', '/probe-auth/public', suite.live.publishable_key)).body.data).toEqual({ kind: 'anonymous' });
     expect((await call('GET', '/probe-auth/public')).body.data).toEqual({ kind: 'anonymous' });
-    expect((await call('GET', '/probe-auth/public', live.secret_key)).body.data).toEqual({ kind: 'api_key', business: live.business.id, key: 'secret', mode: 'live' });
+    expect((await call('GET', '/probe-auth/public', suite.live.secret_key)).body.data).toEqual({ kind: 'api_key', business: suite.live.business.id, key: 'secret', mode: 'live' });
     expectError(await call('GET', '/probe-auth/public', 'sk_live_' + 'B'.repeat(32)), 401, 'invalid_api_key');
   });
 
   it('refuses a business header naming a business the key cannot act for (403 business_forbidden)', async () => {
-    expectError(await call('GET', '/business', live.secret_key, { 'service-business': other.business.id }), 403, 'business_forbidden');
-    expectError(await call('GET', '/business', live.secret_key, { 'service-business': 'biz_nope' }), 403, 'business_forbidden');
-    expect((await call('GET', '/business', live.secret_key, { 'service-business': live.business.id })).status).toBe(200);
+    expectError(await call('GET', '/business', suite.live.secret_key, { 'service-business': suite.other.business.id }), 403, 'business_forbidden');
+    expectError(await call('GET', '/business', suite.live.secret_key, { 'service-business': 'biz_nope' }), 403, 'business_forbidden');
+    expect((await call('GET', '/business', suite.live.secret_key, { 'service-business': suite.live.business.id })).status).toBe(200);
   });
 
   it('gives restricted keys only what their permissions grant (403 permission_denied)', async () => {
-    const reader = await service.createKey({ businessId: live.business.id, kind: 'restricted', mode: 'live', permissions: 'payments:read' });
-    const writer = await service.createKey({ businessId: live.business.id, kind: 'restricted', mode: 'live', permissions: 'payments:write,business:read' });
+    const reader = await suite.service.createKey({ businessId: suite.live.business.id, kind: 'restricted', mode: 'live', permissions: 'payments:read' });
+    const writer = await suite.service.createKey({ businessId: suite.live.business.id, kind: 'restricted', mode: 'live', permissions: 'payments:write,business:read' });
     expect((await call('GET', '/probe-auth/payments', reader.secret)).body.data).toMatchObject({ key: 'restricted' });
     expectError(await call('POST', '/probe-auth/payments', reader.secret), 403, 'permission_denied');
     expectError(await call('GET', '/business', reader.secret), 403, 'permission_denied');
@@ -112,25 +107,25 @@ describe('authentication and keys (spec §5)', () => {
   });
 
   it('refuses a test key on a live business for real-money actions only (403 test_mode_unavailable)', async () => {
-    const test = await service.createKey({ businessId: live.business.id, kind: 'secret', mode: 'test' });
+    const test = await suite.service.createKey({ businessId: suite.live.business.id, kind: 'secret', mode: 'test' });
     expect(test.secret).toMatch(/^sk_test_/);
     expectError(await call('POST', '/probe-auth/payments', test.secret), 403, 'test_mode_unavailable');
     expect((await call('GET', '/probe-auth/payments', test.secret)).status).toBe(200);
-    expect((await call('POST', '/probe-auth/payments', live.secret_key)).body.data).toMatchObject({ mode: 'live' });
-    expect(simulated.secret_key).toMatch(/^sk_test_/);
-    expect((await call('POST', '/probe-auth/payments', simulated.secret_key)).body.data).toMatchObject({ business: simulated.business.id, mode: 'test' });
+    expect((await call('POST', '/probe-auth/payments', suite.live.secret_key)).body.data).toMatchObject({ mode: 'live' });
+    expect(suite.simulated.secret_key).toMatch(/^sk_test_/);
+    expect((await call('POST', '/probe-auth/payments', suite.simulated.secret_key)).body.data).toMatchObject({ business: suite.simulated.business.id, mode: 'test' });
   });
 
   it('answers API keys on dashboard-only routes with 403 session_required', async () => {
-    expectError(await call('GET', '/api_keys', live.secret_key), 403, 'session_required');
-    expectError(await call('GET', '/probe-auth/dashboard', live.secret_key), 403, 'session_required');
+    expectError(await call('GET', '/api_keys', suite.live.secret_key), 403, 'session_required');
+    expectError(await call('GET', '/probe-auth/dashboard', suite.live.secret_key), 403, 'session_required');
     expectError(await call('GET', '/api_keys'), 401, 'unauthenticated');
   });
 
   it('stops accepting a revoked key at once', async () => {
-    const key = await service.createKey({ businessId: other.business.id, kind: 'secret', mode: 'live' });
+    const key = await suite.service.createKey({ businessId: suite.other.business.id, kind: 'secret', mode: 'live' });
     expect((await call('GET', '/business', key.secret)).status).toBe(200);
-    await service.revokeKey(key.key.id);
+    await suite.service.revokeKey(key.key.id);
     expectError(await call('GET', '/business', key.secret), 401, 'invalid_api_key');
   });
 });

@@ -2,7 +2,7 @@ import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
-import { BusinessWithKey, Client, TestApi, businessWithKey, startApp } from '../support/fixtures';
+import { TestApi, appPerSuite, businessWithKey, startApp } from '../support/fixtures';
 
 /**
  * A body must be a JSON object (spec §7: 400 invalid_request, the §7 envelope): `null`, an array,
@@ -47,28 +47,26 @@ function bodyRoutes(api: TestApi): string[] {
 }
 
 describe('a body must be a JSON object on every route that takes one (spec §7)', () => {
-  let api: TestApi;
-  let shop: BusinessWithKey;
-  let client: Client;
   const ids: Record<string, string> = {};
-
-  beforeAll(async () => {
-    api = await startApp('embedded', { TRUSTED_PROXIES: 'loopback' });
-    shop = await businessWithKey(api, true, 'Body Shop', { contact: false });
-    client = shop.client;
-    const payment = await client.createPayment({ metadata: { order: '1' } });
-    ids.payment = payment.id;
-    ids.code = payment.url.split('/').pop()!;
-    // an open checkout (set aside, so no simulated transfer arrives by itself) and a canceled one (claimable)
-    ids.open = (await client.openCheckout(payment)).id;
-    expect((await client.post(`/checkouts/${ids.open}/supersede`)).status).toBe(200);
-    ids.canceled = (await client.openCheckout(payment, { asset: 'USDT' })).id;
-    expect((await client.post(`/checkouts/${ids.canceled}/cancel`)).status).toBe(200);
-    const hook = await client.post('/webhooks', { url: 'https://hooks.example.com/in', event_types: ['payment.succeeded'] });
-    expect(hook.status).toBe(201);
-    ids.webhook = hook.body.data.id;
-  });
-  afterAll(async () => api?.close());
+  const suite = appPerSuite(
+    () => startApp('embedded', { TRUSTED_PROXIES: 'loopback' }),
+    async (api) => {
+      const shop = await businessWithKey(api, true, 'Body Shop', { contact: false });
+      const client = shop.client;
+      const payment = await client.createPayment({ metadata: { order: '1' } });
+      ids.payment = payment.id;
+      ids.code = payment.url.split('/').pop()!;
+      // an open checkout (set aside, so no simulated transfer arrives by itself) and a canceled one (claimable)
+      ids.open = (await client.openCheckout(payment)).id;
+      expect((await client.post(`/checkouts/${ids.open}/supersede`)).status).toBe(200);
+      ids.canceled = (await client.openCheckout(payment, { asset: 'USDT' })).id;
+      expect((await client.post(`/checkouts/${ids.canceled}/cancel`)).status).toBe(200);
+      const hook = await client.post('/webhooks', { url: 'https://hooks.example.com/in', event_types: ['payment.succeeded'] });
+      expect(hook.status).toBe(201);
+      ids.webhook = hook.body.data.id;
+      return { shop, client };
+    },
+  );
 
   const pathOf = (route: string): string => {
     const [, path] = route.split(' ');
@@ -81,17 +79,17 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
 
   /** Everything the routes above could change. */
   const snapshot = async () => ({
-    payment: (await client.get(`/payments/${ids.payment}`)).body.data,
-    open: (await client.get(`/checkouts/${ids.open}`)).body.data,
-    canceled: (await client.get(`/checkouts/${ids.canceled}`)).body.data,
-    webhook: (await client.get(`/webhooks/${ids.webhook}`)).body.data,
-    webhooks: (await client.get('/webhooks')).body.data.length,
-    payments: (await client.get('/payments')).body.data.length,
-    clock: (await client.get('/test_clock')).body.data.offset_seconds,
+    payment: (await suite.client.get(`/payments/${ids.payment}`)).body.data,
+    open: (await suite.client.get(`/checkouts/${ids.open}`)).body.data,
+    canceled: (await suite.client.get(`/checkouts/${ids.canceled}`)).body.data,
+    webhook: (await suite.client.get(`/webhooks/${ids.webhook}`)).body.data,
+    webhooks: (await suite.client.get('/webhooks')).body.data.length,
+    payments: (await suite.client.get('/payments')).body.data.length,
+    clock: (await suite.client.get('/test_clock')).body.data.offset_seconds,
   });
 
   it('lists every route whose handler takes a body', () => {
-    expect(bodyRoutes(api)).toEqual([...BODY_ROUTES].sort());
+    expect(bodyRoutes(suite.api)).toEqual([...BODY_ROUTES].sort());
   });
 
   for (const route of BODY_ROUTES) {
@@ -100,9 +98,9 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
       const [method] = route.split(' ');
       const problems: string[] = [];
       for (const body of NOT_OBJECTS) {
-        const response = await fetch(`${api.base}${pathOf(route)}`, {
+        const response = await fetch(`${suite.api.base}${pathOf(route)}`, {
           method,
-          headers: { authorization: `Bearer ${shop.secret_key}`, 'content-type': 'application/json', 'idempotency-key': `k-${Math.random()}` },
+          headers: { authorization: `Bearer ${suite.shop.secret_key}`, 'content-type': 'application/json', 'idempotency-key': `k-${Math.random()}` },
           body,
         });
         const text = await response.text();
@@ -123,7 +121,7 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
   }
 
   it('an object body (and no body where none is needed) still works', async () => {
-    expect((await client.patch(`/payments/${ids.payment}`, { metadata: { order: '2' } })).body.data.metadata).toEqual({ order: '2' });
-    expect((await client.post(`/checkouts/${ids.open}/mark-sent`)).body.data.status).toBe('confirming');
+    expect((await suite.client.patch(`/payments/${ids.payment}`, { metadata: { order: '2' } })).body.data.metadata).toEqual({ order: '2' });
+    expect((await suite.client.post(`/checkouts/${ids.open}/mark-sent`)).body.data.status).toBe('confirming');
   });
 });

@@ -1,14 +1,16 @@
 import { Contract, coveredUrl } from '../support/contract';
-import { TestApi, startTestApi } from '../support/api-app';
+import { appPerSuite, startTestApi } from '../support/fixtures';
 
 /**
  * The contract checks themselves (test/support/contract.ts, run on every answer by
  * test/support/contract-setup.ts): what they refuse, on the real app's document.
  */
 describe('contract checks of answers against the served OpenAPI document', () => {
-  let api: TestApi;
-  let contract: Contract;
-  const url = (path: string) => `${api.base}${path}`;
+  const suite = appPerSuite(
+    () => startTestApi(),
+    async (api) => ({ contract: new Contract(await (await fetch(`${api.base}/openapi.json`)).json()) }),
+  );
+  const url = (path: string) => `${suite.api.base}${path}`;
   const json = (body: unknown) => JSON.stringify(body);
   const payment = {
     kind: 'payment',
@@ -44,17 +46,11 @@ describe('contract checks of answers against the served OpenAPI document', () =>
   };
   const error = (code: string) => json({ error: { code, message: 'm', field: null, request_id: 'req_1' } });
   const check = (method: string, path: string, status: number, body: string, contentType: string | null = 'application/json; charset=utf-8') =>
-    contract.check({ method, url: url(path), status, contentType, body });
-
-  beforeAll(async () => {
-    api = await startTestApi();
-    contract = new Contract(await (await fetch(`${api.base}/openapi.json`)).json());
-  });
-  afterAll(async () => api?.close());
+    suite.contract.check({ method, url: url(path), status, contentType, body });
 
   it('covers the API of a test server, nothing else', () => {
-    expect(coveredUrl(url('/payments?limit=2'))).toEqual({ origin: api.base.replace('/api/v1', '') });
-    expect(coveredUrl(`${api.base.replace('/api/v1', '')}/docs`)).toBeNull();
+    expect(coveredUrl(url('/payments?limit=2'))).toEqual({ origin: suite.api.base.replace('/api/v1', '') });
+    expect(coveredUrl(`${suite.api.base.replace('/api/v1', '')}/docs`)).toBeNull();
     expect(coveredUrl('https://api.example.com/api/v1/payments')).toBeNull();
   });
 

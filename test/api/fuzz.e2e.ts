@@ -22,13 +22,12 @@ import {
 import { randomUUID } from 'node:crypto';
 import { IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { CreatedBusiness } from '@lib/businesses';
 import { DATABASE } from '@lib/core';
 import type { Database } from '@lib/database';
 import { EVENT_STORE, EventStore, LogPosition } from '@lib/eventstore';
 import { newId, notFound } from '@lib/http';
 import { Public } from '../../apps/api/src/auth/auth.decorators';
-import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
+import { appPerSuite, businessWithKey, startTestApi } from '../support/fixtures';
 import { Expectation, HttpCase, SocketCase, VALID_ORDER, buildCorpus } from './fuzz-corpus';
 
 /**
@@ -339,12 +338,26 @@ const NON_PROBE_BUDGET = 5_000;
 const FUZZ_TIMEOUT_MS = 240_000;
 
 describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
-  let api: TestApi;
-  let shop: CreatedBusiness;
+  const suite = appPerSuite(
+    () => startTestApi({}, [FuzzProbeModule]),
+    async (api) => {
+      const shop = await businessWithKey(api, true, 'Fuzz Shop', { contact: false });
+      const routesOf = (method: string) => [
+        ...new Set(
+          api.app
+            .getHttpAdapter()
+            .getInstance()
+            .routeTable.list()
+            .filter((r) => r.method === method)
+            .map((r) => r.url),
+        ),
+      ];
+      /** PATCH routes take bodies too (PATCH /payments/{id}, PATCH /webhooks/{id}): the body corpus goes there as well. */
+      return { shop, postRoutes: routesOf('POST'), patchRoutes: routesOf('PATCH') };
+    },
+  );
+  // set by the tests that run first: the probe order, the log head and row counts before the fuzzing
   let orderId: string;
-  let postRoutes: string[];
-  /** PATCH routes take bodies too (PATCH /payments/{id}, PATCH /webhooks/{id}): the body corpus goes there as well. */
-  let patchRoutes: string[];
   let head: LogPosition | null;
   let rowCounts: Record<string, number>;
   const prototypeNames = {
@@ -358,8 +371,8 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
   const socketCases = corpus.filter((c): c is SocketCase => c.kind === 'socket');
   const AUTHS: Auth[] = ['anonymous', 'secret key'];
 
-  const store = () => api.app.get<EventStore>(EVENT_STORE);
-  const db = () => api.app.get<Database>(DATABASE);
+  const store = () => suite.api.app.get<EventStore>(EVENT_STORE);
+  const db = () => suite.api.app.get<Database>(DATABASE);
 
   /** Row counts of every table, once two readings in a row agree (projections may still be catching up). */
   const settledRowCounts = async (): Promise<Record<string, number>> => {
@@ -380,9 +393,9 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
   };
 
   const headersFor = (auth: Auth, contentType: string | null | undefined, extra: Record<string, string> = {}): Record<string, string> => ({
-    host: `127.0.0.1:${api.port}`,
+    host: `127.0.0.1:${suite.api.port}`,
     ...(contentType === null ? {} : { 'content-type': contentType ?? 'application/json' }),
-    ...(auth === 'secret key' ? { authorization: `Bearer ${shop.secret_key}` } : {}),
+    ...(auth === 'secret key' ? { authorization: `Bearer ${suite.shop.secret_key}` } : {}),
     'idempotency-key': randomUUID(),
     ...extra,
   });
@@ -393,44 +406,26 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
       if (id !== undefined) return id;
       if (name === 'order_id') return orderId;
       const collection = pattern.slice(0, offset - 1).split('/').pop() ?? '';
-      if (collection === 'businesses') return shop.business.id;
+      if (collection === 'businesses') return suite.shop.business.id;
       return newId(COLLECTION_PREFIXES[collection] ?? 'obj');
     }).replace(/\*/g, 'x');
 
-  beforeAll(async () => {
-    api = await startTestApi({}, [FuzzProbeModule]);
-    shop = await businessWithKey(api, true, 'Fuzz Shop', { contact: false });
-    const routesOf = (method: string) => [
-      ...new Set(
-        api.app
-          .getHttpAdapter()
-          .getInstance()
-          .routeTable.list()
-          .filter((r) => r.method === method)
-          .map((r) => r.url),
-      ),
-    ];
-    postRoutes = routesOf('POST');
-    patchRoutes = routesOf('PATCH');
-  });
-  afterAll(async () => api?.close());
-
   it('discovers every POST route from the route table, the probe DTO routes among them', () => {
-    expect(postRoutes).toEqual(expect.arrayContaining([PROBE_ORDERS, PROBE_AMEND]));
-    expect(patchRoutes).toEqual(expect.arrayContaining(['/api/v1/payments/:id', '/api/v1/webhooks/:id']));
+    expect(suite.postRoutes).toEqual(expect.arrayContaining([PROBE_ORDERS, PROBE_AMEND]));
+    expect(suite.patchRoutes).toEqual(expect.arrayContaining(['/api/v1/payments/:id', '/api/v1/webhooks/:id']));
     expect(httpCases.length + socketCases.length).toBeGreaterThanOrEqual(150);
   });
 
   it('accepts the valid body (control: the probe stores, so "nothing stored" below means something)', async () => {
     const before = await store().headPosition();
     const body = Buffer.from(JSON.stringify(VALID_ORDER));
-    const created = await sendHttp(api.port, PROBE_ORDERS, headersFor('anonymous', undefined), body);
+    const created = await sendHttp(suite.api.port, PROBE_ORDERS, headersFor('anonymous', undefined), body);
     expect(created.kind === 'answer' && created.answer.status).toBe(201);
     orderId = (JSON.parse((created as { answer: Answer }).answer.body) as { data: { id: string } }).data.id;
     expect(orderId).toMatch(/^ord_/);
-    const amended = await sendHttp(api.port, fill(PROBE_AMEND), headersFor('secret key', undefined), body);
+    const amended = await sendHttp(suite.api.port, fill(PROBE_AMEND), headersFor('secret key', undefined), body);
     expect(amended.kind === 'answer' && amended.answer.status).toBe(201);
-    const unknown = await sendHttp(api.port, fill(PROBE_AMEND, newId('ord')), headersFor('secret key', undefined), body);
+    const unknown = await sendHttp(suite.api.port, fill(PROBE_AMEND, newId('ord')), headersFor('secret key', undefined), body);
     expect(unknown.kind === 'answer' && unknown.answer.status).toBe(404);
     expect(await store().countAfter(before)).toBe(2);
 
@@ -445,7 +440,7 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
    * cases, and, past NON_PROBE_BUDGET requests, a rotating share of the rest (every case still
    * reaches some routes, every route some cases).
    */
-  const runHttpCases = async (cases: HttpCase[], routes = postRoutes, method = 'POST') => {
+  const runHttpCases = async (cases: HttpCase[], routes = suite.postRoutes, method = 'POST') => {
     const failures: string[] = [];
     const planned: { pattern: string; auth: Auth; c: HttpCase; spread: number; probe: boolean }[] = [];
     routes.forEach((pattern, routeIndex) => {
@@ -464,7 +459,7 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
       .filter((p) => p.probe || p.spread % share === 0)
       .map(({ pattern, auth, c }) => async () => {
         const target: Target = { pattern, path: fill(pattern), auth };
-        const outcome = await sendHttp(api.port, target.path, headersFor(auth, c.contentType, c.headers), c.body, c.chunked, undefined, method);
+        const outcome = await sendHttp(suite.api.port, target.path, headersFor(auth, c.contentType, c.headers), c.body, c.chunked, undefined, method);
         const problem = checkHttp(outcome, c.expect, target);
         if (problem) failures.push(`${method} ${pattern} [${auth}] ${c.name}: ${problem}`);
       });
@@ -476,13 +471,13 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
   const runIds = async (ids: string[]) => {
     const failures: string[] = [];
     const tasks: (() => Promise<void>)[] = [];
-    for (const pattern of postRoutes.filter((r) => /[:*]/.test(r))) {
+    for (const pattern of suite.postRoutes.filter((r) => /[:*]/.test(r))) {
       for (const auth of AUTHS) {
         for (const id of ids) {
           for (const body of [JSON.stringify(VALID_ORDER), '[]']) {
             tasks.push(async () => {
               const target: Target = { pattern, path: fill(pattern, id), auth };
-              const outcome = await sendHttp(api.port, target.path, headersFor(auth, undefined), Buffer.from(body));
+              const outcome = await sendHttp(suite.api.port, target.path, headersFor(auth, undefined), Buffer.from(body));
               const problem = checkHttp(outcome, { any4xx: true }, target);
               if (problem) failures.push(`POST ${target.path.slice(0, 120)} [${auth}] ${body.slice(0, 10)}: ${problem}`);
             });
@@ -498,7 +493,7 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
     const started = Date.now();
     const { failures, requests, share } = await runHttpCases(httpCases);
     console.log(
-      `fuzz: ${httpCases.length} body cases × ${postRoutes.length} POST routes × ${AUTHS.length} auths → ${requests} requests` +
+      `fuzz: ${httpCases.length} body cases × ${suite.postRoutes.length} POST routes × ${AUTHS.length} auths → ${requests} requests` +
         `${share > 1 ? ` (1 in ${share} on routes other than the probe's)` : ''} in ${Date.now() - started} ms`,
     );
     expect(failures).toEqual([]);
@@ -506,9 +501,9 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
 
   it('answers every malformed body on every PATCH route, with and without a key, with a 4xx §7 envelope', async () => {
     const started = Date.now();
-    const { failures, requests, share } = await runHttpCases(httpCases, patchRoutes, 'PATCH');
+    const { failures, requests, share } = await runHttpCases(httpCases, suite.patchRoutes, 'PATCH');
     console.log(
-      `fuzz: ${httpCases.length} body cases × ${patchRoutes.length} PATCH routes × ${AUTHS.length} auths → ${requests} requests` +
+      `fuzz: ${httpCases.length} body cases × ${suite.patchRoutes.length} PATCH routes × ${AUTHS.length} auths → ${requests} requests` +
         `${share > 1 ? ` (1 in ${share})` : ''} in ${Date.now() - started} ms`,
     );
     expect(failures).toEqual([]);
@@ -519,12 +514,12 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
     const failures: string[] = [];
     const bare = new Set<string>();
     const tasks: (() => Promise<void>)[] = [];
-    for (const pattern of postRoutes) {
+    for (const pattern of suite.postRoutes) {
       for (const auth of AUTHS) {
         for (const c of socketCases) {
           tasks.push(async () => {
-            const lines = [`Host: 127.0.0.1:${api.port}`, `Idempotency-Key: ${randomUUID()}`, ...(auth === 'secret key' ? [`Authorization: Bearer ${shop.secret_key}`] : [])];
-            const outcome = await sendRaw(api.port, c.build(fill(pattern), lines), c.halfClose === true, c.timeoutMs);
+            const lines = [`Host: 127.0.0.1:${suite.api.port}`, `Idempotency-Key: ${randomUUID()}`, ...(auth === 'secret key' ? [`Authorization: Bearer ${suite.shop.secret_key}`] : [])];
+            const outcome = await sendRaw(suite.api.port, c.build(fill(pattern), lines), c.halfClose === true, c.timeoutMs);
             const { problem, bare: isBare } = checkRaw(outcome, c.status);
             if (problem) failures.push(`POST ${pattern} [${auth}] ${c.name}: ${problem}`);
             if (isBare) bare.add(c.name);
@@ -533,7 +528,7 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
       }
     }
     await pool(tasks, 32);
-    console.log(`fuzz: ${socketCases.length} socket cases × ${postRoutes.length} POST routes → ${tasks.length} connections in ${Date.now() - started} ms; refused by the HTTP parser without an envelope: ${[...bare].join('; ') || 'none'}`);
+    console.log(`fuzz: ${socketCases.length} socket cases × ${suite.postRoutes.length} POST routes → ${tasks.length} connections in ${Date.now() - started} ms; refused by the HTTP parser without an envelope: ${[...bare].join('; ') || 'none'}`);
     expect(failures).toEqual([]);
   }, 60_000);
 
@@ -562,7 +557,7 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
   });
 
   it('survived: the server still answers after the whole corpus', async () => {
-    const again = await sendHttp(api.port, PROBE_ORDERS, headersFor('anonymous', undefined), Buffer.from('[]'));
+    const again = await sendHttp(suite.api.port, PROBE_ORDERS, headersFor('anonymous', undefined), Buffer.from('[]'));
     expect(again.kind === 'answer' && again.answer.status).toBe(400);
   });
 });

@@ -1,22 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_STORE, EventStore, openEventStore } from '@lib/eventstore';
-import { TestApi, startTestApi } from '../support/api-app';
+import { appPerSuite, startTestApi } from '../support/fixtures';
 import { eventually } from '../support/eventually';
 
 describe('the service on its embedded default', () => {
-  let api: TestApi;
-
-  beforeAll(async () => {
-    api = await startTestApi();
-  });
-  afterAll(async () => api?.close());
+  const suite = appPerSuite(() => startTestApi());
 
   it('answers /api/v1/health with the store and its projections, which follow the log', async () => {
-    const store = api.app.get<EventStore>(EVENT_STORE);
+    const store = suite.api.app.get<EventStore>(EVENT_STORE);
     const { position } = await store.append(`health-${randomUUID().slice(0, 8)}`, [{ id: randomUUID(), type: 'Probe', data: {} }], 'no_stream');
     type Health = { data: { kind: string; status: string; store: { adapter: string; head: string }; projections: { name: string; lag: number; state: string }[] } };
     const read = async () => {
-      const response = await fetch(`${api.base}/health`);
+      const response = await fetch(`${suite.api.base}/health`);
       expect(response.status).toBe(200);
       expect(response.headers.get('service-request-id')).toMatch(/^req_[0-9A-Za-z]{24}$/);
       return (await response.json()) as Health;
@@ -34,6 +29,6 @@ describe('the service on its embedded default', () => {
   });
 
   it('refuses a second owner of the same data directory with a clear error', async () => {
-    await expect(openEventStore({ dataDir: api.config.dataDir })).rejects.toThrow(/data directory .* is in use by process \d+/);
+    await expect(openEventStore({ dataDir: suite.api.config.dataDir })).rejects.toThrow(/data directory .* is in use by process \d+/);
   });
 });

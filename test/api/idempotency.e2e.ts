@@ -1,13 +1,12 @@
 import { Body, Controller, HttpCode, Inject, Module, Patch, Post } from '@nestjs/common';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import { randomUUID } from 'node:crypto';
-import { CreatedBusiness } from '@lib/businesses';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { ApiError } from '@lib/http';
 import { Public } from '../../apps/api/src/auth/auth.decorators';
 import { Auth, RequestAuth } from '../../apps/api/src/auth/request-auth';
 import { IdempotencyKeyIgnored, IdempotencyKeyRequired } from '../../apps/api/src/platform/idempotency.interceptor';
-import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
+import { appPerSuite, businessWithKey, startTestApi } from '../support/fixtures';
 import { TEST_REDIS_URL } from '../support/redis';
 
 class EffectBody {
@@ -74,28 +73,25 @@ const backends: [string, NodeJS.ProcessEnv][] = [
 ];
 
 describe.each(backends)('idempotency keys (spec §8) stored in %s', (_name, env) => {
-  let api: TestApi;
-  let shop: CreatedBusiness;
-  let other: CreatedBusiness;
-
-  beforeAll(async () => {
-    api = await startTestApi(env, [EffectModule]);
-    shop = await businessWithKey(api, true, 'Shop', { contact: false });
-    other = await businessWithKey(api, true, 'Other', { contact: false });
-  });
-  afterAll(async () => api?.close());
+  const suite = appPerSuite(
+    () => startTestApi(env, [EffectModule]),
+    async (api) => ({
+      shop: await businessWithKey(api, true, 'Shop', { contact: false }),
+      other: await businessWithKey(api, true, 'Other', { contact: false }),
+    }),
+  );
 
   const send = async (method: string, path: string, body: unknown, options: { key?: string; secret?: string | null } = {}) => {
     type Json = { data: { id: string; business: string | null }; error: { code: string; field?: string } };
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (options.key !== undefined) headers['idempotency-key'] = options.key;
-    if (options.secret !== null) headers.authorization = `Bearer ${options.secret ?? shop.secret_key}`;
-    const response = await fetch(`${api.base}${path}`, { method, headers, body: JSON.stringify(body) });
+    if (options.secret !== null) headers.authorization = `Bearer ${options.secret ?? suite.shop.secret_key}`;
+    const response = await fetch(`${suite.api.base}${path}`, { method, headers, body: JSON.stringify(body) });
     return { status: response.status, replayed: response.headers.get('idempotent-replayed'), body: (await response.json()) as Json };
   };
   const effects = async (label: string) => {
     try {
-      return (await api.app.get<EventStore>(EVENT_STORE).readStream(`effect-${label}`)).length;
+      return (await suite.api.app.get<EventStore>(EVENT_STORE).readStream(`effect-${label}`)).length;
     } catch {
       return 0;
     }
@@ -132,9 +128,9 @@ describe.each(backends)('idempotency keys (spec §8) stored in %s', (_name, env)
     const l = label();
     const key = randomUUID();
     const mine = await send('POST', '/probe-idem/effects', { label: l }, { key });
-    const theirs = await send('POST', '/probe-idem/effects', { label: l }, { key, secret: other.secret_key });
+    const theirs = await send('POST', '/probe-idem/effects', { label: l }, { key, secret: suite.other.secret_key });
     expect([mine.status, theirs.status, theirs.replayed]).toEqual([201, 201, null]);
-    expect(theirs.body.data.business).toBe(other.business.id);
+    expect(theirs.body.data.business).toBe(suite.other.business.id);
     expect(await effects(l)).toBe(2);
   });
 

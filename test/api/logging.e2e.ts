@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Writable } from 'node:stream';
 import { Public } from '../../apps/api/src/auth/auth.decorators';
 import { eventually } from '../support/eventually';
-import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
+import { appPerSuite, businessWithKey, startTestApi } from '../support/fixtures';
 
 /** A careless route that logs everything it was sent: redaction must still hold. */
 @Public()
@@ -78,7 +78,6 @@ function duplicateKeys(text: string): string[] {
 }
 
 describe('JSON logs (pino)', () => {
-  let api: TestApi;
   const lines: Record<string, unknown>[] = [];
   /** The lines as written, beside their parsed form (same index). */
   const raw: string[] = [];
@@ -92,10 +91,7 @@ describe('JSON logs (pino)', () => {
     },
   });
 
-  beforeAll(async () => {
-    api = await startTestApi({}, [CarelessModule], sink);
-  });
-  afterAll(async () => api?.close());
+  const suite = appPerSuite(() => startTestApi({}, [CarelessModule], sink));
 
   const waitForLine = (match: (l: Record<string, unknown>) => boolean) =>
     eventually(() => lines.find(match), { what: `a matching log line among ${lines.length}` }).catch((error: Error) => {
@@ -103,8 +99,8 @@ describe('JSON logs (pino)', () => {
     });
 
   it('writes one line per request with request id, route, status and duration', async () => {
-    const { secret_key } = await businessWithKey(api, true, 'Log Shop', { contact: false });
-    const response = await fetch(`${api.base}/business`, { headers: { authorization: `Bearer ${secret_key}` } });
+    const { secret_key } = await businessWithKey(suite.api, true, 'Log Shop', { contact: false });
+    const response = await fetch(`${suite.api.base}/business`, { headers: { authorization: `Bearer ${secret_key}` } });
     const requestId = response.headers.get('service-request-id');
     const line = await waitForLine((l) => l.request_id === requestId && l.msg === 'request');
     expect(line).toMatchObject({ level: 'info', service: 'payments', method: 'GET', route: '/api/v1/business', path: '/api/v1/business', status: 200 });
@@ -112,14 +108,14 @@ describe('JSON logs (pino)', () => {
     expect(new Date(String(line.time)).toISOString()).toBe(line.time);
     expect(JSON.stringify(lines)).not.toContain(secret_key);
 
-    const missing = await fetch(`${api.base}/business`, { headers: { authorization: 'Bearer sk_live_nope' } });
+    const missing = await fetch(`${suite.api.base}/business`, { headers: { authorization: 'Bearer sk_live_nope' } });
     const failed = await waitForLine((l) => l.request_id === missing.headers.get('service-request-id') && l.msg === 'request');
     expect(failed).toMatchObject({ status: 401, route: '/api/v1/business' });
   });
 
   it('writes each field once: the raw JSON text of a request line (and of every line) repeats no key', async () => {
     expect(duplicateKeys('{"a":1,"b":{"a":[{"c":"}\\"","c":2}]},"a":3}')).toEqual(['b.a.0.c', 'a']); // the checker itself
-    const response = await fetch(`${api.base}/health`);
+    const response = await fetch(`${suite.api.base}/health`);
     const requestId = response.headers.get('service-request-id');
     const line = await waitForLine((l) => l.request_id === requestId && l.msg === 'request');
     const text = raw[lines.indexOf(line)];
@@ -129,8 +125,8 @@ describe('JSON logs (pino)', () => {
   });
 
   it('redacts Authorization, cookies, keys and secrets even when code logs them', async () => {
-    const { secret_key } = await businessWithKey(api, true, 'Careless', { contact: false });
-    const response = await fetch(`${api.base}/probe-log`, { headers: { authorization: `Bearer ${secret_key}`, cookie: 'session=abc123' } });
+    const { secret_key } = await businessWithKey(suite.api, true, 'Careless', { contact: false });
+    const response = await fetch(`${suite.api.base}/probe-log`, { headers: { authorization: `Bearer ${secret_key}`, cookie: 'session=abc123' } });
     expect(response.status).toBe(200);
     const line = await waitForLine((l) => l.msg === 'careless');
     const text = JSON.stringify(lines);
@@ -139,7 +135,7 @@ describe('JSON logs (pino)', () => {
   });
 
   it('logs an unexpected exception with its stack at error level (the client sees none of it)', async () => {
-    const response = await fetch(`${api.base}/probe-log/boom`);
+    const response = await fetch(`${suite.api.base}/probe-log/boom`);
     expect(response.status).toBe(500);
     const requestId = response.headers.get('service-request-id')!;
     const error = await waitForLine((l) => l.level === 'error' && String(l.msg).includes(requestId));

@@ -1,30 +1,27 @@
 import { Metrics } from '../../apps/api/src/platform/metrics';
-import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
+import { appPerSuite, businessWithKey, startTestApi } from '../support/fixtures';
 
 describe('Prometheus metrics', () => {
-  let api: TestApi;
-  let metricsUrl: string;
-  beforeAll(async () => {
-    api = await startTestApi({ METRICS_PORT: '0' });
-    metricsUrl = `http://127.0.0.1:${api.app.get(Metrics).metricsAddress()!.port}/metrics`;
-  });
-  afterAll(async () => api?.close());
+  const suite = appPerSuite(
+    () => startTestApi({ METRICS_PORT: '0' }),
+    async (api) => ({ metricsUrl: `http://127.0.0.1:${api.app.get(Metrics).metricsAddress()!.port}/metrics` }),
+  );
 
   it('counts requests by method, route and status, with latency, and reports projection lag', async () => {
-    const { secret_key } = await businessWithKey(api, true, 'Metered', { contact: false });
-    for (let i = 0; i < 3; i++) await fetch(`${api.base}/business`, { headers: { authorization: `Bearer ${secret_key}` } });
-    await fetch(`${api.base}/business`);
-    const text = await (await fetch(metricsUrl)).text();
+    const { secret_key } = await businessWithKey(suite.api, true, 'Metered', { contact: false });
+    for (let i = 0; i < 3; i++) await fetch(`${suite.api.base}/business`, { headers: { authorization: `Bearer ${secret_key}` } });
+    await fetch(`${suite.api.base}/business`);
+    const text = await (await fetch(suite.metricsUrl)).text();
     expect(text).toMatch(/^http_requests_total\{method="GET",route="\/api\/v1\/business",status="200"\} 3$/m);
     expect(text).toMatch(/^http_requests_total\{method="GET",route="\/api\/v1\/business",status="401"\} 1$/m);
     expect(text).toMatch(/^http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/business"\} 4$/m);
     expect(text).toMatch(/^projection_lag_events\{projection="businesses"\} \d+$/m);
     expect(text).toMatch(/^projection_running\{projection="stream_catalog"\} 1$/m);
     expect(text).toMatch(/^process_cpu_seconds_total /m);
-    expect((await fetch(metricsUrl.replace('/metrics', '/other'))).status).toBe(404);
+    expect((await fetch(suite.metricsUrl.replace('/metrics', '/other'))).status).toBe(404);
   });
 
   it('keeps metrics off the public API', async () => {
-    expect((await fetch(`${api.base}/metrics`)).status).toBe(404);
+    expect((await fetch(`${suite.api.base}/metrics`)).status).toBe(404);
   });
 });

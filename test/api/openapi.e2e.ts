@@ -11,7 +11,7 @@ import { REFERENCE_PATH } from '../../apps/api/src/platform/api-reference';
 import { ApiErrors, describeApi } from '../../apps/api/src/platform/openapi';
 import { OPERATION_IDS } from '../../apps/api/src/platform/operation-ids';
 import { RateLimit } from '../../apps/api/src/platform/rate-limit.guard';
-import { TestApi, startTestApi } from '../support/api-app';
+import { TestApi, appPerSuite, startTestApi } from '../support/fixtures';
 
 type ErrorResponse = ResponseObject & { 'x-error-codes': string[] };
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -93,16 +93,13 @@ function raw(api: TestApi, method: string, path: string, headers: Record<string,
 }
 
 describe('OpenAPI document of the real app', () => {
-  let api: TestApi;
-  let doc: OpenAPIObject;
-  beforeAll(async () => {
-    api = await startTestApi();
-    doc = await fetchDocument(api);
-  });
-  afterAll(async () => api?.close());
+  const suite = appPerSuite(
+    () => startTestApi(),
+    async (api) => ({ doc: await fetchDocument(api) }),
+  );
 
   it('is served at GET /api/v1/openapi.json without credentials, as JSON with a request id', async () => {
-    const response = await fetch(`${api.base}/openapi.json`);
+    const response = await fetch(`${suite.api.base}/openapi.json`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.headers.get('service-request-id')).toMatch(/^req_[0-9A-Za-z]{24}$/);
@@ -114,23 +111,23 @@ describe('OpenAPI document of the real app', () => {
   });
 
   it('goes through the edge check and the 405 handling like every route', async () => {
-    const refused = await raw(api, 'GET', '/openapi.json', { host: 'evil.example' });
+    const refused = await raw(suite.api, 'GET', '/openapi.json', { host: 'evil.example' });
     expect(refused.status).toBe(403);
     expect(JSON.parse(refused.body).error).toMatchObject({ code: 'edge_forbidden', request_id: refused.headers['service-request-id'] });
-    const wrongMethod = await raw(api, 'POST', '/openapi.json');
+    const wrongMethod = await raw(suite.api, 'POST', '/openapi.json');
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.allow).toContain('GET');
   });
 
   it('describes every registered route, and only those; every error response references Error', () => {
-    expectDocumentInvariants(api, doc);
-    expect(doc.paths['/openapi.json']?.get).toBeDefined();
-    expect(doc.paths['/health']?.get).toBeDefined();
+    expectDocumentInvariants(suite.api, suite.doc);
+    expect(suite.doc.paths['/openapi.json']?.get).toBeDefined();
+    expect(suite.doc.paths['/health']?.get).toBeDefined();
   });
 
   it('describes every success answer by $ref to a named component: {data: <Resource>} or a <Resource>List', () => {
     const success = (method: (typeof METHODS)[number], path: string, status: number) =>
-      (operation(doc, method, path).responses[String(status)] as ResponseObject)?.content?.['application/json']?.schema;
+      (operation(suite.doc, method, path).responses[String(status)] as ResponseObject)?.content?.['application/json']?.schema;
     const data = (name: string) => ({ type: 'object', required: ['data'], properties: { data: { $ref: `#/components/schemas/${name}` } } });
     expect(success('post', '/payments', 201)).toEqual(data('Payment'));
     expect(success('get', '/payments', 200)).toEqual({ $ref: '#/components/schemas/PaymentList' });
@@ -151,7 +148,7 @@ describe('OpenAPI document of the real app', () => {
 
     // every 2xx refers to a component; no resource is inlined. GET /api_keys alone declares nothing (no dashboard sessions yet: it never answers 200)
     const undescribed: string[] = [];
-    for (const [method, path, op] of operations(doc)) {
+    for (const [method, path, op] of operations(suite.doc)) {
       if (path === '/openapi.json') continue;
       for (const [status, response] of Object.entries(op.responses)) {
         const schema = (response as ResponseObject).content?.['application/json']?.schema as Record<string, unknown> | undefined;
@@ -165,14 +162,14 @@ describe('OpenAPI document of the real app', () => {
       }
     }
     expect(undescribed).toEqual(['get /api_keys 200']);
-    const list = operation(doc, 'get', '/payments').parameters as ParameterObject[];
+    const list = operation(suite.doc, 'get', '/payments').parameters as ParameterObject[];
     expect(list.map((p) => p.name)).toEqual(expect.arrayContaining(['status', 'metadata', 'customer', 'reference', 'limit', 'cursor']));
     expect(list.find((p) => p.name === 'metadata')).toMatchObject({ in: 'query', style: 'deepObject', explode: true, schema: { type: 'object', additionalProperties: { type: 'string' } } });
     expect(list.find((p) => p.name === 'limit')?.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 25 });
   });
 
   it('names a component for every resource of spec §2 that exists, the list envelope and each list', () => {
-    const schemas = doc.components!.schemas as Record<string, SchemaObject>;
+    const schemas = suite.doc.components!.schemas as Record<string, SchemaObject>;
     for (const name of ['Payment', 'Checkout', 'Receipt', 'RemainderRequest', 'TestClock', 'Business', 'WebhookEndpoint', 'WebhookEndpointWithSecret', 'WebhookDelivery', 'Event', 'Health', 'ListEnvelope', 'Error']) {
       expect({ name, type: schemas[name]?.type }).toEqual({ name, type: 'object' });
     }
@@ -193,13 +190,13 @@ describe('OpenAPI document of the real app', () => {
     expect(checkout.required).not.toEqual(expect.arrayContaining(['email']));
     expect(checkout.properties.canceled_by).toEqual({ type: 'string', enum: ['customer', null], nullable: true });
     // every $ref of the document resolves
-    const refs = JSON.stringify(doc).match(/"\$ref":"#\/components\/schemas\/[^"]+"/g) ?? [];
+    const refs = JSON.stringify(suite.doc).match(/"\$ref":"#\/components\/schemas\/[^"]+"/g) ?? [];
     for (const ref of new Set(refs)) expect(schemas[ref.split('/').pop()!.replace('"', '')]).toBeDefined();
   });
 
   it('describes every request body from the class-validator rules of the DTO its route takes', () => {
-    const schemas = doc.components!.schemas as Record<string, SchemaObject>;
-    const body = (method: (typeof METHODS)[number], path: string) => operation(doc, method, path).requestBody as { required: boolean; content: Record<string, { schema: unknown }> } | undefined;
+    const schemas = suite.doc.components!.schemas as Record<string, SchemaObject>;
+    const body = (method: (typeof METHODS)[number], path: string) => operation(suite.doc, method, path).requestBody as { required: boolean; content: Record<string, { schema: unknown }> } | undefined;
     expect(body('post', '/payments')).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/CreatePaymentBody' } } } });
     expect(schemas.CreatePaymentBody).toMatchObject({
       type: 'object',
@@ -228,29 +225,29 @@ describe('OpenAPI document of the real app', () => {
     // routes that take no body have none
     for (const path of ['/payments/{id}/cancel', '/checkouts/{id}/cancel', '/webhooks/{id}/rotate-secret']) expect(body('post', path)).toBeUndefined();
     // every body is a named DTO component
-    for (const [method, path, op] of operations(doc)) {
+    for (const [method, path, op] of operations(suite.doc)) {
       const schema = (op.requestBody as { content?: Record<string, { schema?: { $ref?: string } }> } | undefined)?.content?.['application/json']?.schema;
       if (schema) expect({ at: `${method} ${path}`, ref: schema.$ref }).toEqual({ at: `${method} ${path}`, ref: `#/components/schemas/${op.operationId!.charAt(0).toUpperCase()}${op.operationId!.slice(1)}Body` });
     }
   });
 
   it('gives every operation a stable, readable id from the route table', () => {
-    const ids = operations(doc).map(([method, path, op]): [string, string | undefined] => [`${method.toUpperCase()} ${path}`, op.operationId]);
+    const ids = operations(suite.doc).map(([method, path, op]): [string, string | undefined] => [`${method.toUpperCase()} ${path}`, op.operationId]);
     for (const [route, id] of ids) expect({ route, id }).toEqual({ route, id: OPERATION_IDS[route] });
     expect(Object.keys(OPERATION_IDS).sort()).toEqual(ids.map(([route]) => route).sort());
-    expect(operation(doc, 'post', '/payments').operationId).toBe('createPayment');
-    expect(operation(doc, 'get', '/webhooks/{id}/deliveries').operationId).toBe('listWebhookEndpointDeliveries');
+    expect(operation(suite.doc, 'post', '/payments').operationId).toBe('createPayment');
+    expect(operation(suite.doc, 'get', '/webhooks/{id}/deliveries').operationId).toBe('listWebhookEndpointDeliveries');
   });
 
   it('defines the error envelope once, with every error code', () => {
-    const schema = doc.components?.schemas?.Error as { properties: { error: { required: string[]; properties: Record<string, { enum?: string[]; nullable?: boolean }> } } };
+    const schema = suite.doc.components?.schemas?.Error as { properties: { error: { required: string[]; properties: Record<string, { enum?: string[]; nullable?: boolean }> } } };
     expect(schema.properties.error.required).toEqual(['code', 'message', 'field', 'request_id']);
     expect(schema.properties.error.properties.code.enum).toEqual(Object.keys(ERROR_STATUS));
     expect(schema.properties.error.properties.field.nullable).toBe(true);
   });
 
   it('gives GET /business bearer security and its 401 and 403 codes', () => {
-    const op = operation(doc, 'get', '/business');
+    const op = operation(suite.doc, 'get', '/business');
     expect(op.security).toEqual([{ bearer: [] }]);
     const unauthenticated = errorResponse(op, 401);
     expect(unauthenticated['x-error-codes']).toEqual(['unauthenticated', 'invalid_api_key']);
@@ -266,7 +263,7 @@ describe('OpenAPI document of the real app', () => {
   });
 
   it('marks the dashboard-only route with 403 session_required', () => {
-    const op = operation(doc, 'get', '/api_keys');
+    const op = operation(suite.doc, 'get', '/api_keys');
     expect(op.security).toEqual([{ bearer: [] }]);
     expect(errorResponse(op, 403)['x-error-codes']).toContain('session_required');
     expect(errorResponse(op, 403)['x-error-codes']).not.toContain('permission_denied');
@@ -274,13 +271,13 @@ describe('OpenAPI document of the real app', () => {
 
   it('gives public routes no security and no 401 unauthenticated', () => {
     for (const path of ['/health', '/openapi.json']) {
-      const op = operation(doc, 'get', path);
+      const op = operation(suite.doc, 'get', path);
       expect(op.security).toEqual([]);
       expect(errorResponse(op, 403)['x-error-codes']).toContain('edge_forbidden');
       expect((op.responses['401'] as ErrorResponse | undefined)?.['x-error-codes'] ?? []).not.toContain('unauthenticated');
     }
     // the document route bypasses the guard altogether
-    expect(operation(doc, 'get', '/openapi.json').responses['401']).toBeUndefined();
+    expect(operation(suite.doc, 'get', '/openapi.json').responses['401']).toBeUndefined();
   });
 });
 
@@ -367,23 +364,20 @@ class ProbeOpenApiController {
 class ProbeOpenApiModule {}
 
 describe('OpenAPI errors derived from route metadata', () => {
-  let api: TestApi;
-  let doc: OpenAPIObject;
-  beforeAll(async () => {
-    api = await startTestApi({ API_BASE_URL: 'https://api.payments.example' }, [ProbeOpenApiModule]);
-    doc = await fetchDocument(api);
-  });
-  afterAll(async () => api?.close());
+  const suite = appPerSuite(
+    () => startTestApi({ API_BASE_URL: 'https://api.payments.example' }, [ProbeOpenApiModule]),
+    async (api) => ({ doc: await fetchDocument(api) }),
+  );
 
   const codes = (op: OperationObject, status: number) => errorResponse(op, status)['x-error-codes'];
 
   it('names the public server address', () => {
-    expect(doc.servers).toEqual([{ url: 'https://api.payments.example/api/v1' }]);
-    expectDocumentInvariants(api, doc);
+    expect(suite.doc.servers).toEqual([{ url: 'https://api.payments.example/api/v1' }]);
+    expectDocumentInvariants(suite.api, suite.doc);
   });
 
   it('derives a POST route’s errors from its decorators and adds those of @ApiErrors', () => {
-    const op = operation(doc, 'post', '/probe-openapi/payments/{id}/cancel');
+    const op = operation(suite.doc, 'post', '/probe-openapi/payments/{id}/cancel');
     expect(op.security).toEqual([{ bearer: [] }]);
     const key = (op.parameters as ParameterObject[]).find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
     expect(key).toMatchObject({ required: true, schema: { type: 'string', minLength: 1, maxLength: 255 } });
@@ -403,33 +397,33 @@ describe('OpenAPI errors derived from route metadata', () => {
   });
 
   it('leaves the Idempotency-Key out where it is ignored and optional where not required', () => {
-    const ignored = operation(doc, 'post', '/probe-openapi/secrets');
+    const ignored = operation(suite.doc, 'post', '/probe-openapi/secrets');
     expect(ignored.security).toEqual([]);
     expect((ignored.parameters ?? []).some((p) => 'name' in p && p.name === 'Idempotency-Key')).toBe(false);
     expect(ignored.responses['409']).toBeUndefined();
     expect(codes(ignored, 400)).not.toContain('idempotency_key_required');
 
-    const open = operation(doc, 'post', '/probe-openapi/open');
+    const open = operation(suite.doc, 'post', '/probe-openapi/open');
     expect((open.parameters as ParameterObject[]).find((p) => p.name === 'Idempotency-Key')).toMatchObject({ in: 'header', required: false });
     expect(codes(open, 409)).toEqual(['idempotency_key_reused', 'idempotency_key_in_use']);
     expect(codes(open, 400)).not.toContain('idempotency_key_required');
   });
 
   it('gives a route without @RequiresPermission permission_denied for restricted keys', () => {
-    const op = operation(doc, 'get', '/probe-openapi/items/{id}');
+    const op = operation(suite.doc, 'get', '/probe-openapi/items/{id}');
     expect(codes(op, 403)).toContain('permission_denied');
     expect(errorResponse(op, 403).description).toContain('restricted keys cannot use this route');
     expect(op.responses['400']).toBeUndefined(); // a string path parameter is not validated, and a GET has no body
-    expect(codes(operation(doc, 'get', '/probe-openapi/search'), 400)).toEqual(['invalid_request']); // a query DTO is
+    expect(codes(operation(suite.doc, 'get', '/probe-openapi/search'), 400)).toEqual(['invalid_request']); // a query DTO is
     // a route named by @ApiOperation({operationId}) still finds its metadata
-    const search = operation(doc, 'get', '/probe-openapi/search');
+    const search = operation(suite.doc, 'get', '/probe-openapi/search');
     expect(search.operationId).toBe('probeSearch');
     expect(search.security).toEqual([{ bearer: [] }]);
   });
 
   it('derives a DTO body from its validation rules: types, formats, enums, limits, patterns, nested DTOs, required and nullable by probing', () => {
-    const schemas = doc.components!.schemas as Record<string, SchemaObject>;
-    expect(operation(doc, 'post', '/probe-openapi/orders').requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateOrderBody' } } } });
+    const schemas = suite.doc.components!.schemas as Record<string, SchemaObject>;
+    expect(operation(suite.doc, 'post', '/probe-openapi/orders').requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateOrderBody' } } } });
     expect(schemas.CreateOrderBody).toEqual({
       type: 'object',
       additionalProperties: false,
@@ -450,13 +444,13 @@ describe('OpenAPI errors derived from route metadata', () => {
       properties: { sku: { type: 'string', pattern: '^sku_[a-z0-9]+$' }, quantity: { type: 'integer', minimum: 1, maximum: 99 } },
     });
     expect(schemas.SendNothingBody).toEqual({ type: 'object', additionalProperties: false, properties: {} });
-    expect(operation(doc, 'post', '/probe-openapi/nothing').requestBody).toMatchObject({ required: false });
+    expect(operation(suite.doc, 'post', '/probe-openapi/nothing').requestBody).toMatchObject({ required: false });
     // the query DTO gives its parameters
-    expect(operation(doc, 'get', '/probe-openapi/search').parameters).toEqual(expect.arrayContaining([{ name: 'q', in: 'query', required: true, schema: { type: 'string' } }]));
+    expect(operation(suite.doc, 'get', '/probe-openapi/search').parameters).toEqual(expect.arrayContaining([{ name: 'q', in: 'query', required: true, schema: { type: 'string' } }]));
   });
 
   it('reports what a DTO cannot say: claims @ApiProperty makes that the validator does not check, fields without a type, DTOs without rules', () => {
-    const { findings } = describeApi(api.app, api.config, 'api/v1');
+    const { findings } = describeApi(suite.api.app, suite.api.config, 'api/v1');
     const of = (dto: string) => findings.filter((f) => f.dto === dto).map((f) => `${f.property}: ${f.problem}`);
     expect(of('OrderBody')).toEqual([
       'extra: no validation rule (only @Allow or a condition): any value passes the pipe',

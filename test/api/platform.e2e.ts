@@ -4,7 +4,7 @@ import { IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNes
 import { request as httpRequest } from 'node:http';
 import { DomainRefusal } from '@lib/domain';
 import { Public } from '../../apps/api/src/auth/auth.decorators';
-import { TestApi, startTestApi } from '../support/api-app';
+import { TestApi, appPerSuite, startTestApi } from '../support/fixtures';
 
 class Label {
   @IsString() @MaxLength(20) label!: string;
@@ -72,15 +72,11 @@ function expectError(response: Raw, status: number, code: string, field: string 
 }
 
 describe('API platform: errors, bodies and the edge (spec §7, §5.8)', () => {
-  let api: TestApi;
-  beforeAll(async () => {
-    api = await startTestApi({}, [ProbeModule]);
-  });
-  afterAll(async () => api?.close());
+  const suite = appPerSuite(() => startTestApi({}, [ProbeModule]));
 
   const post = (path: string, body: unknown, extra: Record<string, string> = {}) => {
     const { headers, body: text } = json(body);
-    return raw(api, 'POST', path, { ...headers, ...extra }, text);
+    return raw(suite.api, 'POST', path, { ...headers, ...extra }, text);
   };
 
   it('gives every response a Service-Request-Id; a good body passes', async () => {
@@ -91,15 +87,15 @@ describe('API platform: errors, bodies and the edge (spec §7, §5.8)', () => {
     const other = await post('/probe/items', { name: 'b', amount: 1 });
     expect(other.headers['service-request-id']).not.toBe(ok.headers['service-request-id']);
     // a client cannot choose its request id
-    const spoof = await raw(api, 'GET', '/health', { 'request-id': 'req_mine', 'service-request-id': 'req_mine' });
+    const spoof = await raw(suite.api, 'GET', '/health', { 'request-id': 'req_mine', 'service-request-id': 'req_mine' });
     expect(spoof.headers['service-request-id']).not.toBe('req_mine');
   });
 
   it('answers an unknown path with 404 not_found', async () => {
-    const error = expectError(await raw(api, 'GET', '/nope'), 404, 'not_found');
+    const error = expectError(await raw(suite.api, 'GET', '/nope'), 404, 'not_found');
     expect(error.message).toContain('/api/v1/nope');
-    expectError(await raw(api, 'GET', '/'), 404, 'not_found');
-    expect((await raw(api, 'GET', '/../health')).status).not.toBe(500);
+    expectError(await raw(suite.api, 'GET', '/'), 404, 'not_found');
+    expect((await raw(suite.api, 'GET', '/../health')).status).not.toBe(500);
   });
 
   it('answers a known path with a wrong method with an empty 405 and no request id', async () => {
@@ -109,7 +105,7 @@ describe('API platform: errors, bodies and the edge (spec §7, §5.8)', () => {
       ['GET', '/probe/items'],
       ['PUT', '/probe/items'],
     ]) {
-      const response = await raw(api, method, path, { 'content-type': 'application/json' }, method === 'GET' ? undefined : '{}');
+      const response = await raw(suite.api, method, path, { 'content-type': 'application/json' }, method === 'GET' ? undefined : '{}');
       expect(response.status).toBe(405);
       expect(response.body).toBe('');
       expect(response.headers['service-request-id']).toBeUndefined();
@@ -118,23 +114,23 @@ describe('API platform: errors, bodies and the edge (spec §7, §5.8)', () => {
   });
 
   it('refuses a body that is not JSON with 415 unsupported_media_type', async () => {
-    expectError(await raw(api, 'POST', '/probe/items', { 'content-type': 'text/plain' }, '{"name":"a","amount":1}'), 415, 'unsupported_media_type');
-    expectError(await raw(api, 'POST', '/probe/items', { 'content-type': 'application/x-www-form-urlencoded' }, 'name=a&amount=1'), 415, 'unsupported_media_type');
-    expectError(await raw(api, 'POST', '/probe/items', {}, '{"name":"a","amount":1}'), 415, 'unsupported_media_type');
-    expectError(await raw(api, 'POST', '/probe/items', { 'content-type': 'application/json; charset=iso-8859-1' }, '{"name":"a","amount":1}'), 415, 'unsupported_media_type');
-    expect((await raw(api, 'POST', '/probe/items', { 'content-type': 'application/json; charset=UTF-8' }, '{"name":"a","amount":1}')).status).toBe(201);
+    expectError(await raw(suite.api, 'POST', '/probe/items', { 'content-type': 'text/plain' }, '{"name":"a","amount":1}'), 415, 'unsupported_media_type');
+    expectError(await raw(suite.api, 'POST', '/probe/items', { 'content-type': 'application/x-www-form-urlencoded' }, 'name=a&amount=1'), 415, 'unsupported_media_type');
+    expectError(await raw(suite.api, 'POST', '/probe/items', {}, '{"name":"a","amount":1}'), 415, 'unsupported_media_type');
+    expectError(await raw(suite.api, 'POST', '/probe/items', { 'content-type': 'application/json; charset=iso-8859-1' }, '{"name":"a","amount":1}'), 415, 'unsupported_media_type');
+    expect((await raw(suite.api, 'POST', '/probe/items', { 'content-type': 'application/json; charset=UTF-8' }, '{"name":"a","amount":1}')).status).toBe(201);
   });
 
   it('refuses invalid JSON and invalid UTF-8 with 400 invalid_json', async () => {
-    expectError(await raw(api, 'POST', '/probe/items', { 'content-type': 'application/json' }, '{"name": "a",'), 400, 'invalid_json');
-    expectError(await raw(api, 'POST', '/probe/items', { 'content-type': 'application/json' }, "{'name': 'a'}"), 400, 'invalid_json');
+    expectError(await raw(suite.api, 'POST', '/probe/items', { 'content-type': 'application/json' }, '{"name": "a",'), 400, 'invalid_json');
+    expectError(await raw(suite.api, 'POST', '/probe/items', { 'content-type': 'application/json' }, "{'name': 'a'}"), 400, 'invalid_json');
     const badUtf8 = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3, 0x28]), Buffer.from('","amount":1}')]);
-    expectError(await raw(api, 'POST', '/probe/items', { 'content-type': 'application/json; charset=utf-8' }, badUtf8), 400, 'invalid_json');
+    expectError(await raw(suite.api, 'POST', '/probe/items', { 'content-type': 'application/json; charset=utf-8' }, badUtf8), 400, 'invalid_json');
   });
 
   it('refuses a body over 1 MiB with 413 payload_too_large', async () => {
     const big = JSON.stringify({ name: 'a', amount: 1, pad: 'x'.repeat(1024 * 1024) });
-    expectError(await raw(api, 'POST', '/probe/items', { 'content-type': 'application/json' }, big), 413, 'payload_too_large');
+    expectError(await raw(suite.api, 'POST', '/probe/items', { 'content-type': 'application/json' }, big), 413, 'payload_too_large');
   });
 
   it('names the field at fault: missing, unknown, wrong type, nested (dotted path)', async () => {
@@ -142,7 +138,7 @@ describe('API platform: errors, bodies and the edge (spec §7, §5.8)', () => {
     const missing = expectError(await post('/probe/items', { amount: 1 }), 400, 'invalid_request', 'name');
     expect(missing.message).toBe('name is required.');
     expectError(await post('/probe/items', { name: 'a', amount: 1, color: 'red' }), 400, 'invalid_request', 'color');
-    expectError(await raw(api, 'POST', '/probe/items/%FF', { 'content-type': 'application/json' }, '{}'), 400, 'invalid_request', 'path');
+    expectError(await raw(suite.api, 'POST', '/probe/items/%FF', { 'content-type': 'application/json' }, '{}'), 400, 'invalid_request', 'path');
     expectError(await post('/probe/items', { name: 'a', amount: '1' }), 400, 'invalid_request', 'amount');
     expectError(await post('/probe/items', { name: 'a', amount: 1.5 }), 400, 'invalid_request', 'amount');
     expectError(await post('/probe/items', { name: 'a', amount: 1e300 }), 400, 'invalid_request', 'amount');
@@ -164,41 +160,37 @@ describe('API platform: errors, bodies and the edge (spec §7, §5.8)', () => {
   });
 
   it('renders a domain refusal with its own code, status and details', async () => {
-    const response = await raw(api, 'GET', '/probe/refused');
+    const response = await raw(suite.api, 'GET', '/probe/refused');
     expect(response.status).toBe(409);
     const body = JSON.parse(response.body);
     expect(body.error).toEqual({ quote_ends_at: '2026-11-22T00:15:00.000Z', code: 'remainder_unavailable', message: 'The quote is still live.', field: null, request_id: response.headers['service-request-id'] });
   });
 
   it('turns an unexpected exception into 500 internal_error with nothing internal in the body', async () => {
-    const response = await raw(api, 'GET', '/probe/boom');
+    const response = await raw(suite.api, 'GET', '/probe/boom');
     const error = expectError(response, 500, 'internal_error');
     for (const secret of ['10.0.0.7', 'hunter2', 'secret.ts', 'connection']) expect(response.body).not.toContain(secret);
     expect(error.message).toMatch(/retry/i);
   });
 
   it('refuses requests that do not come through the API’s own address with 403 edge_forbidden', async () => {
-    expectError(await raw(api, 'GET', '/health', { host: 'evil.example' }), 403, 'edge_forbidden');
-    expectError(await raw(api, 'GET', '/health', { host: `127.0.0.1:${api.port + 1}` }), 403, 'edge_forbidden');
-    expect((await raw(api, 'GET', '/health', { host: `localhost:${api.port}` })).status).toBe(200);
+    expectError(await raw(suite.api, 'GET', '/health', { host: 'evil.example' }), 403, 'edge_forbidden');
+    expectError(await raw(suite.api, 'GET', '/health', { host: `127.0.0.1:${suite.api.port + 1}` }), 403, 'edge_forbidden');
+    expect((await raw(suite.api, 'GET', '/health', { host: `localhost:${suite.api.port}` })).status).toBe(200);
     // forwarded hosts count only from trusted proxies (none configured here)
-    expectError(await raw(api, 'GET', '/health', { host: 'evil.example', 'x-forwarded-host': `127.0.0.1:${api.port}` }), 403, 'edge_forbidden');
+    expectError(await raw(suite.api, 'GET', '/health', { host: 'evil.example', 'x-forwarded-host': `127.0.0.1:${suite.api.port}` }), 403, 'edge_forbidden');
   });
 });
 
 describe('API platform behind a configured public address', () => {
-  let api: TestApi;
-  beforeAll(async () => {
-    api = await startTestApi({ API_BASE_URL: 'https://api.payments.example', TRUSTED_PROXIES: '127.0.0.1' });
-  });
-  afterAll(async () => api?.close());
+  const suite = appPerSuite(() => startTestApi({ API_BASE_URL: 'https://api.payments.example', TRUSTED_PROXIES: '127.0.0.1' }));
 
   it('accepts the public host (directly or forwarded by a trusted proxy) and still its own loopback', async () => {
-    expect((await raw(api, 'GET', '/health', { host: 'api.payments.example' })).status).toBe(200);
-    expect((await raw(api, 'GET', '/health', { host: 'internal:9', 'x-forwarded-host': 'api.payments.example' })).status).toBe(200);
-    expect((await raw(api, 'GET', '/health', { host: 'api.payments.example:443' })).status).toBe(200);
-    expectError(await raw(api, 'GET', '/health', { host: 'api.payments.example:8443' }), 403, 'edge_forbidden');
-    expectError(await raw(api, 'GET', '/health', { host: 'other.example' }), 403, 'edge_forbidden');
-    expect((await raw(api, 'GET', '/health', { host: `127.0.0.1:${api.port}` })).status).toBe(200);
+    expect((await raw(suite.api, 'GET', '/health', { host: 'api.payments.example' })).status).toBe(200);
+    expect((await raw(suite.api, 'GET', '/health', { host: 'internal:9', 'x-forwarded-host': 'api.payments.example' })).status).toBe(200);
+    expect((await raw(suite.api, 'GET', '/health', { host: 'api.payments.example:443' })).status).toBe(200);
+    expectError(await raw(suite.api, 'GET', '/health', { host: 'api.payments.example:8443' }), 403, 'edge_forbidden');
+    expectError(await raw(suite.api, 'GET', '/health', { host: 'other.example' }), 403, 'edge_forbidden');
+    expect((await raw(suite.api, 'GET', '/health', { host: `127.0.0.1:${suite.api.port}` })).status).toBe(200);
   });
 });

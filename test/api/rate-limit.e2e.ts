@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import { CreatedBusiness } from '@lib/businesses';
 import { Public } from '../../apps/api/src/auth/auth.decorators';
 import { RateLimit } from '../../apps/api/src/platform/rate-limit.guard';
-import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
+import { appPerSuite, businessWithKey, startTestApi } from '../support/fixtures';
 import { TEST_REDIS_URL } from '../support/redis';
 
 @Controller('probe-limits')
@@ -35,17 +35,15 @@ const backends: [string, NodeJS.ProcessEnv][] = [
 ];
 
 describe.each(backends)('rate limits (spec §8) in %s', (_name, env) => {
-  let api: TestApi;
-  let shop: CreatedBusiness;
-  let other: CreatedBusiness;
-  beforeAll(async () => {
-    api = await startTestApi({ ...env, TRUSTED_PROXIES: '127.0.0.1' }, [LimitedModule]);
-    shop = await businessWithKey(api, true, 'Shop', { contact: false });
-    other = await businessWithKey(api, true, 'Other', { contact: false });
-  });
-  afterAll(async () => api?.close());
+  const suite = appPerSuite(
+    () => startTestApi({ ...env, TRUSTED_PROXIES: '127.0.0.1' }, [LimitedModule]),
+    async (api) => ({
+      shop: await businessWithKey(api, true, 'Shop', { contact: false }),
+      other: await businessWithKey(api, true, 'Other', { contact: false }),
+    }),
+  );
 
-  const post = (path: string, headers: Record<string, string>) => fetch(`${api.base}${path}`, { method: 'POST', headers });
+  const post = (path: string, headers: Record<string, string>) => fetch(`${suite.api.base}${path}`, { method: 'POST', headers });
 
   it('limits per client IP (from X-Forwarded-For of a trusted proxy) with 429 rate_limited and Retry-After in whole seconds', async () => {
     const ip = randomIp();
@@ -65,25 +63,21 @@ describe.each(backends)('rate limits (spec §8) in %s', (_name, env) => {
 
   it('limits webhook tests and resends to 10 per minute per business', async () => {
     const auth = (b: CreatedBusiness) => ({ authorization: `Bearer ${b.secret_key}`, 'x-forwarded-for': randomIp() });
-    for (let i = 0; i < 10; i++) expect((await post('/probe-limits/per-business', auth(shop))).status).toBe(200);
-    const refused = await post('/probe-limits/per-business', auth(shop)); // from yet another IP: the budget is the business's
+    for (let i = 0; i < 10; i++) expect((await post('/probe-limits/per-business', auth(suite.shop))).status).toBe(200);
+    const refused = await post('/probe-limits/per-business', auth(suite.shop)); // from yet another IP: the budget is the business's
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
-    expect((await post('/probe-limits/per-business', auth(other))).status).toBe(200);
+    expect((await post('/probe-limits/per-business', auth(suite.other))).status).toBe(200);
   });
 });
 
 describe('rate limits without trusted proxies', () => {
-  let api: TestApi;
-  beforeAll(async () => {
-    api = await startTestApi({}, [LimitedModule]);
-  });
-  afterAll(async () => api?.close());
+  const suite = appPerSuite(() => startTestApi({}, [LimitedModule]));
 
   it('ignores X-Forwarded-For from an untrusted peer: changing it does not buy a new budget', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      statuses.push((await fetch(`${api.base}/probe-limits/per-ip`, { method: 'POST', headers: { 'x-forwarded-for': randomIp() } })).status);
+      statuses.push((await fetch(`${suite.api.base}/probe-limits/per-ip`, { method: 'POST', headers: { 'x-forwarded-for': randomIp() } })).status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });

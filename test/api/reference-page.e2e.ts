@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { REFERENCE_PATH, swaggerUiDistPath } from '../../apps/api/src/platform/api-reference';
-import { TestApi, startTestApi } from '../support/api-app';
+import { TestApi, appPerSuite, startTestApi } from '../support/fixtures';
 
 interface Raw {
   status: number;
@@ -61,18 +61,16 @@ function startOptions(script: string): Record<string, unknown> {
 }
 
 describe('API reference page (Swagger UI at /docs, outside /api/v1)', () => {
-  let api: TestApi;
-  let origin: string;
-  let pageUrl: string;
-  beforeAll(async () => {
-    api = await startTestApi();
-    origin = `http://127.0.0.1:${api.port}`;
-    pageUrl = `${origin}${REFERENCE_PATH}`;
-  });
-  afterAll(async () => api?.close());
+  const suite = appPerSuite(
+    () => startTestApi(),
+    async (api) => {
+      const origin = `http://127.0.0.1:${api.port}`;
+      return { origin, pageUrl: `${origin}${REFERENCE_PATH}` };
+    },
+  );
 
   it('answers GET /docs with an HTML page, without credentials, with a request id and a same-origin CSP', async () => {
-    const page = await raw(api, 'GET', '/docs');
+    const page = await raw(suite.api, 'GET', '/docs');
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['service-request-id']).toMatch(/^req_/);
@@ -88,14 +86,14 @@ describe('API reference page (Swagger UI at /docs, outside /api/v1)', () => {
   });
 
   it('loads every asset from this server (200, its content type), nothing from a CDN', async () => {
-    const html = (await raw(api, 'GET', '/docs')).body.toString('utf8');
+    const html = (await raw(suite.api, 'GET', '/docs')).body.toString('utf8');
     const refs = references(html);
     expect(refs.length).toBeGreaterThanOrEqual(4);
     expect(html).not.toMatch(/https?:\/\/|"\/\//);
     const seen = new Set<string>();
     for (const ref of refs) {
-      const url = new URL(ref, pageUrl);
-      expect({ ref, origin: url.origin }).toEqual({ ref, origin });
+      const url = new URL(ref, suite.pageUrl);
+      expect({ ref, origin: url.origin }).toEqual({ ref, origin: suite.origin });
       expect(url.pathname.startsWith(`${REFERENCE_PATH}/`)).toBe(true);
       const response = await fetch(url);
       const ext = url.pathname.slice(url.pathname.lastIndexOf('.'));
@@ -108,20 +106,20 @@ describe('API reference page (Swagger UI at /docs, outside /api/v1)', () => {
     expect([...seen]).toEqual(expect.arrayContaining(['swagger-ui.css', 'swagger-ui-bundle.js', 'reference.js']));
     // Swagger UI's own files, byte for byte, from the swagger-ui-dist @nestjs/swagger depends on
     for (const name of ['swagger-ui-bundle.js', 'swagger-ui.css']) {
-      const served = Buffer.from(await (await fetch(`${pageUrl}/${name}`)).arrayBuffer());
+      const served = Buffer.from(await (await fetch(`${suite.pageUrl}/${name}`)).arrayBuffer());
       expect(served.equals(readFileSync(join(swaggerUiDistPath(), name)))).toBe(true);
     }
-    const script = await (await fetch(`${pageUrl}/reference.js`)).text();
+    const script = await (await fetch(`${suite.pageUrl}/reference.js`)).text();
     expect(script).not.toMatch(/https?:\/\//);
   });
 
   it('renders the document GET /api/v1/openapi.json serves (the page fetches it, no copy)', async () => {
-    const script = await (await fetch(`${pageUrl}/reference.js`)).text();
+    const script = await (await fetch(`${suite.pageUrl}/reference.js`)).text();
     const options = startOptions(script);
     expect(options.spec).toBeUndefined(); // the document is not embedded in the page
     expect(options.validatorUrl).toBeNull(); // no call to the online validator
-    const documentUrl = new URL(String(options.url), pageUrl).href;
-    expect(documentUrl).toBe(`${api.base}/openapi.json`);
+    const documentUrl = new URL(String(options.url), suite.pageUrl).href;
+    expect(documentUrl).toBe(`${suite.api.base}/openapi.json`);
     const fetched = await fetch(documentUrl);
     expect(fetched.status).toBe(200);
     expect(fetched.headers.get('content-type')).toMatch(/^application\/json/);
@@ -133,7 +131,7 @@ describe('API reference page (Swagger UI at /docs, outside /api/v1)', () => {
 
   it('keeps /api/v1 JSON only: /api/v1/docs and its assets are the JSON 404 envelope', async () => {
     for (const path of ['/api/v1/docs', '/api/v1/docs/', '/api/v1/docs/swagger-ui.css', '/api/v1/docs/reference.js']) {
-      const response = await raw(api, 'GET', path);
+      const response = await raw(suite.api, 'GET', path);
       expect(response.headers['content-type']).not.toMatch(/html/);
       expectJsonError(response, 404, 'not_found');
     }
@@ -141,35 +139,31 @@ describe('API reference page (Swagger UI at /docs, outside /api/v1)', () => {
 
   it('answers unknown files under /docs with the JSON 404 envelope, other methods with 405, /docs/ with a redirect to /docs', async () => {
     for (const path of ['/docs/nope.js', '/docs/swagger-ui.css.map', '/docs/index.html', '/docs/LICENSE', '/docs/../package.json']) {
-      expectJsonError(await raw(api, 'GET', path), 404, 'not_found');
+      expectJsonError(await raw(suite.api, 'GET', path), 404, 'not_found');
     }
-    const post = await raw(api, 'POST', '/docs');
+    const post = await raw(suite.api, 'POST', '/docs');
     expect(post.status).toBe(405);
     expect(post.headers.allow).toBe('GET, HEAD');
-    const slash = await raw(api, 'GET', '/docs/');
+    const slash = await raw(suite.api, 'GET', '/docs/');
     expect(slash.status).toBe(301);
-    expect(new URL(String(slash.headers.location), `${origin}/docs/`).href).toBe(pageUrl);
+    expect(new URL(String(slash.headers.location), `${suite.origin}/docs/`).href).toBe(suite.pageUrl);
   });
 
   it('goes through the edge check like every route', async () => {
-    expectJsonError(await raw(api, 'GET', '/docs', { host: 'evil.example' }), 403, 'edge_forbidden');
-    expectJsonError(await raw(api, 'GET', '/docs/swagger-ui-bundle.js', { host: 'evil.example' }), 403, 'edge_forbidden');
-    expect((await raw(api, 'GET', '/docs', { host: `localhost:${api.port}` })).status).toBe(200);
+    expectJsonError(await raw(suite.api, 'GET', '/docs', { host: 'evil.example' }), 403, 'edge_forbidden');
+    expectJsonError(await raw(suite.api, 'GET', '/docs/swagger-ui-bundle.js', { host: 'evil.example' }), 403, 'edge_forbidden');
+    expect((await raw(suite.api, 'GET', '/docs', { host: `localhost:${suite.api.port}` })).status).toBe(200);
   });
 });
 
 describe('API reference page behind a configured public address', () => {
-  let api: TestApi;
-  beforeAll(async () => {
-    api = await startTestApi({ API_BASE_URL: 'https://api.payments.example' });
-  });
-  afterAll(async () => api?.close());
+  const suite = appPerSuite(() => startTestApi({ API_BASE_URL: 'https://api.payments.example' }));
 
   it('is served on the public host, and lets "Try it out" call the public API address', async () => {
-    const page = await raw(api, 'GET', '/docs', { host: 'api.payments.example' });
+    const page = await raw(suite.api, 'GET', '/docs', { host: 'api.payments.example' });
     expect(page.status).toBe(200);
     expect(String(page.headers['content-security-policy'])).toContain("connect-src 'self' https://api.payments.example");
-    const document = JSON.parse((await raw(api, 'GET', '/api/v1/openapi.json', { host: 'api.payments.example' })).body.toString('utf8'));
+    const document = JSON.parse((await raw(suite.api, 'GET', '/api/v1/openapi.json', { host: 'api.payments.example' })).body.toString('utf8'));
     expect(document.servers).toEqual([{ url: 'https://api.payments.example/api/v1' }]);
   });
 });

@@ -1,5 +1,5 @@
 import { BusinessService } from '@lib/businesses';
-import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
+import { appPerSuite, businessWithKey, startTestApi } from '../support/fixtures';
 
 /**
  * Masked secrets (spec §2 `secret_hint`: "a fixed prefix, dots, and its last characters"): what
@@ -19,17 +19,12 @@ function expectHintOf(hint: string, secret: string): void {
 }
 
 describe('secret hints end with the secret’s own last characters', () => {
-  let api: TestApi;
-
-  beforeAll(async () => {
-    api = await startTestApi();
-  });
-  afterAll(async () => api?.close());
+  const suite = appPerSuite(() => startTestApi());
 
   it('API keys: secret, publishable and restricted, live and test', async () => {
-    const businesses = api.app.get(BusinessService);
+    const businesses = suite.api.app.get(BusinessService);
     for (const simulated of [true, false]) {
-      const created = await businessWithKey(api, simulated, 'Hint Shop', { contact: false });
+      const created = await businessWithKey(suite.api, simulated, 'Hint Shop', { contact: false });
       const byType = (type: string) => created.keys.find((k) => k.type === type)!;
       expectHintOf(byType('secret').redacted_key, created.secret_key);
       expectHintOf(byType('publishable').redacted_key, created.publishable_key);
@@ -41,7 +36,7 @@ describe('secret hints end with the secret’s own last characters', () => {
   });
 
   it('webhook signing secrets: on create, on rotate, and as read back afterwards', async () => {
-    const { client } = await businessWithKey(api, true, 'Hook Shop', { contact: false });
+    const { client } = await businessWithKey(suite.api, true, 'Hook Shop', { contact: false });
     for (let i = 0; i < 5; i++) {
       const created = await client.post('/webhooks', { url: `https://hooks.example.com/in/${i}`, event_types: ['payment.succeeded'] });
       expect(created.status).toBe(201);

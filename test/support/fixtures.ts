@@ -59,3 +59,36 @@ export async function startApp(kind: StoreKind, env: NodeJS.ProcessEnv = {}, pre
   const api = await startTestApi({ ...storage.env, ...env });
   return { ...api, close: async () => (await api.close(), await storage.cleanup()) };
 }
+
+/**
+ * The running app of a `describe` block and what its tests share. Registers, in the calling
+ * block, a `beforeAll` that runs `start`, then `setup` (businesses, clients, documents) on the
+ * app, and an `afterAll` that closes the app, also when `setup` failed. The fields are filled in
+ * by that `beforeAll`: read them inside tests, hooks and the closures they call, not while the
+ * block is being collected (`suite.api` read too early throws).
+ *
+ *   const suite = appPerSuite(
+ *     () => startApp('embedded', { TRUSTED_PROXIES: 'loopback' }),
+ *     async (api) => ({ shop: (await businessWithKey(api, true)).client }),
+ *   );
+ *   it('...', async () => { await suite.shop.createPayment(); });
+ */
+export function appPerSuite<T extends object = object>(start: () => Promise<TestApi>, setup?: (api: TestApi) => Promise<T>): { readonly api: TestApi } & Readonly<T> {
+  let api: TestApi | undefined;
+  const suite = {
+    get api(): TestApi {
+      if (api === undefined) throw new Error('appPerSuite: the app is not running (read suite.api inside tests and hooks, after its beforeAll)');
+      return api;
+    },
+  };
+  beforeAll(async () => {
+    api = await start();
+    if (setup) Object.assign(suite, await setup(api));
+  });
+  afterAll(async () => {
+    const running = api;
+    api = undefined;
+    await running?.close();
+  });
+  return suite as { readonly api: TestApi } & Readonly<T>;
+}

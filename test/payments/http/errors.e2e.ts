@@ -1,129 +1,124 @@
-import { Client, TestApi, businessWithKey, clientWithNewKey, startApp } from '../../support/fixtures';
+import { appPerSuite, businessWithKey, clientWithNewKey, startApp } from '../../support/fixtures';
 
 /**
  * The error codes §4 and §7 list for the payment and checkout routes, each provoked over HTTP;
  * test keys on a live business (§5.4); state-dependent refusals on checkouts.
  */
 describe('payment and checkout errors over HTTP', () => {
-  let api: TestApi;
-  let shop: Client;
-  let liveTestKey: Client;
-  let liveShop: Client;
-
-  beforeAll(async () => {
-    api = await startApp('embedded', { TRUSTED_PROXIES: 'loopback' });
-    shop = (await businessWithKey(api, true)).client;
-    const live = await businessWithKey(api, false);
-    liveShop = live.client;
-    liveTestKey = await clientWithNewKey(api, { businessId: live.business.id, kind: 'secret', mode: 'test' });
-  });
-  afterAll(async () => api?.close());
+  const suite = appPerSuite(
+    () => startApp('embedded', { TRUSTED_PROXIES: 'loopback' }),
+    async (api) => {
+      const shop = (await businessWithKey(api, true)).client;
+      const live = await businessWithKey(api, false);
+      return { shop, liveShop: live.client, liveTestKey: await clientWithNewKey(api, { businessId: live.business.id, kind: 'secret', mode: 'test' }) };
+    },
+  );
 
   const code = (payment: { url: string }) => payment.url.split('/').pop()!;
 
   it('POST /checkouts: a field sent as null is refused naming it (400 invalid_request), never taken as a value; nothing is opened', async () => {
-    const payment = await shop.createPayment();
+    const payment = await suite.shop.createPayment();
     const valid = { payment_code: code(payment), asset: 'USDC', network: 'ethereum' };
     for (const field of ['payment_code', 'link_code', 'rail', 'asset', 'network', 'email', 'country', 'replaces', 'simulate']) {
-      const answer = await shop.postOnce('/checkouts', { ...valid, [field]: null });
+      const answer = await suite.shop.postOnce('/checkouts', { ...valid, [field]: null });
       expect({ field, status: answer.status, code: answer.body.error?.code, param: answer.body.error?.field }).toEqual({ field, status: 400, code: 'invalid_request', param: field });
     }
-    expect((await shop.payment(payment.id)).events.map((e: { type: string }) => e.type)).toEqual(['created']);
+    expect((await suite.shop.payment(payment.id)).events.map((e: { type: string }) => e.type)).toEqual(['created']);
   });
 
   it('a test key on a live business cannot create, cancel, accept, request a remainder or open a checkout (403 test_mode_unavailable); it can read', async () => {
-    const payment = await liveShop.createPayment();
+    const payment = await suite.liveShop.createPayment();
     for (const answer of [
-      await liveTestKey.post('/payments', { amount: 1000, currency: 'USD' }),
-      await liveTestKey.post(`/payments/${payment.id}/cancel`),
-      await liveTestKey.post(`/payments/${payment.id}/accept`),
-      await liveTestKey.postOnce(`/payments/${payment.id}/request-remainder`),
-      await liveTestKey.postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' }),
+      await suite.liveTestKey.post('/payments', { amount: 1000, currency: 'USD' }),
+      await suite.liveTestKey.post(`/payments/${payment.id}/cancel`),
+      await suite.liveTestKey.post(`/payments/${payment.id}/accept`),
+      await suite.liveTestKey.postOnce(`/payments/${payment.id}/request-remainder`),
+      await suite.liveTestKey.postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' }),
     ]) {
       expect(answer.status).toBe(403);
       expect(answer.body.error.code).toBe('test_mode_unavailable');
     }
-    expect((await liveTestKey.get(`/payments/${payment.id}`)).status).toBe(200);
+    expect((await suite.liveTestKey.get(`/payments/${payment.id}`)).status).toBe(200);
     // the live business's own live key opens checkouts; simulate is refused there
-    const sim = await liveShop.postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum', simulate: 'exact' });
+    const sim = await suite.liveShop.postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum', simulate: 'exact' });
     expect(sim.body.error).toMatchObject({ code: 'invalid_request', field: 'simulate' });
-    const opened = await liveShop.openCheckout(payment);
-    const markSent = await liveShop.as(null).post(`/checkouts/${opened.id}/mark-sent`, {});
+    const opened = await suite.liveShop.openCheckout(payment);
+    const markSent = await suite.liveShop.as(null).post(`/checkouts/${opened.id}/mark-sent`, {});
     expect(markSent.status).toBe(400); // mark-sent is for simulated businesses only
   });
 
   it('request-remainder: 400 idempotency_key_required, 404, 409 payment_not_underpaid, 409 remainder_unavailable carrying the quote end', async () => {
-    const payment = await shop.createPayment();
-    expect((await shop.post(`/payments/${payment.id}/request-remainder`)).body.error.code).toBe('idempotency_key_required');
-    expect((await shop.postOnce('/payments/pmt_doesnotexist000000000000/request-remainder')).status).toBe(404);
-    expect((await shop.postOnce(`/payments/${payment.id}/request-remainder`)).body.error.code).toBe('payment_not_underpaid');
-    const checkout = await shop.openCheckout(payment);
-    await shop.markSent(checkout.id, 'underpaid');
-    await shop.advance(15);
-    const early = await shop.postOnce(`/payments/${payment.id}/request-remainder`);
+    const payment = await suite.shop.createPayment();
+    expect((await suite.shop.post(`/payments/${payment.id}/request-remainder`)).body.error.code).toBe('idempotency_key_required');
+    expect((await suite.shop.postOnce('/payments/pmt_doesnotexist000000000000/request-remainder')).status).toBe(404);
+    expect((await suite.shop.postOnce(`/payments/${payment.id}/request-remainder`)).body.error.code).toBe('payment_not_underpaid');
+    const checkout = await suite.shop.openCheckout(payment);
+    await suite.shop.markSent(checkout.id, 'underpaid');
+    await suite.shop.advance(15);
+    const early = await suite.shop.postOnce(`/payments/${payment.id}/request-remainder`);
     expect(early.status).toBe(409);
     expect(early.body.error.code).toBe('remainder_unavailable');
     expect(Date.parse(early.body.error.quote_ends_at)).toBeGreaterThan(Date.now());
   });
 
   it('checkout cancel / supersede / claim / mark-sent refusals', async () => {
-    const payment = await shop.createPayment();
-    const checkout = await shop.openCheckout(payment);
-    const anon = shop.as(null);
+    const payment = await suite.shop.createPayment();
+    const checkout = await suite.shop.openCheckout(payment);
+    const anon = suite.shop.as(null);
     // claim: only expired or canceled checkouts; the hash must fit the network
     expect((await anon.post(`/checkouts/${checkout.id}/claim`, { tx_hash: '0x' + '12'.repeat(32) })).body.error.code).toBe('checkout_not_claimable');
     expect((await anon.post(`/checkouts/${checkout.id}/claim`, { tx_hash: '0x' + '12'.repeat(32), extra: 1 })).body.error).toMatchObject({ code: 'invalid_request', field: 'extra' });
-    await shop.markSent(checkout.id, 'exact');
+    await suite.shop.markSent(checkout.id, 'exact');
     expect((await anon.post(`/checkouts/${checkout.id}/cancel`)).body.error.code).toBe('checkout_not_cancelable');
     expect((await anon.post(`/checkouts/${checkout.id}/supersede`)).body.error.code).toBe('checkout_not_supersedable');
     const again = await anon.post(`/checkouts/${checkout.id}/mark-sent`, { simulate: 'overpaid' });
     expect(again.status).toBe(200); // confirming: unchanged, no second transfer
     expect(again.body.data.crypto.received_amount).toBe('100');
     expect((await anon.post(`/checkouts/${checkout.id}/mark-sent`, { simulate: 'twice' })).body.error).toMatchObject({ code: 'invalid_request', field: 'simulate' });
-    await shop.advance(30);
+    await suite.shop.advance(30);
     // the payment succeeded: claims on its other checkouts are payment_paid; new checkouts too
-    const late = await shop.postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' });
+    const late = await suite.shop.postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' });
     expect(late.body.error.code).toBe('payment_paid');
 
-    const p2 = await shop.createPayment();
-    const c2 = await shop.openCheckout(p2);
+    const p2 = await suite.shop.createPayment();
+    const c2 = await suite.shop.openCheckout(p2);
     await anon.post(`/checkouts/${c2.id}/cancel`);
     expect((await anon.post(`/checkouts/${c2.id}/claim`, { tx_hash: 'not-a-hash' })).body.error.code).toBe('invalid_tx_hash');
     expect((await anon.post(`/checkouts/${c2.id}/claim`, { tx_hash: '0x' + '34'.repeat(32), email: 'bad' })).body.error.code).toBe('invalid_email');
     const claimed = await anon.post(`/checkouts/${c2.id}/claim`, { tx_hash: '0x' + '34'.repeat(32), email: 'payer@example.com' });
     expect(claimed.body.data.status).toBe('needs_review');
 
-    const p3 = await shop.createPayment();
-    const c3 = await shop.openCheckout(p3);
-    await shop.post(`/checkouts/${c3.id}/supersede`);
-    await shop.advance(16 * 60);
+    const p3 = await suite.shop.createPayment();
+    const c3 = await suite.shop.openCheckout(p3);
+    await suite.shop.post(`/checkouts/${c3.id}/supersede`);
+    await suite.shop.advance(16 * 60);
     const expired = await anon.post(`/checkouts/${c3.id}/mark-sent`, { simulate: 'exact' });
     expect(expired.status).toBe(410);
     expect(expired.body.error.code).toBe('checkout_expired');
     const lateSent = await anon.post(`/checkouts/${c3.id}/mark-sent`, { simulate: 'late' });
     expect(lateSent.body.data.status).toBe('needs_review');
 
-    const p4 = await shop.createPayment();
-    const c4 = await shop.openCheckout(p4);
-    await shop.post(`/payments/${p4.id}/cancel`);
+    const p4 = await suite.shop.createPayment();
+    const c4 = await suite.shop.openCheckout(p4);
+    await suite.shop.post(`/payments/${p4.id}/cancel`);
     expect((await anon.post(`/checkouts/${c4.id}/mark-sent`, {})).body.error.code).toBe('checkout_failed');
   });
 
   it("a public caller gets the checkout without the secret fields; the owner's secret key with them; another business's key gets 404 (isolation.e2e.ts)", async () => {
-    const payment = await shop.createPayment();
-    const stranger = (await businessWithKey(api, true, 'Stranger')).client;
+    const payment = await suite.shop.createPayment();
+    const stranger = (await businessWithKey(suite.api, true, 'Stranger')).client;
     expect((await stranger.postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' })).body.error.code).toBe('payment_not_found');
-    const opened = await shop.as(null).postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' });
+    const opened = await suite.shop.as(null).postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' });
     expect(opened.status).toBe(201);
     expect(opened.body.data).not.toHaveProperty('fee_rate_bps');
     expect((await stranger.get(`/checkouts/${opened.body.data.id}`)).status).toBe(404);
-    const mine = await shop.get(`/checkouts/${opened.body.data.id}`);
+    const mine = await suite.shop.get(`/checkouts/${opened.body.data.id}`);
     expect(mine.body.data).toHaveProperty('fee_rate_bps', 100);
     expect(mine.body.data).toHaveProperty('reporting');
   });
 
   it('unknown ids answer 404 on every checkout route and the receipt', async () => {
-    const anon = shop.as(null);
+    const anon = suite.shop.as(null);
     for (const path of ['/checkouts/chk_nope/cancel', '/checkouts/chk_nope/supersede', '/checkouts/chk_nope/mark-sent']) {
       expect((await anon.post(path)).status).toBe(404);
     }
@@ -134,8 +129,8 @@ describe('payment and checkout errors over HTTP', () => {
   });
 
   it('POST /checkouts is limited to 30 per 10 minutes per IP address (429 rate_limited with Retry-After)', async () => {
-    const payment = await shop.createPayment();
-    const customer = shop.as(null).from('203.0.113.7');
+    const payment = await suite.shop.createPayment();
+    const customer = suite.shop.as(null).from('203.0.113.7');
     const answers = [];
     for (let i = 0; i < 31; i++) answers.push(await customer.postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' }));
     expect(answers.slice(0, 30).every((a) => a.status === 201)).toBe(true);
@@ -143,12 +138,12 @@ describe('payment and checkout errors over HTTP', () => {
     expect(answers[30].body.error.code).toBe('rate_limited');
     expect(Number(answers[30].headers.get('retry-after'))).toBeGreaterThan(0);
     // another customer is not limited by the first one's attempts
-    expect((await shop.as(null).from('203.0.113.8').postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' })).status).toBe(201);
+    expect((await suite.shop.as(null).from('203.0.113.8').postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' })).status).toBe(201);
   });
 
   it('restricted keys need payments access', async () => {
-    const business = await businessWithKey(api, true, 'Restricted');
-    const client = await clientWithNewKey(api, { businessId: business.business.id, kind: 'restricted', mode: 'test', permissions: 'payments:read' });
+    const business = await businessWithKey(suite.api, true, 'Restricted');
+    const client = await clientWithNewKey(suite.api, { businessId: business.business.id, kind: 'restricted', mode: 'test', permissions: 'payments:read' });
     const payment = await business.client.createPayment();
     expect((await client.get(`/payments/${payment.id}`)).status).toBe(200);
     const refused = await client.post('/payments', { amount: 1000, currency: 'USD' });

@@ -1,4 +1,4 @@
-import { Client, TestApi, businessWithKey, startApp } from '../../support/fixtures';
+import { appPerSuite, businessWithKey, startApp } from '../../support/fixtures';
 
 /**
  * Payments end to end over real HTTP on the embedded store (issue 4): a simulated business takes
@@ -6,49 +6,45 @@ import { Client, TestApi, businessWithKey, startApp } from '../../support/fixtur
  * claim; the test clock fires the timers; every answer is read from the read models at once.
  */
 describe('payments and checkouts over HTTP (simulated business)', () => {
-  let api: TestApi;
-  let shop: Client;
-  let live: Client;
-  let other: Client;
-
-  beforeAll(async () => {
-    api = await startApp('embedded', { TRUSTED_PROXIES: 'loopback' });
-    shop = (await businessWithKey(api, true)).client;
-    live = (await businessWithKey(api, false)).client;
-    other = (await businessWithKey(api, true, 'Other sandbox')).client;
-  });
-  afterAll(async () => api?.close());
+  const suite = appPerSuite(
+    () => startApp('embedded', { TRUSTED_PROXIES: 'loopback' }),
+    async (api) => ({
+      shop: (await businessWithKey(api, true)).client,
+      live: (await businessWithKey(api, false)).client,
+      other: (await businessWithKey(api, true, 'Other sandbox')).client,
+    }),
+  );
 
   const types = (payment: { events: { type: string }[] }) => payment.events.map((e) => e.type);
 
   it('creates a payment and reads it back at once', async () => {
-    const created = await shop.createPayment({ reference: 'order-1', metadata: { order: '1' }, customer_email: 'ann@example.com' });
+    const created = await suite.shop.createPayment({ reference: 'order-1', metadata: { order: '1' }, customer_email: 'ann@example.com' });
     expect(created).toMatchObject({ kind: 'payment', status: 'pending', amount: 10_000, currency: 'USD', reference: 'order-1', metadata: { order: '1' }, description: 'Order 1' });
     expect(created.id).toMatch(/^pmt_/);
     expect(created.customer_id).toMatch(/^cst_/);
-    expect(created.url).toMatch(new RegExp(`^${api.config.checkoutBaseUrl}/[A-Za-z0-9]+$`));
+    expect(created.url).toMatch(new RegExp(`^${suite.api.config.checkoutBaseUrl}/[A-Za-z0-9]+$`));
     expect(types(created)).toEqual(['created']);
-    const read = await shop.payment(created.id);
+    const read = await suite.shop.payment(created.id);
     expect(read).toEqual(created);
   });
 
   it('exact transfer: open checkout → mark-sent → confirmations on the test clock → succeeded, with timeline and receipt', async () => {
-    const payment = await shop.createPayment();
-    const checkout = await shop.openCheckout(payment);
+    const payment = await suite.shop.createPayment();
+    const checkout = await suite.shop.openCheckout(payment);
     expect(checkout).toMatchObject({ kind: 'checkout', status: 'open', rail: 'crypto', payment_id: payment.id, remainder: false, amount: 10_000, currency: 'USD' });
     expect(checkout.confirmations).toEqual({ current: 0, required: 4 });
     expect(checkout.crypto).toMatchObject({ asset: 'USDC', network: 'ethereum', amount: '100', rate: { amount: 100, currency: 'USD' } });
     expect(checkout.crypto.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(checkout).toHaveProperty('fee_rate_bps'); // secret key: the extra fields
 
-    const sent = await shop.markSent(checkout.id, 'exact');
+    const sent = await suite.shop.markSent(checkout.id, 'exact');
     expect(sent.status).toBe('confirming');
     expect(sent.crypto.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(sent.crypto.received_amount).toBe('100');
     expect(sent.sent_at).not.toBeNull();
 
-    await shop.advance(60);
-    const done = await shop.payment(payment.id);
+    await suite.shop.advance(60);
+    const done = await suite.shop.payment(payment.id);
     expect(done.status).toBe('succeeded');
     expect(done.amount_received).toBe(10_000);
     const t = types(done);
@@ -59,7 +55,7 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
     expect(done.reporting).toMatchObject({ currency: 'USD', amount: 10_000, fee: 100, transaction_fee: 0, customer_fee: 0 }); // 1% of $100.00
     expect(done.reporting.net).toBe(done.reporting.amount - done.reporting.fee - done.reporting.transaction_fee);
 
-    const receipt = await shop.as(null).get(`/public/receipts/${payment.id}`);
+    const receipt = await suite.shop.as(null).get(`/public/receipts/${payment.id}`);
     expect(receipt.status).toBe(200);
     expect(receipt.body.data).toMatchObject({ kind: 'receipt', id: payment.id, status: 'succeeded', amount: 10_000, currency: 'USD' });
     expect(receipt.body.data.transfers).toHaveLength(1);
@@ -68,36 +64,36 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
   });
 
   it('the transfer arrives by itself 20 s after opening (only the quote on screen)', async () => {
-    const payment = await shop.createPayment();
-    const first = await shop.openCheckout(payment);
-    const second = await shop.openCheckout(payment, { asset: 'USDT', network: 'ethereum' });
+    const payment = await suite.shop.createPayment();
+    const first = await suite.shop.openCheckout(payment);
+    const second = await suite.shop.openCheckout(payment, { asset: 'USDT', network: 'ethereum' });
     // the business clock also runs with wall time: 10 s ahead leaves the test 10 s of its own
-    await shop.advance(10);
-    expect((await shop.get(`/checkouts/${second.id}`)).body.data.status).toBe('open');
-    await shop.advance(11);
-    const onScreen = (await shop.get(`/checkouts/${second.id}`)).body.data;
+    await suite.shop.advance(10);
+    expect((await suite.shop.get(`/checkouts/${second.id}`)).body.data.status).toBe('open');
+    await suite.shop.advance(11);
+    const onScreen = (await suite.shop.get(`/checkouts/${second.id}`)).body.data;
     expect(onScreen.status).toBe('confirming');
-    const setAside = (await shop.get(`/checkouts/${first.id}`)).body.data;
+    const setAside = (await suite.shop.get(`/checkouts/${first.id}`)).body.data;
     expect(setAside.status).toBe('open'); // superseded: watched, but no simulated transfer
-    await shop.advance(30);
-    expect((await shop.payment(payment.id)).status).toBe('succeeded');
+    await suite.shop.advance(30);
+    expect((await suite.shop.payment(payment.id)).status).toBe('succeeded');
   });
 
   it('underpaid → remainder after the quote ends → remainder paid → succeeded', async () => {
-    const payment = await shop.createPayment();
-    const checkout = await shop.openCheckout(payment);
-    await shop.markSent(checkout.id, 'underpaid');
-    await shop.advance(30);
-    const underpaid = await shop.payment(payment.id);
+    const payment = await suite.shop.createPayment();
+    const checkout = await suite.shop.openCheckout(payment);
+    await suite.shop.markSent(checkout.id, 'underpaid');
+    await suite.shop.advance(30);
+    const underpaid = await suite.shop.payment(payment.id);
     expect(underpaid.status).toBe('underpaid');
     expect(types(underpaid)).toContain('underpaid');
 
-    const early = await shop.postOnce(`/payments/${payment.id}/request-remainder`);
+    const early = await suite.shop.postOnce(`/payments/${payment.id}/request-remainder`);
     expect(early.status).toBe(409);
     expect(early.body.error.code).toBe('remainder_unavailable');
 
-    await shop.advance(16 * 60);
-    const requested = await shop.postOnce(`/payments/${payment.id}/request-remainder`);
+    await suite.shop.advance(16 * 60);
+    const requested = await suite.shop.postOnce(`/payments/${payment.id}/request-remainder`);
     expect(requested.status).toBe(201);
     expect(requested.body.data.kind).toBe('remainder_request');
     expect(requested.body.data.payment.status).toBe('underpaid');
@@ -106,33 +102,33 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
     expect(requested.body.data.url).toBe(`${payment.url}?s=${requested.body.data.checkout.id}`);
     expect(types(requested.body.data.payment)).toContain('remainder_requested');
 
-    const again = await shop.postOnce(`/payments/${payment.id}/request-remainder`);
+    const again = await suite.shop.postOnce(`/payments/${payment.id}/request-remainder`);
     expect(again.body.data.checkout.id).toBe(requested.body.data.checkout.id); // the same open checkout
 
-    await shop.markSent(requested.body.data.checkout.id, 'exact');
-    await shop.advance(60);
-    const done = await shop.payment(payment.id);
+    await suite.shop.markSent(requested.body.data.checkout.id, 'exact');
+    await suite.shop.advance(60);
+    const done = await suite.shop.payment(payment.id);
     expect(done.status).toBe('succeeded');
     expect(types(done)).toContain('remainder_paid');
     expect(done.amount_received).toBe(10_000);
   });
 
   it('expired checkout → claim → needs_review with a claimed entry; accept → succeeded counting the quoted amount', async () => {
-    const payment = await shop.createPayment();
-    const checkout = await shop.openCheckout(payment);
-    await shop.post(`/checkouts/${checkout.id}/supersede`); // no simulated arrival
-    await shop.advance(16 * 60);
-    expect((await shop.get(`/checkouts/${checkout.id}`)).body.data.status).toBe('expired');
+    const payment = await suite.shop.createPayment();
+    const checkout = await suite.shop.openCheckout(payment);
+    await suite.shop.post(`/checkouts/${checkout.id}/supersede`); // no simulated arrival
+    await suite.shop.advance(16 * 60);
+    expect((await suite.shop.get(`/checkouts/${checkout.id}`)).body.data.status).toBe('expired');
     const hash = '0x' + 'ab'.repeat(32);
-    const claimed = await shop.as(null).post(`/checkouts/${checkout.id}/claim`, { tx_hash: hash });
+    const claimed = await suite.shop.as(null).post(`/checkouts/${checkout.id}/claim`, { tx_hash: hash });
     expect(claimed.status).toBe(200);
     expect(claimed.body.data).toMatchObject({ status: 'needs_review', review_reason: 'claimed' });
-    const review = await shop.payment(payment.id);
+    const review = await suite.shop.payment(payment.id);
     expect(review.status).toBe('needs_review');
     expect(review.events.find((e: { type: string }) => e.type === 'claimed').data.tx_hash).toBe(hash);
-    const again = await shop.as(null).post(`/checkouts/${checkout.id}/claim`, { tx_hash: '0x' + 'cd'.repeat(32) });
+    const again = await suite.shop.as(null).post(`/checkouts/${checkout.id}/claim`, { tx_hash: '0x' + 'cd'.repeat(32) });
     expect(again.body.error.code).toBe('already_claimed');
-    const accepted = await shop.post(`/payments/${payment.id}/accept`);
+    const accepted = await suite.shop.post(`/payments/${payment.id}/accept`);
     expect(accepted.status).toBe(200);
     expect(accepted.body.data.status).toBe('succeeded');
     expect(accepted.body.data.amount_received).toBe(10_000);
@@ -140,93 +136,93 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
 
   it('wrong_network and late go to needs_review', async () => {
     for (const simulate of ['wrong_network', 'late']) {
-      const payment = await shop.createPayment();
-      const checkout = await shop.openCheckout(payment);
-      const sent = await shop.markSent(checkout.id, simulate);
+      const payment = await suite.shop.createPayment();
+      const checkout = await suite.shop.openCheckout(payment);
+      const sent = await suite.shop.markSent(checkout.id, simulate);
       expect(sent.status).toBe('needs_review');
-      expect((await shop.payment(payment.id)).status).toBe('needs_review');
+      expect((await suite.shop.payment(payment.id)).status).toBe('needs_review');
     }
   });
 
   it('late ends the quote first: expires_at not ahead of the business clock, checkout needs_review (not expired), claim refused, receipt and payment needs_review', async () => {
-    const payment = await shop.createPayment();
-    const checkout = await shop.openCheckout(payment);
-    const clockBefore = Date.parse((await shop.get('/test_clock')).body.data.now);
+    const payment = await suite.shop.createPayment();
+    const checkout = await suite.shop.openCheckout(payment);
+    const clockBefore = Date.parse((await suite.shop.get('/test_clock')).body.data.now);
     expect(Date.parse(checkout.expires_at)).toBeGreaterThan(clockBefore); // a live quote
-    const sent = await shop.markSent(checkout.id, 'late');
-    const now = Date.parse((await shop.get('/test_clock')).body.data.now);
+    const sent = await suite.shop.markSent(checkout.id, 'late');
+    const now = Date.parse((await suite.shop.get('/test_clock')).body.data.now);
     expect(sent).toMatchObject({ status: 'needs_review', review_reason: 'late' });
     expect(Date.parse(sent.expires_at)).toBeLessThanOrEqual(now);
-    const read = (await shop.get(`/checkouts/${checkout.id}`)).body.data;
+    const read = (await suite.shop.get(`/checkouts/${checkout.id}`)).body.data;
     expect(read).toMatchObject({ status: 'needs_review', review_reason: 'late', expires_at: sent.expires_at });
-    const claim = await shop.as(null).post(`/checkouts/${checkout.id}/claim`, { tx_hash: '0x' + 'ef'.repeat(32) });
+    const claim = await suite.shop.as(null).post(`/checkouts/${checkout.id}/claim`, { tx_hash: '0x' + 'ef'.repeat(32) });
     expect(claim.status).toBe(409);
     expect(claim.body.error.code).toBe('checkout_not_claimable');
-    const receipt = await shop.as(null).get(`/public/receipts/${payment.id}`);
+    const receipt = await suite.shop.as(null).get(`/public/receipts/${payment.id}`);
     expect(receipt.body.data.status).toBe('needs_review');
-    const review = await shop.payment(payment.id);
+    const review = await suite.shop.payment(payment.id);
     expect(review.status).toBe('needs_review');
     expect(types(review)).toContain('detected');
     expect(types(review)).not.toContain('expired');
     expect(types(review)).not.toContain('failed');
     // the old quote timer changes nothing afterwards
-    await shop.advance(16 * 60);
-    expect((await shop.get(`/checkouts/${checkout.id}`)).body.data).toMatchObject({ status: 'needs_review', expires_at: sent.expires_at });
+    await suite.shop.advance(16 * 60);
+    expect((await suite.shop.get(`/checkouts/${checkout.id}`)).body.data).toMatchObject({ status: 'needs_review', expires_at: sent.expires_at });
   });
 
   it('cancel: a pending payment cancels, its open checkout fails; a paid one is not cancelable', async () => {
-    const payment = await shop.createPayment();
-    const checkout = await shop.openCheckout(payment);
-    const canceled = await shop.post(`/payments/${payment.id}/cancel`);
+    const payment = await suite.shop.createPayment();
+    const checkout = await suite.shop.openCheckout(payment);
+    const canceled = await suite.shop.post(`/payments/${payment.id}/cancel`);
     expect(canceled.status).toBe(200);
     expect(canceled.body.data.status).toBe('canceled');
     expect(canceled.body.data.canceled_at).not.toBeNull();
-    expect((await shop.get(`/checkouts/${checkout.id}`)).body.data.status).toBe('failed');
-    const reopen = await shop.postOnce('/checkouts', { payment_code: payment.url.split('/').pop(), asset: 'USDC', network: 'polygon' });
+    expect((await suite.shop.get(`/checkouts/${checkout.id}`)).body.data.status).toBe('failed');
+    const reopen = await suite.shop.postOnce('/checkouts', { payment_code: payment.url.split('/').pop(), asset: 'USDC', network: 'polygon' });
     expect(reopen.body.error.code).toBe('payment_canceled');
 
-    const inFlight = await shop.createPayment();
-    const c2 = await shop.openCheckout(inFlight);
-    await shop.markSent(c2.id);
-    expect((await shop.post(`/payments/${inFlight.id}/cancel`)).body.error.code).toBe('payment_in_flight');
-    await shop.advance(60);
-    expect((await shop.post(`/payments/${inFlight.id}/cancel`)).body.error.code).toBe('payment_not_cancelable');
-    expect((await shop.post(`/payments/${inFlight.id}/accept`)).body.error.code).toBe('payment_not_acceptable');
+    const inFlight = await suite.shop.createPayment();
+    const c2 = await suite.shop.openCheckout(inFlight);
+    await suite.shop.markSent(c2.id);
+    expect((await suite.shop.post(`/payments/${inFlight.id}/cancel`)).body.error.code).toBe('payment_in_flight');
+    await suite.shop.advance(60);
+    expect((await suite.shop.post(`/payments/${inFlight.id}/cancel`)).body.error.code).toBe('payment_not_cancelable');
+    expect((await suite.shop.post(`/payments/${inFlight.id}/accept`)).body.error.code).toBe('payment_not_acceptable');
   });
 
   it('checkout cancel by the customer keeps an API payment pending; cancel again returns it unchanged', async () => {
-    const payment = await shop.createPayment();
-    const checkout = await shop.openCheckout(payment);
-    const canceled = await shop.as(null).post(`/checkouts/${checkout.id}/cancel`);
+    const payment = await suite.shop.createPayment();
+    const checkout = await suite.shop.openCheckout(payment);
+    const canceled = await suite.shop.as(null).post(`/checkouts/${checkout.id}/cancel`);
     expect(canceled.status).toBe(200);
     expect(canceled.body.data).toMatchObject({ status: 'canceled', canceled_by: 'customer' });
     expect(canceled.body.data).not.toHaveProperty('fee_rate_bps'); // no key: no secret fields
-    const again = await shop.as(null).post(`/checkouts/${checkout.id}/cancel`);
+    const again = await suite.shop.as(null).post(`/checkouts/${checkout.id}/cancel`);
     expect(again.body.data.status).toBe('canceled');
-    expect((await shop.payment(payment.id)).status).toBe('pending');
-    expect((await shop.as(null).post(`/checkouts/${checkout.id}/mark-sent`, {})).body.error.code).toBe('checkout_canceled');
+    expect((await suite.shop.payment(payment.id)).status).toBe('pending');
+    expect((await suite.shop.as(null).post(`/checkouts/${checkout.id}/mark-sent`, {})).body.error.code).toBe('checkout_canceled');
   });
 
   it('PATCH merges metadata by key; empty or null removes; null clears', async () => {
-    const payment = await shop.createPayment({ metadata: { a: '1', b: '2' } });
-    const merged = await shop.patch(`/payments/${payment.id}`, { metadata: { b: '', c: '3', a: null } });
+    const payment = await suite.shop.createPayment({ metadata: { a: '1', b: '2' } });
+    const merged = await suite.shop.patch(`/payments/${payment.id}`, { metadata: { b: '', c: '3', a: null } });
     expect(merged.status).toBe(200);
     expect(merged.body.data.metadata).toEqual({ c: '3' });
-    const cleared = await shop.patch(`/payments/${payment.id}`, { metadata: null });
+    const cleared = await suite.shop.patch(`/payments/${payment.id}`, { metadata: null });
     expect(cleared.body.data.metadata).toEqual({});
-    const reserved = await shop.patch(`/payments/${payment.id}`, { metadata: { id: 'x' } });
+    const reserved = await suite.shop.patch(`/payments/${payment.id}`, { metadata: { id: 'x' } });
     expect(reserved.status).toBe(400);
     expect(reserved.body.error).toMatchObject({ code: 'invalid_request', field: 'metadata.id' });
   });
 
   it('reference: the same reference, amount and currency returns the same payment; another amount is reference_in_use', async () => {
-    const first = await shop.createPayment({ reference: 'ref-42' });
-    const again = await shop.createPayment({ reference: 'ref-42' });
+    const first = await suite.shop.createPayment({ reference: 'ref-42' });
+    const again = await suite.shop.createPayment({ reference: 'ref-42' });
     expect(again.id).toBe(first.id);
-    const other = await shop.post('/payments', { amount: 5_000, currency: 'USD', reference: 'ref-42' });
+    const other = await suite.shop.post('/payments', { amount: 5_000, currency: 'USD', reference: 'ref-42' });
     expect(other.status).toBe(409);
     expect(other.body.error).toMatchObject({ code: 'reference_in_use', field: 'reference' });
-    const concurrent = await Promise.all(Array.from({ length: 8 }, () => shop.post('/payments', { amount: 700, currency: 'USD', reference: 'ref-race' })));
+    const concurrent = await Promise.all(Array.from({ length: 8 }, () => suite.shop.post('/payments', { amount: 700, currency: 'USD', reference: 'ref-race' })));
     expect(new Set(concurrent.map((a) => a.body.data.id)).size).toBe(1);
   });
 
@@ -244,15 +240,15 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
       [{ amount: 1000, currency: 'USD', expires_at: '2001-01-01T00:00:00.000Z' }, 'invalid_request', 'expires_at'],
     ];
     for (const [body, code, field] of cases) {
-      const answer = await shop.post('/payments', body);
+      const answer = await suite.shop.post('/payments', body);
       expect({ body, status: answer.status, code: answer.body.error?.code, field: answer.body.error?.field }).toEqual({ body, status: 400, code, field });
     }
   });
 
   it('POST /checkouts errors', async () => {
-    const payment = await shop.createPayment();
+    const payment = await suite.shop.createPayment();
     const code = payment.url.split('/').pop();
-    const anon = shop.as(null);
+    const anon = suite.shop.as(null);
     const open = (body: Record<string, unknown>, headers: Record<string, string> = { 'idempotency-key': `k-${Math.random()}` }) => anon.post('/checkouts', body, headers);
     expect((await open({ payment_code: code, asset: 'USDC', network: 'polygon' }, {})).body.error.code).toBe('idempotency_key_required');
     expect((await open({ payment_code: 'nope', asset: 'USDC', network: 'polygon' })).body.error.code).toBe('payment_not_found');
@@ -261,36 +257,36 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
     expect((await open({ payment_code: code, rail: 'card', email: 'a@b.co' })).body.error.code).toBe('rail_unavailable');
     expect((await open({ payment_code: code, asset: 'USDC', network: 'polygon', email: 'nope' })).body.error.code).toBe('invalid_email');
     expect((await open({ payment_code: code, asset: 'USDC', network: 'polygon', simulate: 'late' })).body.error).toMatchObject({ code: 'invalid_request', field: 'simulate' });
-    const expiring = await shop.createPayment({ expires_at: new Date(Date.now() + 3_600_000).toISOString() });
-    await shop.advance(2 * 3600);
-    expect((await shop.payment(expiring.id)).status).toBe('failed');
+    const expiring = await suite.shop.createPayment({ expires_at: new Date(Date.now() + 3_600_000).toISOString() });
+    await suite.shop.advance(2 * 3600);
+    expect((await suite.shop.payment(expiring.id)).status).toBe('failed');
     expect((await open({ payment_code: expiring.url.split('/').pop(), asset: 'USDC', network: 'polygon' })).status).toBe(410);
   });
 
   it('replaces: the same choice returns the same quote and address; another choice opens a new checkout', async () => {
-    const payment = await shop.createPayment();
-    const first = await shop.openCheckout(payment);
-    const same = await shop.openCheckout(payment, { replaces: first.id });
+    const payment = await suite.shop.createPayment();
+    const first = await suite.shop.openCheckout(payment);
+    const same = await suite.shop.openCheckout(payment, { replaces: first.id });
     expect(same.id).toBe(first.id);
     expect(same.crypto.address).toBe(first.crypto.address);
-    const different = await shop.openCheckout(payment, { replaces: first.id, asset: 'ETH', network: 'base' });
+    const different = await suite.shop.openCheckout(payment, { replaces: first.id, asset: 'ETH', network: 'base' });
     expect(different.id).not.toBe(first.id);
     expect(different.crypto.address).not.toBe(first.crypto.address);
   });
 
   it('isolation: another business gets 404 for every payment route', async () => {
-    const payment = await shop.createPayment();
-    expect((await other.get(`/payments/${payment.id}`)).status).toBe(404);
-    expect((await other.patch(`/payments/${payment.id}`, { metadata: { a: 'b' } })).status).toBe(404);
-    expect((await other.post(`/payments/${payment.id}/cancel`)).status).toBe(404);
-    expect((await other.post(`/payments/${payment.id}/accept`)).status).toBe(404);
-    expect((await other.postOnce(`/payments/${payment.id}/request-remainder`)).status).toBe(404);
-    const list = await other.get('/payments');
+    const payment = await suite.shop.createPayment();
+    expect((await suite.other.get(`/payments/${payment.id}`)).status).toBe(404);
+    expect((await suite.other.patch(`/payments/${payment.id}`, { metadata: { a: 'b' } })).status).toBe(404);
+    expect((await suite.other.post(`/payments/${payment.id}/cancel`)).status).toBe(404);
+    expect((await suite.other.post(`/payments/${payment.id}/accept`)).status).toBe(404);
+    expect((await suite.other.postOnce(`/payments/${payment.id}/request-remainder`)).status).toBe(404);
+    const list = await suite.other.get('/payments');
     expect(list.body.data.map((p: { id: string }) => p.id)).not.toContain(payment.id);
   });
 
   it('lists payments newest first with filters and cursors; a foreign cursor is refused', async () => {
-    const lister = (await businessWithKey(api, true, 'Lister')).client;
+    const lister = (await businessWithKey(suite.api, true, 'Lister')).client;
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await lister.createPayment({ metadata: { batch: i % 2 === 0 ? 'even' : 'odd' } })).id);
     const page1 = await lister.get('/payments?limit=2');
@@ -308,7 +304,7 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
   });
 
   it('test clock: a live business gets 403 test_mode_unavailable; live payments need a live key', async () => {
-    const answer = await live.post('/test_clock/advance', { seconds: 10 });
+    const answer = await suite.live.post('/test_clock/advance', { seconds: 10 });
     expect(answer.status).toBe(403);
     expect(answer.body.error.code).toBe('test_mode_unavailable');
   });
