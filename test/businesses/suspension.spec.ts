@@ -4,49 +4,32 @@
  * another process), the input rules, the actor, a rebuild, and a table made before the column.
  */
 import { BUSINESS_STREAM, BusinessService, DomainError, businessesProjector, operatorActor } from '@lib/businesses';
-import { Database } from '@lib/database';
-import { EventStore } from '@lib/eventstore';
 import { ProjectionRunner, rebuildProjection, verifyProjection } from '@lib/projections';
-import { STORE_KINDS, TestStore, openTestStore } from '../support/fixtures';
+import { STORE_KINDS, openTestStore } from '../support/fixtures';
 import { rejectedBy } from '../support/thrown';
+import { businessesPerSuite } from './support';
 
 const ada = operatorActor('ada');
 
 describe.each(STORE_KINDS)('business suspension on %s', (kind) => {
-  let opened: TestStore;
-  let store: EventStore;
-  let db: Database;
-  let runner: ProjectionRunner;
-  let service: BusinessService;
-
-  beforeAll(async () => {
-    opened = await openTestStore(kind, 'bizsusp', { pollIntervalMs: 20 });
-    ({ store, db } = opened);
-    runner = new ProjectionRunner(store, db, [businessesProjector]);
-    await runner.start();
-    service = new BusinessService(store, db, runner);
-  });
-  afterAll(async () => {
-    await runner?.stop();
-    await opened?.cleanup();
-  });
+  const suite = businessesPerSuite(kind, 'bizsusp');
 
   it('suspends and reinstates: status, suspended_at and updated_at in the answer and the read model; the operator is the actor', async () => {
-    const created = await service.createBusiness({ name: 'Shady', simulated: false });
+    const created = await suite.service.createBusiness({ name: 'Shady', simulated: false });
     const id = created.business.id;
-    const suspended = await service.suspendBusiness(id, { reason: '  Chargebacks over 2 %  ', actor: ada, requestId: 'req_s' });
+    const suspended = await suite.service.suspendBusiness(id, { reason: '  Chargebacks over 2 %  ', actor: ada, requestId: 'req_s' });
     expect(suspended).toEqual({ ...created.business, status: 'suspended', suspended_at: expect.stringMatching(/Z$/), updated_at: expect.stringMatching(/Z$/) });
     expect(Date.parse(suspended.suspended_at!)).toBeGreaterThanOrEqual(Date.parse(created.business.created_at));
     expect(Date.parse(suspended.updated_at)).toBeGreaterThan(Date.parse(created.business.updated_at));
-    expect(await service.getBusiness(id)).toEqual(suspended); // read your writes
-    expect((await service.authenticate(created.secret_key))?.business).toEqual(suspended);
+    expect(await suite.service.getBusiness(id)).toEqual(suspended); // read your writes
+    expect((await suite.service.authenticate(created.secret_key))?.business).toEqual(suspended);
 
-    const reinstated = await service.reinstateBusiness(id, { actor: operatorActor('bob') });
+    const reinstated = await suite.service.reinstateBusiness(id, { actor: operatorActor('bob') });
     expect(reinstated).toEqual({ ...created.business, status: 'active', suspended_at: null, updated_at: expect.stringMatching(/Z$/) });
     expect(Date.parse(reinstated.updated_at)).toBeGreaterThan(Date.parse(suspended.updated_at));
-    expect(await service.getBusiness(id)).toEqual(reinstated);
+    expect(await suite.service.getBusiness(id)).toEqual(reinstated);
 
-    const events = await store.readStream(BUSINESS_STREAM.stream(id));
+    const events = await suite.store.readStream(BUSINESS_STREAM.stream(id));
     expect(events.slice(-2)).toMatchObject([
       {
         type: 'BusinessSuspended',
@@ -58,23 +41,23 @@ describe.each(STORE_KINDS)('business suspension on %s', (kind) => {
   });
 
   it('refuses: a suspended business again, an active one reinstated, an unknown business, a missing or overlong reason, a nameless operator', async () => {
-    const { business } = await service.createBusiness({ name: 'Twice', simulated: true });
-    expect(await rejectedBy(DomainError, service.reinstateBusiness(business.id, { actor: ada }))).toMatchObject({ code: 'invalid_request', status: 400, message: expect.stringMatching(/not suspended/) });
-    await service.suspendBusiness(business.id, { reason: 'Review', actor: ada });
-    expect(await rejectedBy(DomainError, service.suspendBusiness(business.id, { reason: 'Again', actor: ada }))).toMatchObject({ code: 'business_suspended', status: 403 });
+    const { business } = await suite.service.createBusiness({ name: 'Twice', simulated: true });
+    expect(await rejectedBy(DomainError, suite.service.reinstateBusiness(business.id, { actor: ada }))).toMatchObject({ code: 'invalid_request', status: 400, message: expect.stringMatching(/not suspended/) });
+    await suite.service.suspendBusiness(business.id, { reason: 'Review', actor: ada });
+    expect(await rejectedBy(DomainError, suite.service.suspendBusiness(business.id, { reason: 'Again', actor: ada }))).toMatchObject({ code: 'business_suspended', status: 403 });
     for (const id of ['biz_doesnotexist', 'nonsense']) {
-      expect(await rejectedBy(DomainError, service.suspendBusiness(id, { reason: 'x', actor: ada }))).toMatchObject({ code: 'not_found', message: `No business ${id}.` });
-      expect(await rejectedBy(DomainError, service.reinstateBusiness(id, { actor: ada }))).toMatchObject({ code: 'not_found' });
+      expect(await rejectedBy(DomainError, suite.service.suspendBusiness(id, { reason: 'x', actor: ada }))).toMatchObject({ code: 'not_found', message: `No business ${id}.` });
+      expect(await rejectedBy(DomainError, suite.service.reinstateBusiness(id, { actor: ada }))).toMatchObject({ code: 'not_found' });
     }
-    const other = await service.createBusiness({ name: 'Other', simulated: true });
-    expect(await rejectedBy(DomainError, service.suspendBusiness(other.business.id, { reason: '   ', actor: ada }))).toMatchObject({ code: 'invalid_request', field: 'reason', message: 'reason is required.' });
-    expect(await rejectedBy(DomainError, service.suspendBusiness(other.business.id, { reason: undefined as never, actor: ada }))).toMatchObject({ code: 'invalid_request', field: 'reason' });
-    expect(await rejectedBy(DomainError, service.suspendBusiness(other.business.id, { reason: 'x'.repeat(501), actor: ada }))).toMatchObject({
+    const other = await suite.service.createBusiness({ name: 'Other', simulated: true });
+    expect(await rejectedBy(DomainError, suite.service.suspendBusiness(other.business.id, { reason: '   ', actor: ada }))).toMatchObject({ code: 'invalid_request', field: 'reason', message: 'reason is required.' });
+    expect(await rejectedBy(DomainError, suite.service.suspendBusiness(other.business.id, { reason: undefined as never, actor: ada }))).toMatchObject({ code: 'invalid_request', field: 'reason' });
+    expect(await rejectedBy(DomainError, suite.service.suspendBusiness(other.business.id, { reason: 'x'.repeat(501), actor: ada }))).toMatchObject({
       code: 'invalid_request',
       field: 'reason',
       message: 'reason is at most 500 characters.',
     });
-    expect((await service.suspendBusiness(other.business.id, { reason: 'x'.repeat(500), actor: ada })).status).toBe('suspended');
+    expect((await suite.service.suspendBusiness(other.business.id, { reason: 'x'.repeat(500), actor: ada })).status).toBe('suspended');
     expect(() => operatorActor('  ')).toThrow(DomainError);
     expect(() => operatorActor('x'.repeat(101))).toThrow(/operator/);
     expect(operatorActor(' ada ')).toEqual({ kind: 'operator', id: 'ada', name: null });
@@ -83,8 +66,8 @@ describe.each(STORE_KINDS)('business suspension on %s', (kind) => {
   it('authentication sees a suspension at once in this process, and within the cache TTL (2 s) in another', async () => {
     let now = Date.now();
     const clock = () => now;
-    const here = new BusinessService(store, db, runner, { clock });
-    const elsewhere = new BusinessService(store, db, runner, { clock }); // another replica on the same database
+    const here = new BusinessService(suite.store, suite.db, suite.runner, { clock });
+    const elsewhere = new BusinessService(suite.store, suite.db, suite.runner, { clock }); // another replica on the same database
     const created = await here.createBusiness({ name: 'Cached', simulated: false });
     expect((await here.authenticate(created.secret_key))?.business.status).toBe('active');
     expect((await here.authenticate(created.publishable_key))?.business.status).toBe('active');
@@ -104,26 +87,26 @@ describe.each(STORE_KINDS)('business suspension on %s', (kind) => {
   });
 
   it('a rebuild gives the same rows, also with suspensions in later batches than their business; verify sees no difference', async () => {
-    const a = await service.createBusiness({ name: 'Rebuilt A', simulated: false });
-    const b = await service.createBusiness({ name: 'Rebuilt B', simulated: true });
-    await service.suspendBusiness(a.business.id, { reason: 'r', actor: ada });
-    await service.suspendBusiness(b.business.id, { reason: 'r', actor: ada });
-    await service.reinstateBusiness(b.business.id, { actor: ada });
-    const snapshot = async () => (await db.query(`SELECT * FROM businesses ORDER BY id`)).rows;
+    const a = await suite.service.createBusiness({ name: 'Rebuilt A', simulated: false });
+    const b = await suite.service.createBusiness({ name: 'Rebuilt B', simulated: true });
+    await suite.service.suspendBusiness(a.business.id, { reason: 'r', actor: ada });
+    await suite.service.suspendBusiness(b.business.id, { reason: 'r', actor: ada });
+    await suite.service.reinstateBusiness(b.business.id, { actor: ada });
+    const snapshot = async () => (await suite.db.query(`SELECT * FROM businesses ORDER BY id`)).rows;
     const before = await snapshot();
     expect(before.find((r) => r.id === a.business.id)).toMatchObject({ status: 'suspended', suspended_at: expect.any(Date) });
     expect(before.find((r) => r.id === b.business.id)).toMatchObject({ status: 'active', suspended_at: null });
-    expect((await verifyProjection(store, db, businessesProjector)).differences).toEqual([]);
-    await runner.stop();
+    expect((await verifyProjection(suite.store, suite.db, businessesProjector)).differences).toEqual([]);
+    await suite.runner.stop();
     try {
       for (const batch of [2, 1000]) {
-        await rebuildProjection(store, db, businessesProjector, undefined, batch);
+        await rebuildProjection(suite.store, suite.db, businessesProjector, undefined, batch);
         expect(await snapshot()).toEqual(before);
       }
     } finally {
-      runner = new ProjectionRunner(store, db, [businessesProjector]);
-      await runner.start();
-      service = new BusinessService(store, db, runner);
+      suite.runner = new ProjectionRunner(suite.store, suite.db, [businessesProjector]);
+      await suite.runner.start();
+      suite.service = new BusinessService(suite.store, suite.db, suite.runner);
     }
   });
 });
