@@ -24,7 +24,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest, IncomingMessage, ServerResponse } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import type { Profiler } from 'node:inspector';
@@ -255,7 +255,7 @@ const RULES: Rule[] = [
   { step: 'framework: fastify/http', test: (url) => /\/node_modules\/(fastify|@fastify|find-my-way|avvio|light-my-request|fast-querystring|fast-decode-uri-component|toad-cache|process-warning|abstract-logging)\//.test(url) || url.includes('node:_http_server') || url.includes('/libs/http/src/') || url.includes('/apps/api/src/') },
   { step: 'swc-node / source maps', test: has('/node_modules/@swc-node/', '/node_modules/@swc/', 'source-map-support') },
 ];
-const SPECIAL: Record<string, string> = { '(garbage collector)': 'GC', '(idle)': 'idle', '(program)': 'program (V8/native, no JS stack)', '(root)': 'other' };
+const SPECIAL = new Map<string, string>(Object.entries({ '(garbage collector)': 'GC', '(idle)': 'idle', '(program)': 'program (V8/native, no JS stack)', '(root)': 'other' }));
 
 interface StepCpu {
   step: string;
@@ -271,7 +271,7 @@ function stepsOf(profile: Profiler.Profile): { steps: Map<string, number>; total
     const cached = stepOfNode.get(id);
     if (cached) return cached;
     const leaf = byId.get(id)!;
-    let step: string | undefined = SPECIAL[leaf.callFrame.functionName];
+    let step: string | undefined = leaf.callFrame.url ? undefined : SPECIAL.get(leaf.callFrame.functionName);
     if (!step) {
       for (let at: number | undefined = id; at !== undefined && !step; at = parent.get(at)) {
         const { url, functionName } = byId.get(at)!.callFrame;
@@ -389,6 +389,8 @@ interface CpuRun {
   p99: number;
   /** process.cpuUsage (user+system) over the run, per request (includes the bench client) */
   processCpuMsPerRequest: number;
+  /** postgres: CPU of this database's server backends (/proc, 10 ms ticks) per request; null on embedded */
+  databaseServerCpuMsPerRequest: number | null;
   /** profiled CPU (not idle), bench client excluded, per request */
   serverCpuMsPerRequest: number;
   steps: (StepCpu & { pct: number; msPerRequest: number })[];
@@ -482,6 +484,22 @@ async function idleRate(): Promise<{ rate: Map<string, number>; cpuMsPerSecond: 
 let responseEnded: (() => void) | null = null;
 let nextRequestId = 0;
 
+/** CPU ms used so far by the PostgreSQL backends connected to this database (null: not PostgreSQL, or /proc unreadable). */
+async function backendCpuMs(db: Database): Promise<number | null> {
+  if (db.kind !== 'postgres') return null;
+  const { rows } = await db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
+  let ticks = 0;
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      return null;
+    }
+  }
+  return ticks * 10;
+}
+
 async function benchStore(store: string, session: Session): Promise<StoreResult> {
   const { env, cleanup } = await openBenchStore(store, 'profile');
   const app = await createApiApp(loadConfig(env, []), { logLevel: 'silent' });
@@ -544,11 +562,13 @@ async function benchStore(store: string, session: Session): Promise<StoreResult>
         const latencies: number[] = [];
         await session.post('Profiler.setSamplingInterval', { interval: 100 });
         await session.post('Profiler.start');
+        const backend0 = await backendCpuMs(db);
         const cpu0 = process.cpuUsage();
         const t0 = performance.now();
         await many(target, kind, REQUESTS, concurrency, latencies);
         const wallMs = performance.now() - t0;
         const used = process.cpuUsage(cpu0);
+        const backend1 = await backendCpuMs(db);
         const { profile } = await session.post('Profiler.stop');
         const file = `profile-${store}-${kind.startsWith('POST') ? 'post' : 'get'}-c${concurrency}-${new Date().toISOString().slice(0, 10)}.cpuprofile`;
         mkdirSync(RESULTS, { recursive: true });
@@ -564,6 +584,7 @@ async function benchStore(store: string, session: Session): Promise<StoreResult>
           p50: pct(latencies, 50),
           p99: pct(latencies, 99),
           processCpuMsPerRequest: (used.user + used.system) / 1000 / REQUESTS,
+          databaseServerCpuMsPerRequest: backend0 === null || backend1 === null ? null : (backend1 - backend0) / REQUESTS,
           serverCpuMsPerRequest: serverMs / REQUESTS,
           steps: [...steps]
             .filter(([s]) => s !== 'idle')
@@ -604,6 +625,10 @@ function print(results: StoreResult[]): void {
         ),
       );
       console.log('');
+      console.log('Callers (innermost app frames; per request):');
+      for (const p of c.perRequest.filter((q) => q.requestChain + q.backgroundBefore + q.after >= 0.1))
+        for (const [caller, n] of Object.entries(p.callers)) if (n >= 0.1 && !caller.startsWith('after')) console.log(`- ${p.kind}: ${n} × ${caller}`);
+      console.log('');
     }
     const idle = r.counts[0]?.idlePerSecond ?? {};
     console.log(`Idle polling (statements/s with no requests): ${Object.entries(idle).map(([k, n]) => `${k} ${n.toFixed(1)}`).join('; ')}; process CPU when idle ${(r.counts[0]?.idleCpuMsPerSecond ?? 0).toFixed(0)} ms/s\n`);
@@ -614,7 +639,7 @@ function print(results: StoreResult[]): void {
     }
     for (const c of r.cpu) {
       console.log(
-        `#### CPU self time by step — ${c.kind}, concurrency ${c.concurrency}: ${c.perSecond.toFixed(0)}/s, p50 ${c.p50.toFixed(1)} ms, p99 ${c.p99.toFixed(1)} ms; server ${c.serverCpuMsPerRequest.toFixed(2)} ms CPU/request (process incl. client ${c.processCpuMsPerRequest.toFixed(2)}) — ${c.profile}\n`,
+        `#### CPU self time by step — ${c.kind}, concurrency ${c.concurrency}: ${c.perSecond.toFixed(0)}/s, p50 ${c.p50.toFixed(1)} ms, p99 ${c.p99.toFixed(1)} ms; server ${c.serverCpuMsPerRequest.toFixed(2)} ms CPU/request (process incl. client ${c.processCpuMsPerRequest.toFixed(2)})${c.databaseServerCpuMsPerRequest === null ? '' : `; PostgreSQL backends ${c.databaseServerCpuMsPerRequest.toFixed(2)} ms CPU/request`} — ${c.profile}\n`,
       );
       console.log(table(['step', '% of server CPU', 'ms CPU / request'], c.steps.map((s) => [s.step, Number.isNaN(s.pct) ? '(client)' : s.pct.toFixed(1), s.msPerRequest.toFixed(3)])));
       console.log('');
@@ -633,8 +658,8 @@ async function main(): Promise<void> {
   await session.post('Profiler.disable');
   session.disconnect();
   agent.destroy();
-  print(results);
   saveResults('profile', results);
+  print(results);
 }
 
 runBench(main);
