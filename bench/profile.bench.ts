@@ -161,6 +161,16 @@ function wrapPg(): void {
     let done: (() => void) | null = null;
     if (typeof config === 'string') done = record(config);
     else if (config && typeof config === 'object' && 'text' in config) done = record(String((config as { text: unknown }).text), (config as { name?: string }).name);
+    const callback = args[args.length - 1];
+    if (done && typeof callback === 'function') {
+      // the pool's path: a callback, no promise
+      const finish = done;
+      args[args.length - 1] = (...result: unknown[]) => {
+        finish();
+        return (callback as (...r: unknown[]) => unknown)(...result);
+      };
+      done = null;
+    }
     return settle(original.apply(this, args), done);
   };
 }
@@ -509,7 +519,8 @@ async function benchStore(store: string, session: Session): Promise<StoreResult>
   const server = app.getHttpServer();
   // first listener: the request's async chain gets a context; the end of its response is marked
   server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
-    requestContext.enterWith({ id: ++nextRequestId });
+    // only while counting or timing: AsyncLocalStorage's promise hooks cost CPU the profiles must not show
+    if (counting.on || stepTiming.on) requestContext.enterWith({ id: ++nextRequestId });
     const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
     res.end = ((...args: unknown[]) => {
       responseEnded?.();
@@ -554,6 +565,8 @@ async function benchStore(store: string, session: Session): Promise<StoreResult>
     }
 
     process.stderr.write(`[bench] ${store}: CPU profiles\n`);
+    requestContext.disable();
+    databaseCaller.disable();
     const cpu: CpuRun[] = [];
     for (const kind of ['POST /payments + Idempotency-Key', 'GET /payments?limit=25'] as const) {
       for (const concurrency of [1, 16]) {
