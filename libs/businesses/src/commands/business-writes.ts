@@ -3,8 +3,9 @@ import type { Decider } from '@lib/domain';
 import { CommandRunner, EVENT_STORE, EventStore, WriteMeta, metadataFor } from '@lib/eventstore';
 import type { BusinessState, DecideContext } from '../business.decider';
 import type { BusinessEvent } from '../events';
-import { BUSINESS_STREAM } from '../stream-categories';
-import { BusinessRows } from '../views';
+import { DomainError } from '../domain-error';
+import { BUSINESS_STREAM, isBusinessId } from '../stream-categories';
+import { Business, BusinessRows, businessView } from '../views';
 import { decideContext } from './decide-context';
 
 /**
@@ -20,7 +21,10 @@ export class BusinessWrites {
     @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
-  /** `context`: default the time and new ids (decideContext); `newStream`: as RunOptions (a freshly minted business id). */
+  /**
+   * `context`: default the time and new ids (decideContext); `newStream`: as RunOptions (a freshly
+   * minted business id). An id that is not a business id names no business: 404 not_found.
+   */
   async run<Command>(
     decider: Decider<Command, BusinessEvent, BusinessState, DecideContext>,
     businessId: string,
@@ -28,11 +32,17 @@ export class BusinessWrites {
     meta: WriteMeta,
     options: { context?: DecideContext; newStream?: boolean } = {},
   ): Promise<void> {
+    if (!isBusinessId(businessId)) throw new DomainError('not_found', `No business ${businessId}.`);
     await this.runner.run(decider, BUSINESS_STREAM.stream(businessId), command, { context: options.context ?? decideContext(), metadata: metadataFor(meta), newStream: options.newStream });
   }
 
   /** The business's rows as its stream now leaves them: a write's answer. */
   async rows(businessId: string): Promise<BusinessRows> {
     return BusinessRows.of(await this.store.readStream(BUSINESS_STREAM.stream(businessId)));
+  }
+
+  /** The business as its stream now leaves it (after a write to it). */
+  async business(businessId: string): Promise<Business> {
+    return businessView((await this.rows(businessId)).businesses.get(businessId)!);
   }
 }

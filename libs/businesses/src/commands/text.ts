@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 
 /** Trims a string input (anything else is left for the validators to refuse). */
 export const Trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
@@ -20,5 +20,20 @@ export function OptionalText(field: string, max: number): PropertyDecorator {
     IsString({ message: `${field} must be a string or null` }),
     IsOptional(),
     TrimmedOrNull(),
+  );
+}
+
+/**
+ * A required text of at most `max` characters, `field` naming it in the messages: trimmed, and
+ * blank, null, left out or not a string is "`field` is required". What the stack
+ * `@Trimmed() @IsString(…) @IsNotEmpty(…) @MaxLength(…)` says, in one decorator.
+ */
+export function RequiredText(field: string, max: number): PropertyDecorator {
+  // listed in the order a stack applies them (bottom up): the order of the validation messages
+  return applyDecorators(
+    MaxLength(max, { message: `${field} is at most ${max} characters` }),
+    IsNotEmpty({ message: `${field} is required` }),
+    IsString({ message: `${field} is required` }),
+    Trimmed(),
   );
 }

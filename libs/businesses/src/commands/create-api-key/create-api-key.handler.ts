@@ -2,9 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { mintApiKey } from '../../api-keys';
 import { businessDecider } from '../../business.decider';
-import { DomainError } from '../../domain-error';
 import { parsePermissions } from '../../permissions';
-import { isBusinessId } from '../../stream-categories';
 import { apiKeyView } from '../../views';
 import { API_KEY_CACHE, ApiKeyCache } from '../api-key-cache';
 import { BusinessWrites } from '../business-writes';
@@ -26,7 +24,6 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
 
   async execute({ businessId, input, meta }: CreateApiKeyCommand): Promise<CreatedKey> {
     const valid = await validInput(CreateApiKeyDto, input);
-    if (!isBusinessId(businessId)) throw new DomainError('not_found', `No business ${businessId}.`);
     const permissions = typeof valid.permissions === 'string' ? parsePermissions(valid.permissions) : valid.permissions;
     const minted = mintApiKey(valid.type, valid.mode);
     const command = { type: 'CreateApiKey' as const, businessId, kind: valid.type, mode: valid.mode, name: valid.name, permissions, secretHash: minted.secret_hash, last4: minted.last4 };

@@ -1,5 +1,5 @@
-import { IsBoolean, IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { OptionalText, Trimmed } from '../text';
+import { IsBoolean } from 'class-validator';
+import { OptionalText, RequiredText } from '../text';
 
 export const NAME_MAX = 200;
 export const WEBSITE_MAX = 2048;
@@ -10,10 +10,7 @@ export const EMAIL_MAX = 254;
  * Texts are trimmed; an empty website or support e-mail is none.
  */
 export class CreateBusinessDto {
-  @Trimmed()
-  @IsString({ message: 'name is required' })
-  @IsNotEmpty({ message: 'name is required' })
-  @MaxLength(NAME_MAX, { message: `name is at most ${NAME_MAX} characters` })
+  @RequiredText('name', NAME_MAX)
   name!: string;
 
   @IsBoolean({ message: 'simulated must be true or false' })

@@ -1,9 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { businessDecider } from '../../business.decider';
-import { DomainError } from '../../domain-error';
-import { isBusinessId } from '../../stream-categories';
-import { Business, businessView } from '../../views';
+import { Business } from '../../views';
 import { API_KEY_CACHE, ApiKeyCache } from '../api-key-cache';
 import { BusinessWrites } from '../business-writes';
 import { ReinstateBusinessCommand } from './reinstate-business.command';
@@ -21,9 +19,8 @@ export class ReinstateBusinessHandler implements ICommandHandler<ReinstateBusine
   ) {}
 
   async execute({ businessId, meta }: ReinstateBusinessCommand): Promise<Business> {
-    if (!isBusinessId(businessId)) throw new DomainError('not_found', `No business ${businessId}.`);
     await this.writes.run(businessDecider, businessId, { type: 'ReinstateBusiness', businessId }, meta);
     this.cache.businessChanged(businessId);
-    return businessView((await this.writes.rows(businessId)).businesses.get(businessId)!);
+    return this.writes.business(businessId);
   }
 }
