@@ -13,7 +13,7 @@ import { ConcurrencyError, EventStore } from '@lib/eventstore';
 import { ProjectionRunner, rebuildProjection, verifyProjection } from '@lib/projections';
 import { STORE_KINDS } from '../support/fixtures';
 import { rejectedBy } from '../support/thrown';
-import { businessesPerSuite } from './support';
+import { businessesPerSuite, twoReplicas } from './support';
 
 /** A database that counts the statements sent through it (to see the cache at work). */
 function counting(db: Database): { db: Database; statements: { text: string; name?: string }[] } {
@@ -179,10 +179,7 @@ describe.each(STORE_KINDS)('businesses and keys on %s', (kind) => {
   });
 
   it('revokes a key: refused at once here, after the cache TTL in another process, and a second revoke is a conflict', async () => {
-    let now = Date.now();
-    const clock = () => now;
-    const here = new BusinessService(suite.store, suite.db, suite.runner, { clock });
-    const elsewhere = new BusinessService(suite.store, suite.db, suite.runner, { clock }); // another replica on the same database
+    const { here, elsewhere, advance } = twoReplicas(suite);
     const created = await here.createBusiness({ name: 'Revoker', simulated: false });
     const { key, secret } = await here.createKey({ businessId: created.business.id, kind: 'secret', mode: 'live', name: 'old' });
     expect(await here.authenticate(secret)).not.toBeNull();
@@ -194,9 +191,9 @@ describe.each(STORE_KINDS)('businesses and keys on %s', (kind) => {
     expect(await here.authenticate(secret)).toBeNull();
     expect(await suite.service.authenticate(secret)).toBeNull(); // an instance that had not cached it
     expect(await elsewhere.authenticate(secret)).not.toBeNull(); // its cache is allowed to lag...
-    now += 2001;
+    advance(2001);
     expect(await elsewhere.authenticate(secret)).toBeNull(); // ...by the TTL at most
-    now += 60_000;
+    advance(60_000);
     expect(await here.authenticate(secret)).toBeNull();
 
     expect((await here.listKeys(created.business.id)).find((k) => k.id === key.id)?.revoked_at).toBe(revoked.revoked_at);

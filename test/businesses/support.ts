@@ -34,3 +34,17 @@ export function businessesPerSuite(kind: StoreKind, prefix: string): BusinessesS
   });
   return suite;
 }
+
+/**
+ * Two services on the suite's store, as this process and another replica on the same database
+ * would be, reading one clock the test moves (`advance`): for the authentication cache's TTL.
+ */
+export function twoReplicas(suite: BusinessesSuite): { here: BusinessService; elsewhere: BusinessService; advance(ms: number): void } {
+  let now = Date.now();
+  const clock = () => now;
+  return {
+    here: new BusinessService(suite.store, suite.db, suite.runner, { clock }),
+    elsewhere: new BusinessService(suite.store, suite.db, suite.runner, { clock }),
+    advance: (ms) => void (now += ms),
+  };
+}

@@ -7,7 +7,7 @@ import { BUSINESS_STREAM, BusinessService, DomainError, businessesProjector, ope
 import { ProjectionRunner, rebuildProjection, verifyProjection } from '@lib/projections';
 import { STORE_KINDS, openTestStore } from '../support/fixtures';
 import { rejectedBy } from '../support/thrown';
-import { businessesPerSuite } from './support';
+import { businessesPerSuite, twoReplicas } from './support';
 
 const ada = operatorActor('ada');
 
@@ -64,10 +64,7 @@ describe.each(STORE_KINDS)('business suspension on %s', (kind) => {
   });
 
   it('authentication sees a suspension at once in this process, and within the cache TTL (2 s) in another', async () => {
-    let now = Date.now();
-    const clock = () => now;
-    const here = new BusinessService(suite.store, suite.db, suite.runner, { clock });
-    const elsewhere = new BusinessService(suite.store, suite.db, suite.runner, { clock }); // another replica on the same database
+    const { here, elsewhere, advance } = twoReplicas(suite);
     const created = await here.createBusiness({ name: 'Cached', simulated: false });
     expect((await here.authenticate(created.secret_key))?.business.status).toBe('active');
     expect((await here.authenticate(created.publishable_key))?.business.status).toBe('active');
@@ -77,12 +74,12 @@ describe.each(STORE_KINDS)('business suspension on %s', (kind) => {
     expect((await here.authenticate(created.secret_key))?.business).toMatchObject({ status: 'suspended', suspended_at: expect.stringMatching(/Z$/) });
     expect((await here.authenticate(created.publishable_key))?.business.status).toBe('suspended');
     expect((await elsewhere.authenticate(created.secret_key))?.business.status).toBe('active'); // allowed to lag...
-    now += 2001;
+    advance(2001);
     expect((await elsewhere.authenticate(created.secret_key))?.business.status).toBe('suspended'); // ...by the TTL at most
 
     await here.reinstateBusiness(created.business.id, { actor: ada });
     expect((await here.authenticate(created.secret_key))?.business).toMatchObject({ status: 'active', suspended_at: null });
-    now += 2001;
+    advance(2001);
     expect((await elsewhere.authenticate(created.secret_key))?.business.status).toBe('active');
   });
 
