@@ -287,7 +287,7 @@ describe.each(STORE_KINDS)('businesses and keys on %s', (kind) => {
     expect((await verifyProjection(suite.store, suite.db, businessesProjector)).differences).toEqual([]);
     await suite.runner.stop();
     try {
-      const rebuilt = await rebuildProjection(suite.store, suite.db, businessesProjector, undefined, 3); // small batches: revocations land in later batches
+      const rebuilt = await rebuildProjection(suite.store, suite.db, businessesProjector, { batchSize: 3 }); // small batches: revocations land in later batches
       expect(rebuilt.events).toBe(await suite.store.countAfter(null));
       expect(await snapshot()).toEqual(before);
       expect((await verifyProjection(suite.store, suite.db, businessesProjector)).differences).toEqual([]);

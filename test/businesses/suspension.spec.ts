@@ -97,7 +97,7 @@ describe.each(STORE_KINDS)('business suspension on %s', (kind) => {
     await suite.runner.stop();
     try {
       for (const batch of [2, 1000]) {
-        await rebuildProjection(suite.store, suite.db, businessesProjector, undefined, batch);
+        await rebuildProjection(suite.store, suite.db, businessesProjector, { batchSize: batch });
         expect(await snapshot()).toEqual(before);
       }
     } finally {

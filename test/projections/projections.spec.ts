@@ -169,7 +169,7 @@ describe.each(STORE_KINDS)('projection engine on %s', (kind) => {
     expect(schemas).toEqual([]);
 
     const progress: number[] = [];
-    const rebuilt = await rebuildProjection(store, db, projector, (p) => progress.push(p.done), 4);
+    const rebuilt = await rebuildProjection(store, db, projector, { onProgress: (p) => progress.push(p.done), batchSize: 4 });
     expect(rebuilt.events).toBe(await store.countAfter(null));
     expect(progress.length).toBeGreaterThan(1);
     expect(await catalog(db, projector.name, prefix)).toEqual(before);

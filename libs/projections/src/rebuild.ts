@@ -11,19 +11,22 @@ export interface Progress {
   elapsedMs: number;
 }
 
+/** How a replay (rebuild or verify) reads the log and reports. */
+export interface ReplayOptions {
+  /** Called after each page of the log. */
+  onProgress?: (progress: Progress) => void;
+  /** Events per page of the log (default 1000). */
+  batchSize?: number;
+}
+
 /**
  * Rebuilds a projection from position zero in place: drops and recreates its tables (so a
  * fixed schema applies too) and resets its checkpoint in one transaction, then replays the
  * whole log through the same compare-and-set path as the live runner. A live runner in
  * another process notices the moved checkpoint and follows the rebuild instead of racing it.
  */
-export async function rebuildProjection(
-  store: EventStore,
-  db: Database,
-  projector: Projector,
-  onProgress: (progress: Progress) => void = () => undefined,
-  batchSize = 1000,
-): Promise<{ events: number; position: LogPosition | null }> {
+export async function rebuildProjection(store: EventStore, db: Database, projector: Projector, options: ReplayOptions = {}): Promise<{ events: number; position: LogPosition | null }> {
+  const { onProgress = () => undefined, batchSize = 1000 } = options;
   await db.transaction(async (tx) => {
     await ensureCheckpoint(tx, projector.name);
     await tx.query(`SELECT 1 FROM public.projection_checkpoints WHERE name = $1 FOR UPDATE`, [projector.name]);
@@ -71,13 +74,8 @@ export interface VerifyResult {
  * the log up to that checkpoint into a scratch schema, and diffs the two row by row. The live
  * projection keeps running meanwhile; both scratch schemas are dropped afterwards.
  */
-export async function verifyProjection(
-  store: EventStore,
-  db: Database,
-  projector: Projector,
-  onProgress: (progress: Progress) => void = () => undefined,
-  batchSize = 1000,
-): Promise<VerifyResult> {
+export async function verifyProjection(store: EventStore, db: Database, projector: Projector, options: ReplayOptions = {}): Promise<VerifyResult> {
+  const { onProgress = () => undefined, batchSize = 1000 } = options;
   const suffix = `${projector.name.replace(/[^a-z0-9_]/g, '_')}_${randomBytes(4).toString('hex')}`;
   const liveCopy = `verify_live_${suffix}`;
   const scratch = `verify_replay_${suffix}`;

@@ -136,7 +136,7 @@ describe.each(STORE_KINDS)('payments projection through the engine on %s', (kind
 
   it('rebuilds from the log, answers queries, and verifies against a fresh replay', async () => {
     const { store, db } = opened;
-    const rebuilt = await rebuildProjection(store, db, paymentsProjector, () => undefined, 9);
+    const rebuilt = await rebuildProjection(store, db, paymentsProjector, { batchSize: 9 });
     expect(rebuilt.events).toBe(log.length);
     const read = new PaymentsReadModel(db, { checkoutBaseUrl: CHECKOUT_BASE });
     // the store stamped today's wall time; the views show the business clock

@@ -26,7 +26,7 @@ export async function rebuild(store: EventStore, db: Database, names: string[], 
   for (const projector of targets) {
     const bar = new ProgressBar(`rebuild ${projector.name}`);
     const started = Date.now();
-    const result = await rebuildProjection(store, db, projector, (p) => bar.update(p.done, p.total, p.elapsedMs));
+    const result = await rebuildProjection(store, db, projector, { onProgress: (p) => bar.update(p.done, p.total, p.elapsedMs) });
     bar.finish(result.events, Date.now() - started);
     out(`rebuilt ${projector.name}: ${result.events} events in ${((Date.now() - started) / 1000).toFixed(1)} s, position ${formatPosition(result.position)}`);
   }
@@ -37,7 +37,7 @@ export async function verify(store: EventStore, db: Database, name: string, out:
   const projector = findProjector(name, projectors);
   const bar = new ProgressBar(`verify ${projector.name}`);
   const started = Date.now();
-  const result = await verifyProjection(store, db, projector, (p) => bar.update(p.done, p.total, p.elapsedMs));
+  const result = await verifyProjection(store, db, projector, { onProgress: (p) => bar.update(p.done, p.total, p.elapsedMs) });
   bar.finish(result.events, Date.now() - started);
   if (result.differences.length === 0) {
     out(`${projector.name}: OK, live tables equal a fresh replay of ${result.events} events (up to ${formatPosition(result.position)})`);
