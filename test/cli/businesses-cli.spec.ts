@@ -4,7 +4,7 @@
  * directly against PostgreSQL when no server is running.
  */
 import { ChildProcess, spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { BusinessService, businessesProjector } from '@lib/businesses';
@@ -65,6 +65,16 @@ describe('CLI businesses and keys against a running server on the embedded store
     const response = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } });
     return { status: response.status, body: (await response.json()) as { data?: { id: string; name: string }; error?: { code: string } } };
   };
+
+  it('the admin endpoint answers a body that is not a JSON object (null, an array, a number) with 400 invalid_json, never a 500', async () => {
+    const { url, token } = JSON.parse(readFileSync(join(dir.path, 'admin.json'), 'utf8')) as { url: string; token: string };
+    for (const path of ['/businesses', '/keys', '/businesses/biz_x/suspend']) {
+      for (const body of ['null', '[]', '5', '"text"', '{']) {
+        const response = await fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+        expect({ path, body, status: response.status, code: ((await response.json()) as { error: { code: string } }).error.code }).toEqual({ path, body, status: 400, code: 'invalid_json' });
+      }
+    }
+  });
 
   it('creates a simulated business and keys through the running server, and the keys work at once', async () => {
     const adminFile = join(dir.path, 'admin.json');

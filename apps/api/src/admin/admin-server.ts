@@ -116,5 +116,8 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  const parsed: unknown = text ? JSON.parse(text) : {};
+  // null, an array or a scalar is a client's mistake like bad JSON (400 invalid_json), not a 500
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new SyntaxError('the body must be a JSON object');
+  return parsed as Record<string, unknown>;
 }
