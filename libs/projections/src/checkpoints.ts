@@ -77,11 +77,52 @@ export async function moveCheckpoint(sql: Sql, name: string, from: LogPosition |
  * transaction: the rows and the checkpoint commit together or not at all.
  */
 export async function applyBatch(db: Database, projector: Projector, from: LogPosition | null, events: RecordedEvent[]): Promise<void> {
-  await db.transaction(async (tx) => {
-    await moveCheckpoint(tx, projector.name, from, events);
-    await tx.query(`SET LOCAL search_path TO ${quoteIdent(LIVE_SCHEMA)}`);
-    await projector.handle(events, tx);
-  });
+  await applyBatches(db, [{ projector, from, events }]);
+}
+
+/** One projector's share of a batch: the events after its checkpoint `from`. */
+export interface ProjectorBatch {
+  projector: Projector;
+  from: LogPosition | null;
+  events: RecordedEvent[];
+}
+
+/**
+ * Applies several projectors' batches in ONE transaction: one compare-and-set statement moves all
+ * their checkpoints (CheckpointMovedError if any was moved by another process), then each
+ * projector writes its rows. All commit together or none does; a deadlock between two processes
+ * moving the same checkpoints is reported as a moved checkpoint (nothing was applied: re-read, go on).
+ */
+export async function applyBatches(db: Database, batches: readonly ProjectorBatch[]): Promise<void> {
+  const work = batches.filter((b) => b.events.length > 0).sort((a, b) => (a.projector.name < b.projector.name ? -1 : 1));
+  if (work.length === 0) return;
+  try {
+    await db.transaction(async (tx) => {
+      await moveCheckpoints(tx, work);
+      await tx.query(`SET LOCAL search_path TO ${quoteIdent(LIVE_SCHEMA)}`);
+      for (const { projector, events } of work) await projector.handle(events, tx);
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code === '40P01') throw new CheckpointMovedError(work.map((b) => b.projector.name).join(', '));
+    throw error;
+  }
+}
+
+async function moveCheckpoints(tx: Sql, work: readonly ProjectorBatch[]): Promise<void> {
+  if (work.length === 1) return moveCheckpoint(tx, work[0].projector.name, work[0].from, work[0].events);
+  const moved = await tx.query(
+    `UPDATE public.projection_checkpoints c SET position = m.to_position, events = c.events + m.n, updated_at = now()
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS m(name, from_position, to_position, n)
+     WHERE c.name = m.name AND c.position = m.from_position`,
+    [
+      work.map((b) => b.projector.name),
+      work.map((b) => formatPosition(b.from)),
+      work.map((b) => formatPosition(b.events[b.events.length - 1].position)),
+      work.map((b) => b.events.length),
+    ],
+    'checkpoints_move_many',
+  );
+  if (moved.rowCount !== work.length) throw new CheckpointMovedError(work.map((b) => b.projector.name).join(', '));
 }
 
 export function quoteIdent(name: string): string {

@@ -1,21 +1,29 @@
 import { Database } from '@lib/database';
-import { EventStore, LogPosition, comparePositions } from '@lib/eventstore';
-import { applyBatch, ensureTables, readCheckpoints } from './checkpoints';
+import { EventStore, LogPosition, RecordedEvent, comparePositions } from '@lib/eventstore';
+import { CheckpointMovedError, ProjectorBatch, applyBatch, applyBatches, ensureTables, readCheckpoints } from './checkpoints';
 import { Projector } from './projector';
-import { FollowedSubscriber, SubscriberStatus, followFromCheckpoint, subscriberStatus } from './subscriber';
+import { FollowedGroup, FollowedSubscriber, SubscriberStatus, eventsAfter, followCheckpoints, followFromCheckpoint, subscriberStatus } from './subscriber';
 
 export type ProjectionStatus = SubscriberStatus;
 
 /**
- * Keeps every projector up to date: one subscription each, from its stored checkpoint, on the
- * loop every checkpointed subscriber shares (followFromCheckpoint; reactors use it through
- * ReactorRunner). A failing projector retries with backoff (its checkpoint stays at the last
- * batch it finished) without holding the others back; a checkpoint moved by another process is
- * re-read and followed at once. Projectors are replayable (rebuild, verify); reactors are not.
+ * Keeps every projector up to date on one subscription (followCheckpoints): each batch of the
+ * log is read once and applied to every projector in ONE transaction (applyBatches: one
+ * statement moves all their checkpoints, then each writes its rows), so a write waits for one
+ * commit, not one per projector. A projector that fails there is found by applying the batch to
+ * each alone; it then leaves the group and retries on its own loop with backoff (its checkpoint
+ * stays at the last batch it finished) without holding the others back. A checkpoint moved by
+ * another process is re-read and followed at once. Projectors are replayable (rebuild, verify);
+ * reactors are not.
  */
 export class ProjectionRunner {
-  private readonly running = new Map<string, FollowedSubscriber>();
+  private group: FollowedGroup | null = null;
+  /** Projectors that failed in the group, each followed alone (followFromCheckpoint). */
+  private readonly alone = new Map<string, FollowedSubscriber>();
   private readonly listeners = new Set<(projection: string, events: number) => void>();
+  private readonly waiters = new Set<() => void>();
+  /** What the group's current batch applied, announced once the group's positions show it. */
+  private pending: [string, number][] = [];
   private stopped = false;
 
   constructor(
@@ -41,46 +49,126 @@ export class ProjectionRunner {
       // holding a table lock (DDL) while waiting for that row could deadlock with another runner.
       await this.db.transaction((tx) => ensureTables(tx, projector));
       if (this.stopped) return;
-      const followed = await followFromCheckpoint(this.store, this.db, projector.name, {
-        batchSize: this.options.batchSize ?? 500,
-        handle: (from, events) => applyBatch(this.db, projector, from, events),
-        onHandled: (events) => this.notify(projector.name, events),
-        onError: this.options.onError,
-      });
-      this.running.set(projector.name, followed);
     }
+    this.group = await followCheckpoints(
+      this.store,
+      this.db,
+      this.projectors.map((p) => p.name),
+      {
+        batchSize: this.options.batchSize ?? 500,
+        handle: (from, events) => this.applyToGroup(from, events),
+        onHandled: () => {
+          const done = this.pending;
+          this.pending = [];
+          for (const [name, events] of done) this.applied(name, events);
+          this.checkWaiters();
+        },
+        onError: (error) => this.options.onError?.([...(this.group?.names ?? [])].join(', '), error),
+      },
+    );
   }
 
   /**
    * Resolves true once every projector has applied the log up to `position` (read your
-   * writes), false after the timeout. In a process that runs the projections it watches them
-   * in memory; in an API-only process it polls their checkpoints.
+   * writes), false after the timeout. In a process that runs the projections it is told by each
+   * committed batch; in an API-only process it polls their checkpoints.
    */
   async waitFor(position: LogPosition, timeoutMs = 5000): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
     const reached = (at: LogPosition | null | undefined) => Boolean(at) && comparePositions(at!, position) >= 0;
-    for (;;) {
-      const done =
-        this.running.size > 0
-          ? [...this.running.values()].every((r) => reached(r.position))
-          : [...(await readCheckpoints(this.db, this.projectors.map((p) => p.name))).values()].every((c) => reached(c.position));
-      if (done) return true;
-      if (Date.now() > deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, this.running.size > 0 ? 2 : 10));
-    }
+    if (!this.group) return this.pollCheckpoints(reached, timeoutMs);
+    if (this.projectors.every((p) => reached(this.positionOf(p.name)))) return true;
+    return new Promise<boolean>((resolve) => {
+      const check = () => {
+        if (!this.projectors.every((p) => reached(this.positionOf(p.name)))) return;
+        finish(true);
+      };
+      const finish = (result: boolean) => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        resolve(result);
+      };
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      this.waiters.add(check);
+    });
   }
 
   /** `lagCap` bounds the count of events behind (a health check should not count millions). */
   async status(lagCap?: number): Promise<ProjectionStatus[]> {
-    return projectionStatus(this.store, this.db, this.projectors, this.running, lagCap);
+    const live = new Map(this.projectors.flatMap((p) => (this.liveOf(p.name) ? [[p.name, this.liveOf(p.name)!] as const] : [])));
+    return projectionStatus(this.store, this.db, this.projectors, live, lagCap);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const followed of this.running.values()) await followed.stop();
+    await this.group?.stop();
+    for (const followed of this.alone.values()) await followed.stop();
   }
 
-  private notify(projection: string, events: number): void {
+  /** One batch for every projector of the group in one transaction; on a failure, each alone to find who failed. */
+  private async applyToGroup(from: ReadonlyMap<string, LogPosition | null>, events: RecordedEvent[]): Promise<void> {
+    const batches: ProjectorBatch[] = this.projectors
+      .filter((p) => from.has(p.name))
+      .map((projector) => ({ projector, from: from.get(projector.name) ?? null, events: eventsAfter(from.get(projector.name) ?? null, events) }))
+      .filter((b) => b.events.length > 0);
+    this.pending = [];
+    if (batches.length === 0) return;
+    try {
+      await applyBatches(this.db, batches);
+      this.pending = batches.map((b) => [b.projector.name, b.events.length]);
+      return;
+    } catch (error) {
+      if (error instanceof CheckpointMovedError || batches.length === 1) throw error;
+    }
+    const failed: [ProjectorBatch, unknown][] = [];
+    for (const b of batches) {
+      try {
+        await applyBatch(this.db, b.projector, b.from, b.events);
+        this.pending.push([b.projector.name, b.events.length]);
+      } catch (error) {
+        if (error instanceof CheckpointMovedError) throw error;
+        failed.push([b, error]);
+      }
+    }
+    if (failed.length === batches.length) throw failed[0][1]; // all of them (the database?): the group retries
+    for (const [b, error] of failed) await this.followAlone(b.projector, error);
+  }
+
+  /** A projector that failed where the others did not leaves the group and retries on its own. */
+  private async followAlone(projector: Projector, error: unknown): Promise<void> {
+    this.group?.release(projector.name);
+    this.options.onError?.(projector.name, error);
+    if (this.stopped) return;
+    const followed = await followFromCheckpoint(this.store, this.db, projector.name, {
+      batchSize: this.options.batchSize ?? 500,
+      handle: (from, events) => applyBatch(this.db, projector, from, events),
+      onHandled: (events) => {
+        this.applied(projector.name, events);
+        this.checkWaiters();
+      },
+      onError: this.options.onError,
+    });
+    this.alone.set(projector.name, followed);
+  }
+
+  private positionOf(name: string): LogPosition | null {
+    return this.alone.get(name)?.position ?? this.group?.position(name) ?? null;
+  }
+
+  private liveOf(name: string): Pick<FollowedSubscriber, 'state' | 'lastError'> | null {
+    return this.alone.get(name) ?? this.group ?? null;
+  }
+
+  private async pollCheckpoints(reached: (at: LogPosition | null) => boolean, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const checkpoints = await readCheckpoints(this.db, this.projectors.map((p) => p.name));
+      if ([...checkpoints.values()].every((c) => reached(c.position))) return true;
+      if (Date.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  private applied(projection: string, events: number): void {
     for (const listener of this.listeners) {
       try {
         listener(projection, events);
@@ -88,6 +176,10 @@ export class ProjectionRunner {
         /* a listener's problem is not the projection's */
       }
     }
+  }
+
+  private checkWaiters(): void {
+    for (const check of [...this.waiters]) check();
   }
 }
 

@@ -1,6 +1,6 @@
 import { Database } from '@lib/database';
-import { EventStore, LogPosition, RecordedEvent, Subscription } from '@lib/eventstore';
-import { CheckpointMovedError, ensureCheckpoint, readCheckpoint, readCheckpoints } from './checkpoints';
+import { EventStore, LogPosition, RecordedEvent, Subscription, comparePositions } from '@lib/eventstore';
+import { CheckpointMovedError, ensureCheckpoint, readCheckpoints } from './checkpoints';
 
 /** How a subscriber is doing: its checkpoint, what it has applied, how far behind the log it is. */
 export interface SubscriberStatus {
@@ -27,6 +27,19 @@ export interface FollowedSubscriber {
   stop(): Promise<void>;
 }
 
+/** Several checkpointed subscribers followed on one subscription (see followCheckpoints). */
+export interface FollowedGroup {
+  readonly state: SubscriberStatus['state'];
+  readonly lastError: string | null;
+  /** The members still followed here (a member can be let go: `release`). */
+  readonly names: ReadonlySet<string>;
+  /** Position `name` has reached in this process: its checkpoint when followed, then each batch it took. */
+  position(name: string): LogPosition | null;
+  /** Stops following `name` on the group's subscription (its checkpoint stays where it is). */
+  release(name: string): void;
+  stop(): Promise<void>;
+}
+
 export interface FollowOptions {
   batchSize: number;
   /**
@@ -40,6 +53,29 @@ export interface FollowOptions {
   onError?: (name: string, error: unknown) => void;
 }
 
+export interface FollowGroupOptions {
+  batchSize: number;
+  /**
+   * Handles a batch for the members: `from` holds each member's checkpoint, and `events` start
+   * after the lowest of them, so a member takes only the events after its own (eventsAfter).
+   * Moves every checkpoint it handled by compare-and-set, like FollowOptions.handle.
+   */
+  handle(from: ReadonlyMap<string, LogPosition | null>, events: RecordedEvent[]): Promise<void>;
+  /**
+   * After each handled batch, once `position` reports it; and with no events after the
+   * checkpoints were re-read (another process may have moved them ahead).
+   */
+  onHandled?: (events: RecordedEvent[]) => void;
+  onError?: (error: unknown) => void;
+}
+
+/** The events of a batch after `from` (all of them when `from` is null). */
+export function eventsAfter(from: LogPosition | null, events: RecordedEvent[]): RecordedEvent[] {
+  if (from === null) return events;
+  const first = events.findIndex((e) => comparePositions(e.position, from) > 0);
+  return first < 0 ? [] : first === 0 ? events : events.slice(first);
+}
+
 /**
  * The one subscription loop of every checkpointed subscriber, projector or reactor: ensure the
  * checkpoint row, subscribe after the stored position, hand each batch to `handle`; on a
@@ -47,22 +83,51 @@ export interface FollowOptions {
  * another process moved the checkpoint (a second worker, a rebuild), re-read it and follow at once.
  */
 export async function followFromCheckpoint(store: EventStore, db: Database, name: string, options: FollowOptions): Promise<FollowedSubscriber> {
-  await ensureCheckpoint(db, name);
+  const group = await followCheckpoints(store, db, [name], {
+    batchSize: options.batchSize,
+    handle: (from, events) => options.handle(from.get(name) ?? null, events),
+    onHandled: (events) => events.length > 0 && options.onHandled?.(events.length),
+    onError: (error) => options.onError?.(name, error),
+  });
+  return {
+    name,
+    get state() {
+      return group.state;
+    },
+    get lastError() {
+      return group.lastError;
+    },
+    get position() {
+      return group.position(name);
+    },
+    stop: () => group.stop(),
+  };
+}
+
+/**
+ * followFromCheckpoint for several subscribers at once: one subscription after the lowest of
+ * their checkpoints, so a batch is read once and can be handled for all of them together (the
+ * projection runner applies it in one transaction). The same retries: a failure re-reads every
+ * checkpoint and resumes from the lowest after a backoff; a moved checkpoint resumes at once.
+ */
+export async function followCheckpoints(store: EventStore, db: Database, names: readonly string[], options: FollowGroupOptions): Promise<FollowedGroup> {
+  for (const name of names) await ensureCheckpoint(db, name);
+  const members = new Set(names);
+  const reached = new Map<string, LogPosition | null>();
   let subscription: Subscription | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
   let failures = 0;
   let stopped = false;
-  const followed = {
-    name,
+  const group = {
     state: 'running' as SubscriberStatus['state'],
     lastError: null as string | null,
-    get position(): LogPosition | null {
-      return subscription?.position ?? null;
-    },
+    names: members as ReadonlySet<string>,
+    position: (name: string): LogPosition | null => reached.get(name) ?? null,
+    release: (name: string): void => void members.delete(name),
     async stop(): Promise<void> {
       stopped = true;
       if (retryTimer) clearTimeout(retryTimer);
-      followed.state = 'stopped';
+      group.state = 'stopped';
       await subscription?.stop();
     },
   };
@@ -74,31 +139,42 @@ export async function followFromCheckpoint(store: EventStore, db: Database, name
     };
     if (error instanceof CheckpointMovedError) return resume();
     failures++;
-    followed.state = 'retrying';
-    followed.lastError = error instanceof Error ? error.message : String(error);
-    options.onError?.(name, error);
+    group.state = 'retrying';
+    group.lastError = error instanceof Error ? error.message : String(error);
+    options.onError?.(error);
     retryTimer = setTimeout(resume, Math.min(60_000, 250 * 2 ** failures));
   };
   const follow = async (): Promise<void> => {
-    if (stopped) return;
-    const checkpoint = await readCheckpoint(db, name);
-    let from = checkpoint.position;
+    if (stopped || members.size === 0) return;
+    const checkpoints = await readCheckpoints(db, [...members]);
+    const from = new Map([...checkpoints].map(([name, c]) => [name, c.position]));
+    for (const [name, position] of from) reached.set(name, position);
+    options.onHandled?.([]);
     const current = store.subscribe(
       async (events) => {
-        await options.handle(from, events);
-        from = events[events.length - 1].position;
+        await options.handle(new Map([...from].filter(([name]) => members.has(name))), events);
+        const last = events[events.length - 1].position;
+        for (const [name, at] of from) if (members.has(name) && (at === null || comparePositions(last, at) > 0)) from.set(name, last);
+        for (const name of members) reached.set(name, from.get(name) ?? null);
         failures = 0;
-        followed.state = 'running';
-        followed.lastError = null;
-        options.onHandled?.(events.length);
+        group.state = 'running';
+        group.lastError = null;
+        options.onHandled?.(events);
       },
-      { after: checkpoint.position, batchSize: options.batchSize },
+      { after: lowest([...from.values()]), batchSize: options.batchSize },
     );
     subscription = current;
     current.done.catch(onFailure);
   };
   await follow();
-  return followed;
+  return group;
+}
+
+/** The lowest of some positions (null, the start of the log, when any is null). */
+function lowest(positions: readonly (LogPosition | null)[]): LogPosition | null {
+  let low: LogPosition | null | undefined;
+  for (const p of positions) if (p === null || low === undefined || (low !== null && comparePositions(p, low) < 0)) low = p;
+  return low ?? null;
 }
 
 /** A subscriber's status from its checkpoint (and, when given, its live loop in this process). */

@@ -71,15 +71,19 @@ const REVISION_TAKEN = 'es_events_stream_revision';
  * through the same API. Schema: eventstore/postgres.
  */
 export class SqlEventStore implements EventStore {
-  private readonly appended = new EventEmitter();
+  private readonly appended: EventEmitter;
   private readonly subscriptions = new Set<PollingSubscription>();
 
   constructor(
     readonly db: Database,
     private readonly options: { pollIntervalMs?: number; onReadError?: (error: unknown, failures: number) => void } = {},
   ) {
-    this.appended.setMaxListeners(0);
+    this.appended = appendSignal(db);
+    this.appended.on('append', this.countAppend);
   }
+
+  /** Counts every local append on this database (this store's or another's): see subscriptionRead. */
+  private readonly countAppend = (): void => void this.appendSeq++;
 
   get kind(): 'embedded' | 'postgres' {
     return this.db.kind;
@@ -105,7 +109,6 @@ export class SqlEventStore implements EventStore {
     }
     if (rows.length === 0) return this.resolveRejectedAppend(stream, events, expected);
     const last = rows.reduce((a, b) => (BigInt(a.global_position) > BigInt(b.global_position) ? a : b));
-    this.appendSeq++;
     this.appended.emit('append');
     return {
       nextExpectedRevision: Number(last.stream_revision),
@@ -222,7 +225,7 @@ export class SqlEventStore implements EventStore {
     const subscription = new PollingSubscription({ readAll: (o) => this.subscriptionRead(o) }, this.appended, handler, {
       after: options.after ?? null,
       batchSize: options.batchSize ?? 500,
-      pollIntervalMs: this.options.pollIntervalMs ?? 100,
+      pollIntervalMs: this.options.pollIntervalMs ?? (this.kind === 'embedded' ? EMBEDDED_POLL_MS : 100),
       appendsMayLag: this.kind === 'postgres',
       onReadError: this.options.onReadError ?? warnOnce,
     });
@@ -234,8 +237,28 @@ export class SqlEventStore implements EventStore {
   /** Ends every subscription (each finishes the batch in hand), then closes the database. */
   async close(): Promise<void> {
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    this.appended.off('append', this.countAppend);
     await this.db.close();
   }
+}
+
+/**
+ * One append signal per database object, so every store of this process on that database wakes
+ * its subscriptions on any of their appends. An embedded database is owned by one process (its
+ * directory lock), so every append to it is a local one and its subscriptions poll only as a
+ * safety net (EMBEDDED_POLL_MS); on PostgreSQL other processes append too, so they poll every 100 ms.
+ */
+const appendSignals = new WeakMap<Database, EventEmitter>();
+const EMBEDDED_POLL_MS = 1000;
+
+function appendSignal(db: Database): EventEmitter {
+  let signal = appendSignals.get(db);
+  if (!signal) {
+    signal = new EventEmitter();
+    signal.setMaxListeners(0);
+    appendSignals.set(db, signal);
+  }
+  return signal;
 }
 
 /** Default: one warning on stderr when a subscription's reads start failing. */

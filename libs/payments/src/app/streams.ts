@@ -37,6 +37,11 @@ export interface DecideOptions {
   /** Event ids for a command that must be idempotent (reactions, timers); random otherwise. */
   eventId?: (index: number) => string;
   metadata: EventMetadata;
+  /**
+   * The id was just minted (create): append with no_stream without reading the stream first. A
+   * stream that exists after all fails the append's check and is read and decided again.
+   */
+  newStream?: boolean;
 }
 
 export interface Decided<S> {
@@ -141,6 +146,7 @@ export class PaymentStreams {
       context: { now: options.now },
       metadata: { ...options.metadata, occurredAt },
       eventId: options.eventId,
+      newStream: options.newStream,
       waitForReadModels: false,
     });
     const last = result.recorded[result.recorded.length - 1];

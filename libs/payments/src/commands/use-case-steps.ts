@@ -55,9 +55,12 @@ export class PaymentUseCaseSteps {
     return decided;
   }
 
-  /** Decides the command on the checkout's stream and appends it, settles the consequences and waits for the read models. */
-  async decideCheckout(checkoutId: string, command: CheckoutCommand, now: Date, meta: WriteMeta): Promise<Decided<CheckoutState>> {
-    const decided = await this.streams.decideCheckout(checkoutId, command, { now, metadata: metadataFor(meta) });
+  /**
+   * Decides the command on the checkout's stream and appends it, settles the consequences and
+   * waits for the read models. `newStream`: the checkout id was just minted (no read before the append).
+   */
+  async decideCheckout(checkoutId: string, command: CheckoutCommand, now: Date, meta: WriteMeta, newStream = false): Promise<Decided<CheckoutState>> {
+    const decided = await this.streams.decideCheckout(checkoutId, command, { now, metadata: metadataFor(meta), newStream });
     await this.waitFor(await this.settle(decided));
     return decided;
   }

@@ -90,7 +90,7 @@ export class CreatePaymentHandler implements ICommandHandler<CreatePaymentComman
     }
 
     // 3. decide and append (CommandRunner), 4. settle the consequences, 5. read your writes
-    const decided = await this.streams.decidePayment(target.paymentId, command(target.paymentId), { now, metadata: metadataFor(meta) });
+    const decided = await this.streams.decidePayment(target.paymentId, command(target.paymentId), { now, metadata: metadataFor(meta), newStream: true });
     const settled = await this.process.settle(decided.appended);
     await this.runner.waitFor(later(decided.head, settled.position));
     return { paymentId: target.paymentId };

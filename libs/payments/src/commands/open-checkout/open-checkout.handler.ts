@@ -97,7 +97,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
         simulate: input.simulate ?? null,
       },
     };
-    await this.steps.decideCheckout(checkoutId, command, now, meta);
+    await this.steps.decideCheckout(checkoutId, command, now, meta, true);
     return { checkoutId, businessId: business.id };
   }
 }

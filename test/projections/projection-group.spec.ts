@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { Database, Sql } from '@lib/database';
+import { EventStore, LogPosition, NewEvent, RecordedEvent, comparePositions } from '@lib/eventstore';
+import { ProjectionRunner, Projector, readCheckpoint, streamCatalog } from '@lib/projections';
+import { eventually } from '../support/eventually';
+import { STORE_KINDS, TestStore, openTestStore } from '../support/fixtures';
+
+const event = (type: string): NewEvent => ({ id: randomUUID(), type, data: {} });
+
+async function appendMany(store: EventStore, prefix: string, streams: number, perStream: number): Promise<LogPosition> {
+  let last: LogPosition | null = null;
+  for (let s = 0; s < streams; s++) last = (await store.append(`${prefix}-${s}`, Array.from({ length: perStream }, (_, i) => event(`T${i}`)), 'no_stream')).position;
+  return last!;
+}
+
+/** Events per stream of `prefix` in a stream-catalog table. */
+async function counts(db: Database, table: string, prefix: string): Promise<Record<string, number>> {
+  const { rows } = await db.query<{ stream_id: string; events: string }>(`SELECT stream_id, events::text FROM ${table} WHERE stream_id LIKE $1 ORDER BY stream_id`, [`${prefix}-%`]);
+  return Object.fromEntries(rows.map((r) => [r.stream_id, Number(r.events)]));
+}
+
+const expected = (prefix: string, streams: number, perStream: number) => Object.fromEntries(Array.from({ length: streams }, (_, s) => [`${prefix}-${s}`, perStream]));
+
+/** A stream-catalog projector that records the transaction each batch came in. */
+function recording(name: string, seen: Sql[]): Projector {
+  const inner = streamCatalog(name);
+  return { ...inner, handle: async (events: RecordedEvent[], tx: Sql) => (seen.push(tx), inner.handle(events, tx)) };
+}
+
+describe.each(STORE_KINDS)('projection runner: every projector on one subscription (%s)', (kind) => {
+  let opened: TestStore;
+  let store: EventStore;
+  let db: Database;
+  beforeAll(async () => {
+    opened = await openTestStore(kind, 'pgroup');
+    ({ store, db } = opened);
+  });
+  afterAll(async () => opened.cleanup());
+
+  const named = (label: string) => `${label}_${randomUUID().slice(0, 6)}`;
+
+  it('applies a batch to every projector in one transaction and moves all their checkpoints with it', async () => {
+    const seenA: Sql[] = [];
+    const seenB: Sql[] = [];
+    const [a, b] = [recording(named('ga'), seenA), recording(named('gb'), seenB)];
+    const prefix = named('one');
+    const runner = new ProjectionRunner(store, db, [a, b]);
+    await runner.start();
+    const last = await appendMany(store, prefix, 3, 2);
+    expect(await runner.waitFor(last)).toBe(true);
+    await runner.stop();
+    // the same transaction object reached both projectors, batch by batch
+    expect(seenA.length).toBeGreaterThan(0);
+    expect(seenA).toEqual(seenB);
+    seenA.forEach((tx, i) => expect(tx).toBe(seenB[i]));
+    expect(await counts(db, a.name, prefix)).toEqual(expected(prefix, 3, 2));
+    expect(await counts(db, b.name, prefix)).toEqual(expected(prefix, 3, 2));
+    for (const p of [a, b]) expect(comparePositions((await readCheckpoint(db, p.name)).position!, last)).toBeGreaterThanOrEqual(0);
+  });
+
+  it('a projector that fails leaves the group and retries alone; the others keep up, nothing is applied twice', async () => {
+    const prefix = named('flk');
+    const healthy = streamCatalog(named('ok'));
+    let broken = true;
+    const failingName = named('bad');
+    const failing: Projector = {
+      ...streamCatalog(failingName),
+      async handle(events, tx) {
+        await streamCatalog(failingName).handle(events, tx); // rows written, then the failure: the transaction must undo them
+        if (broken && events.some((e) => e.stream.startsWith(`${prefix}-`))) throw new Error('projector bug');
+      },
+    };
+    const errors: string[] = [];
+    const runner = new ProjectionRunner(store, db, [healthy, failing], { batchSize: 4, onError: (name, e) => errors.push(`${name}: ${(e as Error).message}`) });
+    await runner.start();
+    const last = await appendMany(store, prefix, 4, 3);
+
+    // the healthy projector reaches the end while the other one keeps failing
+    await eventually(() => counts(db, healthy.name, prefix), (rows) => JSON.stringify(rows) === JSON.stringify(expected(prefix, 4, 3)), { what: 'the healthy projector caught up' });
+    expect(await runner.waitFor(last, 200)).toBe(false);
+    const status = await runner.status();
+    expect(status.find((s) => s.name === healthy.name)).toMatchObject({ state: 'running', lastError: null });
+    expect(status.find((s) => s.name === failing.name)).toMatchObject({ state: 'retrying', lastError: 'projector bug' });
+    expect(errors.some((e) => e.startsWith(`${failing.name}: projector bug`))).toBe(true);
+
+    broken = false; // fixed: it catches up from its own checkpoint
+    expect(await runner.waitFor(last, 20_000)).toBe(true);
+    await runner.stop();
+    expect(await counts(db, failing.name, prefix)).toEqual(expected(prefix, 4, 3));
+    expect(await counts(db, healthy.name, prefix)).toEqual(expected(prefix, 4, 3));
+  });
+
+  it('projectors at different checkpoints each take only the events after their own', async () => {
+    const prefix = named('lag');
+    const ahead = streamCatalog(named('ahead'));
+    const first = await appendMany(store, `${prefix}a`, 2, 2);
+    const alone = new ProjectionRunner(store, db, [ahead]);
+    await alone.start();
+    expect(await alone.waitFor(first)).toBe(true);
+    await alone.stop();
+
+    const behind = streamCatalog(named('behind')); // never ran: from the start of the log
+    const last = await appendMany(store, `${prefix}b`, 2, 3);
+    const runner = new ProjectionRunner(store, db, [ahead, behind], { batchSize: 3 });
+    await runner.start();
+    expect(await runner.waitFor(last, 15_000)).toBe(true);
+    await runner.stop();
+    for (const p of [ahead, behind]) {
+      expect(await counts(db, p.name, `${prefix}a`)).toEqual(expected(`${prefix}a`, 2, 2));
+      expect(await counts(db, p.name, `${prefix}b`)).toEqual(expected(`${prefix}b`, 2, 3));
+    }
+  });
+});
