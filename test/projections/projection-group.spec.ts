@@ -110,4 +110,26 @@ describe.each(STORE_KINDS)('projection runner: every projector on one subscripti
       expect(await counts(db, p.name, `${prefix}b`)).toEqual(expected(`${prefix}b`, 2, 3));
     }
   });
+
+  it('notes writes answered before the projections had them: only where it applies them, and reads of that scope wait for them', async () => {
+    const catalog = streamCatalog(named('rw'));
+    const prefix = named('rw');
+    const apiOnly = new ProjectionRunner(store, db, [catalog]); // never started: it cannot promise anything
+    const first = await appendMany(store, prefix, 1, 1);
+    expect(apiOnly.noteWrite('biz_a', first)).toBe(false);
+    expect(apiOnly.hasUnseenWrites('biz_a')).toBe(false);
+
+    const runner = new ProjectionRunner(store, db, [catalog]);
+    await runner.start();
+    expect(await runner.waitFor(first)).toBe(true);
+    const last = (await store.append(`${prefix}-late`, [event('T0')], 'no_stream')).position;
+    expect(runner.noteWrite('biz_a', last)).toBe(true);
+    await runner.readBarrier('biz_a');
+    // after the barrier the projection has the write, and nothing is left to wait for
+    expect(await counts(db, catalog.name, prefix)).toEqual({ [`${prefix}-0`]: 1, [`${prefix}-late`]: 1 });
+    expect(runner.hasUnseenWrites('biz_a')).toBe(false);
+    expect(runner.hasUnseenWrites(null)).toBe(false);
+    expect(runner.hasUnseenWrites('biz_b')).toBe(false);
+    await runner.stop();
+  });
 });

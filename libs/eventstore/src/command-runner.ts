@@ -7,6 +7,15 @@ import { LogPosition } from './position';
 /** Read your writes: resolves true once every read model has applied the log up to `position`. */
 export interface ReadModelWaiter {
   waitFor(position: LogPosition, timeoutMs?: number): Promise<boolean>;
+  /**
+   * Takes a write answered before the read models have it: true when this process promises that
+   * its later reads in `scope` wait for it (readBarrier); false when the caller must wait now.
+   */
+  noteWrite?(scope: string, position: LogPosition): boolean;
+  /** Waits for the writes noted in `scope` (null: all of them) before a read. */
+  readBarrier?(scope: string | null, timeoutMs?: number): Promise<void>;
+  /** Whether readBarrier(scope) has anything to wait for (a cheap check before it). */
+  hasUnseenWrites?(scope: string | null): boolean;
 }
 
 /** One event a run appended (or found appended under its ids), with the states around it. */
@@ -122,6 +131,27 @@ export class CommandRunner {
   async waitFor(position: LogPosition | null): Promise<boolean> {
     if (!position || !this.readModels) return true;
     return this.readModels.waitFor(position, this.options.readYourWritesTimeoutMs ?? 5000);
+  }
+
+  /**
+   * Read your writes for a caller that answers from its decided state, not from the read models:
+   * where this process applies the projections and serves the reads, the write is noted and the
+   * reads of `scope` wait for it instead (ReadModelWaiter.noteWrite); elsewhere it waits now.
+   */
+  async answeredBeforeReadModels(position: LogPosition | null, scope: string): Promise<void> {
+    if (!position || !this.readModels) return;
+    if (this.readModels.noteWrite?.(scope, position)) return;
+    await this.waitFor(position);
+  }
+
+  /** Whether a read in `scope` must pass readBarrier first (writes answered before the read models had them). */
+  hasUnseenWrites(scope: string | null): boolean {
+    return this.readModels?.hasUnseenWrites?.(scope) ?? false;
+  }
+
+  /** Before reading the read models in `scope` (null: a public read): waits for the writes answered before they had them. */
+  async readBarrier(scope: string | null): Promise<void> {
+    await this.readModels?.readBarrier?.(scope, this.options.readYourWritesTimeoutMs ?? 5000);
   }
 
   private async settle(result: RunResult<unknown, unknown>, options: { waitForReadModels?: boolean }): Promise<void> {

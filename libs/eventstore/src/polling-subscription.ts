@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { BatchHandler, EventStore, Subscription } from './event-store.port';
-import { LogPosition } from './position';
+import { LogPosition, comparePositions } from './position';
 
 const RECENT_APPEND_MS = 250;
 const SOON_MS = 3;
@@ -12,8 +12,10 @@ interface PollingOptions {
   pollIntervalMs: number;
   /**
    * The store can hide a committed append for a moment (PostgreSQL: readers see only below the
-   * oldest running transaction). Then an empty read right after a local append looks again
-   * soon — 3 ms, doubling each empty read up to 12 ms, for 250 ms — instead of a whole interval. Stores that show every
+   * oldest running transaction). Then, while the subscription has not yet reached a local
+   * append's position, an empty read looks again soon — 3 ms, doubling each empty read up to
+   * 12 ms, for at most 250 ms — instead of a whole interval. Once it has read past every local
+   * append it knows of, it waits for the next one (or the interval) again. Stores that show every
    * commit at once (the embedded one) leave it off.
    */
   appendsMayLag?: boolean;
@@ -60,10 +62,18 @@ export class PollingSubscription implements Subscription {
   private async run(): Promise<void> {
     let lastAppend = 0;
     let soon = SOON_MS;
-    const onAppend = () => {
+    /** The latest local append's position this subscription has not read past yet. */
+    let awaited: LogPosition | null = null;
+    const onAppend = (position?: LogPosition) => {
       lastAppend = Date.now();
       soon = SOON_MS;
+      if (position && (awaited === null || comparePositions(position, awaited) > 0)) awaited = position;
       this.wake?.();
+    };
+    const behindLocalAppend = (): boolean => {
+      if (awaited === null) return true; // an append that did not say where: assume not seen yet
+      if (this.current !== null && comparePositions(this.current, awaited) >= 0) return false;
+      return true;
     };
     this.appended.on('append', onAppend);
     let failures = 0;
@@ -90,7 +100,8 @@ export class PollingSubscription implements Subscription {
         this.markCaughtUp();
         if (batch.length === 0) {
           // a local append just happened but is not visible yet: look again soon, backing off
-          const lagging = this.options.appendsMayLag === true && Date.now() - lastAppend < RECENT_APPEND_MS && soon < this.options.pollIntervalMs;
+          const lagging =
+            this.options.appendsMayLag === true && Date.now() - lastAppend < RECENT_APPEND_MS && soon < this.options.pollIntervalMs && behindLocalAppend();
           await this.sleep(lagging ? soon : this.options.pollIntervalMs);
           if (lagging) soon = Math.min(SOON_MAX_MS, soon * 2);
         }

@@ -22,6 +22,12 @@ export class ProjectionRunner {
   private readonly alone = new Map<string, FollowedSubscriber>();
   private readonly listeners = new Set<(projection: string, events: number) => void>();
   private readonly waiters = new Set<() => void>();
+  /**
+   * Writes answered before the projections had them (noteWrite), by scope (a business id), and
+   * the latest of all of them: reads in that scope wait for them first (readBarrier).
+   */
+  private readonly unseen = new Map<string, LogPosition>();
+  private unseenAny: LogPosition | null = null;
   /** What the group's current batch applied, announced once the group's positions show it. */
   private pending: [string, number][] = [];
   private stopped = false;
@@ -90,6 +96,37 @@ export class ProjectionRunner {
       const timer = setTimeout(() => finish(false), timeoutMs);
       this.waiters.add(check);
     });
+  }
+
+  /**
+   * Read your writes without waiting in the write: a use case that answers from its decided state
+   * notes its position here instead of waiting for the projections, and every later read of the
+   * same scope (the business) — or any public read — waits for it first (readBarrier). Only a
+   * process that applies the projections and serves those reads itself can promise that: returns
+   * false elsewhere (an API-only process), where the caller must wait (waitFor) as before.
+   */
+  noteWrite(scope: string, position: LogPosition): boolean {
+    if (!this.group || this.stopped) return false;
+    const known = this.unseen.get(scope);
+    if (!known || comparePositions(position, known) > 0) this.unseen.set(scope, position);
+    if (!this.unseenAny || comparePositions(position, this.unseenAny) > 0) this.unseenAny = position;
+    this.forgetSeenWrites();
+    return true;
+  }
+
+  /**
+   * Before a read of the read models in `scope` (a business id; null: a public read, any scope):
+   * waits until the projections have the writes noted for it (noteWrite), bounded like waitFor.
+   * Nothing noted, or already applied: resolves at once without a statement.
+   */
+  /** Whether a read in `scope` has noted writes to wait for (readBarrier would wait, or check). */
+  hasUnseenWrites(scope: string | null): boolean {
+    return scope === null ? this.unseenAny !== null : this.unseen.has(scope);
+  }
+
+  async readBarrier(scope: string | null, timeoutMs = 5000): Promise<void> {
+    const position = scope === null ? this.unseenAny : (this.unseen.get(scope) ?? null);
+    if (position !== null) await this.waitFor(position, timeoutMs);
   }
 
   /** `lagCap` bounds the count of events behind (a health check should not count millions). */
@@ -180,6 +217,21 @@ export class ProjectionRunner {
 
   private checkWaiters(): void {
     for (const check of [...this.waiters]) check();
+    this.forgetSeenWrites();
+  }
+
+  /** Drops the noted writes every projector has applied (their reads no longer wait). */
+  private forgetSeenWrites(): void {
+    if (this.unseenAny === null) return;
+    let low: LogPosition | null = null;
+    for (const p of this.projectors) {
+      const at = this.positionOf(p.name);
+      if (at === null) return;
+      if (low === null || comparePositions(at, low) < 0) low = at;
+    }
+    if (low === null) return;
+    for (const [scope, position] of this.unseen) if (comparePositions(position, low) <= 0) this.unseen.delete(scope);
+    if (comparePositions(this.unseenAny, low) <= 0) this.unseenAny = null;
   }
 }
 

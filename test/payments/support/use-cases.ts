@@ -1,6 +1,6 @@
 import { Database } from '@lib/database';
 import { CommandRunner, EventStore, ReadModelWaiter } from '@lib/eventstore';
-import { BusinessClock, CreatePaymentHandler, PaymentStreams, PaymentsProcessManager, PaymentsSettings } from '@lib/payments';
+import { BusinessClock, CreatePaymentHandler, PaymentStreams, PaymentsProcessManager, PaymentsReadModel, PaymentsSettings } from '@lib/payments';
 import { TimerStore } from '@lib/timers';
 
 /**
@@ -15,5 +15,5 @@ export function paymentsUseCases(store: EventStore, db: Database, readModels: Re
   const settings: PaymentsSettings = { quoteTtlMs: 900_000, feeRateBps: 100 };
   const process = new PaymentsProcessManager(streams, timers, settings);
   const clock = new BusinessClock(timers);
-  return { runner, streams, timers, settings, process, clock, createPayment: new CreatePaymentHandler(store, streams, process, clock, runner, settings) };
+  return { runner, streams, timers, settings, process, clock, createPayment: new CreatePaymentHandler(store, streams, process, clock, runner, settings, new PaymentsReadModel(db, { checkoutBaseUrl: 'http://localhost/pay' })) };
 }

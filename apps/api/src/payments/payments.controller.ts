@@ -43,8 +43,8 @@ export class PaymentsController {
   @LiveModeAction()
   @Post()
   async create(@CurrentBusiness() business: Business, @Body() body: CreatePaymentRequest, @Req() request: FastifyRequest) {
-    const { paymentId } = await this.commands.execute(new CreatePaymentCommand(business, body, writeMeta(request)));
-    return { data: await this.payment(business, paymentId) };
+    const { paymentId, payment } = await this.commands.execute(new CreatePaymentCommand(business, body, writeMeta(request)));
+    return { data: payment ?? (await this.payment(business, paymentId)) };
   }
 
   @ApiOperation({ summary: 'List payments, newest first (filters: status, metadata[key], customer, reference, created[gte|gt|lte|lt])' })

@@ -12,6 +12,7 @@ import { AuthGuard } from '../auth/auth.guard';
 import { IDEMPOTENCY_STORE, IdempotencyInterceptor } from './idempotency.interceptor';
 import { Metrics } from './metrics';
 import { RATE_LIMITER, RateLimitGuard } from './rate-limit.guard';
+import { ReadYourWritesInterceptor } from './read-your-writes.interceptor';
 
 /**
  * Runs the admin endpoint for the operator CLI while this process owns the embedded store,
@@ -72,6 +73,7 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+    { provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor },
     PlatformLifecycle,
     Metrics,
   ],

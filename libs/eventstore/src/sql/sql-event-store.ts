@@ -109,11 +109,9 @@ export class SqlEventStore implements EventStore {
     }
     if (rows.length === 0) return this.resolveRejectedAppend(stream, events, expected);
     const last = rows.reduce((a, b) => (BigInt(a.global_position) > BigInt(b.global_position) ? a : b));
-    this.appended.emit('append');
-    return {
-      nextExpectedRevision: Number(last.stream_revision),
-      position: { commit: BigInt(last.transaction_id), prepare: BigInt(last.global_position) },
-    };
+    const position = { commit: BigInt(last.transaction_id), prepare: BigInt(last.global_position) };
+    this.appended.emit('append', position);
+    return { nextExpectedRevision: Number(last.stream_revision), position };
   }
 
   /** The append wrote nothing: either it was already applied (a retry) or the revision was stale. */
@@ -179,22 +177,23 @@ export class SqlEventStore implements EventStore {
   }
 
   /**
-   * The subscriptions' reads of the log, by (after, maxCount): every subscription of one process
-   * (each projection, the reactor) wakes on the same local append and asks for the same page;
-   * they share one query. A read is joined only if it started after the latest local append, so
-   * a joiner never gets a page that misses what woke it; a short page is harmless to a
-   * subscription, which simply reads again. Direct readAll calls never share: they get a fresh read.
+   * The subscriptions' reads of the log, by position: every subscription of one process (the
+   * projections, the reactor) wakes on the same local append and asks for the page after the same
+   * position; they share one query (a smaller page takes the first rows of a larger one). A read is
+   * joined only if it started after the latest local append, so a joiner never gets a page that
+   * misses what woke it; a short page is harmless to a subscription, which simply reads again.
+   * Direct readAll calls never share: they get a fresh read.
    */
-  private readonly readsInFlight = new Map<string, { appendSeq: number; rows: Promise<EventRow[]> }>();
+  private readonly readsInFlight = new Map<string, { appendSeq: number; maxCount: number; rows: Promise<EventRow[]> }>();
   private appendSeq = 0;
 
   private async subscriptionRead(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const after = options.after ?? { commit: 0n, prepare: 0n };
     const maxCount = options.maxCount ?? 1000;
-    const key = `${after.commit}/${after.prepare}/${maxCount}`;
+    const key = `${after.commit}/${after.prepare}`;
     const shared = this.readsInFlight.get(key);
-    if (shared && shared.appendSeq === this.appendSeq) return (await shared.rows).map(toRecordedEvent);
-    const read = { appendSeq: this.appendSeq, rows: this.readRows(after, maxCount) };
+    if (shared && shared.appendSeq === this.appendSeq && shared.maxCount >= maxCount) return (await shared.rows).slice(0, maxCount).map(toRecordedEvent);
+    const read = { appendSeq: this.appendSeq, maxCount, rows: this.readRows(after, maxCount) };
     this.readsInFlight.set(key, read);
     try {
       return (await read.rows).map(toRecordedEvent);

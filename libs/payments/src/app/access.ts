@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CommandRunner } from '@lib/eventstore';
 import { OpenCheckoutState } from '../domain/checkout.decider';
 import { PaymentDomainError } from '../domain/errors';
 import { LivePaymentState } from '../domain/payment.decider';
@@ -34,6 +35,7 @@ export class PaymentAccess {
   constructor(
     private readonly streams: PaymentStreams,
     private readonly read: PaymentsReadModel,
+    private readonly runner: CommandRunner,
   ) {}
 
   /** The business's own payment as decided on (state and last position), or not_found. */
@@ -58,7 +60,13 @@ export class PaymentAccess {
    */
   async paymentByCode(code: string, caller: ActingBusiness | null): Promise<{ paymentId: string; business: ActingBusiness }> {
     const notFound = () => new PaymentDomainError('payment_not_found', 'No payment with this code.', 'payment_code');
-    const found = await this.read.paymentIdByCode(code);
+    // a code never changes owner: a row found is the answer; a missing one may be a payment just
+    // created and answered before the projection had it (readBarrier), so look again after it
+    let found = await this.read.paymentIdByCode(code);
+    if (!found) {
+      await this.runner.readBarrier(caller?.id ?? null);
+      found = await this.read.paymentIdByCode(code);
+    }
     if (!found || (caller !== null && caller.id !== found.businessId)) throw notFound();
     const business = await this.read.actingBusiness(found.businessId);
     if (!business) throw notFound();

@@ -117,6 +117,11 @@ export class PaymentsReadModel {
     return receiptView(row.state, business, this.options.registry);
   }
 
+  /** The payment as its endpoint returns it, from a view state (the projection's, or one folded from just-decided events). */
+  render(state: PaymentViewState): PaymentView {
+    return this.view(state);
+  }
+
   private view(state: PaymentViewState): PaymentView {
     return paymentView(state, this.options);
   }

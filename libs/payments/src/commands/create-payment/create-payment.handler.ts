@@ -8,10 +8,13 @@ import { customerIdFor, isValidEmail } from '../../app/customers';
 import { later } from '../../app/positions';
 import { PaymentsProcessManager } from '../../app/process-manager';
 import { PAYMENTS_SETTINGS, PaymentsSettings } from '../../app/settings';
-import { PaymentStreams } from '../../app/streams';
+import { AppendedEvent, PaymentStreams } from '../../app/streams';
 import { PaymentDomainError } from '../../domain/errors';
 import { checkMetadata } from '../../domain/metadata';
 import { CreatePayment, decidePayment, initialPaymentState } from '../../domain/payment.decider';
+import { LoggedEvent } from '../../read/logged-event';
+import { PaymentView, foldPaymentView } from '../../read/payment-view';
+import { PaymentsReadModel } from '../../read/payments.read-model';
 import { PAYMENT_EXPIRY_MAX_DAYS } from '../input-rules';
 import { CreatePaymentCommand } from './create-payment.command';
 import { PaymentReferences } from './payment-references';
@@ -28,7 +31,7 @@ type Target = { paymentId: string; create: true } | { paymentId: string; create:
  * reference is claimed for it); then §8.9's reference; then decide, append, settle and wait.
  */
 @CommandHandler(CreatePaymentCommand)
-export class CreatePaymentHandler implements ICommandHandler<CreatePaymentCommand, { paymentId: string }> {
+export class CreatePaymentHandler implements ICommandHandler<CreatePaymentCommand, { paymentId: string; payment?: PaymentView }> {
   private readonly references: PaymentReferences;
 
   constructor(
@@ -38,11 +41,12 @@ export class CreatePaymentHandler implements ICommandHandler<CreatePaymentComman
     private readonly clock: BusinessClock,
     private readonly runner: CommandRunner,
     @Inject(PAYMENTS_SETTINGS) private readonly settings: PaymentsSettings,
+    private readonly read: PaymentsReadModel,
   ) {
     this.references = new PaymentReferences(store);
   }
 
-  async execute({ business, input, meta }: CreatePaymentCommand): Promise<{ paymentId: string }> {
+  async execute({ business, input, meta }: CreatePaymentCommand): Promise<{ paymentId: string; payment?: PaymentView }> {
     // 1. the rules that need state or a table
     assertActive(business);
     const metadata = checkMetadata(input.metadata);
@@ -89,9 +93,19 @@ export class CreatePaymentHandler implements ICommandHandler<CreatePaymentComman
       return { paymentId: target.paymentId };
     }
 
-    // 3. decide and append (CommandRunner), 4. settle the consequences, 5. read your writes
+    // 3. decide and append (CommandRunner), 4. settle the consequences
     const decided = await this.streams.decidePayment(target.paymentId, command(target.paymentId), { now, metadata: metadataFor(meta), newStream: true });
     const settled = await this.process.settle(decided.appended);
+    // 5. read your writes: a new payment alone is answered from its own events, as the projection
+    // will show it, and this process's next reads for the business wait for it (readBarrier);
+    // where the process does not apply the projections, or reactions followed, wait for them
+    if (settled.position === null && decided.position !== null) {
+      const state = foldPaymentView(decided.appended.map(asLogged));
+      if (state !== null) {
+        await this.runner.answeredBeforeReadModels(decided.position, business.id);
+        return { paymentId: target.paymentId, payment: this.read.render(state) };
+      }
+    }
     await this.runner.waitFor(later(decided.head, settled.position));
     return { paymentId: target.paymentId };
   }
@@ -131,4 +145,15 @@ export class CreatePaymentHandler implements ICommandHandler<CreatePaymentComman
       return { paymentId, create: true };
     }
   }
+}
+
+/** An appended event as the log will give it to the projection (its data through JSON, as stored). */
+function asLogged(appended: AppendedEvent): LoggedEvent {
+  return {
+    stream: appended.stream,
+    type: appended.event.type,
+    data: JSON.parse(JSON.stringify(appended.event.data)) as unknown,
+    metadata: { occurredAt: appended.occurredAt },
+    recordedAt: appended.occurredAt,
+  };
 }
