@@ -61,6 +61,14 @@ async function run<R extends object>(pglite: PGlite, text: string, params?: unkn
 }
 
 /**
+ * PostgreSQL settings of the embedded database. Its memory lives in the process: PostgreSQL's
+ * default 128 MB buffer cache alone added ~130 MB to the service's resident memory (measured:
+ * docs/benchmarks.md, issue 10 point 6). 16 MB holds the hot rows of a shop's store; the files
+ * stay in the operating system's page cache behind it.
+ */
+const EMBEDDED_SETTINGS = ['-c', 'shared_buffers=16MB'];
+
+/**
  * Opens the embedded database under dataDir. One process owns a data directory at a time;
  * a second one gets DataDirectoryLockedError naming the owner.
  */
@@ -70,7 +78,7 @@ export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
   const releaseLock = takeDirectoryLock(dir);
   try {
     const { PGlite } = await import('@electric-sql/pglite');
-    const pglite = (await PGlite.create(join(dir, 'pg'))) as unknown as PGlite;
+    const pglite = (await PGlite.create(join(dir, 'pg'), { startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS] })) as unknown as PGlite;
     return new EmbeddedDatabase(pglite, releaseLock);
   } catch (error) {
     releaseLock();

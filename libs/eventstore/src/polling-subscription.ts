@@ -3,6 +3,8 @@ import { BatchHandler, EventStore, Subscription } from './event-store.port';
 import { LogPosition, comparePositions } from './position';
 
 const RECENT_APPEND_MS = 250;
+/** After a batch, a store other processes append to is looked at again soon for this long. */
+const BUSY_MS = 1000;
 const SOON_MS = 3;
 const SOON_MAX_MS = 12;
 
@@ -15,8 +17,11 @@ interface PollingOptions {
    * oldest running transaction). Then, while the subscription has not yet reached a local
    * append's position, an empty read looks again soon — 3 ms, doubling each empty read up to
    * 12 ms, for at most 250 ms — instead of a whole interval. Once it has read past every local
-   * append it knows of, it waits for the next one (or the interval) again. Stores that show every
-   * commit at once (the embedded one) leave it off.
+   * append it knows of, it waits for the next one (or the interval) again. The same stores take
+   * appends from other processes, which no local signal announces: for a second after a batch,
+   * an empty read looks again soon too (3 ms doubling up to the interval), so a worker follows a
+   * busy log within milliseconds and an idle one at the interval. Stores that show every commit at
+   * once and have no other writer (the embedded one) leave it off.
    */
   appendsMayLag?: boolean;
   /** Told about a failed read before the retry (the store may be restarting). */
@@ -62,6 +67,8 @@ export class PollingSubscription implements Subscription {
   private async run(): Promise<void> {
     let lastAppend = 0;
     let soon = SOON_MS;
+    let lastBatch = 0;
+    let busy = SOON_MS;
     /** The latest local append's position this subscription has not read past yet. */
     let awaited: LogPosition | null = null;
     const onAppend = (position?: LogPosition) => {
@@ -93,6 +100,8 @@ export class PollingSubscription implements Subscription {
         if (this.stopped) return;
         if (batch.length > 0) {
           soon = SOON_MS;
+          busy = SOON_MS;
+          lastBatch = Date.now();
           await this.handler(batch);
           this.current = batch[batch.length - 1].position;
           if (batch.length === this.options.batchSize) continue;
@@ -102,8 +111,10 @@ export class PollingSubscription implements Subscription {
           // a local append just happened but is not visible yet: look again soon, backing off
           const lagging =
             this.options.appendsMayLag === true && Date.now() - lastAppend < RECENT_APPEND_MS && soon < this.options.pollIntervalMs && behindLocalAppend();
-          await this.sleep(lagging ? soon : this.options.pollIntervalMs);
+          const following = !lagging && this.options.appendsMayLag === true && Date.now() - lastBatch < BUSY_MS && busy < this.options.pollIntervalMs;
+          await this.sleep(lagging ? soon : following ? busy : this.options.pollIntervalMs);
           if (lagging) soon = Math.min(SOON_MAX_MS, soon * 2);
+          if (following) busy *= 2;
         }
       }
     } finally {
