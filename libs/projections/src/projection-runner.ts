@@ -1,6 +1,6 @@
 import { Database } from '@lib/database';
 import { EventStore, LogPosition, RecordedEvent, comparePositions } from '@lib/eventstore';
-import { CheckpointMovedError, ProjectorBatch, applyBatch, applyBatches, ensureTables, readCheckpoints } from './checkpoints';
+import { Checkpoint, CheckpointMovedError, ProjectorBatch, applyBatch, applyBatches, ensureTables, readCheckpoints } from './checkpoints';
 import { Projector } from './projector';
 import { FollowedGroup, FollowedSubscriber, SubscriberStatus, eventsAfter, followCheckpoints, followFromCheckpoint, subscriberStatus } from './subscriber';
 
@@ -195,14 +195,28 @@ export class ProjectionRunner {
     return this.alone.get(name) ?? this.group ?? null;
   }
 
+  /**
+   * An API-only process waits on the checkpoints another process moves: one shared loop reads
+   * them (every 5 ms while anyone waits) and answers every waiter, instead of a query per waiter.
+   */
   private async pollCheckpoints(reached: (at: LogPosition | null) => boolean, timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const checkpoints = await readCheckpoints(this.db, this.projectors.map((p) => p.name));
+      const checkpoints = await this.sharedCheckpointRead();
       if ([...checkpoints.values()].every((c) => reached(c.position))) return true;
       if (Date.now() > deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, 5));
     }
+  }
+
+  private checkpointRead: Promise<Map<string, Checkpoint>> | null = null;
+
+  /** One read of the checkpoints at a time, shared by every waiter that asks meanwhile. */
+  private sharedCheckpointRead(): Promise<Map<string, Checkpoint>> {
+    if (!this.checkpointRead) {
+      this.checkpointRead = readCheckpoints(this.db, this.projectors.map((p) => p.name)).finally(() => (this.checkpointRead = null));
+    }
+    return this.checkpointRead;
   }
 
   private applied(projection: string, events: number): void {
