@@ -52,6 +52,8 @@ const LAG_RATE = Number(process.env.BENCH_LAG_RATE || 200);
 const LAG_SECONDS = Number(process.env.BENCH_LAG_SECONDS || 10);
 const STORES = (process.env.BENCH_STORES || 'embedded,postgres').split(',').map((s) => s.trim());
 const ROOT = join(__dirname, '..');
+/** How long an idle RSS is sampled (its median is reported). */
+const IDLE_MS = 1500;
 const API = '/api/v1';
 const PAYMENT_BODY = JSON.stringify({ amount: 2500, currency: 'USD', description: 'Bench order', metadata: { order_id: '1042' } });
 
@@ -236,6 +238,12 @@ class AppProcess {
   ) {
     child.stderr!.on('data', (c) => (this.stderr = (this.stderr + c).slice(-4000)));
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  }
+
+  /** Throws, with how it ended and the end of its stderr, when the process is gone. */
+  assertAlive(during: string): void {
+    const { exitCode, signalCode } = this.child;
+    if (exitCode !== null || signalCode !== null) throw new Error(`the app ended (${exitCode !== null ? `exit code ${exitCode}` : signalCode}) during ${during}; its stderr: ${this.stderr || '(empty)'}`);
   }
 
   static async start(env: NodeJS.ProcessEnv): Promise<AppProcess> {
@@ -442,7 +450,7 @@ async function benchStore(store: string): Promise<StoreResult> {
     // running server's admin endpoint)
     app = await AppProcess.start(env);
     rss = new RssSampler(app.pid);
-    const idleAfterStartMb = await rss.idle(2000);
+    const idleAfterStartMb = await rss.idle(IDLE_MS);
     const keys = { list: await createBusiness(env, 'Bench list'), load: await createBusiness(env, 'Bench load') };
     const base = app.base;
     const auth = (key: string) => ({ authorization: `Bearer ${key}` });
@@ -456,21 +464,26 @@ async function benchStore(store: string): Promise<StoreResult> {
       }
     }
     rss.phase = 'seeding';
-    for (let i = 0; i < 200; i++) {
-      const created = await fetch(`${base}${API}/payments`, {
-        method: 'POST',
-        headers: { ...auth(keys.list), 'content-type': 'application/json' },
-        body: JSON.stringify({ amount: 1_000 + i, currency: 'USD', description: `Seed ${i}`, metadata: { seq: String(i) } }),
-      });
-      if (created.status !== 201) throw new Error(`seeding payments: ${created.status} ${await created.text()}`);
-    }
+    let seeded = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let i = seeded++; i < 200; i = seeded++) {
+          const created = await fetch(`${base}${API}/payments`, {
+            method: 'POST',
+            headers: { ...auth(keys.list), 'content-type': 'application/json' },
+            body: JSON.stringify({ amount: 1_000 + i, currency: 'USD', description: `Seed ${i}`, metadata: { seq: String(i) } }),
+          });
+          if (created.status !== 201) throw new Error(`seeding payments: ${created.status} ${await created.text()}`);
+        }
+      }),
+    );
     const page = await (await fetch(`${base}${API}/payments?limit=25`, { headers: auth(keys.list) })).text();
     const pageFile = join(dir, 'page.json');
     writeFileSync(pageFile, page);
     probe = await lagProbe(store, env, base);
     await settle(probe);
     rss.phase = 'idle';
-    const idleAfterSeedingMb = await rss.idle(2000);
+    const idleAfterSeedingMb = await rss.idle(IDLE_MS);
 
     const bareServer = await startBareServer({ ...process.env, DATABASE_URL: env.DATABASE_URL, BARE_DATA_DIR: join(dir, 'bare'), BENCH_PAGE_FILE: pageFile });
     bare = bareServer.child;
@@ -490,6 +503,7 @@ async function benchStore(store: string): Promise<StoreResult> {
         rss.phase = round < 0 ? `warm-up ${cell.name}` : cell.name;
         const from = rss.samples.length;
         const shot = await autocannon(load, round < 0 ? WARMUP_SECONDS : SECONDS);
+        app.assertAlive(rss.phase);
         const rssPeakMb = cell.target === 'app' ? rss.peakSince(from) : null;
         const label = round < 0 ? 'warm-up' : `round ${round + 1}`;
         if (shot.non2xx > 0 || shot.errors > 0) errors.push(`${cell.name} (${label}): ${shot.non2xx} non-2xx, ${shot.errors} errors/timeouts; status codes ${JSON.stringify(shot.statusCodes)}`);
@@ -510,13 +524,14 @@ async function benchStore(store: string): Promise<StoreResult> {
     const loading = fixedRate({ url: `${base}${API}/payments`, method: 'POST', headers: { ...auth(keys.load), 'content-type': 'application/json' }, body: PAYMENT_BODY }, rate, LAG_SECONDS);
     const samples = await sampleLag(probe, loading, errors);
     const fixed = await loading;
+    app.assertAlive(rss.phase);
     errors.push(...fixed.errors);
     if (fixed.non2xx > 0) errors.push(`fixed-rate POST /payments: ${fixed.non2xx} non-2xx`);
     process.stderr.write(`[bench] ${store} lag at ${rate}/s: p50 ${pct(samples, 50).toFixed(1)} ms, p99 ${pct(samples, 99).toFixed(1)} ms (${samples.length} samples)\n`);
     const lagRssPeak = rss.peakSince(lagFrom);
     await settle(probe);
     rss.phase = 'idle after load';
-    const idleAfterLoadMb = await rss.idle(2000);
+    const idleAfterLoadMb = await rss.idle(IDLE_MS);
     const hwmMb = rss.hwm();
     rss.stop();
 
@@ -527,7 +542,7 @@ async function benchStore(store: string): Promise<StoreResult> {
     await app.stop();
     app = await AppProcess.start(env);
     const restarted = new RssSampler(app.pid);
-    const idleAfterRestartMb = await restarted.idle(2000);
+    const idleAfterRestartMb = await restarted.idle(IDLE_MS);
     restarted.stop();
     return {
       store,
@@ -541,6 +556,10 @@ async function benchStore(store: string): Promise<StoreResult> {
       pageBytes: Buffer.byteLength(page),
       errors,
     };
+  } catch (error) {
+    // a failure because the app died (a refused connection…) is reported as the app's death
+    app?.assertAlive(`the bench, which failed with: ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
   } finally {
     rss?.stop();
     await probe?.close();
