@@ -69,7 +69,11 @@ describe('CreatePaymentHandler: references', () => {
       'no_stream',
     );
     expect(await refusal(app.createPayment.execute(new CreatePaymentCommand(biz, { amount: 3_100, currency: 'USD', reference: 'half' })))).toEqual({ code: 'reference_in_use', field: 'reference' });
-    expect(await app.createPayment.execute(new CreatePaymentCommand(biz, { amount: 3_000, currency: 'USD', reference: 'half' }))).toEqual({ paymentId: claimed });
+    // written now: answered from its own events (the payment as its endpoint shows it)
+    expect(await app.createPayment.execute(new CreatePaymentCommand(biz, { amount: 3_000, currency: 'USD', reference: 'half' }))).toEqual({
+      paymentId: claimed,
+      payment: expect.objectContaining({ id: claimed, status: 'pending', amount: 3_000, currency: 'USD', reference: 'half' }),
+    });
     expect((await app.streams.payment(claimed)).status).toBe('pending');
   });
 
