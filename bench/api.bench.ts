@@ -52,6 +52,11 @@ const LAG_RATE = Number(process.env.BENCH_LAG_RATE || 200);
 const LAG_SECONDS = Number(process.env.BENCH_LAG_SECONDS || 10);
 const STORES = (process.env.BENCH_STORES || 'embedded,postgres').split(',').map((s) => s.trim());
 const ROOT = join(__dirname, '..');
+
+/** The node flags `npm start` runs the service with (package.json scripts.start: `node <flags> dist/…`). */
+const START_NODE_FLAGS: string[] = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
 /** How long an idle RSS is sampled (its median is reported). */
 const IDLE_MS = 1500;
 const API = '/api/v1';
@@ -246,9 +251,10 @@ class AppProcess {
     if (exitCode !== null || signalCode !== null) throw new Error(`the app ended (${exitCode !== null ? `exit code ${exitCode}` : signalCode}) during ${during}; its stderr: ${this.stderr || '(empty)'}`);
   }
 
+  /** Started as `npm start` starts it: with the node flags of package.json's start script (the heap limit). */
   static async start(env: NodeJS.ProcessEnv): Promise<AppProcess> {
     const port = await freePort();
-    const child = spawn(process.execPath, [join(ROOT, 'dist/apps/api/src/main.js')], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [...START_NODE_FLAGS, join(ROOT, 'dist/apps/api/src/main.js')], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
     const app = new AppProcess(child, `http://127.0.0.1:${port}`);
     const deadline = Date.now() + 60_000;
     let exited = false;

@@ -1,5 +1,9 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import { Database, IsolationLevel, Row, Sql, beginStatement } from './database';
 
@@ -69,6 +73,44 @@ async function run<R extends object>(pglite: PGlite, text: string, params?: unkn
 const EMBEDDED_SETTINGS = ['-c', 'shared_buffers=16MB'];
 
 /**
+ * Creates a new embedded database as a copy of a freshly initialised one (a template in the
+ * system's temp folder, one per PGlite version and settings), made once in a short-lived child
+ * process. PostgreSQL's initdb in WebAssembly holds ~700 MB of buffers that the service would
+ * otherwise keep as resident memory for the rest of its life (measured: docs/benchmarks.md,
+ * issue 10 point 6), and takes seconds; a copy takes a fraction of one.
+ */
+async function createDatabase(pgDir: string): Promise<void> {
+  const packageDir = join(dirname(require.resolve('@electric-sql/pglite')), '..');
+  const version = (JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string }).version;
+  const settings = createHash('sha256').update(JSON.stringify(EMBEDDED_SETTINGS)).digest('hex').slice(0, 8);
+  const template = join(tmpdir(), `payments-pglite-${version}-${settings}`);
+  if (!existsSync(join(template, 'PG_VERSION'))) {
+    const building = `${template}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    try {
+      await initialiseInChildProcess(building);
+      renameSync(building, template);
+    } catch (error) {
+      rmSync(building, { recursive: true, force: true });
+      if (!existsSync(join(template, 'PG_VERSION'))) throw error; // not another process's template winning the rename
+    }
+  }
+  cpSync(template, pgDir, { recursive: true });
+}
+
+async function initialiseInChildProcess(pgDir: string): Promise<void> {
+  const module = pathToFileURL(require.resolve('@electric-sql/pglite')).href;
+  const script = `import(${JSON.stringify(module)}).then(async ({ PGlite }) => {
+    const db = await PGlite.create(${JSON.stringify(pgDir)}, { startParams: [...PGlite.defaultStartParams, ...${JSON.stringify(EMBEDDED_SETTINGS)}] });
+    await db.close();
+  }).catch((error) => { console.error(error && error.stack || error); process.exit(1); });`;
+  await new Promise<void>((resolve, reject) => {
+    execFile(process.execPath, ['-e', script], { env: { ...process.env, NODE_OPTIONS: '' } }, (error, _stdout, stderr) =>
+      error ? reject(new Error(`creating the embedded database in ${pgDir} failed: ${stderr || error.message}`)) : resolve(),
+    );
+  });
+}
+
+/**
  * Opens the embedded database under dataDir. One process owns a data directory at a time;
  * a second one gets DataDirectoryLockedError naming the owner.
  */
@@ -77,8 +119,10 @@ export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
   mkdirSync(dir, { recursive: true });
   const releaseLock = takeDirectoryLock(dir);
   try {
+    const pgDir = join(dir, 'pg');
+    if (!existsSync(join(pgDir, 'PG_VERSION'))) await createDatabase(pgDir);
     const { PGlite } = await import('@electric-sql/pglite');
-    const pglite = (await PGlite.create(join(dir, 'pg'), { startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS] })) as unknown as PGlite;
+    const pglite = (await PGlite.create(pgDir, { startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS] })) as unknown as PGlite;
     return new EmbeddedDatabase(pglite, releaseLock);
   } catch (error) {
     releaseLock();
