@@ -24,6 +24,13 @@ interface PollingOptions {
    * once and have no other writer (the embedded one) leave it off.
    */
   appendsMayLag?: boolean;
+  /**
+   * Wake this long after a local append instead of at once, so appends that follow within it are
+   * read in the same batch. For a store that runs one statement at a time (the embedded one): a
+   * read queued at each append would take one event per batch, and every batch's transaction holds
+   * the next appends back. 0: at once.
+   */
+  gatherMs?: number;
   /** Told about a failed read before the retry (the store may be restarting). */
   onReadError: (error: unknown, failures: number) => void;
 }
@@ -68,6 +75,7 @@ export class PollingSubscription implements Subscription {
     let lastAppend = 0;
     let soon = SOON_MS;
     let lastBatch = 0;
+    let gathering: NodeJS.Timeout | null = null;
     let busy = SOON_MS;
     /** The latest local append's position this subscription has not read past yet. */
     let awaited: LogPosition | null = null;
@@ -75,7 +83,11 @@ export class PollingSubscription implements Subscription {
       lastAppend = Date.now();
       soon = SOON_MS;
       if (position && (awaited === null || comparePositions(position, awaited) > 0)) awaited = position;
-      this.wake?.();
+      if (!this.options.gatherMs) return this.wake?.();
+      gathering ??= setTimeout(() => {
+        gathering = null;
+        this.wake?.();
+      }, this.options.gatherMs);
     };
     const behindLocalAppend = (): boolean => {
       if (awaited === null) return true; // an append that did not say where: assume not seen yet
@@ -118,6 +130,7 @@ export class PollingSubscription implements Subscription {
         }
       }
     } finally {
+      if (gathering) clearTimeout(gathering);
       this.appended.off('append', onAppend);
     }
   }

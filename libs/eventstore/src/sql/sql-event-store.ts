@@ -226,6 +226,7 @@ export class SqlEventStore implements EventStore {
       batchSize: options.batchSize ?? 500,
       pollIntervalMs: this.options.pollIntervalMs ?? (this.kind === 'embedded' ? EMBEDDED_POLL_MS : 100),
       appendsMayLag: this.kind === 'postgres',
+      gatherMs: this.kind === 'embedded' ? EMBEDDED_GATHER_MS : 0,
       onReadError: this.options.onReadError ?? warnOnce,
     });
     this.subscriptions.add(subscription);
@@ -249,6 +250,8 @@ export class SqlEventStore implements EventStore {
  */
 const appendSignals = new WeakMap<Database, EventEmitter>();
 const EMBEDDED_POLL_MS = 1000;
+/** See PollingOptions.gatherMs: on the embedded store a subscription reads a few ms after an append, with the appends that followed. */
+const EMBEDDED_GATHER_MS = 4;
 
 function appendSignal(db: Database): EventEmitter {
   let signal = appendSignals.get(db);
