@@ -1,4 +1,4 @@
-import { ApiError, decodeCursor, encodeCursor, newId, pageRequest, toPage } from '@lib/http';
+import { ApiError, decodeCursor, encodeCursor, newId, pageJson, pageRequest, toPage } from '@lib/http';
 
 describe('cursor pagination', () => {
   const rows = Array.from({ length: 7 }, (_, i) => ({ id: `pmt_${7 - i}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, 7 - i)).toISOString() }));
@@ -12,6 +12,13 @@ describe('cursor pagination', () => {
     expect(page.next_cursor).not.toContain('pmt_5');
     expect(decodeCursor('payments', { status: 'pending' }, page.next_cursor!)).toEqual(rows[2]);
     expect(toPage('payments', {}, rows.slice(0, 2), 3, position)).toEqual({ data: rows.slice(0, 2), has_more: false, next_cursor: null });
+  });
+
+  it('pageJson: the body of a page of JSON texts is JSON.stringify of that page with the rows parsed', () => {
+    const texts = rows.map((r) => JSON.stringify({ ...r, note: 'a "quoted" \\ text' }));
+    for (const page of [toPage('payments', {}, texts.slice(0, 4), 3, (t) => position(JSON.parse(t))), toPage('payments', {}, texts.slice(0, 1), 3, (t) => position(JSON.parse(t))), toPage('payments', {}, [], 3, (t) => position(JSON.parse(t)))]) {
+      expect(pageJson(page)).toBe(JSON.stringify({ ...page, data: page.data.map((t) => JSON.parse(t) as unknown) }));
+    }
   });
 
   it('refuses a cursor from another list or from other filters, and garbage', () => {

@@ -67,3 +67,11 @@ function filterHash(filters: Record<string, unknown>): string {
   const canonical = JSON.stringify(Object.keys(filters).sort().map((k) => [k, filters[k] ?? null]));
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 12);
 }
+
+/**
+ * The response body of a page whose rows are JSON texts already: the same text as
+ * JSON.stringify of the Page of those rows parsed, without parsing or serialising them again.
+ */
+export function pageJson(page: Page<string>): string {
+  return `{"data":[${page.data.join(',')}],"has_more":${page.has_more},"next_cursor":${JSON.stringify(page.next_cursor)}}`;
+}

@@ -292,6 +292,10 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
     const page1 = await lister.get('/payments?limit=2');
     expect(page1.body).toMatchObject({ has_more: true });
     expect(page1.body.data.map((p: { id: string }) => p.id)).toEqual([ids[4], ids[3]]);
+    // the body is joined from stored JSON (decision 0018): the same objects and type as every route's
+    expect(page1.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Object.keys(page1.body)).toEqual(['data', 'has_more', 'next_cursor']);
+    expect(page1.body.data[0]).toEqual((await lister.get(`/payments/${ids[4]}`)).body.data);
     const page2 = await lister.get(`/payments?limit=2&cursor=${page1.body.next_cursor}`);
     expect(page2.body.data.map((p: { id: string }) => p.id)).toEqual([ids[2], ids[1]]);
     const even = await lister.get('/payments?metadata[batch]=even');

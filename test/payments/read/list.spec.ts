@@ -1,6 +1,7 @@
+import { createRegistry } from '@lib/chains';
 import { Database, connectPostgres } from '@lib/database';
 import { ApiError, encodeCursor } from '@lib/http';
-import { PaymentsReadModel, paymentsProjector } from '../../../libs/payments/src/read';
+import { PaymentViewState, PaymentsReadModel, paymentView, paymentsProjector } from '../../../libs/payments/src/read';
 import { TestDatabase, createTestDatabase } from '../../support/postgres';
 import { BIZ_A, BIZ_B, CHECKOUT_BASE, MIN, World, hash, iso } from './fixtures';
 
@@ -9,7 +10,8 @@ import { BIZ_A, BIZ_B, CHECKOUT_BASE, MIN, World, hash, iso } from './fixtures';
  * filter (status, metadata[key] in the flat Fastify shape and nested, customer, reference,
  * created range), cursor paging across pages, cursors bound to their list and filters, bad
  * values refused with invalid_request naming the parameter, and one business never seeing
- * another's payments.
+ * another's payments. The response body (listPaymentsJson, joined from the stored views) is the
+ * JSON text of that page, the same as rendering every payment from its state.
  */
 
 interface Expected {
@@ -194,5 +196,52 @@ describe('listPayments', () => {
     expect(b.ids).toEqual(['pmt_b4', 'pmt_b3', 'pmt_b2', 'pmt_b1', 'pmt_b0']);
     expect((await everyPage({ reference: 'ref-1' })).ids).toEqual(['pmt_l01']);
     expect((await everyPage({}, 'biz_nobody')).ids).toEqual([]);
+  });
+});
+
+describe('listPaymentsJson (the GET /payments body, joined from the stored views)', () => {
+  const queries: Record<string, unknown>[] = [{}, { limit: '4' }, { status: 'succeeded,canceled', limit: '2' }, { 'metadata[tier]': 'gold', customer: 'cst_b' }, { 'created[gte]': iso(2 * MIN), limit: '5' }];
+
+  /** Every page of a query as body texts, following next_cursor. */
+  async function bodies(model: PaymentsReadModel, query: Record<string, unknown>): Promise<string[]> {
+    const out: string[] = [];
+    let cursor: string | null = null;
+    for (;;) {
+      const text = await model.listPaymentsJson(BIZ_A, cursor ? { ...query, cursor } : query);
+      out.push(text);
+      cursor = (JSON.parse(text) as { next_cursor: string | null }).next_cursor;
+      if (cursor === null) return out;
+    }
+  }
+
+  it('is the JSON text of listPayments, byte for byte, page after page', async () => {
+    for (const query of queries) {
+      let cursor: string | null = null;
+      do {
+        const q: Record<string, unknown> = cursor ? { ...query, cursor } : query;
+        const page = await read.listPayments(BIZ_A, q);
+        expect(await read.listPaymentsJson(BIZ_A, q)).toBe(JSON.stringify(page));
+        cursor = page.next_cursor;
+      } while (cursor !== null);
+    }
+  });
+
+  it('is JSON.stringify of the page of paymentView over the states in the table', async () => {
+    const { rows } = await db.query<{ state: PaymentViewState }>(`SELECT state FROM payments WHERE business_id = $1 ORDER BY created_at DESC, id DESC LIMIT 4`, [BIZ_A]);
+    const text = await read.listPaymentsJson(BIZ_A, { limit: '4' });
+    const data = rows.map((r) => paymentView(r.state, { checkoutBaseUrl: CHECKOUT_BASE }));
+    expect(text).toBe(JSON.stringify({ data, has_more: true, next_cursor: (JSON.parse(text) as { next_cursor: string }).next_cursor }));
+  });
+
+  it('gives the same text as rendering every row from its state (a read model with its own registry does)', async () => {
+    const rendering = new PaymentsReadModel(db, { checkoutBaseUrl: CHECKOUT_BASE, registry: createRegistry() });
+    for (const query of queries) expect(await bodies(rendering, query)).toEqual(await bodies(read, query));
+  });
+
+  it('shows the explorers of a registry given to the read model (the stored views have the default ones)', async () => {
+    const registry = createRegistry({ explorers: { ethereum: { tx: 'https://explorer.example.test/tx/{hash}' } } });
+    const overridden = new PaymentsReadModel(db, { checkoutBaseUrl: CHECKOUT_BASE, registry });
+    const page = JSON.parse(await overridden.listPaymentsJson(BIZ_A, { status: 'succeeded', limit: '1' })) as { data: { id: string; method: { explorer_url: string } }[] };
+    expect(page.data[0].method.explorer_url).toBe(`https://explorer.example.test/tx/${hash(100 + Number(page.data[0].id.slice(5)))}`);
   });
 });

@@ -1,9 +1,10 @@
 import { businessesProjector } from '@lib/businesses';
-import { assetOn } from '@lib/chains';
+import { assetOn, createRegistry } from '@lib/chains';
 import { Database, connectPostgres } from '@lib/database';
 import { RecordedEvent } from '@lib/eventstore';
 import {
   PaymentView,
+  PaymentViewState,
   PaymentsReadModel,
   checkoutView,
   foldCheckoutView,
@@ -395,5 +396,22 @@ describe('business isolation and codes', () => {
     expect(await read.paymentIdByCode('code_pmt_under')).toEqual({ paymentId: 'pmt_under', businessId: BIZ_A });
     expect(await read.paymentIdByCode('code_pmt_other')).toEqual({ paymentId: 'pmt_other', businessId: BIZ_B });
     expect(await read.paymentIdByCode('nope')).toBeNull();
+  });
+});
+
+describe('stored views (decision 0018)', () => {
+  it('every payment reads as JSON.stringify(paymentView) of its state column, byte for byte, from its stored view or rendered', async () => {
+    const { rows } = await db.query<{ id: string; business_id: string; state: PaymentViewState }>(`SELECT id, business_id, state FROM payments ORDER BY id`);
+    expect(rows.length).toBeGreaterThan(5);
+    // another registry instance: this read model renders every row from its state
+    const rendering = new PaymentsReadModel(db, { checkoutBaseUrl: `${CHECKOUT_BASE}/`, registry: createRegistry() });
+    for (const { id, business_id, state } of rows) {
+      const text = JSON.stringify(paymentView(state, { checkoutBaseUrl: CHECKOUT_BASE }));
+      const stored = await read.getPayment(business_id, id);
+      expect(JSON.stringify(stored)).toBe(text);
+      expect(JSON.stringify(await rendering.getPayment(business_id, id))).toBe(text);
+      expect(JSON.stringify(await read.getPayments(business_id, [id]))).toBe(`[${text}]`);
+    }
+    expect((await read.getPayment(BIZ_A, 'pmt_link'))?.url).toBeNull();
   });
 });

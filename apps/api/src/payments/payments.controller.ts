@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import { Command, CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
@@ -56,7 +56,8 @@ export class PaymentsController {
   @ApiPage(PAYMENT_SCHEMA, 'A page of payments.', 'next_cursor of the previous page (bound to this list and its filters).')
   @RequiresPermission('payments', 'read')
   @Get()
-  async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>) {
+  @Header('content-type', 'application/json; charset=utf-8') // the body is JSON text already (decision 0018): Fastify sends it as it is
+  async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>): Promise<string> {
     return this.queries.execute(new ListPaymentsQuery(business.id, query));
   }
 

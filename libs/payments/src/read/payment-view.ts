@@ -11,10 +11,12 @@ import { LoggedEvent, eventTime } from './logged-event';
 /**
  * The payment read model: `PaymentViewState` (what the `payments` table keeps per payment, plain
  * JSON), the pure reducer `evolvePaymentView` over logged events, and `paymentView`, the spec §2
- * Payment object built from a state at read time (url, explorer links and reporting are derived
- * there, never stored). The webhook outbox can fold the same reducer to get a payment as of any
- * event: feed it the payment stream and the `CheckoutOpened` events of its checkouts, in log
- * order (the checkout's address and country are only on those). Decisions: docs/decisions/0012.
+ * Payment object built from a state (url, explorer links and reporting are derived there, never
+ * kept in the state). The projector also keeps that object as JSON text, url aside
+ * (`storedPaymentView`), which the payment routes answer from (`withPaymentUrl`). The webhook
+ * outbox can fold the same reducer to get a payment as of any event: feed it the payment stream
+ * and the `CheckoutOpened` events of its checkouts, in log order (the checkout's address and
+ * country are only on those). Decisions: docs/decisions/0012, 0018.
  */
 
 export interface PaymentViewTransfer {
@@ -398,7 +400,7 @@ export function txExplorerUrl(registry: ChainRegistry, network: NetworkId, hash:
 }
 
 /** `${checkoutBaseUrl}/${code}`; null for a payment that came from a link (its page is the link's) or has no code. */
-export function paymentUrl(state: PaymentViewState, checkoutBaseUrl: string): string | null {
+export function paymentUrl(state: Pick<PaymentViewState, 'code' | 'link_id'>, checkoutBaseUrl: string): string | null {
   if (state.code === null || state.link_id !== null) return null;
   return `${checkoutBaseUrl.replace(/\/+$/, '')}/${encodeURIComponent(state.code)}`;
 }
@@ -480,4 +482,65 @@ export function paymentView(state: PaymentViewState, options: PaymentViewOptions
     updated_at: state.updated_at,
     events: state.events.map((entry) => ({ ...entry, data: entry.data === null ? null : { ...entry.data } })),
   };
+}
+
+// ---- the stored view (decision 0018) ---------------------------------------------------------
+
+/**
+ * Version of storedPaymentView's output, kept beside it (`payments.view_version`). The read
+ * model uses a stored view only when its version is this one and renders the others from their
+ * state, so a table projected by older code answers right until `projections rebuild payments`
+ * refreshes it. Bump it whenever the Payment object's text changes (paymentView or the helpers
+ * it calls, the default registry's decimals or explorers, storedPaymentView itself).
+ */
+export const PAYMENT_VIEW_VERSION = 1;
+
+/**
+ * The Payment object as JSON text, `url` null (the one field that depends on configuration,
+ * CHECKOUT_BASE_URL; withPaymentUrl puts it in), with the default registry unless another is
+ * given: what the projector keeps in `payments.view`, so the payment routes answer without
+ * parsing or serialising. Event data only, so deterministic. The parts copied from the state
+ * (metadata, a stored reporting, the timeline) are put in jsonb's key order: the text is then
+ * the same whether the projector evolved the state in memory (insertion order) or loaded it from
+ * the `state` column (jsonb order), and the same as JSON.stringify(paymentView(…)) of a state read
+ * from that column, which is what the API answered before views were stored.
+ */
+export function storedPaymentView(state: PaymentViewState, registry: ChainRegistry = defaultRegistry): string {
+  const view = paymentView(state, { checkoutBaseUrl: '', registry });
+  return JSON.stringify({
+    ...view, // the keys stay where paymentView puts them; the ones below only get new values
+    reporting: state.reporting === null ? view.reporting : jsonbOrdered(view.reporting),
+    url: null,
+    metadata: jsonbOrdered(view.metadata),
+    events: jsonbOrdered(view.events),
+  });
+}
+
+const NO_URL = '"url":null';
+
+/**
+ * A stored view with its url: the text of the Payment object. The first `"url":` of the text is
+ * the top-level key: inside a JSON string every quote is escaped, so the sequence can only be a
+ * key, and no object before it (reporting, method, settlement) has a key named url.
+ */
+export function withPaymentUrl(view: string, url: string | null): string {
+  if (url === null) return view;
+  const at = view.indexOf(NO_URL);
+  return `${view.slice(0, at)}"url":${JSON.stringify(url)}${view.slice(at + NO_URL.length)}`;
+}
+
+/**
+ * A deep copy of plain JSON whose objects have their keys in PostgreSQL's jsonb order (shorter
+ * keys first, then by their UTF-8 bytes).
+ */
+function jsonbOrdered<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((v: unknown) => jsonbOrdered(v)) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort(jsonbKeyOrder)) out[key] = jsonbOrdered((value as Record<string, unknown>)[key]);
+  return out as T;
+}
+
+function jsonbKeyOrder(a: string, b: string): number {
+  return Buffer.byteLength(a) - Buffer.byteLength(b) || Buffer.compare(Buffer.from(a), Buffer.from(b));
 }

@@ -4,13 +4,15 @@ import type { Projector } from '@lib/projections';
 import type { CheckoutOpenedData } from '../domain/checkout.events';
 import { CheckoutViewState, evolveCheckoutView } from './checkout-view';
 import { CHECKOUT_STREAM, PAYMENT_STREAM } from '../domain/stream-categories';
-import { PaymentViewState, evolvePaymentView } from './payment-view';
+import { PAYMENT_VIEW_VERSION, PaymentViewState, evolvePaymentView, storedPaymentView } from './payment-view';
 
 /**
  * The `payments` projection: the read side of payment and checkout streams (PAYMENT_STREAM,
  * CHECKOUT_STREAM; every other stream, the reference streams included, is ignored). Tables:
- * - `payments`: one row per payment; the columns lists filter and sort on, and `state` (jsonb),
- *   the whole `PaymentViewState` the API view is built from (timeline included);
+ * - `payments`: one row per payment; the columns lists filter and sort on, `state` (jsonb), the
+ *   whole `PaymentViewState` the API view is built from (timeline included), and `view` (text),
+ *   that API object already rendered as JSON, url left null (`storedPaymentView`, of
+ *   `view_version`), which the payment routes answer from without parsing (decision 0018);
  * - `checkouts`: one row per checkout, with `state` the `CheckoutViewState`;
  * - `payment_transfers`: every transfer a payment saw (hash, network, amount, sender), for
  *   receipts and for search by hash or sender.
@@ -36,8 +38,14 @@ const SCHEMA = `
     metadata     jsonb       NOT NULL,
     created_at   timestamptz NOT NULL,
     updated_at   timestamptz NOT NULL,
-    state        jsonb       NOT NULL
+    state        jsonb       NOT NULL,
+    view         text,
+    view_version integer
   );
+  -- tables made before the stored view (decision 0018): the same columns, last as above; their
+  -- rows keep null until a rebuild and are rendered from state meanwhile
+  ALTER TABLE payments ADD COLUMN IF NOT EXISTS view text;
+  ALTER TABLE payments ADD COLUMN IF NOT EXISTS view_version integer;
   CREATE INDEX IF NOT EXISTS payments_business_created ON payments (business_id, created_at DESC, id DESC);
   CREATE INDEX IF NOT EXISTS payments_business_status ON payments (business_id, status, created_at DESC, id DESC);
   CREATE INDEX IF NOT EXISTS payments_business_customer ON payments (business_id, customer_id, created_at DESC, id DESC) WHERE customer_id IS NOT NULL;
@@ -51,8 +59,14 @@ const SCHEMA = `
     status       text        NOT NULL,
     created_at   timestamptz NOT NULL,
     updated_at   timestamptz NOT NULL,
-    state        jsonb       NOT NULL
+    state        jsonb       NOT NULL,
+    view         text,
+    view_version integer
   );
+  -- tables made before the stored view (decision 0018): the same columns, last as above; their
+  -- rows keep null until a rebuild and are rendered from state meanwhile
+  ALTER TABLE payments ADD COLUMN IF NOT EXISTS view text;
+  ALTER TABLE payments ADD COLUMN IF NOT EXISTS view_version integer;
   CREATE INDEX IF NOT EXISTS checkouts_payment ON checkouts (payment_id, created_at);
 
   CREATE TABLE IF NOT EXISTS payment_transfers (
@@ -170,7 +184,8 @@ async function handlePaymentEvents(events: RecordedEvent[], tx: Sql): Promise<vo
          business_id = excluded.business_id, mode = excluded.mode, code = excluded.code, status = excluded.status,
          amount = excluded.amount, currency = excluded.currency, customer_id = excluded.customer_id,
          reference = excluded.reference, link_id = excluded.link_id, metadata = excluded.metadata,
-         created_at = excluded.created_at, updated_at = excluded.updated_at, state = excluded.state`,
+         created_at = excluded.created_at, updated_at = excluded.updated_at, state = excluded.state,
+         view = excluded.view, view_version = excluded.view_version`,
       [JSON.stringify(paymentRows.map(paymentRow))],
     );
     const transfers = paymentRows.flatMap(transferRows);
@@ -190,7 +205,8 @@ async function handlePaymentEvents(events: RecordedEvent[], tx: Sql): Promise<vo
       `INSERT INTO checkouts AS c SELECT * FROM jsonb_populate_recordset(NULL::checkouts, $1::jsonb)
        ON CONFLICT (id) DO UPDATE SET
          business_id = excluded.business_id, payment_id = excluded.payment_id, status = excluded.status,
-         created_at = excluded.created_at, updated_at = excluded.updated_at, state = excluded.state`,
+         created_at = excluded.created_at, updated_at = excluded.updated_at, state = excluded.state,
+         view = excluded.view, view_version = excluded.view_version`,
       [JSON.stringify(checkoutRows.map(checkoutRow))],
     );
   }
@@ -212,6 +228,8 @@ function paymentRow(s: PaymentViewState) {
     created_at: s.created_at,
     updated_at: s.updated_at,
     state: s,
+    view: storedPaymentView(s),
+    view_version: PAYMENT_VIEW_VERSION,
   };
 }
 

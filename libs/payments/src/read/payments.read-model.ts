@@ -1,9 +1,9 @@
-import type { ChainRegistry } from '@lib/chains';
+import { ChainRegistry, defaultRegistry } from '@lib/chains';
 import type { Sql } from '@lib/database';
-import { Page, pageRequest, toPage } from '@lib/http';
+import { Page, pageJson, pageRequest, toPage } from '@lib/http';
 import { CheckoutView, CheckoutViewState, checkoutView } from './checkout-view';
 import { cursorFilters, parseListPaymentsQuery } from './list-payments-query';
-import { PaymentView, PaymentViewState, paymentView } from './payment-view';
+import { PAYMENT_VIEW_VERSION, PaymentView, PaymentViewState, paymentUrl, storedPaymentView, withPaymentUrl } from './payment-view';
 import { ReceiptView, receiptView } from './receipt-view';
 
 /**
@@ -11,6 +11,12 @@ import { ReceiptView, receiptView } from './receipt-view';
  * `businesses` table of libs/businesses. Never folds a stream: every answer is a row (or a page
  * of rows) turned into the spec's object at read time. Scoped by business wherever the caller is
  * a business: another business's id reads as not found (null).
+ *
+ * A payment is answered from its stored view (`payments.view`, the object as JSON text with its
+ * url left null, decision 0018) with the url put in, so a page is one indexed query and a string
+ * concatenation. A row whose view is missing or of another PAYMENT_VIEW_VERSION (a table made by
+ * older code, until `projections rebuild payments`), or a read model given its own registry (the
+ * stored views use the default one), renders from `state` instead: the same JSON either way.
  */
 
 export interface PaymentsReadModelOptions {
@@ -22,27 +28,43 @@ export interface PaymentsReadModelOptions {
 
 export const PAYMENTS_LIST = 'payments';
 
+/** A `payments` row as the payment queries select it (`columns`): the stored view, or else the state. */
+interface PaymentRow {
+  id: string;
+  created_at: Date;
+  code: string | null;
+  link_id: string | null;
+  view: string | null;
+  state: PaymentViewState | null;
+}
+
 export class PaymentsReadModel {
+  /** `view` when it is usable (see the class comment), else `state`: only one of them is read and parsed. */
+  private readonly columns: string;
+
   constructor(
     private readonly db: Sql,
     private readonly options: PaymentsReadModelOptions,
-  ) {}
+  ) {
+    const stored = (options.registry ?? defaultRegistry) === defaultRegistry;
+    const usable = `view_version = ${PAYMENT_VIEW_VERSION}`;
+    this.columns = stored
+      ? `id, created_at, code, link_id, CASE WHEN ${usable} THEN view END AS view, CASE WHEN ${usable} THEN NULL ELSE state END AS state`
+      : 'id, created_at, code, link_id, NULL::text AS view, state';
+  }
 
   /** The payment as its endpoint returns it, or null (unknown, or another business's). */
   async getPayment(businessId: string, paymentId: string): Promise<PaymentView | null> {
-    const { rows } = await this.db.query<{ state: PaymentViewState }>(`SELECT state FROM payments WHERE id = $1 AND business_id = $2`, [paymentId, businessId]);
-    return rows[0] ? this.view(rows[0].state) : null;
+    const { rows } = await this.db.query<PaymentRow>(`SELECT ${this.columns} FROM payments WHERE id = $1 AND business_id = $2`, [paymentId, businessId]);
+    return rows[0] ? (JSON.parse(this.json(rows[0])) as PaymentView) : null;
   }
 
   /** Several payments of a business by id (search results, webhook payloads), in the order asked; unknown ids are left out. */
   async getPayments(businessId: string, paymentIds: readonly string[]): Promise<PaymentView[]> {
     if (paymentIds.length === 0) return [];
-    const { rows } = await this.db.query<{ id: string; state: PaymentViewState }>(`SELECT id, state FROM payments WHERE id = ANY($1::text[]) AND business_id = $2`, [
-      [...paymentIds],
-      businessId,
-    ]);
-    const byId = new Map(rows.map((r) => [r.id, r.state]));
-    return paymentIds.flatMap((id) => (byId.has(id) ? [this.view(byId.get(id)!)] : []));
+    const { rows } = await this.db.query<PaymentRow>(`SELECT ${this.columns} FROM payments WHERE id = ANY($1::text[]) AND business_id = $2`, [[...paymentIds], businessId]);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return paymentIds.flatMap((id) => (byId.has(id) ? [JSON.parse(this.json(byId.get(id)!)) as PaymentView] : []));
   }
 
   /**
@@ -51,6 +73,17 @@ export class PaymentsReadModel {
    * ApiError invalid_request for a bad parameter or a foreign cursor.
    */
   async listPayments(businessId: string, query: Record<string, unknown> | null | undefined): Promise<Page<PaymentView>> {
+    const page = await this.listPage(businessId, query);
+    return { ...page, data: page.data.map((json) => JSON.parse(json) as PaymentView) };
+  }
+
+  /** listPayments as the response body, JSON text: the stored views joined, nothing parsed or serialised again. */
+  async listPaymentsJson(businessId: string, query: Record<string, unknown> | null | undefined): Promise<string> {
+    return pageJson(await this.listPage(businessId, query));
+  }
+
+  /** A page of payments, each as its JSON text. */
+  private async listPage(businessId: string, query: Record<string, unknown> | null | undefined): Promise<Page<string>> {
     const { filters, page } = parseListPaymentsQuery(query);
     const bound = cursorFilters(filters);
     const { limit, after } = pageRequest(PAYMENTS_LIST, bound, page);
@@ -64,12 +97,13 @@ export class PaymentsReadModel {
     const ops = { gte: '>=', gt: '>', lte: '<=', lt: '<' } as const;
     for (const [bound, at] of Object.entries(filters.created) as [keyof typeof ops, string][]) where.push(`created_at ${ops[bound]} ${param(at)}::timestamptz`);
     if (after) where.push(`(created_at, id) < (${param(after.created_at)}::timestamptz, ${param(after.id)})`);
-    const { rows } = await this.db.query<{ state: PaymentViewState }>(
-      `SELECT state FROM payments WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${param(limit + 1)}`,
+    const { rows } = await this.db.query<PaymentRow>(
+      `SELECT ${this.columns} FROM payments WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${param(limit + 1)}`,
       params,
     );
-    const page_ = toPage(PAYMENTS_LIST, bound, rows.map((r) => r.state), limit, (s) => ({ created_at: s.created_at, id: s.id }));
-    return { ...page_, data: page_.data.map((s) => this.view(s)) };
+    // created_at is the state's (ISO with milliseconds, eventTime), so the Date gives the same text back
+    const page_ = toPage(PAYMENTS_LIST, bound, rows, limit, (r) => ({ created_at: r.created_at.toISOString(), id: r.id }));
+    return { ...page_, data: page_.data.map((r) => this.json(r)) };
   }
 
   /** The payment a hosted checkout page's code names (POST /checkouts `payment_code`), or null. */
@@ -119,10 +153,12 @@ export class PaymentsReadModel {
 
   /** The payment as its endpoint returns it, from a view state (the projection's, or one folded from just-decided events). */
   render(state: PaymentViewState): PaymentView {
-    return this.view(state);
+    return JSON.parse(withPaymentUrl(storedPaymentView(state, this.options.registry), paymentUrl(state, this.options.checkoutBaseUrl))) as PaymentView;
   }
 
-  private view(state: PaymentViewState): PaymentView {
-    return paymentView(state, this.options);
+  /** A payment row's object as JSON text: the stored view, or else the same rendering of its state, with its url. */
+  private json(row: PaymentRow): string {
+    const view = row.view ?? storedPaymentView(row.state!, this.options.registry);
+    return withPaymentUrl(view, paymentUrl(row, this.options.checkoutBaseUrl));
   }
 }
