@@ -3,7 +3,7 @@ import { BatchHandler, EventStore, Subscription } from './event-store.port';
 import { LogPosition, comparePositions } from './position';
 
 const RECENT_APPEND_MS = 250;
-/** After a batch, a store other processes append to is looked at again soon for this long. */
+/** After a batch with other processes' appends, the log is looked at again soon for this long. */
 const BUSY_MS = 1000;
 const SOON_MS = 3;
 const SOON_MAX_MS = 12;
@@ -18,8 +18,8 @@ interface PollingOptions {
    * append's position, an empty read looks again soon — 3 ms, doubling each empty read up to
    * 12 ms, for at most 250 ms — instead of a whole interval. Once it has read past every local
    * append it knows of, it waits for the next one (or the interval) again. The same stores take
-   * appends from other processes, which no local signal announces: for a second after a batch,
-   * an empty read looks again soon too (3 ms doubling up to the interval), so a worker follows a
+   * appends from other processes, which no local signal announces: for a second after a batch
+   * that held such appends (events past the latest local one), an empty read looks again soon too (3 ms doubling up to the interval), so a worker follows a
    * busy log within milliseconds and an idle one at the interval. Stores that show every commit at
    * once and have no other writer (the embedded one) leave it off.
    */
@@ -74,7 +74,7 @@ export class PollingSubscription implements Subscription {
   private async run(): Promise<void> {
     let lastAppend = 0;
     let soon = SOON_MS;
-    let lastBatch = 0;
+    let lastForeignBatch = 0;
     let gathering: NodeJS.Timeout | null = null;
     let busy = SOON_MS;
     /** The latest local append's position this subscription has not read past yet. */
@@ -112,8 +112,11 @@ export class PollingSubscription implements Subscription {
         if (this.stopped) return;
         if (batch.length > 0) {
           soon = SOON_MS;
-          busy = SOON_MS;
-          lastBatch = Date.now();
+          // events past the latest local append came from another process: follow the log closely for a while
+          if (batch.some((e) => awaited === null || comparePositions(e.position, awaited) > 0)) {
+            busy = SOON_MS;
+            lastForeignBatch = Date.now();
+          }
           await this.handler(batch);
           this.current = batch[batch.length - 1].position;
           if (batch.length === this.options.batchSize) continue;
@@ -123,7 +126,7 @@ export class PollingSubscription implements Subscription {
           // a local append just happened but is not visible yet: look again soon, backing off
           const lagging =
             this.options.appendsMayLag === true && Date.now() - lastAppend < RECENT_APPEND_MS && soon < this.options.pollIntervalMs && behindLocalAppend();
-          const following = !lagging && this.options.appendsMayLag === true && Date.now() - lastBatch < BUSY_MS && busy < this.options.pollIntervalMs;
+          const following = !lagging && this.options.appendsMayLag === true && Date.now() - lastForeignBatch < BUSY_MS && busy < this.options.pollIntervalMs;
           await this.sleep(lagging ? soon : following ? busy : this.options.pollIntervalMs);
           if (lagging) soon = Math.min(SOON_MAX_MS, soon * 2);
           if (following) busy *= 2;
