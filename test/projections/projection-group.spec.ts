@@ -132,4 +132,26 @@ describe.each(STORE_KINDS)('projection runner: every projector on one subscripti
     expect(runner.hasUnseenWrites('biz_b')).toBe(false);
     await runner.stop();
   });
+
+  it('a read barrier that times out (a projector failing) lets the read go on and forgets the write', async () => {
+    const prefix = named('stuck');
+    const name = named('stuck');
+    const stuck: Projector = {
+      ...streamCatalog(name),
+      async handle(events, tx) {
+        if (events.some((e) => e.stream.startsWith(`${prefix}-`))) throw new Error('cannot project this');
+        await streamCatalog(name).handle(events, tx);
+      },
+    };
+    const runner = new ProjectionRunner(store, db, [stuck], { onError: () => undefined });
+    await runner.start();
+    const position = (await store.append(`${prefix}-0`, [event('T0')], 'no_stream')).position;
+    expect(runner.noteWrite('biz_stuck', position)).toBe(true);
+    await runner.readBarrier('biz_stuck', 200); // resolves (the read is served, possibly stale) instead of hanging
+    expect(runner.hasUnseenWrites('biz_stuck')).toBe(false);
+    expect(runner.hasUnseenWrites(null)).toBe(true); // public reads still wait once for it
+    await runner.readBarrier(null, 200);
+    expect(runner.hasUnseenWrites(null)).toBe(false);
+    await runner.stop();
+  });
 });

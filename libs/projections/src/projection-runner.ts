@@ -126,7 +126,11 @@ export class ProjectionRunner {
 
   async readBarrier(scope: string | null, timeoutMs = 5000): Promise<void> {
     const position = scope === null ? this.unseenAny : (this.unseen.get(scope) ?? null);
-    if (position !== null) await this.waitFor(position, timeoutMs);
+    if (position === null || (await this.waitFor(position, timeoutMs))) return;
+    // a projection that cannot keep up (a failing projector retrying): the read goes on after
+    // the timeout, and the write is forgotten so that the next reads do not each wait for it again
+    if (scope !== null && this.unseen.get(scope) === position) this.unseen.delete(scope);
+    if (scope === null && this.unseenAny === position) this.unseenAny = null;
   }
 
   /** `lagCap` bounds the count of events behind (a health check should not count millions). */
