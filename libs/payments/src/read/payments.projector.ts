@@ -59,14 +59,8 @@ const SCHEMA = `
     status       text        NOT NULL,
     created_at   timestamptz NOT NULL,
     updated_at   timestamptz NOT NULL,
-    state        jsonb       NOT NULL,
-    view         text,
-    view_version integer
+    state        jsonb       NOT NULL
   );
-  -- tables made before the stored view (decision 0018): the same columns, last as above; their
-  -- rows keep null until a rebuild and are rendered from state meanwhile
-  ALTER TABLE payments ADD COLUMN IF NOT EXISTS view text;
-  ALTER TABLE payments ADD COLUMN IF NOT EXISTS view_version integer;
   CREATE INDEX IF NOT EXISTS checkouts_payment ON checkouts (payment_id, created_at);
 
   CREATE TABLE IF NOT EXISTS payment_transfers (
@@ -205,8 +199,7 @@ async function handlePaymentEvents(events: RecordedEvent[], tx: Sql): Promise<vo
       `INSERT INTO checkouts AS c SELECT * FROM jsonb_populate_recordset(NULL::checkouts, $1::jsonb)
        ON CONFLICT (id) DO UPDATE SET
          business_id = excluded.business_id, payment_id = excluded.payment_id, status = excluded.status,
-         created_at = excluded.created_at, updated_at = excluded.updated_at, state = excluded.state,
-         view = excluded.view, view_version = excluded.view_version`,
+         created_at = excluded.created_at, updated_at = excluded.updated_at, state = excluded.state`,
       [JSON.stringify(checkoutRows.map(checkoutRow))],
     );
   }
