@@ -307,13 +307,15 @@ function applySubscription(subscriptions: Map<string, Subscription>, event: Reco
  * a scratch schema and must have no effect outside it) and only past the horizon.
  */
 async function outboxState(name: string, tx: Sql, events: RecordedEvent[]) {
-  const { rows } = await tx.query<{ schema: string }>(`SELECT current_schema() AS schema`);
-  const live = rows[0]?.schema === 'public';
-  let horizon: LogPosition | null = null;
-  if (live) {
-    const { rows: found } = await tx.query<{ position: string }>(`SELECT position FROM public.webhook_outbox_horizon WHERE name = $1 FOR UPDATE`, [name]);
-    horizon = found.length ? parsePosition(found[0].position) : null;
-  }
+  // one round trip: is this the live schema (not a rebuild's scratch one), and if so the horizon, locked
+  const { rows } = await tx.query<{ live: boolean; position: string | null }>(
+    `WITH s AS (SELECT current_schema() = 'public' AS live)
+     SELECT s.live, h.position FROM s LEFT JOIN LATERAL
+       (SELECT position FROM public.webhook_outbox_horizon WHERE name = $1 AND s.live FOR UPDATE) h ON true`,
+    [name],
+  );
+  const live = rows[0]?.live === true;
+  const horizon: LogPosition | null = live && rows[0].position !== null ? parsePosition(rows[0].position) : null;
   const last = events[events.length - 1].position;
   return {
     live,
