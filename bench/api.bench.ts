@@ -43,14 +43,10 @@ import { connectPostgres } from '../libs/database/src';
 import { LogPosition, SqlEventStore, comparePositions, parsePosition } from '../libs/eventstore/src';
 import { readCheckpoints } from '../libs/projections/src';
 import { failOnErrors, runBench, saveResults } from './support/report';
+import { benchNumbers, benchStores } from './support/settings';
 
-const SECONDS = Number(process.env.BENCH_SECONDS || 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS || 2);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 16);
-const LAG_RATE = Number(process.env.BENCH_LAG_RATE || 200);
-const LAG_SECONDS = Number(process.env.BENCH_LAG_SECONDS || 10);
-const STORES = (process.env.BENCH_STORES || 'embedded,postgres').split(',').map((s) => s.trim());
+const { SECONDS, ROUNDS, WARMUP_SECONDS, CONNECTIONS, LAG_RATE, LAG_SECONDS } = benchNumbers({ SECONDS: 5, ROUNDS: 3, WARMUP_SECONDS: 2, CONNECTIONS: 16, LAG_RATE: 200, LAG_SECONDS: 10 });
+const STORES = benchStores();
 const ROOT = join(__dirname, '..');
 
 /** The node flags `npm start` runs the service with (package.json scripts.start: `node <flags> dist/…`). */

@@ -21,10 +21,10 @@ import { EVENT_STORE, EventStore } from '../libs/eventstore/src';
 import { ProjectionRunner } from '../libs/projections/src';
 import { createApiApp } from '../apps/api/src/bootstrap';
 import { failOnErrors, runBench, saveResults } from './support/report';
+import { benchNumbers, benchStores } from './support/settings';
 
-const SECONDS = Number(process.env.BENCH_SECONDS || 10);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16);
-const STORES = (process.env.BENCH_STORES || 'embedded,postgres').split(',').map((s) => s.trim());
+const { SECONDS, CONCURRENCY } = benchNumbers({ SECONDS: 10, CONCURRENCY: 16 });
+const STORES = benchStores();
 
 const STEPS = ['bare GET /health/live', 'GET /payments/{id}', 'POST /payments', 'POST /checkouts', 'POST mark-sent', 'POST /test_clock/advance', 'flow (4 calls)'] as const;
 type Step = (typeof STEPS)[number];

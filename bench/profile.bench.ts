@@ -43,12 +43,10 @@ import { ProjectionRunner } from '../libs/projections/src';
 import { TimerStore } from '../libs/timers/src';
 import { createApiApp } from '../apps/api/src/bootstrap';
 import { runBench, saveResults } from './support/report';
+import { benchNumbers, benchStores } from './support/settings';
 
-const STORES = (process.env.BENCH_STORES || 'embedded,postgres').split(',').map((s) => s.trim());
-const REQUESTS = Number(process.env.BENCH_REQUESTS || 500);
-const WARMUP = Number(process.env.BENCH_WARMUP || 300);
-const COUNT_RUNS = Number(process.env.BENCH_COUNT_RUNS || 20);
-const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS || 400);
+const STORES = benchStores();
+const { REQUESTS, WARMUP, COUNT_RUNS, WINDOW_MS } = benchNumbers({ REQUESTS: 500, WARMUP: 300, COUNT_RUNS: 20, WINDOW_MS: 400 });
 const ROOT = join(__dirname, '..');
 const RESULTS = join(__dirname, 'results');
 

@@ -67,13 +67,9 @@ import { projectionStatus } from '../libs/projections/src';
 import { ALL_PROJECTORS } from '../libs/wiring/src';
 import { BenchStore, openBenchStore } from './support/bench-store';
 import { failOnErrors, runBench, saveResults } from './support/report';
+import { benchNumbers } from './support/settings';
 
-const SECONDS = Number(process.env.BENCH_SECONDS || 10);
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS || 3);
-const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
-const CLIENTS = Number(process.env.BENCH_CLIENTS || 16);
-const RACE_KEYS = Number(process.env.BENCH_RACE_KEYS || 50);
-const RACE_BURST = Number(process.env.BENCH_RACE_BURST || 4);
+const { SECONDS, WARMUP_SECONDS, ROUNDS, CLIENTS, RACE_KEYS, RACE_BURST } = benchNumbers({ SECONDS: 10, WARMUP_SECONDS: 3, ROUNDS: 3, CLIENTS: 16, RACE_KEYS: 50, RACE_BURST: 4 });
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
 const ROOT = join(__dirname, '..');
 /** A client gives up on a request after this long (its outcome is then unknown). */

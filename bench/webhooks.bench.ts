@@ -60,13 +60,10 @@ import type { Database } from '../libs/database/src';
 import { WebhookDispatcher } from '../libs/webhooks/src';
 import { createApiApp } from '../apps/api/src/bootstrap';
 import { failOnErrors, runBench, saveResults } from './support/report';
+import { benchNumbers, benchStores } from './support/settings';
 
-const SECONDS = Number(process.env.BENCH_SECONDS || 10);
-const RATE = Number(process.env.BENCH_RATE || 100);
-const EVENTS = Number(process.env.BENCH_EVENTS || 1000);
-const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS || 4);
-const PRODUCERS = Number(process.env.BENCH_PRODUCERS || 16);
-const STORES = (process.env.BENCH_STORES || 'postgres').split(',').map((s) => s.trim());
+const { SECONDS, RATE, EVENTS, ENDPOINTS, PRODUCERS } = benchNumbers({ SECONDS: 10, RATE: 100, EVENTS: 1000, ENDPOINTS: 4, PRODUCERS: 16 });
+const STORES = benchStores('postgres');
 /** How long a phase may wait for its last delivery. */
 const DRAIN_TIMEOUT_MS = 120_000;
 /** Every n-th delivery's signature is verified (plus the first and the last of each phase). */
