@@ -21,8 +21,12 @@ export type IsolationLevel = 'read committed' | 'repeatable read' | 'serializabl
  */
 export interface Database extends Sql {
   readonly kind: 'postgres' | 'embedded';
-  /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
-  transaction<T>(fn: (tx: Sql) => Promise<T>, isolation?: IsolationLevel): Promise<T>;
+  /**
+   * Runs fn in one transaction; commits when it resolves, rolls back when it throws. `setup`, a
+   * statement without parameters (e.g. `SET LOCAL search_path …`), runs right after BEGIN — on
+   * PostgreSQL in the same round trip.
+   */
+  transaction<T>(fn: (tx: Sql) => Promise<T>, isolation?: IsolationLevel, setup?: string): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -39,10 +43,11 @@ export class PostgresDatabase implements Database {
     return clientQuery<R>(this.pool, text, params, name);
   }
 
-  async transaction<T>(fn: (tx: Sql) => Promise<T>, isolation: IsolationLevel = 'read committed'): Promise<T> {
+  async transaction<T>(fn: (tx: Sql) => Promise<T>, isolation: IsolationLevel = 'read committed', setup?: string): Promise<T> {
     const client = await this.pool.connect();
     try {
-      await client.query(beginStatement(isolation));
+      // one simple-protocol message: the explicit BEGIN keeps the block open after it
+      await client.query(setup ? `${beginStatement(isolation)}; ${setup}` : beginStatement(isolation));
       const result = await fn({
         query: (text, params, name) => clientQuery(client, text, params, name),
         exec: async (script) => void (await client.query(script)),

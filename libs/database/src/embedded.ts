@@ -26,9 +26,10 @@ export class EmbeddedDatabase implements Database {
     return this.exclusive(() => run<R>(this.pglite, text, params));
   }
 
-  transaction<T>(fn: (tx: Sql) => Promise<T>, isolation: IsolationLevel = 'read committed'): Promise<T> {
+  transaction<T>(fn: (tx: Sql) => Promise<T>, isolation: IsolationLevel = 'read committed', setup?: string): Promise<T> {
     return this.exclusive(async () => {
       await this.pglite.query(beginStatement(isolation));
+      if (setup) await this.pglite.query(setup);
       try {
         const result = await fn({
           query: (text, params) => run(this.pglite, text, params),

@@ -97,11 +97,14 @@ export async function applyBatches(db: Database, batches: readonly ProjectorBatc
   const work = batches.filter((b) => b.events.length > 0).sort((a, b) => (a.projector.name < b.projector.name ? -1 : 1));
   if (work.length === 0) return;
   try {
-    await db.transaction(async (tx) => {
-      await moveCheckpoints(tx, work);
-      await tx.query(`SET LOCAL search_path TO ${quoteIdent(LIVE_SCHEMA)}`);
-      for (const { projector, events } of work) await projector.handle(events, tx);
-    });
+    await db.transaction(
+      async (tx) => {
+        await moveCheckpoints(tx, work);
+        for (const { projector, events } of work) await projector.handle(events, tx);
+      },
+      'read committed',
+      `SET LOCAL search_path TO ${quoteIdent(LIVE_SCHEMA)}`,
+    );
   } catch (error) {
     if ((error as { code?: string }).code === '40P01') throw new CheckpointMovedError(work.map((b) => b.projector.name).join(', '));
     throw error;
