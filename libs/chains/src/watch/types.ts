@@ -1,0 +1,86 @@
+import type { AssetCode, NetworkFamily, NetworkId } from '../registry';
+
+/**
+ * The seam between the chains and the rest of the service (issue 11): a watcher per network
+ * reads blocks from a node through a ChainReader, keeps only the transfers to addresses the
+ * service reserved (WatchedAddresses), and reports them to a TransferSink. The payments
+ * capability implements the sink (it turns reports into the same checkout commands the
+ * simulation uses) and the address book; the chains library knows nothing about checkouts.
+ *
+ * Every report is at-least-once: after a restart a watcher may report a transfer, a confirmation
+ * count or a withdrawal again. A transfer is identified by (network, txHash, index), and the
+ * sink makes a repeated report change nothing.
+ */
+
+/** A block a watcher has read: where it sits in the chain and the watched transfers in it. */
+export interface BlockRef {
+  /** EVM block number, Bitcoin block height, Solana slot. */
+  readonly height: number;
+  /** The block's hash as the chain writes it (EVM 0x lower-case hex, Bitcoin hex, Solana base58 blockhash). */
+  readonly hash: string;
+}
+
+/** One transfer of a coin to an address the service watches. */
+export interface ObservedTransfer {
+  readonly network: NetworkId;
+  /** As the chain writes it: EVM 0x lower-case hex, Bitcoin hex txid, Solana base58 signature. */
+  readonly txHash: string;
+  /**
+   * Where in the transaction: EVM log index of an ERC-20 Transfer (-1 for the transaction's own
+   * native value), Bitcoin output index (vout), Solana instruction index (outer × 1000 + inner,
+   * or outer × 1000 + 999 for a top-level instruction).
+   */
+  readonly index: number;
+  readonly asset: AssetCode;
+  /** Smallest units of the coin. */
+  readonly amount: bigint;
+  /** The watched address that received it, in the registry's form (EVM: EIP-55 checksum). */
+  readonly to: string;
+  /** The sender, when one address is it (null for a Bitcoin transaction with several inputs' owners, …). */
+  readonly from: string | null;
+  /** The block that includes it. */
+  readonly block: BlockRef;
+  /** Solana Pay reference key the transaction carried, if it matched on one. */
+  readonly reference?: string | null;
+}
+
+/** What a reader finds in one block. */
+export interface ScannedBlock extends BlockRef {
+  /** The previous block's hash: a watcher compares it with the hash it stored to find reorgs. */
+  readonly parentHash: string;
+  /** Transfers in this block to watched addresses, in chain order. */
+  readonly transfers: readonly ObservedTransfer[];
+}
+
+/** The addresses the service reserved, across every business and checkout. */
+export interface WatchedAddresses {
+  /**
+   * The subset of `addresses` that the service watches on networks of `family`, in the
+   * registry's form. EVM addresses compare case-insensitively (one address serves every EVM
+   * network, so a transfer on the wrong EVM network is found too).
+   */
+  watched(family: NetworkFamily, addresses: readonly string[]): Promise<ReadonlySet<string>>;
+  /** Solana only: the subset of `keys` that are Solana Pay reference keys of open checkouts. */
+  watchedReferences?(keys: readonly string[]): Promise<ReadonlyMap<string, string>>;
+}
+
+/** Reads one network from its node. Implementations are thin: no state, no retries (the watcher retries). */
+export interface ChainReader {
+  readonly network: NetworkId;
+  /** Height of the newest block the node has. */
+  head(): Promise<number>;
+  /** The canonical block at `height` with the transfers in it to watched addresses; null when the node has none there (yet). */
+  block(height: number, watched: WatchedAddresses): Promise<ScannedBlock | null>;
+  /** Hash of the canonical block at `height`, or null when there is none (to tell whether a transfer's block is still canonical). */
+  blockHash(height: number): Promise<string | null>;
+}
+
+/** Where a watcher reports. Each call is idempotent by the transfer's (network, txHash, index). */
+export interface TransferSink {
+  /** A transfer seen in a canonical block. */
+  detected(transfer: ObservedTransfer): Promise<void>;
+  /** Its confirmations (head − height + 1, capped at the network's required count), reported when they grow. */
+  confirmed(transfer: ObservedTransfer, confirmations: number): Promise<void>;
+  /** Its block left the canonical chain before it was final, and the new chain does not carry it. */
+  withdrawn(transfer: ObservedTransfer): Promise<void>;
+}
