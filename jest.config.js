@@ -21,6 +21,7 @@ module.exports = {
   testTimeout: 60000,
   verbose: true,
   globalSetup: '<rootDir>/test/support/global-setup.ts',
+  setupFiles: ['<rootDir>/test/support/env-setup.ts'],
   // every API answer the tests receive over fetch is checked against the served OpenAPI document
   setupFilesAfterEnv: ['<rootDir>/test/support/contract-setup.ts'],
 };

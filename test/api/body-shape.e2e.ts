@@ -20,6 +20,7 @@ const BODY_ROUTES = [
   'POST /checkouts/:id/mark-sent',
   'POST /webhooks',
   'PATCH /webhooks/:id',
+  'POST /wallet',
 ] as const;
 
 const NOT_OBJECTS = ['null', ' null\n', '[]', '[{}]', '[{"metadata":null}]', '"x"', '""', '"{}"', '1', '0', '-1.5', 'true', 'false'];

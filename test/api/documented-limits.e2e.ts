@@ -123,6 +123,8 @@ describe('the limits the OpenAPI document states for request bodies are the ones
       { method: 'post', path: '/checkouts/{id}/claim', base: { tx_hash: '0x' + '12'.repeat(32) }, send: async (body) => anyone.post(`/checkouts/${await checkoutId()}/claim`, body), takesMaxima: false },
       { method: 'post', path: '/checkouts/{id}/mark-sent', base: {}, send: async (body) => anyone.post(`/checkouts/${await checkoutId()}/mark-sent`, body), takesMaxima: false },
       { method: 'post', path: '/test_clock/advance', base: { seconds: 1 }, send: (body) => clock.post('/test_clock/advance', body), takesMaxima: true },
+      // a new live business for each try: a wallet taken would make the next one 409 wallet_exists
+      { method: 'post', path: '/wallet', base: { type: 'created' }, send: async (body) => (await businessWithKey(api, false, 'Wallet limits')).client.post('/wallet', body), takesMaxima: false },
       { method: 'post', path: '/webhooks', base: { url: 'https://example.com/hook', event_types: ['payment.created'] }, send: (body) => shop.post('/webhooks', body), takesMaxima: true },
       {
         method: 'patch',

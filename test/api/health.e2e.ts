@@ -23,6 +23,7 @@ describe('the service on its embedded default', () => {
       { name: 'stream_catalog', state: 'running', position: at, lag: 0 },
       { name: 'businesses', state: 'running', position: at, lag: 0 },
       { name: 'payments', state: 'running', position: at, lag: 0 },
+      { name: 'wallets', state: 'running', position: at, lag: 0 },
       { name: 'webhook_endpoints', state: 'running', position: at, lag: 0 },
       { name: 'events', state: 'running', position: at, lag: 0 },
     ]);

@@ -6,12 +6,22 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { BusinessService } from '@lib/businesses';
-import { openEventStore } from '@lib/eventstore';
+import { OpenedStore, openEventStore } from '@lib/eventstore';
 import { ProjectionRunner } from '@lib/projections';
-import { ALL_PROJECTORS } from '@lib/wiring';
+import { ALL_PROJECTORS, standaloneOnboarding } from '@lib/wiring';
 import { ROOT } from '../support/cli';
 import { eventually } from '../support/eventually';
 import { createTestDatabase, TestDatabase } from '../support/postgres';
+
+/**
+ * A writer that runs no projections: it waits on the checkpoints the worker moves. It creates
+ * businesses as the CLI does (a simulated one gets its wallet).
+ */
+function writerOf(opened: OpenedStore): BusinessService {
+  const waiter = new ProjectionRunner(opened.store, opened.db, ALL_PROJECTORS);
+  const kek = { walletKek: process.env.WALLET_KEK ?? null, walletKekFile: null, embedded: false };
+  return new BusinessService(opened.store, opened.db, waiter, { afterCreate: standaloneOnboarding(opened.store, opened.db, waiter, kek) });
+}
 
 function start(entry: string, env: NodeJS.ProcessEnv, args: string[] = []): { child: ChildProcess; log: () => string } {
   let log = '';
@@ -66,7 +76,7 @@ describe('API and worker as separate processes on PostgreSQL and Redis', () => {
     const opened = await openEventStore({ databaseUrl: database.url });
     try {
       // a writer that runs no projections: it waits on the checkpoints the worker moves
-      const writer = new BusinessService(opened.store, opened.db, new ProjectionRunner(opened.store, opened.db, ALL_PROJECTORS));
+      const writer = writerOf(opened);
       const created = await writer.createBusiness({ name: 'Split Shop', simulated: true });
       const response = await fetch(`${base}/business`, { headers: { authorization: `Bearer ${created.secret_key}` } });
       expect(response.status).toBe(200);
@@ -84,7 +94,7 @@ describe('API and worker as separate processes on PostgreSQL and Redis', () => {
   it('takes a payment to succeeded through the API process while the worker projects, and the worker fires wall-clock timers', async () => {
     const opened = await openEventStore({ databaseUrl: database.url });
     try {
-      const writer = new BusinessService(opened.store, opened.db, new ProjectionRunner(opened.store, opened.db, ALL_PROJECTORS));
+      const writer = writerOf(opened);
       const { secret_key } = await writer.createBusiness({ name: 'Split Payments', simulated: true });
       const untouched = await writer.createBusiness({ name: 'Split wall clock', simulated: true });
       const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, key = secret_key) => {

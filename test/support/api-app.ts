@@ -22,7 +22,7 @@ export async function startTestApi(
   logDestination?: DestinationStream,
 ): Promise<TestApi> {
   const dir = env.DATA_DIR ? null : tempDir();
-  const config = loadConfig({ PORT: '0', ...(dir ? { DATA_DIR: dir.path } : {}), ...env }, []);
+  const config = loadConfig({ PORT: '0', WALLET_KEK: process.env.WALLET_KEK, ...(dir ? { DATA_DIR: dir.path } : {}), ...env }, []);
   const app = await createApiApp(config, { imports, logDestination, logLevel: logDestination ? 'info' : 'silent' });
   await app.listen(0, '127.0.0.1');
   const port = (app.getHttpServer().address() as AddressInfo).port;

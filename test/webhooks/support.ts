@@ -1,5 +1,6 @@
 import { businessesProjector } from '@lib/businesses';
 import { paymentsProjector } from '@lib/payments';
+import { walletsProjector } from '@lib/wallets';
 import { streamCatalogProjector } from '@lib/projections';
 import { randomUUID } from 'node:crypto';
 import { IncomingHttpHeaders, Server, createServer } from 'node:http';
@@ -181,7 +182,7 @@ export function testProjectors() {
  * for, with the events projection fed by the test sources instead of the real ones.
  */
 export function testWorkerProjectors() {
-  return [streamCatalogProjector, businessesProjector, paymentsProjector, ...testProjectors()];
+  return [streamCatalogProjector, businessesProjector, paymentsProjector, walletsProjector, ...testProjectors()];
 }
 
 const lastAppended = new WeakMap<EventStore, LogPosition>();

@@ -7,6 +7,7 @@ import { BusinessController } from './businesses/business.controller';
 import { HealthController } from './health.controller';
 import { PaymentsHttpModule } from './payments/payments-http.module';
 import { PlatformModule } from './platform/platform.module';
+import { WalletsHttpModule } from './wallets/wallets-http.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 type Import = Type | DynamicModule | ForwardReference;
@@ -26,7 +27,7 @@ export class AppModule {
     const defaults = [WebhooksModule, WebhookDispatcherModule].filter((m) => !brings(imports, m));
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, BusinessesModule, PaymentsHttpModule, ...defaults, ...imports],
+      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, BusinessesModule, PaymentsHttpModule, WalletsHttpModule, ...defaults, ...imports],
       controllers: [HealthController, BusinessController],
     };
   }

@@ -27,6 +27,11 @@ export interface BusinessServiceOptions {
   projectionTimeoutMs?: number;
   /** Milliseconds since the epoch (default Date.now): the cache's expiry. */
   clock?: () => number;
+  /**
+   * What the composition root does once a business exists, before createBusiness answers (a
+   * simulated business gets a wallet created in the service: libs/wiring onboarding.ts).
+   */
+  afterCreate?: (created: CreatedBusiness, meta: WriteMeta) => Promise<void>;
 }
 
 /** Who and what a write comes from; stored in each event's metadata. */
@@ -107,6 +112,7 @@ export class BusinessService implements ApiKeyCache {
   private readonly cacheTtlMs: number;
   private readonly cacheMaxEntries: number;
   private readonly clock: () => number;
+  private readonly afterCreate: ((created: CreatedBusiness, meta: WriteMeta) => Promise<void>) | null;
   private readonly handlers: {
     createBusiness: CreateBusinessHandler;
     createKey: CreateApiKeyHandler;
@@ -124,6 +130,7 @@ export class BusinessService implements ApiKeyCache {
     this.cacheTtlMs = options.cacheTtlMs ?? 2000;
     this.cacheMaxEntries = options.cacheMaxEntries ?? 10_000;
     this.clock = options.clock ?? Date.now;
+    this.afterCreate = options.afterCreate ?? null;
     const runner = new CommandRunner(store, projections, { readYourWritesTimeoutMs: options.projectionTimeoutMs ?? 5000 });
     const writes = new BusinessWrites(runner, store);
     this.handlers = {
@@ -136,8 +143,11 @@ export class BusinessService implements ApiKeyCache {
   }
 
   /** CreateBusinessCommand: a business with one secret and one publishable key (test keys for a simulated business). */
-  createBusiness({ actor, requestId, correlationId, causationId, ...input }: CreateBusinessInput): Promise<CreatedBusiness> {
-    return this.handlers.createBusiness.execute(new CreateBusinessCommand(input, { actor, requestId, correlationId, causationId }));
+  async createBusiness({ actor, requestId, correlationId, causationId, ...input }: CreateBusinessInput): Promise<CreatedBusiness> {
+    const meta = { actor, requestId, correlationId, causationId };
+    const created = await this.handlers.createBusiness.execute(new CreateBusinessCommand(input, meta));
+    await this.afterCreate?.(created, meta);
+    return created;
   }
 
   /** CreateApiKeyCommand: the whole key is in the answer and nowhere else. */

@@ -383,6 +383,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The business's wallet, the networks it receives on, its addresses in use
+         * @description Restricted keys need read access to wallet.
+         */
+        get: operations["getWallet"];
+        put?: never;
+        /**
+         * Create, import or connect the business's wallet
+         * @description Restricted keys need write access to wallet.
+         *
+         *     A test key on a live business gets 403 test_mode_unavailable.
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["createWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks": {
         parameters: {
             query?: never;
@@ -1015,6 +1043,102 @@ export interface components {
             /** @description POST /test_clock/advance only. */
             advanced_seconds?: number;
         };
+        /** @description The business's wallet: where checkouts reserve fresh receiving addresses. */
+        Wallet: {
+            /** @enum {string} */
+            kind: "wallet";
+            /** @description wal_… */
+            id: string;
+            /**
+             * @description `external` wallets keep their own keys (no recovery phrase here).
+             * @enum {string}
+             */
+            type: "created" | "imported" | "external";
+            /** @description Every network: whether the wallet receives there (a fresh address per checkout), and why not. */
+            networks: {
+                /** @enum {string} */
+                network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin";
+                assets: ("USDC" | "USDT" | "BTC" | "ETH" | "SOL")[];
+                receiving: boolean;
+                reason: string | null;
+            }[];
+            /** @description The public keys receiving addresses are derived from. */
+            keys: {
+                evm_xpub: string | null;
+                bitcoin_xpub: string | null;
+                solana_address: string | null;
+                solana_derived: boolean;
+            };
+            /** @description Addresses in use. */
+            addresses: {
+                /** @description Addresses checkouts reserved in this wallet. */
+                total: number;
+                /** @description The latest (at most 20), newest first. */
+                recent: {
+                    address: string;
+                    /** @enum {string} */
+                    network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin";
+                    index: number;
+                    checkout_id: string;
+                    payment_id: string;
+                    /** Format: date-time */
+                    reserved_at: string;
+                }[];
+            };
+            /** @description A wallet change waiting for its hold (§3); null while there is none. */
+            pending_change: Record<string, never> | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description The wallet just created (POST /wallet). */
+        WalletWithRecoveryPhrase: {
+            /** @enum {string} */
+            kind: "wallet";
+            /** @description wal_… */
+            id: string;
+            /**
+             * @description `external` wallets keep their own keys (no recovery phrase here).
+             * @enum {string}
+             */
+            type: "created" | "imported" | "external";
+            /** @description Every network: whether the wallet receives there (a fresh address per checkout), and why not. */
+            networks: {
+                /** @enum {string} */
+                network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin";
+                assets: ("USDC" | "USDT" | "BTC" | "ETH" | "SOL")[];
+                receiving: boolean;
+                reason: string | null;
+            }[];
+            /** @description The public keys receiving addresses are derived from. */
+            keys: {
+                evm_xpub: string | null;
+                bitcoin_xpub: string | null;
+                solana_address: string | null;
+                solana_derived: boolean;
+            };
+            /** @description Addresses in use. */
+            addresses: {
+                /** @description Addresses checkouts reserved in this wallet. */
+                total: number;
+                /** @description The latest (at most 20), newest first. */
+                recent: {
+                    address: string;
+                    /** @enum {string} */
+                    network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin";
+                    index: number;
+                    checkout_id: string;
+                    payment_id: string;
+                    /** Format: date-time */
+                    reserved_at: string;
+                }[];
+            };
+            /** @description A wallet change waiting for its hold (§3); null while there is none. */
+            pending_change: Record<string, never> | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description A `created` wallet: its 24-word recovery phrase, shown this once. Null for imported and external wallets. */
+            recovery_phrase: string | null;
+        };
         /** @description A webhook endpoint (spec §2). The whole secret is only in WebhookEndpointWithSecret, answered once. */
         WebhookEndpoint: {
             /** @enum {string} */
@@ -1250,6 +1374,21 @@ export interface components {
             /** @description How far to move the simulated business's clock forward, in whole seconds; timers due by then (quote ends, expiries) fire. */
             seconds: number;
         };
+        CreateWalletBody: {
+            /**
+             * @description `created` (default): the service makes a new recovery phrase, shown once in the response. `imported`: from your `recovery_phrase`. `external`: a wallet that keeps its own keys, connected by its public keys.
+             * @enum {string}
+             */
+            type?: "created" | "imported" | "external";
+            /** @description Imported wallets: a BIP-39 English recovery phrase of 12 to 24 words. Sealed at rest; never shown again. */
+            recovery_phrase?: string;
+            /** @description External wallets: the EVM account's extended public key (xpub) at m/44'/60'/0'; addresses m/44'/60'/0'/0/i. */
+            evm_xpub?: string;
+            /** @description External wallets: the Bitcoin BIP-84 account's extended public key (zpub or xpub) at m/84'/0'/0'; native-segwit addresses m/84'/0'/0'/0/i. */
+            bitcoin_xpub?: string;
+            /** @description External wallets: a Solana address. Kept and shown, but one address cannot receive: every checkout needs a fresh address, so Solana checkouts answer 409 not_accepting. */
+            solana_address?: string;
+        };
         CreateWebhookEndpointBody: {
             /**
              * Format: uri
@@ -1282,7 +1421,7 @@ export interface components {
                  * @description Stable error code.
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_json" | "idempotency_key_required" | "unsupported_media_type" | "payload_too_large" | "unauthenticated" | "invalid_api_key" | "business_forbidden" | "permission_denied" | "test_mode_unavailable" | "session_required" | "cross_site_request" | "edge_forbidden" | "not_found" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "internal_error" | "temporarily_unavailable" | "upstream_unavailable" | "invalid_email" | "reference_in_use" | "not_accepting" | "business_suspended" | "payment_not_cancelable" | "payment_in_flight" | "payment_not_acceptable" | "payment_not_underpaid" | "remainder_unavailable" | "nothing_due" | "email_required" | "rail_unavailable" | "asset_unavailable" | "amount_out_of_range" | "invalid_tx_hash" | "customer_blocked" | "link_not_found" | "payment_not_found" | "payment_paid" | "payment_canceled" | "wrong_rail" | "checkout_canceled" | "checkout_failed" | "checkout_not_cancelable" | "checkout_not_supersedable" | "checkout_not_claimable" | "already_claimed" | "checkout_not_retryable" | "route_in_progress" | "no_route" | "stale_route" | "checkout_not_awaiting" | "payment_expired" | "checkout_expired" | "link_archived" | "link_has_payments" | "link_disabled" | "customer_exists" | "webhook_limit" | "business_required" | "step_up_required" | "api_key_revoked" | "publishable_key";
+                code: "invalid_request" | "invalid_json" | "idempotency_key_required" | "unsupported_media_type" | "payload_too_large" | "unauthenticated" | "invalid_api_key" | "business_forbidden" | "permission_denied" | "test_mode_unavailable" | "session_required" | "cross_site_request" | "edge_forbidden" | "not_found" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "internal_error" | "temporarily_unavailable" | "upstream_unavailable" | "invalid_email" | "reference_in_use" | "not_accepting" | "business_suspended" | "payment_not_cancelable" | "payment_in_flight" | "payment_not_acceptable" | "payment_not_underpaid" | "remainder_unavailable" | "nothing_due" | "email_required" | "rail_unavailable" | "asset_unavailable" | "amount_out_of_range" | "invalid_tx_hash" | "customer_blocked" | "link_not_found" | "payment_not_found" | "payment_paid" | "payment_canceled" | "wrong_rail" | "checkout_canceled" | "checkout_failed" | "checkout_not_cancelable" | "checkout_not_supersedable" | "checkout_not_claimable" | "already_claimed" | "checkout_not_retryable" | "route_in_progress" | "no_route" | "stale_route" | "checkout_not_awaiting" | "payment_expired" | "checkout_expired" | "link_archived" | "link_has_payments" | "link_disabled" | "customer_exists" | "wallet_exists" | "wallet_required" | "external_wallet" | "invalid_address" | "webhook_limit" | "business_required" | "step_up_required" | "api_key_revoked" | "publishable_key";
                 /** @description For people; may change. */
                 message: string;
                 /** @description The input at fault, as a dotted path, when there is one. */
@@ -1336,6 +1475,8 @@ export type Checkout = components['schemas']['Checkout'];
 export type Receipt = components['schemas']['Receipt'];
 export type RemainderRequest = components['schemas']['RemainderRequest'];
 export type TestClock = components['schemas']['TestClock'];
+export type Wallet = components['schemas']['Wallet'];
+export type WalletWithRecoveryPhrase = components['schemas']['WalletWithRecoveryPhrase'];
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type WebhookEndpointWithSecret = components['schemas']['WebhookEndpointWithSecret'];
 export type Event = components['schemas']['Event'];
@@ -1346,6 +1487,7 @@ export type OpenCheckoutBody = components['schemas']['OpenCheckoutBody'];
 export type ClaimCheckoutBody = components['schemas']['ClaimCheckoutBody'];
 export type MarkCheckoutSentBody = components['schemas']['MarkCheckoutSentBody'];
 export type AdvanceTestClockBody = components['schemas']['AdvanceTestClockBody'];
+export type CreateWalletBody = components['schemas']['CreateWalletBody'];
 export type CreateWebhookEndpointBody = components['schemas']['CreateWebhookEndpointBody'];
 export type UpdateWebhookEndpointBody = components['schemas']['UpdateWebhookEndpointBody'];
 export type Error = components['schemas']['Error'];
@@ -3943,6 +4085,248 @@ export interface operations {
             /**
              * @description Unavailable. Error codes:
              *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later with the same Idempotency-Key
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The wallet. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Wallet"];
+                    };
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key was sent
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `permission_denied`: the restricted key lacks read access to wallet
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateWalletBody"];
+            };
+        };
+        responses: {
+            /** @description The wallet; a created one with its recovery phrase, shown this once. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WalletWithRecoveryPhrase"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key was sent
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `permission_denied`: the restricted key lacks write access to wallet
+             *     - `test_mode_unavailable`: a test key cannot do this on a live business
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `wallet_exists`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
              */
             503: {
                 headers: {

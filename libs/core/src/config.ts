@@ -23,6 +23,10 @@ export interface AppConfig extends StoreConfig {
   /** Port of the Prometheus /metrics listener; null (METRICS_PORT unset) serves none. */
   metricsPort: number | null;
   metricsHost: string;
+  /** Key-encryption key of wallet secrets (WALLET_KEK: 64 hex digits or base64 of 32 bytes), or null. */
+  walletKek: string | null;
+  /** A file holding it (WALLET_KEK_FILE), or null. Neither: only the embedded store may run, with a generated development key in DATA_DIR. */
+  walletKekFile: string | null;
 }
 
 export class ConfigError extends Error {
@@ -47,6 +51,8 @@ export const CONFIG_VARIABLES = [
   'ROLE',
   'QUOTE_TTL_SECONDS',
   'FEE_RATE_BPS',
+  'WALLET_KEK',
+  'WALLET_KEK_FILE',
 ] as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -89,11 +95,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     logLevel,
     metricsPort,
     metricsHost: env.METRICS_HOST || '127.0.0.1',
+    walletKek: env.WALLET_KEK || null,
+    walletKekFile: env.WALLET_KEK_FILE || null,
   };
+  if (config.walletKek !== null && !isKek(config.walletKek)) throw new ConfigError('WALLET_KEK must be 32 bytes written as 64 hex digits or base64');
+  if (config.walletKek === null && config.walletKekFile === null && adapterFor(config) !== 'embedded') {
+    throw new ConfigError('WALLET_KEK or WALLET_KEK_FILE is required with a shared store (DATABASE_URL): every process must seal and open wallet secrets under the same key');
+  }
   if (adapterFor(config) === 'embedded' && roleArg !== 'all') {
     throw new ConfigError(`--role=${roleArg} runs the API and workers apart, which needs a shared store: set DATABASE_URL (and EVENTSTORE_URL if used)`);
   }
   return config;
+}
+
+/** 32 bytes as 64 hex digits or base64 (the wallets library parses it; this only refuses a malformed one at start). */
+function isKek(text: string): boolean {
+  const t = text.trim();
+  return /^[0-9a-fA-F]{64}$/.test(t) || (/^[A-Za-z0-9+/_-]{43}=?$/.test(t) && Buffer.from(t, 'base64').length === 32);
 }
 
 function url(env: NodeJS.ProcessEnv, name: string, schemes: string[]): string | null {

@@ -71,6 +71,11 @@ export const ERROR_STATUS = {
   link_has_payments: 409,
   link_disabled: 409,
   customer_exists: 409,
+  // wallets
+  wallet_exists: 409,
+  wallet_required: 409,
+  external_wallet: 409,
+  invalid_address: 400,
   // webhooks (the spec leaves the endpoint limit open: docs/decisions/0013-webhooks.md)
   webhook_limit: 409,
   // dashboard and account (the routes come later; the codes are part of the contract now)

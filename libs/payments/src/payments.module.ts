@@ -8,6 +8,7 @@ import { PAYMENT_COMMAND_HANDLERS, PaymentUseCaseSteps } from './commands';
 import { PaymentsReactor } from './payments-reactor';
 import { PAYMENT_QUERY_HANDLERS } from './queries';
 import { PaymentsReadModel } from './read';
+import { WalletsModule } from '@lib/wallets';
 
 /**
  * The payments capability's background work: durable timers and the process manager's backstop.
@@ -59,6 +60,7 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
  * clock, who may act on what, and the steps the command handlers share (PaymentUseCaseSteps).
  */
 @Module({
+  imports: [WalletsModule],
   providers: [
     { provide: TimerStore, useFactory: (db: Database) => new TimerStore(db), inject: [DATABASE] },
     { provide: PaymentsReadModel, useFactory: (db: Database, config: AppConfig) => new PaymentsReadModel(db, { checkoutBaseUrl: config.checkoutBaseUrl }), inject: [DATABASE, APP_CONFIG] },

@@ -4,3 +4,4 @@
  */
 export * from './projectors';
 export * from './stream-categories';
+export * from './onboarding';

@@ -1,6 +1,7 @@
 import { businessesProjector } from '@lib/businesses';
 import { paymentsProjector } from '@lib/payments';
 import { Projector, streamCatalogProjector } from '@lib/projections';
+import { walletsProjector } from '@lib/wallets';
 import { businessEventSource, paymentEventSource, webhookProjectors } from '@lib/webhooks';
 
 /** What a projector's output depends on beyond the log (the same for a rebuild as for the live run). */
@@ -15,7 +16,7 @@ export interface ProjectorOptions {
  * apps/cli) hand it this list. A capability adds its projectors here.
  */
 export function allProjectors(options: ProjectorOptions): readonly Projector[] {
-  return [streamCatalogProjector, businessesProjector, paymentsProjector, ...webhookProjectors([businessEventSource, paymentEventSource(options)])];
+  return [streamCatalogProjector, businessesProjector, paymentsProjector, walletsProjector, ...webhookProjectors([businessEventSource, paymentEventSource(options)])];
 }
 
 /** The projectors with the default checkout url (names, ordering; tests). The service uses allProjectors(config). */

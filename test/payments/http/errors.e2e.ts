@@ -34,6 +34,7 @@ describe('payment and checkout errors over HTTP', () => {
       await suite.liveTestKey.post(`/payments/${payment.id}/accept`),
       await suite.liveTestKey.postOnce(`/payments/${payment.id}/request-remainder`),
       await suite.liveTestKey.postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' }),
+      await suite.liveTestKey.post('/wallet', { type: 'created' }),
     ]) {
       expect(answer.status).toBe(403);
       expect(answer.body.error.code).toBe('test_mode_unavailable');
@@ -42,6 +43,10 @@ describe('payment and checkout errors over HTTP', () => {
     // the live business's own live key opens checkouts; simulate is refused there
     const sim = await suite.liveShop.postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum', simulate: 'exact' });
     expect(sim.body.error).toMatchObject({ code: 'invalid_request', field: 'simulate' });
+    // a live business without a wallet takes no crypto (409 not_accepting); with one it opens checkouts
+    const noWallet = await suite.liveShop.postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' });
+    expect(noWallet.body.error).toMatchObject({ code: 'not_accepting' });
+    expect((await suite.liveShop.post('/wallet', { type: 'created' })).status).toBe(201);
     const opened = await suite.liveShop.openCheckout(payment);
     const markSent = await suite.liveShop.as(null).post(`/checkouts/${opened.id}/mark-sent`, {});
     expect(markSent.status).toBe(400); // mark-sent is for simulated businesses only

@@ -28,6 +28,9 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /checkouts/{id}/mark-sent': 'markCheckoutSent',
   'GET /public/receipts/{id}': 'getReceipt',
 
+  'POST /wallet': 'createWallet',
+  'GET /wallet': 'getWallet',
+
   'GET /test_clock': 'getTestClock',
   'POST /test_clock/advance': 'advanceTestClock',
 

@@ -1,5 +1,6 @@
 import { Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { CommandBus } from '@nestjs/cqrs';
 import { BusinessService } from '@lib/businesses';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
@@ -7,6 +8,7 @@ import { EVENT_STORE, EventStore, adapterFor } from '@lib/eventstore';
 import { IdempotencyStore, SqlIdempotencyStore, createIdempotencyStore } from '@lib/idempotency';
 import { ProjectionRunner } from '@lib/projections';
 import { RateLimiter, createRateLimiter } from '@lib/rate-limit';
+import { onboarding } from '@lib/wiring';
 import { AdminServer } from '../admin/admin-server';
 import { AuthGuard } from '../auth/auth.guard';
 import { IDEMPOTENCY_STORE, IdempotencyInterceptor } from './idempotency.interceptor';
@@ -57,8 +59,10 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
   providers: [
     {
       provide: BusinessService,
-      useFactory: (store: EventStore, db: Database, projections: ProjectionRunner) => new BusinessService(store, db, projections),
-      inject: [EVENT_STORE, DATABASE, ProjectionRunner],
+      // a simulated business gets its wallet at once (onboarding; the wallets capability's CreateWalletHandler on the bus)
+      useFactory: (store: EventStore, db: Database, projections: ProjectionRunner, bus: CommandBus) =>
+        new BusinessService(store, db, projections, { afterCreate: onboarding((command) => bus.execute(command)) }),
+      inject: [EVENT_STORE, DATABASE, ProjectionRunner, CommandBus],
     },
     {
       provide: IDEMPOTENCY_STORE,

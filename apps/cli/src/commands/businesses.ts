@@ -6,6 +6,8 @@ import { BusinessService, businessesProjector, operatorActor } from '@lib/busine
 import { AppConfig } from '@lib/core';
 import { adapterFor, openEventStore } from '@lib/eventstore';
 import { ProjectionRunner } from '@lib/projections';
+import { walletsProjector } from '@lib/wallets';
+import { standaloneOnboarding } from '@lib/wiring';
 import { table } from '../output';
 
 /** The business and key operations, whether done in this process or by a running server. */
@@ -31,9 +33,11 @@ export async function openBusinessAdmin(config: AppConfig): Promise<BusinessAdmi
     if (endpoint) return adminClient(endpoint);
   }
   const opened = await openEventStore(config);
-  const runner = new ProjectionRunner(opened.store, opened.db, [businessesProjector]);
+  const runner = new ProjectionRunner(opened.store, opened.db, [businessesProjector, walletsProjector]);
   await runner.start();
-  const service = new BusinessService(opened.store, opened.db, runner);
+  // what the server does after a business is created, here too: a simulated business gets its wallet
+  const kek = { walletKek: config.walletKek, walletKekFile: config.walletKekFile, dataDir: config.dataDir, embedded: adapterFor(config) === 'embedded' };
+  const service = new BusinessService(opened.store, opened.db, runner, { afterCreate: standaloneOnboarding(opened.store, opened.db, runner, kek) });
   return {
     createBusiness: (input) => service.createBusiness(input),
     createKey: (input) =>

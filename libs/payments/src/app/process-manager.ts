@@ -97,9 +97,12 @@ export class PaymentsProcessManager {
         // the remainder checkout: what needs I/O or settings comes in here (address, simulated, quote life)
         const payment = cause.after as LivePaymentState;
         const businessId = payment.details.business_id ?? 'unknown';
+        const { reserved, ...opening } = reaction.command;
         const command: OpenCryptoCheckout = {
-          ...reaction.command,
-          address: simulatedDepositAddress(businessId, reaction.checkoutId, reaction.command.network),
+          ...opening,
+          // the address request-remainder reserved in the business's wallet; a remainder requested before wallets existed keeps the simulated one
+          address: reserved?.address ?? simulatedDepositAddress(businessId, reaction.checkoutId, reaction.command.network),
+          wallet: reserved ? { walletId: reserved.walletId, index: reserved.index } : null,
           simulated: payment.details.mode === 'test',
           quoteTtlMs: this.settings.quoteTtlMs,
         };

@@ -34,7 +34,10 @@ export interface ReactContext {
  * which the caller adds (`address` reserved for the checkout, `simulated` from the business,
  * `quoteTtlMs`). The checkout id is the one the payment recorded, so opening it twice is a no-op.
  */
-export type RemainderCheckoutOpening = Omit<OpenCryptoCheckout, 'address' | 'simulated' | 'quoteTtlMs'>;
+export type RemainderCheckoutOpening = Omit<OpenCryptoCheckout, 'address' | 'wallet' | 'simulated' | 'quoteTtlMs'> & {
+  /** The address request-remainder reserved (PaymentRemainderRequested), absent on events stored before wallets. */
+  reserved?: { address: string; walletId: string; index: number };
+};
 
 interface ReactionBase {
   /** Deterministic: uuidv5(causationId | stream | command type). */
@@ -95,7 +98,7 @@ function fromCheckout(event: CheckoutEvent, context: ReactContext): Reaction[] {
       const d = event.data;
       if (d.remainder) return []; // the payment recorded it when the remainder was requested
       return [
-        toPayment(context, d.payment_id, { type: 'SelectMethod', checkoutId: d.checkout_id, rail: d.rail, asset: d.asset, network: d.network, rateMinorPerCoin: d.rate.amount, quoteEndsAt: d.expires_at, ...(d.business_id !== undefined ? { address: d.address, country: d.country ?? null } : {}) }),
+        toPayment(context, d.payment_id, { type: 'SelectMethod', checkoutId: d.checkout_id, rail: d.rail, asset: d.asset, network: d.network, rateMinorPerCoin: d.rate.amount, quoteEndsAt: d.expires_at, ...(d.business_id !== undefined ? { address: d.address, country: d.country ?? null } : {}), ...(d.wallet_id ? { walletId: d.wallet_id } : {}) }),
       ];
     }
     case 'CheckoutTransferDetected': {
@@ -180,6 +183,7 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
         feePayer: before.feePayer,
         feeRateBps: before.feeRateBps,
         remainder: { amount: d.crypto_amount, priceMinor: d.amount },
+        ...(d.address && d.wallet_id && d.address_index !== undefined ? { reserved: { address: d.address, walletId: d.wallet_id, index: d.address_index } } : {}),
         details:
           before.details.business_id === undefined
             ? undefined

@@ -80,6 +80,8 @@ export interface OpenCryptoCheckout {
   asset: AssetCode;
   network: NetworkId;
   address: string;
+  /** The wallet the address was reserved in and its derivation index (WalletAddresses.reserve); null for an address from no wallet (stored events before wallets). */
+  wallet?: { walletId: string; index: number } | null;
   /** Minor units of `currency` per whole coin. */
   rateMinorPerCoin: number;
   currency: string;
@@ -282,6 +284,7 @@ function open(command: OpenCryptoCheckout, state: CheckoutState, ctx: DecideCont
         network: command.network,
         amount: fmt(expected, decimals),
         address: command.address,
+        ...(command.wallet ? { wallet_id: command.wallet.walletId, address_index: command.wallet.index } : {}),
         rate: { amount: command.rateMinorPerCoin, currency: command.currency },
         breakdown,
         expires_at: new Date(ctx.now.getTime() + command.quoteTtlMs).toISOString(),

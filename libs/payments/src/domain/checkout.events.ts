@@ -21,6 +21,9 @@ export interface CheckoutOpenedData {
   /** The quoted amount (what is due on this checkout), decimal string. */
   amount: string;
   address: string;
+  /** The business's wallet the address was reserved in, and its derivation index (absent on checkouts opened before wallets existed). */
+  wallet_id?: string;
+  address_index?: number;
   rate: { amount: number; currency: string };
   breakdown: Breakdown;
   /** End of the quote. */

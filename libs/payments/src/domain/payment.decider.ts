@@ -96,6 +96,8 @@ export interface SelectMethod {
   quoteEndsAt: string;
   /** The checkout's deposit address and the customer's country, recorded so the payment's own stream describes it. */
   address?: string;
+  /** The wallet the checkout's address belongs to (the payment's settlement names it). */
+  walletId?: string;
   country?: string | null;
 }
 export interface RecordTransfer {
@@ -134,6 +136,8 @@ export interface RequestRemainder {
   checkoutId: string;
   /** False when no checkout page is left (a deleted link's). */
   hasCheckoutPage: boolean;
+  /** The fresh address reserved for the remainder checkout (the handler reserves it: I/O stays out of the decider). */
+  reserved?: { address: string; walletId: string; index: number };
 }
 export interface AcceptPayment {
   type: 'AcceptPayment';
@@ -354,6 +358,7 @@ function selectMethod(command: SelectMethod, state: LivePaymentState, ctx: Decid
         quoted_amount: quoted,
         quote_ends_at: command.quoteEndsAt,
         ...(command.address !== undefined ? { address: command.address, country: command.country ?? null } : {}),
+        ...(command.walletId !== undefined ? { wallet_id: command.walletId } : {}),
       },
     },
   ];
@@ -489,6 +494,7 @@ function requestRemainder(command: RequestRemainder, state: LivePaymentState, ct
         crypto_amount: fmt(left, method.decimals),
         asset: method.asset,
         network: method.network,
+        ...(command.reserved ? { address: command.reserved.address, wallet_id: command.reserved.walletId, address_index: command.reserved.index } : {}),
       },
     },
   ];

@@ -46,11 +46,15 @@ export type PaymentCreatedData = {
 export type PaymentEvent =
   | { type: 'PaymentCreated'; data: PaymentCreatedData }
   | { type: 'PaymentMetadataUpdated'; data: { metadata: Record<string, string> } }
-  | { type: 'PaymentMethodSelected'; data: { checkout_id: string; rail: 'crypto'; asset: AssetCode; network: NetworkId; expected_amount: string; rate: { amount: number; currency: string }; quoted_amount: number; quote_ends_at: string; address?: string; country?: string | null } }
+  | { type: 'PaymentMethodSelected'; data: { checkout_id: string; rail: 'crypto'; asset: AssetCode; network: NetworkId; expected_amount: string; rate: { amount: number; currency: string }; quoted_amount: number; quote_ends_at: string; address?: string; wallet_id?: string; country?: string | null } }
   | { type: 'PaymentTransferDetected'; data: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string; review: PaymentReviewReason | null; from_address?: string | null } }
   | { type: 'PaymentConfirmationRecorded'; data: { checkout_id: string; tx_hash: string; current: number; required: number } }
   | { type: 'PaymentUnderpaid'; data: { expected: string; received: string; remaining: string; amount_received: number; quote_ends_at: string } }
-  | { type: 'PaymentRemainderRequested'; data: { checkout_id: string; amount: number; currency: string; crypto_amount: string; asset: AssetCode; network: NetworkId } }
+  | {
+      type: 'PaymentRemainderRequested';
+      /** `address`, `wallet_id`, `address_index`: the fresh address reserved for the remainder checkout (absent on events stored before wallets). */
+      data: { checkout_id: string; amount: number; currency: string; crypto_amount: string; asset: AssetCode; network: NetworkId; address?: string; wallet_id?: string; address_index?: number };
+    }
   | { type: 'PaymentRemainderPaid'; data: { checkout_id: string; amount: string } }
   | { type: 'PaymentSucceeded'; data: { amount_received: number; received_amount: string; overpaid_amount: string | null; accepted: boolean; reporting: Reporting } }
   | { type: 'PaymentNeedsReview'; data: { checkout_id: string; reason: PaymentReviewReason; tx_hash: string } }

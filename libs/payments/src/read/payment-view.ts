@@ -35,6 +35,8 @@ export interface PaymentViewCheckout {
   id: string;
   /** The wallet address the checkout reserved (null when its CheckoutOpened was never seen). */
   address: string | null;
+  /** The wallet the address belongs to (absent: a checkout opened before wallets existed). */
+  wallet_id?: string | null;
   country: string | null;
   remainder: boolean;
 }
@@ -235,7 +237,7 @@ function created(d: PaymentCreatedData, at: string): PaymentViewState {
 /** A checkout of this payment opened: its address (settlement) and country (the payment's country). */
 function checkoutOpened(state: PaymentViewState, d: CheckoutOpenedData): PaymentViewState {
   if (d.payment_id !== state.id || state.checkouts.some((c) => c.id === d.checkout_id)) return state;
-  const checkout: PaymentViewCheckout = { id: d.checkout_id, address: d.address, country: d.country ?? null, remainder: d.remainder };
+  const checkout: PaymentViewCheckout = { id: d.checkout_id, address: d.address, wallet_id: d.wallet_id ?? null, country: d.country ?? null, remainder: d.remainder };
   // A remainder checkout is current before it opens (PaymentRemainderRequested comes first).
   const country = state.checkout_id === d.checkout_id && checkout.country !== null ? checkout.country : state.country;
   return { ...state, checkouts: [...state.checkouts, checkout], country };
@@ -254,7 +256,7 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
       // the payment's own stream names the checkout's address and country (so a view folded from
       // the payment stream alone, as the webhook outbox does, has them too)
       if (d.address !== undefined && !checkouts.some((c) => c.id === d.checkout_id)) {
-        checkouts = [...checkouts, { id: d.checkout_id, address: d.address, country: d.country ?? null, remainder: false }];
+        checkouts = [...checkouts, { id: d.checkout_id, address: d.address, wallet_id: d.wallet_id ?? null, country: d.country ?? null, remainder: false }];
       }
       const checkout = checkouts.find((c) => c.id === d.checkout_id);
       return {
@@ -427,8 +429,8 @@ function methodView(state: PaymentViewState, registry: ChainRegistry): PaymentMe
 /**
  * Crypto goes straight to the business's wallet, so the settlement is the customer's first
  * transfer itself: null until a transfer is detected; then the network it landed on, the total
- * that landed there, the checkout's address, and that transfer's hash. `wallet_id` is null: no
- * event names the wallet yet.
+ * that landed there, the checkout's wallet and address, and that transfer's hash. `wallet_id` is
+ * null only for a checkout opened before wallets existed (its events name none).
  */
 function settlementView(state: PaymentViewState, registry: ChainRegistry): PaymentSettlementView | null {
   const first = state.transfers[0];
@@ -440,7 +442,7 @@ function settlementView(state: PaymentViewState, registry: ChainRegistry): Payme
     asset: state.method.asset,
     network: first.network,
     amount: formatCryptoAmount(landed, decimals),
-    wallet_id: null,
+    wallet_id: state.checkouts.find((c) => c.id === first.checkout_id)?.wallet_id ?? null,
     address: state.checkouts.find((c) => c.id === first.checkout_id)?.address ?? null,
     tx_hash: first.tx_hash,
     explorer_url: txExplorerUrl(registry, first.network, first.tx_hash),
@@ -493,7 +495,7 @@ export function paymentView(state: PaymentViewState, options: PaymentViewOptions
  * refreshes it. Bump it whenever the Payment object's text changes (paymentView or the helpers
  * it calls, the default registry's decimals or explorers, storedPaymentView itself).
  */
-export const PAYMENT_VIEW_VERSION = 1;
+export const PAYMENT_VIEW_VERSION = 2;
 
 /**
  * The Payment object as JSON text, `url` null (the one field that depends on configuration,

@@ -5,7 +5,8 @@ import { newId } from '@lib/http';
 import { assertActive } from '../../app/access';
 import { isValidEmail } from '../../app/customers';
 import { PAYMENTS_SETTINGS, PAYMENT_RATES, PaymentsSettings } from '../../app/settings';
-import { RatePort, simulatedDepositAddress } from '../../app/simulated-chain';
+import { RatePort } from '../../app/simulated-chain';
+import { WalletAddresses } from '@lib/wallets';
 import { OpenCryptoCheckout } from '../../domain/checkout.decider';
 import { PaymentDomainError } from '../../domain/errors';
 import { decidePayment } from '../../domain/payment.decider';
@@ -30,6 +31,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     private readonly steps: PaymentUseCaseSteps,
     @Inject(PAYMENT_RATES) private readonly rates: RatePort,
     @Inject(PAYMENTS_SETTINGS) private readonly settings: PaymentsSettings,
+    private readonly wallets: WalletAddresses,
   ) {}
 
   async execute({ input, caller, meta }: OpenCheckoutCommand): Promise<{ checkoutId: string; businessId: string }> {
@@ -70,6 +72,9 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
       }
     }
 
+    // a fresh address in the business's wallet (§1); no wallet, or none on this network: 409 not_accepting
+    const reserved = await this.wallets.reserve(business.id, network);
+
     // 3. decide and append (CommandRunner), 4. settle the consequences, 5. read your writes
     const command: OpenCryptoCheckout = {
       type: 'OpenCheckout',
@@ -80,7 +85,8 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
       simulated: business.simulated,
       asset,
       network,
-      address: simulatedDepositAddress(business.id, checkoutId, network),
+      address: reserved.address,
+      wallet: { walletId: reserved.walletId, index: reserved.index },
       rateMinorPerCoin: rate,
       currency: payment.currency,
       priceMinor: payment.amount,

@@ -3,6 +3,8 @@ import { metadataFor } from '@lib/eventstore';
 import { newId } from '@lib/http';
 import { assertActive } from '../../app/access';
 import { later } from '../../app/positions';
+import { WalletAddresses } from '@lib/wallets';
+import { decidePayment } from '../../domain/payment.decider';
 import { PaymentUseCaseSteps } from '../use-case-steps';
 import { RequestRemainderCommand } from './request-remainder.command';
 
@@ -14,13 +16,21 @@ import { RequestRemainderCommand } from './request-remainder.command';
  */
 @CommandHandler(RequestRemainderCommand)
 export class RequestRemainderHandler implements ICommandHandler<RequestRemainderCommand, { checkoutId: string }> {
-  constructor(private readonly steps: PaymentUseCaseSteps) {}
+  constructor(
+    private readonly steps: PaymentUseCaseSteps,
+    private readonly wallets: WalletAddresses,
+  ) {}
 
   async execute({ business, paymentId, meta }: RequestRemainderCommand): Promise<{ checkoutId: string }> {
     assertActive(business);
     await this.steps.access.ownedPayment(business, paymentId);
+    const now = await this.steps.clock.now(business.id);
     const command = { type: 'RequestRemainder' as const, checkoutId: newId('chk'), hasCheckoutPage: true };
-    const decided = await this.steps.streams.decidePayment(paymentId, command, { now: await this.steps.clock.now(business.id), metadata: metadataFor(meta) });
+    // the payment's refusals first; then, when a remainder checkout is to be opened, a fresh address for it (409 not_accepting without a wallet that receives there)
+    const payment = await this.steps.streams.payment(paymentId);
+    const opens = payment.status !== 'none' && decidePayment(command, payment, { now }).length > 0;
+    const reserved = opens && payment.method ? await this.wallets.reserve(business.id, payment.method.network) : undefined;
+    const decided = await this.steps.streams.decidePayment(paymentId, { ...command, reserved }, { now, metadata: metadataFor(meta) });
     const settledAt = await this.steps.settle(decided);
     const state = decided.state;
     const checkoutId = state.status === 'none' ? null : state.remainderCheckoutId;

@@ -1,0 +1,45 @@
+import { Body, Controller, Get, Post, Req } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import type { Business } from '@lib/businesses';
+import { CreateWalletCommand, CreateWalletRequest, GetWalletQuery } from '@lib/wallets';
+import { LiveModeAction, RequiresPermission } from '../auth/auth.decorators';
+import { CurrentBusiness, writeMeta } from '../auth/request-auth';
+import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
+import { ApiErrors, dataOf } from '../platform/openapi';
+import { CREATED_WALLET_SCHEMA, WALLET_SCHEMA } from './schemas';
+
+/**
+ * The business's wallet (decision 0020): create, import or connect it, and read it. Thin: each
+ * route sends its use case's command or query.
+ */
+@ApiTags('wallet')
+@Controller('wallet')
+export class WalletController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @ApiOperation({ summary: "Create, import or connect the business's wallet" })
+  @ApiCreatedResponse({ description: 'The wallet; a created one with its recovery phrase, shown this once.', schema: dataOf(CREATED_WALLET_SCHEMA) })
+  @ApiErrors('wallet_exists')
+  @RequiresPermission('wallet', 'write')
+  @LiveModeAction()
+  // §8.8: a response with a secret (the recovery phrase) is never kept for replay
+  @IdempotencyKeyIgnored()
+  @Post()
+  async create(@CurrentBusiness() business: Business, @Body() body: CreateWalletRequest, @Req() request: FastifyRequest) {
+    const { wallet, recoveryPhrase } = await this.commands.execute(new CreateWalletCommand(business.id, body, writeMeta(request)));
+    return { data: { ...wallet, recovery_phrase: recoveryPhrase } };
+  }
+
+  @ApiOperation({ summary: "The business's wallet, the networks it receives on, its addresses in use" })
+  @ApiOkResponse({ description: 'The wallet.', schema: dataOf(WALLET_SCHEMA) })
+  @RequiresPermission('wallet', 'read')
+  @Get()
+  async get(@CurrentBusiness() business: Business) {
+    return { data: await this.queries.execute(new GetWalletQuery(business.id)) };
+  }
+}

@@ -1,0 +1,51 @@
+import type { NetworkFamily } from '@lib/chains';
+import { WALLET_KEY_STREAM, WALLET_STREAM } from './stream-categories';
+
+/**
+ * The stored events of the wallets capability. Type names and snake_case data are the stored
+ * format: add optional fields, never rename or remove. No event carries a secret: a wallet that
+ * holds its phrase publishes only its public keys here; the phrase is sealed in wallet_secrets.
+ */
+
+/** How the wallet came to be: made here, imported from a phrase, or connected by its public keys (keys kept elsewhere). */
+export type WalletType = 'created' | 'imported' | 'external';
+
+export interface WalletCreatedData {
+  wallet_id: string;
+  business_id: string;
+  type: WalletType;
+  /** EVM account extended public key (m/44'/60'/0'); addresses m/…/0/i. Null: no EVM receiving. */
+  evm_xpub: string | null;
+  /** Bitcoin BIP-84 account extended public key as supplied or derived (zpub or xpub); addresses m/…/0/i. */
+  bitcoin_xpub: string | null;
+  /**
+   * Solana: `derived` — a fresh address per checkout from the sealed phrase (m/44'/501'/i'/0');
+   * an external wallet's single `address` (kept, shown, but it cannot receive: one address is
+   * not a fresh address per checkout, issue 19 A5); null when none.
+   */
+  solana: { derived: true } | { address: string } | null;
+}
+
+/** Key material taken by a wallet (the stream is named by its fingerprint). */
+export interface WalletKeyClaimedData {
+  wallet_id: string;
+  business_id: string;
+  family: NetworkFamily;
+}
+
+export type WalletEvent = { type: 'WalletCreated'; data: WalletCreatedData };
+export type WalletKeyEvent = { type: 'WalletKeyClaimed'; data: WalletKeyClaimedData };
+
+export const WALLET_EVENT_TYPES = ['WalletCreated'] as const;
+
+/** A recorded event as a wallet event, or null (another stream's, or a type this version does not know). */
+export function asWalletEvent(event: { stream?: string; type: string; data: unknown }): WalletEvent | null {
+  if (event.stream !== undefined && !WALLET_STREAM.owns(event.stream)) return null;
+  if (!(WALLET_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
+  return { type: event.type, data: event.data } as WalletEvent;
+}
+
+export function asWalletKeyEvent(event: { stream?: string; type: string; data: unknown }): WalletKeyEvent | null {
+  if (event.stream !== undefined && !WALLET_KEY_STREAM.owns(event.stream)) return null;
+  return event.type === 'WalletKeyClaimed' ? ({ type: event.type, data: event.data } as WalletKeyEvent) : null;
+}

@@ -1,0 +1,49 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { DATABASE } from '@lib/core';
+import type { Sql } from '@lib/database';
+import { DomainRefusal } from '@lib/domain';
+import type { NetworkId } from '@lib/chains';
+import type { WalletCreatedData, WalletType } from '../../events';
+import { RECENT_ADDRESSES, WalletView, walletView } from '../../views';
+import { GetWalletQuery } from './get-wallet.query';
+
+interface WalletRow {
+  wallet_id: string;
+  business_id: string;
+  type: WalletType;
+  evm_xpub: string | null;
+  bitcoin_xpub: string | null;
+  solana: WalletCreatedData['solana'];
+  created_at: Date;
+  total: string | number;
+  recent: { address: string; network: NetworkId; index: number; checkout_id: string; payment_id: string; reserved_at: string }[] | null;
+}
+
+/** The business's wallet from the `wallets` projection, with its addresses in use, in one statement. */
+export async function findWallet(db: Sql, businessId: string): Promise<WalletView | null> {
+  const { rows } = await db.query<WalletRow>(
+    `SELECT w.*, (SELECT count(*) FROM wallet_addresses a WHERE a.wallet_id = w.wallet_id) AS total,
+       (SELECT json_agg(r) FROM (SELECT address, network, address_index AS index, checkout_id, payment_id,
+              to_char(reserved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS reserved_at
+            FROM wallet_addresses a WHERE a.wallet_id = w.wallet_id ORDER BY a.reserved_at DESC, a.address_key LIMIT ${RECENT_ADDRESSES}) r) AS recent
+     FROM wallets w WHERE w.business_id = $1`,
+    [businessId],
+    'wallets_get',
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const data: WalletCreatedData = { wallet_id: row.wallet_id, business_id: row.business_id, type: row.type, evm_xpub: row.evm_xpub, bitcoin_xpub: row.bitcoin_xpub, solana: row.solana };
+  return walletView(data, new Date(row.created_at).toISOString(), { total: Number(row.total), recent: row.recent ?? [] });
+}
+
+@QueryHandler(GetWalletQuery)
+export class GetWalletHandler implements IQueryHandler<GetWalletQuery> {
+  constructor(@Inject(DATABASE) private readonly db: Sql) {}
+
+  async execute({ businessId }: GetWalletQuery): Promise<WalletView> {
+    const wallet = await findWallet(this.db, businessId);
+    if (!wallet) throw new DomainRefusal('not_found', 'This business has no wallet.');
+    return wallet;
+  }
+}

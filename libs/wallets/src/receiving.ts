@@ -1,0 +1,39 @@
+import { NETWORK_IDS, NetworkFamily, NetworkId, assetsOn, family } from '@lib/chains';
+import type { WalletCreatedData } from './events';
+
+/**
+ * Which networks a wallet can receive on (pure). A fresh address per checkout is the rule (§1):
+ * EVM networks need the EVM account key, Bitcoin the BIP-84 account key, Solana the phrase
+ * (ed25519 has no public derivation), so an external wallet never receives on Solana (issue 19 A5).
+ */
+export function receivingFamilies(wallet: Pick<WalletCreatedData, 'evm_xpub' | 'bitcoin_xpub' | 'solana'>): ReadonlySet<NetworkFamily> {
+  const families = new Set<NetworkFamily>();
+  if (wallet.evm_xpub) families.add('evm');
+  if (wallet.bitcoin_xpub) families.add('bitcoin');
+  if (wallet.solana && 'derived' in wallet.solana) families.add('solana');
+  return families;
+}
+
+export function canReceive(wallet: Pick<WalletCreatedData, 'evm_xpub' | 'bitcoin_xpub' | 'solana'>, network: NetworkId): boolean {
+  return receivingFamilies(wallet).has(family(network));
+}
+
+/** Why a wallet does not receive on a network, in words for the API's error and wallet object. */
+export function notReceivingReason(wallet: Pick<WalletCreatedData, 'evm_xpub' | 'bitcoin_xpub' | 'solana'>, network: NetworkId): string | null {
+  if (canReceive(wallet, network)) return null;
+  switch (family(network)) {
+    case 'evm':
+      return 'The wallet has no EVM account key (evm_xpub).';
+    case 'bitcoin':
+      return 'The wallet has no Bitcoin account key (bitcoin_xpub).';
+    case 'solana':
+      return wallet.solana && 'address' in wallet.solana
+        ? 'A wallet connected with one Solana address cannot receive on Solana: every checkout needs a fresh address, which only a wallet holding its recovery phrase can derive.'
+        : 'The wallet has no Solana keys.';
+  }
+}
+
+/** Every network, with whether the wallet receives there and the assets it would. */
+export function walletNetworks(wallet: Pick<WalletCreatedData, 'evm_xpub' | 'bitcoin_xpub' | 'solana'>) {
+  return NETWORK_IDS.map((network) => ({ network, assets: assetsOn(network), receiving: canReceive(wallet, network), reason: notReceivingReason(wallet, network) }));
+}

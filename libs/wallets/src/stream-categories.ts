@@ -1,0 +1,16 @@
+import { StreamCategory, streamCategory } from '@lib/eventstore';
+
+/**
+ * The wallets capability's streams (decision 0014's rule: names only through these):
+ * - `wallet-<biz_id>`: the wallets of one business, one after another (a business has at most
+ *   one at a time, so the rule "one wallet" is a rule of this one stream);
+ * - `wallet_key-<sha256, 64 hex>`: which wallet holds a key (keyFingerprint), so key material
+ *   used by one wallet — this business's or another's — is refused to every other (§7).
+ */
+export const WALLET_STREAM: StreamCategory = streamCategory('wallet', /biz_[A-Za-z0-9]{1,64}/);
+export const WALLET_KEY_STREAM: StreamCategory = streamCategory('wallet_key', /[0-9a-f]{64}/);
+
+export const WALLET_STREAM_CATEGORIES: readonly StreamCategory[] = [WALLET_STREAM, WALLET_KEY_STREAM];
+
+const WALLET_ID = /^wal_[A-Za-z0-9]{1,64}$/;
+export const isWalletId = (id: string): boolean => WALLET_ID.test(id);

@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
+import type { Sql } from '@lib/database';
+import { adapterFor } from '@lib/eventstore';
+import { WalletAddressBook } from './address-book';
+import { WalletAddresses } from './addresses';
+import { CreateWalletHandler } from './commands/create-wallet/create-wallet.handler';
+import { loadKek } from './key-encryption';
+import { GetWalletHandler } from './queries/get-wallet/get-wallet.handler';
+import { DatabaseSeedVault, SEED_VAULT } from './seed-vault';
+
+export const WALLET_HANDLERS = [CreateWalletHandler, GetWalletHandler];
+
+/**
+ * The wallets capability in a Nest app: its use cases for the buses, the seed vault sealed under
+ * the configured key-encryption key, fresh addresses (WalletAddresses) and the address book the
+ * chain watchers read. The API and the worker import it; payments uses WalletAddresses.
+ */
+@Module({
+  providers: [
+    ...WALLET_HANDLERS,
+    WalletAddresses,
+    WalletAddressBook,
+    {
+      provide: SEED_VAULT,
+      useFactory: (config: AppConfig, db: Sql) => new DatabaseSeedVault(db, loadKek({ walletKek: config.walletKek, walletKekFile: config.walletKekFile, dataDir: config.dataDir, embedded: adapterFor(config) === 'embedded' }).kek),
+      inject: [APP_CONFIG, DATABASE],
+    },
+  ],
+  exports: [WalletAddresses, WalletAddressBook, SEED_VAULT],
+})
+export class WalletsModule {}
