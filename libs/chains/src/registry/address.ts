@@ -1,6 +1,6 @@
-import { base58CheckDecode, base58Decode } from './codec/base58';
-import { decodeSegwitAddress } from './codec/bech32';
-import { isEvmAddress, toChecksumAddress } from './codec/eip55';
+import { Address, NETWORK } from '@scure/btc-signer';
+import { isAddress } from 'viem/utils';
+import { base58Decode, toChecksumAddress } from './encoding';
 import type { BitcoinAddressType, NetworkFamily } from './types';
 
 /**
@@ -9,9 +9,15 @@ import type { BitcoinAddressType, NetworkFamily } from './types';
  * service does not verify a claim's hash).
  */
 
-/** EVM: 0x + 40 hex, lower case, upper case, or mixed case with a correct EIP-55 checksum. */
+/**
+ * EVM: 0x + 40 hex, lower case, upper case, or mixed case with a correct EIP-55 checksum. viem's
+ * strict `isAddress` takes all-lower as carrying no checksum but refuses all-upper, which EIP-55
+ * also leaves unchecked, so the all-upper case is let through here first.
+ */
 export function isValidEvmAddress(address: string): boolean {
-  return isEvmAddress(address);
+  if (!isAddress(address, { strict: false })) return false;
+  const hex = address.slice(2);
+  return hex === hex.toUpperCase() || isAddress(address, { strict: true });
 }
 
 /**
@@ -24,11 +30,8 @@ export function isValidSolanaAddress(address: string): boolean {
   return base58Decode(address)?.length === 32;
 }
 
-/** Bitcoin mainnet segwit HRP. */
-const BITCOIN_HRP = 'bc';
-/** Base58Check version bytes on mainnet. */
-const P2PKH_VERSION = 0x00;
-const P2SH_VERSION = 0x05;
+/** @scure/btc-signer's mainnet address coder (Base58Check and Bech32 / Bech32m by BIP173 and BIP350). */
+const bitcoinMainnet = Address(NETWORK);
 
 /**
  * The kind of a Bitcoin mainnet address, or null when it is not one the registry accepts:
@@ -37,23 +40,31 @@ const P2SH_VERSION = 0x05;
  * - `bc1p…` P2TR: witness version 1, 32 bytes, Bech32m (BIP350).
  * Upper-case Bech32 (as QR codes carry it) is accepted; mixed case is not. Other witness
  * versions and lengths are valid Bech32m but have no defined spending rules yet (coins sent
- * there can be taken by anyone), so they are refused as a payment or send address. Testnet
- * (`tb1…`, `m…`, `n…`, `2…`) is refused: the network is mainnet.
+ * there can be taken by anyone), so they are refused as a payment or send address (btc-signer
+ * refuses them as an unknown witness program). Testnet (`tb1…`, `m…`, `n…`, `2…`) is refused:
+ * the network is mainnet. The P2TR key is not checked to be on the curve.
  */
 export function bitcoinAddressType(address: string): BitcoinAddressType | null {
-  if (address.length >= 3 && address.slice(0, 3).toLowerCase() === `${BITCOIN_HRP}1`) {
-    const segwit = decodeSegwitAddress(BITCOIN_HRP, address);
-    if (segwit === null) return null;
-    if (segwit.version === 0) return segwit.program.length === 20 ? 'p2wpkh' : 'p2wsh';
-    if (segwit.version === 1 && segwit.program.length === 32) return 'p2tr';
+  let decoded: ReturnType<typeof bitcoinMainnet.decode>;
+  try {
+    decoded = bitcoinMainnet.decode(address);
+  } catch {
     return null;
   }
-  if (address.length < 26 || address.length > 35) return null;
-  const payload = base58CheckDecode(address);
-  if (payload === null || payload.length !== 21) return null;
-  if (payload[0] === P2PKH_VERSION) return 'p2pkh';
-  if (payload[0] === P2SH_VERSION) return 'p2sh';
-  return null;
+  switch (decoded.type) {
+    case 'pkh':
+      return 'p2pkh';
+    case 'sh':
+      return 'p2sh';
+    case 'wpkh':
+      return 'p2wpkh';
+    case 'wsh':
+      return 'p2wsh';
+    case 'tr':
+      return 'p2tr';
+    default:
+      return null;
+  }
 }
 
 export function isValidBitcoinAddress(address: string): boolean {
@@ -83,7 +94,7 @@ export function canonicalAddressForFamily(family: NetworkFamily, address: string
     case 'solana':
       return address;
     case 'bitcoin':
-      return address.slice(0, 3).toLowerCase() === `${BITCOIN_HRP}1` ? address.toLowerCase() : address;
+      return address.slice(0, 3).toLowerCase() === 'bc1' ? address.toLowerCase() : address;
   }
 }
 

@@ -17,10 +17,7 @@ export {
   isValidEvmAddress,
   isValidSolanaAddress,
 } from './address';
-export { toChecksumAddress } from './codec/eip55';
-export { base58Decode, base58Encode, base58CheckDecode, base58CheckEncode } from './codec/base58';
-export { bech32Decode, bech32Encode, decodeSegwitAddress, encodeSegwitAddress } from './codec/bech32';
-export { keccak256 } from './codec/keccak';
+export { base58Decode, base58Encode, encodeSegwitAddress, toChecksumAddress } from './encoding';
 
 /** The registry with default confirmations and explorers. */
 export const defaultRegistry: ChainRegistry = createRegistry();
