@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname, join } from 'node:path';
 
 /**
- * The key-encryption key (KEK) that wallet secrets are sealed under (decision 0020): AES-256-GCM
+ * The key-encryption key (KEK) that wallet secrets are sealed under (decision 0024): AES-256-GCM
  * from node:crypto, a random 96-bit nonce per secret, and the wallet id as additional data, so a
  * sealed secret moved to another wallet's row does not open. The KEK comes from configuration
  * (WALLET_KEK, or WALLET_KEK_FILE), never from the database it protects; the embedded default

@@ -12,7 +12,7 @@ import { publicKeyToAddress } from 'viem/accounts';
 import { NetworkFamily } from '@lib/chains';
 
 /**
- * A wallet's keys (issue 11, decision 0020): where every receiving address comes from. Only kept
+ * A wallet's keys (issue 11, decision 0024): where every receiving address comes from. Only kept
  * libraries do the cryptography — @scure/bip39 (phrases), @scure/bip32 (BIP-32 extended keys),
  * @noble/curves (secp256k1, ed25519), viem (EVM addresses), @scure/btc-signer (native segwit),
  * ed25519-hd-key (SLIP-0010). Pure: no I/O.

@@ -12,7 +12,7 @@ export interface WalletAddressView {
   reserved_at: string;
 }
 
-/** The wallet object (GET /wallet; decision 0020). */
+/** The wallet object (GET /wallet; decision 0024). */
 export interface WalletView {
   kind: 'wallet';
   id: string;

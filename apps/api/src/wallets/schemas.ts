@@ -2,7 +2,7 @@ import type { SchemaObject } from '@nestjs/swagger';
 import { ASSET_CODES, NETWORK_IDS } from '@lib/chains';
 import { int, nullable, object, ref, str, timestamp } from '../platform/resource-schemas';
 
-/** OpenAPI schemas of the wallet routes (decision 0020), as WalletView renders them. */
+/** OpenAPI schemas of the wallet routes (decision 0024), as WalletView renders them. */
 export const WALLET_SCHEMA = ref('Wallet');
 export const CREATED_WALLET_SCHEMA = ref('WalletWithRecoveryPhrase');
 

@@ -11,7 +11,7 @@ import { ApiErrors, dataOf } from '../platform/openapi';
 import { CREATED_WALLET_SCHEMA, WALLET_SCHEMA } from './schemas';
 
 /**
- * The business's wallet (decision 0020): create, import or connect it, and read it. Thin: each
+ * The business's wallet (decision 0024): create, import or connect it, and read it. Thin: each
  * route sends its use case's command or query.
  */
 @ApiTags('wallet')

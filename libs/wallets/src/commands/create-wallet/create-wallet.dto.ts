@@ -4,7 +4,7 @@ import { IsIn, IsString, MaxLength, MinLength, ValidateIf } from 'class-validato
 const Omittable = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
 
 /**
- * POST /wallet (decision 0020): the shape of the input. The handler keeps what needs the keys
+ * POST /wallet (decision 0024): the shape of the input. The handler keeps what needs the keys
  * themselves: the phrase a valid BIP-39 English phrase, each xpub an account-level extended public
  * key, the Solana address valid, fields meant for another type refused, keys used by another
  * wallet refused (§7 invalid_request).

@@ -29,7 +29,7 @@ const FIELDS_OF: Record<WalletType, readonly string[]> = {
 };
 
 /**
- * Creates the business's wallet (POST /wallet; decision 0020), in this order:
+ * Creates the business's wallet (POST /wallet; decision 0024), in this order:
  * 1. the input: fields of the chosen type only; the phrase a valid BIP-39 English phrase; each
  *    xpub an account-level extended public key; the Solana address valid (400 invalid_request,
  *    `field` naming it);
