@@ -188,7 +188,7 @@ function serverEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 async function createBusiness(env: NodeJS.ProcessEnv, name: string): Promise<string> {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, 'apps/cli/src/main.ts'), 'businesses', 'create', '--name', name, '--simulated', '--json'], {
     cwd: ROOT,
-    env: serverEnv({ DATABASE_URL: env.DATABASE_URL, LOG_LEVEL: 'warn' }),
+    env: serverEnv({ DATABASE_URL: env.DATABASE_URL, WALLET_KEK: env.WALLET_KEK, LOG_LEVEL: 'warn' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -292,7 +292,7 @@ async function startDeployment(key: Deployment['key']): Promise<Deployment> {
   try {
     // the CLI migrates the database and writes the business through the businesses projection
     d.secretKey = await createBusiness(store.env, `Scale ${key}`);
-    const shared = { DATABASE_URL: store.env.DATABASE_URL, REDIS_URL, LOG_LEVEL: 'warn' };
+    const shared = { DATABASE_URL: store.env.DATABASE_URL, WALLET_KEK: store.env.WALLET_KEK, REDIS_URL, LOG_LEVEL: 'warn' };
     const api = async (name: string, role: string) => {
       const port = await freePort();
       d.servers.push(Server.start(name, 'apps/api/src/main.ts', serverEnv({ ...shared, PORT: String(port), ROLE: role })));

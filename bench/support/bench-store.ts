@@ -26,6 +26,9 @@ async function admin(sql: string): Promise<void> {
 }
 
 /** A store for one benchmark run: `embedded` (a temp folder) or `postgres` (a throwaway database). */
+/** The key-encryption key of wallet secrets in benchmark deployments on PostgreSQL (never a real one). */
+export const BENCH_WALLET_KEK = '0'.repeat(48) + 'be0c4be0c4be0c4b';
+
 export async function openBenchStore(store: string, name: string, env: NodeJS.ProcessEnv = {}): Promise<BenchStore> {
   const dir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
   const out: NodeJS.ProcessEnv = { PORT: '0', DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent', ...env };
@@ -36,6 +39,8 @@ export async function openBenchStore(store: string, name: string, env: NodeJS.Pr
     const url = new URL(ADMIN_URL);
     url.pathname = `/${dbName}`;
     out.DATABASE_URL = url.toString();
+    // a shared store needs the wallets' key-encryption key (a fixed one for benchmarks)
+    out.WALLET_KEK ??= BENCH_WALLET_KEK;
   }
   return {
     dir,
