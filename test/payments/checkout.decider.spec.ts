@@ -155,3 +155,54 @@ describe('checkout decider (§3 rows)', () => {
     });
   });
 });
+
+describe('checkout decider: a reorganisation withdraws a transfer before it is final (issue 11)', () => {
+  const detect = (txHash: string, amount: string, network: 'ethereum' | 'polygon' = 'ethereum'): CheckoutCommand => ({ type: 'DetectTransfer', txHash, network, amount });
+  const withdraw = (txHash: string): CheckoutCommand => ({ type: 'WithdrawTransfer', txHash });
+  const confirm = (txHash: string, current: number): CheckoutCommand => ({ type: 'RecordConfirmations', txHash, current });
+  const after = (events: CheckoutEvent[], ...steps: [CheckoutCommand, Date?][]) =>
+    steps.reduce((log, [command, now]) => [...log, ...given(log, now ?? T0).when(command).events()], events);
+
+  it('confirming → withdraw → open again with nothing received (the quote still live); the same withdrawal again changes nothing', () => {
+    const confirming = after(opened, [detect(HASH, '100')], [confirm(HASH, 2)]);
+    const withdrawn = given(confirming, at(60_000)).when(withdraw(HASH)).thenIdempotent();
+    expect(withdrawn).toEqual([
+      { type: 'CheckoutTransferWithdrawn', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH, network: 'ethereum', amount: '100', received_amount: '0', remaining_amount: '100', overpaid_amount: null, status: 'open' } },
+    ]);
+    const state = [...confirming, ...withdrawn].reduce(evolveCheckout, initialCheckoutState);
+    expect(state).toMatchObject({ status: 'open', received: 0n, transfers: [], confirmingTx: null });
+    // and it takes the customer's next transfer
+    expect(types(given([...confirming, ...withdrawn], at(61_000)).when(detect(HASH2, '100')).events())).toEqual(['CheckoutTransferDetected']);
+  });
+
+  it('withdrawn after the quote ended (it was held while the transfer confirmed) → the checkout expires at once', () => {
+    const confirming = after(opened, [detect(HASH, '100')]);
+    given(confirming, at(20 * 60_000)).when(withdraw(HASH)).then([
+      { type: 'CheckoutTransferWithdrawn', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH, network: 'ethereum', amount: '100', received_amount: '0', remaining_amount: '100', overpaid_amount: null, status: 'open' } },
+      { type: 'CheckoutExpired', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', received_amount: '0' } },
+    ]);
+  });
+
+  it('a second transfer withdrawn while a confirmed short one stays → awaiting_customer again, the first still counted', () => {
+    const underpaid = after(opened, [detect(HASH, '40')], [confirm(HASH, 4)]);
+    expect([...underpaid].reduce(evolveCheckout, initialCheckoutState).status).toBe('awaiting_customer');
+    const topUp = after(underpaid, [detect(HASH2, '60')]);
+    const withdrawn = given(topUp).when(withdraw(HASH2)).events();
+    expect(withdrawn[0].data).toMatchObject({ received_amount: '40', remaining_amount: '60', status: 'awaiting_customer' });
+    expect([...topUp, ...withdrawn].reduce(evolveCheckout, initialCheckoutState)).toMatchObject({ status: 'awaiting_customer', received: 40_000_000n }); // 40 USDC in its 6-decimal units
+  });
+
+  it('a final transfer, a completed checkout, or a hash the checkout never saw: nothing to withdraw', () => {
+    const completed = after(opened, [detect(HASH, '100')], [confirm(HASH, 4)]);
+    expect([...completed].reduce(evolveCheckout, initialCheckoutState).status).toBe('completed');
+    given(completed).when(withdraw(HASH)).then([]);
+    given(after(opened, [detect(HASH, '100')])).when(withdraw(HASH2)).then([]);
+  });
+
+  it('a wrong-network transfer withdrawn leaves the review as it is, without the transfer', () => {
+    const review = after(opened, [detect(HASH, '100', 'polygon')]);
+    expect([...review].reduce(evolveCheckout, initialCheckoutState).status).toBe('needs_review');
+    const withdrawn = given(review).when(withdraw(HASH)).events();
+    expect(withdrawn[0].data).toMatchObject({ network: 'polygon', received_amount: '0', status: 'needs_review' });
+  });
+});

@@ -45,6 +45,7 @@ export function timersForCheckoutEvent(event: CheckoutEvent, after: CheckoutStat
       const { current, required, tx_hash } = event.data;
       return after.simulated && current < required ? [confirmationTimer(businessId, checkoutId, tx_hash, current + 1, occurredAt)] : [];
     }
+    case 'CheckoutTransferWithdrawn': // an open checkout's quote timer is still scheduled; its confirmations stop with the watcher
     case 'CheckoutCanceled':
     case 'CheckoutSuperseded':
     case 'CheckoutClaimed':

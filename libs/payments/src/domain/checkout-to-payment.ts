@@ -111,6 +111,8 @@ function fromCheckout(event: CheckoutEvent, context: ReactContext): Reaction[] {
       const review = d.network !== before.network ? 'wrong_network' : ended ? 'late' : null;
       return [toPayment(context, d.payment_id, { type: 'RecordTransfer', checkoutId: d.checkout_id, txHash: d.tx_hash, network: d.network, amount: d.amount, review, fromAddress: d.from_address ?? null })];
     }
+    case 'CheckoutTransferWithdrawn':
+      return [toPayment(context, event.data.payment_id, { type: 'WithdrawTransfer', checkoutId: event.data.checkout_id, txHash: event.data.tx_hash })];
     case 'CheckoutConfirmationRecorded': {
       const d = event.data;
       const before = context.checkout;
@@ -195,6 +197,7 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
     case 'PaymentCreated':
     case 'PaymentMetadataUpdated':
     case 'PaymentTransferDetected':
+    case 'PaymentTransferWithdrawn':
     case 'PaymentConfirmationRecorded':
     case 'PaymentUnderpaid':
     case 'PaymentRemainderPaid':

@@ -128,6 +128,11 @@ export interface DetectTransfer {
   network: NetworkId;
   amount: string;
 }
+/** A chain watcher saw the transfer's block leave the canonical chain before it was final. */
+export interface WithdrawTransfer {
+  type: 'WithdrawTransfer';
+  txHash: string;
+}
 export interface RecordCheckoutConfirmations {
   type: 'RecordConfirmations';
   txHash: string;
@@ -149,6 +154,7 @@ export type CheckoutCommand =
   | ClaimCheckout
   | MarkSent
   | DetectTransfer
+  | WithdrawTransfer
   | RecordCheckoutConfirmations
   | ExpireCheckout
   | FailCheckout;
@@ -161,6 +167,7 @@ const CHECKOUT_COMMANDS: CommandHandlers<Exclude<CheckoutCommand, OpenCryptoChec
   MarkSent: markSent,
   DetectTransfer: (command, state, ctx) => detect(state, ctx, command.txHash, command.network, parse(command.amount, state.decimals), false, false, command.fromAddress ?? null),
   RecordConfirmations: confirm,
+  WithdrawTransfer: withdraw,
   ExpireCheckout: (_command, state, ctx) => expire(state, ctx),
   FailCheckout: fail,
 };
@@ -221,6 +228,19 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
         transfers: [...state.transfers, { txHash: d.tx_hash, network: d.network, amount, current: 0 }],
         confirmingTx: d.tx_hash,
         confirmations: { ...state.confirmations, current: 0 },
+      };
+    }
+    case 'CheckoutTransferWithdrawn': {
+      const d = event.data;
+      const transfers = state.transfers.filter((t) => t.txHash !== d.tx_hash);
+      const latest = transfers[transfers.length - 1] ?? null;
+      return {
+        ...state,
+        status: d.status,
+        received: parse(d.received_amount, state.decimals),
+        transfers,
+        confirmingTx: latest?.txHash ?? null,
+        confirmations: { ...state.confirmations, current: latest?.current ?? 0 },
       };
     }
     case 'CheckoutConfirmationRecorded': {
@@ -444,6 +464,51 @@ function confirm(command: RecordCheckoutConfirmations, state: OpenCheckoutState,
     });
   }
   return events;
+}
+
+/**
+ * A transfer whose block a reorganisation took away before it was final (a chain watcher's
+ * report): the checkout no longer counts it. A final transfer is never withdrawn (its
+ * confirmations reached `required`, where watchers stop), nor one of a completed checkout. A
+ * confirming checkout left with nothing confirming takes transfers again — `open`, or
+ * `awaiting_customer` when a confirmed short transfer remains — and ends at once when its quote
+ * ended meanwhile (the quote was held only while the transfer confirmed).
+ */
+function withdraw(command: WithdrawTransfer, state: OpenCheckoutState, ctx: DecideContext): CheckoutEvent[] {
+  const transfer = state.transfers.find((t) => t.txHash === command.txHash);
+  if (!transfer || state.status === 'completed' || transfer.current >= state.confirmations.required) return [];
+  const received = transfer.network === state.network ? state.received - transfer.amount : state.received;
+  const left = remaining(state.expected, received);
+  const over = overpaid(state.expected, received);
+  const after = state.transfers.filter((t) => t.txHash !== transfer.txHash);
+  const status = state.status === 'confirming' ? statusWithout(after, state) : (state.status as Exclude<CheckoutStatus, 'completed'>); // completed returned above
+  const events: CheckoutEvent[] = [
+    {
+      type: 'CheckoutTransferWithdrawn',
+      data: {
+        checkout_id: state.id,
+        payment_id: state.paymentId,
+        tx_hash: transfer.txHash,
+        network: transfer.network,
+        amount: fmt(transfer.amount, state.decimals),
+        received_amount: fmt(received, state.decimals),
+        remaining_amount: left > 0n ? fmt(left, state.decimals) : null,
+        overpaid_amount: over > 0n ? fmt(over, state.decimals) : null,
+        status,
+      },
+    },
+  ];
+  if (state.status === 'confirming' && status === 'open' && quoteEnded(state, ctx.now)) {
+    events.push({ type: 'CheckoutExpired', data: { checkout_id: state.id, payment_id: state.paymentId, received_amount: fmt(received, state.decimals) } });
+  }
+  return events;
+}
+
+/** The status of a confirming checkout once `transfers` are all it has left. */
+function statusWithout(transfers: readonly CheckoutTransfer[], state: OpenCheckoutState): 'open' | 'awaiting_customer' | 'confirming' {
+  const required = state.confirmations.required;
+  if (transfers.some((t) => t.network === state.network && t.current < required)) return 'confirming';
+  return transfers.some((t) => t.network === state.network) ? 'awaiting_customer' : 'open';
 }
 
 function expire(state: OpenCheckoutState, ctx: DecideContext): CheckoutEvent[] {

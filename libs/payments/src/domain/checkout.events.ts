@@ -9,6 +9,9 @@ import type { Breakdown } from '@lib/money';
  */
 export type CheckoutReviewReason = 'claimed' | 'wrong_network' | 'late';
 
+/** The checkout statuses (spec §2). */
+export type CheckoutStatusName = 'open' | 'awaiting_customer' | 'confirming' | 'completed' | 'needs_review' | 'expired' | 'canceled' | 'failed';
+
 export interface CheckoutOpenedData {
   checkout_id: string;
   payment_id: string;
@@ -59,6 +62,8 @@ export type CheckoutEvent =
   | { type: 'CheckoutSuperseded'; data: { checkout_id: string } }
   | { type: 'CheckoutClaimed'; data: { checkout_id: string; payment_id: string; tx_hash: string; network: NetworkId; email: string | null } }
   | { type: 'CheckoutTransferDetected'; data: CheckoutTransferDetectedData }
+  /** A chain reorganisation took the transfer's block away before it was final (issue 11): the amounts as they are without it. */
+  | { type: 'CheckoutTransferWithdrawn'; data: { checkout_id: string; payment_id: string; tx_hash: string; network: NetworkId; amount: string; received_amount: string; remaining_amount: string | null; overpaid_amount: string | null; /** The checkout's status without it. */ status: Exclude<CheckoutStatusName, 'completed'> } }
   | { type: 'CheckoutConfirmationRecorded'; data: { checkout_id: string; tx_hash: string; current: number; required: number } }
   | { type: 'CheckoutCompleted'; data: { checkout_id: string; payment_id: string; received_amount: string; overpaid_amount: string | null } }
   | { type: 'CheckoutAwaitingCustomer'; data: { checkout_id: string; received_amount: string; remaining_amount: string; expires_at: string } }

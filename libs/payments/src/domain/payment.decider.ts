@@ -30,6 +30,7 @@ export interface PaymentMethodState {
 
 export interface PaymentTransferState {
   checkoutId: string;
+  network: NetworkId;
   amount: bigint;
   review: PaymentReviewReason | null;
   current: number;
@@ -109,6 +110,12 @@ export interface RecordTransfer {
   review: PaymentReviewReason | null;
   fromAddress?: string | null;
 }
+/** The checkout withdrew a transfer (a reorganisation, before it was final). */
+export interface WithdrawPaymentTransfer {
+  type: 'WithdrawTransfer';
+  checkoutId: string;
+  txHash: string;
+}
 export interface RecordConfirmations {
   type: 'RecordConfirmations';
   checkoutId: string;
@@ -154,6 +161,7 @@ export type PaymentCommand =
   | CreatePayment
   | SelectMethod
   | RecordTransfer
+  | WithdrawPaymentTransfer
   | RecordConfirmations
   | RecordCheckoutEnded
   | RecordClaim
@@ -167,6 +175,7 @@ export type PaymentCommand =
 const PAYMENT_COMMANDS: CommandHandlers<Exclude<PaymentCommand, CreatePayment>, LivePaymentState, DecideContext, PaymentEvent> = {
   SelectMethod: selectMethod,
   RecordTransfer: recordTransfer,
+  WithdrawTransfer: withdrawTransfer,
   RecordConfirmations: recordConfirmations,
   RecordCheckoutEnded: checkoutEnded,
   RecordClaim: recordClaim,
@@ -232,8 +241,13 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       const decimals = state.quotes[d.checkout_id]?.method.decimals ?? state.method?.decimals ?? 0;
       return {
         ...state,
-        transfers: { ...state.transfers, [d.tx_hash]: { checkoutId: d.checkout_id, amount: parse(d.amount, decimals), review: d.review, current: 0, required: 0 } },
+        transfers: { ...state.transfers, [d.tx_hash]: { checkoutId: d.checkout_id, network: d.network, amount: parse(d.amount, decimals), review: d.review, current: 0, required: 0 } },
       };
+    }
+    case 'PaymentTransferWithdrawn': {
+      const transfers = { ...state.transfers };
+      delete transfers[event.data.tx_hash];
+      return { ...state, transfers };
     }
     case 'PaymentConfirmationRecorded': {
       const d = event.data;
@@ -401,6 +415,14 @@ function recordTransfer(command: RecordTransfer, state: LivePaymentState): Payme
     events.push({ type: 'PaymentNeedsReview', data: { checkout_id: command.checkoutId, reason: review, tx_hash: command.txHash } });
   }
   return events;
+}
+
+/** A transfer the payment saw is withdrawn: it was never counted (only confirmed transfers are), so only the record goes. */
+function withdrawTransfer(command: WithdrawPaymentTransfer, state: LivePaymentState): PaymentEvent[] {
+  const transfer = state.transfers[command.txHash];
+  if (!transfer || (transfer.required > 0 && transfer.current >= transfer.required)) return [];
+  const decimals = state.quotes[transfer.checkoutId]?.method.decimals ?? state.method?.decimals ?? 0;
+  return [{ type: 'PaymentTransferWithdrawn', data: { checkout_id: transfer.checkoutId, tx_hash: command.txHash, network: transfer.network, amount: fmt(transfer.amount, decimals) } }];
 }
 
 function recordConfirmations(command: RecordConfirmations, state: LivePaymentState, ctx: DecideContext): PaymentEvent[] {

@@ -20,6 +20,7 @@ const TIMELINE_ENTRIES: { [Type in PaymentEvent['type']]: (data: Extract<Payment
   PaymentCreated: () => [['created', null]],
   PaymentMethodSelected: (d) => [['method_selected', { rail: d.rail, asset: d.asset, network: d.network }]],
   PaymentTransferDetected: (d) => [['detected', { amount: d.amount, network: d.network, tx_hash: d.tx_hash }]],
+  PaymentTransferWithdrawn: (d) => [['withdrawn', { amount: d.amount, network: d.network, tx_hash: d.tx_hash }]],
   PaymentConfirmationRecorded: (d) => [['confirmation', { current: d.current, required: d.required }]],
   PaymentUnderpaid: (d) => [['underpaid', { expected: d.expected, received: d.received }]],
   PaymentSucceeded: () => [['succeeded', null]],

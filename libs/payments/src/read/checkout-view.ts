@@ -198,6 +198,11 @@ function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): Checkout
         sent_at: state.sent_at ?? at,
       };
     }
+    case 'CheckoutTransferWithdrawn': {
+      const d = e.data;
+      const transfers = state.transfers.filter((t) => t.tx_hash !== d.tx_hash);
+      return { ...state, status: d.status, transfers, received_amount: d.received_amount, remaining_amount: d.remaining_amount, overpaid_amount: d.overpaid_amount, confirmations: { ...state.confirmations, current: 0 } };
+    }
     case 'CheckoutConfirmationRecorded':
       return { ...state, confirmations: { current: e.data.current, required: e.data.required } };
     case 'CheckoutCompleted':

@@ -291,6 +291,8 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
       };
       return { ...state, transfers: [...state.transfers, transfer] };
     }
+    case 'PaymentTransferWithdrawn':
+      return { ...state, transfers: state.transfers.filter((t) => t.tx_hash !== e.data.tx_hash) };
     case 'PaymentConfirmationRecorded': {
       const d = e.data;
       return {
