@@ -832,7 +832,7 @@ export interface components {
             /** @description The timeline, oldest first. */
             events: {
                 /**
-                 * @description created, method_selected, detected, confirmation, underpaid, expired, succeeded, remainder_requested, claimed, failed, remainder_paid, canceled, accepted
+                 * @description created, method_selected, detected, withdrawn (a chain reorganisation took the transfer away before it was final), confirmation, underpaid, expired, succeeded, remainder_requested, claimed, failed, remainder_paid, canceled, accepted
                  * @example confirmation
                  */
                 type: string;

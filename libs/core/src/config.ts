@@ -1,5 +1,10 @@
 import { StoreConfig, adapterFor } from '@lib/eventstore';
 import { parseTrustedProxies } from '@lib/rate-limit';
+import { ASSET_CODES, AssetCode, NetworkId, isValidAddress } from '@lib/chains';
+
+/** The EVM networks a node URL can be configured for (EVM_RPC_URL_<NETWORK>). */
+export const EVM_NETWORKS = ['ethereum', 'polygon', 'base', 'arbitrum'] as const satisfies readonly NetworkId[];
+export type EvmNetworkId = (typeof EVM_NETWORKS)[number];
 
 /** The process's configuration, read once from the environment and validated at start. */
 export interface AppConfig extends StoreConfig {
@@ -27,6 +32,16 @@ export interface AppConfig extends StoreConfig {
   walletKek: string | null;
   /** A file holding it (WALLET_KEK_FILE), or null. Neither: only the embedded store may run, with a generated development key in DATA_DIR. */
   walletKekFile: string | null;
+  /** JSON-RPC node of each EVM network the service watches (EVM_RPC_URL_<NETWORK>); a network without one is not offered to live businesses. */
+  evmRpcUrls: Partial<Record<EvmNetworkId, string>>;
+  /** Token contracts of a network instead of the registry's (EVM_TOKENS_<NETWORK>=USDC=0x…,USDT=0x…): test chains and testnets deploy their own. */
+  evmTokens: Partial<Record<EvmNetworkId, Partial<Record<AssetCode, string>>>>;
+  /** Solana JSON-RPC node (SOLANA_RPC_URL), or null. */
+  solanaRpcUrl: string | null;
+  /** Esplora HTTP API of a Bitcoin indexer (BITCOIN_ESPLORA_URL), or null. */
+  bitcoinEsploraUrl: string | null;
+  /** How often a chain watcher asks its node for new blocks (CHAIN_POLL_MS). */
+  chainPollMs: number;
 }
 
 export class ConfigError extends Error {
@@ -53,6 +68,17 @@ export const CONFIG_VARIABLES = [
   'FEE_RATE_BPS',
   'WALLET_KEK',
   'WALLET_KEK_FILE',
+  'EVM_RPC_URL_ETHEREUM',
+  'EVM_RPC_URL_POLYGON',
+  'EVM_RPC_URL_BASE',
+  'EVM_RPC_URL_ARBITRUM',
+  'EVM_TOKENS_ETHEREUM',
+  'EVM_TOKENS_POLYGON',
+  'EVM_TOKENS_BASE',
+  'EVM_TOKENS_ARBITRUM',
+  'SOLANA_RPC_URL',
+  'BITCOIN_ESPLORA_URL',
+  'CHAIN_POLL_MS',
 ] as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -97,6 +123,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     walletKek: env.WALLET_KEK || null,
     walletKekFile: env.WALLET_KEK_FILE || null,
+    evmRpcUrls: Object.fromEntries(
+      EVM_NETWORKS.flatMap((network) => {
+        const value = url(env, `EVM_RPC_URL_${network.toUpperCase()}`, ['http:', 'https:', 'ws:', 'wss:']);
+        return value ? [[network, value]] : [];
+      }),
+    ),
+    evmTokens: Object.fromEntries(EVM_NETWORKS.flatMap((network) => tokens(env, network))),
+    solanaRpcUrl: url(env, 'SOLANA_RPC_URL', ['http:', 'https:']),
+    bitcoinEsploraUrl: url(env, 'BITCOIN_ESPLORA_URL', ['http:', 'https:']),
+    chainPollMs: integer(env, 'CHAIN_POLL_MS', 2000, 50, 600_000),
   };
   if (config.walletKek !== null && !isKek(config.walletKek)) throw new ConfigError('WALLET_KEK must be 32 bytes written as 64 hex digits or base64');
   if (config.walletKek === null && config.walletKekFile === null && adapterFor(config) !== 'embedded') {
@@ -106,6 +142,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     throw new ConfigError(`--role=${roleArg} runs the API and workers apart, which needs a shared store: set DATABASE_URL (and EVENTSTORE_URL if used)`);
   }
   return config;
+}
+
+/** EVM_TOKENS_<NETWORK>: `USDC=0x…,USDT=0x…` — assets the registry puts on that network, valid addresses. */
+function tokens(env: NodeJS.ProcessEnv, network: EvmNetworkId): [EvmNetworkId, Partial<Record<AssetCode, string>>][] {
+  const name = `EVM_TOKENS_${network.toUpperCase()}`;
+  const text = env[name];
+  if (!text) return [];
+  const out: Partial<Record<AssetCode, string>> = {};
+  for (const pair of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [asset, address] = pair.split('=').map((p) => p.trim());
+    if (!(ASSET_CODES as readonly string[]).includes(asset) || asset === 'ETH' || !address || !isValidAddress(network, address)) {
+      throw new ConfigError(`${name} must be a list like USDC=0x…,USDT=0x… (a token and its contract address), got ${JSON.stringify(pair)}`);
+    }
+    out[asset as AssetCode] = address;
+  }
+  return [[network, out]];
 }
 
 /** 32 bytes as 64 hex digits or base64 (the wallets library parses it; this only refuses a malformed one at start). */

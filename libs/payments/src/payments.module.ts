@@ -9,6 +9,13 @@ import { PaymentsReactor } from './payments-reactor';
 import { PAYMENT_QUERY_HANDLERS } from './queries';
 import { PaymentsReadModel } from './read';
 import { WalletsModule } from '@lib/wallets';
+import type { NetworkId } from '@lib/chains';
+import { ChainTransfers } from './app/chain-transfers';
+
+/** The networks the configuration gives a node for (EVM_RPC_URL_<NETWORK>, SOLANA_RPC_URL, BITCOIN_ESPLORA_URL). */
+export function watchedNetworks(config: AppConfig): NetworkId[] {
+  return [...(Object.keys(config.evmRpcUrls) as NetworkId[]), ...(config.solanaRpcUrl ? (['solana'] as const) : []), ...(config.bitcoinEsploraUrl ? (['bitcoin'] as const) : [])];
+}
 
 /**
  * The payments capability's background work: durable timers and the process manager's backstop.
@@ -64,7 +71,7 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
   providers: [
     { provide: TimerStore, useFactory: (db: Database) => new TimerStore(db), inject: [DATABASE] },
     { provide: PaymentsReadModel, useFactory: (db: Database, config: AppConfig) => new PaymentsReadModel(db, { checkoutBaseUrl: config.checkoutBaseUrl }), inject: [DATABASE, APP_CONFIG] },
-    { provide: PAYMENTS_SETTINGS, useFactory: (config: AppConfig): PaymentsSettings => ({ quoteTtlMs: config.quoteTtlMs, feeRateBps: config.feeRateBps }), inject: [APP_CONFIG] },
+    { provide: PAYMENTS_SETTINGS, useFactory: (config: AppConfig): PaymentsSettings => ({ quoteTtlMs: config.quoteTtlMs, feeRateBps: config.feeRateBps, liveNetworks: watchedNetworks(config) }), inject: [APP_CONFIG] },
     { provide: PAYMENT_RATES, useValue: new FixedRates() },
     PaymentStreams,
     PaymentsProcessManager,
@@ -75,7 +82,8 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
     ...PAYMENT_COMMAND_HANDLERS,
     ...PAYMENT_QUERY_HANDLERS,
     PaymentsWorker,
+    ChainTransfers,
   ],
-  exports: [PaymentsReadModel, TimerStore, PaymentStreams, PaymentsProcessManager, TimerFiring, BusinessClock],
+  exports: [PaymentsReadModel, TimerStore, PaymentStreams, PaymentsProcessManager, TimerFiring, BusinessClock, ChainTransfers],
 })
 export class PaymentsCoreModule {}

@@ -6,7 +6,7 @@ import { appPerSuite, businessWithKey, clientWithNewKey, startApp } from '../../
  */
 describe('payment and checkout errors over HTTP', () => {
   const suite = appPerSuite(
-    () => startApp('embedded', { TRUSTED_PROXIES: 'loopback' }),
+    () => startApp('embedded', { TRUSTED_PROXIES: 'loopback', EVM_RPC_URL_ETHEREUM: 'http://127.0.0.1:9' }), // live checkouts need a watched network (nothing listens there)
     async (api) => {
       const shop = (await businessWithKey(api, true)).client;
       const live = await businessWithKey(api, false);

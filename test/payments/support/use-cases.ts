@@ -12,7 +12,7 @@ export function paymentsUseCases(store: EventStore, db: Database, readModels: Re
   const runner = new CommandRunner(store, readModels);
   const streams = new PaymentStreams(store, runner);
   const timers = new TimerStore(db);
-  const settings: PaymentsSettings = { quoteTtlMs: 900_000, feeRateBps: 100 };
+  const settings: PaymentsSettings = { quoteTtlMs: 900_000, feeRateBps: 100, liveNetworks: [] };
   const process = new PaymentsProcessManager(streams, timers, settings);
   const clock = new BusinessClock(timers);
   return { runner, streams, timers, settings, process, clock, createPayment: new CreatePaymentHandler(store, streams, process, clock, runner, settings, new PaymentsReadModel(db, { checkoutBaseUrl: 'http://localhost/pay' })) };

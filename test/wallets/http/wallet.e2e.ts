@@ -9,9 +9,22 @@ const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon
 /** Another valid phrase (BIP-39 vector "legal winner … title"). */
 const LEGAL = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 
+/**
+ * Live businesses are offered only the networks a chain watcher watches: nodes are configured for
+ * all but Base here. Nothing listens at them (these tests are about wallets, not watching): the
+ * watchers back off in the background.
+ */
+const NODES = {
+  EVM_RPC_URL_ETHEREUM: 'http://127.0.0.1:9',
+  EVM_RPC_URL_POLYGON: 'http://127.0.0.1:9',
+  EVM_RPC_URL_ARBITRUM: 'http://127.0.0.1:9',
+  SOLANA_RPC_URL: 'http://127.0.0.1:9',
+  BITCOIN_ESPLORA_URL: 'http://127.0.0.1:9',
+};
+
 describe('the business wallet over HTTP (POST /wallet, GET /wallet, fresh addresses per checkout)', () => {
   const suite = appPerSuite(
-    () => startApp('embedded', { TRUSTED_PROXIES: 'loopback' }),
+    () => startApp('embedded', { TRUSTED_PROXIES: 'loopback', ...NODES }),
     async (api) => ({
       simulated: await businessWithKey(api, true),
       live: await businessWithKey(api, false, 'Live Shop'),
@@ -117,11 +130,12 @@ describe('the business wallet over HTTP (POST /wallet, GET /wallet, fresh addres
 
     const evm = await shop.client.openCheckout(await shop.client.createPayment(), { asset: 'USDT', network: 'arbitrum' });
     expect(evm.crypto.address).toBe(evmAddress(keys.evmXpub, 0));
-    for (const [asset, network] of [['SOL', 'solana'], ['BTC', 'bitcoin']]) {
+    for (const [asset, network] of [['SOL', 'solana'], ['BTC', 'bitcoin'], ['USDC', 'base']]) {
       const payment = await shop.client.createPayment();
       const refused = await shop.client.postOnce('/checkouts', { payment_code: payment.url.split('/').pop(), asset, network });
       expect(refused.status).toBe(409);
       expect(refused.body.error.code).toBe('not_accepting');
+      expect(refused.body.error.message).toMatch(network === 'base' ? /does not watch base/ : /cannot receive/);
     }
   });
 

@@ -8,3 +8,4 @@ export * from './process-manager';
 export * from './settings';
 export * from './streams';
 export * from './timer-firing';
+export * from './chain-transfers';

@@ -2,11 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { unhandled } from '@lib/domain';
 import { LogPosition, SYSTEM_ACTOR } from '@lib/eventstore';
 import { ScheduleTimer, TimerStore } from '@lib/timers';
-import { CheckoutState, OpenCryptoCheckout } from '../domain/checkout.decider';
+import { CheckoutCommand, CheckoutState, OpenCryptoCheckout } from '../domain/checkout.decider';
 import { CheckoutEvent } from '../domain/checkout.events';
 import { Reaction, react, reactionEventId } from '../domain/checkout-to-payment';
 import { PaymentDomainError } from '../domain/errors';
-import { LivePaymentState, PaymentState } from '../domain/payment.decider';
+import { LivePaymentState, PaymentCommand, PaymentState } from '../domain/payment.decider';
 import { PaymentEvent } from '../domain/payment.events';
 import { timersForCheckoutEvent, timersForPaymentEvent } from './payment-timers';
 import { later } from './positions';
@@ -80,6 +80,21 @@ export class PaymentsProcessManager {
     for (const id of done) this.settledHere.add(id);
     while (this.settledHere.size > 100_000) this.settledHere.delete(this.settledHere.values().next().value as string);
     return { position };
+  }
+
+  /**
+   * A command that does not come from a request (a timer, a chain watcher's report) on one
+   * stream, then its consequences settled; resolves the position of the last event it caused.
+   * A refusal by the rules (the checkout moved on meanwhile) is an answer, not a fault: null.
+   */
+  async decideAndSettle(target: { checkoutId: string; command: CheckoutCommand } | { paymentId: string; command: PaymentCommand }, options: DecideOptions): Promise<LogPosition | null> {
+    try {
+      const decided = 'checkoutId' in target ? await this.streams.decideCheckout(target.checkoutId, target.command, options) : await this.streams.decidePayment(target.paymentId, target.command, options);
+      return later(decided.position, (await this.settle(decided.appended)).position);
+    } catch (error) {
+      if (error instanceof PaymentDomainError) return null;
+      throw error;
+    }
   }
 
   /** True when this process already settled the event (the backstop can skip it). */

@@ -1,9 +1,12 @@
+import type { NetworkId } from '@lib/chains';
 /** What every payments use case reads from the deployment's configuration (PaymentsCoreModule provides it from AppConfig). */
 export interface PaymentsSettings {
   /** Quote life (spec §4: the default is 15 minutes). */
   quoteTtlMs: number;
   /** Processing fee rate of every business until businesses carry their own (decision 0011). */
   feeRateBps: number;
+  /** Networks a chain watcher watches (a node is configured for them): the only ones live businesses are offered (issue 11). */
+  liveNetworks: readonly NetworkId[];
 }
 
 export const PAYMENTS_SETTINGS = Symbol('PAYMENTS_SETTINGS');

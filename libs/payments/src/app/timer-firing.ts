@@ -3,7 +3,6 @@ import { CommandRunner, LogPosition, SYSTEM_ACTOR } from '@lib/eventstore';
 import { Timer, TimerStore } from '@lib/timers';
 import { uuidv5 } from '../domain/checkout-to-payment';
 import { CheckoutCommand } from '../domain/checkout.decider';
-import { PaymentDomainError } from '../domain/errors';
 import { PaymentCommand } from '../domain/payment.decider';
 import { isCheckoutId } from '../domain/stream-categories';
 import { TIMER_KINDS } from './payment-timers';
@@ -97,27 +96,11 @@ export class TimerFiring {
     return fired;
   }
 
-  private async onCheckout(checkoutId: string, command: CheckoutCommand, options: DecideOptions): Promise<LogPosition | null> {
-    return this.refusalIsAnAnswer(async () => {
-      const decided = await this.streams.decideCheckout(checkoutId, command, options);
-      return later(decided.position, (await this.process.settle(decided.appended)).position);
-    });
+  private onCheckout(checkoutId: string, command: CheckoutCommand, options: DecideOptions): Promise<LogPosition | null> {
+    return this.process.decideAndSettle({ checkoutId, command }, options);
   }
 
-  private async onPayment(paymentId: string, command: PaymentCommand, options: DecideOptions): Promise<LogPosition | null> {
-    return this.refusalIsAnAnswer(async () => {
-      const decided = await this.streams.decidePayment(paymentId, command, options);
-      return later(decided.position, (await this.process.settle(decided.appended)).position);
-    });
-  }
-
-  /** A timer's command refused by the rules (the checkout moved on meanwhile) is an answer, not a fault. */
-  private async refusalIsAnAnswer(run: () => Promise<LogPosition | null>): Promise<LogPosition | null> {
-    try {
-      return await run();
-    } catch (error) {
-      if (error instanceof PaymentDomainError) return null;
-      throw error;
-    }
+  private onPayment(paymentId: string, command: PaymentCommand, options: DecideOptions): Promise<LogPosition | null> {
+    return this.process.decideAndSettle({ paymentId, command }, options);
   }
 }

@@ -13,6 +13,7 @@ export type PaymentErrorCode =
   | 'payment_not_underpaid'
   | 'remainder_unavailable'
   | 'nothing_due'
+  | 'not_accepting'
   | 'payment_paid'
   | 'payment_canceled'
   | 'wrong_rail'

@@ -47,6 +47,8 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     const network = input.network as NetworkId; // one of NETWORK_IDS (OpenCheckoutRequest)
     if (input.email !== undefined && !isValidEmail(input.email)) throw new PaymentDomainError('invalid_email', 'email is not a valid e-mail address.', 'email');
     if (input.simulate !== undefined && !business.simulated) throw new PaymentDomainError('invalid_request', 'simulate is for simulated businesses only.', 'simulate');
+    // a live business takes real transfers only on networks a chain watcher watches (a node is configured)
+    if (!business.simulated && !this.settings.liveNetworks.includes(network)) throw new PaymentDomainError('not_accepting', `This service does not watch ${network} yet: live payments are not taken there.`, 'network');
 
     // 2. load the payment, and check its refusals before a checkout is opened for it
     const payment = await this.steps.streams.payment(paymentId);

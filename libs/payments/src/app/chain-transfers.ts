@@ -1,0 +1,74 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ObservedTransfer, TransferSink, decimals, family } from '@lib/chains';
+import { SYSTEM_ACTOR } from '@lib/eventstore';
+import { formatCryptoAmount } from '@lib/money';
+import { WalletAddressBook } from '@lib/wallets';
+import { uuidv5 } from '../domain/checkout-to-payment';
+import { CheckoutCommand } from '../domain/checkout.decider';
+import { BusinessClock } from './business-clock';
+import { PaymentsProcessManager } from './process-manager';
+import { PaymentStreams } from './streams';
+
+/**
+ * Where the chain watchers report (issue 11; the TransferSink of libs/chains/src/watch): each
+ * report becomes the checkout command the simulation uses — DetectTransfer, RecordConfirmations —
+ * or WithdrawTransfer for a reorganisation, on the checkout whose address received it (the
+ * wallets' address book), then settled like any other command. Event ids come from the
+ * transfer's key (network, hash, index) and what is reported, so a report repeated after a
+ * restart appends nothing; the deciders ignore what they already know besides.
+ *
+ * Not credited (logged): a transfer to an address no checkout reserved, one to a simulated
+ * business's checkout (simulated businesses move no real money), and a coin the checkout did not
+ * quote (it stays at the address, in the business's wallet).
+ */
+@Injectable()
+export class ChainTransfers implements TransferSink {
+  private readonly logger = new Logger('chain-transfers');
+
+  constructor(
+    private readonly streams: PaymentStreams,
+    private readonly process: PaymentsProcessManager,
+    private readonly book: WalletAddressBook,
+    private readonly clock: BusinessClock,
+  ) {}
+
+  async detected(transfer: ObservedTransfer): Promise<void> {
+    await this.onCheckoutOf(transfer, 'detected', (asset) =>
+      asset === transfer.asset
+        ? { type: 'DetectTransfer', txHash: transfer.txHash, fromAddress: transfer.from, network: transfer.network, amount: formatCryptoAmount(transfer.amount, decimals(transfer.asset)) }
+        : null,
+    );
+  }
+
+  async confirmed(transfer: ObservedTransfer, confirmations: number): Promise<void> {
+    await this.onCheckoutOf(transfer, `confirmed:${confirmations}`, () => ({ type: 'RecordConfirmations', txHash: transfer.txHash, current: confirmations }));
+  }
+
+  async withdrawn(transfer: ObservedTransfer): Promise<void> {
+    await this.onCheckoutOf(transfer, `withdrawn:${transfer.block.hash}`, () => ({ type: 'WithdrawTransfer', txHash: transfer.txHash }));
+  }
+
+  private async onCheckoutOf(transfer: ObservedTransfer, report: string, command: (checkoutAsset: string) => CheckoutCommand | null): Promise<void> {
+    const owner = await this.book.owner(family(transfer.network), transfer.to);
+    if (owner === null) {
+      this.logger.warn(`${transfer.network} ${transfer.txHash}#${transfer.index}: ${transfer.to} is no checkout's address`);
+      return;
+    }
+    const checkout = await this.streams.checkout(owner.checkoutId);
+    if (checkout.status === 'none') throw new Error(`checkout ${owner.checkoutId} of address ${transfer.to} has no stream`);
+    if (checkout.simulated) {
+      this.logger.warn(`${transfer.network} ${transfer.txHash}: a real transfer to simulated checkout ${checkout.id} is not credited`);
+      return;
+    }
+    const decided = command(checkout.asset);
+    if (decided === null) {
+      this.logger.warn(`${transfer.network} ${transfer.txHash}: ${transfer.asset} sent to checkout ${checkout.id}, which quoted ${checkout.asset}: not credited`);
+      return;
+    }
+    const key = `chain|${transfer.network}|${transfer.txHash}|${transfer.index}|${report}`;
+    await this.process.decideAndSettle(
+      { checkoutId: owner.checkoutId, command: decided },
+      { now: await this.clock.now(owner.businessId), eventId: (i) => uuidv5(`${key}#${i}`), metadata: { causationId: key, actor: SYSTEM_ACTOR } },
+    );
+  }
+}
