@@ -2,6 +2,7 @@ import { DynamicModule, ForwardReference, Module, Type } from '@nestjs/common';
 import { BusinessesModule } from '@lib/businesses';
 import { AppConfig, CoreModule } from '@lib/core';
 import { WebhookDispatcherModule } from '@lib/webhooks';
+import { OperationsModule } from '@lib/operations';
 import { allProjectors } from '@lib/wiring';
 import { BusinessController } from './businesses/business.controller';
 import { HealthController } from './health.controller';
@@ -27,7 +28,7 @@ export class AppModule {
     const defaults = [WebhooksModule, WebhookDispatcherModule].filter((m) => !brings(imports, m));
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, BusinessesModule, PaymentsHttpModule, WalletsHttpModule, ...defaults, ...imports],
+      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, BusinessesModule, OperationsModule, PaymentsHttpModule, WalletsHttpModule, ...defaults, ...imports],
       controllers: [HealthController, BusinessController],
     };
   }

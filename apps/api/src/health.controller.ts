@@ -4,6 +4,7 @@ import { Public } from './auth/auth.decorators';
 import { dataOf, schemaRef } from './platform/openapi';
 import { EVENT_STORE, EventStore, formatPosition } from '@lib/eventstore';
 import { ProjectionRunner } from '@lib/projections';
+import { ServicePauses } from '@lib/operations';
 
 @ApiTags('health')
 @Controller('health')
@@ -11,6 +12,7 @@ export class HealthController {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly projections: ProjectionRunner,
+    private readonly pauses: ServicePauses,
   ) {}
 
   /** Liveness alone: the process answers HTTP (touches no store). */
@@ -23,7 +25,7 @@ export class HealthController {
   }
 
   /** Liveness and store readiness: answers once the store has answered a read. */
-  @ApiOperation({ summary: 'Liveness and store readiness, with the projections and their lag' })
+  @ApiOperation({ summary: 'Liveness and store readiness, with the projections and their lag, and what the operator paused' })
   @ApiOkResponse({ description: 'The store has answered a read.', schema: dataOf(schemaRef('Health')) })
   @Public()
   @Get()
@@ -36,6 +38,7 @@ export class HealthController {
         status: 'ok',
         store: { adapter: this.store.kind, head: formatPosition(head) },
         projections: projections.map((p) => ({ name: p.name, state: p.state, position: formatPosition(p.position), lag: p.lag })),
+        pauses: (await this.pauses.list()).map((p) => ({ target: p.target, reason: p.reason, since: p.since })),
       },
     };
   }

@@ -16,6 +16,9 @@ import {
   reinstateBusiness,
   revokeKey,
   suspendBusiness,
+  clearPause,
+  listPauses,
+  setPause,
 } from './commands/businesses';
 import { seed } from './commands/seed';
 
@@ -119,6 +122,26 @@ function program(): Command {
     .option('--operator <name>', 'who reinstates it, recorded as the actor (default: the OS user name)', defaultOperator())
     .option('--json', 'print the business as JSON')
     .action(async (businessId: string, options) => withAdmin((admin) => reinstateBusiness(admin, businessId, options, out)));
+
+  const pauses = cli.command('pauses').description('pause, for every business, new checkouts, card payments, one network or sign-ups (503 temporarily_unavailable)');
+  pauses
+    .command('list')
+    .description('what is paused')
+    .option('--json', 'print JSON')
+    .action(async (options) => withAdmin((admin) => listPauses(admin, options, out)));
+  pauses
+    .command('set <target>')
+    .description('pause checkouts | card_payments | signups | network:<network> (e.g. network:polygon)')
+    .requiredOption('--reason <text>', 'why, for the record (at most 500 characters)')
+    .option('--operator <name>', 'who pauses it, recorded as the actor (default: the OS user name)', defaultOperator())
+    .option('--json', 'print the pauses as JSON')
+    .action(async (target: string, options) => withAdmin((admin) => setPause(admin, target, options, out)));
+  pauses
+    .command('clear <target>')
+    .description('let a paused action go again')
+    .option('--operator <name>', 'who resumes it, recorded as the actor (default: the OS user name)', defaultOperator())
+    .option('--json', 'print the pauses as JSON')
+    .action(async (target: string, options) => withAdmin((admin) => clearPause(admin, target, options, out)));
 
   const keys = cli.command('keys').description('API keys');
   keys

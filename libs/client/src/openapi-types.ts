@@ -33,7 +33,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Liveness and store readiness, with the projections and their lag
+         * Liveness and store readiness, with the projections and their lag, and what the operator paused
          * @description Public: no credentials needed (a key sent anyway must be valid).
          */
         get: operations["getHealth"];
@@ -720,6 +720,14 @@ export interface components {
                 state: string;
                 position: string;
                 lag: number | null;
+            }[];
+            /** @description GET /health only: what the operator paused for every business (new checkouts, card payments, a network, sign-ups); those actions answer 503 temporarily_unavailable. */
+            pauses?: {
+                /** @description checkouts, card_payments, signups or network:<network> */
+                target: string;
+                reason: string;
+                /** Format: date-time */
+                since: string;
             }[];
         };
         /** @description Every list response (spec §2 Lists): a page of objects, newest first. Pass `next_cursor` as `cursor` for the next page; a cursor from one list is invalid for another. */

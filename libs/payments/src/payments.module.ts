@@ -9,6 +9,7 @@ import { PaymentsReactor } from './payments-reactor';
 import { PAYMENT_QUERY_HANDLERS } from './queries';
 import { PaymentsReadModel } from './read';
 import { WalletsModule } from '@lib/wallets';
+import { OperationsModule } from '@lib/operations';
 import type { NetworkId } from '@lib/chains';
 import { ChainTransfers } from './app/chain-transfers';
 
@@ -67,7 +68,7 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
  * clock, who may act on what, and the steps the command handlers share (PaymentUseCaseSteps).
  */
 @Module({
-  imports: [WalletsModule],
+  imports: [WalletsModule, OperationsModule],
   providers: [
     { provide: TimerStore, useFactory: (db: Database) => new TimerStore(db), inject: [DATABASE] },
     { provide: PaymentsReadModel, useFactory: (db: Database, config: AppConfig) => new PaymentsReadModel(db, { checkoutBaseUrl: config.checkoutBaseUrl }), inject: [DATABASE, APP_CONFIG] },

@@ -4,6 +4,8 @@ import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { BusinessService, DomainError, operatorActor } from '@lib/businesses';
+import { DomainRefusal } from '@lib/domain';
+import { ServicePauses, isPauseTarget } from '@lib/operations';
 
 /** Where a running server tells the operator CLI how to reach it (0600, removed on stop). */
 export const ADMIN_FILE = 'admin.json';
@@ -27,6 +29,7 @@ export class AdminServer {
   constructor(
     private readonly businesses: BusinessService,
     private readonly dataDir: string,
+    private readonly pauses: ServicePauses,
   ) {}
 
   async start(): Promise<AdminEndpoint> {
@@ -78,6 +81,15 @@ export class AdminServer {
         });
         return send(201, created);
       }
+      if (url.pathname === '/pauses' || url.pathname === '/pauses/resume') {
+        if (req.method === 'GET' && url.pathname === '/pauses') return send(200, { data: await this.pauses.list() });
+        if (req.method === 'POST' && isPauseTarget(body.target)) {
+          const actor = operatorActor(body.operator);
+          const data = url.pathname === '/pauses' ? await this.pauses.pause(body.target, String(body.reason ?? ''), actor) : await this.pauses.resume(body.target, actor);
+          return send(200, { data });
+        }
+        if (req.method === 'POST') return send(400, { error: { code: 'invalid_request', message: 'target is not something that can be paused', field: 'target' } });
+      }
       if (req.method === 'GET' && url.pathname === '/keys') {
         return send(200, { data: await this.businesses.listKeys(url.searchParams.get('business_id') ?? '') });
       }
@@ -94,7 +106,7 @@ export class AdminServer {
       }
       send(404, { error: { code: 'not_found', message: `no admin route ${req.method} ${url.pathname}` } });
     } catch (error) {
-      if (error instanceof DomainError) return send(error.status, { error: { code: error.code, message: error.message, field: error.field } });
+      if (error instanceof DomainError || error instanceof DomainRefusal) return send(error.status, { error: { code: error.code, message: error.message, field: error.field } });
       if (error instanceof SyntaxError) return send(400, { error: { code: 'invalid_json', message: error.message } });
       send(500, { error: { code: 'internal_error', message: error instanceof Error ? error.message : String(error) } });
     }

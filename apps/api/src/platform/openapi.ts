@@ -114,6 +114,16 @@ const SCHEMAS = {
           properties: { name: { type: 'string' }, state: { type: 'string' }, position: { type: 'string' }, lag: { type: 'integer', nullable: true } },
         },
       },
+      pauses: {
+        type: 'array',
+        description: 'GET /health only: what the operator paused for every business (new checkouts, card payments, a network, sign-ups); those actions answer 503 temporarily_unavailable.',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['target', 'reason', 'since'],
+          properties: { target: { type: 'string', description: 'checkouts, card_payments, signups or network:<network>' }, reason: { type: 'string' }, since: timestamp },
+        },
+      },
     },
   },
   [LIST_ENVELOPE]: {

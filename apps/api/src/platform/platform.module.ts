@@ -9,6 +9,7 @@ import { IdempotencyStore, SqlIdempotencyStore, createIdempotencyStore } from '@
 import { ProjectionRunner } from '@lib/projections';
 import { RateLimiter, createRateLimiter } from '@lib/rate-limit';
 import { onboarding } from '@lib/wiring';
+import { OperationsModule, ServicePauses } from '@lib/operations';
 import { AdminServer } from '../admin/admin-server';
 import { AuthGuard } from '../auth/auth.guard';
 import { IDEMPOTENCY_STORE, IdempotencyInterceptor } from './idempotency.interceptor';
@@ -30,6 +31,7 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly businesses: BusinessService,
     @Inject(IDEMPOTENCY_STORE) private readonly idempotency: IdempotencyStore,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+    private readonly pauses: ServicePauses,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -40,7 +42,7 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
       this.sweeper.unref();
     }
     if (adapterFor(this.config) === 'embedded' && this.config.role === 'all') {
-      this.admin = new AdminServer(this.businesses, this.config.dataDir ?? './data');
+      this.admin = new AdminServer(this.businesses, this.config.dataDir ?? './data', this.pauses);
       await this.admin.start();
     }
   }
@@ -56,6 +58,7 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
 /** What every route shares: authentication, rate limits and idempotency (spec §5, §8). */
 @Global()
 @Module({
+  imports: [OperationsModule],
   providers: [
     {
       provide: BusinessService,

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { ApiKeyView, Business } from '@lib/businesses';
 import { BusinessService, businessesProjector, operatorActor } from '@lib/businesses';
 import { AppConfig } from '@lib/core';
-import { adapterFor, openEventStore } from '@lib/eventstore';
+import { CommandRunner, adapterFor, openEventStore } from '@lib/eventstore';
+import { PAUSE_TARGETS, Pause, PauseTarget, ServicePauses, isPauseTarget } from '@lib/operations';
 import { ProjectionRunner } from '@lib/projections';
 import { walletsProjector } from '@lib/wallets';
 import { standaloneOnboarding } from '@lib/wiring';
@@ -19,6 +20,10 @@ export interface BusinessAdmin {
   /** `operator`: who does it (the events' actor). */
   suspendBusiness(businessId: string, input: { reason: string; operator: string }): Promise<Business>;
   reinstateBusiness(businessId: string, input: { operator: string }): Promise<Business>;
+  /** Operator pauses (issue 19 B14): what is paused now; pause or resume one target (the operator is the events' actor). */
+  listPauses(): Promise<Pause[]>;
+  pause(input: { target: string; reason: string; operator: string }): Promise<Pause[]>;
+  resume(input: { target: string; operator: string }): Promise<Pause[]>;
   close(): Promise<void>;
 }
 
@@ -38,6 +43,7 @@ export async function openBusinessAdmin(config: AppConfig): Promise<BusinessAdmi
   // what the server does after a business is created, here too: a simulated business gets its wallet
   const kek = { walletKek: config.walletKek, walletKekFile: config.walletKekFile, dataDir: config.dataDir, embedded: adapterFor(config) === 'embedded' };
   const service = new BusinessService(opened.store, opened.db, runner, { afterCreate: standaloneOnboarding(opened.store, opened.db, runner, kek) });
+  const pauses = new ServicePauses(opened.store, new CommandRunner(opened.store, runner));
   return {
     createBusiness: (input) => service.createBusiness(input),
     createKey: (input) =>
@@ -52,6 +58,9 @@ export async function openBusinessAdmin(config: AppConfig): Promise<BusinessAdmi
     revokeKey: (keyId) => service.revokeKey(keyId),
     suspendBusiness: async (businessId, { reason, operator }) => service.suspendBusiness(businessId, { reason, actor: operatorActor(operator) }),
     reinstateBusiness: async (businessId, { operator }) => service.reinstateBusiness(businessId, { actor: operatorActor(operator) }),
+    listPauses: () => pauses.list(),
+    pause: ({ target, reason, operator }) => pauses.pause(pauseTarget(target), reason, operatorActor(operator)),
+    resume: ({ target, operator }) => pauses.resume(pauseTarget(target), operatorActor(operator)),
     close: async () => {
       await runner.stop();
       await opened.close();
@@ -89,6 +98,9 @@ function adminClient(endpoint: { url: string; token: string }): BusinessAdmin {
     revokeKey: async (keyId) => (await call<{ key: ApiKeyView }>('POST', `/keys/${encodeURIComponent(keyId)}/revoke`)).key,
     suspendBusiness: async (businessId, input) => (await call<{ business: Business }>('POST', `/businesses/${encodeURIComponent(businessId)}/suspend`, input)).business,
     reinstateBusiness: async (businessId, input) => (await call<{ business: Business }>('POST', `/businesses/${encodeURIComponent(businessId)}/reinstate`, input)).business,
+    listPauses: async () => (await call<{ data: Pause[] }>('GET', '/pauses')).data,
+    pause: async (input) => (await call<{ data: Pause[] }>('POST', '/pauses', input)).data,
+    resume: async (input) => (await call<{ data: Pause[] }>('POST', '/pauses/resume', input)).data,
     close: async () => undefined,
   };
 }
@@ -151,4 +163,27 @@ export function defaultOperator(): string {
   } catch {
     return process.env.USER || process.env.USERNAME || 'operator';
   }
+}
+
+/** A pause target as typed by the operator, or an error naming the ones there are. */
+export function pauseTarget(text: string): PauseTarget {
+  if (!isPauseTarget(text)) throw new Error(`nothing called ${JSON.stringify(text)} can be paused; one of: ${PAUSE_TARGETS.join(', ')}`);
+  return text;
+}
+
+export async function listPauses(admin: BusinessAdmin, options: { json?: boolean }, out: Out): Promise<void> {
+  const pauses = await admin.listPauses();
+  if (options.json) return out(JSON.stringify(pauses));
+  if (pauses.length === 0) return out('nothing is paused');
+  out(table(['target', 'since', 'by', 'reason'], pauses.map((p) => [p.target, p.since, p.by ?? '', p.reason])));
+}
+
+export async function setPause(admin: BusinessAdmin, target: string, options: { reason: string; operator: string; json?: boolean }, out: Out): Promise<void> {
+  const pauses = await admin.pause({ target: pauseTarget(target), reason: options.reason, operator: options.operator });
+  out(options.json ? JSON.stringify(pauses) : `paused ${target}: its actions answer 503 temporarily_unavailable until "pauses clear ${target}"`);
+}
+
+export async function clearPause(admin: BusinessAdmin, target: string, options: { operator: string; json?: boolean }, out: Out): Promise<void> {
+  const pauses = await admin.resume({ target: pauseTarget(target), operator: options.operator });
+  out(options.json ? JSON.stringify(pauses) : `resumed ${target}`);
 }

@@ -7,6 +7,7 @@ import { isValidEmail } from '../../app/customers';
 import { PAYMENTS_SETTINGS, PAYMENT_RATES, PaymentsSettings } from '../../app/settings';
 import { RatePort } from '../../app/simulated-chain';
 import { WalletAddresses } from '@lib/wallets';
+import { ServicePauses } from '@lib/operations';
 import { OpenCryptoCheckout } from '../../domain/checkout.decider';
 import { PaymentDomainError } from '../../domain/errors';
 import { decidePayment } from '../../domain/payment.decider';
@@ -32,6 +33,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     @Inject(PAYMENT_RATES) private readonly rates: RatePort,
     @Inject(PAYMENTS_SETTINGS) private readonly settings: PaymentsSettings,
     private readonly wallets: WalletAddresses,
+    private readonly pauses: ServicePauses,
   ) {}
 
   async execute({ input, caller, meta }: OpenCheckoutCommand): Promise<{ checkoutId: string; businessId: string }> {
@@ -40,6 +42,8 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     if (input.payment_code === undefined) throw new PaymentDomainError('invalid_request', 'Send payment_code (or link_code).', 'payment_code');
     const { paymentId, business } = await this.steps.access.paymentByCode(input.payment_code, caller);
     assertActive(business);
+    // what the operator paused for everyone: 503 temporarily_unavailable (issue 19 B14)
+    await this.pauses.check('checkouts', ...((input.rail ?? 'crypto') === 'card' ? (['card_payments'] as const) : []), ...(input.network !== undefined ? ([`network:${input.network}`] as `network:${NetworkId}`[]) : []));
     if ((input.rail ?? 'crypto') === 'card') throw new PaymentDomainError('rail_unavailable', 'This business does not accept cards.', 'rail');
     if (input.asset === undefined) throw new PaymentDomainError('invalid_request', 'asset is required for a crypto checkout.', 'asset');
     if (input.network === undefined) throw new PaymentDomainError('invalid_request', 'network is required for a crypto checkout.', 'network');

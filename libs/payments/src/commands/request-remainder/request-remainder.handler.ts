@@ -4,6 +4,7 @@ import { newId } from '@lib/http';
 import { assertActive } from '../../app/access';
 import { later } from '../../app/positions';
 import { WalletAddresses } from '@lib/wallets';
+import { ServicePauses } from '@lib/operations';
 import { decidePayment } from '../../domain/payment.decider';
 import { PaymentUseCaseSteps } from '../use-case-steps';
 import { RequestRemainderCommand } from './request-remainder.command';
@@ -19,6 +20,7 @@ export class RequestRemainderHandler implements ICommandHandler<RequestRemainder
   constructor(
     private readonly steps: PaymentUseCaseSteps,
     private readonly wallets: WalletAddresses,
+    private readonly pauses: ServicePauses,
   ) {}
 
   async execute({ business, paymentId, meta }: RequestRemainderCommand): Promise<{ checkoutId: string }> {
@@ -29,6 +31,8 @@ export class RequestRemainderHandler implements ICommandHandler<RequestRemainder
     // the payment's refusals first; then, when a remainder checkout is to be opened, a fresh address for it (409 not_accepting without a wallet that receives there)
     const payment = await this.steps.streams.payment(paymentId);
     const opens = payment.status !== 'none' && decidePayment(command, payment, { now }).length > 0;
+    // a remainder opens a checkout: not while the operator paused new checkouts or the network (503 temporarily_unavailable)
+    if (opens && payment.method) await this.pauses.check('checkouts', `network:${payment.method.network}`);
     const reserved = opens && payment.method ? await this.wallets.reserve(business.id, payment.method.network) : undefined;
     const decided = await this.steps.streams.decidePayment(paymentId, { ...command, reserved }, { now, metadata: metadataFor(meta) });
     const settledAt = await this.steps.settle(decided);

@@ -1,0 +1,2 @@
+export * from './pauses';
+export * from './operations.module';
