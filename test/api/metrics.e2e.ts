@@ -1,3 +1,4 @@
+import { ServicePauses } from '@lib/operations';
 import { Metrics } from '../../apps/api/src/platform/metrics';
 import { appPerSuite, businessWithKey, startTestApi } from '../support/fixtures';
 
@@ -19,6 +20,15 @@ describe('Prometheus metrics', () => {
     expect(text).toMatch(/^projection_running\{projection="stream_catalog"\} 1$/m);
     expect(text).toMatch(/^process_cpu_seconds_total /m);
     expect((await fetch(suite.metricsUrl.replace('/metrics', '/other'))).status).toBe(404);
+  });
+
+  it('shows what the operator paused (service_paused per target), and nothing once it is resumed', async () => {
+    const pauses = suite.api.app.get(ServicePauses);
+    const operator = { kind: 'operator', id: 'ada', name: 'ada' };
+    await pauses.pause('network:polygon', 'node resync', operator);
+    expect(await (await fetch(suite.metricsUrl)).text()).toMatch(/^service_paused\{target="network:polygon"\} 1$/m);
+    await pauses.resume('network:polygon', operator);
+    expect(await (await fetch(suite.metricsUrl)).text()).not.toMatch(/^service_paused\{/m);
   });
 
   it('keeps metrics off the public API', async () => {

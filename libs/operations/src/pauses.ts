@@ -1,5 +1,5 @@
 import { NETWORK_IDS, NetworkId } from '@lib/chains';
-import { Decider, DomainRefusal, foldWith } from '@lib/domain';
+import { Decider, DomainRefusal } from '@lib/domain';
 import { Actor, CommandRunner, EventStore, StreamCategory, StreamNotFoundError, metadataFor, streamCategory } from '@lib/eventstore';
 
 /**

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Server, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { ServicePauses } from '@lib/operations';
 import { APP_CONFIG, AppConfig } from '@lib/core';
 import { ProjectionRunner, ProjectionStatus } from '@lib/projections';
 
@@ -30,8 +31,19 @@ export class Metrics implements OnModuleInit, OnApplicationBootstrap, OnApplicat
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly adapterHost: HttpAdapterHost,
     private readonly projections: ProjectionRunner,
+    pauses: ServicePauses,
   ) {
     collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'service_paused',
+      help: 'What the operator paused for every business (1 per target while paused: checkouts, card_payments, signups, network:<network>)',
+      labelNames: ['target'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const pause of await pauses.list()) this.set({ target: pause.target }, 1);
+      },
+    });
     // one status read per scrape serves the three projection gauges (collected concurrently)
     let read: { at: number; statuses: Promise<ProjectionStatus[]> } | null = null;
     const statuses = () => {
