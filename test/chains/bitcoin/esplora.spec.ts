@@ -103,9 +103,10 @@ describe('Esplora client and BitcoinReader', () => {
   });
 
   describe('BitcoinReader', () => {
-    it('head() is the tip height', async () => {
-      expect(await reader.head()).toBe(BLOCK_542213.height + 1);
-      expect(reader.network).toBe('bitcoin');
+    it('head() is the tip height (the reader built from the base URL alone, as BITCOIN_ESPLORA_URL gives it)', async () => {
+      const fromUrl = new BitcoinReader({ esplora: esplora.url });
+      expect(await fromUrl.head()).toBe(BLOCK_542213.height + 1);
+      expect(fromUrl.network).toBe('bitcoin');
     });
 
     it('blockHash(height) is the hash there, or null (404)', async () => {

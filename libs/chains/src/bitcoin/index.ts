@@ -1,7 +1,7 @@
 /**
  * Bitcoin for the watch seam (issue 11): raw block and transaction decoding (@scure/btc-signer),
- * matching outputs to watched addresses, an Esplora HTTP client, the BitcoinReader
- * (ChainReader), and BIP-84 receiving addresses from an account public key.
+ * matching outputs to watched addresses, an Esplora HTTP client, and the BitcoinReader
+ * (ChainReader). Receiving addresses (BIP-84) are derived by libs/wallets (keys.ts).
  * Decisions: docs/decisions/0023-bitcoin-watching.md.
  */
 export { BITCOIN_CHAINS, type BitcoinAddressParams, type BitcoinChain, bitcoinAddressParams } from './network';
@@ -20,4 +20,3 @@ export {
 export { type BitcoinMatchOptions, watchedBitcoinBlockTransfers, watchedBitcoinTransfers } from './match';
 export { type EsploraBlock, EsploraClient, type EsploraClientOptions, EsploraError, type EsploraErrorKind } from './esplora';
 export { BitcoinReader, type BitcoinReaderOptions } from './reader';
-export { Bip84Account, BitcoinKeyError, type BitcoinKeyErrorCode, bip84ReceivingAddress } from './derivation';

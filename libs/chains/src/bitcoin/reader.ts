@@ -6,8 +6,8 @@ import { watchedBitcoinBlockTransfers } from './match';
 import type { BitcoinChain } from './network';
 
 export interface BitcoinReaderOptions {
-  /** The Esplora API to read (BITCOIN_ESPLORA_URL), or a client built already. */
-  readonly esplora: EsploraClientOptions | EsploraClient;
+  /** The Esplora API to read: its base URL (BITCOIN_ESPLORA_URL), client options, or a client built already. */
+  readonly esplora: string | EsploraClientOptions | EsploraClient;
   /** How output scripts spell as addresses (default mainnet). */
   readonly chain?: BitcoinChain;
   /** The registry network it reports on (default `bitcoin`). */
@@ -31,7 +31,8 @@ export class BitcoinReader implements ChainReader {
   private readonly chain: BitcoinChain;
 
   constructor(options: BitcoinReaderOptions) {
-    this.esplora = options.esplora instanceof EsploraClient ? options.esplora : new EsploraClient(options.esplora);
+    const { esplora } = options;
+    this.esplora = esplora instanceof EsploraClient ? esplora : new EsploraClient(typeof esplora === 'string' ? { baseUrl: esplora } : esplora);
     this.chain = options.chain ?? 'mainnet';
     this.network = options.network ?? 'bitcoin';
   }
