@@ -1,3 +1,4 @@
 export * from './registry';
 export * from './watch';
 export * from './bitcoin';
+export * from './evm';

@@ -26,9 +26,11 @@ export interface ObservedTransfer {
   /** As the chain writes it: EVM 0x lower-case hex, Bitcoin hex txid, Solana base58 signature. */
   readonly txHash: string;
   /**
-   * Where in the transaction: EVM log index of an ERC-20 Transfer (-1 for the transaction's own
-   * native value), Bitcoin output index (vout), Solana instruction index (outer × 1000 + inner,
-   * or outer × 1000 + 999 for a top-level instruction).
+   * Where in the transaction: EVM position of an ERC-20 Transfer log among the transaction's
+   * own logs (its logIndex minus the transaction's first logIndex, so the key stays the same
+   * when a reorg re-includes the transaction elsewhere in another block; -1 for the
+   * transaction's own native value), Bitcoin output index (vout), Solana instruction index
+   * (outer × 1000 + inner, or outer × 1000 + 999 for a top-level instruction).
    */
   readonly index: number;
   readonly asset: AssetCode;
@@ -73,6 +75,14 @@ export interface ChainReader {
   block(height: number, watched: WatchedAddresses): Promise<ScannedBlock | null>;
   /** Hash of the canonical block at `height`, or null when there is none (to tell whether a transfer's block is still canonical). */
   blockHash(height: number): Promise<string | null>;
+  /**
+   * Optional batch read: the canonical blocks from `from` to `to` (inclusive) in ascending
+   * height order, with the same content block() gives, read in fewer round trips (EVM: one
+   * getLogs for the range). A height without a block is left out (a skipped Solana slot), and
+   * the answer may stop early (the node has no block there yet): the watcher goes on after the
+   * last block returned. Watchers use it when present and call block() per height otherwise.
+   */
+  blocks?(from: number, to: number, watched: WatchedAddresses): Promise<readonly ScannedBlock[]>;
 }
 
 /** Where a watcher reports. Each call is idempotent by the transfer's (network, txHash, index). */

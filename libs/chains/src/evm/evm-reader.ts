@@ -1,0 +1,329 @@
+import { defaultRegistry } from '../registry';
+import type { ChainRegistry } from '../registry/registry';
+import type { AssetCode, NetworkId } from '../registry/types';
+import type { ChainReader, ObservedTransfer, ScannedBlock, WatchedAddresses } from '../watch/types';
+
+/** An ERC-20 token a reader looks for. */
+export interface EvmToken {
+  readonly asset: AssetCode;
+  /** The token contract (any case). */
+  readonly contract: string;
+}
+
+export interface EvmReaderOptions {
+  /** An EVM network of the registry (ethereum, polygon, base, arbitrum). */
+  readonly network: NetworkId;
+  /** The node's JSON-RPC endpoint (http or https). */
+  readonly url: string;
+  /** Where networks, chain ids, native assets and token contracts come from (default: defaultRegistry). */
+  readonly registry?: ChainRegistry;
+  /**
+   * The tokens to look for, instead of the registry's contracts on the network (local test
+   * chains deploy their own token). An empty list watches native transfers only.
+   */
+  readonly tokens?: readonly EvmToken[];
+  /** Deadline of one HTTP request to the node (default 10 s). */
+  readonly timeoutMs?: number;
+  /** JSON-RPC calls sent together in one HTTP request at most (default 100). */
+  readonly rpcBatchSize?: number;
+  /**
+   * Whether head() first checks, once, that the node's eth_chainId is the network's chain id
+   * (default true): a node of another chain is an error, not a source of transfers.
+   */
+  readonly checkChainId?: boolean;
+}
+
+/** The node's chain changed between two reads of one scan (a reorg in between): read again. */
+export class EvmChainMovedError extends Error {
+  override readonly name = 'EvmChainMovedError';
+}
+
+/** The node serves another chain than the network's. */
+export class EvmChainMismatchError extends Error {
+  override readonly name = 'EvmChainMismatchError';
+}
+
+/** ERC-20 `Transfer(address indexed from, address indexed to, uint256 value)`. */
+const TRANSFER_EVENT = {
+  type: 'event',
+  name: 'Transfer',
+  inputs: [
+    { type: 'address', name: 'from', indexed: true },
+    { type: 'address', name: 'to', indexed: true },
+    { type: 'uint256', name: 'value', indexed: false },
+  ],
+} as const;
+
+/** viem, loaded on first use (its ESM types are read through a dynamic import in this CommonJS library). */
+const loadViem = () => import('viem');
+type Viem = Awaited<ReturnType<typeof loadViem>>;
+
+type Hex = `0x${string}`;
+type Address = Hex;
+type Hash = Hex;
+
+/** The parts of viem's answers the reader reads (viem's own types are assignable to these). */
+interface Transaction {
+  readonly hash: Hash;
+  readonly from: Address;
+  readonly to: Address | null;
+  readonly value: bigint;
+  readonly transactionIndex: number | null;
+}
+
+/** A block as getBlock answers it: its transactions are objects when asked for (hashes otherwise). */
+interface FullBlock {
+  readonly number: bigint | null;
+  readonly hash: Hash | null;
+  readonly parentHash: Hash;
+  readonly transactions: readonly (Hash | Transaction)[];
+}
+
+interface TransactionReceipt {
+  readonly transactionHash: Hash;
+  readonly blockHash: Hash;
+  readonly status: 'success' | 'reverted';
+  readonly logs: readonly { readonly logIndex: number | null }[];
+}
+
+interface TokenLog {
+  readonly address: Address;
+  readonly blockHash: Hash;
+  readonly blockNumber: bigint;
+  readonly transactionHash: Hash;
+  readonly transactionIndex: number;
+  readonly logIndex: number;
+  readonly removed: boolean;
+  readonly args: { readonly from: Address; readonly to: Address; readonly value: bigint };
+}
+
+/** What the reader asks the node, through viem's public client. */
+interface EvmClient {
+  getChainId(): Promise<number>;
+  getBlockNumber(args: { cacheTime: number }): Promise<bigint>;
+  getBlock(args: { blockNumber: bigint; includeTransactions: boolean }): Promise<FullBlock>;
+  getTransactionReceipt(args: { hash: Hash }): Promise<TransactionReceipt>;
+  getLogs(
+    args: ({ blockHash: Hash } | { fromBlock: bigint; toBlock: bigint }) & { address: Address[]; event: typeof TRANSFER_EVENT; strict: true },
+  ): Promise<readonly TokenLog[]>;
+}
+
+/**
+ * An EVM network read through viem (createPublicClient over an http transport, JSON-RPC batching
+ * on, viem's own retries off: the watcher retries). What it reports, per block:
+ *
+ * - native value: a transaction of the block whose `to` is watched and whose value is > 0, if it
+ *   succeeded (its receipt's status), on networks whose native coin is a payment asset (ETH on
+ *   ethereum, base, arbitrum; not POL on polygon). Only top-level value: ETH that a contract
+ *   forwards inside a transaction (an internal transfer: a smart wallet, a multisig, a
+ *   withdrawal from an exchange's contract) is not seen, since it appears in no block field or
+ *   log, only in a trace (debug_traceBlock, which few providers serve).
+ * - ERC-20: `Transfer(address,address,uint256)` logs of the network's token contracts (from the
+ *   registry, or `tokens`) whose `to` is watched, read with one getLogs per block (by its hash)
+ *   or per batch (by range, checked against the blocks' hashes).
+ *
+ * The `to` filter runs here, not at the node: one WatchedAddresses call per block or batch with
+ * every recipient in it (a topic filter with thousands of addresses is refused by most
+ * providers). Each matched transaction's receipt is read (status; its first log's index, for
+ * the transfer's index within the transaction). Amounts are bigint, addresses EIP-55, hashes
+ * lower-case hex.
+ */
+export class EvmReader implements ChainReader {
+  readonly network: NetworkId;
+  private readonly client: EvmClient;
+  private readonly tokens: ReadonlyMap<string, AssetCode>;
+  private readonly tokenAddresses: Address[];
+  private readonly nativeAsset: AssetCode | null;
+  private readonly chainId: number;
+  private chainChecked: boolean;
+
+  constructor(
+    private readonly viem: Viem,
+    options: EvmReaderOptions,
+  ) {
+    const registry = options.registry ?? defaultRegistry;
+    const network = registry.network(options.network);
+    if (network.family !== 'evm' || network.chainId === null) throw new Error(`${options.network} is not an EVM network`);
+    this.network = network.id;
+    this.chainId = network.chainId;
+    this.nativeAsset = network.nativeCurrency.asset;
+    const tokens =
+      options.tokens ??
+      registry
+        .assetsOn(network.id)
+        .map((asset) => registry.assetOn(asset, network.id))
+        .filter((entry) => entry.standard === 'erc20' && entry.contract !== null)
+        .map((entry) => ({ asset: entry.asset, contract: entry.contract as string }));
+    this.tokens = new Map(tokens.map((token) => [token.contract.toLowerCase(), token.asset]));
+    this.tokenAddresses = tokens.map((token) => viem.getAddress(token.contract));
+    this.chainChecked = options.checkChainId === false;
+    const client = viem.createPublicClient({
+      transport: viem.http(options.url, {
+        batch: { batchSize: options.rpcBatchSize ?? 100 },
+        retryCount: 0,
+        timeout: options.timeoutMs ?? 10_000,
+      }),
+    });
+    this.client = client;
+  }
+
+  async head(): Promise<number> {
+    if (!this.chainChecked) {
+      const id = await this.client.getChainId();
+      if (id !== this.chainId) throw new EvmChainMismatchError(`the node for ${this.network} serves chain id ${id}, not ${this.chainId}`);
+      this.chainChecked = true;
+    }
+    return Number(await this.client.getBlockNumber({ cacheTime: 0 }));
+  }
+
+  async blockHash(height: number): Promise<string | null> {
+    const block = await this.getBlock(height, false);
+    return block?.hash ? block.hash.toLowerCase() : null;
+  }
+
+  async block(height: number, watched: WatchedAddresses): Promise<ScannedBlock | null> {
+    const [block] = await this.read(height, height, watched);
+    return block ?? null;
+  }
+
+  blocks(from: number, to: number, watched: WatchedAddresses): Promise<readonly ScannedBlock[]> {
+    return this.read(from, to, watched);
+  }
+
+  private async getBlock(height: number, includeTransactions: boolean): Promise<FullBlock | null> {
+    try {
+      return await this.client.getBlock({ blockNumber: BigInt(height), includeTransactions });
+    } catch (error) {
+      if (error instanceof this.viem.BlockNotFoundError) return null;
+      throw error;
+    }
+  }
+
+  /** The blocks from..to that the node has (stopping at the first it has not), with their watched transfers. */
+  private async read(from: number, to: number, watched: WatchedAddresses): Promise<ScannedBlock[]> {
+    if (to < from) return [];
+    const heights = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    const fetched = await Promise.all(heights.map((height) => this.getBlock(height, true)));
+    const blocks: FullBlock[] = [];
+    for (const block of fetched) {
+      if (block === null || block.hash === null || block.number === null) break;
+      const previous = blocks[blocks.length - 1];
+      if (previous && block.parentHash !== previous.hash) throw new EvmChainMovedError(`block ${block.number} does not follow block ${previous.number} (a reorg while reading)`);
+      blocks.push(block);
+    }
+    if (blocks.length === 0) return [];
+
+    const logs = await this.tokenLogs(blocks);
+    const byHash = new Map(blocks.map((block) => [block.hash as string, block]));
+    for (const log of logs) {
+      if (!byHash.has(log.blockHash)) throw new EvmChainMovedError(`a log of block ${log.blockNumber} names block ${log.blockHash}, not the one read (a reorg while reading)`);
+    }
+
+    // every recipient in the batch, asked about in one call
+    const recipients = new Map<string, Address>();
+    const natives: { tx: Transaction; block: FullBlock }[] = [];
+    if (this.nativeAsset !== null) {
+      for (const block of blocks) {
+        for (const tx of block.transactions) {
+          if (typeof tx !== 'string' && tx.to && tx.value > 0n) {
+            natives.push({ tx, block });
+            recipients.set(tx.to.toLowerCase(), tx.to);
+          }
+        }
+      }
+    }
+    for (const log of logs) recipients.set(log.args.to.toLowerCase(), log.args.to);
+    if (recipients.size === 0) return blocks.map((block) => this.scanned(block, []));
+    const answer = await watched.watched('evm', [...recipients.values()].map((address) => this.viem.getAddress(address)));
+    const watchedSet = new Set([...answer].map((address) => address.toLowerCase()));
+    const matchedNatives = natives.filter(({ tx }) => watchedSet.has((tx.to as Address).toLowerCase()));
+    const matchedLogs = logs.filter((log) => watchedSet.has(log.args.to.toLowerCase()));
+    if (matchedNatives.length === 0 && matchedLogs.length === 0) return blocks.map((block) => this.scanned(block, []));
+
+    const receipts = await this.receipts([...matchedNatives.map(({ tx }) => tx.hash), ...matchedLogs.map((log) => log.transactionHash)]);
+    const found = new Map<string, { order: number; transfer: ObservedTransfer }[]>();
+    const add = (block: FullBlock, order: number, transfer: ObservedTransfer) => {
+      const list = found.get(block.hash as string) ?? [];
+      list.push({ order, transfer });
+      found.set(block.hash as string, list);
+    };
+    for (const { tx, block } of matchedNatives) {
+      const receipt = this.receiptIn(receipts, tx.hash, block.hash as Hash);
+      if (receipt.status !== 'success') continue;
+      add(block, (tx.transactionIndex ?? 0) * 2 ** 20, {
+        network: this.network,
+        txHash: tx.hash.toLowerCase(),
+        index: -1,
+        asset: this.nativeAsset as AssetCode,
+        amount: tx.value,
+        to: this.viem.getAddress(tx.to as Address),
+        from: this.viem.getAddress(tx.from),
+        block: { height: Number(block.number), hash: (block.hash as string).toLowerCase() },
+      });
+    }
+    for (const log of matchedLogs) {
+      const block = byHash.get(log.blockHash) as FullBlock;
+      const receipt = this.receiptIn(receipts, log.transactionHash, log.blockHash);
+      const first = receipt.logs[0]?.logIndex ?? log.logIndex;
+      add(block, log.transactionIndex * 2 ** 20 + 1 + (log.logIndex - first), {
+        network: this.network,
+        txHash: log.transactionHash.toLowerCase(),
+        index: log.logIndex - first,
+        asset: this.tokens.get(log.address.toLowerCase()) as AssetCode,
+        amount: log.args.value,
+        to: this.viem.getAddress(log.args.to),
+        from: this.viem.getAddress(log.args.from),
+        block: { height: Number(block.number), hash: log.blockHash.toLowerCase() },
+      });
+    }
+    return blocks.map((block) =>
+      this.scanned(
+        block,
+        (found.get(block.hash as string) ?? []).sort((a, b) => a.order - b.order).map((entry) => entry.transfer),
+      ),
+    );
+  }
+
+  /** Transfer logs of the tokens in `blocks` (consecutive): by block hash for one, by range for several. */
+  private async tokenLogs(blocks: readonly FullBlock[]): Promise<TokenLog[]> {
+    if (this.tokenAddresses.length === 0) return [];
+    const query = { address: this.tokenAddresses, event: TRANSFER_EVENT, strict: true } as const;
+    const logs = await this.client.getLogs(
+      blocks.length === 1
+        ? { ...query, blockHash: blocks[0].hash as Hash }
+        : { ...query, fromBlock: blocks[0].number as bigint, toBlock: blocks[blocks.length - 1].number as bigint },
+    );
+    return logs.filter((log) => !log.removed);
+  }
+
+  private async receipts(hashes: readonly Hash[]): Promise<Map<string, TransactionReceipt>> {
+    const unique = [...new Set(hashes)];
+    const receipts = await Promise.all(unique.map((hash) => this.client.getTransactionReceipt({ hash })));
+    return new Map(receipts.map((receipt) => [receipt.transactionHash.toLowerCase(), receipt]));
+  }
+
+  private receiptIn(receipts: ReadonlyMap<string, TransactionReceipt>, txHash: Hash, blockHash: Hash): TransactionReceipt {
+    const receipt = receipts.get(txHash.toLowerCase());
+    if (!receipt || receipt.blockHash.toLowerCase() !== blockHash.toLowerCase()) {
+      throw new EvmChainMovedError(`the receipt of ${txHash} is not in block ${blockHash} (a reorg while reading)`);
+    }
+    return receipt;
+  }
+
+  private scanned(block: FullBlock, transfers: ObservedTransfer[]): ScannedBlock {
+    return {
+      height: Number(block.number),
+      hash: (block.hash as string).toLowerCase(),
+      parentHash: block.parentHash.toLowerCase(),
+      transfers,
+    };
+  }
+}
+
+/**
+ * An EVM reader for `options.network`. viem is loaded here, on first use, so that processes
+ * which only read the registry (the API) do not load it.
+ */
+export async function createEvmReader(options: EvmReaderOptions): Promise<EvmReader> {
+  return new EvmReader(await loadViem(), options);
+}

@@ -1,0 +1,1 @@
+export { EvmChainMismatchError, EvmChainMovedError, EvmReader, createEvmReader, type EvmReaderOptions, type EvmToken } from './evm-reader';
