@@ -221,7 +221,8 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilNode> {
       });
       const hash = await sendRaw(raw);
       if (options.automine === false) await rpc('anvil_mine', ['0x1']);
-      const mined = await client.getTransactionReceipt({ hash });
+      // automine answers eth_sendRawTransaction before the receipt can be read: wait for it
+      const mined = await client.waitForTransactionReceipt({ hash, pollingInterval: 20, timeout: 20_000 });
       if (mined.status !== 'success' || !mined.contractAddress) throw new Error(`deployment ${hash} failed`);
       return mined.contractAddress;
     },

@@ -1,4 +1,6 @@
 import { Controller, Get, Inject } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { ChainWatchers } from '@lib/payments';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from './auth/auth.decorators';
 import { dataOf, schemaRef } from './platform/openapi';
@@ -13,6 +15,7 @@ export class HealthController {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly projections: ProjectionRunner,
     private readonly pauses: ServicePauses,
+    private readonly modules: ModuleRef,
   ) {}
 
   /** Liveness alone: the process answers HTTP (touches no store). */
@@ -39,6 +42,17 @@ export class HealthController {
         store: { adapter: this.store.kind, head: formatPosition(head) },
         projections: projections.map((p) => ({ name: p.name, state: p.state, position: formatPosition(p.position), lag: p.lag })),
         pauses: (await this.pauses.list()).map((p) => ({ target: p.target, reason: p.reason, since: p.since })),
+        // the chain watchers of this process (a worker role): where each network is, and whether its node answers
+        chains: this.modules.get(ChainWatchers, { strict: false }).status().map((s) => ({
+          network: s.network,
+          lease_held: s.leaseHeld,
+          height: s.height,
+          head: s.head,
+          lag_blocks: s.lagBlocks,
+          pending: s.pending,
+          last_error: s.consecutiveFailures > 0 ? s.lastError : null,
+          backing_off_until: s.backingOffUntil?.toISOString() ?? null,
+        })),
       },
     };
   }

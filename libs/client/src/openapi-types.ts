@@ -721,6 +721,20 @@ export interface components {
                 position: string;
                 lag: number | null;
             }[];
+            /** @description GET /health only: this process's chain watchers (worker roles), one per watched network: the block scanned, the node's head, and the node's last error while it fails (the watcher backs off). */
+            chains?: {
+                network: string;
+                /** @description This process is the one watching the network (one per network across workers). */
+                lease_held: boolean;
+                height: number | null;
+                head: number | null;
+                lag_blocks: number | null;
+                /** @description Transfers seen and not final yet. */
+                pending: number;
+                last_error: string | null;
+                /** Format: date-time */
+                backing_off_until: string | null;
+            }[];
             /** @description GET /health only: what the operator paused for every business (new checkouts, card payments, a network, sign-ups); those actions answer 503 temporarily_unavailable. */
             pauses?: {
                 /** @description checkouts, card_payments, signups or network:<network> */

@@ -5,3 +5,4 @@ export * from './queries';
 export * from './read';
 export * from './payments.module';
 export * from './payments-reactor';
+export * from './chain-watching';

@@ -12,6 +12,7 @@ import { WalletsModule } from '@lib/wallets';
 import { OperationsModule } from '@lib/operations';
 import type { NetworkId } from '@lib/chains';
 import { ChainTransfers } from './app/chain-transfers';
+import { ChainWatchers } from './chain-watching';
 
 /** The networks the configuration gives a node for (EVM_RPC_URL_<NETWORK>, SOLANA_RPC_URL, BITCOIN_ESPLORA_URL). */
 export function watchedNetworks(config: AppConfig): NetworkId[] {
@@ -84,7 +85,8 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
     ...PAYMENT_QUERY_HANDLERS,
     PaymentsWorker,
     ChainTransfers,
+    ChainWatchers,
   ],
-  exports: [PaymentsReadModel, TimerStore, PaymentStreams, PaymentsProcessManager, TimerFiring, BusinessClock, ChainTransfers],
+  exports: [PaymentsReadModel, TimerStore, PaymentStreams, PaymentsProcessManager, TimerFiring, BusinessClock, ChainTransfers, ChainWatchers],
 })
 export class PaymentsCoreModule {}

@@ -114,6 +114,25 @@ const SCHEMAS = {
           properties: { name: { type: 'string' }, state: { type: 'string' }, position: { type: 'string' }, lag: { type: 'integer', nullable: true } },
         },
       },
+      chains: {
+        type: 'array',
+        description: "GET /health only: this process's chain watchers (worker roles), one per watched network: the block scanned, the node's head, and the node's last error while it fails (the watcher backs off).",
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['network', 'lease_held', 'height', 'head', 'lag_blocks', 'pending', 'last_error', 'backing_off_until'],
+          properties: {
+            network: { type: 'string' },
+            lease_held: { type: 'boolean', description: 'This process is the one watching the network (one per network across workers).' },
+            height: { type: 'integer', nullable: true },
+            head: { type: 'integer', nullable: true },
+            lag_blocks: { type: 'integer', nullable: true },
+            pending: { type: 'integer', description: 'Transfers seen and not final yet.' },
+            last_error: { type: 'string', nullable: true },
+            backing_off_until: { ...timestamp, nullable: true },
+          },
+        },
+      },
       pauses: {
         type: 'array',
         description: 'GET /health only: what the operator paused for every business (new checkouts, card payments, a network, sign-ups); those actions answer 503 temporarily_unavailable.',

@@ -14,8 +14,8 @@ import { PaymentStreams } from './streams';
  * report becomes the checkout command the simulation uses — DetectTransfer, RecordConfirmations —
  * or WithdrawTransfer for a reorganisation, on the checkout whose address received it (the
  * wallets' address book), then settled like any other command. Event ids come from the
- * transfer's key (network, hash, index) and what is reported, so a report repeated after a
- * restart appends nothing; the deciders ignore what they already know besides.
+ * transfer's key (network, hash, index), its block and what is reported, so a report repeated
+ * after a restart appends nothing; the deciders ignore what they already know besides.
  *
  * Not credited (logged): a transfer to an address no checkout reserved, one to a simulated
  * business's checkout (simulated businesses move no real money), and a coin the checkout did not
@@ -33,7 +33,9 @@ export class ChainTransfers implements TransferSink {
   ) {}
 
   async detected(transfer: ObservedTransfer): Promise<void> {
-    await this.onCheckoutOf(transfer, 'detected', (asset) =>
+    // keyed by block too: the same transaction withdrawn and mined again (a reorganisation, or the
+    // customer's identical transaction signed again) is a new detection, not a repeat of the old
+    await this.onCheckoutOf(transfer, `detected:${transfer.block.hash}`, (asset) =>
       asset === transfer.asset
         ? { type: 'DetectTransfer', txHash: transfer.txHash, fromAddress: transfer.from, network: transfer.network, amount: formatCryptoAmount(transfer.amount, decimals(transfer.asset)) }
         : null,
@@ -41,7 +43,7 @@ export class ChainTransfers implements TransferSink {
   }
 
   async confirmed(transfer: ObservedTransfer, confirmations: number): Promise<void> {
-    await this.onCheckoutOf(transfer, `confirmed:${confirmations}`, () => ({ type: 'RecordConfirmations', txHash: transfer.txHash, current: confirmations }));
+    await this.onCheckoutOf(transfer, `confirmed:${transfer.block.hash}:${confirmations}`, () => ({ type: 'RecordConfirmations', txHash: transfer.txHash, current: confirmations }));
   }
 
   async withdrawn(transfer: ObservedTransfer): Promise<void> {

@@ -1,0 +1,126 @@
+import { AnvilNode, Hex, startAnvil } from '../support/anvil';
+import { compileContract } from '../support/solidity';
+import { Client, TestApi, appPerSuite, businessWithKey, startApp } from '../support/fixtures';
+import { eventually } from '../support/eventually';
+
+/**
+ * Real money in on a local EVM chain (issue 11, "Done when"): two anvil nodes from npm stand for
+ * Ethereum (chain id 1) and Polygon (137), each with a 6-decimal test USDC deployed at the same
+ * address. The service watches both through viem (EVM_RPC_URL_<NETWORK>, EVM_TOKENS_<NETWORK>);
+ * a LIVE business with a wallet created in the service takes payments that real token transfers
+ * from a customer account pay: detected, confirmed block by block, succeeded — or sent on the
+ * other chain (needs_review, wrong network), or undone by a reorganisation (withdrawn).
+ */
+describe('a live business takes real USDC on local EVM chains (anvil), watched by the service', () => {
+  let ethereum: AnvilNode;
+  let polygon: AnvilNode;
+  let usdc: Hex;
+  const CUSTOMER = 1;
+
+  const suite = appPerSuite(
+    async () => {
+      ethereum = await startAnvil({ chainId: 1 });
+      polygon = await startAnvil({ chainId: 137 });
+      const token = compileContract('TestUSDC.sol', 'TestUSDC');
+      // the same deployer and nonce on both chains: the same contract address
+      usdc = await ethereum.deploy(0, token);
+      expect(await polygon.deploy(0, token)).toBe(usdc);
+      for (const node of [ethereum, polygon]) await node.send(0, { to: usdc, data: call(node, 'mint', [node.address(CUSTOMER), 1_000_000_000_000n]) });
+      return startApp('postgres', {
+        TRUSTED_PROXIES: 'loopback',
+        EVM_RPC_URL_ETHEREUM: ethereum.url,
+        EVM_RPC_URL_POLYGON: polygon.url,
+        EVM_TOKENS_ETHEREUM: `USDC=${usdc}`,
+        EVM_TOKENS_POLYGON: `USDC=${usdc}`,
+        CHAIN_POLL_MS: '100',
+      });
+    },
+    async (api: TestApi) => {
+      const shop = (await businessWithKey(api, false, 'Live Coffee')).client;
+      const created = await shop.post('/wallet', { type: 'created' });
+      expect(created.status).toBe(201);
+      return { shop };
+    },
+  );
+  afterAll(async () => {
+    await ethereum?.close();
+    await polygon?.close();
+  });
+
+  const TOKEN_ABI = [
+    { type: 'function', name: 'transfer', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'value', type: 'uint256' }], outputs: [{ type: 'bool' }] },
+    { type: 'function', name: 'mint', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'value', type: 'uint256' }], outputs: [] },
+  ] as const;
+  function call(node: AnvilNode, name: 'transfer' | 'mint', args: readonly [string, bigint]): Hex {
+    return node.viem.encodeFunctionData({ abi: TOKEN_ABI, functionName: name, args: args as readonly [Hex, bigint] });
+  }
+  /** The customer pays `units` of USDC to `to` on `node`: a real ERC-20 transfer, mined at once. */
+  const pay = (node: AnvilNode, to: string, units: bigint) => node.send(CUSTOMER, { to: usdc, data: call(node, 'transfer', [to, units]) });
+  const checkoutOf = (shop: Client, id: string) => shop.get(`/checkouts/${id}`).then((r) => r.body.data);
+
+  it('payment → checkout → a real transfer → detected → 4 blocks → succeeded; the receipt names the real hash', async () => {
+    const { shop } = suite;
+    const payment = await shop.createPayment({ amount: 2500, currency: 'USD' });
+    const checkout = await shop.openCheckout(payment, { asset: 'USDC', network: 'ethereum' });
+    expect(checkout.crypto.amount).toBe('25');
+    const hash = await pay(ethereum, checkout.crypto.address, 25_000_000n);
+
+    const confirming = await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'confirming', { what: 'transfer detected' });
+    expect(confirming.crypto).toMatchObject({ tx_hash: hash, received_amount: '25', detected_network: 'ethereum' });
+    await ethereum.mine(3); // the transfer's block and three more: 4 confirmations
+    const paid = await eventually(() => shop.payment(payment.id), (p) => p.status === 'succeeded', { what: 'payment succeeded' });
+    expect(paid.events.map((e: { type: string }) => e.type)).toEqual(['created', 'method_selected', 'detected', 'confirmation', 'confirmation', 'confirmation', 'confirmation', 'succeeded']);
+    expect(paid.settlement).toMatchObject({ network: 'ethereum', amount: '25', tx_hash: hash, address: checkout.crypto.address });
+    expect(paid.settlement.wallet_id).toMatch(/^wal_/);
+    const receipt = (await shop.as(null).get(`/public/receipts/${payment.id}`)).body.data;
+    expect(receipt.transaction.hash).toBe(hash);
+    expect(receipt.transfers).toEqual([expect.objectContaining({ hash, network: 'ethereum', amount: '25' })]);
+  });
+
+  it('/health shows each watched network: this process holds its lease and follows its head', async () => {
+    const health = await eventually(
+      () => suite.shop.as(null).get('/health').then((r) => r.body.data),
+      (h) => h.chains.length === 2 && h.chains.every((c: { lease_held: boolean; lag_blocks: number | null }) => c.lease_held && c.lag_blocks === 0),
+      { what: 'both watchers at their heads' },
+    );
+    expect(health.chains.map((c: { network: string }) => c.network).sort()).toEqual(['ethereum', 'polygon']);
+    expect(health.chains.every((c: { last_error: string | null }) => c.last_error === null)).toBe(true);
+  });
+
+  it('the same address paid on the other chain → needs_review with detected_network', async () => {
+    const { shop } = suite;
+    const payment = await shop.createPayment({ amount: 1000, currency: 'USD' });
+    const checkout = await shop.openCheckout(payment, { asset: 'USDC', network: 'ethereum' });
+    const hash = await pay(polygon, checkout.crypto.address, 10_000_000n);
+    const review = await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'needs_review', { what: 'wrong network seen' });
+    expect(review).toMatchObject({ review_reason: 'wrong_network', crypto: { detected_network: 'polygon', tx_hash: hash } });
+    // the payment follows its checkout (the process manager's reaction, then its projection)
+    await eventually(() => shop.payment(payment.id), (p) => p.status === 'needs_review', { what: 'payment in review' });
+  });
+
+  it('a reorganisation before the transfer is final withdraws it: no success, the checkout takes a transfer again', async () => {
+    const { shop } = suite;
+    const payment = await shop.createPayment({ amount: 500, currency: 'USD' });
+    const checkout = await shop.openCheckout(payment, { asset: 'USDC', network: 'ethereum' });
+    const fork = await ethereum.snapshot();
+    const hash = await pay(ethereum, checkout.crypto.address, 5_000_000n);
+    await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'confirming' && c.crypto.tx_hash === hash, { what: 'transfer detected' });
+    // the block with the transfer leaves the chain; a longer chain without it takes its place
+    await ethereum.revert(fork);
+    await ethereum.mine(6);
+    const reopened = await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'open', { what: 'transfer withdrawn' });
+    expect(reopened.crypto).toMatchObject({ received_amount: '0', tx_hash: null });
+    const after = await eventually(() => shop.payment(payment.id), (p) => p.events.some((e: { type: string }) => e.type === 'withdrawn'), { what: 'withdrawn on the payment' });
+    expect(after.status).toBe('pending');
+    expect(after.events.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(['detected', 'withdrawn']));
+    expect(after.events.map((e: { type: string }) => e.type)).not.toContain('succeeded');
+
+    // the customer pays again on the new chain: it counts (the same nonce and call, so the same
+    // transaction hash as the withdrawn one — a new detection all the same)
+    const again = await pay(ethereum, checkout.crypto.address, 5_000_000n);
+    expect(again).toBe(hash);
+    await ethereum.mine(3);
+    const paid = await eventually(() => shop.payment(payment.id), (p) => p.status === 'succeeded', { what: 'paid after the reorg' });
+    expect(paid.settlement.tx_hash).toBe(again);
+  });
+});
