@@ -33,6 +33,8 @@ describe('a live business takes real USDC on local EVM chains (anvil), watched b
         EVM_TOKENS_ETHEREUM: `USDC=${usdc}`,
         EVM_TOKENS_POLYGON: `USDC=${usdc}`,
         CHAIN_POLL_MS: '100',
+        // the shortest quote life: a short transfer's quote is held that long before a remainder (a live business has no test clock)
+        QUOTE_TTL_SECONDS: '60',
       });
     },
     async (api: TestApi) => {
@@ -76,6 +78,33 @@ describe('a live business takes real USDC on local EVM chains (anvil), watched b
     expect(receipt.transaction.hash).toBe(hash);
     expect(receipt.transfers).toEqual([expect.objectContaining({ hash, network: 'ethereum', amount: '25' })]);
   });
+
+  it('underpaid → after the held quote, a remainder checkout at a fresh address → the rest arrives → succeeded, remainder_paid', async () => {
+    const { shop } = suite;
+    const payment = await shop.createPayment({ amount: 2000, currency: 'USD' });
+    const checkout = await shop.openCheckout(payment, { asset: 'USDC', network: 'ethereum' });
+    await pay(ethereum, checkout.crypto.address, 15_000_000n); // 15 of 20 USDC
+    await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'confirming', { what: 'short transfer detected' });
+    await ethereum.mine(3);
+    const underpaid = await eventually(() => shop.payment(payment.id), (p) => p.status === 'underpaid', { what: 'payment underpaid' });
+    const early = await shop.postOnce(`/payments/${payment.id}/request-remainder`);
+    expect([early.status, early.body.error?.code]).toEqual([409, 'remainder_unavailable']);
+    // the quote of the short transfer is held for the quote life (60 s here), then the remainder opens
+    const held = underpaid.events.find((e: { type: string }) => e.type === 'underpaid');
+    expect(held).toBeDefined();
+    const remainder = await eventually(() => shop.postOnce(`/payments/${payment.id}/request-remainder`), (r) => r.status === 201, { what: 'remainder opened', timeoutMs: 90_000, intervalMs: 1000 });
+    const next = remainder.body.data.checkout;
+    expect(next).toMatchObject({ remainder: true, crypto: { amount: '5', network: 'ethereum' } });
+    expect(next.crypto.address).not.toBe(checkout.crypto.address);
+    const rest = await pay(ethereum, next.crypto.address, 5_000_000n);
+    await eventually(() => checkoutOf(shop, next.id), (c) => c.status === 'confirming', { what: 'the rest detected' });
+    await ethereum.mine(3);
+    const paid = await eventually(() => shop.payment(payment.id), (p) => p.status === 'succeeded', { what: 'paid in full' });
+    expect(paid.events.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(['underpaid', 'remainder_requested', 'remainder_paid', 'succeeded']));
+    expect(paid.amount_received).toBe(2000);
+    const receipt = (await shop.as(null).get(`/public/receipts/${payment.id}`)).body.data;
+    expect(receipt.transfers.map((t: { hash: string }) => t.hash)).toContain(rest);
+  }, 150_000);
 
   it('/health shows each watched network: this process holds its lease and follows its head', async () => {
     const health = await eventually(

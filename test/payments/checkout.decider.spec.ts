@@ -206,3 +206,13 @@ describe('checkout decider: a reorganisation withdraws a transfer before it is f
     expect(withdrawn[0].data).toMatchObject({ network: 'polygon', received_amount: '0', status: 'needs_review' });
   });
 });
+
+describe('checkout decider: a short transfer holds the quote for the quote life (QUOTE_TTL_SECONDS)', () => {
+  it('with a 60-second quote life, awaiting_customer ends 60 s after the short transfer confirms, not 15 minutes', () => {
+    const short = decideCheckout({ ...openCmd, quoteTtlMs: 60_000 }, initialCheckoutState, { now: T0 });
+    expect(short[0].data).toMatchObject({ quote_ttl_ms: 60_000, expires_at: '2025-01-01T00:01:00.000Z' });
+    const detected = given(short, at(10_000)).when({ type: 'DetectTransfer', txHash: HASH, network: 'ethereum', amount: '40' }).events();
+    const confirmed = given([...short, ...detected], at(50_000)).when({ type: 'RecordConfirmations', txHash: HASH, current: 4 }).events();
+    expect(confirmed.find((e) => e.type === 'CheckoutAwaitingCustomer')?.data).toMatchObject({ expires_at: '2025-01-01T00:01:50.000Z' });
+  });
+});

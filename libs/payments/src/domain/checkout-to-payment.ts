@@ -98,7 +98,7 @@ function fromCheckout(event: CheckoutEvent, context: ReactContext): Reaction[] {
       const d = event.data;
       if (d.remainder) return []; // the payment recorded it when the remainder was requested
       return [
-        toPayment(context, d.payment_id, { type: 'SelectMethod', checkoutId: d.checkout_id, rail: d.rail, asset: d.asset, network: d.network, rateMinorPerCoin: d.rate.amount, quoteEndsAt: d.expires_at, ...(d.business_id !== undefined ? { address: d.address, country: d.country ?? null } : {}), ...(d.wallet_id ? { walletId: d.wallet_id } : {}) }),
+        toPayment(context, d.payment_id, { type: 'SelectMethod', checkoutId: d.checkout_id, rail: d.rail, asset: d.asset, network: d.network, rateMinorPerCoin: d.rate.amount, quoteEndsAt: d.expires_at, ...(d.quote_ttl_ms !== undefined ? { quoteTtlMs: d.quote_ttl_ms } : {}), ...(d.business_id !== undefined ? { address: d.address, country: d.country ?? null } : {}), ...(d.wallet_id ? { walletId: d.wallet_id } : {}) }),
       ];
     }
     case 'CheckoutTransferDetected': {

@@ -43,6 +43,8 @@ export interface OpenCheckoutState {
   /** The latest recorded count (shown on the checkout) and the network's required count. */
   confirmations: { current: number; required: number };
   expiresAt: string;
+  /** The quote's life: how long it is held again after a short transfer (§4, 15 minutes by default). */
+  quoteTtlMs: number;
   superseded: boolean;
   canceledBy: 'customer' | null;
   reviewReason: CheckoutReviewReason | null;
@@ -202,6 +204,7 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
       confirmingTx: null,
       confirmations: { current: 0, required: d.confirmations_required },
       expiresAt: d.expires_at,
+      quoteTtlMs: d.quote_ttl_ms ?? REMAINDER_WAIT_MS,
       superseded: false,
       canceledBy: null,
       reviewReason: null,
@@ -308,6 +311,7 @@ function open(command: OpenCryptoCheckout, state: CheckoutState, ctx: DecideCont
         rate: { amount: command.rateMinorPerCoin, currency: command.currency },
         breakdown,
         expires_at: new Date(ctx.now.getTime() + command.quoteTtlMs).toISOString(),
+        quote_ttl_ms: command.quoteTtlMs,
         confirmations_required: confirmationsRequired(command.network),
         ...command.details,
       },
@@ -459,7 +463,7 @@ function confirm(command: RecordCheckoutConfirmations, state: OpenCheckoutState,
         checkout_id: state.id,
         received_amount: fmt(state.received, state.decimals),
         remaining_amount: fmt(remaining(state.expected, state.received), state.decimals),
-        expires_at: laterOf(state.expiresAt, new Date(ctx.now.getTime() + REMAINDER_WAIT_MS).toISOString()),
+        expires_at: laterOf(state.expiresAt, new Date(ctx.now.getTime() + state.quoteTtlMs).toISOString()),
       },
     });
   }

@@ -31,6 +31,8 @@ export interface CheckoutOpenedData {
   breakdown: Breakdown;
   /** End of the quote. */
   expires_at: string;
+  /** The quote's life when it was opened (QUOTE_TTL_SECONDS); absent on older events (15 minutes). */
+  quote_ttl_ms?: number;
   confirmations_required: number;
   /** Who and what the checkout is for (optional in the type for the pure tests; the application sends them). */
   business_id?: string;

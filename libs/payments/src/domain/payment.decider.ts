@@ -26,6 +26,8 @@ export interface PaymentMethodState {
   rate: number;
   /** Fiat the quote was made for (breakdown total). */
   quoted: number;
+  /** The quote's life (QUOTE_TTL_SECONDS when it was opened): also how long a short transfer's quote is held (§4 remainder). */
+  quoteTtlMs: number;
 }
 
 export interface PaymentTransferState {
@@ -95,6 +97,8 @@ export interface SelectMethod {
   network: NetworkId;
   rateMinorPerCoin: number;
   quoteEndsAt: string;
+  /** The quote's life (absent on checkouts opened before it was recorded: the spec's 15 minutes). */
+  quoteTtlMs?: number;
   /** The checkout's deposit address and the customer's country, recorded so the payment's own stream describes it. */
   address?: string;
   /** The wallet the checkout's address belongs to (the payment's settlement names it). */
@@ -225,7 +229,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
     case 'PaymentMethodSelected': {
       const d = event.data;
       const { decimals } = carried(d.asset, d.network);
-      const method: PaymentMethodState = { checkoutId: d.checkout_id, rail: d.rail, asset: d.asset, network: d.network, decimals, expected: parse(d.expected_amount, decimals), rate: d.rate.amount, quoted: d.quoted_amount };
+      const method: PaymentMethodState = { checkoutId: d.checkout_id, rail: d.rail, asset: d.asset, network: d.network, decimals, expected: parse(d.expected_amount, decimals), rate: d.rate.amount, quoted: d.quoted_amount, quoteTtlMs: d.quote_ttl_ms ?? REMAINDER_WAIT_MS };
       return {
         ...state,
         method,
@@ -371,6 +375,7 @@ function selectMethod(command: SelectMethod, state: LivePaymentState, ctx: Decid
         rate: { amount: command.rateMinorPerCoin, currency: state.currency },
         quoted_amount: quoted,
         quote_ends_at: command.quoteEndsAt,
+        ...(command.quoteTtlMs !== undefined ? { quote_ttl_ms: command.quoteTtlMs } : {}),
         ...(command.address !== undefined ? { address: command.address, country: command.country ?? null } : {}),
         ...(command.walletId !== undefined ? { wallet_id: command.walletId } : {}),
       },
@@ -401,7 +406,7 @@ function recordTransfer(command: RecordTransfer, state: LivePaymentState): Payme
       const m = quote.method;
       events.push({
         type: 'PaymentMethodSelected',
-        data: { checkout_id: m.checkoutId, rail: m.rail, asset: m.asset, network: m.network, expected_amount: fmt(m.expected, m.decimals), rate: { amount: m.rate, currency: state.currency }, quoted_amount: m.quoted, quote_ends_at: quote.quoteEndsAt },
+        data: { checkout_id: m.checkoutId, rail: m.rail, asset: m.asset, network: m.network, expected_amount: fmt(m.expected, m.decimals), rate: { amount: m.rate, currency: state.currency }, quoted_amount: m.quoted, quote_ends_at: quote.quoteEndsAt, quote_ttl_ms: m.quoteTtlMs },
       });
     } else if (review === null) {
       review = 'superseded_quote';
@@ -455,7 +460,8 @@ function recordConfirmations(command: RecordConfirmations, state: LivePaymentSta
       received: fmt(received, method.decimals),
       remaining: fmt(remaining(method.expected, received), method.decimals),
       amount_received: valueOf(method, received),
-      quote_ends_at: laterOf(base, new Date(ctx.now.getTime() + REMAINDER_WAIT_MS).toISOString()),
+      // §4: the short transfer's quote is held for the quote life (15 minutes by default) after it
+      quote_ends_at: laterOf(base, new Date(ctx.now.getTime() + method.quoteTtlMs).toISOString()),
     },
   });
   return events;

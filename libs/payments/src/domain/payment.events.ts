@@ -46,7 +46,7 @@ export type PaymentCreatedData = {
 export type PaymentEvent =
   | { type: 'PaymentCreated'; data: PaymentCreatedData }
   | { type: 'PaymentMetadataUpdated'; data: { metadata: Record<string, string> } }
-  | { type: 'PaymentMethodSelected'; data: { checkout_id: string; rail: 'crypto'; asset: AssetCode; network: NetworkId; expected_amount: string; rate: { amount: number; currency: string }; quoted_amount: number; quote_ends_at: string; address?: string; wallet_id?: string; country?: string | null } }
+  | { type: 'PaymentMethodSelected'; data: { checkout_id: string; rail: 'crypto'; asset: AssetCode; network: NetworkId; expected_amount: string; rate: { amount: number; currency: string }; quoted_amount: number; quote_ends_at: string; quote_ttl_ms?: number; address?: string; wallet_id?: string; country?: string | null } }
   /** The transfer's block left the chain before it was final (CheckoutTransferWithdrawn): it no longer counts. */
   | { type: 'PaymentTransferWithdrawn'; data: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string } }
   | { type: 'PaymentTransferDetected'; data: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string; review: PaymentReviewReason | null; from_address?: string | null } }
