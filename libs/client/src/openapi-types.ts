@@ -405,6 +405,30 @@ export interface paths {
          *     The Idempotency-Key is ignored: the response is never stored or replayed.
          */
         post: operations["createWallet"];
+        /**
+         * Delete the wallet (dashboard sessions only: 24-hour hold once the business has received a payment)
+         * @description Dashboard sessions only: API keys get 403 session_required.
+         */
+        delete: operations["deleteWallet"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallet/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send from the wallet (dashboard sessions only)
+         * @description Dashboard sessions only: API keys get 403 session_required.
+         */
+        post: operations["createWalletTransaction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1443,7 +1467,7 @@ export interface components {
                  * @description Stable error code.
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_json" | "idempotency_key_required" | "unsupported_media_type" | "payload_too_large" | "unauthenticated" | "invalid_api_key" | "business_forbidden" | "permission_denied" | "test_mode_unavailable" | "session_required" | "cross_site_request" | "edge_forbidden" | "not_found" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "internal_error" | "temporarily_unavailable" | "upstream_unavailable" | "invalid_email" | "reference_in_use" | "not_accepting" | "business_suspended" | "payment_not_cancelable" | "payment_in_flight" | "payment_not_acceptable" | "payment_not_underpaid" | "remainder_unavailable" | "nothing_due" | "email_required" | "rail_unavailable" | "asset_unavailable" | "amount_out_of_range" | "invalid_tx_hash" | "customer_blocked" | "link_not_found" | "payment_not_found" | "payment_paid" | "payment_canceled" | "wrong_rail" | "checkout_canceled" | "checkout_failed" | "checkout_not_cancelable" | "checkout_not_supersedable" | "checkout_not_claimable" | "already_claimed" | "checkout_not_retryable" | "route_in_progress" | "no_route" | "stale_route" | "checkout_not_awaiting" | "payment_expired" | "checkout_expired" | "link_archived" | "link_has_payments" | "link_disabled" | "customer_exists" | "wallet_exists" | "wallet_required" | "external_wallet" | "invalid_address" | "webhook_limit" | "business_required" | "step_up_required" | "api_key_revoked" | "publishable_key";
+                code: "invalid_request" | "invalid_json" | "idempotency_key_required" | "unsupported_media_type" | "payload_too_large" | "unauthenticated" | "invalid_api_key" | "business_forbidden" | "permission_denied" | "test_mode_unavailable" | "session_required" | "cross_site_request" | "edge_forbidden" | "not_found" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "internal_error" | "temporarily_unavailable" | "upstream_unavailable" | "invalid_email" | "reference_in_use" | "not_accepting" | "business_suspended" | "payment_not_cancelable" | "payment_in_flight" | "payment_not_acceptable" | "payment_not_underpaid" | "remainder_unavailable" | "nothing_due" | "email_required" | "rail_unavailable" | "asset_unavailable" | "amount_out_of_range" | "invalid_tx_hash" | "customer_blocked" | "link_not_found" | "payment_not_found" | "payment_paid" | "payment_canceled" | "wrong_rail" | "checkout_canceled" | "checkout_failed" | "checkout_not_cancelable" | "checkout_not_supersedable" | "checkout_not_claimable" | "already_claimed" | "checkout_not_retryable" | "route_in_progress" | "no_route" | "stale_route" | "checkout_not_awaiting" | "payment_expired" | "checkout_expired" | "link_archived" | "link_has_payments" | "link_disabled" | "customer_exists" | "wallet_exists" | "wallet_required" | "external_wallet" | "invalid_address" | "wallet_change_pending" | "wallet_change_applied" | "webhook_limit" | "business_required" | "step_up_required" | "api_key_revoked" | "publishable_key";
                 /** @description For people; may change. */
                 message: string;
                 /** @description The input at fault, as a dotted path, when there is one. */
@@ -4349,6 +4373,298 @@ export interface operations {
             /**
              * @description Unavailable. Error codes:
              *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWallet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key was sent
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `step_up_required`
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `wallet_change_pending`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWalletTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: a new random value per operation (1 to 255 characters). A 2xx response is kept 24 hours and replayed for the same key, method, path and body. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key was sent
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side; retry with the same Idempotency-Key
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later with the same Idempotency-Key
              */
             503: {
                 headers: {

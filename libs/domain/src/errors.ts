@@ -76,6 +76,8 @@ export const ERROR_STATUS = {
   wallet_required: 409,
   external_wallet: 409,
   invalid_address: 400,
+  wallet_change_pending: 409,
+  wallet_change_applied: 409,
   // webhooks (the spec leaves the endpoint limit open: docs/decisions/0013-webhooks.md)
   webhook_limit: 409,
   // dashboard and account (the routes come later; the codes are part of the contract now)

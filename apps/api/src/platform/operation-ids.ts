@@ -30,6 +30,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
 
   'POST /wallet': 'createWallet',
   'GET /wallet': 'getWallet',
+  'DELETE /wallet': 'deleteWallet',
+  'POST /wallet/transactions': 'createWalletTransaction',
 
   'GET /test_clock': 'getTestClock',
   'POST /test_clock/advance': 'advanceTestClock',

@@ -1,10 +1,10 @@
-import { Body, Controller, Get, Post, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Post, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Business } from '@lib/businesses';
 import { CreateWalletCommand, CreateWalletRequest, GetWalletQuery } from '@lib/wallets';
-import { LiveModeAction, RequiresPermission } from '../auth/auth.decorators';
+import { DashboardOnly, LiveModeAction, RequiresPermission } from '../auth/auth.decorators';
 import { CurrentBusiness, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
@@ -41,5 +41,23 @@ export class WalletController {
   @Get()
   async get(@CurrentBusiness() business: Business) {
     return { data: await this.queries.execute(new GetWalletQuery(business.id)) };
+  }
+
+  /** §4: wallet deletion belongs to a dashboard session with a recent step-up; API keys get 403 session_required (sessions come with issue 14). */
+  @ApiOperation({ summary: 'Delete the wallet (dashboard sessions only: 24-hour hold once the business has received a payment)' })
+  @ApiErrors('session_required', 'step_up_required', 'wallet_change_pending')
+  @DashboardOnly()
+  @Delete()
+  delete(): never {
+    throw new Error('unreachable: dashboard sessions do not exist yet, and API keys are refused by the guard');
+  }
+
+  /** §4: sends from the wallet belong to dashboard sessions; API keys get 403 session_required (issue 15). */
+  @ApiOperation({ summary: 'Send from the wallet (dashboard sessions only)' })
+  @ApiErrors('session_required')
+  @DashboardOnly()
+  @Post('transactions')
+  send(): never {
+    throw new Error('unreachable: dashboard sessions do not exist yet, and API keys are refused by the guard');
   }
 }
