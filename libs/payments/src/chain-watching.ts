@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { AssetCode, BitcoinReader, ChainReader, ChainWatcher, ChainWatcherStatus, NetworkId, createEvmReader } from '@lib/chains';
+import { AssetCode, BitcoinReader, ChainReader, ChainWatcher, ChainWatcherStatus, NetworkId, createEvmReader, createSolanaReader } from '@lib/chains';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import type { Database } from '@lib/database';
 import { WalletAddressBook } from '@lib/wallets';
@@ -31,6 +31,7 @@ export class ChainWatchers implements OnApplicationBootstrap, OnApplicationShutd
       const reader = await createEvmReader({ network, url, tokens: tokens ? (Object.entries(tokens) as [AssetCode, string][]).map(([asset, contract]) => ({ asset, contract })) : undefined });
       this.watchers.push(this.watcher(reader));
     }
+    if (this.config.solanaRpcUrl) this.watchers.push(this.watcher(await createSolanaReader({ url: this.config.solanaRpcUrl })));
     if (this.config.bitcoinEsploraUrl) this.watchers.push(this.watcher(new BitcoinReader({ esplora: this.config.bitcoinEsploraUrl })));
     for (const watcher of this.watchers) watcher.start();
   }

@@ -142,10 +142,10 @@ describe('the business wallet over HTTP (POST /wallet, GET /wallet, fresh addres
   it("a watched network whose node cannot be reached: the watcher backs off and /health says why", async () => {
     const health = await eventually(
       () => suite.simulated.client.as(null).get('/health').then((r) => r.body.data),
-      (h) => h.chains.length === 4 && h.chains.every((c: { last_error: string | null; backing_off_until: string | null }) => c.last_error !== null && c.backing_off_until !== null),
+      (h) => h.chains.length === 5 && h.chains.every((c: { last_error: string | null; backing_off_until: string | null }) => c.last_error !== null && c.backing_off_until !== null),
       { what: 'every watcher backing off' },
     );
-    expect(health.chains.map((c: { network: string }) => c.network).sort()).toEqual(['arbitrum', 'bitcoin', 'ethereum', 'polygon']); // Solana's watcher comes with its reader
+    expect(health.chains.map((c: { network: string }) => c.network).sort()).toEqual(['arbitrum', 'bitcoin', 'ethereum', 'polygon', 'solana']);
   });
 
   it('every body is checked: the type, fields of another type, the phrase, each xpub, the Solana address — 400 naming the field, nothing created', async () => {
