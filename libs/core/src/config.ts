@@ -1,5 +1,6 @@
 import { StoreConfig, adapterFor } from '@lib/eventstore';
 import { parseTrustedProxies } from '@lib/rate-limit';
+import { COINBASE_EXCHANGE_URL } from '@lib/rates';
 
 /** The process's configuration, read once from the environment and validated at start. */
 export interface AppConfig extends StoreConfig {
@@ -23,6 +24,10 @@ export interface AppConfig extends StoreConfig {
   /** Port of the Prometheus /metrics listener; null (METRICS_PORT unset) serves none. */
   metricsPort: number | null;
   metricsHost: string;
+  /** Base URL of the live exchange-rate source (RATES_URL); null (RATES_URL=off) runs without one: live businesses cannot be quoted. */
+  ratesUrl: string | null;
+  /** Freshness bound of live rates in milliseconds (RATES_MAX_AGE_SECONDS): an older price is never quoted from. */
+  ratesMaxAgeMs: number;
 }
 
 export class ConfigError extends Error {
@@ -47,6 +52,8 @@ export const CONFIG_VARIABLES = [
   'ROLE',
   'QUOTE_TTL_SECONDS',
   'FEE_RATE_BPS',
+  'RATES_URL',
+  'RATES_MAX_AGE_SECONDS',
 ] as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -72,6 +79,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   }
   const quoteTtl = integer(env, 'QUOTE_TTL_SECONDS', 900, 60, 24 * 3600);
   const feeRateBps = integer(env, 'FEE_RATE_BPS', 100, 0, 10_000);
+  const ratesUrl = (env.RATES_URL ?? '').trim().toLowerCase() === 'off' ? null : (url(env, 'RATES_URL', ['http:', 'https:']) ?? COINBASE_EXCHANGE_URL);
+  const ratesMaxAge = integer(env, 'RATES_MAX_AGE_SECONDS', 60, 1, 3600);
   const config: AppConfig = {
     port,
     host,
@@ -89,6 +98,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     logLevel,
     metricsPort,
     metricsHost: env.METRICS_HOST || '127.0.0.1',
+    ratesUrl: ratesUrl === null ? null : ratesUrl.replace(/\/+$/, ''),
+    ratesMaxAgeMs: ratesMaxAge * 1000,
   };
   if (adapterFor(config) === 'embedded' && roleArg !== 'all') {
     throw new ConfigError(`--role=${roleArg} runs the API and workers apart, which needs a shared store: set DATABASE_URL (and EVENTSTORE_URL if used)`);

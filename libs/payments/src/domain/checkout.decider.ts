@@ -82,6 +82,8 @@ export interface OpenCryptoCheckout {
   address: string;
   /** Minor units of `currency` per whole coin. */
   rateMinorPerCoin: number;
+  /** Where the rate came from and the time of its price, recorded with it (decision 0020). */
+  rateOrigin?: { source: string; at: string };
   currency: string;
   /** The payment's price (minor units). */
   priceMinor: number;
@@ -282,7 +284,7 @@ function open(command: OpenCryptoCheckout, state: CheckoutState, ctx: DecideCont
         network: command.network,
         amount: fmt(expected, decimals),
         address: command.address,
-        rate: { amount: command.rateMinorPerCoin, currency: command.currency },
+        rate: { amount: command.rateMinorPerCoin, currency: command.currency, ...(command.rateOrigin ? { source: command.rateOrigin.source, at: command.rateOrigin.at } : {}) },
         breakdown,
         expires_at: new Date(ctx.now.getTime() + command.quoteTtlMs).toISOString(),
         confirmations_required: confirmationsRequired(command.network),

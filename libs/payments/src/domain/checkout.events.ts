@@ -21,7 +21,12 @@ export interface CheckoutOpenedData {
   /** The quoted amount (what is due on this checkout), decimal string. */
   amount: string;
   address: string;
-  rate: { amount: number; currency: string };
+  /**
+   * The locked rate: minor units of `currency` per coin; `source` and `at` (decision 0020) name
+   * the price it came from (`fixed`, `coinbase-exchange:BTC-USD`, …) and its time — absent on
+   * checkouts opened before they were recorded.
+   */
+  rate: { amount: number; currency: string; source?: string; at?: string };
   breakdown: Breakdown;
   /** End of the quote. */
   expires_at: string;
