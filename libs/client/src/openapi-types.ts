@@ -190,7 +190,9 @@ export interface paths {
         put?: never;
         /**
          * Open a checkout for what is left of an underpaid payment
-         * @description Restricted keys need write access to payments.
+         * @description The remainder is quoted at the rate now, read from the business’s exchange-rate source before anything changes: at the first quote’s rate it is exactly the coin left, at another rate the price left quoted afresh. A source that cannot be reached gives 503 `upstream_unavailable` (nothing changed; retry with the same Idempotency-Key); a source with no fresh price gives 503 `temporarily_unavailable`.
+         *
+         *     Restricted keys need write access to payments.
          *
          *     A test key on a live business gets 403 test_mode_unavailable.
          */
@@ -212,7 +214,9 @@ export interface paths {
         put?: never;
         /**
          * Open a checkout (one attempt to pay a payment)
-         * @description Public: no credentials needed (a key sent anyway must be valid).
+         * @description A crypto checkout locks a rate: a simulated business’s from a fixed table, a live business’s from the live exchange-rate source, never older than its freshness bound; without a fresh price the answer is 503 `temporarily_unavailable` and nothing is opened. `crypto.rate` names the source and the time of the price.
+         *
+         *     Public: no credentials needed (a key sent anyway must be valid).
          *
          *     A test key on a live business gets 403 test_mode_unavailable.
          */
@@ -924,10 +928,21 @@ export interface components {
                 address: string;
                 /** @description BIP-21 (bitcoin), EIP-681 (EVM) or Solana Pay URI for wallets. */
                 payment_uri: string;
+                /** @description The exchange rate the quote locked. */
                 rate: {
                     /** @description Minor units of `currency` per one coin. */
                     amount: number;
                     currency: string;
+                    /**
+                     * @description Where the rate came from: `fixed` (the table simulated businesses quote from) or the live source and its product (`coinbase-exchange:BTC-USD`); null on checkouts opened before it was recorded.
+                     * @example coinbase-exchange:BTC-USD
+                     */
+                    source: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Time of the price the rate came from (for `fixed`, when the checkout was quoted); null on checkouts opened before it was recorded.
+                     */
+                    at: string | null;
                 };
                 /**
                  * @description Decimal amount in the coin, no more decimals than the coin has.
@@ -2874,6 +2889,7 @@ export interface operations {
             /**
              * @description Unavailable. Error codes:
              *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later with the same Idempotency-Key
+             *     - `upstream_unavailable`: a service this route depends on cannot be reached (such as the exchange-rate source); nothing changed; retry with the same Idempotency-Key
              */
             503: {
                 headers: {

@@ -5,6 +5,7 @@ import { ASSET_CODES, AssetCode, NetworkId, isValidAddress } from '@lib/chains';
 /** The EVM networks a node URL can be configured for (EVM_RPC_URL_<NETWORK>). */
 export const EVM_NETWORKS = ['ethereum', 'polygon', 'base', 'arbitrum'] as const satisfies readonly NetworkId[];
 export type EvmNetworkId = (typeof EVM_NETWORKS)[number];
+import { COINBASE_EXCHANGE_URL } from '@lib/rates';
 
 /** The process's configuration, read once from the environment and validated at start. */
 export interface AppConfig extends StoreConfig {
@@ -42,6 +43,10 @@ export interface AppConfig extends StoreConfig {
   bitcoinEsploraUrl: string | null;
   /** How often a chain watcher asks its node for new blocks (CHAIN_POLL_MS). */
   chainPollMs: number;
+  /** Base URL of the live exchange-rate source (RATES_URL); null (RATES_URL=off) runs without one: live businesses cannot be quoted. */
+  ratesUrl: string | null;
+  /** Freshness bound of live rates in milliseconds (RATES_MAX_AGE_SECONDS): an older price is never quoted from. */
+  ratesMaxAgeMs: number;
 }
 
 export class ConfigError extends Error {
@@ -79,6 +84,8 @@ export const CONFIG_VARIABLES = [
   'SOLANA_RPC_URL',
   'BITCOIN_ESPLORA_URL',
   'CHAIN_POLL_MS',
+  'RATES_URL',
+  'RATES_MAX_AGE_SECONDS',
 ] as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -104,6 +111,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   }
   const quoteTtl = integer(env, 'QUOTE_TTL_SECONDS', 900, 60, 24 * 3600);
   const feeRateBps = integer(env, 'FEE_RATE_BPS', 100, 0, 10_000);
+  const ratesUrl = (env.RATES_URL ?? '').trim().toLowerCase() === 'off' ? null : (url(env, 'RATES_URL', ['http:', 'https:']) ?? COINBASE_EXCHANGE_URL);
+  const ratesMaxAge = integer(env, 'RATES_MAX_AGE_SECONDS', 60, 1, 3600);
   const config: AppConfig = {
     port,
     host,
@@ -133,6 +142,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     solanaRpcUrl: url(env, 'SOLANA_RPC_URL', ['http:', 'https:']),
     bitcoinEsploraUrl: url(env, 'BITCOIN_ESPLORA_URL', ['http:', 'https:']),
     chainPollMs: integer(env, 'CHAIN_POLL_MS', 2000, 50, 600_000),
+    ratesUrl: ratesUrl === null ? null : ratesUrl.replace(/\/+$/, ''),
+    ratesMaxAgeMs: ratesMaxAge * 1000,
   };
   if (config.walletKek !== null && !isKek(config.walletKek)) throw new ConfigError('WALLET_KEK must be 32 bytes written as 64 hex digits or base64');
   if (config.walletKek === null && config.walletKekFile === null && adapterFor(config) !== 'embedded') {

@@ -3,7 +3,8 @@ import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { TimerRunner, TimerStore } from '@lib/timers';
-import { BusinessClock, FixedRates, PAYMENTS_SETTINGS, PAYMENT_RATES, PaymentAccess, PaymentStreams, PaymentsProcessManager, PaymentsSettings, TIMER_KINDS, TimerFiring } from './app';
+import { FixedRates, LiveRates, NoLiveRates } from '@lib/rates';
+import { BusinessClock, PAYMENTS_SETTINGS, PAYMENT_RATES, PaymentAccess, PaymentRateSources, PaymentRates, PaymentStreams, PaymentsProcessManager, PaymentsSettings, TIMER_KINDS, TimerFiring } from './app';
 import { PAYMENT_COMMAND_HANDLERS, PaymentUseCaseSteps } from './commands';
 import { PaymentsReactor } from './payments-reactor';
 import { PAYMENT_QUERY_HANDLERS } from './queries';
@@ -66,7 +67,7 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
  * (durable timers, the process manager's backstop): both processes import this module. One
  * handler per use case (commands/, queries/; decision 0014) over the pieces several share: the
  * streams (through CoreModule's CommandRunner), the process manager, timer firing, the business
- * clock, who may act on what, and the steps the command handlers share (PaymentUseCaseSteps).
+ * clock, who may act on what, the rates quotes come from, and the steps the command handlers share (PaymentUseCaseSteps).
  */
 @Module({
   imports: [WalletsModule, OperationsModule],
@@ -74,7 +75,16 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
     { provide: TimerStore, useFactory: (db: Database) => new TimerStore(db), inject: [DATABASE] },
     { provide: PaymentsReadModel, useFactory: (db: Database, config: AppConfig) => new PaymentsReadModel(db, { checkoutBaseUrl: config.checkoutBaseUrl }), inject: [DATABASE, APP_CONFIG] },
     { provide: PAYMENTS_SETTINGS, useFactory: (config: AppConfig): PaymentsSettings => ({ quoteTtlMs: config.quoteTtlMs, feeRateBps: config.feeRateBps, liveNetworks: watchedNetworks(config) }), inject: [APP_CONFIG] },
-    { provide: PAYMENT_RATES, useValue: new FixedRates() },
+    // simulated businesses quote from the fixed table, live ones from the live source (decision 0020)
+    {
+      provide: PAYMENT_RATES,
+      useFactory: (config: AppConfig): PaymentRateSources => ({
+        simulated: new FixedRates(),
+        live: config.ratesUrl === null ? new NoLiveRates() : new LiveRates({ baseUrl: config.ratesUrl, maxAgeMs: config.ratesMaxAgeMs }),
+      }),
+      inject: [APP_CONFIG],
+    },
+    PaymentRates,
     PaymentStreams,
     PaymentsProcessManager,
     TimerFiring,

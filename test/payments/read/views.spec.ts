@@ -276,7 +276,7 @@ describe('checkout view', () => {
         amount: '100',
         address,
         payment_uri: `ethereum:${USDC_ETHEREUM}@1/transfer?address=${address}&uint256=100000000`,
-        rate: { amount: 100, currency: 'USD' },
+        rate: { amount: 100, currency: 'USD', source: null, at: null },
         received_amount: '100',
         remaining_amount: null,
         remaining_payment_uri: null,

@@ -4,6 +4,7 @@ import type { Sql } from '@lib/database';
 import { bitcoinAddress, evmAddress, keysOfPhrase, phraseSeed, solanaAddress } from '@lib/wallets';
 import { appPerSuite, businessWithKey, clientWithNewKey, startApp } from '../../support/fixtures';
 import { eventually } from '../../support/eventually';
+import { TickerServer, startTickerServer } from '../../rates/ticker-server';
 
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 /** Another valid phrase (BIP-39 vector "legal winner … title"). */
@@ -23,8 +24,15 @@ const NODES = {
 };
 
 describe('the business wallet over HTTP (POST /wallet, GET /wallet, fresh addresses per checkout)', () => {
+  let ticker: TickerServer;
   const suite = appPerSuite(
-    () => startApp('embedded', { TRUSTED_PROXIES: 'loopback', ...NODES }),
+    async () => {
+      // live businesses quote BTC, SOL and USDT from the live source: a local one with fresh prices
+      ticker = await startTickerServer();
+      for (const [product, price] of [['BTC-USD', '60000.00'], ['SOL-USD', '150.00'], ['USDT-USD', '1.0001']]) ticker.set(product, { kind: 'price', price });
+      const api = await startApp('embedded', { TRUSTED_PROXIES: 'loopback', RATES_URL: ticker.url, ...NODES });
+      return { ...api, close: async () => (await api.close(), await ticker.close()) };
+    },
     async (api) => ({
       simulated: await businessWithKey(api, true),
       live: await businessWithKey(api, false, 'Live Shop'),

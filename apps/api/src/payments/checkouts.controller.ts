@@ -38,7 +38,11 @@ export class CheckoutsController {
     private readonly queries: QueryBus,
   ) {}
 
-  @ApiOperation({ summary: 'Open a checkout (one attempt to pay a payment)' })
+  @ApiOperation({
+    summary: 'Open a checkout (one attempt to pay a payment)',
+    description:
+      'A crypto checkout locks a rate: a simulated business’s from a fixed table, a live business’s from the live exchange-rate source, never older than its freshness bound; without a fresh price the answer is 503 `temporarily_unavailable` and nothing is opened. `crypto.rate` names the source and the time of the price.',
+  })
   @ApiCreatedResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
   @ApiErrors(
     'email_required',

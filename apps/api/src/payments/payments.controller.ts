@@ -97,9 +97,13 @@ export class PaymentsController {
     return this.change(new AcceptPaymentCommand(business, id, writeMeta(request)), business, id);
   }
 
-  @ApiOperation({ summary: 'Open a checkout for what is left of an underpaid payment' })
+  @ApiOperation({
+    summary: 'Open a checkout for what is left of an underpaid payment',
+    description:
+      'The remainder is quoted at the rate now, read from the business’s exchange-rate source before anything changes: at the first quote’s rate it is exactly the coin left, at another rate the price left quoted afresh. A source that cannot be reached gives 503 `upstream_unavailable` (nothing changed; retry with the same Idempotency-Key); a source with no fresh price gives 503 `temporarily_unavailable`.',
+  })
   @ApiCreatedResponse({ description: 'The payment, the remainder checkout and its page.', schema: dataOf(REMAINDER_REQUEST_SCHEMA) })
-  @ApiErrors('payment_not_underpaid', 'remainder_unavailable', 'nothing_due', 'not_accepting', 'business_suspended', 'temporarily_unavailable')
+  @ApiErrors('payment_not_underpaid', 'remainder_unavailable', 'nothing_due', 'not_accepting', 'business_suspended', 'temporarily_unavailable', 'upstream_unavailable')
   @RequiresPermission('payments', 'write')
   @LiveModeAction()
   @IdempotencyKeyRequired()

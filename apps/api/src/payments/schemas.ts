@@ -24,7 +24,19 @@ const REPORTING = (extra: SchemaObject = {}) =>
   object({ currency: str, amount: int, fee: int, transaction_fee: int, customer_fee: int, net: int }, { description: 'What the business receives, in minor units of `currency`: net = amount − fee − transaction_fee.', ...extra });
 
 const BREAKDOWN: SchemaObject = object({ currency: str, price: int, processing_fee: nullable(int), network_fee: nullable(int), total: int });
-const RATE: SchemaObject = object({ amount: { ...int, description: 'Minor units of `currency` per one coin.' }, currency: str });
+const RATE: SchemaObject = object(
+  {
+    amount: { ...int, description: 'Minor units of `currency` per one coin.' },
+    currency: str,
+    source: nullable({
+      type: 'string',
+      example: 'coinbase-exchange:BTC-USD',
+      description: 'Where the rate came from: `fixed` (the table simulated businesses quote from) or the live source and its product (`coinbase-exchange:BTC-USD`); null on checkouts opened before it was recorded.',
+    }),
+    at: nullable({ ...timestamp, description: 'Time of the price the rate came from (for `fixed`, when the checkout was quoted); null on checkouts opened before it was recorded.' }),
+  },
+  { description: 'The exchange rate the quote locked.' },
+);
 
 export const PAYMENT_STATUSES = ['pending', 'underpaid', 'needs_review', 'succeeded', 'failed', 'canceled'];
 export const CHECKOUT_STATUSES = ['open', 'awaiting_customer', 'confirming', 'completed', 'needs_review', 'expired', 'canceled', 'failed'];

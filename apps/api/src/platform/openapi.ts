@@ -517,6 +517,11 @@ function factsOf(reflector: Reflector, { controller, name, handler }: RouteHandl
 const PRIMITIVES = new Set<unknown>([String, Number, Boolean, Object, Array, undefined]);
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']); // Fastify parses a body on these
 
+/** When a code a route lists itself (@ApiErrors) answers, for codes that mean the same on every route. */
+const EXPLICIT_WHEN: Partial<Record<ErrorCode, string>> = {
+  upstream_unavailable: 'a service this route depends on cannot be reached (such as the exchange-rate source); nothing changed; retry with the same Idempotency-Key',
+};
+
 /** The error codes a route can answer with, each with when (in order of the checks). */
 export function routeErrors(facts: RouteFacts): Map<ErrorCode, string> {
   const errors = new Map<ErrorCode, string>();
@@ -557,7 +562,7 @@ export function routeErrors(facts: RouteFacts): Map<ErrorCode, string> {
     add('idempotency_key_reused', 'the Idempotency-Key was used for a different method, path or body');
     add('idempotency_key_in_use', 'the first request with this Idempotency-Key is still running');
   }
-  for (const code of facts.explicit) add(code, '');
+  for (const code of facts.explicit) add(code, EXPLICIT_WHEN[code] ?? '');
   add('not_found', 'nothing with that ID for the business, or no such path');
   add('internal_error', `failure on the service’s side${idempotent ? '; retry with the same Idempotency-Key' : ''}`);
   // any route while the server shuts down, and a route whose dependency is paused

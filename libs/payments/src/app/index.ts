@@ -5,6 +5,7 @@ export * from './simulated-chain';
 export * from './payment-timers';
 export * from './positions';
 export * from './process-manager';
+export * from './rates';
 export * from './settings';
 export * from './streams';
 export * from './timer-firing';

@@ -11,5 +11,5 @@ export interface PaymentsSettings {
 
 export const PAYMENTS_SETTINGS = Symbol('PAYMENTS_SETTINGS');
 
-/** The exchange rates checkouts quote from (a RatePort; the simulated table today). */
+/** The exchange-rate sources checkouts quote from (PaymentRateSources: the fixed table, the live source; decision 0020). */
 export const PAYMENT_RATES = Symbol('PAYMENT_RATES');

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AssetCode, NetworkId, base58Encode, encodeSegwitAddress, family, toChecksumAddress } from '@lib/chains';
+import { NetworkId, base58Encode, encodeSegwitAddress, family, toChecksumAddress } from '@lib/chains';
+import { RATE_CURRENCIES } from '@lib/rates';
 
 /**
  * The chain side of a simulated business (decision 0011): no chain is watched, so addresses and
@@ -51,29 +52,5 @@ export const SIMULATED_ARRIVAL_MS = 20_000;
 /** One simulated block (a confirmation) every 3 s on every network (decision 0011). */
 export const SIMULATED_BLOCK_MS = 3_000;
 
-/**
- * Where exchange rates come from (DESIGN: rates come in as arguments). Integer minor units of
- * `currency` per whole coin.
- */
-export interface RatePort {
-  rate(asset: AssetCode, currency: string): number | null;
-}
-
-/**
- * The fixed table simulated businesses quote from (decision 0011). Stablecoins at par; the
- * others at round, documented numbers so tests and examples can be checked by hand.
- */
-export const FIXED_RATES: Readonly<Record<string, Readonly<Record<AssetCode, number>>>> = {
-  USD: { USDC: 100, USDT: 100, BTC: 6_000_000, ETH: 300_000, SOL: 15_000 },
-  EUR: { USDC: 92, USDT: 92, BTC: 5_520_000, ETH: 276_000, SOL: 13_800 },
-};
-
-export class FixedRates implements RatePort {
-  constructor(private readonly table: typeof FIXED_RATES = FIXED_RATES) {}
-  rate(asset: AssetCode, currency: string): number | null {
-    return this.table[currency]?.[asset] ?? null;
-  }
-}
-
-/** Currencies a payment can be priced in: those the rate table covers. */
-export const PAYMENT_CURRENCIES: readonly string[] = Object.keys(FIXED_RATES);
+/** Currencies a payment can be priced in: those the rate table covers (libs/rates). */
+export const PAYMENT_CURRENCIES: readonly string[] = RATE_CURRENCIES;

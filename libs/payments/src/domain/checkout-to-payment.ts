@@ -179,7 +179,9 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
         rail: 'crypto',
         asset: d.asset,
         network: d.network,
-        rateMinorPerCoin: method.rate,
+        // the rate the handler read when the remainder was requested (0020); older remainders reuse the method's
+        rateMinorPerCoin: d.rate?.amount ?? method.rate,
+        ...(d.rate !== undefined ? { rateOrigin: { source: d.rate.source, at: d.rate.at } } : {}),
         currency: d.currency,
         priceMinor: before.amount,
         feePayer: before.feePayer,

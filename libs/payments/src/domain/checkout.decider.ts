@@ -86,6 +86,8 @@ export interface OpenCryptoCheckout {
   wallet?: { walletId: string; index: number } | null;
   /** Minor units of `currency` per whole coin. */
   rateMinorPerCoin: number;
+  /** Where the rate came from and the time of its price, recorded with it (decision 0020). */
+  rateOrigin?: { source: string; at: string };
   currency: string;
   /** The payment's price (minor units). */
   priceMinor: number;
@@ -308,7 +310,7 @@ function open(command: OpenCryptoCheckout, state: CheckoutState, ctx: DecideCont
         amount: fmt(expected, decimals),
         address: command.address,
         ...(command.wallet ? { wallet_id: command.wallet.walletId, address_index: command.wallet.index } : {}),
-        rate: { amount: command.rateMinorPerCoin, currency: command.currency },
+        rate: { amount: command.rateMinorPerCoin, currency: command.currency, ...(command.rateOrigin ? { source: command.rateOrigin.source, at: command.rateOrigin.at } : {}) },
         breakdown,
         expires_at: new Date(ctx.now.getTime() + command.quoteTtlMs).toISOString(),
         quote_ttl_ms: command.quoteTtlMs,

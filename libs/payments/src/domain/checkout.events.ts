@@ -27,7 +27,12 @@ export interface CheckoutOpenedData {
   /** The business's wallet the address was reserved in, and its derivation index (absent on checkouts opened before wallets existed). */
   wallet_id?: string;
   address_index?: number;
-  rate: { amount: number; currency: string };
+  /**
+   * The locked rate: minor units of `currency` per coin; `source` and `at` (decision 0020) name
+   * the price it came from (`fixed`, `coinbase-exchange:BTC-USD`, …) and its time — absent on
+   * checkouts opened before they were recorded.
+   */
+  rate: { amount: number; currency: string; source?: string; at?: string };
   breakdown: Breakdown;
   /** End of the quote. */
   expires_at: string;

@@ -30,7 +30,9 @@ export type PaymentErrorCode =
   | 'payment_not_found'
   | 'business_suspended'
   | 'rail_unavailable'
-  | 'test_mode_unavailable';
+  | 'test_mode_unavailable'
+  | 'temporarily_unavailable'
+  | 'upstream_unavailable';
 
 /** A command refused by a payment or checkout rule. Pure; the API's error filter renders it as is. */
 export class PaymentDomainError extends DomainRefusal<PaymentErrorCode> {

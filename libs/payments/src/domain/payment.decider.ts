@@ -1,5 +1,5 @@
 import { AssetCode, NetworkId, normalizeTxHash } from '@lib/chains';
-import { FeePayer, buildBreakdown, buildReporting, customerFeeFor, overpaid, quoteCryptoAmount, receivedValueMinor, remaining, validatePaymentAmount } from '@lib/money';
+import { FeePayer, buildBreakdown, buildReporting, customerFeeFor, fiatValueOf, overpaid, quoteCryptoAmount, receivedValueMinor, remaining, validatePaymentAmount } from '@lib/money';
 import { CommandHandlers, Decider, decideBy, foldWith, ignoreUnknown } from '@lib/domain';
 import { PaymentDomainError } from './errors';
 import { PaymentDetails, PaymentEvent, PaymentReviewReason } from './payment.events';
@@ -28,6 +28,12 @@ export interface PaymentMethodState {
   quoted: number;
   /** The quote's life (QUOTE_TTL_SECONDS when it was opened): also how long a short transfer's quote is held (§4 remainder). */
   quoteTtlMs: number;
+  /**
+   * Set when a remainder was quoted afresh at another rate (decision 0020): `expected` is then
+   * what had arrived (`units`, worth `value`) plus the remainder's quote, `rate` the remainder's,
+   * and what arrives from here is valued at that rate on top of `value`.
+   */
+  base?: { units: bigint; value: number };
 }
 
 export interface PaymentTransferState {
@@ -149,6 +155,12 @@ export interface RequestRemainder {
   hasCheckoutPage: boolean;
   /** The fresh address reserved for the remainder checkout (the handler reserves it: I/O stays out of the decider). */
   reserved?: { address: string; walletId: string; index: number };
+  /**
+   * The rate now, read by the handler from the business's source (decision 0020). At the method's
+   * rate (or without one) the remainder is exactly the units left; at another rate, the fiat left
+   * quoted afresh.
+   */
+  rate?: { rateMinorPerCoin: number; source: string; at: string };
 }
 export interface AcceptPayment {
   type: 'AcceptPayment';
@@ -266,8 +278,15 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
     }
     case 'PaymentUnderpaid':
       return { ...state, status: 'underpaid', amountReceived: event.data.amount_received, quoteEndsAt: event.data.quote_ends_at };
-    case 'PaymentRemainderRequested':
-      return { ...state, remainderCheckoutId: event.data.checkout_id, checkouts: { ...state.checkouts, [event.data.checkout_id]: { remainder: true, open: true } } };
+    case 'PaymentRemainderRequested': {
+      const d = event.data;
+      const next: LivePaymentState = { ...state, remainderCheckoutId: d.checkout_id, checkouts: { ...state.checkouts, [d.checkout_id]: { remainder: true, open: true } } };
+      const method = state.method;
+      if (d.rate === undefined || method === null || d.rate.amount === method.rate) return next;
+      // quoted afresh at another rate (0020): due = what arrived + the remainder's quote, valued from here at the new rate
+      const base = { units: state.received, value: state.amountReceived };
+      return { ...next, method: { ...method, rate: d.rate.amount, expected: state.received + parse(d.crypto_amount, method.decimals), base } };
+    }
     case 'PaymentRemainderPaid':
       return state;
     case 'PaymentSucceeded':
@@ -468,6 +487,11 @@ function recordConfirmations(command: RecordConfirmations, state: LivePaymentSta
 }
 
 function valueOf(method: PaymentMethodState, received: bigint): number {
+  // after a remainder quoted afresh (0020): what had arrived keeps its value, the rest counts at the remainder's rate (below the quote until it is all there)
+  if (method.base !== undefined && received < method.expected) {
+    const { units, value } = method.base;
+    return value + money(() => fiatValueOf(received - units, method.rate, method.decimals));
+  }
   return money(() => receivedValueMinor({ quotedMinor: method.quoted, expected: method.expected, received, rateMinorPerCoin: method.rate, decimals: method.decimals }));
 }
 
@@ -512,17 +536,22 @@ function requestRemainder(command: RequestRemainder, state: LivePaymentState, ct
     throw new PaymentDomainError('remainder_unavailable', `The quote is still live until ${state.quoteEndsAt}.`, null, state.quoteEndsAt);
   }
   if (!command.hasCheckoutPage) throw new PaymentDomainError('remainder_unavailable', 'No checkout page is left for this payment.');
+  const amount = method.quoted - state.amountReceived;
+  const rate = command.rate;
+  // 0009: exactly the units left, at the method's rate; 0020: at another rate, the fiat left quoted afresh (rounded UP, as every quote)
+  const units = rate === undefined || rate.rateMinorPerCoin === method.rate ? left : money(() => quoteCryptoAmount({ priceMinor: amount, rateMinorPerCoin: rate.rateMinorPerCoin, decimals: method.decimals }));
   return [
     {
       type: 'PaymentRemainderRequested',
       data: {
         checkout_id: command.checkoutId,
-        amount: method.quoted - state.amountReceived,
+        amount,
         currency: state.currency,
-        crypto_amount: fmt(left, method.decimals),
+        crypto_amount: fmt(units, method.decimals),
         asset: method.asset,
         network: method.network,
         ...(command.reserved ? { address: command.reserved.address, wallet_id: command.reserved.walletId, address_index: command.reserved.index } : {}),
+        ...(rate !== undefined ? { rate: { amount: rate.rateMinorPerCoin, currency: state.currency, source: rate.source, at: rate.at } } : {}),
       },
     },
   ];

@@ -43,6 +43,27 @@ export type PaymentCreatedData = {
   expires_at: string | null;
 } & Partial<PaymentDetails>;
 
+/**
+ * A remainder requested: `amount` (fiat) and `crypto_amount` (the units the remainder checkout
+ * asks for). `rate` (decision 0020): the fresh rate the remainder was quoted at, with its source
+ * and time; absent on remainders requested before rates were recorded (they reuse the method's
+ * rate). At the method's rate the remainder is exactly the units left; at another rate it is the
+ * fiat left quoted afresh.
+ */
+export interface PaymentRemainderRequestedData {
+  checkout_id: string;
+  amount: number;
+  currency: string;
+  crypto_amount: string;
+  asset: AssetCode;
+  network: NetworkId;
+  rate?: { amount: number; currency: string; source: string; at: string };
+  /** The fresh address reserved for the remainder checkout, its wallet and index (absent on events stored before wallets). */
+  address?: string;
+  wallet_id?: string;
+  address_index?: number;
+}
+
 export type PaymentEvent =
   | { type: 'PaymentCreated'; data: PaymentCreatedData }
   | { type: 'PaymentMetadataUpdated'; data: { metadata: Record<string, string> } }
@@ -52,11 +73,7 @@ export type PaymentEvent =
   | { type: 'PaymentTransferDetected'; data: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string; review: PaymentReviewReason | null; from_address?: string | null } }
   | { type: 'PaymentConfirmationRecorded'; data: { checkout_id: string; tx_hash: string; current: number; required: number } }
   | { type: 'PaymentUnderpaid'; data: { expected: string; received: string; remaining: string; amount_received: number; quote_ends_at: string } }
-  | {
-      type: 'PaymentRemainderRequested';
-      /** `address`, `wallet_id`, `address_index`: the fresh address reserved for the remainder checkout (absent on events stored before wallets). */
-      data: { checkout_id: string; amount: number; currency: string; crypto_amount: string; asset: AssetCode; network: NetworkId; address?: string; wallet_id?: string; address_index?: number };
-    }
+  | { type: 'PaymentRemainderRequested'; data: PaymentRemainderRequestedData }
   | { type: 'PaymentRemainderPaid'; data: { checkout_id: string; amount: string } }
   | { type: 'PaymentSucceeded'; data: { amount_received: number; received_amount: string; overpaid_amount: string | null; accepted: boolean; reporting: Reporting } }
   | { type: 'PaymentNeedsReview'; data: { checkout_id: string; reason: PaymentReviewReason; tx_hash: string } }

@@ -58,7 +58,8 @@ export interface CheckoutCryptoView {
   amount: string;
   address: string;
   payment_uri: string;
-  rate: { amount: number; currency: string };
+  /** The locked rate; `source` and `at` name the price it came from and its time (decision 0020), null on checkouts opened before they were recorded. */
+  rate: { amount: number; currency: string; source: string | null; at: string | null };
   received_amount: string;
   remaining_amount: string | null;
   remaining_payment_uri: string | null;
@@ -143,7 +144,7 @@ function opened(d: CheckoutOpenedData, at: string): CheckoutViewState {
     network: d.network,
     amount: d.amount,
     address: d.address,
-    rate: { amount: d.rate.amount, currency: d.rate.currency },
+    rate: { amount: d.rate.amount, currency: d.rate.currency, ...(d.rate.source !== undefined ? { source: d.rate.source, at: d.rate.at } : {}) },
     breakdown: { ...d.breakdown },
     status: 'open',
     expires_at: d.expires_at,
@@ -247,7 +248,7 @@ export function checkoutView(state: CheckoutViewState, options: CheckoutViewOpti
       amount: state.amount,
       address: state.address,
       payment_uri: uri(state.amount),
-      rate: { ...state.rate },
+      rate: { amount: state.rate.amount, currency: state.rate.currency, source: state.rate.source ?? null, at: state.rate.at ?? null },
       received_amount: state.received_amount,
       remaining_amount: state.remaining_amount,
       remaining_payment_uri: state.remaining_amount !== null && RECEIVING.includes(state.status) ? uri(state.remaining_amount) : null,

@@ -4,8 +4,8 @@ import { AssetCode, NetworkId } from '@lib/chains';
 import { newId } from '@lib/http';
 import { assertActive } from '../../app/access';
 import { isValidEmail } from '../../app/customers';
-import { PAYMENTS_SETTINGS, PAYMENT_RATES, PaymentsSettings } from '../../app/settings';
-import { RatePort } from '../../app/simulated-chain';
+import { PaymentRates } from '../../app/rates';
+import { PAYMENTS_SETTINGS, PaymentsSettings } from '../../app/settings';
 import { WalletAddresses } from '@lib/wallets';
 import { ServicePauses } from '@lib/operations';
 import { OpenCryptoCheckout } from '../../domain/checkout.decider';
@@ -30,7 +30,7 @@ const REMAINDER_REUSE_MS = 2 * 60_000;
 export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand, { checkoutId: string; businessId: string }> {
   constructor(
     private readonly steps: PaymentUseCaseSteps,
-    @Inject(PAYMENT_RATES) private readonly rates: RatePort,
+    private readonly rates: PaymentRates,
     @Inject(PAYMENTS_SETTINGS) private readonly settings: PaymentsSettings,
     private readonly wallets: WalletAddresses,
     private readonly pauses: ServicePauses,
@@ -58,8 +58,9 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     const payment = await this.steps.streams.payment(paymentId);
     if (payment.status === 'none') throw new PaymentDomainError('payment_not_found', 'No payment with this code.', 'payment_code');
     const now = await this.steps.clock.now(business.id);
-    const rate = this.rates.rate(asset, payment.currency);
-    if (rate === null) throw new PaymentDomainError('asset_unavailable', `${asset} cannot be quoted in ${payment.currency}.`, 'asset');
+    // the business's source (fixed table or live, decision 0020): asset_unavailable, or 503 temporarily_unavailable without a fresh rate
+    const quote = await this.rates.forCheckout(business, asset, payment.currency);
+    const rate = quote.rateMinorPerCoin;
     const checkoutId = newId('chk');
     // payment_paid, payment_canceled, payment_expired, in flight, asset_unavailable: only a payment that can take a checkout gets one
     decidePayment({ type: 'SelectMethod', checkoutId, rail: 'crypto', asset, network, rateMinorPerCoin: rate, quoteEndsAt: now.toISOString() }, payment, { now });
@@ -94,6 +95,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
       address: reserved.address,
       wallet: { walletId: reserved.walletId, index: reserved.index },
       rateMinorPerCoin: rate,
+      rateOrigin: { source: quote.source, at: quote.at },
       currency: payment.currency,
       priceMinor: payment.amount,
       feePayer: payment.feePayer,

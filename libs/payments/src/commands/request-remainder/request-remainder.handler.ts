@@ -5,15 +5,20 @@ import { assertActive } from '../../app/access';
 import { later } from '../../app/positions';
 import { WalletAddresses } from '@lib/wallets';
 import { ServicePauses } from '@lib/operations';
-import { decidePayment } from '../../domain/payment.decider';
+import { PaymentRates } from '../../app/rates';
+import { RequestRemainder, decidePayment } from '../../domain/payment.decider';
 import { PaymentUseCaseSteps } from '../use-case-steps';
 import { RequestRemainderCommand } from './request-remainder.command';
 
 /**
- * Requests a remainder (spec §4, decision 0009): an active business, its own payment, then the
- * payment decides (payment_not_underpaid, remainder_unavailable, nothing_due; while its remainder
- * checkout is open: that one again), append, and the process manager opens the checkout
- * (PaymentRemainderRequested → OpenCheckout) before the read models are waited for.
+ * Requests a remainder (spec §4, decisions 0009, 0020): an active business, its own payment; when
+ * a new remainder checkout is due (underpaid, none open, the quote ended), the rate now from the
+ * business's source — read before anything is appended, so a source that cannot be reached
+ * answers 503 upstream_unavailable with nothing changed and the same Idempotency-Key can be
+ * retried. Then the payment decides (payment_not_underpaid, remainder_unavailable, nothing_due;
+ * while its remainder checkout is open: that one again), append, and the process manager opens
+ * the checkout (PaymentRemainderRequested, which carries the rate → OpenCheckout) before the read
+ * models are waited for.
  */
 @CommandHandler(RequestRemainderCommand)
 export class RequestRemainderHandler implements ICommandHandler<RequestRemainderCommand, { checkoutId: string }> {
@@ -21,20 +26,26 @@ export class RequestRemainderHandler implements ICommandHandler<RequestRemainder
     private readonly steps: PaymentUseCaseSteps,
     private readonly wallets: WalletAddresses,
     private readonly pauses: ServicePauses,
+    private readonly rates: PaymentRates,
   ) {}
 
   async execute({ business, paymentId, meta }: RequestRemainderCommand): Promise<{ checkoutId: string }> {
     assertActive(business);
-    await this.steps.access.ownedPayment(business, paymentId);
+    const owned = await this.steps.access.ownedPayment(business, paymentId);
     const now = await this.steps.clock.now(business.id);
-    const command = { type: 'RequestRemainder' as const, checkoutId: newId('chk'), hasCheckoutPage: true };
-    // the payment's refusals first; then, when a remainder checkout is to be opened, a fresh address for it (409 not_accepting without a wallet that receives there)
-    const payment = await this.steps.streams.payment(paymentId);
-    const opens = payment.status !== 'none' && decidePayment(command, payment, { now }).length > 0;
-    // a remainder opens a checkout: not while the operator paused new checkouts or the network (503 temporarily_unavailable)
-    if (opens && payment.method) await this.pauses.check('checkouts', `network:${payment.method.network}`);
-    const reserved = opens && payment.method ? await this.wallets.reserve(business.id, payment.method.network) : undefined;
-    const decided = await this.steps.streams.decidePayment(paymentId, { ...command, reserved }, { now, metadata: metadataFor(meta) });
+    const command: RequestRemainder = { type: 'RequestRemainder', checkoutId: newId('chk'), hasCheckoutPage: true };
+    // the payment's refusals first (payment_not_underpaid, remainder_unavailable, nothing_due); then, when a
+    // remainder checkout is to be opened: the operator's pauses (503 temporarily_unavailable), today's rate
+    // (503 upstream_unavailable when the source cannot be reached: the same key may be retried), and a fresh
+    // address in the business's wallet (409 not_accepting without a wallet that receives there)
+    const method = owned.state.method;
+    if (method !== null && decidePayment(command, owned.state, { now }).length > 0) {
+      await this.pauses.check('checkouts', `network:${method.network}`);
+      const quote = await this.rates.forRemainder(business, method.asset, owned.state.currency);
+      command.rate = { rateMinorPerCoin: quote.rateMinorPerCoin, source: quote.source, at: quote.at };
+      command.reserved = await this.wallets.reserve(business.id, method.network);
+    }
+    const decided = await this.steps.streams.decidePayment(paymentId, command, { now, metadata: metadataFor(meta) });
     const settledAt = await this.steps.settle(decided);
     const state = decided.state;
     const checkoutId = state.status === 'none' ? null : state.remainderCheckoutId;
@@ -44,3 +55,9 @@ export class RequestRemainderHandler implements ICommandHandler<RequestRemainder
     return { checkoutId };
   }
 }
+
+/**
+ * Whether the decider would open a new remainder checkout (so a rate is needed): underpaid, no
+ * remainder checkout open, the quote ended. Otherwise it refuses or returns the open one, and no
+ * source is asked (a live quote answers 409 remainder_unavailable, not a 503).
+ */
