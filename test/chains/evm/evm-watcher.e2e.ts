@@ -11,7 +11,7 @@ import { type TestUsdc, deployTestUsdc, randomAddress } from '../../support/test
  * automining: every block is mined by the test) and as Polygon (chain id 137, automining), a
  * test USDC (6 decimals) compiled from test/fixtures/TestUSDC.sol and deployed on each, the
  * EVM reader (viem) and the ChainWatcher with its cursor, lease and pending transfers in SQL,
- * on both stores. Each test has a fresh database and fresh watched addresses.
+ * on both stores. Each test starts from empty watch tables, with fresh watched addresses.
  */
 
 const GWEI = 1_000_000_000n;
@@ -44,13 +44,15 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
   let closeDb: () => Promise<void>;
   const watchers: ChainWatcher[] = [];
 
-  beforeEach(async () => {
+  beforeAll(async () => {
     ({ db, close: closeDb } = await openWatchDatabase(kind, 'evmwatch'));
   });
+  afterAll(() => closeDb());
 
+  // each test starts from empty tables: its watchers start at the node's next block
   afterEach(async () => {
     for (const watcher of watchers.splice(0)) await watcher.stop();
-    await closeDb();
+    await db.exec(`DELETE FROM chain_cursors; DELETE FROM chain_transfers;`);
   });
 
   /** A watcher of the Ethereum anvil from its next block, polling every 50 ms. */
