@@ -79,6 +79,7 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
   const entryOf = (sink: RecordingSink, network: string, txHash: string, index: number, what: string, ok: (entry: LedgerEntry) => boolean = () => true) =>
     eventually(() => sink.entry(network, txHash, index), (entry) => entry !== undefined && ok(entry), { what }) as Promise<LedgerEntry>;
 
+  /** Rows of transfers not final; a round writes them after its reports, so poll for them. */
   const pendingRows = async () => Number((await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM chain_transfers`)).rows[0].n);
 
   it('reports a native ETH and a USDC transfer to watched addresses (amount, from, to, hash, index, block); not unwatched or reverted ones', async () => {
@@ -136,7 +137,7 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
     expect(entry.detections).toBe(1);
     expect(entry.confirmations).toEqual([1, 2, 3, 4]);
     expect(watcher.status()).toMatchObject({ pending: 0, orphaned: 0, lagBlocks: 0 });
-    expect(await pendingRows()).toBe(0);
+    await eventually(pendingRows, (n) => n === 0, { what: 'no transfer row left (saved after the round that let it go)' });
 
     // an override of the count
     const quick = await ethWatcher(new SetWatched([to]), new RecordingSink(), { confirmationsRequired: 2 });
@@ -196,7 +197,7 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
     expect(watcher.status().reorgs).toBeGreaterThanOrEqual(1);
     expect(reorgs[0]).toMatchObject({ network: 'ethereum', ancestor: base, orphaned: 2 });
     expect(watcher.status()).toMatchObject({ pending: 0, orphaned: 0 });
-    expect(await pendingRows()).toBe(0);
+    await eventually(pendingRows, (n) => n === 0, { what: 'no transfer row left (saved after the round that let it go)' });
   });
 
   it('a restart over the same database reports nothing twice and misses nothing mined while it was down', async () => {
@@ -226,7 +227,7 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
     expect(firstEntry).toMatchObject({ detections: 1, confirmations: [1, 2, 4], withdrawals: 0 });
     expect(secondEntry).toMatchObject({ detections: 1, confirmations: [4], withdrawals: 0 });
     expect(sink.calls.filter((c) => c.kind === 'detected')).toHaveLength(2);
-    expect(await pendingRows()).toBe(0);
+    await eventually(pendingRows, (n) => n === 0, { what: 'no transfer row left (saved after the round that let it go)' });
   });
 
   it('a node that goes away: back-off (shown in status), then recovery without losing or doubling a transfer', async () => {

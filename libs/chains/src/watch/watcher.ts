@@ -329,7 +329,7 @@ export class ChainWatcher {
     if (known && known.status === 'pending' && known.transfer.block.hash === block.hash) return;
     await this.options.sink.detected(transfer);
     this.counters.transfersDetected++;
-    state.transfers.set(key, { transfer, confirmations: 0, status: 'pending', orphanedTip: null });
+    state.transfers.set(key, { transfer, confirmations: 0, status: 'pending', orphanedTip: null, stored: known?.stored ?? false });
     this.changed.add(key);
     this.removed.delete(key);
   }
@@ -356,9 +356,10 @@ export class ChainWatcher {
   }
 
   private forget(state: WatchState, key: string): void {
+    const stored = state.transfers.get(key)?.stored ?? true;
     state.transfers.delete(key);
     this.changed.delete(key);
-    this.removed.add(key);
+    if (stored) this.removed.add(key);
   }
 
   /**
@@ -411,6 +412,7 @@ export class ChainWatcher {
         if (tracked) changed.push(tracked);
       }
       await this.store.save(this.network, this.owner, now, this.leaseMs, state, changed, [...this.removed]);
+      for (const tracked of changed) tracked.stored = true;
       this.changed.clear();
       this.removed.clear();
       this.cursorMoved = false;
