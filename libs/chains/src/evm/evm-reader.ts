@@ -136,8 +136,8 @@ interface EvmClient {
  *   or per batch (by range, checked against the blocks' hashes).
  *
  * The `to` filter runs here, not at the node: one WatchedAddresses call per block or batch with
- * every recipient in it (a topic filter with thousands of addresses is refused by most
- * providers). Each matched transaction's receipt is read (status; its first log's index, for
+ * every recipient in it, in lower case (a topic filter with thousands of addresses is refused by
+ * most providers). Each matched transaction's receipt is read (status; its first log's index, for
  * the transfer's index within the transaction). Amounts are bigint, addresses EIP-55, hashes
  * lower-case hex.
  */
@@ -216,7 +216,8 @@ export class EvmReader implements ChainReader {
   private async read(from: number, to: number, watched: WatchedAddresses): Promise<ScannedBlock[]> {
     if (to < from) return [];
     const heights = Array.from({ length: to - from + 1 }, (_, i) => from + i);
-    const fetched = await Promise.all(heights.map((height) => this.getBlock(height, true)));
+    // a block's transactions are needed only for native value: not where the coin is no asset (POL)
+    const fetched = await Promise.all(heights.map((height) => this.getBlock(height, this.nativeAsset !== null)));
     const blocks: FullBlock[] = [];
     for (const block of fetched) {
       if (block === null || block.hash === null || block.number === null) break;
@@ -233,21 +234,23 @@ export class EvmReader implements ChainReader {
     }
 
     // every recipient in the batch, asked about in one call
-    const recipients = new Map<string, Address>();
+    const recipients = new Set<string>();
     const natives: { tx: Transaction; block: FullBlock }[] = [];
     if (this.nativeAsset !== null) {
       for (const block of blocks) {
         for (const tx of block.transactions) {
           if (typeof tx !== 'string' && tx.to && tx.value > 0n) {
             natives.push({ tx, block });
-            recipients.set(tx.to.toLowerCase(), tx.to);
+            recipients.add(tx.to.toLowerCase());
           }
         }
       }
     }
-    for (const log of logs) recipients.set(log.args.to.toLowerCase(), log.args.to);
+    for (const log of logs) recipients.add(log.args.to);
     if (recipients.size === 0) return blocks.map((block) => this.scanned(block, []));
-    const answer = await watched.watched('evm', [...recipients.values()].map((address) => this.viem.getAddress(address)));
+    // in lower case: an EIP-55 checksum (a Keccak hash) for each of thousands of recipients took
+    // longer than reading them (bench:chains); only the matched ones are checksummed, below
+    const answer = await watched.watched('evm', [...recipients]);
     const watchedSet = new Set([...answer].map((address) => address.toLowerCase()));
     const matchedNatives = natives.filter(({ tx }) => watchedSet.has((tx.to as Address).toLowerCase()));
     const matchedLogs = logs.filter((log) => watchedSet.has(log.args.to.toLowerCase()));

@@ -60,9 +60,10 @@ export interface ScannedBlock extends BlockRef {
 /** The addresses the service reserved, across every business and checkout. */
 export interface WatchedAddresses {
   /**
-   * The subset of `addresses` that the service watches on networks of `family`, in the
-   * registry's form. EVM addresses compare case-insensitively (one address serves every EVM
-   * network, so a transfer on the wrong EVM network is found too).
+   * The subset of `addresses` that the service watches on networks of `family`. EVM addresses
+   * compare case-insensitively: the EVM reader asks in lower case (checksumming thousands of
+   * recipients a block costs more than reading them) and accepts the answer in any case. One
+   * address serves every EVM network, so a transfer on the wrong EVM network is found too.
    */
   watched(family: NetworkFamily, addresses: readonly string[]): Promise<ReadonlySet<string>>;
   /** Solana only: the subset of `keys` that are Solana Pay reference keys of open checkouts. */
