@@ -288,7 +288,7 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
     const to = randomAddress(eth);
     const watched = new SetWatched([to]);
     const sink = new RecordingSink();
-    const options = { leaseMs: 1000, pollMs: 50 };
+    const options = { leaseMs: 2000, pollMs: 50 }; // renewed every 667 ms
     const a = await ethWatcher(watched, sink, { ...options, owner: 'worker-a' });
     const b = await ethWatcher(watched, sink, { ...options, owner: 'worker-b' });
     a.start();
@@ -303,7 +303,7 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
     await eventually(() => sink.entry('ethereum', firstTx, 0), { what: 'first transfer detected' });
     expect(standby.status()).toMatchObject({ leaseHeld: false, height: null });
     // the lease renewal keeps the standby out well past one lease period
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await new Promise((resolve) => setTimeout(resolve, 3000));
     expect([holder.status().leaseHeld, standby.status().leaseHeld]).toEqual([true, false]);
 
     await holder.stop({ releaseLease: false }); // a crash: the lease stays until it expires
