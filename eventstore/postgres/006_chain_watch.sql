@@ -2,9 +2,10 @@
 -- and reports transfers to watched addresses. What it must not forget across restarts lives here.
 --
 -- chain_cursors: a row per network. next_height is the next height to scan (NULL until the first
--- watcher chose where to start); recent_blocks the last scanned blocks as [[height, "hash"], ...],
--- oldest first (a window at least as deep as the confirmations required, so a reorg can be walked
--- back to the common ancestor). The lease (lease_owner, lease_until, wall time) makes one worker
+-- watcher chose where to start); recent_blocks the scanned blocks it remembers as
+-- [[height, "hash"], ...], oldest first: every one of the last (window ≥ confirmations required)
+-- heights, then older ones at doubling distances, so a reorg of any depth is walked back to a
+-- block both chains share. The lease (lease_owner, lease_until, wall time) makes one worker
 -- the network's watcher: it is taken with FOR UPDATE SKIP LOCKED when free or expired, renewed
 -- while the watcher runs, and every save is fenced by lease_owner, so a worker that lost it
 -- (paused past its lease) writes nothing.

@@ -66,7 +66,7 @@ export interface AnvilNode {
   send(index: number, tx: TxRequest): Promise<Hex>;
   /** Deploys a contract from account `index`, mining it when automine is off; resolves its address. */
   deploy(index: number, contract: CompiledContract, args?: readonly unknown[]): Promise<Hex>;
-  /** The receipt of a mined transaction. */
+  /** The receipt of a transaction, once mined (waits up to 20 s). */
   receipt(hash: Hex): Promise<{ status: 'success' | 'reverted'; blockNumber: bigint; blockHash: Hex; logs: readonly { logIndex: number }[] }>;
   /** Stops the node; its chain is written to a state file that start() loads again. */
   stop(): Promise<void>;
@@ -181,8 +181,9 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilNode> {
     });
   };
   const sendRaw = (raw: Hex) => rpc<Hex>('eth_sendRawTransaction', [raw]);
+  // automining answers eth_sendRawTransaction before the block is there: wait for the receipt
   const receipt = async (hash: Hex) => {
-    const found = await client.getTransactionReceipt({ hash });
+    const found = await client.waitForTransactionReceipt({ hash, pollingInterval: 20, timeout: 20_000 });
     return { status: found.status, blockNumber: found.blockNumber, blockHash: found.blockHash, logs: found.logs.map((l) => ({ logIndex: l.logIndex })) };
   };
 

@@ -11,7 +11,7 @@ import { type TestUsdc, deployTestUsdc, randomAddress } from '../../support/test
  * automining: every block is mined by the test) and as Polygon (chain id 137, automining), a
  * test USDC (6 decimals) compiled from test/fixtures/TestUSDC.sol and deployed on each, the
  * EVM reader (viem) and the ChainWatcher with its cursor, lease and pending transfers in SQL,
- * on both stores. Each test has a fresh database and fresh watched addresses.
+ * on both stores. Each test starts from empty watch tables, with fresh watched addresses.
  */
 
 const GWEI = 1_000_000_000n;
@@ -44,13 +44,15 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
   let closeDb: () => Promise<void>;
   const watchers: ChainWatcher[] = [];
 
-  beforeEach(async () => {
+  beforeAll(async () => {
     ({ db, close: closeDb } = await openWatchDatabase(kind, 'evmwatch'));
   });
+  afterAll(() => closeDb());
 
+  // each test starts from empty tables: its watchers start at the node's next block
   afterEach(async () => {
     for (const watcher of watchers.splice(0)) await watcher.stop();
-    await closeDb();
+    await db.exec(`DELETE FROM chain_cursors; DELETE FROM chain_transfers;`);
   });
 
   /** A watcher of the Ethereum anvil from its next block, polling every 50 ms. */
@@ -77,6 +79,7 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
   const entryOf = (sink: RecordingSink, network: string, txHash: string, index: number, what: string, ok: (entry: LedgerEntry) => boolean = () => true) =>
     eventually(() => sink.entry(network, txHash, index), (entry) => entry !== undefined && ok(entry), { what }) as Promise<LedgerEntry>;
 
+  /** Rows of transfers not final; a round writes them after its reports, so poll for them. */
   const pendingRows = async () => Number((await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM chain_transfers`)).rows[0].n);
 
   it('reports a native ETH and a USDC transfer to watched addresses (amount, from, to, hash, index, block); not unwatched or reverted ones', async () => {
@@ -134,7 +137,7 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
     expect(entry.detections).toBe(1);
     expect(entry.confirmations).toEqual([1, 2, 3, 4]);
     expect(watcher.status()).toMatchObject({ pending: 0, orphaned: 0, lagBlocks: 0 });
-    expect(await pendingRows()).toBe(0);
+    await eventually(pendingRows, (n) => n === 0, { what: 'no transfer row left (saved after the round that let it go)' });
 
     // an override of the count
     const quick = await ethWatcher(new SetWatched([to]), new RecordingSink(), { confirmationsRequired: 2 });
@@ -194,7 +197,7 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
     expect(watcher.status().reorgs).toBeGreaterThanOrEqual(1);
     expect(reorgs[0]).toMatchObject({ network: 'ethereum', ancestor: base, orphaned: 2 });
     expect(watcher.status()).toMatchObject({ pending: 0, orphaned: 0 });
-    expect(await pendingRows()).toBe(0);
+    await eventually(pendingRows, (n) => n === 0, { what: 'no transfer row left (saved after the round that let it go)' });
   });
 
   it('a restart over the same database reports nothing twice and misses nothing mined while it was down', async () => {
@@ -224,7 +227,7 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
     expect(firstEntry).toMatchObject({ detections: 1, confirmations: [1, 2, 4], withdrawals: 0 });
     expect(secondEntry).toMatchObject({ detections: 1, confirmations: [4], withdrawals: 0 });
     expect(sink.calls.filter((c) => c.kind === 'detected')).toHaveLength(2);
-    expect(await pendingRows()).toBe(0);
+    await eventually(pendingRows, (n) => n === 0, { what: 'no transfer row left (saved after the round that let it go)' });
   });
 
   it('a node that goes away: back-off (shown in status), then recovery without losing or doubling a transfer', async () => {
@@ -285,7 +288,7 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
     const to = randomAddress(eth);
     const watched = new SetWatched([to]);
     const sink = new RecordingSink();
-    const options = { leaseMs: 1000, pollMs: 50 };
+    const options = { leaseMs: 2000, pollMs: 50 }; // renewed every 667 ms
     const a = await ethWatcher(watched, sink, { ...options, owner: 'worker-a' });
     const b = await ethWatcher(watched, sink, { ...options, owner: 'worker-b' });
     a.start();
@@ -300,7 +303,7 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
     await eventually(() => sink.entry('ethereum', firstTx, 0), { what: 'first transfer detected' });
     expect(standby.status()).toMatchObject({ leaseHeld: false, height: null });
     // the lease renewal keeps the standby out well past one lease period
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await new Promise((resolve) => setTimeout(resolve, 3000));
     expect([holder.status().leaseHeld, standby.status().leaseHeld]).toEqual([true, false]);
 
     await holder.stop({ releaseLease: false }); // a crash: the lease stays until it expires

@@ -48,7 +48,10 @@ export interface ObservedTransfer {
 
 /** What a reader finds in one block. */
 export interface ScannedBlock extends BlockRef {
-  /** The previous block's hash: a watcher compares it with the hash it stored to find reorgs. */
+  /**
+   * The previous block's hash (Solana: the parent slot's block; a skipped slot has none): a
+   * watcher compares it with the hash of the block it scanned last to find reorgs.
+   */
   readonly parentHash: string;
   /** Transfers in this block to watched addresses, in chain order. */
   readonly transfers: readonly ObservedTransfer[];
@@ -57,9 +60,10 @@ export interface ScannedBlock extends BlockRef {
 /** The addresses the service reserved, across every business and checkout. */
 export interface WatchedAddresses {
   /**
-   * The subset of `addresses` that the service watches on networks of `family`, in the
-   * registry's form. EVM addresses compare case-insensitively (one address serves every EVM
-   * network, so a transfer on the wrong EVM network is found too).
+   * The subset of `addresses` that the service watches on networks of `family`. EVM addresses
+   * compare case-insensitively: the EVM reader asks in lower case (checksumming thousands of
+   * recipients a block costs more than reading them) and accepts the answer in any case. One
+   * address serves every EVM network, so a transfer on the wrong EVM network is found too.
    */
   watched(family: NetworkFamily, addresses: readonly string[]): Promise<ReadonlySet<string>>;
   /** Solana only: the subset of `keys` that are Solana Pay reference keys of open checkouts. */
@@ -71,7 +75,12 @@ export interface ChainReader {
   readonly network: NetworkId;
   /** Height of the newest block the node has. */
   head(): Promise<number>;
-  /** The canonical block at `height` with the transfers in it to watched addresses; null when the node has none there (yet). */
+  /**
+   * The canonical block at `height` with the transfers in it to watched addresses; null when the
+   * node has none there (yet). A watcher passes over a height below the head that has no block
+   * (a skipped slot) once a later block is there: that block's parentHash shows whether one was
+   * missed.
+   */
   block(height: number, watched: WatchedAddresses): Promise<ScannedBlock | null>;
   /** Hash of the canonical block at `height`, or null when there is none (to tell whether a transfer's block is still canonical). */
   blockHash(height: number): Promise<string | null>;
@@ -87,9 +96,17 @@ export interface ChainReader {
 
 /** Where a watcher reports. Each call is idempotent by the transfer's (network, txHash, index). */
 export interface TransferSink {
-  /** A transfer seen in a canonical block. */
+  /**
+   * A transfer seen in a canonical block. Reported again, with its new block, when a reorg moved
+   * it to another block (the same key).
+   */
   detected(transfer: ObservedTransfer): Promise<void>;
-  /** Its confirmations (head − height + 1, capped at the network's required count), reported when they grow. */
+  /**
+   * Its confirmations (head − height + 1, the head as the watcher scanned it, capped at the
+   * network's required count), reported when they grow; the required count makes it final and
+   * the watcher stops following it. After a move to another block the count starts again from
+   * that block (it may be lower than one reported before).
+   */
   confirmed(transfer: ObservedTransfer, confirmations: number): Promise<void>;
   /** Its block left the canonical chain before it was final, and the new chain does not carry it. */
   withdrawn(transfer: ObservedTransfer): Promise<void>;

@@ -18,6 +18,8 @@ export interface TrackedTransfer {
   status: 'pending' | 'orphaned';
   /** For an orphaned transfer: the height the old chain had reached; it is withdrawn once the rescan passed it. */
   orphanedTip: number | null;
+  /** It has a row in chain_transfers (a transfer final within the round it was found in never gets one). */
+  stored: boolean;
 }
 
 /** A network's durable watch state, as the lease holder loads it. */
@@ -222,5 +224,6 @@ function toTracked(network: NetworkId, row: TransferRow): TrackedTransfer {
     confirmations: Number(row.confirmations),
     status: row.status,
     orphanedTip: row.orphaned_tip === null ? null : Number(row.orphaned_tip),
+    stored: true,
   };
 }

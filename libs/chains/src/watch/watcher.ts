@@ -31,7 +31,12 @@ export interface ChainWatcherOptions {
   /** Back-off after a failed round: backoffMs · 2^(failures − 1), capped at backoffMaxMs (defaults 1 s, 60 s). */
   readonly backoffMs?: number;
   readonly backoffMaxMs?: number;
-  /** Last blocks remembered to walk a reorg back to the common ancestor (default 64; never fewer than confirmations required + 1). */
+  /**
+   * Blocks remembered one by one behind the tip, to walk a reorg back to the common ancestor
+   * (default 64; never fewer than confirmations required + 1). Older blocks are remembered at
+   * doubling distances (about 30 more), so a deeper reorg rewinds to a block both chains share
+   * at most ~4× deeper than the fork (rescanning a little more), never past a transfer.
+   */
   readonly reorgWindow?: number;
   /** This watcher's lease owner id (default host:pid:random). Unique per watcher. */
   readonly owner?: string;
@@ -290,7 +295,7 @@ export class ChainWatcher {
         }
         for (const transfer of block.transfers) await this.detected(state, block, transfer);
         state.recent.push({ height: block.height, hash: block.hash });
-        if (state.recent.length > this.window) state.recent.splice(0, state.recent.length - this.window);
+        if (state.recent.length > this.window) state.recent = thinOut(state.recent, this.window);
         state.nextHeight = block.height + 1;
         this.counters.blocksScanned++;
       }
@@ -324,7 +329,7 @@ export class ChainWatcher {
     if (known && known.status === 'pending' && known.transfer.block.hash === block.hash) return;
     await this.options.sink.detected(transfer);
     this.counters.transfersDetected++;
-    state.transfers.set(key, { transfer, confirmations: 0, status: 'pending', orphanedTip: null });
+    state.transfers.set(key, { transfer, confirmations: 0, status: 'pending', orphanedTip: null, stored: known?.stored ?? false });
     this.changed.add(key);
     this.removed.delete(key);
   }
@@ -351,9 +356,10 @@ export class ChainWatcher {
   }
 
   private forget(state: WatchState, key: string): void {
+    const stored = state.transfers.get(key)?.stored ?? true;
     state.transfers.delete(key);
     this.changed.delete(key);
-    this.removed.add(key);
+    if (stored) this.removed.add(key);
   }
 
   /**
@@ -372,7 +378,7 @@ export class ChainWatcher {
         break;
       }
     }
-    // deeper than the window: rescan it all (its first block's parent cannot be checked)
+    // older than every remembered block, even the first one scanned: rescan from that one
     const floor = ancestor ? ancestor.height : state.recent[0].height - 1;
     if (!ancestor) state.recent.length = 0;
     state.nextHeight = floor + 1;
@@ -406,6 +412,7 @@ export class ChainWatcher {
         if (tracked) changed.push(tracked);
       }
       await this.store.save(this.network, this.owner, now, this.leaseMs, state, changed, [...this.removed]);
+      for (const tracked of changed) tracked.stored = true;
       this.changed.clear();
       this.removed.clear();
       this.cursorMoved = false;
@@ -437,6 +444,29 @@ function summary(state: WatchState): { height: number | null; pending: number; o
     else orphaned++;
   }
   return { height: tip?.height ?? (state.nextHeight !== null ? state.nextHeight - 1 : null), pending, orphaned };
+}
+
+/**
+ * The blocks to remember: each of the last `window` heights behind the tip, then the oldest
+ * block of each distance band [2^k, 2^(k+1)) from the tip. Keeping the oldest of a band lets
+ * blocks age from one band into the next, so bands stay filled at doubling distances, and the
+ * first block ever scanned is never dropped.
+ */
+export function thinOut(recent: readonly BlockRef[], window: number): BlockRef[] {
+  const tip = recent[recent.length - 1].height;
+  const kept: BlockRef[] = [];
+  const bands = new Set<number>();
+  for (const block of recent) {
+    const distance = tip - block.height;
+    if (distance < window) kept.push(block);
+    else {
+      const band = Math.floor(Math.log2(distance));
+      if (bands.has(band)) continue;
+      bands.add(band);
+      kept.push(block);
+    }
+  }
+  return kept;
 }
 
 function lastOf<T>(list: readonly T[]): T | undefined {

@@ -57,7 +57,11 @@ export class ChainTransfers implements TransferSink {
       return;
     }
     const checkout = await this.streams.checkout(owner.checkoutId);
-    if (checkout.status === 'none') throw new Error(`checkout ${owner.checkoutId} of address ${transfer.to} has no stream`);
+    if (checkout.status === 'none') {
+      // never thrown: a sink that throws holds its network's watcher on this block
+      this.logger.error(`checkout ${owner.checkoutId} of address ${transfer.to} has no stream: ${transfer.network} ${transfer.txHash} not credited`);
+      return;
+    }
     if (checkout.simulated) {
       this.logger.warn(`${transfer.network} ${transfer.txHash}: a real transfer to simulated checkout ${checkout.id} is not credited`);
       return;

@@ -1,0 +1,216 @@
+import { createHash } from 'node:crypto';
+import { ChainWatcher, type ChainReader, type ChainWatcherOptions, type NetworkId, type ObservedTransfer, type ScannedBlock, type WatchedAddresses } from '@lib/chains';
+import type { Database } from '@lib/database';
+import { type LedgerEntry, RecordingSink, SetWatched, openWatchDatabase } from '../support/chain-watch';
+import { eventually } from '../support/eventually';
+
+/**
+ * The generic ChainWatcher against a scripted chain (no node): what the anvil suite cannot
+ * produce on demand — heights without a block (skipped Solana slots), a node that fails to serve
+ * a block it has, a reorg deeper than the remembered window, a lease taken by another worker
+ * mid-run, readers with and without the batch read. On the embedded database.
+ */
+
+interface FakeBlock {
+  height: number;
+  hash: string;
+  parentHash: string;
+  /** [to, txHash, amount] */
+  transfers: [string, string, bigint][];
+}
+
+/** A chain in memory; `fork` starts another branch. Addresses are plain strings. */
+class FakeChain {
+  readonly blocks = new Map<number, FakeBlock>();
+  /** Heights the node answers null for once, though it has them (a lagging backend). */
+  readonly flaky = new Set<number>();
+  private salt = 0;
+  reads = 0;
+
+  constructor(
+    readonly network: NetworkId,
+    /** Whether its reader offers the batch read. */
+    readonly batch: boolean,
+  ) {
+    this.append(0, []);
+  }
+
+  get tipHeight(): number {
+    return Math.max(...this.blocks.keys());
+  }
+
+  /** A block at `height` (default: the next), after the current tip; heights between stay empty (skipped slots). */
+  append(height: number | null, transfers: [string, string, bigint][]): FakeBlock {
+    const tip = this.blocks.size ? this.blocks.get(this.tipHeight) : undefined;
+    const at = height ?? (tip ? tip.height + 1 : 0);
+    const hash = createHash('sha256').update(`${at}:${this.salt}:${tip?.hash ?? ''}`).digest('hex');
+    const block = { height: at, hash, parentHash: tip?.hash ?? '0'.repeat(64), transfers };
+    this.blocks.set(at, block);
+    return block;
+  }
+
+  /** Drops every block above `height`: the next appends are another branch. */
+  fork(height: number): void {
+    for (const h of [...this.blocks.keys()]) if (h > height) this.blocks.delete(h);
+    this.salt++;
+  }
+
+  async head(): Promise<number> {
+    return this.tipHeight;
+  }
+
+  async blockHash(height: number): Promise<string | null> {
+    return this.blocks.get(height)?.hash ?? null;
+  }
+
+  async block(height: number, watched: WatchedAddresses): Promise<ScannedBlock | null> {
+    this.reads++;
+    if (this.flaky.delete(height)) return null;
+    const block = this.blocks.get(height);
+    if (!block) return null;
+    const wanted = await watched.watched('bitcoin', block.transfers.map(([to]) => to));
+    const transfers: ObservedTransfer[] = block.transfers
+      .filter(([to]) => wanted.has(to))
+      .map(([to, txHash, amount]) => ({ network: this.network, txHash, index: 0, asset: 'BTC', amount, to, from: null, block: { height, hash: block.hash } }));
+    return { height, hash: block.hash, parentHash: block.parentHash, transfers };
+  }
+
+  async readRange(from: number, to: number, watched: WatchedAddresses): Promise<readonly ScannedBlock[]> {
+    const out: ScannedBlock[] = [];
+    for (let h = from; h <= to; h++) {
+      const block = await this.block(h, watched);
+      if (block) out.push(block);
+    }
+    return out;
+  }
+}
+
+function readerOf(chain: FakeChain): ChainReader {
+  const reader: ChainReader = {
+    network: chain.network,
+    head: () => chain.head(),
+    blockHash: (h) => chain.blockHash(h),
+    block: (h, w) => chain.block(h, w),
+  };
+  return chain.batch ? { ...reader, blocks: (from, to, w) => chain.readRange(from, to, w) } : reader;
+}
+
+describe.each([
+  ['block() per height', false],
+  ['the batch read', true],
+])('ChainWatcher on a scripted chain, %s', (_name, batch) => {
+  let db: Database;
+  let close: () => Promise<void>;
+  const watchers: ChainWatcher[] = [];
+
+  beforeAll(async () => {
+    ({ db, close } = await openWatchDatabase('embedded', 'watchspec'));
+  });
+  afterAll(() => close());
+  afterEach(async () => {
+    for (const w of watchers.splice(0)) await w.stop();
+    await db.exec(`DELETE FROM chain_cursors; DELETE FROM chain_transfers;`);
+  });
+
+  function watcherOf(chain: FakeChain, sink: RecordingSink, options: Partial<ChainWatcherOptions> = {}): ChainWatcher {
+    const watcher = new ChainWatcher({
+      reader: readerOf(chain),
+      watched: new SetWatched(['alice', 'bob'], 'bitcoin'),
+      sink,
+      db,
+      startHeight: 1,
+      confirmationsRequired: 3,
+      pollMs: 10,
+      batchBlocks: 4,
+      backoffMs: 10,
+      ...options,
+    });
+    watchers.push(watcher);
+    return watcher;
+  }
+
+  const entry = (sink: RecordingSink, txHash: string, what: string, ok: (e: LedgerEntry) => boolean = () => true) =>
+    eventually(() => sink.entry('bitcoin', txHash, 0), (e) => e !== undefined && ok(e), { what }) as Promise<LedgerEntry>;
+
+  it('passes over heights without a block (skipped slots) and reports what comes after, once', async () => {
+    const chain = new FakeChain('bitcoin', batch);
+    chain.append(1, [['alice', 'tx1', 5n]]);
+    chain.append(4, [['bob', 'tx4', 7n], ['carol', 'tx4c', 1n]]); // 2 and 3 skipped
+    chain.append(9, []);
+    chain.append(10, []);
+    const sink = new RecordingSink();
+    const watcher = watcherOf(chain, sink);
+    watcher.start();
+    const tx4 = await entry(sink, 'tx4', 'tx4 final', (e) => e.confirmations.at(-1) === 3);
+    const tx1 = await entry(sink, 'tx1', 'tx1 final', (e) => e.confirmations.at(-1) === 3);
+    expect(tx4.transfer.block).toEqual({ height: 4, hash: chain.blocks.get(4)?.hash });
+    expect(tx1.detections + tx4.detections).toBe(2);
+    expect(sink.ledger.size).toBe(2);
+    await eventually(() => watcher.status(), (s) => s.height === 10 && s.lagBlocks === 0, { what: 'at the tip' });
+    expect(watcher.status().reorgs).toBe(0);
+  });
+
+  it('a block the node fails to serve once is read again (the next block does not follow the last one scanned)', async () => {
+    const chain = new FakeChain('bitcoin', batch);
+    for (let h = 1; h <= 3; h++) chain.append(h, []);
+    chain.append(4, [['alice', 'tx4', 1n]]);
+    chain.append(5, []);
+    chain.append(6, []);
+    chain.flaky.add(4);
+    const sink = new RecordingSink();
+    const watcher = watcherOf(chain, sink, { batchBlocks: 1 });
+    watcher.start();
+    const tx4 = await entry(sink, 'tx4', 'tx4 detected despite the gap', (e) => e.confirmations.at(-1) === 3);
+    expect(tx4.detections).toBe(1);
+    expect(watcher.status()).toMatchObject({ reorgs: 0, height: 6 });
+  });
+
+  it('a reorg deeper than the window of single blocks rewinds to an older remembered block and misses nothing', async () => {
+    const chain = new FakeChain('bitcoin', batch);
+    const sink = new RecordingSink();
+    const watcher = watcherOf(chain, sink, { confirmationsRequired: 10, reorgWindow: 2, batchBlocks: 50 }); // window: 11 blocks
+    watcher.start();
+    chain.append(1, [['alice', 'old', 1n]]);
+    for (let h = 2; h <= 400; h++) chain.append(h, []);
+    await entry(sink, 'old', 'old final', (e) => e.confirmations.at(-1) === 10);
+    await eventually(() => watcher.status().height, (h) => h === 400, { what: 'scanned to 400' });
+    const remembered = async () =>
+      ((await db.query<{ recent_blocks: [number, string][] }>(`SELECT recent_blocks FROM chain_cursors WHERE network = 'bitcoin'`)).rows[0].recent_blocks).map(([h]) => h);
+    const heights = await remembered();
+    // 11 single blocks, then one per doubling distance, back to the first block scanned
+    expect(heights.slice(-11)).toEqual(Array.from({ length: 11 }, (_, i) => 390 + i));
+    expect(heights.length).toBeLessThanOrEqual(11 + 9);
+    expect(heights[0]).toBe(1);
+    // a branch from 250, 150 blocks deep, carrying a transfer at 251
+    chain.fork(250);
+    chain.append(251, [['bob', 'new', 2n]]);
+    for (let h = 252; h <= 420; h++) chain.append(h, []);
+    const fresh = await entry(sink, 'new', 'new branch transfer final', (e) => e.confirmations.at(-1) === 10);
+    expect(fresh.transfer.block.height).toBe(251);
+    const reorg = watcher.status().lastReorg;
+    expect(reorg?.oldTip).toBe(400);
+    expect(reorg?.ancestor).toBeLessThanOrEqual(250);
+    expect(reorg?.ancestor).toBeGreaterThanOrEqual(400 - 4 * 150);
+    expect(sink.entry('bitcoin', 'old', 0)?.withdrawals).toBe(0);
+    await eventually(() => watcher.status().height, (h) => h === 420, { what: 'scanned the new branch' });
+  });
+
+  it('a lease taken over by another worker stops the writes of the one that lost it', async () => {
+    const chain = new FakeChain('bitcoin', batch);
+    const sink = new RecordingSink();
+    const watcher = watcherOf(chain, sink, { leaseMs: 60_000 });
+    watcher.start();
+    chain.append(1, [['alice', 'tx1', 1n]]);
+    await entry(sink, 'tx1', 'tx1 detected');
+    await eventually(() => watcher.status().height, (h) => h === 1, { what: 'scanned 1' });
+    await db.query(`UPDATE chain_cursors SET lease_owner = 'intruder', lease_until = now() + interval '1 hour' WHERE network = 'bitcoin'`);
+    const stored = async () => (await db.query<{ next_height: string }>(`SELECT next_height::text FROM chain_cursors WHERE network = 'bitcoin'`)).rows[0].next_height;
+    const before = await stored();
+    chain.append(2, []);
+    await eventually(() => watcher.status().leaseHeld, (held) => !held, { what: 'lease lost' });
+    chain.append(3, []);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await stored()).toBe(before);
+    expect(watcher.status().leaseHeld).toBe(false);
+  });
+});
