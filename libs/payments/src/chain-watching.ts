@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { AssetCode, BitcoinReader, ChainReader, ChainWatcher, ChainWatcherStatus, NetworkId, createEvmReader, createSolanaReader } from '@lib/chains';
+import { AssetCode, BitcoinReader, ChainReader, ChainWatcher, ChainWatcherStatus, NetworkId, createEvmReader, createSolanaReader, errorText } from '@lib/chains';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import type { Database } from '@lib/database';
 import { WalletAddressBook } from '@lib/wallets';
@@ -53,7 +53,7 @@ export class ChainWatchers implements OnApplicationBootstrap, OnApplicationShutd
       sink: this.sink,
       db: this.db,
       pollMs: this.config.chainPollMs,
-      onError: (error) => this.logger.warn(`${reader.network}: ${error instanceof Error ? error.message : String(error)}`),
+      onError: (error) => this.logger.warn(`${reader.network}: ${errorText(error)}`), // node URLs cut to their origin: a provider's key never reaches the log
       onReorg: (reorg) => this.logger.warn(`${reorg.network}: reorganisation of ${reorg.depth} blocks above ${reorg.ancestor ?? 'the remembered window'}; ${reorg.orphaned} transfers to check`),
     });
   }

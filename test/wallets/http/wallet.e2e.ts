@@ -16,7 +16,8 @@ const LEGAL = 'legal winner thank year wave sausage worth useful legal winner th
  * watchers back off in the background.
  */
 const NODES = {
-  EVM_RPC_URL_ETHEREUM: 'http://127.0.0.1:9',
+  // a provider-style URL with its key in the user part, the path and the query: none of it may be shown or logged
+  EVM_RPC_URL_ETHEREUM: 'http://user:s3cret-user@127.0.0.1:9/v3/s3cret-path?key=s3cret-query',
   EVM_RPC_URL_POLYGON: 'http://127.0.0.1:9',
   EVM_RPC_URL_ARBITRUM: 'http://127.0.0.1:9',
   SOLANA_RPC_URL: 'http://127.0.0.1:9',
@@ -154,6 +155,8 @@ describe('the business wallet over HTTP (POST /wallet, GET /wallet, fresh addres
       { what: 'every watcher backing off' },
     );
     expect(health.chains.map((c: { network: string }) => c.network).sort()).toEqual(['arbitrum', 'bitcoin', 'ethereum', 'polygon', 'solana']);
+    expect(JSON.stringify(health)).not.toMatch(/s3cret/);
+    expect(health.chains.find((c: { network: string }) => c.network === 'ethereum').last_error).toMatch(/HTTP request failed/);
   });
 
   it('every body is checked: the type, fields of another type, the phrase, each xpub, the Solana address — 400 naming the field, nothing created', async () => {

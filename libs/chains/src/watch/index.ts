@@ -1,3 +1,3 @@
 export * from './types';
-export { ChainWatcher, type ChainWatcherOptions, type ChainWatcherStatus, type ReorgInfo } from './watcher';
+export { ChainWatcher, errorText, redactUrls, type ChainWatcherOptions, type ChainWatcherStatus, type ReorgInfo } from './watcher';
 export { ChainWatchStore, LeaseLostError, transferKey, type TrackedTransfer, type WatchState } from './watch-store';

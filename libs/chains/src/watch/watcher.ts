@@ -473,11 +473,30 @@ function lastOf<T>(list: readonly T[]): T | undefined {
   return list[list.length - 1];
 }
 
-function errorText(error: unknown): string {
+/**
+ * A failure in one line for status() (which /health shows) and logs: the first line of the
+ * message (viem's short one), node URLs cut to their origin — a provider's URL often carries its
+ * API key in the path, the query or the user part, which must never be shown or logged.
+ */
+export function errorText(error: unknown): string {
+  let text: string;
   if (error instanceof Error) {
     const short = (error as Error & { shortMessage?: unknown }).shortMessage;
     const message = typeof short === 'string' ? short : error.message;
-    return `${error.name}: ${message.split('\n')[0]}`.slice(0, 500);
+    text = `${error.name}: ${message.split('\n')[0]}`;
+  } else {
+    text = String(error);
   }
-  return String(error).slice(0, 500);
+  return redactUrls(text).slice(0, 500);
+}
+
+/** Every URL in `text` reduced to its origin (scheme, host, port): no user, path or query. */
+export function redactUrls(text: string): string {
+  return text.replace(/\b(?:https?|wss?):\/\/[^\s"'<>]+/g, (url) => {
+    try {
+      return new URL(url).origin;
+    } catch {
+      return '[url]';
+    }
+  });
 }
