@@ -36,31 +36,36 @@ export class PaymentRates {
   }
 
   /** A new checkout's rate: asset_unavailable for a pair not offered, temporarily_unavailable without a fresh rate. */
-  async forCheckout(business: Pick<ActingBusiness, 'simulated'>, asset: AssetCode, currency: string): Promise<RateQuote> {
-    let quote: RateQuote | null;
-    try {
-      quote = await this.sourceFor(business).quote(asset, currency);
-    } catch (error) {
-      if (!(error instanceof RatesUnavailableError)) throw error;
-      this.unavailable(error);
-      throw new PaymentDomainError('temporarily_unavailable', `No fresh ${asset} rate in ${currency} right now; new checkouts in this coin are paused. Try again shortly.`);
-    }
-    if (quote === null) throw new PaymentDomainError('asset_unavailable', `${asset} cannot be quoted in ${currency}.`, 'asset');
-    return quote;
+  forCheckout(business: Pick<ActingBusiness, 'simulated'>, asset: AssetCode, currency: string): Promise<RateQuote> {
+    return this.quote(business, asset, currency, (error) =>
+      error === null
+        ? new PaymentDomainError('asset_unavailable', `${asset} cannot be quoted in ${currency}.`, 'asset')
+        : new PaymentDomainError('temporarily_unavailable', `No fresh ${asset} rate in ${currency} right now; new checkouts in this coin are paused. Try again shortly.`),
+    );
   }
 
   /** A remainder's fresh rate: upstream_unavailable when the source cannot be reached, temporarily_unavailable otherwise. */
-  async forRemainder(business: Pick<ActingBusiness, 'simulated'>, asset: AssetCode, currency: string): Promise<RateQuote> {
+  forRemainder(business: Pick<ActingBusiness, 'simulated'>, asset: AssetCode, currency: string): Promise<RateQuote> {
+    return this.quote(business, asset, currency, (error) =>
+      error === null
+        ? new PaymentDomainError('temporarily_unavailable', `${asset} is no longer quoted in ${currency}; try again later.`)
+        : error.upstreamFailed
+          ? new PaymentDomainError('upstream_unavailable', 'The exchange-rate source cannot be reached; retry with the same Idempotency-Key.')
+          : new PaymentDomainError('temporarily_unavailable', `No fresh ${asset} rate in ${currency} right now; try again shortly.`),
+    );
+  }
+
+  /** The business's rate, or the refusal `refuse` names: for a pair not offered (null), or a source without a fresh rate. */
+  private async quote(business: Pick<ActingBusiness, 'simulated'>, asset: AssetCode, currency: string, refuse: (error: RatesUnavailableError | null) => PaymentDomainError): Promise<RateQuote> {
     let quote: RateQuote | null;
     try {
       quote = await this.sourceFor(business).quote(asset, currency);
     } catch (error) {
       if (!(error instanceof RatesUnavailableError)) throw error;
       this.unavailable(error);
-      if (error.upstreamFailed) throw new PaymentDomainError('upstream_unavailable', 'The exchange-rate source cannot be reached; retry with the same Idempotency-Key.');
-      throw new PaymentDomainError('temporarily_unavailable', `No fresh ${asset} rate in ${currency} right now; try again shortly.`);
+      throw refuse(error);
     }
-    if (quote === null) throw new PaymentDomainError('temporarily_unavailable', `${asset} is no longer quoted in ${currency}; try again later.`);
+    if (quote === null) throw refuse(null);
     return quote;
   }
 
