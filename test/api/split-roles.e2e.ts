@@ -132,4 +132,13 @@ describe('API and worker as separate processes on PostgreSQL and Redis', () => {
     expect(code).toBe(1);
     expect(lone.log()).toMatch(/configuration error: .*DATABASE_URL/);
   });
+
+  it('refuses to start the API or the worker on a shared store without a wallet key-encryption key', async () => {
+    for (const entry of ['apps/api/src/main.ts', 'apps/worker/src/main.ts']) {
+      const keyless = start(entry, { DATABASE_URL: database.url, PORT: '0', WALLET_KEK: '', WALLET_KEK_FILE: '' });
+      const code = await new Promise((r) => keyless.child.once('exit', r));
+      expect({ entry, code }).toEqual({ entry, code: 1 });
+      expect(keyless.log()).toMatch(/configuration error: WALLET_KEK or WALLET_KEK_FILE is required/);
+    }
+  });
 });

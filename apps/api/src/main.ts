@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { ConfigError, loadConfig } from '@lib/core';
+import { ConfigError, assertServiceConfig, loadConfig } from '@lib/core';
 import { API_PREFIX, createApiApp } from './bootstrap';
 
 /** `npm start`: the API and the workers in one process (the embedded default needs nothing else). */
 async function main(): Promise<void> {
   const config = loadConfig();
+  assertServiceConfig(config);
   const app = await createApiApp(config);
   await app.listen(config.port, config.host);
   const roles = config.role === 'all' ? 'API and workers' : 'API';

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, CoreModule, loadConfig } from '@lib/core';
+import { ConfigError, CoreModule, assertServiceConfig, loadConfig } from '@lib/core';
 import { PinoNestLogger, createLogger } from '@lib/http';
 import { PaymentsCoreModule } from '@lib/payments';
 import { WebhookDispatcherModule } from '@lib/webhooks';
@@ -10,6 +10,7 @@ import { allProjectors } from '@lib/wiring';
 /** `npm run start:worker`: projections, payment timers, the process manager's backstop and the webhook dispatcher, without the HTTP API. */
 async function main(): Promise<void> {
   const config = loadConfig(process.env, [...process.argv, '--role=worker']);
+  assertServiceConfig(config);
   @Module({ imports: [CoreModule.forRoot(config, allProjectors(config)), PaymentsCoreModule, WebhookDispatcherModule] })
   class WorkerModule {}
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });

@@ -146,13 +146,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     ratesMaxAgeMs: ratesMaxAge * 1000,
   };
   if (config.walletKek !== null && !isKek(config.walletKek)) throw new ConfigError('WALLET_KEK must be 32 bytes written as 64 hex digits or base64');
-  if (config.walletKek === null && config.walletKekFile === null && adapterFor(config) !== 'embedded') {
-    throw new ConfigError('WALLET_KEK or WALLET_KEK_FILE is required with a shared store (DATABASE_URL): every process must seal and open wallet secrets under the same key');
-  }
   if (adapterFor(config) === 'embedded' && roleArg !== 'all') {
     throw new ConfigError(`--role=${roleArg} runs the API and workers apart, which needs a shared store: set DATABASE_URL (and EVENTSTORE_URL if used)`);
   }
   return config;
+}
+
+/**
+ * What the service's own processes (the API, the worker) need beyond loadConfig's checks, which
+ * every reader of the configuration shares (the operator CLI reading the log needs no wallet key):
+ * with a shared store, a key-encryption key for wallet secrets — every process must seal and open
+ * them under the same one, and one generated beside the data would protect nothing.
+ */
+export function assertServiceConfig(config: AppConfig): void {
+  if (config.walletKek === null && config.walletKekFile === null && adapterFor(config) !== 'embedded') {
+    throw new ConfigError('WALLET_KEK or WALLET_KEK_FILE is required with a shared store (DATABASE_URL): every process must seal and open wallet secrets under the same key');
+  }
 }
 
 /** EVM_TOKENS_<NETWORK>: `USDC=0x…,USDT=0x…` — assets the registry puts on that network, valid addresses. */
