@@ -2,6 +2,7 @@ import { AnvilNode, Hex, startAnvil } from '../support/anvil';
 import { compileContract } from '../support/solidity';
 import { Client, TestApi, appPerSuite, businessWithKey, startApp } from '../support/fixtures';
 import { eventually } from '../support/eventually';
+import { TickerServer, startTickerServer } from '../rates/ticker-server';
 
 /**
  * Real money in on a local EVM chain (issue 11, "Done when"): two anvil nodes from npm stand for
@@ -15,6 +16,7 @@ describe('a live business takes real USDC on local EVM chains (anvil), watched b
   let ethereum: AnvilNode;
   let polygon: AnvilNode;
   let usdc: Hex;
+  let ticker: TickerServer;
   const CUSTOMER = 1;
 
   const suite = appPerSuite(
@@ -26,7 +28,11 @@ describe('a live business takes real USDC on local EVM chains (anvil), watched b
       usdc = await ethereum.deploy(0, token);
       expect(await polygon.deploy(0, token)).toBe(usdc);
       for (const node of [ethereum, polygon]) await node.send(0, { to: usdc, data: call(node, 'mint', [node.address(CUSTOMER), 1_000_000_000_000n]) });
+      // live rates from a local stand-in of the exchange's ticker (USDC in USD is at par without a request)
+      ticker = await startTickerServer();
+      ticker.set('ETH-USD', { kind: 'price', price: '3000.00' });
       return startApp('postgres', {
+        RATES_URL: ticker.url,
         TRUSTED_PROXIES: 'loopback',
         EVM_RPC_URL_ETHEREUM: ethereum.url,
         EVM_RPC_URL_POLYGON: polygon.url,
@@ -47,6 +53,7 @@ describe('a live business takes real USDC on local EVM chains (anvil), watched b
   afterAll(async () => {
     await ethereum?.close();
     await polygon?.close();
+    await ticker?.close();
   });
 
   const TOKEN_ABI = [
@@ -77,6 +84,18 @@ describe('a live business takes real USDC on local EVM chains (anvil), watched b
     const receipt = (await shop.as(null).get(`/public/receipts/${payment.id}`)).body.data;
     expect(receipt.transaction.hash).toBe(hash);
     expect(receipt.transfers).toEqual([expect.objectContaining({ hash, network: 'ethereum', amount: '25' })]);
+  });
+
+  it('ETH: quoted from the live rate, paid with a native transfer, succeeded', async () => {
+    const { shop } = suite;
+    const payment = await shop.createPayment({ amount: 3000, currency: 'USD' });
+    const checkout = await shop.openCheckout(payment, { asset: 'ETH', network: 'ethereum' });
+    expect(checkout.crypto).toMatchObject({ amount: '0.01', rate: { amount: 300_000, currency: 'USD', source: 'coinbase-exchange:ETH-USD' } });
+    const hash = await ethereum.send(CUSTOMER, { to: checkout.crypto.address as Hex, value: 10n ** 16n });
+    await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'confirming' && c.crypto.tx_hash === hash, { what: 'native transfer detected' });
+    await ethereum.mine(3);
+    const paid = await eventually(() => shop.payment(payment.id), (p) => p.status === 'succeeded', { what: 'paid in ETH' });
+    expect(paid.settlement).toMatchObject({ asset: 'ETH', amount: '0.01', tx_hash: hash });
   });
 
   it('underpaid → after the held quote, a remainder checkout at a fresh address → the rest arrives → succeeded, remainder_paid', async () => {
