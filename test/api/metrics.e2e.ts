@@ -1,10 +1,11 @@
 import { ServicePauses } from '@lib/operations';
 import { Metrics } from '../../apps/api/src/platform/metrics';
 import { appPerSuite, businessWithKey, startTestApi } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 
 describe('Prometheus metrics', () => {
   const suite = appPerSuite(
-    () => startTestApi({ METRICS_PORT: '0' }),
+    () => startTestApi({ METRICS_PORT: '0', EVM_RPC_URL_BASE: 'http://127.0.0.1:9' }), // a watched network whose node does not answer
     async (api) => ({ metricsUrl: `http://127.0.0.1:${api.app.get(Metrics).metricsAddress()!.port}/metrics` }),
   );
 
@@ -29,6 +30,15 @@ describe('Prometheus metrics', () => {
     expect(await (await fetch(suite.metricsUrl)).text()).toMatch(/^service_paused\{target="network:polygon"\} 1$/m);
     await pauses.resume('network:polygon', operator);
     expect(await (await fetch(suite.metricsUrl)).text()).not.toMatch(/^service_paused\{/m);
+  });
+
+  it("shows each chain watcher: its failures while the node does not answer, its lease", async () => {
+    const text = await eventually(
+      () => fetch(suite.metricsUrl).then((r) => r.text()),
+      (t) => /^chain_watcher_failures\{network="base"\} [1-9]\d*$/m.test(t),
+      { what: 'the base watcher failing' },
+    );
+    expect(text).toMatch(/^chain_watcher_lease_held\{network="base"\} 1$/m);
   });
 
   it('keeps metrics off the public API', async () => {

@@ -1,10 +1,12 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
+import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { Server, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ServicePauses } from '@lib/operations';
+import { ChainWatcherStatus } from '@lib/chains';
+import { ChainWatchers } from '@lib/payments';
 import { APP_CONFIG, AppConfig } from '@lib/core';
 import { ProjectionRunner, ProjectionStatus } from '@lib/projections';
 
@@ -32,8 +34,29 @@ export class Metrics implements OnModuleInit, OnApplicationBootstrap, OnApplicat
     private readonly adapterHost: HttpAdapterHost,
     private readonly projections: ProjectionRunner,
     pauses: ServicePauses,
+    modules: ModuleRef,
   ) {
     collectDefaultMetrics({ register: this.registry });
+    // the chain watchers this process runs (worker roles): one series per watched network
+    const watchers = () => modules.get(ChainWatchers, { strict: false }).status();
+    const chainGauge = (name: string, help: string, value: (s: ChainWatcherStatus) => number | null) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['network'],
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const status of watchers()) {
+            const v = value(status);
+            if (v !== null) this.set({ network: status.network }, v);
+          }
+        },
+      });
+    chainGauge('chain_watcher_lag_blocks', "Blocks between the node's head and the last block the watcher scanned", (s) => s.lagBlocks);
+    chainGauge('chain_watcher_failures', 'Failed rounds in a row (0: the node and the database answer)', (s) => s.consecutiveFailures);
+    chainGauge('chain_watcher_lease_held', '1 while this process is the one watching the network', (s) => (s.leaseHeld ? 1 : 0));
+    chainGauge('chain_watcher_pending_transfers', 'Transfers reported and not final yet', (s) => s.pending);
     new Gauge({
       name: 'service_paused',
       help: 'What the operator paused for every business (1 per target while paused: checkouts, card_payments, signups, network:<network>)',
