@@ -3,6 +3,8 @@ import { compileContract } from '../support/solidity';
 import { Client, TestApi, appPerSuite, businessWithKey, startApp } from '../support/fixtures';
 import { eventually } from '../support/eventually';
 import { TickerServer, startTickerServer } from '../rates/ticker-server';
+import { Receiver, startReceiver } from '../webhooks/support';
+import { Webhook } from 'standardwebhooks';
 
 /**
  * Real money in on a local EVM chain (issue 11, "Done when"): two anvil nodes from npm stand for
@@ -17,6 +19,7 @@ describe('a live business takes real USDC on local EVM chains (anvil), watched b
   let polygon: AnvilNode;
   let usdc: Hex;
   let ticker: TickerServer;
+  let receiver: Receiver;
   const CUSTOMER = 1;
 
   const suite = appPerSuite(
@@ -31,8 +34,10 @@ describe('a live business takes real USDC on local EVM chains (anvil), watched b
       // live rates from a local stand-in of the exchange's ticker (USDC in USD is at par without a request)
       ticker = await startTickerServer();
       ticker.set('ETH-USD', { kind: 'price', price: '3000.00' });
+      receiver = await startReceiver();
       return startApp('postgres', {
         RATES_URL: ticker.url,
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true', // the subscriber listens on 127.0.0.1
         TRUSTED_PROXIES: 'loopback',
         EVM_RPC_URL_ETHEREUM: ethereum.url,
         EVM_RPC_URL_POLYGON: polygon.url,
@@ -47,13 +52,16 @@ describe('a live business takes real USDC on local EVM chains (anvil), watched b
       const shop = (await businessWithKey(api, false, 'Live Coffee')).client;
       const created = await shop.post('/wallet', { type: 'created' });
       expect(created.status).toBe(201);
-      return { shop };
+      const hook = await shop.post('/webhooks', { url: receiver.url, event_types: ['payment.succeeded'] });
+      expect(hook.status).toBe(201);
+      return { shop, webhookSecret: hook.body.data.secret as string };
     },
   );
   afterAll(async () => {
     await ethereum?.close();
     await polygon?.close();
     await ticker?.close();
+    await receiver?.close();
   });
 
   const TOKEN_ABI = [
@@ -67,7 +75,7 @@ describe('a live business takes real USDC on local EVM chains (anvil), watched b
   const pay = (node: AnvilNode, to: string, units: bigint) => node.send(CUSTOMER, { to: usdc, data: call(node, 'transfer', [to, units]) });
   const checkoutOf = (shop: Client, id: string) => shop.get(`/checkouts/${id}`).then((r) => r.body.data);
 
-  it('payment → checkout → a real transfer → detected → 4 blocks → succeeded; the receipt names the real hash', async () => {
+  it('payment → checkout → a real transfer → detected → 4 blocks → succeeded; the receipt names the real hash, the signed payment.succeeded webhook arrives', async () => {
     const { shop } = suite;
     const payment = await shop.createPayment({ amount: 2500, currency: 'USD' });
     const checkout = await shop.openCheckout(payment, { asset: 'USDC', network: 'ethereum' });
@@ -84,6 +92,13 @@ describe('a live business takes real USDC on local EVM chains (anvil), watched b
     const receipt = (await shop.as(null).get(`/public/receipts/${payment.id}`)).body.data;
     expect(receipt.transaction.hash).toBe(hash);
     expect(receipt.transfers).toEqual([expect.objectContaining({ hash, network: 'ethereum', amount: '25' })]);
+    // and the business's endpoint gets payment.succeeded, signed, with the payment as the API shows it
+    const delivered = await eventually(
+      () => receiver.requests.map((r) => new Webhook(suite.webhookSecret).verify(r.body, r.headers as Record<string, string>) as { type: string; mode: string; data: { id: string; status: string; settlement: { tx_hash: string } } }),
+      (events) => events.some((e) => e.data.id === payment.id),
+      { what: 'payment.succeeded delivered' },
+    );
+    expect(delivered.find((e) => e.data.id === payment.id)).toMatchObject({ type: 'payment.succeeded', mode: 'live', data: { status: 'succeeded', settlement: { tx_hash: hash } } });
   });
 
   it('ETH: quoted from the live rate, paid with a native transfer, succeeded', async () => {
