@@ -24,8 +24,13 @@
  * sink counts (the service's turns reports into commands). Transactions are signed before each
  * phase, so signing takes no time from the watcher.
  *
+ *   5. through the whole service on each store: a live business with a wallet on the real app, its
+ *      node this anvil; BENCH_SERVICE_PAYMENTS (20) checkouts, each paid by one token transfer in a
+ *      block of its own; from the block's mining to GET /checkouts/{id} answering `confirming`
+ *      (the watcher, the sink, the process manager and the projections in the path).
+ *
  * Env: BENCH_ADDRESSES, BENCH_BLOCKS, BENCH_TRANSFERS, BENCH_TXS, BENCH_BATCH, BENCH_ROUNDS,
- * BENCH_POLL_MS, BENCH_LATENCY_BLOCKS, BENCH_BLOCK_MS, BENCH_STORES (embedded,postgres),
+ * BENCH_POLL_MS, BENCH_LATENCY_BLOCKS, BENCH_BLOCK_MS, BENCH_SERVICE_PAYMENTS, BENCH_STORES (embedded,postgres),
  * BENCH_DATABASE_URL. Results: a table, and bench/results/chains-<date>.json.
  */
 import { randomBytes } from 'node:crypto';
@@ -36,10 +41,14 @@ import { type Database, connectPostgres, migrate, openEmbedded } from '@lib/data
 import { type AnvilNode, type Hex, startAnvil } from '../test/support/anvil';
 import { type TestUsdc, deployTestUsdc } from '../test/support/test-usdc';
 import { openBenchStore } from './support/bench-store';
+import { AddressInfo } from 'node:net';
+import { BusinessService } from '@lib/businesses';
+import { loadConfig } from '@lib/core';
+import { createApiApp } from '../apps/api/src/bootstrap';
 import { runBench, saveResults } from './support/report';
 import { benchNumbers, benchStores } from './support/settings';
 
-const { ADDRESSES, BLOCKS, TRANSFERS, TXS, BATCH, ROUNDS, POLL_MS, LATENCY_BLOCKS, BLOCK_MS } = benchNumbers({
+const { ADDRESSES, BLOCKS, TRANSFERS, TXS, BATCH, ROUNDS, POLL_MS, LATENCY_BLOCKS, BLOCK_MS, SERVICE_PAYMENTS } = benchNumbers({
   ADDRESSES: 10_000,
   BLOCKS: 100,
   TRANSFERS: 200,
@@ -49,6 +58,7 @@ const { ADDRESSES, BLOCKS, TRANSFERS, TXS, BATCH, ROUNDS, POLL_MS, LATENCY_BLOCK
   POLL_MS: 100,
   LATENCY_BLOCKS: 30,
   BLOCK_MS: 500,
+  SERVICE_PAYMENTS: 20,
 });
 const STORES = benchStores('embedded,postgres');
 const PER_TX = Math.ceil(TRANSFERS / TXS);
@@ -141,6 +151,47 @@ async function mineBlock(node: AnvilNode, raws: readonly Hex[]): Promise<number>
   if (failed) throw new Error(`eth_sendRawTransaction: ${failed.error?.message}`);
   await node.rpc('evm_mine');
   return now();
+}
+
+/**
+ * A live business with a wallet on the real app (in this process, the store's own settings),
+ * its node this anvil: SERVICE_PAYMENTS checkouts, each paid by one token transfer mined in a
+ * block of its own; from the block's mining to the checkout reading `confirming` over HTTP —
+ * the watcher, ChainTransfers, the process manager and the projections all in the path.
+ */
+async function serviceLatency(node: AnvilNode, token: TestUsdc, store: string): Promise<Row> {
+  const bench = await openBenchStore(store, 'chainsvc', { EVM_RPC_URL_ETHEREUM: node.url, EVM_TOKENS_ETHEREUM: `USDC=${token.address}`, CHAIN_POLL_MS: String(POLL_MS) });
+  const app = await createApiApp(loadConfig(bench.env, []), { logLevel: 'silent' });
+  try {
+    await app.listen(0, '127.0.0.1');
+    const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/api/v1`;
+    const { secret_key } = await app.get(BusinessService).createBusiness({ name: 'Bench live', simulated: false });
+    const call = async (method: string, path: string, body?: unknown) => {
+      const r = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${secret_key}`, 'content-type': 'application/json', 'idempotency-key': randomBytes(8).toString('hex') }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return (await r.json()) as { data: { id: string; url: string; status: string; crypto: { address: string } } };
+    };
+    await call('POST', '/wallet', { type: 'created' });
+    const client = node.viem.createPublicClient({ transport: node.viem.http(node.url, { retryCount: 0 }) });
+    let nonce = await client.getTransactionCount({ address: node.address(0), blockTag: 'pending' });
+    const latencies: number[] = [];
+    for (let i = 0; i <= SERVICE_PAYMENTS; i++) {
+      const payment = (await call('POST', '/payments', { amount: 100, currency: 'USD' })).data;
+      const checkout = (await call('POST', '/checkouts', { payment_code: payment.url.split('/').pop(), asset: 'USDC', network: 'ethereum' })).data;
+      const raw = await node.sign(0, { ...token.transfer(checkout.crypto.address as Hex, 1_000_000n), nonce: nonce++ });
+      const minedAt = await mineBlock(node, [raw]);
+      for (;;) {
+        const status = (await call('GET', `/checkouts/${checkout.id}`)).data.status;
+        if (status === 'confirming') break;
+        if (now() - minedAt > 30_000) throw new Error(`checkout ${checkout.id} not confirming 30 s after its block`);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      if (i > 0) latencies.push(now() - minedAt); // the first is the warm-up
+    }
+    return { what: `service: block mined → checkout confirming (read model), poll ${POLL_MS} ms`, store, blocksPerSecond: null, transfersPerSecond: null, p50: pct(latencies, 50), p99: pct(latencies, 99), note: `${latencies.length} payments, one block each` };
+  } finally {
+    await app.close();
+    await bench.cleanup();
+  }
 }
 
 async function openDb(store: string): Promise<{ db: Database; close(): Promise<void> }> {
@@ -292,6 +343,9 @@ async function main(): Promise<void> {
       });
     }
     for (const { close } of dbs.values()) await close();
+
+    // through the whole service: block mined → the checkout `confirming` in the read model (GET /checkouts/{id})
+    for (const store of STORES) rows.push(await serviceLatency(node, token, store));
 
     printTable(rows);
     saveResults('chains', { settings: { ADDRESSES, BLOCKS, TRANSFERS, TXS, BATCH, ROUNDS, POLL_MS, LATENCY_BLOCKS, BLOCK_MS, STORES }, times: { ...times, watcher: Object.fromEntries(times.watcher) }, rows });
