@@ -1,7 +1,7 @@
 import type { Sql } from '@lib/database';
 import type { RecordedEvent } from '@lib/eventstore';
 import type { Projector } from '@lib/projections';
-import { NetworkId, family, isNetworkId } from '@lib/chains';
+import { NetworkFamily, family, isNetworkId } from '@lib/chains';
 import { asWalletEvent } from './events';
 
 /**
@@ -61,7 +61,7 @@ export const walletsProjector: Projector = {
       if (event.type === 'CheckoutOpened') {
         const d = event.data as { checkout_id: string; payment_id: string; business_id?: string; network?: string; address?: string; wallet_id?: string | null; address_index?: number | null };
         if (!d.wallet_id || d.address_index == null || !d.address || !d.business_id || !isNetworkId(d.network)) continue;
-        const key = addressKey(d.network, d.address);
+        const key = addressKey(family(d.network), d.address);
         addresses.set(key, {
           address_key: key,
           address: d.address,
@@ -94,8 +94,12 @@ export const walletsProjector: Projector = {
   },
 };
 
-/** The address book's key: the family and the address, EVM addresses in lower case. */
-export function addressKey(network: NetworkId, address: string): string {
-  const f = family(network);
-  return `${f}:${f === 'evm' ? address.toLowerCase() : address}`;
+/** The address book's key: the family and the address, EVM addresses in lower case (one EVM address serves every EVM network). */
+export function addressKey(addressFamily: NetworkFamily, address: string): string {
+  return `${addressFamily}:${comparable(addressFamily, address)}`;
+}
+
+/** An address as the book compares it: EVM case-insensitively, the others exactly. */
+export function comparable(addressFamily: NetworkFamily, address: string): string {
+  return addressFamily === 'evm' ? address.toLowerCase() : address;
 }
