@@ -3,6 +3,7 @@ import {
   BusinessEvent,
   DecideContext,
   DomainError,
+  DEFAULT_CHECKOUT_SETTINGS,
   decide,
   decideAll,
   evolve,
@@ -216,7 +217,7 @@ describe('business decider: evolve and decideAll', () => {
     const s1 = evolve(initialBusinessState, created());
     const s2 = evolve(s1, keyCreated('key_9', 'restricted', 'test'));
     const s3 = evolve(s2, revoked('key_9'));
-    expect(s1).toEqual({ status: 'active', id: 'biz_1', name: 'Acme', simulated: false, suspended: false, keys: {} });
+    expect(s1).toEqual({ status: 'active', id: 'biz_1', name: 'Acme', simulated: false, suspended: false, keys: {}, checkoutSettings: DEFAULT_CHECKOUT_SETTINGS });
     expect(s2).toMatchObject({ keys: { key_9: { kind: 'restricted', mode: 'test', revoked: false } } });
     expect(s3).toMatchObject({ keys: { key_9: { revoked: true } } });
     expect(initialBusinessState).toEqual({ status: 'none' });
@@ -244,5 +245,43 @@ describe('business decider: evolve and decideAll', () => {
       ['key_2', 'biz_7', 'pk_live_'],
     ]);
     expect(state).toMatchObject({ status: 'active', id: 'biz_7', keys: { key_1: { kind: 'secret' }, key_2: { kind: 'publishable' } } });
+  });
+});
+
+describe('business decider: ChangeCheckoutSettings (decision 0028)', () => {
+  const change = (c: Extract<BusinessCommand, { type: 'ChangeCheckoutSettings' }>['change']): BusinessCommand => ({ type: 'ChangeCheckoutSettings', businessId: 'biz_1', change: c });
+  const changed = (settings: Partial<typeof DEFAULT_CHECKOUT_SETTINGS>): BusinessEvent => ({ type: 'CheckoutSettingsChanged', data: { business_id: 'biz_1', ...DEFAULT_CHECKOUT_SETTINGS, ...settings } });
+
+  it('records the whole settings after a change: the fields sent replace, the others keep their value', () =>
+    given([created()])
+      .when(change({ ask_email: true, display_name: 'Acme Store' }))
+      .then([changed({ ask_email: true, display_name: 'Acme Store' })]));
+
+  it('builds on the last change', () =>
+    given([created(), changed({ ask_email: true })])
+      .when(change({ rails: ['card'] }))
+      .then([changed({ ask_email: true, rails: ['card'] })]));
+
+  it('keeps rails and assets in one order, without repeats', () =>
+    given([created()])
+      .when(change({ rails: ['card', 'crypto'], assets: [{ asset: 'BTC', network: 'bitcoin' }, { asset: 'USDC', network: 'polygon' }, { asset: 'USDC', network: 'polygon' }] }))
+      .then([changed({ assets: [{ asset: 'USDC', network: 'polygon' }, { asset: 'BTC', network: 'bitcoin' }] })]));
+
+  it('records nothing when nothing changes', () => given([created(), changed({ ask_email: true })]).when(change({ ask_email: true, rails: ['crypto', 'card'] })).then([]));
+
+  it('assets null accepts every pair again', () => given([created(), changed({ assets: [{ asset: 'BTC', network: 'bitcoin' }] })]).when(change({ assets: null })).then([changed({})]));
+
+  it('refuses to leave customers no way to pay', () => {
+    given([created()]).when(change({ rails: [] })).thenRefused('invalid_request', 'rails');
+    given([created()]).when(change({ assets: [] })).thenRefused('invalid_request', 'assets');
+  });
+
+  it('takes no assets while crypto is not accepted', () => given([created()]).when(change({ rails: ['card'], assets: [] })).then([changed({ rails: ['card'], assets: [] })]));
+
+  it('refuses a business that does not exist', () => given([]).when(change({ ask_email: true })).thenRefused('not_found'));
+
+  it('evolves to the recorded settings', () => {
+    const state = foldBusiness([created(), changed({ ask_email: true, display_name: 'Shop' })]);
+    expect(state).toMatchObject({ checkoutSettings: { ...DEFAULT_CHECKOUT_SETTINGS, ask_email: true, display_name: 'Shop' } });
   });
 });

@@ -1,5 +1,6 @@
 import { Decider, foldWith, ignoreUnknown, unhandled } from '@lib/domain';
 import { KeyKind, KeyMode, keyPrefix } from './api-keys';
+import { CheckoutSettings, CheckoutSettingsChange, DEFAULT_CHECKOUT_SETTINGS, applySettingsChange, sameSettings } from './checkout-settings';
 import { DomainError } from './domain-error';
 import { BusinessEvent, asBusinessEvent } from './events';
 import { Permissions, normalizePermissions } from './permissions';
@@ -33,6 +34,8 @@ export type BusinessState =
       /** Suspended by an operator (BusinessSuspended) and not reinstated since. */
       suspended: boolean;
       keys: Readonly<Record<string, KeyState>>;
+      /** What customers see and how they may pay (decision 0028); the defaults until changed. */
+      checkoutSettings: CheckoutSettings;
     };
 
 export const initialBusinessState: BusinessState = Object.freeze({ status: 'none' });
@@ -79,7 +82,15 @@ export interface ReinstateBusiness {
   businessId: string;
 }
 
-export type BusinessCommand = CreateBusiness | CreateApiKey | RevokeApiKey | SuspendBusiness | ReinstateBusiness;
+/** The business changes its checkout settings (PATCH /checkout-settings): the fields sent replace the current ones. */
+export interface ChangeCheckoutSettings {
+  type: 'ChangeCheckoutSettings';
+  businessId: string;
+  /** Checked by ChangeCheckoutSettingsDto (shapes, lengths, pairs the service carries). */
+  change: CheckoutSettingsChange;
+}
+
+export type BusinessCommand = CreateBusiness | CreateApiKey | RevokeApiKey | SuspendBusiness | ReinstateBusiness | ChangeCheckoutSettings;
 
 export interface DecideContext {
   /** The time of the decision. No rule of this aggregate depends on it yet; stored times are the log's. */
@@ -104,6 +115,8 @@ export function decide(command: BusinessCommand, state: BusinessState, ctx: Deci
       return suspendBusiness(command, state, ctx);
     case 'ReinstateBusiness':
       return reinstateBusiness(command, state);
+    case 'ChangeCheckoutSettings':
+      return changeCheckoutSettings(command, state);
     default:
       return unhandled(command, 'business command');
   }
@@ -112,7 +125,7 @@ export function decide(command: BusinessCommand, state: BusinessState, ctx: Deci
 export function evolve(state: BusinessState, event: BusinessEvent): BusinessState {
   switch (event.type) {
     case 'BusinessCreated':
-      return { status: 'active', id: event.data.business_id, name: event.data.name, simulated: event.data.simulated, suspended: false, keys: {} };
+      return { status: 'active', id: event.data.business_id, name: event.data.name, simulated: event.data.simulated, suspended: false, keys: {}, checkoutSettings: DEFAULT_CHECKOUT_SETTINGS };
     case 'ApiKeyCreated':
       if (state.status === 'none') return state;
       return { ...state, keys: { ...state.keys, [event.data.key_id]: { kind: event.data.kind, mode: event.data.mode, revoked: false } } };
@@ -126,6 +139,11 @@ export function evolve(state: BusinessState, event: BusinessEvent): BusinessStat
       return state.status === 'none' ? state : { ...state, suspended: true };
     case 'BusinessReinstated':
       return state.status === 'none' ? state : { ...state, suspended: false };
+    case 'CheckoutSettingsChanged': {
+      if (state.status === 'none') return state;
+      const { business_id: _id, ...settings } = event.data;
+      return { ...state, checkoutSettings: settings };
+    }
     default:
       return ignoreUnknown(event, state); // a type this version does not know changes nothing it decides on
   }
@@ -259,6 +277,17 @@ function reinstateBusiness(command: ReinstateBusiness, state: BusinessState): Bu
   // no code of its own: the operator's refusal needs no new public error code (decision 0016)
   if (!business.suspended) throw new DomainError('invalid_request', `Business ${business.id} is not suspended: there is nothing to reinstate.`);
   return [{ type: 'BusinessReinstated', data: { business_id: business.id } }];
+}
+
+function changeCheckoutSettings(command: ChangeCheckoutSettings, state: BusinessState): BusinessEvent[] {
+  const business = existing(state, command.businessId);
+  const next = applySettingsChange(business.checkoutSettings, command.change);
+  if (next.rails.length === 0) throw new DomainError('invalid_request', 'rails must keep at least one rail: customers need a way to pay.', 'rails');
+  if (next.assets !== null && next.assets.length === 0 && next.rails.includes('crypto')) {
+    throw new DomainError('invalid_request', 'assets must list at least one coin and network while crypto is accepted.', 'assets');
+  }
+  if (sameSettings(next, business.checkoutSettings)) return []; // nothing changes: no event
+  return [{ type: 'CheckoutSettingsChanged', data: { business_id: business.id, ...next } }];
 }
 
 function existing(state: BusinessState, businessId: string): Extract<BusinessState, { status: 'active' }> {

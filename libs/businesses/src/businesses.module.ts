@@ -2,15 +2,17 @@ import { Module } from '@nestjs/common';
 import { BusinessService } from './business.service';
 import { API_KEY_CACHE } from './commands/api-key-cache';
 import { BusinessWrites } from './commands/business-writes';
+import { ChangeCheckoutSettingsHandler } from './commands/change-checkout-settings/change-checkout-settings.handler';
 import { CreateApiKeyHandler } from './commands/create-api-key/create-api-key.handler';
 import { CreateBusinessHandler } from './commands/create-business/create-business.handler';
 import { ReinstateBusinessHandler } from './commands/reinstate-business/reinstate-business.handler';
 import { RevokeApiKeyHandler } from './commands/revoke-api-key/revoke-api-key.handler';
 import { SuspendBusinessHandler } from './commands/suspend-business/suspend-business.handler';
 import { GetBusinessHandler } from './queries/get-business/get-business.handler';
+import { GetCheckoutSettingsHandler } from './queries/get-checkout-settings/get-checkout-settings.handler';
 
 /** The businesses capability's use cases, one handler each, for the CommandBus and QueryBus. */
-export const BUSINESS_HANDLERS = [CreateBusinessHandler, CreateApiKeyHandler, RevokeApiKeyHandler, SuspendBusinessHandler, ReinstateBusinessHandler, GetBusinessHandler];
+export const BUSINESS_HANDLERS = [CreateBusinessHandler, CreateApiKeyHandler, RevokeApiKeyHandler, SuspendBusinessHandler, ReinstateBusinessHandler, ChangeCheckoutSettingsHandler, GetBusinessHandler, GetCheckoutSettingsHandler];
 
 /**
  * The businesses use cases in a Nest app. The key and suspension commands tell the process's authentication

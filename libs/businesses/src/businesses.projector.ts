@@ -11,7 +11,7 @@ import { BusinessRows } from './views';
  */
 export const businessesProjector: Projector = {
   name: 'businesses',
-  tables: ['api_keys', 'businesses'],
+  tables: ['api_keys', 'businesses', 'checkout_settings'],
   schema: `
     CREATE TABLE IF NOT EXISTS businesses (
       id            text        PRIMARY KEY,
@@ -40,6 +40,12 @@ export const businessesProjector: Projector = {
       revoked_at    timestamptz
     );
     CREATE INDEX IF NOT EXISTS api_keys_business ON api_keys (business_id, created_at);
+    -- a business's checkout settings since its last change (decision 0028); none: the defaults
+    CREATE TABLE IF NOT EXISTS checkout_settings (
+      business_id   text        PRIMARY KEY,
+      settings      jsonb       NOT NULL,
+      updated_at    timestamptz NOT NULL
+    );
   `,
   async handle(events: RecordedEvent[], tx: Sql): Promise<void> {
     const mine = events.filter((e) => BUSINESS_STREAM.owns(e.stream));
@@ -63,6 +69,13 @@ export const businessesProjector: Projector = {
          FROM jsonb_to_recordset($1::jsonb) AS c(id text, status text, suspended_at timestamptz, updated_at timestamptz)
          WHERE b.id = c.id`,
         [JSON.stringify([...rows.statusChanges].map(([id, change]) => ({ id, ...change })))],
+      );
+    }
+    if (rows.checkoutSettings.size > 0) {
+      await tx.query(
+        `INSERT INTO checkout_settings SELECT * FROM jsonb_populate_recordset(NULL::checkout_settings, $1::jsonb)
+         ON CONFLICT (business_id) DO UPDATE SET settings = EXCLUDED.settings, updated_at = EXCLUDED.updated_at`,
+        [JSON.stringify([...rows.checkoutSettings.values()])],
       );
     }
     if (rows.revocations.size > 0) {

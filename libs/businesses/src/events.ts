@@ -1,4 +1,5 @@
 import type { KeyKind, KeyMode } from './api-keys';
+import type { CheckoutSettings } from './checkout-settings';
 import type { Permissions } from './permissions';
 import { BUSINESS_STREAM } from './stream-categories';
 
@@ -49,16 +50,22 @@ export interface BusinessReinstatedData {
   business_id: string;
 }
 
+/** The business changed its checkout settings (decision 0028): the whole settings after the change. */
+export interface CheckoutSettingsChangedData extends CheckoutSettings {
+  business_id: string;
+}
+
 export type BusinessEvent =
   | { type: 'BusinessCreated'; data: BusinessCreatedData }
   | { type: 'ApiKeyCreated'; data: ApiKeyCreatedData }
   | { type: 'ApiKeyRevoked'; data: ApiKeyRevokedData }
   | { type: 'BusinessSuspended'; data: BusinessSuspendedData }
-  | { type: 'BusinessReinstated'; data: BusinessReinstatedData };
+  | { type: 'BusinessReinstated'; data: BusinessReinstatedData }
+  | { type: 'CheckoutSettingsChanged'; data: CheckoutSettingsChangedData };
 
 export type BusinessEventType = BusinessEvent['type'];
 
-export const BUSINESS_EVENT_TYPES: readonly BusinessEventType[] = ['BusinessCreated', 'ApiKeyCreated', 'ApiKeyRevoked', 'BusinessSuspended', 'BusinessReinstated'];
+export const BUSINESS_EVENT_TYPES: readonly BusinessEventType[] = ['BusinessCreated', 'ApiKeyCreated', 'ApiKeyRevoked', 'BusinessSuspended', 'BusinessReinstated', 'CheckoutSettingsChanged'];
 
 /**
  * An event read from the log as a business event, or null when it is not one (another

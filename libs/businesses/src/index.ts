@@ -1,6 +1,7 @@
 export * from './api-keys';
 export * from './business.decider';
 export * from './business.service';
+export * from './checkout-settings';
 export * from './businesses.module';
 export * from './businesses.projector';
 export * from './commands';

@@ -1,6 +1,7 @@
 import { ignoreUnknown } from '@lib/domain';
 import type { RecordedEvent } from '@lib/eventstore';
 import { KeyKind, KeyMode, redactKey } from './api-keys';
+import { CheckoutSettings } from './checkout-settings';
 import { ApiKeyCreatedData, asBusinessEvent } from './events';
 import { Permissions } from './permissions';
 import { BUSINESS_STREAM } from './stream-categories';
@@ -17,6 +18,13 @@ export interface BusinessRow {
   updated_at: Date;
   /** Since when the business is suspended; null while it is active (absent from views stored before suspensions existed). */
   suspended_at: Date | null;
+}
+
+/** A row of the `checkout_settings` table: a business's settings since its last change. */
+export interface CheckoutSettingsRow {
+  business_id: string;
+  settings: CheckoutSettings;
+  updated_at: Date;
 }
 
 /** `suspended` from BusinessSuspended until BusinessReinstated. */
@@ -118,6 +126,8 @@ export class BusinessRows {
   readonly revocations = new Map<string, Date>();
   /** Suspensions and reinstatements of businesses created before these events: the last one each. */
   readonly statusChanges = new Map<string, BusinessStatusChange>();
+  /** Checkout settings changed by these events: the last change of each business (decision 0028). */
+  readonly checkoutSettings = new Map<string, CheckoutSettingsRow>();
 
   apply(event: Pick<RecordedEvent, 'type' | 'data' | 'recordedAt'> & { stream?: string }): void {
     const known = asBusinessEvent(event);
@@ -145,6 +155,11 @@ export class BusinessRows {
       case 'BusinessReinstated':
         this.changeStatus(businessIdOf(known.data, event.stream), { status: 'active', suspended_at: null, updated_at: at });
         break;
+      case 'CheckoutSettingsChanged': {
+        const { business_id, ...settings } = known.data;
+        this.checkoutSettings.set(business_id, { business_id, settings, updated_at: at });
+        break;
+      }
       case 'ApiKeyCreated': {
         // the row is the key as recorded (ApiKeyRow: key_id as id), name and permissions null where left out
         const { key_id, ...recorded } = known.data;

@@ -65,6 +65,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checkout-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The checkout settings: what customers see and how they may pay
+         * @description Restricted keys need read access to business.
+         */
+        get: operations["getCheckoutSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the checkout settings (send only what changes)
+         * @description Restricted keys need write access to business.
+         *
+         *     A test key on a live business gets 403 test_mode_unavailable.
+         */
+        patch: operations["updateCheckoutSettings"];
+        trace?: never;
+    };
     "/api_keys": {
         parameters: {
             query?: never;
@@ -731,6 +757,32 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description What customers see on the checkout page and receipts, and how they may pay (decision 0028). */
+        CheckoutSettings: {
+            /** @enum {string} */
+            kind: "checkout_settings";
+            business_id: string;
+            /** @description The name customers see; null shows the business name. */
+            display_name: string | null;
+            /** @description The support address customers see; null shows the business support e-mail. */
+            support_email: string | null;
+            /** @description A checkout without an e-mail is refused with email_required. */
+            ask_email: boolean;
+            /** @description Rails customers may choose; another answers rail_unavailable. */
+            rails: ("crypto" | "card")[];
+            /** @description Coins and networks customers may pay with; another answers asset_unavailable. */
+            assets: {
+                asset: string;
+                network: string;
+            }[];
+            /** @description True while every pair the service carries is accepted (new ones included). */
+            all_assets: boolean;
+            /**
+             * Format: date-time
+             * @description The last change; null while the defaults apply.
+             */
+            updated_at: string | null;
+        };
         /** @description The service answers (GET /health/live), and its store too (GET /health). */
         Health: {
             /** @enum {string} */
@@ -1333,6 +1385,33 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        AcceptedAssetDto: {
+            /**
+             * @description USDC, USDT, BTC, ETH or SOL.
+             * @enum {string}
+             */
+            asset: "USDC" | "USDT" | "BTC" | "ETH" | "SOL";
+            /**
+             * @description A network that carries the asset.
+             * @enum {string}
+             */
+            network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin";
+        };
+        UpdateCheckoutSettingsBody: {
+            /** @description The name customers see on the checkout page and the receipt; null shows the business name. */
+            display_name?: string | null;
+            /**
+             * Format: email
+             * @description The support address customers see; null shows the business support e-mail.
+             */
+            support_email?: string | null;
+            /** @description Ask customers for their e-mail: a checkout without one is refused with `email_required`. */
+            ask_email?: boolean;
+            /** @description The rails customers may choose (replaces the list). */
+            rails?: ("crypto" | "card")[];
+            /** @description The coins and networks customers may pay with (replaces the list); null accepts every pair the service carries. */
+            assets?: components["schemas"]["AcceptedAssetDto"][] | null;
+        };
         CreatePaymentBody: {
             /**
              * @description The price, in minor units of `currency`. Whole minor units of `currency` (cents): 100 to 100000000, that is 1.00 to 1,000,000.00.
@@ -1529,6 +1608,7 @@ export interface components {
     pathItems: never;
 }
 export type Business = components['schemas']['Business'];
+export type CheckoutSettings = components['schemas']['CheckoutSettings'];
 export type Health = components['schemas']['Health'];
 export type ListEnvelope = components['schemas']['ListEnvelope'];
 export type Payment = components['schemas']['Payment'];
@@ -1542,6 +1622,8 @@ export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type WebhookEndpointWithSecret = components['schemas']['WebhookEndpointWithSecret'];
 export type Event = components['schemas']['Event'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type AcceptedAssetDto = components['schemas']['AcceptedAssetDto'];
+export type UpdateCheckoutSettingsBody = components['schemas']['UpdateCheckoutSettingsBody'];
 export type CreatePaymentBody = components['schemas']['CreatePaymentBody'];
 export type UpdatePaymentBody = components['schemas']['UpdatePaymentBody'];
 export type OpenCheckoutBody = components['schemas']['OpenCheckoutBody'];
@@ -1798,6 +1880,235 @@ export interface operations {
              *     - `not_found`: nothing with that ID for the business, or no such path
              */
             404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheckoutSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkout settings. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CheckoutSettings"];
+                    };
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key was sent
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `permission_denied`: the restricted key lacks read access to business
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCheckoutSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateCheckoutSettingsBody"];
+            };
+        };
+        responses: {
+            /** @description The checkout settings. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CheckoutSettings"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key was sent
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `permission_denied`: the restricted key lacks write access to business
+             *     - `test_mode_unavailable`: a test key cannot do this on a live business
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     [name: string]: unknown;

@@ -89,6 +89,27 @@ const SCHEMAS = {
       updated_at: timestamp,
     },
   },
+  CheckoutSettings: {
+    type: 'object',
+    additionalProperties: false,
+    description: 'What customers see on the checkout page and receipts, and how they may pay (decision 0028).',
+    required: ['kind', 'business_id', 'display_name', 'support_email', 'ask_email', 'rails', 'assets', 'all_assets', 'updated_at'],
+    properties: {
+      kind: { type: 'string', enum: ['checkout_settings'] },
+      business_id: { type: 'string' },
+      display_name: { ...nullableString, description: 'The name customers see; null shows the business name.' },
+      support_email: { ...nullableString, description: 'The support address customers see; null shows the business support e-mail.' },
+      ask_email: { type: 'boolean', description: 'A checkout without an e-mail is refused with email_required.' },
+      rails: { type: 'array', items: { type: 'string', enum: ['crypto', 'card'] }, description: 'Rails customers may choose; another answers rail_unavailable.' },
+      assets: {
+        type: 'array',
+        description: 'Coins and networks customers may pay with; another answers asset_unavailable.',
+        items: { type: 'object', additionalProperties: false, required: ['asset', 'network'], properties: { asset: { type: 'string' }, network: { type: 'string' } } },
+      },
+      all_assets: { type: 'boolean', description: 'True while every pair the service carries is accepted (new ones included).' },
+      updated_at: { ...timestamp, nullable: true, description: 'The last change; null while the defaults apply.' },
+    },
+  },
   Health: {
     type: 'object',
     additionalProperties: false,

@@ -10,6 +10,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /health/live': 'getLiveness',
   'GET /openapi.json': 'getOpenApiDocument',
   'GET /business': 'getBusiness',
+  'GET /checkout-settings': 'getCheckoutSettings',
+  'PATCH /checkout-settings': 'updateCheckoutSettings',
   'GET /api_keys': 'listApiKeys',
 
   'POST /payments': 'createPayment',

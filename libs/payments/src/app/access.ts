@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommandRunner } from '@lib/eventstore';
 import { OpenCheckoutState } from '../domain/checkout.decider';
+import type { CheckoutRules } from '../domain/checkout-rules';
 import { PaymentDomainError } from '../domain/errors';
 import { LivePaymentState } from '../domain/payment.decider';
 import { PaymentsReadModel } from '../read/payments.read-model';
@@ -11,6 +12,8 @@ export interface ActingBusiness {
   id: string;
   simulated: boolean;
   status?: string;
+  /** Its checkout settings (decision 0028), where the use case read them (POST /checkouts). */
+  checkout?: CheckoutRules;
 }
 
 /**

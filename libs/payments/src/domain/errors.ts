@@ -5,6 +5,7 @@ export type PaymentErrorCode =
   | 'invalid_request'
   | 'invalid_tx_hash'
   | 'invalid_email'
+  | 'email_required'
   | 'asset_unavailable'
   | 'not_found'
   | 'payment_not_cancelable'

@@ -8,3 +8,4 @@ export * from './timeline';
 export * from './checkout-to-payment';
 export * from './metadata';
 export * from './stream-categories';
+export * from './checkout-rules';

@@ -1,6 +1,7 @@
 import { ChainRegistry, defaultRegistry } from '@lib/chains';
 import type { Sql } from '@lib/database';
 import { Page, pageJson, pageRequest, toPage } from '@lib/http';
+import { CheckoutRules, DEFAULT_CHECKOUT_RULES } from '../domain/checkout-rules';
 import { CheckoutView, CheckoutViewState, checkoutView } from './checkout-view';
 import { cursorFilters, parseListPaymentsQuery } from './list-payments-query';
 import { PAYMENT_VIEW_VERSION, PaymentView, PaymentViewState, paymentUrl, storedPaymentView, withPaymentUrl } from './payment-view';
@@ -116,9 +117,15 @@ export class PaymentsReadModel {
    * The business a payment belongs to, as the payment use cases need it (active? simulated?),
    * from libs/businesses' `businesses` table (as receipts read it), or null.
    */
-  async actingBusiness(businessId: string): Promise<{ id: string; simulated: boolean; status: string } | null> {
-    const { rows } = await this.db.query<{ id: string; simulated: boolean; status: string }>(`SELECT id, simulated, status FROM businesses WHERE id = $1`, [businessId]);
-    return rows[0] ?? null;
+  async actingBusiness(businessId: string): Promise<{ id: string; simulated: boolean; status: string; checkout: CheckoutRules } | null> {
+    const { rows } = await this.db.query<{ id: string; simulated: boolean; status: string; settings: Partial<CheckoutRules> | null }>(
+      `SELECT b.id, b.simulated, b.status, s.settings FROM businesses b LEFT JOIN checkout_settings s ON s.business_id = b.id WHERE b.id = $1`,
+      [businessId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const { settings, ...business } = row;
+    return { ...business, checkout: { ...DEFAULT_CHECKOUT_RULES, ...(settings ?? {}) } };
   }
 
   /**
@@ -142,7 +149,9 @@ export class PaymentsReadModel {
   /** The public receipt of a payment (GET /public/receipts/{id}), or null. */
   async getReceipt(paymentId: string): Promise<ReceiptView | null> {
     const { rows } = await this.db.query<{ state: PaymentViewState; name: string | null; support_email: string | null; website: string | null }>(
-      `SELECT p.state, b.name, b.support_email, b.website FROM payments p LEFT JOIN businesses b ON b.id = p.business_id WHERE p.id = $1`,
+      // the name and support address the business chose to show customers (checkout settings, decision 0028), else its own
+      `SELECT p.state, COALESCE(s.settings->>'display_name', b.name) AS name, COALESCE(s.settings->>'support_email', b.support_email) AS support_email, b.website
+       FROM payments p LEFT JOIN businesses b ON b.id = p.business_id LEFT JOIN checkout_settings s ON s.business_id = p.business_id WHERE p.id = $1`,
       [paymentId],
     );
     const row = rows[0];

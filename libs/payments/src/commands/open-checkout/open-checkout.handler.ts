@@ -9,6 +9,7 @@ import { PAYMENTS_SETTINGS, PaymentsSettings } from '../../app/settings';
 import { WalletAddresses } from '@lib/wallets';
 import { ServicePauses } from '@lib/operations';
 import { OpenCryptoCheckout } from '../../domain/checkout.decider';
+import { DEFAULT_CHECKOUT_RULES, assertAssetAccepted, assertEmailGiven, assertRailAccepted } from '../../domain/checkout-rules';
 import { PaymentDomainError } from '../../domain/errors';
 import { decidePayment } from '../../domain/payment.decider';
 import { PaymentUseCaseSteps } from '../use-case-steps';
@@ -44,11 +45,15 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     assertActive(business);
     // what the operator paused for everyone: 503 temporarily_unavailable (issue 19 B14)
     await this.pauses.check('checkouts', ...((input.rail ?? 'crypto') === 'card' ? (['card_payments'] as const) : []), ...(input.network !== undefined ? ([`network:${input.network}`] as `network:${NetworkId}`[]) : []));
+    // the business's checkout settings (decision 0028): the rails and coins it accepts
+    const rules = business.checkout ?? DEFAULT_CHECKOUT_RULES;
+    assertRailAccepted(rules, input.rail ?? 'crypto');
     if ((input.rail ?? 'crypto') === 'card') throw new PaymentDomainError('rail_unavailable', 'This business does not accept cards.', 'rail');
     if (input.asset === undefined) throw new PaymentDomainError('invalid_request', 'asset is required for a crypto checkout.', 'asset');
     if (input.network === undefined) throw new PaymentDomainError('invalid_request', 'network is required for a crypto checkout.', 'network');
     const asset = input.asset as AssetCode; // one of ASSET_CODES (OpenCheckoutRequest)
     const network = input.network as NetworkId; // one of NETWORK_IDS (OpenCheckoutRequest)
+    assertAssetAccepted(rules, asset, network);
     if (input.email !== undefined && !isValidEmail(input.email)) throw new PaymentDomainError('invalid_email', 'email is not a valid e-mail address.', 'email');
     if (input.simulate !== undefined && !business.simulated) throw new PaymentDomainError('invalid_request', 'simulate is for simulated businesses only.', 'simulate');
     // a live business takes real transfers only on networks a chain watcher watches (a node is configured)
@@ -57,6 +62,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     // 2. load the payment, and check its refusals before a checkout is opened for it
     const payment = await this.steps.streams.payment(paymentId);
     if (payment.status === 'none') throw new PaymentDomainError('payment_not_found', 'No payment with this code.', 'payment_code');
+    assertEmailGiven(rules, input.email ?? payment.details.customer_email);
     const now = await this.steps.clock.now(business.id);
     // the business's source (fixed table or live, decision 0020): asset_unavailable, or 503 temporarily_unavailable without a fresh rate
     const quote = await this.rates.forCheckout(business, asset, payment.currency);

@@ -1,0 +1,37 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { AssetCode, NetworkId, defaultRegistry } from '@lib/chains';
+import { businessDecider } from '../../business.decider';
+import { CheckoutRail, CheckoutSettingsChange, CheckoutSettingsView, DEFAULT_CHECKOUT_SETTINGS, checkoutSettingsView } from '../../checkout-settings';
+import { DomainError } from '../../domain-error';
+import { BusinessWrites } from '../business-writes';
+import { ChangeCheckoutSettingsCommand } from './change-checkout-settings.command';
+
+/**
+ * Checks what the DTO cannot (each pair carried by the service), decides the change on the
+ * business's stream (no event when nothing changes) and answers the settings as the stream now
+ * leaves them. Test keys on a live business are refused before (403 test_mode_unavailable, §5.4).
+ */
+@CommandHandler(ChangeCheckoutSettingsCommand)
+export class ChangeCheckoutSettingsHandler implements ICommandHandler<ChangeCheckoutSettingsCommand> {
+  constructor(private readonly writes: BusinessWrites) {}
+
+  async execute({ businessId, input, meta }: ChangeCheckoutSettingsCommand): Promise<CheckoutSettingsView> {
+    const change: CheckoutSettingsChange = {};
+    if (input.display_name !== undefined) change.display_name = input.display_name;
+    if (input.support_email !== undefined) change.support_email = input.support_email;
+    if (input.ask_email !== undefined) change.ask_email = input.ask_email;
+    if (input.rails !== undefined) change.rails = input.rails as CheckoutRail[];
+    if (input.assets !== undefined) {
+      change.assets =
+        input.assets === null
+          ? null
+          : input.assets.map(({ asset, network }, i) => {
+              if (!defaultRegistry.supports(asset as AssetCode, network as NetworkId)) throw new DomainError('invalid_request', `${network} does not carry ${asset}.`, `assets[${i}]`);
+              return { asset: asset as AssetCode, network: network as NetworkId };
+            });
+    }
+    await this.writes.run(businessDecider, businessId, { type: 'ChangeCheckoutSettings', businessId, change }, meta);
+    const row = (await this.writes.rows(businessId)).checkoutSettings.get(businessId);
+    return checkoutSettingsView(businessId, row?.settings ?? DEFAULT_CHECKOUT_SETTINGS, row?.updated_at ?? null);
+  }
+}

@@ -1,0 +1,32 @@
+import { PaymentDomainError } from './errors';
+
+/**
+ * What a business lets its customers do at checkout (its checkout settings, decision 0028), as
+ * POST /checkouts reads them: ask for an e-mail, the rails, the coins and networks. Pure.
+ */
+export interface CheckoutRules {
+  ask_email: boolean;
+  rails: readonly string[];
+  /** null: every pair the service carries. */
+  assets: readonly { asset: string; network: string }[] | null;
+}
+
+/** A business that never changed its settings: no e-mail asked, both rails, every pair. */
+export const DEFAULT_CHECKOUT_RULES: Readonly<CheckoutRules> = Object.freeze({ ask_email: false, rails: ['crypto', 'card'], assets: null });
+
+/** The rail is one the business accepts (400 rail_unavailable). */
+export function assertRailAccepted(rules: CheckoutRules, rail: string): void {
+  if (!rules.rails.includes(rail)) throw new PaymentDomainError('rail_unavailable', `This business does not accept ${rail === 'card' ? 'cards' : 'crypto'}.`, 'rail');
+}
+
+/** The coin on the network is one the business accepts (400 asset_unavailable). */
+export function assertAssetAccepted(rules: CheckoutRules, asset: string, network: string): void {
+  if (rules.assets !== null && !rules.assets.some((a) => a.asset === asset && a.network === network)) {
+    throw new PaymentDomainError('asset_unavailable', `This business does not accept ${asset} on ${network}.`, 'asset');
+  }
+}
+
+/** A business that asks for the customer's e-mail gets one: sent now or known from the payment (400 email_required). */
+export function assertEmailGiven(rules: CheckoutRules, email: string | null | undefined): void {
+  if (rules.ask_email && (email === null || email === undefined || email === '')) throw new PaymentDomainError('email_required', 'This business asks for your e-mail address.', 'email');
+}
