@@ -123,7 +123,8 @@ describe('checkout page routes (GET /checkout/<code>, outside /api/v1)', () => {
     expect(notOurs.checkout.id).toBe(first.id);
     const bare = await get(suite.api, pathOf(payment.url));
     expect(bare.body).toContain('data-view="pay"');
-    expect(bare.body).toContain(`/qr.svg?s=${first.id}`);
+    expect(bare.body).toContain(`/qr.svg?s=${first.id}"`);
+    expect(bare.body).not.toContain('part=remaining'); // nothing is due apart from the quote: no image asks for it
   });
 
   it('answers the QR code of a checkout of this payment only, as SVG; 404 for another payment’s checkout or none', async () => {

@@ -136,7 +136,12 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
     if (slot) {
       slot.textContent = message;
       var input = root.querySelector('[name="' + error.field + '"]');
-      if (input) { input.setAttribute('aria-invalid', 'true'); input.focus(); }
+      if (input) {
+        if (!slot.id) slot.id = 'error-' + randomKey().slice(0, 8);
+        input.setAttribute('aria-describedby', slot.id);
+        input.setAttribute('aria-invalid', 'true');
+        input.focus();
+      }
       return;
     }
     var target = formSlot || root.querySelector('[data-error="form"]') || root.querySelector('.form-error');

@@ -34,7 +34,11 @@ export function checkoutPageHtml(model: CheckoutPageModel, paths: PagePaths): st
   const coins = [...new Map(model.options.map((o) => [o.asset, o.asset_name])).entries()];
   const firstCoin = coins[0]?.[0] ?? null;
   const pageUrl = `${paths.base}/${encodeURIComponent(model.code)}`;
-  const qr = (part: 'quote' | 'remaining') => (checkout && crypto ? `${pageUrl}/qr.svg?s=${encodeURIComponent(checkout.id)}${part === 'remaining' ? '&amp;part=remaining' : ''}` : '');
+  // the src of a QR image: only for a URI the checkout has (the route answers 404 otherwise); the script sets it as the checkout moves
+  const qr = (part: 'quote' | 'remaining') => {
+    const uri = part === 'remaining' ? crypto?.remaining_payment_uri : crypto?.payment_uri;
+    return checkout && uri ? ` src="${pageUrl}/qr.svg?s=${encodeURIComponent(checkout.id)}${part === 'remaining' ? '&amp;part=remaining' : ''}"` : '';
+  };
   const title = `Pay ${business.name}${payment.description ? ` — ${payment.description}` : ''}`;
   const data = { ...model, base: paths.base, api: paths.api, names: NAMES };
 
@@ -115,7 +119,7 @@ ${model.options
 <section id="view-pay" aria-labelledby="pay-title"${show('pay')}>
 <h2 id="pay-title" tabindex="-1">${checkout?.remainder ? 'Send the rest' : 'Send exactly'}</h2>
 <p class="amount"><span data-f="crypto-amount">${text(crypto?.amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span> <span class="muted">on <span data-f="network-name">${text(networkName)}</span></span></p>
-<img class="qr" data-qr="quote" src="${qr('quote')}" width="240" height="240" alt="QR code of this payment request: the address and the exact amount, for a wallet app to scan">
+<img class="qr" data-qr="quote"${qr('quote')} width="240" height="240" alt="QR code of this payment request: the address and the exact amount, for a wallet app to scan">
 <p class="label" id="address-label">To this address</p>
 <p class="address"><code data-f="address" aria-labelledby="address-label">${text(crypto?.address)}</code></p>
 <div class="actions">
@@ -146,7 +150,7 @@ ${simulateControls(business.simulated, 'pay')}
 <div><dt>Still due</dt><dd><span data-f="remaining">${text(crypto?.remaining_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span></dd></div>
 </dl>
 <p>Send the rest to the same address on <span data-f="network-name">${text(networkName)}</span> before the quote ends.</p>
-<img class="qr" data-qr="remaining" src="${qr('remaining')}" width="240" height="240" alt="QR code of the rest still due: the address and the remaining amount, for a wallet app to scan">
+<img class="qr" data-qr="remaining"${qr('remaining')} width="240" height="240" alt="QR code of the rest still due: the address and the remaining amount, for a wallet app to scan">
 <p class="address"><code data-f="address">${text(crypto?.address)}</code></p>
 <div class="actions">
 <button type="button" class="secondary" data-copy="address">Copy address</button>
