@@ -161,8 +161,8 @@ describe('checkout page in Chromium (a customer pays)', () => {
       await shop.advance(3);
       const before = seen[seen.length - 1];
       await page.waitForFunction(
-        (n) => !document.querySelector('#view-succeeded')!.hasAttribute('hidden') || Number(document.querySelector('#view-confirming [data-f="conf-current"]')!.textContent) > n,
-        before,
+        `!document.querySelector('#view-succeeded').hasAttribute('hidden') || Number(document.querySelector('#view-confirming [data-f="conf-current"]').textContent) > ${before}`,
+        undefined,
         SHOWN,
       );
       if (await page.locator('#view-confirming').isVisible()) seen.push(Number(await page.locator('#view-confirming [data-f="conf-current"]').textContent()));
