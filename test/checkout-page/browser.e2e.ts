@@ -160,9 +160,13 @@ describe('checkout page in Chromium (a customer pays)', () => {
     while (!(await page.locator('#view-succeeded').isVisible())) {
       await shop.advance(3);
       const before = seen[seen.length - 1];
+      // a function, not a string: a string is eval'd in the page, which its CSP refuses
       await page.waitForFunction(
-        `!document.querySelector('#view-succeeded').hasAttribute('hidden') || Number(document.querySelector('#view-confirming [data-f="conf-current"]').textContent) > ${before}`,
-        undefined,
+        (n) => {
+          const doc = (globalThis as unknown as { document: { querySelector(s: string): { hasAttribute(a: string): boolean; textContent: string | null } } }).document;
+          return !doc.querySelector('#view-succeeded').hasAttribute('hidden') || Number(doc.querySelector('#view-confirming [data-f="conf-current"]').textContent) > n;
+        },
+        before,
         SHOWN,
       );
       if (await page.locator('#view-confirming').isVisible()) seen.push(Number(await page.locator('#view-confirming [data-f="conf-current"]').textContent()));
