@@ -7,6 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { ERROR_STATUS, ErrorCode } from '@lib/http';
 import { LiveModeAction, Public, RequiresPermission } from '../../apps/api/src/auth/auth.decorators';
 import { IdempotencyKeyIgnored, IdempotencyKeyRequired } from '../../apps/api/src/platform/idempotency.interceptor';
+import { checkoutPagePath } from '@lib/checkout-page';
 import { REFERENCE_PATH } from '../../apps/api/src/platform/api-reference';
 import { ApiErrors, describeApi } from '../../apps/api/src/platform/openapi';
 import { OPERATION_IDS } from '../../apps/api/src/platform/operation-ids';
@@ -40,7 +41,8 @@ function operations(doc: OpenAPIObject): [string, string, OperationObject][] {
 
 /**
  * Every route Fastify registered under /api/v1 (HEAD and OPTIONS aside), as OpenAPI paths under
- * the server URL. The only routes outside /api/v1 are the API reference page's (GET /docs…).
+ * the server URL. The only routes outside /api/v1 are the API reference page's (GET /docs…) and
+ * the hosted checkout page's (GET /checkout/…, decision 0027).
  */
 function registeredRoutes(api: TestApi): { method: string; path: string }[] {
   const routes = api.app
@@ -48,7 +50,8 @@ function registeredRoutes(api: TestApi): { method: string; path: string }[] {
     .getInstance()
     .routeTable.list()
     .filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS');
-  for (const r of routes.filter((r) => !r.url.startsWith('/api/v1/'))) expect(`${r.method} ${r.url}`).toMatch(new RegExp(`^GET ${REFERENCE_PATH}(/|$)`));
+  const outside = new RegExp(`^GET (${REFERENCE_PATH}(/|$)|${checkoutPagePath(api.config)}/)`);
+  for (const r of routes.filter((r) => !r.url.startsWith('/api/v1/'))) expect(`${r.method} ${r.url}`).toMatch(outside);
   return routes
     .filter((r) => r.url.startsWith('/api/v1/'))
     .map((r) => ({ method: r.method.toLowerCase(), path: r.url.slice('/api/v1'.length).replace(/:([A-Za-z0-9_]+)/g, '{$1}') }));

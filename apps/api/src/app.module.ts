@@ -1,5 +1,6 @@
 import { DynamicModule, ForwardReference, Module, Type } from '@nestjs/common';
 import { BusinessesModule } from '@lib/businesses';
+import { CheckoutPageModule } from '@lib/checkout-page';
 import { AppConfig, CoreModule } from '@lib/core';
 import { WebhookDispatcherModule } from '@lib/webhooks';
 import { OperationsModule } from '@lib/operations';
@@ -28,7 +29,7 @@ export class AppModule {
     const defaults = [WebhooksModule, WebhookDispatcherModule].filter((m) => !brings(imports, m));
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, BusinessesModule, OperationsModule, PaymentsHttpModule, WalletsHttpModule, ...defaults, ...imports],
+      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, BusinessesModule, OperationsModule, PaymentsHttpModule, WalletsHttpModule, CheckoutPageModule, ...defaults, ...imports],
       controllers: [HealthController, BusinessController],
     };
   }

@@ -23,7 +23,8 @@ export interface ApiAppOptions {
 /**
  * Builds the HTTP app on Fastify (docs/decisions/0005): the JSON body parser, request ids,
  * the edge check, the error filter and DTO validation, around the application's modules.
- * Everything answers under /api/v1 (JSON only), except the API reference page at /docs.
+ * Everything answers under /api/v1 (JSON only), except the API reference page at /docs and the
+ * hosted checkout page at the path of CHECKOUT_BASE_URL (libs/checkout-page, decision 0027).
  */
 export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<NestFastifyApplication> {
   const logger = createLogger(options.logLevel ?? config.logLevel, options.logDestination);

@@ -1,0 +1,45 @@
+import { AssetCode, NetworkId, defaultRegistry } from '@lib/chains';
+import { FIXED_RATES } from '@lib/rates';
+
+/** One coin on one network the customer may choose on the page. */
+export interface PayOption {
+  asset: AssetCode;
+  network: NetworkId;
+  asset_name: string;
+  network_name: string;
+}
+
+/** What decides the page's choice of coin and network (the same facts POST /checkouts checks). */
+export interface AvailabilityInput {
+  simulated: boolean;
+  /** The payment's currency: a coin is offered only when it can be quoted in it. */
+  currency: string;
+  /** Networks the business's wallet receives on (none without a wallet). */
+  receiving: ReadonlySet<NetworkId>;
+  /** Networks a chain watcher watches in this deployment: a live business takes transfers only there. */
+  liveNetworks: readonly NetworkId[];
+  /** Networks the operator paused (`network:<id>`). */
+  paused: ReadonlySet<NetworkId>;
+}
+
+/**
+ * The coin and network pairs the page offers (pure), in the registry's order: every pair the
+ * registry carries, on a network the business's wallet receives on (POST /checkouts: 409
+ * not_accepting otherwise), watched when the business is live (not_accepting), not paused
+ * (503 temporarily_unavailable), and quotable in the payment's currency (asset_unavailable).
+ * Quotability is the table's: the live source covers the same pairs, and whether it has a fresh
+ * price right now is the API's answer to give (503, shown in words on the page).
+ */
+export function payOptions(input: AvailabilityInput, registry = defaultRegistry): PayOption[] {
+  const quotable = FIXED_RATES[input.currency] ?? {};
+  const options: PayOption[] = [];
+  for (const asset of registry.assets()) {
+    for (const network of asset.networks) {
+      if (!input.receiving.has(network) || input.paused.has(network)) continue;
+      if (!input.simulated && !input.liveNetworks.includes(network)) continue;
+      if (quotable[asset.code] === undefined) continue;
+      options.push({ asset: asset.code, network, asset_name: asset.name, network_name: registry.network(network).name });
+    }
+  }
+  return options;
+}

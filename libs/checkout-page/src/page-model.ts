@@ -1,0 +1,43 @@
+import type { CheckoutView, PaymentStatus } from '@lib/payments';
+import type { PayOption } from './availability';
+
+/** What the page shows of a payment: public fields only (never reporting, fees, metadata or the customer). */
+export interface PagePayment {
+  id: string;
+  status: PaymentStatus;
+  amount: number;
+  currency: string;
+  /** The price as people read it ("$100.00"). */
+  amount_text: string;
+  description: string | null;
+  success_url: string | null;
+  cancel_url: string | null;
+  expires_at: string | null;
+}
+
+/** Everything the checkout page is rendered from (GetCheckoutPageQuery). */
+export interface CheckoutPageModel {
+  code: string;
+  payment: PagePayment;
+  business: { name: string; simulated: boolean };
+  /** The checkout on screen (`?s=` when it is one of this payment's, else the payment's current one), public fields only. */
+  checkout: CheckoutView | null;
+  /** The coins and networks the customer may choose. */
+  options: PayOption[];
+  /** Why no new checkout can be opened now (the operator paused them), or null. */
+  paused: string | null;
+  /** The business's clock now (a simulated business's test clock may run ahead): countdowns are measured from it. */
+  now: string;
+}
+
+/** The checkout page or receipt names no payment the service knows: the page answers 404. */
+export class CheckoutPageNotFound extends Error {
+  constructor(what: string) {
+    super(`No ${what}.`);
+  }
+}
+
+/** A payment code as payment URLs carry it (24 letters and digits today; up to 64 accepted). */
+export const PAYMENT_CODE = /^[A-Za-z0-9]{1,64}$/;
+/** A checkout id as `?s=` carries it. */
+export const CHECKOUT_ID = /^chk_[A-Za-z0-9]{1,64}$/;

@@ -1,0 +1,145 @@
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { QueryBus } from '@nestjs/cqrs';
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { APP_CONFIG, AppConfig } from '@lib/core';
+import { CHECKOUT_SCRIPT } from './assets/checkout-script';
+import { CHECKOUT_STYLE } from './assets/checkout-style';
+import { CheckoutPageNotFound } from './page-model';
+import { GetCheckoutPageQuery } from './queries/get-checkout-page/get-checkout-page.query';
+import { GetCheckoutQrQuery } from './queries/get-checkout-qr/get-checkout-qr.query';
+import { GetPageReceiptQuery } from './queries/get-page-receipt/get-page-receipt.query';
+import { PagePaths, checkoutPageHtml } from './render/checkout-page.html';
+import { IMAGE_CSP, pageCsp, securityHeaders, text } from './render/html';
+import { receiptHtml } from './render/receipt.html';
+
+/** Where the API answers (spec: `{base_url}/api/v1`, the only address it answers on); the page's script calls it on this origin. */
+export const API_PATH = '/api/v1';
+
+/** The page's path: the pathname of CHECKOUT_BASE_URL ("/checkout" by default; "" when it has none). */
+export function checkoutPagePath(config: Pick<AppConfig, 'checkoutBaseUrl'>): string {
+  return new URL(config.checkoutBaseUrl).pathname.replace(/\/+$/, '');
+}
+
+const ASSET_CACHE = 'public, max-age=86400, immutable'; // the URLs carry the content's hash
+
+/**
+ * The hosted checkout page's routes, outside /api/v1 (like the API reference page at /docs):
+ * plain Fastify routes registered while the app starts, so they sit at the path CHECKOUT_BASE_URL
+ * names and answer HTML, SVG, CSS and JS rather than the API's JSON. Thin: each parses the path
+ * and query, asks its query on the QueryBus, and renders. The edge check, request ids and request
+ * logs apply as to every route; the Nest guards do not (everything here is public, read only).
+ *
+ *   GET {base}/:code                  the page (`?s=<checkout_id>` resumes that checkout)
+ *   GET {base}/:code/qr.svg?s=<id>    the QR code of that checkout's payment URI (`&part=remaining`: of what is still due)
+ *   GET {base}/:code/receipt          the receipt, for people
+ *   GET {base}/assets/checkout.js|css the page's script and stylesheet
+ */
+@Injectable()
+export class CheckoutPageRoutes implements OnModuleInit {
+  private readonly logger = new Logger('checkout-page');
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly queries: QueryBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    const base = checkoutPagePath(this.config);
+    const script = versioned(CHECKOUT_SCRIPT);
+    const style = versioned(CHECKOUT_STYLE);
+    const paths: PagePaths = { base, api: API_PATH, script: `${base}/assets/checkout.js?v=${script.version}`, style: `${base}/assets/checkout.css?v=${style.version}` };
+    const csp = pageCsp();
+
+    fastify.get(`${base}/assets/checkout.js`, (_request, reply) => {
+      void reply.type('application/javascript; charset=utf-8').headers({ ...securityHeaders(csp), 'cache-control': ASSET_CACHE, etag: `"${script.version}"` }).send(script.body);
+    });
+    fastify.get(`${base}/assets/checkout.css`, (_request, reply) => {
+      void reply.type('text/css; charset=utf-8').headers({ ...securityHeaders(csp), 'cache-control': ASSET_CACHE, etag: `"${style.version}"` }).send(style.body);
+    });
+
+    fastify.get<{ Params: { code: string }; Querystring: Record<string, unknown> }>(`${base}/:code`, async (request, reply) => {
+      await this.answer(reply, paths, csp, async () => {
+        const model = await this.queries.execute(new GetCheckoutPageQuery(request.params.code, single(request.query.s)));
+        return checkoutPageHtml(model, paths);
+      });
+    });
+
+    fastify.get<{ Params: { code: string } }>(`${base}/:code/receipt`, async (request, reply) => {
+      await this.answer(reply, paths, csp, async () => receiptHtml(await this.queries.execute(new GetPageReceiptQuery(request.params.code)), request.params.code, paths));
+    });
+
+    fastify.get<{ Params: { code: string }; Querystring: Record<string, unknown> }>(`${base}/:code/qr.svg`, async (request, reply) => {
+      const checkoutId = single(request.query.s);
+      const part = single(request.query.part) === 'remaining' ? 'remaining' : 'quote';
+      try {
+        if (checkoutId === null) throw new CheckoutPageNotFound('QR code');
+        const svg = await this.queries.execute(new GetCheckoutQrQuery(request.params.code, checkoutId, part));
+        void reply.type('image/svg+xml; charset=utf-8').headers({ ...securityHeaders(IMAGE_CSP), 'cache-control': 'private, max-age=300' }).send(svg);
+      } catch (error) {
+        if (!(error instanceof CheckoutPageNotFound)) this.logger.error(`QR code: ${error instanceof Error ? error.stack : String(error)}`);
+        void reply
+          .code(error instanceof CheckoutPageNotFound ? 404 : 500)
+          .type('text/plain; charset=utf-8')
+          .headers({ ...securityHeaders(IMAGE_CSP), 'cache-control': 'no-store' })
+          .send(error instanceof CheckoutPageNotFound ? 'No QR code here.' : 'Something went wrong.');
+      }
+    });
+  }
+
+  /** An HTML answer: the page, or a page saying what went wrong (404 for an unknown code, 500 otherwise, logged). */
+  private async answer(reply: FastifyReply, paths: PagePaths, csp: string, render: () => Promise<string>): Promise<void> {
+    let status = 200;
+    let html: string;
+    try {
+      html = await render();
+    } catch (error) {
+      if (error instanceof CheckoutPageNotFound) {
+        status = 404;
+        html = messagePage(paths, 'Payment not found', 'There is no payment at this address. Check the link you were given, or ask the business for a new one.');
+      } else {
+        this.logger.error(`checkout page: ${error instanceof Error ? error.stack : String(error)}`);
+        status = 500;
+        html = messagePage(paths, 'Something went wrong', 'The page could not be shown. Try again in a moment.');
+      }
+    }
+    void reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .headers({ ...securityHeaders(csp), 'cache-control': 'no-store' })
+      .send(html);
+  }
+}
+
+/** A query parameter given once as text, or null (absent, repeated or empty). */
+function single(value: unknown): string | null {
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
+function versioned(body: string): { body: string; version: string } {
+  return { body, version: createHash('sha256').update(body).digest('hex').slice(0, 16) };
+}
+
+function messagePage(paths: PagePaths, title: string, message: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${text(title)}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${text(paths.style)}">
+</head>
+<body>
+<main class="sheet">
+<h1>${text(title)}</h1>
+<p>${text(message)}</p>
+</main>
+</body>
+</html>
+`;
+}

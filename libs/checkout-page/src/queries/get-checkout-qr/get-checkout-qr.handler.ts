@@ -1,0 +1,35 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { toString as qrSvg } from 'qrcode';
+import { PaymentsReadModel } from '@lib/payments';
+import { CHECKOUT_ID, CheckoutPageNotFound, PAYMENT_CODE } from '../../page-model';
+import { GetCheckoutQrQuery } from './get-checkout-qr.query';
+
+/** SVGs kept (a payment URI never changes; the page asks again on every poll that changes the view). */
+const CACHE_SIZE = 500;
+
+/**
+ * The QR code of a checkout's own payment URI (`crypto.payment_uri`, or `remaining_payment_uri`
+ * while the rest is due), rendered as SVG by `qrcode`. Only for a checkout of the payment the
+ * code names: never a QR code of any text a caller sends. 404 when the checkout has no such URI.
+ */
+@QueryHandler(GetCheckoutQrQuery)
+export class GetCheckoutQrHandler implements IQueryHandler<GetCheckoutQrQuery, string> {
+  private readonly cache = new Map<string, string>();
+
+  constructor(private readonly read: PaymentsReadModel) {}
+
+  async execute({ code, checkoutId, part }: GetCheckoutQrQuery): Promise<string> {
+    if (!PAYMENT_CODE.test(code) || !CHECKOUT_ID.test(checkoutId)) throw new CheckoutPageNotFound('QR code');
+    const [payment, checkout] = await Promise.all([this.read.paymentIdByCode(code), this.read.getCheckout(checkoutId, { secretFields: false })]);
+    if (!payment || !checkout || checkout.payment_id !== payment.paymentId || checkout.crypto === null) throw new CheckoutPageNotFound('QR code');
+    const uri = part === 'remaining' ? checkout.crypto.remaining_payment_uri : checkout.crypto.payment_uri;
+    if (uri === null) throw new CheckoutPageNotFound('QR code');
+    const cached = this.cache.get(uri);
+    if (cached !== undefined) return cached;
+    // medium error correction, the standard four-module quiet zone; the page sizes it with CSS
+    const svg = await qrSvg(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 4, color: { dark: '#000000', light: '#ffffff' } });
+    if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(uri, svg);
+    return svg;
+  }
+}

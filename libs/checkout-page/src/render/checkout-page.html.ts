@@ -1,0 +1,292 @@
+import { defaultRegistry } from '@lib/chains';
+import type { CheckoutPageModel } from '../page-model';
+import { attr, jsonData, text } from './html';
+import { PageView, viewOf } from './view';
+
+/** Where the page's own files and routes are (the pathname of CHECKOUT_BASE_URL, and the API's prefix). */
+export interface PagePaths {
+  /** e.g. "/checkout" ("" when CHECKOUT_BASE_URL has no path). */
+  base: string;
+  /** e.g. "/api/v1". */
+  api: string;
+  /** Versioned URLs of the script and stylesheet. */
+  script: string;
+  style: string;
+}
+
+/** The names the page shows for networks and coins (the registry's). */
+const NAMES = {
+  networks: Object.fromEntries(defaultRegistry.networks().map((n) => [n.id, n.name])),
+  assets: Object.fromEntries(defaultRegistry.assets().map((a) => [a.code, a.name])),
+};
+
+/**
+ * The checkout page (decision 0027): server-rendered HTML, every value escaped, one section per
+ * view with the one for the current state shown; the script (data in the JSON block) takes over
+ * from there. Without JavaScript the customer still sees what they pay for and the state.
+ */
+export function checkoutPageHtml(model: CheckoutPageModel, paths: PagePaths): string {
+  const { payment, business, checkout } = model;
+  const view = viewOf(payment, checkout);
+  const crypto = checkout?.crypto ?? null;
+  const show = (v: PageView | PageView[]) => ((Array.isArray(v) ? v.includes(view) : v === view) ? '' : ' hidden');
+  const networkName = crypto ? NAMES.networks[crypto.network] ?? crypto.network : '';
+  const coins = [...new Map(model.options.map((o) => [o.asset, o.asset_name])).entries()];
+  const firstCoin = coins[0]?.[0] ?? null;
+  const pageUrl = `${paths.base}/${encodeURIComponent(model.code)}`;
+  // the src of a QR image: only for a URI the checkout has (the route answers 404 otherwise); the script sets it as the checkout moves
+  const qr = (part: 'quote' | 'remaining') => {
+    const uri = part === 'remaining' ? crypto?.remaining_payment_uri : crypto?.payment_uri;
+    return checkout && uri ? ` src="${pageUrl}/qr.svg?s=${encodeURIComponent(checkout.id)}${part === 'remaining' ? '&amp;part=remaining' : ''}"` : '';
+  };
+  const title = `Pay ${business.name}${payment.description ? ` — ${payment.description}` : ''}`;
+  const data = { ...model, base: paths.base, api: paths.api, names: NAMES };
+
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${text(title)}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${attr(paths.style)}">
+<script src="${attr(paths.script)}" defer></script>
+</head>
+<body>
+${business.simulated ? `<p class="banner" id="test-banner"><strong>Test mode.</strong> This is a simulated business: no real money moves and nothing is sent on any chain.</p>\n` : ''}<main id="checkout" class="sheet" data-view="${view}">
+<header class="summary">
+<p class="merchant">${text(business.name)}</p>
+<h1 id="description">${text(payment.description ?? 'Payment')}</h1>
+<p class="price"><span class="label">Amount due</span> <span id="price">${text(payment.amount_text)}</span></p>
+</header>
+
+<div id="status" class="status" role="status" aria-live="polite">${text(statusText(view))}</div>
+<noscript><p class="note">Paying on this page needs JavaScript. You can still read its state above.</p></noscript>
+
+<section id="view-choose" aria-labelledby="choose-title"${show('choose')}>
+<h2 id="choose-title" tabindex="-1">How would you like to pay?</h2>
+${
+  model.paused
+    ? `<p class="note" id="paused">${text(model.paused)}</p>`
+    : `<form id="choose-form" novalidate>
+<fieldset class="rails">
+<legend>Payment method</legend>
+<label class="choice"><input type="radio" name="rail" value="crypto" checked> Crypto</label>
+<label class="choice"><input type="radio" name="rail" value="card"> Card</label>
+</fieldset>
+<div id="crypto-fields">
+${
+  coins.length === 0
+    ? `<p class="note" id="no-coins">This business cannot take crypto for this payment right now.</p>`
+    : `<div class="field">
+<label for="asset">Coin</label>
+<select id="asset" name="asset" aria-describedby="asset-error">
+${coins.map(([code, name]) => `<option value="${attr(code)}">${text(`${name} (${code})`)}</option>`).join('\n')}
+</select>
+<p class="field-error" id="asset-error"></p>
+</div>
+<div class="field">
+<label for="network">Network</label>
+<select id="network" name="network" aria-describedby="network-error">
+${model.options
+  .filter((o) => o.asset === firstCoin)
+  .map((o) => `<option value="${attr(o.network)}">${text(o.network_name)}</option>`)
+  .join('\n')}
+</select>
+<p class="field-error" id="network-error"></p>
+</div>`
+}
+</div>
+<div id="card-fields" hidden>
+<div class="field">
+<label for="email">E-mail for the receipt</label>
+<input id="email" name="email" type="email" autocomplete="email" inputmode="email" maxlength="254" aria-describedby="email-error">
+<p class="field-error" id="email-error"></p>
+</div>
+<div class="field">
+<label for="country">Country (two-letter code, e.g. US)</label>
+<input id="country" name="country" type="text" autocomplete="country" maxlength="2" pattern="[A-Za-z]{2}" aria-describedby="country-error">
+<p class="field-error" id="country-error"></p>
+</div>
+</div>
+<p class="form-error" id="choose-error" role="alert"></p>
+<button type="submit" class="primary" id="choose-submit">Continue</button>
+</form>`
+}
+</section>
+
+<section id="view-pay" aria-labelledby="pay-title"${show('pay')}>
+<h2 id="pay-title" tabindex="-1">${checkout?.remainder ? 'Send the rest' : 'Send exactly'}</h2>
+<p class="amount"><span data-f="crypto-amount">${text(crypto?.amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span> <span class="muted">on <span data-f="network-name">${text(networkName)}</span></span></p>
+<img class="qr" data-qr="quote"${qr('quote')} width="240" height="240" alt="QR code of this payment request: the address and the exact amount, for a wallet app to scan">
+<p class="label" id="address-label">To this address</p>
+<p class="address"><code data-f="address" aria-labelledby="address-label">${text(crypto?.address)}</code></p>
+<div class="actions">
+<button type="button" class="secondary" data-copy="address">Copy address</button>
+<button type="button" class="secondary" data-copy="amount">Copy amount</button>
+</div>
+<p class="countdown">Quote valid for <span data-f="countdown">—</span> <span class="muted">(until <time data-f="expires-at"></time>)</span></p>
+${simulateControls(business.simulated, 'pay')}
+<div class="actions">
+<button type="button" class="link" id="change-coin">Choose another coin</button>
+<button type="button" class="link danger" data-action="cancel">Cancel payment</button>
+</div>
+<p class="form-error" id="pay-error" role="alert"></p>
+</section>
+
+<section id="view-confirming" aria-labelledby="confirming-title"${show('confirming')}>
+<h2 id="confirming-title" tabindex="-1">Transfer detected</h2>
+<p>We see your transfer of <span data-f="received">${text(crypto?.received_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span>. It counts once the network has confirmed it.</p>
+<p class="confirmations">Confirmations: <strong><span data-f="conf-current">${text(checkout?.confirmations.current)}</span> of <span data-f="conf-required">${text(checkout?.confirmations.required)}</span></strong></p>
+<progress id="conf-progress" max="${text(checkout?.confirmations.required ?? 1)}" value="${text(checkout?.confirmations.current ?? 0)}" aria-label="Confirmations"></progress>
+<p class="muted tx" data-tx hidden>Transaction <a data-f="tx-link" href="#" rel="noopener noreferrer"></a><span data-f="tx-hash"></span></p>
+</section>
+
+<section id="view-underpaid" aria-labelledby="underpaid-title"${show('underpaid')}>
+<h2 id="underpaid-title" tabindex="-1">Part of the payment arrived</h2>
+<dl class="facts">
+<div><dt>Received</dt><dd><span data-f="received">${text(crypto?.received_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span></dd></div>
+<div><dt>Still due</dt><dd><span data-f="remaining">${text(crypto?.remaining_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span></dd></div>
+</dl>
+<p>Send the rest to the same address on <span data-f="network-name">${text(networkName)}</span> before the quote ends.</p>
+<img class="qr" data-qr="remaining"${qr('remaining')} width="240" height="240" alt="QR code of the rest still due: the address and the remaining amount, for a wallet app to scan">
+<p class="address"><code data-f="address">${text(crypto?.address)}</code></p>
+<div class="actions">
+<button type="button" class="secondary" data-copy="address">Copy address</button>
+<button type="button" class="secondary" data-copy="remaining">Copy amount</button>
+</div>
+<p class="countdown">Quote valid for <span data-f="countdown">—</span></p>
+${simulateControls(business.simulated, 'underpaid')}
+<div class="actions"><button type="button" class="link danger" data-action="cancel">Cancel payment</button></div>
+<p class="form-error" id="underpaid-error" role="alert"></p>
+</section>
+
+<section id="view-remainder-wait" aria-labelledby="remainder-title"${show('remainder-wait')}>
+<h2 id="remainder-title" tabindex="-1">Part of the payment arrived</h2>
+<dl class="facts">
+<div><dt>Received</dt><dd><span data-f="received">${text(crypto?.received_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span></dd></div>
+<div><dt>Still due</dt><dd><span data-f="remaining">${text(crypto?.remaining_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span></dd></div>
+</dl>
+<p>The quote has ended. ${text(business.name)} can send you a link to pay the rest; what you sent stays with this payment.</p>
+<p><a class="button secondary" href="${attr(pageUrl)}">Check for a way to pay the rest</a></p>
+</section>
+
+<section id="view-expired" aria-labelledby="expired-title"${show('expired')}>
+<h2 id="expired-title" tabindex="-1">The quote has ended</h2>
+<p>Exchange rates move, so a quote is held for a limited time. Get a new quote for the same coin, or choose another.</p>
+<div class="actions">
+<button type="button" class="primary" id="new-quote">Get a new quote</button>
+<button type="button" class="link" data-action="choose">Choose another coin</button>
+</div>
+<p class="form-error" id="expired-error" role="alert"></p>
+${claimForm()}
+</section>
+
+<section id="view-canceled" aria-labelledby="canceled-title"${show('canceled')}>
+<h2 id="canceled-title" tabindex="-1">You canceled this checkout</h2>
+<p>Nothing more is expected on it. You can still pay another way.</p>
+<div class="actions"><button type="button" class="primary" data-action="choose">Pay again</button></div>
+${checkout?.rail === 'card' ? '' : claimForm()}
+</section>
+
+<section id="view-review" aria-labelledby="review-title"${show('review')}>
+<h2 id="review-title" tabindex="-1">Under review</h2>
+<p>${text(business.name)} is reviewing this payment. You will hear from them; there is nothing more to do here.</p>
+<p class="muted" data-claimed hidden>Your claim was received.</p>
+</section>
+
+<section id="view-succeeded" aria-labelledby="succeeded-title"${show('succeeded')}>
+<h2 id="succeeded-title" tabindex="-1">Payment received</h2>
+<p>Thank you. ${text(business.name)} has received <span>${text(payment.amount_text)}</span>.</p>
+<div class="actions">
+<a class="button secondary" id="receipt-link" href="${attr(`${pageUrl}/receipt`)}">View your receipt</a>
+${payment.success_url ? `<a class="button primary" id="success-link" href="${attr(payment.success_url)}" rel="noopener noreferrer">Return to ${text(business.name)}</a>` : ''}
+</div>
+</section>
+
+<section id="view-closed" aria-labelledby="closed-title"${show('closed')}>
+<h2 id="closed-title" tabindex="-1">${payment.status === 'canceled' ? 'This payment was canceled' : 'This payment can no longer be paid'}</h2>
+<p>${payment.status === 'canceled' ? `${text(business.name)} canceled it.` : 'It expired before it was paid.'} Nothing more is expected from you.</p>
+</section>
+
+<section id="view-card" aria-labelledby="card-title"${show('card')}>
+<h2 id="card-title" tabindex="-1">Pay by card</h2>
+<p id="card-message">You will be taken to the card processor’s secure page, then back here.</p>
+<p class="muted" data-f="card-last" hidden></p>
+<div class="actions">
+<button type="button" class="primary" id="card-pay">Pay by card</button>
+<button type="button" class="link" data-action="choose">Choose another way to pay</button>
+<button type="button" class="link danger" data-action="cancel">Cancel payment</button>
+</div>
+<p class="form-error" id="card-error" role="alert"></p>
+</section>
+
+<p class="copy-feedback" id="copy-feedback" aria-live="polite"></p>
+</main>
+<footer class="foot"><p>Payment ${text(payment.id)}</p></footer>
+<script type="application/json" id="checkout-data">${jsonData(data)}</script>
+</body>
+</html>
+`;
+}
+
+/** The status line (live region) for each view; the script keeps it current. */
+export function statusText(view: PageView): string {
+  switch (view) {
+    case 'choose':
+      return 'Choose how to pay.';
+    case 'pay':
+      return 'Waiting for your transfer.';
+    case 'confirming':
+      return 'Transfer detected. Waiting for confirmations.';
+    case 'underpaid':
+      return 'Part of the payment arrived. The rest is still due.';
+    case 'remainder-wait':
+      return 'Part of the payment arrived. The quote has ended.';
+    case 'expired':
+      return 'The quote has ended.';
+    case 'canceled':
+      return 'Checkout canceled.';
+    case 'review':
+      return 'Under review.';
+    case 'succeeded':
+      return 'Payment received.';
+    case 'closed':
+      return 'This payment is closed.';
+    case 'card':
+      return 'Ready to pay by card.';
+  }
+}
+
+function simulateControls(simulated: boolean, view: 'pay' | 'underpaid'): string {
+  if (!simulated) return '';
+  const buttons =
+    view === 'pay'
+      ? `<button type="button" class="secondary" data-simulate="exact">Simulate sending the exact amount</button>
+<button type="button" class="secondary" data-simulate="underpaid">Simulate sending too little</button>`
+      : `<button type="button" class="secondary" data-simulate="exact">Simulate sending the rest</button>`;
+  return `<div class="simulate" role="group" aria-labelledby="simulate-${view}">
+<p class="label" id="simulate-${view}">Test mode: no wallet needed</p>
+${buttons}
+</div>`;
+}
+
+function claimForm(): string {
+  return `<details class="claim">
+<summary>Already sent the payment after the quote ended?</summary>
+<form class="claim-form" novalidate>
+<p>Give us the transaction hash and the business will review it.</p>
+<div class="field">
+<label>Transaction hash <input name="tx_hash" type="text" required autocomplete="off" spellcheck="false"></label>
+<p class="field-error" data-error="tx_hash"></p>
+</div>
+<div class="field">
+<label>E-mail (optional, to hear back) <input name="email" type="email" autocomplete="email"></label>
+<p class="field-error" data-error="email"></p>
+</div>
+<p class="form-error" data-error="form" role="alert"></p>
+<button type="submit" class="secondary">Send claim</button>
+</form>
+</details>`;
+}

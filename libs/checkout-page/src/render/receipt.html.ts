@@ -1,0 +1,75 @@
+import { defaultRegistry } from '@lib/chains';
+import type { ReceiptView } from '@lib/payments';
+import { formatMoney, formatTime } from './format';
+import { attr, httpUrl, text } from './html';
+import type { PagePaths } from './checkout-page.html';
+
+const STATUS_WORDS: Record<string, string> = {
+  succeeded: 'Paid',
+  pending: 'Not paid yet',
+  underpaid: 'Partly paid',
+  needs_review: 'Under review',
+  failed: 'Not paid',
+  canceled: 'Canceled',
+};
+
+/**
+ * The human receipt page, from the public receipt object (spec §2 Receipt: nothing the business
+ * pays, no customer details), every value escaped. Links to the same object as JSON.
+ */
+export function receiptHtml(receipt: ReceiptView, code: string, paths: PagePaths): string {
+  const pageUrl = `${paths.base}/${encodeURIComponent(code)}`;
+  const network = (id: string) => (defaultRegistry.networks().find((n) => n.id === id)?.name ?? id);
+  const back = httpUrl(receipt.back_url);
+  const rows: [string, string][] = [
+    ['Status', STATUS_WORDS[receipt.status] ?? receipt.status],
+    ['Price', formatMoney(receipt.breakdown.price, receipt.currency)],
+    ...(receipt.breakdown.processing_fee !== null ? ([['Processing fee', formatMoney(receipt.breakdown.processing_fee, receipt.currency)]] as [string, string][]) : []),
+    ['Total', formatMoney(receipt.breakdown.total, receipt.currency)],
+    ...(receipt.crypto ? ([['Paid in', `${receipt.crypto.amount} ${receipt.crypto.asset} on ${network(receipt.crypto.network)}`]] as [string, string][]) : []),
+    ...(receipt.received_amount !== null && receipt.crypto ? ([['Received', `${receipt.received_amount} ${receipt.crypto.asset}`]] as [string, string][]) : []),
+    ...(receipt.overpaid_amount !== null && receipt.crypto ? ([['Overpaid', `${receipt.overpaid_amount} ${receipt.crypto.asset}`]] as [string, string][]) : []),
+    ...(receipt.reference ? ([['Reference', receipt.reference]] as [string, string][]) : []),
+    ...(receipt.paid_at ? ([['Paid at', formatTime(receipt.paid_at)]] as [string, string][]) : []),
+    ['Created', formatTime(receipt.created_at)],
+    ['Receipt number', receipt.id],
+  ];
+  const transfers = receipt.transfers
+    .map((t) => {
+      const url = httpUrl(t.url);
+      const hash = url ? `<a href="${attr(url)}" rel="noopener noreferrer">${text(t.hash)}</a>` : text(t.hash);
+      return `<li><span class="mono">${hash}</span> — ${text(t.amount)} on ${text(network(t.network))}</li>`;
+    })
+    .join('\n');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${text(`Receipt — ${receipt.business.name}`)}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${attr(paths.style)}">
+</head>
+<body>
+<main class="sheet receipt" id="receipt">
+<header class="summary">
+<p class="merchant">${text(receipt.business.name)}</p>
+<h1>Receipt</h1>
+<p class="muted">${text(receipt.description ?? '')}</p>
+</header>
+<dl class="facts" id="receipt-facts">
+${rows.map(([k, v]) => `<div><dt>${text(k)}</dt><dd>${text(v)}</dd></div>`).join('\n')}
+</dl>
+${transfers ? `<h2>Transfers</h2>\n<ul class="transfers">\n${transfers}\n</ul>` : ''}
+${receipt.business.support_email ? `<p>Questions? Write to <a href="mailto:${attr(receipt.business.support_email)}">${text(receipt.business.support_email)}</a>.</p>` : ''}
+<div class="actions">
+${back ? `<a class="button primary" href="${attr(back)}" rel="noopener noreferrer">Return to ${text(receipt.business.name)}</a>` : ''}
+<a class="button secondary" href="${attr(pageUrl)}">Back to the payment page</a>
+<a class="link" href="${attr(`${paths.api}/public/receipts/${encodeURIComponent(receipt.id)}`)}">This receipt as JSON</a>
+</div>
+</main>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,31 @@
+import type { CheckoutView } from '@lib/payments';
+import type { PagePayment } from '../page-model';
+
+/**
+ * Which part of the page is shown for a payment and the checkout on screen. The page's script
+ * (assets/checkout-script.ts, `viewOf`) decides the same way after every poll; the server uses
+ * this for the first paint.
+ */
+export type PageView = 'choose' | 'pay' | 'confirming' | 'underpaid' | 'remainder-wait' | 'expired' | 'canceled' | 'review' | 'succeeded' | 'closed' | 'card';
+
+export function viewOf(payment: Pick<PagePayment, 'status'>, checkout: Pick<CheckoutView, 'status' | 'rail'> | null): PageView {
+  if (payment.status === 'succeeded' || checkout?.status === 'completed') return 'succeeded';
+  if (payment.status === 'needs_review' || checkout?.status === 'needs_review') return 'review';
+  if (payment.status === 'canceled' || payment.status === 'failed') return 'closed';
+  if (checkout === null) return 'choose';
+  if (checkout.rail === 'card') return checkout.status === 'canceled' ? 'canceled' : 'card';
+  switch (checkout.status) {
+    case 'open':
+      return 'pay';
+    case 'confirming':
+      return 'confirming';
+    case 'awaiting_customer':
+      return 'underpaid';
+    case 'expired':
+      return payment.status === 'underpaid' ? 'remainder-wait' : 'expired';
+    case 'canceled':
+      return 'canceled';
+    default:
+      return 'choose';
+  }
+}

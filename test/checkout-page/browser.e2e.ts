@@ -1,0 +1,364 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
+import { BrowserContext, ConsoleMessage, Page, chromium } from 'playwright-core';
+import { Client, appPerSuite, businessWithKey, startApp } from '../support/fixtures';
+
+/**
+ * The hosted checkout page walked by a customer in real headless Chromium (Debian's
+ * /usr/bin/chromium, driven by playwright-core; nothing downloads a browser), against the real
+ * app: pay to succeeded, underpaid then remainder, a new quote after the quote ends, a late payer's
+ * claim, cancel back to the shop. Every QR code on screen is decoded and compared with the
+ * checkout's payment URI; axe-core checks each main state; the CSP header is there and nothing
+ * logs a console error. Screenshots of each step go to test-artifacts/checkout-page/.
+ */
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts', 'checkout-page');
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+/** A step the page shows after a poll (every 2 s, at most 5 s while it waits for the customer). */
+const SHOWN = { timeout: 15_000 };
+/** The shop's own pages (success and cancel URLs): answered by the test, never fetched. */
+const SHOP = 'https://shop.example';
+
+interface Watched {
+  page: Page;
+  /** Console errors and uncaught exceptions seen so far (a CSP violation logs one). */
+  errors: string[];
+}
+
+describe('checkout page in Chromium (a customer pays)', () => {
+  let profile: string;
+  let context: BrowserContext;
+  const suite = appPerSuite(() => startApp('embedded', { TRUSTED_PROXIES: 'loopback' }));
+  const origin = () => `http://127.0.0.1:${suite.api.port}`;
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(`Chromium is not installed at ${CHROMIUM}. Install Debian's chromium (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH.`);
+    }
+    mkdirSync(ARTIFACTS, { recursive: true });
+    profile = mkdtempSync(join(tmpdir(), 'checkout-chromium-')); // a fresh profile every run
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 375, height: 812 }, locale: 'en-US' });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: origin() });
+    await context.route(`${SHOP}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!DOCTYPE html><html lang="en"><title>Shop</title><h1>Back at the shop</h1></html>' }));
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  /** A fresh simulated business (its own test clock) with its secret key. */
+  async function newShop(name = 'Sandbox Café'): Promise<Client> {
+    return (await businessWithKey(suite.api, true, name)).client;
+  }
+
+  async function openPage(url: string): Promise<Watched> {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (message: ConsoleMessage) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+    page.on('dialog', (dialog) => {
+      errors.push(`dialog: ${dialog.message()}`);
+      void dialog.dismiss();
+    });
+    const response = await page.goto(url);
+    expect(response?.status()).toBe(200);
+    const csp = response!.headers()['content-security-policy'];
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(response!.headers()['x-content-type-options']).toBe('nosniff');
+    return { page, errors };
+  }
+
+  const pageUrl = (payment: { url: string }, search = '') => `${origin()}${new URL(payment.url).pathname}${search}`;
+
+  async function shot(page: Page, name: string): Promise<void> {
+    await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  }
+
+  /** axe-core on the page as it is (evaluated through the DevTools protocol, which the page's CSP does not govern): no serious or critical violation. */
+  async function accessible(page: Page, state: string): Promise<void> {
+    if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(AXE);
+    const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then(r => r.violations.map(v => ({ id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')) })))`)) as { id: string; impact: string; nodes: string[] }[];
+    expect({ state, violations: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical') }).toEqual({ state, violations: [] });
+  }
+
+  /** Decodes the QR code the element shows, from a screenshot of it. */
+  async function qrOf(page: Page, selector: string): Promise<string | null> {
+    const image = PNG.sync.read(await page.locator(selector).screenshot());
+    return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data ?? null;
+  }
+
+  const checkoutIdOf = (page: Page) => new URL(page.url()).searchParams.get('s');
+  const status = (page: Page) => page.locator('#status').textContent();
+  const visible = (page: Page, view: string) => page.locator(`#view-${view}`).waitFor({ state: 'visible', ...SHOWN });
+
+  async function getCheckout(shop: Client, id: string) {
+    const answer = await shop.get(`/checkouts/${id}`);
+    expect(answer.status).toBe(200);
+    return answer.body.data;
+  }
+
+  function noErrors(watched: Watched, allowed: RegExp[] = []) {
+    expect(watched.errors.filter((e) => !allowed.some((a) => a.test(e)))).toEqual([]);
+  }
+
+  it('pays a simulated crypto payment to succeeded: choice, QR, copy, test-mode send, confirmations rising, receipt, back to the shop', async () => {
+    const shop = await newShop();
+    const description = 'Mug <script>alert("x")</script>';
+    const payment = await shop.createPayment({ description, amount: 2_500, success_url: `${SHOP}/thanks` });
+    const watched = await openPage(pageUrl(payment));
+    const { page } = watched;
+
+    // what they pay for, the description shown as text (never run), the test banner
+    await expect(page.locator('h1').textContent()).resolves.toBe(description);
+    await expect(page.locator('#price').textContent()).resolves.toBe('$25.00');
+    await expect(page.locator('.merchant').textContent()).resolves.toBe('Sandbox Café');
+    expect(await page.locator('#test-banner').isVisible()).toBe(true);
+    expect(await status(page)).toBe('Choose how to pay.');
+    await accessible(page, 'choose');
+    await shot(page, '1-01-choose');
+
+    // the coin, then a network it is carried on (the list follows the coin)
+    await page.selectOption('#asset', 'ETH');
+    expect(await page.locator('#network option').allTextContents()).toEqual(['Ethereum', 'Base', 'Arbitrum One']);
+    await page.selectOption('#asset', 'USDT');
+    await page.selectOption('#network', 'ethereum');
+    await page.click('#choose-submit');
+    await visible(page, 'pay');
+    const id = checkoutIdOf(page)!;
+    const checkout = await getCheckout(shop, id);
+    expect(checkout).toMatchObject({ status: 'open', payment_id: payment.id, crypto: { asset: 'USDT', network: 'ethereum', amount: '25' } });
+    await expect(page.locator('#view-pay [data-f="crypto-amount"]').textContent()).resolves.toBe('25');
+    await expect(page.locator('#view-pay [data-f="address"]').textContent()).resolves.toBe(checkout.crypto.address);
+    await expect(page.locator('#view-pay [data-f="network-name"]').textContent()).resolves.toBe('Ethereum');
+    expect(await qrOf(page, '#view-pay img.qr')).toBe(checkout.crypto.payment_uri);
+    expect(await page.locator('#view-pay [data-f="countdown"]').textContent()).toMatch(/^1[45]:[0-5]\d$/);
+    // usable at 375 px: nothing wider than the screen
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await page.click('#view-pay [data-copy="address"]');
+    await page.locator('#copy-feedback', { hasText: 'Address copied.' }).waitFor(SHOWN);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(checkout.crypto.address);
+    await accessible(page, 'pay');
+    await shot(page, '1-02-pay');
+
+    // the test-mode control sends the exact amount; the page follows the checkout as it moves
+    await page.click('#view-pay [data-simulate="exact"]');
+    await visible(page, 'confirming');
+    expect(await status(page)).toMatch(/^Transfer detected\. Confirmations: \d of 4\.$/);
+    await accessible(page, 'confirming');
+    await shot(page, '1-03-detected');
+    const seen: number[] = [Number(await page.locator('#view-confirming [data-f="conf-current"]').textContent())];
+    // one simulated block every 3 s: the business's clock moves a block at a time, the page shows each count it polls
+    while (!(await page.locator('#view-succeeded').isVisible())) {
+      await shop.advance(3);
+      const before = seen[seen.length - 1];
+      // a function, not a string: a string is eval'd in the page, which its CSP refuses
+      await page.waitForFunction(
+        (n) => {
+          const doc = (globalThis as unknown as { document: { querySelector(s: string): { hasAttribute(a: string): boolean; textContent: string | null } } }).document;
+          return !doc.querySelector('#view-succeeded').hasAttribute('hidden') || Number(doc.querySelector('#view-confirming [data-f="conf-current"]').textContent) > n;
+        },
+        before,
+        SHOWN,
+      );
+      if (await page.locator('#view-confirming').isVisible()) seen.push(Number(await page.locator('#view-confirming [data-f="conf-current"]').textContent()));
+      if (seen.length === 2) await shot(page, '1-04-confirmations');
+    }
+    expect(seen.length).toBeGreaterThanOrEqual(2); // at least one count between detection and success
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.every((n) => n >= 0 && n < 4)).toBe(true);
+
+    await visible(page, 'succeeded');
+    expect(await status(page)).toBe('Payment received.');
+    expect((await shop.payment(payment.id)).status).toBe('succeeded');
+    await expect(page.locator('#success-link').getAttribute('href')).resolves.toBe(`${SHOP}/thanks`);
+    await accessible(page, 'succeeded');
+    await shot(page, '1-05-succeeded');
+
+    // the receipt, for people
+    await page.click('#receipt-link');
+    await page.locator('#receipt').waitFor(SHOWN);
+    expect(page.url()).toBe(pageUrl(payment, '/receipt'));
+    const facts = await page.locator('#receipt-facts').innerText();
+    expect(facts).toMatch(/Status\s+Paid/);
+    expect(facts).toMatch(/Total\s+\$25\.00/);
+    expect(facts).toMatch(/Paid in\s+25 USDT on Ethereum/);
+    await accessible(page, 'receipt');
+    await shot(page, '1-06-receipt');
+    noErrors(watched);
+
+    // and back to the shop's success URL
+    await page.goBack();
+    await visible(page, 'succeeded');
+    await page.click('#success-link');
+    await page.waitForURL(`${SHOP}/thanks`, SHOWN);
+    await page.close();
+  });
+
+  it('underpaid: shows what arrived and what remains with its own QR; after the quote ends the remainder URL collects the rest', async () => {
+    const shop = await newShop();
+    const payment = await shop.createPayment({ amount: 10_000 });
+    const watched = await openPage(pageUrl(payment));
+    const { page } = watched;
+    await page.click('#choose-submit'); // the first choice: USDC on Ethereum
+    await visible(page, 'pay');
+    const first = checkoutIdOf(page)!;
+    await page.click('#view-pay [data-simulate="underpaid"]');
+    await visible(page, 'confirming');
+    await shop.advance(30); // every confirmation of the short transfer
+    await visible(page, 'underpaid');
+    const short = await getCheckout(shop, first);
+    expect(short).toMatchObject({ status: 'awaiting_customer', crypto: { received_amount: '90', remaining_amount: '10' } });
+    await expect(page.locator('#view-underpaid [data-f="received"]').textContent()).resolves.toBe('90');
+    await expect(page.locator('#view-underpaid [data-f="remaining"]').textContent()).resolves.toBe('10');
+    expect(await qrOf(page, '#view-underpaid img.qr')).toBe(short.crypto.remaining_payment_uri);
+    expect(await status(page)).toBe('Part of the payment arrived. The rest is still due.');
+    await accessible(page, 'underpaid');
+    await shot(page, '2-01-underpaid');
+
+    // the quote ends: what arrived stays with the payment; the business may send a link for the rest
+    await shop.advance(16 * 60);
+    await visible(page, 'remainder-wait');
+    expect((await getCheckout(shop, first)).status).toBe('expired');
+    await accessible(page, 'remainder-wait');
+    await shot(page, '2-02-quote-ended');
+
+    const requested = await shop.postOnce(`/payments/${payment.id}/request-remainder`);
+    expect(requested.status).toBe(201);
+    const { url, checkout: remainder } = requested.body.data;
+    expect(url).toBe(`${payment.url}?s=${remainder.id}`);
+    await page.goto(`${origin()}${new URL(url).pathname}${new URL(url).search}`);
+    await visible(page, 'pay');
+    await expect(page.locator('#pay-title').textContent()).resolves.toBe('Send the rest');
+    await expect(page.locator('#view-pay [data-f="crypto-amount"]').textContent()).resolves.toBe('10');
+    expect(await page.locator('#change-coin').isHidden()).toBe(true); // a remainder keeps its coin and network
+    expect(await qrOf(page, '#view-pay img.qr')).toBe(remainder.crypto.payment_uri);
+    await accessible(page, 'remainder');
+    await shot(page, '2-03-remainder');
+
+    await page.click('#view-pay [data-simulate="exact"]');
+    await visible(page, 'confirming');
+    await shop.advance(60);
+    await visible(page, 'succeeded');
+    const done = await shop.payment(payment.id);
+    expect(done.status).toBe('succeeded');
+    expect(done.events.map((e: { type: string }) => e.type)).toContain('remainder_paid');
+    await shot(page, '2-04-succeeded');
+    noErrors(watched);
+    await page.close();
+  });
+
+  it('quote ended: a new quote for the same choice in one click', async () => {
+    const shop = await newShop();
+    const payment = await shop.createPayment();
+    const watched = await openPage(pageUrl(payment));
+    const { page } = watched;
+    await page.selectOption('#asset', 'BTC');
+    await page.click('#choose-submit');
+    await visible(page, 'pay');
+    const ended = checkoutIdOf(page)!;
+    // set aside so the simulated chain sends nothing 20 s in; the quote then ends on the business's clock
+    expect((await shop.as(null).post(`/checkouts/${ended}/supersede`)).status).toBe(200);
+    await shop.advance(16 * 60);
+    await visible(page, 'expired');
+    expect(await status(page)).toBe('The quote has ended.');
+    await accessible(page, 'expired');
+    await shot(page, '3-01-expired');
+
+    await page.click('#new-quote');
+    await visible(page, 'pay');
+    const fresh = checkoutIdOf(page)!;
+    expect(fresh).not.toBe(ended);
+    const quote = await getCheckout(shop, fresh);
+    expect(quote).toMatchObject({ status: 'open', payment_id: payment.id, crypto: { asset: 'BTC', network: 'bitcoin' } });
+    expect(await qrOf(page, '#view-pay img.qr')).toBe(quote.crypto.payment_uri);
+    // the countdown is measured on the business's clock (16 minutes ahead here), so the new quote shows its full life
+    expect(await page.locator('#view-pay [data-f="countdown"]').textContent()).toMatch(/^1[45]:[0-5]\d$/);
+    await shot(page, '3-02-new-quote');
+    noErrors(watched);
+    await page.close();
+  });
+
+  it('late payer: the claim form takes the transaction hash, shows errors in words next to the field, then the review', async () => {
+    const shop = await newShop();
+    const payment = await shop.createPayment();
+    const watched = await openPage(pageUrl(payment));
+    const { page } = watched;
+    await page.click('#choose-submit');
+    await visible(page, 'pay');
+    const ended = checkoutIdOf(page)!;
+    expect((await shop.as(null).post(`/checkouts/${ended}/supersede`)).status).toBe(200);
+    await shop.advance(16 * 60);
+    await visible(page, 'expired');
+
+    await page.click('#view-expired .claim summary');
+    const form = page.locator('#view-expired .claim-form');
+    await form.locator('button[type="submit"]').click();
+    await expect(form.locator('[data-error="tx_hash"]').textContent()).resolves.toBe('Enter the transaction hash of your transfer.');
+    await form.getByLabel('Transaction hash').fill('not-a-hash');
+    await form.locator('button[type="submit"]').click();
+    await form.locator('[data-error="tx_hash"]', { hasText: 'That is not a transaction hash on Ethereum.' }).waitFor(SHOWN);
+    await expect(form.getByLabel('Transaction hash').getAttribute('aria-invalid')).resolves.toBe('true');
+    const describedBy = await form.getByLabel('Transaction hash').getAttribute('aria-describedby');
+    await expect(page.locator(`[id="${describedBy}"]`).textContent()).resolves.toMatch(/^That is not a transaction hash/);
+    await shot(page, '4-01-claim-error');
+
+    const hash = '0x' + 'ab'.repeat(32);
+    await form.getByLabel('Transaction hash').fill(hash);
+    await form.getByLabel(/E-mail/).fill('late@example.com');
+    await form.locator('button[type="submit"]').click();
+    await visible(page, 'review');
+    expect(await page.locator('#view-review [data-claimed]').isVisible()).toBe(true);
+    expect(await status(page)).toBe('Under review.');
+    expect(await getCheckout(shop, ended)).toMatchObject({ status: 'needs_review', review_reason: 'claimed' });
+    const review = await shop.payment(payment.id);
+    expect(review.status).toBe('needs_review');
+    expect(review.events.find((e: { type: string }) => e.type === 'claimed').data.tx_hash).toBe(hash);
+    await accessible(page, 'review');
+    await shot(page, '4-02-under-review');
+    // the one console error is the refused claim's 400, which the page showed in words
+    noErrors(watched, [/status of 400/]);
+    expect(watched.errors).toHaveLength(1);
+    await page.close();
+  });
+
+  it('cancel: the checkout is canceled by the customer and the page goes to the cancel_url', async () => {
+    const shop = await newShop();
+    const payment = await shop.createPayment({ cancel_url: `${SHOP}/cart` });
+    const watched = await openPage(pageUrl(payment));
+    const { page } = watched;
+    await page.click('#choose-submit');
+    await visible(page, 'pay');
+    const id = checkoutIdOf(page)!;
+    await shot(page, '5-01-before-cancel');
+    await page.click('#view-pay [data-action="cancel"]');
+    await page.waitForURL(`${SHOP}/cart`, SHOWN);
+    expect(await getCheckout(shop, id)).toMatchObject({ status: 'canceled', canceled_by: 'customer' });
+    expect((await shop.payment(payment.id)).status).toBe('pending'); // an API payment can be paid again until it expires
+    noErrors(watched);
+
+    // without a cancel_url the page says so and offers to pay again
+    const plain = await shop.createPayment();
+    const second = await openPage(pageUrl(plain));
+    await second.page.click('#choose-submit');
+    await visible(second.page, 'pay');
+    await second.page.click('#view-pay [data-action="cancel"]');
+    await visible(second.page, 'canceled');
+    await accessible(second.page, 'canceled');
+    await shot(second.page, '5-02-canceled');
+    await second.page.click('#view-canceled [data-action="choose"]');
+    await visible(second.page, 'choose');
+    noErrors(second);
+    await page.close();
+    await second.page.close();
+  });
+});

@@ -1,0 +1,88 @@
+import { Script } from 'node:vm';
+import { CHECKOUT_SCRIPT, checkoutPagePath, formatMoney, jsonData, pageCsp, payOptions, text, viewOf } from '@lib/checkout-page';
+import type { NetworkId } from '@lib/chains';
+
+const ALL: NetworkId[] = ['ethereum', 'polygon', 'base', 'arbitrum', 'solana', 'bitcoin'];
+const pairs = (options: { asset: string; network: string }[]) => options.map((o) => `${o.asset}@${o.network}`);
+
+describe('the coins and networks the page offers (payOptions, pure)', () => {
+  it('given a simulated business whose wallet receives everywhere: every pair the registry carries', () => {
+    expect(payOptions({ simulated: true, currency: 'USD', receiving: new Set(ALL), liveNetworks: [], paused: new Set() })).toHaveLength(14);
+  });
+
+  it('given a live business: only networks a chain watcher watches (POST /checkouts: not_accepting elsewhere)', () => {
+    const options = payOptions({ simulated: false, currency: 'USD', receiving: new Set(ALL), liveNetworks: ['ethereum', 'bitcoin'], paused: new Set() });
+    expect(pairs(options)).toEqual(['USDC@ethereum', 'USDT@ethereum', 'BTC@bitcoin', 'ETH@ethereum']);
+  });
+
+  it('given a wallet with EVM keys only: no Solana or Bitcoin', () => {
+    const options = payOptions({ simulated: true, currency: 'EUR', receiving: new Set<NetworkId>(['ethereum', 'polygon', 'base', 'arbitrum']), liveNetworks: [], paused: new Set() });
+    expect(pairs(options).some((p) => /solana|bitcoin/.test(p))).toBe(false);
+    expect(pairs(options)).toContain('ETH@base');
+  });
+
+  it('given no wallet, a paused network, or a currency no rate covers: left out', () => {
+    expect(payOptions({ simulated: true, currency: 'USD', receiving: new Set(), liveNetworks: [], paused: new Set() })).toEqual([]);
+    expect(pairs(payOptions({ simulated: true, currency: 'USD', receiving: new Set(ALL), liveNetworks: [], paused: new Set<NetworkId>(['ethereum']) })).some((p) => p.endsWith('@ethereum'))).toBe(false);
+    expect(payOptions({ simulated: true, currency: 'GBP', receiving: new Set(ALL), liveNetworks: [], paused: new Set() })).toEqual([]);
+  });
+});
+
+describe('which view the page shows (viewOf, pure)', () => {
+  const crypto = (status: string) => ({ status, rail: 'crypto' }) as const;
+  it.each([
+    ['pending', null, 'choose'],
+    ['pending', 'open', 'pay'],
+    ['pending', 'confirming', 'confirming'],
+    ['underpaid', 'awaiting_customer', 'underpaid'],
+    ['underpaid', 'expired', 'remainder-wait'],
+    ['underpaid', 'open', 'pay'], // the remainder checkout
+    ['pending', 'expired', 'expired'],
+    ['pending', 'canceled', 'canceled'],
+    ['pending', 'completed', 'succeeded'],
+    ['succeeded', 'expired', 'succeeded'],
+    ['needs_review', 'expired', 'review'],
+    ['pending', 'needs_review', 'review'],
+    ['canceled', 'open', 'closed'],
+    ['failed', null, 'closed'],
+  ] as const)('payment %s, checkout %s → %s', (payment, checkout, view) => {
+    expect(viewOf({ status: payment }, checkout === null ? null : (crypto(checkout) as never))).toBe(view);
+  });
+
+  it('a card checkout shows the card view until it completes or is canceled', () => {
+    expect(viewOf({ status: 'pending' }, { status: 'open', rail: 'card' } as never)).toBe('card');
+    expect(viewOf({ status: 'pending' }, { status: 'canceled', rail: 'card' } as never)).toBe('canceled');
+    expect(viewOf({ status: 'pending' }, { status: 'completed', rail: 'card' } as never)).toBe('succeeded');
+  });
+});
+
+describe('page pieces', () => {
+  it('formats minor units exactly, in the payment’s currency', () => {
+    expect(formatMoney(2_500, 'USD')).toBe('$25.00');
+    expect(formatMoney(5, 'USD')).toBe('$0.05');
+    expect(formatMoney(100_000_000, 'USD')).toBe('$1,000,000.00');
+    expect(formatMoney(123_456, 'EUR')).toBe('€1,234.56');
+  });
+
+  it('escapes text and attributes, and a JSON data block can never close its element', () => {
+    expect(text(`<script>"'&`)).toBe('&lt;script&gt;&quot;&#39;&amp;');
+    const block = jsonData({ description: '</script><!-- \u2028 & <b>' });
+    expect(block).not.toMatch(/[<>&\u2028]/);
+    expect(JSON.parse(block)).toEqual({ description: '</script><!-- \u2028 & <b>' });
+  });
+
+  it('the CSP allows nothing but this origin (and data: images)', () => {
+    expect(pageCsp()).toBe("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+  });
+
+  it('the page lives at the path of CHECKOUT_BASE_URL', () => {
+    expect(checkoutPagePath({ checkoutBaseUrl: 'http://localhost:3000/checkout' })).toBe('/checkout');
+    expect(checkoutPagePath({ checkoutBaseUrl: 'https://pay.example.com/a/b/' })).toBe('/a/b');
+    expect(checkoutPagePath({ checkoutBaseUrl: 'https://pay.example.com' })).toBe('');
+  });
+
+  it('the script parses and holds no template literal (its file keeps it in one)', () => {
+    expect(() => new Script(CHECKOUT_SCRIPT)).not.toThrow();
+    expect(CHECKOUT_SCRIPT).not.toMatch(/`|\$\{/);
+  });
+});

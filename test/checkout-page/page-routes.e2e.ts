@@ -1,0 +1,192 @@
+import { request as httpRequest } from 'node:http';
+import { TestApi, appPerSuite, businessWithKey, startApp } from '../support/fixtures';
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A raw GET on the server's root (the page lives outside /api/v1). */
+function get(api: TestApi, path: string): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: api.port, method: 'GET', path }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The page's path for a payment: its url's path (the url's host is CHECKOUT_BASE_URL's, localhost:0 under test). */
+const pathOf = (url: string) => new URL(url).pathname;
+
+const CSP_DIRECTIVES = ["default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'", "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'"];
+
+function expectSecurityHeaders(answer: Raw) {
+  const csp = String(answer.headers['content-security-policy']);
+  for (const directive of CSP_DIRECTIVES) expect(csp.split('; ')).toContain(directive);
+  expect(answer.headers['x-content-type-options']).toBe('nosniff');
+  expect(answer.headers['referrer-policy']).toBe('no-referrer');
+}
+
+/** The page's JSON data block, parsed as the script parses it. */
+function pageData(html: string) {
+  const match = /<script type="application\/json" id="checkout-data">([\s\S]*?)<\/script>/.exec(html);
+  if (!match) throw new Error('no data block');
+  return JSON.parse(match[1]);
+}
+
+const HOSTILE = `Mug <script>alert("x")</script> & "quotes" 'too' </script><!--`;
+
+/**
+ * The hosted checkout page's routes over real HTTP (decision 0027): the page at the path of
+ * CHECKOUT_BASE_URL, its headers, escaping, the choices it offers, the QR code route bound to a
+ * checkout of the payment, the receipt page and the assets. The browser walks are in browser.e2e.ts.
+ */
+describe('checkout page routes (GET /checkout/<code>, outside /api/v1)', () => {
+  const suite = appPerSuite(
+    () => startApp('embedded', { TRUSTED_PROXIES: 'loopback' }),
+    async (api) => ({
+      shop: await businessWithKey(api, true, 'Sandbox <b>Shop</b>'),
+      live: await businessWithKey(api, false, 'Live Shop'),
+    }),
+  );
+
+  it('serves the page at the path of each payment url, with a strict CSP, every business and payment value escaped', async () => {
+    const payment = await suite.shop.client.createPayment({ description: HOSTILE, amount: 123_456, currency: 'EUR' });
+    expect(pathOf(payment.url)).toMatch(/^\/checkout\/[A-Za-z0-9]+$/);
+    const page = await get(suite.api, pathOf(payment.url));
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.headers['service-request-id']).toMatch(/^req_/);
+    expectSecurityHeaders(page);
+    expect(page.body).toContain('<html lang="en">');
+    // the description and the business name only ever appear escaped
+    expect(page.body).not.toContain('<script>alert');
+    expect(page.body).not.toContain('<b>Shop</b>');
+    expect(page.body).toContain('Mug &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;quotes&quot; &#39;too&#39; &lt;/script&gt;&lt;!--');
+    expect(page.body).toContain('Sandbox &lt;b&gt;Shop&lt;/b&gt;');
+    expect(page.body).toContain('€1,234.56');
+    // no inline script or style: the only scripts are the first-party file and the JSON data block
+    const scripts = [...page.body.matchAll(/<script([^>]*)>/g)].map((m) => m[1]);
+    expect(scripts).toEqual([expect.stringMatching(/^ src="\/checkout\/assets\/checkout\.js\?v=[0-9a-f]{16}" defer$/), ' type="application/json" id="checkout-data"']);
+    expect(page.body).not.toMatch(/\sstyle=|<style|\son[a-z]+=/i);
+    // the data block holds the same text, unescaped once parsed, and cannot close its element
+    const data = pageData(page.body);
+    expect(data.payment).toEqual({ id: payment.id, status: 'pending', amount: 123_456, currency: 'EUR', amount_text: '€1,234.56', description: HOSTILE, success_url: null, cancel_url: null, expires_at: payment.expires_at });
+    expect(data.business).toEqual({ name: 'Sandbox <b>Shop</b>', simulated: true });
+    expect(data.checkout).toBeNull();
+    // public fields only: nothing of the business's side of the payment
+    expect(JSON.stringify(data)).not.toMatch(/reporting|fee_rate_bps|customer_id|metadata/);
+  });
+
+  it('offers a simulated business every coin and network its wallet receives on, and shows the test-mode banner', async () => {
+    const payment = await suite.shop.client.createPayment();
+    const page = await get(suite.api, pathOf(payment.url));
+    const data = pageData(page.body);
+    // the registry's order: coins, then the networks each is carried on
+    expect(data.options.map((o: { asset: string; network: string }) => `${o.asset}@${o.network}`)).toEqual([
+      'USDC@ethereum', 'USDC@polygon', 'USDC@base', 'USDC@arbitrum', 'USDC@solana',
+      'USDT@ethereum', 'USDT@polygon', 'USDT@arbitrum', 'USDT@solana',
+      'BTC@bitcoin', 'ETH@ethereum', 'ETH@base', 'ETH@arbitrum', 'SOL@solana',
+    ]);
+    expect(data.options[0]).toEqual({ asset: 'USDC', network: 'ethereum', asset_name: 'USD Coin', network_name: 'Ethereum' });
+    expect(page.body).toContain('id="test-banner"');
+    expect(page.body).toMatch(/<option value="USDC">USD Coin \(USDC\)<\/option>/);
+  });
+
+  it('offers a live business without a wallet no coin (POST /checkouts would answer not_accepting), and no test banner', async () => {
+    const payment = await suite.live.client.createPayment();
+    const page = await get(suite.api, pathOf(payment.url));
+    expect(page.status).toBe(200);
+    expect(pageData(page.body).options).toEqual([]);
+    expect(page.body).toContain('id="no-coins"');
+    expect(page.body).not.toContain('id="test-banner"');
+    const refused = await suite.live.client.as(null).postOnce('/checkouts', { payment_code: payment.url.split('/').pop(), asset: 'USDC', network: 'ethereum' });
+    expect(refused.body.error.code).toBe('not_accepting');
+  });
+
+  it('resumes ?s=<checkout> only for a checkout of this payment; otherwise the payment’s current checkout', async () => {
+    const shop = suite.shop.client;
+    const payment = await shop.createPayment();
+    const other = await shop.createPayment();
+    const first = await shop.openCheckout(payment);
+    const foreign = await shop.openCheckout(other);
+    const resumed = pageData((await get(suite.api, `${pathOf(payment.url)}?s=${first.id}`)).body);
+    expect(resumed.checkout).toMatchObject({ id: first.id, status: 'open', crypto: { payment_uri: first.crypto.payment_uri } });
+    expect(resumed.checkout).not.toHaveProperty('email'); // the public checkout, as GET /checkouts/{id} without a key
+    const notOurs = pageData((await get(suite.api, `${pathOf(payment.url)}?s=${foreign.id}`)).body);
+    expect(notOurs.checkout.id).toBe(first.id);
+    const bare = await get(suite.api, pathOf(payment.url));
+    expect(bare.body).toContain('data-view="pay"');
+    expect(bare.body).toContain(`/qr.svg?s=${first.id}"`);
+    expect(bare.body).not.toContain('part=remaining'); // nothing is due apart from the quote: no image asks for it
+  });
+
+  it('answers the QR code of a checkout of this payment only, as SVG; 404 for another payment’s checkout or none', async () => {
+    const shop = suite.shop.client;
+    const payment = await shop.createPayment();
+    const other = await shop.createPayment();
+    const checkout = await shop.openCheckout(payment);
+    const foreign = await shop.openCheckout(other);
+    const qr = await get(suite.api, `${pathOf(payment.url)}/qr.svg?s=${checkout.id}`);
+    expect(qr.status).toBe(200);
+    expect(qr.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
+    expect(qr.headers['x-content-type-options']).toBe('nosniff');
+    expect(String(qr.headers['content-security-policy'])).toContain("default-src 'none'");
+    expect(qr.body).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    for (const path of [`${pathOf(payment.url)}/qr.svg?s=${foreign.id}`, `${pathOf(payment.url)}/qr.svg`, `${pathOf(payment.url)}/qr.svg?s=chk_nope`, `${pathOf(payment.url)}/qr.svg?s=${checkout.id}&part=remaining`, `/checkout/nosuchcode/qr.svg?s=${checkout.id}`]) {
+      const refused = await get(suite.api, path);
+      expect({ path, status: refused.status }).toEqual({ path, status: 404 });
+      expect(refused.body).not.toContain('<svg');
+    }
+  });
+
+  it('answers an unknown or malformed code with a 404 page, same headers', async () => {
+    for (const path of ['/checkout/nosuchcode', '/checkout/bad-code!', '/checkout/nosuchcode/receipt']) {
+      const page = await get(suite.api, path);
+      expect({ path, status: page.status }).toEqual({ path, status: 404 });
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expectSecurityHeaders(page);
+      expect(page.body).toContain('Payment not found');
+    }
+  });
+
+  it('renders the receipt for people from the public receipt, escaped', async () => {
+    const shop = suite.shop.client;
+    const payment = await shop.createPayment({ description: HOSTILE, reference: 'order-<7>' });
+    const checkout = await shop.openCheckout(payment);
+    await shop.markSent(checkout.id, 'exact');
+    await shop.advance(60);
+    const page = await get(suite.api, `${pathOf(payment.url)}/receipt`);
+    expect(page.status).toBe(200);
+    expectSecurityHeaders(page);
+    expect(page.body).not.toContain('<script>alert');
+    expect(page.body).toContain('order-&lt;7&gt;');
+    expect(page.body).toMatch(/<dt>Status<\/dt><dd>Paid<\/dd>/);
+    expect(page.body).toMatch(/<dt>Total<\/dt><dd>\$100\.00<\/dd>/);
+    expect(page.body).toMatch(/<dt>Paid in<\/dt><dd>100 USDC on Ethereum<\/dd>/);
+    expect(page.body).toContain(`href="/api/v1/public/receipts/${payment.id}"`);
+    expect(page.body).toContain('href="https://shop.example/"'); // back_url: the business's website
+  });
+
+  it('serves the script and the stylesheet with their types, cached by content hash', async () => {
+    const payment = await suite.shop.client.createPayment();
+    const page = await get(suite.api, pathOf(payment.url));
+    const script = /src="([^"]+checkout\.js[^"]*)"/.exec(page.body)![1];
+    const style = /href="([^"]+checkout\.css[^"]*)"/.exec(page.body)![1];
+    const js = await get(suite.api, script);
+    expect(js.status).toBe(200);
+    expect(js.headers['content-type']).toBe('application/javascript; charset=utf-8');
+    expect(js.headers['cache-control']).toContain('immutable');
+    expect(js.body).toContain("JSON.parse(dataBlock.textContent)");
+    const css = await get(suite.api, style);
+    expect(css.status).toBe(200);
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    expectSecurityHeaders(css);
+  });
+});
