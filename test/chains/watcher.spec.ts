@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ChainWatcher, type ChainReader, type ChainWatcherOptions, type NetworkId, type ObservedTransfer, type ScannedBlock, type WatchedAddresses } from '@lib/chains';
-import type { Database } from '@lib/database';
-import { type LedgerEntry, RecordingSink, SetWatched, openWatchDatabase } from '../support/chain-watch';
+import { type LedgerEntry, RecordingSink, SetWatched, watchSuite } from '../support/chain-watch';
 import { eventually } from '../support/eventually';
 
 /**
@@ -99,25 +98,14 @@ describe.each([
   ['block() per height', false],
   ['the batch read', true],
 ])('ChainWatcher on a scripted chain, %s', (_name, batch) => {
-  let db: Database;
-  let close: () => Promise<void>;
-  const watchers: ChainWatcher[] = [];
-
-  beforeAll(async () => {
-    ({ db, close } = await openWatchDatabase('embedded', 'watchspec'));
-  });
-  afterAll(() => close());
-  afterEach(async () => {
-    for (const w of watchers.splice(0)) await w.stop();
-    await db.exec(`DELETE FROM chain_cursors; DELETE FROM chain_transfers;`);
-  });
+  const suite = watchSuite('embedded', 'watchspec');
 
   function watcherOf(chain: FakeChain, sink: RecordingSink, options: Partial<ChainWatcherOptions> = {}): ChainWatcher {
     const watcher = new ChainWatcher({
       reader: readerOf(chain),
       watched: new SetWatched(['alice', 'bob'], 'bitcoin'),
       sink,
-      db,
+      db: suite.db,
       startHeight: 1,
       confirmationsRequired: 3,
       pollMs: 10,
@@ -125,7 +113,7 @@ describe.each([
       backoffMs: 10,
       ...options,
     });
-    watchers.push(watcher);
+    suite.watch(watcher);
     return watcher;
   }
 
@@ -175,7 +163,7 @@ describe.each([
     await entry(sink, 'old', 'old final', (e) => e.confirmations.at(-1) === 10);
     await eventually(() => watcher.status().height, (h) => h === 400, { what: 'scanned to 400' });
     const remembered = async () =>
-      ((await db.query<{ recent_blocks: [number, string][] }>(`SELECT recent_blocks FROM chain_cursors WHERE network = 'bitcoin'`)).rows[0].recent_blocks).map(([h]) => h);
+      ((await suite.db.query<{ recent_blocks: [number, string][] }>(`SELECT recent_blocks FROM chain_cursors WHERE network = 'bitcoin'`)).rows[0].recent_blocks).map(([h]) => h);
     const heights = await remembered();
     // 11 single blocks, then one per doubling distance, back to the first block scanned
     expect(heights.slice(-11)).toEqual(Array.from({ length: 11 }, (_, i) => 390 + i));
@@ -203,8 +191,8 @@ describe.each([
     chain.append(1, [['alice', 'tx1', 1n]]);
     await entry(sink, 'tx1', 'tx1 detected');
     await eventually(() => watcher.status().height, (h) => h === 1, { what: 'scanned 1' });
-    await db.query(`UPDATE chain_cursors SET lease_owner = 'intruder', lease_until = now() + interval '1 hour' WHERE network = 'bitcoin'`);
-    const stored = async () => (await db.query<{ next_height: string }>(`SELECT next_height::text FROM chain_cursors WHERE network = 'bitcoin'`)).rows[0].next_height;
+    await suite.db.query(`UPDATE chain_cursors SET lease_owner = 'intruder', lease_until = now() + interval '1 hour' WHERE network = 'bitcoin'`);
+    const stored = async () => (await suite.db.query<{ next_height: string }>(`SELECT next_height::text FROM chain_cursors WHERE network = 'bitcoin'`)).rows[0].next_height;
     const before = await stored();
     chain.append(2, []);
     await eventually(() => watcher.status().leaseHeld, (held) => !held, { what: 'lease lost' });

@@ -5,28 +5,22 @@
  */
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { SERVICE_STREAM } from '@lib/operations';
-import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
-import { cli } from '../support/cli';
+import { businessWithKey } from '../support/fixtures';
+import { cliServerPerSuite } from '../support/cli';
 import { eventually } from '../support/eventually';
 
 describe('CLI pauses through a running server (embedded store, admin endpoint)', () => {
-  let api: TestApi;
-  const env = () => ({ DATA_DIR: api.config.dataDir!, DATABASE_URL: '' });
-
-  beforeAll(async () => {
-    api = await startTestApi({ TRUSTED_PROXIES: 'loopback' });
-  });
-  afterAll(async () => api?.close());
+  const server = cliServerPerSuite();
 
   it('pauses new checkouts and one network (503 temporarily_unavailable, shown in /health), then lets them go', async () => {
-    const { client: shop } = await businessWithKey(api, true, 'Paused Shop');
+    const { client: shop } = await businessWithKey(server.api, true, 'Paused Shop');
     const open = async (network: string) => {
       const payment = await shop.createPayment();
       return shop.postOnce('/checkouts', { payment_code: payment.url.split('/').pop(), asset: 'USDC', network });
     };
     expect((await open('ethereum')).status).toBe(201);
 
-    const set = await cli(['pauses', 'set', 'checkouts', '--reason', 'database maintenance', '--operator', 'ada'], env());
+    const set = await server.cli(['pauses', 'set', 'checkouts', '--reason', 'database maintenance', '--operator', 'ada']);
     expect(set).toMatchObject({ code: 0, stderr: '' });
     const refused = await eventually(() => open('ethereum'), (a) => a.status === 503, { what: 'checkouts paused' });
     expect(refused.body.error.code).toBe('temporarily_unavailable');
@@ -34,17 +28,17 @@ describe('CLI pauses through a running server (embedded store, admin endpoint)',
     const health = (await shop.as(null).get('/health')).body.data;
     expect(health.pauses).toEqual([{ target: 'checkouts', reason: 'database maintenance', since: expect.stringMatching(/Z$/) }]);
 
-    expect((await cli(['pauses', 'set', 'network:polygon', '--reason', 'node resync'], env())).code).toBe(0);
-    expect((await cli(['pauses', 'clear', 'checkouts', '--operator', 'ada'], env())).code).toBe(0);
+    expect((await server.cli(['pauses', 'set', 'network:polygon', '--reason', 'node resync'])).code).toBe(0);
+    expect((await server.cli(['pauses', 'clear', 'checkouts', '--operator', 'ada'])).code).toBe(0);
     await eventually(() => open('ethereum'), (a) => a.status === 201, { what: 'checkouts resumed' });
     const polygon = await open('polygon');
     expect([polygon.status, polygon.body.error?.code]).toEqual([503, 'temporarily_unavailable']);
-    const listed = await cli(['pauses', 'list', '--json'], env());
+    const listed = await server.cli(['pauses', 'list', '--json']);
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ target: 'network:polygon', reason: 'node resync' })]);
-    expect((await cli(['pauses', 'clear', 'network:polygon'], env())).code).toBe(0);
+    expect((await server.cli(['pauses', 'clear', 'network:polygon'])).code).toBe(0);
     await eventually(() => open('polygon'), (a) => a.status === 201, { what: 'polygon resumed' });
 
-    const events = await api.app.get<EventStore>(EVENT_STORE).readStream(SERVICE_STREAM.stream('pauses'));
+    const events = await server.api.app.get<EventStore>(EVENT_STORE).readStream(SERVICE_STREAM.stream('pauses'));
     expect(events.map((e) => [e.type, (e.data as { target: string }).target])).toEqual([
       ['ServicePaused', 'checkouts'],
       ['ServicePaused', 'network:polygon'],
@@ -55,10 +49,10 @@ describe('CLI pauses through a running server (embedded store, admin endpoint)',
   });
 
   it('names what can be paused when the target is unknown, and refuses a pause without a reason', async () => {
-    const unknown = await cli(['pauses', 'set', 'everything', '--reason', 'x'], env());
+    const unknown = await server.cli(['pauses', 'set', 'everything', '--reason', 'x']);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toMatch(/checkouts, card_payments, signups, network:ethereum/);
-    const noReason = await cli(['pauses', 'set', 'checkouts'], env());
+    const noReason = await server.cli(['pauses', 'set', 'checkouts']);
     expect(noReason.code).not.toBe(0);
     expect(noReason.stderr).toMatch(/--reason/);
   });

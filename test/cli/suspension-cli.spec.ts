@@ -6,47 +6,41 @@
  */
 import { BUSINESS_STREAM, BusinessService } from '@lib/businesses';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
-import { Client, TestApi, businessWithKey, startTestApi } from '../support/fixtures';
-import { cli } from '../support/cli';
+import { Client, businessWithKey, startTestApi } from '../support/fixtures';
+import { cli, cliServerPerSuite } from '../support/cli';
 import { eventually } from '../support/eventually';
 import { createTestDatabase } from '../support/postgres';
 
 const pay = (shop: Client) => shop.post('/payments', { amount: 1000, currency: 'USD' });
 
 describe('CLI suspend and reinstate through a running server (embedded store, admin endpoint)', () => {
-  let api: TestApi;
-  const env = () => ({ DATA_DIR: api.config.dataDir!, DATABASE_URL: '' });
-
-  beforeAll(async () => {
-    api = await startTestApi({ TRUSTED_PROXIES: 'loopback' });
-  });
-  afterAll(async () => api?.close());
+  const server = cliServerPerSuite();
 
   it('suspends (the next request is refused), refuses a second suspension, reinstates with --json, names the operator', async () => {
-    const created = await businessWithKey(api, true, 'CLI Shop');
+    const created = await businessWithKey(server.api, true, 'CLI Shop');
     const id = created.business.id;
     expect((await pay(created.client)).status).toBe(201); // the key's lookup is now cached in the server
 
-    const suspended = await cli(['businesses', 'suspend', id, '--reason', 'Chargeback review', '--operator', 'ada'], env());
+    const suspended = await server.cli(['businesses', 'suspend', id, '--reason', 'Chargeback review', '--operator', 'ada']);
     expect(suspended).toMatchObject({ code: 0, stderr: '' });
     expect(suspended.stdout).toMatch(new RegExp(`^suspended ${id} \\(CLI Shop\\) at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\n$`));
     const refused = await pay(created.client);
     expect([refused.status, refused.body.error.code]).toEqual([403, 'business_suspended']);
     expect((await created.client.get('/business')).body.data).toMatchObject({ status: 'suspended', suspended_at: expect.stringMatching(/Z$/) });
 
-    const again = await cli(['businesses', 'suspend', id, '--reason', 'Twice'], env());
+    const again = await server.cli(['businesses', 'suspend', id, '--reason', 'Twice']);
     expect(again.code).not.toBe(0);
     expect(again.stderr).toMatch(/^business_suspended: Business biz_\w+ is already suspended\./);
 
-    const reinstated = await cli(['businesses', 'reinstate', id, '--json'], env());
+    const reinstated = await server.cli(['businesses', 'reinstate', id, '--json']);
     expect(reinstated).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(reinstated.stdout)).toMatchObject({ kind: 'business', id, status: 'active', suspended_at: null });
     expect((await pay(created.client)).status).toBe(201);
-    const notSuspended = await cli(['businesses', 'reinstate', id], env());
+    const notSuspended = await server.cli(['businesses', 'reinstate', id]);
     expect(notSuspended.code).not.toBe(0);
     expect(notSuspended.stderr).toMatch(/^invalid_request: .*not suspended/);
 
-    const events = await api.app.get<EventStore>(EVENT_STORE).readStream(BUSINESS_STREAM.stream(id));
+    const events = await server.api.app.get<EventStore>(EVENT_STORE).readStream(BUSINESS_STREAM.stream(id));
     expect(events.slice(-2)).toMatchObject([
       { type: 'BusinessSuspended', data: { reason: 'Chargeback review' }, metadata: { actor: { kind: 'operator', id: 'ada' } } },
       { type: 'BusinessReinstated', metadata: { actor: { kind: 'operator', id: expect.stringMatching(/\S/) } } }, // the OS user by default
@@ -58,20 +52,20 @@ describe('CLI suspend and reinstate through a running server (embedded store, ad
       ['businesses', 'suspend', 'biz_doesnotexist', '--reason', 'x'],
       ['businesses', 'reinstate', 'biz_doesnotexist'],
     ]) {
-      const run = await cli(args, env());
+      const run = await server.cli(args);
       expect(run.code).not.toBe(0);
       expect(run.stdout).toBe('');
       expect(run.stderr).toMatch(/^not_found: No business biz_doesnotexist\./);
     }
-    const { business } = await api.app.get(BusinessService).createBusiness({ name: 'P', simulated: true });
-    const missing = await cli(['businesses', 'suspend', business.id], env());
+    const { business } = await server.api.app.get(BusinessService).createBusiness({ name: 'P', simulated: true });
+    const missing = await server.cli(['businesses', 'suspend', business.id]);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toMatch(/--reason/);
-    const blank = await cli(['businesses', 'suspend', business.id, '--reason', '  '], env());
+    const blank = await server.cli(['businesses', 'suspend', business.id, '--reason', '  ']);
     expect(blank.stderr).toMatch(/^invalid_request: reason is required/);
-    const long = await cli(['businesses', 'suspend', business.id, '--reason', 'x'.repeat(501)], env());
+    const long = await server.cli(['businesses', 'suspend', business.id, '--reason', 'x'.repeat(501)]);
     expect(long.stderr).toMatch(/^invalid_request: reason is at most 500 characters/);
-    expect((await api.app.get(BusinessService).getBusiness(business.id))?.status).toBe('active');
+    expect((await server.api.app.get(BusinessService).getBusiness(business.id))?.status).toBe('active');
   });
 });
 

@@ -35,6 +35,9 @@ export interface Stored<E> {
 }
 
 type Target = { target: 'payment'; id: string; command: PaymentCommand } | { target: 'checkout'; id: string; command: CheckoutCommand };
+/** A command to run: from outside (no cause) or a reaction's. */
+type Command = Target & { commandId: string; causationId: string | null };
+type Appended = { stream: string; stored: Stored<CheckoutEvent> | Stored<PaymentEvent> };
 
 export const REMAINDER_ADDRESS = '0x' + '22'.repeat(20);
 
@@ -42,7 +45,7 @@ export class Harness {
   readonly payments = new Map<string, Stored<PaymentEvent>[]>();
   readonly checkouts = new Map<string, Stored<CheckoutEvent>[]>();
   /** Every event in append order (the global log). */
-  readonly log: { stream: string; stored: Stored<CheckoutEvent> | Stored<PaymentEvent> }[] = [];
+  readonly log: Appended[] = [];
   now: Date;
   private counter = 0;
 
@@ -91,7 +94,7 @@ export class Harness {
   replay(): number {
     const before = this.log.length;
     for (const { stream, stored } of [...this.log]) {
-      for (const reaction of react(stored.event, this.contextFor(stream, stored))) this.settle([this.fromReaction(reaction)]);
+      for (const reaction of this.reactionsTo(stream, stored)) this.settle([this.targetOf(reaction)]);
     }
     return this.log.length - before;
   }
@@ -102,7 +105,21 @@ export class Harness {
     return this.settle([{ ...target, commandId, causationId: null }]);
   }
 
-  private settle(queue: (Target & { commandId: string; causationId: string | null })[]): (PaymentEvent | CheckoutEvent)[] {
+  /** What the process manager does on a stored event of `stream`, given its stream's state before it. */
+  reactionsTo(stream: string, stored: Stored<CheckoutEvent> | Stored<PaymentEvent>): Reaction[] {
+    return react(stored.event, this.contextFor(stream, stored));
+  }
+
+  /**
+   * The events a reaction's command would append now, without appending them: decided on its
+   * target's current state, less those whose derived ids the target stream holds already.
+   */
+  wouldAppend(reaction: Reaction): (PaymentEvent | CheckoutEvent)[] {
+    const command = this.targetOf(reaction);
+    return this.decide(command, command.commandId).map((e) => e.event);
+  }
+
+  private settle(queue: Command[]): (PaymentEvent | CheckoutEvent)[] {
     const first: (PaymentEvent | CheckoutEvent)[] = [];
     let firstDone = false;
     while (queue.length > 0) {
@@ -111,13 +128,13 @@ export class Harness {
       if (!firstDone) first.push(...appended.map((s) => s.stored.event));
       firstDone = true;
       for (const { stream, stored } of appended) {
-        for (const reaction of react(stored.event, this.contextFor(stream, stored))) queue.push(this.fromReaction(reaction));
+        for (const reaction of this.reactionsTo(stream, stored)) queue.push(this.targetOf(reaction));
       }
     }
     return first;
   }
 
-  private fromReaction(reaction: Reaction): Target & { commandId: string; causationId: string } {
+  private targetOf(reaction: Reaction): Command {
     const base = { commandId: reaction.id, causationId: reaction.causationId };
     switch (reaction.target) {
       case 'payment':
@@ -146,29 +163,26 @@ export class Harness {
   }
 
   /** Decide on the folded state, append idempotently by event id (an id in the stream is a no-op). */
-  private apply(target: Target, commandId: string, causationId: string | null): { stream: string; stored: Stored<CheckoutEvent> | Stored<PaymentEvent> }[] {
-    const ctx = { now: this.now };
-    const out =
-      target.target === 'payment'
-        ? this.append(this.payments, target.id, PAYMENT_STREAM.stream(target.id), decidePayment(target.command, this.paymentState(target.id), ctx), commandId, causationId)
-        : this.append(this.checkouts, target.id, CHECKOUT_STREAM.stream(target.id), decideCheckout(target.command, this.checkoutState(target.id), ctx), commandId, causationId);
+  private apply(target: Target, commandId: string, causationId: string | null): Appended[] {
+    const recordedAt = this.now.toISOString();
+    const { name, streams } = this.streamOf(target);
+    const out = this.decide(target, commandId).map(({ id, event }) => ({ stream: name, stored: { id, event, recordedAt, causationId } }) as Appended);
+    const stream = streams.get(target.id) ?? [];
+    streams.set(target.id, stream);
+    stream.push(...out.map((e) => e.stored));
     this.log.push(...out);
     return out;
   }
 
-  /** Appends the decided events to one stream of `streams`, each under the id derived from the command and its index, skipping ids the stream holds. */
-  private append<E>(streams: Map<string, Stored<E>[]>, id: string, streamName: string, events: E[], commandId: string, causationId: string | null): { stream: string; stored: Stored<E> }[] {
-    const recordedAt = this.now.toISOString();
-    const stream = streams.get(id) ?? [];
-    streams.set(id, stream);
-    const out: { stream: string; stored: Stored<E> }[] = [];
-    events.forEach((event, i) => {
-      const eventId = reactionEventId(commandId, i);
-      if (stream.some((e) => e.id === eventId)) return;
-      const stored = { id: eventId, event, recordedAt, causationId };
-      stream.push(stored);
-      out.push({ stream: streamName, stored });
-    });
-    return out;
+  /** The events the command decides on the folded state, each under the id derived from the command and its index, less the ids its stream holds. */
+  private decide(target: Target, commandId: string): { id: string; event: PaymentEvent | CheckoutEvent }[] {
+    const ctx = { now: this.now };
+    const events = target.target === 'payment' ? decidePayment(target.command, this.paymentState(target.id), ctx) : decideCheckout(target.command, this.checkoutState(target.id), ctx);
+    const held = new Set((this.streamOf(target).streams.get(target.id) ?? []).map((e) => e.id));
+    return events.map((event, i) => ({ id: reactionEventId(commandId, i), event })).filter((e) => !held.has(e.id));
+  }
+
+  private streamOf(target: Target): { name: string; streams: Map<string, Stored<PaymentEvent | CheckoutEvent>[]> } {
+    return target.target === 'payment' ? { name: PAYMENT_STREAM.stream(target.id), streams: this.payments } : { name: CHECKOUT_STREAM.stream(target.id), streams: this.checkouts };
   }
 }

@@ -3,7 +3,6 @@ import fc from 'fast-check';
 import { AssetCode, NetworkId, assetOn, base58Encode, otherEvmNetworksCarrying } from '../../libs/chains/src';
 import { formatCryptoAmount, parseCryptoAmount } from '../../libs/money/src';
 import {
-  CheckoutCommand,
   CheckoutEvent,
   CheckoutState,
   CheckoutStatus,
@@ -13,16 +12,13 @@ import {
   PaymentEvent,
   PaymentStatus,
   Reaction,
-  decideCheckout,
   decidePayment,
   evolveCheckout,
   evolvePayment,
   initialCheckoutState,
   initialPaymentState,
-  react,
-  reactionEventId,
 } from '../../libs/payments/src/domain';
-import { Harness, REMAINDER_ADDRESS } from './harness';
+import { Harness } from './harness';
 
 /**
  * Helpers of the property-based test of the pure payment domain (test/payments/property.spec.ts):
@@ -722,50 +718,17 @@ export interface Statuses {
  */
 export function checkReplay(run: Run, andHarness = true): void {
   const h = run.h;
-  const now = { now: h.now };
-  const paymentNow = new Map([...h.payments.keys()].map((id) => [id, h.paymentState(id)]));
-  const checkoutNow = new Map([...h.checkouts.keys()].map((id) => [id, h.checkoutState(id)]));
-  const idsOf = new Map<string, Set<string>>();
-  const ids = (stream: string, events: { id: string }[]): Set<string> => {
-    let set = idsOf.get(stream);
-    if (!set) idsOf.set(stream, (set = new Set(events.map((e) => e.id))));
-    return set;
-  };
-  const replayStream = (stream: string, stored: { id: string; event: CheckoutEvent | PaymentEvent }, context: Parameters<typeof react>[1]) => {
-    for (const reaction of react(stored.event, context)) {
+  for (const { stream, stored } of h.log) {
+    for (const reaction of h.reactionsTo(stream, stored)) {
       const label = `replaying ${stream} ${stored.event.type} → ${reaction.stream} ${reaction.command.type}`;
-      let decided: { type: string }[] = [];
-      let target: Set<string>;
+      let fresh: { type: string }[];
       try {
-        if (reaction.target === 'payment') {
-          decided = decidePayment(reaction.command, paymentNow.get(reaction.paymentId) ?? initialPaymentState, now);
-          target = ids(reaction.stream, h.payments.get(reaction.paymentId) ?? []);
-        } else {
-          const command =
-            reaction.target === 'open_checkout' ? ({ ...reaction.command, address: REMAINDER_ADDRESS, simulated: true, quoteTtlMs: QUOTE_TTL_MS } as CheckoutCommand) : reaction.command;
-          decided = decideCheckout(command, checkoutNow.get(reaction.checkoutId) ?? initialCheckoutState, now);
-          target = ids(reaction.stream, h.checkouts.get(reaction.checkoutId) ?? []);
-        }
+        fresh = h.wouldAppend(reaction);
       } catch (error) {
         const what = error instanceof PaymentDomainError ? `refused with ${error.code}` : `threw`;
         return fail(`${label}: the reaction is not retry-safe, it is ${what}: ${(error as Error).message} (state now: ${describeTarget(h, reaction)})`);
       }
-      const fresh = decided.filter((_, i) => !target.has(reactionEventId(reaction.id, i)));
       if (fresh.length > 0) fail(`${label}: replay would append ${fresh.map((e) => e.type).join(', ')}`);
-    }
-  };
-  for (const [id, events] of h.checkouts) {
-    let before = initialCheckoutState;
-    for (const stored of events) {
-      replayStream(`checkout-${id}`, stored, { eventId: stored.id, checkout: before });
-      before = evolveCheckout(before, stored.event);
-    }
-  }
-  for (const [id, events] of h.payments) {
-    let before = initialPaymentState;
-    for (const stored of events) {
-      replayStream(`payment-${id}`, stored, { eventId: stored.id, payment: before });
-      before = evolvePayment(before, stored.event);
     }
   }
   if (!andHarness) return;

@@ -18,6 +18,41 @@ export async function openWatchDatabase(kind: StoreKind, prefix = 'watch'): Prom
   return { db, close: async () => (await db.close(), await database.drop()) };
 }
 
+/**
+ * The watch database of a `describe` block, and the watchers its tests start (`suite.watch(w)`).
+ * Registers the hooks: after each test every watcher it started is stopped, and each test starts
+ * from empty tables — one database for the block, emptied after each test, or with `perTest` a
+ * new database for each test. Read `suite.db` inside tests and hooks, not while the block is collected.
+ */
+export function watchSuite(kind: StoreKind, prefix: string, options: { perTest?: boolean } = {}): { readonly db: Database; watch<W extends { stop(): Promise<void> }>(watcher: W): W } {
+  let opened: { db: Database; close(): Promise<void> } | undefined;
+  const watchers: { stop(): Promise<void> }[] = [];
+  const open = async () => void (opened = await openWatchDatabase(kind, prefix));
+  const close = async () => {
+    const running = opened;
+    opened = undefined;
+    await running?.close();
+  };
+  if (options.perTest) beforeEach(open);
+  else beforeAll(open);
+  afterEach(async () => {
+    for (const watcher of watchers.splice(0)) await watcher.stop();
+    if (options.perTest) await close();
+    else await opened?.db.exec(`DELETE FROM chain_cursors; DELETE FROM chain_transfers;`);
+  });
+  if (!options.perTest) afterAll(close);
+  return {
+    get db(): Database {
+      if (opened === undefined) throw new Error('watchSuite: no database (read suite.db inside tests and hooks)');
+      return opened.db;
+    },
+    watch(watcher) {
+      watchers.push(watcher);
+      return watcher;
+    },
+  };
+}
+
 /** Addresses of one family the service watches, compared case-insensitively; counts the calls. */
 export class SetWatched implements WatchedAddresses {
   private readonly set = new Set<string>();

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { TestApi, appPerSuite, startTestApi } from './fixtures';
 
 export const ROOT = join(__dirname, '..', '..');
 export const CLI = join(ROOT, 'apps', 'cli', 'src', 'main.ts');
@@ -41,4 +42,15 @@ export function cli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 30_000):
     child.on('error', (error) => (clearTimeout(timer), reject(error)));
     child.on('close', (code, signal) => (clearTimeout(timer), resolvePromise({ code, signal, stdout, stderr })));
   });
+}
+
+/**
+ * The running app of a `describe` block on an embedded store (see appPerSuite), and `cli` runs
+ * against it: the CLI finds the server's admin endpoint through its DATA_DIR.
+ */
+export function cliServerPerSuite(env: NodeJS.ProcessEnv = { TRUSTED_PROXIES: 'loopback' }): { readonly api: TestApi; cli(args: string[]): Promise<Run> } {
+  return appPerSuite(
+    () => startTestApi(env),
+    async (api) => ({ cli: (args: string[]) => cli(args, { DATA_DIR: api.config.dataDir!, DATABASE_URL: '' }) }),
+  );
 }

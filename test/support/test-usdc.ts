@@ -2,38 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { AnvilNode, Hex, TxRequest } from './anvil';
 import { compileContract } from './solidity';
 
-/** The functions of test/fixtures/TestUSDC.sol that tests and benchmarks call. */
-export const TEST_USDC_ABI = [
-  {
-    type: 'function',
-    name: 'mint',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-    ],
-    outputs: [],
-  },
-  {
-    type: 'function',
-    name: 'transfer',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-    ],
-    outputs: [{ name: '', type: 'bool' }],
-  },
-  {
-    type: 'function',
-    name: 'transferMany',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'to', type: 'address[]' },
-      { name: 'value', type: 'uint256[]' },
-    ],
-    outputs: [],
-  },
+/** The functions of test/fixtures/TestUSDC.sol that tests and benchmarks call, as Solidity signatures (viem's parseAbi). */
+export const TEST_USDC_FUNCTIONS = [
+  'function mint(address to, uint256 value)',
+  'function transfer(address to, uint256 value) returns (bool)',
+  'function transferMany(address[] to, uint256[] value)',
 ] as const;
 
 /** A test USDC (6 decimals) deployed on a node. */
@@ -51,22 +24,23 @@ export interface TestUsdc {
 export async function deployTestUsdc(node: AnvilNode): Promise<TestUsdc> {
   const address = await node.deploy(0, compileContract('TestUSDC.sol', 'TestUSDC'));
   const { encodeFunctionData } = node.viem;
+  const abi = node.viem.parseAbi(TEST_USDC_FUNCTIONS);
   const token: TestUsdc = {
     address,
     transfer: (to, amount, extra = {}) => ({
       gas: 100_000n,
       ...extra,
       to: address,
-      data: encodeFunctionData({ abi: TEST_USDC_ABI, functionName: 'transfer', args: [to, amount] }),
+      data: encodeFunctionData({ abi, functionName: 'transfer', args: [to, amount] }),
     }),
     transferMany: (to, amounts, extra = {}) => ({
       gas: 60_000n + 40_000n * BigInt(to.length),
       ...extra,
       to: address,
-      data: encodeFunctionData({ abi: TEST_USDC_ABI, functionName: 'transferMany', args: [to, amounts] }),
+      data: encodeFunctionData({ abi, functionName: 'transferMany', args: [to, amounts] }),
     }),
     async mint(to, amount) {
-      const data = encodeFunctionData({ abi: TEST_USDC_ABI, functionName: 'mint', args: [to, amount] });
+      const data = encodeFunctionData({ abi, functionName: 'mint', args: [to, amount] });
       const hash = await node.send(0, { to: address, data, gas: 100_000n });
       const automine = await node.rpc<boolean>('anvil_getAutomine');
       if (!automine) await node.mine();

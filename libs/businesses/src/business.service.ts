@@ -1,4 +1,4 @@
-import type { Database } from '@lib/database';
+import { type Database, type Prefixed, unprefixed } from '@lib/database';
 import { CommandRunner, EventStore, ReadModelWaiter, WriteMeta } from '@lib/eventstore';
 import { KeyKind, KeyMode, hashKey, isWellFormedKey } from './api-keys';
 import { ApiKeyCache } from './commands/api-key-cache';
@@ -16,7 +16,7 @@ import { SuspendBusinessHandler } from './commands/suspend-business/suspend-busi
 import { Permissions } from './permissions';
 import { findBusiness } from './queries/get-business/get-business.handler';
 import { isKeyId } from './stream-categories';
-import { ApiKeyRow, ApiKeyView, Business, BusinessRow, BusinessStatus, apiKeyView, businessView, compareKeyRows } from './views';
+import { ApiKeyRow, ApiKeyView, Business, BusinessRow, apiKeyView, businessView, compareKeyRows } from './views';
 
 export interface BusinessServiceOptions {
   /** How long an authentication result is reused in this process (default 2000 ms). */
@@ -82,16 +82,7 @@ const AUTHENTICATE_SQL = `SELECT ${KEY_COLUMNS},
   WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`;
 
 type KeyRow = Omit<ApiKeyRow, 'secret_hash'>;
-type AuthRow = KeyRow & {
-  business_name: string;
-  business_simulated: boolean;
-  business_status: BusinessStatus;
-  business_website: string | null;
-  business_support_email: string | null;
-  business_created_at: Date;
-  business_updated_at: Date;
-  business_suspended_at: Date | null;
-};
+type AuthRow = KeyRow & Prefixed<Omit<BusinessRow, 'id'>, 'business_'>;
 
 interface CacheEntry {
   value: AuthenticatedKey | null;
@@ -236,18 +227,9 @@ export class BusinessService implements ApiKeyCache {
   }
 }
 
+/** The business's columns of an authentication row (`business_name` …), under their own names. */
 function businessOf(row: AuthRow): BusinessRow {
-  return {
-    id: row.business_id,
-    name: row.business_name,
-    simulated: row.business_simulated,
-    status: row.business_status,
-    website: row.business_website,
-    support_email: row.business_support_email,
-    created_at: row.business_created_at,
-    updated_at: row.business_updated_at,
-    suspended_at: row.business_suspended_at,
-  };
+  return unprefixed(row, 'business_');
 }
 
 function freezeAuth(value: AuthenticatedKey): AuthenticatedKey {

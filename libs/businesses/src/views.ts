@@ -2,18 +2,14 @@ import { ignoreUnknown } from '@lib/domain';
 import type { RecordedEvent } from '@lib/eventstore';
 import { KeyKind, KeyMode, redactKey } from './api-keys';
 import { CheckoutSettings } from './checkout-settings';
-import { ApiKeyCreatedData, asBusinessEvent } from './events';
+import { ApiKeyCreatedData, BusinessCreatedData, asBusinessEvent } from './events';
 import { Permissions } from './permissions';
 import { BUSINESS_STREAM } from './stream-categories';
 
-/** A row of the `businesses` table. */
-export interface BusinessRow {
+/** A row of the `businesses` table: the business as BusinessCreated recorded it, with its status and times. */
+export interface BusinessRow extends Omit<BusinessCreatedData, 'business_id'> {
   id: string;
-  name: string;
-  simulated: boolean;
   status: BusinessStatus;
-  website: string | null;
-  support_email: string | null;
   created_at: Date;
   updated_at: Date;
   /** Since when the business is suspended; null while it is active (absent from views stored before suspensions existed). */
@@ -40,20 +36,14 @@ export interface ApiKeyRow extends Omit<ApiKeyCreatedData, 'key_id'> {
   revoked_at: Date | null;
 }
 
-/** The business object (spec §2), plus whether it is a simulated business. */
-export interface Business {
+/** The business object (spec §2), plus whether it is a simulated business: its row, times as ISO strings, and the alert settings. */
+export interface Business extends Pick<BusinessRow, 'id' | 'name' | 'simulated' | 'status' | 'website' | 'support_email'> {
   kind: 'business';
-  id: string;
-  name: string;
-  website: string | null;
-  support_email: string | null;
   alert_email: string | null;
   pending_alert_email: string | null;
-  status: BusinessStatus;
   suspended_at: string | null;
   email_alerts: boolean;
   product_updates: boolean;
-  simulated: boolean;
   created_at: string;
   updated_at: string;
 }

@@ -1,4 +1,4 @@
-import { Database, Sql } from '@lib/database';
+import { Database, Sql, camelized, dateOrNull } from '@lib/database';
 import { SystemClock, TimeSource, wallTime } from './clock';
 
 export type TimerStatus = 'scheduled' | 'fired' | 'canceled' | 'failed';
@@ -218,19 +218,9 @@ export class TimerStore {
   }
 }
 
+/** The row under the Timer's names, with fresh dates, the attempts as a number and `{}` for no payload. */
 function toTimer(row: TimerRow): Timer {
-  return {
-    id: row.id,
-    businessId: row.business_id,
-    kind: row.kind,
-    subject: row.subject,
-    payload: row.payload ?? {},
-    dueAt: new Date(row.due_at),
-    status: row.status,
-    attempts: Number(row.attempts),
-    lastError: row.last_error,
-    lockedUntil: row.locked_until ? new Date(row.locked_until) : null,
-    firedAt: row.fired_at ? new Date(row.fired_at) : null,
-    createdAt: new Date(row.created_at),
-  };
+  const t = camelized(row);
+  const dates = { dueAt: new Date(t.dueAt), createdAt: new Date(t.createdAt), lockedUntil: dateOrNull(t.lockedUntil), firedAt: dateOrNull(t.firedAt) };
+  return { ...t, ...dates, payload: t.payload ?? {}, attempts: Number(t.attempts) };
 }

@@ -1,7 +1,6 @@
 import { ChainWatcher, type ChainWatcherOptions, EvmChainMismatchError, type EvmReader, createEvmReader } from '@lib/chains';
-import type { Database } from '@lib/database';
 import { type AnvilNode, startAnvil } from '../../support/anvil';
-import { type LedgerEntry, RecordingSink, SetWatched, openWatchDatabase } from '../../support/chain-watch';
+import { type LedgerEntry, RecordingSink, SetWatched, watchSuite } from '../../support/chain-watch';
 import { eventually } from '../../support/eventually';
 import { STORE_KINDS } from '../../support/fixtures';
 import { type TestUsdc, deployTestUsdc, randomAddress } from '../../support/test-usdc';
@@ -40,20 +39,8 @@ afterAll(async () => {
 });
 
 describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
-  let db: Database;
-  let closeDb: () => Promise<void>;
-  const watchers: ChainWatcher[] = [];
-
-  beforeAll(async () => {
-    ({ db, close: closeDb } = await openWatchDatabase(kind, 'evmwatch'));
-  });
-  afterAll(() => closeDb());
-
   // each test starts from empty tables: its watchers start at the node's next block
-  afterEach(async () => {
-    for (const watcher of watchers.splice(0)) await watcher.stop();
-    await db.exec(`DELETE FROM chain_cursors; DELETE FROM chain_transfers;`);
-  });
+  const suite = watchSuite(kind, 'evmwatch');
 
   /** A watcher of the Ethereum anvil from its next block, polling every 50 ms. */
   async function ethWatcher(watched: SetWatched, sink: RecordingSink, options: Partial<ChainWatcherOptions> = {}): Promise<ChainWatcher> {
@@ -61,14 +48,14 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
       reader: ethReader,
       watched,
       sink,
-      db,
+      db: suite.db,
       startHeight: (await eth.head()) + 1,
       pollMs: 50,
       backoffMs: 100,
       backoffMaxMs: 400,
       ...options,
     });
-    watchers.push(watcher);
+    suite.watch(watcher);
     return watcher;
   }
 
@@ -80,7 +67,7 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
     eventually(() => sink.entry(network, txHash, index), (entry) => entry !== undefined && ok(entry), { what }) as Promise<LedgerEntry>;
 
   /** Rows of transfers not final; a round writes them after its reports, so poll for them. */
-  const pendingRows = async () => Number((await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM chain_transfers`)).rows[0].n);
+  const pendingRows = async () => Number((await suite.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM chain_transfers`)).rows[0].n);
 
   it('reports a native ETH and a USDC transfer to watched addresses (amount, from, to, hash, index, block); not unwatched or reverted ones', async () => {
     const ethTo = randomAddress(eth);
@@ -315,11 +302,11 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
     await eventually(() => sink.entry('ethereum', firstTx, 0)?.confirmations.at(-1), (n) => n === 4, { what: 'first final under the new holder' });
     expect(sink.entry('ethereum', firstTx, 0)?.detections).toBe(1);
     expect(sink.entry('ethereum', secondTx, -1)?.detections).toBe(1);
-    const lease = (await db.query<{ lease_owner: string }>(`SELECT lease_owner FROM chain_cursors WHERE network = 'ethereum'`)).rows[0];
+    const lease = (await suite.db.query<{ lease_owner: string }>(`SELECT lease_owner FROM chain_cursors WHERE network = 'ethereum'`)).rows[0];
     expect(lease.lease_owner).toBe(standby.owner);
 
     await standby.stop(); // a clean stop gives the lease up
-    const released = (await db.query<{ lease_owner: string | null }>(`SELECT lease_owner FROM chain_cursors WHERE network = 'ethereum'`)).rows[0];
+    const released = (await suite.db.query<{ lease_owner: string | null }>(`SELECT lease_owner FROM chain_cursors WHERE network = 'ethereum'`)).rows[0];
     expect(released.lease_owner).toBeNull();
   });
 
@@ -333,12 +320,12 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
       reader: polygonReader,
       watched,
       sink: polygonSink,
-      db,
+      db: suite.db,
       startHeight: (await polygon.head()) + 1,
       pollMs: 50,
       confirmationsRequired: 2,
     });
-    watchers.push(polygonWatch);
+    suite.watch(polygonWatch);
     ethWatch.start();
     polygonWatch.start();
 
@@ -362,15 +349,15 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
     await caughtUp(ethWatch, eth);
     expect(polygonSink.ledger.size).toBe(1);
     expect(ethSink.ledger.size).toBe(0);
-    const cursors = (await db.query<{ network: string }>(`SELECT network FROM chain_cursors ORDER BY network`)).rows.map((r) => r.network);
+    const cursors = (await suite.db.query<{ network: string }>(`SELECT network FROM chain_cursors ORDER BY network`)).rows.map((r) => r.network);
     expect(cursors).toEqual(['ethereum', 'polygon']);
   });
 
   it('a reader refuses a node of another chain', async () => {
     const wrong = await createEvmReader({ network: 'ethereum', url: polygon.url });
     await expect(wrong.head()).rejects.toBeInstanceOf(EvmChainMismatchError);
-    const watcher = new ChainWatcher({ reader: wrong, watched: new SetWatched(), sink: new RecordingSink(), db, pollMs: 50, backoffMs: 50 });
-    watchers.push(watcher);
+    const watcher = new ChainWatcher({ reader: wrong, watched: new SetWatched(), sink: new RecordingSink(), db: suite.db, pollMs: 50, backoffMs: 50 });
+    suite.watch(watcher);
     watcher.start();
     const status = await eventually(() => watcher.status(), (s) => s.consecutiveFailures > 0, { what: 'failing on the wrong chain' });
     expect(status.lastError).toMatch(/EvmChainMismatchError: the node for ethereum serves chain id 137, not 1/);

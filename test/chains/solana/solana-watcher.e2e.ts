@@ -2,8 +2,7 @@ import { type Address, type KeyPairSigner, address } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import { ChainWatcher, type SolanaReader, type SolanaRpcBlock, TOKEN_PROGRAM, base58Encode, createSolanaReader } from '@lib/chains';
-import type { Database } from '@lib/database';
-import { type LedgerEntry, RecordingSink, SetWatched, openWatchDatabase } from '../../support/chain-watch';
+import { type LedgerEntry, RecordingSink, SetWatched, watchSuite } from '../../support/chain-watch';
 import { eventually } from '../../support/eventually';
 import { STORE_KINDS } from '../../support/fixtures';
 import { type Executed, LocalLedger, SOL } from './local-ledger';
@@ -56,24 +55,13 @@ async function payUsdc(owner: Address, amount: bigint): Promise<Executed> {
 }
 
 describe.each(STORE_KINDS)('Solana watcher over the RPC stand-in (%s store)', (kind) => {
-  let db: Database;
-  let closeDb: () => Promise<void>;
-  const watchers: ChainWatcher[] = [];
-
-  beforeEach(async () => {
-    ({ db, close: closeDb } = await openWatchDatabase(kind, 'solwatch'));
-    await freshChain();
-  });
-
-  afterEach(async () => {
-    for (const watcher of watchers.splice(0)) await watcher.stop();
-    await closeDb();
-    await node.close();
-  });
+  const suite = watchSuite(kind, 'solwatch', { perTest: true });
+  beforeEach(() => freshChain());
+  afterEach(() => node.close());
 
   function watcher(watched: SetWatched, sink: RecordingSink): ChainWatcher {
-    const w = new ChainWatcher({ reader, watched, sink, db, startHeight: node.tip + 1, pollMs: 20, backoffMs: 50, backoffMaxMs: 200 });
-    watchers.push(w);
+    const w = new ChainWatcher({ reader, watched, sink, db: suite.db, startHeight: node.tip + 1, pollMs: 20, backoffMs: 50, backoffMaxMs: 200 });
+    suite.watch(w);
     return w;
   }
 

@@ -109,7 +109,7 @@ export class SqlEventStore implements EventStore {
     }
     if (rows.length === 0) return this.resolveRejectedAppend(stream, events, expected);
     const last = rows.reduce((a, b) => (BigInt(a.global_position) > BigInt(b.global_position) ? a : b));
-    const position = { commit: BigInt(last.transaction_id), prepare: BigInt(last.global_position) };
+    const position = positionOf(last);
     this.appended.emit('append', position);
     return { nextExpectedRevision: Number(last.stream_revision), position };
   }
@@ -125,7 +125,7 @@ export class SqlEventStore implements EventStore {
       const last = rows[rows.length - 1];
       return {
         nextExpectedRevision: Number(last.stream_revision),
-        position: { commit: BigInt(last.transaction_id), prepare: BigInt(last.global_position) },
+        position: positionOf(last),
       };
     }
     if (rows.length > 0) throw new DuplicateEventIdError(stream, rows.map((r) => r.event_id));
@@ -207,7 +207,7 @@ export class SqlEventStore implements EventStore {
       `SELECT transaction_id::text, global_position::text FROM es_events WHERE ${VISIBLE}
        ORDER BY es_events.transaction_id DESC, es_events.global_position DESC LIMIT 1`,
     );
-    return rows[0] ? { commit: BigInt(rows[0].transaction_id), prepare: BigInt(rows[0].global_position) } : null;
+    return rows[0] ? positionOf(rows[0]) : null;
   }
 
   async countAfter(after: LogPosition | null, cap = 1_000_000_000): Promise<number> {
@@ -268,15 +268,12 @@ function warnOnce(error: unknown, failures: number): void {
   if (failures === 1) process.stderr.write(`event store: subscription read failed, retrying: ${(error as Error)?.message ?? error}\n`);
 }
 
+/** Where a row stands in the log: its transaction, then its place in the table. */
+function positionOf(row: Pick<EventRow, 'transaction_id' | 'global_position'>): LogPosition {
+  return { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) };
+}
+
 function toRecordedEvent(row: EventRow): RecordedEvent {
-  return {
-    id: row.event_id,
-    type: row.event_type,
-    data: row.data,
-    metadata: row.metadata,
-    stream: row.stream_id,
-    revision: Number(row.stream_revision),
-    position: { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) },
-    recordedAt: row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at),
-  };
+  const { event_id: id, event_type: type, data, metadata, stream_id: stream, stream_revision, recorded_at } = row;
+  return { id, type, data, metadata, stream, revision: Number(stream_revision), position: positionOf(row), recordedAt: recorded_at instanceof Date ? recorded_at : new Date(recorded_at) };
 }
