@@ -75,7 +75,7 @@ export function reactionEventId(reactionId: string, index: number): string {
 }
 
 export function isCheckoutEvent(event: CheckoutEvent | PaymentEvent): event is CheckoutEvent {
-  return event.type.startsWith('Checkout');
+  return event.type.startsWith('Checkout') || event.type === 'CardCheckoutOpened';
 }
 
 export function react(event: CheckoutEvent | PaymentEvent, context: ReactContext): Reaction[] {
