@@ -304,7 +304,7 @@ export interface paths {
          *
          *     Public: no credentials needed (a key sent anyway must be valid).
          */
-        post: operations["post_checkouts_id_card_attempts"];
+        post: operations["startCardAttempt"];
         delete?: never;
         options?: never;
         head?: never;
@@ -326,7 +326,7 @@ export interface paths {
          *
          *     Public: no credentials needed (a key sent anyway must be valid).
          */
-        post: operations["post_checkouts_id_card_attempts_attempt_id_confirm"];
+        post: operations["confirmCardAttempt"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1503,7 +1503,7 @@ export interface components {
              */
             simulate?: "exact" | "underpaid" | "overpaid" | "wrong_network";
         };
-        Post_checkouts_id_card_attemptsBody: {
+        StartCardAttemptBody: {
             /** @description The route the page shows (`card.route`); when sent and no longer the checkout’s, 409 `stale_route`. The checkout's current `card.route` (else 409 stale_route: the page is out of date). */
             route?: number;
         };
@@ -1637,7 +1637,7 @@ export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type CreatePaymentBody = components['schemas']['CreatePaymentBody'];
 export type UpdatePaymentBody = components['schemas']['UpdatePaymentBody'];
 export type OpenCheckoutBody = components['schemas']['OpenCheckoutBody'];
-export type PostCheckoutsIdCardAttemptsBody = components['schemas']['Post_checkouts_id_card_attemptsBody'];
+export type StartCardAttemptBody = components['schemas']['StartCardAttemptBody'];
 export type ClaimCheckoutBody = components['schemas']['ClaimCheckoutBody'];
 export type MarkCheckoutSentBody = components['schemas']['MarkCheckoutSentBody'];
 export type AdvanceTestClockBody = components['schemas']['AdvanceTestClockBody'];
@@ -3582,7 +3582,7 @@ export interface operations {
             };
         };
     };
-    post_checkouts_id_card_attempts: {
+    startCardAttempt: {
         parameters: {
             query?: never;
             header: {
@@ -3596,7 +3596,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["Post_checkouts_id_card_attemptsBody"];
+                "application/json": components["schemas"]["StartCardAttemptBody"];
             };
         };
         responses: {
@@ -3758,7 +3758,7 @@ export interface operations {
             };
         };
     };
-    post_checkouts_id_card_attempts_attempt_id_confirm: {
+    confirmCardAttempt: {
         parameters: {
             query?: never;
             header?: {
