@@ -116,12 +116,14 @@ describe('the limits the OpenAPI document states for request bodies are the ones
     const anyone = shop.as(null);
     const paymentCode = async () => (await shop.createPayment()).url.split('/').pop() as string;
     const checkoutId = async () => (await shop.openCheckout(await shop.createPayment())).id as string;
+    const cardCheckoutId = async () => (await anyone.postOnce('/checkouts', { payment_code: await paymentCode(), rail: 'card', email: 'a@example.com', country: 'US' })).body.data.id as string;
     operations.push(
       { method: 'post', path: '/payments', base: { amount: 2500, currency: 'USD' }, send: (body) => shop.post('/payments', body), takesMaxima: true },
       { method: 'patch', path: '/payments/{id}', base: { metadata: { order: '1' } }, send: async (body) => shop.patch(`/payments/${(await shop.createPayment()).id}`, body), takesMaxima: true },
       { method: 'post', path: '/checkouts', base: { asset: 'USDC', network: 'ethereum' }, send: async (body) => anyone.postOnce('/checkouts', { payment_code: await paymentCode(), ...body }), takesMaxima: false },
       { method: 'post', path: '/checkouts/{id}/claim', base: { tx_hash: '0x' + '12'.repeat(32) }, send: async (body) => anyone.post(`/checkouts/${await checkoutId()}/claim`, body), takesMaxima: false },
       { method: 'post', path: '/checkouts/{id}/mark-sent', base: {}, send: async (body) => anyone.post(`/checkouts/${await checkoutId()}/mark-sent`, body), takesMaxima: false },
+      { method: 'post', path: '/checkouts/{id}/card-attempts', base: {}, send: async (body) => anyone.postOnce(`/checkouts/${await cardCheckoutId()}/card-attempts`, body), takesMaxima: false },
       { method: 'post', path: '/test_clock/advance', base: { seconds: 1 }, send: (body) => clock.post('/test_clock/advance', body), takesMaxima: true },
       // a new live business for each try: a wallet taken would make the next one 409 wallet_exists
       { method: 'post', path: '/wallet', base: { type: 'created' }, send: async (body) => (await businessWithKey(api, false, 'Wallet limits')).client.post('/wallet', body), takesMaxima: false },

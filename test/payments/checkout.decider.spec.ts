@@ -77,7 +77,7 @@ describe('checkout decider (§3 rows)', () => {
     const events = given(opened, now).when({ type: 'MarkSent', simulate: 'late', txHash: HASH }).thenIdempotent();
     expect(events[0]).toEqual({ type: 'CheckoutExpired', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', received_amount: '0', expires_at: now.toISOString() } });
     const state = [...opened, ...events].reduce(evolveCheckout, initialCheckoutState);
-    if (state.status === 'none') throw new Error('no checkout');
+    if (state.status === 'none' || state.rail !== 'crypto') throw new Error('no crypto checkout');
     expect(state.status).toBe('needs_review');
     expect(state.reviewReason).toBe('late');
     expect(Date.parse(state.expiresAt)).toBeLessThanOrEqual(now.getTime());

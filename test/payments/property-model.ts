@@ -7,7 +7,7 @@ import {
   CheckoutState,
   CheckoutStatus,
   LivePaymentState,
-  OpenCheckoutState,
+  CryptoCheckoutState,
   PaymentDomainError,
   PaymentEvent,
   PaymentStatus,
@@ -217,14 +217,15 @@ export class Run {
     return p;
   }
 
-  private checkout(id: string): OpenCheckoutState {
+  private checkout(id: string): CryptoCheckoutState {
     const c = this.h.checkoutState(id);
     if (c.status === 'none') throw new PropertyFailure(`checkout ${id} is gone`);
+    if (c.rail !== 'crypto') throw new PropertyFailure(`checkout ${id} is not a crypto checkout`);
     return c;
   }
 
   /** The n-th checkout among those `fits` (when `relevant` and any fits), else among all. */
-  private picked(n: number, relevant: boolean, fits: (c: OpenCheckoutState) => boolean): string | null {
+  private picked(n: number, relevant: boolean, fits: (c: CryptoCheckoutState) => boolean): string | null {
     const all = this.checkoutIds();
     const fitting = relevant ? all.filter((id) => fits(this.checkout(id))) : [];
     const ids = fitting.length > 0 ? fitting : all;
@@ -693,7 +694,7 @@ export function checkInvariants(run: Run, before: Statuses): Statuses {
   for (const [id, stream] of h.checkouts) {
     const c = checkoutNow.get(id) ?? initialCheckoutState;
     const f = facts.get(id);
-    if (c.status === 'none' || !f) continue;
+    if (c.status === 'none' || c.rail !== 'crypto' || !f) continue;
     let sum = 0n;
     for (const { event } of stream) if (event.type === 'CheckoutTransferDetected' && event.data.network === f.network) sum += units(event.data.amount, f.decimals, `checkout ${id} transfer`);
     if (c.received !== sum) fail(`checkout ${id}: received ${c.received} ≠ ${sum}, its transfers on ${f.network}`);

@@ -159,7 +159,7 @@ async function chainReports(api: TestApi, checkoutId: string, amount: string): P
   const streams = api.app.get(PaymentStreams);
   const process = api.app.get(PaymentsProcessManager);
   const checkout = await streams.checkout(checkoutId);
-  if (checkout.status === 'none' || checkout.businessId === null) throw new Error(`no checkout ${checkoutId}`);
+  if (checkout.status === 'none' || checkout.businessId === null || checkout.rail !== 'crypto') throw new Error(`no crypto checkout ${checkoutId}`);
   const options = { now: await api.app.get(BusinessClock).now(checkout.businessId), metadata: { actor: SYSTEM_ACTOR } };
   const txHash = randomUUID().replace(/-/g, '').repeat(2); // 64 hex: a bitcoin txid
   const detected = await streams.decideCheckout(checkoutId, { type: 'DetectTransfer', txHash, network: checkout.network, amount }, options);

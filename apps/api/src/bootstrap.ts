@@ -8,6 +8,7 @@ import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { setupApiReference } from './platform/api-reference';
 import { OPENAPI_PATH, setupOpenApi } from './platform/openapi';
+import { setupSimulatedProcessor } from './platform/simulated-processor';
 
 export const API_PREFIX = 'api/v1';
 
@@ -24,7 +25,8 @@ export interface ApiAppOptions {
  * Builds the HTTP app on Fastify (docs/decisions/0005): the JSON body parser, request ids,
  * the edge check, the error filter and DTO validation, around the application's modules.
  * Everything answers under /api/v1 (JSON only), except the API reference page at /docs and the
- * hosted checkout page at the path of CHECKOUT_BASE_URL (libs/checkout-page, decision 0027).
+ * hosted checkout page at the path of CHECKOUT_BASE_URL (libs/checkout-page, decision 0027);
+ * simulated card processors' secure pages at /simulated-processor.
  */
 export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<NestFastifyApplication> {
   const logger = createLogger(options.logLevel ?? config.logLevel, options.logDestination);
@@ -65,6 +67,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   app.useGlobalPipes(apiValidationPipe());
   setupOpenApi(app, config, API_PREFIX);
   setupApiReference(app, config, `/${API_PREFIX}/${OPENAPI_PATH}`); // GET /docs, outside /api/v1: the one HTML page
+  setupSimulatedProcessor(app); // the simulated card processors' secure pages, outside /api/v1 (decision 0026)
   app.enableShutdownHooks();
   return app;
 }

@@ -242,6 +242,8 @@ export interface paths {
          * Open a checkout (one attempt to pay a payment)
          * @description A crypto checkout locks a rate: a simulated business’s from a fixed table, a live business’s from the live exchange-rate source, never older than its freshness bound; without a fresh price the answer is 503 `temporarily_unavailable` and nothing is opened. `crypto.rate` names the source and the time of the price.
          *
+         *     A card checkout (`rail: card`) needs `email` (or the payment’s `customer_email`; else 400 `email_required`) and `country` (it decides which card processors — the checkout’s routes — can take the card: 400 `rail_unavailable` with `field` `country` where none does, `field` `rail` for a business that takes no card); `asset`, `network` and `simulate` are refused. What the card is charged (`breakdown.total`, in the payment’s currency) must be 5 to 10,000 in major units (400 `amount_out_of_range`). With `replaces` naming a card checkout, the new one continues on the routes that checkout has not used.
+         *
          *     Public: no credentials needed (a key sent anyway must be valid).
          *
          *     A test key on a live business gets 403 test_mode_unavailable.
@@ -307,6 +309,50 @@ export interface paths {
          * @description Public: no credentials needed (a key sent anyway must be valid).
          */
         post: operations["supersedeCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkouts/{id}/card-attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a card attempt on the checkout’s current route (the processor’s secure page)
+         * @description Card checkouts only. The processor of the checkout’s `card.route` creates its secure page: the checkout becomes `awaiting_customer` with `card.attempt` pending and its `secure_url`; the processor sends the customer back to the checkout page (`?s=<checkout>&attempt=<attempt>`), which then calls confirm. A checkout that failed on a decline or a timeout takes its next attempt on the next route. 503 `upstream_unavailable`: the processor cannot be reached; nothing was started, retry with the same Idempotency-Key.
+         *
+         *     Public: no credentials needed (a key sent anyway must be valid).
+         */
+        post: operations["startCardAttempt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkouts/{id}/card-attempts/{attempt_id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record what the processor says of a card attempt (the customer came back from the secure page)
+         * @description Asks the attempt’s processor for its result and records it: succeeded → the checkout completes (or, on a checkout canceled meanwhile, goes to needs_review); declined → failed with the decline code. Unchanged while the processor has no result, or when the result is recorded already.
+         *
+         *     Public: no credentials needed (a key sent anyway must be valid).
+         */
+        post: operations["confirmCardAttempt"];
         delete?: never;
         options?: never;
         head?: never;
@@ -861,23 +907,24 @@ export interface components {
             };
             /** @description Basis points. */
             fee_rate_bps: number;
+            /** @description How the payment is paid. A card method has no coin, network or amounts (null). */
             method: {
                 /** @enum {string} */
-                rail: "crypto";
-                /** @enum {string} */
-                asset: "USDC" | "USDT" | "BTC" | "ETH" | "SOL";
-                /** @enum {string} */
-                network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin";
+                rail: "crypto" | "card";
+                /** @enum {string|null} */
+                asset: "USDC" | "USDT" | "BTC" | "ETH" | "SOL" | null;
+                /** @enum {string|null} */
+                network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin" | null;
                 /**
                  * @description Decimal amount in the coin, no more decimals than the coin has.
                  * @example 100.5
                  */
-                amount: string;
+                amount: string | null;
                 /**
                  * @description Decimal amount in the coin, no more decimals than the coin has.
                  * @example 100.5
                  */
-                expected_amount: string;
+                expected_amount: string | null;
                 /**
                  * @description Decimal amount in the coin, no more decimals than the coin has.
                  * @example 100.5
@@ -886,6 +933,14 @@ export interface components {
                 from_address: string | null;
                 tx_hash: string | null;
                 explorer_url: string | null;
+                /** @description The card charged (card methods, once charged); null on a crypto method. */
+                card: {
+                    processor: string;
+                    /** @example visa */
+                    brand: string;
+                    /** @example 4242 */
+                    last4: string;
+                } | null;
             } | null;
             settlement: {
                 /** @enum {string} */
@@ -1017,9 +1072,42 @@ export interface components {
                 tx_hash: string | null;
                 explorer_url: string | null;
             } | null;
-            /** @description Null for crypto checkouts. */
+            /** @description A card checkout’s routes and attempts (decision 0026); null for crypto checkouts. */
             card: {
-                [key: string]: unknown;
+                /** @description 1-based position of the route (card processor) the next or current attempt uses. */
+                route: number;
+                /** @description How many routes this checkout may use. */
+                routes: number;
+                /**
+                 * @description The processor of that route.
+                 * @example simulated_a
+                 */
+                processor: string;
+                /** @description The latest attempt. */
+                attempt: {
+                    /** @example att_… */
+                    id: string;
+                    number: number;
+                    route: number;
+                    processor: string;
+                    /** @enum {string} */
+                    status: "pending" | "succeeded" | "declined" | "timed_out";
+                    /** @description The processor’s secure page; null once the attempt ended. */
+                    secure_url: string | null;
+                    /** Format: date-time */
+                    expires_at: string;
+                    /** Format: date-time */
+                    created_at: string;
+                } | null;
+                brand: string | null;
+                last4: string | null;
+                /**
+                 * @description The latest attempt’s decline: card_declined, insufficient_funds, expired_card, authentication_failed, do_not_retry.
+                 * @example card_declined
+                 */
+                decline_code: string | null;
+                /** @description Whether another attempt can be started now (POST /checkouts/{id}/card-attempts). */
+                retryable: boolean;
             } | null;
             confirmations: {
                 current: number;
@@ -1032,11 +1120,11 @@ export interface components {
             replaced_by: string | null;
             failure_code: string | null;
             /** @enum {string|null} */
-            review_reason: "claimed" | "wrong_network" | "late" | null;
+            review_reason: "claimed" | "wrong_network" | "late" | "paid_after_cancel" | "paid_after_close" | null;
             success_url: string | null;
             /**
              * Format: date-time
-             * @description End of the quote.
+             * @description End of the quote; on a card checkout, the end of the attempt in progress (null without one).
              */
             expires_at: string | null;
             /** Format: date-time */
@@ -1096,7 +1184,7 @@ export interface components {
                 amount: string;
             } | null;
             /**
-             * @description Decimal amount in the coin, no more decimals than the coin has.
+             * @description What arrived, in the coin; for a card, what the card was charged, a decimal of `currency`. Null until something arrives.
              * @example 100.5
              */
             received_amount: string | null;
@@ -1494,6 +1582,10 @@ export interface components {
              */
             simulate?: "exact" | "underpaid" | "overpaid" | "wrong_network";
         };
+        StartCardAttemptBody: {
+            /** @description The route the page shows (`card.route`); when sent and no longer the checkout’s, 409 `stale_route`. The checkout's current `card.route` (else 409 stale_route: the page is out of date). */
+            route?: number;
+        };
         ClaimCheckoutBody: {
             /** @description The hash of the transfer the customer says they sent. In the form of a transaction hash on the checkout's network (else 400 invalid_tx_hash); the service does not look it up. */
             tx_hash: string;
@@ -1627,6 +1719,7 @@ export type UpdateCheckoutSettingsBody = components['schemas']['UpdateCheckoutSe
 export type CreatePaymentBody = components['schemas']['CreatePaymentBody'];
 export type UpdatePaymentBody = components['schemas']['UpdatePaymentBody'];
 export type OpenCheckoutBody = components['schemas']['OpenCheckoutBody'];
+export type StartCardAttemptBody = components['schemas']['StartCardAttemptBody'];
 export type ClaimCheckoutBody = components['schemas']['ClaimCheckoutBody'];
 export type MarkCheckoutSentBody = components['schemas']['MarkCheckoutSentBody'];
 export type AdvanceTestClockBody = components['schemas']['AdvanceTestClockBody'];
@@ -3787,6 +3880,337 @@ export interface operations {
             };
             /**
              * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later with the same Idempotency-Key
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startCardAttempt: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: a new random value per operation (1 to 255 characters). A 2xx response is kept 24 hours and replayed for the same key, method, path and body. */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["StartCardAttemptBody"];
+            };
+        };
+        responses: {
+            /** @description The checkout. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Checkout"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `idempotency_key_required`: no Idempotency-Key header was sent
+             *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `wrong_rail`
+             *     - `checkout_not_awaiting`
+             *     - `stale_route`
+             *     - `route_in_progress`
+             *     - `checkout_not_retryable`
+             *     - `no_route`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests. Error codes:
+             *     - `rate_limited`: more than 30 requests per 10 minutes per IP address; wait Retry-After seconds
+             */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side; retry with the same Idempotency-Key
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later with the same Idempotency-Key
+             *     - `upstream_unavailable`: a service this route depends on cannot be reached (such as the exchange-rate source); nothing changed; retry with the same Idempotency-Key
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmCardAttempt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: a new random value per operation (1 to 255 characters). A 2xx response is kept 24 hours and replayed for the same key, method, path and body. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                attempt_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkout. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Checkout"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `wrong_rail`
+             *     - `stale_route`
+             *     - `checkout_not_awaiting`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side; retry with the same Idempotency-Key
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `upstream_unavailable`: a service this route depends on cannot be reached (such as the exchange-rate source); nothing changed; retry with the same Idempotency-Key
              *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later with the same Idempotency-Key
              */
             503: {

@@ -47,6 +47,8 @@ export interface AppConfig extends StoreConfig {
   ratesUrl: string | null;
   /** Freshness bound of live rates in milliseconds (RATES_MAX_AGE_SECONDS): an older price is never quoted from. */
   ratesMaxAgeMs: number;
+  /** Simulated card processors made unreachable (SIMULATED_CARD_PROCESSORS_DOWN=simulated_a,simulated_b): a test switch for 503 upstream_unavailable (decision 0026). */
+  simulatedCardProcessorsDown: string[];
 }
 
 export class ConfigError extends Error {
@@ -86,6 +88,7 @@ export const CONFIG_VARIABLES = [
   'CHAIN_POLL_MS',
   'RATES_URL',
   'RATES_MAX_AGE_SECONDS',
+  'SIMULATED_CARD_PROCESSORS_DOWN',
 ] as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -144,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     chainPollMs: integer(env, 'CHAIN_POLL_MS', 2000, 50, 600_000),
     ratesUrl: ratesUrl === null ? null : ratesUrl.replace(/\/+$/, ''),
     ratesMaxAgeMs: ratesMaxAge * 1000,
+    simulatedCardProcessorsDown: simulatedDown(env.SIMULATED_CARD_PROCESSORS_DOWN),
   };
   if (config.walletKek !== null && !isKek(config.walletKek)) throw new ConfigError('WALLET_KEK must be 32 bytes written as 64 hex digits or base64');
   if (adapterFor(config) === 'embedded' && roleArg !== 'all') {
@@ -162,6 +166,13 @@ export function assertServiceConfig(config: AppConfig): void {
   if (config.walletKek === null && config.walletKekFile === null && adapterFor(config) !== 'embedded') {
     throw new ConfigError('WALLET_KEK or WALLET_KEK_FILE is required with a shared store (DATABASE_URL): every process must seal and open wallet secrets under the same key');
   }
+}
+
+/** SIMULATED_CARD_PROCESSORS_DOWN: a comma-separated list of simulated card processors to make unreachable (simulated_a, simulated_b). */
+function simulatedDown(text: string | undefined): string[] {
+  const names = (text ?? '').split(',').map((n) => n.trim()).filter((n) => n !== '');
+  for (const name of names) if (name !== 'simulated_a' && name !== 'simulated_b') throw new ConfigError(`SIMULATED_CARD_PROCESSORS_DOWN names simulated_a or simulated_b, got ${JSON.stringify(name)}`);
+  return names;
 }
 
 /** EVM_TOKENS_<NETWORK>: `USDC=0x…,USDT=0x…` — assets the registry puts on that network, valid addresses. */

@@ -4,7 +4,8 @@ import { Database } from '@lib/database';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { TimerRunner, TimerStore } from '@lib/timers';
 import { FixedRates, LiveRates, NoLiveRates } from '@lib/rates';
-import { BusinessClock, PAYMENTS_SETTINGS, PAYMENT_RATES, PaymentAccess, PaymentRateSources, PaymentRates, PaymentStreams, PaymentsProcessManager, PaymentsSettings, TIMER_KINDS, TimerFiring } from './app';
+import { CardsModule } from '@lib/cards';
+import { BusinessClock, CardAttempts, PAYMENTS_SETTINGS, PAYMENT_RATES, PaymentAccess, PaymentRateSources, PaymentRates, PaymentStreams, PaymentsProcessManager, PaymentsSettings, TIMER_KINDS, TimerFiring } from './app';
 import { PAYMENT_COMMAND_HANDLERS, PaymentUseCaseSteps } from './commands';
 import { PaymentsReactor } from './payments-reactor';
 import { PAYMENT_QUERY_HANDLERS } from './queries';
@@ -70,7 +71,7 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
  * clock, who may act on what, the rates quotes come from, and the steps the command handlers share (PaymentUseCaseSteps).
  */
 @Module({
-  imports: [WalletsModule, OperationsModule],
+  imports: [WalletsModule, OperationsModule, CardsModule],
   providers: [
     { provide: TimerStore, useFactory: (db: Database) => new TimerStore(db), inject: [DATABASE] },
     { provide: PaymentsReadModel, useFactory: (db: Database, config: AppConfig) => new PaymentsReadModel(db, { checkoutBaseUrl: config.checkoutBaseUrl }), inject: [DATABASE, APP_CONFIG] },
@@ -94,9 +95,10 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
     ...PAYMENT_COMMAND_HANDLERS,
     ...PAYMENT_QUERY_HANDLERS,
     PaymentsWorker,
+    CardAttempts,
     ChainTransfers,
     ChainWatchers,
   ],
-  exports: [PaymentsReadModel, TimerStore, PaymentStreams, PaymentsProcessManager, TimerFiring, BusinessClock, ChainTransfers, ChainWatchers],
+  exports: [CardsModule, PaymentsReadModel, TimerStore, PaymentStreams, PaymentsProcessManager, TimerFiring, BusinessClock, ChainTransfers, ChainWatchers],
 })
 export class PaymentsCoreModule {}

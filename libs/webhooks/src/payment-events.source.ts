@@ -12,7 +12,7 @@ import { ApiEventDraft, ApiEventSource } from './read/event-source';
  * |---|---|
  * | PaymentCreated | payment.created |
  * | status becomes underpaid / needs_review / succeeded / failed / canceled | payment.underpaid / payment.needs_review / payment.succeeded / payment.failed / payment.canceled |
- * | PaymentMetadataUpdated, PaymentMethodSelected, PaymentTransferDetected, PaymentRemainderRequested, PaymentRemainderPaid (status unchanged) | payment.updated |
+ * | PaymentMetadataUpdated, PaymentMethodSelected, PaymentCardMethodSelected, PaymentTransferDetected, PaymentRemainderRequested, PaymentRemainderPaid (status unchanged) | payment.updated |
  *
  * Confirmation counts, accepted markers and checkout bookkeeping change the status (and give its
  * event) or nothing a subscriber acts on: no event, so a 32-confirmation network does not send
@@ -26,7 +26,7 @@ const STATUS_EVENT: Record<string, string> = {
   canceled: 'payment.canceled',
 };
 
-const UPDATES = new Set(['PaymentMetadataUpdated', 'PaymentMethodSelected', 'PaymentTransferDetected', 'PaymentRemainderRequested', 'PaymentRemainderPaid']);
+const UPDATES = new Set(['PaymentMetadataUpdated', 'PaymentMethodSelected', 'PaymentCardMethodSelected', 'PaymentTransferDetected', 'PaymentRemainderRequested', 'PaymentRemainderPaid']);
 
 export function paymentEventSource(options: { checkoutBaseUrl: string }): ApiEventSource<PaymentViewState> {
   return {

@@ -254,7 +254,7 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
     expect((await open({ payment_code: 'nope', asset: 'USDC', network: 'polygon' })).body.error.code).toBe('payment_not_found');
     expect((await open({ link_code: 'nope' })).body.error.code).toBe('link_not_found');
     expect((await open({ payment_code: code, asset: 'BTC', network: 'polygon' })).body.error.code).toBe('asset_unavailable');
-    expect((await open({ payment_code: code, rail: 'card', email: 'a@b.co' })).body.error.code).toBe('rail_unavailable');
+    expect((await open({ payment_code: code, rail: 'card', email: 'a@b.co', country: 'KP' })).body.error.code).toBe('rail_unavailable');
     expect((await open({ payment_code: code, asset: 'USDC', network: 'polygon', email: 'nope' })).body.error.code).toBe('invalid_email');
     expect((await open({ payment_code: code, asset: 'USDC', network: 'polygon', simulate: 'late' })).body.error).toMatchObject({ code: 'invalid_request', field: 'simulate' });
     const expiring = await suite.shop.createPayment({ expires_at: new Date(Date.now() + 3_600_000).toISOString() });

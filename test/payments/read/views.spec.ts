@@ -78,6 +78,7 @@ describe('payment view', () => {
         from_address: SENDER,
         tx_hash: hash(1),
         explorer_url: etherscan(hash(1)),
+        card: null,
       },
       settlement: {
         destination: 'wallet',

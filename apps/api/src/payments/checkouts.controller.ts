@@ -1,4 +1,5 @@
-import { Body, Controller, Get, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Param, Post, Req } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@lib/core';
 import { Command, CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
@@ -12,6 +13,9 @@ import {
   MarkSentRequest,
   OpenCheckoutCommand,
   OpenCheckoutRequest,
+  StartCardAttemptCommand,
+  StartCardAttemptRequest,
+  ConfirmCardAttemptCommand,
   SupersedeCheckoutCommand,
 } from '@lib/payments';
 import { LiveModeAction, Public } from '../auth/auth.decorators';
@@ -36,12 +40,14 @@ export class CheckoutsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @ApiOperation({
     summary: 'Open a checkout (one attempt to pay a payment)',
     description:
-      'A crypto checkout locks a rate: a simulated business’s from a fixed table, a live business’s from the live exchange-rate source, never older than its freshness bound; without a fresh price the answer is 503 `temporarily_unavailable` and nothing is opened. `crypto.rate` names the source and the time of the price.',
+      'A crypto checkout locks a rate: a simulated business’s from a fixed table, a live business’s from the live exchange-rate source, never older than its freshness bound; without a fresh price the answer is 503 `temporarily_unavailable` and nothing is opened. `crypto.rate` names the source and the time of the price.\n\n' +
+      'A card checkout (`rail: card`) needs `email` (or the payment’s `customer_email`; else 400 `email_required`) and `country` (it decides which card processors — the checkout’s routes — can take the card: 400 `rail_unavailable` with `field` `country` where none does, `field` `rail` for a business that takes no card); `asset`, `network` and `simulate` are refused. What the card is charged (`breakdown.total`, in the payment’s currency) must be 5 to 10,000 in major units (400 `amount_out_of_range`). With `replaces` naming a card checkout, the new one continues on the routes that checkout has not used.',
   })
   @ApiCreatedResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
   @ApiErrors(
@@ -95,6 +101,36 @@ export class CheckoutsController {
   @PostAction(':id/supersede')
   async supersede(@Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
     return this.change(new SupersedeCheckoutCommand(id, actingFor(auth), writeMeta(request)), id, auth);
+  }
+
+  @ApiOperation({
+    summary: 'Start a card attempt on the checkout’s current route (the processor’s secure page)',
+    description:
+      'Card checkouts only. The processor of the checkout’s `card.route` creates its secure page: the checkout becomes `awaiting_customer` with `card.attempt` pending and its `secure_url`; the processor sends the customer back to the checkout page (`?s=<checkout>&attempt=<attempt>`), which then calls confirm. A checkout that failed on a decline or a timeout takes its next attempt on the next route. 503 `upstream_unavailable`: the processor cannot be reached; nothing was started, retry with the same Idempotency-Key.',
+  })
+  @ApiCreatedResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
+  @ApiErrors('wrong_rail', 'checkout_not_awaiting', 'stale_route', 'route_in_progress', 'checkout_not_retryable', 'no_route', 'temporarily_unavailable', 'upstream_unavailable')
+  @Public()
+  @IdempotencyKeyRequired()
+  @RateLimit('checkouts.create')
+  @Post(':id/card-attempts')
+  async startCardAttempt(@Param('id') id: string, @Body() body: StartCardAttemptRequest, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
+    const origin = this.config.apiBaseUrl ?? `${request.protocol}://${request.host}`;
+    await this.commands.execute(new StartCardAttemptCommand(id, body ?? {}, actingFor(auth), origin, writeMeta(request)));
+    return { data: await this.checkout(id, auth) };
+  }
+
+  @ApiOperation({
+    summary: 'Record what the processor says of a card attempt (the customer came back from the secure page)',
+    description:
+      'Asks the attempt’s processor for its result and records it: succeeded → the checkout completes (or, on a checkout canceled meanwhile, goes to needs_review); declined → failed with the decline code. Unchanged while the processor has no result, or when the result is recorded already.',
+  })
+  @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
+  @ApiErrors('wrong_rail', 'stale_route', 'checkout_not_awaiting', 'upstream_unavailable')
+  @Public()
+  @PostAction(':id/card-attempts/:attempt_id/confirm')
+  async confirmCardAttempt(@Param('id') id: string, @Param('attempt_id') attemptId: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
+    return this.change(new ConfirmCardAttemptCommand(id, attemptId, actingFor(auth), writeMeta(request)), id, auth);
   }
 
   @ApiOperation({ summary: 'Claim a transfer sent after the checkout closed (the business reviews it)' })

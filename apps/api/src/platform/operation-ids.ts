@@ -28,6 +28,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /checkouts/{id}/supersede': 'supersedeCheckout',
   'POST /checkouts/{id}/claim': 'claimCheckout',
   'POST /checkouts/{id}/mark-sent': 'markCheckoutSent',
+  'POST /checkouts/{id}/card-attempts': 'startCardAttempt',
+  'POST /checkouts/{id}/card-attempts/{attempt_id}/confirm': 'confirmCardAttempt',
   'GET /public/receipts/{id}': 'getReceipt',
 
   'POST /wallet': 'createWallet',

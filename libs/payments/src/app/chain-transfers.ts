@@ -62,6 +62,10 @@ export class ChainTransfers implements TransferSink {
       this.logger.error(`checkout ${owner.checkoutId} of address ${transfer.to} has no stream: ${transfer.network} ${transfer.txHash} not credited`);
       return;
     }
+    if (checkout.rail !== 'crypto') {
+      this.logger.error(`${transfer.network} ${transfer.txHash}: ${transfer.to} belongs to card checkout ${checkout.id}: not credited`);
+      return;
+    }
     if (checkout.simulated) {
       this.logger.warn(`${transfer.network} ${transfer.txHash}: a real transfer to simulated checkout ${checkout.id} is not credited`);
       return;

@@ -10,3 +10,4 @@ export * from './settings';
 export * from './streams';
 export * from './timer-firing';
 export * from './chain-transfers';
+export * from './card-attempts';

@@ -16,6 +16,7 @@ export const TIMER_KINDS = {
   simulatedArrival: 'checkout.simulated_arrival',
   confirmation: 'checkout.confirmation',
   paymentExpiry: 'payment.expiry',
+  cardAttemptExpiry: 'checkout.card_attempt_expiry',
 } as const;
 
 export type PaymentTimerKind = (typeof TIMER_KINDS)[keyof typeof TIMER_KINDS];
@@ -45,6 +46,15 @@ export function timersForCheckoutEvent(event: CheckoutEvent, after: CheckoutStat
       const { current, required, tx_hash } = event.data;
       return after.simulated && current < required ? [confirmationTimer(businessId, checkoutId, tx_hash, current + 1, occurredAt)] : [];
     }
+    case 'CheckoutCardAttemptStarted':
+      // the processor has until the attempt's end to answer (decision 0026)
+      return [
+        { id: `${TIMER_KINDS.cardAttemptExpiry}:${checkoutId}:${event.data.attempt_id}`, businessId, kind: TIMER_KINDS.cardAttemptExpiry, subject: checkoutId, payload: { attempt_id: event.data.attempt_id }, dueAt: at(event.data.expires_at) },
+      ];
+    case 'CardCheckoutOpened': // no quote: nothing ends a card checkout by itself
+    case 'CheckoutCardAttemptSucceeded':
+    case 'CheckoutCardAttemptDeclined':
+    case 'CheckoutCardAttemptTimedOut':
     case 'CheckoutTransferWithdrawn': // an open checkout's quote timer is still scheduled; its confirmations stop with the watcher
     case 'CheckoutCanceled':
     case 'CheckoutSuperseded':

@@ -69,7 +69,7 @@ export class PaymentsProcessManager {
         } catch (error) {
           if (!(error instanceof PaymentDomainError)) throw error;
           // a decision, not a fault (0009): a checkout whose payment refused it fails with the reason
-          if (reaction.target === 'payment' && reaction.command.type === 'SelectMethod') {
+          if (reaction.target === 'payment' && (reaction.command.type === 'SelectMethod' || reaction.command.type === 'SelectCardMethod')) {
             const failed = await this.streams.decideCheckout(reaction.command.checkoutId, { type: 'FailCheckout', failureCode: error.code }, { ...options, eventId: (i) => reactionEventId(`${reaction.id}|refused`, i) });
             position = later(position, failed.position);
             queue.push(...failed.appended);

@@ -5,6 +5,7 @@ import { uuidv5 } from '../domain/checkout-to-payment';
 import { CheckoutCommand } from '../domain/checkout.decider';
 import { PaymentCommand } from '../domain/payment.decider';
 import { isCheckoutId } from '../domain/stream-categories';
+import { CardAttempts } from './card-attempts';
 import { TIMER_KINDS } from './payment-timers';
 import { later } from './positions';
 import { PaymentsProcessManager } from './process-manager';
@@ -25,6 +26,7 @@ export class TimerFiring {
     private readonly process: PaymentsProcessManager,
     private readonly timers: TimerStore,
     private readonly runner: CommandRunner,
+    private readonly cards: CardAttempts,
   ) {}
 
   /** The handler of every payment timer kind; resolves the position of the last event it caused. */
@@ -37,7 +39,7 @@ export class TimerFiring {
       case TIMER_KINDS.simulatedArrival: {
         const checkout = await this.streams.checkout(timer.subject);
         // only the quote on screen receives the simulated transfer (§4 supersede)
-        if (checkout.status !== 'open' || checkout.superseded) return null;
+        if (checkout.status !== 'open' || checkout.rail !== 'crypto' || checkout.superseded) return null;
         const txHash = simulatedTxHash(checkout.network, timer.id);
         return this.onCheckout(timer.subject, { type: 'MarkSent', simulate: checkout.simulate ?? 'exact', txHash, fromAddress: simulatedSenderAddress(checkout.network, txHash) }, options);
       }
@@ -47,6 +49,8 @@ export class TimerFiring {
       }
       case TIMER_KINDS.paymentExpiry:
         return this.onPayment(timer.subject, { type: 'ExpirePayment' }, options);
+      case TIMER_KINDS.cardAttemptExpiry:
+        return this.cards.expire(timer.subject, (timer.payload as { attempt_id: string }).attempt_id, options);
       default:
         throw new Error(`no handler for timer kind ${timer.kind}`);
     }

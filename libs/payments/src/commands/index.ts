@@ -15,6 +15,8 @@ import { OpenCheckoutHandler } from './open-checkout/open-checkout.handler';
 import { RequestRemainderHandler } from './request-remainder/request-remainder.handler';
 import { SupersedeCheckoutHandler } from './supersede-checkout/supersede-checkout.handler';
 import { UpdatePaymentMetadataHandler } from './update-payment-metadata/update-payment-metadata.handler';
+import { StartCardAttemptHandler } from './start-card-attempt/start-card-attempt.handler';
+import { ConfirmCardAttemptHandler } from './confirm-card-attempt/confirm-card-attempt.handler';
 
 export * from './create-payment/create-payment.command';
 export * from './create-payment/create-payment.dto';
@@ -44,6 +46,11 @@ export * from './mark-sent/mark-sent.handler';
 export * from './advance-test-clock/advance-test-clock.command';
 export * from './advance-test-clock/advance-test-clock.dto';
 export * from './advance-test-clock/advance-test-clock.handler';
+export * from './start-card-attempt/start-card-attempt.command';
+export * from './start-card-attempt/start-card-attempt.dto';
+export * from './start-card-attempt/start-card-attempt.handler';
+export * from './confirm-card-attempt/confirm-card-attempt.command';
+export * from './confirm-card-attempt/confirm-card-attempt.handler';
 export * from './use-case-steps';
 
 /** Every command handler of the capability (PaymentsCoreModule registers them). */
@@ -59,4 +66,6 @@ export const PAYMENT_COMMAND_HANDLERS = [
   ClaimCheckoutHandler,
   MarkSentHandler,
   AdvanceTestClockHandler,
+  StartCardAttemptHandler,
+  ConfirmCardAttemptHandler,
 ];

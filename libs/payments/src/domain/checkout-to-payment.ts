@@ -75,7 +75,7 @@ export function reactionEventId(reactionId: string, index: number): string {
 }
 
 export function isCheckoutEvent(event: CheckoutEvent | PaymentEvent): event is CheckoutEvent {
-  return event.type.startsWith('Checkout');
+  return event.type.startsWith('Checkout') || event.type === 'CardCheckoutOpened';
 }
 
 export function react(event: CheckoutEvent | PaymentEvent, context: ReactContext): Reaction[] {
@@ -108,6 +108,7 @@ function fromCheckout(event: CheckoutEvent, context: ReactContext): Reaction[] {
       // Same rule as the checkout decider: another network → wrong_network; a transfer on an ended
       // checkout (expired — also by `late` or a detection after the quote end — canceled, failed) → late.
       const ended = before.status === 'expired' || before.status === 'canceled' || before.status === 'failed';
+      if (before.rail !== 'crypto') throw new Error(`react: ${event.type} on card checkout ${before.id}`);
       const review = d.network !== before.network ? 'wrong_network' : ended ? 'late' : null;
       return [toPayment(context, d.payment_id, { type: 'RecordTransfer', checkoutId: d.checkout_id, txHash: d.tx_hash, network: d.network, amount: d.amount, review, fromAddress: d.from_address ?? null })];
     }
@@ -133,6 +134,19 @@ function fromCheckout(event: CheckoutEvent, context: ReactContext): Reaction[] {
       return [toPayment(context, event.data.payment_id, { type: 'RecordCheckoutEnded', checkoutId: event.data.checkout_id, outcome: 'failed' })];
     case 'CheckoutClaimed':
       return [toPayment(context, event.data.payment_id, { type: 'RecordClaim', checkoutId: event.data.checkout_id, txHash: event.data.tx_hash, network: event.data.network })];
+    case 'CardCheckoutOpened': {
+      const d = event.data;
+      return [toPayment(context, d.payment_id, { type: 'SelectCardMethod', checkoutId: d.checkout_id, quotedMinor: d.breakdown.total, country: d.country ?? null })];
+    }
+    case 'CheckoutCardAttemptSucceeded': {
+      const d = event.data;
+      return [
+        toPayment(context, d.payment_id, { type: 'RecordCardPayment', checkoutId: d.checkout_id, attemptId: d.attempt_id, processor: d.processor, brand: d.brand, last4: d.last4, amountMinor: d.amount, review: d.review_reason }),
+      ];
+    }
+    case 'CheckoutCardAttemptStarted':
+    case 'CheckoutCardAttemptDeclined': // the payment stays pending: another route, or another checkout, may still pay it
+    case 'CheckoutCardAttemptTimedOut':
     case 'CheckoutSuperseded':
     case 'CheckoutAwaitingCustomer': // the payment decides underpaid on its own confirmations
     case 'CheckoutNeedsReview': // carried by RecordTransfer's review flag
@@ -154,6 +168,7 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
       .map(([id]) => toCheckout(context, id, { type: 'FailCheckout', failureCode }));
   switch (event.type) {
     case 'PaymentMethodSelected':
+    case 'PaymentCardMethodSelected':
       // §4 supersede: "a new checkout for an API payment sets that payment's earlier quotes aside
       // by itself" — they stay watched until they expire but stop being the quote on screen.
       return Object.entries(before.checkouts)
@@ -208,6 +223,7 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
     case 'PaymentClaimed':
     case 'PaymentAccepted':
     case 'PaymentCheckoutEnded':
+    case 'PaymentCardCharged':
       return []; // facts the checkouts do not act on
     default:
       return ignoreUnknown(event, []);

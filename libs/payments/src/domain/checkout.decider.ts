@@ -1,15 +1,17 @@
 import { AssetCode, NetworkId, confirmationsRequired, isValidTxHash, normalizeTxHash, otherEvmNetworksCarrying } from '@lib/chains';
-import { FeePayer, buildBreakdown, overpaid, quoteCryptoAmount, remaining, simulatedOverpaid, simulatedUnderpaid } from '@lib/money';
-import { CheckoutEvent, CheckoutReviewReason } from './checkout.events';
+import { FeePayer, MoneyError, buildBreakdown, overpaid, quoteCryptoAmount, remaining, simulatedOverpaid, simulatedUnderpaid, validateCardPrice } from '@lib/money';
+import { CardAttemptStatus, CardReviewReason, CheckoutEvent, CheckoutReviewReason } from './checkout.events';
 import { CommandHandlers, Decider, decideBy, foldWith, ignoreUnknown, unhandled } from '@lib/domain';
 import { PaymentDomainError } from './errors';
-import { DecideContext, PaymentRail, REMAINDER_WAIT_MS, carried, fmt, laterOf, money, parse } from './shared';
+import { DecideContext, REMAINDER_WAIT_MS, carried, fmt, laterOf, money, parse } from './shared';
 
 /**
  * The checkout aggregate's decider (one attempt to pay a payment): pure functions over the
  * events of one `checkout-<chk_id>` stream. Time comes in through the context, ids and rates
- * through the commands. Only the crypto rail is decided; card commands are refused with
- * wrong_rail where the spec says so, and the state keeps `rail` so card can be added.
+ * through the commands. Both rails: a crypto checkout is a quote watched on a chain; a card
+ * checkout (decision 0026) is a list of routes (card processors) its attempts take in turn, one
+ * at a time. Crypto-only commands on a card checkout are refused with wrong_rail (claim,
+ * mark-sent) or change nothing (a chain's reports, the quote timer).
  */
 
 export type CheckoutStatus = 'open' | 'awaiting_customer' | 'confirming' | 'completed' | 'needs_review' | 'expired' | 'canceled' | 'failed';
@@ -22,14 +24,58 @@ export interface CheckoutTransfer {
   current: number;
 }
 
-export interface OpenCheckoutState {
+/** What every checkout has, whatever its rail. */
+interface CheckoutBaseState {
   status: CheckoutStatus;
   id: string;
   paymentId: string;
   linkId: string | null;
-  rail: PaymentRail;
   remainder: boolean;
   simulated: boolean;
+  superseded: boolean;
+  canceledBy: 'customer' | null;
+  reviewReason: CheckoutReviewReason | null;
+  failureCode: string | null;
+  /** The business (null in pure tests that leave details out). */
+  businessId: string | null;
+  email: string | null;
+}
+
+/** One card attempt (decision 0026). */
+export interface CardAttemptState {
+  id: string;
+  number: number;
+  route: number;
+  processor: string;
+  ref: string;
+  secureUrl: string;
+  expiresAt: string;
+  status: CardAttemptStatus;
+  declineCode: string | null;
+  retryable: boolean;
+}
+
+/** A card checkout (decision 0026). */
+export interface CardCheckoutState extends CheckoutBaseState {
+  rail: 'card';
+  /** The processors its attempts may use, in order (route n is routes[n - 1]). */
+  routes: readonly string[];
+  attempts: readonly CardAttemptState[];
+  attemptTtlMs: number;
+  /** What the card is charged (breakdown total) and its currency. */
+  total: number;
+  currency: string;
+  country: string | null;
+  brand: string | null;
+  last4: string | null;
+  /** The checkout failed on an attempt's result (a decline, a timeout): another attempt or a supersede may follow. */
+  failedByAttempt: boolean;
+}
+
+export type OpenCheckoutState = CryptoCheckoutState | CardCheckoutState;
+
+export interface CryptoCheckoutState extends CheckoutBaseState {
+  rail: 'crypto';
   asset: AssetCode;
   network: NetworkId;
   decimals: number;
@@ -45,14 +91,7 @@ export interface OpenCheckoutState {
   expiresAt: string;
   /** The quote's life: how long it is held again after a short transfer (§4, 15 minutes by default). */
   quoteTtlMs: number;
-  superseded: boolean;
-  canceledBy: 'customer' | null;
-  reviewReason: CheckoutReviewReason | null;
   claimTxHash: string | null;
-  failureCode: string | null;
-  /** The business (null in pure tests that leave details out). */
-  businessId: string | null;
-  email: string | null;
   /** What the automatic simulated arrival sends (POST /checkouts `simulate`), default exact. */
   simulate: Exclude<SimulatedTransfer, 'late'> | null;
 }
@@ -98,6 +137,45 @@ export interface OpenCryptoCheckout {
   quoteTtlMs: number;
   /** Who and what the checkout is for; recorded on CheckoutOpened. */
   details?: CheckoutDetails;
+}
+
+/** A card checkout (decision 0026): the payment's price and fee rule, the routes the handler found for the business and country. */
+export interface OpenCardCheckout {
+  type: 'OpenCardCheckout';
+  checkoutId: string;
+  paymentId: string;
+  linkId: string | null;
+  simulated: boolean;
+  currency: string;
+  priceMinor: number;
+  feePayer: FeePayer;
+  feeRateBps: number;
+  routes: readonly string[];
+  attemptTtlMs: number;
+  details?: Omit<CheckoutDetails, 'simulate'>;
+}
+/** POST /checkouts/{id}/card-attempts: an attempt on the next route, whose secure page the processor created. */
+export interface StartCardAttempt {
+  type: 'StartCardAttempt';
+  attemptId: string;
+  /** The route the page shows (stale_route when it is not the checkout's); absent: no check. */
+  route?: number;
+  /** The processor the handler created the attempt at (the next route's). */
+  processor: string;
+  ref: string;
+  secureUrl: string;
+  expiresAt: string;
+}
+/** What a processor said of an attempt (its results sink, the customer's return, the expiry timer). */
+export interface RecordCardResult {
+  type: 'RecordCardResult';
+  attemptId: string;
+  result: { status: 'succeeded'; brand: string; last4: string; amountMinor: number; currency: string } | { status: 'declined'; declineCode: string; retryable: boolean; brand: string | null; last4: string | null };
+}
+/** The attempt's expiry timer: the processor never answered. */
+export interface TimeOutCardAttempt {
+  type: 'TimeOutCardAttempt';
+  attemptId: string;
 }
 
 export interface CancelCheckout {
@@ -153,6 +231,10 @@ export interface FailCheckout {
 
 export type CheckoutCommand =
   | OpenCryptoCheckout
+  | OpenCardCheckout
+  | StartCardAttempt
+  | RecordCardResult
+  | TimeOutCardAttempt
   | CancelCheckout
   | SupersedeCheckout
   | ClaimCheckout
@@ -164,25 +246,73 @@ export type CheckoutCommand =
   | FailCheckout;
 
 /** What each command decides on a checkout that exists (OpenCheckout is the one that starts it). */
-const CHECKOUT_COMMANDS: CommandHandlers<Exclude<CheckoutCommand, OpenCryptoCheckout>, OpenCheckoutState, DecideContext, CheckoutEvent> = {
+const CHECKOUT_COMMANDS: CommandHandlers<Exclude<CheckoutCommand, OpenCryptoCheckout | OpenCardCheckout>, OpenCheckoutState, DecideContext, CheckoutEvent> = {
   CancelCheckout: (_command, state) => cancel(state),
   SupersedeCheckout: (_command, state) => supersede(state),
-  ClaimCheckout: claim,
-  MarkSent: markSent,
-  DetectTransfer: (command, state, ctx) => detect(state, ctx, command.txHash, command.network, parse(command.amount, state.decimals), false, false, command.fromAddress ?? null),
-  RecordConfirmations: confirm,
-  WithdrawTransfer: withdraw,
-  ExpireCheckout: (_command, state, ctx) => expire(state, ctx),
+  ClaimCheckout: cryptoOnly('Claims are for crypto checkouts.', claim),
+  MarkSent: cryptoOnly('Simulated transfers are for crypto checkouts.', markSent),
+  DetectTransfer: cryptoOnly(null, (command, state, ctx) => detect(state, ctx, command.txHash, command.network, parse(command.amount, state.decimals), false, false, command.fromAddress ?? null)),
+  RecordConfirmations: cryptoOnly(null, confirm),
+  WithdrawTransfer: cryptoOnly(null, withdraw),
+  ExpireCheckout: cryptoOnly(null, (_command, state, ctx) => expire(state, ctx)),
   FailCheckout: fail,
+  StartCardAttempt: cardOnly(startAttempt),
+  RecordCardResult: cardOnly(recordCardResult),
+  TimeOutCardAttempt: cardOnly(timeOutAttempt),
 };
+
+/** A crypto command: on a card checkout refused with wrong_rail (`refusal`), or nothing to do (null: a chain's reports, the quote timer). */
+function cryptoOnly<C>(refusal: string | null, handler: (command: C, state: CryptoCheckoutState, ctx: DecideContext) => CheckoutEvent[]) {
+  return (command: C, state: OpenCheckoutState, ctx: DecideContext): CheckoutEvent[] => {
+    if (state.rail === 'crypto') return handler(command, state, ctx);
+    if (refusal === null) return [];
+    throw new PaymentDomainError('wrong_rail', refusal);
+  };
+}
+
+/** A card command: refused with wrong_rail on a crypto checkout. */
+function cardOnly<C>(handler: (command: C, state: CardCheckoutState, ctx: DecideContext) => CheckoutEvent[]) {
+  return (command: C, state: OpenCheckoutState, ctx: DecideContext): CheckoutEvent[] => {
+    if (state.rail !== 'card') throw new PaymentDomainError('wrong_rail', 'Card attempts are for card checkouts; this is a crypto checkout.');
+    return handler(command, state, ctx);
+  };
+}
 
 export function decideCheckout(command: CheckoutCommand, state: CheckoutState, ctx: DecideContext): CheckoutEvent[] {
   if (command.type === 'OpenCheckout') return open(command, state, ctx);
+  if (command.type === 'OpenCardCheckout') return openCard(command, state);
   if (state.status === 'none') throw new PaymentDomainError('not_found', 'No such checkout.');
   return decideBy(CHECKOUT_COMMANDS, command, state, ctx);
 }
 
 export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): CheckoutState {
+  if (event.type === 'CardCheckoutOpened') {
+    const d = event.data;
+    return {
+      status: 'open',
+      rail: 'card',
+      id: d.checkout_id,
+      paymentId: d.payment_id,
+      linkId: d.link_id,
+      remainder: false,
+      simulated: d.simulated,
+      superseded: false,
+      canceledBy: null,
+      reviewReason: null,
+      failureCode: null,
+      businessId: d.business_id ?? null,
+      email: d.email ?? null,
+      routes: [...d.routes],
+      attempts: [],
+      attemptTtlMs: d.attempt_ttl_ms,
+      total: d.breakdown.total,
+      currency: d.breakdown.currency,
+      country: d.country ?? null,
+      brand: null,
+      last4: null,
+      failedByAttempt: false,
+    };
+  }
   if (event.type === 'CheckoutOpened') {
     const d = event.data;
     const { decimals } = carried(d.asset, d.network);
@@ -194,7 +324,7 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
       email: d.email ?? null,
       simulate: d.simulate ?? null,
       linkId: d.link_id,
-      rail: d.rail,
+      rail: 'crypto',
       remainder: d.remainder,
       simulated: d.simulated,
       asset: d.asset,
@@ -215,6 +345,7 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
     };
   }
   if (state.status === 'none') return state;
+  if (state.rail === 'card') return evolveCard(state, event);
   switch (event.type) {
     case 'CheckoutCanceled':
       return { ...state, status: 'canceled', canceledBy: event.data.canceled_by };
@@ -266,9 +397,181 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
       return { ...state, status: 'expired', expiresAt: event.data.expires_at ?? state.expiresAt };
     case 'CheckoutFailed':
       return { ...state, status: 'failed', failureCode: event.data.failure_code };
+    case 'CheckoutCardAttemptStarted':
+    case 'CheckoutCardAttemptSucceeded':
+    case 'CheckoutCardAttemptDeclined':
+    case 'CheckoutCardAttemptTimedOut':
+      return state; // card facts never reach a crypto checkout
     default:
       return ignoreUnknown(event, state);
   }
+}
+
+function evolveCard(state: CardCheckoutState, event: CheckoutEvent): CheckoutState {
+  const withAttempt = (id: string, change: Partial<CardAttemptState>) => state.attempts.map((a) => (a.id === id ? { ...a, ...change } : a));
+  switch (event.type) {
+    case 'CheckoutCanceled':
+      return { ...state, status: 'canceled', canceledBy: event.data.canceled_by };
+    case 'CheckoutSuperseded':
+      return { ...state, superseded: true };
+    case 'CheckoutFailed':
+      return { ...state, status: 'failed', failureCode: event.data.failure_code, failedByAttempt: false };
+    case 'CheckoutCardAttemptStarted': {
+      const d = event.data;
+      const attempt: CardAttemptState = { id: d.attempt_id, number: d.number, route: d.route, processor: d.processor, ref: d.ref, secureUrl: d.secure_url, expiresAt: d.expires_at, status: 'pending', declineCode: null, retryable: true };
+      return { ...state, status: 'awaiting_customer', failureCode: null, failedByAttempt: false, attempts: [...state.attempts, attempt] };
+    }
+    case 'CheckoutCardAttemptSucceeded': {
+      const d = event.data;
+      return {
+        ...state,
+        status: d.status as CheckoutStatus,
+        reviewReason: d.status === 'needs_review' && d.review_reason !== null ? d.review_reason : state.reviewReason,
+        brand: d.brand,
+        last4: d.last4,
+        attempts: withAttempt(d.attempt_id, { status: 'succeeded' }),
+      };
+    }
+    case 'CheckoutCardAttemptDeclined': {
+      const d = event.data;
+      const attempts = withAttempt(d.attempt_id, { status: 'declined', declineCode: d.decline_code, retryable: d.retryable });
+      return d.failed ? { ...state, attempts, status: 'failed', failureCode: d.decline_code, failedByAttempt: true, brand: d.brand ?? state.brand, last4: d.last4 ?? state.last4 } : { ...state, attempts };
+    }
+    case 'CheckoutCardAttemptTimedOut': {
+      const d = event.data;
+      const attempts = withAttempt(d.attempt_id, { status: 'timed_out' });
+      return d.failed ? { ...state, attempts, status: 'failed', failureCode: CARD_TIMEOUT_CODE, failedByAttempt: true } : { ...state, attempts };
+    }
+    default:
+      return state; // crypto facts never reach a card checkout; an unknown stored type changes nothing
+  }
+}
+
+/** The failure_code of a card checkout whose attempt the processor never answered. */
+export const CARD_TIMEOUT_CODE = 'processor_timeout';
+
+/** The attempt in progress (pending and the latest), if any. */
+export function pendingCardAttempt(state: CardCheckoutState): CardAttemptState | null {
+  const last = state.attempts[state.attempts.length - 1];
+  return last !== undefined && last.status === 'pending' ? last : null;
+}
+
+/**
+ * The route (1-based) the next or current attempt uses: the pending attempt's, else the one after
+ * the routes already used; once every route was used, the last one (a new attempt is no_route).
+ */
+export function cardRoute(state: CardCheckoutState): number {
+  const pending = pendingCardAttempt(state);
+  if (pending) return pending.route;
+  return Math.min(state.attempts.length + 1, state.routes.length);
+}
+
+/** Why a card checkout cannot start an attempt now (the code it is refused with), or null. Pure; StartCardAttempt's rules in order. */
+export function cardAttemptRefusal(state: CardCheckoutState, now: Date, route?: number): { code: 'checkout_not_awaiting' | 'stale_route' | 'route_in_progress' | 'checkout_not_retryable' | 'no_route'; message: string } | null {
+  const waiting = state.status === 'open' || state.status === 'awaiting_customer' || (state.status === 'failed' && state.failedByAttempt);
+  if (!waiting) return { code: 'checkout_not_awaiting', message: `A ${state.status} checkout is not waiting for a card payment.` };
+  if (route !== undefined && route !== cardRoute(state)) return { code: 'stale_route', message: 'The card payment page is out of date: reload the checkout.' };
+  const pending = pendingCardAttempt(state);
+  if (pending) return { code: 'route_in_progress', message: `The customer's payment on the current secure page may still go through (until ${pending.expiresAt}).` };
+  const last = state.attempts[state.attempts.length - 1];
+  if (last?.status === 'declined' && !last.retryable) return { code: 'checkout_not_retryable', message: `The card was declined (${last.declineCode}) and may not be tried again on this checkout.` };
+  if (state.attempts.length >= state.routes.length) return { code: 'no_route', message: 'No further card attempt is available on this checkout.' };
+  void now;
+  return null;
+}
+
+/** Whether the checkout can take another attempt now (the card object's `retryable`). */
+export function cardRetryable(state: CardCheckoutState, now: Date): boolean {
+  return cardAttemptRefusal(state, now) === null;
+}
+
+function openCard(command: OpenCardCheckout, state: CheckoutState): CheckoutEvent[] {
+  if (state.status !== 'none') {
+    if (state.id === command.checkoutId) return [];
+    throw new Error(`checkout ${command.checkoutId} decided on the stream of ${state.id}`);
+  }
+  if (command.routes.length === 0) throw new PaymentDomainError('rail_unavailable', 'No card route is available for this checkout.', 'rail');
+  const breakdown = money(() => buildBreakdown({ currency: command.currency, priceMinor: command.priceMinor, rail: 'card', feePayer: command.feePayer, feeRateBps: command.feeRateBps }));
+  // §8 card price: what the card is charged (the breakdown's total), in the payment's own currency (decision 0026)
+  try {
+    validateCardPrice(breakdown.total, command.currency, 'amount');
+  } catch (error) {
+    if (error instanceof MoneyError && error.code === 'amount_out_of_range') throw new PaymentDomainError('amount_out_of_range', `The card price (${error.message.replace(/^card price /, '')}).`, 'amount');
+    throw new PaymentDomainError('invalid_request', (error as Error).message, 'amount');
+  }
+  return [
+    {
+      type: 'CardCheckoutOpened',
+      data: {
+        checkout_id: command.checkoutId,
+        payment_id: command.paymentId,
+        link_id: command.linkId,
+        rail: 'card',
+        remainder: false,
+        simulated: command.simulated,
+        breakdown,
+        routes: [...command.routes],
+        attempt_ttl_ms: command.attemptTtlMs,
+        ...command.details,
+      },
+    },
+  ];
+}
+
+function startAttempt(command: StartCardAttempt, state: CardCheckoutState, ctx: DecideContext): CheckoutEvent[] {
+  if (state.attempts.some((a) => a.id === command.attemptId)) return []; // the same attempt again
+  const refusal = cardAttemptRefusal(state, ctx.now, command.route);
+  if (refusal) throw new PaymentDomainError(refusal.code, refusal.message, refusal.code === 'stale_route' ? 'route' : null);
+  const route = state.attempts.length + 1;
+  const processor = state.routes[route - 1];
+  if (command.processor !== processor) throw new Error(`attempt ${command.attemptId} was created at ${command.processor}, but route ${route} is ${processor}`);
+  return [
+    {
+      type: 'CheckoutCardAttemptStarted',
+      data: { checkout_id: state.id, payment_id: state.paymentId, attempt_id: command.attemptId, number: state.attempts.length + 1, route, processor, ref: command.ref, secure_url: command.secureUrl, expires_at: command.expiresAt },
+    },
+  ];
+}
+
+/**
+ * A processor's result of an attempt. Recorded once (a second report changes nothing). A charge
+ * on the attempt the checkout waits for completes it; a charge on a checkout that no longer
+ * waits for it (canceled: paid_after_cancel; failed, expired, completed otherwise:
+ * paid_after_close) is for the business to review (§3). A decline of the awaited attempt fails
+ * the checkout with its code.
+ */
+function recordCardResult(command: RecordCardResult, state: CardCheckoutState): CheckoutEvent[] {
+  const attempt = state.attempts.find((a) => a.id === command.attemptId);
+  if (!attempt) throw new PaymentDomainError('not_found', `No card attempt ${command.attemptId} on this checkout.`);
+  if (attempt.status === 'succeeded' || attempt.status === 'declined') return []; // recorded already
+  const awaited = state.status === 'awaiting_customer' && pendingCardAttempt(state)?.id === attempt.id;
+  const base = { checkout_id: state.id, payment_id: state.paymentId, attempt_id: attempt.id };
+  const result = command.result;
+  if (result.status === 'declined') {
+    if (attempt.status === 'timed_out') return []; // ended already; a late decline changes nothing
+    return [{ type: 'CheckoutCardAttemptDeclined', data: { ...base, decline_code: result.declineCode, retryable: result.retryable, brand: result.brand, last4: result.last4, failed: awaited } }];
+  }
+  let status: CheckoutStatus = state.status;
+  let review: CardReviewReason | null = null;
+  if (awaited) status = 'completed';
+  else {
+    review = state.status === 'canceled' ? 'paid_after_cancel' : 'paid_after_close';
+    if (state.status !== 'completed' && state.status !== 'needs_review') status = 'needs_review';
+  }
+  return [
+    {
+      type: 'CheckoutCardAttemptSucceeded',
+      data: { ...base, processor: attempt.processor, brand: result.brand, last4: result.last4, amount: result.amountMinor, currency: result.currency, status, review_reason: review },
+    },
+  ];
+}
+
+function timeOutAttempt(command: TimeOutCardAttempt, state: CardCheckoutState, ctx: DecideContext): CheckoutEvent[] {
+  const attempt = state.attempts.find((a) => a.id === command.attemptId);
+  if (!attempt || attempt.status !== 'pending') return []; // ended already
+  if (ctx.now.getTime() < Date.parse(attempt.expiresAt)) return []; // an early timer changes nothing
+  const awaited = state.status === 'awaiting_customer' && pendingCardAttempt(state)?.id === attempt.id;
+  return [{ type: 'CheckoutCardAttemptTimedOut', data: { checkout_id: state.id, payment_id: state.paymentId, attempt_id: attempt.id, failed: awaited } }];
 }
 
 export function foldCheckout(events: Iterable<CheckoutEvent>, state: CheckoutState = initialCheckoutState): CheckoutState {
@@ -276,7 +579,7 @@ export function foldCheckout(events: Iterable<CheckoutEvent>, state: CheckoutSta
 }
 
 /** Whether the quote has ended at `now` (by status or by time). */
-export function quoteEnded(state: OpenCheckoutState, now: Date): boolean {
+export function quoteEnded(state: CryptoCheckoutState, now: Date): boolean {
   return state.status === 'expired' || now.getTime() >= Date.parse(state.expiresAt);
 }
 
@@ -334,14 +637,15 @@ function cancel(state: OpenCheckoutState): CheckoutEvent[] {
 function supersede(state: OpenCheckoutState): CheckoutEvent[] {
   if (state.superseded) return []; // repeating changes nothing, whatever happened to the checkout since
   if (state.remainder) throw new PaymentDomainError('checkout_not_supersedable', 'A checkout that collects a remainder cannot be replaced.');
-  if (state.status !== 'open' && state.status !== 'awaiting_customer') {
+  // §3: a card checkout that failed on a decline (or its attempt timed out) is replaced too
+  const failedOnCard = state.rail === 'card' && state.status === 'failed' && state.failedByAttempt;
+  if (state.status !== 'open' && state.status !== 'awaiting_customer' && !failedOnCard) {
     throw new PaymentDomainError('checkout_not_supersedable', `A ${state.status} checkout cannot be replaced: funds may be on the way, or it ended.`);
   }
   return [{ type: 'CheckoutSuperseded', data: { checkout_id: state.id } }];
 }
 
-function claim(command: ClaimCheckout, state: OpenCheckoutState): CheckoutEvent[] {
-  if (state.rail !== 'crypto') throw new PaymentDomainError('wrong_rail', 'Claims are for crypto checkouts.');
+function claim(command: ClaimCheckout, state: CryptoCheckoutState): CheckoutEvent[] {
   if (typeof command.txHash !== 'string' || !isValidTxHash(state.network, command.txHash)) {
     throw new PaymentDomainError('invalid_tx_hash', `The hash does not fit the ${state.network} network.`, 'tx_hash');
   }
@@ -360,8 +664,7 @@ function claim(command: ClaimCheckout, state: OpenCheckoutState): CheckoutEvent[
   ];
 }
 
-function markSent(command: MarkSent, state: OpenCheckoutState, ctx: DecideContext): CheckoutEvent[] {
-  if (state.rail !== 'crypto') throw new PaymentDomainError('wrong_rail', 'Simulated transfers are for crypto checkouts.');
+function markSent(command: MarkSent, state: CryptoCheckoutState, ctx: DecideContext): CheckoutEvent[] {
   if (!state.simulated) throw new PaymentDomainError('invalid_request', 'Only a simulated business can mark a transfer sent.', 'simulate');
   const kinds: readonly string[] = ['exact', 'underpaid', 'overpaid', 'wrong_network', 'late'];
   if (!kinds.includes(command.simulate)) throw new PaymentDomainError('invalid_request', `simulate is one of ${kinds.join(', ')}.`, 'simulate');
@@ -401,7 +704,7 @@ function markSent(command: MarkSent, state: OpenCheckoutState, ctx: DecideContex
  * confirmations. On another network it puts the checkout in needs_review (wrong_network).
  * mark-sent never reaches here while confirming (spec: no second simulated transfer).
  */
-function detect(state: OpenCheckoutState, ctx: DecideContext, txHash: string, network: NetworkId, amount: bigint, late: boolean, simulated: boolean, fromAddress: string | null = null): CheckoutEvent[] {
+function detect(state: CryptoCheckoutState, ctx: DecideContext, txHash: string, network: NetworkId, amount: bigint, late: boolean, simulated: boolean, fromAddress: string | null = null): CheckoutEvent[] {
   if (state.transfers.some((t) => t.txHash === txHash)) return []; // seen already
   if (state.status === 'completed' || state.status === 'needs_review') return [];
   const events: CheckoutEvent[] = [];
@@ -439,7 +742,7 @@ function detect(state: OpenCheckoutState, ctx: DecideContext, txHash: string, ne
   return events;
 }
 
-function confirm(command: RecordCheckoutConfirmations, state: OpenCheckoutState, ctx: DecideContext): CheckoutEvent[] {
+function confirm(command: RecordCheckoutConfirmations, state: CryptoCheckoutState, ctx: DecideContext): CheckoutEvent[] {
   const transfer = state.transfers.find((t) => t.txHash === command.txHash);
   if (!transfer) return []; // not a transfer of this checkout
   if (state.status !== 'confirming' && state.status !== 'needs_review') return [];
@@ -480,7 +783,7 @@ function confirm(command: RecordCheckoutConfirmations, state: OpenCheckoutState,
  * `awaiting_customer` when a confirmed short transfer remains — and ends at once when its quote
  * ended meanwhile (the quote was held only while the transfer confirmed).
  */
-function withdraw(command: WithdrawTransfer, state: OpenCheckoutState, ctx: DecideContext): CheckoutEvent[] {
+function withdraw(command: WithdrawTransfer, state: CryptoCheckoutState, ctx: DecideContext): CheckoutEvent[] {
   const transfer = state.transfers.find((t) => t.txHash === command.txHash);
   if (!transfer || state.status === 'completed' || transfer.current >= state.confirmations.required) return [];
   const received = transfer.network === state.network ? state.received - transfer.amount : state.received;
@@ -511,13 +814,13 @@ function withdraw(command: WithdrawTransfer, state: OpenCheckoutState, ctx: Deci
 }
 
 /** The status of a confirming checkout once `transfers` are all it has left. */
-function statusWithout(transfers: readonly CheckoutTransfer[], state: OpenCheckoutState): 'open' | 'awaiting_customer' | 'confirming' {
+function statusWithout(transfers: readonly CheckoutTransfer[], state: CryptoCheckoutState): 'open' | 'awaiting_customer' | 'confirming' {
   const required = state.confirmations.required;
   if (transfers.some((t) => t.network === state.network && t.current < required)) return 'confirming';
   return transfers.some((t) => t.network === state.network) ? 'awaiting_customer' : 'open';
 }
 
-function expire(state: OpenCheckoutState, ctx: DecideContext): CheckoutEvent[] {
+function expire(state: CryptoCheckoutState, ctx: DecideContext): CheckoutEvent[] {
   if (state.status !== 'open' && state.status !== 'awaiting_customer') return []; // ended already, or a transfer is confirming
   if (!quoteEnded(state, ctx.now)) return []; // an early timer changes nothing
   return [{ type: 'CheckoutExpired', data: { checkout_id: state.id, payment_id: state.paymentId, received_amount: fmt(state.received, state.decimals) } }];

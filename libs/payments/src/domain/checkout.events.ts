@@ -7,7 +7,18 @@ import type { Breakdown } from '@lib/money';
  * strings in the coin, fiat amounts integers in minor units. Times of the facts are the log's
  * recordedAt, except the times a rule decides on (expires_at).
  */
-export type CheckoutReviewReason = 'claimed' | 'wrong_network' | 'late';
+export type CheckoutReviewReason = 'claimed' | 'wrong_network' | 'late' | CardReviewReason;
+
+/**
+ * Why a card payment is for the business to review (decision 0026): the processor charged the
+ * card on an attempt whose checkout the customer had canceled (`paid_after_cancel`), or that had
+ * ended otherwise — failed by its payment, timed out, or completed by another attempt
+ * (`paid_after_close`).
+ */
+export type CardReviewReason = 'paid_after_cancel' | 'paid_after_close';
+
+/** A card attempt's status (decision 0026). */
+export type CardAttemptStatus = 'pending' | 'succeeded' | 'declined' | 'timed_out';
 
 /** The checkout statuses (spec §2). */
 export type CheckoutStatusName = 'open' | 'awaiting_customer' | 'confirming' | 'completed' | 'needs_review' | 'expired' | 'canceled' | 'failed';
@@ -49,6 +60,43 @@ export interface CheckoutOpenedData {
   simulate?: 'exact' | 'underpaid' | 'overpaid' | 'wrong_network' | null;
 }
 
+/**
+ * A card checkout opened (decision 0026): no quote, no address; the price the card is charged
+ * (`breakdown.total`) and the routes (processor names, in order) its attempts may use.
+ */
+export interface CardCheckoutOpenedData {
+  checkout_id: string;
+  payment_id: string;
+  link_id: string | null;
+  rail: 'card';
+  remainder: false;
+  simulated: boolean;
+  breakdown: Breakdown;
+  routes: string[];
+  /** How long an attempt waits for the processor before it times out. */
+  attempt_ttl_ms: number;
+  business_id?: string;
+  email?: string | null;
+  country?: string | null;
+  success_url?: string | null;
+  replaces?: string | null;
+}
+
+/** An attempt started on the checkout's next route: the processor's reference and secure page. */
+export interface CardAttemptStartedData {
+  checkout_id: string;
+  payment_id: string;
+  attempt_id: string;
+  /** 1-based, among this checkout's attempts. */
+  number: number;
+  /** 1-based position of the route in the checkout's routes. */
+  route: number;
+  processor: string;
+  ref: string;
+  secure_url: string;
+  expires_at: string;
+}
+
 export interface CheckoutTransferDetectedData {
   checkout_id: string;
   payment_id: string;
@@ -77,4 +125,12 @@ export type CheckoutEvent =
   | { type: 'CheckoutNeedsReview'; data: { checkout_id: string; payment_id: string; review_reason: 'wrong_network' | 'late'; tx_hash: string } }
   /** `expires_at`: the new end of the quote when it ended before its time (mark-sent `late` ends it first); absent when it ended at its own time. */
   | { type: 'CheckoutExpired'; data: { checkout_id: string; payment_id: string; received_amount: string; expires_at?: string } }
-  | { type: 'CheckoutFailed'; data: { checkout_id: string; payment_id: string; failure_code: string } };
+  | { type: 'CheckoutFailed'; data: { checkout_id: string; payment_id: string; failure_code: string } }
+  | { type: 'CardCheckoutOpened'; data: CardCheckoutOpenedData }
+  | { type: 'CheckoutCardAttemptStarted'; data: CardAttemptStartedData }
+  /** The processor charged the card. `status`: the checkout's status after it (completed, or needs_review with `review_reason`; unchanged when it had completed or was under review already). */
+  | { type: 'CheckoutCardAttemptSucceeded'; data: { checkout_id: string; payment_id: string; attempt_id: string; processor: string; brand: string; last4: string; amount: number; currency: string; status: CheckoutStatusName; review_reason: CardReviewReason | null } }
+  /** The processor declined the card. `failed`: the checkout failed with the decline code (it was waiting for this attempt). */
+  | { type: 'CheckoutCardAttemptDeclined'; data: { checkout_id: string; payment_id: string; attempt_id: string; decline_code: string; retryable: boolean; brand: string | null; last4: string | null; failed: boolean } }
+  /** The processor never answered before the attempt's end. `failed`: the checkout failed with processor_timeout. */
+  | { type: 'CheckoutCardAttemptTimedOut'; data: { checkout_id: string; payment_id: string; attempt_id: string; failed: boolean } };

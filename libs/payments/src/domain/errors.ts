@@ -33,7 +33,13 @@ export type PaymentErrorCode =
   | 'rail_unavailable'
   | 'test_mode_unavailable'
   | 'temporarily_unavailable'
-  | 'upstream_unavailable';
+  | 'upstream_unavailable'
+  | 'amount_out_of_range'
+  | 'checkout_not_retryable'
+  | 'route_in_progress'
+  | 'no_route'
+  | 'stale_route'
+  | 'checkout_not_awaiting';
 
 /** A command refused by a payment or checkout rule. Pure; the API's error filter renders it as is. */
 export class PaymentDomainError extends DomainRefusal<PaymentErrorCode> {

@@ -1,5 +1,5 @@
 import { AssetCode, NetworkId, normalizeTxHash } from '@lib/chains';
-import { FeePayer, buildBreakdown, buildReporting, customerFeeFor, fiatValueOf, overpaid, quoteCryptoAmount, receivedValueMinor, remaining, validatePaymentAmount } from '@lib/money';
+import { FeePayer, buildBreakdown, buildReporting, customerFeeFor, fiatExponent, fiatValueOf, overpaid, quoteCryptoAmount, receivedValueMinor, remaining, validatePaymentAmount } from '@lib/money';
 import { CommandHandlers, Decider, decideBy, foldWith, ignoreUnknown } from '@lib/domain';
 import { PaymentDomainError } from './errors';
 import { PaymentDetails, PaymentEvent, PaymentReviewReason } from './payment.events';
@@ -10,7 +10,9 @@ import { DecideContext, REMAINDER_WAIT_MS, carried, fmt, laterOf, money, parse }
  * The payment aggregate's decider: pure functions over one `payment-<pmt_id>` stream. The
  * checkout streams tell the payment what happened through the Record* commands (a process
  * manager translates checkout events into them); the business acts through Accept/Cancel/
- * RequestRemainder; timers through ExpirePayment. Only the crypto rail is decided.
+ * RequestRemainder; timers through ExpirePayment. Crypto and card (decision 0026): a card
+ * checkout selects the card method (SelectCardMethod) and its charge pays the payment at once
+ * (RecordCardPayment).
  */
 
 export type PaymentStatus = 'pending' | 'underpaid' | 'needs_review' | 'succeeded' | 'failed' | 'canceled';
@@ -72,6 +74,12 @@ export interface LivePaymentState {
   details: Partial<PaymentDetails>;
   /** Every quote the payment was offered (checkouts opened for it, not remainders): superseded ones stay watched. */
   quotes: Readonly<Record<string, { method: PaymentMethodState; quoteEndsAt: string }>>;
+  /** The rail of the current method (null before one is selected). */
+  rail: 'crypto' | 'card' | null;
+  /** The card checkout selected last (decision 0026): what its card is charged. */
+  cardMethod: { checkoutId: string; quoted: number } | null;
+  /** Card charges, by attempt id. */
+  cardCharges: Readonly<Record<string, { checkoutId: string; amount: number; review: PaymentReviewReason | null }>>;
 }
 
 export type PaymentState = { status: 'none' } | LivePaymentState;
@@ -110,6 +118,26 @@ export interface SelectMethod {
   /** The wallet the checkout's address belongs to (the payment's settlement names it). */
   walletId?: string;
   country?: string | null;
+}
+/** A card checkout opened for the payment (decision 0026). */
+export interface SelectCardMethod {
+  type: 'SelectCardMethod';
+  checkoutId: string;
+  /** What the card is charged: the checkout's breakdown total. */
+  quotedMinor: number;
+  country: string | null;
+}
+/** A processor charged the card on one of the payment's card checkouts. */
+export interface RecordCardPayment {
+  type: 'RecordCardPayment';
+  checkoutId: string;
+  attemptId: string;
+  processor: string;
+  brand: string;
+  last4: string;
+  amountMinor: number;
+  /** Set when the checkout no longer waited for this attempt (canceled, ended otherwise). */
+  review: PaymentReviewReason | null;
 }
 export interface RecordTransfer {
   type: 'RecordTransfer';
@@ -176,6 +204,8 @@ export interface ExpirePayment {
 export type PaymentCommand =
   | CreatePayment
   | SelectMethod
+  | SelectCardMethod
+  | RecordCardPayment
   | RecordTransfer
   | WithdrawPaymentTransfer
   | RecordConfirmations
@@ -190,6 +220,8 @@ export type PaymentCommand =
 /** What each command decides on a payment that exists (CreatePayment is the one that starts it). */
 const PAYMENT_COMMANDS: CommandHandlers<Exclude<PaymentCommand, CreatePayment>, LivePaymentState, DecideContext, PaymentEvent> = {
   SelectMethod: selectMethod,
+  SelectCardMethod: selectCardMethod,
+  RecordCardPayment: recordCardPayment,
   RecordTransfer: recordTransfer,
   WithdrawTransfer: withdrawTransfer,
   RecordConfirmations: recordConfirmations,
@@ -233,6 +265,9 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       claimTxHash: null,
       failureCode: null,
       quotes: {},
+      rail: null,
+      cardMethod: null,
+      cardCharges: {},
       details: { ...details, metadata: details.metadata ?? {} },
     };
   }
@@ -245,6 +280,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       return {
         ...state,
         method,
+        rail: 'crypto',
         // selected again (a superseded quote was paid): the checkout keeps whether it is still open
         checkouts: { ...state.checkouts, [d.checkout_id]: { remainder: false, open: state.checkouts[d.checkout_id]?.open ?? true } },
         quoteEndsAt: d.quote_ends_at,
@@ -313,6 +349,24 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       return { ...state, status: 'canceled' };
     case 'PaymentMetadataUpdated':
       return { ...state, details: { ...state.details, metadata: event.data.metadata } };
+    case 'PaymentCardMethodSelected': {
+      const d = event.data;
+      return {
+        ...state,
+        rail: 'card',
+        cardMethod: { checkoutId: d.checkout_id, quoted: d.quoted_amount },
+        checkouts: { ...state.checkouts, [d.checkout_id]: { remainder: false, open: state.checkouts[d.checkout_id]?.open ?? true } },
+      };
+    }
+    case 'PaymentCardCharged': {
+      const d = event.data;
+      return {
+        ...state,
+        rail: d.review === null ? 'card' : state.rail,
+        cardMethod: d.review === null ? { checkoutId: d.checkout_id, quoted: d.amount } : state.cardMethod,
+        cardCharges: { ...state.cardCharges, [d.attempt_id]: { checkoutId: d.checkout_id, amount: d.amount, review: d.review } },
+      };
+    }
     default:
       return ignoreUnknown(event, state);
   }
@@ -400,6 +454,46 @@ function selectMethod(command: SelectMethod, state: LivePaymentState, ctx: Decid
       },
     },
   ];
+}
+
+function selectCardMethod(command: SelectCardMethod, state: LivePaymentState, ctx: DecideContext): PaymentEvent[] {
+  if (state.checkouts[command.checkoutId]) return []; // this checkout is the method already
+  assertPayable(state, ctx);
+  if (inFlight(state)) throw new PaymentDomainError('payment_in_flight', 'A transfer is on its way.');
+  return [{ type: 'PaymentCardMethodSelected', data: { checkout_id: command.checkoutId, rail: 'card', quoted_amount: command.quotedMinor, country: command.country } }];
+}
+
+/**
+ * A card charge (decision 0026). On a pending payment with nothing else on its way, and a
+ * checkout that waited for it: the payment succeeded with what was charged (no network fee:
+ * transaction_fee 0). A charge the checkout no longer waited for (`review`), or on a payment
+ * that cannot take it any more (paid, canceled, failed, a transfer on its way), is for the
+ * business to review: needs_review unless the payment already succeeded.
+ */
+function recordCardPayment(command: RecordCardPayment, state: LivePaymentState): PaymentEvent[] {
+  if (state.cardCharges[command.attemptId]) return [];
+  if (!state.checkouts[command.checkoutId]) throw new Error(`checkout ${command.checkoutId} is not one of payment ${state.id}'s`);
+  const review: PaymentReviewReason | null = command.review ?? (state.status !== 'pending' || inFlight(state) ? 'paid_after_close' : null);
+  const events: PaymentEvent[] = [
+    { type: 'PaymentCardCharged', data: { checkout_id: command.checkoutId, attempt_id: command.attemptId, processor: command.processor, brand: command.brand, last4: command.last4, amount: command.amountMinor, review } },
+  ];
+  if (review !== null) {
+    if (state.status !== 'succeeded') events.push({ type: 'PaymentNeedsReview', data: { checkout_id: command.checkoutId, reason: review, attempt_id: command.attemptId } });
+    return events;
+  }
+  if (state.checkouts[command.checkoutId]?.open) events.push({ type: 'PaymentCheckoutEnded', data: { checkout_id: command.checkoutId, outcome: 'completed' } });
+  events.push(cardSucceeded(state, command.amountMinor, false));
+  return events;
+}
+
+function cardSucceeded(state: LivePaymentState, amountMinor: number, accepted: boolean): PaymentEvent {
+  const reporting = money(() => buildReporting({ currency: state.currency, amountReceivedMinor: amountMinor, feeRateBps: state.feeRateBps, transactionFeeMinor: 0, customerFeeMinor: state.customerFee, feePayer: state.feePayer }));
+  return { type: 'PaymentSucceeded', data: { amount_received: amountMinor, received_amount: fiatDecimal(amountMinor, state.currency), overpaid_amount: null, accepted, reporting } };
+}
+
+/** Minor units as a decimal string of the currency (a card's `received_amount`: 10100 USD → "101"). */
+export function fiatDecimal(amountMinor: number, currency: string): string {
+  return fmt(BigInt(amountMinor), money(() => fiatExponent(currency)));
 }
 
 function methodOf(state: LivePaymentState): PaymentMethodState {
@@ -561,6 +655,12 @@ function accept(command: AcceptPayment, state: LivePaymentState): PaymentEvent[]
   if (state.status === 'succeeded' && state.accepted) return []; // accepted already
   if (state.status !== 'underpaid' && state.status !== 'needs_review') {
     throw new PaymentDomainError('payment_not_acceptable', 'Only underpaid and needs_review payments can be accepted.');
+  }
+  // a card charge under review (decision 0026): accepting it counts what the card was charged
+  const charges = Object.values(state.cardCharges);
+  if (charges.length > 0 && Object.keys(state.transfers).length === 0 && state.claimTxHash === null) {
+    const charged = charges.reduce((sum, c) => sum + c.amount, 0);
+    return [{ type: 'PaymentAccepted', data: { counted_amount: fiatDecimal(charged, state.currency) } }, cardSucceeded(state, charged, true)];
   }
   const method = methodOf(state);
   // An accepted claim counts the full quoted amount; otherwise what arrived (on any network) counts.

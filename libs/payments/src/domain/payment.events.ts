@@ -30,7 +30,7 @@ export interface PaymentDetails {
  * on a superseded quote while the payment already takes another quote's money (0011 addendum;
  * the checkout itself got what it asked for, so only the payment reviews it).
  */
-export type PaymentReviewReason = 'wrong_network' | 'late' | 'superseded_quote';
+export type PaymentReviewReason = 'wrong_network' | 'late' | 'superseded_quote' | 'paid_after_cancel' | 'paid_after_close';
 
 export type PaymentCreatedData = {
   payment_id: string;
@@ -76,7 +76,12 @@ export type PaymentEvent =
   | { type: 'PaymentRemainderRequested'; data: PaymentRemainderRequestedData }
   | { type: 'PaymentRemainderPaid'; data: { checkout_id: string; amount: string } }
   | { type: 'PaymentSucceeded'; data: { amount_received: number; received_amount: string; overpaid_amount: string | null; accepted: boolean; reporting: Reporting } }
-  | { type: 'PaymentNeedsReview'; data: { checkout_id: string; reason: PaymentReviewReason; tx_hash: string } }
+  /** `tx_hash` for a transfer; `attempt_id` for a card charge (decision 0026). */
+  | { type: 'PaymentNeedsReview'; data: { checkout_id: string; reason: PaymentReviewReason; tx_hash?: string; attempt_id?: string } }
+  /** A card checkout opened for the payment (decision 0026): the method is a card; `quoted_amount` is what the card is charged (breakdown total). */
+  | { type: 'PaymentCardMethodSelected'; data: { checkout_id: string; rail: 'card'; quoted_amount: number; country: string | null } }
+  /** A processor charged the card (`amount`, minor units of the payment's currency); `review` when the checkout no longer waited for it. */
+  | { type: 'PaymentCardCharged'; data: { checkout_id: string; attempt_id: string; processor: string; brand: string; last4: string; amount: number; review: PaymentReviewReason | null } }
   | { type: 'PaymentClaimed'; data: { checkout_id: string; tx_hash: string; network: NetworkId } }
   | { type: 'PaymentAccepted'; data: { counted_amount: string } }
   | { type: 'PaymentCheckoutEnded'; data: { checkout_id: string; outcome: 'completed' | 'expired' | 'canceled' | 'failed' } }

@@ -2,7 +2,7 @@ import { AssetCode, NetworkId, assetOn, RegistryError } from '@lib/chains';
 import { MoneyError, formatCryptoAmount, parseCryptoAmount } from '@lib/money';
 import { PaymentDomainError } from './errors';
 
-/** Rails a payment can be paid on. Only `crypto` is decided so far; `card` is typed so it can be added. */
+/** Rails a payment can be paid on (card: decision 0026). */
 export type PaymentRail = 'crypto' | 'card';
 
 /** Spec §8: the quote of an underpaid checkout stays live 15 minutes after the short transfer. */

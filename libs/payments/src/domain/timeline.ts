@@ -37,6 +37,9 @@ const TIMELINE_ENTRIES: { [Type in PaymentEvent['type']]: (data: Extract<Payment
   PaymentNeedsReview: () => [],
   PaymentAccepted: () => [],
   PaymentCheckoutEnded: () => [],
+  // decision 0026: a card method is a method_selected with no coin or network; the charge itself adds no entry (succeeded or needs_review follows)
+  PaymentCardMethodSelected: (d) => [['method_selected', { rail: d.rail, asset: null, network: null }]],
+  PaymentCardCharged: () => [],
 };
 
 /** The payment's `events` (spec §2), oldest first, derived from its stream alone. */

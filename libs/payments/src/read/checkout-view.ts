@@ -1,7 +1,7 @@
 import { AssetCode, ChainRegistry, NetworkId, defaultRegistry } from '@lib/chains';
 import { Breakdown, Reporting } from '@lib/money';
 import type { CheckoutStatus } from '../domain/checkout.decider';
-import type { CheckoutEvent, CheckoutOpenedData, CheckoutReviewReason } from '../domain/checkout.events';
+import type { CardAttemptStatus, CardCheckoutOpenedData, CheckoutEvent, CheckoutOpenedData, CheckoutReviewReason } from '../domain/checkout.events';
 import { CHECKOUT_STREAM } from '../domain/stream-categories';
 import { foldWith, ignoreUnknown } from '@lib/domain';
 import { LoggedEvent, eventTime } from './logged-event';
@@ -23,14 +23,47 @@ export interface CheckoutViewTransfer {
   detected_at: string;
 }
 
-/** One checkout as the `checkouts` table stores it (`state` column). */
-export interface CheckoutViewState
-  extends Pick<CheckoutOpenedData, 'payment_id' | 'link_id' | 'rail' | 'remainder' | 'simulated' | 'asset' | 'network' | 'amount' | 'address' | 'rate' | 'breakdown'> {
+/** One card attempt as the checkout's row keeps it (decision 0026). */
+export interface CardAttemptViewState {
   id: string;
+  number: number;
+  route: number;
+  processor: string;
+  status: CardAttemptStatus;
+  secure_url: string;
+  expires_at: string;
+  created_at: string;
+  decline_code: string | null;
+  retryable: boolean;
+}
+
+/** What a card checkout's row keeps (null on crypto checkouts). */
+export interface CardViewState {
+  routes: string[];
+  attempts: CardAttemptViewState[];
+  brand: string | null;
+  last4: string | null;
+  /** The checkout failed on an attempt's result (another attempt may follow). */
+  failed_by_attempt: boolean;
+}
+
+/**
+ * One checkout as the `checkouts` table stores it (`state` column). A card checkout (decision
+ * 0026) has no coin, network, amount, address or rate (null) and its `card` state.
+ */
+export interface CheckoutViewState extends Pick<CheckoutOpenedData, 'payment_id' | 'link_id' | 'remainder' | 'simulated' | 'breakdown'> {
+  id: string;
+  rail: 'crypto' | 'card';
+  asset: CheckoutOpenedData['asset'] | null;
+  network: CheckoutOpenedData['network'] | null;
+  amount: string | null;
+  address: string | null;
+  rate: CheckoutOpenedData['rate'] | null;
+  card: CardViewState | null;
   business_id: string | null;
   status: CheckoutStatus;
-  /** End of the quote (moved by awaiting_customer). */
-  expires_at: string;
+  /** End of the quote (moved by awaiting_customer); null on a card checkout. */
+  expires_at: string | null;
   confirmations: { current: number; required: number };
   transfers: CheckoutViewTransfer[];
   /** Totals on the quoted network, as the checkout decided them. */
@@ -50,6 +83,32 @@ export interface CheckoutViewState
   sent_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+export interface CheckoutCardAttemptView {
+  id: string;
+  number: number;
+  route: number;
+  processor: string;
+  status: CardAttemptStatus;
+  /** The processor's secure page; null once the attempt ended. */
+  secure_url: string | null;
+  expires_at: string;
+  created_at: string;
+}
+
+/** The `card` object of a card checkout (decision 0026). */
+export interface CheckoutCardView {
+  /** 1-based position of the route the next or current attempt uses. */
+  route: number;
+  /** How many routes this checkout may use. */
+  routes: number;
+  processor: string;
+  attempt: CheckoutCardAttemptView | null;
+  brand: string | null;
+  last4: string | null;
+  decline_code: string | null;
+  retryable: boolean;
 }
 
 export interface CheckoutCryptoView {
@@ -81,7 +140,7 @@ export interface CheckoutView {
   currency: string;
   breakdown: Breakdown;
   crypto: CheckoutCryptoView | null;
-  card: null;
+  card: CheckoutCardView | null;
   confirmations: { current: number; required: number };
   remainder: boolean;
   canceled_by: 'customer' | null;
@@ -116,6 +175,11 @@ export function evolveCheckoutView(state: CheckoutViewState | null, event: Logge
   if (checkoutId === null) return state;
   const at = eventTime(event);
   const e = { type: event.type, data: event.data } as CheckoutEvent;
+  if (e.type === 'CardCheckoutOpened') {
+    if (state === null) return checkoutId === e.data.checkout_id ? cardOpened(e.data, at) : null;
+    if (e.data.checkout_id !== state.id && e.data.replaces === state.id) return { ...state, replaced_by: e.data.checkout_id, updated_at: at };
+    return state;
+  }
   if (e.type === 'CheckoutOpened') {
     if (state === null) return checkoutId === e.data.checkout_id ? opened(e.data, at) : null;
     if (e.data.checkout_id !== state.id && e.data.replaces === state.id) return { ...state, replaced_by: e.data.checkout_id, updated_at: at };
@@ -131,13 +195,53 @@ export function foldCheckoutView(events: Iterable<LoggedEvent>, state: CheckoutV
   return foldWith({ initialState: null, evolve: evolveCheckoutView }, events, state);
 }
 
-function opened(d: CheckoutOpenedData, at: string): CheckoutViewState {
+function cardOpened(d: CardCheckoutOpenedData, at: string): CheckoutViewState {
   return {
     id: d.checkout_id,
     business_id: d.business_id ?? null,
     payment_id: d.payment_id,
     link_id: d.link_id,
-    rail: d.rail,
+    rail: 'card',
+    remainder: false,
+    simulated: d.simulated,
+    asset: null,
+    network: null,
+    amount: null,
+    address: null,
+    rate: null,
+    card: { routes: [...d.routes], attempts: [], brand: null, last4: null, failed_by_attempt: false },
+    breakdown: { ...d.breakdown },
+    status: 'open',
+    expires_at: null,
+    confirmations: { current: 0, required: 0 },
+    transfers: [],
+    received_amount: '0',
+    remaining_amount: null,
+    overpaid_amount: null,
+    superseded: false,
+    canceled_by: null,
+    replaces: d.replaces ?? null,
+    replaced_by: null,
+    failure_code: null,
+    review_reason: null,
+    claim: null,
+    email: d.email ?? null,
+    country: d.country ?? null,
+    success_url: d.success_url ?? null,
+    sent_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+function opened(d: CheckoutOpenedData, at: string): CheckoutViewState {
+  return {
+    card: null,
+    id: d.checkout_id,
+    business_id: d.business_id ?? null,
+    payment_id: d.payment_id,
+    link_id: d.link_id,
+    rail: 'crypto',
     remainder: d.remainder,
     simulated: d.simulated,
     asset: d.asset,
@@ -215,10 +319,64 @@ function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): Checkout
     case 'CheckoutExpired':
       return { ...state, status: 'expired', expires_at: e.data.expires_at ?? state.expires_at };
     case 'CheckoutFailed':
-      return { ...state, status: 'failed', failure_code: e.data.failure_code };
+      return { ...state, status: 'failed', failure_code: e.data.failure_code, card: state.card ? { ...state.card, failed_by_attempt: false } : null };
+    case 'CardCheckoutOpened':
+      return state;
+    case 'CheckoutCardAttemptStarted': {
+      if (!state.card) return state;
+      const d = e.data;
+      const attempt: CardAttemptViewState = { id: d.attempt_id, number: d.number, route: d.route, processor: d.processor, status: 'pending', secure_url: d.secure_url, expires_at: d.expires_at, created_at: at, decline_code: null, retryable: true };
+      return { ...state, status: 'awaiting_customer', failure_code: null, card: { ...state.card, failed_by_attempt: false, attempts: [...state.card.attempts, attempt] } };
+    }
+    case 'CheckoutCardAttemptSucceeded': {
+      if (!state.card) return state;
+      const d = e.data;
+      return {
+        ...state,
+        status: d.status as CheckoutStatus,
+        review_reason: d.status === 'needs_review' && d.review_reason !== null ? d.review_reason : state.review_reason,
+        sent_at: state.sent_at ?? at,
+        card: { ...state.card, brand: d.brand, last4: d.last4, attempts: withAttempt(state.card, d.attempt_id, { status: 'succeeded' }) },
+      };
+    }
+    case 'CheckoutCardAttemptDeclined': {
+      if (!state.card) return state;
+      const d = e.data;
+      const card = { ...state.card, attempts: withAttempt(state.card, d.attempt_id, { status: 'declined', decline_code: d.decline_code, retryable: d.retryable }) };
+      return d.failed ? { ...state, status: 'failed', failure_code: d.decline_code, card: { ...card, failed_by_attempt: true, brand: d.brand ?? card.brand, last4: d.last4 ?? card.last4 } } : { ...state, card };
+    }
+    case 'CheckoutCardAttemptTimedOut': {
+      if (!state.card) return state;
+      const d = e.data;
+      const card = { ...state.card, attempts: withAttempt(state.card, d.attempt_id, { status: 'timed_out' }) };
+      return d.failed ? { ...state, status: 'failed', failure_code: 'processor_timeout', card: { ...card, failed_by_attempt: true } } : { ...state, card };
+    }
     default:
       return ignoreUnknown(e, null); // a new type left out fails to compile; an unknown stored type is null (left as it is)
   }
+}
+
+function withAttempt(card: CardViewState, id: string, change: Partial<CardAttemptViewState>): CardAttemptViewState[] {
+  return card.attempts.map((a) => (a.id === id ? { ...a, ...change } : a));
+}
+
+/** The card object (decision 0026): the route of the next or current attempt, the latest attempt, and whether another attempt can start. */
+export function cardView(state: CheckoutViewState, card: CardViewState): CheckoutCardView {
+  const last = card.attempts[card.attempts.length - 1] ?? null;
+  const pending = last !== null && last.status === 'pending' ? last : null;
+  const route = pending ? pending.route : Math.min(card.attempts.length + 1, card.routes.length);
+  const waiting = state.status === 'open' || state.status === 'awaiting_customer' || (state.status === 'failed' && card.failed_by_attempt);
+  const retryable = waiting && pending === null && !(last?.status === 'declined' && !last.retryable) && card.attempts.length < card.routes.length;
+  return {
+    route,
+    routes: card.routes.length,
+    processor: card.routes[route - 1] ?? '',
+    attempt: last === null ? null : { id: last.id, number: last.number, route: last.route, processor: last.processor, status: last.status, secure_url: last.status === 'pending' ? last.secure_url : null, expires_at: last.expires_at, created_at: last.created_at },
+    brand: card.brand,
+    last4: card.last4,
+    decline_code: last?.status === 'declined' ? last.decline_code : null,
+    retryable,
+  };
 }
 
 /** Statuses in which the checkout's quote can still take a transfer (remaining_payment_uri is shown). */
@@ -227,11 +385,12 @@ const RECEIVING: readonly CheckoutStatus[] = ['open', 'awaiting_customer', 'conf
 /** The spec §2 Checkout object of a state. */
 export function checkoutView(state: CheckoutViewState, options: CheckoutViewOptions = {}): CheckoutView {
   const registry = options.registry ?? defaultRegistry;
+  const card = state.card ? cardView(state, state.card) : null;
   const latest = state.transfers[state.transfers.length - 1] ?? null;
   // The transfer shown is the latest (the one the confirmations count); a claim's hash when nothing was detected.
   const hash = latest?.tx_hash ?? state.claim?.tx_hash ?? null;
-  const hashNetwork = latest?.network ?? state.claim?.network ?? state.network;
-  const uri = (amount: string) => paymentUri({ asset: state.asset, network: state.network, address: state.address, amount }, registry);
+  const hashNetwork = latest?.network ?? state.claim?.network ?? state.network!;
+  const uri = (amount: string) => paymentUri({ asset: state.asset!, network: state.network!, address: state.address!, amount }, registry);
   const view: CheckoutView = {
     kind: 'checkout',
     id: state.id,
@@ -242,13 +401,13 @@ export function checkoutView(state: CheckoutViewState, options: CheckoutViewOpti
     amount: state.breakdown.price,
     currency: state.breakdown.currency,
     breakdown: { ...state.breakdown },
-    crypto: {
-      asset: state.asset,
-      network: state.network,
-      amount: state.amount,
-      address: state.address,
-      payment_uri: uri(state.amount),
-      rate: { amount: state.rate.amount, currency: state.rate.currency, source: state.rate.source ?? null, at: state.rate.at ?? null },
+    crypto: state.rail !== 'crypto' ? null : {
+      asset: state.asset!,
+      network: state.network!,
+      amount: state.amount!,
+      address: state.address!,
+      payment_uri: uri(state.amount!),
+      rate: { amount: state.rate!.amount, currency: state.rate!.currency, source: state.rate!.source ?? null, at: state.rate!.at ?? null },
       received_amount: state.received_amount,
       remaining_amount: state.remaining_amount,
       remaining_payment_uri: state.remaining_amount !== null && RECEIVING.includes(state.status) ? uri(state.remaining_amount) : null,
@@ -257,7 +416,7 @@ export function checkoutView(state: CheckoutViewState, options: CheckoutViewOpti
       tx_hash: hash,
       explorer_url: txExplorerUrl(registry, hashNetwork, hash),
     },
-    card: null,
+    card,
     confirmations: { ...state.confirmations },
     remainder: state.remainder,
     canceled_by: state.canceled_by,
@@ -265,7 +424,8 @@ export function checkoutView(state: CheckoutViewState, options: CheckoutViewOpti
     failure_code: state.failure_code,
     review_reason: state.review_reason,
     success_url: state.success_url,
-    expires_at: state.expires_at,
+    // a card checkout's end is its attempt's (decision 0026): null while no attempt is in progress
+    expires_at: state.rail === 'card' ? (card?.attempt?.status === 'pending' && (state.status === 'awaiting_customer') ? card.attempt.expires_at : null) : state.expires_at,
     sent_at: state.sent_at,
     created_at: state.created_at,
     updated_at: state.updated_at,

@@ -1,6 +1,6 @@
 import { AssetCode, ChainRegistry, NetworkId, defaultRegistry } from '@lib/chains';
 import { FeePayer, Reporting, buildReporting, formatCryptoAmount, parseCryptoAmount } from '@lib/money';
-import type { CheckoutOpenedData } from '../domain/checkout.events';
+import type { CardCheckoutOpenedData, CheckoutOpenedData } from '../domain/checkout.events';
 import type { PaymentStatus } from '../domain/payment.decider';
 import type { PaymentCreatedData, PaymentEvent, PaymentReviewReason } from '../domain/payment.events';
 import { TimelineEntry, timeline } from '../domain/timeline';
@@ -41,6 +41,14 @@ export interface PaymentViewCheckout {
   remainder: boolean;
 }
 
+/** A card method (decision 0026): the card checkout, what the card is charged, and the card once charged. */
+export interface PaymentViewCardMethod {
+  checkout_id: string;
+  rail: 'card';
+  quoted_amount: number;
+  card: { processor: string; brand: string; last4: string; attempt_id: string } | null;
+}
+
 export interface PaymentViewMethod {
   checkout_id: string;
   rail: 'crypto';
@@ -71,7 +79,7 @@ export interface PaymentViewState extends Pick<PaymentCreatedData, 'amount' | 'c
   /** The current checkout: the last one selected as the method or opened for a remainder. */
   checkout_id: string | null;
   country: string | null;
-  method: PaymentViewMethod | null;
+  method: PaymentViewMethod | PaymentViewCardMethod | null;
   checkouts: PaymentViewCheckout[];
   /** Every transfer, in the order detected. */
   transfers: PaymentViewTransfer[];
@@ -92,16 +100,18 @@ export interface PaymentViewState extends Pick<PaymentCreatedData, 'amount' | 'c
   events: TimelineEntry[];
 }
 
+/** The payment's `method`: a card method has no coin, network or amounts (null) and names the card (decision 0026); `card` is null on a crypto method. */
 export interface PaymentMethodView {
-  rail: 'crypto';
-  asset: AssetCode;
-  network: NetworkId;
-  amount: string;
-  expected_amount: string;
+  rail: 'crypto' | 'card';
+  asset: AssetCode | null;
+  network: NetworkId | null;
+  amount: string | null;
+  expected_amount: string | null;
   overpaid_amount: string | null;
   from_address: string | null;
   tx_hash: string | null;
   explorer_url: string | null;
+  card: { processor: string; brand: string; last4: string } | null;
 }
 
 export interface PaymentSettlementView {
@@ -174,8 +184,8 @@ export function paymentFailureMessage(code: string | null): string | null {
 export function evolvePaymentView(state: PaymentViewState | null, event: LoggedEvent): PaymentViewState | null {
   const at = eventTime(event);
   if (CHECKOUT_STREAM.owns(event.stream)) {
-    if (state === null || event.type !== 'CheckoutOpened') return state;
-    return checkoutOpened(state, event.data as CheckoutOpenedData);
+    if (state === null || (event.type !== 'CheckoutOpened' && event.type !== 'CardCheckoutOpened')) return state;
+    return checkoutOpened(state, event.data as CheckoutOpenedData | CardCheckoutOpenedData);
   }
   if (!PAYMENT_STREAM.owns(event.stream)) return state;
   const e = { type: event.type, data: event.data } as PaymentEvent;
@@ -235,9 +245,12 @@ function created(d: PaymentCreatedData, at: string): PaymentViewState {
 }
 
 /** A checkout of this payment opened: its address (settlement) and country (the payment's country). */
-function checkoutOpened(state: PaymentViewState, d: CheckoutOpenedData): PaymentViewState {
+function checkoutOpened(state: PaymentViewState, d: CheckoutOpenedData | CardCheckoutOpenedData): PaymentViewState {
   if (d.payment_id !== state.id || state.checkouts.some((c) => c.id === d.checkout_id)) return state;
-  const checkout: PaymentViewCheckout = { id: d.checkout_id, address: d.address, wallet_id: d.wallet_id ?? null, country: d.country ?? null, remainder: d.remainder };
+  const checkout: PaymentViewCheckout =
+    d.rail === 'card'
+      ? { id: d.checkout_id, address: null, wallet_id: null, country: d.country ?? null, remainder: false }
+      : { id: d.checkout_id, address: d.address, wallet_id: d.wallet_id ?? null, country: d.country ?? null, remainder: d.remainder };
   // A remainder checkout is current before it opens (PaymentRemainderRequested comes first).
   const country = state.checkout_id === d.checkout_id && checkout.country !== null ? checkout.country : state.country;
   return { ...state, checkouts: [...state.checkouts, checkout], country };
@@ -331,6 +344,18 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
       return state;
     case 'PaymentCheckoutEnded':
       return state;
+    case 'PaymentCardMethodSelected': {
+      const d = e.data;
+      const checkouts = state.checkouts.some((c) => c.id === d.checkout_id) ? state.checkouts : [...state.checkouts, { id: d.checkout_id, address: null, wallet_id: null, country: d.country, remainder: false }];
+      return { ...state, checkouts, method: { checkout_id: d.checkout_id, rail: 'card', quoted_amount: d.quoted_amount, card: null }, checkout_id: d.checkout_id, country: d.country ?? state.country };
+    }
+    case 'PaymentCardCharged': {
+      const d = e.data;
+      // the card that paid (or, under review, the first one charged) is the method's card
+      if (d.review !== null && state.method?.rail === 'card' && state.method.card !== null) return state;
+      const card = { processor: d.processor, brand: d.brand, last4: d.last4, attempt_id: d.attempt_id };
+      return { ...state, method: { checkout_id: d.checkout_id, rail: 'card', quoted_amount: d.amount, card }, checkout_id: d.review === null ? d.checkout_id : state.checkout_id };
+    }
     case 'PaymentExpired':
       return { ...state, status: 'failed', failure_code: e.data.failure_code, failed_at: at };
     case 'PaymentFailed':
@@ -345,7 +370,7 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
 // ---- derived amounts (shared with the receipt) ------------------------------------------------
 
 function decimalsOf(state: PaymentViewState, registry: ChainRegistry): number | null {
-  return state.method ? registry.decimals(state.method.asset) : null;
+  return state.method?.rail === 'crypto' ? registry.decimals(state.method.asset) : null;
 }
 
 function sum(amounts: readonly string[], decimals: number): bigint {
@@ -371,7 +396,7 @@ export function sentAmount(state: PaymentViewState, registry: ChainRegistry = de
 export function overpaidAmount(state: PaymentViewState, registry: ChainRegistry = defaultRegistry): string | null {
   if (state.status === 'succeeded') return state.overpaid_amount;
   const decimals = decimalsOf(state, registry);
-  if (decimals === null || state.method === null) return null;
+  if (decimals === null || state.method?.rail !== 'crypto') return null;
   const counted = sum(state.transfers.filter((t) => t.review === null).map((t) => t.amount), decimals);
   const expected = parseCryptoAmount(state.method.expected_amount, decimals);
   return counted > expected ? formatCryptoAmount(counted - expected, decimals) : null;
@@ -412,6 +437,10 @@ export function paymentUrl(state: Pick<PaymentViewState, 'code' | 'link_id'>, ch
 function methodView(state: PaymentViewState, registry: ChainRegistry): PaymentMethodView | null {
   const method = state.method;
   if (method === null) return null;
+  if (method.rail === 'card') {
+    const card = method.card === null ? null : { processor: method.card.processor, brand: method.card.brand, last4: method.card.last4 };
+    return { rail: 'card', asset: null, network: null, amount: null, expected_amount: null, overpaid_amount: null, from_address: null, tx_hash: null, explorer_url: null, card };
+  }
   const first = state.transfers[0] ?? null;
   const hash = first?.tx_hash ?? state.claim?.tx_hash ?? null;
   const hashNetwork = first?.network ?? state.claim?.network ?? method.network;
@@ -425,6 +454,7 @@ function methodView(state: PaymentViewState, registry: ChainRegistry): PaymentMe
     from_address: first?.from_address ?? null,
     tx_hash: hash,
     explorer_url: txExplorerUrl(registry, hashNetwork, hash),
+    card: null,
   };
 }
 
@@ -436,7 +466,7 @@ function methodView(state: PaymentViewState, registry: ChainRegistry): PaymentMe
  */
 function settlementView(state: PaymentViewState, registry: ChainRegistry): PaymentSettlementView | null {
   const first = state.transfers[0];
-  if (first === undefined || state.method === null) return null;
+  if (first === undefined || state.method?.rail !== 'crypto') return null;
   const decimals = registry.decimals(state.method.asset);
   const landed = sum(state.transfers.filter((t) => t.network === first.network).map((t) => t.amount), decimals);
   return {
@@ -497,7 +527,7 @@ export function paymentView(state: PaymentViewState, options: PaymentViewOptions
  * refreshes it. Bump it whenever the Payment object's text changes (paymentView or the helpers
  * it calls, the default registry's decimals or explorers, storedPaymentView itself).
  */
-export const PAYMENT_VIEW_VERSION = 2;
+export const PAYMENT_VIEW_VERSION = 3; // 3: method.card and card methods (decision 0026)
 
 /**
  * The Payment object as JSON text, `url` null (the one field that depends on configuration,

@@ -101,7 +101,7 @@ function touched(events: readonly RecordedEvent[]): { payments: Set<string>; che
     const checkoutId = CHECKOUT_STREAM.parse(event.stream);
     if (checkoutId === null) continue;
     checkouts.add(checkoutId);
-    if (event.type === 'CheckoutOpened') {
+    if (event.type === 'CheckoutOpened' || event.type === 'CardCheckoutOpened') {
       const d = event.data as Partial<CheckoutOpenedData>;
       if (typeof d.payment_id === 'string') payments.add(d.payment_id);
       if (typeof d.replaces === 'string') checkouts.add(d.replaces);
@@ -162,7 +162,7 @@ async function handlePaymentEvents(events: RecordedEvent[], tx: Sql): Promise<vo
     const checkoutId = CHECKOUT_STREAM.parse(event.stream);
     if (checkoutId === null) continue;
     checkouts.apply(checkoutId, event);
-    if (event.type === 'CheckoutOpened') {
+    if (event.type === 'CheckoutOpened' || event.type === 'CardCheckoutOpened') {
       const d = event.data as Partial<CheckoutOpenedData>;
       if (typeof d.payment_id === 'string') payments.apply(d.payment_id, event);
       if (typeof d.replaces === 'string' && d.replaces !== checkoutId) checkouts.apply(d.replaces, event);
@@ -234,7 +234,7 @@ function transferRows(s: PaymentViewState) {
     checkout_id: t.checkout_id,
     seq,
     network: t.network,
-    asset: s.method?.asset ?? null,
+    asset: s.method?.rail === 'crypto' ? s.method.asset : null,
     amount: t.amount,
     review: t.review,
     from_address: t.from_address,

@@ -1,12 +1,14 @@
 import { AssetCode, ChainRegistry, NetworkId, defaultRegistry } from '@lib/chains';
-import type { PaymentStatus } from '../domain/payment.decider';
+import { type PaymentStatus, fiatDecimal } from '../domain/payment.decider';
 import { PaymentViewState, overpaidAmount, sentAmount, txExplorerUrl } from './payment-view';
 
 /**
  * The public receipt (spec §2 Receipt), built from a payment's state and its business's public
  * details at read time. Public means: no fee the business pays (no reporting, no fee rate; the
  * breakdown's processing fee is the customer's own), no deposit address, no customer details
- * (no customer id or e-mail, no metadata, no sender address).
+ * (no customer id or e-mail, no metadata, no sender address). A card receipt (decision 0026)
+ * has no coin (`crypto` null), no transfers or transaction, and `received_amount` — what the
+ * card was charged, a decimal of the currency — once the card was charged.
  */
 
 export interface ReceiptBusiness {
@@ -42,6 +44,8 @@ export function receiptView(state: PaymentViewState, business: ReceiptBusiness |
   const first = state.transfers[0] ?? null;
   const customerPays = state.fee_payer === 'customer';
   const arrived = first !== null || state.status === 'succeeded';
+  const card = method?.rail === 'card' ? method : null;
+  const crypto = method?.rail === 'crypto' ? method : null;
   return {
     kind: 'receipt',
     id: state.id,
@@ -59,8 +63,8 @@ export function receiptView(state: PaymentViewState, business: ReceiptBusiness |
     },
     rail: method?.rail ?? null,
     // The quote; its network is where the first transfer arrived when that differs (wrong_network).
-    crypto: method ? { asset: method.asset, network: first?.network ?? method.network, amount: method.expected_amount } : null,
-    received_amount: arrived ? sentAmount(state, registry) : null,
+    crypto: crypto ? { asset: crypto.asset, network: first?.network ?? crypto.network, amount: crypto.expected_amount } : null,
+    received_amount: card ? (state.received_amount ?? (card.card !== null ? fiatDecimal(card.quoted_amount, state.currency) : null)) : arrived ? sentAmount(state, registry) : null,
     overpaid_amount: overpaidAmount(state, registry),
     failure_code: state.failure_code,
     transaction: first ? { hash: first.tx_hash, url: txExplorerUrl(registry, first.network, first.tx_hash) } : null,

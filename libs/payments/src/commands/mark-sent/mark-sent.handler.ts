@@ -1,6 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { simulatedSenderAddress, simulatedTxHash } from '../../app/simulated-chain';
 import { OpenCheckoutState } from '../../domain/checkout.decider';
+import { PaymentDomainError } from '../../domain/errors';
 import { PaymentUseCaseSteps } from '../use-case-steps';
 import { MarkSentCommand } from './mark-sent.command';
 
@@ -16,6 +17,7 @@ export class MarkSentHandler implements ICommandHandler<MarkSentCommand, void> {
 
   async execute({ checkoutId, simulate, actingFor, meta }: MarkSentCommand): Promise<void> {
     const markSent = (checkout: OpenCheckoutState) => {
+      if (checkout.rail !== 'crypto') throw new PaymentDomainError('wrong_rail', 'Simulated transfers are for crypto checkouts.');
       const txHash = simulatedTxHash(checkout.network); // a checkout's network never changes
       return { type: 'MarkSent' as const, simulate, txHash, fromAddress: simulatedSenderAddress(checkout.network, txHash) };
     };

@@ -2,13 +2,15 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AssetCode, NetworkId } from '@lib/chains';
 import { newId } from '@lib/http';
-import { assertActive } from '../../app/access';
+import { ActingBusiness, assertActive } from '../../app/access';
+import { CardRoutes } from '@lib/cards';
+import { CARD_ATTEMPT_TTL_MS } from '../../app/card-attempts';
 import { isValidEmail } from '../../app/customers';
 import { PaymentRates } from '../../app/rates';
 import { PAYMENTS_SETTINGS, PaymentsSettings } from '../../app/settings';
 import { WalletAddresses } from '@lib/wallets';
 import { ServicePauses } from '@lib/operations';
-import { OpenCryptoCheckout } from '../../domain/checkout.decider';
+import { OpenCardCheckout, OpenCryptoCheckout } from '../../domain/checkout.decider';
 import { DEFAULT_CHECKOUT_RULES, assertAssetAccepted, assertEmailGiven, assertRailAccepted } from '../../domain/checkout-rules';
 import { PaymentDomainError } from '../../domain/errors';
 import { decidePayment } from '../../domain/payment.decider';
@@ -25,7 +27,7 @@ const REMAINDER_REUSE_MS = 2 * 60_000;
  * simulated business; the payment's own refusals (payment_paid, payment_canceled,
  * payment_expired, payment_in_flight) before anything is opened; `replaces` (the same choice
  * while its quote has more than two minutes: that checkout); then decide, append, settle (the
- * payment records the method; older quotes are set aside) and wait.
+ * payment records the method; older quotes are set aside) and wait. A card checkout: openCard.
  */
 @CommandHandler(OpenCheckoutCommand)
 export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand, { checkoutId: string; businessId: string }> {
@@ -35,6 +37,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     @Inject(PAYMENTS_SETTINGS) private readonly settings: PaymentsSettings,
     private readonly wallets: WalletAddresses,
     private readonly pauses: ServicePauses,
+    private readonly cards: CardRoutes,
   ) {}
 
   async execute({ input, caller, meta }: OpenCheckoutCommand): Promise<{ checkoutId: string; businessId: string }> {
@@ -48,7 +51,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     // the business's checkout settings (decision 0028): the rails and coins it accepts
     const rules = business.checkout ?? DEFAULT_CHECKOUT_RULES;
     assertRailAccepted(rules, input.rail ?? 'crypto');
-    if ((input.rail ?? 'crypto') === 'card') throw new PaymentDomainError('rail_unavailable', 'This business does not accept cards.', 'rail');
+    if ((input.rail ?? 'crypto') === 'card') return this.openCard(input, paymentId, business, meta);
     if (input.asset === undefined) throw new PaymentDomainError('invalid_request', 'asset is required for a crypto checkout.', 'asset');
     if (input.network === undefined) throw new PaymentDomainError('invalid_request', 'network is required for a crypto checkout.', 'network');
     const asset = input.asset as AssetCode; // one of ASSET_CODES (OpenCheckoutRequest)
@@ -76,8 +79,8 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
       const replaced = await this.steps.streams.loadCheckout(input.replaces);
       if (replaced.state.status === 'none' || replaced.state.paymentId !== paymentId) throw new PaymentDomainError('invalid_request', 'replaces must name a checkout of the same payment.', 'replaces');
       replaces = replaced.state.id;
-      const sameChoice = replaced.state.asset === asset && replaced.state.network === network && !replaced.state.remainder;
-      const live = replaced.state.status === 'open' && Date.parse(replaced.state.expiresAt) - now.getTime() > REMAINDER_REUSE_MS;
+      const sameChoice = replaced.state.rail === 'crypto' && replaced.state.asset === asset && replaced.state.network === network && !replaced.state.remainder;
+      const live = replaced.state.rail === 'crypto' && replaced.state.status === 'open' && Date.parse(replaced.state.expiresAt) - now.getTime() > REMAINDER_REUSE_MS;
       if (sameChoice && live) {
         // the same quote and address: answered as it is, once the read models have it
         await this.steps.waitFor(replaced.head);
@@ -116,6 +119,64 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
         replaces,
         simulate: input.simulate ?? null,
       },
+    };
+    await this.steps.decideCheckout(checkoutId, command, now, meta, true);
+    return { checkoutId, businessId: business.id };
+  }
+
+  /**
+   * A card checkout (decision 0026): no coin, network or simulated transfer; an e-mail (sent, or
+   * the payment's customer_email) and a country; the routes the business and the country have
+   * (rail_unavailable without one); after a replaced card checkout, the routes it has not used.
+   * The card price ($5 to $10,000 on the breakdown's total) is the decider's.
+   */
+  private async openCard(input: OpenCheckoutCommand['input'], paymentId: string, business: ActingBusiness, meta: OpenCheckoutCommand['meta']): Promise<{ checkoutId: string; businessId: string }> {
+    for (const field of ['asset', 'network', 'simulate'] as const) {
+      if (input[field] !== undefined) throw new PaymentDomainError('invalid_request', `${field} is for crypto checkouts; leave it out of a card checkout.`, field);
+    }
+    if (input.email !== undefined && !isValidEmail(input.email)) throw new PaymentDomainError('invalid_email', 'email is not a valid e-mail address.', 'email');
+    if (input.country === undefined) throw new PaymentDomainError('invalid_request', 'country is required for a card checkout: it decides which card processors can take the card.', 'country');
+    const available = this.cards.availability(business, input.country);
+    if (!available.available) {
+      throw available.reason === 'business'
+        ? new PaymentDomainError('rail_unavailable', 'This business does not accept cards.', 'rail')
+        : new PaymentDomainError('rail_unavailable', `Cards are not accepted from ${input.country}.`, 'country');
+    }
+    const payment = await this.steps.streams.payment(paymentId);
+    if (payment.status === 'none') throw new PaymentDomainError('payment_not_found', 'No payment with this code.', 'payment_code');
+    const email = input.email ?? payment.details.customer_email ?? null;
+    if (email === null) throw new PaymentDomainError('email_required', 'A card payment needs the customer’s e-mail.', 'email');
+    const now = await this.steps.clock.now(business.id);
+    const checkoutId = newId('chk');
+    // payment_paid, payment_canceled, payment_expired, in flight
+    decidePayment({ type: 'SelectCardMethod', checkoutId, quotedMinor: payment.amount, country: input.country }, payment, { now });
+
+    let routes = available.routes;
+    let replaces: string | null = null;
+    if (input.replaces !== undefined) {
+      const replaced = await this.steps.streams.checkout(input.replaces);
+      if (replaced.status === 'none' || replaced.paymentId !== paymentId) throw new PaymentDomainError('invalid_request', 'replaces must name a checkout of the same payment.', 'replaces');
+      replaces = replaced.id;
+      if (replaced.rail === 'card') {
+        // continuing after the routes the replaced checkout used (decision 0026)
+        const used = new Set(replaced.attempts.map((a) => a.processor));
+        routes = routes.filter((r) => replaced.routes.includes(r) && !used.has(r));
+        if (routes.length === 0) throw new PaymentDomainError('rail_unavailable', 'Every card route was tried for this payment.', 'rail');
+      }
+    }
+    const command: OpenCardCheckout = {
+      type: 'OpenCardCheckout',
+      checkoutId,
+      paymentId,
+      linkId: payment.linkId,
+      simulated: business.simulated,
+      currency: payment.currency,
+      priceMinor: payment.amount,
+      feePayer: payment.feePayer,
+      feeRateBps: payment.feeRateBps,
+      routes,
+      attemptTtlMs: CARD_ATTEMPT_TTL_MS,
+      details: { business_id: business.id, email, country: input.country, success_url: payment.details.success_url ?? null, replaces },
     };
     await this.steps.decideCheckout(checkoutId, command, now, meta, true);
     return { checkoutId, businessId: business.id };

@@ -1,0 +1,84 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CardProcessorUnavailable, CardRoutes } from '@lib/cards';
+import { APP_CONFIG, AppConfig } from '@lib/core';
+import { SYSTEM_ACTOR } from '@lib/eventstore';
+import { newId } from '@lib/http';
+import { ServicePauses } from '@lib/operations';
+import { CardAttempts } from '../../app/card-attempts';
+import { CardCheckoutState, OpenCheckoutState, StartCardAttempt, decideCheckout, pendingCardAttempt } from '../../domain/checkout.decider';
+import { PaymentDomainError } from '../../domain/errors';
+import { PaymentUseCaseSteps } from '../use-case-steps';
+import { StartCardAttemptCommand } from './start-card-attempt.command';
+
+/**
+ * Starts a card attempt (decision 0026), in order: the checkout visible to the caller
+ * (not_found), a card checkout (wrong_rail), card payments not paused (503
+ * temporarily_unavailable); an attempt past its end the timer has not ended yet is ended first
+ * (its processor's result, else timed out); the payment still pending (else
+ * checkout_not_awaiting); the decider's rules on a dry run (checkout_not_awaiting, stale_route,
+ * route_in_progress, checkout_not_retryable, no_route); then the next route's processor creates
+ * the attempt and its secure page (unreachable: 503 upstream_unavailable, nothing recorded);
+ * decide, append, settle (the attempt's expiry timer), wait.
+ */
+@CommandHandler(StartCardAttemptCommand)
+export class StartCardAttemptHandler implements ICommandHandler<StartCardAttemptCommand, void> {
+  constructor(
+    private readonly steps: PaymentUseCaseSteps,
+    private readonly routes: CardRoutes,
+    private readonly attempts: CardAttempts,
+    private readonly pauses: ServicePauses,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async execute({ checkoutId, input, actingFor, serviceOrigin, meta }: StartCardAttemptCommand): Promise<void> {
+    let checkout = (await this.steps.access.visibleCheckout(checkoutId, actingFor)).state;
+    let card = cardCheckout(checkout);
+    await this.pauses.check('card_payments');
+    const now = await this.steps.clock.now(card.businessId ?? undefined);
+    const pending = pendingCardAttempt(card);
+    if (pending && now.getTime() >= Date.parse(pending.expiresAt)) {
+      await this.attempts.expire(checkoutId, pending.id, { now, eventId: undefined, metadata: { causationId: `card:expiry:${pending.id}`, actor: SYSTEM_ACTOR } });
+      checkout = (await this.steps.access.visibleCheckout(checkoutId, actingFor)).state;
+      card = cardCheckout(checkout);
+    }
+    const payment = await this.steps.streams.payment(card.paymentId);
+    if (payment.status !== 'pending' && (card.status === 'open' || card.status === 'awaiting_customer' || card.status === 'failed')) {
+      throw new PaymentDomainError('checkout_not_awaiting', `The payment is ${payment.status}: this checkout no longer waits for a card payment.`);
+    }
+    const attemptId = newId('att');
+    const route = card.attempts.length + 1;
+    const processorName = card.routes[route - 1] ?? '';
+    const expiresAt = new Date(now.getTime() + card.attemptTtlMs).toISOString();
+    const draft: StartCardAttempt = { type: 'StartCardAttempt', attemptId, route: input.route, processor: processorName, ref: '', secureUrl: '', expiresAt };
+    decideCheckout(draft, card, { now }); // the rules before the processor is asked
+
+    const code = payment.status === 'none' ? null : (payment.details.code ?? null);
+    const returnUrl = `${this.config.checkoutBaseUrl}/${encodeURIComponent(code ?? '')}?s=${encodeURIComponent(checkoutId)}&attempt=${encodeURIComponent(attemptId)}`;
+    let created;
+    try {
+      created = await this.routes.processor(processorName).createAttempt({
+        attemptId,
+        checkoutId,
+        businessId: card.businessId ?? '',
+        amountMinor: card.total,
+        currency: card.currency,
+        email: card.email,
+        returnUrl,
+        expiresAt,
+        serviceOrigin,
+      });
+    } catch (error) {
+      if (error instanceof CardProcessorUnavailable) throw new PaymentDomainError('upstream_unavailable', 'The card processor cannot be reached: nothing was started. Retry with the same Idempotency-Key.');
+      throw error;
+    }
+    await this.steps.decideCheckout(checkoutId, { ...draft, ref: created.ref, secureUrl: created.secureUrl }, now, meta);
+  }
+}
+
+/** The checkout as a card checkout, or 409 wrong_rail. */
+export function cardCheckout(checkout: OpenCheckoutState): CardCheckoutState {
+  if (checkout.rail !== 'card') throw new PaymentDomainError('wrong_rail', 'This is a crypto checkout: card attempts are for card checkouts.');
+  return checkout;
+}
+
