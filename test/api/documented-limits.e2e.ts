@@ -26,8 +26,14 @@ interface Operation {
 }
 
 /** A value of `schema` (for filling a map or an array up to its limit). */
+/** The document's component schemas (set once it is fetched): an item given as a $ref is sampled from its component. */
+let components: Record<string, Schema> = {};
+
 function sample(schema: Schema | undefined): unknown {
+  const ref = (schema as { $ref?: string } | undefined)?.$ref;
+  if (ref !== undefined) return sample(components[ref.split('/').pop()!]);
   if (schema?.enum) return schema.enum.find((v) => v !== null && v !== '*');
+  if (schema?.properties) return Object.fromEntries(Object.entries(schema.properties).map(([name, property]) => [name, sample(property as Schema)]));
   return schema?.type === 'integer' || schema?.type === 'number' ? (schema.minimum ?? 1) : 'v';
 }
 
@@ -111,6 +117,7 @@ describe('the limits the OpenAPI document states for request bodies are the ones
   beforeAll(async () => {
     api = await startTestApi({ TRUSTED_PROXIES: 'loopback' });
     doc = (await (await fetch(`${api.base}/openapi.json`)).json()) as OpenAPIObject;
+    components = doc.components!.schemas as Record<string, Schema>;
     const shop = (await businessWithKey(api, true, 'Limits')).client;
     const clock = (await businessWithKey(api, true, 'Clock')).client; // its own business: the maximum advance moves its clock a year
     const anyone = shop.as(null);
@@ -124,6 +131,7 @@ describe('the limits the OpenAPI document states for request bodies are the ones
       { method: 'post', path: '/checkouts/{id}/claim', base: { tx_hash: '0x' + '12'.repeat(32) }, send: async (body) => anyone.post(`/checkouts/${await checkoutId()}/claim`, body), takesMaxima: false },
       { method: 'post', path: '/checkouts/{id}/mark-sent', base: {}, send: async (body) => anyone.post(`/checkouts/${await checkoutId()}/mark-sent`, body), takesMaxima: false },
       { method: 'post', path: '/checkouts/{id}/card-attempts', base: {}, send: async (body) => anyone.postOnce(`/checkouts/${await cardCheckoutId()}/card-attempts`, body), takesMaxima: false },
+      { method: 'patch', path: '/checkout-settings', base: { ask_email: false }, send: async (body) => (await businessWithKey(api, true, 'Settings limits')).client.patch('/checkout-settings', body), takesMaxima: true },
       { method: 'post', path: '/test_clock/advance', base: { seconds: 1 }, send: (body) => clock.post('/test_clock/advance', body), takesMaxima: true },
       // a new live business for each try: a wallet taken would make the next one 409 wallet_exists
       { method: 'post', path: '/wallet', base: { type: 'created' }, send: async (body) => (await businessWithKey(api, false, 'Wallet limits')).client.post('/wallet', body), takesMaxima: false },

@@ -1475,7 +1475,7 @@ export interface components {
         };
         AcceptedAssetDto: {
             /**
-             * @description USDC, USDT, BTC, ETH or SOL.
+             * @description The coin.
              * @enum {string}
              */
             asset: "USDC" | "USDT" | "BTC" | "ETH" | "SOL";

@@ -12,12 +12,12 @@ export const DISPLAY_NAME_MAX = 100;
 export class AcceptedAssetDto {
   @IsIn(ASSET_CODES, { message: `asset must be one of ${ASSET_CODES.join(', ')}` })
   @IsString({ message: 'asset must be a string' })
-  @ApiPropertyOptional({ description: 'USDC, USDT, BTC, ETH or SOL.' })
+  @ApiPropertyOptional({ description: 'The coin.', enum: ASSET_CODES })
   asset!: string;
 
   @IsIn(NETWORK_IDS, { message: 'network is not a supported network' })
   @IsString({ message: 'network must be a string' })
-  @ApiPropertyOptional({ description: 'A network that carries the asset.' })
+  @ApiPropertyOptional({ description: 'A network that carries the asset.', enum: NETWORK_IDS })
   network!: string;
 }
 
