@@ -3,7 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AssetCode, NetworkId } from '@lib/chains';
 import { newId } from '@lib/http';
 import { assertActive } from '../../app/access';
-import { isValidEmail } from '../../app/customers';
+import { CUSTOMER_GATE, CustomerGate, isValidEmail } from '../../app/customers';
 import { PaymentRates } from '../../app/rates';
 import { PAYMENTS_SETTINGS, PaymentsSettings } from '../../app/settings';
 import { WalletAddresses } from '@lib/wallets';
@@ -35,6 +35,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     @Inject(PAYMENTS_SETTINGS) private readonly settings: PaymentsSettings,
     private readonly wallets: WalletAddresses,
     private readonly pauses: ServicePauses,
+    @Inject(CUSTOMER_GATE) private readonly customers: CustomerGate,
   ) {}
 
   async execute({ input, caller, meta }: OpenCheckoutCommand): Promise<{ checkoutId: string; businessId: string }> {
@@ -63,6 +64,8 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     const payment = await this.steps.streams.payment(paymentId);
     if (payment.status === 'none') throw new PaymentDomainError('payment_not_found', 'No payment with this code.', 'payment_code');
     assertEmailGiven(rules, input.email ?? payment.details.customer_email);
+    // a blocked customer's e-mail (the checkout's or the payment's): 403 customer_blocked (decision 0029)
+    await this.customers.assertNotBlocked(business.id, [input.email, payment.details.customer_email], 'email');
     const now = await this.steps.clock.now(business.id);
     // the business's source (fixed table or live, decision 0020): asset_unavailable, or 503 temporarily_unavailable without a fresh rate
     const quote = await this.rates.forCheckout(business, asset, payment.currency);
