@@ -1,4 +1,5 @@
 import { TestApi, businessWithKey, clientWithNewKey, startTestApi } from '../support/fixtures';
+import { Receiver, startReceiver } from '../webhooks/support';
 
 /**
  * Customers over HTTP (issue #13, decision 0029) on the real app: POST/GET/PATCH /customers,
@@ -6,7 +7,7 @@ import { TestApi, businessWithKey, clientWithNewKey, startTestApi } from '../sup
  * payment's customer_email names (kept across an e-mail change), customer_blocked on POST
  * /payments and POST /checkouts, test keys on a live business, other businesses' customers,
  * restricted keys, GET /payments?customer_id, the stats after a succeeded payment, and the
- * customer.* events.
+ * customer.* events (in GET /events, and delivered to an endpoint).
  */
 describe('customers over HTTP', () => {
   let api: TestApi;
@@ -86,6 +87,18 @@ describe('customers over HTTP', () => {
     // a second payment names the same customer
     expect((await client.createPayment({ customer_email: 'BOB@shop.example' })).customer_id).toBe(payment.customer_id);
     expect((await client.get(`/customers/${payment.customer_id}`)).body.data.stats.payments_count).toBe(2);
+  });
+
+  it('reads its writes: right after the payment that names a new address, its customer can be changed, and the address is taken', async () => {
+    const { client } = await businessWithKey(api, true);
+    const first = await client.createPayment({ customer_email: 'quinn@shop.example' });
+    const blocked = await client.post(`/customers/${first.customer_id}/block`); // no read in between
+    expect(blocked.status).toBe(200);
+    expect(blocked.body.data).toMatchObject({ id: first.customer_id, blocked: true, email: 'quinn@shop.example' });
+    await client.createPayment({ customer_email: 'rosa@shop.example' });
+    const taken = await client.post('/customers', { email: 'rosa@shop.example' });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error.code).toBe('customer_exists');
   });
 
   it('PATCH changes name, note and e-mail; another customer’s address is 409; the payments follow the customer, not the old address', async () => {
@@ -281,5 +294,37 @@ describe('customers over HTTP', () => {
       [fromPayment.customer_id, false, 'Nia'],
       [made.id, true, 'Max'],
     ]);
+  });
+});
+
+describe('customer events delivered to an endpoint', () => {
+  let api: TestApi;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    api = await startTestApi({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await api?.close();
+  });
+
+  it('an endpoint subscribed to customer.* receives customer.created and customer.updated with the customer', async () => {
+    const { client } = await businessWithKey(api, true);
+    const hook = await client.post('/webhooks', { url: receiver.url, event_types: ['customer.created', 'customer.updated'] });
+    expect(hook.status).toBe(201);
+    const customer = (await client.post('/customers', { email: 'ola@shop.example', name: 'Ola' })).body.data;
+    await client.post(`/customers/${customer.id}/block`);
+    await client.createPayment({ customer_email: 'pia@shop.example' });
+    const received = (await receiver.waitFor(3, 20_000)).map((r) => JSON.parse(r.body));
+    expect(received.map((e) => [e.type, e.data.email, e.data.blocked]).sort()).toEqual(
+      [
+        ['customer.created', 'ola@shop.example', false],
+        ['customer.updated', 'ola@shop.example', true],
+        ['customer.created', 'pia@shop.example', false],
+      ].sort(),
+    );
+    expect(received.find((e) => e.type === 'customer.updated')).toMatchObject({ kind: 'event', subject: { kind: 'customer', id: customer.id }, data: { kind: 'customer', id: customer.id, name: 'Ola' } });
   });
 });

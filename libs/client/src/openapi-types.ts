@@ -1658,7 +1658,10 @@ export interface components {
             seconds: number;
         };
         CreateCustomerBody: {
-            /** @description The customer’s e-mail address (compared case-insensitively): one customer per address and business. */
+            /**
+             * Format: email
+             * @description The customer’s e-mail address (compared case-insensitively): one customer per address and business.
+             */
             email: string;
             /** @description The customer’s name; null or left out: none. */
             name?: string | null;
@@ -1666,7 +1669,10 @@ export interface components {
             note?: string;
         };
         UpdateCustomerBody: {
-            /** @description A new e-mail address; another customer’s is 409 customer_exists. */
+            /**
+             * Format: email
+             * @description A new e-mail address; another customer’s is 409 customer_exists.
+             */
             email?: string;
             /** @description The customer’s name; null or blank removes it. */
             name?: string | null;

@@ -5,6 +5,7 @@ import { isValidEmail } from '@lib/payments';
 
 export const CUSTOMER_NAME_MAX = 200;
 export const CUSTOMER_NOTE_MAX = 1000;
+export const CUSTOMER_EMAIL_MAX = 254;
 
 const trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 
@@ -16,6 +17,7 @@ const trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value
 export function CustomerEmail(required: boolean): PropertyDecorator {
   return applyDecorators(
     ValidateBy({ name: 'isCustomerEmail', validator: { validate: (value: unknown) => isValidEmail(value), defaultMessage: () => 'email must be a valid e-mail address' } }),
+    MaxLength(CUSTOMER_EMAIL_MAX, { message: `email is at most ${CUSTOMER_EMAIL_MAX} characters` }),
     IsString({ message: required ? 'email is required' : 'email must be a string' }),
     ...(required ? [] : [ValidateIf((_o: object, value: unknown) => value !== undefined)]),
     trimmed(),

@@ -28,10 +28,20 @@ export class CustomerWrites {
     readonly read: CustomersReadModel,
   ) {}
 
+  /**
+   * Read your writes before a read of the read models: a payment is answered before they have it
+   * (decision 0019), so the customer it made appears there a moment later; wait for the writes
+   * this process answered that way for the business.
+   */
+  async barrier(businessId: string): Promise<void> {
+    if (this.runner.hasUnseenWrites(businessId)) await this.runner.readBarrier(businessId);
+  }
+
   /** The business's customer: recorded on its stream, or known from payments; not_found otherwise (another business's included). */
   async load(businessId: string, customerId: string): Promise<{ current: CustomerRecord; known: KnownFromPayments | null }> {
     const notFound = new DomainRefusal('not_found', 'No customer with this id.');
     if (!isCustomerId(customerId)) throw notFound;
+    await this.barrier(businessId);
     const recorded = foldWith(customerDecider, await readOrEmpty(this.store, CUSTOMER_STREAM.stream(customerId))).customer;
     if (recorded !== null) {
       if (recorded.businessId !== businessId) throw notFound;

@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { CUSTOMER_NAME_MAX, CUSTOMER_NOTE_MAX, CustomerEmail, CustomerText } from '../customer-input';
+import { CUSTOMER_EMAIL_MAX, CUSTOMER_NAME_MAX, CUSTOMER_NOTE_MAX, CustomerEmail, CustomerText } from '../customer-input';
 
 /** POST /customers (decision 0029): the shape of the input. */
 export class CreateCustomerRequest {
   @CustomerEmail(true)
-  @ApiProperty({ description: 'The customer’s e-mail address (compared case-insensitively): one customer per address and business.', maxLength: 254 })
+  @ApiProperty({ description: 'The customer’s e-mail address (compared case-insensitively): one customer per address and business.', maxLength: CUSTOMER_EMAIL_MAX })
   email!: string;
 
   @CustomerText('name', CUSTOMER_NAME_MAX, true)

@@ -19,6 +19,7 @@ export class CreateCustomerHandler implements ICommandHandler<CreateCustomerComm
 
   async execute({ business, input, meta }: CreateCustomerCommand): Promise<CustomerView> {
     const email = input.email;
+    await this.writes.barrier(business.id);
     const owner = await this.writes.directory.ownerOf(business.id, email);
     const taken = () => new DomainRefusal('customer_exists', 'Another customer has this e-mail.', 'email');
     if (owner.holder !== null && (await this.writes.exists(owner.holder))) throw taken();

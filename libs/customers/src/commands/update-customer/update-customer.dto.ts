@@ -1,10 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { CUSTOMER_NAME_MAX, CUSTOMER_NOTE_MAX, CustomerEmail, CustomerText } from '../customer-input';
+import { CUSTOMER_EMAIL_MAX, CUSTOMER_NAME_MAX, CUSTOMER_NOTE_MAX, CustomerEmail, CustomerText } from '../customer-input';
 
 /** PATCH /customers/{id} (decision 0029): send only what changes. */
 export class UpdateCustomerRequest {
   @CustomerEmail(false)
-  @ApiPropertyOptional({ description: 'A new e-mail address; another customer’s is 409 customer_exists.', maxLength: 254 })
+  @ApiPropertyOptional({ description: 'A new e-mail address; another customer’s is 409 customer_exists.', maxLength: CUSTOMER_EMAIL_MAX })
   email?: string;
 
   @CustomerText('name', CUSTOMER_NAME_MAX, true)
