@@ -66,7 +66,10 @@ describe('customers over HTTP', () => {
     const patch = await client.patch(`/customers/cst_nobody`, { email: 'nope' });
     expect(patch.status).toBe(400);
     expect(patch.body.error).toMatchObject({ code: 'invalid_request', field: 'email' });
-    expect((await client.get('/customers')).body.data).toEqual([]);
+    const known = await client.createPayment({ customer_email: 'nothing@shop.example' });
+    const nothing = await client.patch(`/customers/${known.customer_id}`, {});
+    expect([nothing.status, nothing.body.error?.code]).toEqual([400, 'invalid_request']);
+    expect((await client.get('/customers')).body.data.map((c: { email: string }) => c.email)).toEqual(['nothing@shop.example']);
   });
 
   it('a payment with a new customer_email makes a customer appear (name null); POST /customers with that address is 409', async () => {
