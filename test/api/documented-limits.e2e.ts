@@ -1,5 +1,6 @@
 import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { describeApi } from '../../apps/api/src/platform/openapi';
+import { randomUUID } from 'node:crypto';
 import { Answer, TestApi, businessWithKey, startTestApi } from '../support/fixtures';
 
 /**
@@ -121,6 +122,8 @@ describe('the limits the OpenAPI document states for request bodies are the ones
     const shop = (await businessWithKey(api, true, 'Limits')).client;
     const clock = (await businessWithKey(api, true, 'Clock')).client; // its own business: the maximum advance moves its clock a year
     const anyone = shop.as(null);
+    const people = (await businessWithKey(api, true, 'Customers')).client;
+    const others = (await businessWithKey(api, true, 'Customers too')).client; // PATCH's longest e-mail is POST's: another business's customer may have it
     const paymentCode = async () => (await shop.createPayment()).url.split('/').pop() as string;
     const checkoutId = async () => (await shop.openCheckout(await shop.createPayment())).id as string;
     const cardCheckoutId = async () => (await anyone.postOnce('/checkouts', { payment_code: await paymentCode(), rail: 'card', email: 'a@example.com', country: 'US' })).body.data.id as string;
@@ -133,6 +136,9 @@ describe('the limits the OpenAPI document states for request bodies are the ones
       { method: 'post', path: '/checkouts/{id}/card-attempts', base: {}, send: async (body) => anyone.postOnce(`/checkouts/${await cardCheckoutId()}/card-attempts`, body), takesMaxima: false },
       { method: 'patch', path: '/checkout-settings', base: { ask_email: false }, send: async (body) => (await businessWithKey(api, true, 'Settings limits')).client.patch('/checkout-settings', body), takesMaxima: true },
       { method: 'post', path: '/test_clock/advance', base: { seconds: 1 }, send: (body) => clock.post('/test_clock/advance', body), takesMaxima: true },
+      // a business of their own (the longest customer_email of POST /payments made a customer of shop); a new address each try (the same one would be 409 customer_exists)
+      { method: 'post', path: '/customers', base: { email: 'limits@shop.example' }, send: (body) => people.post('/customers', { ...body, ...(body.email === 'limits@shop.example' ? { email: `limits-${randomUUID()}@shop.example` } : {}) }), takesMaxima: true },
+      { method: 'patch', path: '/customers/{id}', base: {}, send: async (body) => others.patch(`/customers/${(await others.createPayment({ customer_email: `limits-${randomUUID()}@shop.example` })).customer_id}`, body), takesMaxima: true },
       // a new live business for each try: a wallet taken would make the next one 409 wallet_exists
       { method: 'post', path: '/wallet', base: { type: 'created' }, send: async (body) => (await businessWithKey(api, false, 'Wallet limits')).client.post('/wallet', body), takesMaxima: false },
       { method: 'post', path: '/webhooks', base: { url: 'https://example.com/hook', event_types: ['payment.created'] }, send: (body) => shop.post('/webhooks', body), takesMaxima: true },

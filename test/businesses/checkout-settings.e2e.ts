@@ -94,6 +94,8 @@ describe('checkout settings over HTTP', () => {
       [{ display_name: 'x'.repeat(101) }, 'display_name'],
       [{ color: 'red' }, 'color'],
     ];
+    const empty = await client.patch('/checkout-settings', {});
+    expect({ status: empty.status, code: empty.body.error?.code }).toEqual({ status: 400, code: 'invalid_request' });
     for (const [body, field] of cases) {
       const answer = await client.patch('/checkout-settings', body);
       expect({ body, status: answer.status, code: answer.body.error?.code }).toEqual({ body, status: 400, code: 'invalid_request' });

@@ -6,6 +6,7 @@ import { WebhookDispatcherModule } from '@lib/webhooks';
 import { OperationsModule } from '@lib/operations';
 import { allProjectors } from '@lib/wiring';
 import { BusinessController } from './businesses/business.controller';
+import { CustomersHttpModule } from './customers/customers-http.module';
 import { HealthController } from './health.controller';
 import { PaymentsHttpModule } from './payments/payments-http.module';
 import { PlatformModule } from './platform/platform.module';
@@ -29,7 +30,7 @@ export class AppModule {
     const defaults = [WebhooksModule, WebhookDispatcherModule].filter((m) => !brings(imports, m));
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, BusinessesModule, OperationsModule, PaymentsHttpModule, WalletsHttpModule, CheckoutPageModule, ...defaults, ...imports],
+      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, BusinessesModule, OperationsModule, PaymentsHttpModule, CustomersHttpModule, WalletsHttpModule, CheckoutPageModule, ...defaults, ...imports],
       controllers: [HealthController, BusinessController],
     };
   }

@@ -1,8 +1,9 @@
 import { businessesProjector } from '@lib/businesses';
+import { customersProjector } from '@lib/customers';
 import { paymentsProjector } from '@lib/payments';
 import { Projector, streamCatalogProjector } from '@lib/projections';
 import { walletsProjector } from '@lib/wallets';
-import { businessEventSource, paymentEventSource, webhookProjectors } from '@lib/webhooks';
+import { businessEventSource, customerEventSource, paymentEventSource, webhookProjectors } from '@lib/webhooks';
 
 /** What a projector's output depends on beyond the log (the same for a rebuild as for the live run). */
 export interface ProjectorOptions {
@@ -16,7 +17,7 @@ export interface ProjectorOptions {
  * apps/cli) hand it this list. A capability adds its projectors here.
  */
 export function allProjectors(options: ProjectorOptions): readonly Projector[] {
-  return [streamCatalogProjector, businessesProjector, paymentsProjector, walletsProjector, ...webhookProjectors([businessEventSource, paymentEventSource(options)])];
+  return [streamCatalogProjector, businessesProjector, paymentsProjector, walletsProjector, customersProjector, ...webhookProjectors([businessEventSource, paymentEventSource(options), customerEventSource])];
 }
 
 /** The projectors with the default checkout url (names, ordering; tests). The service uses allProjectors(config). */

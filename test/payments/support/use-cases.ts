@@ -1,3 +1,4 @@
+import { CustomerDirectory, CustomersReadModel } from '@lib/customers';
 import { Database } from '@lib/database';
 import { CommandRunner, EventStore, ReadModelWaiter } from '@lib/eventstore';
 import { BusinessClock, CreatePaymentHandler, PaymentStreams, PaymentsProcessManager, PaymentsReadModel, PaymentsSettings } from '@lib/payments';
@@ -6,7 +7,8 @@ import { TimerStore } from '@lib/timers';
 /**
  * The payments use cases wired by hand over one store, without Nest (what PaymentsCoreModule
  * provides), for tests that drive the application below HTTP. Read models are not waited for
- * unless `readModels` is given.
+ * unless `readModels` is given. Payments ask the customers capability which customer an e-mail
+ * names (CUSTOMER_GATE): its directory over the same store and database.
  */
 export function paymentsUseCases(store: EventStore, db: Database, readModels: ReadModelWaiter = { waitFor: async () => true }) {
   const runner = new CommandRunner(store, readModels);
@@ -15,5 +17,5 @@ export function paymentsUseCases(store: EventStore, db: Database, readModels: Re
   const settings: PaymentsSettings = { quoteTtlMs: 900_000, feeRateBps: 100, liveNetworks: [] };
   const process = new PaymentsProcessManager(streams, timers, settings);
   const clock = new BusinessClock(timers);
-  return { runner, streams, timers, settings, process, clock, createPayment: new CreatePaymentHandler(store, streams, process, clock, runner, settings, new PaymentsReadModel(db, { checkoutBaseUrl: 'http://localhost/pay' })) };
+  return { runner, streams, timers, settings, process, clock, createPayment: new CreatePaymentHandler(store, streams, process, clock, runner, settings, new PaymentsReadModel(db, { checkoutBaseUrl: 'http://localhost/pay' }), new CustomerDirectory(store, new CustomersReadModel(db))) };
 }

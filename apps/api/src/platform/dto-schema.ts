@@ -68,6 +68,7 @@ const TYPED: Record<string, Mutable> = {
   isISO8601: { type: 'string', format: 'date-time' },
   isIsoTimestamp: { type: 'string', format: 'date-time' }, // libs/payments commands/input-rules.ts: an ISO 8601 instant
   isEmail: { type: 'string', format: 'email' },
+  isCustomerEmail: { type: 'string', format: 'email' }, // libs/customers commands/customer-input.ts: the address payments take as customer_email
   isUrl: { type: 'string', format: 'uri' },
   isHttpUrl: { type: 'string', format: 'uri' }, // libs/payments commands/input-rules.ts: an absolute http(s) URL
   isUuid: { type: 'string', format: 'uuid' },

@@ -32,6 +32,13 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /checkouts/{id}/card-attempts/{attempt_id}/confirm': 'confirmCardAttempt',
   'GET /public/receipts/{id}': 'getReceipt',
 
+  'POST /customers': 'createCustomer',
+  'GET /customers': 'listCustomers',
+  'GET /customers/{id}': 'getCustomer',
+  'PATCH /customers/{id}': 'updateCustomer',
+  'POST /customers/{id}/block': 'blockCustomer',
+  'POST /customers/{id}/unblock': 'unblockCustomer',
+
   'POST /wallet': 'createWallet',
   'GET /wallet': 'getWallet',
   'DELETE /wallet': 'deleteWallet',

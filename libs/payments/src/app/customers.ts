@@ -19,3 +19,19 @@ export function isValidEmail(value: unknown): value is string {
   const [local, domain] = value.split('@');
   return local.length <= 64 && !local.startsWith('.') && !local.endsWith('.') && !local.includes('..') && !/^\d+$/.test(domain.split('.').pop()!);
 }
+
+/**
+ * What payments ask of the customers capability (decision 0029), which implements it
+ * (libs/customers `CustomerDirectory`, provided under CUSTOMER_GATE): payments never import it.
+ */
+export interface CustomerGate {
+  /**
+   * The customer a payment's e-mail names (its id goes on PaymentCreated as `customer_id`);
+   * refuses with 403 customer_blocked (`field`) when that customer is blocked.
+   */
+  customerFor(businessId: string, email: string, field: string): Promise<string>;
+  /** 403 customer_blocked (`field`) when one of the e-mails (null and undefined skipped) names a blocked customer of the business. */
+  assertNotBlocked(businessId: string, emails: readonly (string | null | undefined)[], field: string): Promise<void>;
+}
+
+export const CUSTOMER_GATE = Symbol('CUSTOMER_GATE');

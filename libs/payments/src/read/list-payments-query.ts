@@ -8,7 +8,7 @@ import { METADATA_MAX_KEY_LENGTH, METADATA_MAX_VALUE_LENGTH } from '../domain/me
  * one (`{metadata: {order: 'x'}, created: {gte: '…'}}`):
  * - `status`: one status or several, comma separated (or repeated);
  * - `metadata[<key>]=<value>`: every pair must match;
- * - `customer` (a `cst_` id), `reference`;
+ * - `customer_id` (a `cst_` id; `customer` is the same filter under its first name), `reference`;
  * - `created[gte|gt|lte|lt]`: ISO 8601 timestamps (a date alone is midnight UTC);
  * - `limit`, `cursor`: libs/http pagination.
  * Anything else, or a bad value, is 400 invalid_request naming the parameter.
@@ -104,9 +104,11 @@ export function parseListPaymentsQuery(query: Record<string, unknown> | null | u
       case 'status':
         filters.status = statusList(value);
         break;
-      case 'customer': {
-        const text = single('customer', value);
-        if (!CUSTOMER_ID.test(text)) refuse('customer', 'customer must be a customer id (cst_…).');
+      case 'customer':
+      case 'customer_id': {
+        const text = single(name, value);
+        if (!CUSTOMER_ID.test(text)) refuse(name, `${name} must be a customer id (cst_…).`);
+        if (filters.customer !== null && filters.customer !== text) refuse(name, 'customer and customer_id name the same filter: give one.');
         filters.customer = text;
         break;
       }

@@ -17,6 +17,8 @@ import type { Resource } from '@lib/businesses';
  * - payment.canceled      the business canceled the payment
  * - business.created      the business was created
  * - business.updated      the business object changed (suspended or reinstated by an operator; a confirmed alert e-mail)
+ * - customer.created      a customer appeared (POST /customers, or the first payment naming its e-mail)
+ * - customer.updated      the customer object changed (its name, e-mail or note; blocked or unblocked)
  *
  * `webhook.test` is what POST /webhooks/{id}/test sends; no endpoint subscribes to it and it is
  * not listed by GET /events.
@@ -31,6 +33,8 @@ export const EVENT_TYPES = [
   'payment.canceled',
   'business.created',
   'business.updated',
+  'customer.created',
+  'customer.updated',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

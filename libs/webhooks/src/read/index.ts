@@ -1,4 +1,5 @@
 export * from './business-events.source';
+export * from './customer-events.source';
 export * from './delivery-queries';
 export * from './endpoint-queries';
 export * from './endpoints.projector';

@@ -30,6 +30,7 @@ export class ChangeCheckoutSettingsHandler implements ICommandHandler<ChangeChec
               return { asset: asset as AssetCode, network: network as NetworkId };
             });
     }
+    if (Object.keys(change).length === 0) throw new DomainError('invalid_request', 'Send at least one of display_name, support_email, ask_email, rails and assets.');
     await this.writes.run(businessDecider, businessId, { type: 'ChangeCheckoutSettings', businessId, change }, meta);
     const row = (await this.writes.rows(businessId)).checkoutSettings.get(businessId);
     return checkoutSettingsView(businessId, row?.settings ?? DEFAULT_CHECKOUT_SETTINGS, row?.updated_at ?? null);

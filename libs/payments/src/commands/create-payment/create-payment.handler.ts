@@ -4,7 +4,7 @@ import { CommandRunner, ConcurrencyError, EVENT_STORE, EventStore, LogPosition, 
 import { newId } from '@lib/http';
 import { assertActive } from '../../app/access';
 import { BusinessClock } from '../../app/business-clock';
-import { customerIdFor, isValidEmail } from '../../app/customers';
+import { CUSTOMER_GATE, CustomerGate, isValidEmail } from '../../app/customers';
 import { later } from '../../app/positions';
 import { PaymentsProcessManager } from '../../app/process-manager';
 import { PAYMENTS_SETTINGS, PaymentsSettings } from '../../app/settings';
@@ -42,6 +42,7 @@ export class CreatePaymentHandler implements ICommandHandler<CreatePaymentComman
     private readonly runner: CommandRunner,
     @Inject(PAYMENTS_SETTINGS) private readonly settings: PaymentsSettings,
     private readonly read: PaymentsReadModel,
+    @Inject(CUSTOMER_GATE) private readonly customers: CustomerGate,
   ) {
     this.references = new PaymentReferences(store);
   }
@@ -52,6 +53,8 @@ export class CreatePaymentHandler implements ICommandHandler<CreatePaymentComman
     const metadata = checkMetadata(input.metadata);
     const email = input.customer_email ?? null;
     if (email !== null && !isValidEmail(email)) throw new PaymentDomainError('invalid_email', 'customer_email is not a valid e-mail address.', 'customer_email');
+    // the customer the e-mail names (decision 0029): 403 customer_blocked when blocked
+    const customerId = email === null ? null : await this.customers.customerFor(business.id, email, 'customer_email');
     const now = await this.clock.now(business.id);
     const expiresAt = input.expires_at ?? null;
     if (expiresAt !== null) {
@@ -76,7 +79,7 @@ export class CreatePaymentHandler implements ICommandHandler<CreatePaymentComman
         description: input.description ?? null,
         reference,
         metadata,
-        customer_id: email === null ? null : customerIdFor(business.id, email),
+        customer_id: customerId,
         customer_email: email,
         success_url: input.success_url ?? null,
         cancel_url: input.cancel_url ?? null,

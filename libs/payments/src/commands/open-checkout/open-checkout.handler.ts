@@ -5,7 +5,7 @@ import { newId } from '@lib/http';
 import { ActingBusiness, assertActive } from '../../app/access';
 import { CardRoutes } from '@lib/cards';
 import { CARD_ATTEMPT_TTL_MS } from '../../app/card-attempts';
-import { isValidEmail } from '../../app/customers';
+import { CUSTOMER_GATE, CustomerGate, isValidEmail } from '../../app/customers';
 import { PaymentRates } from '../../app/rates';
 import { PAYMENTS_SETTINGS, PaymentsSettings } from '../../app/settings';
 import { WalletAddresses } from '@lib/wallets';
@@ -38,6 +38,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     private readonly wallets: WalletAddresses,
     private readonly pauses: ServicePauses,
     private readonly cards: CardRoutes,
+    @Inject(CUSTOMER_GATE) private readonly customers: CustomerGate,
   ) {}
 
   async execute({ input, caller, meta }: OpenCheckoutCommand): Promise<{ checkoutId: string; businessId: string }> {
@@ -66,6 +67,8 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     const payment = await this.steps.streams.payment(paymentId);
     if (payment.status === 'none') throw new PaymentDomainError('payment_not_found', 'No payment with this code.', 'payment_code');
     assertEmailGiven(rules, input.email ?? payment.details.customer_email);
+    // a blocked customer's e-mail (the checkout's or the payment's): 403 customer_blocked (decision 0029)
+    await this.customers.assertNotBlocked(business.id, [input.email, payment.details.customer_email], 'email');
     const now = await this.steps.clock.now(business.id);
     // the business's source (fixed table or live, decision 0020): asset_unavailable, or 503 temporarily_unavailable without a fresh rate
     const quote = await this.rates.forCheckout(business, asset, payment.currency);
@@ -146,6 +149,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     if (payment.status === 'none') throw new PaymentDomainError('payment_not_found', 'No payment with this code.', 'payment_code');
     const email = input.email ?? payment.details.customer_email ?? null;
     if (email === null) throw new PaymentDomainError('email_required', 'A card payment needs the customer’s e-mail.', 'email');
+    await this.customers.assertNotBlocked(business.id, [input.email, payment.details.customer_email], 'email');
     const now = await this.steps.clock.now(business.id);
     const checkoutId = newId('chk');
     // payment_paid, payment_canceled, payment_expired, in flight

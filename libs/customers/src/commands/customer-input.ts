@@ -1,0 +1,35 @@
+import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { IsOptional, IsString, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
+import { isValidEmail } from '@lib/payments';
+
+export const CUSTOMER_NAME_MAX = 200;
+export const CUSTOMER_NOTE_MAX = 1000;
+export const CUSTOMER_EMAIL_MAX = 254;
+
+const trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
+
+/**
+ * A customer's e-mail: the address payments take as `customer_email` (the same rule, so every
+ * address a payment names can be a customer's), trimmed; else 400 invalid_request on `email`
+ * (§7: routes other than payments and checkouts refuse an address with invalid_request).
+ */
+export function CustomerEmail(required: boolean): PropertyDecorator {
+  return applyDecorators(
+    ValidateBy({ name: 'isCustomerEmail', validator: { validate: (value: unknown) => isValidEmail(value), defaultMessage: () => 'email must be a valid e-mail address' } }),
+    MaxLength(CUSTOMER_EMAIL_MAX, { message: `email is at most ${CUSTOMER_EMAIL_MAX} characters` }),
+    IsString({ message: required ? 'email is required' : 'email must be a string' }),
+    ...(required ? [] : [ValidateIf((_o: object, value: unknown) => value !== undefined)]),
+    trimmed(),
+  );
+}
+
+/** An optional text (`name` may be null: none), trimmed, at most `max` characters. */
+export function CustomerText(field: string, max: number, nullable: boolean): PropertyDecorator {
+  return applyDecorators(
+    MaxLength(max, { message: `${field} is at most ${max} characters` }),
+    IsString({ message: nullable ? `${field} must be a string or null` : `${field} must be a string` }),
+    nullable ? IsOptional() : ValidateIf((_o: object, value: unknown) => value !== undefined),
+    trimmed(),
+  );
+}

@@ -1,0 +1,16 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CustomerView } from '../../views';
+import { CustomerWrites } from '../customer-writes';
+import { UnblockCustomerCommand } from './unblock-customer.command';
+
+/** Unblocks a customer (POST /customers/{id}/unblock; decision 0029): an unblocked customer changes nothing. */
+@CommandHandler(UnblockCustomerCommand)
+export class UnblockCustomerHandler implements ICommandHandler<UnblockCustomerCommand, CustomerView> {
+  constructor(private readonly writes: CustomerWrites) {}
+
+  async execute({ businessId, customerId, meta }: UnblockCustomerCommand): Promise<CustomerView> {
+    const { known } = await this.writes.load(businessId, customerId);
+    await this.writes.decide(customerId, { type: 'UnblockCustomer', customerId, businessId, known }, meta);
+    return this.writes.answer(businessId, customerId);
+  }
+}

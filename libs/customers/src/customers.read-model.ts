@@ -1,0 +1,84 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DATABASE } from '@lib/core';
+import type { Sql } from '@lib/database';
+import { ApiError, Page, pageRequest, toPage } from '@lib/http';
+import { KnownFromPayments } from './customer.decider';
+import { emailKey } from './identity';
+import { isCustomerId } from './stream-categories';
+import { CustomerRow, CustomerView, customerView } from './views';
+
+export const CUSTOMERS_LIST = 'customers';
+
+const COLUMNS = `id, business_id, mode, email, name, note, blocked, origin, created_at, updated_at, payments_count, incomplete_count, stats_currency, volume, average, last_payment_at, preferred_rail`;
+
+/** Queries over the `customers` projection, scoped by business: another business's customer reads as none. */
+@Injectable()
+export class CustomersReadModel {
+  constructor(@Inject(DATABASE) private readonly db: Sql) {}
+
+  async row(businessId: string, customerId: string): Promise<CustomerRow | null> {
+    if (!isCustomerId(customerId)) return null;
+    const { rows } = await this.db.query<CustomerRow>(`SELECT ${COLUMNS} FROM customers WHERE id = $1 AND business_id = $2`, [customerId, businessId]);
+    return rows[0] ?? null;
+  }
+
+  async get(businessId: string, customerId: string): Promise<CustomerView | null> {
+    const row = await this.row(businessId, customerId);
+    return row === null ? null : customerView(row);
+  }
+
+  /** The customer as known from payments (for its first recorded change), or null when it is not one of this business's. */
+  async knownFromPayments(businessId: string, customerId: string): Promise<KnownFromPayments | null> {
+    const row = await this.row(businessId, customerId);
+    return row === null ? null : { businessId: row.business_id, mode: row.mode === 'live' ? 'live' : 'test', email: row.email, createdAt: new Date(row.created_at).toISOString() };
+  }
+
+  /** Whether any business has a customer with this id (a payment named it, or it was recorded). */
+  async exists(customerId: string): Promise<boolean> {
+    const { rows } = await this.db.query(`SELECT 1 FROM customers WHERE id = $1`, [customerId]);
+    return rows.length > 0;
+  }
+
+  /** Whether one of these customers of the business is blocked. */
+  async anyBlocked(businessId: string, customerIds: readonly string[]): Promise<boolean> {
+    if (customerIds.length === 0) return false;
+    const { rows } = await this.db.query(`SELECT 1 FROM customers WHERE business_id = $1 AND id = ANY($2::text[]) AND blocked LIMIT 1`, [businessId, [...customerIds]], 'customers_blocked');
+    return rows.length > 0;
+  }
+
+  /**
+   * GET /customers: newest first (created_at, then id), filtered by `email` (case-insensitive,
+   * exact) and `blocked` (true or false), paged by a cursor bound to this list and its filters.
+   */
+  async list(businessId: string, query: Record<string, unknown> | null | undefined): Promise<Page<CustomerView>> {
+    const filters: { email: string | null; blocked: boolean | null } = { email: null, blocked: null };
+    const page: { limit?: unknown; cursor?: unknown } = {};
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value === undefined) continue;
+      if (name === 'limit' || name === 'cursor') {
+        page[name] = value;
+        continue;
+      }
+      if (typeof value !== 'string') throw new ApiError('invalid_request', `${name} can be given once, as a string.`, name);
+      if (name === 'email') {
+        if (value.trim() === '' || value.length > 254) throw new ApiError('invalid_request', 'email must be 1 to 254 characters.', 'email');
+        filters.email = emailKey(value);
+      } else if (name === 'blocked') {
+        if (value !== 'true' && value !== 'false') throw new ApiError('invalid_request', 'blocked must be true or false.', 'blocked');
+        filters.blocked = value === 'true';
+      } else {
+        throw new ApiError('invalid_request', `${name} is not a known parameter.`, name);
+      }
+    }
+    const { limit, after } = pageRequest(CUSTOMERS_LIST, filters, page);
+    const params: unknown[] = [businessId];
+    const param = (value: unknown): string => `$${params.push(value)}`;
+    const where = ['business_id = $1'];
+    if (filters.email !== null) where.push(`email_key = ${param(filters.email)}`);
+    if (filters.blocked !== null) where.push(`blocked = ${param(filters.blocked)}`);
+    if (after) where.push(`(created_at, id) < (${param(after.created_at)}::timestamptz, ${param(after.id)})`);
+    const { rows } = await this.db.query<CustomerRow>(`SELECT ${COLUMNS} FROM customers WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${param(limit + 1)}`, params);
+    const paged = toPage(CUSTOMERS_LIST, filters, rows, limit, (r) => ({ created_at: new Date(r.created_at).toISOString(), id: r.id }));
+    return { ...paged, data: paged.data.map(customerView) };
+  }
+}

@@ -1,0 +1,59 @@
+import { CUSTOMER_EMAIL_STREAM, CUSTOMER_STREAM } from './stream-categories';
+
+/**
+ * The stored events of the customers capability (decision 0029). Type names and snake_case data
+ * are the stored format: add optional fields, never rename or remove.
+ */
+
+/**
+ * A customer recorded on its stream. `origin`: `api` (POST /customers) or `payment` (a customer
+ * first known from a payment's `customer_email`, written to its stream the first time the
+ * business changes it; `created_at` then is the first payment's time).
+ */
+export interface CustomerCreatedData {
+  customer_id: string;
+  business_id: string;
+  mode: 'live' | 'test';
+  email: string;
+  name: string | null;
+  note: string;
+  origin: 'api' | 'payment';
+  created_at?: string;
+}
+
+/** The customer's fields after a change (all of them, changed or not). */
+export interface CustomerUpdatedData {
+  email: string;
+  name: string | null;
+  note: string;
+}
+
+export type CustomerEvent =
+  | { type: 'CustomerCreated'; data: CustomerCreatedData }
+  | { type: 'CustomerUpdated'; data: CustomerUpdatedData }
+  | { type: 'CustomerBlocked'; data: { customer_id: string } }
+  | { type: 'CustomerUnblocked'; data: { customer_id: string } };
+
+/** An address taken by a customer, or left by one (the stream is named by the address). */
+export interface CustomerEmailData {
+  business_id: string;
+  email: string;
+  customer_id: string;
+}
+
+export type CustomerEmailEvent = { type: 'CustomerEmailClaimed'; data: CustomerEmailData } | { type: 'CustomerEmailReleased'; data: CustomerEmailData };
+
+export const CUSTOMER_EVENT_TYPES = ['CustomerCreated', 'CustomerUpdated', 'CustomerBlocked', 'CustomerUnblocked'] as const;
+const EMAIL_EVENT_TYPES = ['CustomerEmailClaimed', 'CustomerEmailReleased'];
+
+/** A recorded event as a customer event, or null (another stream's, or a type this version does not know). */
+export function asCustomerEvent(event: { stream?: string; type: string; data: unknown }): CustomerEvent | null {
+  if (event.stream !== undefined && !CUSTOMER_STREAM.owns(event.stream)) return null;
+  if (!(CUSTOMER_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
+  return { type: event.type, data: event.data } as CustomerEvent;
+}
+
+export function asCustomerEmailEvent(event: { stream?: string; type: string; data: unknown }): CustomerEmailEvent | null {
+  if (event.stream !== undefined && !CUSTOMER_EMAIL_STREAM.owns(event.stream)) return null;
+  return EMAIL_EVENT_TYPES.includes(event.type) ? ({ type: event.type, data: event.data } as CustomerEmailEvent) : null;
+}
