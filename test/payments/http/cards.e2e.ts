@@ -155,6 +155,27 @@ describe('card checkouts over HTTP (simulated processors)', () => {
     expect(again.body.data.updated_at).toBe(confirmed.body.data.updated_at);
   });
 
+  it('the secure page answers malformed posts with a 4xx page and records nothing (JSON, garbage, missing fields, unknown attempts)', async () => {
+    const payment = await suite.shop.createPayment();
+    const opened = await openCard(suite.shop, payment);
+    const started = await startAttempt(suite.shop, opened.id);
+    const url: string = started.card.attempt.secure_url;
+    const tries: [string, RequestInit][] = [
+      [url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"number": "4242424242424242"}' }],
+      [url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '%%%=&&=' }],
+      [url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'number=4242424242424242' }],
+      [url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'number=not-a-card&expiry=12%2F30&cvc=123' }],
+      [url, { method: 'POST' }],
+      [`${url}/challenge`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'outcome=maybe' }],
+      [url.replace(/sim_[^/]+$/, 'sim_unknown'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'number=4242424242424242&expiry=12%2F30&cvc=123' }],
+    ];
+    for (const [target, init] of tries) {
+      const answer = await fetch(target, { ...init, redirect: 'manual' });
+      expect({ target, body: init.body, status: answer.status >= 400 && answer.status < 500 }).toEqual({ target, body: init.body, status: true });
+    }
+    expect(await checkout(suite.shop, opened.id)).toMatchObject({ status: 'awaiting_customer', card: { attempt: { status: 'pending' } } });
+  });
+
   it('a card receipt omits the fee the business pays, and has no received_amount until paid', async () => {
     const payment = await suite.shop.createPayment();
     await openCard(suite.shop, payment);
