@@ -237,6 +237,13 @@
     card: 'Ready to pay by card.'
   };
 
+  /** The status line of the card view once an attempt exists. @type {Record<string, string>} */
+  var CARD_STATUS = {
+    pending: 'Waiting for the card processor.',
+    declined: 'Card payment declined.',
+    timed_out: 'Card payment timed out.'
+  };
+
   /** @param {string | null | undefined} amount */
   function isZero(amount) { return !amount || /^0*(\.0*)?$/.test(amount); }
 
@@ -325,6 +332,8 @@
       last.hidden = !card.last4;
       last.textContent = card.last4 ? (card.brand ? card.brand.charAt(0).toUpperCase() + card.brand.slice(1) + ' ' : 'Card ') + 'ending ' + card.last4 : '';
     }
+    // only a checkout still waiting for the customer can be canceled (a declined one has failed)
+    all('#view-card [data-action="cancel"]').forEach(function (button) { button.hidden = c.status !== 'open' && c.status !== 'awaiting_customer'; });
     pay.hidden = false;
     pay.textContent = 'Pay by card';
     if (!attempt) {
@@ -394,6 +403,7 @@
     }
     var status = STATUS_TEXT[next];
     if (next === 'confirming' && checkout) status = 'Transfer detected. Confirmations: ' + checkout.confirmations.current + ' of ' + checkout.confirmations.required + '.';
+    if (next === 'card' && checkout && checkout.card && checkout.card.attempt) status = CARD_STATUS[checkout.card.attempt.status] || status;
     setStatus(status);
     tickCountdown();
     schedulePoll();
