@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import * as ts from 'typescript';
-import { PAGE_ASSETS_DIR, checkoutPagePath, projectRoot, readPageAssets, formatMoney, jsonData, pageCsp, payOptions, text, viewOf } from '@lib/checkout-page';
+import { PAGE_ASSETS_DIR, checkoutPagePath, payRails, projectRoot, readPageAssets, formatMoney, jsonData, pageCsp, payOptions, text, viewOf } from '@lib/checkout-page';
+import { CardProcessor, CardRoutes } from '@lib/cards';
 import type { NetworkId } from '@lib/chains';
 import { tempDir } from '../support/temp-dir';
 
@@ -29,6 +30,42 @@ describe('the coins and networks the page offers (payOptions, pure)', () => {
     expect(payOptions({ simulated: true, currency: 'USD', receiving: new Set(), liveNetworks: [], paused: new Set() })).toEqual([]);
     expect(pairs(payOptions({ simulated: true, currency: 'USD', receiving: new Set(ALL), liveNetworks: [], paused: new Set<NetworkId>(['ethereum']) })).some((p) => p.endsWith('@ethereum'))).toBe(false);
     expect(payOptions({ simulated: true, currency: 'GBP', receiving: new Set(ALL), liveNetworks: [], paused: new Set() })).toEqual([]);
+  });
+});
+
+describe('the rails the page offers (payRails, pure; decision 0028)', () => {
+  it('given the default settings and a business a processor takes cards for: crypto, then card', () => {
+    expect(payRails({ accepted: ['crypto', 'card'], takesCards: true })).toEqual(['crypto', 'card']);
+  });
+  it('given a business no processor takes cards for (a live business today): crypto alone', () => {
+    expect(payRails({ accepted: ['crypto', 'card'], takesCards: false })).toEqual(['crypto']);
+    expect(payRails({ accepted: ['card'], takesCards: false })).toEqual([]);
+  });
+  it('given settings that leave a rail out: only the others', () => {
+    expect(payRails({ accepted: ['card'], takesCards: true })).toEqual(['card']);
+    expect(payRails({ accepted: ['crypto'], takesCards: true })).toEqual(['crypto']);
+  });
+});
+
+describe('whether a business takes cards at all (CardRoutes.takesCards, what the page asks)', () => {
+  const processor = (name: string) => ({ name, serves: () => true }) as unknown as CardProcessor;
+  it('given simulated processors and no real one: a simulated business does, a live one does not', () => {
+    const routes = new CardRoutes([processor('simulated_a'), processor('simulated_b')], []);
+    expect(routes.takesCards({ simulated: true })).toBe(true);
+    expect(routes.takesCards({ simulated: false })).toBe(false);
+    expect(routes.availability({ simulated: false }, 'US')).toEqual({ available: false, reason: 'business' });
+  });
+  it('given a real processor: a live business does', () => {
+    expect(new CardRoutes([], [processor('real')]).takesCards({ simulated: false })).toBe(true);
+  });
+});
+
+describe('the coins the settings accept (payOptions with accepted pairs)', () => {
+  it('given accepted pairs: only those, in the registry order; null: every pair', () => {
+    const accepted = [{ asset: 'SOL', network: 'solana' }, { asset: 'USDC', network: 'base' }, { asset: 'BTC', network: 'polygon' }];
+    expect(pairs(payOptions({ simulated: true, currency: 'USD', receiving: new Set(ALL), liveNetworks: [], paused: new Set(), accepted })))
+      .toEqual(['USDC@base', 'SOL@solana']);
+    expect(payOptions({ simulated: true, currency: 'USD', receiving: new Set(ALL), liveNetworks: [], paused: new Set(), accepted: null })).toHaveLength(14);
   });
 });
 
