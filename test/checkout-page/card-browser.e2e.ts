@@ -100,6 +100,7 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
     expect(await getCheckout(shop, id)).toMatchObject({ rail: 'card', status: 'open', crypto: null, card: { route: 1, routes: 2, processor: 'simulated_a', attempt: null } });
     expect(await status(page)).toBe('Ready to pay by card.');
     await expect(page.locator('#card-message').textContent()).resolves.toBe('You will be taken to the card processor’s secure page, then back here.');
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375); // one column at 375 px
     await accessible(page, 'card');
     await shot(page, 'card-1-02-card');
 
