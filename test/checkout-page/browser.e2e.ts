@@ -1,10 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import { BrowserContext, ConsoleMessage, Page, chromium } from 'playwright-core';
+import { Page } from 'playwright-core';
 import { Client, appPerSuite, businessWithKey, startApp } from '../support/fixtures';
+import { Browser, SHOWN, Watched, accessible, expectPageHeaders, launchChromium, noErrors, shot, watchedPage } from './chromium';
 
 /**
  * The hosted checkout page walked by a customer in real headless Chromium (Debian's
@@ -12,44 +10,26 @@ import { Client, appPerSuite, businessWithKey, startApp } from '../support/fixtu
  * app: pay to succeeded, underpaid then remainder, a new quote after the quote ends, a late payer's
  * claim, cancel back to the shop. Every QR code on screen is decoded and compared with the
  * checkout's payment URI; axe-core checks each main state; the CSP header is there and nothing
- * logs a console error. Screenshots of each step go to test-artifacts/checkout-page/.
+ * logs a console error. Screenshots of each step go to test-artifacts/checkout-page/. The card
+ * walks are in card-browser.e2e.ts.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts', 'checkout-page');
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-/** A step the page shows after a poll (every 2 s, at most 5 s while it waits for the customer). */
-const SHOWN = { timeout: 15_000 };
 /** The shop's own pages (success and cancel URLs): answered by the test, never fetched. */
 const SHOP = 'https://shop.example';
 
-interface Watched {
-  page: Page;
-  /** Console errors and uncaught exceptions seen so far (a CSP violation logs one). */
-  errors: string[];
-}
-
 describe('checkout page in Chromium (a customer pays)', () => {
-  let profile: string;
-  let context: BrowserContext;
+  let browser: Browser;
   const suite = appPerSuite(() => startApp('embedded', { TRUSTED_PROXIES: 'loopback' }));
   const origin = () => `http://127.0.0.1:${suite.api.port}`;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`Chromium is not installed at ${CHROMIUM}. Install Debian's chromium (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH.`);
-    }
-    mkdirSync(ARTIFACTS, { recursive: true });
-    profile = mkdtempSync(join(tmpdir(), 'checkout-chromium-')); // a fresh profile every run
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 375, height: 812 }, locale: 'en-US' });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: origin() });
-    await context.route(`${SHOP}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!DOCTYPE html><html lang="en"><title>Shop</title><h1>Back at the shop</h1></html>' }));
+    browser = await launchChromium();
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: origin() });
+    await browser.context.route(`${SHOP}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!DOCTYPE html><html lang="en"><title>Shop</title><h1>Back at the shop</h1></html>' }));
   });
 
   afterAll(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await browser?.close();
   });
 
   /** A fresh simulated business (its own test clock) with its secret key. */
@@ -58,37 +38,12 @@ describe('checkout page in Chromium (a customer pays)', () => {
   }
 
   async function openPage(url: string): Promise<Watched> {
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (message: ConsoleMessage) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
-    page.on('dialog', (dialog) => {
-      errors.push(`dialog: ${dialog.message()}`);
-      void dialog.dismiss();
-    });
-    const response = await page.goto(url);
-    expect(response?.status()).toBe(200);
-    const csp = response!.headers()['content-security-policy'];
-    expect(csp).toContain("default-src 'none'");
-    expect(csp).toContain("script-src 'self'");
-    expect(response!.headers()['x-content-type-options']).toBe('nosniff');
-    return { page, errors };
+    const watched = await watchedPage(browser.context);
+    expectPageHeaders(await watched.page.goto(url));
+    return watched;
   }
 
   const pageUrl = (payment: { url: string }, search = '') => `${origin()}${new URL(payment.url).pathname}${search}`;
-
-  async function shot(page: Page, name: string): Promise<void> {
-    await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-  }
-
-  /** axe-core on the page as it is (evaluated through the DevTools protocol, which the page's CSP does not govern): no serious or critical violation. */
-  async function accessible(page: Page, state: string): Promise<void> {
-    if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(AXE);
-    const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then(r => r.violations.map(v => ({ id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')) })))`)) as { id: string; impact: string; nodes: string[] }[];
-    expect({ state, violations: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical') }).toEqual({ state, violations: [] });
-  }
 
   /** Decodes the QR code the element shows, from a screenshot of it. */
   async function qrOf(page: Page, selector: string): Promise<string | null> {
@@ -104,10 +59,6 @@ describe('checkout page in Chromium (a customer pays)', () => {
     const answer = await shop.get(`/checkouts/${id}`);
     expect(answer.status).toBe(200);
     return answer.body.data;
-  }
-
-  function noErrors(watched: Watched, allowed: RegExp[] = []) {
-    expect(watched.errors.filter((e) => !allowed.some((a) => a.test(e)))).toEqual([]);
   }
 
   it('pays a simulated crypto payment to succeeded: choice, QR, copy, test-mode send, confirmations rising, receipt, back to the shop', async () => {

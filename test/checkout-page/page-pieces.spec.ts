@@ -1,6 +1,11 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Script } from 'node:vm';
-import { CHECKOUT_SCRIPT, checkoutPagePath, formatMoney, jsonData, pageCsp, payOptions, text, viewOf } from '@lib/checkout-page';
+import * as ts from 'typescript';
+import { PAGE_ASSETS_DIR, checkoutPagePath, payRails, projectRoot, readPageAssets, formatMoney, jsonData, pageCsp, payOptions, text, viewOf } from '@lib/checkout-page';
+import { CardProcessor, CardRoutes } from '@lib/cards';
 import type { NetworkId } from '@lib/chains';
+import { tempDir } from '../support/temp-dir';
 
 const ALL: NetworkId[] = ['ethereum', 'polygon', 'base', 'arbitrum', 'solana', 'bitcoin'];
 const pairs = (options: { asset: string; network: string }[]) => options.map((o) => `${o.asset}@${o.network}`);
@@ -25,6 +30,42 @@ describe('the coins and networks the page offers (payOptions, pure)', () => {
     expect(payOptions({ simulated: true, currency: 'USD', receiving: new Set(), liveNetworks: [], paused: new Set() })).toEqual([]);
     expect(pairs(payOptions({ simulated: true, currency: 'USD', receiving: new Set(ALL), liveNetworks: [], paused: new Set<NetworkId>(['ethereum']) })).some((p) => p.endsWith('@ethereum'))).toBe(false);
     expect(payOptions({ simulated: true, currency: 'GBP', receiving: new Set(ALL), liveNetworks: [], paused: new Set() })).toEqual([]);
+  });
+});
+
+describe('the rails the page offers (payRails, pure; decision 0028)', () => {
+  it('given the default settings and a business a processor takes cards for: crypto, then card', () => {
+    expect(payRails({ accepted: ['crypto', 'card'], takesCards: true })).toEqual(['crypto', 'card']);
+  });
+  it('given a business no processor takes cards for (a live business today): crypto alone', () => {
+    expect(payRails({ accepted: ['crypto', 'card'], takesCards: false })).toEqual(['crypto']);
+    expect(payRails({ accepted: ['card'], takesCards: false })).toEqual([]);
+  });
+  it('given settings that leave a rail out: only the others', () => {
+    expect(payRails({ accepted: ['card'], takesCards: true })).toEqual(['card']);
+    expect(payRails({ accepted: ['crypto'], takesCards: true })).toEqual(['crypto']);
+  });
+});
+
+describe('whether a business takes cards at all (CardRoutes.takesCards, what the page asks)', () => {
+  const processor = (name: string) => ({ name, serves: () => true }) as unknown as CardProcessor;
+  it('given simulated processors and no real one: a simulated business does, a live one does not', () => {
+    const routes = new CardRoutes([processor('simulated_a'), processor('simulated_b')], []);
+    expect(routes.takesCards({ simulated: true })).toBe(true);
+    expect(routes.takesCards({ simulated: false })).toBe(false);
+    expect(routes.availability({ simulated: false }, 'US')).toEqual({ available: false, reason: 'business' });
+  });
+  it('given a real processor: a live business does', () => {
+    expect(new CardRoutes([], [processor('real')]).takesCards({ simulated: false })).toBe(true);
+  });
+});
+
+describe('the coins the settings accept (payOptions with accepted pairs)', () => {
+  it('given accepted pairs: only those, in the registry order; null: every pair', () => {
+    const accepted = [{ asset: 'SOL', network: 'solana' }, { asset: 'USDC', network: 'base' }, { asset: 'BTC', network: 'polygon' }];
+    expect(pairs(payOptions({ simulated: true, currency: 'USD', receiving: new Set(ALL), liveNetworks: [], paused: new Set(), accepted })))
+      .toEqual(['USDC@base', 'SOL@solana']);
+    expect(payOptions({ simulated: true, currency: 'USD', receiving: new Set(ALL), liveNetworks: [], paused: new Set(), accepted: null })).toHaveLength(14);
   });
 });
 
@@ -81,8 +122,34 @@ describe('page pieces', () => {
     expect(checkoutPagePath({ checkoutBaseUrl: 'https://pay.example.com' })).toBe('');
   });
 
-  it('the script parses and holds no template literal (its file keeps it in one)', () => {
-    expect(() => new Script(CHECKOUT_SCRIPT)).not.toThrow();
-    expect(CHECKOUT_SCRIPT).not.toMatch(/`|\$\{/);
+  it('the script and stylesheet are the files in libs/checkout-page/assets, found from the project root both from the sources and from dist/', () => {
+    const root = join(__dirname, '..', '..');
+    expect(projectRoot()).toBe(root);
+    // the built module sits at dist/libs/checkout-page/src: the walk up ends at the same root
+    expect(projectRoot(join(root, 'dist', 'libs', 'checkout-page', 'src'))).toBe(root);
+    const assets = readPageAssets();
+    expect(assets.script.startsWith('// @ts-check\n')).toBe(true);
+    expect(assets.style).toContain('[hidden] { display: none !important; }');
+    // a folder holding a package.json but no assets: the app refuses to start, naming the path
+    const dir = tempDir('page-assets-');
+    const empty = join(dir.path, 'project');
+    mkdirSync(join(empty, 'deep'), { recursive: true });
+    writeFileSync(join(empty, 'package.json'), '{}');
+    expect(projectRoot(join(empty, 'deep'))).toBe(empty);
+    expect(() => readPageAssets(empty)).toThrow(/checkout\.js/);
+    dir.remove();
   });
+
+  it('the script parses as a classic script and passes TypeScript\'s check (assets/tsconfig.json: checkJs, strict, lib dom/es2017)', () => {
+    const { script } = readPageAssets();
+    expect(() => new Script(script)).not.toThrow();
+    const configPath = join(projectRoot(), PAGE_ASSETS_DIR, 'tsconfig.json');
+    const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); } });
+    expect(parsed?.options).toMatchObject({ checkJs: true, allowJs: true, strict: true, noEmit: true });
+    expect(parsed!.fileNames.map((f) => f.split('/').pop())).toEqual(['checkout.js']);
+    const program = ts.createProgram(parsed!.fileNames, parsed!.options);
+    const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    expect(problems).toEqual([]);
+  }, 60_000);
 });
+

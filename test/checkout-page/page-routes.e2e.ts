@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { readPageAssets } from '@lib/checkout-page';
 import { TestApi, appPerSuite, businessWithKey, startApp } from '../support/fixtures';
 
 interface Raw {
@@ -78,7 +80,10 @@ describe('checkout page routes (GET /checkout/<code>, outside /api/v1)', () => {
     // the data block holds the same text, unescaped once parsed, and cannot close its element
     const data = pageData(page.body);
     expect(data.payment).toEqual({ id: payment.id, status: 'pending', amount: 123_456, currency: 'EUR', amount_text: '€1,234.56', description: HOSTILE, success_url: null, cancel_url: null, expires_at: payment.expires_at });
-    expect(data.business).toEqual({ name: 'Sandbox <b>Shop</b>', simulated: true });
+    expect(data.business).toEqual({ name: 'Sandbox <b>Shop</b>', support_email: 'help@shop.example', simulated: true });
+    // the defaults of the checkout settings: both rails, no e-mail asked
+    expect(data.rails).toEqual(['crypto', 'card']);
+    expect(data.ask_email).toBe(false);
     expect(data.checkout).toBeNull();
     // public fields only: nothing of the business's side of the payment
     expect(JSON.stringify(data)).not.toMatch(/reporting|fee_rate_bps|customer_id|metadata/);
@@ -105,6 +110,12 @@ describe('checkout page routes (GET /checkout/<code>, outside /api/v1)', () => {
     expect(page.status).toBe(200);
     expect(pageData(page.body).options).toEqual([]);
     expect(page.body).toContain('id="no-coins"');
+    // no card processor takes a live business's cards yet (decision 0026): no Card choice, crypto alone
+    expect(pageData(page.body).rails).toEqual(['crypto']);
+    expect(page.body).not.toContain('value="card"');
+    expect(page.body).not.toContain('id="card-fields"');
+    const card = await suite.live.client.as(null).postOnce('/checkouts', { payment_code: payment.url.split('/').pop(), rail: 'card', email: 'ann@example.com', country: 'US' });
+    expect(card.body.error).toMatchObject({ code: 'rail_unavailable', field: 'rail' });
     expect(page.body).not.toContain('id="test-banner"');
     const refused = await suite.live.client.as(null).postOnce('/checkouts', { payment_code: payment.url.split('/').pop(), asset: 'USDC', network: 'ethereum' });
     expect(refused.body.error.code).toBe('not_accepting');
@@ -183,10 +194,81 @@ describe('checkout page routes (GET /checkout/<code>, outside /api/v1)', () => {
     expect(js.status).toBe(200);
     expect(js.headers['content-type']).toBe('application/javascript; charset=utf-8');
     expect(js.headers['cache-control']).toContain('immutable');
-    expect(js.body).toContain("JSON.parse(dataBlock.textContent)");
+    // the file libs/checkout-page/assets/checkout.js as it is, its URL versioned by its content hash
+    const assets = readPageAssets();
+    expect(js.body).toBe(assets.script);
+    expect(script).toBe(`/checkout/assets/checkout.js?v=${createHash('sha256').update(assets.script).digest('hex').slice(0, 16)}`);
+    expect(js.headers.etag).toBe(`"${script.split('=')[1]}"`);
     const css = await get(suite.api, style);
     expect(css.status).toBe(200);
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(css.body).toBe(assets.style);
     expectSecurityHeaders(css);
+  });
+
+  describe('with the business’s checkout settings (decision 0028)', () => {
+    it('shows the display name and support e-mail, only the accepted coins and networks, crypto alone, and asks for the e-mail on crypto', async () => {
+      const { client } = await businessWithKey(suite.api, true, 'Own Name Ltd');
+      const changed = await client.patch('/checkout-settings', {
+        display_name: 'Acme <Outlet>',
+        support_email: 'care@acme.example',
+        ask_email: true,
+        rails: ['crypto'],
+        assets: [{ asset: 'BTC', network: 'bitcoin' }, { asset: 'USDC', network: 'polygon' }],
+      });
+      expect(changed.status).toBe(200);
+      const payment = await client.createPayment();
+      const page = await get(suite.api, pathOf(payment.url));
+      const data = pageData(page.body);
+      expect(data.business).toEqual({ name: 'Acme <Outlet>', support_email: 'care@acme.example', simulated: true });
+      expect(page.body).toContain('<p class="merchant">Acme &lt;Outlet&gt;</p>');
+      expect(page.body).toContain('<title>Pay Acme &lt;Outlet&gt; — Order 1</title>');
+      expect(page.body).not.toContain('Own Name Ltd');
+      expect(page.body).toContain('<a href="mailto:care@acme.example">care@acme.example</a>');
+      expect(page.body).not.toContain('help@shop.example');
+      // the settings' pairs only, in the registry's order
+      expect(data.options.map((o: { asset: string; network: string }) => `${o.asset}@${o.network}`)).toEqual(['USDC@polygon', 'BTC@bitcoin']);
+      expect([...page.body.matchAll(/<option value="([A-Z]+)">/g)].map((m) => m[1])).toEqual(['USDC', 'BTC']);
+      // crypto alone: no choice of rail, no card fields
+      expect(data.rails).toEqual(['crypto']);
+      expect(page.body).not.toContain('name="rail"');
+      expect(page.body).not.toContain('id="card-fields"');
+      expect(page.body).toContain('id="only-rail"');
+      // the e-mail is asked on crypto too: its field is shown from the first paint
+      expect(data.ask_email).toBe(true);
+      expect(page.body).toMatch(/<div class="field" id="email-field">/);
+      // what the page asks for is what POST /checkouts requires
+      const code = payment.url.split('/').pop();
+      const anonymous = client.as(null);
+      expect((await anonymous.postOnce('/checkouts', { payment_code: code, asset: 'USDC', network: 'polygon' })).body.error).toMatchObject({ code: 'email_required', field: 'email' });
+      expect((await anonymous.postOnce('/checkouts', { payment_code: code, asset: 'USDC', network: 'ethereum', email: 'ann@example.com' })).body.error.code).toBe('asset_unavailable');
+      expect((await anonymous.postOnce('/checkouts', { payment_code: code, asset: 'USDC', network: 'polygon', email: 'ann@example.com' })).status).toBe(201);
+    });
+
+    it('a business taking cards alone: the card fields from the first paint, no coin', async () => {
+      const { client } = await businessWithKey(suite.api, true, 'Cards Only', { contact: false });
+      expect((await client.patch('/checkout-settings', { rails: ['card'] })).status).toBe(200);
+      const payment = await client.createPayment();
+      const page = await get(suite.api, pathOf(payment.url));
+      const data = pageData(page.body);
+      expect(data.rails).toEqual(['card']);
+      expect(data.options).toEqual([]);
+      expect(data.business).toEqual({ name: 'Cards Only', support_email: null, simulated: true });
+      expect(page.body).not.toContain('id="support"'); // no support address to show
+      expect(page.body).not.toContain('id="crypto-fields"');
+      expect(page.body).not.toContain('name="rail"');
+      expect(page.body).toMatch(/<div id="card-fields">/);
+      expect(page.body).toMatch(/<div class="field" id="email-field">/);
+    });
+
+    it('a live business that takes cards alone: no way to pay on the page (no card processor), said in words', async () => {
+      const { client } = await businessWithKey(suite.api, false, 'Live Cards');
+      expect((await client.patch('/checkout-settings', { rails: ['card'] })).status).toBe(200);
+      const payment = await client.createPayment();
+      const page = await get(suite.api, pathOf(payment.url));
+      expect(pageData(page.body).rails).toEqual([]);
+      expect(page.body).not.toContain('id="choose-form"');
+      expect(page.body).toContain('<p class="note" id="no-rails">Live Cards cannot take a payment on this page right now. Contact them for another way to pay.</p>');
+    });
   });
 });

@@ -24,7 +24,7 @@ export async function startTestApi(
   const dir = env.DATA_DIR ? null : tempDir();
   const config = loadConfig({ PORT: '0', WALLET_KEK: process.env.WALLET_KEK, ...(dir ? { DATA_DIR: dir.path } : {}), ...env }, []);
   const app = await createApiApp(config, { imports, logDestination, logLevel: logDestination ? 'info' : 'silent' });
-  await app.listen(0, '127.0.0.1');
+  await app.listen(config.port, '127.0.0.1'); // PORT: 0 (any free port) unless the test chose one
   const port = (app.getHttpServer().address() as AddressInfo).port;
   return {
     app,

@@ -30,10 +30,15 @@ export class CardRoutes {
     this.byName = new Map([...simulated, ...live].map((p) => [p.name, p]));
   }
 
+  /** Whether this business can take cards at all (in some country): a simulated business through the simulated processors, a live one only once a real processor is configured. */
+  takesCards(business: { simulated: boolean }): boolean {
+    return (business.simulated ? this.simulated : this.live).length > 0;
+  }
+
   /** The routes (processor names, in order) a checkout of this business and country may use. */
   availability(business: { simulated: boolean }, country: string): CardAvailability {
     const processors = business.simulated ? this.simulated : this.live;
-    if (processors.length === 0) return { available: false, reason: 'business' };
+    if (!this.takesCards(business)) return { available: false, reason: 'business' };
     if (UNSERVED_COUNTRIES.includes(country)) return { available: false, reason: 'country' };
     const routes = processors.filter((p) => p.serves(country)).map((p) => p.name);
     return routes.length === 0 ? { available: false, reason: 'country' } : { available: true, routes };

@@ -20,13 +20,16 @@ export interface AvailabilityInput {
   liveNetworks: readonly NetworkId[];
   /** Networks the operator paused (`network:<id>`). */
   paused: ReadonlySet<NetworkId>;
+  /** The pairs the business's checkout settings accept; null (or absent): every pair (decision 0028). */
+  accepted?: readonly { asset: string; network: string }[] | null;
 }
 
 /**
  * The coin and network pairs the page offers (pure), in the registry's order: every pair the
  * registry carries, on a network the business's wallet receives on (POST /checkouts: 409
  * not_accepting otherwise), watched when the business is live (not_accepting), not paused
- * (503 temporarily_unavailable), and quotable in the payment's currency (asset_unavailable).
+ * (503 temporarily_unavailable), quotable in the payment's currency (asset_unavailable), and
+ * among the pairs the business's checkout settings accept (asset_unavailable; decision 0028).
  * Quotability is the table's: the live source covers the same pairs, and whether it has a fresh
  * price right now is the API's answer to give (503, shown in words on the page).
  */
@@ -38,8 +41,22 @@ export function payOptions(input: AvailabilityInput, registry = defaultRegistry)
       if (!input.receiving.has(network) || input.paused.has(network)) continue;
       if (!input.simulated && !input.liveNetworks.includes(network)) continue;
       if (quotable[asset.code] === undefined) continue;
+      if (input.accepted && !input.accepted.some((a) => a.asset === asset.code && a.network === network)) continue;
       options.push({ asset: asset.code, network, asset_name: asset.name, network_name: registry.network(network).name });
     }
   }
   return options;
+}
+
+/** What decides which rails the page offers. */
+export interface RailsInput {
+  /** The rails the business's checkout settings accept, in their order. */
+  accepted: readonly string[];
+  /** A card processor takes this business's cards (CardRoutes.takesCards: a live business has none configured today). */
+  takesCards: boolean;
+}
+
+/** The rails the page offers (pure): those the settings accept, card only when a processor takes the business's cards. */
+export function payRails(input: RailsInput): ('crypto' | 'card')[] {
+  return (['crypto', 'card'] as const).filter((rail) => input.accepted.includes(rail) && (rail !== 'card' || input.takesCards));
 }

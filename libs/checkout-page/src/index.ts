@@ -18,5 +18,4 @@ export * from './render/format';
 export * from './render/html';
 export * from './render/receipt.html';
 export * from './render/view';
-export { CHECKOUT_SCRIPT } from './assets/checkout-script';
-export { CHECKOUT_STYLE } from './assets/checkout-style';
+export * from './page-assets';

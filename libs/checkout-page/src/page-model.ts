@@ -15,14 +15,21 @@ export interface PagePayment {
   expires_at: string | null;
 }
 
+export type PageRail = 'crypto' | 'card';
+
 /** Everything the checkout page is rendered from (GetCheckoutPageQuery). */
 export interface CheckoutPageModel {
   code: string;
   payment: PagePayment;
-  business: { name: string; simulated: boolean };
+  /** The name and support address customers see: the checkout settings' display_name and support_email, else the business's own (decision 0028). */
+  business: { name: string; support_email: string | null; simulated: boolean };
+  /** The rails the customer may choose, in this order: the settings' rails, card only when a processor takes this business's cards. */
+  rails: PageRail[];
+  /** The business asks for the customer's e-mail on every checkout (settings' ask_email), crypto included. */
+  ask_email: boolean;
   /** The checkout on screen (`?s=` when it is one of this payment's, else the payment's current one), public fields only. */
   checkout: CheckoutView | null;
-  /** The coins and networks the customer may choose. */
+  /** The coins and networks the customer may choose (within the settings' assets). */
   options: PayOption[];
   /** Why no new checkout can be opened now (the operator paused them), or null. */
   paused: string | null;

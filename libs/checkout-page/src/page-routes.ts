@@ -4,8 +4,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { APP_CONFIG, AppConfig } from '@lib/core';
-import { CHECKOUT_SCRIPT } from './assets/checkout-script';
-import { CHECKOUT_STYLE } from './assets/checkout-style';
+import { readPageAssets } from './page-assets';
 import { CheckoutPageNotFound } from './page-model';
 import { GetCheckoutPageQuery } from './queries/get-checkout-page/get-checkout-page.query';
 import { GetCheckoutQrQuery } from './queries/get-checkout-qr/get-checkout-qr.query';
@@ -49,8 +48,9 @@ export class CheckoutPageRoutes implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     const base = checkoutPagePath(this.config);
-    const script = versioned(CHECKOUT_SCRIPT);
-    const style = versioned(CHECKOUT_STYLE);
+    const assets = readPageAssets();
+    const script = versioned(assets.script);
+    const style = versioned(assets.style);
     const paths: PagePaths = { base, api: API_PATH, script: `${base}/assets/checkout.js?v=${script.version}`, style: `${base}/assets/checkout.css?v=${style.version}` };
     const csp = pageCsp();
 

@@ -69,50 +69,9 @@ ${business.simulated ? `<p class="banner" id="test-banner"><strong>Test mode.</s
 ${
   model.paused
     ? `<p class="note" id="paused">${text(model.paused)}</p>`
-    : `<form id="choose-form" novalidate>
-<fieldset class="rails">
-<legend>Payment method</legend>
-<label class="choice"><input type="radio" name="rail" value="crypto" checked> Crypto</label>
-<label class="choice"><input type="radio" name="rail" value="card"> Card</label>
-</fieldset>
-<div id="crypto-fields">
-${
-  coins.length === 0
-    ? `<p class="note" id="no-coins">This business cannot take crypto for this payment right now.</p>`
-    : `<div class="field">
-<label for="asset">Coin</label>
-<select id="asset" name="asset" aria-describedby="asset-error">
-${coins.map(([code, name]) => `<option value="${attr(code)}">${text(`${name} (${code})`)}</option>`).join('\n')}
-</select>
-<p class="field-error" id="asset-error"></p>
-</div>
-<div class="field">
-<label for="network">Network</label>
-<select id="network" name="network" aria-describedby="network-error">
-${model.options
-  .filter((o) => o.asset === firstCoin)
-  .map((o) => `<option value="${attr(o.network)}">${text(o.network_name)}</option>`)
-  .join('\n')}
-</select>
-<p class="field-error" id="network-error"></p>
-</div>`
-}
-</div>
-<div id="card-fields" hidden>
-<div class="field">
-<label for="email">E-mail for the receipt</label>
-<input id="email" name="email" type="email" autocomplete="email" inputmode="email" maxlength="254" aria-describedby="email-error">
-<p class="field-error" id="email-error"></p>
-</div>
-<div class="field">
-<label for="country">Country (two-letter code, e.g. US)</label>
-<input id="country" name="country" type="text" autocomplete="country" maxlength="2" pattern="[A-Za-z]{2}" aria-describedby="country-error">
-<p class="field-error" id="country-error"></p>
-</div>
-</div>
-<p class="form-error" id="choose-error" role="alert"></p>
-<button type="submit" class="primary" id="choose-submit">Continue</button>
-</form>`
+    : model.rails.length === 0
+      ? `<p class="note" id="no-rails">${text(business.name)} cannot take a payment on this page right now.${business.support_email ? ' Contact them for another way to pay.' : ''}</p>`
+      : chooseForm(model, coins, firstCoin)
 }
 </section>
 
@@ -224,7 +183,8 @@ ${payment.success_url ? `<a class="button primary" id="success-link" href="${att
 
 <p class="copy-feedback" id="copy-feedback" aria-live="polite"></p>
 </main>
-<footer class="foot"><p>Payment ${text(payment.id)}</p></footer>
+<footer class="foot">${business.support_email ? `<p id="support">Questions about this payment? Write to ${text(business.name)} at <a href="${attr(`mailto:${business.support_email}`)}">${text(business.support_email)}</a>.</p>
+` : ''}<p>Payment ${text(payment.id)}</p></footer>
 <script type="application/json" id="checkout-data">${jsonData(data)}</script>
 </body>
 </html>
@@ -257,6 +217,69 @@ export function statusText(view: PageView): string {
     case 'card':
       return 'Ready to pay by card.';
   }
+}
+
+/** The choice of rail (radios only when there are two), coin and network, e-mail (cards, and crypto when the business asks) and country (cards). */
+function chooseForm(model: CheckoutPageModel, coins: [string, string][], firstCoin: string | null): string {
+  const first = model.rails[0];
+  const cryptoShown = first === 'crypto';
+  const emailShown = first === 'card' || model.ask_email;
+  const railNames = { crypto: 'Crypto', card: 'Card' } as const;
+  return `<form id="choose-form" novalidate>
+${
+  model.rails.length > 1
+    ? `<fieldset class="rails">
+<legend>Payment method</legend>
+${model.rails.map((rail, i) => `<label class="choice"><input type="radio" name="rail" value="${rail}"${i === 0 ? ' checked' : ''}> ${railNames[rail]}</label>`).join('\n')}
+</fieldset>`
+    : `<p class="note" id="only-rail">Pay by ${first === 'card' ? 'card' : 'crypto'}.</p>`
+}
+${
+  model.rails.includes('crypto')
+    ? `<div id="crypto-fields"${cryptoShown ? '' : ' hidden'}>
+${
+  coins.length === 0
+    ? `<p class="note" id="no-coins">This business cannot take crypto for this payment right now.</p>`
+    : `<div class="field">
+<label for="asset">Coin</label>
+<select id="asset" name="asset" aria-describedby="asset-error">
+${coins.map(([code, name]) => `<option value="${attr(code)}">${text(`${name} (${code})`)}</option>`).join('\n')}
+</select>
+<p class="field-error" id="asset-error"></p>
+</div>
+<div class="field">
+<label for="network">Network</label>
+<select id="network" name="network" aria-describedby="network-error">
+${model.options
+  .filter((o) => o.asset === firstCoin)
+  .map((o) => `<option value="${attr(o.network)}">${text(o.network_name)}</option>`)
+  .join('\n')}
+</select>
+<p class="field-error" id="network-error"></p>
+</div>`
+}
+</div>`
+    : ''
+}
+<div class="field" id="email-field"${emailShown ? '' : ' hidden'}>
+<label for="email">E-mail for the receipt</label>
+<input id="email" name="email" type="email" autocomplete="email" inputmode="email" maxlength="254" aria-describedby="email-error">
+<p class="field-error" id="email-error"></p>
+</div>
+${
+  model.rails.includes('card')
+    ? `<div id="card-fields"${first === 'card' ? '' : ' hidden'}>
+<div class="field">
+<label for="country">Country (two-letter code, e.g. US)</label>
+<input id="country" name="country" type="text" autocomplete="country" maxlength="2" pattern="[A-Za-z]{2}" required aria-describedby="country-error">
+<p class="field-error" id="country-error"></p>
+</div>
+</div>`
+    : ''
+}
+<p class="form-error" id="choose-error" role="alert"></p>
+<button type="submit" class="primary" id="choose-submit">Continue</button>
+</form>`;
 }
 
 function simulateControls(simulated: boolean, view: 'pay' | 'underpaid'): string {

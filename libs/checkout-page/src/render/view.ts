@@ -3,7 +3,7 @@ import type { PagePayment } from '../page-model';
 
 /**
  * Which part of the page is shown for a payment and the checkout on screen. The page's script
- * (assets/checkout-script.ts, `viewOf`) decides the same way after every poll; the server uses
+ * (libs/checkout-page/assets/checkout.js, `viewOf`) decides the same way after every poll; the server uses
  * this for the first paint.
  */
 export type PageView = 'choose' | 'pay' | 'confirming' | 'underpaid' | 'remainder-wait' | 'expired' | 'canceled' | 'review' | 'succeeded' | 'closed' | 'card';

@@ -3,12 +3,13 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
 import { CommandRunner } from '@lib/eventstore';
-import { findBusiness } from '@lib/businesses';
+import { findBusiness, findCheckoutSettings } from '@lib/businesses';
+import { CardRoutes } from '@lib/cards';
 import { NetworkId, isNetworkId } from '@lib/chains';
 import { ServicePauses } from '@lib/operations';
 import { BusinessClock, CheckoutView, PaymentView, PaymentsReadModel, watchedNetworks } from '@lib/payments';
 import { findWallet } from '@lib/wallets';
-import { payOptions } from '../../availability';
+import { payOptions, payRails } from '../../availability';
 import { CHECKOUT_ID, CheckoutPageModel, CheckoutPageNotFound, PAYMENT_CODE, PagePayment } from '../../page-model';
 import { formatMoney } from '../../render/format';
 import { GetCheckoutPageQuery } from './get-checkout-page.query';
@@ -20,7 +21,9 @@ const OPEN_PAYMENT: readonly string[] = ['pending'];
  * The checkout page's model from the read models (decision 0027): the payment its code names
  * (after the read barrier, so a payment answered a moment ago is found), its business, the
  * checkout on screen, the choices POST /checkouts would accept (wallet networks, watched
- * networks for a live business, the operator's pauses, quotable coins), the business's clock.
+ * networks for a live business, the operator's pauses, quotable coins) narrowed by the business's
+ * checkout settings (decision 0028: rails, pairs, e-mail asked, the name and support address shown),
+ * card only when a processor takes the business's cards, the business's clock.
  */
 @QueryHandler(GetCheckoutPageQuery)
 export class GetCheckoutPageHandler implements IQueryHandler<GetCheckoutPageQuery, CheckoutPageModel> {
@@ -32,6 +35,7 @@ export class GetCheckoutPageHandler implements IQueryHandler<GetCheckoutPageQuer
     private readonly runner: CommandRunner,
     private readonly clock: BusinessClock,
     private readonly pauses: ServicePauses,
+    private readonly cards: CardRoutes,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.liveNetworks = watchedNetworks(config);
@@ -46,7 +50,7 @@ export class GetCheckoutPageHandler implements IQueryHandler<GetCheckoutPageQuer
     if (!payment || !business || payment.url === null) throw new CheckoutPageNotFound('payment with this code');
 
     const checkout = await this.checkoutOnScreen(payment, checkoutId);
-    const [now, pauses, wallet] = await Promise.all([this.clock.now(business.id), this.pauses.list(), findWallet(this.db, business.id)]);
+    const [now, pauses, wallet, { settings }] = await Promise.all([this.clock.now(business.id), this.pauses.list(), findWallet(this.db, business.id), findCheckoutSettings(this.db, business.id)]);
     const pausedNetworks = new Set(pauses.flatMap((p) => (p.target.startsWith('network:') && isNetworkId(p.target.slice(8)) ? [p.target.slice(8) as NetworkId] : [])));
     const receiving = new Set((wallet?.networks ?? []).filter((n) => n.receiving).map((n) => n.network));
     const canOpen = OPEN_PAYMENT.includes(payment.status) && business.status === 'active';
@@ -54,9 +58,14 @@ export class GetCheckoutPageHandler implements IQueryHandler<GetCheckoutPageQuer
     return {
       code,
       payment: pagePayment(payment),
-      business: { name: business.name, simulated: business.simulated },
+      business: { name: settings.display_name ?? business.name, support_email: settings.support_email ?? business.support_email, simulated: business.simulated },
       checkout,
-      options: canOpen && !checkoutsPaused ? payOptions({ simulated: business.simulated, currency: payment.currency, receiving, liveNetworks: this.liveNetworks, paused: pausedNetworks }) : [],
+      options:
+        canOpen && !checkoutsPaused && settings.rails.includes('crypto')
+          ? payOptions({ simulated: business.simulated, currency: payment.currency, receiving, liveNetworks: this.liveNetworks, paused: pausedNetworks, accepted: settings.assets })
+          : [],
+      rails: payRails({ accepted: settings.rails, takesCards: this.cards.takesCards(business) }),
+      ask_email: settings.ask_email,
       paused:
         business.status !== 'active'
           ? 'This business is not taking new payments right now.'

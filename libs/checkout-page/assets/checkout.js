@@ -1,34 +1,52 @@
+// @ts-check
+/* The checkout page's script (decision 0027), served at {base}/assets/checkout.js (script-src
+   'self'; no inline script). Plain ES2017 for every current browser, no framework, no bundler;
+   type-checked by TypeScript (this folder's tsconfig.json: checkJs, lib dom) and linted with
+   browser globals. It reads the page's data block, then talks only to the public API:
+   POST /checkouts, GET /checkouts/{id}, POST /checkouts/{id}/cancel | claim | mark-sent, and the
+   card attempt routes. Status moves by short polling of GET /checkouts/{id}. */
+
 /**
- * The checkout page's one script, served at {base}/assets/checkout.js (script-src 'self'; no
- * inline script). Plain ES2017 for every current browser, no framework, no bundler. Kept as text
- * here so the build needs no asset step; test/checkout-page checks it parses and drives it in
- * Chromium. It never uses template literals (this file holds it in one).
+ * @typedef {{ id: string, number: number, route: number, processor: string, status: 'pending' | 'succeeded' | 'declined' | 'timed_out', secure_url: string | null, expires_at: string, created_at: string }} CardAttempt
+ * @typedef {{ route: number, routes: number, processor: string, attempt: CardAttempt | null, brand: string | null, last4: string | null, decline_code: string | null, retryable: boolean }} CardPart
+ * @typedef {{ asset: string, network: string, amount: string, address: string, payment_uri: string, received_amount: string, remaining_amount: string | null, remaining_payment_uri: string | null, tx_hash: string | null, explorer_url: string | null }} CryptoPart
+ * @typedef {{ id: string, status: string, rail: 'crypto' | 'card', payment_id: string, crypto: CryptoPart | null, card: CardPart | null, confirmations: { current: number, required: number }, remainder: boolean, replaced_by: string | null, failure_code: string | null, review_reason: string | null, expires_at: string | null, created_at: string, updated_at: string }} Checkout
+ * @typedef {{ id: string, status: string, cancel_url: string | null, success_url: string | null }} PagePayment
+ * @typedef {{ asset: string, network: string, asset_name: string, network_name: string }} PayOption
+ * @typedef {{ code: string, base: string, api: string, now: string, payment: PagePayment, checkout: Checkout | null, options: PayOption[], rails: ('crypto' | 'card')[], ask_email: boolean, names: { networks: Record<string, string>, assets: Record<string, string> } }} PageData
+ * @typedef {{ code: string, message: string, field: string | null, status?: number, retryAfter?: string | null }} ApiError
+ * @typedef {'choose' | 'pay' | 'confirming' | 'underpaid' | 'remainder-wait' | 'expired' | 'canceled' | 'review' | 'succeeded' | 'closed' | 'card'} View
  */
-export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decision 0027). It reads the page's data block, then talks only to
-   the public API: POST /checkouts, GET /checkouts/{id}, POST /checkouts/{id}/cancel | claim |
-   mark-sent, and the card attempt routes. Status moves by short polling of GET /checkouts/{id}. */
 (function () {
   'use strict';
   var dataBlock = document.getElementById('checkout-data');
   if (!dataBlock) return;
-  var D = JSON.parse(dataBlock.textContent);
+  /** @type {PageData} */
+  var D = JSON.parse(dataBlock.textContent || '{}');
   var pageUrl = D.base + '/' + encodeURIComponent(D.code);
   var payment = D.payment;
   var checkout = D.checkout;
   var clockOffset = Date.parse(D.now) - Date.now(); // the business's clock (a test clock may run ahead)
+  /** @type {View | null} */
   var view = null;
   var choosing = false;
   var claimed = false;
-  var pollTimer = null;
+  /** @type {number | undefined} */
+  var pollTimer;
   var pollDelay = 2000;
-  var countdownTimer = null;
+  /** @type {number | undefined} */
+  var countdownTimer;
   var lastStatusText = '';
 
   var POLL_MIN = 2000;
   var POLL_WAITING_MAX = 5000;
   var POLL_ERROR_MAX = 30000;
 
+  /** @param {string} id */
   function $(id) { return document.getElementById(id); }
+  /** @param {string} id @returns {HTMLInputElement | null} */
+  function field(id) { return /** @type {HTMLInputElement | null} */ (document.getElementById(id)); }
+  /** @param {string} selector @param {ParentNode} [root] @returns {HTMLElement[]} */
   function all(selector, root) { return Array.prototype.slice.call((root || document).querySelectorAll(selector)); }
 
   // ------------------------------------------------------------------ API
@@ -36,11 +54,12 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
   function randomKey() {
     var bytes = new Uint8Array(16);
     window.crypto.getRandomValues(bytes);
-    return Array.prototype.map.call(bytes, function (b) { return ('0' + b.toString(16)).slice(-2); }).join('');
+    return Array.prototype.map.call(bytes, function (/** @type {number} */ b) { return ('0' + b.toString(16)).slice(-2); }).join('');
   }
 
   /* One Idempotency-Key per attempt (route and body), kept in sessionStorage until the service
      gives a definite answer: a retry after a lost answer or a 5xx is the same request. */
+  /** @param {string} path @param {unknown} body */
   function idempotencyKey(path, body) {
     var slot = 'checkout-idempotency:' + path + ':' + JSON.stringify(body);
     var value = null;
@@ -52,7 +71,13 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
     return { slot: slot, value: value };
   }
 
+  /**
+   * One call of the public API; resolves with the answer's `data`, rejects with an ApiError.
+   * @param {'GET' | 'POST'} method @param {string} path @param {object} [body] @param {boolean} [idempotent]
+   * @returns {Promise<Checkout>}
+   */
   function call(method, path, body, idempotent) {
+    /** @type {Record<string, string>} */
     var headers = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     var key = idempotent ? idempotencyKey(path, body) : null;
@@ -62,10 +87,12 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
         return response.text().then(function (raw) {
           var json = null;
           try { json = raw ? JSON.parse(raw) : null; } catch (e) { json = null; }
+          /** @type {ApiError | null} */
           var error = json && json.error ? json.error : null;
           var definite = response.status < 500 && response.status !== 429 && !(error && error.code === 'idempotency_key_in_use');
           if (key && definite) { try { window.sessionStorage.removeItem(key.slot); } catch (e) { /* nothing kept */ } }
           if (response.ok && json) return json.data;
+          /** @type {ApiError} */
           var failure = error || { code: 'http_' + response.status, message: 'The service answered ' + response.status + '.', field: null };
           failure.status = response.status;
           failure.retryAfter = response.headers.get('retry-after');
@@ -73,19 +100,22 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
         });
       },
       function () {
-        throw { code: 'network', message: 'The service could not be reached. Check your connection and try again.', field: null };
+        /** @type {ApiError} */
+        var failure = { code: 'network', message: 'The service could not be reached. Check your connection and try again.', field: null };
+        throw failure;
       }
     );
   }
 
-  function coinName(c) { return c && c.crypto ? c.crypto.asset : ''; }
-  function networkName(id) { return (D.names.networks && D.names.networks[id]) || id || ''; }
+  /** @param {string | null | undefined} id */
+  function networkName(id) { return (id && D.names.networks && D.names.networks[id]) || id || ''; }
 
+  /** @type {Record<string, string | ((e: ApiError) => string)>} */
   var WORDS = {
     network: 'The service could not be reached. Check your connection and try again.',
     rate_limited: function (e) { return 'Too many attempts from your connection. Wait ' + (e.retryAfter || 'a few') + ' seconds, then try again.'; },
     temporarily_unavailable: 'Paying this way is paused for a moment. Try again shortly, or choose another coin or network.',
-    upstream_unavailable: 'The service could not get a price right now. Try again in a moment.',
+    upstream_unavailable: 'The service could not reach the price source or the card processor right now. Try again in a moment.',
     internal_error: 'Something went wrong on our side. Try again in a moment.',
     not_accepting: 'The business cannot receive this coin on this network right now. Choose another network.',
     asset_unavailable: 'This coin is not available on this network for this payment. Choose another.',
@@ -102,19 +132,31 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
     already_claimed: 'A claim is already under review for this payment.',
     invalid_tx_hash: function () { return 'That is not a transaction hash on ' + networkName(checkout && checkout.crypto ? checkout.crypto.network : '') + '. Copy it from your wallet or a block explorer.'; },
     invalid_email: 'Enter a valid e-mail address, like name@example.com.',
-    email_required: 'Enter your e-mail address.',
-    rail_unavailable: 'This business does not take this way of paying. Choose another.',
-    amount_out_of_range: 'Cards can pay between $5 and $10,000. Choose crypto for this amount.',
+    email_required: 'Enter your e-mail address: this business sends your receipt there.',
+    rail_unavailable: function (e) { return e.field === 'country' ? 'Card payments are not available for this country. Pay with crypto instead.' : 'This business does not take this way of paying. Choose another.'; },
+    amount_out_of_range: 'Cards can pay between 5 and 10,000 in the payment\u2019s currency. Choose crypto for this amount.',
     customer_blocked: 'This business cannot take a payment from this e-mail address.',
     wrong_rail: 'That does not apply to this way of paying.',
     route_in_progress: 'Your payment on the card page may still go through. Wait a moment before trying again.',
-    no_route: 'No other way to pay by card is available. Choose crypto instead.',
-    stale_route: 'The card payment page was out of date. Try again.',
+    no_route: 'No other way to pay by card is available. Pay with crypto instead.',
+    stale_route: 'The card payment had moved on since this page was shown. Look at where it stands now, then try again.',
     checkout_not_retryable: 'This card checkout cannot be tried again. Choose another way to pay.',
-    checkout_not_awaiting: 'This checkout is not waiting for a card payment.',
+    checkout_not_awaiting: 'This checkout is not waiting for a card payment any more.',
     not_found: 'This checkout could not be found. Reload the page.'
   };
 
+  /** What a card's decline code means, in words. */
+  /** @type {Record<string, string>} */
+  var DECLINES = {
+    card_declined: 'Your card was declined.',
+    insufficient_funds: 'Your card was declined: not enough funds.',
+    expired_card: 'Your card was declined: it has expired.',
+    authentication_failed: 'The card\u2019s security check did not succeed.',
+    do_not_retry: 'Your card was declined, and the card issuer asks not to try it again.',
+    processor_timeout: 'The card payment page timed out.'
+  };
+
+  /** @param {ApiError} error */
   function words(error) {
     var entry = WORDS[error.code];
     if (typeof entry === 'function') return entry(error);
@@ -123,18 +165,24 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
     return error.message || 'Something went wrong. Try again.';
   }
 
+  /** @param {ParentNode} root */
   function clearErrors(root) {
     all('.field-error, .form-error', root).forEach(function (el) { el.textContent = ''; });
     all('[aria-invalid]', root).forEach(function (el) { el.removeAttribute('aria-invalid'); });
   }
 
-  /* An API error in words, next to the field it names when the form has one, else for the form. */
+  /**
+   * An API error in words, next to the field it names when the form has one, else for the form.
+   * @param {ParentNode} root @param {ApiError} error @param {HTMLElement | null} [formSlot]
+   */
   function showError(root, error, formSlot) {
     var message = words(error);
+    /** @type {HTMLElement | null} */
     var slot = null;
-    if (error.field) slot = root.querySelector('[data-error="' + error.field + '"]') || (root.querySelector('#' + error.field + '-error'));
+    if (error.field && /^[a-z_]+$/.test(error.field)) slot = root.querySelector('[data-error="' + error.field + '"]') || root.querySelector('#' + error.field + '-error');
     if (slot) {
       slot.textContent = message;
+      /** @type {HTMLElement | null} */
       var input = root.querySelector('[name="' + error.field + '"]');
       if (input) {
         if (!slot.id) slot.id = 'error-' + randomKey().slice(0, 8);
@@ -148,14 +196,16 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
     if (target) target.textContent = message;
   }
 
+  /** @param {HTMLElement | null} button @param {boolean} on */
   function busy(button, on) {
-    if (!button) return;
+    if (!(button instanceof HTMLButtonElement)) return;
     button.disabled = on;
     if (on) button.setAttribute('aria-busy', 'true'); else button.removeAttribute('aria-busy');
   }
 
   // ------------------------------------------------------------------ state
 
+  /** The view for a payment and the checkout on screen (render/view.ts decides the same way for the first paint). @param {PagePayment} p @param {Checkout | null} c @returns {View} */
   function viewOf(p, c) {
     if (p.status === 'succeeded' || (c && c.status === 'completed')) return 'succeeded';
     if (p.status === 'needs_review' || (c && c.status === 'needs_review')) return 'review';
@@ -172,6 +222,7 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
     }
   }
 
+  /** @type {Record<View, string>} */
   var STATUS_TEXT = {
     choose: 'Choose how to pay.',
     pay: 'Waiting for your transfer.',
@@ -186,15 +237,24 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
     card: 'Ready to pay by card.'
   };
 
+  /** The status line of the card view once an attempt exists. @type {Record<string, string>} */
+  var CARD_STATUS = {
+    pending: 'Waiting for the card processor.',
+    declined: 'Card payment declined.',
+    timed_out: 'Card payment timed out.'
+  };
+
+  /** @param {string | null | undefined} amount */
   function isZero(amount) { return !amount || /^0*(\.0*)?$/.test(amount); }
 
-  /* What a checkout says about its payment (the page reads no payment after the first render). */
+  /** What a checkout says about its payment (the page reads no payment after the first render). @param {Checkout} c */
   function learnFrom(c) {
     if (c.status === 'completed') payment.status = 'succeeded';
     else if (c.status === 'needs_review') payment.status = 'needs_review';
     else if (c.status === 'awaiting_customer' || (c.status === 'expired' && c.crypto && !isZero(c.crypto.received_amount))) payment.status = 'underpaid';
   }
 
+  /** @param {string} name @param {unknown} value */
   function setText(name, value) {
     all('[data-f="' + name + '"]').forEach(function (el) {
       var next = value === null || value === undefined ? '' : String(value);
@@ -202,19 +262,24 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
     });
   }
 
+  /** @param {string} message */
   function setStatus(message) {
     if (message === lastStatusText) return;
     lastStatusText = message;
-    $('status').textContent = message;
+    var live = $('status');
+    if (live) live.textContent = message;
   }
 
+  /** @param {Checkout} c @param {'quote' | 'remaining'} part */
   function qrSource(c, part) {
     return pageUrl + '/qr.svg?s=' + encodeURIComponent(c.id) + (part === 'remaining' ? '&part=remaining' : '');
   }
 
+  /** @param {Checkout} c */
   function fillCrypto(c) {
     var cr = c.crypto;
     if (!cr) return;
+    var quote = cr;
     setText('crypto-amount', cr.amount);
     setText('asset', cr.asset);
     setText('network-name', networkName(cr.network));
@@ -224,25 +289,38 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
     all('img[data-qr="quote"]').forEach(function (img) {
       var src = qrSource(c, 'quote');
       if (img.getAttribute('src') !== src) img.setAttribute('src', src);
-      img.setAttribute('alt', 'QR code of this payment request: ' + cr.amount + ' ' + cr.asset + ' to the address below, for a wallet app to scan');
+      img.setAttribute('alt', 'QR code of this payment request: ' + quote.amount + ' ' + quote.asset + ' to the address below, for a wallet app to scan');
     });
     all('img[data-qr="remaining"]').forEach(function (img) {
-      if (!cr.remaining_payment_uri) { img.hidden = true; return; }
+      if (!quote.remaining_payment_uri) { img.hidden = true; return; }
       img.hidden = false;
       var src = qrSource(c, 'remaining');
       if (img.getAttribute('src') !== src) img.setAttribute('src', src);
     });
     all('[data-tx]').forEach(function (el) {
-      el.hidden = !cr.tx_hash;
+      el.hidden = !quote.tx_hash;
+      /** @type {HTMLAnchorElement | null} */
       var link = el.querySelector('[data-f="tx-link"]');
+      /** @type {HTMLElement | null} */
       var plain = el.querySelector('[data-f="tx-hash"]');
-      var url = cr.explorer_url && /^https?:\/\//.test(cr.explorer_url) ? cr.explorer_url : null;
+      if (!link || !plain) return;
+      var url = quote.explorer_url && /^https?:\/\//.test(quote.explorer_url) ? quote.explorer_url : null;
       link.hidden = !url;
       plain.hidden = !!url;
-      if (url) { link.setAttribute('href', url); link.textContent = cr.tx_hash; } else { plain.textContent = cr.tx_hash || ''; }
+      if (url) { link.setAttribute('href', url); link.textContent = quote.tx_hash; } else { plain.textContent = quote.tx_hash || ''; }
     });
   }
 
+  /** Why the last card attempt did not go through, in words. @param {Checkout} c @param {CardPart} card */
+  function declineWords(c, card) {
+    var attempt = card.attempt;
+    if (attempt && attempt.status === 'timed_out') return DECLINES.processor_timeout;
+    var code = card.decline_code || c.failure_code;
+    if (!code) return 'Your card was declined.';
+    return DECLINES[code] || 'Your card was declined (' + code + ').';
+  }
+
+  /** @param {Checkout} c */
   function fillCard(c) {
     var card = c.card;
     var message = $('card-message');
@@ -252,8 +330,10 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
     var last = all('[data-f="card-last"]')[0];
     if (last) {
       last.hidden = !card.last4;
-      last.textContent = card.last4 ? (card.brand ? card.brand + ' ' : 'Card ') + 'ending ' + card.last4 : '';
+      last.textContent = card.last4 ? (card.brand ? card.brand.charAt(0).toUpperCase() + card.brand.slice(1) + ' ' : 'Card ') + 'ending ' + card.last4 : '';
     }
+    // only a checkout still waiting for the customer can be canceled (a declined one has failed)
+    all('#view-card [data-action="cancel"]').forEach(function (button) { button.hidden = c.status !== 'open' && c.status !== 'awaiting_customer'; });
     pay.hidden = false;
     pay.textContent = 'Pay by card';
     if (!attempt) {
@@ -262,7 +342,7 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
       message.textContent = 'Waiting for the card processor\u2019s answer\u2026';
       pay.hidden = true;
     } else if (attempt.status === 'declined' || attempt.status === 'timed_out') {
-      var why = attempt.status === 'timed_out' ? 'The card payment page timed out.' : 'Your card was declined' + (c.failure_code || card.decline_code ? ' (' + (c.failure_code || card.decline_code) + ').' : '.');
+      var why = declineWords(c, card);
       if (card.retryable === false) {
         message.textContent = why + ' This card checkout cannot be tried again. Choose another way to pay.';
         pay.hidden = true;
@@ -276,15 +356,17 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
     }
   }
 
+  /** @param {Checkout} c */
   function fillTimes(c) {
     setText('conf-current', c.confirmations.current);
     setText('conf-required', c.confirmations.required);
     var progress = $('conf-progress');
-    if (progress) { progress.max = Math.max(1, c.confirmations.required); progress.value = c.confirmations.current; }
+    if (progress instanceof HTMLProgressElement) { progress.max = Math.max(1, c.confirmations.required); progress.value = c.confirmations.current; }
+    var expiresAt = c.expires_at;
     all('time[data-f="expires-at"]').forEach(function (el) {
-      if (!c.expires_at) return;
-      var at = new Date(Date.parse(c.expires_at) - clockOffset);
-      el.setAttribute('datetime', c.expires_at);
+      if (!expiresAt) return;
+      var at = new Date(Date.parse(expiresAt) - clockOffset);
+      el.setAttribute('datetime', expiresAt);
       el.textContent = at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
     });
   }
@@ -308,22 +390,26 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
         if (!shown && section.contains(document.activeElement)) focusLost = true;
         section.hidden = !shown;
       });
-      $('checkout').setAttribute('data-view', next);
+      var main = $('checkout');
+      if (main) main.setAttribute('data-view', next);
       if (next === 'choose') prepareChoice();
       var previous = view;
       view = next;
       if (previous !== null && focusLost) {
+        /** @type {HTMLElement | null} */
         var heading = document.querySelector('#view-' + next + ' h2');
         if (heading) heading.focus();
       }
     }
-    var status = STATUS_TEXT[view];
-    if (view === 'confirming' && checkout) status = 'Transfer detected. Confirmations: ' + checkout.confirmations.current + ' of ' + checkout.confirmations.required + '.';
+    var status = STATUS_TEXT[next];
+    if (next === 'confirming' && checkout) status = 'Transfer detected. Confirmations: ' + checkout.confirmations.current + ' of ' + checkout.confirmations.required + '.';
+    if (next === 'card' && checkout && checkout.card && checkout.card.attempt) status = CARD_STATUS[checkout.card.attempt.status] || status;
     setStatus(status);
     tickCountdown();
     schedulePoll();
   }
 
+  /** @param {Checkout} c */
   function update(c) {
     if (checkout && c.id !== checkout.id) { claimed = false; }
     checkout = c;
@@ -341,7 +427,7 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
 
   function schedulePoll() {
     window.clearTimeout(pollTimer);
-    pollTimer = null;
+    pollTimer = undefined;
     if (!polling()) return;
     var delay = document.hidden ? Math.max(pollDelay, 10000) : pollDelay;
     pollTimer = window.setTimeout(poll, delay);
@@ -349,10 +435,12 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
 
   function poll() {
     var asked = checkout;
-    call('GET', '/checkouts/' + encodeURIComponent(asked.id)).then(
+    if (!asked) return;
+    var before = asked;
+    call('GET', '/checkouts/' + encodeURIComponent(before.id)).then(
       function (c) {
-        if (checkout !== asked) return; // the customer moved on meanwhile
-        var changed = c.updated_at !== asked.updated_at || c.status !== asked.status;
+        if (checkout !== before) return; // the customer moved on meanwhile
+        var changed = c.updated_at !== before.updated_at || c.status !== before.status;
         // waiting for the customer, the page asks less often over time; once something moves, every 2 s
         pollDelay = changed || c.status === 'confirming' ? POLL_MIN : Math.min(Math.round(pollDelay * 1.1), POLL_WAITING_MAX);
         if (c.replaced_by && c.status !== 'completed' && c.status !== 'confirming') return follow(c.replaced_by, c);
@@ -365,7 +453,7 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
     );
   }
 
-  /* Another tab chose another coin: show the checkout that replaced this one. */
+  /** Another tab chose another coin: show the checkout that replaced this one. @param {string} id @param {Checkout} fallback */
   function follow(id, fallback) {
     call('GET', '/checkouts/' + encodeURIComponent(id)).then(
       function (c) { remember(c); update(c); },
@@ -379,6 +467,7 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
 
   // ------------------------------------------------------------------ countdown
 
+  /** @param {number} n */
   function pad(n) { return (n < 10 ? '0' : '') + n; }
 
   function tickCountdown() {
@@ -401,47 +490,56 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
 
   // ------------------------------------------------------------------ choosing
 
+  /** @param {string} asset */
   function optionsFor(asset) { return D.options.filter(function (o) { return o.asset === asset; }); }
 
+  /** @param {string} asset @param {string | null} selected */
   function fillNetworks(asset, selected) {
     var select = $('network');
     if (!select) return;
     while (select.firstChild) select.removeChild(select.firstChild);
+    var list = select;
     optionsFor(asset).forEach(function (o) {
       var option = document.createElement('option');
       option.value = o.network;
       option.textContent = o.network_name;
       if (o.network === selected) option.selected = true;
-      select.appendChild(option);
+      list.appendChild(option);
     });
   }
 
+  /** The rail chosen: the checked radio, else the only rail offered. @returns {'crypto' | 'card'} */
   function selectedRail() {
+    /** @type {HTMLInputElement | null} */
     var checked = document.querySelector('input[name="rail"]:checked');
-    return checked ? checked.value : 'crypto';
+    if (checked) return checked.value === 'card' ? 'card' : 'crypto';
+    return D.rails && D.rails.length > 0 ? D.rails[0] : 'crypto';
   }
 
   function showRailFields() {
     var card = selectedRail() === 'card';
     var cryptoFields = $('crypto-fields');
     var cardFields = $('card-fields');
+    var emailField = $('email-field');
     if (cryptoFields) cryptoFields.hidden = card;
     if (cardFields) cardFields.hidden = !card;
+    if (emailField) emailField.hidden = !(card || D.ask_email);
   }
 
   function prepareChoice() {
-    var asset = $('asset');
+    var asset = field('asset');
     if (asset && checkout && checkout.crypto && optionsFor(checkout.crypto.asset).length > 0) {
       asset.value = checkout.crypto.asset;
       fillNetworks(checkout.crypto.asset, checkout.crypto.network);
     }
   }
 
-  /* After a new checkout: it is the one on screen, and the URL resumes it on reload. */
+  /** After a new checkout: it is the one on screen, and the URL resumes it on reload. @param {Checkout} c */
   function remember(c) {
     try { window.history.replaceState(null, '', pageUrl + '?s=' + encodeURIComponent(c.id)); } catch (e) { /* ignore */ }
   }
 
+  /** @param {Checkout} c @param {string | null} replaced */
   function opened(c, replaced) {
     if (!replaced || c.id !== replaced) clockOffset = Date.parse(c.created_at) - Date.now();
     choosing = false;
@@ -450,6 +548,9 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
     update(c);
   }
 
+  /**
+   * @param {Record<string, string>} body @param {HTMLElement | null} button @param {ParentNode} root @param {HTMLElement | null} slot
+   */
   function openCheckout(body, button, root, slot) {
     clearErrors(root);
     busy(button, true);
@@ -460,42 +561,62 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
     );
   }
 
-  /* A new checkout replaces the one on screen when that one is a customer's own quote (never a remainder). */
+  /** A new checkout replaces the one on screen when that one is a customer's own quote (never a remainder). */
   function replacing() {
-    return checkout && !checkout.remainder ? { replaces: checkout.id } : {};
+    return checkout && !checkout.remainder ? checkout.id : null;
   }
-
-  function assign(target, source) { Object.keys(source).forEach(function (k) { target[k] = source[k]; }); return target; }
 
   var form = $('choose-form');
   if (form) {
-    all('input[name="rail"]', form).forEach(function (radio) { radio.addEventListener('change', showRailFields); });
-    var assetSelect = $('asset');
-    if (assetSelect) assetSelect.addEventListener('change', function () { fillNetworks(assetSelect.value, null); });
-    form.addEventListener('submit', function (event) {
+    var chooseForm = form;
+    all('input[name="rail"]', chooseForm).forEach(function (radio) { radio.addEventListener('change', showRailFields); });
+    var assetSelect = field('asset');
+    if (assetSelect) {
+      var coin = assetSelect;
+      coin.addEventListener('change', function () { fillNetworks(coin.value, null); });
+    }
+    chooseForm.addEventListener('submit', function (event) {
       event.preventDefault();
+      clearErrors(chooseForm);
+      /** @type {Record<string, string>} */
       var body = { payment_code: D.code };
-      if (selectedRail() === 'card') {
+      var rail = selectedRail();
+      var emailInput = field('email');
+      var email = emailInput && (rail === 'card' || D.ask_email) ? emailInput.value.trim() : '';
+      if (rail === 'card') {
         body.rail = 'card';
-        var email = $('email').value.trim();
-        var country = $('country').value.trim().toUpperCase();
-        if (email) body.email = email;
-        if (country) body.country = country;
+        var countryInput = field('country');
+        var country = countryInput ? countryInput.value.trim().toUpperCase() : '';
+        if (!/^[A-Z]{2}$/.test(country)) {
+          showError(chooseForm, { code: 'invalid_request', message: country ? 'Enter your country as two letters, like US or DE.' : 'Enter your country (two letters, like US or DE): it decides how your card can be charged.', field: 'country' });
+          return;
+        }
+        body.country = country; // required for cards: it decides the card routes
       } else {
-        if (!$('asset') || !$('network')) { $('choose-error').textContent = 'No coin is available for this payment right now.'; return; }
-        body.asset = $('asset').value;
-        body.network = $('network').value;
+        var asset = field('asset');
+        var network = field('network');
+        if (!asset || !network) { var slot = $('choose-error'); if (slot) slot.textContent = 'No coin is available for this payment right now.'; return; }
+        body.asset = asset.value;
+        body.network = network.value;
       }
-      openCheckout(assign(body, replacing()), $('choose-submit'), form, $('choose-error'));
+      if (email) body.email = email;
+      var replaces = replacing();
+      if (replaces) body.replaces = replaces;
+      openCheckout(body, $('choose-submit'), chooseForm, $('choose-error'));
     });
     showRailFields();
   }
 
   var newQuote = $('new-quote');
-  if (newQuote) newQuote.addEventListener('click', function () {
-    if (!checkout || !checkout.crypto) return;
-    openCheckout({ payment_code: D.code, asset: checkout.crypto.asset, network: checkout.crypto.network, replaces: checkout.id }, newQuote, $('view-expired'), $('expired-error'));
-  });
+  if (newQuote) {
+    var newQuoteButton = newQuote;
+    newQuoteButton.addEventListener('click', function () {
+      if (!checkout || !checkout.crypto) return;
+      var section = $('view-expired');
+      if (!section) return;
+      openCheckout({ payment_code: D.code, asset: checkout.crypto.asset, network: checkout.crypto.network, replaces: checkout.id }, newQuoteButton, section, $('expired-error'));
+    });
+  }
 
   function startChoosing() {
     choosing = true;
@@ -510,10 +631,14 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
 
   // ------------------------------------------------------------------ actions on the checkout
 
+  /** @param {HTMLElement} button @returns {HTMLElement | null} */
   function sectionError(button) {
     var section = button.closest('section');
     return section ? section.querySelector('.form-error') : null;
   }
+
+  /** @param {HTMLElement} button @returns {ParentNode} */
+  function sectionOf(button) { return button.closest('section') || document; }
 
   all('[data-action="cancel"]').forEach(function (button) {
     button.addEventListener('click', function () {
@@ -528,7 +653,7 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
           busy(button, false);
           update(c);
         },
-        function (error) { busy(button, false); showError(button.closest('section'), error, slot); }
+        function (error) { busy(button, false); showError(sectionOf(button), error, slot); }
       );
     });
   });
@@ -541,7 +666,7 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
       busy(button, true);
       call('POST', '/checkouts/' + encodeURIComponent(checkout.id) + '/mark-sent', { simulate: button.getAttribute('data-simulate') }).then(
         function (c) { busy(button, false); pollDelay = POLL_MIN; update(c); },
-        function (error) { busy(button, false); showError(button.closest('section'), error, slot); }
+        function (error) { busy(button, false); showError(sectionOf(button), error, slot); }
       );
     });
   });
@@ -551,11 +676,17 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
       event.preventDefault();
       if (!checkout) return;
       clearErrors(claimForm);
-      var hash = claimForm.querySelector('[name="tx_hash"]').value.trim();
-      var email = claimForm.querySelector('[name="email"]').value.trim();
+      /** @type {HTMLInputElement | null} */
+      var hashInput = claimForm.querySelector('[name="tx_hash"]');
+      /** @type {HTMLInputElement | null} */
+      var emailInput = claimForm.querySelector('[name="email"]');
+      var hash = hashInput ? hashInput.value.trim() : '';
+      var email = emailInput ? emailInput.value.trim() : '';
       if (!hash) { showError(claimForm, { code: 'invalid_request', message: 'Enter the transaction hash of your transfer.', field: 'tx_hash' }); return; }
+      /** @type {Record<string, string>} */
       var body = { tx_hash: hash };
       if (email) body.email = email;
+      /** @type {HTMLElement | null} */
       var button = claimForm.querySelector('button[type="submit"]');
       busy(button, true);
       call('POST', '/checkouts/' + encodeURIComponent(checkout.id) + '/claim', body).then(
@@ -565,13 +696,16 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
     });
   });
 
+  /** @param {string | null} what */
   function copy(what) {
     var c = checkout && checkout.crypto;
-    if (!c) return;
-    var value = what === 'address' ? c.address : what === 'remaining' ? c.remaining_amount : c.amount;
+    var feedback = $('copy-feedback');
+    if (!c || !feedback) return;
+    var out = feedback;
+    var value = what === 'address' ? c.address : what === 'remaining' ? c.remaining_amount || '' : c.amount;
     var label = what === 'address' ? 'Address' : 'Amount';
-    var done = function () { $('copy-feedback').textContent = label + ' copied.'; };
-    var failed = function () { $('copy-feedback').textContent = 'Copying did not work here: select the ' + label.toLowerCase() + ' and copy it.'; };
+    var done = function () { out.textContent = label + ' copied.'; };
+    var failed = function () { out.textContent = 'Copying did not work here: select the ' + label.toLowerCase() + ' and copy it.'; };
     if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(value).then(done, failed);
     else failed();
   }
@@ -582,37 +716,50 @@ export const CHECKOUT_SCRIPT = String.raw`/* The checkout page's script (decisio
   // ------------------------------------------------------------------ card
 
   var cardPay = $('card-pay');
-  if (cardPay) cardPay.addEventListener('click', function () {
-    if (!checkout || !checkout.card) return;
-    var slot = $('card-error');
-    slot.textContent = '';
-    busy(cardPay, true);
-    call('POST', '/checkouts/' + encodeURIComponent(checkout.id) + '/card-attempts', { route: checkout.card.route }, true).then(
-      function (c) {
-        var attempt = c.card && c.card.attempt;
-        var url = attempt && attempt.secure_url;
-        if (url && /^https?:\/\//.test(new URL(url, window.location.href).href)) { window.location.assign(new URL(url, window.location.href).href); return; }
-        busy(cardPay, false);
-        update(c);
-      },
-      function (error) { busy(cardPay, false); showError($('view-card'), error, slot); }
+  if (cardPay) {
+    var cardButton = cardPay;
+    cardButton.addEventListener('click', function () {
+      if (!checkout || !checkout.card) return;
+      var slot = $('card-error');
+      if (slot) slot.textContent = '';
+      busy(cardButton, true);
+      call('POST', '/checkouts/' + encodeURIComponent(checkout.id) + '/card-attempts', { route: checkout.card.route }, true).then(
+        function (c) {
+          var attempt = c.card && c.card.attempt;
+          var url = attempt && attempt.secure_url ? new URL(attempt.secure_url, window.location.href) : null;
+          if (url && (url.protocol === 'https:' || url.protocol === 'http:')) { window.location.assign(url.href); return; }
+          busy(cardButton, false);
+          update(c);
+        },
+        function (error) { busy(cardButton, false); showError($('view-card') || document, error, slot); refresh(); }
+      );
+    });
+  }
+
+  /** After a refused card attempt (stale_route, route_in_progress, ...): show where the checkout stands now. */
+  function refresh() {
+    if (!checkout) return;
+    var asked = checkout;
+    call('GET', '/checkouts/' + encodeURIComponent(asked.id)).then(
+      function (c) { if (checkout === asked) update(c); },
+      function () { /* the error already shown stands */ }
     );
-  });
+  }
 
   /* Back from the processor's page: ?s=<checkout>&attempt=<attempt>. */
   function confirmReturn() {
     var params = new URLSearchParams(window.location.search);
     var attempt = params.get('attempt');
     if (!attempt || !checkout || checkout.rail !== 'card' || checkout.id !== params.get('s')) return false;
-    remember(checkout); // drop the attempt from the address: a reload does not confirm again
+    var returned = checkout;
+    remember(returned); // drop the attempt from the address: a reload does not confirm again
     setStatus('Checking your card payment\u2026');
-    call('POST', '/checkouts/' + encodeURIComponent(checkout.id) + '/card-attempts/' + encodeURIComponent(attempt) + '/confirm').then(
+    call('POST', '/checkouts/' + encodeURIComponent(returned.id) + '/card-attempts/' + encodeURIComponent(attempt) + '/confirm').then(
       function (c) { update(c); },
-      function (error) { render(); showError($('view-card'), error, $('card-error')); }
+      function (error) { render(); showError($('view-card') || document, error, $('card-error')); }
     );
     return true;
   }
 
   if (!confirmReturn()) render();
 })();
-`;

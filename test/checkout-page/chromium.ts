@@ -1,0 +1,99 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BrowserContext, ConsoleMessage, Page, Response, chromium } from 'playwright-core';
+
+/**
+ * What the checkout page's browser walks share (browser.e2e.ts, card-browser.e2e.ts): Debian's
+ * Chromium (/usr/bin/chromium or CHROMIUM_PATH; nothing downloads a browser) driven by
+ * playwright-core with a fresh profile, a watched page (console errors, uncaught exceptions and
+ * dialogs collected), screenshots into test-artifacts/checkout-page/, and axe-core evaluated through
+ * the DevTools protocol (the page's CSP does not govern it, so pages are checked under their real CSP).
+ */
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts', 'checkout-page');
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+/** A step the page shows after a poll (every 2 s, at most 5 s while it waits for the customer). */
+export const SHOWN = { timeout: 15_000 };
+
+export interface Watched {
+  page: Page;
+  /** Console errors and uncaught exceptions seen so far (a CSP violation logs one). */
+  errors: string[];
+}
+
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** Chromium at 375 × 812 with a fresh profile; a missing Chromium fails with how to install it. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is not installed at ${CHROMIUM}. Install Debian's chromium (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH.`);
+  }
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const profile = mkdtempSync(join(tmpdir(), 'checkout-chromium-')); // a fresh profile every run
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 375, height: 812 }, locale: 'en-US' });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A new tab whose console errors, uncaught exceptions and dialogs are collected. */
+export async function watchedPage(context: BrowserContext): Promise<Watched> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  page.on('dialog', (dialog) => {
+    errors.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  return { page, errors };
+}
+
+/** The checkout page's security headers on an answer. */
+export function expectPageHeaders(response: Response | null): void {
+  expect(response?.status()).toBe(200);
+  const csp = response!.headers()['content-security-policy'];
+  expect(csp).toContain("default-src 'none'");
+  expect(csp).toContain("script-src 'self'");
+  expect(response!.headers()['x-content-type-options']).toBe('nosniff');
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** axe-core on the page as it is: no serious or critical violation. */
+export async function accessible(page: Page, state: string): Promise<void> {
+  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(AXE);
+  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then(r => r.violations.map(v => ({ id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')) })))`)) as { id: string; impact: string; nodes: string[] }[];
+  expect({ state, violations: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical') }).toEqual({ state, violations: [] });
+}
+
+export function noErrors(watched: Watched, allowed: RegExp[] = []): void {
+  expect(watched.errors.filter((e) => !allowed.some((a) => a.test(e)))).toEqual([]);
+}
+
+/** A TCP port free right now on 127.0.0.1 (for an app whose own URLs must name its real origin). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
