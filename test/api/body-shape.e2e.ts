@@ -21,6 +21,10 @@ const BODY_ROUTES = [
   'POST /webhooks',
   'PATCH /webhooks/:id',
   'POST /wallet',
+  'PATCH /checkout-settings',
+  'POST /customers',
+  'PATCH /customers/:id',
+  'POST /checkouts/:id/card-attempts',
 ] as const;
 
 const NOT_OBJECTS = ['null', ' null\n', '[]', '[{}]', '[{"metadata":null}]', '"x"', '""', '"{}"', '1', '0', '-1.5', 'true', 'false'];
@@ -65,6 +69,13 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
       const hook = await client.post('/webhooks', { url: 'https://hooks.example.com/in', event_types: ['payment.succeeded'] });
       expect(hook.status).toBe(201);
       ids.webhook = hook.body.data.id;
+      const customer = await client.post('/customers', { email: 'ann@example.com', name: 'Ann' });
+      expect(customer.status).toBe(201);
+      ids.customer = customer.body.data.id;
+      // a card checkout waiting for its first attempt
+      const card = await client.postOnce('/checkouts', { payment_code: (await client.createPayment()).url.split('/').pop(), rail: 'card', email: 'ann@example.com', country: 'US' });
+      expect(card.status).toBe(201);
+      ids.card = card.body.data.id;
       return { shop, client };
     },
   );
@@ -73,6 +84,8 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
     const [, path] = route.split(' ');
     if (path.startsWith('/payments/')) return path.replace(':id', ids.payment);
     if (path.endsWith('/claim')) return path.replace(':id', ids.canceled);
+    if (path.endsWith('/card-attempts')) return path.replace(':id', ids.card);
+    if (path.startsWith('/customers/')) return path.replace(':id', ids.customer);
     if (path.startsWith('/checkouts/')) return path.replace(':id', ids.open);
     if (path.startsWith('/webhooks/')) return path.replace(':id', ids.webhook);
     return path;
@@ -87,6 +100,9 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
     webhooks: (await suite.client.get('/webhooks')).body.data.length,
     payments: (await suite.client.get('/payments')).body.data.length,
     clock: (await suite.client.get('/test_clock')).body.data.offset_seconds,
+    settings: (await suite.client.get('/checkout-settings')).body.data,
+    customers: (await suite.client.get('/customers')).body.data,
+    card: (await suite.client.get(`/checkouts/${ids.card}`)).body.data,
   });
 
   it('lists every route whose handler takes a body', () => {
