@@ -10,6 +10,7 @@ import { CustomersHttpModule } from './customers/customers-http.module';
 import { HealthController } from './health.controller';
 import { PaymentsHttpModule } from './payments/payments-http.module';
 import { PlatformModule } from './platform/platform.module';
+import { SearchHttpModule } from './search/search-http.module';
 import { WalletsHttpModule } from './wallets/wallets-http.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -30,7 +31,7 @@ export class AppModule {
     const defaults = [WebhooksModule, WebhookDispatcherModule].filter((m) => !brings(imports, m));
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, BusinessesModule, OperationsModule, PaymentsHttpModule, CustomersHttpModule, WalletsHttpModule, CheckoutPageModule, ...defaults, ...imports],
+      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, BusinessesModule, OperationsModule, PaymentsHttpModule, CustomersHttpModule, SearchHttpModule, WalletsHttpModule, CheckoutPageModule, ...defaults, ...imports],
       controllers: [HealthController, BusinessController],
     };
   }

@@ -555,6 +555,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search payments, customers and links
+         * @description Exact ids, codes, e-mails, hashes and addresses first, then word prefixes and amounts (25, 25.00 or 2500 for 25.00), then matches anywhere; ties: links, customers, payments, newest first. Restricted keys need search:read and find only the kinds they can read.
+         *
+         *     Restricted keys need read access to search.
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wallet": {
         parameters: {
             query?: never;
@@ -1387,6 +1409,177 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description A payment as GET /payments/{id} returns it; with include=customer, also its customer. */
+        SearchPayment: {
+            /** @enum {string} */
+            kind: "payment";
+            /** @example pmt_… */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "underpaid" | "needs_review" | "succeeded" | "failed" | "canceled";
+            /** @description Price in minor units. */
+            amount: number;
+            /** @example USD */
+            currency: string;
+            /** @enum {string} */
+            fee_payer: "business" | "customer";
+            customer_fee: number;
+            /** @description Minor units of `currency` received. */
+            amount_received: number;
+            /** @description What the business receives, in minor units of `currency`: net = amount − fee − transaction_fee. */
+            reporting: {
+                currency: string;
+                amount: number;
+                fee: number;
+                transaction_fee: number;
+                customer_fee: number;
+                net: number;
+            };
+            /** @description Basis points. */
+            fee_rate_bps: number;
+            /** @description How the payment is paid. A card method has no coin, network or amounts (null). */
+            method: {
+                /** @enum {string} */
+                rail: "crypto" | "card";
+                /** @enum {string|null} */
+                asset: "USDC" | "USDT" | "BTC" | "ETH" | "SOL" | null;
+                /** @enum {string|null} */
+                network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin" | null;
+                /**
+                 * @description Decimal amount in the coin, no more decimals than the coin has.
+                 * @example 100.5
+                 */
+                amount: string | null;
+                /**
+                 * @description Decimal amount in the coin, no more decimals than the coin has.
+                 * @example 100.5
+                 */
+                expected_amount: string | null;
+                /**
+                 * @description Decimal amount in the coin, no more decimals than the coin has.
+                 * @example 100.5
+                 */
+                overpaid_amount: string | null;
+                from_address: string | null;
+                tx_hash: string | null;
+                explorer_url: string | null;
+                /** @description The card charged (card methods, once charged); null on a crypto method. */
+                card: {
+                    processor: string;
+                    /** @example visa */
+                    brand: string;
+                    /** @example 4242 */
+                    last4: string;
+                } | null;
+            } | null;
+            settlement: {
+                /** @enum {string} */
+                destination: "wallet";
+                /** @enum {string} */
+                asset: "USDC" | "USDT" | "BTC" | "ETH" | "SOL";
+                /** @enum {string} */
+                network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin";
+                /**
+                 * @description Decimal amount in the coin, no more decimals than the coin has.
+                 * @example 100.5
+                 */
+                amount: string;
+                wallet_id: string | null;
+                address: string | null;
+                tx_hash: string;
+                explorer_url: string | null;
+            } | null;
+            /** @example cst_… */
+            customer_id: string | null;
+            link_id: string | null;
+            /** @description The hosted checkout page: CHECKOUT_BASE_URL/<payment code>. */
+            url: string | null;
+            reference: string | null;
+            /** @description String keys to string values. */
+            metadata: {
+                [key: string]: string;
+            };
+            success_url: string | null;
+            cancel_url: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            canceled_at: string | null;
+            /** Format: date-time */
+            confirmed_at: string | null;
+            checkout_id: string | null;
+            description: string | null;
+            country: string | null;
+            failure_code: string | null;
+            failure_message: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The timeline, oldest first. */
+            events: {
+                /**
+                 * @description created, method_selected, detected, withdrawn (a chain reorganisation took the transfer away before it was final), confirmation, underpaid, expired, succeeded, remainder_requested, claimed, failed, remainder_paid, canceled, accepted
+                 * @example confirmation
+                 */
+                type: string;
+                /** Format: date-time */
+                created_at: string;
+                /** @description What the entry carries (null for created, expired, succeeded). */
+                data: {
+                    [key: string]: unknown;
+                } | null;
+            }[];
+            /** @description include=customer only: the customer as GET /customers/{id} returns it; null when the payment names none. */
+            customer?: {
+                /** @enum {string} */
+                kind: "customer";
+                /** @description cst_… */
+                id: string;
+                /** @description Null when never given (a customer known only from a payment’s e-mail). */
+                name: string | null;
+                email: string;
+                /** @description A blocked customer’s payments and checkouts are refused (403 customer_blocked). */
+                blocked: boolean;
+                /** @description "" when none. */
+                note: string;
+                /** @description Always present in API responses; null in webhook events (decision 0029). */
+                stats: {
+                    /** @description Payments naming the customer. */
+                    payments_count: number;
+                    /** @description Those not succeeded. */
+                    incomplete_count: number;
+                    volume: {
+                        /** @description The sum of the prices of its succeeded payments in the stats currency, integer minor units of currency. */
+                        amount: number;
+                        /** @description The stats currency: that of the latest succeeded payment, else of the latest payment; null without payments. */
+                        currency: string | null;
+                    };
+                    average: {
+                        /** @description That sum divided by their number, rounded down (0 without any), integer minor units of currency. */
+                        amount: number;
+                        /** @description The stats currency: that of the latest succeeded payment, else of the latest payment; null without payments. */
+                        currency: string | null;
+                    };
+                    /**
+                     * Format: date-time
+                     * @description When its latest payment was created.
+                     */
+                    last_payment_at: string | null;
+                    /**
+                     * @description The rail most of its succeeded payments used; null when none succeeded.
+                     * @enum {string|null}
+                     */
+                    preferred_rail: "crypto" | "card" | null;
+                } | null;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+            } | null;
+        };
+        /** @description A payment, customer or link as its own endpoint returns it; `kind` says which. */
+        SearchResult: components["schemas"]["SearchPayment"] | components["schemas"]["Customer"];
         /** @description The business's wallet: where checkouts reserve fresh receiving addresses. */
         Wallet: {
             /** @enum {string} */
@@ -1840,6 +2033,10 @@ export interface components {
         CustomerList: components["schemas"]["ListEnvelope"] & {
             data: components["schemas"]["Customer"][];
         };
+        /** @description A page of SearchResult objects (the list envelope). */
+        SearchResultList: components["schemas"]["ListEnvelope"] & {
+            data: components["schemas"]["SearchResult"][];
+        };
         /** @description A page of WebhookEndpoint objects (the list envelope). */
         WebhookEndpointList: components["schemas"]["ListEnvelope"] & {
             data: components["schemas"]["WebhookEndpoint"][];
@@ -1878,6 +2075,8 @@ export type Receipt = components['schemas']['Receipt'];
 export type RemainderRequest = components['schemas']['RemainderRequest'];
 export type TestClock = components['schemas']['TestClock'];
 export type Customer = components['schemas']['Customer'];
+export type SearchPayment = components['schemas']['SearchPayment'];
+export type SearchResult = components['schemas']['SearchResult'];
 export type Wallet = components['schemas']['Wallet'];
 export type WalletWithRecoveryPhrase = components['schemas']['WalletWithRecoveryPhrase'];
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
@@ -1901,6 +2100,7 @@ export type UpdateWebhookEndpointBody = components['schemas']['UpdateWebhookEndp
 export type Error = components['schemas']['Error'];
 export type PaymentList = components['schemas']['PaymentList'];
 export type CustomerList = components['schemas']['CustomerList'];
+export type SearchResultList = components['schemas']['SearchResultList'];
 export type WebhookEndpointList = components['schemas']['WebhookEndpointList'];
 export type WebhookDeliveryList = components['schemas']['WebhookDeliveryList'];
 export type EventList = components['schemas']['EventList'];
@@ -5876,6 +6076,120 @@ export interface operations {
             /**
              * @description Unavailable. Error codes:
              *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later with the same Idempotency-Key
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    search: {
+        parameters: {
+            query: {
+                /** @description next_cursor of the previous page (bound to this search). */
+                cursor?: string;
+                /** @description 1 to 100, default 25. */
+                limit?: number;
+                /** @description customer: each payment with its customer. */
+                include?: string;
+                /** @description payment, customer or link, or several comma separated; default every kind the key can read. */
+                kind?: string;
+                /** @description The text to find, 1 to 100 characters. */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResultList"];
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key was sent
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `permission_denied`: the restricted key lacks read access to search
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
              */
             503: {
                 headers: {

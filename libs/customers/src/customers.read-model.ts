@@ -27,6 +27,14 @@ export class CustomersReadModel {
     return row === null ? null : customerView(row);
   }
 
+  /** Several customers of the business (search results, a payment's customer), unknown ids and other businesses' left out. */
+  async getMany(businessId: string, customerIds: readonly string[]): Promise<CustomerView[]> {
+    const ids = customerIds.filter(isCustomerId);
+    if (ids.length === 0) return [];
+    const { rows } = await this.db.query<CustomerRow>(`SELECT ${COLUMNS} FROM customers WHERE id = ANY($1::text[]) AND business_id = $2`, [ids, businessId]);
+    return rows.map(customerView);
+  }
+
   /** The customer as known from payments (for its first recorded change), or null when it is not one of this business's. */
   async knownFromPayments(businessId: string, customerId: string): Promise<KnownFromPayments | null> {
     const row = await this.row(businessId, customerId);

@@ -123,7 +123,9 @@ export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
     const pgDir = join(dir, 'pg');
     if (!existsSync(join(pgDir, 'PG_VERSION'))) await createDatabase(pgDir);
     const { PGlite } = await import('@electric-sql/pglite');
-    const pglite = (await PGlite.create(pgDir, { startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS] })) as unknown as PGlite;
+    // pg_trgm (the search index's trigrams, decision 0031) is an extension PGlite loads when told to, on every open
+    const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+    const pglite = (await PGlite.create(pgDir, { startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS], extensions: { pg_trgm } })) as unknown as PGlite;
     return new EmbeddedDatabase(pglite, releaseLock);
   } catch (error) {
     releaseLock();

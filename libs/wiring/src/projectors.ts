@@ -2,6 +2,7 @@ import { businessesProjector } from '@lib/businesses';
 import { customersProjector } from '@lib/customers';
 import { paymentsProjector } from '@lib/payments';
 import { Projector, streamCatalogProjector } from '@lib/projections';
+import { SEARCH_PROJECTOR } from '@lib/search';
 import { walletsProjector } from '@lib/wallets';
 import { businessEventSource, customerEventSource, paymentEventSource, webhookProjectors } from '@lib/webhooks';
 
@@ -17,7 +18,7 @@ export interface ProjectorOptions {
  * apps/cli) hand it this list. A capability adds its projectors here.
  */
 export function allProjectors(options: ProjectorOptions): readonly Projector[] {
-  return [streamCatalogProjector, businessesProjector, paymentsProjector, walletsProjector, customersProjector, ...webhookProjectors([businessEventSource, paymentEventSource(options), customerEventSource])];
+  return [streamCatalogProjector, businessesProjector, paymentsProjector, walletsProjector, customersProjector, SEARCH_PROJECTOR, ...webhookProjectors([businessEventSource, paymentEventSource(options), customerEventSource])];
 }
 
 /** The projectors with the default checkout url (names, ordering; tests). The service uses allProjectors(config). */

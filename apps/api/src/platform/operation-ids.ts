@@ -39,6 +39,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /customers/{id}/block': 'blockCustomer',
   'POST /customers/{id}/unblock': 'unblockCustomer',
 
+  'GET /search': 'search',
+
   'POST /wallet': 'createWallet',
   'GET /wallet': 'getWallet',
   'DELETE /wallet': 'deleteWallet',

@@ -1,0 +1,34 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { SearchQuery } from '@lib/search';
+import { RequiresPermission } from '../auth/auth.decorators';
+import { Auth, CurrentBusiness, RequestAuth } from '../auth/request-auth';
+import type { Business } from '@lib/businesses';
+import { ApiErrors } from '../platform/openapi';
+import { ApiPage } from '../platform/route-presets';
+import { SEARCH_RESULT_SCHEMA } from './schemas';
+
+/** GET /search (spec §4; decision 0031): thin — the query goes to libs/search's handler. */
+@ApiTags('search')
+@Controller('search')
+export class SearchController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @ApiOperation({
+    summary: 'Search payments, customers and links',
+    description:
+      'Exact ids, codes, e-mails, hashes and addresses first, then word prefixes and amounts (25, 25.00 or 2500 for 25.00), then matches anywhere; ties: links, customers, payments, newest first. Restricted keys need search:read and find only the kinds they can read.',
+  })
+  @ApiQuery({ name: 'q', required: true, description: 'The text to find, 1 to 100 characters.' })
+  @ApiQuery({ name: 'kind', required: false, description: 'payment, customer or link, or several comma separated; default every kind the key can read.' })
+  @ApiQuery({ name: 'include', required: false, description: 'customer: each payment with its customer.' })
+  @ApiPage(SEARCH_RESULT_SCHEMA, 'A page of results.', 'next_cursor of the previous page (bound to this search).')
+  @ApiErrors('permission_denied')
+  @RequiresPermission('search', 'read')
+  @Get()
+  search(@CurrentBusiness() business: Business, @Auth() auth: RequestAuth, @Query() query: Record<string, unknown>) {
+    const key = auth.kind === 'api_key' ? auth.key : { type: 'publishable' as const, permissions: null };
+    return this.queries.execute(new SearchQuery(business.id, key, query));
+  }
+}

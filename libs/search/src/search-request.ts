@@ -1,0 +1,72 @@
+import { type Access, type Resource, keyAllows } from '@lib/businesses';
+import { ApiError } from '@lib/http';
+import { MAX_QUERY_LENGTH, SEARCH_KINDS, SearchKind, isSearchKind } from './terms';
+
+/** The permission each kind is read with (spec §5: restricted keys search only what they can read). */
+export const KIND_RESOURCE: Readonly<Record<SearchKind, Resource>> = { link: 'links', customer: 'customers', payment: 'payments' };
+
+/** The key a request came with, as far as search needs it. */
+export interface SearchingKey {
+  type: 'secret' | 'publishable' | 'restricted';
+  permissions: Partial<Record<Resource, Access>> | null;
+}
+
+/** GET /search as read from its query string and the key's grants. */
+export interface SearchRequest {
+  q: string;
+  kinds: SearchKind[];
+  includeCustomer: boolean;
+  page: { limit?: unknown; cursor?: unknown };
+}
+
+const bad = (field: string, message: string) => new ApiError('invalid_request', message, field);
+
+/**
+ * Reads GET /search's query (spec §4): `q` 1–100 characters, `kind` (payment, customer, link,
+ * comma separated; default every kind the key reads), `include` (customer), `limit`, `cursor`;
+ * anything else is 400 invalid_request naming it. Then the key (decision 0031): a kind asked for
+ * that the key cannot read, `include=customer` without customers:read, or no readable kind at
+ * all is 403 permission_denied.
+ */
+export function parseSearchRequest(query: Record<string, unknown> | null | undefined, key: SearchingKey): SearchRequest {
+  let q: string | null = null;
+  let kinds: SearchKind[] | null = null;
+  let includeCustomer = false;
+  const page: SearchRequest['page'] = {};
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    if (name === 'limit' || name === 'cursor') {
+      page[name] = value;
+      continue;
+    }
+    if (typeof value !== 'string') throw bad(name, `${name} can be given once, as a string.`);
+    if (name === 'q') {
+      if (value.trim() === '') throw bad('q', 'q must not be empty.');
+      if ([...value].length > MAX_QUERY_LENGTH) throw bad('q', `q must be at most ${MAX_QUERY_LENGTH} characters.`);
+      q = value;
+    } else if (name === 'kind') {
+      const listed = value.split(',').map((k) => k.trim());
+      const unknown = listed.find((k) => !isSearchKind(k));
+      if (unknown !== undefined) throw bad('kind', `kind must be one or more of ${SEARCH_KINDS.join(', ')}, comma separated.`);
+      kinds = SEARCH_KINDS.filter((k) => listed.includes(k));
+    } else if (name === 'include') {
+      const listed = value.split(',').map((k) => k.trim());
+      if (listed.some((k) => k !== 'customer')) throw bad('include', 'include takes customer.');
+      includeCustomer = true;
+    } else {
+      throw bad(name, `${name} is not a known parameter.`);
+    }
+  }
+  if (q === null) throw bad('q', 'q is required: the text to search for.');
+  const readable = SEARCH_KINDS.filter((k) => keyAllows(key, KIND_RESOURCE[k], 'read'));
+  const denied = (message: string, field: string | null) => new ApiError('permission_denied', message, field);
+  if (kinds === null) {
+    if (readable.length === 0) throw denied('This key can read none of the kinds search finds (payments, customers, links).', null);
+    kinds = readable;
+  } else {
+    const refused = kinds.find((k) => !readable.includes(k));
+    if (refused !== undefined) throw denied(`This key cannot read ${KIND_RESOURCE[refused]}.`, 'kind');
+  }
+  if (includeCustomer && !keyAllows(key, 'customers', 'read')) throw denied('include=customer needs customers:read.', 'include');
+  return { q, kinds, includeCustomer, page };
+}
