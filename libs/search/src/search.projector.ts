@@ -44,6 +44,9 @@ export const SEARCH_PROJECTION = 'search';
  * - `amounts` (text[]): the forms its amount is typed in;
  * - `text`: every searchable value, folded, one per line — word prefix (regex) and anywhere (LIKE),
  *   both served by a trigram index (pg_trgm, on PostgreSQL and in the embedded store alike).
+ * The GIN indexes write through (fastupdate off): a pending list of recent rows, scanned by every
+ * query until a vacuum empties it, made searches several times slower right after many writes
+ * (measured: bench/search.bench.ts, decision 0031).
  */
 export function searchProjector(sources: readonly SearchSource[]): Projector {
   return {
@@ -64,9 +67,9 @@ export function searchProjector(sources: readonly SearchSource[]): Projector {
       );
       CREATE INDEX IF NOT EXISTS search_documents_business ON search_documents (business_id, kind, created_at DESC, object_id DESC);
       CREATE INDEX IF NOT EXISTS search_documents_customer ON search_documents (customer_id) WHERE customer_id IS NOT NULL;
-      CREATE INDEX IF NOT EXISTS search_documents_exact ON search_documents USING gin (exact);
-      CREATE INDEX IF NOT EXISTS search_documents_amounts ON search_documents USING gin (amounts);
-      CREATE INDEX IF NOT EXISTS search_documents_text ON search_documents USING gin (text public.gin_trgm_ops);
+      CREATE INDEX IF NOT EXISTS search_documents_exact ON search_documents USING gin (exact) WITH (fastupdate = off);
+      CREATE INDEX IF NOT EXISTS search_documents_amounts ON search_documents USING gin (amounts) WITH (fastupdate = off);
+      CREATE INDEX IF NOT EXISTS search_documents_text ON search_documents USING gin (text public.gin_trgm_ops) WITH (fastupdate = off);
     `,
     async handle(events: RecordedEvent[], tx: Sql): Promise<void> {
       const wanted = new Set<string>();
