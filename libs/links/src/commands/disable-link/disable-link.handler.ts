@@ -14,7 +14,7 @@ export class DisableLinkHandler implements ICommandHandler<DisableLinkCommand, {
   constructor(private readonly writes: LinkWrites) {}
 
   async execute({ linkId, reason, meta }: DisableLinkCommand): Promise<{ id: string; business_id: string; status: 'disabled' }> {
-    if (reason.trim() === '') throw new DomainRefusal('invalid_request', 'A reason is required.', 'reason');
+    if (reason.trim() === '' || reason.length > 500) throw new DomainRefusal('invalid_request', 'A reason of 1 to 500 characters is required.', 'reason');
     let businessId = '';
     await this.writes.decide(
       linkId,
