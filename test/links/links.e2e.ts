@@ -1,6 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { DisableLinkCommand } from '@lib/links';
 import { Client, TestApi, businessWithKey, clientWithNewKey, startTestApi } from '../support/fixtures';
+import { Receiver, startReceiver } from '../webhooks/support';
 
 /**
  * Payment links over HTTP (issue #13 point 1, #19 A9; decision 0030) on the real app: every
@@ -355,5 +356,38 @@ describe('payment links over HTTP', () => {
     ]);
     expect(updated[0].actor).toMatchObject({ kind: 'operator', name: 'op' });
     expect(updated[1].data.url).toBe(link.url);
+  });
+});
+
+describe('link events and a link payment’s failure delivered to an endpoint', () => {
+  let api: TestApi;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    api = await startTestApi({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await api?.close();
+  });
+
+  it('an endpoint receives link.created, then payment.failed when the customer cancels the link payment’s checkout', async () => {
+    const { client } = await businessWithKey(api, true);
+    const hook = await client.post('/webhooks', { url: receiver.url, event_types: ['link.created', 'payment.failed'] });
+    expect(hook.status).toBe(201);
+    const link = (await client.post('/links', { name: 'Poster', amount: 1200, currency: 'USD' })).body.data;
+    const checkout = (await client.as(null).postOnce('/checkouts', { link_code: link.code, asset: 'USDC', network: 'ethereum', email: 'fay@shop.example' })).body.data;
+    expect((await client.as(null).post(`/checkouts/${checkout.id}/cancel`)).status).toBe(200);
+    const received = (await receiver.waitFor(2, 20_000)).map((r) => JSON.parse(r.body));
+    expect(received.map((e) => [e.type, e.subject.id]).sort()).toEqual(
+      [
+        ['link.created', link.id],
+        ['payment.failed', checkout.payment_id],
+      ].sort(),
+    );
+    const failed = received.find((e) => e.type === 'payment.failed');
+    expect(failed.data).toMatchObject({ kind: 'payment', id: checkout.payment_id, status: 'failed', link_id: link.id, url: null });
+    expect(failed.data.events.find((e: { type: string }) => e.type === 'failed').data).toMatchObject({ reason: 'canceled' });
   });
 });
