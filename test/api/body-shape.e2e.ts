@@ -24,6 +24,8 @@ const BODY_ROUTES = [
   'PATCH /checkout-settings',
   'POST /customers',
   'PATCH /customers/:id',
+  'POST /links',
+  'PATCH /links/:id',
   'POST /checkouts/:id/card-attempts',
 ] as const;
 
@@ -72,6 +74,9 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
       const customer = await client.post('/customers', { email: 'ann@example.com', name: 'Ann' });
       expect(customer.status).toBe(201);
       ids.customer = customer.body.data.id;
+      const link = await client.post('/links', { name: 'Mug', amount: 1500, currency: 'USD' });
+      expect(link.status).toBe(201);
+      ids.link = link.body.data.id;
       // a card checkout waiting for its first attempt
       const card = await client.postOnce('/checkouts', { payment_code: (await client.createPayment()).url.split('/').pop(), rail: 'card', email: 'ann@example.com', country: 'US' });
       expect(card.status).toBe(201);
@@ -86,6 +91,7 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
     if (path.endsWith('/claim')) return path.replace(':id', ids.canceled);
     if (path.endsWith('/card-attempts')) return path.replace(':id', ids.card);
     if (path.startsWith('/customers/')) return path.replace(':id', ids.customer);
+    if (path.startsWith('/links/')) return path.replace(':id', ids.link);
     if (path.startsWith('/checkouts/')) return path.replace(':id', ids.open);
     if (path.startsWith('/webhooks/')) return path.replace(':id', ids.webhook);
     return path;
@@ -102,6 +108,7 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
     clock: (await suite.client.get('/test_clock')).body.data.offset_seconds,
     settings: (await suite.client.get('/checkout-settings')).body.data,
     customers: (await suite.client.get('/customers')).body.data,
+    links: (await suite.client.get('/links')).body.data,
     card: (await suite.client.get(`/checkouts/${ids.card}`)).body.data,
   });
 

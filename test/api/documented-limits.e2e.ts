@@ -139,6 +139,8 @@ describe('the limits the OpenAPI document states for request bodies are the ones
       // a business of their own (the longest customer_email of POST /payments made a customer of shop); a new address each try (the same one would be 409 customer_exists)
       { method: 'post', path: '/customers', base: { email: 'limits@shop.example' }, send: (body) => people.post('/customers', { ...body, ...(body.email === 'limits@shop.example' ? { email: `limits-${randomUUID()}@shop.example` } : {}) }), takesMaxima: true },
       { method: 'patch', path: '/customers/{id}', base: {}, send: async (body) => others.patch(`/customers/${(await others.createPayment({ customer_email: `limits-${randomUUID()}@shop.example` })).customer_id}`, body), takesMaxima: true },
+      { method: 'post', path: '/links', base: { name: 'Limits', amount: 2500, currency: 'USD' }, send: (body) => shop.post('/links', body), takesMaxima: true },
+      { method: 'patch', path: '/links/{id}', base: { name: 'Limits' }, send: async (body) => shop.patch(`/links/${(await shop.post('/links', { name: 'Limits', amount: 2500, currency: 'USD' })).body.data.id}`, body), takesMaxima: true },
       // a new live business for each try: a wallet taken would make the next one 409 wallet_exists
       { method: 'post', path: '/wallet', base: { type: 'created' }, send: async (body) => (await businessWithKey(api, false, 'Wallet limits')).client.post('/wallet', body), takesMaxima: false },
       { method: 'post', path: '/webhooks', base: { url: 'https://example.com/hook', event_types: ['payment.created'] }, send: (body) => shop.post('/webhooks', body), takesMaxima: true },

@@ -25,6 +25,7 @@ describe('the service on its embedded default', () => {
       { name: 'payments', state: 'running', position: at, lag: 0 },
       { name: 'wallets', state: 'running', position: at, lag: 0 },
       { name: 'customers', state: 'running', position: at, lag: 0 },
+      { name: 'links', state: 'running', position: at, lag: 0 },
       { name: 'search', state: 'running', position: at, lag: 0 },
       { name: 'webhook_endpoints', state: 'running', position: at, lag: 0 },
       { name: 'events', state: 'running', position: at, lag: 0 },

@@ -8,6 +8,7 @@ import { allProjectors } from '@lib/wiring';
 import { BusinessController } from './businesses/business.controller';
 import { CustomersHttpModule } from './customers/customers-http.module';
 import { HealthController } from './health.controller';
+import { LinksHttpModule } from './links/links-http.module';
 import { PaymentsHttpModule } from './payments/payments-http.module';
 import { PlatformModule } from './platform/platform.module';
 import { SearchHttpModule } from './search/search-http.module';
@@ -31,7 +32,7 @@ export class AppModule {
     const defaults = [WebhooksModule, WebhookDispatcherModule].filter((m) => !brings(imports, m));
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, BusinessesModule, OperationsModule, PaymentsHttpModule, CustomersHttpModule, SearchHttpModule, WalletsHttpModule, CheckoutPageModule, ...defaults, ...imports],
+      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, BusinessesModule, OperationsModule, PaymentsHttpModule, CustomersHttpModule, LinksHttpModule, SearchHttpModule, WalletsHttpModule, CheckoutPageModule, ...defaults, ...imports],
       controllers: [HealthController, BusinessController],
     };
   }

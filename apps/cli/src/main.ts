@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { AppConfig, ConfigError, loadConfig } from '@lib/core';
 import { DomainError } from '@lib/businesses';
 import { DataDirectoryLockedError } from '@lib/database';
+import { DomainRefusal } from '@lib/domain';
 import { OpenedStore, openEventStore } from '@lib/eventstore';
 import { allProjectors } from '@lib/wiring';
 import { printStream, tailLog } from './commands/events';
@@ -19,6 +20,7 @@ import {
   clearPause,
   listPauses,
   setPause,
+  disableLink,
 } from './commands/businesses';
 import { seed } from './commands/seed';
 
@@ -123,6 +125,15 @@ function program(): Command {
     .option('--json', 'print the business as JSON')
     .action(async (businessId: string, options) => withAdmin((admin) => reinstateBusiness(admin, businessId, options, out)));
 
+  const links = cli.command('links').description('payment links (decision 0030)');
+  links
+    .command('disable <link_id>')
+    .description('disable a payment link: its checkouts answer 404 link_not_found, the business cannot restore it (409 link_disabled)')
+    .requiredOption('--reason <text>', 'why, for the record (at most 500 characters)')
+    .option('--operator <name>', 'who disables it, recorded as the actor (default: the OS user name)', defaultOperator())
+    .option('--json', 'print JSON')
+    .action(async (linkId: string, options) => withAdmin((admin) => disableLink(admin, linkId, options, out)));
+
   const pauses = cli.command('pauses').description('pause, for every business, new checkouts, card payments, one network or sign-ups (503 temporarily_unavailable)');
   pauses
     .command('list')
@@ -181,7 +192,7 @@ program()
   .catch((error) => {
     if (error instanceof ConfigError) console.error(`configuration error: ${error.message}`);
     else if (error instanceof DataDirectoryLockedError) console.error(error.message);
-    else if (error instanceof DomainError) console.error(`${error.code}: ${error.message}`);
+    else if (error instanceof DomainError || error instanceof DomainRefusal) console.error(`${error.code}: ${error.message}`);
     else console.error(error instanceof Error ? error.message : error);
     process.exitCode = 2;
   });

@@ -3,6 +3,7 @@ import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, CoreModule, assertServiceConfig, loadConfig } from '@lib/core';
 import { CustomersModule } from '@lib/customers';
+import { LinksModule } from '@lib/links';
 import { PinoNestLogger, createLogger } from '@lib/http';
 import { PaymentsCoreModule } from '@lib/payments';
 import { WebhookDispatcherModule } from '@lib/webhooks';
@@ -12,7 +13,7 @@ import { allProjectors } from '@lib/wiring';
 async function main(): Promise<void> {
   const config = loadConfig(process.env, [...process.argv, '--role=worker']);
   assertServiceConfig(config);
-  @Module({ imports: [CoreModule.forRoot(config, allProjectors(config)), PaymentsCoreModule, CustomersModule, WebhookDispatcherModule] })
+  @Module({ imports: [CoreModule.forRoot(config, allProjectors(config)), PaymentsCoreModule, CustomersModule, LinksModule, WebhookDispatcherModule] })
   class WorkerModule {}
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
   app.useLogger(new PinoNestLogger(createLogger(config.logLevel).child({ role: 'worker' })));

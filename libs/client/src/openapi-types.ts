@@ -119,7 +119,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List payments, newest first (filters: status, metadata[key], customer_id, reference, created[gte|gt|lte|lt])
+         * List payments, newest first (filters: status, metadata[key], customer_id, link_id, reference, created[gte|gt|lte|lt])
          * @description Restricted keys need read access to payments.
          */
         get: operations["listPayments"];
@@ -243,6 +243,8 @@ export interface paths {
          * @description A crypto checkout locks a rate: a simulated business’s from a fixed table, a live business’s from the live exchange-rate source, never older than its freshness bound; without a fresh price the answer is 503 `temporarily_unavailable` and nothing is opened. `crypto.rate` names the source and the time of the price.
          *
          *     A card checkout (`rail: card`) needs `email` (or the payment’s `customer_email`; else 400 `email_required`) and `country` (it decides which card processors — the checkout’s routes — can take the card: 400 `rail_unavailable` with `field` `country` where none does, `field` `rail` for a business that takes no card); `asset`, `network` and `simulate` are refused. What the card is charged (`breakdown.total`, in the payment’s currency) must be 5 to 10,000 in major units (400 `amount_out_of_range`). With `replaces` naming a card checkout, the new one continues on the routes that checkout has not used.
+         *
+         *     With `link_code` (a payment link’s code, decision 0030) the checkout makes the link’s payment (`link_id` set, payment `url` null), with or without an e-mail; `replaces` naming a checkout of the same link carries its pending payment over. An unknown, deleted or disabled link is 404 `link_not_found`, an archived one 410 `link_archived`.
          *
          *     Public: no credentials needed (a key sent anyway must be valid).
          *
@@ -555,6 +557,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List links, newest first (filter: status)
+         * @description Restricted keys need read access to links.
+         */
+        get: operations["listLinks"];
+        put?: never;
+        /**
+         * Create a payment link
+         * @description A fixed price customers pay on the link’s hosted page (`url`); each checkout on it makes a payment with `link_id` set.
+         *
+         *     Restricted keys need write access to links.
+         *
+         *     A test key on a live business gets 403 test_mode_unavailable.
+         */
+        post: operations["createLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a link
+         * @description Restricted keys need read access to links.
+         */
+        get: operations["getLink"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a link without payments
+         * @description A link with payments cannot be deleted (409 link_has_payments): archive it.
+         *
+         *     Restricted keys need write access to links.
+         *
+         *     A test key on a live business gets 403 test_mode_unavailable.
+         */
+        delete: operations["deleteLink"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a link (send only what changes)
+         * @description Payments already made keep what they were made with.
+         *
+         *     Restricted keys need write access to links.
+         *
+         *     A test key on a live business gets 403 test_mode_unavailable.
+         */
+        patch: operations["updateLink"];
+        trace?: never;
+    };
+    "/links/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a link: new checkouts on it answer 410 link_archived
+         * @description Restricted keys need write access to links.
+         *
+         *     A test key on a live business gets 403 test_mode_unavailable.
+         */
+        post: operations["archiveLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/links/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore an archived link
+         * @description A link the service disabled cannot be restored (409 link_disabled).
+         *
+         *     Restricted keys need write access to links.
+         *
+         *     A test key on a live business gets 403 test_mode_unavailable.
+         */
+        post: operations["restoreLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/search": {
         parameters: {
             query?: never;
@@ -834,7 +946,7 @@ export interface paths {
         };
         /**
          * List events
-         * @description Newest first. Types: payment.created, payment.updated, payment.underpaid, payment.needs_review, payment.succeeded, payment.failed, payment.canceled, business.created, business.updated, customer.created, customer.updated.
+         * @description Newest first. Types: payment.created, payment.updated, payment.underpaid, payment.needs_review, payment.succeeded, payment.failed, payment.canceled, business.created, business.updated, customer.created, customer.updated, link.created, link.updated.
          *
          *     Restricted keys need read access to events.
          */
@@ -1409,6 +1521,54 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description A payment link (decision 0030): each checkout on its code makes a payment with `link_id` set. */
+        Link: {
+            /** @enum {string} */
+            kind: "link";
+            /** @description lnk_… */
+            id: string;
+            /** @description The last segment of `url`; POST /checkouts takes it as `link_code`. */
+            code: string;
+            /** @description The link’s hosted checkout page: `{CHECKOUT_BASE_URL}/{code}`. */
+            url: string;
+            name: string;
+            description: string | null;
+            /** @description The fixed price, integer minor units of currency. */
+            amount: number;
+            currency: string;
+            /** @description null: the business’s checkout settings. */
+            rails: ("crypto" | "card")[] | null;
+            /** @description null: the business’s checkout settings. */
+            assets: {
+                asset: string;
+                network: string;
+            }[] | null;
+            success_url: string | null;
+            ask_email: boolean;
+            /** @description Copied onto each payment the link makes. */
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * @description `archived` by the business (restorable), `disabled` by the service (not restorable).
+             * @enum {string}
+             */
+            status: "active" | "archived" | "disabled";
+            /** @description Payments the link made. */
+            payments_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A deleted link. */
+        DeletedLink: {
+            /** @enum {string} */
+            kind: "link";
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
+        };
         /** @description A payment as GET /payments/{id} returns it; with include=customer, also its customer. */
         SearchPayment: {
             /** @enum {string} */
@@ -1964,6 +2124,66 @@ export interface components {
             /** @description A note for the business; "" removes it. */
             note?: string;
         };
+        CreateLinkBody: {
+            /** @description The link’s name, shown on its checkout page. */
+            name: string;
+            /** @description What the customer pays for, shown on the checkout page and on each payment; null: none. */
+            description?: string | null;
+            /**
+             * @description The fixed price, in minor units of `currency`. Whole minor units of `currency` (cents): 100 to 100000000, that is 1.00 to 1,000,000.00.
+             * @example 2500
+             */
+            amount: number;
+            /**
+             * @description The currency of `amount` (ISO 4217).
+             * @example USD
+             * @enum {string}
+             */
+            currency: "USD" | "EUR";
+            /** @description The rails customers may choose on this link (within the business’s checkout settings); null: the business’s. */
+            rails?: ("crypto" | "card")[] | null;
+            /** @description The coins and networks customers may pay with on this link (within the business’s checkout settings); null: the business’s. */
+            assets?: components["schemas"]["AcceptedAssetDto"][] | null;
+            /**
+             * Format: uri
+             * @description Where the checkout page sends the customer after paying.
+             */
+            success_url?: string | null;
+            /** @description Ask the customer’s e-mail (400 email_required without one); the business’s checkout settings may ask it too. */
+            ask_email?: boolean;
+            /** @description String keys to string values, copied onto each payment the link makes (the rules of payment metadata). String keys to string values: at most 20 keys; a key is 1 to 40 letters, digits, "_", "." or "-", not a reserved name (id, kind, object, mode, livemode, business_id, payment_id, checkout_id, customer_id, link_id, or starting with "service."); a value is at most 500 characters. A refused key or value is named in `field` as `metadata.<key>`. An empty value is dropped. */
+            metadata?: {
+                [key: string]: string;
+            } | null;
+        };
+        UpdateLinkBody: {
+            /** @description The link’s name. */
+            name?: string;
+            /** @description What the customer pays for, shown on the checkout page and on each payment; null: none. */
+            description?: string | null;
+            /** @description The fixed price, in minor units of `currency` (new checkouts only). Whole minor units of `currency` (cents): 100 to 100000000, that is 1.00 to 1,000,000.00. */
+            amount?: number;
+            /**
+             * @description The currency of `amount`.
+             * @enum {string}
+             */
+            currency?: "USD" | "EUR";
+            /** @description The rails customers may choose on this link (within the business’s checkout settings); null: the business’s. */
+            rails?: ("crypto" | "card")[] | null;
+            /** @description The coins and networks customers may pay with on this link (within the business’s checkout settings); null: the business’s. */
+            assets?: components["schemas"]["AcceptedAssetDto"][] | null;
+            /**
+             * Format: uri
+             * @description Where the checkout page sends the customer after paying; null: nowhere.
+             */
+            success_url?: string | null;
+            /** @description Ask the customer’s e-mail (400 email_required without one); the business’s checkout settings may ask it too. */
+            ask_email?: boolean;
+            /** @description Merged by key: "" or null removes a key; null clears every key. String keys to string values: at most 20 keys; a key is 1 to 40 letters, digits, "_", "." or "-", not a reserved name (id, kind, object, mode, livemode, business_id, payment_id, checkout_id, customer_id, link_id, or starting with "service."); a value is at most 500 characters. A refused key or value is named in `field` as `metadata.<key>`. Merged by key into the payment's metadata: a key set to "" or null is removed, `metadata` null removes every key. The result may hold at most 20 keys. */
+            metadata?: {
+                [key: string]: string | null;
+            } | null;
+        };
         CreateWalletBody: {
             /**
              * @description `created` (default): the service makes a new recovery phrase, shown once in the response. `imported`: from your `recovery_phrase`. `external`: a wallet that keeps its own keys, connected by its public keys.
@@ -1985,8 +2205,8 @@ export interface components {
              * @description https address on the public internet: private, loopback and link-local hosts are refused.
              */
             url: string;
-            /** @description Event types to receive, at least one: payment.created, payment.updated, payment.underpaid, payment.needs_review, payment.succeeded, payment.failed, payment.canceled, business.created, business.updated, customer.created, customer.updated; or ["*"] for every type, present and future. */
-            event_types: ("*" | "payment.created" | "payment.updated" | "payment.underpaid" | "payment.needs_review" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "business.created" | "business.updated" | "customer.created" | "customer.updated")[];
+            /** @description Event types to receive, at least one: payment.created, payment.updated, payment.underpaid, payment.needs_review, payment.succeeded, payment.failed, payment.canceled, business.created, business.updated, customer.created, customer.updated, link.created, link.updated; or ["*"] for every type, present and future. */
+            event_types: ("*" | "payment.created" | "payment.updated" | "payment.underpaid" | "payment.needs_review" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "business.created" | "business.updated" | "customer.created" | "customer.updated" | "link.created" | "link.updated")[];
             /** @description Free text for you. */
             description?: string | null;
             /** @description false creates it stopped (no deliveries). Default true. */
@@ -1998,8 +2218,8 @@ export interface components {
              * @description https address on the public internet: private, loopback and link-local hosts are refused.
              */
             url?: string;
-            /** @description Event types to receive, at least one: payment.created, payment.updated, payment.underpaid, payment.needs_review, payment.succeeded, payment.failed, payment.canceled, business.created, business.updated, customer.created, customer.updated; or ["*"] for every type, present and future. Replaces the whole list. */
-            event_types?: ("*" | "payment.created" | "payment.updated" | "payment.underpaid" | "payment.needs_review" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "business.created" | "business.updated" | "customer.created" | "customer.updated")[];
+            /** @description Event types to receive, at least one: payment.created, payment.updated, payment.underpaid, payment.needs_review, payment.succeeded, payment.failed, payment.canceled, business.created, business.updated, customer.created, customer.updated, link.created, link.updated; or ["*"] for every type, present and future. Replaces the whole list. */
+            event_types?: ("*" | "payment.created" | "payment.updated" | "payment.underpaid" | "payment.needs_review" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "business.created" | "business.updated" | "customer.created" | "customer.updated" | "link.created" | "link.updated")[];
             description?: string;
             /** @description false stops new deliveries and keeps the settings. */
             enabled?: boolean;
@@ -2032,6 +2252,10 @@ export interface components {
         /** @description A page of Customer objects (the list envelope). */
         CustomerList: components["schemas"]["ListEnvelope"] & {
             data: components["schemas"]["Customer"][];
+        };
+        /** @description A page of Link objects (the list envelope). */
+        LinkList: components["schemas"]["ListEnvelope"] & {
+            data: components["schemas"]["Link"][];
         };
         /** @description A page of SearchResult objects (the list envelope). */
         SearchResultList: components["schemas"]["ListEnvelope"] & {
@@ -2075,6 +2299,8 @@ export type Receipt = components['schemas']['Receipt'];
 export type RemainderRequest = components['schemas']['RemainderRequest'];
 export type TestClock = components['schemas']['TestClock'];
 export type Customer = components['schemas']['Customer'];
+export type Link = components['schemas']['Link'];
+export type DeletedLink = components['schemas']['DeletedLink'];
 export type SearchPayment = components['schemas']['SearchPayment'];
 export type SearchResult = components['schemas']['SearchResult'];
 export type Wallet = components['schemas']['Wallet'];
@@ -2094,12 +2320,15 @@ export type MarkCheckoutSentBody = components['schemas']['MarkCheckoutSentBody']
 export type AdvanceTestClockBody = components['schemas']['AdvanceTestClockBody'];
 export type CreateCustomerBody = components['schemas']['CreateCustomerBody'];
 export type UpdateCustomerBody = components['schemas']['UpdateCustomerBody'];
+export type CreateLinkBody = components['schemas']['CreateLinkBody'];
+export type UpdateLinkBody = components['schemas']['UpdateLinkBody'];
 export type CreateWalletBody = components['schemas']['CreateWalletBody'];
 export type CreateWebhookEndpointBody = components['schemas']['CreateWebhookEndpointBody'];
 export type UpdateWebhookEndpointBody = components['schemas']['UpdateWebhookEndpointBody'];
 export type Error = components['schemas']['Error'];
 export type PaymentList = components['schemas']['PaymentList'];
 export type CustomerList = components['schemas']['CustomerList'];
+export type LinkList = components['schemas']['LinkList'];
 export type SearchResultList = components['schemas']['SearchResultList'];
 export type WebhookEndpointList = components['schemas']['WebhookEndpointList'];
 export type WebhookDeliveryList = components['schemas']['WebhookDeliveryList'];
@@ -2711,6 +2940,8 @@ export interface operations {
                 /** @description ISO 8601; also created[gt], created[lte], created[lt]. */
                 "created[gte]"?: string;
                 reference?: string;
+                /** @description The payments this payment link made (lnk_…). */
+                link_id?: string;
                 /** @description The same filter as customer_id (its first name). */
                 customer?: string;
                 /** @description The payments of this customer (cst_…). */
@@ -3797,6 +4028,7 @@ export interface operations {
             /**
              * @description Gone. Error codes:
              *     - `payment_expired`
+             *     - `link_archived`
              */
             410: {
                 headers: {
@@ -6024,6 +6256,973 @@ export interface operations {
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
              *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side; retry with the same Idempotency-Key
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later with the same Idempotency-Key
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLinks: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page (bound to this list and its filter). */
+                cursor?: string;
+                /** @description 1 to 100, default 25. */
+                limit?: number;
+                /** @description active, archived or disabled. */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of links. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkList"];
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key was sent
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `permission_denied`: the restricted key lacks read access to links
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: a new random value per operation (1 to 255 characters). A 2xx response is kept 24 hours and replayed for the same key, method, path and body. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLinkBody"];
+            };
+        };
+        responses: {
+            /** @description The link. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Link"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key was sent
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `permission_denied`: the restricted key lacks write access to links
+             *     - `test_mode_unavailable`: a test key cannot do this on a live business
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side; retry with the same Idempotency-Key
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later with the same Idempotency-Key
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Link"];
+                    };
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key was sent
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `permission_denied`: the restricted key lacks read access to links
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted link’s id. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DeletedLink"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key was sent
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `permission_denied`: the restricted key lacks write access to links
+             *     - `test_mode_unavailable`: a test key cannot do this on a live business
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `link_has_payments`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateLinkBody"];
+            };
+        };
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Link"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key was sent
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `permission_denied`: the restricted key lacks write access to links
+             *     - `test_mode_unavailable`: a test key cannot do this on a live business
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `link_disabled`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    archiveLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: a new random value per operation (1 to 255 characters). A 2xx response is kept 24 hours and replayed for the same key, method, path and body. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Link"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key was sent
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `permission_denied`: the restricted key lacks write access to links
+             *     - `test_mode_unavailable`: a test key cannot do this on a live business
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `link_disabled`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side; retry with the same Idempotency-Key
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later with the same Idempotency-Key
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: a new random value per operation (1 to 255 characters). A 2xx response is kept 24 hours and replayed for the same key, method, path and body. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Link"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key was sent
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `permission_denied`: the restricted key lacks write access to links
+             *     - `test_mode_unavailable`: a test key cannot do this on a live business
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `link_disabled`
              */
             409: {
                 headers: {

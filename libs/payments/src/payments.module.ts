@@ -1,3 +1,4 @@
+import { LinkPayments } from './commands/open-checkout/link-payments';
 import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
@@ -92,6 +93,7 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
     BusinessClock,
     PaymentAccess,
     PaymentUseCaseSteps,
+    LinkPayments,
     ...PAYMENT_COMMAND_HANDLERS,
     ...PAYMENT_QUERY_HANDLERS,
     PaymentsWorker,

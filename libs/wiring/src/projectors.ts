@@ -1,10 +1,11 @@
 import { businessesProjector } from '@lib/businesses';
 import { customersProjector } from '@lib/customers';
+import { linksProjector } from '@lib/links';
 import { paymentsProjector } from '@lib/payments';
 import { Projector, streamCatalogProjector } from '@lib/projections';
 import { SEARCH_PROJECTOR } from '@lib/search';
 import { walletsProjector } from '@lib/wallets';
-import { businessEventSource, customerEventSource, paymentEventSource, webhookProjectors } from '@lib/webhooks';
+import { businessEventSource, customerEventSource, linkEventSource, paymentEventSource, webhookProjectors } from '@lib/webhooks';
 
 /** What a projector's output depends on beyond the log (the same for a rebuild as for the live run). */
 export interface ProjectorOptions {
@@ -18,7 +19,7 @@ export interface ProjectorOptions {
  * apps/cli) hand it this list. A capability adds its projectors here.
  */
 export function allProjectors(options: ProjectorOptions): readonly Projector[] {
-  return [streamCatalogProjector, businessesProjector, paymentsProjector, walletsProjector, customersProjector, SEARCH_PROJECTOR, ...webhookProjectors([businessEventSource, paymentEventSource(options), customerEventSource])];
+  return [streamCatalogProjector, businessesProjector, paymentsProjector, walletsProjector, customersProjector, linksProjector, SEARCH_PROJECTOR, ...webhookProjectors([businessEventSource, paymentEventSource(options), customerEventSource, linkEventSource(options)])];
 }
 
 /** The projectors with the default checkout url (names, ordering; tests). The service uses allProjectors(config). */

@@ -5,6 +5,7 @@ import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { BusinessService, DomainError, operatorActor } from '@lib/businesses';
 import { DomainRefusal } from '@lib/domain';
+import type { Actor } from '@lib/eventstore';
 import { ServicePauses, isPauseTarget } from '@lib/operations';
 
 /** Where a running server tells the operator CLI how to reach it (0600, removed on stop). */
@@ -30,6 +31,10 @@ export class AdminServer {
     private readonly businesses: BusinessService,
     private readonly dataDir: string,
     private readonly pauses: ServicePauses,
+    /** The service disables a payment link (decision 0030): the links capability's use case on the CommandBus. */
+    private readonly disableLink: (linkId: string, reason: string, actor: Actor) => Promise<unknown> = async () => {
+      throw new DomainRefusal('not_found', 'Links are not served here.');
+    },
   ) {}
 
   async start(): Promise<AdminEndpoint> {
@@ -67,6 +72,7 @@ export class AdminServer {
       const url = new URL(req.url ?? '/', 'http://admin');
       const body = req.method === 'POST' ? await readJson(req) : {};
       const revoke = /^\/keys\/([A-Za-z0-9_]+)\/revoke$/.exec(url.pathname);
+      const disable = /^\/links\/([A-Za-z0-9_]+)\/disable$/.exec(url.pathname);
       const suspension = /^\/businesses\/([A-Za-z0-9_]+)\/(suspend|reinstate)$/.exec(url.pathname);
       if (req.method === 'POST' && url.pathname === '/businesses') {
         return send(201, await this.businesses.createBusiness({ name: String(body.name ?? ''), simulated: body.simulated === true }));
@@ -94,6 +100,10 @@ export class AdminServer {
         return send(200, { data: await this.businesses.listKeys(url.searchParams.get('business_id') ?? '') });
       }
       if (req.method === 'POST' && revoke) return send(200, { key: await this.businesses.revokeKey(revoke[1]) });
+      if (req.method === 'POST' && disable) {
+        if (typeof body.reason !== 'string') return send(400, { error: { code: 'invalid_request', message: 'reason is required', field: 'reason' } });
+        return send(200, { link: await this.disableLink(disable[1], body.reason, operatorActor(body.operator)) });
+      }
       if (req.method === 'POST' && suspension) {
         // the operator names themselves (the CLI of the user who holds the token): the events' actor
         const actor = operatorActor(body.operator);

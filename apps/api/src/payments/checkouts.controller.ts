@@ -47,7 +47,8 @@ export class CheckoutsController {
     summary: 'Open a checkout (one attempt to pay a payment)',
     description:
       'A crypto checkout locks a rate: a simulated business’s from a fixed table, a live business’s from the live exchange-rate source, never older than its freshness bound; without a fresh price the answer is 503 `temporarily_unavailable` and nothing is opened. `crypto.rate` names the source and the time of the price.\n\n' +
-      'A card checkout (`rail: card`) needs `email` (or the payment’s `customer_email`; else 400 `email_required`) and `country` (it decides which card processors — the checkout’s routes — can take the card: 400 `rail_unavailable` with `field` `country` where none does, `field` `rail` for a business that takes no card); `asset`, `network` and `simulate` are refused. What the card is charged (`breakdown.total`, in the payment’s currency) must be 5 to 10,000 in major units (400 `amount_out_of_range`). With `replaces` naming a card checkout, the new one continues on the routes that checkout has not used.',
+      'A card checkout (`rail: card`) needs `email` (or the payment’s `customer_email`; else 400 `email_required`) and `country` (it decides which card processors — the checkout’s routes — can take the card: 400 `rail_unavailable` with `field` `country` where none does, `field` `rail` for a business that takes no card); `asset`, `network` and `simulate` are refused. What the card is charged (`breakdown.total`, in the payment’s currency) must be 5 to 10,000 in major units (400 `amount_out_of_range`). With `replaces` naming a card checkout, the new one continues on the routes that checkout has not used.\n\n' +
+      'With `link_code` (a payment link’s code, decision 0030) the checkout makes the link’s payment (`link_id` set, payment `url` null), with or without an e-mail; `replaces` naming a checkout of the same link carries its pending payment over. An unknown, deleted or disabled link is 404 `link_not_found`, an archived one 410 `link_archived`.',
   })
   @ApiCreatedResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
   @ApiErrors(
@@ -64,6 +65,7 @@ export class CheckoutsController {
     'payment_paid',
     'payment_canceled',
     'payment_expired',
+    'link_archived',
     'temporarily_unavailable',
   )
   @Public()

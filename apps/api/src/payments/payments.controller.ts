@@ -47,11 +47,12 @@ export class PaymentsController {
     return { data: payment ?? (await this.payment(business, paymentId)) };
   }
 
-  @ApiOperation({ summary: 'List payments, newest first (filters: status, metadata[key], customer_id, reference, created[gte|gt|lte|lt])' })
+  @ApiOperation({ summary: 'List payments, newest first (filters: status, metadata[key], customer_id, link_id, reference, created[gte|gt|lte|lt])' })
   @ApiQuery({ name: 'status', required: false, description: 'One status or several, comma separated.' })
   @ApiQuery({ name: 'metadata[key]', required: false, description: 'Payments whose metadata has this value for this key (several allowed).' })
   @ApiQuery({ name: 'customer_id', required: false, description: 'The payments of this customer (cst_…).' })
   @ApiQuery({ name: 'customer', required: false, description: 'The same filter as customer_id (its first name).' })
+  @ApiQuery({ name: 'link_id', required: false, description: 'The payments this payment link made (lnk_…).' })
   @ApiQuery({ name: 'reference', required: false })
   @ApiQuery({ name: 'created[gte]', required: false, description: 'ISO 8601; also created[gt], created[lte], created[lt].' })
   @ApiPage(PAYMENT_SCHEMA, 'A page of payments.', 'next_cursor of the previous page (bound to this list and its filters).')

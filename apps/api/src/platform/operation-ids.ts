@@ -39,6 +39,13 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /customers/{id}/block': 'blockCustomer',
   'POST /customers/{id}/unblock': 'unblockCustomer',
 
+  'POST /links': 'createLink',
+  'GET /links': 'listLinks',
+  'GET /links/{id}': 'getLink',
+  'PATCH /links/{id}': 'updateLink',
+  'DELETE /links/{id}': 'deleteLink',
+  'POST /links/{id}/archive': 'archiveLink',
+  'POST /links/{id}/restore': 'restoreLink',
   'GET /search': 'search',
 
   'POST /wallet': 'createWallet',

@@ -6,6 +6,7 @@ import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
 import { EVENT_STORE, EventStore, adapterFor } from '@lib/eventstore';
 import { IdempotencyStore, SqlIdempotencyStore, createIdempotencyStore } from '@lib/idempotency';
+import { DisableLinkCommand } from '@lib/links';
 import { ProjectionRunner } from '@lib/projections';
 import { RateLimiter, createRateLimiter } from '@lib/rate-limit';
 import { onboarding } from '@lib/wiring';
@@ -32,6 +33,7 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
     @Inject(IDEMPOTENCY_STORE) private readonly idempotency: IdempotencyStore,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     private readonly pauses: ServicePauses,
+    private readonly bus: CommandBus,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -42,7 +44,7 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
       this.sweeper.unref();
     }
     if (adapterFor(this.config) === 'embedded' && this.config.role === 'all') {
-      this.admin = new AdminServer(this.businesses, this.config.dataDir ?? './data', this.pauses);
+      this.admin = new AdminServer(this.businesses, this.config.dataDir ?? './data', this.pauses, (linkId, reason, actor) => this.bus.execute(new DisableLinkCommand(linkId, reason, { actor })));
       await this.admin.start();
     }
   }

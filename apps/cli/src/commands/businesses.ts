@@ -6,10 +6,17 @@ import { BusinessService, businessesProjector, operatorActor } from '@lib/busine
 import { AppConfig } from '@lib/core';
 import { CommandRunner, adapterFor, openEventStore } from '@lib/eventstore';
 import { PAUSE_TARGETS, Pause, PauseTarget, ServicePauses, isPauseTarget } from '@lib/operations';
+import { DisableLinkCommand, DisableLinkHandler, LinkWrites, LinksReadModel } from '@lib/links';
 import { ProjectionRunner } from '@lib/projections';
 import { walletsProjector } from '@lib/wallets';
 import { standaloneOnboarding } from '@lib/wiring';
 import { table } from '../output';
+
+export interface DisabledLink {
+  id: string;
+  business_id: string;
+  status: 'disabled';
+}
 
 /** The business and key operations, whether done in this process or by a running server. */
 export interface BusinessAdmin {
@@ -24,6 +31,8 @@ export interface BusinessAdmin {
   listPauses(): Promise<Pause[]>;
   pause(input: { target: string; reason: string; operator: string }): Promise<Pause[]>;
   resume(input: { target: string; operator: string }): Promise<Pause[]>;
+  /** The service disables a payment link (decision 0030; the operator is the events' actor). */
+  disableLink(linkId: string, input: { reason: string; operator: string }): Promise<DisabledLink>;
   close(): Promise<void>;
 }
 
@@ -44,6 +53,7 @@ export async function openBusinessAdmin(config: AppConfig): Promise<BusinessAdmi
   const kek = { walletKek: config.walletKek, walletKekFile: config.walletKekFile, dataDir: config.dataDir, embedded: adapterFor(config) === 'embedded' };
   const service = new BusinessService(opened.store, opened.db, runner, { afterCreate: standaloneOnboarding(opened.store, opened.db, runner, kek) });
   const pauses = new ServicePauses(opened.store, new CommandRunner(opened.store, runner));
+  const links = new DisableLinkHandler(new LinkWrites(new CommandRunner(opened.store, runner), new LinksReadModel(opened.db, config)));
   return {
     createBusiness: (input) => service.createBusiness(input),
     createKey: (input) =>
@@ -61,6 +71,7 @@ export async function openBusinessAdmin(config: AppConfig): Promise<BusinessAdmi
     listPauses: () => pauses.list(),
     pause: ({ target, reason, operator }) => pauses.pause(pauseTarget(target), reason, operatorActor(operator)),
     resume: ({ target, operator }) => pauses.resume(pauseTarget(target), operatorActor(operator)),
+    disableLink: (linkId, { reason, operator }) => links.execute(new DisableLinkCommand(linkId, reason, { actor: operatorActor(operator) })),
     close: async () => {
       await runner.stop();
       await opened.close();
@@ -101,6 +112,7 @@ function adminClient(endpoint: { url: string; token: string }): BusinessAdmin {
     listPauses: async () => (await call<{ data: Pause[] }>('GET', '/pauses')).data,
     pause: async (input) => (await call<{ data: Pause[] }>('POST', '/pauses', input)).data,
     resume: async (input) => (await call<{ data: Pause[] }>('POST', '/pauses/resume', input)).data,
+    disableLink: async (linkId, input) => (await call<{ link: DisabledLink }>('POST', `/links/${encodeURIComponent(linkId)}/disable`, input)).link,
     close: async () => undefined,
   };
 }
@@ -186,4 +198,10 @@ export async function setPause(admin: BusinessAdmin, target: string, options: { 
 export async function clearPause(admin: BusinessAdmin, target: string, options: { operator: string; json?: boolean }, out: Out): Promise<void> {
   const pauses = await admin.resume({ target: pauseTarget(target), operator: options.operator });
   out(options.json ? JSON.stringify(pauses) : `resumed ${target}`);
+}
+
+/** `links disable <lnk_id> --reason …` (decision 0030): customers can no longer pay on it, the business can no longer restore it. */
+export async function disableLink(admin: BusinessAdmin, linkId: string, options: { reason: string; operator: string; json?: boolean }, out: Out): Promise<void> {
+  const link = await admin.disableLink(linkId, { reason: options.reason, operator: options.operator });
+  out(options.json ? JSON.stringify(link) : `disabled ${link.id} of ${link.business_id}`);
 }

@@ -56,6 +56,11 @@ export class PaymentAccess {
     return { state: checkout, head: loaded.head };
   }
 
+  /** A business as the use cases act for it (active, simulated, its checkout settings), or null. */
+  actingBusiness(businessId: string): Promise<ActingBusiness | null> {
+    return this.read.actingBusiness(businessId);
+  }
+
   /**
    * The payment a hosted checkout page's code names and the business it belongs to (as active,
    * simulated …), or payment_not_found — also for another business's code when the caller acts

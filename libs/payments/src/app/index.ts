@@ -1,6 +1,7 @@
 export * from './access';
 export * from './business-clock';
 export * from './customers';
+export * from './links';
 export * from './simulated-chain';
 export * from './payment-timers';
 export * from './positions';

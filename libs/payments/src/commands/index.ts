@@ -69,3 +69,4 @@ export const PAYMENT_COMMAND_HANDLERS = [
   StartCardAttemptHandler,
   ConfirmCardAttemptHandler,
 ];
+export * from './input-rules';

@@ -8,7 +8,8 @@ import { METADATA_MAX_KEY_LENGTH, METADATA_MAX_VALUE_LENGTH } from '../domain/me
  * one (`{metadata: {order: 'x'}, created: {gte: '…'}}`):
  * - `status`: one status or several, comma separated (or repeated);
  * - `metadata[<key>]=<value>`: every pair must match;
- * - `customer_id` (a `cst_` id; `customer` is the same filter under its first name), `reference`;
+ * - `customer_id` (a `cst_` id; `customer` is the same filter under its first name), `link_id`
+ *   (a `lnk_` id: the payments a link made), `reference`;
  * - `created[gte|gt|lte|lt]`: ISO 8601 timestamps (a date alone is midnight UTC);
  * - `limit`, `cursor`: libs/http pagination.
  * Anything else, or a bad value, is 400 invalid_request naming the parameter.
@@ -25,6 +26,8 @@ export interface PaymentListFilters {
   /** Sorted by key. */
   metadata: [string, string][];
   customer: string | null;
+  /** `link_id`: payments a link made (decision 0030). */
+  link: string | null;
   reference: string | null;
   created: Partial<Record<CreatedBound, string>>;
 }
@@ -37,6 +40,7 @@ export interface ParsedPaymentListQuery {
 
 const METADATA_KEY = /^[A-Za-z0-9_.-]+$/;
 const CUSTOMER_ID = /^cst_[A-Za-z0-9]{1,64}$/;
+const LINK_ID = /^lnk_[A-Za-z0-9]{1,64}$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
 const BRACKETED = /^(metadata|created)\[([^\]]*)\]$/;
 
@@ -84,7 +88,7 @@ function createdBound(bound: string, value: unknown): [CreatedBound, string] {
 }
 
 export function parseListPaymentsQuery(query: Record<string, unknown> | null | undefined): ParsedPaymentListQuery {
-  const filters: PaymentListFilters = { status: [], metadata: [], customer: null, reference: null, created: {} };
+  const filters: PaymentListFilters = { status: [], metadata: [], customer: null, link: null, reference: null, created: {} };
   const metadata = new Map<string, string>();
   const page: { limit?: unknown; cursor?: unknown } = {};
   for (const [name, value] of Object.entries(query ?? {})) {
@@ -110,6 +114,12 @@ export function parseListPaymentsQuery(query: Record<string, unknown> | null | u
         if (!CUSTOMER_ID.test(text)) refuse(name, `${name} must be a customer id (cst_…).`);
         if (filters.customer !== null && filters.customer !== text) refuse(name, 'customer and customer_id name the same filter: give one.');
         filters.customer = text;
+        break;
+      }
+      case 'link_id': {
+        const text = single('link_id', value);
+        if (!LINK_ID.test(text)) refuse('link_id', 'link_id must be a link id (lnk_…).');
+        filters.link = text;
         break;
       }
       case 'reference': {

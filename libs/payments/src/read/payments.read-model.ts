@@ -94,6 +94,7 @@ export class PaymentsReadModel {
     if (filters.status.length > 0) where.push(`status = ANY(${param(filters.status)}::text[])`);
     if (filters.metadata.length > 0) where.push(`metadata @> ${param(JSON.stringify(Object.fromEntries(filters.metadata)))}::jsonb`);
     if (filters.customer !== null) where.push(`customer_id = ${param(filters.customer)}`);
+    if (filters.link !== null) where.push(`link_id = ${param(filters.link)}`);
     if (filters.reference !== null) where.push(`reference = ${param(filters.reference)}`);
     const ops = { gte: '>=', gt: '>', lte: '<=', lt: '<' } as const;
     for (const [bound, at] of Object.entries(filters.created) as [keyof typeof ops, string][]) where.push(`created_at ${ops[bound]} ${param(at)}::timestamptz`);

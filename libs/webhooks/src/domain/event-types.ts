@@ -19,6 +19,8 @@ import type { Resource } from '@lib/businesses';
  * - business.updated      the business object changed (suspended or reinstated by an operator; a confirmed alert e-mail)
  * - customer.created      a customer appeared (POST /customers, or the first payment naming its e-mail)
  * - customer.updated      the customer object changed (its name, e-mail or note; blocked or unblocked)
+ * - link.created          a payment link was created (POST /links)
+ * - link.updated          the link object changed (PATCH, archived, restored, disabled by the service)
  *
  * `webhook.test` is what POST /webhooks/{id}/test sends; no endpoint subscribes to it and it is
  * not listed by GET /events.
@@ -35,6 +37,8 @@ export const EVENT_TYPES = [
   'business.updated',
   'customer.created',
   'customer.updated',
+  'link.created',
+  'link.updated',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

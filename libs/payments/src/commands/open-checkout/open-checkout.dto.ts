@@ -6,8 +6,8 @@ import { EMAIL_RULE, OmittableNotNull } from '../input-rules';
 
 /**
  * POST /checkouts (spec §4): the shape of the input. The handler keeps what depends on the
- * payment, its business or the registry (decision 0014): link_code (link_not_found until links
- * exist), payment_code required and found (payment_not_found), an active business, rail card
+ * payment, its business or the registry (decision 0014): link_code (link_not_found,
+ * link_archived: open-checkout/link-payments.ts), payment_code found (payment_not_found), an active business, rail card
  * (rail_unavailable), asset and network required for crypto and the asset carried on the network
  * (asset_unavailable), the e-mail address (invalid_email), simulate on a live business, `replaces`
  * naming a checkout of the same payment.

@@ -15,6 +15,7 @@ import { DEFAULT_CHECKOUT_RULES, assertAssetAccepted, assertEmailGiven, assertRa
 import { PaymentDomainError } from '../../domain/errors';
 import { decidePayment } from '../../domain/payment.decider';
 import { PaymentUseCaseSteps } from '../use-case-steps';
+import { LinkPayments } from './link-payments';
 import { OpenCheckoutCommand } from './open-checkout.command';
 
 /** §8: the same choice returns the same quote while more than two minutes of it are left. */
@@ -39,13 +40,17 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     private readonly pauses: ServicePauses,
     private readonly cards: CardRoutes,
     @Inject(CUSTOMER_GATE) private readonly customers: CustomerGate,
+    private readonly linkPayments: LinkPayments,
   ) {}
 
   async execute({ input, caller, meta }: OpenCheckoutCommand): Promise<{ checkoutId: string; businessId: string }> {
     // 1. the rules that need the payment, its business or the registry
-    if (input.link_code !== undefined) throw new PaymentDomainError('link_not_found', 'No active link with this code.', 'link_code');
-    if (input.payment_code === undefined) throw new PaymentDomainError('invalid_request', 'Send payment_code (or link_code).', 'payment_code');
-    const { paymentId, business } = await this.steps.access.paymentByCode(input.payment_code, caller);
+    if (input.link_code !== undefined && input.payment_code !== undefined) throw new PaymentDomainError('invalid_request', 'Send payment_code or link_code, not both.', 'link_code');
+    if (input.payment_code === undefined && input.link_code === undefined) throw new PaymentDomainError('invalid_request', 'Send payment_code (or link_code).', 'payment_code');
+    // a link's code (decision 0030): resolved to the link's payment (made now, or carried over), then the path of a payment's code
+    const resolved = input.link_code !== undefined ? await this.linkPayments.resolve(input, input.link_code, caller, meta) : { ...(await this.steps.access.paymentByCode(input.payment_code!, caller)), input };
+    const { paymentId, business } = resolved;
+    input = resolved.input;
     assertActive(business);
     // what the operator paused for everyone: 503 temporarily_unavailable (issue 19 B14)
     await this.pauses.check('checkouts', ...((input.rail ?? 'crypto') === 'card' ? (['card_payments'] as const) : []), ...(input.network !== undefined ? ([`network:${input.network}`] as `network:${NetworkId}`[]) : []));

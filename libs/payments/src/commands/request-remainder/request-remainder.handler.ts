@@ -1,3 +1,4 @@
+import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { metadataFor } from '@lib/eventstore';
 import { newId } from '@lib/http';
@@ -5,6 +6,7 @@ import { assertActive } from '../../app/access';
 import { later } from '../../app/positions';
 import { WalletAddresses } from '@lib/wallets';
 import { ServicePauses } from '@lib/operations';
+import { LINK_GATE, LinkGate } from '../../app/links';
 import { PaymentRates } from '../../app/rates';
 import { RequestRemainder, decidePayment } from '../../domain/payment.decider';
 import { PaymentUseCaseSteps } from '../use-case-steps';
@@ -15,7 +17,8 @@ import { RequestRemainderCommand } from './request-remainder.command';
  * a new remainder checkout is due (underpaid, none open, the quote ended), the rate now from the
  * business's source — read before anything is appended, so a source that cannot be reached
  * answers 503 upstream_unavailable with nothing changed and the same Idempotency-Key can be
- * retried. Then the payment decides (payment_not_underpaid, remainder_unavailable, nothing_due;
+ * retried. A link's payment whose link is no longer active has no checkout page (decision 0030).
+ * Then the payment decides (payment_not_underpaid, remainder_unavailable, nothing_due;
  * while its remainder checkout is open: that one again), append, and the process manager opens
  * the checkout (PaymentRemainderRequested, which carries the rate → OpenCheckout) before the read
  * models are waited for.
@@ -27,13 +30,14 @@ export class RequestRemainderHandler implements ICommandHandler<RequestRemainder
     private readonly wallets: WalletAddresses,
     private readonly pauses: ServicePauses,
     private readonly rates: PaymentRates,
+    @Inject(LINK_GATE) private readonly links: LinkGate,
   ) {}
 
   async execute({ business, paymentId, meta }: RequestRemainderCommand): Promise<{ checkoutId: string }> {
     assertActive(business);
     const owned = await this.steps.access.ownedPayment(business, paymentId);
     const now = await this.steps.clock.now(business.id);
-    const command: RequestRemainder = { type: 'RequestRemainder', checkoutId: newId('chk'), hasCheckoutPage: true };
+    const command: RequestRemainder = { type: 'RequestRemainder', checkoutId: newId('chk'), hasCheckoutPage: await this.hasCheckoutPage(owned.state.linkId) };
     // the payment's refusals first (payment_not_underpaid, remainder_unavailable, nothing_due); then, when a
     // remainder checkout is to be opened: the operator's pauses (503 temporarily_unavailable), today's rate
     // (503 upstream_unavailable when the source cannot be reached: the same key may be retried), and a fresh
@@ -53,6 +57,14 @@ export class RequestRemainderHandler implements ICommandHandler<RequestRemainder
     // the checkout the answer shows, when it was opened earlier (the same request again)
     await this.steps.waitFor(later(settledAt, await this.steps.streams.head('checkout', checkoutId)));
     return { checkoutId };
+  }
+
+  /**
+   * A payment made by a link has a checkout page while its link is active; an archived, disabled
+   * or deleted link leaves none (409 remainder_unavailable, issue 19 A9; decision 0030).
+   */
+  private async hasCheckoutPage(linkId: string | null): Promise<boolean> {
+    return linkId === null || (await this.links.hasCheckoutPage(linkId));
   }
 }
 

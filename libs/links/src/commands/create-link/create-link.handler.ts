@@ -1,0 +1,40 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { newId } from '@lib/http';
+import { checkMetadata } from '@lib/payments';
+import type { LinkFields, LinkRail } from '../../events';
+import { LinkView } from '../../views';
+import { LinkWrites, checkLinkPrice } from '../link-writes';
+import { CreateLinkCommand } from './create-link.command';
+
+/** Length of a link's code (base62): short enough for a URL, 62^12 codes so two never meet. */
+export const LINK_CODE_LENGTH = 12;
+
+/**
+ * Creates a payment link (POST /links; decision 0030): the price for its currency (as a
+ * payment's), the metadata rules of payments; a new id and code (random; the code is the last
+ * segment of its url), then LinkCreated on its stream, the read models waited for, the link
+ * answered. Test keys on a live business are refused before (403 test_mode_unavailable, §5.4).
+ */
+@CommandHandler(CreateLinkCommand)
+export class CreateLinkHandler implements ICommandHandler<CreateLinkCommand, LinkView> {
+  constructor(private readonly writes: LinkWrites) {}
+
+  async execute({ business, input, meta }: CreateLinkCommand): Promise<LinkView> {
+    checkLinkPrice(input.amount, input.currency);
+    const fields: LinkFields = {
+      name: input.name,
+      description: input.description ?? null,
+      amount: input.amount,
+      currency: input.currency,
+      rails: input.rails === undefined || input.rails === null ? null : (input.rails as LinkRail[]),
+      assets: input.assets === undefined || input.assets === null ? null : input.assets.map((a) => ({ asset: a.asset, network: a.network })),
+      success_url: input.success_url ?? null,
+      ask_email: input.ask_email ?? false,
+      metadata: checkMetadata(input.metadata),
+    };
+    const linkId = newId('lnk');
+    const code = newId('x').slice(2, 2 + LINK_CODE_LENGTH);
+    await this.writes.decide(linkId, { type: 'CreateLink', linkId, businessId: business.id, mode: business.simulated ? 'test' : 'live', code, fields }, meta);
+    return this.writes.answer(business.id, linkId);
+  }
+}

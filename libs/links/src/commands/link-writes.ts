@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { DomainRefusal } from '@lib/domain';
+import { CommandRunner, WriteMeta, metadataFor } from '@lib/eventstore';
+import { MoneyError, validatePaymentAmount } from '@lib/money';
+import { LinkCommand, linkDecider } from '../link.decider';
+import { LinksReadModel } from '../links.read-model';
+import { LINK_STREAM, isLinkId } from '../stream-categories';
+import { LinkView } from '../views';
+
+/** The acting business as the link use cases need it. */
+export interface LinkBusiness {
+  id: string;
+  simulated: boolean;
+}
+
+/** 400 invalid_request on `amount` when the price is out of range for the currency (as a payment's). */
+export function checkLinkPrice(amount: number, currency: string): void {
+  try {
+    validatePaymentAmount(amount, currency);
+  } catch (error) {
+    if (error instanceof MoneyError) throw new DomainRefusal('invalid_request', error.message, error.field ?? 'amount');
+    throw error;
+  }
+}
+
+/** What the link use cases share (decision 0030): deciding on the link's stream through the CommandRunner (which waits for the read models), and the answer. */
+@Injectable()
+export class LinkWrites {
+  constructor(
+    private readonly runner: CommandRunner,
+    readonly read: LinksReadModel,
+  ) {}
+
+  /** Decides on the link's stream and waits for the read models (read your writes); not_found for an id that is no link id. */
+  async decide(linkId: string, command: LinkCommand | ((state: Parameters<typeof linkDecider.decide>[1]) => LinkCommand), meta: WriteMeta): Promise<void> {
+    if (!isLinkId(linkId)) throw new DomainRefusal('not_found', 'No link with this id.');
+    await this.runner.run(linkDecider, LINK_STREAM.stream(linkId), command, { context: undefined, metadata: metadataFor(meta) });
+  }
+
+  /** The link as GET /links/{id} returns it, once the read models have it. */
+  async answer(businessId: string, linkId: string): Promise<LinkView> {
+    const link = await this.read.get(businessId, linkId);
+    if (link === null) throw new Error(`link ${linkId} of ${businessId}: not in the read model after its write`);
+    return link;
+  }
+}

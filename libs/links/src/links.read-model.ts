@@ -1,0 +1,76 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
+import type { Sql } from '@lib/database';
+import { ApiError, Page, pageRequest, toPage } from '@lib/http';
+import { LINK_CODE, isLinkId } from './stream-categories';
+import { LinkRow, LinkView, linkView } from './views';
+
+export const LINKS_LIST = 'links';
+const STATUSES = ['active', 'archived', 'disabled'];
+
+const COLUMNS = `id, business_id, mode, code, status, name, description, amount, currency, rails, assets, success_url, ask_email, metadata, payments_count, created_at, updated_at`;
+
+/** Queries over the `links` projection, scoped by business: another business's link reads as none. */
+@Injectable()
+export class LinksReadModel {
+  private readonly checkoutBaseUrl: string;
+
+  constructor(
+    @Inject(DATABASE) private readonly db: Sql,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.checkoutBaseUrl = config.checkoutBaseUrl;
+  }
+
+  view(row: LinkRow): LinkView {
+    return linkView(row, this.checkoutBaseUrl);
+  }
+
+  async get(businessId: string, linkId: string): Promise<LinkView | null> {
+    if (!isLinkId(linkId)) return null;
+    const { rows } = await this.db.query<LinkRow>(`SELECT ${COLUMNS} FROM links WHERE id = $1 AND business_id = $2`, [linkId, businessId]);
+    return rows[0] ? this.view(rows[0]) : null;
+  }
+
+  /** The link a code names (any business, any status), or null (none, or deleted). */
+  async byCode(code: string): Promise<LinkRow | null> {
+    if (!LINK_CODE.test(code)) return null;
+    const { rows } = await this.db.query<LinkRow>(`SELECT ${COLUMNS} FROM links WHERE code = $1`, [code], 'link_by_code');
+    return rows[0] ?? null;
+  }
+
+  /** The status of a link (null: none, or deleted). */
+  async status(linkId: string): Promise<string | null> {
+    const { rows } = await this.db.query<{ status: string }>(`SELECT status FROM links WHERE id = $1`, [linkId]);
+    return rows[0]?.status ?? null;
+  }
+
+  /** GET /links: newest first (created_at, then id), filter `status`, paged by a cursor bound to this list and its filter. */
+  async list(businessId: string, query: Record<string, unknown> | null | undefined): Promise<Page<LinkView>> {
+    const filters: { status: string | null } = { status: null };
+    const page: { limit?: unknown; cursor?: unknown } = {};
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value === undefined) continue;
+      if (name === 'limit' || name === 'cursor') {
+        page[name] = value;
+        continue;
+      }
+      if (typeof value !== 'string') throw new ApiError('invalid_request', `${name} can be given once, as a string.`, name);
+      if (name === 'status') {
+        if (!STATUSES.includes(value)) throw new ApiError('invalid_request', `status must be one of ${STATUSES.join(', ')}.`, 'status');
+        filters.status = value;
+      } else {
+        throw new ApiError('invalid_request', `${name} is not a known parameter.`, name);
+      }
+    }
+    const { limit, after } = pageRequest(LINKS_LIST, filters, page);
+    const params: unknown[] = [businessId];
+    const param = (value: unknown): string => `$${params.push(value)}`;
+    const where = ['business_id = $1'];
+    if (filters.status !== null) where.push(`status = ${param(filters.status)}`);
+    if (after) where.push(`(created_at, id) < (${param(after.created_at)}::timestamptz, ${param(after.id)})`);
+    const { rows } = await this.db.query<LinkRow>(`SELECT ${COLUMNS} FROM links WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${param(limit + 1)}`, params);
+    const paged = toPage(LINKS_LIST, filters, rows, limit, (r) => ({ created_at: new Date(r.created_at).toISOString(), id: r.id }));
+    return { ...paged, data: paged.data.map((r) => this.view(r)) };
+  }
+}

@@ -1,0 +1,75 @@
+import type { LinkRail } from './events';
+
+/**
+ * The link object (spec §2 "Fields of the link object: not shown"; decision 0030) as GET
+ * /links/{id} returns it. `url` is `{CHECKOUT_BASE_URL}/{code}`: the hosted checkout page of the
+ * link. Money is integers in minor units.
+ */
+export interface LinkView {
+  kind: 'link';
+  id: string;
+  code: string;
+  url: string;
+  name: string;
+  description: string | null;
+  amount: number;
+  currency: string;
+  rails: LinkRail[] | null;
+  assets: { asset: string; network: string }[] | null;
+  success_url: string | null;
+  ask_email: boolean;
+  metadata: Record<string, string>;
+  status: 'active' | 'archived' | 'disabled';
+  payments_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A `links` row as the queries select it. */
+export interface LinkRow {
+  id: string;
+  business_id: string;
+  mode: string;
+  code: string;
+  status: string;
+  name: string;
+  description: string | null;
+  amount: string | number;
+  currency: string;
+  rails: LinkRail[] | null;
+  assets: { asset: string; network: string }[] | null;
+  success_url: string | null;
+  ask_email: boolean;
+  metadata: Record<string, string>;
+  payments_count: number;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const iso = (value: Date | string): string => new Date(value).toISOString();
+
+export function linkUrl(checkoutBaseUrl: string, code: string): string {
+  return `${checkoutBaseUrl.replace(/\/+$/, '')}/${code}`;
+}
+
+export function linkView(row: LinkRow, checkoutBaseUrl: string): LinkView {
+  return {
+    kind: 'link',
+    id: row.id,
+    code: row.code,
+    url: linkUrl(checkoutBaseUrl, row.code),
+    name: row.name,
+    description: row.description,
+    amount: Number(row.amount),
+    currency: row.currency,
+    rails: row.rails,
+    assets: row.assets,
+    success_url: row.success_url,
+    ask_email: row.ask_email,
+    metadata: row.metadata,
+    status: row.status as LinkView['status'],
+    payments_count: Number(row.payments_count),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
