@@ -127,6 +127,29 @@ describe.each(STORE_KINDS)('GET /search (%s store)', (kind) => {
     expect(ids(await search(client, { q: hash }))).toEqual([`payment:${paid.id}`]);
   });
 
+  it('finds links by id, code, name, description and price, as GET /links/{id} returns them; ties put links first; a deleted link leaves the index', async () => {
+    const { client } = await businessWithKey(suite.api, true);
+    const created = await client.post('/links', { name: 'Walnut Desk', description: 'Solid oak legs', amount: 4250, currency: 'USD' });
+    expect(created.status).toBe(201);
+    const link = created.body.data;
+    const own = (await client.get(`/links/${link.id}`)).body.data;
+    for (const q of [link.id, link.code, 'walnut', 'Desk', 'oak', '42.50', '4250']) {
+      const answer = await search(client, { q, kind: 'link' });
+      expect({ q, data: answer.body.data }).toEqual({ q, data: [own] });
+    }
+    // a tie on the same rank: links before customers and payments
+    const customer = (await client.post('/customers', { email: 'walnut@shop.example', name: 'Walnut Fan' })).body.data;
+    const payment = await client.createPayment({ description: 'Walnut shelf' });
+    expect(ids(await search(client, { q: 'walnut' }))).toEqual([`link:${link.id}`, `customer:${customer.id}`, `payment:${payment.id}`]);
+    // a change replaces what is searchable
+    expect((await client.patch(`/links/${link.id}`, { name: 'Cherry Desk' })).status).toBe(200);
+    expect(ids(await search(client, { q: 'cherry', kind: 'link' }))).toEqual([`link:${link.id}`]);
+    expect(ids(await search(client, { q: 'walnut', kind: 'link' }))).toEqual([]);
+    // deleted (no payments): gone from search
+    expect((await client.call('DELETE', `/links/${link.id}`)).status).toBe(200);
+    expect(ids(await search(client, { q: link.code }))).toEqual([]);
+  });
+
   it('pages with limit and cursor, stable while new payments arrive', async () => {
     const { client } = await businessWithKey(suite.api, true);
     const made: string[] = [];

@@ -1739,7 +1739,7 @@ export interface components {
             } | null;
         };
         /** @description A payment, customer or link as its own endpoint returns it; `kind` says which. */
-        SearchResult: components["schemas"]["SearchPayment"] | components["schemas"]["Customer"];
+        SearchResult: components["schemas"]["SearchPayment"] | components["schemas"]["Customer"] | components["schemas"]["Link"];
         /** @description The business's wallet: where checkouts reserve fresh receiving addresses. */
         Wallet: {
             /** @enum {string} */

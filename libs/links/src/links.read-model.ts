@@ -32,6 +32,14 @@ export class LinksReadModel {
     return rows[0] ? this.view(rows[0]) : null;
   }
 
+  /** The business's links among `ids`, as GET /links/{id} returns them (others left out): search results. */
+  async getMany(businessId: string, ids: readonly string[]): Promise<LinkView[]> {
+    const wanted = ids.filter(isLinkId);
+    if (wanted.length === 0) return [];
+    const { rows } = await this.db.query<LinkRow>(`SELECT ${COLUMNS} FROM links WHERE business_id = $1 AND id = ANY($2::text[])`, [businessId, wanted]);
+    return rows.map((row) => this.view(row));
+  }
+
   /** The link a code names (any business, any status), or null (none, or deleted). */
   async byCode(code: string): Promise<LinkRow | null> {
     if (!LINK_CODE.test(code)) return null;

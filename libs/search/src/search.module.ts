@@ -5,8 +5,8 @@ import { SearchReadModel } from './search.read-model';
 
 /**
  * The search capability in a Nest app (decision 0031): GET /search's query handler over the
- * `search` projection. Needs PaymentsReadModel and CustomersReadModel (their modules are global in
- * the API); links plug in by providing LINK_SEARCH_READER.
+ * `search` projection. Needs PaymentsReadModel, CustomersReadModel and LinksReadModel (their
+ * modules are global in the API).
  */
 @Module({
   imports: [PaymentsCoreModule],

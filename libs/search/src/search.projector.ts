@@ -19,6 +19,8 @@ export interface SearchDocument {
 export interface SearchDocuments {
   get(kind: SearchKind, id: string): SearchDocument | undefined;
   put(document: SearchDocument): void;
+  /** The object is gone (a deleted link): its document leaves the index. */
+  remove(kind: SearchKind, id: string): void;
   /** The payment documents naming this customer (loaded when a source asked for them in `keys`). */
   paymentsOf(customerId: string): SearchDocument[];
 }
@@ -92,15 +94,26 @@ export function searchProjector(sources: readonly SearchSource[]): Projector {
       );
       for (const row of rows) loaded.set(key(row.kind, row.object_id), { ...row, created_at: new Date(row.created_at).toISOString() });
       const changed = new Set<string>();
+      const removed = new Set<string>();
       const documents: SearchDocuments = {
         get: (kind, id) => loaded.get(key(kind, id)),
         put: (document) => {
           loaded.set(key(document.kind, document.object_id), document);
           changed.add(key(document.kind, document.object_id));
+          removed.delete(key(document.kind, document.object_id));
+        },
+        remove: (kind, id) => {
+          loaded.delete(key(kind, id));
+          changed.delete(key(kind, id));
+          removed.add(key(kind, id));
         },
         paymentsOf: (customerId) => [...loaded.values()].filter((d) => d.kind === 'payment' && d.customer_id === customerId),
       };
       for (const event of events) for (const source of sources) source.apply(event, documents);
+      if (removed.size > 0) {
+        const gone = [...removed].map((k) => k.split('\u0000'));
+        await tx.query(`DELETE FROM search_documents WHERE (kind, object_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`, [gone.map((p) => p[0]), gone.map((p) => p[1])]);
+      }
       if (changed.size === 0) return;
       const out = [...changed].map((k) => {
         const d = loaded.get(k)!;

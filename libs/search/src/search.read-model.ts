@@ -1,6 +1,7 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE } from '@lib/core';
 import { CustomersReadModel } from '@lib/customers';
+import { LinksReadModel } from '@lib/links';
 import type { Sql } from '@lib/database';
 import { ApiError, Page, pageRequest, toPage } from '@lib/http';
 import { PaymentsReadModel } from '@lib/payments';
@@ -8,16 +9,6 @@ import type { SearchRequest } from './search-request';
 import { SearchKind, normaliseQuery } from './terms';
 
 export const SEARCH_LIST = 'search';
-
-/**
- * The objects of one kind as their own endpoint returns them, for the ids a search page found
- * (unknown ids left out). Payments and customers are read here; links plug in by providing
- * LINK_SEARCH_READER (decision 0031).
- */
-export interface SearchObjectReader {
-  read(businessId: string, ids: readonly string[]): Promise<{ id: string }[]>;
-}
-export const LINK_SEARCH_READER = Symbol('LINK_SEARCH_READER');
 
 interface Hit {
   kind: SearchKind;
@@ -39,7 +30,7 @@ export class SearchReadModel {
     @Inject(DATABASE) private readonly db: Sql,
     private readonly payments: PaymentsReadModel,
     private readonly customers: CustomersReadModel,
-    @Optional() @Inject(LINK_SEARCH_READER) private readonly links?: SearchObjectReader,
+    private readonly links: LinksReadModel,
   ) {}
 
   async search(businessId: string, request: SearchRequest): Promise<Page<object>> {
@@ -78,7 +69,7 @@ export class SearchReadModel {
     const ids = (kind: SearchKind) => hits.filter((h) => h.kind === kind).map((h) => h.object_id);
     const found = new Map<string, object>();
     const [links, customers, payments] = await Promise.all([
-      ids('link').length > 0 && this.links ? this.links.read(businessId, ids('link')) : [],
+      ids('link').length > 0 ? this.links.getMany(businessId, ids('link')) : [],
       this.customers.getMany(businessId, ids('customer')),
       this.payments.getPayments(businessId, ids('payment')),
     ]);

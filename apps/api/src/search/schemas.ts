@@ -1,6 +1,7 @@
 import type { SchemaObject } from '@nestjs/swagger';
 import { CUSTOMER_COMPONENTS, CUSTOMER_SCHEMA } from '../customers/schemas';
 import { PAYMENT_COMPONENTS } from '../payments/schemas';
+import { LINK_SCHEMA } from '../links/schemas';
 import { nullable, ref } from '../platform/resource-schemas';
 
 /** OpenAPI schemas of GET /search (spec §4; decision 0031): each result is its kind's object. */
@@ -16,6 +17,6 @@ export const SEARCH_COMPONENTS: Record<string, SchemaObject> = {
   },
   SearchResult: {
     description: 'A payment, customer or link as its own endpoint returns it; `kind` says which.',
-    oneOf: [ref('SearchPayment'), CUSTOMER_SCHEMA],
+    oneOf: [ref('SearchPayment'), CUSTOMER_SCHEMA, LINK_SCHEMA],
   },
 };
