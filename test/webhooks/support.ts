@@ -1,5 +1,8 @@
 import { businessesProjector } from '@lib/businesses';
+import { customersProjector } from '@lib/customers';
+import { linksProjector } from '@lib/links';
 import { paymentsProjector } from '@lib/payments';
+import { SEARCH_PROJECTOR } from '@lib/search';
 import { walletsProjector } from '@lib/wallets';
 import { streamCatalogProjector } from '@lib/projections';
 import { randomUUID } from 'node:crypto';
@@ -181,8 +184,12 @@ export function testProjectors() {
  * What a test worker runs beside an API-only app (ROLE=api): every projection the app waits
  * for, with the events projection fed by the test sources instead of the real ones.
  */
+/**
+ * The app's projectors with the webhook ones on test event sources: an API-only process waits
+ * (read your writes) for every projector it knows, so the test worker runs each of them.
+ */
 export function testWorkerProjectors() {
-  return [streamCatalogProjector, businessesProjector, paymentsProjector, walletsProjector, ...testProjectors()];
+  return [streamCatalogProjector, businessesProjector, paymentsProjector, walletsProjector, customersProjector, linksProjector, SEARCH_PROJECTOR, ...testProjectors()];
 }
 
 const lastAppended = new WeakMap<EventStore, LogPosition>();
