@@ -1,46 +1,29 @@
-import type { LinkRail } from './events';
+import type { LinkFields } from './events';
 
 /**
  * The link object (spec §2 "Fields of the link object: not shown"; decision 0030) as GET
  * /links/{id} returns it. `url` is `{CHECKOUT_BASE_URL}/{code}`: the hosted checkout page of the
  * link. Money is integers in minor units.
  */
-export interface LinkView {
+export interface LinkView extends LinkFields {
   kind: 'link';
   id: string;
   code: string;
   url: string;
-  name: string;
-  description: string | null;
-  amount: number;
-  currency: string;
-  rails: LinkRail[] | null;
-  assets: { asset: string; network: string }[] | null;
-  success_url: string | null;
-  ask_email: boolean;
-  metadata: Record<string, string>;
   status: 'active' | 'archived' | 'disabled';
   payments_count: number;
   created_at: string;
   updated_at: string;
 }
 
-/** A `links` row as the queries select it. */
-export interface LinkRow {
+/** A `links` row as the queries select it: what LinkCreated/LinkUpdated record (`amount` may come back as a string: bigint). */
+export interface LinkRow extends Omit<LinkFields, 'amount'> {
   id: string;
   business_id: string;
   mode: string;
   code: string;
   status: string;
-  name: string;
-  description: string | null;
   amount: string | number;
-  currency: string;
-  rails: LinkRail[] | null;
-  assets: { asset: string; network: string }[] | null;
-  success_url: string | null;
-  ask_email: boolean;
-  metadata: Record<string, string>;
   payments_count: number;
   created_at: Date | string;
   updated_at: Date | string;
