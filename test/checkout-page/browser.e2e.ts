@@ -19,6 +19,11 @@ const SHOP = 'https://shop.example';
 
 describe('checkout page in Chromium (a customer pays)', () => {
   let browser: Browser;
+  // declared before the app's hooks: afterAll hooks run in declaration order, so the browser (and
+  // its keep-alive connections to the app) is gone before the app closes
+  afterAll(async () => {
+    await browser?.close();
+  });
   const suite = appPerSuite(() => startApp('embedded', { TRUSTED_PROXIES: 'loopback' }));
   const origin = () => `http://127.0.0.1:${suite.api.port}`;
 
@@ -26,10 +31,6 @@ describe('checkout page in Chromium (a customer pays)', () => {
     browser = await launchChromium();
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: origin() });
     await browser.context.route(`${SHOP}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!DOCTYPE html><html lang="en"><title>Shop</title><h1>Back at the shop</h1></html>' }));
-  });
-
-  afterAll(async () => {
-    await browser?.close();
   });
 
   /** A fresh simulated business (its own test clock) with its secret key. */

@@ -22,19 +22,20 @@ const SECURE_PAGE = /\/simulated-processor\/attempts\/sim_[A-Za-z0-9_-]+$/;
 
 describe('checkout page in Chromium: paying by card (simulated processors)', () => {
   let browser: Browser;
+  // declared before the app's hooks: afterAll hooks run in declaration order, so the browser (and
+  // its keep-alive connections to the app) is gone before the app closes
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
   const suite = appPerSuite(async () => {
     const port = await freePort();
     return startApp('embedded', { TRUSTED_PROXIES: 'loopback', PORT: String(port), CHECKOUT_BASE_URL: `http://127.0.0.1:${port}/checkout` });
   });
   const origin = () => `http://127.0.0.1:${suite.api.port}`;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
 
   async function newShop(name = 'Card Corner'): Promise<Client> {
     return (await businessWithKey(suite.api, true, name)).client;
