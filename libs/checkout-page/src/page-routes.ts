@@ -10,7 +10,7 @@ import { GetCheckoutPageQuery } from './queries/get-checkout-page/get-checkout-p
 import { GetCheckoutQrQuery } from './queries/get-checkout-qr/get-checkout-qr.query';
 import { GetPageReceiptQuery } from './queries/get-page-receipt/get-page-receipt.query';
 import { PagePaths, checkoutPageHtml } from './render/checkout-page.html';
-import { IMAGE_CSP, pageCsp, securityHeaders, text } from './render/html';
+import { IMAGE_CSP, documentStart, pageCsp, securityHeaders, text } from './render/html';
 import { receiptHtml } from './render/receipt.html';
 
 /** Where the API answers (spec: `{base_url}/api/v1`, the only address it answers on); the page's script calls it on this origin. */
@@ -124,17 +124,7 @@ function versioned(body: string): { body: string; version: string } {
 }
 
 function messagePage(paths: PagePaths, title: string, message: string): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${text(title)}</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${text(paths.style)}">
-</head>
-<body>
+  return `${documentStart(title, { style: paths.style })}
 <main class="sheet">
 <h1>${text(title)}</h1>
 <p>${text(message)}</p>

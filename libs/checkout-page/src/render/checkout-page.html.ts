@@ -1,6 +1,6 @@
 import { defaultRegistry } from '@lib/chains';
 import type { CheckoutPageModel } from '../page-model';
-import { attr, jsonData, text } from './html';
+import { attr, documentStart, jsonData, text } from './html';
 import { PageView, viewOf } from './view';
 
 /** Where the page's own files and routes are (the pathname of CHECKOUT_BASE_URL, and the API's prefix). */
@@ -42,18 +42,7 @@ export function checkoutPageHtml(model: CheckoutPageModel, paths: PagePaths): st
   const title = `Pay ${business.name}${payment.description ? ` — ${payment.description}` : ''}`;
   const data = { ...model, base: paths.base, api: paths.api, names: NAMES };
 
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${text(title)}</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${attr(paths.style)}">
-<script src="${attr(paths.script)}" defer></script>
-</head>
-<body>
+  return `${documentStart(title, { style: paths.style, script: paths.script })}
 ${business.simulated ? `<p class="banner" id="test-banner"><strong>Test mode.</strong> This is a simulated business: no real money moves and nothing is sent on any chain.</p>\n` : ''}<main id="checkout" class="sheet" data-view="${view}">
 <header class="summary">
 <p class="merchant">${text(business.name)}</p>

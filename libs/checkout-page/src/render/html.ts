@@ -69,3 +69,23 @@ export function securityHeaders(csp: string): Record<string, string> {
     'x-frame-options': 'DENY',
   };
 }
+
+/**
+ * The start of every page the service renders for customers, up to and including `<body>`: the
+ * document's language, viewport, no indexing, an empty icon (no request), the stylesheet and,
+ * when given, the one script (deferred; the CSP allows nothing inline).
+ */
+export function documentStart(title: string, assets: { style: string; script?: string }): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${text(title)}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${attr(assets.style)}">
+${assets.script !== undefined ? `<script src="${attr(assets.script)}" defer></script>
+` : ''}</head>
+<body>`;
+}

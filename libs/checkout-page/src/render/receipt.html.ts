@@ -1,7 +1,7 @@
 import { defaultRegistry } from '@lib/chains';
 import type { ReceiptView } from '@lib/payments';
 import { formatMoney, formatTime } from './format';
-import { attr, httpUrl, text } from './html';
+import { attr, documentStart, httpUrl, text } from './html';
 import type { PagePaths } from './checkout-page.html';
 
 const STATUS_WORDS: Record<string, string> = {
@@ -42,17 +42,7 @@ export function receiptHtml(receipt: ReceiptView, code: string, paths: PagePaths
       return `<li><span class="mono">${hash}</span> — ${text(t.amount)} on ${text(network(t.network))}</li>`;
     })
     .join('\n');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${text(`Receipt — ${receipt.business.name}`)}</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${attr(paths.style)}">
-</head>
-<body>
+  return `${documentStart(`Receipt — ${receipt.business.name}`, { style: paths.style })}
 <main class="sheet receipt" id="receipt">
 <header class="summary">
 <p class="merchant">${text(receipt.business.name)}</p>
