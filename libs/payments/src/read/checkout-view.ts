@@ -195,25 +195,16 @@ export function foldCheckoutView(events: Iterable<LoggedEvent>, state: CheckoutV
   return foldWith({ initialState: null, evolve: evolveCheckoutView }, events, state);
 }
 
-function cardOpened(d: CardCheckoutOpenedData, at: string): CheckoutViewState {
+/** What a checkout of either rail starts with: nothing received, nothing ended, its who and where. */
+function openedCommon(d: CheckoutOpenedData | CardCheckoutOpenedData, at: string) {
   return {
     id: d.checkout_id,
     business_id: d.business_id ?? null,
     payment_id: d.payment_id,
     link_id: d.link_id,
-    rail: 'card',
-    remainder: false,
     simulated: d.simulated,
-    asset: null,
-    network: null,
-    amount: null,
-    address: null,
-    rate: null,
-    card: { routes: [...d.routes], attempts: [], brand: null, last4: null, failed_by_attempt: false },
     breakdown: { ...d.breakdown },
-    status: 'open',
-    expires_at: null,
-    confirmations: { current: 0, required: 0 },
+    status: 'open' as const,
     transfers: [],
     received_amount: '0',
     remaining_amount: null,
@@ -234,42 +225,35 @@ function cardOpened(d: CardCheckoutOpenedData, at: string): CheckoutViewState {
   };
 }
 
+function cardOpened(d: CardCheckoutOpenedData, at: string): CheckoutViewState {
+  return {
+    ...openedCommon(d, at),
+    rail: 'card',
+    remainder: false,
+    asset: null,
+    network: null,
+    amount: null,
+    address: null,
+    rate: null,
+    card: { routes: [...d.routes], attempts: [], brand: null, last4: null, failed_by_attempt: false },
+    expires_at: null,
+    confirmations: { current: 0, required: 0 },
+  };
+}
+
 function opened(d: CheckoutOpenedData, at: string): CheckoutViewState {
   return {
+    ...openedCommon(d, at),
     card: null,
-    id: d.checkout_id,
-    business_id: d.business_id ?? null,
-    payment_id: d.payment_id,
-    link_id: d.link_id,
     rail: 'crypto',
     remainder: d.remainder,
-    simulated: d.simulated,
     asset: d.asset,
     network: d.network,
     amount: d.amount,
     address: d.address,
     rate: { amount: d.rate.amount, currency: d.rate.currency, ...(d.rate.source !== undefined ? { source: d.rate.source, at: d.rate.at } : {}) },
-    breakdown: { ...d.breakdown },
-    status: 'open',
     expires_at: d.expires_at,
     confirmations: { current: 0, required: d.confirmations_required },
-    transfers: [],
-    received_amount: '0',
-    remaining_amount: null,
-    overpaid_amount: null,
-    superseded: false,
-    canceled_by: null,
-    replaces: d.replaces ?? null,
-    replaced_by: null,
-    failure_code: null,
-    review_reason: null,
-    claim: null,
-    email: d.email ?? null,
-    country: d.country ?? null,
-    success_url: d.success_url ?? null,
-    sent_at: null,
-    created_at: at,
-    updated_at: at,
   };
 }
 
