@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
-import { ApiError, Page, pageRequest, toPage } from '@lib/http';
+import { ApiError, Page, pageRequest, splitListQuery, toPage } from '@lib/http';
 import { KnownFromPayments } from './customer.decider';
 import { emailKey } from './identity';
 import { isCustomerId } from './stream-categories';
@@ -60,14 +60,8 @@ export class CustomersReadModel {
    */
   async list(businessId: string, query: Record<string, unknown> | null | undefined): Promise<Page<CustomerView>> {
     const filters: { email: string | null; blocked: boolean | null } = { email: null, blocked: null };
-    const page: { limit?: unknown; cursor?: unknown } = {};
-    for (const [name, value] of Object.entries(query ?? {})) {
-      if (value === undefined) continue;
-      if (name === 'limit' || name === 'cursor') {
-        page[name] = value;
-        continue;
-      }
-      if (typeof value !== 'string') throw new ApiError('invalid_request', `${name} can be given once, as a string.`, name);
+    const { page, params: given } = splitListQuery(query);
+    for (const [name, value] of given) {
       if (name === 'email') {
         if (value.trim() === '' || value.length > 254) throw new ApiError('invalid_request', 'email must be 1 to 254 characters.', 'email');
         filters.email = emailKey(value);

@@ -75,3 +75,20 @@ function filterHash(filters: Record<string, unknown>): string {
 export function pageJson(page: Page<string>): string {
   return `{"data":[${page.data.join(',')}],"has_more":${page.has_more},"next_cursor":${JSON.stringify(page.next_cursor)}}`;
 }
+
+/**
+ * A list's query string split into its page (`limit`, `cursor`, checked by pageRequest) and its
+ * other parameters, each given once as a string — else 400 invalid_request naming it. Parameters
+ * left undefined are left out. The list checks the names and values of the rest.
+ */
+export function splitListQuery(query: Record<string, unknown> | null | undefined): { page: { limit?: unknown; cursor?: unknown }; params: [string, string][] } {
+  const page: { limit?: unknown; cursor?: unknown } = {};
+  const params: [string, string][] = [];
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    if (name === 'limit' || name === 'cursor') page[name] = value;
+    else if (typeof value !== 'string') throw new ApiError('invalid_request', `${name} can be given once, as a string.`, name);
+    else params.push([name, value]);
+  }
+  return { page, params };
+}

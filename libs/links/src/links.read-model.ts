@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
-import { ApiError, Page, pageRequest, toPage } from '@lib/http';
+import { ApiError, Page, pageRequest, splitListQuery, toPage } from '@lib/http';
 import { LINK_CODE, isLinkId } from './stream-categories';
 import { LinkRow, LinkView, linkView } from './views';
 
@@ -56,14 +56,8 @@ export class LinksReadModel {
   /** GET /links: newest first (created_at, then id), filter `status`, paged by a cursor bound to this list and its filter. */
   async list(businessId: string, query: Record<string, unknown> | null | undefined): Promise<Page<LinkView>> {
     const filters: { status: string | null } = { status: null };
-    const page: { limit?: unknown; cursor?: unknown } = {};
-    for (const [name, value] of Object.entries(query ?? {})) {
-      if (value === undefined) continue;
-      if (name === 'limit' || name === 'cursor') {
-        page[name] = value;
-        continue;
-      }
-      if (typeof value !== 'string') throw new ApiError('invalid_request', `${name} can be given once, as a string.`, name);
+    const { page, params: given } = splitListQuery(query);
+    for (const [name, value] of given) {
       if (name === 'status') {
         if (!STATUSES.includes(value)) throw new ApiError('invalid_request', `status must be one of ${STATUSES.join(', ')}.`, 'status');
         filters.status = value;

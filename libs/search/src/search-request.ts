@@ -1,5 +1,5 @@
 import { type Access, type Resource, keyAllows } from '@lib/businesses';
-import { ApiError } from '@lib/http';
+import { ApiError, splitListQuery } from '@lib/http';
 import { MAX_QUERY_LENGTH, SEARCH_KINDS, SearchKind, isSearchKind } from './terms';
 
 /** The permission each kind is read with (spec §5: restricted keys search only what they can read). */
@@ -32,14 +32,8 @@ export function parseSearchRequest(query: Record<string, unknown> | null | undef
   let q: string | null = null;
   let kinds: SearchKind[] | null = null;
   let includeCustomer = false;
-  const page: SearchRequest['page'] = {};
-  for (const [name, value] of Object.entries(query ?? {})) {
-    if (value === undefined) continue;
-    if (name === 'limit' || name === 'cursor') {
-      page[name] = value;
-      continue;
-    }
-    if (typeof value !== 'string') throw bad(name, `${name} can be given once, as a string.`);
+  const { page, params } = splitListQuery(query);
+  for (const [name, value] of params) {
     if (name === 'q') {
       if (value.trim() === '') throw bad('q', 'q must not be empty.');
       if ([...value].length > MAX_QUERY_LENGTH) throw bad('q', `q must be at most ${MAX_QUERY_LENGTH} characters.`);
