@@ -1,8 +1,8 @@
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { Page } from 'playwright-core';
-import { Client, appPerSuite, businessWithKey, startApp } from '../support/fixtures';
-import { Browser, SHOWN, Watched, accessible, expectPageHeaders, launchChromium, noErrors, shot, watchedPage } from './chromium';
+import { appPerSuite, startApp } from '../support/fixtures';
+import { Browser, SHOWN, accessible, launchChromium, noErrors, pageSteps, shot } from './chromium';
 
 /**
  * The hosted checkout page walked by a customer in real headless Chromium (Debian's
@@ -25,7 +25,8 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await browser?.close();
   });
   const suite = appPerSuite(() => startApp('embedded', { TRUSTED_PROXIES: 'loopback' }));
-  const origin = () => `http://127.0.0.1:${suite.api.port}`;
+  const { origin, openPage, pageUrl, checkoutIdOf, status, visible, getCheckout, ...steps } = pageSteps(() => browser, () => suite.api);
+  const newShop = (name = 'Sandbox Café') => steps.newShop(name);
 
   beforeAll(async () => {
     browser = await launchChromium();
@@ -33,34 +34,12 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await browser.context.route(`${SHOP}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!DOCTYPE html><html lang="en"><title>Shop</title><h1>Back at the shop</h1></html>' }));
   });
 
-  /** A fresh simulated business (its own test clock) with its secret key. */
-  async function newShop(name = 'Sandbox Café'): Promise<Client> {
-    return (await businessWithKey(suite.api, true, name)).client;
-  }
-
-  async function openPage(url: string): Promise<Watched> {
-    const watched = await watchedPage(browser.context);
-    expectPageHeaders(await watched.page.goto(url));
-    return watched;
-  }
-
-  const pageUrl = (payment: { url: string }, search = '') => `${origin()}${new URL(payment.url).pathname}${search}`;
-
   /** Decodes the QR code the element shows, from a screenshot of it. */
   async function qrOf(page: Page, selector: string): Promise<string | null> {
     const image = PNG.sync.read(await page.locator(selector).screenshot());
     return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data ?? null;
   }
 
-  const checkoutIdOf = (page: Page) => new URL(page.url()).searchParams.get('s');
-  const status = (page: Page) => page.locator('#status').textContent();
-  const visible = (page: Page, view: string) => page.locator(`#view-${view}`).waitFor({ state: 'visible', ...SHOWN });
-
-  async function getCheckout(shop: Client, id: string) {
-    const answer = await shop.get(`/checkouts/${id}`);
-    expect(answer.status).toBe(200);
-    return answer.body.data;
-  }
 
   it('pays a simulated crypto payment to succeeded: choice, QR, copy, test-mode send, confirmations rising, receipt, back to the shop', async () => {
     const shop = await newShop();

@@ -1,6 +1,6 @@
 import { Page } from 'playwright-core';
-import { Client, appPerSuite, businessWithKey, startApp } from '../support/fixtures';
-import { Browser, SHOWN, Watched, accessible, expectPageHeaders, freePort, launchChromium, noErrors, shot, watchedPage } from './chromium';
+import { appPerSuite, startApp } from '../support/fixtures';
+import { Browser, SHOWN, accessible, freePort, launchChromium, noErrors, pageSteps, shot } from './chromium';
 
 /**
  * The card flows of the hosted checkout page walked by a customer in real headless Chromium
@@ -35,28 +35,8 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
     const port = await freePort();
     return startApp('embedded', { TRUSTED_PROXIES: 'loopback', PORT: String(port), CHECKOUT_BASE_URL: `http://127.0.0.1:${port}/checkout` });
   });
-  const origin = () => `http://127.0.0.1:${suite.api.port}`;
-
-  async function newShop(name = 'Card Corner'): Promise<Client> {
-    return (await businessWithKey(suite.api, true, name)).client;
-  }
-
-  async function openPage(url: string): Promise<Watched> {
-    const watched = await watchedPage(browser.context);
-    expectPageHeaders(await watched.page.goto(url));
-    return watched;
-  }
-
-  const pageUrl = (payment: { url: string }, search = '') => `${origin()}${new URL(payment.url).pathname}${search}`;
-  const checkoutIdOf = (page: Page) => new URL(page.url()).searchParams.get('s');
-  const status = (page: Page) => page.locator('#status').textContent();
-  const visible = (page: Page, view: string) => page.locator(`#view-${view}`).waitFor({ state: 'visible', ...SHOWN });
-
-  async function getCheckout(shop: Client, id: string) {
-    const answer = await shop.get(`/checkouts/${id}`);
-    expect(answer.status).toBe(200);
-    return answer.body.data;
-  }
+  const { openPage, pageUrl, checkoutIdOf, status, visible, getCheckout, ...steps } = pageSteps(() => browser, () => suite.api);
+  const newShop = (name = 'Card Corner') => steps.newShop(name);
 
   /** Card, then the e-mail and country, then Continue. */
   async function fillCardChoice(page: Page, fields: { email?: string; country?: string }): Promise<void> {

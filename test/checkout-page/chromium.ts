@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, ConsoleMessage, Page, Response, chromium } from 'playwright-core';
+import { Client, TestApi, businessWithKey } from '../support/fixtures';
 
 /**
  * What the checkout page's browser walks share (browser.e2e.ts, card-browser.e2e.ts): Debian's
@@ -96,4 +97,32 @@ export async function freePort(): Promise<number> {
   const port = typeof address === 'object' && address ? address.port : 0;
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/**
+ * The steps both walks take on the running app (`api`) in the launched browser (`browser`): a
+ * fresh simulated business, a watched page at a URL (its headers checked), the page URL of a
+ * payment on the app's real origin, and reading the page's checkout, status and views.
+ */
+export function pageSteps(browser: () => Browser, api: () => TestApi) {
+  const origin = () => `http://127.0.0.1:${api().port}`;
+  return {
+    origin,
+    /** A fresh simulated business (its own test clock), as a client signed with its secret key. */
+    newShop: async (name: string): Promise<Client> => (await businessWithKey(api(), true, name)).client,
+    openPage: async (url: string): Promise<Watched> => {
+      const watched = await watchedPage(browser().context);
+      expectPageHeaders(await watched.page.goto(url));
+      return watched;
+    },
+    pageUrl: (payment: { url: string }, search = '') => `${origin()}${new URL(payment.url).pathname}${search}`,
+    checkoutIdOf: (page: Page) => new URL(page.url()).searchParams.get('s'),
+    status: (page: Page) => page.locator('#status').textContent(),
+    visible: (page: Page, view: string) => page.locator(`#view-${view}`).waitFor({ state: 'visible', ...SHOWN }),
+    getCheckout: async (shop: Client, id: string) => {
+      const answer = await shop.get(`/checkouts/${id}`);
+      expect(answer.status).toBe(200);
+      return answer.body.data;
+    },
+  };
 }
