@@ -1,10 +1,4 @@
-import { businessesProjector } from '@lib/businesses';
-import { customersProjector } from '@lib/customers';
-import { linksProjector } from '@lib/links';
-import { paymentsProjector } from '@lib/payments';
-import { SEARCH_PROJECTOR } from '@lib/search';
-import { walletsProjector } from '@lib/wallets';
-import { streamCatalogProjector } from '@lib/projections';
+import { READ_MODEL_PROJECTORS } from '@lib/wiring';
 import { randomUUID } from 'node:crypto';
 import { IncomingHttpHeaders, Server, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -189,7 +183,7 @@ export function testProjectors() {
  * (read your writes) for every projector it knows, so the test worker runs each of them.
  */
 export function testWorkerProjectors() {
-  return [streamCatalogProjector, businessesProjector, paymentsProjector, walletsProjector, customersProjector, linksProjector, SEARCH_PROJECTOR, ...testProjectors()];
+  return [...READ_MODEL_PROJECTORS, ...testProjectors()];
 }
 
 const lastAppended = new WeakMap<EventStore, LogPosition>();

@@ -19,8 +19,11 @@ export interface ProjectorOptions {
  * apps/cli) hand it this list. A capability adds its projectors here.
  */
 export function allProjectors(options: ProjectorOptions): readonly Projector[] {
-  return [streamCatalogProjector, businessesProjector, paymentsProjector, walletsProjector, customersProjector, linksProjector, SEARCH_PROJECTOR, ...webhookProjectors([businessEventSource, paymentEventSource(options), customerEventSource, linkEventSource(options)])];
+  return [...READ_MODEL_PROJECTORS, ...webhookProjectors([businessEventSource, paymentEventSource(options), customerEventSource, linkEventSource(options)])];
 }
+
+/** The projectors of the capabilities' read models (every one but the webhook events' and outbox's, which take event sources). */
+export const READ_MODEL_PROJECTORS: readonly Projector[] = [streamCatalogProjector, businessesProjector, paymentsProjector, walletsProjector, customersProjector, linksProjector, SEARCH_PROJECTOR];
 
 /** The projectors with the default checkout url (names, ordering; tests). The service uses allProjectors(config). */
 export const ALL_PROJECTORS: readonly Projector[] = allProjectors({ checkoutBaseUrl: 'http://localhost:3000/checkout' });
