@@ -80,8 +80,21 @@ export const ERROR_STATUS = {
   wallet_change_applied: 409,
   // webhooks (the spec leaves the endpoint limit open: docs/decisions/0013-webhooks.md)
   webhook_limit: 409,
-  // dashboard and account (the routes come later; the codes are part of the contract now)
+  // dashboard and account (decision 0034: accounts, sign-up, sessions)
   business_required: 400,
+  invalid_credentials: 400,
+  challenge_failed: 400,
+  weak_password: 400,
+  password_required: 400,
+  invalid_code: 400,
+  code_expired: 400,
+  verification_expired: 400,
+  password_reset_required: 403,
+  email_taken: 409,
+  current_session: 409,
+  too_many_attempts: 429,
+  too_many_emails: 429,
+  email_unavailable: 503,
   step_up_required: 403,
   api_key_revoked: 409,
   publishable_key: 409,

@@ -1,0 +1,36 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainRefusal } from '@lib/domain';
+import type { SignupCodeSentData } from '../events';
+import { ACCOUNT_MAIL, ACCOUNT_PASSWORDS, AccountMail, AccountPasswords, EMAIL_BUDGET, EmailBudget, EmailUnavailable } from '../ports';
+import { CODE_LIFETIME_MS } from '../signup.decider';
+import { retryLater } from './account-writes';
+
+/**
+ * Sends an e-mailed code within the address's e-mail budget (spec §8: 5 an hour, 20 a day) and
+ * answers what the stream records of it: the code's argon2id hash, when it was sent and ends,
+ * and whether an e-mail went out. Past the budget, a resend (`strict`) is 429 too_many_emails;
+ * other requests answer as usual but send nothing. SMTP down is 503 email_unavailable, and
+ * nothing is recorded. The code itself is never logged nor stored.
+ */
+@Injectable()
+export class CodeMailer {
+  constructor(
+    @Inject(ACCOUNT_MAIL) private readonly mail: AccountMail,
+    @Inject(EMAIL_BUDGET) private readonly budget: EmailBudget,
+    @Inject(ACCOUNT_PASSWORDS) private readonly passwords: AccountPasswords,
+  ) {}
+
+  async send(email: string, code: string, now: Date, strict: boolean): Promise<SignupCodeSentData> {
+    const taken = await this.budget.take(email);
+    if (!taken.allowed && strict) throw retryLater('too_many_emails', 'Too many e-mails to this address: wait before asking again.', taken.retryAfterSec);
+    if (taken.allowed) {
+      try {
+        await this.mail.sendSignupCode(email, code);
+      } catch (error) {
+        if (error instanceof EmailUnavailable) throw new DomainRefusal('email_unavailable', 'The service cannot send e-mail right now: try again later.');
+        throw error;
+      }
+    }
+    return { code_hash: await this.passwords.hash(code), sent_at: now.toISOString(), expires_at: new Date(now.getTime() + CODE_LIFETIME_MS).toISOString(), delivered: taken.allowed };
+  }
+}

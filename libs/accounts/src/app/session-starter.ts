@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import type { WriteMeta } from '@lib/eventstore';
+import { newId } from '@lib/http';
+import { AccountsReadModel, SESSION_ABSOLUTE_MS } from '../accounts.read-model';
+import type { BrowserContext, StartedSession } from '../commands/account-input';
+import { SessionView } from '../views';
+import { AccountWrites } from './account-writes';
+import { isToken, newToken, tokenHash } from './secrets';
+
+const USER_AGENT_MAX = 300;
+
+/**
+ * Starts a session for a person (after a verified sign-up or a password): a new random token
+ * (only its SHA-256 is recorded), the browser's device token kept or made (the "browser that
+ * signed in before" rule), SessionStarted on the person's stream, its first use noted on the
+ * injected clock. The tokens go back to the controller, which puts them in cookies.
+ */
+@Injectable()
+export class SessionStarter {
+  constructor(
+    private readonly writes: AccountWrites,
+    private readonly read: AccountsReadModel,
+  ) {}
+
+  async start(accountId: string, method: 'sign_up' | 'password', browser: BrowserContext, meta: WriteMeta): Promise<StartedSession<SessionView>> {
+    const sessionId = newId('ses');
+    const sessionToken = newToken();
+    const deviceToken = isToken(browser.deviceToken) ? browser.deviceToken : newToken();
+    const now = this.writes.now();
+    await this.writes.account(accountId, {
+      type: 'StartSession',
+      session: {
+        session_id: sessionId,
+        token_hash: tokenHash(sessionToken),
+        device_hash: tokenHash(deviceToken),
+        method,
+        user_agent: browser.userAgent ? browser.userAgent.slice(0, USER_AGENT_MAX) : null,
+        expires_at: new Date(now.getTime() + SESSION_ABSOLUTE_MS).toISOString(),
+      },
+    }, meta);
+    await this.read.touch(sessionId, now);
+    const view = await this.read.session(accountId, sessionId, sessionId, now);
+    if (view === null) throw new Error(`session ${sessionId}: not in the read model after its write`);
+    return { answer: view, sessionToken, deviceToken };
+  }
+}

@@ -1,0 +1,62 @@
+import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
+import { isValidEmail } from '@lib/payments';
+
+/** Limits of the account inputs (decision 0034). */
+export const ACCOUNT_EMAIL_MAX = 254;
+export const PASSWORD_MAX = 200;
+export const BUSINESS_NAME_MAX = 200;
+
+const trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
+
+/** A person's e-mail address (the rule payments use for an address), trimmed; else 400 invalid_request on `email`. */
+export function AccountEmail(): PropertyDecorator {
+  return applyDecorators(
+    ValidateBy({ name: 'isAccountEmail', validator: { validate: (value: unknown) => isValidEmail(value), defaultMessage: () => 'email must be a valid e-mail address' } }),
+    MaxLength(ACCOUNT_EMAIL_MAX, { message: `email is at most ${ACCOUNT_EMAIL_MAX} characters` }),
+    IsString({ message: 'email is required' }),
+    trimmed(),
+  );
+}
+
+/** A password as typed (never trimmed): a non-empty string of at most PASSWORD_MAX characters. */
+export function Password(field: string, required: boolean): PropertyDecorator {
+  return applyDecorators(
+    MaxLength(PASSWORD_MAX, { message: `${field} is at most ${PASSWORD_MAX} characters` }),
+    IsNotEmpty({ message: `${field} is required` }),
+    IsString({ message: `${field} ${required ? 'is required' : 'must be a string'}` }),
+    ...(required ? [] : [IsOptional()]),
+  );
+}
+
+/** A required name, trimmed. */
+export function RequiredName(field: string, max: number): PropertyDecorator {
+  return applyDecorators(MaxLength(max, { message: `${field} is at most ${max} characters` }), IsNotEmpty({ message: `${field} is required` }), IsString({ message: `${field} is required` }), trimmed());
+}
+
+export function OptionalFlag(field: string): PropertyDecorator {
+  return applyDecorators(IsBoolean({ message: `${field} must be true or false` }), IsOptional());
+}
+
+/** An id or code given as a string (its form is the use case's to judge: a wrong one has its own code). */
+export function RequiredString(field: string, max: number): PropertyDecorator {
+  return applyDecorators(MaxLength(max, { message: `${field} is at most ${max} characters` }), IsString({ message: `${field} is required` }));
+}
+
+/** The request's browser, as the account use cases need it (never logged). */
+export interface BrowserContext {
+  ip: string;
+  userAgent: string | null;
+  /** The sign-up cookie's token, when the browser sent one. */
+  signupToken: string | null;
+  /** The long-lived device cookie's token, when the browser sent one. */
+  deviceToken: string | null;
+}
+
+/** A started session and the cookies that carry it: the tokens are in the answer and nowhere else. */
+export interface StartedSession<T> {
+  answer: T;
+  sessionToken: string;
+  deviceToken: string;
+}

@@ -1,0 +1,13 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { PASSWORD_MAX, Password } from '../account-input';
+
+/** POST /me/password (decision 0034). */
+export class ChangePasswordRequest {
+  @Password('current_password', true)
+  @ApiProperty({ description: 'The password now (400 invalid_credentials when wrong).', maxLength: PASSWORD_MAX })
+  current_password!: string;
+
+  @Password('new_password', true)
+  @ApiProperty({ description: 'The new password (400 weak_password says which rule it breaks).', maxLength: PASSWORD_MAX })
+  new_password!: string;
+}

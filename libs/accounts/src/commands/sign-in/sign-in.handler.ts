@@ -1,0 +1,55 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { DomainRefusal } from '@lib/domain';
+import { AccountsReadModel } from '../../accounts.read-model';
+import { emailKey } from '../../accounts.projector';
+import { retryLater } from '../../app/account-writes';
+import { SessionStarter } from '../../app/session-starter';
+import { isToken, tokenHash } from '../../app/secrets';
+import { ACCOUNT_PASSWORDS, AccountPasswords, PASSWORD_FAILURES, PasswordFailures, PasswordSubject } from '../../ports';
+import { SessionView } from '../../views';
+import type { StartedSession } from '../account-input';
+import { SignInCommand } from './sign-in.command';
+
+/** Verified against when the address names no account, so an unknown address takes as long as a wrong password. */
+let decoy: Promise<string> | null = null;
+
+/**
+ * Signs a person in with a password (POST /sessions; decision 0034). The address's failed-password
+ * ladder first (429 too_many_attempts with Retry-After; past 100 failures 403
+ * password_reset_required) — a browser that signed in to this account before counts on its own
+ * and is never disabled; then the password against the argon2id hash (an unknown address is
+ * checked against a decoy hash: the same 400 invalid_credentials, the same time); a failure
+ * counts, a success clears the count and starts a session.
+ */
+@CommandHandler(SignInCommand)
+export class SignInHandler implements ICommandHandler<SignInCommand, StartedSession<SessionView>> {
+  constructor(
+    private readonly read: AccountsReadModel,
+    private readonly sessions: SessionStarter,
+    @Inject(ACCOUNT_PASSWORDS) private readonly passwords: AccountPasswords,
+    @Inject(PASSWORD_FAILURES) private readonly failures: PasswordFailures,
+  ) {}
+
+  async execute({ input, browser, meta }: SignInCommand): Promise<StartedSession<SessionView>> {
+    const account = await this.read.byEmail(input.email);
+    const device = isToken(browser.deviceToken) ? tokenHash(browser.deviceToken) : null;
+    const knownDevice = account !== null && device !== null && (await this.read.knownDevice(account.id, device)) ? device : null;
+    const subject: PasswordSubject = { kind: 'email', email: emailKey(input.email), knownDevice };
+    const gate = await this.failures.check(subject);
+    if (gate.state === 'locked') throw retryLater('too_many_attempts', 'Too many wrong passwords: wait before trying again.', gate.retryAfterSec);
+    if (gate.state === 'disabled') throw new DomainRefusal('password_reset_required', 'This password stopped working after too many failures: reset it.');
+    const matches = account !== null ? await this.passwords.verify(account.password_hash, input.password) : (await this.passwords.verify(await this.decoyHash(), input.password), false);
+    if (!matches) {
+      await this.failures.fail(subject);
+      throw new DomainRefusal('invalid_credentials', 'The e-mail address and password do not match.');
+    }
+    await this.failures.clear(subject);
+    return this.sessions.start(account!.id, 'password', browser, { ...meta, actor: { kind: 'person', id: account!.id, name: null } });
+  }
+
+  private decoyHash(): Promise<string> {
+    decoy ??= this.passwords.hash('decoy password that no account has');
+    return decoy;
+  }
+}

@@ -1,0 +1,59 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { DomainRefusal } from '@lib/domain';
+import { newId } from '@lib/http';
+import { AccountWrites } from '../../app/account-writes';
+import { CodeMailer } from '../../app/code-mailer';
+import { newCode, newToken, tokenHash } from '../../app/secrets';
+import { ACCOUNT_PASSWORDS, AccountPasswords } from '../../ports';
+import { SIGNUP_LIFETIME_MS } from '../../signup.decider';
+import { SignupView, signupView } from '../../views';
+import { StartSignupCommand } from './start-signup.command';
+
+/**
+ * Starts a sign-up (POST /accounts; decision 0034): an address an account holds is 409
+ * email_taken; the password must pass the policy (400 weak_password); then a code is made and
+ * e-mailed (past the address's e-mail budget nothing is sent, and the answer is the same), the
+ * sign-up recorded on its own stream with the hashes of the password, the code and the browser's
+ * sign-up token, and noted on the address's stream (replacing an earlier pending sign-up).
+ */
+@CommandHandler(StartSignupCommand)
+export class StartSignupHandler implements ICommandHandler<StartSignupCommand> {
+  constructor(
+    private readonly writes: AccountWrites,
+    private readonly mailer: CodeMailer,
+    @Inject(ACCOUNT_PASSWORDS) private readonly passwords: AccountPasswords,
+  ) {}
+
+  async execute({ input, meta }: StartSignupCommand): Promise<{ signup: SignupView; signupToken: string }> {
+    const email = input.email;
+    if ((await this.writes.emailState(email)).holder !== null) throw new DomainRefusal('email_taken', 'Another account uses this e-mail address.', 'email');
+    await this.passwords.assertStrong(input.password, 'password', { email });
+    const passwordHash = await this.passwords.hash(input.password);
+    const signupId = newId('sgn');
+    const signupToken = newToken();
+    const now = this.writes.now();
+    const code = newCode();
+    const sent = await this.mailer.send(email, code, now, false);
+    await this.writes.signup(
+      signupId,
+      {
+        type: 'StartSignup',
+        signup: {
+          signup_id: signupId,
+          email,
+          password_hash: passwordHash,
+          business_name: input.business_name,
+          simulated: input.simulated ?? false,
+          browser_hash: tokenHash(signupToken),
+          expires_at: new Date(now.getTime() + SIGNUP_LIFETIME_MS).toISOString(),
+        },
+        code: sent,
+      },
+      meta,
+      true,
+    );
+    await this.writes.email(email, { type: 'NoteSignup', email, signupId }, meta);
+    return { signup: signupView(await this.writes.signupState(signupId)), signupToken };
+  }
+}

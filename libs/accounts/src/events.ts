@@ -1,0 +1,104 @@
+import { ACCOUNT_EMAIL_STREAM, ACCOUNT_STREAM, SIGNUP_STREAM } from './stream-categories';
+
+/**
+ * The stored events of the accounts capability (decision 0034). Type names and snake_case data
+ * are the stored format: add optional fields, never rename or remove. No event holds a password,
+ * an e-mailed code or a session token: only their hashes (argon2id for passwords and codes,
+ * SHA-256 for the 256-bit session and browser tokens).
+ */
+
+/** What a person may do for a business. Only `owner` is granted today (the first business's creator). */
+export type AccountRole = 'owner';
+export const ACCOUNT_ROLES: readonly AccountRole[] = ['owner'];
+
+// ---------------------------------------------------------------- account-<acc_id>
+
+export interface AccountOpenedData {
+  account_id: string;
+  email: string;
+  password_hash: string;
+  signup_id: string | null;
+}
+
+export interface SessionStartedData {
+  session_id: string;
+  /** SHA-256 (hex) of the session cookie's token. */
+  token_hash: string;
+  /** SHA-256 (hex) of the browser's long-lived device cookie (the "browser that signed in before" rule). */
+  device_hash: string;
+  /** How the session was started. */
+  method: 'sign_up' | 'password';
+  user_agent: string | null;
+  /** When it ends whatever happens (absolute lifetime). */
+  expires_at: string;
+}
+
+export type SessionEndReason = 'signed_out' | 'revoked' | 'password_changed';
+
+export type AccountEvent =
+  | { type: 'AccountOpened'; data: AccountOpenedData }
+  | { type: 'AccountBusinessJoined'; data: { account_id: string; business_id: string; role: AccountRole } }
+  | { type: 'SessionStarted'; data: SessionStartedData }
+  | { type: 'SessionEnded'; data: { session_id: string; reason: SessionEndReason } }
+  | { type: 'AccountPasswordChanged'; data: { account_id: string; password_hash: string } };
+
+export const ACCOUNT_EVENT_TYPES = ['AccountOpened', 'AccountBusinessJoined', 'SessionStarted', 'SessionEnded', 'AccountPasswordChanged'] as const;
+
+export function asAccountEvent(event: { stream?: string; type: string; data: unknown }): AccountEvent | null {
+  if (event.stream !== undefined && !ACCOUNT_STREAM.owns(event.stream)) return null;
+  if (!(ACCOUNT_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
+  return { type: event.type, data: event.data } as AccountEvent;
+}
+
+// ---------------------------------------------------------------- account_email-<fingerprint>
+
+export type AccountEmailEvent =
+  | { type: 'AccountEmailSignupStarted'; data: { email: string; signup_id: string } }
+  | { type: 'AccountEmailClaimed'; data: { email: string; account_id: string } };
+
+export const ACCOUNT_EMAIL_EVENT_TYPES = ['AccountEmailSignupStarted', 'AccountEmailClaimed'] as const;
+
+export function asAccountEmailEvent(event: { stream?: string; type: string; data: unknown }): AccountEmailEvent | null {
+  if (event.stream !== undefined && !ACCOUNT_EMAIL_STREAM.owns(event.stream)) return null;
+  if (!(ACCOUNT_EMAIL_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
+  return { type: event.type, data: event.data } as AccountEmailEvent;
+}
+
+// ---------------------------------------------------------------- signup-<sgn_id>
+
+export interface SignupStartedData {
+  signup_id: string;
+  email: string;
+  /** argon2id of the chosen password: the account's once verified. */
+  password_hash: string;
+  business_name: string;
+  simulated: boolean;
+  /** SHA-256 (hex) of the sign-up cookie's token: the browser that started it. */
+  browser_hash: string;
+  /** The sign-up ends a day after it started (verification_expired). */
+  expires_at: string;
+}
+
+export interface SignupCodeSentData {
+  /** argon2id of the 6-digit code. */
+  code_hash: string;
+  sent_at: string;
+  /** 15 minutes after sent_at (code_expired). */
+  expires_at: string;
+  /** False when the address's e-mail budget was spent: the code exists but no e-mail went out. */
+  delivered: boolean;
+}
+
+export type SignupEvent =
+  | { type: 'SignupStarted'; data: SignupStartedData }
+  | { type: 'SignupCodeSent'; data: SignupCodeSentData }
+  | { type: 'SignupCodeRejected'; data: { signup_id: string } }
+  | { type: 'SignupCompleted'; data: { signup_id: string; account_id: string } };
+
+export const SIGNUP_EVENT_TYPES = ['SignupStarted', 'SignupCodeSent', 'SignupCodeRejected', 'SignupCompleted'] as const;
+
+export function asSignupEvent(event: { stream?: string; type: string; data: unknown }): SignupEvent | null {
+  if (event.stream !== undefined && !SIGNUP_STREAM.owns(event.stream)) return null;
+  if (!(SIGNUP_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
+  return { type: event.type, data: event.data } as SignupEvent;
+}

@@ -1,0 +1,67 @@
+/**
+ * What the accounts capability needs from the rest of the service, as small ports (decision
+ * 0034). AccountsModule binds each to its implementation (libs/mail, libs/passwords,
+ * libs/limits, libs/challenge) through adapters in ./adapters; tests may bind their own.
+ */
+
+/** Wall time (tests inject their own: the failed-password ladder and code expiry run on it). */
+export const ACCOUNTS_CLOCK = Symbol('ACCOUNTS_CLOCK');
+export type AccountsClock = () => Date;
+
+/** E-mails a person receives. Throws EmailUnavailable when the deployment cannot send (503 email_unavailable). */
+export const ACCOUNT_MAIL = Symbol('ACCOUNT_MAIL');
+export interface AccountMail {
+  sendSignupCode(to: string, code: string): Promise<void>;
+}
+
+/** Password hashing (argon2id) and the new-password policy (400 weak_password says which rule broke). */
+export const ACCOUNT_PASSWORDS = Symbol('ACCOUNT_PASSWORDS');
+export interface AccountPasswords {
+  hash(secret: string): Promise<string>;
+  verify(hash: string, secret: string): Promise<boolean>;
+  /** Throws a 400 weak_password refusal (field `field`) when the new password breaks a rule. */
+  assertStrong(password: string, field: string, context: { email?: string }): Promise<void>;
+}
+
+/**
+ * Who a failed password counts against: an e-mail address (sign-in; `device` is the hashed
+ * device cookie of a browser that signed in to that account before, which keeps its own count
+ * that never disables the password), or a session (wrong current passwords).
+ */
+export type PasswordSubject = { kind: 'email'; email: string; knownDevice: string | null } | { kind: 'session'; sessionId: string };
+
+export type PasswordGate = { state: 'open' } | { state: 'locked'; retryAfterSec: number } | { state: 'disabled' };
+
+/** The failed-password ladder of spec §8 (5 → 1 min, 10 → 5 min, 15 → 15 min, 20 and every 5 after → 1 h; 100 → disabled). */
+export const PASSWORD_FAILURES = Symbol('PASSWORD_FAILURES');
+export interface PasswordFailures {
+  check(subject: PasswordSubject): Promise<PasswordGate>;
+  fail(subject: PasswordSubject): Promise<void>;
+  clear(subject: PasswordSubject): Promise<void>;
+}
+
+/** The e-mails-per-address budget (5 an hour, 20 a day): false when spent (then send nothing). */
+export const EMAIL_BUDGET = Symbol('EMAIL_BUDGET');
+export interface EmailBudget {
+  take(address: string): Promise<{ allowed: true } | { allowed: false; retryAfterSec: number }>;
+}
+
+/** Wrong sign-up codes per address (10 a day): `blocked` answers 429 too_many_attempts before a code is checked. */
+export const SIGNUP_CODE_LIMIT = Symbol('SIGNUP_CODE_LIMIT');
+export interface SignupCodeLimit {
+  check(address: string): Promise<{ allowed: true } | { allowed: false; retryAfterSec: number }>;
+  fail(address: string): Promise<void>;
+}
+
+/** The bot challenge of spec §5.9 (`Service-Challenge`); the forms that need it. */
+export type ChallengeForm = 'sign_up' | 'sign_in' | 'password_reset';
+export const CHALLENGE_CHECK = Symbol('CHALLENGE_CHECK');
+export interface ChallengeCheck {
+  /** True when the token passed and was not used before, for this form. */
+  verify(token: string | undefined, form: ChallengeForm, ip: string): Promise<boolean>;
+}
+
+/** The deployment cannot send e-mail now (503 email_unavailable). */
+export class EmailUnavailable extends Error {
+  override name = 'EmailUnavailable';
+}

@@ -1,0 +1,159 @@
+import { Decider, DomainRefusal, decideBy, ignoreUnknown } from '@lib/domain';
+import { SignupCodeSentData, SignupEvent, SignupStartedData, asSignupEvent } from './events';
+
+/**
+ * One sign-up's pure decider over `signup-<sgn_id>` (decision 0034), with given/when/then tests
+ * in test/accounts/signup.decider.spec.ts. Everything impure — the time, whether the code the
+ * person typed matches the hash (argon2id), whether the request came from the browser that
+ * started the sign-up, whether a newer sign-up replaced this one — comes in the command or the
+ * context, so the rules here are plain:
+ *
+ * - a sign-up lives a day, ends when completed, and is replaced by a newer one for the same
+ *   address: then 400 verification_expired;
+ * - a code is valid 15 minutes (400 code_expired); 5 wrong tries lock it (429 too_many_attempts
+ *   until a new code); a new code a minute after the last, at most 5 per sign-up (429
+ *   too_many_emails);
+ * - finished in another browser (no sign-up cookie), the chosen password must be given again
+ *   (400 password_required) and match (400 invalid_credentials).
+ *
+ * A wrong code is recorded (SignupCodeRejected) rather than thrown: the handler answers 400
+ * invalid_code after the append, so the count survives.
+ */
+
+export const SIGNUP_LIFETIME_MS = 24 * 60 * 60 * 1000;
+export const CODE_LIFETIME_MS = 15 * 60 * 1000;
+export const CODE_RESEND_AFTER_MS = 60 * 1000;
+export const CODES_PER_SIGNUP = 5;
+export const WRONG_TRIES_PER_CODE = 5;
+
+export interface SignupRecord {
+  id: string;
+  email: string;
+  passwordHash: string;
+  businessName: string;
+  simulated: boolean;
+  browserHash: string;
+  expiresAt: string;
+}
+
+export interface SignupCode {
+  hash: string;
+  sentAt: string;
+  expiresAt: string;
+  wrongTries: number;
+}
+
+export interface SignupState {
+  signup: SignupRecord | null;
+  code: SignupCode | null;
+  codesSent: number;
+  completedBy: string | null;
+}
+
+export interface StartSignup {
+  type: 'StartSignup';
+  signup: SignupStartedData;
+  code: SignupCodeSentData;
+}
+
+export interface ResendSignupCode {
+  type: 'ResendSignupCode';
+  code: SignupCodeSentData;
+  /** A newer sign-up for the address replaced this one. */
+  replaced: boolean;
+}
+
+export interface TrySignupCode {
+  type: 'TrySignupCode';
+  /** The code hash the handler compared the typed code with, and whether it matched. */
+  checkedHash: string | null;
+  codeMatches: boolean;
+  /** The request carried the sign-up cookie of the browser that started it. */
+  sameBrowser: boolean;
+  /** Another browser: whether the password was given, and whether it matches the chosen one. */
+  passwordGiven: boolean;
+  passwordMatches: boolean;
+  replaced: boolean;
+  /** The account the completed sign-up opens. */
+  accountId: string;
+}
+
+export type SignupCommand = StartSignup | ResendSignupCode | TrySignupCode;
+
+export interface SignupContext {
+  now: Date;
+}
+
+/** Whole seconds until `at` (at least 1): a Retry-After. */
+export const secondsUntil = (at: number, now: Date): number => Math.max(1, Math.ceil((at - now.getTime()) / 1000));
+
+const retryLater = (code: 'too_many_attempts' | 'too_many_emails', message: string, seconds: number) => new DomainRefusal(code, message, null, { retry_after: seconds });
+
+/** The sign-up still open at `now`, else 400 verification_expired. */
+function open(state: SignupState, replaced: boolean, now: Date): { signup: SignupRecord; code: SignupCode } {
+  const { signup, code } = state;
+  if (signup === null || code === null || state.completedBy !== null || replaced || now.getTime() >= Date.parse(signup.expiresAt)) {
+    throw new DomainRefusal('verification_expired', 'This sign-up is finished, replaced by a newer one, or older than a day: sign up again.');
+  }
+  return { signup, code };
+}
+
+export const signupDecider: Decider<SignupCommand, SignupEvent, SignupState, SignupContext> = {
+  initialState: { signup: null, code: null, codesSent: 0, completedBy: null },
+  decide: (command, state, context) =>
+    decideBy<SignupCommand, SignupState, SignupContext, SignupEvent>(
+      {
+        StartSignup(c, s) {
+          if (s.signup !== null) {
+            if (s.signup.id === c.signup.signup_id) return [];
+            throw new Error(`sign-up ${c.signup.signup_id} decided on the stream of ${s.signup.id}`);
+          }
+          return [
+            { type: 'SignupStarted', data: c.signup },
+            { type: 'SignupCodeSent', data: c.code },
+          ];
+        },
+        ResendSignupCode(c, s, ctx) {
+          const { code } = open(s, c.replaced, ctx.now);
+          if (s.codesSent >= CODES_PER_SIGNUP) {
+            throw retryLater('too_many_emails', `At most ${CODES_PER_SIGNUP} codes are sent per sign-up: sign up again.`, secondsUntil(Date.parse(s.signup!.expiresAt), ctx.now));
+          }
+          const next = Date.parse(code.sentAt) + CODE_RESEND_AFTER_MS;
+          if (ctx.now.getTime() < next) throw retryLater('too_many_emails', 'A new code can be sent a minute after the last.', secondsUntil(next, ctx.now));
+          return [{ type: 'SignupCodeSent', data: c.code }];
+        },
+        TrySignupCode(c, s, ctx) {
+          const { signup, code } = open(s, c.replaced, ctx.now);
+          if (code.wrongTries >= WRONG_TRIES_PER_CODE) {
+            const next = Math.max(Date.parse(code.sentAt) + CODE_RESEND_AFTER_MS, ctx.now.getTime());
+            throw retryLater('too_many_attempts', `${WRONG_TRIES_PER_CODE} wrong codes: ask for a new code.`, secondsUntil(next, ctx.now));
+          }
+          if (!c.sameBrowser && !c.passwordGiven) throw new DomainRefusal('password_required', 'Finishing the sign-up in another browser needs the password you chose.', 'password');
+          if (ctx.now.getTime() >= Date.parse(code.expiresAt)) throw new DomainRefusal('code_expired', 'This code is older than 15 minutes: ask for a new one.', 'code');
+          if (!c.codeMatches || c.checkedHash !== code.hash) return [{ type: 'SignupCodeRejected', data: { signup_id: signup.id } }];
+          if (!c.sameBrowser && !c.passwordMatches) throw new DomainRefusal('invalid_credentials', 'The password does not match the one chosen at sign-up.', 'password');
+          return [{ type: 'SignupCompleted', data: { signup_id: signup.id, account_id: c.accountId } }];
+        },
+      },
+      command,
+      state,
+      context,
+    ),
+  evolve(state, event) {
+    switch (event.type) {
+      case 'SignupStarted': {
+        const d = event.data;
+        return { ...state, signup: { id: d.signup_id, email: d.email, passwordHash: d.password_hash, businessName: d.business_name, simulated: d.simulated, browserHash: d.browser_hash, expiresAt: d.expires_at } };
+      }
+      case 'SignupCodeSent':
+        return { ...state, code: { hash: event.data.code_hash, sentAt: event.data.sent_at, expiresAt: event.data.expires_at, wrongTries: 0 }, codesSent: state.codesSent + 1 };
+      case 'SignupCodeRejected':
+        return state.code === null ? state : { ...state, code: { ...state.code, wrongTries: state.code.wrongTries + 1 } };
+      case 'SignupCompleted':
+        return { ...state, completedBy: event.data.account_id };
+      default:
+        return ignoreUnknown(event, state);
+    }
+  },
+  fromStored: asSignupEvent,
+};
