@@ -1,10 +1,12 @@
 import { DynamicModule, ForwardReference, Module, Type } from '@nestjs/common';
+import { AccountsModule } from '@lib/accounts';
 import { BusinessesModule } from '@lib/businesses';
 import { CheckoutPageModule } from '@lib/checkout-page';
 import { AppConfig, CoreModule } from '@lib/core';
 import { WebhookDispatcherModule } from '@lib/webhooks';
 import { OperationsModule } from '@lib/operations';
 import { allProjectors } from '@lib/wiring';
+import { AccountsHttpModule } from './accounts/accounts-http.module';
 import { BusinessController } from './businesses/business.controller';
 import { CustomersHttpModule } from './customers/customers-http.module';
 import { HealthController } from './health.controller';
@@ -29,10 +31,12 @@ export class AppModule {
    * capability's module, which then replaces the default one).
    */
   static forRoot(config: AppConfig, imports: Import[] = []): DynamicModule {
-    const defaults = [WebhooksModule, WebhookDispatcherModule].filter((m) => !brings(imports, m));
+    const defaults: Import[] = [WebhooksModule, WebhookDispatcherModule].filter((m) => !brings(imports, m));
+    // the accounts capability with its ports' default bindings, unless a test brings its own AccountsModule.forRoot(...)
+    if (!brings(imports, AccountsModule)) defaults.push(AccountsModule.forRoot());
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, BusinessesModule, OperationsModule, PaymentsHttpModule, CustomersHttpModule, LinksHttpModule, SearchHttpModule, WalletsHttpModule, CheckoutPageModule, ...defaults, ...imports],
+      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, BusinessesModule, OperationsModule, PaymentsHttpModule, CustomersHttpModule, LinksHttpModule, SearchHttpModule, WalletsHttpModule, CheckoutPageModule, AccountsHttpModule, ...defaults, ...imports],
       controllers: [HealthController, BusinessController],
     };
   }

@@ -28,3 +28,19 @@ export const LiveModeAction = () => SetMetadata(LIVE_MODE_ACTION, true);
 
 /** Dashboard sessions only (§5.5): API keys get 403 session_required. */
 export const DashboardOnly = () => SetMetadata(DASHBOARD_ONLY, true);
+
+export const ACCOUNT_ROUTE = 'auth:account-route';
+export const SAME_ORIGIN = 'auth:same-origin';
+
+/**
+ * A route of the signed-in person rather than of a business (GET /me, /sessions…; decision
+ * 0034): a session cookie without the Service-Business header; API keys get 403
+ * session_required.
+ */
+export const AccountRoute = () => SetMetadata(ACCOUNT_ROUTE, true);
+
+/**
+ * A public route a browser calls to get a session (sign-up, sign-in): refused with 403
+ * cross_site_request from another site, like every cookie request (no login CSRF).
+ */
+export const SameOriginOnly = () => SetMetadata(SAME_ORIGIN, true);

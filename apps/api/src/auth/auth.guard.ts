@@ -1,35 +1,54 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
+import { SessionAuthenticator } from '@lib/accounts';
 import { Access, BusinessService, Resource, keyAllows } from '@lib/businesses';
+import { APP_CONFIG, AppConfig } from '@lib/core';
 import { ApiError } from '@lib/http';
-import { DASHBOARD_ONLY, LIVE_MODE_ACTION, PERMISSION, PUBLIC_ROUTE } from './auth.decorators';
+import { ACCOUNT_ROUTE, DASHBOARD_ONLY, LIVE_MODE_ACTION, PERMISSION, PUBLIC_ROUTE, SAME_ORIGIN } from './auth.decorators';
+import { DashboardCookies, isCrossSite } from './cookies';
 
 const CHALLENGE = { 'www-authenticate': 'Bearer' };
 const BEARER = /^Bearer ([A-Za-z0-9_]{1,200})$/;
 export const BUSINESS_HEADER = 'service-business';
 
 /**
- * Spec §5 in one place: who may call a route. Order: credentials (401), dashboard-only (403
- * session_required), business header (403 business_forbidden), restricted-key permission
- * (403 permission_denied), test key on a live business (403 test_mode_unavailable).
+ * Spec §5 in one place: who may call a route.
+ *
+ * With an API key (Authorization): credentials (401), dashboard-only and account routes (403
+ * session_required), business header (403 business_forbidden), restricted-key permission (403
+ * permission_denied), test key on a live business (403 test_mode_unavailable).
+ *
+ * Without one, a dashboard session (decision 0034): its cookie from another site (403
+ * cross_site_request), the session live (else 401 unauthenticated), then on a business route the
+ * Service-Business header (400 business_required when missing, 403 business_forbidden for a
+ * business the person cannot act for — the same answer whether it exists or not). Public routes
+ * ignore the cookie; sign-up and sign-in (@SameOriginOnly) refuse other sites too.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
+  private readonly cookies: DashboardCookies;
+
   constructor(
     private readonly reflector: Reflector,
     @Inject(BusinessService) private readonly businesses: BusinessService,
-  ) {}
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() private readonly sessions: SessionAuthenticator | null,
+  ) {
+    this.cookies = new DashboardCookies(config);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const meta = <T>(key: string) => this.reflector.getAllAndOverride<T | undefined>(key, [context.getHandler(), context.getClass()]);
     const isPublic = meta<boolean>(PUBLIC_ROUTE) === true;
+    const accountRoute = meta<boolean>(ACCOUNT_ROUTE) === true;
     const header = request.headers.authorization;
 
     if (header === undefined || header === '') {
+      if (meta<boolean>(SAME_ORIGIN)) this.assertSameSite(request);
       if (isPublic) return true;
-      throw new ApiError('unauthenticated', 'No API key: send Authorization: Bearer <secret key>.', null, CHALLENGE);
+      return this.bySession(request, accountRoute);
     }
     const match = BEARER.exec(header);
     if (!match) throw new ApiError('invalid_api_key', 'The Authorization header must be "Bearer <key>".', null, CHALLENGE);
@@ -39,7 +58,7 @@ export class AuthGuard implements CanActivate {
       if (isPublic) return true; // a publishable key identifies a business on public routes; it grants nothing
       throw new ApiError('invalid_api_key', 'A publishable key cannot call this route: use a secret key.', null, CHALLENGE);
     }
-    if (meta<boolean>(DASHBOARD_ONLY)) throw new ApiError('session_required', 'This route is for dashboard sessions only, not API keys.');
+    if (meta<boolean>(DASHBOARD_ONLY) || accountRoute) throw new ApiError('session_required', 'This route is for dashboard sessions only, not API keys.');
 
     const named = request.headers[BUSINESS_HEADER];
     if (named !== undefined && named !== found.business.id) {
@@ -57,5 +76,35 @@ export class AuthGuard implements CanActivate {
     }
     request.auth = { kind: 'api_key', key: found.key, business: found.business };
     return true;
+  }
+
+  /** A request without an API key on a route that needs credentials: a dashboard session, or 401. */
+  private async bySession(request: FastifyRequest, accountRoute: boolean): Promise<boolean> {
+    const token = this.cookies.read(request, 'session');
+    if (token === null || this.sessions === null) {
+      throw new ApiError('unauthenticated', accountRoute ? 'Sign in first: this route needs a dashboard session.' : 'No API key: send Authorization: Bearer <secret key>.', null, CHALLENGE);
+    }
+    this.assertSameSite(request);
+    const live = await this.sessions.session(token);
+    if (live === null) throw new ApiError('unauthenticated', 'The session has ended or expired: sign in again.', null, CHALLENGE);
+    const base = { kind: 'session' as const, sessionId: live.sessionId, accountId: live.accountId, email: live.email, deviceHash: live.deviceHash };
+    if (accountRoute) {
+      request.auth = { ...base, business: null, role: null };
+      return true;
+    }
+    const named = request.headers[BUSINESS_HEADER];
+    if (named === undefined || named === '') throw new ApiError('business_required', 'Name the business to act for in the Service-Business header.', 'Service-Business');
+    const forbidden = () => new ApiError('business_forbidden', 'You cannot act for the business the Service-Business header names.', 'Service-Business');
+    if (typeof named !== 'string') throw forbidden();
+    const role = await this.sessions.roleFor(live.accountId, named);
+    const business = role === null ? null : await this.businesses.getBusiness(named);
+    if (role === null || business === null) throw forbidden();
+    // owner is the only role: a secret key's reach (permissions and live mode alike); other roles check here (decision 0034)
+    request.auth = { ...base, business, role };
+    return true;
+  }
+
+  private assertSameSite(request: FastifyRequest): void {
+    if (isCrossSite(request, this.config)) throw new ApiError('cross_site_request', 'A dashboard request must come from the service’s own site.');
   }
 }

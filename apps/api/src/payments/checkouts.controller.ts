@@ -19,7 +19,7 @@ import {
   SupersedeCheckoutCommand,
 } from '@lib/payments';
 import { LiveModeAction, Public } from '../auth/auth.decorators';
-import { Auth, RequestAuth, writeMeta } from '../auth/request-auth';
+import { Auth, RequestAuth, accessOf, businessOf, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { RateLimit } from '../platform/rate-limit.guard';
@@ -74,7 +74,8 @@ export class CheckoutsController {
   @RateLimit('checkouts.create')
   @Post()
   async open(@Body() body: OpenCheckoutRequest, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
-    const caller = auth.kind === 'api_key' ? { id: auth.business.id, simulated: auth.business.simulated, status: auth.business.status } : null;
+    const acting = businessOf(auth);
+    const caller = acting !== null ? { id: acting.id, simulated: acting.simulated, status: acting.status } : null;
     const { checkoutId } = await this.commands.execute(new OpenCheckoutCommand(body, caller, writeMeta(request)));
     return { data: await this.checkout(checkoutId, auth) };
   }
@@ -161,11 +162,11 @@ export class CheckoutsController {
 
   /** The checkout as this caller may see it: a key only its business's, a secret key with email, reporting and fee_rate_bps; a public caller any, public fields only. */
   private checkout(id: string, auth: RequestAuth) {
-    return this.queries.execute(new GetCheckoutQuery(id, { businessId: actingFor(auth), secretFields: auth.kind === 'api_key' && auth.key.type === 'secret' }));
+    return this.queries.execute(new GetCheckoutQuery(id, { businessId: actingFor(auth), secretFields: accessOf(auth).type === 'secret' && businessOf(auth) !== null }));
   }
 }
 
 /** The business a secret or restricted key acts as; null for a public caller (no credentials, or a publishable key). */
 function actingFor(auth: RequestAuth): ActingFor {
-  return auth.kind === 'api_key' ? auth.business.id : null;
+  return businessOf(auth)?.id ?? null;
 }

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, catchError, from, mergeMap, of, throwError } from 'rxjs';
 import { IdempotencyStore, fingerprint } from '@lib/idempotency';
 import { ApiError } from '@lib/http';
-import { authOf } from '../auth/request-auth';
+import { authOf, businessOf } from '../auth/request-auth';
 
 export const IDEMPOTENCY_STORE = Symbol('IDEMPOTENCY_STORE');
 export const IDEMPOTENCY = 'idempotency:mode';
@@ -48,8 +48,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     const print = fingerprint('POST', request.url, JSON.stringify(request.body ?? null));
     const auth = authOf(request);
-    // §8.6: per business; without a business, key and body together (a new body is a new request)
-    const [scope, storeKey] = auth.kind === 'api_key' ? [`biz:${auth.business.id}`, key] : ['public', `${key}:${print}`];
+    const business = businessOf(auth);
+    // §8.6: per business (a secret key or a session acting for it alike: #19 B17); a person's own routes per person;
+    // without a business or person, key and body together (a new body is a new request)
+    const [scope, storeKey] = business !== null ? [`biz:${business.id}`, key] : auth.kind === 'session' ? [`acc:${auth.accountId}`, key] : ['public', `${key}:${print}`];
     const status = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, context.getHandler()) ?? HttpStatus.CREATED;
     const reply = context.switchToHttp().getResponse<FastifyReply>();
 

@@ -9,7 +9,8 @@ import type { Access, Resource } from '@lib/businesses';
 import type { AppConfig } from '@lib/core';
 import { ERROR_STATUS, ErrorCode } from '@lib/http';
 import { RATE_LIMITS } from '@lib/rate-limit';
-import { DASHBOARD_ONLY, LIVE_MODE_ACTION, PERMISSION, PUBLIC_ROUTE } from '../auth/auth.decorators';
+import { ACCOUNT_ROUTE, DASHBOARD_ONLY, LIVE_MODE_ACTION, PERMISSION, PUBLIC_ROUTE, SAME_ORIGIN } from '../auth/auth.decorators';
+import { ACCOUNT_COMPONENTS } from '../accounts/schemas';
 import { CUSTOMER_COMPONENTS } from '../customers/schemas';
 import { LINK_COMPONENTS } from '../links/schemas';
 import { PAYMENT_COMPONENTS } from '../payments/schemas';
@@ -183,7 +184,7 @@ const SCHEMAS = {
 } satisfies Record<string, SchemaObject>;
 
 /** Every resource component the routes refer to (spec §2), by name. */
-const RESOURCE_SCHEMAS: Record<string, SchemaObject> = { ...SCHEMAS, ...PAYMENT_COMPONENTS, ...CUSTOMER_COMPONENTS, ...LINK_COMPONENTS, ...SEARCH_COMPONENTS, ...WALLET_COMPONENTS, ...WEBHOOK_COMPONENTS };
+const RESOURCE_SCHEMAS: Record<string, SchemaObject> = { ...SCHEMAS, ...ACCOUNT_COMPONENTS, ...PAYMENT_COMPONENTS, ...CUSTOMER_COMPONENTS, ...LINK_COMPONENTS, ...SEARCH_COMPONENTS, ...WALLET_COMPONENTS, ...WEBHOOK_COMPONENTS };
 
 /** A reference to one of the shared resource schemas. */
 export function schemaRef(name: keyof typeof SCHEMAS): ReferenceObject {
@@ -220,6 +221,10 @@ interface RouteFacts {
   permission?: { resource: Resource; access: Access };
   liveMode: boolean;
   dashboardOnly: boolean;
+  /** A route of the signed-in person, not of a business (decision 0034). */
+  accountRoute: boolean;
+  /** A public route that refuses other sites (sign-up, sign-in). */
+  sameOrigin: boolean;
   idempotency?: 'required' | 'ignored';
   rateLimit?: string;
   /** Has body, query, path or header arguments the validation pipe checks. */
@@ -299,7 +304,7 @@ export function describeApi(app: NestFastifyApplication, config: AppConfig, pref
     tags: ['meta'],
     responses: { '200': { description: 'The OpenAPI document of the API.', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } } },
   };
-  describeOperation(own, { method: 'GET', guarded: false, isPublic: true, liveMode: false, dashboardOnly: false, validatedInput: false, explicit: [] });
+  describeOperation(own, { method: 'GET', guarded: false, isPublic: true, liveMode: false, dashboardOnly: false, accountRoute: false, sameOrigin: false, validatedInput: false, explicit: [] });
   own.operationId = OPERATION_IDS[`GET /${OPENAPI_PATH}`];
   document.paths[`/${OPENAPI_PATH}`] = { get: own };
 
@@ -531,6 +536,8 @@ function factsOf(reflector: Reflector, { controller, name, handler }: RouteHandl
     permission: meta(PERMISSION),
     liveMode: meta<boolean>(LIVE_MODE_ACTION) === true,
     dashboardOnly: meta<boolean>(DASHBOARD_ONLY) === true,
+    accountRoute: meta<boolean>(ACCOUNT_ROUTE) === true,
+    sameOrigin: meta<boolean>(SAME_ORIGIN) === true,
     idempotency: meta(IDEMPOTENCY),
     rateLimit: meta(RATE_LIMIT_RULE),
     validatedInput: checked,
@@ -564,11 +571,13 @@ export function routeErrors(facts: RouteFacts): Map<ErrorCode, string> {
     add('unsupported_media_type', 'a body was sent without Content-Type: application/json');
   }
   if (facts.guarded) {
-    if (!facts.isPublic) add('unauthenticated', 'no API key was sent');
+    if (!facts.isPublic) add('unauthenticated', facts.accountRoute ? 'no dashboard session cookie was sent, or the session ended or expired' : 'no API key or dashboard session was sent, or the session ended or expired');
     add('invalid_api_key', `the key is invalid or revoked${facts.isPublic ? '' : ', a publishable key'}, or the Authorization header is not "Bearer <key>"${keySent}`);
-    if (facts.dashboardOnly) add('session_required', 'this route is for dashboard sessions only; API keys are refused');
-    add('business_forbidden', `the Service-Business header names a business the caller cannot act for${keySent}`);
-    if (!facts.dashboardOnly && !facts.isPublic) {
+    if (facts.dashboardOnly || facts.accountRoute) add('session_required', 'this route is for dashboard sessions only; API keys are refused');
+    if (!facts.isPublic || facts.sameOrigin) add('cross_site_request', 'a browser request with the dashboard cookie (or asking for it) came from another site');
+    if (!facts.isPublic && !facts.accountRoute) add('business_required', 'a dashboard session did not name the business in the Service-Business header');
+    if (!facts.accountRoute) add('business_forbidden', `the Service-Business header names a business the caller cannot act for${keySent}`);
+    if (!facts.dashboardOnly && !facts.isPublic && !facts.accountRoute) {
       const lacks = facts.permission ? `the restricted key lacks ${facts.permission.access} access to ${facts.permission.resource}` : 'restricted keys cannot use this route';
       add('permission_denied', `${lacks}${keySent}`);
     }
@@ -618,12 +627,13 @@ function describeOperation(operation: Operation, facts: RouteFacts): void {
   operation.security = facts.isPublic ? [] : [{ [SECURITY_SCHEME]: [] }];
   const notes: string[] = [];
   if (facts.isPublic) notes.push('Public: no credentials needed (a key sent anyway must be valid).');
-  if (facts.dashboardOnly) notes.push('Dashboard sessions only: API keys get 403 session_required.');
+  if (facts.dashboardOnly || facts.accountRoute) notes.push('Dashboard sessions only: API keys get 403 session_required.');
+  if (facts.accountRoute) notes.push('The signed-in person’s own route: no Service-Business header.');
   if (facts.permission) notes.push(`Restricted keys need ${facts.permission.access} access to ${facts.permission.resource}.`);
   if (facts.liveMode) notes.push('A test key on a live business gets 403 test_mode_unavailable.');
   if (facts.method === 'POST' && facts.idempotency === 'ignored') notes.push('The Idempotency-Key is ignored: the response is never stored or replayed.');
   if (notes.length > 0) operation.description = [operation.description, ...notes].filter(Boolean).join('\n\n');
-  operation['x-auth'] = facts.isPublic ? 'public' : facts.dashboardOnly ? 'dashboard_session' : 'api_key';
+  operation['x-auth'] = facts.isPublic ? 'public' : facts.dashboardOnly || facts.accountRoute ? 'dashboard_session' : 'api_key';
   if (facts.permission) operation['x-permission'] = facts.permission;
   if (facts.rateLimit) operation['x-rate-limit'] = facts.rateLimit;
 

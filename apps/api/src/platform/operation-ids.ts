@@ -14,6 +14,16 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'PATCH /checkout-settings': 'updateCheckoutSettings',
   'GET /api_keys': 'listApiKeys',
 
+  'POST /accounts': 'signUp',
+  'POST /accounts/verify': 'verifySignUp',
+  'POST /accounts/verify/resend': 'resendSignUpCode',
+  'POST /sessions': 'signIn',
+  'GET /sessions': 'listSessions',
+  'DELETE /sessions/current': 'signOut',
+  'DELETE /sessions/{id}': 'endSession',
+  'GET /me': 'getMe',
+  'POST /me/password': 'changePassword',
+
   'POST /payments': 'createPayment',
   'GET /payments': 'listPayments',
   'GET /payments/{id}': 'getPayment',

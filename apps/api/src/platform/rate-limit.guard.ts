@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '@lib/http';
 import { RATE_LIMITS, RateLimiter } from '@lib/rate-limit';
-import { authOf } from '../auth/request-auth';
+import { authOf, businessOf } from '../auth/request-auth';
 
 export const RATE_LIMITER = Symbol('RATE_LIMITER');
 export const RATE_LIMIT_RULE = 'rate-limit:rule';
@@ -35,7 +35,8 @@ export class RateLimitGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const rule = RULES.get(name)!;
     const auth = authOf(request);
-    const subject = rule.per === 'business' && auth.kind === 'api_key' ? auth.business.id : request.ip;
+    const business = businessOf(auth);
+    const subject = rule.per === 'business' && business !== null ? business.id : request.ip;
     const decision = await this.limiter.consume(name, subject);
     if (decision.allowed) return true;
     throw new ApiError('rate_limited', `Too many requests: wait ${decision.retryAfterSec} s.`, null, { 'retry-after': String(decision.retryAfterSec) });

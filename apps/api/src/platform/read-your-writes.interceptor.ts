@@ -2,7 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import type { FastifyRequest } from 'fastify';
 import { Observable, from, switchMap } from 'rxjs';
 import { CommandRunner } from '@lib/eventstore';
-import { authOf } from '../auth/request-auth';
+import { authOf, businessOf } from '../auth/request-auth';
 
 /**
  * Read your writes for the writes answered before the read models had them (a new payment is
@@ -19,7 +19,7 @@ export class ReadYourWritesInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     if (request.method !== 'GET' && request.method !== 'HEAD') return next.handle();
     const auth = authOf(request);
-    const scope = auth.kind === 'api_key' ? auth.business.id : null;
+    const scope = businessOf(auth)?.id ?? null;
     if (!this.runner.hasUnseenWrites(scope)) return next.handle();
     return from(this.runner.readBarrier(scope)).pipe(switchMap(() => next.handle()));
   }

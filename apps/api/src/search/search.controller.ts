@@ -3,7 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { SearchQuery } from '@lib/search';
 import { RequiresPermission } from '../auth/auth.decorators';
-import { Auth, CurrentBusiness, RequestAuth } from '../auth/request-auth';
+import { Auth, CurrentBusiness, RequestAuth, accessOf } from '../auth/request-auth';
 import type { Business } from '@lib/businesses';
 import { ApiErrors } from '../platform/openapi';
 import { ApiPage } from '../platform/route-presets';
@@ -28,7 +28,7 @@ export class SearchController {
   @RequiresPermission('search', 'read')
   @Get()
   search(@CurrentBusiness() business: Business, @Auth() auth: RequestAuth, @Query() query: Record<string, unknown>) {
-    const key = auth.kind === 'api_key' ? auth.key : { type: 'publishable' as const, permissions: null };
+    const key = accessOf(auth);
     return this.queries.execute(new SearchQuery(business.id, key, query));
   }
 }

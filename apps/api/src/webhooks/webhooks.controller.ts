@@ -16,7 +16,7 @@ import {
   UpdateWebhookBody,
 } from '@lib/webhooks';
 import { RequiresPermission } from '../auth/auth.decorators';
-import { Auth, CurrentBusiness, RequestAuth, actorOf, writeMeta } from '../auth/request-auth';
+import { Auth, CurrentBusiness, RequestAuth, accessOf, actorOf, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { RateLimit } from '../platform/rate-limit.guard';
@@ -122,7 +122,7 @@ export class WebhooksController {
   @RateLimit('webhooks.test_and_resend')
   @Post(':id/test')
   async test(@CurrentBusiness() business: Business, @Param('id') id: string, @Auth() auth: RequestAuth) {
-    const mode = auth.kind === 'api_key' ? auth.key.mode : 'live';
+    const mode = accessOf(auth).mode;
     return { data: await this.commands.execute(new SendTestEventCommand(business.id, id, actorOf(auth), mode)) };
   }
 

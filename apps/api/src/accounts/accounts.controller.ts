@@ -1,0 +1,94 @@
+import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  CHALLENGE_CHECK,
+  ChallengeCheck,
+  ResendSignupCodeCommand,
+  ResendSignupCodeRequest,
+  StartSignupCommand,
+  StartSignupRequest,
+  VerifySignupCommand,
+  VerifySignupRequest,
+} from '@lib/accounts';
+import { Public, SameOriginOnly } from '../auth/auth.decorators';
+import { DashboardCookies } from '../auth/cookies';
+import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
+import { ApiErrors, dataOf } from '../platform/openapi';
+import { RateLimit } from '../platform/rate-limit.guard';
+import { PostAction } from '../platform/route-presets';
+import { browserOf, visitorMeta } from './browser';
+import { requireChallenge } from './challenge';
+import { SIGNUP_SCHEMA } from './schemas';
+import { ref } from '../platform/resource-schemas';
+
+const CHALLENGE_DOC = { name: 'Service-Challenge', required: true, description: 'A passed bot-challenge token for this form (spec §5.9).' };
+
+/**
+ * Sign-up (spec §5, §7, §8; decision 0034): thin — each route sends its use case's command
+ * (libs/accounts) and answers `{data}`; the cookies are set here. The answers carry cookies, so
+ * they are never stored for an Idempotency-Key.
+ */
+@ApiTags('accounts')
+@Controller('accounts')
+export class AccountsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly cookies: DashboardCookies,
+    @Inject(CHALLENGE_CHECK) private readonly challenge: ChallengeCheck,
+  ) {}
+
+  @ApiOperation({
+    summary: 'Sign up: a 6-digit code is e-mailed to the address',
+    description:
+      'Sets the sign-up cookie (the browser that may finish without the password again). An address an account holds is 409 `email_taken`; a new sign-up for the same address replaces a pending one. Past the address’s e-mail budget the answer is the same but nothing is sent.',
+  })
+  @ApiHeader(CHALLENGE_DOC)
+  @ApiCreatedResponse({ description: 'The pending sign-up.', schema: dataOf(SIGNUP_SCHEMA) })
+  @ApiErrors('challenge_failed', 'weak_password', 'email_taken', 'email_unavailable', 'cross_site_request')
+  @Public()
+  @SameOriginOnly()
+  @RateLimit('accounts.create')
+  @IdempotencyKeyIgnored()
+  @Post()
+  async start(@Body() body: StartSignupRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    await requireChallenge(this.challenge, request, 'sign_up');
+    const { signup, signupToken } = await this.commands.execute(new StartSignupCommand(body, browserOf(request, this.cookies), visitorMeta(request)));
+    this.cookies.set(reply, 'signup', signupToken);
+    return { data: signup };
+  }
+
+  @ApiOperation({
+    summary: 'Verify a sign-up with its code: the account, its first business and a session',
+    description:
+      'Sets the session and device cookies. In a browser without the sign-up cookie, the password chosen must be given again (400 `password_required`). A code is valid 15 minutes (400 `code_expired`); 5 wrong tries lock it until a new one is sent (429 `too_many_attempts`); 10 wrong codes a day per address lock sign-up codes for it.',
+  })
+  @ApiCreatedResponse({ description: 'The account and its session.', schema: dataOf(ref('VerifiedSignup')) })
+  @ApiErrors('verification_expired', 'invalid_code', 'code_expired', 'password_required', 'invalid_credentials', 'too_many_attempts', 'email_taken', 'cross_site_request')
+  @Public()
+  @SameOriginOnly()
+  @RateLimit('accounts.verify')
+  @IdempotencyKeyIgnored()
+  @HttpCode(201)
+  @Post('verify')
+  async verify(@Body() body: VerifySignupRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const verified = await this.commands.execute(new VerifySignupCommand(body, browserOf(request, this.cookies), visitorMeta(request)));
+    this.cookies.set(reply, 'session', verified.sessionToken);
+    this.cookies.set(reply, 'device', verified.deviceToken);
+    this.cookies.clear(reply, 'signup');
+    return { data: verified.answer };
+  }
+
+  @ApiOperation({ summary: 'Send a new sign-up code', description: 'A minute after the last, at most 5 per sign-up, within the address’s e-mail budget (429 `too_many_emails` with Retry-After). The earlier code stops working.' })
+  @ApiOkResponse({ description: 'The sign-up.', schema: dataOf(SIGNUP_SCHEMA) })
+  @ApiErrors('verification_expired', 'too_many_emails', 'email_unavailable', 'cross_site_request')
+  @Public()
+  @SameOriginOnly()
+  @RateLimit('accounts.verify')
+  @IdempotencyKeyIgnored()
+  @PostAction('verify/resend')
+  async resend(@Body() body: ResendSignupCodeRequest, @Req() request: FastifyRequest) {
+    return { data: await this.commands.execute(new ResendSignupCodeCommand(body, visitorMeta(request))) };
+  }
+}
