@@ -24,6 +24,13 @@ export const REDACTED_PATHS = [
   '*.publishable_key',
   '*.password',
   '*.token',
+  // dashboard sign-in and password change (decision 0034)
+  'current_password',
+  'new_password',
+  '*.current_password',
+  '*.new_password',
+  '*["set-cookie"]',
+  '*["service-challenge"]',
 ];
 
 /** The service's JSON logger (pino): one line per event, secrets redacted. */

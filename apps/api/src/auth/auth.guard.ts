@@ -33,7 +33,7 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     @Inject(BusinessService) private readonly businesses: BusinessService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Optional() private readonly sessions: SessionAuthenticator | null,
+    @Optional() @Inject(SessionAuthenticator) private readonly sessions: SessionAuthenticator | null,
   ) {
     this.cookies = new DashboardCookies(config);
   }
@@ -81,7 +81,7 @@ export class AuthGuard implements CanActivate {
   /** A request without an API key on a route that needs credentials: a dashboard session, or 401. */
   private async bySession(request: FastifyRequest, accountRoute: boolean): Promise<boolean> {
     const token = this.cookies.read(request, 'session');
-    if (token === null || this.sessions === null) {
+    if (token === null || !this.sessions) {
       throw new ApiError('unauthenticated', accountRoute ? 'Sign in first: this route needs a dashboard session.' : 'No API key: send Authorization: Bearer <secret key>.', null, CHALLENGE);
     }
     this.assertSameSite(request);

@@ -1,0 +1,316 @@
+import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { EVENT_STORE, EventStore } from '@lib/eventstore';
+import { businessWithKey } from '../support/fixtures';
+import { AccountsTestApp, Browser, CHALLENGE, PASSWORD, newEmail, signIn, signUp, startAccountsApp } from './support';
+
+/**
+ * People, sign-up and dashboard sessions over real HTTP (issue #14, #19 B17/B18; decision 0034)
+ * on the real app and embedded store, with a real SMTP server the codes are read from, a cookie
+ * jar per browser, and the accounts capability's clock moved by the test (never slept).
+ */
+describe('accounts and sessions over HTTP', () => {
+  let app: AccountsTestApp;
+  const logs: string[] = [];
+
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        logs.push(String(chunk));
+        done();
+      },
+    });
+    app = await startAccountsApp('embedded', {}, sink);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const browser = (origin?: string | null) => new Browser(app.api, origin);
+  const SECRETS: string[] = [PASSWORD];
+
+  it('signs up with an e-mailed code: the account, its first business as owner, a session; the cookies are HttpOnly and SameSite=Strict', async () => {
+    const b = browser();
+    const email = newEmail('ann');
+    const started = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Ann’s Shop', simulated: true }, CHALLENGE);
+    expect(started.status).toBe(201);
+    expect(started.body.data).toEqual({ kind: 'signup', id: expect.stringMatching(/^sgn_/), email, expires_at: expect.any(String), code_expires_at: expect.any(String), resend_after: expect.any(String) });
+    expect(b.setCookies).toEqual([expect.stringMatching(/^signup=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=86400; HttpOnly; SameSite=Strict$/)]);
+    const code = await app.smtp.code(email);
+    SECRETS.push(code);
+    const verified = await b.post('/accounts/verify', { signup_id: started.body.data.id, code: `${code.slice(0, 3)} ${code.slice(3)}` });
+    expect(verified.status).toBe(201);
+    const { account, session } = verified.body.data;
+    expect(account).toEqual({ kind: 'account', id: expect.stringMatching(/^acc_/), email, businesses: [{ id: expect.stringMatching(/^biz_/), name: 'Ann’s Shop', role: 'owner' }], created_at: expect.any(String) });
+    expect(session).toMatchObject({ kind: 'session', id: expect.stringMatching(/^ses_/), current: true, method: 'sign_up' });
+    expect(b.jar.has('session') && b.jar.has('device') && !b.jar.has('signup')).toBe(true);
+    for (const line of b.setCookies.filter((l) => !l.startsWith('signup='))) expect(line).toMatch(/; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Strict$/);
+    SECRETS.push(b.jar.get('session')!, b.jar.get('device')!);
+
+    const me = await b.get('/me');
+    expect([me.status, me.body.data]).toEqual([200, account]);
+    // a verified sign-up is finished
+    const again = await b.post('/accounts/verify', { signup_id: started.body.data.id, code });
+    expect([again.status, again.body.error.code]).toEqual([400, 'verification_expired']);
+    // the address is taken now
+    const taken = await browser().post('/accounts', { email: email.toUpperCase(), password: PASSWORD, business_name: 'Again' }, CHALLENGE);
+    expect([taken.status, taken.body.error.code, taken.body.error.field]).toEqual([409, 'email_taken', 'email']);
+  });
+
+  it('acts for its business with the session as with a secret key: GET /business, POST /payments, GET /payments; idempotency keys per business (same key, other body: 409)', async () => {
+    const b = browser();
+    const { businessId } = await signUp(app, b);
+    const shop = b.forBusiness(businessId);
+    const business = await shop.get('/business');
+    expect([business.status, business.body.data.id]).toEqual([200, businessId]);
+    const key = randomUUID();
+    const created = await shop.post('/payments', { amount: 2500, currency: 'USD', description: 'Mug' }, { 'idempotency-key': key });
+    expect(created.status).toBe(201);
+    const replay = await shop.post('/payments', { amount: 2500, currency: 'USD', description: 'Mug' }, { 'idempotency-key': key });
+    expect([replay.status, replay.headers.get('idempotent-replayed'), replay.body.data.id]).toEqual([201, 'true', created.body.data.id]);
+    const reused = await shop.post('/payments', { amount: 2600, currency: 'USD', description: 'Mug' }, { 'idempotency-key': key });
+    expect([reused.status, reused.body.error.code]).toEqual([409, 'idempotency_key_reused']);
+    const list = await shop.get('/payments');
+    expect([list.status, list.body.data.map((p: { id: string }) => p.id)]).toEqual([200, [created.body.data.id]]);
+    const payment = await shop.get(`/payments/${created.body.data.id}`);
+    expect([payment.status, payment.body.data.id]).toEqual([200, created.body.data.id]);
+  });
+
+  it('names the business: missing → 400 business_required; another’s or an unknown id → 403 business_forbidden; another business’s payment → 404', async () => {
+    const ann = browser();
+    const bob = browser();
+    const a = await signUp(app, ann);
+    const other = await signUp(app, bob);
+    const missing = await ann.get('/business');
+    expect([missing.status, missing.body.error.code]).toEqual([400, 'business_required']);
+    for (const id of [other.businessId, 'biz_doesnotexist', 'not-an-id']) {
+      const forbidden = await ann.forBusiness(id).get('/business');
+      expect([id, forbidden.status, forbidden.body.error.code]).toEqual([id, 403, 'business_forbidden']);
+      expect(JSON.stringify(forbidden.body)).not.toContain('Corner');
+    }
+    const theirs = await bob.forBusiness(other.businessId).post('/payments', { amount: 1000, currency: 'USD' });
+    expect(theirs.status).toBe(201);
+    const peek = await ann.forBusiness(a.businessId).get(`/payments/${theirs.body.data.id}`);
+    expect([peek.status, peek.body.error.code]).toEqual([404, 'not_found']);
+    // a business's secret key on a person's route: session_required
+    const { client } = await businessWithKey(app.api, true);
+    for (const path of ['/me', '/sessions']) {
+      const refused = await client.get(path);
+      expect([path, refused.status, refused.body.error.code]).toEqual([path, 403, 'session_required']);
+    }
+    // no cookie, no key
+    const nobody = await browser().get('/me');
+    expect([nobody.status, nobody.body.error.code]).toEqual([401, 'unauthenticated']);
+  });
+
+  it('refuses cookie requests from another site (Origin or Sec-Fetch-Site) with 403 cross_site_request, sign-in too', async () => {
+    const b = browser();
+    const { businessId, email } = await signUp(app, b);
+    const evil = { origin: 'https://evil.example' };
+    for (const headers of [evil, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }]) {
+      const business = await b.forBusiness(businessId).get('/business', headers);
+      expect([business.status, business.body.error.code]).toEqual([403, 'cross_site_request']);
+      const me = await b.get('/me', headers);
+      expect([me.status, me.body.error.code]).toEqual([403, 'cross_site_request']);
+      const out = await b.delete('/sessions/current', headers);
+      expect([out.status, out.body.error.code]).toEqual([403, 'cross_site_request']);
+      const login = await browser().post('/sessions', { email, password: PASSWORD }, { ...CHALLENGE, ...headers });
+      expect([login.status, login.body.error.code]).toEqual([403, 'cross_site_request']);
+      const signup = await browser().post('/accounts', { email: newEmail(), password: PASSWORD, business_name: 'X' }, { ...CHALLENGE, ...headers });
+      expect([signup.status, signup.body.error.code]).toEqual([403, 'cross_site_request']);
+    }
+    const same = await b.get('/me', { 'sec-fetch-site': 'same-origin' });
+    expect(same.status).toBe(200);
+    expect((await browser(null).post('/sessions', { email, password: PASSWORD }, CHALLENGE)).status).toBe(201);
+  });
+
+  it('signs in and out: challenge required, invalid_credentials the same for an unknown e-mail, sessions listed with the current one marked, current_session, revocation', async () => {
+    const first = browser();
+    const { email, session: signupSession } = await signUp(app, first);
+    const noChallenge = await browser().post('/sessions', { email, password: PASSWORD });
+    expect([noChallenge.status, noChallenge.body.error.code, noChallenge.body.error.field]).toEqual([400, 'challenge_failed', 'Service-Challenge']);
+    const failed = await browser().post('/sessions', { email, password: PASSWORD }, { 'service-challenge': 'fail' });
+    expect([failed.status, failed.body.error.code]).toEqual([400, 'challenge_failed']);
+    const wrong = await signIn(browser(), email, 'not the password at all');
+    const unknown = await signIn(browser(), newEmail('nobody'), 'not the password at all');
+    expect([wrong.status, wrong.body.error.code, wrong.body.error.message, wrong.body.error.field]).toEqual([unknown.status, unknown.body.error.code, unknown.body.error.message, unknown.body.error.field]);
+    expect([wrong.status, wrong.body.error.code]).toEqual([400, 'invalid_credentials']);
+
+    const second = browser();
+    const signedIn = await signIn(second, email);
+    expect(signedIn.status).toBe(201);
+    expect(signedIn.body.data).toMatchObject({ kind: 'session', current: true, method: 'password' });
+    const listed = await second.get('/sessions');
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((s: { id: string; current: boolean }) => [s.id, s.current])).toEqual([
+      [signedIn.body.data.id, true],
+      [signupSession.id, false],
+    ]);
+    const current = await second.delete(`/sessions/${signedIn.body.data.id}`);
+    expect([current.status, current.body.error.code]).toEqual([409, 'current_session']);
+    const revoked = await second.delete(`/sessions/${signupSession.id}`);
+    expect([revoked.status, revoked.body.data.id]).toEqual([200, signupSession.id]);
+    expect((await first.get('/me')).status).toBe(401);
+    expect((await second.delete(`/sessions/${signupSession.id}`)).status).toBe(404);
+    const out = await second.delete('/sessions/current');
+    expect([out.status, out.body.data.id]).toEqual([200, signedIn.body.data.id]);
+    expect(second.jar.has('session')).toBe(false);
+    expect(second.jar.has('device')).toBe(true);
+  });
+
+  it('finishes a sign-up in another browser only with the password (password_required, invalid_credentials)', async () => {
+    const email = newEmail('other');
+    const started = await browser().post('/accounts', { email, password: PASSWORD, business_name: 'Elsewhere' }, CHALLENGE);
+    const code = await app.smtp.code(email);
+    const elsewhere = browser();
+    const required = await elsewhere.post('/accounts/verify', { signup_id: started.body.data.id, code });
+    expect([required.status, required.body.error.code, required.body.error.field]).toEqual([400, 'password_required', 'password']);
+    const wrong = await elsewhere.post('/accounts/verify', { signup_id: started.body.data.id, code, password: 'something else entirely' });
+    expect([wrong.status, wrong.body.error.code]).toEqual([400, 'invalid_credentials']);
+    const done = await elsewhere.post('/accounts/verify', { signup_id: started.body.data.id, code, password: PASSWORD });
+    expect(done.status).toBe(201);
+    expect(done.body.data.account.businesses[0]).toMatchObject({ name: 'Elsewhere', role: 'owner' });
+  });
+
+  it('limits codes: 5 wrong tries → 429 until a new code, a new code a minute after the last (429 too_many_emails), at most 5, valid 15 minutes', async () => {
+    const b = browser();
+    const email = newEmail('codes');
+    const started = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Codes' }, CHALLENGE);
+    const id = started.body.data.id;
+    const code = await app.smtp.code(email, 1);
+    const wrongCode = code === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i++) {
+      const wrong = await b.post('/accounts/verify', { signup_id: id, code: wrongCode });
+      expect([wrong.status, wrong.body.error.code, wrong.body.error.field]).toEqual([400, 'invalid_code', 'code']);
+    }
+    const locked = await b.post('/accounts/verify', { signup_id: id, code });
+    expect([locked.status, locked.body.error.code, Number(locked.headers.get('retry-after')) > 0]).toEqual([429, 'too_many_attempts', true]);
+    const malformed = await b.post('/accounts/verify', { signup_id: id, code: '12ab' });
+    expect([malformed.status, malformed.body.error.code]).toEqual([400, 'invalid_code']);
+    const soon = await b.post('/accounts/verify/resend', { signup_id: id });
+    expect([soon.status, soon.body.error.code, Number(soon.headers.get('retry-after'))]).toEqual([429, 'too_many_emails', expect.any(Number)]);
+    expect(Number(soon.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    app.clock.advance(61_000);
+    const resent = await b.post('/accounts/verify/resend', { signup_id: id });
+    expect([resent.status, resent.body.data.id]).toEqual([200, id]);
+    const second = await app.smtp.code(email, 2);
+    // the old code stopped working (unless the two happen to be equal)
+    if (second !== code) expect((await b.post('/accounts/verify', { signup_id: id, code })).body.error.code).toBe('invalid_code');
+    // codes 3, 4 and 5, then no more
+    for (let n = 3; n <= 5; n++) {
+      app.clock.advance(61_000);
+      expect((await b.post('/accounts/verify/resend', { signup_id: id })).status).toBe(200);
+    }
+    app.clock.advance(61_000);
+    const sixth = await b.post('/accounts/verify/resend', { signup_id: id });
+    expect([sixth.status, sixth.body.error.code]).toEqual([429, 'too_many_emails']);
+    const fifth = await app.smtp.code(email, 5);
+    app.clock.advance(15 * 60_000);
+    const expired = await b.post('/accounts/verify', { signup_id: id, code: fifth });
+    expect([expired.status, expired.body.error.code]).toEqual([400, 'code_expired']);
+    app.clock.advance(24 * 60 * 60_000);
+    const gone = await b.post('/accounts/verify/resend', { signup_id: id });
+    expect([gone.status, gone.body.error.code]).toEqual([400, 'verification_expired']);
+    const unknown = await b.post('/accounts/verify', { signup_id: 'sgn_nothing', code: '123456' });
+    expect([unknown.status, unknown.body.error.code]).toEqual([400, 'verification_expired']);
+  });
+
+  it('a newer sign-up for the address replaces the pending one (verification_expired)', async () => {
+    const b = browser();
+    const email = newEmail('twice');
+    const first = await b.post('/accounts', { email, password: PASSWORD, business_name: 'One' }, CHALLENGE);
+    const firstCode = await app.smtp.code(email, 1);
+    const second = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Two' }, CHALLENGE);
+    expect(second.status).toBe(201);
+    const old = await b.post('/accounts/verify', { signup_id: first.body.data.id, code: firstCode });
+    expect([old.status, old.body.error.code]).toEqual([400, 'verification_expired']);
+    const secondCode = await app.smtp.code(email, 2);
+    const ok = await b.post('/accounts/verify', { signup_id: second.body.data.id, code: secondCode });
+    expect([ok.status, ok.body.data.account.businesses[0].name]).toEqual([201, 'Two']);
+  });
+
+  it('refuses weak passwords and bad input with 400', async () => {
+    const weak = await browser().post('/accounts', { email: newEmail(), password: 'short', business_name: 'W' }, CHALLENGE);
+    expect([weak.status, weak.body.error.code, weak.body.error.field]).toEqual([400, 'weak_password', 'password']);
+    const cases: [unknown, string][] = [
+      [{ password: PASSWORD, business_name: 'W' }, 'email'],
+      [{ email: 'nope', password: PASSWORD, business_name: 'W' }, 'email'],
+      [{ email: newEmail(), business_name: 'W' }, 'password'],
+      [{ email: newEmail(), password: PASSWORD }, 'business_name'],
+      [{ email: newEmail(), password: PASSWORD, business_name: 'W', simulated: 'yes' }, 'simulated'],
+    ];
+    for (const [body, field] of cases) {
+      const answer = await browser().post('/accounts', body, CHALLENGE);
+      expect([field, answer.status, answer.body.error.code, answer.body.error.field]).toEqual([field, 400, 'invalid_request', field]);
+    }
+  });
+
+  it('climbs the failed-password ladder through HTTP on the injected clock; success clears it; a browser that signed in before keeps its own count', async () => {
+    const known = browser();
+    const { email } = await signUp(app, known); // this browser signed in (its device cookie is known)
+    const stranger = browser();
+    for (let i = 0; i < 5; i++) expect((await signIn(stranger, email, 'wrong password here')).body.error.code).toBe('invalid_credentials');
+    const locked = await signIn(stranger, email);
+    expect([locked.status, locked.body.error.code, locked.headers.get('retry-after')]).toEqual([429, 'too_many_attempts', '60']);
+    // the browser that signed in before is not locked by a stranger's failures
+    expect((await signIn(known, email)).status).toBe(201);
+    app.clock.advance(61_000);
+    for (let i = 0; i < 5; i++) expect((await signIn(stranger, email, 'wrong password here')).body.error.code).toBe('invalid_credentials');
+    const five = await signIn(stranger, email);
+    expect([five.status, Number(five.headers.get('retry-after'))]).toEqual([429, 300]);
+    app.clock.advance(301_000);
+    expect((await signIn(stranger, email)).status).toBe(201); // success clears the count
+    const again = await signIn(browser(), email, 'wrong password here');
+    expect(again.body.error.code).toBe('invalid_credentials');
+    expect((await signIn(browser(), email)).status).toBe(201);
+  });
+
+  it('changes the password: the current one checked (invalid_credentials), the session’s own ladder, other sessions ended', async () => {
+    const b = browser();
+    const { email } = await signUp(app, b);
+    const elsewhere = browser();
+    expect((await signIn(elsewhere, email)).status).toBe(201);
+    const weak = await b.post('/me/password', { current_password: PASSWORD, new_password: 'short' });
+    expect([weak.status, weak.body.error.code, weak.body.error.field]).toEqual([400, 'weak_password', 'new_password']);
+    const wrong = await b.post('/me/password', { current_password: 'not my password', new_password: 'a brand new passphrase' });
+    expect([wrong.status, wrong.body.error.code, wrong.body.error.field]).toEqual([400, 'invalid_credentials', 'current_password']);
+    for (let i = 0; i < 4; i++) await b.post('/me/password', { current_password: 'not my password', new_password: 'a brand new passphrase' });
+    const locked = await b.post('/me/password', { current_password: PASSWORD, new_password: 'a brand new passphrase' });
+    expect([locked.status, locked.body.error.code]).toEqual([429, 'too_many_attempts']);
+    app.clock.advance(61_000);
+    const changed = await b.post('/me/password', { current_password: PASSWORD, new_password: 'a brand new passphrase' });
+    expect([changed.status, changed.body.data.email]).toEqual([200, email]);
+    SECRETS.push('a brand new passphrase');
+    expect((await elsewhere.get('/me')).status).toBe(401);
+    expect((await b.get('/me')).status).toBe(200);
+    expect((await signIn(browser(), email)).body.error.code).toBe('invalid_credentials');
+    expect((await signIn(browser(), email, 'a brand new passphrase')).status).toBe(201);
+  });
+
+  it('ends a session unused for 12 hours', async () => {
+    const b = browser();
+    await signUp(app, b);
+    app.clock.advance(11 * 60 * 60_000);
+    expect((await b.get('/me')).status).toBe(200);
+    app.clock.advance(11 * 60 * 60_000);
+    expect((await b.get('/me')).status).toBe(200);
+    app.clock.advance(12 * 60 * 60_000 + 1000);
+    const ended = await b.get('/me');
+    expect([ended.status, ended.body.error.code]).toEqual([401, 'unauthenticated']);
+  });
+
+  it('never writes a password, a code or a session token to the logs or to any event', async () => {
+    const b = browser();
+    await signUp(app, b);
+    SECRETS.push(b.jar.get('session')!, b.jar.get('device')!);
+    const events = await app.api.app.get<EventStore>(EVENT_STORE).readAll();
+    const log = JSON.stringify(events.map((e) => ({ stream: e.stream, data: e.data, metadata: e.metadata })));
+    expect(events.some((e) => e.type === 'SessionStarted')).toBe(true);
+    const text = logs.join('');
+    expect(text.length).toBeGreaterThan(0);
+    for (const secret of SECRETS) {
+      expect(log.includes(secret)).toBe(false);
+      expect(text.includes(secret)).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,177 @@
+import { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import type { DestinationStream } from 'pino';
+import { AccountsModule, SmtpAccountMail } from '@lib/accounts';
+import { TestApi, startTestApi } from '../support/api-app';
+import { eventually } from '../support/eventually';
+import { StoreKind, testStorage } from '../support/fixtures';
+
+/** One message the test SMTP server received. */
+export interface ReceivedMail {
+  to: string[];
+  raw: string;
+}
+
+/** A real SMTP server on a free port, keeping what it receives. */
+export interface TestSmtp {
+  url: string;
+  messages: ReceivedMail[];
+  /** The 6-digit code of the newest message to `to` after `after` messages to it (polled with a deadline). */
+  code(to: string, nth?: number): Promise<string>;
+  countTo(to: string): number;
+  close(): Promise<void>;
+}
+
+export async function startSmtp(): Promise<TestSmtp> {
+  const messages: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        messages.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8') });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  const to = (address: string) => messages.filter((m) => m.to.includes(address.toLowerCase()));
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    countTo: (address) => to(address).length,
+    async code(address, nth) {
+      const mail = await eventually(() => (nth === undefined ? to(address).at(-1) : to(address)[nth - 1]), { what: `e-mail ${nth ?? 'last'} to ${address}` });
+      const match = /code is (\d{6})/.exec(mail.raw.replace(/=\r?\n/g, ''));
+      if (!match) throw new Error(`no code in the e-mail to ${address}`);
+      return match[1];
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A clock the test moves (the accounts capability's ACCOUNTS_CLOCK): wall time plus an offset. */
+export class TestClock {
+  private offsetMs = 0;
+  readonly now = (): Date => new Date(Date.now() + this.offsetMs);
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
+export interface AccountsTestApp {
+  api: TestApi;
+  smtp: TestSmtp;
+  clock: TestClock;
+  close(): Promise<void>;
+}
+
+/** The real app on a fresh store of `kind`, with the accounts capability on a test clock and a real SMTP server. */
+export async function startAccountsApp(kind: StoreKind = 'embedded', env: NodeJS.ProcessEnv = {}, logDestination?: DestinationStream): Promise<AccountsTestApp> {
+  const smtp = await startSmtp();
+  const clock = new TestClock();
+  const storage = await testStorage(kind, 'acc');
+  const api = await startTestApi({ TRUSTED_PROXIES: 'loopback', ...storage.env, ...env }, [AccountsModule.forRoot({ clock: clock.now, mail: new SmtpAccountMail(smtp.url) })], logDestination);
+  return {
+    api,
+    smtp,
+    clock,
+    close: async () => {
+      await api.close();
+      await storage.cleanup();
+      await smtp.close();
+    },
+  };
+}
+
+let browsers = 0;
+
+/**
+ * A browser: a cookie jar (it sends back what the service set, and forgets what it cleared), one
+ * client address, and the service's own Origin on every request unless told otherwise.
+ */
+export class Browser {
+  readonly jar = new Map<string, string>();
+  readonly ip: string;
+  setCookies: string[] = [];
+
+  constructor(
+    readonly api: TestApi,
+    readonly origin: string | null = new URL(api.base).origin,
+  ) {
+    const n = ++browsers;
+    this.ip = `172.16.${(n >> 8) & 255}.${n & 255}`;
+  }
+
+  async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    const response = await fetch(`${this.api.base}${path}`, {
+      method,
+      headers: {
+        'x-forwarded-for': this.ip,
+        ...(this.origin ? { origin: this.origin } : {}),
+        ...(cookie ? { cookie } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    this.setCookies = response.headers.getSetCookie();
+    for (const line of this.setCookies) {
+      const [pair, ...attributes] = line.split(';').map((p) => p.trim());
+      const at = pair.indexOf('=');
+      const name = pair.slice(0, at);
+      const value = pair.slice(at + 1);
+      if (value === '' || attributes.some((a) => a.toLowerCase() === 'max-age=0')) this.jar.delete(name);
+      else this.jar.set(name, value);
+    }
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+  }
+
+  get(path: string, headers: Record<string, string> = {}) {
+    return this.call('GET', path, undefined, headers);
+  }
+
+  post(path: string, body?: unknown, headers: Record<string, string> = {}) {
+    return this.call('POST', path, body, headers);
+  }
+
+  delete(path: string, headers: Record<string, string> = {}) {
+    return this.call('DELETE', path, undefined, headers);
+  }
+
+  /** A request acting for a business (Service-Business). */
+  forBusiness(businessId: string) {
+    const headers = { 'service-business': businessId };
+    return {
+      get: (path: string, more: Record<string, string> = {}) => this.get(path, { ...headers, ...more }),
+      post: (path: string, body?: unknown, more: Record<string, string> = {}) => this.post(path, body, { ...headers, ...more }),
+    };
+  }
+}
+
+export const PASSWORD = 'correct horse battery staple';
+export const CHALLENGE = { 'service-challenge': 'pass' };
+
+let people = 0;
+export const newEmail = (what = 'person') => `${what}${++people}.${Date.now()}@people.example`;
+
+/** Signs up and verifies in `browser`: the person's account, first business id and session. */
+export async function signUp(app: AccountsTestApp, browser: Browser, email = newEmail(), businessName = 'Corner Shop', simulated = true) {
+  const started = await browser.post('/accounts', { email, password: PASSWORD, business_name: businessName, simulated }, CHALLENGE);
+  if (started.status !== 201) throw new Error(`sign-up: ${started.status} ${JSON.stringify(started.body)}`);
+  const code = await app.smtp.code(email);
+  const verified = await browser.post('/accounts/verify', { signup_id: started.body.data.id, code });
+  if (verified.status !== 201) throw new Error(`verify: ${verified.status} ${JSON.stringify(verified.body)}`);
+  return { email, signupId: started.body.data.id as string, account: verified.body.data.account, session: verified.body.data.session, businessId: verified.body.data.account.businesses[0].id as string };
+}
+
+/** Signs in with a password in `browser`. */
+export function signIn(browser: Browser, email: string, password = PASSWORD) {
+  return browser.post('/sessions', { email, password }, CHALLENGE);
+}
