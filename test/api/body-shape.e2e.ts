@@ -2,7 +2,8 @@ import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
-import { TestApi, appPerSuite, businessWithKey, startApp } from '../support/fixtures';
+import { Browser, signUp, startAccountsApp } from '../accounts/support';
+import { TestApi, appPerSuite, businessWithKey } from '../support/fixtures';
 
 /**
  * A body must be a JSON object (spec §7: 400 invalid_request, the §7 envelope): `null`, an array,
@@ -27,6 +28,11 @@ const BODY_ROUTES = [
   'POST /links',
   'PATCH /links/:id',
   'POST /checkouts/:id/card-attempts',
+  'POST /accounts',
+  'POST /accounts/verify',
+  'POST /accounts/verify/resend',
+  'POST /sessions',
+  'POST /me/password',
 ] as const;
 
 const NOT_OBJECTS = ['null', ' null\n', '[]', '[{}]', '[{"metadata":null}]', '"x"', '""', '"{}"', '1', '0', '-1.5', 'true', 'false'];
@@ -55,8 +61,15 @@ function bodyRoutes(api: TestApi): string[] {
 
 describe('a body must be a JSON object on every route that takes one (spec §7)', () => {
   const ids: Record<string, string> = {};
+  let person: Browser;
   const suite = appPerSuite(
-    () => startApp('embedded', { TRUSTED_PROXIES: 'loopback' }),
+    // the accounts capability with a real SMTP server: POST /me/password needs a signed-in person
+    async () => {
+      const accounts = await startAccountsApp('embedded');
+      person = new Browser(accounts.api);
+      await signUp(accounts, person);
+      return { ...accounts.api, close: accounts.close };
+    },
     async (api) => {
       const shop = await businessWithKey(api, true, 'Body Shop', { contact: false });
       const client = shop.client;
@@ -124,7 +137,12 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
       for (const body of NOT_OBJECTS) {
         const response = await fetch(`${suite.api.base}${pathOf(route)}`, {
           method,
-          headers: { authorization: `Bearer ${suite.shop.secret_key}`, 'content-type': 'application/json', 'idempotency-key': `k-${Math.random()}` },
+          // a person's own route takes their session cookie (an API key there is 403 session_required)
+          headers: {
+            ...(route.startsWith('POST /me/') ? { cookie: [...person.jar].map(([k, v]) => `${k}=${v}`).join('; ') } : { authorization: `Bearer ${suite.shop.secret_key}` }),
+            'content-type': 'application/json',
+            'idempotency-key': `k-${Math.random()}`,
+          },
           body,
         });
         const text = await response.text();

@@ -1,7 +1,8 @@
 import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { describeApi } from '../../apps/api/src/platform/openapi';
 import { randomUUID } from 'node:crypto';
-import { Answer, TestApi, businessWithKey, startTestApi } from '../support/fixtures';
+import { AccountsTestApp, Browser, CHALLENGE, PASSWORD, newEmail, signUp, startAccountsApp } from '../accounts/support';
+import { Answer, TestApi, businessWithKey } from '../support/fixtures';
 
 /**
  * The request bodies the document describes are the ones the server takes (issue 18): for every
@@ -104,6 +105,7 @@ function maxima(schema: Schema): Case[] {
 
 describe('the limits the OpenAPI document states for request bodies are the ones the server keeps', () => {
   let api: TestApi;
+  let accounts: AccountsTestApp;
   let doc: OpenAPIObject;
   const operations: Operation[] = [];
 
@@ -116,7 +118,11 @@ describe('the limits the OpenAPI document states for request bodies are the ones
   const errorCodes = (method: string, path: string): string[] => (doc.paths[path][method as 'post']!.responses['400'] as unknown as { 'x-error-codes': string[] })['x-error-codes'];
 
   beforeAll(async () => {
-    api = await startTestApi({ TRUSTED_PROXIES: 'loopback' });
+    // the accounts capability with a real SMTP server: POST /me/password needs a signed-in person
+    accounts = await startAccountsApp('embedded');
+    api = accounts.api;
+    const person = new Browser(api);
+    await signUp(accounts, person);
     doc = (await (await fetch(`${api.base}/openapi.json`)).json()) as OpenAPIObject;
     components = doc.components!.schemas as Record<string, Schema>;
     const shop = (await businessWithKey(api, true, 'Limits')).client;
@@ -143,6 +149,12 @@ describe('the limits the OpenAPI document states for request bodies are the ones
       { method: 'patch', path: '/links/{id}', base: { name: 'Limits' }, send: async (body) => shop.patch(`/links/${(await shop.post('/links', { name: 'Limits', amount: 2500, currency: 'USD' })).body.data.id}`, body), takesMaxima: true },
       // a new live business for each try: a wallet taken would make the next one 409 wallet_exists
       { method: 'post', path: '/wallet', base: { type: 'created' }, send: async (body) => (await businessWithKey(api, false, 'Wallet limits')).client.post('/wallet', body), takesMaxima: false },
+      // each sign-up or sign-in from a browser of its own (the per-IP limits of these routes are small); a new address each try
+      { method: 'post', path: '/accounts', base: { email: 'limits@people.example', password: PASSWORD, business_name: 'Limits' }, send: (body) => new Browser(api).post('/accounts', { ...body, ...(body.email === 'limits@people.example' ? { email: newEmail('limits') } : {}) }, CHALLENGE), takesMaxima: false },
+      { method: 'post', path: '/accounts/verify', base: { signup_id: 'sgn_none', code: '123456' }, send: (body) => new Browser(api).post('/accounts/verify', body), takesMaxima: false },
+      { method: 'post', path: '/accounts/verify/resend', base: { signup_id: 'sgn_none' }, send: (body) => new Browser(api).post('/accounts/verify/resend', body), takesMaxima: false },
+      { method: 'post', path: '/sessions', base: { email: 'nobody@people.example', password: PASSWORD }, send: (body) => new Browser(api).post('/sessions', body, CHALLENGE), takesMaxima: false },
+      { method: 'post', path: '/me/password', base: { current_password: 'not the password', new_password: PASSWORD }, send: (body) => person.post('/me/password', body), takesMaxima: false },
       { method: 'post', path: '/webhooks', base: { url: 'https://example.com/hook', event_types: ['payment.created'] }, send: (body) => shop.post('/webhooks', body), takesMaxima: true },
       {
         method: 'patch',
@@ -160,7 +172,7 @@ describe('the limits the OpenAPI document states for request bodies are the ones
   });
 
   afterAll(async () => {
-    await api?.close();
+    await accounts?.close();
   });
 
   it('the real app describes every body field with what its validator or use case checks (no finding)', () => {

@@ -417,8 +417,8 @@ describe('OpenAPI errors derived from route metadata', () => {
     const op = operation(suite.doc, 'get', '/probe-openapi/items/{id}');
     expect(codes(op, 403)).toContain('permission_denied');
     expect(errorResponse(op, 403).description).toContain('restricted keys cannot use this route');
-    expect(op.responses['400']).toBeUndefined(); // a string path parameter is not validated, and a GET has no body
-    expect(codes(operation(suite.doc, 'get', '/probe-openapi/search'), 400)).toEqual(['invalid_request']); // a query DTO is
+    expect(codes(op, 400)).toEqual(['business_required']); // a string path parameter is not validated, and a GET has no body: only a session without Service-Business (decision 0034)
+    expect(codes(operation(suite.doc, 'get', '/probe-openapi/search'), 400)).toEqual(['business_required', 'invalid_request']); // a query DTO is
     // a route named by @ApiOperation({operationId}) still finds its metadata
     const search = operation(suite.doc, 'get', '/probe-openapi/search');
     expect(search.operationId).toBe('probeSearch');

@@ -69,6 +69,7 @@ const TYPED: Record<string, Mutable> = {
   isIsoTimestamp: { type: 'string', format: 'date-time' }, // libs/payments commands/input-rules.ts: an ISO 8601 instant
   isEmail: { type: 'string', format: 'email' },
   isCustomerEmail: { type: 'string', format: 'email' }, // libs/customers commands/customer-input.ts: the address payments take as customer_email
+  isAccountEmail: { type: 'string', format: 'email' }, // libs/accounts commands/account-input.ts: the same rule for a person's address
   isUrl: { type: 'string', format: 'uri' },
   isHttpUrl: { type: 'string', format: 'uri' }, // libs/payments commands/input-rules.ts: an absolute http(s) URL
   isUuid: { type: 'string', format: 'uuid' },

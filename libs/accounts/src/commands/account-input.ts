@@ -1,6 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
+import { IsBoolean, IsNotEmpty, IsString, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
+
+/** Left out is fine; null is not (an optional field that is not nullable). */
+const unlessLeftOut = () => ValidateIf((_o: object, value: unknown) => value !== undefined);
 import { isValidEmail } from '@lib/payments';
 
 /** Limits of the account inputs (decision 0034). */
@@ -26,7 +29,7 @@ export function Password(field: string, required: boolean): PropertyDecorator {
     MaxLength(PASSWORD_MAX, { message: `${field} is at most ${PASSWORD_MAX} characters` }),
     IsNotEmpty({ message: `${field} is required` }),
     IsString({ message: `${field} ${required ? 'is required' : 'must be a string'}` }),
-    ...(required ? [] : [IsOptional()]),
+    ...(required ? [] : [unlessLeftOut()]),
   );
 }
 
@@ -36,7 +39,7 @@ export function RequiredName(field: string, max: number): PropertyDecorator {
 }
 
 export function OptionalFlag(field: string): PropertyDecorator {
-  return applyDecorators(IsBoolean({ message: `${field} must be true or false` }), IsOptional());
+  return applyDecorators(IsBoolean({ message: `${field} must be true or false` }), unlessLeftOut());
 }
 
 /** An id or code given as a string (its form is the use case's to judge: a wrong one has its own code). */
