@@ -27,6 +27,7 @@ describe('the service on its embedded default', () => {
       { name: 'customers', state: 'running', position: at, lag: 0 },
       { name: 'links', state: 'running', position: at, lag: 0 },
       { name: 'search', state: 'running', position: at, lag: 0 },
+      { name: 'accounts', state: 'running', position: at, lag: 0 },
       { name: 'webhook_endpoints', state: 'running', position: at, lag: 0 },
       { name: 'events', state: 'running', position: at, lag: 0 },
     ]);
