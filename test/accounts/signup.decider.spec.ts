@@ -1,0 +1,94 @@
+import { DomainRefusal } from '@lib/domain';
+import { SignupCommand, SignupEvent, SignupState, TrySignupCode, signupDecider } from '@lib/accounts';
+import { thrownBy } from '../support/thrown';
+
+/** given(events).when(command, now).then(events | refusal code, field and Retry-After), on the sign-up decider (decision 0034). */
+function given(events: SignupEvent[]) {
+  const state = events.reduce<SignupState>(signupDecider.evolve, signupDecider.initialState);
+  return {
+    when: (command: SignupCommand, now: string) => ({
+      then: (expected: SignupEvent[]) => expect(signupDecider.decide(command, state, { now: new Date(now) })).toEqual(expected),
+      refused: (code: string, field: string | null = null, retryAfter?: number) => {
+        const refusal = thrownBy(DomainRefusal, () => signupDecider.decide(command, state, { now: new Date(now) }));
+        expect({ code: refusal.code, field: refusal.field, retryAfter: refusal.details.retry_after }).toEqual({ code, field, retryAfter });
+      },
+    }),
+  };
+}
+
+const T0 = '2026-01-01T10:00:00.000Z';
+const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString();
+const code = (hash: string, sentSeconds: number): SignupEvent => ({ type: 'SignupCodeSent', data: { code_hash: hash, sent_at: at(sentSeconds), expires_at: at(sentSeconds + 900), delivered: true } });
+const started: SignupEvent = {
+  type: 'SignupStarted',
+  data: { signup_id: 'sgn_a', email: 'ann@people.example', password_hash: '$argon2id$p', business_name: 'Shop', simulated: false, browser_hash: 'b'.repeat(64), expires_at: at(86_400) },
+};
+const sent = code('h1', 0);
+const rejected: SignupEvent = { type: 'SignupCodeRejected', data: { signup_id: 'sgn_a' } };
+const completed: SignupEvent = { type: 'SignupCompleted', data: { signup_id: 'sgn_a', account_id: 'acc_1' } };
+
+const attempt = (over: Partial<TrySignupCode> = {}): TrySignupCode => ({
+  type: 'TrySignupCode',
+  checkedHash: 'h1',
+  codeMatches: true,
+  sameBrowser: true,
+  passwordGiven: false,
+  passwordMatches: false,
+  replaced: false,
+  accountId: 'acc_1',
+  ...over,
+});
+
+describe('sign-up decider', () => {
+  it('starts a sign-up with its first code on an empty stream; starting it again changes nothing', () => {
+    const start: SignupCommand = { type: 'StartSignup', signup: started.data as never, code: sent.data as never };
+    given([]).when(start, T0).then([started, sent]);
+    given([started, sent]).when(start, T0).then([]);
+  });
+
+  it('completes with the right code in the starting browser', () => {
+    given([started, sent]).when(attempt(), at(60)).then([completed]);
+  });
+
+  it('records a wrong code (or a code checked against an older hash) instead of refusing', () => {
+    given([started, sent]).when(attempt({ codeMatches: false }), at(60)).then([rejected]);
+    given([started, sent, code('h2', 70)]).when(attempt({ checkedHash: 'h1' }), at(80)).then([rejected]);
+  });
+
+  it('locks a code after 5 wrong tries (429 too_many_attempts until a new code may be sent); a new code unlocks', () => {
+    const five = [started, sent, rejected, rejected, rejected, rejected, rejected];
+    given(five).when(attempt(), at(10)).refused('too_many_attempts', null, 50);
+    given(five).when(attempt(), at(300)).refused('too_many_attempts', null, 1);
+    given([...five, code('h2', 400)]).when(attempt({ checkedHash: 'h2' }), at(410)).then([completed]);
+  });
+
+  it('refuses an expired code (15 minutes), a finished, replaced or day-old sign-up', () => {
+    given([started, sent]).when(attempt(), at(900)).refused('code_expired', 'code');
+    given([started, sent, completed]).when(attempt(), at(60)).refused('verification_expired');
+    given([started, sent]).when(attempt({ replaced: true }), at(60)).refused('verification_expired');
+    given([started, sent]).when(attempt(), at(86_400)).refused('verification_expired');
+    given([]).when(attempt(), at(60)).refused('verification_expired');
+  });
+
+  it('in another browser needs the password (password_required before the code is judged) and a matching one', () => {
+    given([started, sent]).when(attempt({ sameBrowser: false, codeMatches: false }), at(60)).refused('password_required', 'password');
+    given([started, sent]).when(attempt({ sameBrowser: false, passwordGiven: true, passwordMatches: false }), at(60)).refused('invalid_credentials', 'password');
+    given([started, sent]).when(attempt({ sameBrowser: false, passwordGiven: true, passwordMatches: true }), at(60)).then([completed]);
+  });
+
+  it('sends a new code a minute after the last, at most 5 per sign-up (429 too_many_emails with Retry-After)', () => {
+    const resend = (s: number): SignupCommand => ({ type: 'ResendSignupCode', code: code('hn', s).data as never, replaced: false });
+    given([started, sent]).when(resend(30), at(30)).refused('too_many_emails', null, 30);
+    given([started, sent]).when(resend(60), at(60)).then([code('hn', 60)]);
+    const five = [started, sent, code('h2', 60), code('h3', 120), code('h4', 180), code('h5', 240)];
+    given(five).when(resend(400), at(400)).refused('too_many_emails', null, 86_000);
+    given([started, sent, completed]).when(resend(400), at(400)).refused('verification_expired');
+    given([started, sent]).when({ type: 'ResendSignupCode', code: code('hn', 60).data as never, replaced: true }, at(60)).refused('verification_expired');
+  });
+
+  it('a new code resets the wrong tries', () => {
+    const state = [started, sent, rejected, rejected, code('h2', 60)].reduce<SignupState>(signupDecider.evolve, signupDecider.initialState);
+    expect(state.code).toEqual({ hash: 'h2', sentAt: at(60), expiresAt: at(960), wrongTries: 0 });
+    expect(state.codesSent).toBe(2);
+  });
+});
