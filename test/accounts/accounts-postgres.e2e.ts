@@ -1,0 +1,40 @@
+import { AccountsTestApp, Browser, PASSWORD, signIn, signUp, startAccountsApp } from './support';
+
+/**
+ * Sign-up, sign-in and the session acting for its business on PostgreSQL (decision 0034): the
+ * same routes as accounts.e2e.ts, on the store a multi-process deployment uses.
+ */
+describe('accounts and sessions over HTTP on PostgreSQL', () => {
+  let app: AccountsTestApp;
+
+  beforeAll(async () => {
+    app = await startAccountsApp('postgres');
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('signs up, signs in with the password, acts for the business, lists and ends sessions', async () => {
+    const first = new Browser(app.api);
+    const { email, businessId, session } = await signUp(app, first);
+    const wrong = await signIn(new Browser(app.api), email, 'not the password at all');
+    expect([wrong.status, wrong.body.error.code]).toEqual([400, 'invalid_credentials']);
+    const second = new Browser(app.api);
+    const signedIn = await signIn(second, email, PASSWORD);
+    expect([signedIn.status, signedIn.body.data.method]).toEqual([201, 'password']);
+    const business = await second.forBusiness(businessId).get('/business');
+    expect([business.status, business.body.data.id]).toEqual([200, businessId]);
+    const payment = await second.forBusiness(businessId).post('/payments', { amount: 1500, currency: 'USD' });
+    expect(payment.status).toBe(201);
+    expect((await first.forBusiness(businessId).get(`/payments/${payment.body.data.id}`)).status).toBe(200);
+    const sessions = await second.get('/sessions');
+    expect(sessions.body.data.map((s: { id: string; current: boolean }) => [s.id, s.current])).toEqual([
+      [signedIn.body.data.id, true],
+      [session.id, false],
+    ]);
+    expect((await second.delete(`/sessions/${session.id}`)).status).toBe(200);
+    expect((await first.get('/me')).status).toBe(401);
+    expect((await second.delete('/sessions/current')).status).toBe(200);
+    expect((await second.get('/me')).status).toBe(401);
+  });
+});
