@@ -267,6 +267,27 @@ describe('accounts and sessions over HTTP', () => {
     expect((await signIn(browser(), email)).status).toBe(201);
   });
 
+  it('after 100 failed passwords the password stops working (403 password_reset_required), but not for a browser that signed in before', async () => {
+    const known = browser();
+    const { email } = await signUp(app, known);
+    const lockFor = (n: number) => (n === 5 ? 60 : n === 10 ? 300 : n === 15 ? 900 : n >= 20 && n % 5 === 0 ? 3600 : 0);
+    for (let n = 1; n < 100; n++) {
+      const wrong = await signIn(browser(), email, 'wrong password here');
+      if (wrong.body.error.code !== 'invalid_credentials') throw new Error(`failure ${n}: ${wrong.status} ${wrong.body.error.code}`);
+      if (lockFor(n) > 0) {
+        const locked = await signIn(browser(), email);
+        expect([n, locked.status, locked.body.error.code, Number(locked.headers.get('retry-after'))]).toEqual([n, 429, 'too_many_attempts', lockFor(n)]);
+        app.clock.advance(lockFor(n) * 1000 + 1000);
+      }
+    }
+    expect((await signIn(browser(), email, 'wrong password here')).body.error.code).toBe('invalid_credentials'); // the 100th
+    const stopped = await signIn(browser(), email);
+    expect([stopped.status, stopped.body.error.code]).toEqual([403, 'password_reset_required']);
+    app.clock.advance(2 * 3600_000); // no lock to wait out: the password stays stopped until a reset
+    expect((await signIn(browser(), email)).body.error.code).toBe('password_reset_required');
+    expect((await signIn(known, email)).status).toBe(201);
+  });
+
   it('changes the password: the current one checked (invalid_credentials), the session’s own ladder, other sessions ended', async () => {
     const b = browser();
     const { email } = await signUp(app, b);
