@@ -95,6 +95,13 @@ describe('which view the page shows (viewOf, pure)', () => {
     expect(viewOf({ status: 'pending' }, { status: 'canceled', rail: 'card' } as never)).toBe('canceled');
     expect(viewOf({ status: 'pending' }, { status: 'completed', rail: 'card' } as never)).toBe('succeeded');
   });
+
+  it('a link payment failed by its canceled checkout shows "canceled" (pay again: a new payment) on the link page, "closed" elsewhere', () => {
+    const canceled = { status: 'canceled', rail: 'crypto' } as never;
+    expect(viewOf({ status: 'failed' }, canceled, 'link')).toBe('canceled');
+    expect(viewOf({ status: 'failed' }, canceled, 'payment')).toBe('closed');
+    expect(viewOf({ status: 'failed' }, null, 'link')).toBe('closed');
+  });
 });
 
 describe('page pieces', () => {
