@@ -102,6 +102,15 @@ describe('checkout page routes (GET /checkout/<code>, outside /api/v1)', () => {
     expect(data.options[0]).toEqual({ asset: 'USDC', network: 'ethereum', asset_name: 'USD Coin', network_name: 'Ethereum' });
     expect(page.body).toContain('id="test-banner"');
     expect(page.body).toMatch(/<option value="USDC">USD Coin \(USDC\)<\/option>/);
+    expect(data.rails).toEqual(['crypto', 'card']);
+  });
+
+  it('offers Card only for a card price ($5 to $10,000): a $2 or a $20,000 payment is crypto alone', async () => {
+    for (const [amount, rails] of [[200, ['crypto']], [2_000_000, ['crypto']], [500, ['crypto', 'card']]] as const) {
+      const payment = await suite.shop.client.createPayment({ amount });
+      const data = pageData((await get(suite.api, pathOf(payment.url))).body);
+      expect({ amount, rails: data.rails }).toEqual({ amount, rails });
+    }
   });
 
   it('offers a live business without a wallet no coin (POST /checkouts would answer not_accepting), and no test banner', async () => {

@@ -10,7 +10,7 @@ import { ServicePauses } from '@lib/operations';
 import type { LinkRow } from '@lib/links';
 import { BusinessClock, PaymentView, narrowByLink, watchedNetworks } from '@lib/payments';
 import { findWallet } from '@lib/wallets';
-import { payOptions, payRails } from '../../availability';
+import { cardPriceAccepted, payOptions, payRails } from '../../availability';
 import { PageCodes } from '../../page-codes';
 import { CheckoutPageGone, CheckoutPageModel, CheckoutPageNotFound, PAYMENT_CODE, PagePayment } from '../../page-model';
 import { formatMoney } from '../../render/format';
@@ -81,7 +81,12 @@ export class GetCheckoutPageHandler implements IQueryHandler<GetCheckoutPageQuer
         canOpen && !checkoutsPaused && rules.rails.includes('crypto')
           ? payOptions({ simulated: business.simulated, currency: page.currency, receiving, liveNetworks: this.liveNetworks, paused: pausedNetworks, accepted: rules.assets })
           : [],
-      rails: payRails({ accepted: rules.rails, takesCards: this.cards.takesCards(business) }),
+      rails: payRails({
+        accepted: rules.rails,
+        takesCards: this.cards.takesCards(business),
+        // a link's payments: the business pays the fees (decision 0030)
+        cardPrice: cardPriceAccepted(payment !== null ? { currency: payment.currency, amount: payment.amount, feePayer: payment.fee_payer, feeRateBps: payment.fee_rate_bps } : { currency: page.currency, amount: page.amount, feePayer: 'business', feeRateBps: 0 }),
+      }),
       ask_email: rules.ask_email,
       paused:
         business.status !== 'active'
