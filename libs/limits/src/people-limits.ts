@@ -178,12 +178,12 @@ export class PeopleLimits {
   readonly mailBudget = { take: (address: string, kind: EmailKind) => this.takeEmail(address, kind) };
 
   /** An e-mail change started by `personId`: 3 an hour, else 429 too_many_emails. */
-  startEmailChange(personId: string): Promise<LimitDecision> {
+  async startEmailChange(personId: string): Promise<LimitDecision> {
     return this.take([EMAIL_CHANGES_PER_PERSON], required(personId, 'person id'));
   }
 
   /** A new alert e-mail started by `personId` (any business): 3 an hour, else 429 too_many_emails. */
-  startAlertEmail(personId: string): Promise<LimitDecision> {
+  async startAlertEmail(personId: string): Promise<LimitDecision> {
     return this.take([ALERT_EMAILS_PER_PERSON], required(personId, 'person id'));
   }
 
