@@ -1,4 +1,5 @@
 export * from './create-limit-store';
+export * from './emailed-codes';
 export * from './limit-store';
 export * from './limits.module';
 export * from './people-limits';
