@@ -1,4 +1,6 @@
+import { Redis } from 'ioredis';
 import { LimitStore, RedisLimitStore, SqlLimitStore } from '@lib/limits';
+import { TEST_REDIS_URL } from '../support/redis';
 import { LimitsBackend, openBackend, testClock } from './backends';
 
 const MINUTE = 60_000;
@@ -121,5 +123,57 @@ describe.each(['postgres', 'embedded', 'redis'] as const)('limit store: %s', (na
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => stores[i % 2].take([bucket], clock.now())));
     expect(results.filter((r) => r.taken)).toHaveLength(5);
     expect((await store.read(bucket.key, clock.now())).count).toBe(5);
+  });
+});
+
+describe('limit store: Redis key expiry collects garbage', () => {
+  let backend: LimitsBackend;
+  let admin: Redis;
+  beforeAll(async () => {
+    backend = await openBackend('redis');
+    admin = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+  });
+  afterAll(async () => {
+    await admin.quit();
+    await backend.close();
+  });
+
+  it('a window or kept streak expires with its end (counted from the caller\'s clock); a streak kept until cleared never does', async () => {
+    const clock = testClock(Date.now() + 10 * 24 * HOUR);
+    const p = backend.prefix();
+    await backend.store.hit(`${p}:w`, { windowMs: HOUR }, clock.now());
+    await backend.store.hit(`${p}:k`, { keepMs: MINUTE }, clock.now());
+    await backend.store.lock(`${p}:k`, clock.now() + 2 * HOUR, clock.now());
+    await backend.store.hit(`${p}:f`, {}, clock.now());
+    await backend.store.take([{ key: `${p}:t`, limit: 3, windowMs: 24 * HOUR }], clock.now());
+    const ttl = async (k: string) => admin.pttl(`${p}:${k}`);
+    expect(await ttl('w')).toBeGreaterThan(HOUR - 5_000);
+    expect(await ttl('w')).toBeLessThanOrEqual(HOUR);
+    expect(await ttl('k')).toBeGreaterThan(2 * HOUR - 5_000);
+    expect(await ttl('t')).toBeGreaterThan(24 * HOUR - 5_000);
+    expect(await ttl('f')).toBe(-1);
+  });
+});
+
+describe.each(['postgres', 'embedded'] as const)('limit store: %s purges forgotten rows', (name) => {
+  let backend: LimitsBackend;
+  beforeAll(async () => {
+    backend = await openBackend(name);
+  });
+  afterAll(() => backend.close());
+
+  it('deletes rows past their expiry, keeps live ones and streaks kept until cleared', async () => {
+    const clock = testClock();
+    const store = backend.store as SqlLimitStore;
+    const p = backend.prefix();
+    await store.hit(`${p}:w`, { windowMs: HOUR }, clock.now());
+    await store.hit(`${p}:k`, { keepMs: 3 * HOUR }, clock.now());
+    await store.hit(`${p}:f`, {}, clock.now());
+    clock.advance(2 * HOUR);
+    expect(await store.purgeExpired(clock.now())).toBe(1);
+    expect((await store.read(`${p}:k`, clock.now())).count).toBe(1);
+    clock.advance(400 * 24 * HOUR);
+    expect(await store.purgeExpired(clock.now())).toBe(1);
+    expect((await store.read(`${p}:f`, clock.now())).count).toBe(1);
   });
 });

@@ -97,7 +97,7 @@ describe.each(['postgres', 'embedded', 'redis'] as const)('people limits on %s',
 
   describe('a browser that signed in before', () => {
     it('keeps its own count: locked out e-mail, the owner\'s browser still signs in; its count locks but never disables', async () => {
-      await limits.passwordSucceeded('fay@example.com', 'browser-of-fay');
+      await limits.browserSignedIn('fay@example.com', 'browser-of-fay');
       await failPasswords('fay@example.com', 100); // an attacker elsewhere
       expect(await limits.checkPassword('fay@example.com')).toEqual(resetRequired);
       expect(await limits.checkPassword('fay@example.com', 'another-browser')).toEqual(resetRequired);
@@ -115,7 +115,7 @@ describe.each(['postgres', 'embedded', 'redis'] as const)('people limits on %s',
     });
 
     it('its failures do not count on the e-mail; its success clears only its own count', async () => {
-      await limits.passwordSucceeded('gus@example.com', 'browser-of-gus');
+      await limits.browserSignedIn('gus@example.com', 'browser-of-gus');
       await failPasswords('gus@example.com', 3, 'browser-of-gus');
       await failPasswords('gus@example.com', 4);
       await limits.passwordSucceeded('gus@example.com', 'browser-of-gus');
@@ -123,8 +123,21 @@ describe.each(['postgres', 'embedded', 'redis'] as const)('people limits on %s',
       expect((await limits.passwordFailed('gus@example.com', 'browser-of-gus')).failures).toBe(1);
     });
 
+    it('a correct password alone does not make a browser known: only a completed sign-in does; it is forgotten 180 days after', async () => {
+      await limits.passwordSucceeded('ivy@example.com', 'browser-of-ivy');
+      await failPasswords('ivy@example.com', 4);
+      expect((await limits.passwordFailed('ivy@example.com', 'browser-of-ivy')).failures).toBe(5);
+      await limits.passwordSucceeded('ivy@example.com', 'browser-of-ivy');
+      await limits.browserSignedIn('ivy@example.com', 'browser-of-ivy');
+      clock.advance(180 * DAY - 1);
+      expect((await limits.passwordFailed('ivy@example.com', 'browser-of-ivy')).failures).toBe(1);
+      expect((await limits.passwordFailed('ivy@example.com')).failures).toBe(1);
+      clock.advance(1);
+      expect((await limits.passwordFailed('ivy@example.com', 'browser-of-ivy')).failures).toBe(2);
+    });
+
     it('a browser id never seen with this e-mail counts on the e-mail', async () => {
-      await limits.passwordSucceeded('hal@example.com', 'browser-of-hal');
+      await limits.browserSignedIn('hal@example.com', 'browser-of-hal');
       await failPasswords('other@example.com', 4, 'browser-of-hal');
       expect((await limits.passwordFailed('other@example.com', 'browser-of-hal')).next).toEqual(attempts(60));
       expect(await limits.checkPassword('other@example.com')).toEqual(attempts(60));

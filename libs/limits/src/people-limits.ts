@@ -91,7 +91,7 @@ export class PeopleLimits {
 
   /**
    * A correct password: clears the count that judged the attempt (the browser's own for a known
-   * browser, the e-mail's otherwise) and remembers `browserId` as a browser that signed in.
+   * browser, the e-mail's otherwise). Call `browserSignedIn` once the sign-in is complete.
    */
   async passwordSucceeded(email: string, browserId?: string | null): Promise<void> {
     const now = this.now();
@@ -101,7 +101,16 @@ export class PeopleLimits {
     } else {
       await this.store.clear(this.key('pw-email', address));
     }
-    if (browserId) await this.store.hit(this.knownBrowserKey(address, browserId), { keepMs: KNOWN_BROWSER_KEEP_SEC * 1000 }, now);
+  }
+
+  /**
+   * A completed sign-in (password and second step, or a passkey) from `browserId`: from now on
+   * that browser has its own failed-password count for this e-mail. Remembered 180 days after
+   * its last sign-in.
+   */
+  async browserSignedIn(email: string, browserId: string): Promise<void> {
+    const address = normalizeAddress(required(email, 'e-mail'));
+    await this.store.hit(this.knownBrowserKey(address, required(browserId, 'browser id')), { keepMs: KNOWN_BROWSER_KEEP_SEC * 1000 }, this.now());
   }
 
   /** A password reset (or a new password set another way): the e-mail's count and its disabling end. */
