@@ -1,7 +1,7 @@
 import { Algorithm, hash, parseOptions, verify } from '@node-rs/argon2';
 
 /**
- * argon2id parameters (decision 0033). OWASP's Password Storage Cheat Sheet (2025) lists five
+ * argon2id parameters (decision 0033). OWASP's Password Storage Cheat Sheet lists five
  * equivalent argon2id settings; this is its first: 19 MiB of memory, 2 passes, 1 lane. Measured on
  * the 2-core development machine: about 16 ms per hash (median of 10), well under a sign-in's
  * budget, and the memory cost is what makes GPU guessing expensive. The parameters are written
