@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { LimitStore, RedisLimitStore, SqlLimitStore } from '@lib/limits';
 import { TEST_REDIS_URL } from '../support/redis';
@@ -175,5 +176,21 @@ describe.each(['postgres', 'embedded'] as const)('limit store: %s purges forgott
     clock.advance(400 * 24 * HOUR);
     expect(await store.purgeExpired(clock.now())).toBe(1);
     expect((await store.read(`${p}:f`, clock.now())).count).toBe(1);
+  });
+});
+
+describe('limit store: Redis unreachable', () => {
+  it('fails closed: the operation rejects (the caller answers it as a store failure), it never allows silently', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const store = new RedisLimitStore(`redis://127.0.0.1:${port}`);
+    try {
+      await expect(store.hit('test-limits:unreachable', {}, Date.now())).rejects.toThrow();
+      await expect(store.take([{ key: 'test-limits:unreachable:t', limit: 5, windowMs: 1000 }], Date.now())).rejects.toThrow();
+    } finally {
+      await store.close();
+    }
   });
 });

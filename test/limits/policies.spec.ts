@@ -1,5 +1,6 @@
 import {
   emailBudgets,
+  LIMIT_REFUSAL_STATUS,
   EMAILS_PER_ADDRESS,
   passwordDisabled,
   passwordLockSec,
@@ -98,5 +99,11 @@ describe('Retry-After', () => {
     expect(retryAfterSec(60_001, 0)).toBe(61);
     expect(retryAfterSec(10, 0)).toBe(1);
     expect(retryAfterSec(0, 10)).toBe(1);
+  });
+});
+
+describe('refusal codes', () => {
+  it('are the §7 codes with their statuses', () => {
+    expect(LIMIT_REFUSAL_STATUS).toEqual({ too_many_attempts: 429, too_many_emails: 429, password_reset_required: 403 });
   });
 });

@@ -101,7 +101,10 @@ export class RedisLimitStore implements LimitStore {
 
   constructor(client: Redis | string) {
     this.ownsClient = typeof client === 'string';
-    this.redis = typeof client === 'string' ? new Redis(client, { maxRetriesPerRequest: 2 }) : client;
+    // disconnectTimeout: see @lib/rate-limit (ioredis's 2 s default lingers after closing a client between reconnects)
+    this.redis = typeof client === 'string' ? new Redis(client, { maxRetriesPerRequest: 2, connectTimeout: 5_000, disconnectTimeout: 100 }) : client;
+    // Connection errors reach the callers as rejected operations; without a listener ioredis would also print each reconnect failure.
+    if (this.ownsClient) this.redis.on('error', () => undefined);
   }
 
   async hit(key: string, options: HitOptions, now: number): Promise<CounterState> {
@@ -127,6 +130,8 @@ export class RedisLimitStore implements LimitStore {
   }
 
   async close(): Promise<void> {
-    if (this.ownsClient) await this.redis.quit().catch(() => this.redis.disconnect());
+    if (!this.ownsClient) return;
+    if (this.redis.status === 'ready') await this.redis.quit().catch(() => this.redis.disconnect());
+    else this.redis.disconnect();
   }
 }
