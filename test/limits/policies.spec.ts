@@ -1,6 +1,7 @@
 import {
   emailBudgets,
   LIMIT_REFUSAL_STATUS,
+  limitRefusalMessage,
   EMAILS_PER_ADDRESS,
   passwordDisabled,
   passwordLockSec,
@@ -105,5 +106,13 @@ describe('Retry-After', () => {
 describe('refusal codes', () => {
   it('are the §7 codes with their statuses', () => {
     expect(LIMIT_REFUSAL_STATUS).toEqual({ too_many_attempts: 429, too_many_emails: 429, password_reset_required: 403 });
+  });
+});
+
+describe('refusal messages', () => {
+  it('say what happened and how long to wait', () => {
+    expect(limitRefusalMessage({ refused: 'too_many_attempts', retryAfterSec: 60 })).toBe('Too many attempts. Try again in 60 seconds.');
+    expect(limitRefusalMessage({ refused: 'too_many_emails', retryAfterSec: 1 })).toBe('Too many e-mails sent. Try again in 1 second.');
+    expect(limitRefusalMessage({ refused: 'password_reset_required', retryAfterSec: null })).toBe('Password no longer works after too many failed attempts; reset it.');
   });
 });

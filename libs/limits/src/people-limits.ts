@@ -25,6 +25,19 @@ export interface FailureOutcome {
   next: LimitDecision;
 }
 
+/** The error message of a refusal (the envelope's `message`; the code is what clients branch on). */
+export function limitRefusalMessage(refusal: { refused: LimitRefusalCode; retryAfterSec: number | null }): string {
+  const wait = refusal.retryAfterSec === null ? '' : ` Try again in ${refusal.retryAfterSec} second${refusal.retryAfterSec === 1 ? '' : 's'}.`;
+  switch (refusal.refused) {
+    case 'too_many_attempts':
+      return `Too many attempts.${wait}`;
+    case 'too_many_emails':
+      return `Too many e-mails sent.${wait}`;
+    case 'password_reset_required':
+      return 'Password no longer works after too many failed attempts; reset it.';
+  }
+}
+
 const ALLOWED: LimitDecision = Object.freeze({ allowed: true });
 
 /** An e-mail address as the limits count it: trimmed, lower case. */
