@@ -232,8 +232,17 @@ describe('accounts and sessions over HTTP', () => {
   });
 
   it('refuses weak passwords and bad input with 400', async () => {
-    const weak = await browser().post('/accounts', { email: newEmail(), password: 'short', business_name: 'W' }, CHALLENGE);
-    expect([weak.status, weak.body.error.code, weak.body.error.field]).toEqual([400, 'weak_password', 'password']);
+    const email = newEmail();
+    for (const [password, rule] of [
+      ['short', 'length'],
+      ['abcabcabcabcabc', 'repetition'],
+      ['1234567890123', 'no letters'],
+      ['password1234', 'common'],
+      [`${email.split('@')[0]}-secret`, 'e-mail'],
+    ]) {
+      const weak = await browser().post('/accounts', { email, password, business_name: 'W' }, CHALLENGE);
+      expect([rule, weak.status, weak.body.error.code, weak.body.error.field]).toEqual([rule, 400, 'weak_password', 'password']);
+    }
     const cases: [unknown, string][] = [
       [{ password: PASSWORD, business_name: 'W' }, 'email'],
       [{ email: 'nope', password: PASSWORD, business_name: 'W' }, 'email'],
