@@ -38,7 +38,8 @@ export class ChallengeGuard implements CanActivate {
     if (form === undefined) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const header = request.headers[CHALLENGE_HEADER.toLowerCase()];
-    // a repeated header is refused: which of the tokens would be the one?
+    // a repeated header is refused: which of the tokens would be the one? (Node joins repeats of
+    // an unknown header with a comma, which no token has; an array is refused here all the same)
     if (Array.isArray(header)) throw new ApiError('challenge_failed', 'Send one Service-Challenge header.', CHALLENGE_HEADER);
     const result = await this.verifier.verify({ token: header?.trim(), form, ip: request.ip ?? null });
     if (result.passed) return true;
