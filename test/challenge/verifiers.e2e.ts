@@ -153,7 +153,7 @@ describe('the used-token store cannot be reached', () => {
     }
   });
 
-  it('the SQL store purges rows past their time', async () => {
+  it('the SQL store purges rows past their time (through the verifier, as the app sweeps)', async () => {
     const dir = tempDir();
     const db = await openEmbedded(dir.path);
     try {
@@ -161,7 +161,8 @@ describe('the used-token store cannot be reached', () => {
       const store = new SqlUsedChallengeTokens(db);
       await store.claim('a-token', 1);
       await store.claim('b-token', 60_000);
-      await eventually(() => store.purgeExpired(), (n) => n === 1, { what: 'the expired row purged' });
+      // the verifier's purgeExpired (the app's hourly sweep) reaches the store
+      await eventually(() => new TestChallengeVerifier(store).purgeExpired(), (n) => n === 1, { what: 'the expired row purged' });
       expect(await digests(db)).toEqual([tokenDigest('b-token')]);
     } finally {
       await db.close();

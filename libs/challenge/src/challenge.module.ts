@@ -8,14 +8,19 @@ import { CHALLENGE_VERIFIER, ChallengeVerifier } from './verifier';
 @Injectable()
 class ChallengeLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('challenge');
+  private sweeper: NodeJS.Timeout | null = null;
 
   constructor(@Inject(CHALLENGE_VERIFIER) private readonly verifier: ChallengeVerifier) {}
 
   onApplicationBootstrap(): void {
     this.logger.log(`bot challenges are checked by ${this.verifier.describe()}`);
+    // used tokens past their time are taken over in place; an hourly sweep keeps the table small
+    this.sweeper = setInterval(() => void this.verifier.purgeExpired().catch(() => undefined), 60 * 60 * 1000);
+    this.sweeper.unref();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
     await this.verifier.close();
   }
 }

@@ -41,6 +41,10 @@ export class TestChallengeVerifier implements ChallengeVerifier {
     }
   }
 
+  purgeExpired(): Promise<number> {
+    return this.used.purgeExpired();
+  }
+
   async close(): Promise<void> {
     await this.used.close();
   }
@@ -54,6 +58,10 @@ export class UnconfiguredChallengeVerifier implements ChallengeVerifier {
 
   async verify(): Promise<ChallengeResult> {
     return failed('not_configured');
+  }
+
+  async purgeExpired(): Promise<number> {
+    return 0;
   }
 
   async close(): Promise<void> {}

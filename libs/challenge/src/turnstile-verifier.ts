@@ -105,6 +105,10 @@ export class TurnstileVerifier implements ChallengeVerifier {
     }
   }
 
+  purgeExpired(): Promise<number> {
+    return this.used.purgeExpired();
+  }
+
   async close(): Promise<void> {
     await this.used.close();
   }

@@ -10,6 +10,8 @@ import { Database } from '@lib/database';
 export interface UsedChallengeTokens {
   /** True for the first claim of this token within ttlMs, false afterwards. Throws when the store cannot be reached. */
   claim(token: string, ttlMs: number): Promise<boolean>;
+  /** Deletes records past their time; returns how many (Redis expires its keys itself: 0). */
+  purgeExpired(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,10 @@ export class RedisUsedChallengeTokens implements UsedChallengeTokens {
 
   async claim(token: string, ttlMs: number): Promise<boolean> {
     return (await this.redis.set(`${this.prefix}${tokenDigest(token)}`, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX')) === 'OK';
+  }
+
+  async purgeExpired(): Promise<number> {
+    return 0;
   }
 
   async close(): Promise<void> {

@@ -39,6 +39,8 @@ export interface ChallengeVerifier {
   verify(input: ChallengeInput): Promise<ChallengeResult>;
   /** A sentence for the start-up log (no secrets). */
   describe(): string;
+  /** Deletes used-token records past their time (the SQL store; Redis expires its own); returns how many. */
+  purgeExpired(): Promise<number>;
   close(): Promise<void>;
 }
 
