@@ -1,7 +1,10 @@
+import { Controller, HttpCode, Inject, Module, Post } from '@nestjs/common';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { DevMailbox, MAILER, Mailer, MailUnavailableError, SmtpMailer, UnavailableMailer, createMailer, renderMail } from '@lib/mail';
+import { Public } from '../../apps/api/src/auth/auth.decorators';
+import { ApiErrors } from '../../apps/api/src/platform/openapi';
 import { startTestApi } from '../support/api-app';
 import { TEST_SMTP_PASSWORD, TEST_SMTP_USER, TestSmtpServer, codeIn, linkIn, parseMail, startSmtpServer } from '../support/smtp';
 import { tempDir } from '../support/temp-dir';
@@ -137,6 +140,23 @@ describe('without SMTP_URL', () => {
   });
 });
 
+/** A test-only route that cannot go on without its e-mail, as the accounts routes will be. */
+@Public()
+@Controller('mail-probe')
+class MailProbeController {
+  constructor(@Inject(MAILER) private readonly mailer: Mailer) {}
+
+  @Post('send')
+  @HttpCode(200)
+  @ApiErrors('email_unavailable')
+  async send() {
+    await this.mailer.send(message('probe@example.com', '777888'));
+    return { data: { sent: true } };
+  }
+}
+@Module({ controllers: [MailProbeController] })
+class MailProbeModule {}
+
 describe('MAILER in the app', () => {
   function logSink(): { lines: string[]; stream: Writable } {
     const lines: string[] = [];
@@ -149,11 +169,22 @@ describe('MAILER in the app', () => {
     return { lines, stream };
   }
 
-  it('SMTP_URL: the app injects an SMTP mailer, logs the server without its credentials, and mail arrives', async () => {
+  it('SMTP_URL: the app injects an SMTP mailer, logs the server without its credentials, and mail arrives; a route needing its e-mail answers 503 email_unavailable while SMTP is down', async () => {
     const smtp = await startSmtpServer();
     const sink = logSink();
-    const api = await startTestApi({ SMTP_URL: smtp.url, MAIL_FROM: FROM }, [], sink.stream);
+    const api = await startTestApi({ SMTP_URL: smtp.url, MAIL_FROM: FROM }, [MailProbeModule], sink.stream);
     try {
+      // a route that needs its e-mail: sent, then 503 email_unavailable while the server is down
+      const sent = await fetch(`${api.base}/mail-probe/send`, { method: 'POST' });
+      expect(sent.status).toBe(200);
+      expect(codeIn(await smtp.waitForMessage((m) => m.to.includes('probe@example.com')))).toBe('777888');
+      await smtp.down();
+      const refused = await fetch(`${api.base}/mail-probe/send`, { method: 'POST' });
+      expect(refused.status).toBe(503);
+      expect(await refused.json()).toEqual({ error: { code: 'email_unavailable', message: expect.any(String), field: null, request_id: expect.stringMatching(/^req_/) } });
+      await smtp.up();
+      smtp.messages.length = 0;
+
       const mailer = api.app.get<Mailer>(MAILER);
       expect(mailer).toBeInstanceOf(SmtpMailer);
       await mailer.send(message('ada@example.com', '909090'));
@@ -162,6 +193,7 @@ describe('MAILER in the app', () => {
       expect(log).toContain(`e-mail goes to SMTP smtp://127.0.0.1:${smtp.port}`);
       expect(log).not.toContain(TEST_SMTP_PASSWORD);
       expect(log).not.toContain('909090');
+      expect(log).not.toContain('777888');
     } finally {
       await api.close();
       await smtp.close();

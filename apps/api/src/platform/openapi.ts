@@ -548,6 +548,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']); // Fastify par
 /** When a code a route lists itself (@ApiErrors) answers, for codes that mean the same on every route. */
 const EXPLICIT_WHEN: Partial<Record<ErrorCode, string>> = {
   upstream_unavailable: 'a service this route depends on cannot be reached (such as the exchange-rate source); nothing changed; retry with the same Idempotency-Key',
+  email_unavailable: 'the deployment cannot send the e-mail this request needs now (its SMTP server unreachable or refusing, or no e-mail configured); retry later',
 };
 
 /** The error codes a route can answer with, each with when (in order of the checks). */
