@@ -1,5 +1,5 @@
 import { DynamicModule, ForwardReference, Module, Type } from '@nestjs/common';
-import { BusinessesModule } from '@lib/businesses';
+import { BusinessMailModule, BusinessReactorsModule, BusinessesModule } from '@lib/businesses';
 import { CheckoutPageModule } from '@lib/checkout-page';
 import { AppConfig, CoreModule } from '@lib/core';
 import { WebhookDispatcherModule } from '@lib/webhooks';
@@ -29,10 +29,10 @@ export class AppModule {
    * capability's module, which then replaces the default one).
    */
   static forRoot(config: AppConfig, imports: Import[] = []): DynamicModule {
-    const defaults = [WebhooksModule, WebhookDispatcherModule].filter((m) => !brings(imports, m));
+    const defaults = [WebhooksModule, WebhookDispatcherModule, BusinessMailModule].filter((m) => !brings(imports, m));
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, BusinessesModule, OperationsModule, PaymentsHttpModule, CustomersHttpModule, LinksHttpModule, SearchHttpModule, WalletsHttpModule, CheckoutPageModule, ...defaults, ...imports],
+      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, BusinessesModule, BusinessReactorsModule, OperationsModule, PaymentsHttpModule, CustomersHttpModule, LinksHttpModule, SearchHttpModule, WalletsHttpModule, CheckoutPageModule, ...defaults, ...imports],
       controllers: [HealthController, BusinessController],
     };
   }

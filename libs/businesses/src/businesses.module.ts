@@ -10,9 +10,26 @@ import { RevokeApiKeyHandler } from './commands/revoke-api-key/revoke-api-key.ha
 import { SuspendBusinessHandler } from './commands/suspend-business/suspend-business.handler';
 import { GetBusinessHandler } from './queries/get-business/get-business.handler';
 import { GetCheckoutSettingsHandler } from './queries/get-checkout-settings/get-checkout-settings.handler';
+import { ConfirmAlertEmailHandler } from './commands/confirm-alert-email/confirm-alert-email.handler';
+import { UpdateBusinessHandler } from './commands/update-business/update-business.handler';
+import { GetReferralHandler } from './queries/get-referral/get-referral.handler';
+import { HasReceivedFundsHandler } from './queries/has-received-funds/has-received-funds.handler';
 
 /** The businesses capability's use cases, one handler each, for the CommandBus and QueryBus. */
-export const BUSINESS_HANDLERS = [CreateBusinessHandler, CreateApiKeyHandler, RevokeApiKeyHandler, SuspendBusinessHandler, ReinstateBusinessHandler, ChangeCheckoutSettingsHandler, GetBusinessHandler, GetCheckoutSettingsHandler];
+export const BUSINESS_HANDLERS = [
+  CreateBusinessHandler,
+  CreateApiKeyHandler,
+  RevokeApiKeyHandler,
+  SuspendBusinessHandler,
+  ReinstateBusinessHandler,
+  ChangeCheckoutSettingsHandler,
+  UpdateBusinessHandler,
+  ConfirmAlertEmailHandler,
+  GetBusinessHandler,
+  GetCheckoutSettingsHandler,
+  GetReferralHandler,
+  HasReceivedFundsHandler,
+];
 
 /**
  * The businesses use cases in a Nest app. The key and suspension commands tell the process's authentication
