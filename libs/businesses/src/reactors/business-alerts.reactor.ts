@@ -12,6 +12,9 @@ export const BUSINESS_ALERTS_REACTOR = 'business-alerts';
 /** Events older than this when the reactor first sees them alert nobody (a reactor started late, or far behind, does not mail the past). */
 export const ALERT_MAX_AGE_MS = 60 * 60_000;
 
+/** The payment events that put a payment in needs_review (`payment.needs_review`): a transfer or card payment to review, a customer's claim. */
+const NEEDS_REVIEW: readonly string[] = ['PaymentNeedsReview', 'PaymentClaimed'];
+
 interface PaymentCreatedShape {
   business_id?: string;
   amount?: number;
@@ -21,7 +24,7 @@ interface PaymentCreatedShape {
 
 /**
  * Alerts e-mailed to a business's confirmed `alert_email` while `email_alerts` is on (decision
- * 0035): today one kind, a payment that needs review (PaymentNeedsReview). Runs from the log as a
+ * 0035): today one kind, a payment that needs review (PaymentNeedsReview, PaymentClaimed). Runs from the log as a
  * Reactor (its own checkpoint; never replayed by a projection rebuild) with an outbox row per
  * alerting event (`business_alert_emails`, id = the event id): inserted, sent, marked sent — an
  * event seen again finds its row sent and sends nothing. Only a crash between the SMTP answer and
@@ -58,7 +61,7 @@ export class BusinessAlertsReactor implements Reactor {
   async react(events: RecordedEvent[]): Promise<void> {
     const now = (this.options.now ?? Date.now)();
     for (const event of events) {
-      if (event.type !== 'PaymentNeedsReview' || !this.paymentStream.owns(event.stream)) continue;
+      if (!NEEDS_REVIEW.includes(event.type) || !this.paymentStream.owns(event.stream)) continue;
       if (now - event.recordedAt.getTime() > ALERT_MAX_AGE_MS) continue;
       await this.needsReview(this.paymentStream.parse(event.stream)!, event);
     }
@@ -69,7 +72,7 @@ export class BusinessAlertsReactor implements Reactor {
     if (!created?.business_id) return;
     const business = foldWith(businessDecider, await this.read(BUSINESS_STREAM.stream(created.business_id)));
     if (business.status === 'none' || !business.settings.email_alerts || business.alertEmail === null) return;
-    const reason = String((event.data as { reason?: unknown }).reason ?? 'review');
+    const reason = event.type === 'PaymentClaimed' ? 'claimed' : String((event.data as { reason?: unknown }).reason ?? 'review');
     const amount = typeof created.amount === 'number' && created.currency ? `${(created.amount / 100).toFixed(2)} ${created.currency}` : null;
     await this.sendOnce(event.id, business.id, 'payment.needs_review', paymentId, {
       to: business.alertEmail,
