@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsEmail, IsNotEmpty, IsString, IsUrl, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsBoolean, IsEmail, IsNotEmpty, IsString, IsUrl, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { REFERRAL_CODE_MAX, REFERRAL_CODE_MIN, REFERRAL_CODE_PATTERN, REFERRAL_CODE_RE } from '../../referrals';
 import { EMAIL_MAX, NAME_MAX, WEBSITE_MAX } from '../create-business/create-business.dto';
 import { OptionalText, Trimmed } from '../text';
@@ -53,14 +53,14 @@ export class UpdateBusinessDto {
   })
   alert_email?: string;
 
+  @MaxLength(REFERRAL_CODE_MAX, { message: `referral_code is at most ${REFERRAL_CODE_MAX} characters` })
+  @MinLength(REFERRAL_CODE_MIN, { message: `referral_code is at least ${REFERRAL_CODE_MIN} characters` })
   @Matches(REFERRAL_CODE_RE, { message: `referral_code is ${REFERRAL_CODE_MIN}–${REFERRAL_CODE_MAX} letters, digits and single inner hyphens` })
   @IsString({ message: 'referral_code must be a string' })
   @ValidateIf((o: UpdateBusinessDto) => o.referral_code !== undefined)
   @lowerTrimmed()
   @ApiPropertyOptional({
     description: 'The code other businesses sign up with to be referred by this one; case is folded. It cannot change once the business has a wallet (409 referral_locked).',
-    minLength: REFERRAL_CODE_MIN,
-    maxLength: REFERRAL_CODE_MAX,
     pattern: REFERRAL_CODE_PATTERN,
   })
   referral_code?: string;
