@@ -1,7 +1,9 @@
 import { DynamicModule, ForwardReference, Module, Type } from '@nestjs/common';
 import { BusinessMailModule, BusinessReactorsModule, BusinessesModule } from '@lib/businesses';
+import { ChallengeModule } from '@lib/challenge';
 import { CheckoutPageModule } from '@lib/checkout-page';
 import { AppConfig, CoreModule } from '@lib/core';
+import { MailModule } from '@lib/mail';
 import { WebhookDispatcherModule } from '@lib/webhooks';
 import { OperationsModule } from '@lib/operations';
 import { allProjectors } from '@lib/wiring';
@@ -32,7 +34,23 @@ export class AppModule {
     const defaults = [WebhooksModule, WebhookDispatcherModule, BusinessMailModule].filter((m) => !brings(imports, m));
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, BusinessesModule, BusinessReactorsModule, OperationsModule, PaymentsHttpModule, CustomersHttpModule, LinksHttpModule, SearchHttpModule, WalletsHttpModule, CheckoutPageModule, ...defaults, ...imports],
+      imports: [
+        CoreModule.forRoot(config, allProjectors(config)),
+        PlatformModule,
+        MailModule,
+        ChallengeModule,
+        BusinessesModule,
+        BusinessReactorsModule,
+        OperationsModule,
+        PaymentsHttpModule,
+        CustomersHttpModule,
+        LinksHttpModule,
+        SearchHttpModule,
+        WalletsHttpModule,
+        CheckoutPageModule,
+        ...defaults,
+        ...imports,
+      ],
       controllers: [HealthController, BusinessController],
     };
   }

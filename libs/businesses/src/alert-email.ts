@@ -1,4 +1,6 @@
 import { randomBytes, randomInt, scryptSync, timingSafeEqual } from 'node:crypto';
+import { renderMail } from '@lib/mail';
+import type { BusinessMailMessage } from './business-mail';
 
 /**
  * The alert e-mail's confirmation code (spec §4 "POST /businesses/{id}/alert-email/confirm", §8;
@@ -46,17 +48,15 @@ export function alertCodeMatches(code: string, salt: string, hash: string): bool
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
-/** The e-mail that carries a code: plain text and HTML, nothing tracked. */
-export function alertCodeMessage(businessName: string, to: string, code: string): { to: string; subject: string; text: string; html: string } {
-  const name = businessName.replace(/[\r\n]+/g, ' ');
+/** The e-mail that carries a code: plain text and HTML from one description (renderMail: nothing remote, nothing tracked). */
+export function alertCodeMessage(businessName: string, to: string, code: string): BusinessMailMessage {
   return {
     to,
-    subject: `Your code to receive alerts for ${name}: ${code}`,
-    text: `Enter this code to receive ${name}'s payment alerts at this address:\n\n${code}\n\nThe code is valid for 15 minutes. If you did not ask for it, ignore this e-mail.\n`,
-    html: `<p>Enter this code to receive ${escapeHtml(name)}'s payment alerts at this address:</p><p style="font-size:24px;letter-spacing:4px"><strong>${code}</strong></p><p>The code is valid for 15 minutes. If you did not ask for it, ignore this e-mail.</p>`,
+    ...renderMail({
+      title: `Confirm the alert address of ${businessName}`,
+      paragraphs: [`Enter this code to receive ${businessName}'s payment alerts at this address. It is valid for 15 minutes.`],
+      code,
+      footer: 'If you did not ask for it, ignore this e-mail: nothing changes.',
+    }),
   };
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }

@@ -1,17 +1,17 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { BUSINESS_MAIL, BusinessMail, NoBusinessMail } from './business-mail';
+import { MAILER, Mailer } from '@lib/mail';
+import { BUSINESS_MAIL, BusinessMail, MailerBusinessMail } from './business-mail';
 
 /**
  * Binds the businesses capability's mail port (BUSINESS_MAIL) for the whole app, API and worker.
- * Default: NoBusinessMail (every send refused: 503 email_unavailable on a new alert address;
- * alerts wait in their outbox). `BusinessMailModule.using(mail)` binds another implementation
- * and, passed to AppModule.forRoot's imports, replaces the default (tests pass a capturing one).
- * The service's mail library (libs/mail, token MAILER) is bound here through an adapter once it
- * exists in this tree.
+ * Default: the service's mail library (libs/mail MailModule's MAILER: SMTP, the dev mailbox, or
+ * none — then every send is refused: 503 email_unavailable on a new alert address, alerts wait
+ * in their outbox) through MailerBusinessMail. `BusinessMailModule.using(mail)` binds another
+ * implementation and, passed to AppModule.forRoot's imports, replaces the default.
  */
 @Global()
 @Module({
-  providers: [{ provide: BUSINESS_MAIL, useClass: NoBusinessMail }],
+  providers: [{ provide: BUSINESS_MAIL, useFactory: (mailer: Mailer) => new MailerBusinessMail(mailer), inject: [MAILER] }],
   exports: [BUSINESS_MAIL],
 })
 export class BusinessMailModule {

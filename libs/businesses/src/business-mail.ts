@@ -1,4 +1,5 @@
 import type { Actor } from '@lib/eventstore';
+import { MailUnavailableError, type Mailer } from '@lib/mail';
 
 /**
  * What the businesses capability e-mails (alert address codes, alerts): one message, plain text
@@ -25,7 +26,21 @@ export class BusinessMailUnavailableError extends Error {
   override name = 'BusinessMailUnavailableError';
 }
 
-/** The binding while no mail library is bound: every send is refused as unavailable. */
+/** The port over the service's mail library (libs/mail MAILER): its MailUnavailableError is this port's unavailability. */
+export class MailerBusinessMail implements BusinessMail {
+  constructor(private readonly mailer: Mailer) {}
+
+  async send(message: BusinessMailMessage): Promise<void> {
+    try {
+      await this.mailer.send({ to: message.to, subject: message.subject, text: message.text, html: message.html });
+    } catch (error) {
+      if (error instanceof MailUnavailableError) throw new BusinessMailUnavailableError(error.message);
+      throw error;
+    }
+  }
+}
+
+/** A binding that refuses every send as unavailable. */
 export class NoBusinessMail implements BusinessMail {
   async send(): Promise<void> {
     throw new BusinessMailUnavailableError('No mail server is configured for this deployment.');

@@ -85,13 +85,14 @@ export const ERROR_STATUS = {
   step_up_required: 403,
   api_key_revoked: 409,
   publishable_key: 409,
+  challenge_failed: 400,
+  email_unavailable: 503,
   // business settings, alert e-mail and referrals (decision 0035)
   invalid_code: 400,
   code_expired: 400,
   verification_expired: 409,
   too_many_attempts: 429,
   too_many_emails: 429,
-  email_unavailable: 503,
   referral_locked: 409,
   referral_code_taken: 409,
 } as const;

@@ -1,7 +1,7 @@
 import { Database } from '@lib/database';
 import { EventStore, RecordedEvent, StreamCategory, StreamNotFoundError } from '@lib/eventstore';
 import { Reactor, ReactorRunner, SubscriberStatus } from '@lib/projections';
-import { escapeHtml } from '../alert-email';
+import { renderMail } from '@lib/mail';
 import { BusinessMail, BusinessMailMessage } from '../business-mail';
 import { businessDecider } from '../business.decider';
 import { foldWith } from '@lib/domain';
@@ -76,9 +76,11 @@ export class BusinessAlertsReactor implements Reactor {
     const amount = typeof created.amount === 'number' && created.currency ? `${(created.amount / 100).toFixed(2)} ${created.currency}` : null;
     await this.sendOnce(event.id, business.id, 'payment.needs_review', paymentId, {
       to: business.alertEmail,
-      subject: `Payment ${paymentId} needs your review`,
-      text: `A payment to ${business.name} needs your review (${reason}).\n\nPayment: ${paymentId}${amount ? `\nAmount: ${amount}` : ''}\n\nOpen it in your dashboard to accept it or refund the customer.\nYou receive this because e-mail alerts are on; turn them off in your business settings.\n`,
-      html: `<p>A payment to ${escapeHtml(business.name)} needs your review (${escapeHtml(reason)}).</p><p>Payment: <code>${paymentId}</code>${amount ? `<br>Amount: ${escapeHtml(amount)}` : ''}</p><p>Open it in your dashboard to accept it or refund the customer.</p><p>You receive this because e-mail alerts are on; turn them off in your business settings.</p>`,
+      ...renderMail({
+        title: `Payment ${paymentId} needs your review`,
+        paragraphs: [`A payment to ${business.name} needs your review (${reason}).`, `Payment: ${paymentId}${amount ? `, ${amount}` : ''}.`, 'Open it in your dashboard to accept it or settle it with the customer.'],
+        footer: 'You receive this because e-mail alerts are on for this business; turn them off in its settings.',
+      }),
     });
   }
 
