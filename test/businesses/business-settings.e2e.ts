@@ -174,6 +174,20 @@ describe('business settings, alert e-mail and referrals over HTTP', () => {
     expect(Number((locked as { headers: Record<string, string> }).headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 
+  it('e-mails per address (§8: 5 an hour): the 6th code to one address, from any business, is 429 too_many_emails and sends nothing', async () => {
+    const to = `shared+${Date.now()}@acme.example`;
+    for (let i = 0; i < 5; i++) {
+      const { client, business } = await businessWithKey(api, false);
+      expect((await client.patch(`/businesses/${business.id}`, { alert_email: to })).status).toBe(200);
+    }
+    const sixth = await businessWithKey(api, false);
+    const refused = await sixth.client.patch(`/businesses/${sixth.business.id}`, { alert_email: to });
+    expect([refused.status, refused.body.error]).toEqual([429, expect.objectContaining({ code: 'too_many_emails', field: 'alert_email' })]);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(smtp.messages.filter((m) => m.to.includes(to))).toHaveLength(5);
+    expect((await sixth.client.get('/business')).body.data.pending_alert_email).toBeNull();
+  });
+
   it('mail down: 503 email_unavailable and nothing pending', async () => {
     const { client, business } = await businessWithKey(api, false);
     smtp.refuse();

@@ -52,8 +52,9 @@ export class NoBusinessMail implements BusinessMail {
  * per hour across all businesses"; "E-mails per address: 5 an hour and 20 a day") — an extension
  * point the people capability binds (ALERT_EMAIL_LIMITS). `beforeNewAlertEmail` runs before a code is
  * e-mailed and throws a DomainRefusal (429 too_many_emails, Retry-After) past a limit;
- * `sent` counts a message once sent. The default binding limits nothing beyond the per-address
- * rules the business decider keeps (one code a minute, 5 per pending address).
+ * `sent` counts a message once sent. BusinessesModule binds PeopleAlertEmailLimits (@lib/limits);
+ * NoAlertEmailLimits keeps only the rules the business decider has (one code a minute, 5 per
+ * pending address).
  */
 export interface AlertEmailLimits {
   beforeNewAlertEmail(request: { businessId: string; email: string; actor: Actor | null }): Promise<void>;

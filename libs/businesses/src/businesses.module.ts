@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { LimitsModule, PeopleLimits } from '@lib/limits';
+import { ALERT_EMAIL_LIMITS } from './business-mail';
+import { PeopleAlertEmailLimits } from './people-alert-email-limits';
 import { BusinessService } from './business.service';
 import { API_KEY_CACHE } from './commands/api-key-cache';
 import { BusinessWrites } from './commands/business-writes';
@@ -37,6 +40,13 @@ export const BUSINESS_HANDLERS = [
  * same handlers for the operator's admin endpoint. The command handlers share BusinessWrites.
  */
 @Module({
-  providers: [BusinessWrites, ...BUSINESS_HANDLERS, { provide: API_KEY_CACHE, useExisting: BusinessService }],
+  imports: [LimitsModule],
+  providers: [
+    BusinessWrites,
+    ...BUSINESS_HANDLERS,
+    { provide: API_KEY_CACHE, useExisting: BusinessService },
+    // §8 limits on new alert e-mails: per address always, per person once sessions name one (people-alert-email-limits.ts)
+    { provide: ALERT_EMAIL_LIMITS, useFactory: (limits: PeopleLimits) => new PeopleAlertEmailLimits(limits), inject: [PeopleLimits] },
+  ],
 })
 export class BusinessesModule {}

@@ -19,3 +19,4 @@ export * from './business-mail.module';
 export * from './business-reactors.module';
 export * from './reactors/business-alerts.reactor';
 export * from './reactors/referral-payouts.reactor';
+export * from './people-alert-email-limits';
