@@ -339,8 +339,9 @@ function createBusiness(command: CreateBusiness, state: BusinessState, ctx: Deci
         simulated: command.simulated,
         website: command.website ?? null,
         support_email: command.supportEmail ?? null,
-        referral_code: command.referralCode ?? null,
-        referred_by: command.referredBy ? { business_id: command.referredBy.businessId, code: command.referredBy.code } : null,
+        // recorded only when there is one: a business without them keeps the shape it always had
+        ...(command.referralCode ? { referral_code: command.referralCode } : {}),
+        ...(command.referredBy ? { referred_by: { business_id: command.referredBy.businessId, code: command.referredBy.code } } : {}),
       },
     },
   ];
