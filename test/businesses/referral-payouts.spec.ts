@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BusinessEvent, REFERRAL_PAYOUT_STREAM, ReferralPayoutsReactor, businessesProjector, hasReceivedFunds } from '@lib/businesses';
 import { PAYMENT_STREAM, paymentsProjector } from '@lib/payments';
 import { BUSINESS_STREAM } from '@lib/businesses';
-import { ProjectionRunner } from '@lib/projections';
+import { ProjectionRunner, verifyProjection } from '@lib/projections';
 import { eventually } from '../support/eventually';
 import { TestStore, openTestStore } from '../support/fixtures';
 
@@ -94,5 +94,25 @@ describe('referral payouts', () => {
       await a.stop();
       await b.stop();
     }
+  });
+
+  it('the businesses projection of settings, alert addresses, referral codes and payouts verifies: a replay in one go gives the live rows', async () => {
+    const id = `biz_v${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    await business(id, false, null);
+    const append = async (event: BusinessEvent) => {
+      const stream = BUSINESS_STREAM.stream(id);
+      const last = (await opened.store.readStream(stream)).at(-1)!.revision;
+      await opened.store.append(stream, [{ id: randomUUID(), type: event.type, data: event.data, metadata: {} }], last);
+      await runner.waitFor((await opened.store.headPosition())!); // one batch each: changes land on rows of earlier batches
+    };
+    await append({ type: 'BusinessSettingsChanged', data: { business_id: id, name: 'Renamed', website: 'https://x.example', email_alerts: false } });
+    const sent = { business_id: id, email: 'ops@x.example', code_salt: '0'.repeat(32), code_hash: '1'.repeat(64), sent_at: '2026-01-01T00:00:00.000Z', pending_since: '2026-01-01T00:00:00.000Z' };
+    await append({ type: 'AlertEmailCodeSent', data: sent });
+    await append({ type: 'AlertEmailConfirmed', data: { business_id: id, email: 'ops@x.example' } });
+    await append({ type: 'ReferralCodeChanged', data: { business_id: id, code: 'renamed-co', previous: null } });
+    await append({ type: 'BusinessSuspended', data: { business_id: id, suspended_at: '2026-01-02T00:00:00.000Z', reason: 'test' } });
+    const { rows } = await opened.db.query(`SELECT name, website, email_alerts, alert_email, pending_alert_email, referral_code, status FROM businesses WHERE id = $1`, [id]);
+    expect(rows[0]).toEqual({ name: 'Renamed', website: 'https://x.example', email_alerts: false, alert_email: 'ops@x.example', pending_alert_email: null, referral_code: 'renamed-co', status: 'suspended' });
+    expect((await verifyProjection(opened.store, opened.db, businessesProjector)).differences).toEqual([]);
   });
 });
