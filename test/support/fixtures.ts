@@ -1,5 +1,6 @@
 import { OpenedStore, StoreConfig, openEventStore } from '@lib/eventstore';
 import { TestApi, startTestApi } from './api-app';
+import { Client, businessWithKey } from './client';
 import { createTestDatabase } from './postgres';
 import { tempDir } from './temp-dir';
 
@@ -58,6 +59,11 @@ export async function startApp(kind: StoreKind, env: NodeJS.ProcessEnv = {}, pre
   const storage = await testStorage(kind, prefix);
   const api = await startTestApi({ ...storage.env, ...env });
   return { ...api, close: async () => (await api.close(), await storage.cleanup()) };
+}
+
+/** The clients of a new simulated business (`shop`) and of a new live one (`live`) on `api`. */
+export async function shopAndLive(api: TestApi): Promise<{ shop: Client; live: Client }> {
+  return { shop: (await businessWithKey(api, true)).client, live: (await businessWithKey(api, false)).client };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ServicePauses } from '@lib/operations';
-import { Client, appPerSuite, businessWithKey, startApp } from '../../support/fixtures';
+import { Client, appPerSuite, businessWithKey, shopAndLive, startApp } from '../../support/fixtures';
 import { eventually } from '../../support/eventually';
 
 /**
@@ -14,10 +14,7 @@ import { eventually } from '../../support/eventually';
 describe('card checkouts over HTTP (simulated processors)', () => {
   const suite = appPerSuite(
     () => startApp('embedded', { TRUSTED_PROXIES: 'loopback' }),
-    async (api) => ({
-      shop: (await businessWithKey(api, true)).client,
-      live: (await businessWithKey(api, false)).client,
-    }),
+    shopAndLive,
   );
 
   const codeOf = (payment: { url: string }) => payment.url.split('/').pop()!;
