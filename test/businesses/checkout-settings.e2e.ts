@@ -1,4 +1,4 @@
-import { TestApi, businessWithKey, clientWithNewKey, startTestApi } from '../support/fixtures';
+import { appPerSuite, businessWithKey, clientWithNewKey, startTestApi } from '../support/fixtures';
 
 /**
  * Checkout settings over HTTP (issue 19 B13, decision 0028): GET/PATCH /checkout-settings on the
@@ -8,19 +8,12 @@ import { TestApi, businessWithKey, clientWithNewKey, startTestApi } from '../sup
  * live business refused (403 test_mode_unavailable, §5.4); restricted keys by permission.
  */
 describe('checkout settings over HTTP', () => {
-  let api: TestApi;
-
-  beforeAll(async () => {
-    api = await startTestApi();
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
+  const suite = appPerSuite(() => startTestApi());
 
   const code = (payment: { url: string }) => payment.url.split('/').pop()!;
 
   it('starts from the defaults: no e-mail asked, both rails, every coin and network', async () => {
-    const { client } = await businessWithKey(api, true);
+    const { client } = await businessWithKey(suite.api, true);
     const answer = await client.get('/checkout-settings');
     expect(answer.status).toBe(200);
     const settings = answer.body.data;
@@ -29,7 +22,7 @@ describe('checkout settings over HTTP', () => {
   });
 
   it('asks for an e-mail: a checkout without one is 400 email_required, with one (or one known from the payment) it opens', async () => {
-    const { client } = await businessWithKey(api, true);
+    const { client } = await businessWithKey(suite.api, true);
     const changed = await client.patch('/checkout-settings', { ask_email: true });
     expect(changed.status).toBe(200);
     expect(changed.body.data).toMatchObject({ ask_email: true, updated_at: expect.stringMatching(/Z$/) });
@@ -44,7 +37,7 @@ describe('checkout settings over HTTP', () => {
   });
 
   it('narrows the coins and rails customers may choose: another pair is 400 asset_unavailable, a rail left out 400 rail_unavailable', async () => {
-    const { client } = await businessWithKey(api, true);
+    const { client } = await businessWithKey(suite.api, true);
     const changed = await client.patch('/checkout-settings', { assets: [{ asset: 'USDC', network: 'polygon' }] });
     expect(changed.status).toBe(200);
     expect(changed.body.data).toMatchObject({ assets: [{ asset: 'USDC', network: 'polygon' }], all_assets: false });
@@ -66,7 +59,7 @@ describe('checkout settings over HTTP', () => {
   });
 
   it('shows the chosen name and support address on the public receipt', async () => {
-    const { client, business } = await businessWithKey(api, true);
+    const { client, business } = await businessWithKey(suite.api, true);
     const payment = await client.createPayment();
     const before = await client.as(null).get(`/public/receipts/${payment.id}`);
     expect(before.body.data.business).toEqual({ name: business.name, support_email: 'help@shop.example' });
@@ -79,7 +72,7 @@ describe('checkout settings over HTTP', () => {
   });
 
   it('refuses a client mistake with 400 invalid_request naming the field, and changes nothing', async () => {
-    const { client } = await businessWithKey(api, true);
+    const { client } = await businessWithKey(suite.api, true);
     const cases: [unknown, string][] = [
       [{ ask_email: 'yes' }, 'ask_email'],
       [{ ask_email: null }, 'ask_email'],
@@ -105,13 +98,13 @@ describe('checkout settings over HTTP', () => {
   });
 
   it('refuses test keys on a live business (403 test_mode_unavailable) and restricted keys without business write (403 permission_denied)', async () => {
-    const live = await businessWithKey(api, false);
-    const test = await clientWithNewKey(api, { businessId: live.business.id, kind: 'secret', mode: 'test' });
+    const live = await businessWithKey(suite.api, false);
+    const test = await clientWithNewKey(suite.api, { businessId: live.business.id, kind: 'secret', mode: 'test' });
     const refused = await test.patch('/checkout-settings', { ask_email: true });
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('test_mode_unavailable');
     expect((await test.get('/checkout-settings')).status).toBe(200); // reading is fine
-    const reader = await clientWithNewKey(api, { businessId: live.business.id, kind: 'restricted', mode: 'live', permissions: 'business:read' });
+    const reader = await clientWithNewKey(suite.api, { businessId: live.business.id, kind: 'restricted', mode: 'live', permissions: 'business:read' });
     expect((await reader.get('/checkout-settings')).status).toBe(200);
     expect((await reader.patch('/checkout-settings', { ask_email: true })).body.error.code).toBe('permission_denied');
     expect((await live.client.get('/checkout-settings')).body.data.ask_email).toBe(false);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { clientTypes } from '../../scripts/generate-client';
-import { TestApi, businessWithKey, startTestApi } from '../support/fixtures';
+import { appPerSuite, businessWithKey, startTestApi } from '../support/fixtures';
 import { runIntegrator } from './integrator';
 
 const ROOT = join(__dirname, '..', '..');
@@ -39,28 +39,27 @@ function typeCheck(dir: string, files: Record<string, string>): string[] {
  * against the real app.
  */
 describe('an integrator program on types generated from the served document', () => {
-  let api: TestApi;
-  let dir: string;
-  let secretKey: string;
-
-  beforeAll(async () => {
-    api = await startTestApi();
-    const created = await businessWithKey(api, true, 'Integrator');
-    secretKey = created.secret_key;
-    dir = mkdtempSync(join(tmpdir(), 'integrator-'));
-    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-    const document = (await (await fetch(`${api.base}/openapi.json`)).json()) as object;
-    writeFileSync(join(dir, 'openapi-types.ts'), await clientTypes(document));
-  });
-  afterAll(async () => {
-    await api?.close();
+  // the integrator's project: a folder with node_modules and the types generated from the served document
+  const suite = appPerSuite(
+    () => startTestApi(),
+    async (api) => {
+      const secretKey = (await businessWithKey(api, true, 'Integrator')).secret_key;
+      const dir = mkdtempSync(join(tmpdir(), 'integrator-'));
+      symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+      const document = (await (await fetch(`${api.base}/openapi.json`)).json()) as object;
+      writeFileSync(join(dir, 'openapi-types.ts'), await clientTypes(document));
+      return { secretKey, dir };
+    },
+  );
+  afterAll(() => {
+    const { dir } = suite as { dir?: string };
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('type-checks under --strict against the generated types', () => {
     const source = readFileSync(PROGRAM, 'utf8');
     expect(source).toContain(TYPES_IMPORT);
-    expect(typeCheck(dir, { 'integrator.ts': source.replace(TYPES_IMPORT, "'./openapi-types'") })).toEqual([]);
+    expect(typeCheck(suite.dir, { 'integrator.ts': source.replace(TYPES_IMPORT, "'./openapi-types'") })).toEqual([]);
   });
 
   it('refuses a program that gets the contract wrong', () => {
@@ -78,12 +77,12 @@ describe('an integrator program on types generated from the served document', ()
       '}',
       '',
     ].join('\n');
-    const problems = typeCheck(dir, { 'wrong.ts': wrong });
+    const problems = typeCheck(suite.dir, { 'wrong.ts': wrong });
     expect(problems.map((p) => p.split(' ')[0])).toEqual(expect.arrayContaining(['wrong.ts:5', 'wrong.ts:6', 'wrong.ts:7', 'wrong.ts:9']));
   });
 
   it('runs against the app: a payment, a checkout with an Idempotency-Key, a webhook secret, pages of payments', async () => {
-    const result = await runIntegrator(api.base, secretKey, '1042', randomUUID());
+    const result = await runIntegrator(suite.api.base, suite.secretKey, '1042', randomUUID());
     expect(result.payment).toMatchObject({ kind: 'payment', status: 'pending', amount: 2500, reference: 'order-1042', metadata: { order_id: '1042', channel: 'web' } });
     expect(result.payment.customer_id).toMatch(/^cst_/);
     expect(result.checkout).toMatchObject({ kind: 'checkout', payment_id: result.payment.id, status: 'open' });
@@ -94,8 +93,8 @@ describe('an integrator program on types generated from the served document', ()
     expect(result.pagedIds).toContain(result.payment.id);
 
     // more payments than a page: the cursor walks them all, newest first, each once
-    for (const order of ['1043', '1044', '1045']) await runIntegrator(api.base, secretKey, order, randomUUID());
-    const last = await runIntegrator(api.base, secretKey, '1046', randomUUID());
+    for (const order of ['1043', '1044', '1045']) await runIntegrator(suite.api.base, suite.secretKey, order, randomUUID());
+    const last = await runIntegrator(suite.api.base, suite.secretKey, '1046', randomUUID());
     expect(last.pages).toBeGreaterThanOrEqual(3);
     expect(new Set(last.pagedIds).size).toBe(last.pagedIds.length);
     expect(last.pagedIds[0]).toBe(last.payment.id);

@@ -1,4 +1,4 @@
-import { DomainRefusal, foldWith } from '@lib/domain';
+import { foldWith } from '@lib/domain';
 import { assertDistinctCategories } from '@lib/eventstore';
 import {
   CUSTOMER_EMAIL_STREAM,
@@ -18,24 +18,12 @@ import {
 } from '@lib/customers';
 import { customerIdFor } from '@lib/payments';
 import { ALL_STREAM_CATEGORIES } from '@lib/wiring';
-import { thrownBy } from '../support/thrown';
+import { givenOn } from '../support/decider-spec';
+
 
 /** given(events).when(command).then(events | refusal code and field), on the customers' deciders (decision 0029). */
-function given<C, E, S>(decider: { decide(c: C, s: S, ctx: undefined): E[]; evolve(s: S, e: E): S; initialState: S }, events: E[]) {
-  const state = events.reduce(decider.evolve, decider.initialState);
-  return {
-    when: (command: C) => ({
-      then: (expected: E[]) => expect(decider.decide(command, state, undefined)).toEqual(expected),
-      refused: (code: string, field: string | null = null) => {
-        const refusal = thrownBy(DomainRefusal, () => decider.decide(command, state, undefined));
-        expect({ code: refusal.code, field: refusal.field }).toEqual({ code, field });
-      },
-    }),
-  };
-}
-
-const customers = (events: CustomerEvent[]) => given<CustomerCommand, CustomerEvent, CustomerState>(customerDecider, events);
-const claims = (events: CustomerEmailEvent[]) => given<EmailClaimCommand, CustomerEmailEvent, EmailClaimState>(emailClaimDecider, events);
+const customers = (events: CustomerEvent[]) => givenOn<CustomerCommand, CustomerEvent, CustomerState>(customerDecider, events);
+const claims = (events: CustomerEmailEvent[]) => givenOn<EmailClaimCommand, CustomerEmailEvent, EmailClaimState>(emailClaimDecider, events);
 
 const created: CustomerEvent = { type: 'CustomerCreated', data: { customer_id: 'cst_a', business_id: 'biz_1', mode: 'test', email: 'ann@x.example', name: 'Ann', note: '', origin: 'api' } };
 const known: KnownFromPayments = { businessId: 'biz_1', mode: 'test', email: 'bob@x.example', createdAt: '2026-01-01T00:00:00.000Z' };

@@ -1,22 +1,10 @@
-import { DomainRefusal } from '@lib/domain';
 import { assertDistinctCategories } from '@lib/eventstore';
 import { LINK_STREAM, LINK_STREAM_CATEGORIES, LinkCommand, LinkEvent, LinkFields, LinkState, linkDecider } from '@lib/links';
 import { ALL_STREAM_CATEGORIES } from '@lib/wiring';
-import { thrownBy } from '../support/thrown';
+import { givenOn } from '../support/decider-spec';
 
 /** given(events).when(command).then(events | refusal code and field), on the link decider (decision 0030). */
-function given(events: LinkEvent[]) {
-  const state = events.reduce<LinkState>(linkDecider.evolve, linkDecider.initialState);
-  return {
-    when: (command: LinkCommand) => ({
-      then: (expected: LinkEvent[]) => expect(linkDecider.decide(command, state, undefined)).toEqual(expected),
-      refused: (code: string, field: string | null = null) => {
-        const refusal = thrownBy(DomainRefusal, () => linkDecider.decide(command, state, undefined));
-        expect({ code: refusal.code, field: refusal.field }).toEqual({ code, field });
-      },
-    }),
-  };
-}
+const given = (events: LinkEvent[]) => givenOn<LinkCommand, LinkEvent, LinkState>(linkDecider, events);
 
 const fields: LinkFields = { name: 'T-shirt', description: null, amount: 2500, currency: 'USD', rails: null, assets: null, success_url: null, ask_email: false, metadata: { sku: 'TS' } };
 const created: LinkEvent = { type: 'LinkCreated', data: { link_id: 'lnk_a', business_id: 'biz_1', mode: 'test', code: 'abc123', ...fields } };

@@ -1,24 +1,9 @@
-import {
-  CheckoutCommand,
-  CheckoutEvent,
-  CheckoutState,
-  PaymentCommand,
-  PaymentEvent,
-  PaymentState,
-  decideCheckout,
-  decidePayment,
-  evolveCheckout,
-  evolvePayment,
-  initialCheckoutState,
-  initialPaymentState,
-} from '../../libs/payments/src/domain';
-import { spec } from './given-when-then';
+import { CheckoutCommand, CheckoutEvent, PaymentCommand, PaymentEvent, decideCheckout, decidePayment, evolveCheckout, initialCheckoutState, initialPaymentState } from '../../libs/payments/src/domain';
+import { T0, at, givenCheckout, givenPayment } from './given-when-then';
 
 /** The card rail's rules (decision 0026), given/when/then on the checkout and payment deciders. */
-const T0 = new Date('2025-01-01T00:00:00.000Z');
-const at = (ms: number) => new Date(T0.getTime() + ms);
-const checkout = spec<CheckoutCommand, CheckoutEvent, CheckoutState>(decideCheckout, evolveCheckout, initialCheckoutState);
-const payment = spec<PaymentCommand, PaymentEvent, PaymentState>(decidePayment, evolvePayment, initialPaymentState);
+const checkout = givenCheckout;
+const payment = givenPayment;
 const TTL = 10 * 60_000;
 
 const openCmd: CheckoutCommand = {

@@ -10,10 +10,9 @@ import {
   reactionId,
   uuidv5,
 } from '../../libs/payments/src/domain';
+import { T0, at } from './given-when-then';
 import { Harness } from './harness';
 
-const T0 = new Date('2025-01-01T00:00:00.000Z');
-const at = (ms: number) => new Date(T0.getTime() + ms);
 const MIN = 60_000;
 const HASH = '0x' + 'ab'.repeat(32);
 const HASH2 = '0x' + 'cd'.repeat(32);

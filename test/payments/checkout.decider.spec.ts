@@ -1,9 +1,6 @@
-import { CheckoutEvent, CheckoutState, CheckoutCommand, decideCheckout, evolveCheckout, initialCheckoutState, quoteEnded } from '../../libs/payments/src/domain';
-import { spec } from './given-when-then';
+import { CheckoutEvent, CheckoutCommand, decideCheckout, evolveCheckout, initialCheckoutState, quoteEnded } from '../../libs/payments/src/domain';
+import { T0, at, givenCheckout as given } from './given-when-then';
 
-const T0 = new Date('2025-01-01T00:00:00.000Z');
-const at = (ms: number) => new Date(T0.getTime() + ms);
-const given = spec<CheckoutCommand, CheckoutEvent, CheckoutState>(decideCheckout, evolveCheckout, initialCheckoutState);
 const HASH = '0x' + 'ab'.repeat(32);
 const HASH2 = '0x' + 'cd'.repeat(32);
 

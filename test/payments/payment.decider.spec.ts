@@ -1,10 +1,7 @@
 import { PaymentCommand, PaymentDomainError, PaymentEvent, PaymentState, decidePayment, evolvePayment, initialPaymentState, timeline } from '../../libs/payments/src/domain';
 import { thrownBy } from '../support/thrown';
-import { spec } from './given-when-then';
+import { T0, at, givenPayment as given } from './given-when-then';
 
-const T0 = new Date('2025-01-01T00:00:00.000Z');
-const at = (ms: number) => new Date(T0.getTime() + ms);
-const given = spec<PaymentCommand, PaymentEvent, PaymentState>(decidePayment, evolvePayment, initialPaymentState);
 const HASH = '0x' + 'ab'.repeat(32);
 const HASH2 = '0x' + 'cd'.repeat(32);
 const run = (events: PaymentEvent[], command: PaymentCommand, now = T0) => [...events, ...given(events, now).when(command).events()];

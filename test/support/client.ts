@@ -102,6 +102,17 @@ export class Client {
 }
 
 /** The website and support e-mail `businessWithKey` gives a business unless told `contact: false`. */
+/**
+ * Each `[query, field]`: GET `path?query` answers 400 invalid_request naming `field` (a list's
+ * limit, cursor or filter it cannot read). The failing query is named in the difference.
+ */
+export async function expectQueriesRefused(client: Client, path: string, cases: readonly (readonly [string, string])[]): Promise<void> {
+  for (const [query, field] of cases) {
+    const answer = await client.get(`${path}?${query}`);
+    expect({ query, status: answer.status, code: answer.body.error?.code, field: answer.body.error?.field }).toEqual({ query, status: 400, code: 'invalid_request', field });
+  }
+}
+
 export const SHOP_CONTACT = { website: 'https://shop.example', support_email: 'help@shop.example' };
 
 /** A business as created by `businessWithKey`: its keys, and a client signed with its secret key. */

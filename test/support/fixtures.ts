@@ -1,5 +1,6 @@
 import { OpenedStore, StoreConfig, openEventStore } from '@lib/eventstore';
 import { TestApi, startTestApi } from './api-app';
+import { Client, businessWithKey } from './client';
 import { createTestDatabase } from './postgres';
 import { tempDir } from './temp-dir';
 
@@ -8,7 +9,7 @@ import { tempDir } from './temp-dir';
  * either kind, and a business with its secret key and a client (re-exported from ./client).
  * Each fixture cleans up after itself (temp folder removed, database dropped).
  */
-export { type Answer, type BusinessWithKey, Client, businessWithKey, clientWithNewKey } from './client';
+export { type Answer, type BusinessWithKey, Client, businessWithKey, clientWithNewKey, expectQueriesRefused } from './client';
 export { type TestApi, startTestApi } from './api-app';
 
 export type StoreKind = 'embedded' | 'postgres';
@@ -58,6 +59,11 @@ export async function startApp(kind: StoreKind, env: NodeJS.ProcessEnv = {}, pre
   const storage = await testStorage(kind, prefix);
   const api = await startTestApi({ ...storage.env, ...env });
   return { ...api, close: async () => (await api.close(), await storage.cleanup()) };
+}
+
+/** The clients of a new simulated business (`shop`) and of a new live one (`live`) on `api`. */
+export async function shopAndLive(api: TestApi): Promise<{ shop: Client; live: Client }> {
+  return { shop: (await businessWithKey(api, true)).client, live: (await businessWithKey(api, false)).client };
 }
 
 /**

@@ -1,21 +1,9 @@
-import { DomainRefusal } from '@lib/domain';
 import { foldWith } from '@lib/domain';
-import { ClaimKey, CreateWallet, WalletCreatedData, WalletEvent, WalletKeyEvent, keyClaimDecider, walletDecider } from '@lib/wallets';
-import { thrownBy } from '../support/thrown';
+import { ClaimKey, CreateWallet, WalletCreatedData, WalletKeyEvent, keyClaimDecider, walletDecider } from '@lib/wallets';
+import { givenOn } from '../support/decider-spec';
 
-/** given(events).when(command).then(events | refusal code and field), on the wallet deciders. */
-function given<C, E extends WalletEvent | WalletKeyEvent, S>(decider: { decide(c: C, s: S, ctx: undefined): E[]; evolve(s: S, e: E): S; initialState: S }, events: E[]) {
-  const state = events.reduce(decider.evolve, decider.initialState);
-  return {
-    when: (command: C) => ({
-      then: (expected: E[]) => expect(decider.decide(command, state, undefined)).toEqual(expected),
-      refused: (code: string, field: string | null = null) => {
-        const refusal = thrownBy(DomainRefusal, () => decider.decide(command, state, undefined));
-        expect({ code: refusal.code, field: refusal.field }).toEqual({ code, field });
-      },
-    }),
-  };
-}
+/** given(decider, events).when(command).then(events | refusal code and field), on the wallet deciders. */
+const given = givenOn;
 
 const wallet = (id: string, business = 'biz_a'): WalletCreatedData => ({ wallet_id: id, business_id: business, type: 'created', evm_xpub: 'xpub…', bitcoin_xpub: 'zpub…', solana: { derived: true } });
 const create = (id: string, fields: Partial<CreateWallet> = {}): CreateWallet => ({ type: 'CreateWallet', walletId: id, businessId: 'biz_a', walletType: 'created', evmXpub: 'xpub…', bitcoinXpub: 'zpub…', solana: { derived: true }, ...fields });

@@ -5,6 +5,7 @@ import { AddressInfo } from 'node:net';
 import type { Database } from '@lib/database';
 import { CommandRunner, EventStore, LogPosition, ReadModelWaiter, RecordedEvent, WriteMeta, comparePositions } from '@lib/eventstore';
 import { ProjectionRunner } from '@lib/projections';
+import { type TestApi, appPerSuite, startTestApi } from '../support/fixtures';
 import {
   ApiEventDraft,
   ApiEventSource,
@@ -246,6 +247,18 @@ export async function startWebhookWorker(
 }
 
 export { eventually } from '../support/eventually';
+
+/**
+ * The app of a `describe` block (appPerSuite) that may deliver to private URLs, and `receiver`, a
+ * receiver its endpoints can deliver to; both closed after the block.
+ */
+export function appWithReceiver(): { readonly api: TestApi; readonly receiver: Receiver } {
+  const suite = appPerSuite(() => startTestApi({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }), async () => ({ receiver: await startReceiver() }));
+  afterAll(async () => {
+    await (suite as { receiver?: Receiver }).receiver?.close();
+  });
+  return suite;
+}
 
 /** A wall clock the test moves by hand. */
 export function manualClock(start = Date.now()) {

@@ -1,3 +1,4 @@
+import { eventOf } from '@lib/eventstore';
 import type { KeyKind, KeyMode } from './api-keys';
 import type { CheckoutSettings } from './checkout-settings';
 import type { Permissions } from './permissions';
@@ -139,7 +140,5 @@ export const BUSINESS_EVENT_TYPES: readonly BusinessEventType[] = [
  * stream's, or a type this version does not know: readers skip those).
  */
 export function asBusinessEvent(event: { stream?: string; type: string; data: unknown }): BusinessEvent | null {
-  if (event.stream !== undefined && !BUSINESS_STREAM.owns(event.stream)) return null;
-  if (!(BUSINESS_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
-  return { type: event.type, data: event.data } as BusinessEvent;
+  return eventOf<BusinessEvent>(BUSINESS_STREAM, BUSINESS_EVENT_TYPES, event);
 }

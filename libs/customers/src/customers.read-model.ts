@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
-import { ApiError, Page, pageRequest, splitListQuery, toPage } from '@lib/http';
+import { ApiError, NewestFirstTable, Page, newestFirstPage, splitListQuery } from '@lib/http';
 import { KnownFromPayments } from './customer.decider';
 import { emailKey } from './identity';
 import { isCustomerId } from './stream-categories';
@@ -10,6 +10,8 @@ import { CustomerRow, CustomerView, customerView } from './views';
 export const CUSTOMERS_LIST = 'customers';
 
 const COLUMNS = `id, business_id, mode, email, name, note, blocked, origin, created_at, updated_at, payments_count, incomplete_count, stats_currency, volume, average, last_payment_at, preferred_rail`;
+
+const CUSTOMERS_TABLE: NewestFirstTable = { list: CUSTOMERS_LIST, table: 'customers', columns: COLUMNS, filterColumns: { email: 'email_key', blocked: 'blocked' } };
 
 /** Queries over the `customers` projection, scoped by business: another business's customer reads as none. */
 @Injectable()
@@ -72,15 +74,7 @@ export class CustomersReadModel {
         throw new ApiError('invalid_request', `${name} is not a known parameter.`, name);
       }
     }
-    const { limit, after } = pageRequest(CUSTOMERS_LIST, filters, page);
-    const params: unknown[] = [businessId];
-    const param = (value: unknown): string => `$${params.push(value)}`;
-    const where = ['business_id = $1'];
-    if (filters.email !== null) where.push(`email_key = ${param(filters.email)}`);
-    if (filters.blocked !== null) where.push(`blocked = ${param(filters.blocked)}`);
-    if (after) where.push(`(created_at, id) < (${param(after.created_at)}::timestamptz, ${param(after.id)})`);
-    const { rows } = await this.db.query<CustomerRow>(`SELECT ${COLUMNS} FROM customers WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${param(limit + 1)}`, params);
-    const paged = toPage(CUSTOMERS_LIST, filters, rows, limit, (r) => ({ created_at: new Date(r.created_at).toISOString(), id: r.id }));
+    const paged = await newestFirstPage<CustomerRow>(this.db, CUSTOMERS_TABLE, businessId, filters, page);
     return { ...paged, data: paged.data.map(customerView) };
   }
 }

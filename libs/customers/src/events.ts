@@ -1,3 +1,4 @@
+import { eventOf } from '@lib/eventstore';
 import { CUSTOMER_EMAIL_STREAM, CUSTOMER_STREAM } from './stream-categories';
 
 /**
@@ -48,12 +49,9 @@ const EMAIL_EVENT_TYPES = ['CustomerEmailClaimed', 'CustomerEmailReleased'];
 
 /** A recorded event as a customer event, or null (another stream's, or a type this version does not know). */
 export function asCustomerEvent(event: { stream?: string; type: string; data: unknown }): CustomerEvent | null {
-  if (event.stream !== undefined && !CUSTOMER_STREAM.owns(event.stream)) return null;
-  if (!(CUSTOMER_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
-  return { type: event.type, data: event.data } as CustomerEvent;
+  return eventOf<CustomerEvent>(CUSTOMER_STREAM, CUSTOMER_EVENT_TYPES, event);
 }
 
 export function asCustomerEmailEvent(event: { stream?: string; type: string; data: unknown }): CustomerEmailEvent | null {
-  if (event.stream !== undefined && !CUSTOMER_EMAIL_STREAM.owns(event.stream)) return null;
-  return EMAIL_EVENT_TYPES.includes(event.type) ? ({ type: event.type, data: event.data } as CustomerEmailEvent) : null;
+  return eventOf<CustomerEmailEvent>(CUSTOMER_EMAIL_STREAM, EMAIL_EVENT_TYPES, event);
 }

@@ -141,3 +141,9 @@ export class DomainRefusal<C extends ErrorCode = ErrorCode> extends Refusal<C> {
     this.status = ERROR_STATUS[code];
   }
 }
+
+/** `value`, or 404 not_found with `message` where there is none (a read model's get by id). */
+export function foundOr404<T>(value: T | null, message: string): T {
+  if (value === null) throw new DomainRefusal('not_found', message);
+  return value;
+}

@@ -37,6 +37,17 @@ export function streamCategory(name: string, idPattern: RegExp): StreamCategory 
   };
 }
 
+/**
+ * A recorded event as one of `category`'s events of `types`, or null: another category's stream
+ * (an event without a stream is taken as its own), or a type this version does not know (readers
+ * skip those).
+ */
+export function eventOf<E extends { type: string; data: unknown }>(category: StreamCategory, types: readonly string[], event: { stream?: string; type: string; data: unknown }): E | null {
+  if (event.stream !== undefined && !category.owns(event.stream)) return null;
+  if (!types.includes(event.type)) return null;
+  return { type: event.type, data: event.data } as E;
+}
+
 /** Throws when two categories share a name or one's `<name>-` prefix starts another's. */
 export function assertDistinctCategories(categories: readonly StreamCategory[]): void {
   for (const a of categories) {

@@ -92,3 +92,38 @@ export function splitListQuery(query: Record<string, unknown> | null | undefined
   }
   return { page, params };
 }
+
+/** What newestFirstPage reads with (libs/database's Sql has this shape). */
+export interface RowReader {
+  query<R extends object>(text: string, params?: unknown[]): Promise<{ rows: R[] }>;
+}
+
+/** A business's table a list reads: its name, the columns it selects, and the column of each filter. */
+export interface NewestFirstTable {
+  list: string;
+  table: string;
+  columns: string;
+  filterColumns: Record<string, string>;
+}
+
+/**
+ * A page of one business's rows, newest first (created_at, then id), after the cursor's row
+ * (spec §2 Lists): each filter given (not null) is an equality on its column; the cursor is bound
+ * to the list and to `filters`.
+ */
+export async function newestFirstPage<R extends { id: string; created_at: Date | string }>(
+  db: RowReader,
+  from: NewestFirstTable,
+  businessId: string,
+  filters: Record<string, unknown>,
+  page: { limit?: unknown; cursor?: unknown },
+): Promise<Page<R>> {
+  const { limit, after } = pageRequest(from.list, filters, page);
+  const params: unknown[] = [businessId];
+  const param = (value: unknown): string => `$${params.push(value)}`;
+  const where = ['business_id = $1'];
+  for (const [name, value] of Object.entries(filters)) if (value !== null) where.push(`${from.filterColumns[name]} = ${param(value)}`);
+  if (after) where.push(`(created_at, id) < (${param(after.created_at)}::timestamptz, ${param(after.id)})`);
+  const { rows } = await db.query<R>(`SELECT ${from.columns} FROM ${from.table} WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${param(limit + 1)}`, params);
+  return toPage(from.list, filters, rows, limit, (r) => ({ created_at: new Date(r.created_at).toISOString(), id: r.id }));
+}

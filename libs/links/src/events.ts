@@ -1,3 +1,4 @@
+import { eventOf } from '@lib/eventstore';
 import { LINK_STREAM } from './stream-categories';
 
 /**
@@ -44,7 +45,5 @@ export const LINK_EVENT_TYPES = ['LinkCreated', 'LinkUpdated', 'LinkArchived', '
 
 /** A recorded event as a link event, or null (another stream's, or a type this version does not know). */
 export function asLinkEvent(event: { stream?: string; type: string; data: unknown }): LinkEvent | null {
-  if (event.stream !== undefined && !LINK_STREAM.owns(event.stream)) return null;
-  if (!(LINK_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
-  return { type: event.type, data: event.data } as LinkEvent;
+  return eventOf<LinkEvent>(LINK_STREAM, LINK_EVENT_TYPES, event);
 }

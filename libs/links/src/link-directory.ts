@@ -23,20 +23,8 @@ export class LinkDirectory implements LinkGate {
     const row = await this.read.byCode(code);
     if (row === null || row.status === 'disabled') throw new DomainRefusal('link_not_found', 'No active link with this code.', 'link_code');
     if (row.status === 'archived') throw new DomainRefusal('link_archived', 'This link is archived.', 'link_code');
-    return {
-      id: row.id,
-      businessId: row.business_id,
-      mode: row.mode === 'live' ? 'live' : 'test',
-      name: row.name,
-      description: row.description,
-      amount: Number(row.amount),
-      currency: row.currency,
-      rails: row.rails,
-      assets: row.assets,
-      successUrl: row.success_url,
-      askEmail: row.ask_email,
-      metadata: row.metadata,
-    };
+    const { id, name, description, currency, rails, assets, metadata } = row;
+    return { id, businessId: row.business_id, mode: row.mode === 'live' ? 'live' : 'test', name, description, amount: Number(row.amount), currency, rails, assets, successUrl: row.success_url, askEmail: row.ask_email, metadata };
   }
 
   async recordPayment(linkId: string, paymentId: string, meta: WriteMeta): Promise<void> {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
-import { ApiError, Page, pageRequest, splitListQuery, toPage } from '@lib/http';
+import { ApiError, NewestFirstTable, Page, newestFirstPage, splitListQuery } from '@lib/http';
 import { LINK_CODE, isLinkId } from './stream-categories';
 import { LinkRow, LinkView, linkUrl, linkView } from './views';
 
@@ -9,6 +9,7 @@ export const LINKS_LIST = 'links';
 const STATUSES = ['active', 'archived', 'disabled'];
 
 const COLUMNS = `id, business_id, mode, code, status, name, description, amount, currency, rails, assets, success_url, ask_email, metadata, payments_count, created_at, updated_at`;
+const LINKS_TABLE: NewestFirstTable = { list: LINKS_LIST, table: 'links', columns: COLUMNS, filterColumns: { status: 'status' } };
 
 /** Queries over the `links` projection, scoped by business: another business's link reads as none. */
 @Injectable()
@@ -71,14 +72,7 @@ export class LinksReadModel {
         throw new ApiError('invalid_request', `${name} is not a known parameter.`, name);
       }
     }
-    const { limit, after } = pageRequest(LINKS_LIST, filters, page);
-    const params: unknown[] = [businessId];
-    const param = (value: unknown): string => `$${params.push(value)}`;
-    const where = ['business_id = $1'];
-    if (filters.status !== null) where.push(`status = ${param(filters.status)}`);
-    if (after) where.push(`(created_at, id) < (${param(after.created_at)}::timestamptz, ${param(after.id)})`);
-    const { rows } = await this.db.query<LinkRow>(`SELECT ${COLUMNS} FROM links WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${param(limit + 1)}`, params);
-    const paged = toPage(LINKS_LIST, filters, rows, limit, (r) => ({ created_at: new Date(r.created_at).toISOString(), id: r.id }));
+    const paged = await newestFirstPage<LinkRow>(this.db, LINKS_TABLE, businessId, filters, page);
     return { ...paged, data: paged.data.map((r) => this.view(r)) };
   }
 }

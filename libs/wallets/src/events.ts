@@ -1,3 +1,4 @@
+import { eventOf } from '@lib/eventstore';
 import type { NetworkFamily } from '@lib/chains';
 import { WALLET_KEY_STREAM, WALLET_STREAM } from './stream-categories';
 
@@ -40,12 +41,9 @@ export const WALLET_EVENT_TYPES = ['WalletCreated'] as const;
 
 /** A recorded event as a wallet event, or null (another stream's, or a type this version does not know). */
 export function asWalletEvent(event: { stream?: string; type: string; data: unknown }): WalletEvent | null {
-  if (event.stream !== undefined && !WALLET_STREAM.owns(event.stream)) return null;
-  if (!(WALLET_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
-  return { type: event.type, data: event.data } as WalletEvent;
+  return eventOf<WalletEvent>(WALLET_STREAM, WALLET_EVENT_TYPES, event);
 }
 
 export function asWalletKeyEvent(event: { stream?: string; type: string; data: unknown }): WalletKeyEvent | null {
-  if (event.stream !== undefined && !WALLET_KEY_STREAM.owns(event.stream)) return null;
-  return event.type === 'WalletKeyClaimed' ? ({ type: event.type, data: event.data } as WalletKeyEvent) : null;
+  return eventOf<WalletKeyEvent>(WALLET_KEY_STREAM, ['WalletKeyClaimed'], event);
 }

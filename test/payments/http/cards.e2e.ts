@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ServicePauses } from '@lib/operations';
-import { Client, appPerSuite, businessWithKey, startApp } from '../../support/fixtures';
+import { Client, appPerSuite, businessWithKey, shopAndLive, startApp } from '../../support/fixtures';
 import { eventually } from '../../support/eventually';
 
 /**
@@ -14,10 +14,7 @@ import { eventually } from '../../support/eventually';
 describe('card checkouts over HTTP (simulated processors)', () => {
   const suite = appPerSuite(
     () => startApp('embedded', { TRUSTED_PROXIES: 'loopback' }),
-    async (api) => ({
-      shop: (await businessWithKey(api, true)).client,
-      live: (await businessWithKey(api, false)).client,
-    }),
+    shopAndLive,
   );
 
   const codeOf = (payment: { url: string }) => payment.url.split('/').pop()!;
@@ -32,6 +29,13 @@ describe('card checkouts over HTTP (simulated processors)', () => {
     const answer = await client.as(null).postOnce(`/checkouts/${checkoutId}/card-attempts`, body);
     if (answer.status !== 201) throw new Error(`card attempt: ${answer.status} ${JSON.stringify(answer.body)}`);
     return answer.body.data;
+  }
+
+  /** A new payment of the shop, its card checkout, and the attempt started on it. */
+  async function startedCard() {
+    const payment = await suite.shop.createPayment();
+    const opened = await openCard(suite.shop, payment);
+    return { payment, opened, attempt: await startAttempt(suite.shop, opened.id) };
   }
 
   /** The customer's browser on the secure page: GET it, POST the form; the redirect's Location. */
@@ -156,9 +160,7 @@ describe('card checkouts over HTTP (simulated processors)', () => {
   });
 
   it('the secure page answers malformed posts with a 4xx page and records nothing (JSON, garbage, missing fields, unknown attempts)', async () => {
-    const payment = await suite.shop.createPayment();
-    const opened = await openCard(suite.shop, payment);
-    const started = await startAttempt(suite.shop, opened.id);
+    const { opened, attempt: started } = await startedCard();
     const url: string = started.card.attempt.secure_url;
     const tries: [string, RequestInit][] = [
       [url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"number": "4242424242424242"}' }],
@@ -189,9 +191,7 @@ describe('card checkouts over HTTP (simulated processors)', () => {
   });
 
   it('without confirm: the processor reports the result itself (the results sink) the moment the page is submitted', async () => {
-    const payment = await suite.shop.createPayment();
-    const opened = await openCard(suite.shop, payment);
-    const started = await startAttempt(suite.shop, opened.id);
+    const { payment, opened, attempt: started } = await startedCard();
     const back = await payOnPage(started.card.attempt.secure_url, '5555555555554444');
     expect(back.status).toBe(303);
     const done = await checkout(suite.shop, opened.id);
@@ -200,9 +200,7 @@ describe('card checkouts over HTTP (simulated processors)', () => {
   });
 
   it('decline → failed with the code → next route → success; stale_route, no_route, route_in_progress', async () => {
-    const payment = await suite.shop.createPayment();
-    const opened = await openCard(suite.shop, payment);
-    const first = await startAttempt(suite.shop, opened.id);
+    const { payment, opened, attempt: first } = await startedCard();
     const inProgress = await suite.shop.as(null).postOnce(`/checkouts/${opened.id}/card-attempts`, {});
     expect(inProgress.status).toBe(409);
     expect(inProgress.body.error.code).toBe('route_in_progress');
@@ -275,9 +273,7 @@ describe('card checkouts over HTTP (simulated processors)', () => {
   });
 
   it('the processor never answers: the attempt times out on the test clock (processor_timeout), retryable on the next route', async () => {
-    const payment = await suite.shop.createPayment();
-    const opened = await openCard(suite.shop, payment);
-    const attempt = await startAttempt(suite.shop, opened.id);
+    const { payment, opened, attempt } = await startedCard();
     const back = await payOnPage(attempt.card.attempt.secure_url, '4000000000000259');
     expect(back.status).toBe(303);
     const still = await suite.shop.as(null).post(`/checkouts/${opened.id}/card-attempts/${attempt.card.attempt.id}/confirm`);
@@ -292,9 +288,7 @@ describe('card checkouts over HTTP (simulated processors)', () => {
   });
 
   it('§3 cancel while the secure page is open, then the customer pays there: needs_review (paid_after_cancel), payment.needs_review', async () => {
-    const payment = await suite.shop.createPayment();
-    const opened = await openCard(suite.shop, payment);
-    const attempt = await startAttempt(suite.shop, opened.id);
+    const { payment, opened, attempt } = await startedCard();
     const canceled = await suite.shop.as(null).post(`/checkouts/${opened.id}/cancel`);
     expect(canceled.status).toBe(200);
     expect(canceled.body.data).toMatchObject({ status: 'canceled', canceled_by: 'customer' });
@@ -338,9 +332,7 @@ describe('card checkouts over HTTP (simulated processors)', () => {
   });
 
   it('supersede a declined card checkout (#19 A7): the next card checkout continues on the routes not used', async () => {
-    const payment = await suite.shop.createPayment();
-    const opened = await openCard(suite.shop, payment);
-    const attempt = await startAttempt(suite.shop, opened.id);
+    const { payment, opened, attempt } = await startedCard();
     await payOnPage(attempt.card.attempt.secure_url, '4000000000000069');
     expect((await checkout(suite.shop, opened.id)).failure_code).toBe('expired_card');
     const superseded = await suite.shop.as(null).post(`/checkouts/${opened.id}/supersede`);

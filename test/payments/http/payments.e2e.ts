@@ -1,4 +1,4 @@
-import { appPerSuite, businessWithKey, startApp } from '../../support/fixtures';
+import { appPerSuite, businessWithKey, shopAndLive, startApp } from '../../support/fixtures';
 
 /**
  * Payments end to end over real HTTP on the embedded store (issue 4): a simulated business takes
@@ -8,11 +8,7 @@ import { appPerSuite, businessWithKey, startApp } from '../../support/fixtures';
 describe('payments and checkouts over HTTP (simulated business)', () => {
   const suite = appPerSuite(
     () => startApp('embedded', { TRUSTED_PROXIES: 'loopback' }),
-    async (api) => ({
-      shop: (await businessWithKey(api, true)).client,
-      live: (await businessWithKey(api, false)).client,
-      other: (await businessWithKey(api, true, 'Other sandbox')).client,
-    }),
+    async (api) => ({ ...(await shopAndLive(api)), other: (await businessWithKey(api, true, 'Other sandbox')).client }),
   );
 
   const types = (payment: { events: { type: string }[] }) => payment.events.map((e) => e.type);

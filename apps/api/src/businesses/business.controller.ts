@@ -15,10 +15,11 @@ import {
   UpdateBusinessDto,
 } from '@lib/businesses';
 import { ApiError } from '@lib/http';
-import { DashboardOnly, LiveModeAction, Public, RequiresPermission } from '../auth/auth.decorators';
+import { DashboardOnly, Public, RequiresPermission } from '../auth/auth.decorators';
 import { CurrentBusiness, authOf, writeMeta } from '../auth/request-auth';
 import { ApiErrors, dataOf, schemaRef } from '../platform/openapi';
 import { RateLimit } from '../platform/rate-limit.guard';
+import { ChangeRoute, GetRoute } from '../platform/route-presets';
 
 /** The settings of PATCH /businesses/{id} customers see (checkout pages, receipts): refused to test keys on a live business (§5.4; decision 0035). */
 const CUSTOMER_FACING_SETTINGS = ['name', 'website', 'support_email'] as const;
@@ -34,28 +35,18 @@ export class BusinessController {
   ) {}
 
   /** The business the key belongs to. */
-  @ApiOperation({ summary: 'The business the key belongs to' })
-  @ApiOkResponse({ description: 'The business.', schema: dataOf(schemaRef('Business')) })
-  @RequiresPermission('business', 'read')
-  @Get('business')
+  @GetRoute('business', { summary: 'The business the key belongs to', data: [schemaRef('Business'), 'The business.'], access: ['business', 'read'] })
   async business(@CurrentBusiness() business: Business) {
     return { data: await this.queries.execute(new GetBusinessQuery(business.id)) };
   }
 
-  @ApiOperation({ summary: 'The checkout settings: what customers see and how they may pay' })
-  @ApiOkResponse({ description: 'The checkout settings.', schema: dataOf(schemaRef('CheckoutSettings')) })
-  @RequiresPermission('business', 'read')
-  @Get('checkout-settings')
+  @GetRoute('checkout-settings', { summary: 'The checkout settings: what customers see and how they may pay', data: [schemaRef('CheckoutSettings'), 'The checkout settings.'], access: ['business', 'read'] })
   async checkoutSettings(@CurrentBusiness() business: Business) {
     return { data: await this.queries.execute(new GetCheckoutSettingsQuery(business.id)) };
   }
 
   /** §5.4: changing what customers see or pay is refused to test keys on a live business (test_mode_unavailable). */
-  @ApiOperation({ summary: 'Change the checkout settings (send only what changes)' })
-  @ApiOkResponse({ description: 'The checkout settings.', schema: dataOf(schemaRef('CheckoutSettings')) })
-  @RequiresPermission('business', 'write')
-  @LiveModeAction()
-  @Patch('checkout-settings')
+  @ChangeRoute('checkout-settings', { summary: 'Change the checkout settings (send only what changes)', data: [schemaRef('CheckoutSettings'), 'The checkout settings.'], access: ['business', 'write'], live: true })
   async changeCheckoutSettings(@CurrentBusiness() business: Business, @Body() body: ChangeCheckoutSettingsDto, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new ChangeCheckoutSettingsCommand(business.id, body, writeMeta(request))) };
   }

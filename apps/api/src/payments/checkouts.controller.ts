@@ -1,7 +1,7 @@
-import { Body, Controller, Get, Inject, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Inject, Param, Req } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@lib/core';
 import { Command, CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import {
   ActingFor,
@@ -18,12 +18,10 @@ import {
   ConfirmCardAttemptCommand,
   SupersedeCheckoutCommand,
 } from '@lib/payments';
-import { LiveModeAction, Public } from '../auth/auth.decorators';
+import { LiveModeAction } from '../auth/auth.decorators';
 import { Auth, RequestAuth, accessOf, businessOf, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
-import { ApiErrors, dataOf } from '../platform/openapi';
-import { RateLimit } from '../platform/rate-limit.guard';
-import { PostAction } from '../platform/route-presets';
+import { ActionRoute, CreateRoute, GetRoute, RouteSpec } from '../platform/route-presets';
 import { CHECKOUT_SCHEMA } from './schemas';
 
 /**
@@ -34,6 +32,15 @@ import { CHECKOUT_SCHEMA } from './schemas';
  * publishable key (which the guard leaves anonymous) act on any checkout by its id. Thin: each
  * route sends its use case's command, then reads the checkout (GetCheckoutQuery).
  */
+/** POST /checkouts, told at length. */
+const OPEN_DESCRIPTION =
+  'A crypto checkout locks a rate: a simulated business’s from a fixed table, a live business’s from the live exchange-rate source, never older than its freshness bound; without a fresh price the answer is 503 `temporarily_unavailable` and nothing is opened. `crypto.rate` names the source and the time of the price.\n\n' +
+  'A card checkout (`rail: card`) needs `email` (or the payment’s `customer_email`; else 400 `email_required`) and `country` (it decides which card processors — the checkout’s routes — can take the card: 400 `rail_unavailable` with `field` `country` where none does, `field` `rail` for a business that takes no card); `asset`, `network` and `simulate` are refused. What the card is charged (`breakdown.total`, in the payment’s currency) must be 5 to 10,000 in major units (400 `amount_out_of_range`). With `replaces` naming a card checkout, the new one continues on the routes that checkout has not used.\n\n' +
+  'With `link_code` (a payment link’s code, decision 0030) the checkout makes the link’s payment (`link_id` set, payment `url` null), with or without an e-mail; `replaces` naming a checkout of the same link carries its pending payment over. An unknown, deleted or disabled link is 404 `link_not_found`, an archived one 410 `link_archived`.';
+
+/** What every checkout route answers, to any caller: the checkout. */
+const onCheckout = { data: [CHECKOUT_SCHEMA, 'The checkout.'], access: 'public' } satisfies Partial<RouteSpec>;
+
 @ApiTags('checkouts')
 @Controller('checkouts')
 export class CheckoutsController {
@@ -43,36 +50,9 @@ export class CheckoutsController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @ApiOperation({
-    summary: 'Open a checkout (one attempt to pay a payment)',
-    description:
-      'A crypto checkout locks a rate: a simulated business’s from a fixed table, a live business’s from the live exchange-rate source, never older than its freshness bound; without a fresh price the answer is 503 `temporarily_unavailable` and nothing is opened. `crypto.rate` names the source and the time of the price.\n\n' +
-      'A card checkout (`rail: card`) needs `email` (or the payment’s `customer_email`; else 400 `email_required`) and `country` (it decides which card processors — the checkout’s routes — can take the card: 400 `rail_unavailable` with `field` `country` where none does, `field` `rail` for a business that takes no card); `asset`, `network` and `simulate` are refused. What the card is charged (`breakdown.total`, in the payment’s currency) must be 5 to 10,000 in major units (400 `amount_out_of_range`). With `replaces` naming a card checkout, the new one continues on the routes that checkout has not used.\n\n' +
-      'With `link_code` (a payment link’s code, decision 0030) the checkout makes the link’s payment (`link_id` set, payment `url` null), with or without an e-mail; `replaces` naming a checkout of the same link carries its pending payment over. An unknown, deleted or disabled link is 404 `link_not_found`, an archived one 410 `link_archived`.',
-  })
-  @ApiCreatedResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
-  @ApiErrors(
-    'email_required',
-    'invalid_email',
-    'rail_unavailable',
-    'asset_unavailable',
-    'amount_out_of_range',
-    'customer_blocked',
-    'business_suspended',
-    'link_not_found',
-    'payment_not_found',
-    'not_accepting',
-    'payment_paid',
-    'payment_canceled',
-    'payment_expired',
-    'link_archived',
-    'temporarily_unavailable',
-  )
-  @Public()
   @LiveModeAction()
   @IdempotencyKeyRequired()
-  @RateLimit('checkouts.create')
-  @Post()
+  @CreateRoute(undefined, { summary: 'Open a checkout (one attempt to pay a payment)', description: OPEN_DESCRIPTION, ...onCheckout, errors: [ 'email_required', 'invalid_email', 'rail_unavailable', 'asset_unavailable', 'amount_out_of_range', 'customer_blocked', 'business_suspended', 'link_not_found', 'payment_not_found', 'not_accepting', 'payment_paid', 'payment_canceled', 'payment_expired', 'link_archived', 'temporarily_unavailable', ], rateLimit: 'checkouts.create' })
   async open(@Body() body: OpenCheckoutRequest, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
     const acting = businessOf(auth);
     const caller = acting !== null ? { id: acting.id, simulated: acting.simulated, status: acting.status } : null;
@@ -80,76 +60,40 @@ export class CheckoutsController {
     return { data: await this.checkout(checkoutId, auth) };
   }
 
-  @ApiOperation({ summary: 'Retrieve a checkout' })
-  @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
-  @Public()
-  @Get(':id')
+  @GetRoute(':id', { summary: 'Retrieve a checkout', ...onCheckout })
   async get(@Param('id') id: string, @Auth() auth: RequestAuth) {
     return { data: await this.checkout(id, auth) };
   }
 
-  @ApiOperation({ summary: 'Cancel an open or awaiting_customer checkout (the customer leaves)' })
-  @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
-  @ApiErrors('checkout_not_cancelable')
-  @Public()
-  @PostAction(':id/cancel')
+  @ActionRoute(':id/cancel', { summary: 'Cancel an open or awaiting_customer checkout (the customer leaves)', ...onCheckout, errors: ['checkout_not_cancelable'] })
   async cancel(@Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
     return this.change(new CancelCheckoutCommand(id, actingFor(auth), writeMeta(request)), id, auth);
   }
 
-  @ApiOperation({ summary: 'Set a checkout aside for a new one (it stays watched until it expires)' })
-  @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
-  @ApiErrors('checkout_not_supersedable')
-  @Public()
-  @PostAction(':id/supersede')
+  @ActionRoute(':id/supersede', { summary: 'Set a checkout aside for a new one (it stays watched until it expires)', ...onCheckout, errors: ['checkout_not_supersedable'] })
   async supersede(@Param('id') id: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
     return this.change(new SupersedeCheckoutCommand(id, actingFor(auth), writeMeta(request)), id, auth);
   }
 
-  @ApiOperation({
-    summary: 'Start a card attempt on the checkout’s current route (the processor’s secure page)',
-    description:
-      'Card checkouts only. The processor of the checkout’s `card.route` creates its secure page: the checkout becomes `awaiting_customer` with `card.attempt` pending and its `secure_url`; the processor sends the customer back to the checkout page (`?s=<checkout>&attempt=<attempt>`), which then calls confirm. A checkout that failed on a decline or a timeout takes its next attempt on the next route. 503 `upstream_unavailable`: the processor cannot be reached; nothing was started, retry with the same Idempotency-Key.',
-  })
-  @ApiCreatedResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
-  @ApiErrors('wrong_rail', 'checkout_not_awaiting', 'stale_route', 'route_in_progress', 'checkout_not_retryable', 'no_route', 'temporarily_unavailable', 'upstream_unavailable')
-  @Public()
   @IdempotencyKeyRequired()
-  @RateLimit('checkouts.create')
-  @Post(':id/card-attempts')
+  @CreateRoute(':id/card-attempts', { summary: 'Start a card attempt on the checkout’s current route (the processor’s secure page)', description: 'Card checkouts only. The processor of the checkout’s `card.route` creates its secure page: the checkout becomes `awaiting_customer` with `card.attempt` pending and its `secure_url`; the processor sends the customer back to the checkout page (`?s=<checkout>&attempt=<attempt>`), which then calls confirm. A checkout that failed on a decline or a timeout takes its next attempt on the next route. 503 `upstream_unavailable`: the processor cannot be reached; nothing was started, retry with the same Idempotency-Key.', ...onCheckout, errors: ['wrong_rail', 'checkout_not_awaiting', 'stale_route', 'route_in_progress', 'checkout_not_retryable', 'no_route', 'temporarily_unavailable', 'upstream_unavailable'], rateLimit: 'checkouts.create' })
   async startCardAttempt(@Param('id') id: string, @Body() body: StartCardAttemptRequest, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
     const origin = this.config.apiBaseUrl ?? `${request.protocol}://${request.host}`;
     await this.commands.execute(new StartCardAttemptCommand(id, body ?? {}, actingFor(auth), origin, writeMeta(request)));
     return { data: await this.checkout(id, auth) };
   }
 
-  @ApiOperation({
-    summary: 'Record what the processor says of a card attempt (the customer came back from the secure page)',
-    description:
-      'Asks the attempt’s processor for its result and records it: succeeded → the checkout completes (or, on a checkout canceled meanwhile, goes to needs_review); declined → failed with the decline code. Unchanged while the processor has no result, or when the result is recorded already.',
-  })
-  @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
-  @ApiErrors('wrong_rail', 'stale_route', 'checkout_not_awaiting', 'upstream_unavailable')
-  @Public()
-  @PostAction(':id/card-attempts/:attempt_id/confirm')
+  @ActionRoute(':id/card-attempts/:attempt_id/confirm', { summary: 'Record what the processor says of a card attempt (the customer came back from the secure page)', description: 'Asks the attempt’s processor for its result and records it: succeeded → the checkout completes (or, on a checkout canceled meanwhile, goes to needs_review); declined → failed with the decline code. Unchanged while the processor has no result, or when the result is recorded already.', ...onCheckout, errors: ['wrong_rail', 'stale_route', 'checkout_not_awaiting', 'upstream_unavailable'] })
   async confirmCardAttempt(@Param('id') id: string, @Param('attempt_id') attemptId: string, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
     return this.change(new ConfirmCardAttemptCommand(id, attemptId, actingFor(auth), writeMeta(request)), id, auth);
   }
 
-  @ApiOperation({ summary: 'Claim a transfer sent after the checkout closed (the business reviews it)' })
-  @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
-  @ApiErrors('invalid_tx_hash', 'invalid_email', 'wrong_rail', 'payment_paid', 'already_claimed', 'checkout_not_claimable')
-  @Public()
-  @PostAction(':id/claim')
+  @ActionRoute(':id/claim', { summary: 'Claim a transfer sent after the checkout closed (the business reviews it)', ...onCheckout, errors: ['invalid_tx_hash', 'invalid_email', 'wrong_rail', 'payment_paid', 'already_claimed', 'checkout_not_claimable'] })
   async claim(@Param('id') id: string, @Body() body: ClaimCheckoutRequest, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
     return this.change(new ClaimCheckoutCommand(id, body, actingFor(auth), writeMeta(request)), id, auth);
   }
 
-  @ApiOperation({ summary: 'Simulated businesses: send the transfer now (exact, underpaid, overpaid, wrong_network, late)' })
-  @ApiOkResponse({ description: 'The checkout.', schema: dataOf(CHECKOUT_SCHEMA) })
-  @ApiErrors('wrong_rail', 'checkout_canceled', 'checkout_failed', 'checkout_expired')
-  @Public()
-  @PostAction(':id/mark-sent')
+  @ActionRoute(':id/mark-sent', { summary: 'Simulated businesses: send the transfer now (exact, underpaid, overpaid, wrong_network, late)', ...onCheckout, errors: ['wrong_rail', 'checkout_canceled', 'checkout_failed', 'checkout_expired'] })
   async markSent(@Param('id') id: string, @Body() body: MarkSentRequest, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
     return this.change(new MarkSentCommand(id, body?.simulate ?? 'exact', actingFor(auth), writeMeta(request)), id, auth);
   }

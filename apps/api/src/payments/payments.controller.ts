@@ -1,6 +1,6 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Header, Param, Query, Req } from '@nestjs/common';
 import { Command, CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Business } from '@lib/businesses';
 import {
@@ -15,11 +15,9 @@ import {
   UpdatePaymentMetadataCommand,
   UpdatePaymentMetadataRequest,
 } from '@lib/payments';
-import { LiveModeAction, RequiresPermission } from '../auth/auth.decorators';
 import { CurrentBusiness, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
-import { ApiErrors, dataOf } from '../platform/openapi';
-import { ApiPage, PostAction } from '../platform/route-presets';
+import { ActionRoute, ApiPage, ChangeRoute, CreateRoute, GetRoute } from '../platform/route-presets';
 import { PAYMENT_SCHEMA, REMAINDER_REQUEST_SCHEMA } from './schemas';
 
 /**
@@ -36,18 +34,12 @@ export class PaymentsController {
     private readonly queries: QueryBus,
   ) {}
 
-  @ApiOperation({ summary: 'Create a payment' })
-  @ApiCreatedResponse({ description: 'The payment (the same one again for a repeated reference, amount and currency).', schema: dataOf(PAYMENT_SCHEMA) })
-  @ApiErrors('invalid_email', 'reference_in_use', 'business_suspended', 'customer_blocked')
-  @RequiresPermission('payments', 'write')
-  @LiveModeAction()
-  @Post()
+  @CreateRoute(undefined, { summary: 'Create a payment', data: [PAYMENT_SCHEMA, 'The payment (the same one again for a repeated reference, amount and currency).'], errors: ['invalid_email', 'reference_in_use', 'business_suspended', 'customer_blocked'], access: ['payments', 'write'], live: true })
   async create(@CurrentBusiness() business: Business, @Body() body: CreatePaymentRequest, @Req() request: FastifyRequest) {
     const { paymentId, payment } = await this.commands.execute(new CreatePaymentCommand(business, body, writeMeta(request)));
     return { data: payment ?? (await this.payment(business, paymentId)) };
   }
 
-  @ApiOperation({ summary: 'List payments, newest first (filters: status, metadata[key], customer_id, link_id, reference, created[gte|gt|lte|lt])' })
   @ApiQuery({ name: 'status', required: false, description: 'One status or several, comma separated.' })
   @ApiQuery({ name: 'metadata[key]', required: false, description: 'Payments whose metadata has this value for this key (several allowed).' })
   @ApiQuery({ name: 'customer_id', required: false, description: 'The payments of this customer (cst_…).' })
@@ -56,61 +48,34 @@ export class PaymentsController {
   @ApiQuery({ name: 'reference', required: false })
   @ApiQuery({ name: 'created[gte]', required: false, description: 'ISO 8601; also created[gt], created[lte], created[lt].' })
   @ApiPage(PAYMENT_SCHEMA, 'A page of payments.', 'next_cursor of the previous page (bound to this list and its filters).')
-  @RequiresPermission('payments', 'read')
-  @Get()
+  @GetRoute(undefined, { summary: 'List payments, newest first (filters: status, metadata[key], customer_id, link_id, reference, created[gte|gt|lte|lt])', access: ['payments', 'read'] })
   @Header('content-type', 'application/json; charset=utf-8') // the body is JSON text already (decision 0018): Fastify sends it as it is
   async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>): Promise<string> {
     return this.queries.execute(new ListPaymentsQuery(business.id, query));
   }
 
-  @ApiOperation({ summary: 'Retrieve a payment with its timeline' })
-  @ApiOkResponse({ description: 'The payment.', schema: dataOf(PAYMENT_SCHEMA) })
-  @RequiresPermission('payments', 'read')
-  @Get(':id')
+  @GetRoute(':id', { summary: 'Retrieve a payment with its timeline', data: [PAYMENT_SCHEMA, 'The payment.'], access: ['payments', 'read'] })
   async get(@CurrentBusiness() business: Business, @Param('id') id: string) {
     return { data: await this.payment(business, id) };
   }
 
-  @ApiOperation({ summary: "Update a payment's metadata (merge by key; '' or null removes a key; metadata null clears all)" })
-  @ApiOkResponse({ description: 'The payment.', schema: dataOf(PAYMENT_SCHEMA) })
-  @RequiresPermission('payments', 'write')
-  @Patch(':id')
+  @ChangeRoute(':id', { summary: "Update a payment's metadata (merge by key; '' or null removes a key; metadata null clears all)", data: [PAYMENT_SCHEMA, 'The payment.'], access: ['payments', 'write'] })
   async update(@CurrentBusiness() business: Business, @Param('id') id: string, @Body() body: UpdatePaymentMetadataRequest, @Req() request: FastifyRequest) {
     return this.change(new UpdatePaymentMetadataCommand(business, id, body.metadata, writeMeta(request)), business, id);
   }
 
-  @ApiOperation({ summary: 'Cancel a pending payment' })
-  @ApiOkResponse({ description: 'The payment.', schema: dataOf(PAYMENT_SCHEMA) })
-  @ApiErrors('payment_not_cancelable', 'payment_in_flight')
-  @RequiresPermission('payments', 'write')
-  @LiveModeAction()
-  @PostAction(':id/cancel')
+  @ActionRoute(':id/cancel', { summary: 'Cancel a pending payment', data: [PAYMENT_SCHEMA, 'The payment.'], errors: ['payment_not_cancelable', 'payment_in_flight'], access: ['payments', 'write'], live: true })
   async cancel(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
     return this.change(new CancelPaymentCommand(business, id, writeMeta(request)), business, id);
   }
 
-  @ApiOperation({ summary: 'Accept an underpaid or needs_review payment (it succeeds)' })
-  @ApiOkResponse({ description: 'The payment.', schema: dataOf(PAYMENT_SCHEMA) })
-  @ApiErrors('payment_not_acceptable')
-  @RequiresPermission('payments', 'write')
-  @LiveModeAction()
-  @PostAction(':id/accept')
+  @ActionRoute(':id/accept', { summary: 'Accept an underpaid or needs_review payment (it succeeds)', data: [PAYMENT_SCHEMA, 'The payment.'], errors: ['payment_not_acceptable'], access: ['payments', 'write'], live: true })
   async accept(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
     return this.change(new AcceptPaymentCommand(business, id, writeMeta(request)), business, id);
   }
 
-  @ApiOperation({
-    summary: 'Open a checkout for what is left of an underpaid payment',
-    description:
-      'The remainder is quoted at the rate now, read from the business’s exchange-rate source before anything changes: at the first quote’s rate it is exactly the coin left, at another rate the price left quoted afresh. A source that cannot be reached gives 503 `upstream_unavailable` (nothing changed; retry with the same Idempotency-Key); a source with no fresh price gives 503 `temporarily_unavailable`.',
-  })
-  @ApiCreatedResponse({ description: 'The payment, the remainder checkout and its page.', schema: dataOf(REMAINDER_REQUEST_SCHEMA) })
-  @ApiErrors('payment_not_underpaid', 'remainder_unavailable', 'nothing_due', 'not_accepting', 'business_suspended', 'temporarily_unavailable', 'upstream_unavailable')
-  @RequiresPermission('payments', 'write')
-  @LiveModeAction()
   @IdempotencyKeyRequired()
-  @HttpCode(201)
-  @Post(':id/request-remainder')
+  @CreateRoute(':id/request-remainder', { summary: 'Open a checkout for what is left of an underpaid payment', description: 'The remainder is quoted at the rate now, read from the business’s exchange-rate source before anything changes: at the first quote’s rate it is exactly the coin left, at another rate the price left quoted afresh. A source that cannot be reached gives 503 `upstream_unavailable` (nothing changed; retry with the same Idempotency-Key); a source with no fresh price gives 503 `temporarily_unavailable`.', data: [REMAINDER_REQUEST_SCHEMA, 'The payment, the remainder checkout and its page.'], errors: ['payment_not_underpaid', 'remainder_unavailable', 'nothing_due', 'not_accepting', 'business_suspended', 'temporarily_unavailable', 'upstream_unavailable'], access: ['payments', 'write'], live: true })
   async requestRemainder(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
     const { checkoutId, linkPageUrl } = await this.commands.execute(new RequestRemainderCommand(business, id, writeMeta(request)));
     const payment = await this.payment(business, id);

@@ -1,12 +1,10 @@
-import { Body, Controller, Get } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { Business } from '@lib/businesses';
 import { AdvanceTestClockCommand, AdvanceTestClockRequest, GetTestClockQuery } from '@lib/payments';
-import { RequiresPermission } from '../auth/auth.decorators';
 import { CurrentBusiness } from '../auth/request-auth';
-import { ApiErrors, dataOf } from '../platform/openapi';
-import { PostAction } from '../platform/route-presets';
+import { ActionRoute, GetRoute } from '../platform/route-presets';
 import { TEST_CLOCK_SCHEMA } from './schemas';
 
 /**
@@ -23,20 +21,12 @@ export class TestClockController {
     private readonly queries: QueryBus,
   ) {}
 
-  @ApiOperation({ summary: "The simulated business's clock" })
-  @ApiOkResponse({ description: 'The clock.', schema: dataOf(TEST_CLOCK_SCHEMA) })
-  @ApiErrors('test_mode_unavailable')
-  @RequiresPermission('payments', 'read')
-  @Get()
+  @GetRoute(undefined, { summary: "The simulated business's clock", data: [TEST_CLOCK_SCHEMA, 'The clock.'], errors: ['test_mode_unavailable'], access: ['payments', 'read'] })
   async get(@CurrentBusiness() business: Business) {
     return { data: { ...(await this.queries.execute(new GetTestClockQuery(business))), timers_fired: 0 } };
   }
 
-  @ApiOperation({ summary: "Advance the simulated business's clock; due timers fire before the response" })
-  @ApiOkResponse({ description: 'The clock after the move, and how many timers fired.', schema: dataOf(TEST_CLOCK_SCHEMA) })
-  @ApiErrors('test_mode_unavailable')
-  @RequiresPermission('payments', 'write')
-  @PostAction('advance')
+  @ActionRoute('advance', { summary: "Advance the simulated business's clock; due timers fire before the response", data: [TEST_CLOCK_SCHEMA, 'The clock after the move, and how many timers fired.'], errors: ['test_mode_unavailable'], access: ['payments', 'write'] })
   async advance(@CurrentBusiness() business: Business, @Body() body: AdvanceTestClockRequest) {
     const { fired } = await this.commands.execute(new AdvanceTestClockCommand(business, body.seconds));
     return { data: { ...(await this.queries.execute(new GetTestClockQuery(business))), timers_fired: fired, advanced_seconds: body.seconds } };

@@ -1,7 +1,11 @@
-import { HttpCode, Post, applyDecorators } from '@nestjs/common';
-import { ApiOkResponse, ApiQuery } from '@nestjs/swagger';
-import type { ReferenceObject } from '@nestjs/swagger';
-import { ApiErrors } from './openapi';
+import { Delete, Get, HttpCode, Patch, Post, applyDecorators } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery } from '@nestjs/swagger';
+import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
+import type { Access, Resource } from '@lib/businesses';
+import type { ErrorCode } from '@lib/http';
+import { LiveModeAction, Public, RequiresPermission } from '../auth/auth.decorators';
+import { ApiErrors, dataOf } from './openapi';
+import { RateLimit } from './rate-limit.guard';
 import { listOf } from './resource-schemas';
 
 /**
@@ -31,3 +35,54 @@ export function ApiPage(item: ReferenceObject, description: string, cursor?: str
  * replays the route's static status).
  */
 export const PostAction = (path: string) => applyDecorators(HttpCode(200), Post(path));
+
+/**
+ * What a route says of itself, in one place instead of a stack of five or six decorators:
+ * - `summary`, `description`: its @ApiOperation; `id`: what its `{id}` is (@ApiParam, e.g. `whk_…`);
+ * - `data`: the schema of what its `{data}` holds and the response's description (200, or 201
+ *   for CreateRoute);
+ * - `errors`: the error codes of its own (@ApiErrors);
+ * - `access`: the permission a key needs (@RequiresPermission), or `'public'` (@Public);
+ * - `live`: refused to a test key on a live business (@LiveModeAction);
+ * - `rateLimit`: the rule of RATE_LIMITS it counts against (@RateLimit).
+ */
+export interface RouteSpec {
+  summary: string;
+  description?: string;
+  data?: [SchemaObject | ReferenceObject, string];
+  errors?: ErrorCode[];
+  access?: [Resource, Access] | 'public';
+  live?: true;
+  id?: string;
+  rateLimit?: string;
+}
+
+type Answer = typeof ApiOkResponse;
+
+function described(spec: RouteSpec, answer: Answer): MethodDecorator[] {
+  const { summary, description, id, data, errors, access, live, rateLimit } = spec;
+  return [
+    ApiOperation(description === undefined ? { summary } : { summary, description }),
+    ...(id === undefined ? [] : [ApiParam({ name: 'id', description: id })]),
+    ...(data ? [answer({ description: data[1], schema: dataOf(data[0]) })] : []),
+    ...(errors?.length ? [ApiErrors(...errors)] : []),
+    ...(access === 'public' ? [Public()] : access ? [RequiresPermission(...access)] : []),
+    ...(live ? [LiveModeAction()] : []),
+    ...(rateLimit === undefined ? [] : [RateLimit(rateLimit)]),
+  ];
+}
+
+/** A GET (at `path`, or the controller's own path) answering 200 `{data}`. */
+export const GetRoute = (path: string | undefined, spec: RouteSpec) => applyDecorators(...described(spec, ApiOkResponse), Get(path));
+
+/** A POST that creates an object: 201 `{data}`. */
+export const CreateRoute = (path: string | undefined, spec: RouteSpec) => applyDecorators(...described(spec, ApiCreatedResponse), Post(path));
+
+/** A PATCH that changes an object (send only what changes): 200 `{data}`. */
+export const ChangeRoute = (path: string | undefined, spec: RouteSpec) => applyDecorators(...described(spec, ApiOkResponse), Patch(path));
+
+/** A POST acting on an object that exists (PostAction): 200 `{data}`. */
+export const ActionRoute = (path: string, spec: RouteSpec) => applyDecorators(...described(spec, ApiOkResponse), PostAction(path));
+
+/** A DELETE: 200 `{data}`. */
+export const DeleteRoute = (path: string | undefined, spec: RouteSpec) => applyDecorators(...described(spec, ApiOkResponse), Delete(path));

@@ -1,13 +1,14 @@
-import { Body, Controller, Delete, Get, Post, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Post, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Business } from '@lib/businesses';
 import { CreateWalletCommand, CreateWalletRequest, GetWalletQuery } from '@lib/wallets';
-import { DashboardOnly, LiveModeAction, RequiresPermission } from '../auth/auth.decorators';
+import { DashboardOnly } from '../auth/auth.decorators';
 import { CurrentBusiness, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
-import { ApiErrors, dataOf } from '../platform/openapi';
+import { ApiErrors } from '../platform/openapi';
+import { CreateRoute, GetRoute } from '../platform/route-presets';
 import { CREATED_WALLET_SCHEMA, WALLET_SCHEMA } from './schemas';
 
 /**
@@ -22,23 +23,15 @@ export class WalletController {
     private readonly queries: QueryBus,
   ) {}
 
-  @ApiOperation({ summary: "Create, import or connect the business's wallet" })
-  @ApiCreatedResponse({ description: 'The wallet; a created one with its recovery phrase, shown this once.', schema: dataOf(CREATED_WALLET_SCHEMA) })
-  @ApiErrors('wallet_exists')
-  @RequiresPermission('wallet', 'write')
-  @LiveModeAction()
   // §8.8: a response with a secret (the recovery phrase) is never kept for replay
   @IdempotencyKeyIgnored()
-  @Post()
+  @CreateRoute(undefined, { summary: "Create, import or connect the business's wallet", data: [CREATED_WALLET_SCHEMA, 'The wallet; a created one with its recovery phrase, shown this once.'], errors: ['wallet_exists'], access: ['wallet', 'write'], live: true })
   async create(@CurrentBusiness() business: Business, @Body() body: CreateWalletRequest, @Req() request: FastifyRequest) {
     const { wallet, recoveryPhrase } = await this.commands.execute(new CreateWalletCommand(business.id, body, writeMeta(request)));
     return { data: { ...wallet, recovery_phrase: recoveryPhrase } };
   }
 
-  @ApiOperation({ summary: "The business's wallet, the networks it receives on, its addresses in use" })
-  @ApiOkResponse({ description: 'The wallet.', schema: dataOf(WALLET_SCHEMA) })
-  @RequiresPermission('wallet', 'read')
-  @Get()
+  @GetRoute(undefined, { summary: "The business's wallet, the networks it receives on, its addresses in use", data: [WALLET_SCHEMA, 'The wallet.'], access: ['wallet', 'read'] })
   async get(@CurrentBusiness() business: Business) {
     return { data: await this.queries.execute(new GetWalletQuery(business.id)) };
   }

@@ -1,12 +1,11 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Business } from '@lib/businesses';
 import { EVENT_TYPES, GetEventQuery, ListEventsQuery } from '@lib/webhooks';
 import { RequiresPermission } from '../auth/auth.decorators';
 import { Auth, CurrentBusiness, RequestAuth } from '../auth/request-auth';
-import { ApiErrors, dataOf } from '../platform/openapi';
-import { ApiPage } from '../platform/route-presets';
+import { ApiPage, GetRoute } from '../platform/route-presets';
 import { readableSegments } from './request-context';
 import { EVENT_SCHEMA } from './schemas';
 
@@ -20,20 +19,15 @@ import { EVENT_SCHEMA } from './schemas';
 export class EventsController {
   constructor(private readonly queries: QueryBus) {}
 
-  @ApiOperation({ summary: 'List events', description: `Newest first. Types: ${EVENT_TYPES.join(', ')}.` })
   @ApiQuery({ name: 'type', required: false })
   @ApiQuery({ name: 'subject_id', required: false })
   @ApiPage(EVENT_SCHEMA, 'A page of events.')
-  @Get()
+  @GetRoute(undefined, { summary: 'List events', description: `Newest first. Types: ${EVENT_TYPES.join(', ')}.` })
   async list(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>, @Auth() auth: RequestAuth) {
     return this.queries.execute(new ListEventsQuery(business.id, query, readableSegments(auth)));
   }
 
-  @ApiOperation({ summary: 'Retrieve an event' })
-  @ApiParam({ name: 'id', description: 'evt_…' })
-  @ApiOkResponse({ description: 'The event.', schema: dataOf(EVENT_SCHEMA) })
-  @ApiErrors('not_found')
-  @Get(':id')
+  @GetRoute(':id', { summary: 'Retrieve an event', id: 'evt_…', data: [EVENT_SCHEMA, 'The event.'], errors: ['not_found'] })
   async get(@CurrentBusiness() business: Business, @Param('id') id: string, @Auth() auth: RequestAuth) {
     return { data: await this.queries.execute(new GetEventQuery(business.id, id, readableSegments(auth))) };
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainRefusal, foldWith } from '@lib/domain';
 import { CommandRunner, EVENT_STORE, EventStore, WriteMeta, metadataFor } from '@lib/eventstore';
-import { CustomerCommand, CustomerRecord, KnownFromPayments, customerDecider, emailClaimDecider } from '../customer.decider';
+import { BlockCustomer, CustomerCommand, CustomerRecord, KnownFromPayments, customerDecider, emailClaimDecider } from '../customer.decider';
 import { CustomerDirectory, readOrEmpty } from '../customer-directory';
 import { CustomersReadModel } from '../customers.read-model';
 import { CustomerView } from '../views';
@@ -81,6 +81,13 @@ export class CustomerWrites {
   /** Decides on the customer's stream and waits for the read models (read your writes). */
   async decide(customerId: string, command: CustomerCommand, meta: WriteMeta): Promise<void> {
     await this.runner.run(customerDecider, CUSTOMER_STREAM.stream(customerId), command, { context: undefined, metadata: metadataFor(meta) });
+  }
+
+  /** Blocks or unblocks the customer (what payments made known of it included), then answers it as it now is. */
+  async setBlocked(type: BlockCustomer['type'], businessId: string, customerId: string, meta: WriteMeta): Promise<CustomerView> {
+    const { known } = await this.load(businessId, customerId);
+    await this.decide(customerId, { type, customerId, businessId, known }, meta);
+    return this.answer(businessId, customerId);
   }
 
   /** The customer as GET /customers/{id} returns it, once the read models have it. */

@@ -37,6 +37,12 @@ export class LinkWrites {
     await this.runner.run(linkDecider, LINK_STREAM.stream(linkId), command, { context: undefined, metadata: metadataFor(meta) });
   }
 
+  /** Decides a command of the link's business on the link, then answers the link as it now is (archive, restore). */
+  async change(businessId: string, linkId: string, command: LinkCommand, meta: WriteMeta): Promise<LinkView> {
+    await this.decide(linkId, command, meta);
+    return this.answer(businessId, linkId);
+  }
+
   /** The link as GET /links/{id} returns it, once the read models have it. */
   async answer(businessId: string, linkId: string): Promise<LinkView> {
     const link = await this.read.get(businessId, linkId);

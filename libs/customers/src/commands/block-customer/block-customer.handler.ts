@@ -13,8 +13,6 @@ export class BlockCustomerHandler implements ICommandHandler<BlockCustomerComman
   constructor(private readonly writes: CustomerWrites) {}
 
   async execute({ businessId, customerId, meta }: BlockCustomerCommand): Promise<CustomerView> {
-    const { known } = await this.writes.load(businessId, customerId);
-    await this.writes.decide(customerId, { type: 'BlockCustomer', customerId, businessId, known }, meta);
-    return this.writes.answer(businessId, customerId);
+    return this.writes.setBlocked('BlockCustomer', businessId, customerId, meta);
   }
 }

@@ -9,8 +9,6 @@ export class UnblockCustomerHandler implements ICommandHandler<UnblockCustomerCo
   constructor(private readonly writes: CustomerWrites) {}
 
   async execute({ businessId, customerId, meta }: UnblockCustomerCommand): Promise<CustomerView> {
-    const { known } = await this.writes.load(businessId, customerId);
-    await this.writes.decide(customerId, { type: 'UnblockCustomer', customerId, businessId, known }, meta);
-    return this.writes.answer(businessId, customerId);
+    return this.writes.setBlocked('UnblockCustomer', businessId, customerId, meta);
   }
 }

@@ -14,7 +14,6 @@ export class ArchiveLinkHandler implements ICommandHandler<ArchiveLinkCommand, L
   constructor(private readonly writes: LinkWrites) {}
 
   async execute({ businessId, linkId, meta }: ArchiveLinkCommand): Promise<LinkView> {
-    await this.writes.decide(linkId, { type: 'ArchiveLink', businessId }, meta);
-    return this.writes.answer(businessId, linkId);
+    return this.writes.change(businessId, linkId, { type: 'ArchiveLink', businessId }, meta);
   }
 }

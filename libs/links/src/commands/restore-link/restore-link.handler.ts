@@ -13,7 +13,6 @@ export class RestoreLinkHandler implements ICommandHandler<RestoreLinkCommand, L
   constructor(private readonly writes: LinkWrites) {}
 
   async execute({ businessId, linkId, meta }: RestoreLinkCommand): Promise<LinkView> {
-    await this.writes.decide(linkId, { type: 'RestoreLink', businessId }, meta);
-    return this.writes.answer(businessId, linkId);
+    return this.writes.change(businessId, linkId, { type: 'RestoreLink', businessId }, meta);
   }
 }
