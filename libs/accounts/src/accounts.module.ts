@@ -11,6 +11,7 @@ import { ResendSignupCodeHandler } from './commands/resend-signup-code/resend-si
 import { SignInHandler } from './commands/sign-in/sign-in.handler';
 import { StartSignupHandler } from './commands/start-signup/start-signup.handler';
 import { VerifySignupHandler } from './commands/verify-signup/verify-signup.handler';
+import { TWO_FACTOR_HANDLERS, TWO_FACTOR_PROVIDERS, twoFactorBindings, TwoFactorOptions } from './two-factor/two-factor.providers';
 import {
   ACCOUNTS_CLOCK,
   ACCOUNT_MAIL,
@@ -33,7 +34,7 @@ import { ListSessionsHandler } from './queries/list-sessions/list-sessions.handl
 export const ACCOUNT_HANDLERS = [StartSignupHandler, VerifySignupHandler, ResendSignupCodeHandler, SignInHandler, EndSessionHandler, ChangePasswordHandler, GetAccountHandler, ListSessionsHandler];
 
 /** Bindings of the ports (each left out: its default). */
-export interface AccountsOptions {
+export interface AccountsOptions extends TwoFactorOptions {
   clock?: AccountsClock;
   mail?: AccountMail;
   passwords?: AccountPasswords;
@@ -60,11 +61,12 @@ export class AccountsModule {
       { provide: EMAIL_BUDGET, useFactory: () => options.emailBudget ?? new MemoryEmailBudget(clock) },
       { provide: SIGNUP_CODE_LIMIT, useFactory: () => options.signupCodeLimit ?? new MemorySignupCodeLimit(clock) },
       { provide: CHALLENGE_CHECK, useFactory: () => options.challenge ?? new PermissiveChallenge() },
+      ...twoFactorBindings(options, clock),
     ];
     return {
       module: AccountsModule,
       global: true,
-      providers: [...bindings, AccountsReadModel, AccountWrites, CodeMailer, SessionStarter, SessionAuthenticator, ...ACCOUNT_HANDLERS],
+      providers: [...bindings, AccountsReadModel, AccountWrites, CodeMailer, SessionStarter, SessionAuthenticator, ...ACCOUNT_HANDLERS, ...TWO_FACTOR_PROVIDERS, ...TWO_FACTOR_HANDLERS],
       exports: [SessionAuthenticator, AccountsReadModel, ACCOUNTS_CLOCK, CHALLENGE_CHECK],
     };
   }

@@ -98,6 +98,11 @@ export const ERROR_STATUS = {
   step_up_required: 403,
   api_key_revoked: 409,
   publishable_key: 409,
+  // two-step sign-in (decision 0036)
+  challenge_expired: 400,
+  two_factor_setup_required: 409,
+  two_factor_enabled: 409,
+  two_factor_disabled: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
