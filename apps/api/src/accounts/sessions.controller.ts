@@ -13,6 +13,7 @@ import { listOf } from '../platform/resource-schemas';
 import { browserOf, visitorMeta } from './browser';
 import { requireChallenge } from './challenge';
 import { SESSION_SCHEMA } from './schemas';
+import { TWO_FACTOR_CHALLENGE_SCHEMA } from './two-factor-schemas';
 
 /** Dashboard sessions (spec §5.5, §7, §8; decision 0034): sign in, list, end one, sign out. */
 @ApiTags('sessions')
@@ -32,6 +33,7 @@ export class SessionsController {
   })
   @ApiHeader({ name: 'Service-Challenge', required: true, description: 'A passed bot-challenge token for this form (spec §5.9).' })
   @ApiCreatedResponse({ description: 'The new session.', schema: dataOf(SESSION_SCHEMA) })
+  @ApiOkResponse({ description: 'Two-step sign-in is on: no session yet, a challenge to answer at POST /sessions/two-factor (decision 0036).', schema: dataOf(TWO_FACTOR_CHALLENGE_SCHEMA) })
   @ApiErrors('challenge_failed', 'invalid_credentials', 'too_many_attempts', 'password_reset_required', 'cross_site_request')
   @Public()
   @SameOriginOnly()
@@ -41,6 +43,11 @@ export class SessionsController {
   async signIn(@Body() body: SignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     await requireChallenge(this.challenge, request, 'sign_in');
     const started = await this.commands.execute(new SignInCommand(body, browserOf(request, this.cookies), visitorMeta(request)));
+    // two-step sign-in on: 200 and a challenge, no cookie (POST /sessions/two-factor answers it; decision 0036)
+    if (!('sessionToken' in started)) {
+      reply.status(200);
+      return { data: started };
+    }
     this.cookies.set(reply, 'session', started.sessionToken);
     this.cookies.set(reply, 'device', started.deviceToken);
     return { data: started.answer };
