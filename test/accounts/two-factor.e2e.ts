@@ -340,6 +340,20 @@ describe('two-step sign-in over HTTP', () => {
     expect([crossSite.status, crossSite.body.error.code]).toEqual([403, 'cross_site_request']);
   });
 
+  it('puts the second step under sessions.two_factor (30 per 10 minutes) and /me/two-factor under me.sensitive (20 per 10 minutes, with /me/password): 429 rate_limited', async () => {
+    const b = browser();
+    for (let i = 0; i < 30; i++) expect((await b.post('/sessions/two-factor', { challenge_id: 'tfc_none', code: '123456' })).status).toBe(400);
+    const limited = await b.post('/sessions/two-factor', { challenge_id: 'tfc_none', code: '123456' });
+    expect([limited.status, limited.body.error.code, Number(limited.headers.get('retry-after')) > 0]).toEqual([429, 'rate_limited', true]);
+
+    const person = browser();
+    await signUp(app, person);
+    for (let i = 0; i < 10; i++) expect((await person.post('/me/password', { current_password: PASSWORD, new_password: 'short' })).status).toBe(400);
+    for (let i = 0; i < 10; i++) expect((await person.post('/me/two-factor', { code: '123456', current_password: PASSWORD })).status).toBe(409);
+    const sensitive = await person.post('/me/two-factor', { code: '123456', current_password: PASSWORD });
+    expect([sensitive.status, sensitive.body.error.code]).toEqual([429, 'rate_limited']);
+  });
+
   it('fuzz: malformed bodies on the new POST routes get a 4xx envelope, never a 5xx', async () => {
     const { email, browser: owner } = await withTwoFactor();
     const visitor = browser();
