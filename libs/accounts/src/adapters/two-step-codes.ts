@@ -1,32 +1,26 @@
-import type { AccountsClock } from '../ports';
+import { LimitDecision, PeopleLimits } from '@lib/limits';
 import type { TwoStepCodeLimit } from '../two-factor/ports';
 
-const LOCK_MS = 15 * 60 * 1000;
-const LOCK_EVERY = 5;
+const retry = (decision: LimitDecision): number => (decision.allowed ? 0 : (decision.retryAfterSec ?? 1));
 
 /**
- * Stand-in for the two-step code limit (decision 0036) in this process's memory (one process
- * only): every 5th wrong code in a row locks codes for 15 minutes; a right one clears the count.
+ * TWO_STEP_CODE_LIMIT over libs/limits' PeopleLimits (decisions 0033, 0036): every 5th wrong
+ * two-step code in a row locks the person's codes for 15 minutes, in Redis or the database
+ * (shared by every process); a right code clears the count. An adapter only: the rule is theirs.
  */
-export class MemoryTwoStepCodeLimit implements TwoStepCodeLimit {
-  private readonly counts = new Map<string, { failures: number; lockedUntil: number }>();
-
-  constructor(private readonly clock: AccountsClock) {}
+export class LimitsTwoStepCodes implements TwoStepCodeLimit {
+  constructor(private readonly limits: PeopleLimits) {}
 
   async check(accountId: string): Promise<{ allowed: true } | { allowed: false; retryAfterSec: number }> {
-    const entry = this.counts.get(accountId);
-    const now = this.clock().getTime();
-    if (!entry || entry.lockedUntil <= now) return { allowed: true };
-    return { allowed: false, retryAfterSec: Math.ceil((entry.lockedUntil - now) / 1000) };
+    const decision = await this.limits.checkTwoStepCode(accountId);
+    return decision.allowed ? { allowed: true } : { allowed: false, retryAfterSec: retry(decision) };
   }
 
   async fail(accountId: string): Promise<void> {
-    const failures = (this.counts.get(accountId)?.failures ?? 0) + 1;
-    const lockedUntil = failures % LOCK_EVERY === 0 ? this.clock().getTime() + LOCK_MS : (this.counts.get(accountId)?.lockedUntil ?? 0);
-    this.counts.set(accountId, { failures, lockedUntil });
+    await this.limits.twoStepCodeFailed(accountId);
   }
 
   async clear(accountId: string): Promise<void> {
-    this.counts.delete(accountId);
+    await this.limits.twoStepCodeSucceeded(accountId);
   }
 }

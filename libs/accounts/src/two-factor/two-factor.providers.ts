@@ -3,12 +3,12 @@ import { adapterFor } from '@lib/eventstore';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
 import { loadKek } from '@lib/wallets';
-import { MemoryTwoStepCodeLimit } from '../adapters/two-step-codes';
+import type { PeopleLimits } from '@lib/limits';
+import { LimitsTwoStepCodes } from '../adapters/two-step-codes';
 import { CompleteTwoFactorSignInHandler } from '../commands/complete-two-factor-sign-in/complete-two-factor-sign-in.handler';
 import { DisableTwoFactorHandler } from '../commands/disable-two-factor/disable-two-factor.handler';
 import { EnableTwoFactorHandler } from '../commands/enable-two-factor/enable-two-factor.handler';
 import { StartTwoFactorSetupHandler } from '../commands/start-two-factor-setup/start-two-factor-setup.handler';
-import type { AccountsClock } from '../ports';
 import { GetTwoFactorHandler } from '../queries/get-two-factor/get-two-factor.handler';
 import { CurrentPassword } from './current-password';
 import { TWO_STEP_CODE_LIMIT, TwoStepCodeLimit } from './ports';
@@ -30,9 +30,9 @@ export interface TwoFactorOptions {
 /**
  * The TOTP vault on the service's database, sealed under the wallets' key-encryption key
  * (WALLET_KEK / WALLET_KEK_FILE, or the embedded store's development key: the same loadKek);
- * the two-step code limit.
+ * the two-step code limit over libs/limits' PeopleLimits (the accounts module's instance, on its clock).
  */
-export function twoFactorBindings(options: TwoFactorOptions, clock: AccountsClock): Provider[] {
+export function twoFactorBindings(options: TwoFactorOptions, peopleLimits: symbol): Provider[] {
   return [
     {
       provide: TOTP_VAULT,
@@ -40,6 +40,6 @@ export function twoFactorBindings(options: TwoFactorOptions, clock: AccountsCloc
         options.totpVault ?? new DatabaseTotpVault(db, loadKek({ walletKek: config.walletKek, walletKekFile: config.walletKekFile, dataDir: config.dataDir, embedded: adapterFor(config) === 'embedded' }).kek),
       inject: [APP_CONFIG, DATABASE],
     },
-    { provide: TWO_STEP_CODE_LIMIT, useFactory: () => options.twoStepCodeLimit ?? new MemoryTwoStepCodeLimit(clock) },
+    { provide: TWO_STEP_CODE_LIMIT, useFactory: (limits: PeopleLimits) => options.twoStepCodeLimit ?? new LimitsTwoStepCodes(limits), inject: [peopleLimits] },
   ];
 }

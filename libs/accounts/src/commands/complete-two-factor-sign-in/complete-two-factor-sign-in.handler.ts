@@ -1,10 +1,15 @@
+import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainRefusal } from '@lib/domain';
+import { AccountsReadModel } from '../../accounts.read-model';
+import { emailKey } from '../../accounts.projector';
+import { tokenHash } from '../../app/secrets';
 import { SessionStarter } from '../../app/session-starter';
 import { liveChallenge } from '../../two-factor/two-factor.decider';
 import { TwoFactorCodes } from '../../two-factor/two-factor-codes';
 import { TwoFactorWrites } from '../../two-factor/two-factor-writes';
 import { isChallengeId } from '../../two-factor/totp';
+import { PASSWORD_FAILURES, PasswordFailures } from '../../ports';
 import { SessionView } from '../../views';
 import type { StartedSession } from '../account-input';
 import { CompleteTwoFactorSignInCommand } from './complete-two-factor-sign-in.command';
@@ -17,7 +22,7 @@ const expired = () => new DomainRefusal('challenge_expired', 'This two-step sign
  * minutes) → 429 too_many_attempts; the code or recovery code checked (400 invalid_code, a wrong
  * one counted); the TOTP step or recovery code recorded on the person's stream (never accepted
  * twice, even by two requests at once), the challenge used, the session started — cookies as
- * sign-in sets them.
+ * sign-in sets them — and the browser noted as one that signed in (its own password count).
  */
 @CommandHandler(CompleteTwoFactorSignInCommand)
 export class CompleteTwoFactorSignInHandler implements ICommandHandler<CompleteTwoFactorSignInCommand, StartedSession<SessionView>> {
@@ -25,6 +30,8 @@ export class CompleteTwoFactorSignInHandler implements ICommandHandler<CompleteT
     private readonly writes: TwoFactorWrites,
     private readonly codes: TwoFactorCodes,
     private readonly sessions: SessionStarter,
+    private readonly read: AccountsReadModel,
+    @Inject(PASSWORD_FAILURES) private readonly failures: PasswordFailures,
   ) {}
 
   async execute({ input, browser, meta }: CompleteTwoFactorSignInCommand): Promise<StartedSession<SessionView>> {
@@ -38,6 +45,10 @@ export class CompleteTwoFactorSignInHandler implements ICommandHandler<CompleteT
     await this.writes.decide(accountId, { type: 'AcceptTwoFactorCode', proof }, personMeta);
     await this.codes.succeeded(accountId);
     await this.writes.challenge(input.challenge_id, { type: 'UseTwoFactorChallenge' }, personMeta);
-    return this.sessions.start(accountId, 'password', browser, personMeta);
+    const started = await this.sessions.start(accountId, 'password', browser, personMeta);
+    // the sign-in is complete: from now on this browser keeps its own failed-password count (decision 0034)
+    const account = await this.read.byId(accountId);
+    if (account !== null) await this.failures.signedIn(emailKey(account.email), tokenHash(started.deviceToken));
+    return started;
   }
 }

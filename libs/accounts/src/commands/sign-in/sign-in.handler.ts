@@ -37,8 +37,7 @@ export class SignInHandler implements ICommandHandler<SignInCommand, StartedSess
   async execute({ input, browser, meta }: SignInCommand): Promise<StartedSession<SessionView> | TwoFactorChallengeView> {
     const account = await this.read.byEmail(input.email);
     const device = isToken(browser.deviceToken) ? tokenHash(browser.deviceToken) : null;
-    const knownDevice = account !== null && device !== null && (await this.read.knownDevice(account.id, device)) ? device : null;
-    const subject: PasswordSubject = { kind: 'email', email: emailKey(input.email), knownDevice };
+    const subject: PasswordSubject = { kind: 'email', email: emailKey(input.email), browser: device };
     const gate = await this.failures.check(subject);
     if (gate.state === 'locked') throw retryLater('too_many_attempts', 'Too many wrong passwords: wait before trying again.', gate.retryAfterSec);
     if (gate.state === 'disabled') throw new DomainRefusal('password_reset_required', 'This password stopped working after too many failures: reset it.');
@@ -49,10 +48,12 @@ export class SignInHandler implements ICommandHandler<SignInCommand, StartedSess
     }
     await this.failures.clear(subject);
     const personMeta = { ...meta, actor: { kind: 'person', id: account!.id, name: null } };
-    // two-step sign-in on: a challenge instead of a session (decision 0036)
+    // two-step sign-in on: a challenge instead of a session; the browser counts as signed in once the second step is done (decision 0036)
     const challenge = await this.twoFactor.challengeIfEnabled(account!.id, personMeta);
     if (challenge !== null) return challenge;
-    return this.sessions.start(account!.id, 'password', browser, personMeta);
+    const started = await this.sessions.start(account!.id, 'password', browser, personMeta);
+    await this.failures.signedIn(subject.email, tokenHash(started.deviceToken)); // this browser keeps its own count from now on
+    return started;
   }
 
   private decoyHash(): Promise<string> {
