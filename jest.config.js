@@ -11,12 +11,21 @@ const swc = [
   },
 ];
 
+/**
+ * otplib's own plugins (two-step sign-in, decision 0036) require @scure/base and @noble/hashes
+ * v2, which are ES modules only: Jest cannot require them on Node 20 (Node itself can). SWC turns
+ * just those nested copies into CommonJS; every other package is left as it is.
+ */
+const swcEsm = ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
+const OTPLIB_ESM = '/node_modules/@otplib/[^/]+/node_modules/';
+
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts', '**/*.e2e.ts'],
-  transform: { '^.+\\.ts$': swc },
+  transform: { '^.+\\.ts$': swc, [`${OTPLIB_ESM}.+\\.js$`]: swcEsm },
+  transformIgnorePatterns: [`^(?!.*${OTPLIB_ESM}).*/node_modules/`],
   moduleNameMapper: { '^@lib/(.*)$': '<rootDir>/libs/$1/src' },
   testTimeout: 60000,
   verbose: true,

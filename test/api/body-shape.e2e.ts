@@ -35,6 +35,9 @@ const BODY_ROUTES = [
   'POST /accounts/verify/resend',
   'POST /sessions',
   'POST /me/password',
+  'POST /sessions/two-factor',
+  'POST /me/two-factor',
+  'POST /me/two-factor/disable',
 ] as const;
 
 const NOT_OBJECTS = ['null', ' null\n', '[]', '[{}]', '[{"metadata":null}]', '"x"', '""', '"{}"', '1', '0', '-1.5', 'true', 'false'];

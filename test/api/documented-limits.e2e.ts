@@ -1,7 +1,7 @@
 import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { describeApi } from '../../apps/api/src/platform/openapi';
 import { randomUUID } from 'node:crypto';
-import { AccountsTestApp, Browser, challenge, PASSWORD, newEmail, signUp, startAccountsApp } from '../accounts/support';
+import { AccountsTestApp, Browser, challenge, PASSWORD, newEmail, signIn, signUp, startAccountsApp } from '../accounts/support';
 import { Answer, TestApi, businessWithKey } from '../support/fixtures';
 
 /**
@@ -122,7 +122,10 @@ describe('the limits the OpenAPI document states for request bodies are the ones
     accounts = await startAccountsApp('embedded');
     api = accounts.api;
     const person = new Browser(api);
-    await signUp(accounts, person);
+    const { email } = await signUp(accounts, person);
+    // the same person in another browser (another address): /me/two-factor shares POST /me/password's per-IP budget (me.sensitive)
+    const [twoStep, twoStepOff] = [new Browser(api), new Browser(api)];
+    for (const b of [twoStep, twoStepOff]) if ((await signIn(b, email)).status !== 201) throw new Error('sign-in failed');
     doc = (await (await fetch(`${api.base}/openapi.json`)).json()) as OpenAPIObject;
     components = doc.components!.schemas as Record<string, Schema>;
     const limits = await businessWithKey(api, true, 'Limits');
@@ -162,6 +165,10 @@ describe('the limits the OpenAPI document states for request bodies are the ones
       { method: 'post', path: '/accounts/verify/resend', base: { signup_id: 'sgn_none' }, send: (body) => new Browser(api).post('/accounts/verify/resend', body), takesMaxima: false },
       { method: 'post', path: '/sessions', base: { email: 'nobody@people.example', password: PASSWORD }, send: (body) => new Browser(api).post('/sessions', body, challenge('sign_in')), takesMaxima: false },
       { method: 'post', path: '/me/password', base: { current_password: 'not the password', new_password: PASSWORD }, send: (body) => person.post('/me/password', body), takesMaxima: false },
+      // two-step sign-in (decision 0036): an unknown challenge, no setup, off — each refused after validation
+      { method: 'post', path: '/sessions/two-factor', base: { challenge_id: 'tfc_none', code: '123456' }, send: (body) => new Browser(api).post('/sessions/two-factor', body), takesMaxima: false },
+      { method: 'post', path: '/me/two-factor', base: { code: '123456', current_password: 'not the password' }, send: (body) => twoStep.post('/me/two-factor', body), takesMaxima: false },
+      { method: 'post', path: '/me/two-factor/disable', base: { current_password: 'not the password', code: '123456' }, send: (body) => twoStepOff.post('/me/two-factor/disable', body), takesMaxima: false },
       { method: 'post', path: '/webhooks', base: { url: 'https://example.com/hook', event_types: ['payment.created'] }, send: (body) => shop.post('/webhooks', body), takesMaxima: true },
       {
         method: 'patch',

@@ -16,6 +16,7 @@ import { ResendSignupCodeHandler } from './commands/resend-signup-code/resend-si
 import { SignInHandler } from './commands/sign-in/sign-in.handler';
 import { StartSignupHandler } from './commands/start-signup/start-signup.handler';
 import { VerifySignupHandler } from './commands/verify-signup/verify-signup.handler';
+import { TWO_FACTOR_HANDLERS, TWO_FACTOR_PROVIDERS, twoFactorBindings, TwoFactorOptions } from './two-factor/two-factor.providers';
 import {
   ACCOUNTS_CLOCK,
   ACCOUNT_MAIL,
@@ -36,7 +37,7 @@ import { ListSessionsHandler } from './queries/list-sessions/list-sessions.handl
 export const ACCOUNT_HANDLERS = [StartSignupHandler, VerifySignupHandler, ResendSignupCodeHandler, SignInHandler, EndSessionHandler, ChangePasswordHandler, GetAccountHandler, ListSessionsHandler];
 
 /** Bindings of the ports (each left out: its default). */
-export interface AccountsOptions {
+export interface AccountsOptions extends TwoFactorOptions {
   clock?: AccountsClock;
   /** Where breached passwords are looked up (libs/passwords; default `offline`, an empty list). */
   breaches?: PasswordsOptions;
@@ -68,12 +69,13 @@ export class AccountsModule {
       { provide: PASSWORD_FAILURES, useFactory: (limits: PeopleLimits) => options.failures ?? new LimitsPasswordFailures(limits), inject: [PEOPLE_LIMITS] },
       { provide: EMAIL_BUDGET, useFactory: (limits: PeopleLimits) => options.emailBudget ?? new LimitsEmailBudget(limits), inject: [PEOPLE_LIMITS] },
       { provide: SIGNUP_CODE_LIMIT, useFactory: (limits: PeopleLimits) => options.signupCodeLimit ?? new LimitsSignupCodes(limits), inject: [PEOPLE_LIMITS] },
+      ...twoFactorBindings(options, PEOPLE_LIMITS),
     ];
     return {
       module: AccountsModule,
       global: true,
       imports: [LimitsModule, PasswordsModule.forRoot(options.breaches ?? { breachSource: 'offline' })],
-      providers: [...bindings, AccountsReadModel, AccountWrites, CodeMailer, SessionStarter, SessionAuthenticator, ...ACCOUNT_HANDLERS],
+      providers: [...bindings, AccountsReadModel, AccountWrites, CodeMailer, SessionStarter, SessionAuthenticator, ...ACCOUNT_HANDLERS, ...TWO_FACTOR_PROVIDERS, ...TWO_FACTOR_HANDLERS],
       exports: [SessionAuthenticator, AccountsReadModel, ACCOUNTS_CLOCK],
     };
   }

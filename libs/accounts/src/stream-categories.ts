@@ -19,9 +19,11 @@ export const SIGNUP_ID_PATTERN = /sgn_[0-9A-Za-z]{1,64}/;
 export const ACCOUNT_STREAM: StreamCategory = streamCategory('account', ACCOUNT_ID_PATTERN);
 export const ACCOUNT_EMAIL_STREAM: StreamCategory = streamCategory('account_email', /[0-9a-f]{64}/);
 export const SIGNUP_STREAM: StreamCategory = streamCategory('signup', SIGNUP_ID_PATTERN);
+/** `two_factor_challenge-<sha256 hex of the challenge id>`: one two-step sign-in challenge (decision 0036). */
+export const TWO_FACTOR_CHALLENGE_STREAM: StreamCategory = streamCategory('two_factor_challenge', /[0-9a-f]{64}/);
 
 /** Every category this capability writes (libs/wiring ALL_STREAM_CATEGORIES). */
-export const ACCOUNT_STREAM_CATEGORIES: readonly StreamCategory[] = [ACCOUNT_STREAM, ACCOUNT_EMAIL_STREAM, SIGNUP_STREAM];
+export const ACCOUNT_STREAM_CATEGORIES: readonly StreamCategory[] = [ACCOUNT_STREAM, ACCOUNT_EMAIL_STREAM, SIGNUP_STREAM, TWO_FACTOR_CHALLENGE_STREAM];
 
 const anchored = (pattern: RegExp) => new RegExp(`^${pattern.source}$`);
 const ACCOUNT_ID = anchored(ACCOUNT_ID_PATTERN);

@@ -875,6 +875,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in, second step: the challenge and a code from the authenticator app or a recovery code
+         * @description Sets the session and device cookies, as sign-in does. A challenge is valid 5 minutes and answered once (400 `challenge_expired`); a wrong, reused or malformed code is 400 `invalid_code`; 5 wrong codes across the person’s challenges lock codes for 15 minutes (429 `too_many_attempts` with Retry-After). A TOTP code works once; each recovery code works once.
+         *
+         *     Public: no credentials needed (a key sent anyway must be valid).
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["completeTwoFactorSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions": {
         parameters: {
             query?: never;
@@ -995,6 +1019,90 @@ export interface paths {
          *     The Idempotency-Key is ignored: the response is never stored or replayed.
          */
         post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in person’s two-step sign-in: on or off, recovery codes left
+         * @description Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The signed-in person’s own route: no Service-Business header.
+         */
+        get: operations["getTwoFactor"];
+        put?: never;
+        /**
+         * Turn two-step sign-in on: a code for the setup’s secret and the current password
+         * @description Answers ten recovery codes, shown once. Setup not started in this session or older than 10 minutes: 409 `two_factor_setup_required`; already on: 409 `two_factor_enabled`; wrong password: 400 `invalid_credentials`, counted per session with the same locks as sign-in (429 `too_many_attempts`); wrong code: 400 `invalid_code`.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The signed-in person’s own route: no Service-Business header.
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["enableTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/two-factor/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set up two-step sign-in: a new TOTP secret, its otpauth:// URI and QR code
+         * @description Valid 10 minutes, in this session only: turn it on with POST /me/two-factor. A new setup replaces the last. Already on: 409 `two_factor_enabled`. The secret is shown only in this answer and kept encrypted.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The signed-in person’s own route: no Service-Business header.
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["startTwoFactorSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/two-factor/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-step sign-in off: the current password and a code or a recovery code
+         * @description Off already: 409 `two_factor_disabled`. Wrong password: 400 `invalid_credentials` (the session’s ladder); wrong code: 400 `invalid_code`, counted with sign-in’s codes (5 wrong lock codes 15 minutes: 429 `too_many_attempts`). The secret and recovery codes stop working.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The signed-in person’s own route: no Service-Business header.
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["disableTwoFactor"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1453,6 +1561,58 @@ export interface components {
         VerifiedSignup: {
             account: components["schemas"]["Account"];
             session: components["schemas"]["Session"];
+        };
+        /** @description The person’s two-step sign-in (TOTP and recovery codes). */
+        TwoFactor: {
+            /** @enum {string} */
+            kind: "two_factor";
+            /** @description Whether sign-in asks for a code from an authenticator app after the password. */
+            enabled: boolean;
+            /** Format: date-time */
+            enabled_at: string | null;
+            /** @description Recovery codes not used yet (0 when off). */
+            recovery_codes_remaining: number;
+        };
+        /** @description Two-step sign-in just turned on, with its recovery codes. */
+        TwoFactorEnabled: {
+            /** @enum {string} */
+            kind: "two_factor";
+            /** @description Whether sign-in asks for a code from an authenticator app after the password. */
+            enabled: boolean;
+            /** Format: date-time */
+            enabled_at: string | null;
+            /** @description Recovery codes not used yet (0 when off). */
+            recovery_codes_remaining: number;
+            /** @description Ten recovery codes (XXXX-XXXX-XXXX-XXXX), each good for one sign-in instead of a code. Shown this once: only their hashes are kept. */
+            recovery_codes: string[];
+        };
+        /** @description A two-step setup begun in this session. */
+        TwoFactorSetup: {
+            /** @enum {string} */
+            kind: "two_factor_setup";
+            /** @description The Base32 TOTP secret, to type into an app that cannot scan the QR code. */
+            secret: string;
+            /** @description otpauth://totp/… for authenticator apps (SHA-1, 6 digits, 30 seconds). */
+            otpauth_uri: string;
+            /** @description The QR code of otpauth_uri, as an SVG data URI (data:image/svg+xml;base64,…). */
+            qr_code: string;
+            /**
+             * Format: date-time
+             * @description Turn two-step sign-in on (POST /me/two-factor) in this session before this (10 minutes).
+             */
+            expires_at: string;
+        };
+        /** @description The password was right and two-step sign-in is on: a code is needed for the session. */
+        TwoFactorChallenge: {
+            /** @enum {string} */
+            kind: "two_factor_challenge";
+            /** @description tfc_…: answer it at POST /sessions/two-factor. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Answer before this (5 minutes); it can be answered once.
+             */
+            expires_at: string;
         };
         /** @description A payment (spec §2) with its timeline, oldest first. */
         Payment: {
@@ -2604,6 +2764,14 @@ export interface components {
             /** @description The sign-up’s id (sgn_…), from POST /accounts. */
             signup_id: string;
         };
+        CompleteTwoFactorSignInBody: {
+            /** @description The `id` of the two_factor_challenge POST /sessions answered (tfc_…). */
+            challenge_id: string;
+            /** @description A 6-digit code from the authenticator app (spaces ignored). Give this or `recovery_code`. */
+            code?: string;
+            /** @description An unused recovery code (XXXX-XXXX-XXXX-XXXX; case, spaces and dashes ignored). Each works once. */
+            recovery_code?: string;
+        };
         SignInBody: {
             /** @description The account’s e-mail address. */
             email: string;
@@ -2615,6 +2783,20 @@ export interface components {
             current_password: string;
             /** @description The new password (400 weak_password says which rule it breaks). */
             new_password: string;
+        };
+        EnableTwoFactorBody: {
+            /** @description The 6-digit code the authenticator app shows for the setup’s secret (spaces ignored). */
+            code: string;
+            /** @description The password now (400 invalid_credentials when wrong). */
+            current_password: string;
+        };
+        DisableTwoFactorBody: {
+            /** @description The password now (400 invalid_credentials when wrong). */
+            current_password: string;
+            /** @description A 6-digit code from the authenticator app. Give this or `recovery_code`. */
+            code?: string;
+            /** @description An unused recovery code (XXXX-XXXX-XXXX-XXXX). Give this or `code`. */
+            recovery_code?: string;
         };
         CreateWebhookEndpointBody: {
             /**
@@ -2648,7 +2830,7 @@ export interface components {
                  * @description Stable error code.
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_json" | "idempotency_key_required" | "unsupported_media_type" | "payload_too_large" | "unauthenticated" | "invalid_api_key" | "business_forbidden" | "permission_denied" | "test_mode_unavailable" | "session_required" | "cross_site_request" | "edge_forbidden" | "not_found" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "internal_error" | "temporarily_unavailable" | "upstream_unavailable" | "invalid_email" | "reference_in_use" | "not_accepting" | "business_suspended" | "payment_not_cancelable" | "payment_in_flight" | "payment_not_acceptable" | "payment_not_underpaid" | "remainder_unavailable" | "nothing_due" | "email_required" | "rail_unavailable" | "asset_unavailable" | "amount_out_of_range" | "invalid_tx_hash" | "customer_blocked" | "link_not_found" | "payment_not_found" | "payment_paid" | "payment_canceled" | "wrong_rail" | "checkout_canceled" | "checkout_failed" | "checkout_not_cancelable" | "checkout_not_supersedable" | "checkout_not_claimable" | "already_claimed" | "checkout_not_retryable" | "route_in_progress" | "no_route" | "stale_route" | "checkout_not_awaiting" | "payment_expired" | "checkout_expired" | "link_archived" | "link_has_payments" | "link_disabled" | "customer_exists" | "wallet_exists" | "wallet_required" | "external_wallet" | "invalid_address" | "wallet_change_pending" | "wallet_change_applied" | "webhook_limit" | "business_required" | "invalid_credentials" | "challenge_failed" | "weak_password" | "password_required" | "invalid_code" | "code_expired" | "verification_expired" | "password_reset_required" | "email_taken" | "current_session" | "too_many_attempts" | "too_many_emails" | "email_unavailable" | "step_up_required" | "api_key_revoked" | "publishable_key" | "referral_locked" | "referral_code_taken";
+                code: "invalid_request" | "invalid_json" | "idempotency_key_required" | "unsupported_media_type" | "payload_too_large" | "unauthenticated" | "invalid_api_key" | "business_forbidden" | "permission_denied" | "test_mode_unavailable" | "session_required" | "cross_site_request" | "edge_forbidden" | "not_found" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "internal_error" | "temporarily_unavailable" | "upstream_unavailable" | "invalid_email" | "reference_in_use" | "not_accepting" | "business_suspended" | "payment_not_cancelable" | "payment_in_flight" | "payment_not_acceptable" | "payment_not_underpaid" | "remainder_unavailable" | "nothing_due" | "email_required" | "rail_unavailable" | "asset_unavailable" | "amount_out_of_range" | "invalid_tx_hash" | "customer_blocked" | "link_not_found" | "payment_not_found" | "payment_paid" | "payment_canceled" | "wrong_rail" | "checkout_canceled" | "checkout_failed" | "checkout_not_cancelable" | "checkout_not_supersedable" | "checkout_not_claimable" | "already_claimed" | "checkout_not_retryable" | "route_in_progress" | "no_route" | "stale_route" | "checkout_not_awaiting" | "payment_expired" | "checkout_expired" | "link_archived" | "link_has_payments" | "link_disabled" | "customer_exists" | "wallet_exists" | "wallet_required" | "external_wallet" | "invalid_address" | "wallet_change_pending" | "wallet_change_applied" | "webhook_limit" | "business_required" | "invalid_credentials" | "challenge_failed" | "weak_password" | "password_required" | "invalid_code" | "code_expired" | "verification_expired" | "password_reset_required" | "email_taken" | "current_session" | "too_many_attempts" | "too_many_emails" | "email_unavailable" | "step_up_required" | "api_key_revoked" | "publishable_key" | "referral_locked" | "referral_code_taken" | "challenge_expired" | "two_factor_setup_required" | "two_factor_enabled" | "two_factor_disabled";
                 /** @description For people; may change. */
                 message: string;
                 /** @description The input at fault, as a dotted path, when there is one. */
@@ -2719,6 +2901,10 @@ export type Account = components['schemas']['Account'];
 export type Session = components['schemas']['Session'];
 export type Signup = components['schemas']['Signup'];
 export type VerifiedSignup = components['schemas']['VerifiedSignup'];
+export type TwoFactor = components['schemas']['TwoFactor'];
+export type TwoFactorEnabled = components['schemas']['TwoFactorEnabled'];
+export type TwoFactorSetup = components['schemas']['TwoFactorSetup'];
+export type TwoFactorChallenge = components['schemas']['TwoFactorChallenge'];
 export type Payment = components['schemas']['Payment'];
 export type Checkout = components['schemas']['Checkout'];
 export type Receipt = components['schemas']['Receipt'];
@@ -2754,8 +2940,11 @@ export type CreateWalletBody = components['schemas']['CreateWalletBody'];
 export type SignUpBody = components['schemas']['SignUpBody'];
 export type VerifySignUpBody = components['schemas']['VerifySignUpBody'];
 export type ResendSignUpCodeBody = components['schemas']['ResendSignUpCodeBody'];
+export type CompleteTwoFactorSignInBody = components['schemas']['CompleteTwoFactorSignInBody'];
 export type SignInBody = components['schemas']['SignInBody'];
 export type ChangePasswordBody = components['schemas']['ChangePasswordBody'];
+export type EnableTwoFactorBody = components['schemas']['EnableTwoFactorBody'];
+export type DisableTwoFactorBody = components['schemas']['DisableTwoFactorBody'];
 export type CreateWebhookEndpointBody = components['schemas']['CreateWebhookEndpointBody'];
 export type UpdateWebhookEndpointBody = components['schemas']['UpdateWebhookEndpointBody'];
 export type Error = components['schemas']['Error'];
@@ -9476,6 +9665,158 @@ export interface operations {
             };
         };
     };
+    completeTwoFactorSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompleteTwoFactorSignInBody"];
+            };
+        };
+        responses: {
+            /** @description The new session. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Session"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             *     - `challenge_expired`
+             *     - `invalid_code`
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests. Error codes:
+             *     - `rate_limited`: more than 30 requests per 10 minutes per IP address; wait Retry-After seconds
+             *     - `too_many_attempts`
+             */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listSessions: {
         parameters: {
             query?: never;
@@ -9582,6 +9923,18 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Two-step sign-in is on: no session yet, a challenge to answer at POST /sessions/two-factor (decision 0036). */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TwoFactorChallenge"];
+                    };
+                };
+            };
             /** @description The new session. */
             201: {
                 headers: {
@@ -10169,6 +10522,590 @@ export interface operations {
              *     - `not_found`: nothing with that ID for the business, or no such path
              */
             404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests. Error codes:
+             *     - `rate_limited`: more than 20 requests per 10 minutes per IP address; wait Retry-After seconds
+             *     - `too_many_attempts`
+             */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Two-step sign-in. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TwoFactor"];
+                    };
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no dashboard session cookie was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    enableTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EnableTwoFactorBody"];
+            };
+        };
+        responses: {
+            /** @description Two-step sign-in, on, with its recovery codes. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TwoFactorEnabled"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             *     - `invalid_credentials`
+             *     - `invalid_code`
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no dashboard session cookie was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `two_factor_setup_required`
+             *     - `two_factor_enabled`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests. Error codes:
+             *     - `rate_limited`: more than 20 requests per 10 minutes per IP address; wait Retry-After seconds
+             *     - `too_many_attempts`
+             */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startTwoFactorSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setup. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TwoFactorSetup"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no dashboard session cookie was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `two_factor_enabled`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests. Error codes:
+             *     - `rate_limited`: more than 20 requests per 10 minutes per IP address; wait Retry-After seconds
+             */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disableTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisableTwoFactorBody"];
+            };
+        };
+        responses: {
+            /** @description Two-step sign-in, off. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TwoFactor"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             *     - `invalid_credentials`
+             *     - `invalid_code`
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no dashboard session cookie was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `two_factor_disabled`
+             */
+            409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     [name: string]: unknown;

@@ -102,6 +102,11 @@ export const ERROR_STATUS = {
   // business settings, alert e-mail and referrals (decision 0035)
   referral_locked: 409,
   referral_code_taken: 409,
+  // two-step sign-in (decision 0036)
+  challenge_expired: 400,
+  two_factor_setup_required: 409,
+  two_factor_enabled: 409,
+  two_factor_disabled: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

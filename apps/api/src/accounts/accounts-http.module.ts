@@ -4,10 +4,11 @@ import { DashboardCookies } from '../auth/cookies';
 import { AccountsController } from './accounts.controller';
 import { MeController } from './me.controller';
 import { SessionsController } from './sessions.controller';
+import { TwoFactorController, TwoFactorSignInController } from './two-factor.controller';
 
 /** The account, session and /me routes over the accounts capability (AccountsModule, global: AppModule imports it). */
 @Module({
   providers: [{ provide: DashboardCookies, useFactory: (config: AppConfig) => new DashboardCookies(config), inject: [APP_CONFIG] }],
-  controllers: [AccountsController, SessionsController, MeController],
+  controllers: [AccountsController, TwoFactorSignInController, SessionsController, MeController, TwoFactorController],
 })
 export class AccountsHttpModule {}

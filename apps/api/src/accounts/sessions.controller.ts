@@ -13,6 +13,7 @@ import { RateLimit } from '../platform/rate-limit.guard';
 import { listOf } from '../platform/resource-schemas';
 import { browserOf, visitorMeta } from './browser';
 import { SESSION_SCHEMA } from './schemas';
+import { TWO_FACTOR_CHALLENGE_SCHEMA } from './two-factor-schemas';
 
 /** Dashboard sessions (spec §5.5, §7, §8; decision 0034): sign in, list, end one, sign out. */
 @ApiTags('sessions')
@@ -30,6 +31,7 @@ export class SessionsController {
       'Sets the session and device cookies. Wrong passwords per address lock sign-in for 1 minute after 5, 5 after 10, 15 after 15, an hour after 20 and every 5 more (429 `too_many_attempts`); after 100 the password stops working (403 `password_reset_required`); a browser that signed in before keeps its own count.',
   })
   @ApiCreatedResponse({ description: 'The new session.', schema: dataOf(SESSION_SCHEMA) })
+  @ApiOkResponse({ description: 'Two-step sign-in is on: no session yet, a challenge to answer at POST /sessions/two-factor (decision 0036).', schema: dataOf(TWO_FACTOR_CHALLENGE_SCHEMA) })
   @ApiErrors('invalid_credentials', 'too_many_attempts', 'password_reset_required', 'cross_site_request')
   @Public()
   @SameOriginOnly()
@@ -39,6 +41,11 @@ export class SessionsController {
   @Post()
   async signIn(@Body() body: SignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const started = await this.commands.execute(new SignInCommand(body, browserOf(request, this.cookies), visitorMeta(request)));
+    // two-step sign-in on: 200 and a challenge, no cookie (POST /sessions/two-factor answers it; decision 0036)
+    if (!('sessionToken' in started)) {
+      reply.status(200);
+      return { data: started };
+    }
     this.cookies.set(reply, 'session', started.sessionToken);
     this.cookies.set(reply, 'device', started.deviceToken);
     return { data: started.answer };

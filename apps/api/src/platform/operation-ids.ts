@@ -26,6 +26,11 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'DELETE /sessions/{id}': 'endSession',
   'GET /me': 'getMe',
   'POST /me/password': 'changePassword',
+  'POST /sessions/two-factor': 'completeTwoFactorSignIn',
+  'GET /me/two-factor': 'getTwoFactor',
+  'POST /me/two-factor/setup': 'startTwoFactorSetup',
+  'POST /me/two-factor': 'enableTwoFactor',
+  'POST /me/two-factor/disable': 'disableTwoFactor',
 
   'POST /payments': 'createPayment',
   'GET /payments': 'listPayments',

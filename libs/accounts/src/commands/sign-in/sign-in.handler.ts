@@ -7,6 +7,8 @@ import { retryLater } from '../../app/account-writes';
 import { SessionStarter } from '../../app/session-starter';
 import { isToken, tokenHash } from '../../app/secrets';
 import { ACCOUNT_PASSWORDS, AccountPasswords, PASSWORD_FAILURES, PasswordFailures, PasswordSubject } from '../../ports';
+import { TwoFactorSignIn } from '../../two-factor/two-factor-sign-in';
+import { TwoFactorChallengeView } from '../../two-factor/views';
 import { SessionView } from '../../views';
 import type { StartedSession } from '../account-input';
 import { SignInCommand } from './sign-in.command';
@@ -23,15 +25,16 @@ let decoy: Promise<string> | null = null;
  * counts, a success clears the count and starts a session.
  */
 @CommandHandler(SignInCommand)
-export class SignInHandler implements ICommandHandler<SignInCommand, StartedSession<SessionView>> {
+export class SignInHandler implements ICommandHandler<SignInCommand, StartedSession<SessionView> | TwoFactorChallengeView> {
   constructor(
     private readonly read: AccountsReadModel,
     private readonly sessions: SessionStarter,
     @Inject(ACCOUNT_PASSWORDS) private readonly passwords: AccountPasswords,
     @Inject(PASSWORD_FAILURES) private readonly failures: PasswordFailures,
+    private readonly twoFactor: TwoFactorSignIn,
   ) {}
 
-  async execute({ input, browser, meta }: SignInCommand): Promise<StartedSession<SessionView>> {
+  async execute({ input, browser, meta }: SignInCommand): Promise<StartedSession<SessionView> | TwoFactorChallengeView> {
     const account = await this.read.byEmail(input.email);
     const device = isToken(browser.deviceToken) ? tokenHash(browser.deviceToken) : null;
     const subject: PasswordSubject = { kind: 'email', email: emailKey(input.email), browser: device };
@@ -44,7 +47,11 @@ export class SignInHandler implements ICommandHandler<SignInCommand, StartedSess
       throw new DomainRefusal('invalid_credentials', 'The e-mail address and password do not match.');
     }
     await this.failures.clear(subject);
-    const started = await this.sessions.start(account!.id, 'password', browser, { ...meta, actor: { kind: 'person', id: account!.id, name: null } });
+    const personMeta = { ...meta, actor: { kind: 'person', id: account!.id, name: null } };
+    // two-step sign-in on: a challenge instead of a session; the browser counts as signed in once the second step is done (decision 0036)
+    const challenge = await this.twoFactor.challengeIfEnabled(account!.id, personMeta);
+    if (challenge !== null) return challenge;
+    const started = await this.sessions.start(account!.id, 'password', browser, personMeta);
     await this.failures.signedIn(subject.email, tokenHash(started.deviceToken)); // this browser keeps its own count from now on
     return started;
   }

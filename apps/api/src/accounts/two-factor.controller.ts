@@ -1,0 +1,124 @@
+import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  CompleteTwoFactorSignInCommand,
+  CompleteTwoFactorSignInRequest,
+  DisableTwoFactorCommand,
+  DisableTwoFactorRequest,
+  EnableTwoFactorCommand,
+  EnableTwoFactorRequest,
+  GetTwoFactorQuery,
+  StartTwoFactorSetupCommand,
+} from '@lib/accounts';
+import { AccountRoute, Public, SameOriginOnly } from '../auth/auth.decorators';
+import { DashboardCookies } from '../auth/cookies';
+import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
+import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
+import { ApiErrors, dataOf } from '../platform/openapi';
+import { RateLimit } from '../platform/rate-limit.guard';
+import { PostAction } from '../platform/route-presets';
+import { browserOf, visitorMeta } from './browser';
+import { SESSION_SCHEMA } from './schemas';
+import { TWO_FACTOR_ENABLED_SCHEMA, TWO_FACTOR_SCHEMA, TWO_FACTOR_SETUP_SCHEMA } from './two-factor-schemas';
+
+/**
+ * The signed-in person's two-step sign-in (spec §7, §8; decision 0036): see it, set it up (a
+ * TOTP secret and its QR code, valid 10 minutes in this session), turn it on with a code and the
+ * password (the recovery codes, once), turn it off with the password and a code. Thin: each
+ * route sends its use case. Secrets and codes are never stored for an Idempotency-Key.
+ */
+@ApiTags('me')
+@Controller('me/two-factor')
+export class TwoFactorController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @ApiOperation({ summary: 'The signed-in person’s two-step sign-in: on or off, recovery codes left' })
+  @ApiOkResponse({ description: 'Two-step sign-in.', schema: dataOf(TWO_FACTOR_SCHEMA) })
+  @ApiErrors('cross_site_request')
+  @AccountRoute()
+  @Get()
+  async get(@CurrentSession() session: SessionAuth) {
+    return { data: await this.queries.execute(new GetTwoFactorQuery(session.accountId)) };
+  }
+
+  @ApiOperation({
+    summary: 'Set up two-step sign-in: a new TOTP secret, its otpauth:// URI and QR code',
+    description:
+      'Valid 10 minutes, in this session only: turn it on with POST /me/two-factor. A new setup replaces the last. Already on: 409 `two_factor_enabled`. The secret is shown only in this answer and kept encrypted.',
+  })
+  @ApiCreatedResponse({ description: 'The setup.', schema: dataOf(TWO_FACTOR_SETUP_SCHEMA) })
+  @ApiErrors('two_factor_enabled', 'cross_site_request')
+  @AccountRoute()
+  @RateLimit('me.sensitive')
+  @IdempotencyKeyIgnored()
+  @HttpCode(201)
+  @Post('setup')
+  async setup(@CurrentSession() session: SessionAuth, @Req() request: FastifyRequest) {
+    return { data: await this.commands.execute(new StartTwoFactorSetupCommand(session.accountId, session.email, session.sessionId, writeMeta(request))) };
+  }
+
+  @ApiOperation({
+    summary: 'Turn two-step sign-in on: a code for the setup’s secret and the current password',
+    description:
+      'Answers ten recovery codes, shown once. Setup not started in this session or older than 10 minutes: 409 `two_factor_setup_required`; already on: 409 `two_factor_enabled`; wrong password: 400 `invalid_credentials`, counted per session with the same locks as sign-in (429 `too_many_attempts`); wrong code: 400 `invalid_code`.',
+  })
+  @ApiOkResponse({ description: 'Two-step sign-in, on, with its recovery codes.', schema: dataOf(TWO_FACTOR_ENABLED_SCHEMA) })
+  @ApiErrors('two_factor_setup_required', 'two_factor_enabled', 'invalid_credentials', 'invalid_code', 'too_many_attempts', 'cross_site_request')
+  @AccountRoute()
+  @RateLimit('me.sensitive')
+  @IdempotencyKeyIgnored()
+  @HttpCode(200)
+  @Post()
+  async enable(@CurrentSession() session: SessionAuth, @Body() body: EnableTwoFactorRequest, @Req() request: FastifyRequest) {
+    return { data: await this.commands.execute(new EnableTwoFactorCommand(session.accountId, session.sessionId, body, writeMeta(request))) };
+  }
+
+  @ApiOperation({
+    summary: 'Turn two-step sign-in off: the current password and a code or a recovery code',
+    description:
+      'Off already: 409 `two_factor_disabled`. Wrong password: 400 `invalid_credentials` (the session’s ladder); wrong code: 400 `invalid_code`, counted with sign-in’s codes (5 wrong lock codes 15 minutes: 429 `too_many_attempts`). The secret and recovery codes stop working.',
+  })
+  @ApiOkResponse({ description: 'Two-step sign-in, off.', schema: dataOf(TWO_FACTOR_SCHEMA) })
+  @ApiErrors('two_factor_disabled', 'invalid_credentials', 'invalid_code', 'too_many_attempts', 'cross_site_request')
+  @AccountRoute()
+  @RateLimit('me.sensitive')
+  @IdempotencyKeyIgnored()
+  @PostAction('disable')
+  async disable(@CurrentSession() session: SessionAuth, @Body() body: DisableTwoFactorRequest, @Req() request: FastifyRequest) {
+    return { data: await this.commands.execute(new DisableTwoFactorCommand(session.accountId, session.sessionId, body, writeMeta(request))) };
+  }
+}
+
+/** The second step of sign-in (decision 0036): answer POST /sessions' challenge with a code. */
+@ApiTags('sessions')
+@Controller('sessions/two-factor')
+export class TwoFactorSignInController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly cookies: DashboardCookies,
+  ) {}
+
+  @ApiOperation({
+    summary: 'Sign in, second step: the challenge and a code from the authenticator app or a recovery code',
+    description:
+      'Sets the session and device cookies, as sign-in does. A challenge is valid 5 minutes and answered once (400 `challenge_expired`); a wrong, reused or malformed code is 400 `invalid_code`; 5 wrong codes across the person’s challenges lock codes for 15 minutes (429 `too_many_attempts` with Retry-After). A TOTP code works once; each recovery code works once.',
+  })
+  @ApiCreatedResponse({ description: 'The new session.', schema: dataOf(SESSION_SCHEMA) })
+  @ApiErrors('challenge_expired', 'invalid_code', 'too_many_attempts', 'cross_site_request')
+  @Public()
+  @SameOriginOnly()
+  @RateLimit('sessions.two_factor')
+  @IdempotencyKeyIgnored()
+  @Post()
+  async complete(@Body() body: CompleteTwoFactorSignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const started = await this.commands.execute(new CompleteTwoFactorSignInCommand(body, browserOf(request, this.cookies), visitorMeta(request)));
+    this.cookies.set(reply, 'session', started.sessionToken);
+    this.cookies.set(reply, 'device', started.deviceToken);
+    return { data: started.answer };
+  }
+}

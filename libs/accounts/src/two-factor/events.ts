@@ -1,0 +1,42 @@
+import { ACCOUNT_STREAM, TWO_FACTOR_CHALLENGE_STREAM } from '../stream-categories';
+
+/**
+ * The stored events of two-step sign-in (decision 0036). Type names and snake_case data are the
+ * stored format: add optional fields, never rename or remove. No event holds a TOTP secret, a
+ * code, a recovery code or a challenge id: the secret is sealed under the KEK outside the log
+ * (`account_totp_secrets`, named by its setup id), recovery codes and challenge ids are SHA-256
+ * hashes (80 and 192 random bits: no dictionary reverses them).
+ */
+
+// ---------------------------------------------------------------- account-<acc_id> (beside the account's own events)
+
+export type TwoFactorEvent =
+  /** A setup began in a session: its secret is sealed under `setup_id`; enabling must follow in that session before `expires_at`. */
+  | { type: 'TwoFactorSetupStarted'; data: { setup_id: string; session_id: string; expires_at: string } }
+  /** Two-step sign-in is on with the setup's secret; `time_step` is the TOTP step of the code that enabled it (not usable again). */
+  | { type: 'TwoFactorEnabled'; data: { setup_id: string; recovery_code_hashes: string[]; time_step: number; enabled_at: string } }
+  /** A code passed a check (sign-in): a TOTP step (later codes must be of a later step) or a recovery code (used up). */
+  | { type: 'TwoFactorCodeAccepted'; data: { time_step: number | null; recovery_code_hash: string | null } }
+  | { type: 'TwoFactorDisabled'; data: { setup_id: string } };
+
+export const TWO_FACTOR_EVENT_TYPES = ['TwoFactorSetupStarted', 'TwoFactorEnabled', 'TwoFactorCodeAccepted', 'TwoFactorDisabled'] as const;
+
+export function asTwoFactorEvent(event: { stream?: string; type: string; data: unknown }): TwoFactorEvent | null {
+  if (event.stream !== undefined && !ACCOUNT_STREAM.owns(event.stream)) return null;
+  if (!(TWO_FACTOR_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
+  return { type: event.type, data: event.data } as TwoFactorEvent;
+}
+
+// ---------------------------------------------------------------- two_factor_challenge-<sha256 of the challenge id>
+
+export type TwoFactorChallengeEvent =
+  | { type: 'TwoFactorChallengeStarted'; data: { account_id: string; expires_at: string } }
+  | { type: 'TwoFactorChallengeUsed'; data: { account_id: string } };
+
+export const TWO_FACTOR_CHALLENGE_EVENT_TYPES = ['TwoFactorChallengeStarted', 'TwoFactorChallengeUsed'] as const;
+
+export function asTwoFactorChallengeEvent(event: { stream?: string; type: string; data: unknown }): TwoFactorChallengeEvent | null {
+  if (event.stream !== undefined && !TWO_FACTOR_CHALLENGE_STREAM.owns(event.stream)) return null;
+  if (!(TWO_FACTOR_CHALLENGE_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
+  return { type: event.type, data: event.data } as TwoFactorChallengeEvent;
+}
