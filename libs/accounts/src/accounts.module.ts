@@ -11,6 +11,8 @@ import { ResendSignupCodeHandler } from './commands/resend-signup-code/resend-si
 import { SignInHandler } from './commands/sign-in/sign-in.handler';
 import { StartSignupHandler } from './commands/start-signup/start-signup.handler';
 import { VerifySignupHandler } from './commands/verify-signup/verify-signup.handler';
+import { StepUpCheck } from './passkeys/app/step-up-check';
+import { PASSKEY_PROVIDERS } from './passkeys/passkeys.providers';
 import {
   ACCOUNTS_CLOCK,
   ACCOUNT_MAIL,
@@ -64,8 +66,8 @@ export class AccountsModule {
     return {
       module: AccountsModule,
       global: true,
-      providers: [...bindings, AccountsReadModel, AccountWrites, CodeMailer, SessionStarter, SessionAuthenticator, ...ACCOUNT_HANDLERS],
-      exports: [SessionAuthenticator, AccountsReadModel, ACCOUNTS_CLOCK, CHALLENGE_CHECK],
+      providers: [...bindings, AccountsReadModel, AccountWrites, CodeMailer, SessionStarter, SessionAuthenticator, ...ACCOUNT_HANDLERS, ...PASSKEY_PROVIDERS],
+      exports: [SessionAuthenticator, StepUpCheck, AccountsReadModel, ACCOUNTS_CLOCK, CHALLENGE_CHECK],
     };
   }
 }
