@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { AccountsTestApp, Browser, PASSWORD, newEmail, signIn, signUp, startAccountsApp } from './support';
+import { businessWithKey } from '../support/fixtures';
+import { AccountsTestApp, Browser, PASSWORD, signIn, signUp, startAccountsApp } from './support';
 import { SoftwareAuthenticator } from './software-authenticator';
 
 const MINUTE = 60 * 1000;
@@ -260,13 +261,16 @@ describe('passkeys and step-up over HTTP', () => {
     expect((await b.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
   });
 
-  it('API keys get 403 session_required on the passkey routes; no session is 401', async () => {
+  it('API keys get 403 session_required on the person’s passkey and step-up routes; no session is 401', async () => {
+    const { client } = await businessWithKey(app.api, true);
+    for (const [method, path] of [['GET', '/me/passkeys'], ['POST', '/me/passkeys/registration/options'], ['POST', '/sessions/current/step-up/options'], ['DELETE', '/me/passkeys/pky_x']] as const) {
+      const refused = method === 'GET' ? await client.get(path) : method === 'POST' ? await client.post(path, {}) : await client.call('DELETE', path);
+      expect([path, refused.status, refused.body.error.code]).toEqual([path, 403, 'session_required']);
+    }
     const anonymous = await browser().post('/me/passkeys/registration/options');
     expect([anonymous.status, anonymous.body.error.code]).toEqual([401, 'unauthenticated']);
     const stepUp = await browser().post('/sessions/current/step-up', { current_password: PASSWORD });
     expect([stepUp.status, stepUp.body.error.code]).toEqual([401, 'unauthenticated']);
-    const email = newEmail();
-    expect(email).toContain('@');
   });
 
   it('answers malformed bodies of the new POST routes with 4xx, never 5xx', async () => {
