@@ -1,4 +1,4 @@
-import { AccountsTestApp, Browser, CHALLENGE, PASSWORD, signUp, startAccountsApp } from './support';
+import { AccountsTestApp, Browser, challenge, PASSWORD, signUp, startAccountsApp } from './support';
 import { SoftwareAuthenticator } from './software-authenticator';
 
 /**
@@ -26,7 +26,7 @@ describe('passkeys over HTTP on PostgreSQL', () => {
     expect([added.status, added.body.data.name]).toEqual([201, 'Phone']);
 
     const second = new Browser(app.api);
-    const asked = await second.post('/passkeys/authentication/options', undefined, CHALLENGE);
+    const asked = await second.post('/passkeys/authentication/options', undefined, challenge('sign_in'));
     const credential = authenticator.get(asked.body.data);
     const signedIn = await second.post('/passkeys/authentication/verify', { credential });
     expect([signedIn.status, signedIn.body.data.method]).toEqual([201, 'passkey']);

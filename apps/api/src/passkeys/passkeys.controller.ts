@@ -1,13 +1,13 @@
 import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CHALLENGE_CHECK, ChallengeCheck, PasskeySignInCommand, PasskeySignInRequest, StartPasskeySignInCommand } from '@lib/accounts';
+import { PasskeySignInCommand, PasskeySignInRequest, StartPasskeySignInCommand } from '@lib/accounts';
+import { RequiresChallenge } from '@lib/challenge';
 import { APP_CONFIG, AppConfig } from '@lib/core';
 import { Public, SameOriginOnly } from '../auth/auth.decorators';
 import { DashboardCookies } from '../auth/cookies';
 import { browserOf, visitorMeta } from '../accounts/browser';
-import { requireChallenge } from '../accounts/challenge';
 import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { RateLimit } from '../platform/rate-limit.guard';
@@ -28,7 +28,6 @@ export class PasskeysController {
     private readonly commands: CommandBus,
     private readonly cookies: DashboardCookies,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(CHALLENGE_CHECK) private readonly challenge: ChallengeCheck,
   ) {}
 
   @ApiOperation({
@@ -36,16 +35,15 @@ export class PasskeysController {
     description:
       'A sign-in: it needs a bot-challenge token (spec §5.9; the verify step needs none). Sets the `webauthn` cookie: the answer must come from this browser, within five minutes, once. Any of the person’s passkeys (discoverable credentials); user verification required.',
   })
-  @ApiHeader({ name: 'Service-Challenge', required: true, description: 'A passed bot-challenge token for the sign-in form (spec §5.9).' })
   @ApiOkResponse({ description: 'The WebAuthn request options.', schema: dataOf(REQUEST_OPTIONS_SCHEMA) })
-  @ApiErrors('challenge_failed', 'cross_site_request')
+  @ApiErrors('cross_site_request')
   @Public()
   @SameOriginOnly()
+  @RequiresChallenge('sign_in')
   @RateLimit('passkeys.authentication')
   @IdempotencyKeyIgnored()
   @PostAction('options')
   async options(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    await requireChallenge(this.challenge, request, 'sign_in');
     const { options, browserToken } = await this.commands.execute(new StartPasskeySignInCommand(relyingPartyOf(request, this.config)));
     this.cookies.set(reply, 'webauthn', browserToken);
     return { data: options };
