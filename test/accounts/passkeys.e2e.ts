@@ -186,6 +186,13 @@ describe('passkeys and step-up over HTTP', () => {
     // another origin
     const phished = await passkeySignIn(browser(), authenticator, { origin: 'https://evil.example' });
     expect([phished.result.status, phished.result.body.error.code]).toEqual([400, 'passkey_failed']);
+    // a user handle naming another person
+    const d = browser();
+    const dOptions = await d.post('/passkeys/authentication/options', undefined, challenge('sign_in'));
+    const impostor = authenticator.get(dOptions.body.data);
+    impostor.response.userHandle = Buffer.from('acc_someoneelse').toString('base64url');
+    const wrongPerson = await d.post('/passkeys/authentication/verify', { credential: impostor });
+    expect([wrongPerson.status, wrongPerson.body.error.code]).toEqual([400, 'passkey_failed']);
     // and the real one still works, its counter going on
     const fine = await passkeySignIn(browser(), authenticator);
     expect(fine.result.status).toBe(201);

@@ -12,7 +12,8 @@ import { PasskeyWrites } from './passkey-writes';
  * A passkey assertion checked (sign-in and step-up; decision 0037): the browser's challenge
  * taken (none, already used or older than five minutes → 400 passkey_failed), the credential
  * found on an account (else 400 passkey_unknown; at step-up, another person's too), the
- * signature verified with user verification and the counter grown (else 400 passkey_failed),
+ * user handle (when sent) naming the passkey's person, the signature verified with user
+ * verification and the counter grown (else 400 passkey_failed),
  * and the new counter recorded (PasskeyUsed; the decider checks it again against the stream).
  */
 @Injectable()
@@ -31,8 +32,12 @@ export class AssertionCheck {
     if (passkey === null || (accountId !== null && passkey.accountId !== accountId)) {
       throw new DomainRefusal('passkey_unknown', accountId === null ? 'This passkey is not on any account.' : 'This passkey is not one of this account’s.');
     }
+    // a discoverable credential names its person (the user id given at registration: the account id)
+    const userHandle = response.response.userHandle;
+    if (typeof userHandle === 'string' && Buffer.from(userHandle, 'base64url').toString('utf8') !== passkey.accountId) throw passkeyFailed();
     const info = await verifyAssertion(rp, response, taken.challenge, passkey);
-    await this.writes.run(passkey.accountId, { type: 'UsePasskey', passkeyId: passkey.id, counter: info.newCounter, at: this.clock().toISOString() }, meta);
+    const personMeta = { ...meta, actor: { kind: 'person', id: passkey.accountId, name: null } };
+    await this.writes.run(passkey.accountId, { type: 'UsePasskey', passkeyId: passkey.id, counter: info.newCounter, at: this.clock().toISOString() }, personMeta);
     return passkey;
   }
 }
