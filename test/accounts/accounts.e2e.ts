@@ -53,7 +53,7 @@ describe('accounts and sessions over HTTP', () => {
     expect([me.status, me.body.data]).toEqual([200, account]);
     // a verified sign-up is finished
     const again = await b.post('/accounts/verify', { signup_id: started.body.data.id, code });
-    expect([again.status, again.body.error.code]).toEqual([400, 'verification_expired']);
+    expect([again.status, again.body.error.code]).toEqual([409, 'verification_expired']);
     // the address is taken now
     const taken = await browser().post('/accounts', { email: email.toUpperCase(), password: PASSWORD, business_name: 'Again' }, challenge('sign_up'));
     expect([taken.status, taken.body.error.code, taken.body.error.field]).toEqual([409, 'email_taken', 'email']);
@@ -218,9 +218,9 @@ describe('accounts and sessions over HTTP', () => {
     expect([expired.status, expired.body.error.code]).toEqual([400, 'code_expired']);
     app.clock.advance(24 * 60 * 60_000);
     const gone = await b.post('/accounts/verify/resend', { signup_id: id });
-    expect([gone.status, gone.body.error.code]).toEqual([400, 'verification_expired']);
+    expect([gone.status, gone.body.error.code]).toEqual([409, 'verification_expired']);
     const unknown = await b.post('/accounts/verify', { signup_id: 'sgn_nothing', code: '123456' });
-    expect([unknown.status, unknown.body.error.code]).toEqual([400, 'verification_expired']);
+    expect([unknown.status, unknown.body.error.code]).toEqual([409, 'verification_expired']);
   });
 
   it('a newer sign-up for the address replaces the pending one (verification_expired)', async () => {
@@ -231,7 +231,7 @@ describe('accounts and sessions over HTTP', () => {
     const second = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Two' }, challenge('sign_up'));
     expect(second.status).toBe(201);
     const old = await b.post('/accounts/verify', { signup_id: first.body.data.id, code: firstCode });
-    expect([old.status, old.body.error.code]).toEqual([400, 'verification_expired']);
+    expect([old.status, old.body.error.code]).toEqual([409, 'verification_expired']);
     const secondCode = await app.smtp.code(email, 2);
     const ok = await b.post('/accounts/verify', { signup_id: second.body.data.id, code: secondCode });
     expect([ok.status, ok.body.data.account.businesses[0].name]).toEqual([201, 'Two']);

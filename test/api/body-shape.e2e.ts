@@ -23,6 +23,8 @@ const BODY_ROUTES = [
   'PATCH /webhooks/:id',
   'POST /wallet',
   'PATCH /checkout-settings',
+  'PATCH /businesses/:id',
+  'POST /businesses/:id/alert-email/confirm',
   'POST /customers',
   'PATCH /customers/:id',
   'POST /links',
@@ -78,6 +80,7 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
     async (api) => {
       const shop = await businessWithKey(api, true, 'Body Shop', { contact: false });
       const client = shop.client;
+      ids.business = shop.business.id;
       const payment = await client.createPayment({ metadata: { order: '1' } });
       ids.payment = payment.id;
       ids.code = payment.url.split('/').pop()!;
@@ -112,6 +115,7 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
     if (path.startsWith('/links/')) return path.replace(':id', ids.link);
     if (path.startsWith('/checkouts/')) return path.replace(':id', ids.open);
     if (path.startsWith('/webhooks/')) return path.replace(':id', ids.webhook);
+    if (path.startsWith('/businesses/')) return path.replace(':id', ids.business);
     return path;
   };
 
@@ -128,6 +132,7 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
     customers: (await suite.client.get('/customers')).body.data,
     links: (await suite.client.get('/links')).body.data,
     card: (await suite.client.get(`/checkouts/${ids.card}`)).body.data,
+    business: (await suite.client.get('/business')).body.data,
   });
 
   it('lists every route whose handler takes a body', () => {

@@ -140,7 +140,10 @@ describe('the limits the OpenAPI document states for request bodies are the ones
     const steppingUp = samePerson();
     doc = (await (await fetch(`${api.base}/openapi.json`)).json()) as OpenAPIObject;
     components = doc.components!.schemas as Record<string, Schema>;
-    const shop = (await businessWithKey(api, true, 'Limits')).client;
+    const limits = await businessWithKey(api, true, 'Limits');
+    const shop = limits.client;
+    const shopId = limits.business.id;
+    const settings = await businessWithKey(api, false, 'Business limits');
     const clock = (await businessWithKey(api, true, 'Clock')).client; // its own business: the maximum advance moves its clock a year
     const anyone = shop.as(null);
     const people = (await businessWithKey(api, true, 'Customers')).client;
@@ -156,6 +159,10 @@ describe('the limits the OpenAPI document states for request bodies are the ones
       { method: 'post', path: '/checkouts/{id}/mark-sent', base: {}, send: async (body) => anyone.post(`/checkouts/${await checkoutId()}/mark-sent`, body), takesMaxima: false },
       { method: 'post', path: '/checkouts/{id}/card-attempts', base: {}, send: async (body) => anyone.postOnce(`/checkouts/${await cardCheckoutId()}/card-attempts`, body), takesMaxima: false },
       { method: 'patch', path: '/checkout-settings', base: { ask_email: false }, send: async (body) => (await businessWithKey(api, true, 'Settings limits')).client.patch('/checkout-settings', body), takesMaxima: true },
+      // a live business (a simulated one has a wallet: its referral code is locked), the same for every try
+      { method: 'patch', path: '/businesses/{id}', base: { product_updates: true }, send: (body) => settings.client.patch(`/businesses/${settings.business.id}`, body), takesMaxima: true },
+      // API keys are refused after the body is checked (dashboard sessions only): the refusals are tried, a taken maximum cannot be
+      { method: 'post', path: '/businesses/{id}/alert-email/confirm', base: { code: '123456' }, send: (body) => shop.post(`/businesses/${shopId}/alert-email/confirm`, body), takesMaxima: false },
       { method: 'post', path: '/test_clock/advance', base: { seconds: 1 }, send: (body) => clock.post('/test_clock/advance', body), takesMaxima: true },
       // a business of their own (the longest customer_email of POST /payments made a customer of shop); a new address each try (the same one would be 409 customer_exists)
       { method: 'post', path: '/customers', base: { email: 'limits@shop.example' }, send: (body) => people.post('/customers', { ...body, ...(body.email === 'limits@shop.example' ? { email: `limits-${randomUUID()}@shop.example` } : {}) }), takesMaxima: true },

@@ -217,7 +217,19 @@ describe('business decider: evolve and decideAll', () => {
     const s1 = evolve(initialBusinessState, created());
     const s2 = evolve(s1, keyCreated('key_9', 'restricted', 'test'));
     const s3 = evolve(s2, revoked('key_9'));
-    expect(s1).toEqual({ status: 'active', id: 'biz_1', name: 'Acme', simulated: false, suspended: false, keys: {}, checkoutSettings: DEFAULT_CHECKOUT_SETTINGS });
+    expect(s1).toEqual({
+      status: 'active',
+      id: 'biz_1',
+      name: 'Acme',
+      simulated: false,
+      suspended: false,
+      keys: {},
+      checkoutSettings: DEFAULT_CHECKOUT_SETTINGS,
+      settings: { name: 'Acme', website: null, support_email: null, email_alerts: true, product_updates: false },
+      alertEmail: null,
+      pendingAlert: null,
+      referralCode: null,
+    });
     expect(s2).toMatchObject({ keys: { key_9: { kind: 'restricted', mode: 'test', revoked: false } } });
     expect(s3).toMatchObject({ keys: { key_9: { revoked: true } } });
     expect(initialBusinessState).toEqual({ status: 'none' });

@@ -47,8 +47,9 @@ describe.each(STORE_KINDS)('businesses and keys on %s', (kind) => {
       pending_alert_email: null,
       status: 'active',
       suspended_at: null,
-      email_alerts: false,
+      email_alerts: true, // on by default; nothing is sent until an alert address is confirmed (decision 0035)
       product_updates: false,
+      referral_code: expect.stringMatching(/^[a-z2-9]{8}$/), // generated at creation (decision 0035)
       simulated: false,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updated_at: business.created_at,

@@ -197,6 +197,15 @@ describe('CLI businesses and keys directly against PostgreSQL', () => {
         const service = new BusinessService(opened.store, opened.db, runner);
         const found = await service.authenticate(result.secret_key);
         expect(found?.business).toMatchObject({ id: result.business.id, name: 'Postgres Shop', simulated: false });
+        // --referral-code: the new business records the business whose code it gave (decision 0035)
+        const referred = await cli(['businesses', 'create', '--name', 'Referred Shop', '--referral-code', result.business.referral_code.toUpperCase(), '--json'], { DATABASE_URL: database.url });
+        expect(referred.code).toBe(0);
+        const referredId = JSON.parse(referred.stdout).business.id;
+        await runner.waitFor((await opened.store.headPosition())!);
+        expect((await opened.db.query<{ referred_by: string }>(`SELECT referred_by FROM businesses WHERE id = $1`, [referredId])).rows[0].referred_by).toBe(result.business.id);
+        const unknown = await cli(['businesses', 'create', '--name', 'Nobody', '--referral-code', 'no-such-code'], { DATABASE_URL: database.url });
+        expect(unknown.code).not.toBe(0);
+        expect(unknown.stderr).toMatch(/referral code/);
       } finally {
         await runner.stop();
         await opened.close();

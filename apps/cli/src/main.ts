@@ -109,8 +109,9 @@ function program(): Command {
     .description('create a business with a secret and a publishable key (shown once)')
     .requiredOption('--name <name>', 'the business name')
     .option('--simulated', 'a simulated business: watches no chain, test keys, a clock of its own')
+    .option('--referral-code <code>', "another business's referral code: that business is recorded as the referrer")
     .option('--json', 'print one JSON object {business, secret_key, publishable_key}')
-    .action(async (options) => withAdmin((admin) => createBusiness(admin, options.name, Boolean(options.simulated), Boolean(options.json), out)));
+    .action(async (options) => withAdmin((admin) => createBusiness(admin, options.name, Boolean(options.simulated), Boolean(options.json), out, options.referralCode)));
   businesses
     .command('suspend <business_id>')
     .description('suspend a business: no new payments or checkouts (open checkouts can finish) until reinstated')

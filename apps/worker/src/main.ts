@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { BusinessMailModule, BusinessReactorsModule } from '@lib/businesses';
 import { ConfigError, CoreModule, assertServiceConfig, loadConfig } from '@lib/core';
 import { CustomersModule } from '@lib/customers';
 import { LinksModule } from '@lib/links';
+import { MailModule } from '@lib/mail';
 import { PinoNestLogger, createLogger } from '@lib/http';
 import { PaymentsCoreModule } from '@lib/payments';
 import { WebhookDispatcherModule } from '@lib/webhooks';
@@ -13,7 +15,7 @@ import { allProjectors } from '@lib/wiring';
 async function main(): Promise<void> {
   const config = loadConfig(process.env, [...process.argv, '--role=worker']);
   assertServiceConfig(config);
-  @Module({ imports: [CoreModule.forRoot(config, allProjectors(config)), PaymentsCoreModule, CustomersModule, LinksModule, WebhookDispatcherModule] })
+  @Module({ imports: [CoreModule.forRoot(config, allProjectors(config)), PaymentsCoreModule, CustomersModule, LinksModule, WebhookDispatcherModule, MailModule, BusinessMailModule, BusinessReactorsModule] })
   class WorkerModule {}
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
   app.useLogger(new PinoNestLogger(createLogger(config.logLevel).child({ role: 'worker' })));

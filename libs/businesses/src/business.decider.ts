@@ -1,8 +1,17 @@
 import { Decider, foldWith, ignoreUnknown, unhandled } from '@lib/domain';
 import { KeyKind, KeyMode, keyPrefix } from './api-keys';
 import { CheckoutSettings, CheckoutSettingsChange, DEFAULT_CHECKOUT_SETTINGS, applySettingsChange, sameSettings } from './checkout-settings';
+import {
+  ALERT_CODE_TTL_MS,
+  ALERT_MAX_CODES,
+  ALERT_MAX_WRONG_CODES,
+  ALERT_PENDING_TTL_MS,
+  ALERT_RESEND_GAP_MS,
+  alertCodeMatches,
+  normalizeAlertCode,
+} from './alert-email';
 import { DomainError } from './domain-error';
-import { BusinessEvent, asBusinessEvent } from './events';
+import { BusinessEvent, BusinessSettingsChangedData, asBusinessEvent } from './events';
 import { Permissions, normalizePermissions } from './permissions';
 
 /** The longest reason a suspension records (SuspendBusinessDto checks it first). */
@@ -36,7 +45,42 @@ export type BusinessState =
       keys: Readonly<Record<string, KeyState>>;
       /** What customers see and how they may pay (decision 0028); the defaults until changed. */
       checkoutSettings: CheckoutSettings;
+      /** The settings of PATCH /businesses/{id} (decision 0035). */
+      settings: BusinessSettings;
+      /** Where alerts go once confirmed (null: nowhere yet). */
+      alertEmail: string | null;
+      /** A new alert address waiting for its code. */
+      pendingAlert: PendingAlertEmail | null;
+      /** The business's referral code (null for businesses created before referrals, until they choose one). */
+      referralCode: string | null;
     };
+
+/** The business's own settings: what PATCH /businesses/{id} changes besides the alert address. */
+export interface BusinessSettings {
+  name: string;
+  website: string | null;
+  support_email: string | null;
+  email_alerts: boolean;
+  product_updates: boolean;
+}
+
+export interface PendingAlertEmail {
+  email: string;
+  codeSalt: string;
+  codeHash: string;
+  /** ISO 8601: the current code's sending (valid 15 minutes). */
+  sentAt: string;
+  /** ISO 8601: when the address was entered (pending 24 hours). */
+  pendingSince: string;
+  /** Codes sent for this address (5 at most). */
+  codesSent: number;
+  /** Wrong codes tried since the current code was sent (5 → too_many_attempts). */
+  wrongTries: number;
+}
+
+/** Defaults of a new business: alerts by e-mail on (they go nowhere until an address is confirmed), no product news. */
+export const DEFAULT_EMAIL_ALERTS = true;
+export const DEFAULT_PRODUCT_UPDATES = false;
 
 export const initialBusinessState: BusinessState = Object.freeze({ status: 'none' });
 
@@ -47,6 +91,10 @@ export interface CreateBusiness {
   simulated: boolean;
   website?: string | null;
   supportEmail?: string | null;
+  /** Its referral code, already claimed on the code's stream. */
+  referralCode?: string | null;
+  /** The referrer, when the business signed up with another's code. */
+  referredBy?: { businessId: string; code: string } | null;
 }
 
 export interface CreateApiKey {
@@ -90,10 +138,55 @@ export interface ChangeCheckoutSettings {
   change: CheckoutSettingsChange;
 }
 
-export type BusinessCommand = CreateBusiness | CreateApiKey | RevokeApiKey | SuspendBusiness | ReinstateBusiness | ChangeCheckoutSettings;
+/** The business changes its settings (PATCH /businesses/{id}): the fields sent replace the current ones. */
+export interface ChangeBusinessSettings {
+  type: 'ChangeBusinessSettings';
+  businessId: string;
+  /** Checked by UpdateBusinessDto (trimmed, lengths, e-mail shape). */
+  change: Partial<BusinessSettings>;
+}
+
+/**
+ * A new alert address (or the pending one again: a new code): the code was minted and will be
+ * e-mailed by the use case; only its salt and hash get here.
+ */
+export interface SendAlertEmailCode {
+  type: 'SendAlertEmailCode';
+  businessId: string;
+  email: string;
+  codeSalt: string;
+  codeHash: string;
+}
+
+/** The code typed for the pending alert address (POST /businesses/{id}/alert-email/confirm), spaces and all. */
+export interface ConfirmAlertEmail {
+  type: 'ConfirmAlertEmail';
+  businessId: string;
+  code: string;
+}
+
+/** The business chooses another referral code, already claimed on the code's stream; `hasWallet` from the wallets read side. */
+export interface ChangeReferralCode {
+  type: 'ChangeReferralCode';
+  businessId: string;
+  code: string;
+  hasWallet: boolean;
+}
+
+export type BusinessCommand =
+  | CreateBusiness
+  | CreateApiKey
+  | RevokeApiKey
+  | SuspendBusiness
+  | ReinstateBusiness
+  | ChangeCheckoutSettings
+  | ChangeBusinessSettings
+  | SendAlertEmailCode
+  | ConfirmAlertEmail
+  | ChangeReferralCode;
 
 export interface DecideContext {
-  /** The time of the decision. No rule of this aggregate depends on it yet; stored times are the log's. */
+  /** The time of the decision: the alert code's and pending address's validity, a suspension's time. */
   now: Date;
   ids: {
     /** A new business id (`biz_…`). */
@@ -117,6 +210,14 @@ export function decide(command: BusinessCommand, state: BusinessState, ctx: Deci
       return reinstateBusiness(command, state);
     case 'ChangeCheckoutSettings':
       return changeCheckoutSettings(command, state);
+    case 'ChangeBusinessSettings':
+      return changeBusinessSettings(command, state);
+    case 'SendAlertEmailCode':
+      return sendAlertEmailCode(command, state, ctx);
+    case 'ConfirmAlertEmail':
+      return confirmAlertEmail(command, state, ctx);
+    case 'ChangeReferralCode':
+      return changeReferralCode(command, state);
     default:
       return unhandled(command, 'business command');
   }
@@ -125,7 +226,19 @@ export function decide(command: BusinessCommand, state: BusinessState, ctx: Deci
 export function evolve(state: BusinessState, event: BusinessEvent): BusinessState {
   switch (event.type) {
     case 'BusinessCreated':
-      return { status: 'active', id: event.data.business_id, name: event.data.name, simulated: event.data.simulated, suspended: false, keys: {}, checkoutSettings: DEFAULT_CHECKOUT_SETTINGS };
+      return {
+        status: 'active',
+        id: event.data.business_id,
+        name: event.data.name,
+        simulated: event.data.simulated,
+        suspended: false,
+        keys: {},
+        checkoutSettings: DEFAULT_CHECKOUT_SETTINGS,
+        settings: { name: event.data.name, website: event.data.website ?? null, support_email: event.data.support_email ?? null, email_alerts: DEFAULT_EMAIL_ALERTS, product_updates: DEFAULT_PRODUCT_UPDATES },
+        alertEmail: null,
+        pendingAlert: null,
+        referralCode: event.data.referral_code ?? null,
+      };
     case 'ApiKeyCreated':
       if (state.status === 'none') return state;
       return { ...state, keys: { ...state.keys, [event.data.key_id]: { kind: event.data.kind, mode: event.data.mode, revoked: false } } };
@@ -144,6 +257,28 @@ export function evolve(state: BusinessState, event: BusinessEvent): BusinessStat
       const { business_id: _id, ...settings } = event.data;
       return { ...state, checkoutSettings: settings };
     }
+    case 'BusinessSettingsChanged': {
+      if (state.status === 'none') return state;
+      const { business_id: _id, ...changed } = event.data;
+      const settings = { ...state.settings, ...changed };
+      return { ...state, name: settings.name, settings };
+    }
+    case 'AlertEmailCodeSent': {
+      if (state.status === 'none') return state;
+      const d = event.data;
+      const again = state.pendingAlert !== null && state.pendingAlert.email === d.email && state.pendingAlert.pendingSince === d.pending_since;
+      return {
+        ...state,
+        pendingAlert: { email: d.email, codeSalt: d.code_salt, codeHash: d.code_hash, sentAt: d.sent_at, pendingSince: d.pending_since, codesSent: again ? state.pendingAlert!.codesSent + 1 : 1, wrongTries: 0 },
+      };
+    }
+    case 'AlertEmailCodeRejected':
+      if (state.status === 'none' || state.pendingAlert === null) return state;
+      return { ...state, pendingAlert: { ...state.pendingAlert, wrongTries: state.pendingAlert.wrongTries + 1 } };
+    case 'AlertEmailConfirmed':
+      return state.status === 'none' ? state : { ...state, alertEmail: event.data.email, pendingAlert: null };
+    case 'ReferralCodeChanged':
+      return state.status === 'none' ? state : { ...state, referralCode: event.data.code };
     default:
       return ignoreUnknown(event, state); // a type this version does not know changes nothing it decides on
   }
@@ -204,6 +339,9 @@ function createBusiness(command: CreateBusiness, state: BusinessState, ctx: Deci
         simulated: command.simulated,
         website: command.website ?? null,
         support_email: command.supportEmail ?? null,
+        // recorded only when there is one: a business without them keeps the shape it always had
+        ...(command.referralCode ? { referral_code: command.referralCode } : {}),
+        ...(command.referredBy ? { referred_by: { business_id: command.referredBy.businessId, code: command.referredBy.code } } : {}),
       },
     },
   ];
@@ -288,6 +426,92 @@ function changeCheckoutSettings(command: ChangeCheckoutSettings, state: Business
   }
   if (sameSettings(next, business.checkoutSettings)) return []; // nothing changes: no event
   return [{ type: 'CheckoutSettingsChanged', data: { business_id: business.id, ...next } }];
+}
+
+function changeBusinessSettings(command: ChangeBusinessSettings, state: BusinessState): BusinessEvent[] {
+  const business = existing(state, command.businessId);
+  const changed: Omit<BusinessSettingsChangedData, 'business_id'> = {};
+  const c = command.change;
+  if (c.name !== undefined && c.name !== business.settings.name) {
+    if (c.name.trim().length === 0) throw new DomainError('invalid_request', 'name cannot be blank.', 'name');
+    changed.name = c.name;
+  }
+  if (c.website !== undefined && c.website !== business.settings.website) changed.website = c.website;
+  if (c.support_email !== undefined && c.support_email !== business.settings.support_email) changed.support_email = c.support_email;
+  if (c.email_alerts !== undefined && c.email_alerts !== business.settings.email_alerts) changed.email_alerts = c.email_alerts;
+  if (c.product_updates !== undefined && c.product_updates !== business.settings.product_updates) changed.product_updates = c.product_updates;
+  if (Object.keys(changed).length === 0) return []; // nothing changes: no event
+  return [{ type: 'BusinessSettingsChanged', data: { business_id: business.id, ...changed } }];
+}
+
+const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+const secondsUntil = (at: number, now: Date) => Math.max(1, Math.ceil((at - now.getTime()) / 1000));
+
+/**
+ * A code for a new alert address. The current address again: nothing to confirm, no event. The
+ * pending address again (within its 24 hours): a new code, at most one a minute and 5 in all
+ * (429 too_many_emails, `retry_after` seconds in the details). Any other address replaces what
+ * was pending.
+ */
+function sendAlertEmailCode(command: SendAlertEmailCode, state: BusinessState, ctx: DecideContext): BusinessEvent[] {
+  const business = existing(state, command.businessId);
+  if (!/^[0-9a-f]{32}$/.test(command.codeSalt) || !/^[0-9a-f]{64}$/.test(command.codeHash)) throw new Error('SendAlertEmailCode needs a hex salt and the scrypt hash of a minted code');
+  if (business.alertEmail !== null && sameAddress(business.alertEmail, command.email)) return [];
+  const now = ctx.now;
+  const pending = business.pendingAlert;
+  let pendingSince = now.toISOString();
+  if (pending && sameAddress(pending.email, command.email) && now.getTime() - Date.parse(pending.pendingSince) < ALERT_PENDING_TTL_MS) {
+    const nextAllowed = Date.parse(pending.sentAt) + ALERT_RESEND_GAP_MS;
+    if (now.getTime() < nextAllowed) {
+      throw new DomainError('too_many_emails', 'A code was just sent to this address: wait a minute before asking for another.', 'alert_email', { retry_after: secondsUntil(nextAllowed, now) });
+    }
+    if (pending.codesSent >= ALERT_MAX_CODES) {
+      throw new DomainError('too_many_emails', `${ALERT_MAX_CODES} codes were sent to this address: enter one of them, or another address.`, 'alert_email', {
+        retry_after: secondsUntil(Date.parse(pending.pendingSince) + ALERT_PENDING_TTL_MS, now),
+      });
+    }
+    pendingSince = pending.pendingSince;
+  }
+  return [
+    {
+      type: 'AlertEmailCodeSent',
+      data: { business_id: business.id, email: command.email, code_salt: command.codeSalt, code_hash: command.codeHash, sent_at: now.toISOString(), pending_since: pendingSince },
+    },
+  ];
+}
+
+/**
+ * The code typed for the pending address (spec §4): nothing pending or older than 24 hours → 409
+ * verification_expired; 5 wrong tries already → 429 too_many_attempts (until a new code); not 6
+ * digits once spaces are removed → 400 invalid_code; older than 15 minutes → 400 code_expired; a
+ * wrong code is recorded (AlertEmailCodeRejected: the use case answers 400 invalid_code); the
+ * right one confirms the address.
+ */
+function confirmAlertEmail(command: ConfirmAlertEmail, state: BusinessState, ctx: DecideContext): BusinessEvent[] {
+  const business = existing(state, command.businessId);
+  const pending = business.pendingAlert;
+  const now = ctx.now.getTime();
+  if (pending === null) throw new DomainError('verification_expired', 'No new alert e-mail is waiting for a code: enter the address again.');
+  if (now - Date.parse(pending.pendingSince) >= ALERT_PENDING_TTL_MS) {
+    throw new DomainError('verification_expired', 'The new alert e-mail waited more than 24 hours: enter the address again.');
+  }
+  if (pending.wrongTries >= ALERT_MAX_WRONG_CODES) {
+    throw new DomainError('too_many_attempts', `${ALERT_MAX_WRONG_CODES} wrong codes: ask for a new code.`, 'code', {
+      retry_after: secondsUntil(Math.max(Date.parse(pending.sentAt) + ALERT_RESEND_GAP_MS, now), ctx.now),
+    });
+  }
+  const code = normalizeAlertCode(command.code);
+  if (code === null) throw new DomainError('invalid_code', 'The code is the 6 digits e-mailed to the new address.', 'code');
+  if (now - Date.parse(pending.sentAt) >= ALERT_CODE_TTL_MS) throw new DomainError('code_expired', 'The code is older than 15 minutes: ask for a new one.', 'code');
+  if (!alertCodeMatches(code, pending.codeSalt, pending.codeHash)) return [{ type: 'AlertEmailCodeRejected', data: { business_id: business.id } }];
+  return [{ type: 'AlertEmailConfirmed', data: { business_id: business.id, email: pending.email } }];
+}
+
+function changeReferralCode(command: ChangeReferralCode, state: BusinessState): BusinessEvent[] {
+  const business = existing(state, command.businessId);
+  if (business.referralCode === command.code) return [];
+  if (command.hasWallet) throw new DomainError('referral_locked', 'The referral code cannot change once the business has a wallet.', 'referral_code');
+  return [{ type: 'ReferralCodeChanged', data: { business_id: business.id, code: command.code, previous: business.referralCode } }];
 }
 
 function existing(state: BusinessState, businessId: string): Extract<BusinessState, { status: 'active' }> {

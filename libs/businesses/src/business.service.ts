@@ -42,6 +42,8 @@ export interface CreateBusinessInput extends WriteMeta {
   simulated: boolean;
   website?: string | null;
   support_email?: string | null;
+  /** Another business's referral code: it becomes the referrer (decision 0035). */
+  referral_code?: string | null;
 }
 
 export interface CreateKeyInput extends WriteMeta {
@@ -77,7 +79,9 @@ const KEY_COLUMNS = `k.id, k.business_id, k.kind, k.mode, k.prefix, k.last4, k.n
 const AUTHENTICATE_SQL = `SELECT ${KEY_COLUMNS},
     b.name AS business_name, b.simulated AS business_simulated, b.status AS business_status, b.website AS business_website,
     b.support_email AS business_support_email, b.created_at AS business_created_at, b.updated_at AS business_updated_at,
-    b.suspended_at AS business_suspended_at
+    b.suspended_at AS business_suspended_at, b.email_alerts AS business_email_alerts, b.product_updates AS business_product_updates,
+    b.alert_email AS business_alert_email, b.pending_alert_email AS business_pending_alert_email, b.referral_code AS business_referral_code,
+    b.referred_by AS business_referred_by
   FROM api_keys k JOIN businesses b ON b.id = k.business_id
   WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`;
 

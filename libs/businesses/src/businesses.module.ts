@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { LimitsModule, PeopleLimits } from '@lib/limits';
+import { ALERT_EMAIL_LIMITS } from './business-mail';
+import { PeopleAlertEmailLimits } from './people-alert-email-limits';
 import { BusinessService } from './business.service';
 import { API_KEY_CACHE } from './commands/api-key-cache';
 import { BusinessWrites } from './commands/business-writes';
@@ -10,9 +13,26 @@ import { RevokeApiKeyHandler } from './commands/revoke-api-key/revoke-api-key.ha
 import { SuspendBusinessHandler } from './commands/suspend-business/suspend-business.handler';
 import { GetBusinessHandler } from './queries/get-business/get-business.handler';
 import { GetCheckoutSettingsHandler } from './queries/get-checkout-settings/get-checkout-settings.handler';
+import { ConfirmAlertEmailHandler } from './commands/confirm-alert-email/confirm-alert-email.handler';
+import { UpdateBusinessHandler } from './commands/update-business/update-business.handler';
+import { GetReferralHandler } from './queries/get-referral/get-referral.handler';
+import { HasReceivedFundsHandler } from './queries/has-received-funds/has-received-funds.handler';
 
 /** The businesses capability's use cases, one handler each, for the CommandBus and QueryBus. */
-export const BUSINESS_HANDLERS = [CreateBusinessHandler, CreateApiKeyHandler, RevokeApiKeyHandler, SuspendBusinessHandler, ReinstateBusinessHandler, ChangeCheckoutSettingsHandler, GetBusinessHandler, GetCheckoutSettingsHandler];
+export const BUSINESS_HANDLERS = [
+  CreateBusinessHandler,
+  CreateApiKeyHandler,
+  RevokeApiKeyHandler,
+  SuspendBusinessHandler,
+  ReinstateBusinessHandler,
+  ChangeCheckoutSettingsHandler,
+  UpdateBusinessHandler,
+  ConfirmAlertEmailHandler,
+  GetBusinessHandler,
+  GetCheckoutSettingsHandler,
+  GetReferralHandler,
+  HasReceivedFundsHandler,
+];
 
 /**
  * The businesses use cases in a Nest app. The key and suspension commands tell the process's authentication
@@ -20,6 +40,13 @@ export const BUSINESS_HANDLERS = [CreateBusinessHandler, CreateApiKeyHandler, Re
  * same handlers for the operator's admin endpoint. The command handlers share BusinessWrites.
  */
 @Module({
-  providers: [BusinessWrites, ...BUSINESS_HANDLERS, { provide: API_KEY_CACHE, useExisting: BusinessService }],
+  imports: [LimitsModule],
+  providers: [
+    BusinessWrites,
+    ...BUSINESS_HANDLERS,
+    { provide: API_KEY_CACHE, useExisting: BusinessService },
+    // §8 limits on new alert e-mails: per address always, per person once sessions name one (people-alert-email-limits.ts)
+    { provide: ALERT_EMAIL_LIMITS, useFactory: (limits: PeopleLimits) => new PeopleAlertEmailLimits(limits), inject: [PeopleLimits] },
+  ],
 })
 export class BusinessesModule {}

@@ -1,17 +1,18 @@
 import type { Sql } from '@lib/database';
 import type { RecordedEvent } from '@lib/eventstore';
 import type { Projector } from '@lib/projections';
-import { BUSINESS_STREAM } from './stream-categories';
-import { BusinessRows } from './views';
+import type { ReferralPayoutAccruedData } from './referrals';
+import { BUSINESS_STREAM, REFERRAL_PAYOUT_STREAM } from './stream-categories';
+import { BusinessRow, BusinessRows } from './views';
 
 /**
- * The `businesses` projection: tables `businesses` and `api_keys`, the read side of business
- * streams (lookups of keys by hash, key lists, business views). Deterministic: rows come from
+ * The `businesses` projection: tables `businesses`, `api_keys`, `checkout_settings` and
+ * `referral_payouts`, the read side of business and referral payout streams (lookups of keys by hash, key lists, business views). Deterministic: rows come from
  * event data and recordedAt only, so a rebuild produces the same rows.
  */
 export const businessesProjector: Projector = {
   name: 'businesses',
-  tables: ['api_keys', 'businesses', 'checkout_settings'],
+  tables: ['api_keys', 'businesses', 'checkout_settings', 'referral_payouts'],
   schema: `
     CREATE TABLE IF NOT EXISTS businesses (
       id            text        PRIMARY KEY,
@@ -26,6 +27,27 @@ export const businessesProjector: Projector = {
     );
     -- tables made before suspensions existed (decision 0016): the same column, last as above
     ALTER TABLE businesses ADD COLUMN IF NOT EXISTS suspended_at timestamptz;
+    -- settings, alert address and referrals (decision 0035)
+    ALTER TABLE businesses ADD COLUMN IF NOT EXISTS email_alerts boolean NOT NULL DEFAULT true;
+    ALTER TABLE businesses ADD COLUMN IF NOT EXISTS product_updates boolean NOT NULL DEFAULT false;
+    ALTER TABLE businesses ADD COLUMN IF NOT EXISTS alert_email text;
+    ALTER TABLE businesses ADD COLUMN IF NOT EXISTS pending_alert_email text;
+    ALTER TABLE businesses ADD COLUMN IF NOT EXISTS referral_code text;
+    ALTER TABLE businesses ADD COLUMN IF NOT EXISTS referred_by text;
+    CREATE INDEX IF NOT EXISTS businesses_referral_code ON businesses (referral_code) WHERE referral_code IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS businesses_referred_by ON businesses (referred_by) WHERE referred_by IS NOT NULL;
+    -- referral payouts (decision 0035): one row per payment of a referred business
+    CREATE TABLE IF NOT EXISTS referral_payouts (
+      payment_id            text        PRIMARY KEY,
+      referrer_business_id  text        NOT NULL,
+      referred_business_id  text        NOT NULL,
+      currency              text        NOT NULL,
+      fee                   bigint      NOT NULL,
+      share_bps             integer     NOT NULL,
+      amount                bigint      NOT NULL,
+      created_at            timestamptz NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS referral_payouts_referrer ON referral_payouts (referrer_business_id, created_at);
     CREATE TABLE IF NOT EXISTS api_keys (
       id            text        PRIMARY KEY,
       business_id   text        NOT NULL,
@@ -48,28 +70,36 @@ export const businessesProjector: Projector = {
     );
   `,
   async handle(events: RecordedEvent[], tx: Sql): Promise<void> {
+    const payouts = events.filter((e) => REFERRAL_PAYOUT_STREAM.owns(e.stream) && e.type === 'ReferralPayoutAccrued');
+    if (payouts.length > 0) {
+      const rows = payouts.map((e) => ({ ...(e.data as ReferralPayoutAccruedData), created_at: e.recordedAt }));
+      await tx.query(`INSERT INTO referral_payouts SELECT * FROM jsonb_populate_recordset(NULL::referral_payouts, $1::jsonb) ON CONFLICT (payment_id) DO NOTHING`, [JSON.stringify(rows)]);
+    }
     const mine = events.filter((e) => BUSINESS_STREAM.owns(e.stream));
     if (mine.length === 0) return;
-    const rows = BusinessRows.of(mine);
-    // Businesses created in this batch carry their last status; those created before get the UPDATE.
-    // Keys revoked in this batch were created in it (their rows carry revoked_at) or before it
-    // (the UPDATE). A key always comes before its revocation, so this order keeps the log's.
+    // Businesses changed in this batch but created before it are read first (seeded), so every
+    // change applies to a whole row; then each touched row is written whole. Keys revoked in this
+    // batch were created in it (their rows carry revoked_at) or before it (the UPDATE). A key
+    // always comes before its revocation, so this order keeps the log's.
+    const rows = new BusinessRows();
+    const created = new Set(mine.filter((e) => e.type === 'BusinessCreated').map((e) => BUSINESS_STREAM.parse(e.stream)!));
+    const earlier = [...new Set(mine.map((e) => BUSINESS_STREAM.parse(e.stream)!))].filter((id) => !created.has(id));
+    if (earlier.length > 0) {
+      const { rows: stored } = await tx.query<BusinessRow>(`SELECT * FROM businesses WHERE id = ANY($1::text[])`, [earlier]);
+      for (const row of stored) rows.businesses.set(row.id, { ...row });
+    }
+    for (const event of mine) rows.apply(event);
     if (rows.businesses.size > 0) {
-      await tx.query(`INSERT INTO businesses SELECT * FROM jsonb_populate_recordset(NULL::businesses, $1::jsonb)`, [
-        JSON.stringify([...rows.businesses.values()]),
-      ]);
+      await tx.query(
+        `INSERT INTO businesses SELECT * FROM jsonb_populate_recordset(NULL::businesses, $1::jsonb)
+         ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, status = EXCLUDED.status, website = EXCLUDED.website, support_email = EXCLUDED.support_email,
+           updated_at = EXCLUDED.updated_at, suspended_at = EXCLUDED.suspended_at, email_alerts = EXCLUDED.email_alerts, product_updates = EXCLUDED.product_updates,
+           alert_email = EXCLUDED.alert_email, pending_alert_email = EXCLUDED.pending_alert_email, referral_code = EXCLUDED.referral_code, referred_by = EXCLUDED.referred_by`,
+        [JSON.stringify([...rows.businesses.values()])],
+      );
     }
     if (rows.keys.size > 0) {
       await tx.query(`INSERT INTO api_keys SELECT * FROM jsonb_populate_recordset(NULL::api_keys, $1::jsonb)`, [JSON.stringify([...rows.keys.values()])]);
-    }
-    if (rows.statusChanges.size > 0) {
-      // suspensions and reinstatements of businesses created in earlier batches (the last of each)
-      await tx.query(
-        `UPDATE businesses AS b SET status = c.status, suspended_at = c.suspended_at, updated_at = c.updated_at
-         FROM jsonb_to_recordset($1::jsonb) AS c(id text, status text, suspended_at timestamptz, updated_at timestamptz)
-         WHERE b.id = c.id`,
-        [JSON.stringify([...rows.statusChanges].map(([id, change]) => ({ id, ...change })))],
-      );
     }
     if (rows.checkoutSettings.size > 0) {
       await tx.query(

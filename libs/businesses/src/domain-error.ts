@@ -1,7 +1,19 @@
 import { DomainRefusal } from '@lib/domain';
 
 /** The codes a businesses-and-keys rule can refuse with (API error codes, spec §7). */
-export type DomainErrorCode = 'invalid_request' | 'not_found' | 'api_key_revoked' | 'publishable_key' | 'business_suspended';
+export type DomainErrorCode =
+  | 'invalid_request'
+  | 'not_found'
+  | 'api_key_revoked'
+  | 'publishable_key'
+  | 'business_suspended'
+  | 'invalid_code'
+  | 'code_expired'
+  | 'verification_expired'
+  | 'too_many_attempts'
+  | 'too_many_emails'
+  | 'referral_locked'
+  | 'referral_code_taken';
 
 /** A command refused by a business rule. Pure; the API's error filter renders it as is. */
 export class DomainError extends DomainRefusal<DomainErrorCode> {

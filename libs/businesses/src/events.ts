@@ -15,6 +15,10 @@ export interface BusinessCreatedData {
   simulated: boolean;
   website: string | null;
   support_email: string | null;
+  /** The business's own referral code, claimed on its stream before (absent on businesses created before referrals). */
+  referral_code?: string | null;
+  /** The business that referred this one, by the code given at creation (absent or null: none). */
+  referred_by?: { business_id: string; code: string } | null;
 }
 
 export interface ApiKeyCreatedData {
@@ -55,17 +59,80 @@ export interface CheckoutSettingsChangedData extends CheckoutSettings {
   business_id: string;
 }
 
+/**
+ * The business changed its own settings (PATCH /businesses/{id}): only the fields that changed,
+ * each with its new value.
+ */
+export interface BusinessSettingsChangedData {
+  business_id: string;
+  name?: string;
+  website?: string | null;
+  support_email?: string | null;
+  email_alerts?: boolean;
+  product_updates?: boolean;
+}
+
+/**
+ * A code was e-mailed to a new alert address, which waits as `pending_alert_email` (decision
+ * 0035). The code itself is never stored: its scrypt hash with a random salt.
+ */
+export interface AlertEmailCodeSentData {
+  business_id: string;
+  email: string;
+  code_salt: string;
+  code_hash: string;
+  /** ISO 8601: when this code was sent (valid 15 minutes from then). */
+  sent_at: string;
+  /** ISO 8601: when this address was first entered (pending 24 hours from then). */
+  pending_since: string;
+}
+
+/** A wrong code was tried for the pending alert address (5 → 429 too_many_attempts until a new code). */
+export interface AlertEmailCodeRejectedData {
+  business_id: string;
+}
+
+/** The pending alert address was confirmed: alerts go there from now on. */
+export interface AlertEmailConfirmedData {
+  business_id: string;
+  email: string;
+}
+
+/** The business chose another referral code (claimed on its stream before; the previous one released after). */
+export interface ReferralCodeChangedData {
+  business_id: string;
+  code: string;
+  previous: string | null;
+}
+
 export type BusinessEvent =
   | { type: 'BusinessCreated'; data: BusinessCreatedData }
   | { type: 'ApiKeyCreated'; data: ApiKeyCreatedData }
   | { type: 'ApiKeyRevoked'; data: ApiKeyRevokedData }
   | { type: 'BusinessSuspended'; data: BusinessSuspendedData }
   | { type: 'BusinessReinstated'; data: BusinessReinstatedData }
-  | { type: 'CheckoutSettingsChanged'; data: CheckoutSettingsChangedData };
+  | { type: 'CheckoutSettingsChanged'; data: CheckoutSettingsChangedData }
+  | { type: 'BusinessSettingsChanged'; data: BusinessSettingsChangedData }
+  | { type: 'AlertEmailCodeSent'; data: AlertEmailCodeSentData }
+  | { type: 'AlertEmailCodeRejected'; data: AlertEmailCodeRejectedData }
+  | { type: 'AlertEmailConfirmed'; data: AlertEmailConfirmedData }
+  | { type: 'ReferralCodeChanged'; data: ReferralCodeChangedData };
 
 export type BusinessEventType = BusinessEvent['type'];
 
-export const BUSINESS_EVENT_TYPES: readonly BusinessEventType[] = ['BusinessCreated', 'ApiKeyCreated', 'ApiKeyRevoked', 'BusinessSuspended', 'BusinessReinstated', 'CheckoutSettingsChanged'];
+export const BUSINESS_EVENT_TYPES: readonly BusinessEventType[] = [
+  'BusinessCreated',
+  'ApiKeyCreated',
+  'ApiKeyRevoked',
+  'BusinessSuspended',
+  'BusinessReinstated',
+  'CheckoutSettingsChanged',
+  'BusinessSettingsChanged',
+  'AlertEmailCodeSent',
+  'AlertEmailCodeRejected',
+  'AlertEmailConfirmed',
+  'ReferralCodeChanged',
+];
 
 /**
  * An event read from the log as a business event, or null when it is not one (another

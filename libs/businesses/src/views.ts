@@ -1,19 +1,28 @@
 import { ignoreUnknown } from '@lib/domain';
 import type { RecordedEvent } from '@lib/eventstore';
 import { KeyKind, KeyMode, redactKey } from './api-keys';
+import { DEFAULT_EMAIL_ALERTS, DEFAULT_PRODUCT_UPDATES } from './business.decider';
 import { CheckoutSettings } from './checkout-settings';
 import { ApiKeyCreatedData, BusinessCreatedData, asBusinessEvent } from './events';
 import { Permissions } from './permissions';
 import { BUSINESS_STREAM } from './stream-categories';
 
 /** A row of the `businesses` table: the business as BusinessCreated recorded it, with its status and times. */
-export interface BusinessRow extends Omit<BusinessCreatedData, 'business_id'> {
+export interface BusinessRow extends Omit<BusinessCreatedData, 'business_id' | 'referred_by'> {
   id: string;
   status: BusinessStatus;
   created_at: Date;
   updated_at: Date;
   /** Since when the business is suspended; null while it is active (absent from views stored before suspensions existed). */
   suspended_at: Date | null;
+  /** Settings of PATCH /businesses/{id} and the alert address (decision 0035); absent from rows stored before them. */
+  email_alerts?: boolean;
+  product_updates?: boolean;
+  alert_email?: string | null;
+  pending_alert_email?: string | null;
+  /** The business's referral code, and the business that referred it (by id). */
+  referral_code?: string | null;
+  referred_by?: string | null;
 }
 
 /** A row of the `checkout_settings` table: a business's settings since its last change. */
@@ -39,6 +48,8 @@ export interface ApiKeyRow extends Omit<ApiKeyCreatedData, 'key_id'> {
 /** The business object (spec §2), plus whether it is a simulated business: its row, times as ISO strings, and the alert settings. */
 export interface Business extends Pick<BusinessRow, 'id' | 'name' | 'simulated' | 'status' | 'website' | 'support_email'> {
   kind: 'business';
+  /** The code other businesses sign up with to be referred by this one (decision 0035). */
+  referral_code: string | null;
   alert_email: string | null;
   pending_alert_email: string | null;
   suspended_at: string | null;
@@ -71,12 +82,13 @@ export function businessView(row: BusinessRow): Business {
     name: row.name,
     website: row.website,
     support_email: row.support_email,
-    alert_email: null,
-    pending_alert_email: null,
+    alert_email: row.alert_email ?? null,
+    pending_alert_email: row.pending_alert_email ?? null,
     status: row.status,
     suspended_at: row.suspended_at ? iso(row.suspended_at) : null,
-    email_alerts: false,
-    product_updates: false,
+    email_alerts: row.email_alerts ?? DEFAULT_EMAIL_ALERTS,
+    product_updates: row.product_updates ?? DEFAULT_PRODUCT_UPDATES,
+    referral_code: row.referral_code ?? null,
     simulated: row.simulated,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
@@ -136,9 +148,31 @@ export class BusinessRows {
           created_at: at,
           updated_at: at,
           suspended_at: null,
+          email_alerts: DEFAULT_EMAIL_ALERTS,
+          product_updates: DEFAULT_PRODUCT_UPDATES,
+          alert_email: null,
+          pending_alert_email: null,
+          referral_code: d.referral_code ?? null,
+          referred_by: d.referred_by?.business_id ?? null,
         });
         break;
       }
+      case 'BusinessSettingsChanged': {
+        const { business_id, ...changed } = known.data;
+        this.change(business_id, { ...changed, updated_at: at });
+        break;
+      }
+      case 'AlertEmailCodeSent':
+        this.change(known.data.business_id, { pending_alert_email: known.data.email, updated_at: at });
+        break;
+      case 'AlertEmailCodeRejected':
+        break; // nothing the business object shows
+      case 'AlertEmailConfirmed':
+        this.change(known.data.business_id, { alert_email: known.data.email, pending_alert_email: null, updated_at: at });
+        break;
+      case 'ReferralCodeChanged':
+        this.change(known.data.business_id, { referral_code: known.data.code, updated_at: at });
+        break;
       case 'BusinessSuspended':
         this.changeStatus(businessIdOf(known.data, event.stream), { status: 'suspended', suspended_at: new Date(known.data.suspended_at), updated_at: at });
         break;
@@ -166,6 +200,15 @@ export class BusinessRows {
       default:
         ignoreUnknown(known, undefined); // a type this version does not know shows nothing
     }
+  }
+
+  /**
+   * A change to a business row: applied to the row when these rows have it (created in these
+   * events, or seeded by the caller with the stored row: the projector does), else dropped.
+   */
+  private change(businessId: string, change: Partial<BusinessRow>): void {
+    const row = this.businesses.get(businessId);
+    if (row) Object.assign(row, change);
   }
 
   private changeStatus(businessId: string | null, change: BusinessStatusChange): void {

@@ -88,7 +88,8 @@ export const ERROR_STATUS = {
   password_required: 400,
   invalid_code: 400,
   code_expired: 400,
-  verification_expired: 400,
+  // §7 allows 400 or 409; §4's alert-email confirm names 409, so one status serves both (decisions 0034, 0035)
+  verification_expired: 409,
   password_reset_required: 403,
   email_taken: 409,
   current_session: 409,
@@ -106,6 +107,9 @@ export const ERROR_STATUS = {
   signup_browser_required: 400,
   api_key_revoked: 409,
   publishable_key: 409,
+  // business settings, alert e-mail and referrals (decision 0035)
+  referral_locked: 409,
+  referral_code_taken: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -75,7 +75,8 @@ export class AdminServer {
       const disable = /^\/links\/([A-Za-z0-9_]+)\/disable$/.exec(url.pathname);
       const suspension = /^\/businesses\/([A-Za-z0-9_]+)\/(suspend|reinstate)$/.exec(url.pathname);
       if (req.method === 'POST' && url.pathname === '/businesses') {
-        return send(201, await this.businesses.createBusiness({ name: String(body.name ?? ''), simulated: body.simulated === true }));
+        const referral = typeof body.referral_code === 'string' ? { referral_code: body.referral_code } : {};
+        return send(201, await this.businesses.createBusiness({ name: String(body.name ?? ''), simulated: body.simulated === true, ...referral }));
       }
       if (req.method === 'POST' && url.pathname === '/keys') {
         const created = await this.businesses.createKey({

@@ -12,6 +12,9 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /business': 'getBusiness',
   'GET /checkout-settings': 'getCheckoutSettings',
   'PATCH /checkout-settings': 'updateCheckoutSettings',
+  'PATCH /businesses/{id}': 'updateBusiness',
+  'POST /businesses/{id}/alert-email/confirm': 'confirmAlertEmail',
+  'GET /public/referrals/{code}': 'getReferral',
   'GET /api_keys': 'listApiKeys',
 
   'POST /accounts': 'signUp',

@@ -20,7 +20,7 @@ export interface DisabledLink {
 
 /** The business and key operations, whether done in this process or by a running server. */
 export interface BusinessAdmin {
-  createBusiness(input: { name: string; simulated: boolean }): Promise<{ business: Business; secret_key: string; publishable_key: string }>;
+  createBusiness(input: { name: string; simulated: boolean; referral_code?: string }): Promise<{ business: Business; secret_key: string; publishable_key: string }>;
   createKey(input: { businessId: string; type: 'secret' | 'restricted' | 'publishable'; mode: 'live' | 'test'; permissions?: string; name?: string }): Promise<{ key: ApiKeyView; secret: string }>;
   listKeys(businessId: string): Promise<ApiKeyView[]>;
   revokeKey(keyId: string): Promise<ApiKeyView>;
@@ -119,8 +119,8 @@ function adminClient(endpoint: { url: string; token: string }): BusinessAdmin {
 
 type Out = (line: string) => void;
 
-export async function createBusiness(admin: BusinessAdmin, name: string, simulated: boolean, json: boolean, out: Out): Promise<void> {
-  const created = await admin.createBusiness({ name, simulated });
+export async function createBusiness(admin: BusinessAdmin, name: string, simulated: boolean, json: boolean, out: Out, referralCode?: string): Promise<void> {
+  const created = await admin.createBusiness({ name, simulated, ...(referralCode === undefined ? {} : { referral_code: referralCode }) });
   const result = { business: created.business, secret_key: created.secret_key, publishable_key: created.publishable_key };
   if (json) return out(JSON.stringify(result));
   out(`created ${simulated ? 'simulated' : 'live'} business ${created.business.id} (${created.business.name})`);

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Decider } from '@lib/domain';
-import { CommandRunner, EVENT_STORE, EventStore, WriteMeta, metadataFor } from '@lib/eventstore';
+import { CommandRunner, EVENT_STORE, RunResult, EventStore, RecordedEvent, StreamNotFoundError, WriteMeta, metadataFor } from '@lib/eventstore';
 import type { BusinessState, DecideContext } from '../business.decider';
 import type { BusinessEvent } from '../events';
 import { DomainError } from '../domain-error';
-import { BUSINESS_STREAM, isBusinessId } from '../stream-categories';
+import { ReferralCodeCommand, referralCodeDecider, referralCodeHolder } from '../referrals';
+import { BUSINESS_STREAM, REFERRAL_CODE_STREAM, isBusinessId } from '../stream-categories';
 import { Business, BusinessRows, businessView } from '../views';
 import { decideContext } from './decide-context';
 
@@ -31,9 +32,37 @@ export class BusinessWrites {
     command: Command,
     meta: WriteMeta,
     options: { context?: DecideContext; newStream?: boolean } = {},
-  ): Promise<void> {
+  ): Promise<RunResult<BusinessEvent, BusinessState>> {
     if (!isBusinessId(businessId)) throw new DomainError('not_found', `No business ${businessId}.`);
-    await this.runner.run(decider, BUSINESS_STREAM.stream(businessId), command, { context: options.context ?? decideContext(), metadata: metadataFor(meta), newStream: options.newStream });
+    return this.runner.run(decider, BUSINESS_STREAM.stream(businessId), command, { context: options.context ?? decideContext(), metadata: metadataFor(meta), newStream: options.newStream });
+  }
+
+  /** The business's stream, read now. */
+  readStream(businessId: string): Promise<RecordedEvent[]> {
+    return this.read(BUSINESS_STREAM.stream(businessId));
+  }
+
+  private async read(stream: string): Promise<RecordedEvent[]> {
+    try {
+      return await this.store.readStream(stream);
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+  }
+
+  /**
+   * Claims or releases a referral code on its own stream (`referral_code-<code>`); a code another
+   * business holds is 409 referral_code_taken. No read model waited for: nothing reads claims but
+   * this.
+   */
+  async referralCode(command: ReferralCodeCommand, meta: WriteMeta): Promise<void> {
+    await this.runner.run(referralCodeDecider, REFERRAL_CODE_STREAM.stream(command.code), command, { context: undefined, metadata: metadataFor(meta), waitForReadModels: false });
+  }
+
+  /** The business holding a referral code (its stream), or null. */
+  async referralCodeHolder(code: string): Promise<string | null> {
+    return referralCodeHolder(await this.read(REFERRAL_CODE_STREAM.stream(code)));
   }
 
   /** The business's rows as its stream now leaves them: a write's answer. */

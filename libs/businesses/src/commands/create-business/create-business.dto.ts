@@ -21,4 +21,8 @@ export class CreateBusinessDto {
 
   @OptionalText('support_email', EMAIL_MAX)
   support_email?: string | null;
+
+  /** Another business's referral code: that business is recorded as the referrer (decision 0035). Case is folded. */
+  @OptionalText('referral_code', 64)
+  referral_code?: string | null;
 }

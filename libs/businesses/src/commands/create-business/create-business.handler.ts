@@ -6,6 +6,8 @@ import { businessView, compareKeyRows, apiKeyView } from '../../views';
 import { BusinessWrites } from '../business-writes';
 import { decideContext } from '../decide-context';
 import { validInput } from '../valid-input';
+import { DomainError } from '../../domain-error';
+import { newReferralCode, normalizeReferralCode } from '../../referrals';
 import { CreateBusinessCommand, CreatedBusiness } from './create-business.command';
 import { CreateBusinessDto } from './create-business.dto';
 
@@ -24,6 +26,8 @@ export class CreateBusinessHandler implements ICommandHandler<CreateBusinessComm
     const secret = mintApiKey('secret', mode);
     const publishable = mintApiKey('publishable', mode);
     const businessId = newId('biz');
+    const referredBy = await this.referrer(valid.referral_code ?? null);
+    const referralCode = await this.claimNewCode(businessId, meta);
     const key =
       (minted: MintedKey, kind: KeyKind): BusinessCommandStep =>
       (state) => ({ type: 'CreateApiKey', businessId: state.status === 'active' ? state.id : '', kind, mode, secretHash: minted.secret_hash, last4: minted.last4 });
@@ -31,7 +35,7 @@ export class CreateBusinessHandler implements ICommandHandler<CreateBusinessComm
       businessBatchDecider,
       businessId,
       [
-        { type: 'CreateBusiness', name: valid.name, simulated: valid.simulated, website: valid.website ?? null, supportEmail: valid.support_email ?? null },
+        { type: 'CreateBusiness', name: valid.name, simulated: valid.simulated, website: valid.website ?? null, supportEmail: valid.support_email ?? null, referralCode, referredBy },
         key(secret, 'secret'),
         key(publishable, 'publishable'),
       ],
@@ -45,5 +49,27 @@ export class CreateBusinessHandler implements ICommandHandler<CreateBusinessComm
       publishable_key: publishable.secret,
       keys: [...rows.keys.values()].sort(compareKeyRows).map(apiKeyView),
     };
+  }
+
+  /** The business a referral code names (its claim stream), or 400 invalid_request (field referral_code). */
+  private async referrer(given: string | null): Promise<{ businessId: string; code: string } | null> {
+    if (given === null) return null;
+    const code = normalizeReferralCode(given);
+    const holder = code === null ? null : await this.writes.referralCodeHolder(code);
+    if (code === null || holder === null) throw new DomainError('invalid_request', 'No business has this referral code.', 'referral_code');
+    return { businessId: holder, code };
+  }
+
+  /** A fresh generated referral code, claimed for the new business (another when one is taken). */
+  private async claimNewCode(businessId: string, meta: CreateBusinessCommand['meta']): Promise<string> {
+    for (let attempt = 1; ; attempt++) {
+      const code = newReferralCode();
+      try {
+        await this.writes.referralCode({ type: 'ClaimReferralCode', code, businessId }, meta);
+        return code;
+      } catch (error) {
+        if (!(error instanceof DomainError && error.code === 'referral_code_taken') || attempt >= 5) throw error;
+      }
+    }
   }
 }

@@ -9,7 +9,7 @@ import { GetBusinessQuery } from './get-business.query';
 /** The business as the `businesses` projection has it, or null. */
 export async function findBusiness(db: Sql, id: string): Promise<Business | null> {
   const { rows } = await db.query<BusinessRow>(
-    `SELECT id, name, simulated, status, website, support_email, created_at, updated_at, suspended_at FROM businesses WHERE id = $1`,
+    `SELECT * FROM businesses WHERE id = $1`,
     [id],
     'businesses_get',
   );

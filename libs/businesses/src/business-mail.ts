@@ -1,0 +1,80 @@
+import type { Actor } from '@lib/eventstore';
+import { MailUnavailableError, type Mailer } from '@lib/mail';
+
+/**
+ * What the businesses capability e-mails (alert address codes, alerts): one message, plain text
+ * and HTML, no tracking. A port: the composition root binds it to the service's mail library
+ * (libs/mail `MAILER` through an adapter) or, until one is configured, to NoBusinessMail, which
+ * refuses (503 email_unavailable where a flow cannot go on without the e-mail).
+ */
+export interface BusinessMailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface BusinessMail {
+  /** Sends one message; throws BusinessMailUnavailableError when the deployment cannot send now. */
+  send(message: BusinessMailMessage): Promise<void>;
+}
+
+export const BUSINESS_MAIL = Symbol('BUSINESS_MAIL');
+
+/** The deployment cannot send e-mail now (no mail server configured, or it is down). */
+export class BusinessMailUnavailableError extends Error {
+  override name = 'BusinessMailUnavailableError';
+}
+
+/** The port over the service's mail library (libs/mail MAILER): its MailUnavailableError is this port's unavailability. */
+export class MailerBusinessMail implements BusinessMail {
+  constructor(private readonly mailer: Mailer) {}
+
+  async send(message: BusinessMailMessage): Promise<void> {
+    try {
+      await this.mailer.send({ to: message.to, subject: message.subject, text: message.text, html: message.html });
+    } catch (error) {
+      if (error instanceof MailUnavailableError) throw new BusinessMailUnavailableError(error.message);
+      throw error;
+    }
+  }
+}
+
+/** A binding that refuses every send as unavailable. */
+export class NoBusinessMail implements BusinessMail {
+  async send(): Promise<void> {
+    throw new BusinessMailUnavailableError('No mail server is configured for this deployment.');
+  }
+}
+
+/**
+ * The limits on new alert e-mails that depend on people (spec §8: "3 new alert e-mails per person
+ * per hour across all businesses"; "E-mails per address: 5 an hour and 20 a day") — an extension
+ * point the people capability binds (ALERT_EMAIL_LIMITS). `beforeNewAlertEmail` runs before a code is
+ * e-mailed and throws a DomainRefusal (429 too_many_emails, Retry-After) past a limit;
+ * `sent` counts a message once sent. BusinessesModule binds PeopleAlertEmailLimits (@lib/limits);
+ * NoAlertEmailLimits keeps only the rules the business decider has (one code a minute, 5 per
+ * pending address).
+ */
+export interface AlertEmailLimits {
+  beforeNewAlertEmail(request: { businessId: string; email: string; actor: Actor | null }): Promise<void>;
+  sent(request: { businessId: string; email: string; actor: Actor | null }): Promise<void>;
+}
+
+export const ALERT_EMAIL_LIMITS = Symbol('ALERT_EMAIL_LIMITS');
+
+export class NoAlertEmailLimits implements AlertEmailLimits {
+  async beforeNewAlertEmail(): Promise<void> {}
+  async sent(): Promise<void> {}
+}
+
+/** A mail port that keeps what it is given (tests, local runs): `messages` in order. */
+export class CapturingBusinessMail implements BusinessMail {
+  readonly messages: BusinessMailMessage[] = [];
+  /** While true, sends fail as unavailable (nothing kept). */
+  down = false;
+  async send(message: BusinessMailMessage): Promise<void> {
+    if (this.down) throw new BusinessMailUnavailableError('mail is down (test)');
+    this.messages.push({ ...message });
+  }
+}

@@ -1,0 +1,77 @@
+import { Inject, Optional } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { DATABASE } from '@lib/core';
+import type { Sql } from '@lib/database';
+import { findWallet } from '@lib/wallets';
+import { alertCodeMessage, hashAlertCode, newAlertCode, newCodeSalt } from '../../alert-email';
+import { ALERT_EMAIL_LIMITS, AlertEmailLimits, BUSINESS_MAIL, BusinessMail, NoAlertEmailLimits } from '../../business-mail';
+import { BusinessCommand, BusinessSettings, businessBatchDecider, decideAll, foldBusiness } from '../../business.decider';
+import { DomainError } from '../../domain-error';
+import { asBusinessEvent } from '../../events';
+import type { Business } from '../../views';
+import { asHttpRefusal } from '../alert-mail-refusals';
+import { BusinessWrites } from '../business-writes';
+import { decideContext } from '../decide-context';
+import { UpdateBusinessCommand } from './update-business.command';
+
+/**
+ * PATCH /businesses/{id}: checks the caller acts for the business (else 404), decides the
+ * settings, the referral code and a new alert address together on the business's stream (one
+ * append). A new referral code is claimed on its own stream first (409 referral_code_taken) and
+ * the previous one released after. A new alert address gets a fresh code: decided first (the
+ * rules of resends), then e-mailed (503 email_unavailable: nothing recorded), then appended —
+ * so a recorded code is one that was sent. Answers the business as its stream now leaves it.
+ */
+@CommandHandler(UpdateBusinessCommand)
+export class UpdateBusinessHandler implements ICommandHandler<UpdateBusinessCommand> {
+  constructor(
+    private readonly writes: BusinessWrites,
+    @Inject(DATABASE) private readonly db: Sql,
+    @Inject(BUSINESS_MAIL) private readonly mail: BusinessMail,
+    @Optional() @Inject(ALERT_EMAIL_LIMITS) private readonly limits: AlertEmailLimits = new NoAlertEmailLimits(),
+  ) {}
+
+  async execute({ businessId, actingFor, input, meta }: UpdateBusinessCommand): Promise<Business> {
+    if (businessId !== actingFor) throw new DomainError('not_found', `No business ${businessId}.`);
+    const change: Partial<BusinessSettings> = {};
+    for (const field of ['name', 'website', 'support_email', 'email_alerts', 'product_updates'] as const) {
+      if (input[field] !== undefined) (change as Record<string, unknown>)[field] = input[field];
+    }
+    if (Object.keys(change).length === 0 && input.alert_email === undefined && input.referral_code === undefined) {
+      throw new DomainError('invalid_request', 'Send at least one of name, website, support_email, email_alerts, product_updates, alert_email and referral_code.');
+    }
+    const state = foldBusiness((await this.writes.readStream(businessId)).map(asBusinessEvent).filter((e) => e !== null));
+    if (state.status === 'none') throw new DomainError('not_found', `No business ${businessId}.`);
+
+    const commands: BusinessCommand[] = [];
+    if (Object.keys(change).length > 0) commands.push({ type: 'ChangeBusinessSettings', businessId, change });
+    const code = input.referral_code;
+    const newCode = code !== undefined && code !== state.referralCode ? code : null;
+    if (newCode !== null) commands.push({ type: 'ChangeReferralCode', businessId, code: newCode, hasWallet: (await findWallet(this.db, businessId)) !== null });
+    let sending: { to: string; code: string } | null = null;
+    if (input.alert_email !== undefined) {
+      const alertCode = newAlertCode();
+      const salt = newCodeSalt();
+      commands.push({ type: 'SendAlertEmailCode', businessId, email: input.alert_email, codeSalt: salt, codeHash: hashAlertCode(alertCode, salt) });
+      sending = { to: input.alert_email, code: alertCode };
+    }
+
+    const context = decideContext();
+    try {
+      // decided once here: every refusal (referral_locked, too_many_emails …) before a claim or an e-mail
+      const { events } = decideAll(commands, state, context);
+      if (newCode !== null) await this.writes.referralCode({ type: 'ClaimReferralCode', code: newCode, businessId }, meta);
+      if (sending !== null && events.some((e) => e.type === 'AlertEmailCodeSent')) {
+        const who = { businessId, email: sending.to, actor: meta.actor ?? null };
+        await this.limits.beforeNewAlertEmail(who);
+        await this.mail.send(alertCodeMessage(state.name, sending.to, sending.code));
+        await this.limits.sent(who);
+      }
+      await this.writes.run(businessBatchDecider, businessId, commands, meta, { context });
+    } catch (error) {
+      throw asHttpRefusal(error);
+    }
+    if (newCode !== null && state.referralCode !== null) await this.writes.referralCode({ type: 'ReleaseReferralCode', code: state.referralCode, businessId }, meta);
+    return this.writes.business(businessId);
+  }
+}

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { Database } from '@lib/database';
+import { ConcurrencyError, EventStore, RecordedEvent, StreamCategory, StreamNotFoundError } from '@lib/eventstore';
+import { Reactor, ReactorRunner, SubscriberStatus } from '@lib/projections';
+import { BusinessEvent, asBusinessEvent } from '../events';
+import { REFERRAL_SHARE_BPS, ReferralPayoutAccruedData, referralShare } from '../referrals';
+import { BUSINESS_STREAM, REFERRAL_PAYOUT_STREAM } from '../stream-categories';
+
+export const REFERRAL_PAYOUTS_REACTOR = 'referral-payouts';
+
+/** What the reactor reads of a payment's events (their stored format, libs/payments payment.events.ts). */
+interface PaymentCreatedShape {
+  business_id?: string;
+}
+interface PaymentSucceededShape {
+  reporting?: { currency?: string; fee?: number };
+}
+
+/**
+ * Referral payouts (decision 0035), from the log: when a payment of a referred live business
+ * succeeds, the referrer accrues REFERRAL_SHARE_BPS of the payment's service fee
+ * (`reporting.fee`, integer minor units, rounded down) as ReferralPayoutAccrued on the payment's
+ * own payout stream, appended with no_stream — so it happens once per payment whatever runs it
+ * twice (a crash before the checkpoint moved, two workers): the second append conflicts and adds
+ * nothing. A Reactor (never replayed by a projection rebuild). Simulated businesses move no
+ * money: their payments accrue nothing; nor does a fee whose share rounds to zero.
+ */
+export class ReferralPayoutsReactor implements Reactor {
+  readonly name = REFERRAL_PAYOUTS_REACTOR;
+  private runner: ReactorRunner | null = null;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly db: Database,
+    /** The payments capability's stream category (`payment-<pmt_id>`), given by the composition root. */
+    private readonly paymentStream: StreamCategory,
+    private readonly options: { onError?: (error: unknown) => void } = {},
+  ) {}
+
+  async start(): Promise<void> {
+    this.runner = new ReactorRunner(this.store, this.db, this, { batchSize: 200, onError: this.options.onError });
+    await this.runner.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.runner?.stop();
+  }
+
+  async status(): Promise<SubscriberStatus | null> {
+    return this.runner ? this.runner.status() : null;
+  }
+
+  async react(events: RecordedEvent[]): Promise<void> {
+    for (const event of events) {
+      if (event.type !== 'PaymentSucceeded' || !this.paymentStream.owns(event.stream)) continue;
+      await this.payout(this.paymentStream.parse(event.stream)!, event);
+    }
+  }
+
+  /** The payout one succeeded payment earns its business's referrer, appended once; null when it earns none. */
+  async payout(paymentId: string, succeeded: RecordedEvent): Promise<ReferralPayoutAccruedData | null> {
+    const payment = await this.read(succeeded.stream);
+    const created = payment.find((e) => e.type === 'PaymentCreated')?.data as PaymentCreatedShape | undefined;
+    if (!created?.business_id) return null;
+    const business = (await this.read(BUSINESS_STREAM.stream(created.business_id))).map(asBusinessEvent).find((e): e is Extract<BusinessEvent, { type: 'BusinessCreated' }> => e?.type === 'BusinessCreated');
+    const referrer = business?.data.referred_by?.business_id;
+    if (!business || !referrer || business.data.simulated) return null;
+    const reporting = (succeeded.data as PaymentSucceededShape).reporting;
+    const fee = reporting?.fee ?? 0;
+    const amount = referralShare(fee);
+    if (amount <= 0 || !reporting?.currency) return null;
+    const data: ReferralPayoutAccruedData = {
+      payment_id: paymentId,
+      referrer_business_id: referrer,
+      referred_business_id: created.business_id,
+      currency: reporting.currency,
+      fee,
+      share_bps: REFERRAL_SHARE_BPS,
+      amount,
+    };
+    try {
+      await this.store.append(
+        REFERRAL_PAYOUT_STREAM.stream(paymentId),
+        [{ id: randomUUID(), type: 'ReferralPayoutAccrued', data, metadata: { actor: { kind: 'system', id: REFERRAL_PAYOUTS_REACTOR, name: null }, causationId: succeeded.id } }],
+        'no_stream',
+      );
+    } catch (error) {
+      if (error instanceof ConcurrencyError) return null; // accrued before: once per payment
+      throw error;
+    }
+    return data;
+  }
+
+  private async read(stream: string): Promise<RecordedEvent[]> {
+    try {
+      return await this.store.readStream(stream);
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return [];
+      throw error;
+    }
+  }
+}
