@@ -2,7 +2,7 @@ import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
-import { Browser, signUp, startAccountsApp } from '../accounts/support';
+import { Browser, PASSWORD, signUp, startAccountsApp } from '../accounts/support';
 import { TestApi, appPerSuite, businessWithKey } from '../support/fixtures';
 
 /**
@@ -38,6 +38,9 @@ const BODY_ROUTES = [
   'POST /sessions/two-factor',
   'POST /me/two-factor',
   'POST /me/two-factor/disable',
+  'POST /me/passkeys',
+  'POST /passkeys/authentication/verify',
+  'POST /sessions/current/step-up',
 ] as const;
 
 const NOT_OBJECTS = ['null', ' null\n', '[]', '[{}]', '[{"metadata":null}]', '"x"', '""', '"{}"', '1', '0', '-1.5', 'true', 'false'];
@@ -73,6 +76,8 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
       const accounts = await startAccountsApp('embedded');
       person = new Browser(accounts.api);
       await signUp(accounts, person);
+      // POST /me/passkeys needs a step-up (decision 0037)
+      expect((await person.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
       return { ...accounts.api, close: accounts.close };
     },
     async (api) => {
@@ -147,7 +152,10 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
           method,
           // a person's own route takes their session cookie (an API key there is 403 session_required)
           headers: {
-            ...(route.startsWith('POST /me/') ? { cookie: [...person.jar].map(([k, v]) => `${k}=${v}`).join('; ') } : { authorization: `Bearer ${suite.shop.secret_key}` }),
+            ...(route.startsWith('POST /me/') || route.startsWith('POST /sessions/current/')
+              ? // from an address per route: the person's routes share small per-IP limits (me.sensitive)
+                { cookie: [...person.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'x-forwarded-for': `172.31.${BODY_ROUTES.indexOf(route)}.1` }
+              : { authorization: `Bearer ${suite.shop.secret_key}` }),
             'content-type': 'application/json',
             'idempotency-key': `k-${Math.random()}`,
           },

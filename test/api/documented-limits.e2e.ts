@@ -2,7 +2,13 @@ import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } fr
 import { describeApi } from '../../apps/api/src/platform/openapi';
 import { randomUUID } from 'node:crypto';
 import { AccountsTestApp, Browser, challenge, PASSWORD, newEmail, signIn, signUp, startAccountsApp } from '../accounts/support';
+import { SoftwareAuthenticator } from '../accounts/software-authenticator';
 import { Answer, TestApi, businessWithKey } from '../support/fixtures';
+
+/** Well-formed WebAuthn answers (to no waiting options: their other fields are what is tried). */
+const authenticator = new SoftwareAuthenticator('http://127.0.0.1');
+const PASSKEY_REGISTRATION = authenticator.create({ challenge: 'AAAA', rp: { id: '127.0.0.1', name: 'x' }, user: { id: 'dQ', name: 'u' } });
+const PASSKEY_ASSERTION = authenticator.get({ challenge: 'AAAA', rpId: '127.0.0.1' });
 
 /**
  * The request bodies the document describes are the ones the server takes (issue 18): for every
@@ -126,6 +132,15 @@ describe('the limits the OpenAPI document states for request bodies are the ones
     // the same person in another browser (another address): /me/two-factor shares POST /me/password's per-IP budget (me.sensitive)
     const [twoStep, twoStepOff] = [new Browser(api), new Browser(api)];
     for (const b of [twoStep, twoStepOff]) if ((await signIn(b, email)).status !== 201) throw new Error('sign-in failed');
+    // the passkey routes need a step-up (decision 0037); each route from a browser of its own (per-IP limits), with the same session
+    expect((await person.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
+    const samePerson = () => {
+      const other = new Browser(api);
+      for (const [name, value] of person.jar) other.jar.set(name, value);
+      return other;
+    };
+    const registering = samePerson();
+    const steppingUp = samePerson();
     doc = (await (await fetch(`${api.base}/openapi.json`)).json()) as OpenAPIObject;
     components = doc.components!.schemas as Record<string, Schema>;
     const limits = await businessWithKey(api, true, 'Limits');
@@ -169,6 +184,9 @@ describe('the limits the OpenAPI document states for request bodies are the ones
       { method: 'post', path: '/sessions/two-factor', base: { challenge_id: 'tfc_none', code: '123456' }, send: (body) => new Browser(api).post('/sessions/two-factor', body), takesMaxima: false },
       { method: 'post', path: '/me/two-factor', base: { code: '123456', current_password: 'not the password' }, send: (body) => twoStep.post('/me/two-factor', body), takesMaxima: false },
       { method: 'post', path: '/me/two-factor/disable', base: { current_password: 'not the password', code: '123456' }, send: (body) => twoStepOff.post('/me/two-factor/disable', body), takesMaxima: false },
+      { method: 'post', path: '/me/passkeys', base: { credential: PASSKEY_REGISTRATION }, send: (body) => registering.post('/me/passkeys', body), takesMaxima: false },
+      { method: 'post', path: '/passkeys/authentication/verify', base: { credential: PASSKEY_ASSERTION }, send: (body) => new Browser(api).post('/passkeys/authentication/verify', body), takesMaxima: false },
+      { method: 'post', path: '/sessions/current/step-up', base: { current_password: 'not the password' }, send: (body) => steppingUp.post('/sessions/current/step-up', body), takesMaxima: false },
       { method: 'post', path: '/webhooks', base: { url: 'https://example.com/hook', event_types: ['payment.created'] }, send: (body) => shop.post('/webhooks', body), takesMaxima: true },
       {
         method: 'patch',

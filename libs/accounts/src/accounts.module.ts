@@ -17,6 +17,8 @@ import { SignInHandler } from './commands/sign-in/sign-in.handler';
 import { StartSignupHandler } from './commands/start-signup/start-signup.handler';
 import { VerifySignupHandler } from './commands/verify-signup/verify-signup.handler';
 import { TWO_FACTOR_HANDLERS, TWO_FACTOR_PROVIDERS, twoFactorBindings, TwoFactorOptions } from './two-factor/two-factor.providers';
+import { StepUpCheck } from './passkeys/app/step-up-check';
+import { PASSKEY_PROVIDERS } from './passkeys/passkeys.providers';
 import {
   ACCOUNTS_CLOCK,
   ACCOUNT_MAIL,
@@ -75,8 +77,8 @@ export class AccountsModule {
       module: AccountsModule,
       global: true,
       imports: [LimitsModule, PasswordsModule.forRoot(options.breaches ?? { breachSource: 'offline' })],
-      providers: [...bindings, AccountsReadModel, AccountWrites, CodeMailer, SessionStarter, SessionAuthenticator, ...ACCOUNT_HANDLERS, ...TWO_FACTOR_PROVIDERS, ...TWO_FACTOR_HANDLERS],
-      exports: [SessionAuthenticator, AccountsReadModel, ACCOUNTS_CLOCK],
+      providers: [...bindings, AccountsReadModel, AccountWrites, CodeMailer, SessionStarter, SessionAuthenticator, ...ACCOUNT_HANDLERS, ...TWO_FACTOR_PROVIDERS, ...TWO_FACTOR_HANDLERS, ...PASSKEY_PROVIDERS],
+      exports: [SessionAuthenticator, StepUpCheck, AccountsReadModel, ACCOUNTS_CLOCK],
     };
   }
 }
