@@ -27,13 +27,14 @@ import {
   SIGNUP_CODE_LIMIT,
   SignupCodeLimit,
 } from './ports';
+import { RecoveryOptions, recoveryProviders } from './recovery/recovery.providers';
 import { GetAccountHandler } from './queries/get-account/get-account.handler';
 import { ListSessionsHandler } from './queries/list-sessions/list-sessions.handler';
 
 export const ACCOUNT_HANDLERS = [StartSignupHandler, VerifySignupHandler, ResendSignupCodeHandler, SignInHandler, EndSessionHandler, ChangePasswordHandler, GetAccountHandler, ListSessionsHandler];
 
 /** Bindings of the ports (each left out: its default). */
-export interface AccountsOptions {
+export interface AccountsOptions extends RecoveryOptions {
   clock?: AccountsClock;
   mail?: AccountMail;
   passwords?: AccountPasswords;
@@ -64,7 +65,7 @@ export class AccountsModule {
     return {
       module: AccountsModule,
       global: true,
-      providers: [...bindings, AccountsReadModel, AccountWrites, CodeMailer, SessionStarter, SessionAuthenticator, ...ACCOUNT_HANDLERS],
+      providers: [...bindings, AccountsReadModel, AccountWrites, CodeMailer, SessionStarter, SessionAuthenticator, ...ACCOUNT_HANDLERS, ...recoveryProviders(options)],
       exports: [SessionAuthenticator, AccountsReadModel, ACCOUNTS_CLOCK, CHALLENGE_CHECK],
     };
   }

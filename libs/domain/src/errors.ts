@@ -90,6 +90,9 @@ export const ERROR_STATUS = {
   code_expired: 400,
   verification_expired: 400,
   password_reset_required: 403,
+  // password resets and e-mail changes (decision 0038)
+  invalid_token: 400,
+  reset_on_hold: 409,
   email_taken: 409,
   current_session: 409,
   too_many_attempts: 429,
