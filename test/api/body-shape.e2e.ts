@@ -33,6 +33,12 @@ const BODY_ROUTES = [
   'POST /accounts/verify/resend',
   'POST /sessions',
   'POST /me/password',
+  'POST /me/email',
+  'POST /me/email/verify',
+  'POST /email-changes/undo',
+  'POST /password-resets',
+  'POST /password-resets/check',
+  'POST /password-resets/confirm',
 ] as const;
 
 const NOT_OBJECTS = ['null', ' null\n', '[]', '[{}]', '[{"metadata":null}]', '"x"', '""', '"{}"', '1', '0', '-1.5', 'true', 'false'];

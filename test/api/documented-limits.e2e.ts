@@ -123,6 +123,11 @@ describe('the limits the OpenAPI document states for request bodies are the ones
     api = accounts.api;
     const person = new Browser(api);
     await signUp(accounts, person);
+    const asPerson = () => {
+      const b = new Browser(api);
+      for (const [k, v] of person.jar) b.jar.set(k, v);
+      return b;
+    };
     doc = (await (await fetch(`${api.base}/openapi.json`)).json()) as OpenAPIObject;
     components = doc.components!.schemas as Record<string, Schema>;
     const shop = (await businessWithKey(api, true, 'Limits')).client;
@@ -155,6 +160,13 @@ describe('the limits the OpenAPI document states for request bodies are the ones
       { method: 'post', path: '/accounts/verify/resend', base: { signup_id: 'sgn_none' }, send: (body) => new Browser(api).post('/accounts/verify/resend', body), takesMaxima: false },
       { method: 'post', path: '/sessions', base: { email: 'nobody@people.example', password: PASSWORD }, send: (body) => new Browser(api).post('/sessions', body, CHALLENGE), takesMaxima: false },
       { method: 'post', path: '/me/password', base: { current_password: 'not the password', new_password: PASSWORD }, send: (body) => person.post('/me/password', body), takesMaxima: false },
+      // password resets and e-mail changes (decision 0038): a browser of their own for each public try (per-IP rules); the person's jar in a browser of its own address for /me/email (10 an hour per IP)
+      { method: 'post', path: '/password-resets', base: { email: 'nobody@people.example' }, send: (body) => new Browser(api).post('/password-resets', body, CHALLENGE), takesMaxima: false },
+      { method: 'post', path: '/password-resets/check', base: { token: 'nope' }, send: (body) => new Browser(api).post('/password-resets/check', body), takesMaxima: false },
+      { method: 'post', path: '/password-resets/confirm', base: { token: 'nope', new_password: PASSWORD }, send: (body) => new Browser(api).post('/password-resets/confirm', body), takesMaxima: false },
+      { method: 'post', path: '/email-changes/undo', base: { token: 'nope' }, send: (body) => new Browser(api).post('/email-changes/undo', body), takesMaxima: false },
+      { method: 'post', path: '/me/email', base: { email: 'other@people.example', current_password: 'not the password' }, send: (body) => asPerson().post('/me/email', body), takesMaxima: false },
+      { method: 'post', path: '/me/email/verify', base: { code: '123456' }, send: (body) => person.post('/me/email/verify', body), takesMaxima: false },
       { method: 'post', path: '/webhooks', base: { url: 'https://example.com/hook', event_types: ['payment.created'] }, send: (body) => shop.post('/webhooks', body), takesMaxima: true },
       {
         method: 'patch',

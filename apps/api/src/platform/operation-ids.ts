@@ -23,6 +23,12 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'DELETE /sessions/{id}': 'endSession',
   'GET /me': 'getMe',
   'POST /me/password': 'changePassword',
+  'POST /me/email': 'changeEmail',
+  'POST /me/email/verify': 'verifyEmailChange',
+  'POST /email-changes/undo': 'undoEmailChange',
+  'POST /password-resets': 'requestPasswordReset',
+  'POST /password-resets/check': 'checkPasswordReset',
+  'POST /password-resets/confirm': 'confirmPasswordReset',
 
   'POST /payments': 'createPayment',
   'GET /payments': 'listPayments',
