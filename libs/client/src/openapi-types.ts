@@ -2714,7 +2714,7 @@ export interface components {
              */
             email: string;
         };
-        TokenRequest: {
+        CheckPasswordResetBody: {
             /** @description The token of the e-mailed link (after `#token=`). */
             token: string;
         };
@@ -2736,6 +2736,10 @@ export interface components {
         VerifyEmailChangeBody: {
             /** @description The 6-digit code e-mailed to the new address (spaces ignored). */
             code: string;
+        };
+        UndoEmailChangeBody: {
+            /** @description The token of the e-mailed link (after `#token=`). */
+            token: string;
         };
         CreateWebhookEndpointBody: {
             /**
@@ -2879,10 +2883,11 @@ export type ResendSignUpCodeBody = components['schemas']['ResendSignUpCodeBody']
 export type SignInBody = components['schemas']['SignInBody'];
 export type ChangePasswordBody = components['schemas']['ChangePasswordBody'];
 export type RequestPasswordResetBody = components['schemas']['RequestPasswordResetBody'];
-export type TokenRequest = components['schemas']['TokenRequest'];
+export type CheckPasswordResetBody = components['schemas']['CheckPasswordResetBody'];
 export type ConfirmPasswordResetBody = components['schemas']['ConfirmPasswordResetBody'];
 export type ChangeEmailBody = components['schemas']['ChangeEmailBody'];
 export type VerifyEmailChangeBody = components['schemas']['VerifyEmailChangeBody'];
+export type UndoEmailChangeBody = components['schemas']['UndoEmailChangeBody'];
 export type CreateWebhookEndpointBody = components['schemas']['CreateWebhookEndpointBody'];
 export type UpdateWebhookEndpointBody = components['schemas']['UpdateWebhookEndpointBody'];
 export type Error = components['schemas']['Error'];
@@ -10074,7 +10079,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TokenRequest"];
+                "application/json": components["schemas"]["CheckPasswordResetBody"];
             };
         };
         responses: {
@@ -10721,7 +10726,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TokenRequest"];
+                "application/json": components["schemas"]["UndoEmailChangeBody"];
             };
         };
         responses: {

@@ -2,7 +2,7 @@ import { Body, Controller, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { StartEmailChangeCommand, StartEmailChangeRequest, TokenRequest, UndoEmailChangeCommand, VerifyEmailChangeCommand, VerifyEmailChangeRequest } from '@lib/accounts';
+import { StartEmailChangeCommand, StartEmailChangeRequest, UndoEmailChangeCommand, UndoEmailChangeRequest, VerifyEmailChangeCommand, VerifyEmailChangeRequest } from '@lib/accounts';
 import { AccountRoute, Public, SameOriginOnly } from '../auth/auth.decorators';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
@@ -67,7 +67,7 @@ export class EmailChangesController {
   @RateLimit('tokens')
   @IdempotencyKeyIgnored()
   @PostAction('undo')
-  async undo(@Body() body: TokenRequest, @Req() request: FastifyRequest) {
+  async undo(@Body() body: UndoEmailChangeRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new UndoEmailChangeCommand(body.token, visitorMeta(request))) };
   }
 }

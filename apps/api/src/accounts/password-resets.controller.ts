@@ -6,11 +6,11 @@ import {
   CHALLENGE_CHECK,
   ChallengeCheck,
   CheckPasswordResetCommand,
+  CheckPasswordResetRequest,
   ConfirmPasswordResetCommand,
   ConfirmPasswordResetRequest,
   RequestPasswordResetCommand,
   RequestPasswordResetRequest,
-  TokenRequest,
 } from '@lib/accounts';
 import { Public, SameOriginOnly } from '../auth/auth.decorators';
 import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
@@ -57,7 +57,7 @@ export class PasswordResetsController {
   @RateLimit('tokens')
   @IdempotencyKeyIgnored()
   @PostAction('check')
-  async check(@Body() body: TokenRequest) {
+  async check(@Body() body: CheckPasswordResetRequest) {
     return { data: await this.commands.execute(new CheckPasswordResetCommand(body.token)) };
   }
 
