@@ -1,11 +1,9 @@
 import { Writable } from 'node:stream';
+import { testChallengeToken } from '@lib/challenge';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
-import { AccountsModule, SmtpAccountMail, smtpRecoveryMail } from '@lib/accounts';
-import { startTestApi } from '../support/api-app';
 import { eventually } from '../support/eventually';
-import { testStorage } from '../support/fixtures';
-import { Browser, CHALLENGE, PASSWORD, TestClock, TestSmtp, newEmail, signIn, signUp, startSmtp } from './support';
-import type { AccountsTestApp } from './support';
+import { ReceivedMail, codeIn, linkIn } from '../support/smtp';
+import { AccountsTestApp, Browser, PASSWORD, TestSmtp, challenge, newEmail, signIn, signUp, startAccountsApp } from './support';
 
 /**
  * Password resets and e-mail changes over real HTTP (issue #14 item 4, §7, §8; decision 0038):
@@ -17,31 +15,32 @@ const NEW_PASSWORD = 'a brand new passphrase 42';
 const HOUR = 60 * 60_000;
 const DAY = 24 * HOUR;
 
-/** The message body with quoted-printable soft breaks and escapes undone. */
-const decoded = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+/** A fresh bot-challenge token for the reset form (single use). */
+const RESET_CHALLENGE = () => ({ 'service-challenge': testChallengeToken('password_reset') });
+
+/** The `nth` (default: newest) message to `to`, waited for with a deadline. */
+const mailTo = (smtp: TestSmtp, to: string, nth?: number): Promise<ReceivedMail> =>
+  eventually(
+    () => {
+      const mine = smtp.server.messages.filter((m) => m.to.includes(to.toLowerCase()));
+      return nth === undefined ? mine.at(-1) : mine[nth - 1];
+    },
+    { what: `e-mail ${nth ?? 'last'} to ${to}` },
+  );
 
 /** The token of the newest (or `nth`) e-mailed link to `to`. */
 async function linkToken(smtp: TestSmtp, to: string, nth?: number): Promise<string> {
-  const mail = await eventually(() => {
-    const mine = smtp.messages.filter((m) => m.to.includes(to.toLowerCase()));
-    return nth === undefined ? mine.at(-1) : mine[nth - 1];
-  }, { what: `e-mail ${nth ?? 'last'} to ${to}` });
-  const match = /#token=([A-Za-z0-9_.-]+)/.exec(decoded(mail.raw));
-  if (!match) throw new Error(`no link in the e-mail to ${to}`);
+  const link = linkIn(await mailTo(smtp, to, nth));
+  const match = /#token=([A-Za-z0-9_.-]+)$/.exec(link);
+  if (!match) throw new Error(`no token in the link to ${to}`);
   return match[1];
 }
 
-/** The confirmation code of the newest e-mail to `to`. */
-async function changeCode(smtp: TestSmtp, to: string, count: number): Promise<string> {
-  const mail = await eventually(() => smtp.messages.filter((m) => m.to.includes(to.toLowerCase()))[count - 1], { what: `e-mail ${count} to ${to}` });
-  const match = /code is (\d{6})/.exec(decoded(mail.raw));
-  if (!match) throw new Error(`no code in the e-mail to ${to}`);
-  return match[1];
-}
+/** The confirmation code of the `nth` e-mail to `to`. */
+const changeCode = async (smtp: TestSmtp, to: string, nth: number): Promise<string> => codeIn(await mailTo(smtp, to, nth));
 
 describe('password resets and e-mail changes over HTTP', () => {
   let app: AccountsTestApp;
-  let cleanup: () => Promise<void>;
   const logs: string[] = [];
   const SECRETS: string[] = [];
 
@@ -52,28 +51,15 @@ describe('password resets and e-mail changes over HTTP', () => {
         done();
       },
     });
-    const smtp = await startSmtp();
-    const clock = new TestClock();
-    const storage = await testStorage('embedded', 'rst');
-    const api = await startTestApi(
-      { TRUSTED_PROXIES: 'loopback', ...storage.env },
-      [AccountsModule.forRoot({ clock: clock.now, mail: new SmtpAccountMail(smtp.url), recoveryMail: smtpRecoveryMail(smtp.url), recoveryLinkBase: 'https://dashboard.example' })],
-      sink,
-    );
-    app = { api, smtp, clock, close: async () => undefined };
-    cleanup = async () => {
-      await api.close();
-      await storage.cleanup();
-      await smtp.close();
-    };
+    app = await startAccountsApp('embedded', {}, sink);
   });
   afterAll(async () => {
-    await cleanup?.();
+    await app?.close();
   });
 
   const browser = () => new Browser(app.api);
   /** A reset asked for from a fresh browser (one per request: the per-IP rule is 5 an hour). */
-  const askReset = (email: string, headers: Record<string, string> = CHALLENGE) => browser().post('/password-resets', { email }, headers);
+  const askReset = (email: string, headers: Record<string, string> = RESET_CHALLENGE()) => browser().post('/password-resets', { email }, headers);
   const mailsTo = (email: string) => app.smtp.countTo(email);
 
   it('resets a password through the e-mailed link: checked, the policy applied, every session ended, the old password gone, the link used once', async () => {
@@ -89,10 +75,9 @@ describe('password resets and e-mail changes over HTTP', () => {
     expect([asked.status, asked.body]).toEqual([202, { data: { kind: 'password_reset_request', email } }]);
     const token = await linkToken(app.smtp, email);
     SECRETS.push(token);
-    const mail = decoded(app.smtp.messages.at(-1)!.raw);
-    expect(mail).toContain(`https://dashboard.example/password-reset#token=${token}`);
-    expect(mail).toMatch(/Content-Type: text\/plain/);
-    expect(mail).toMatch(/Content-Type: text\/html/);
+    const mail = await mailTo(app.smtp, email);
+    expect(linkIn(mail)).toMatch(new RegExp(`^https?://[^/]+/password-reset#token=${token.replace('.', '\\.')}$`));
+    expect([mail.subject, typeof mail.text, typeof mail.html]).toEqual(['Reset your password', 'string', 'string']);
 
     const checked = await browser().post('/password-resets/check', { token });
     expect([checked.status, checked.body.data]).toEqual([200, { kind: 'password_reset', email, expires_at: expect.any(String), hold_until: null }]);
@@ -160,8 +145,8 @@ describe('password resets and e-mail changes over HTTP', () => {
 
   it('spends the per-IP rule password_resets.create (5 an hour) and tokens (20 per 10 minutes)', async () => {
     const b = browser();
-    for (let i = 0; i < 5; i++) expect((await b.post('/password-resets', { email: newEmail('ip') }, CHALLENGE)).status).toBe(202);
-    const limited = await b.post('/password-resets', { email: newEmail('ip') }, CHALLENGE);
+    for (let i = 0; i < 5; i++) expect((await b.post('/password-resets', { email: newEmail('ip') }, RESET_CHALLENGE())).status).toBe(202);
+    const limited = await b.post('/password-resets', { email: newEmail('ip') }, RESET_CHALLENGE());
     expect([limited.status, limited.body.error.code, Number(limited.headers.get('retry-after')) > 0]).toEqual([429, 'rate_limited', true]);
     const t = browser();
     const paths = ['/password-resets/check', '/password-resets/confirm', '/email-changes/undo'];
@@ -218,15 +203,15 @@ describe('password resets and e-mail changes over HTTP', () => {
     expect([confirmed.status, confirmed.body.data.id, confirmed.body.data.email]).toEqual([200, account.id, next]);
     expect((await ann.get('/me')).body.data.email).toBe(next);
 
-    const undoMail = decoded((await eventually(() => app.smtp.messages.filter((m) => m.to.includes(old.toLowerCase()))[1], { what: 'the undo e-mail' })).raw);
-    expect(undoMail).toContain(next);
-    expect(undoMail).toContain('https://dashboard.example/email-change/undo#token=');
+    const undoMail = await mailTo(app.smtp, old, 2);
+    expect(undoMail.text).toContain(next);
+    expect(linkIn(undoMail)).toMatch(/\/email-change\/undo#token=acc_/);
     expect((await signIn(browser(), next)).status).toBe(201);
     expect((await signIn(browser(), old)).body.error.code).toBe('invalid_credentials');
     // the old address is free: a sign-up may use it
-    expect((await browser().post('/accounts', { email: old, password: PASSWORD, business_name: 'Reuse' }, CHALLENGE)).status).toBe(201);
+    expect((await browser().post('/accounts', { email: old, password: PASSWORD, business_name: 'Reuse' }, challenge('sign_up'))).status).toBe(201);
     // the new one is taken
-    expect((await browser().post('/accounts', { email: next, password: PASSWORD, business_name: 'Clash' }, CHALLENGE)).body.error.code).toBe('email_taken');
+    expect((await browser().post('/accounts', { email: next, password: PASSWORD, business_name: 'Clash' }, challenge('sign_up'))).body.error.code).toBe('email_taken');
     const again = await ann.post('/me/email/verify', { code });
     expect([again.status, again.body.error.code]).toEqual([400, 'verification_expired']);
   });
@@ -307,7 +292,7 @@ describe('password resets and e-mail changes over HTTP', () => {
     const bodies: unknown[] = [null, [], 'text', 42, {}, { email: 1 }, { email: 'x'.repeat(5000) }, { token: null }, { token: {} }, { token: 'a'.repeat(300) }, { token: 'acc_1.' + 'x'.repeat(43), new_password: [] }, { code: 123456 }, { code: '' }, { email: 'a@b.c', current_password: {} }];
     for (const path of ['/password-resets', '/password-resets/check', '/password-resets/confirm', '/email-changes/undo', '/me/email', '/me/email/verify']) {
       for (const body of bodies) {
-        const answer = await b.call('POST', path, body, { ...CHALLENGE, 'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` });
+        const answer = await b.call('POST', path, body, { ...RESET_CHALLENGE(), 'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` });
         expect([path, body, answer.status < 500]).toEqual([path, body, true]);
       }
     }

@@ -1,7 +1,8 @@
+import { testChallengeToken } from '@lib/challenge';
 import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { describeApi } from '../../apps/api/src/platform/openapi';
 import { randomUUID } from 'node:crypto';
-import { AccountsTestApp, Browser, CHALLENGE, PASSWORD, newEmail, signUp, startAccountsApp } from '../accounts/support';
+import { AccountsTestApp, Browser, challenge, PASSWORD, newEmail, signUp, startAccountsApp } from '../accounts/support';
 import { Answer, TestApi, businessWithKey } from '../support/fixtures';
 
 /**
@@ -155,13 +156,13 @@ describe('the limits the OpenAPI document states for request bodies are the ones
       // a new live business for each try: a wallet taken would make the next one 409 wallet_exists
       { method: 'post', path: '/wallet', base: { type: 'created' }, send: async (body) => (await businessWithKey(api, false, 'Wallet limits')).client.post('/wallet', body), takesMaxima: false },
       // each sign-up or sign-in from a browser of its own (the per-IP limits of these routes are small); a new address each try
-      { method: 'post', path: '/accounts', base: { email: 'limits@people.example', password: PASSWORD, business_name: 'Limits' }, send: (body) => new Browser(api).post('/accounts', { ...body, ...(body.email === 'limits@people.example' ? { email: newEmail('limits') } : {}) }, CHALLENGE), takesMaxima: false },
+      { method: 'post', path: '/accounts', base: { email: 'limits@people.example', password: PASSWORD, business_name: 'Limits' }, send: (body) => new Browser(api).post('/accounts', { ...body, ...(body.email === 'limits@people.example' ? { email: newEmail('limits') } : {}) }, challenge('sign_up')), takesMaxima: false },
       { method: 'post', path: '/accounts/verify', base: { signup_id: 'sgn_none', code: '123456' }, send: (body) => new Browser(api).post('/accounts/verify', body), takesMaxima: false },
       { method: 'post', path: '/accounts/verify/resend', base: { signup_id: 'sgn_none' }, send: (body) => new Browser(api).post('/accounts/verify/resend', body), takesMaxima: false },
-      { method: 'post', path: '/sessions', base: { email: 'nobody@people.example', password: PASSWORD }, send: (body) => new Browser(api).post('/sessions', body, CHALLENGE), takesMaxima: false },
+      { method: 'post', path: '/sessions', base: { email: 'nobody@people.example', password: PASSWORD }, send: (body) => new Browser(api).post('/sessions', body, challenge('sign_in')), takesMaxima: false },
       { method: 'post', path: '/me/password', base: { current_password: 'not the password', new_password: PASSWORD }, send: (body) => person.post('/me/password', body), takesMaxima: false },
       // password resets and e-mail changes (decision 0038): a browser of their own for each public try (per-IP rules); the person's jar in a browser of its own address for /me/email (10 an hour per IP)
-      { method: 'post', path: '/password-resets', base: { email: 'nobody@people.example' }, send: (body) => new Browser(api).post('/password-resets', body, CHALLENGE), takesMaxima: false },
+      { method: 'post', path: '/password-resets', base: { email: 'nobody@people.example' }, send: (body) => new Browser(api).post('/password-resets', body, { 'service-challenge': testChallengeToken('password_reset') }), takesMaxima: false },
       { method: 'post', path: '/password-resets/check', base: { token: 'nope' }, send: (body) => new Browser(api).post('/password-resets/check', body), takesMaxima: false },
       { method: 'post', path: '/password-resets/confirm', base: { token: 'nope', new_password: PASSWORD }, send: (body) => new Browser(api).post('/password-resets/confirm', body), takesMaxima: false },
       { method: 'post', path: '/email-changes/undo', base: { token: 'nope' }, send: (body) => new Browser(api).post('/email-changes/undo', body), takesMaxima: false },

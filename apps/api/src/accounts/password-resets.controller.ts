@@ -1,10 +1,8 @@
-import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiAcceptedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import {
-  CHALLENGE_CHECK,
-  ChallengeCheck,
   CheckPasswordResetCommand,
   CheckPasswordResetRequest,
   ConfirmPasswordResetCommand,
@@ -12,40 +10,36 @@ import {
   RequestPasswordResetCommand,
   RequestPasswordResetRequest,
 } from '@lib/accounts';
+import { RequiresChallenge } from '@lib/challenge';
 import { Public, SameOriginOnly } from '../auth/auth.decorators';
 import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { RateLimit } from '../platform/rate-limit.guard';
 import { PostAction } from '../platform/route-presets';
 import { visitorMeta } from './browser';
-import { requireChallenge } from './challenge';
 import { PASSWORD_RESET_REQUEST_SCHEMA, PASSWORD_RESET_SCHEMA } from './recovery-schemas';
 
 /** Password resets (spec §7, §8; decision 0038): ask for a link, check it, set the new password. Thin. */
 @ApiTags('password-resets')
 @Controller('password-resets')
 export class PasswordResetsController {
-  constructor(
-    private readonly commands: CommandBus,
-    @Inject(CHALLENGE_CHECK) private readonly challenge: ChallengeCheck,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @ApiOperation({
     summary: 'Ask for a password reset link',
     description:
       'The answer is the same whether or not an account uses the address. When one does, a link (valid an hour, once; a newer one replaces it) is e-mailed to it — at most 3 an hour and within the address’s e-mail budget; past them nothing is sent.',
   })
-  @ApiHeader({ name: 'Service-Challenge', required: true, description: 'A passed bot-challenge token for this form (spec §5.9).' })
   @ApiAcceptedResponse({ description: 'Asked.', schema: dataOf(PASSWORD_RESET_REQUEST_SCHEMA) })
-  @ApiErrors('challenge_failed', 'cross_site_request')
+  @ApiErrors('cross_site_request')
   @Public()
   @SameOriginOnly()
+  @RequiresChallenge('password_reset')
   @RateLimit('password_resets.create')
   @IdempotencyKeyIgnored()
   @HttpCode(202)
   @Post()
   async request(@Body() body: RequestPasswordResetRequest, @Req() request: FastifyRequest) {
-    await requireChallenge(this.challenge, request, 'password_reset');
     return { data: await this.commands.execute(new RequestPasswordResetCommand(body, visitorMeta(request))) };
   }
 

@@ -1,6 +1,7 @@
 import { Decider, DomainRefusal, decideBy, ignoreUnknown } from '@lib/domain';
 import type { AccountEvent } from '../events';
-import { CODE_LIFETIME_MS, WRONG_TRIES_PER_CODE, secondsUntil } from '../signup.decider';
+import { EMAILED_CODE_RULES } from '@lib/limits';
+import { CODE_LIFETIME_MS } from '../signup.decider';
 import { AccountStreamEvent, EmailChangeStartedData, asAccountStreamEvent } from './recovery.events';
 
 /**
@@ -27,6 +28,10 @@ export const EMAIL_CHANGES_PER_HOUR = 3;
 export const UNDO_LINK_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 export const RESET_HOLD_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
+const WRONG_TRIES_PER_CODE = EMAILED_CODE_RULES.wrongTriesPerCode;
+
+/** Whole seconds until `at` (at least 1): a Retry-After. */
+const secondsUntil = (at: number, now: Date): number => Math.max(1, Math.ceil((at - now.getTime()) / 1000));
 
 export interface PendingEmailChange {
   id: string;

@@ -34,7 +34,7 @@ export class ConfirmPasswordResetHandler implements ICommandHandler<ConfirmPassw
     await this.passwords.assertStrong(input.new_password, 'new_password', { email: account.email });
     const passwordHash = await this.passwords.hash(input.new_password);
     await this.writes.run(account.id, { type: 'CompletePasswordReset', tokenHash: named.hash, passwordHash }, { ...meta, actor: { kind: 'person', id: account.id, name: null } }, now);
-    await this.failures.clear({ kind: 'email', email: emailKey(account.email), knownDevice: null });
+    await this.failures.clear({ kind: 'email', email: emailKey(account.email), browser: null });
     return { kind: 'password_reset', email: account.email, expires_at: expiresAt, hold_until: null };
   }
 }

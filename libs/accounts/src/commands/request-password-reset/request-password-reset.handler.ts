@@ -2,7 +2,8 @@ import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { newId } from '@lib/http';
 import { AccountsReadModel } from '../../accounts.read-model';
-import { EMAIL_BUDGET, EmailBudget, EmailUnavailable } from '../../ports';
+import { MailUnavailableError } from '@lib/mail';
+import { EMAIL_BUDGET, EmailBudget } from '../../ports';
 import { mayRequestReset } from '../../recovery/recovery.decider';
 import { RECOVERY_LINK_BASE, RECOVERY_MAIL, RecoveryMail, resetLink } from '../../recovery/recovery-mail';
 import { RecoveryWrites, newRecoveryToken } from '../../recovery/recovery-writes';
@@ -39,7 +40,7 @@ export class RequestPasswordResetHandler implements ICommandHandler<RequestPassw
     try {
       await this.mail.sendPasswordReset(account.email, resetLink(this.linkBase, token));
     } catch (error) {
-      if (!(error instanceof EmailUnavailable)) throw error;
+      if (!(error instanceof MailUnavailableError)) throw error;
       this.logger.warn('a password reset link was not sent: the service cannot send e-mail');
       return answer;
     }

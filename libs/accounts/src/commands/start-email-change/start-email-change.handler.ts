@@ -6,7 +6,7 @@ import { emailKey } from '../../accounts.projector';
 import { AccountsReadModel } from '../../accounts.read-model';
 import { AccountWrites, retryLater } from '../../app/account-writes';
 import { newCode } from '../../app/secrets';
-import { ACCOUNT_PASSWORDS, AccountPasswords, EMAIL_BUDGET, EmailBudget, EmailUnavailable, PASSWORD_FAILURES, PasswordFailures, PasswordSubject } from '../../ports';
+import { ACCOUNT_PASSWORDS, AccountPasswords, EMAIL_BUDGET, EmailBudget, PASSWORD_FAILURES, PasswordFailures, PasswordSubject } from '../../ports';
 import { EMAIL_CHANGE_CODE_LIFETIME_MS, EMAIL_CHANGE_LIFETIME_MS } from '../../recovery/recovery.decider';
 import { EmailChangeStartedData } from '../../recovery/recovery.events';
 import { RECOVERY_MAIL, RecoveryMail } from '../../recovery/recovery-mail';
@@ -64,14 +64,7 @@ export class StartEmailChangeHandler implements ICommandHandler<StartEmailChange
     this.writes.probe(state, { type: 'StartEmailChange', change: change('', false) }, now); // 3 an hour, before anything is spent
     const code = newCode();
     const delivered = (await this.budget.take(input.email)).allowed;
-    if (delivered) {
-      try {
-        await this.mail.sendEmailChangeCode(input.email, code);
-      } catch (error) {
-        if (error instanceof EmailUnavailable) throw new DomainRefusal('email_unavailable', 'The service cannot send e-mail right now: try again later.');
-        throw error;
-      }
-    }
+    if (delivered) await this.mail.sendEmailChangeCode(input.email, code); // MailUnavailableError: 503 email_unavailable
     const started = change(await this.passwords.hash(code), delivered);
     await this.writes.run(accountId, { type: 'StartEmailChange', change: started }, meta, now);
     return { kind: 'email_change', id: started.change_id, email: started.new_email, expires_at: started.expires_at, code_expires_at: started.code_expires_at };
