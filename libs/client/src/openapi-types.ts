@@ -9921,7 +9921,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description A passed bot-challenge token for this form (spec §5.9). */
+                /** @description A passed bot-challenge token for the password_reset form (Cloudflare Turnstile: the widget's response, its action `password_reset`). Each token passes once. */
                 "Service-Challenge": string;
             };
             path?: never;
@@ -9948,8 +9948,8 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `challenge_failed`: the Service-Challenge header holds no passed bot-challenge token for the password_reset form: missing, refused, already used or from another form
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
-             *     - `challenge_failed`
              */
             400: {
                 headers: {
@@ -10537,7 +10537,7 @@ export interface operations {
             };
             /**
              * @description Unavailable. Error codes:
-             *     - `email_unavailable`
+             *     - `email_unavailable`: the deployment cannot send the e-mail this request needs now (its SMTP server unreachable or refusing, or no e-mail configured); retry later
              *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
              */
             503: {
@@ -10703,7 +10703,7 @@ export interface operations {
             };
             /**
              * @description Unavailable. Error codes:
-             *     - `email_unavailable`
+             *     - `email_unavailable`: the deployment cannot send the e-mail this request needs now (its SMTP server unreachable or refusing, or no e-mail configured); retry later
              *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
              */
             503: {
