@@ -41,6 +41,12 @@ const BODY_ROUTES = [
   'POST /me/passkeys',
   'POST /passkeys/authentication/verify',
   'POST /sessions/current/step-up',
+  'POST /me/email',
+  'POST /me/email/verify',
+  'POST /email-changes/undo',
+  'POST /password-resets',
+  'POST /password-resets/check',
+  'POST /password-resets/confirm',
 ] as const;
 
 const NOT_OBJECTS = ['null', ' null\n', '[]', '[{}]', '[{"metadata":null}]', '"x"', '""', '"{}"', '1', '0', '-1.5', 'true', 'false'];

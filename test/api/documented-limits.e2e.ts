@@ -1,3 +1,4 @@
+import { testChallengeToken } from '@lib/challenge';
 import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { describeApi } from '../../apps/api/src/platform/openapi';
 import { randomUUID } from 'node:crypto';
@@ -141,6 +142,7 @@ describe('the limits the OpenAPI document states for request bodies are the ones
     };
     const registering = samePerson();
     const steppingUp = samePerson();
+    const asPerson = samePerson;
     doc = (await (await fetch(`${api.base}/openapi.json`)).json()) as OpenAPIObject;
     components = doc.components!.schemas as Record<string, Schema>;
     const limits = await businessWithKey(api, true, 'Limits');
@@ -187,6 +189,13 @@ describe('the limits the OpenAPI document states for request bodies are the ones
       { method: 'post', path: '/me/passkeys', base: { credential: PASSKEY_REGISTRATION }, send: (body) => registering.post('/me/passkeys', body), takesMaxima: false },
       { method: 'post', path: '/passkeys/authentication/verify', base: { credential: PASSKEY_ASSERTION }, send: (body) => new Browser(api).post('/passkeys/authentication/verify', body), takesMaxima: false },
       { method: 'post', path: '/sessions/current/step-up', base: { current_password: 'not the password' }, send: (body) => steppingUp.post('/sessions/current/step-up', body), takesMaxima: false },
+      // password resets and e-mail changes (decision 0038): a browser of their own for each public try (per-IP rules); the person's jar in a browser of its own address for /me/email (10 an hour per IP)
+      { method: 'post', path: '/password-resets', base: { email: 'nobody@people.example' }, send: (body) => new Browser(api).post('/password-resets', body, { 'service-challenge': testChallengeToken('password_reset') }), takesMaxima: false },
+      { method: 'post', path: '/password-resets/check', base: { token: 'nope' }, send: (body) => new Browser(api).post('/password-resets/check', body), takesMaxima: false },
+      { method: 'post', path: '/password-resets/confirm', base: { token: 'nope', new_password: PASSWORD }, send: (body) => new Browser(api).post('/password-resets/confirm', body), takesMaxima: false },
+      { method: 'post', path: '/email-changes/undo', base: { token: 'nope' }, send: (body) => new Browser(api).post('/email-changes/undo', body), takesMaxima: false },
+      { method: 'post', path: '/me/email', base: { email: 'other@people.example', current_password: 'not the password' }, send: (body) => asPerson().post('/me/email', body), takesMaxima: false },
+      { method: 'post', path: '/me/email/verify', base: { code: '123456' }, send: (body) => person.post('/me/email/verify', body), takesMaxima: false },
       { method: 'post', path: '/webhooks', base: { url: 'https://example.com/hook', event_types: ['payment.created'] }, send: (body) => shop.post('/webhooks', body), takesMaxima: true },
       {
         method: 'patch',

@@ -105,7 +105,13 @@ export interface AccountEmailState {
   pendingSignup: string | null;
 }
 
-export type AccountEmailCommand = { type: 'NoteSignup'; email: string; signupId: string } | { type: 'ClaimAccountEmail'; email: string; accountId: string; signupId: string };
+export type AccountEmailCommand =
+  | { type: 'NoteSignup'; email: string; signupId: string }
+  | { type: 'ClaimAccountEmail'; email: string; accountId: string; signupId: string }
+  /** An e-mail change (or its undo) moves the account here: no sign-up needed; a pending sign-up is replaced (decision 0038). */
+  | { type: 'ClaimEmailForChange'; email: string; accountId: string }
+  /** The account leaves this address (its change or undo claimed another): nothing when it is not the holder. */
+  | { type: 'ReleaseAccountEmail'; email: string; accountId: string };
 
 const taken = () => new DomainRefusal('email_taken', 'Another account uses this e-mail address.', 'email');
 
@@ -117,6 +123,14 @@ const taken = () => new DomainRefusal('email_taken', 'Another account uses this 
 export const accountEmailDecider: Decider<AccountEmailCommand, AccountEmailEvent, AccountEmailState> = {
   initialState: { holder: null, pendingSignup: null },
   decide(command, state) {
+    if (command.type === 'ReleaseAccountEmail') {
+      return state.holder === command.accountId ? [{ type: 'AccountEmailReleased', data: { email: command.email, account_id: command.accountId } }] : [];
+    }
+    if (command.type === 'ClaimEmailForChange') {
+      if (state.holder === command.accountId) return [];
+      if (state.holder !== null) throw taken();
+      return [{ type: 'AccountEmailClaimed', data: { email: command.email, account_id: command.accountId } }];
+    }
     if (command.type === 'NoteSignup') {
       if (state.holder !== null) throw taken();
       return state.pendingSignup === command.signupId ? [] : [{ type: 'AccountEmailSignupStarted', data: { email: command.email, signup_id: command.signupId } }];
@@ -132,6 +146,8 @@ export const accountEmailDecider: Decider<AccountEmailCommand, AccountEmailEvent
         return { ...state, pendingSignup: event.data.signup_id };
       case 'AccountEmailClaimed':
         return { holder: event.data.account_id, pendingSignup: null };
+      case 'AccountEmailReleased':
+        return state.holder === event.data.account_id ? { ...state, holder: null } : state;
       default:
         return ignoreUnknown(event, state);
     }

@@ -33,13 +33,14 @@ import {
   SIGNUP_CODE_LIMIT,
   SignupCodeLimit,
 } from './ports';
+import { RecoveryOptions, recoveryProviders } from './recovery/recovery.providers';
 import { GetAccountHandler } from './queries/get-account/get-account.handler';
 import { ListSessionsHandler } from './queries/list-sessions/list-sessions.handler';
 
 export const ACCOUNT_HANDLERS = [StartSignupHandler, VerifySignupHandler, ResendSignupCodeHandler, SignInHandler, EndSessionHandler, ChangePasswordHandler, GetAccountHandler, ListSessionsHandler];
 
 /** Bindings of the ports (each left out: its default). */
-export interface AccountsOptions extends TwoFactorOptions {
+export interface AccountsOptions extends TwoFactorOptions, RecoveryOptions {
   clock?: AccountsClock;
   /** Where breached passwords are looked up (libs/passwords; default `offline`, an empty list). */
   breaches?: PasswordsOptions;
@@ -77,7 +78,7 @@ export class AccountsModule {
       module: AccountsModule,
       global: true,
       imports: [LimitsModule, PasswordsModule.forRoot(options.breaches ?? { breachSource: 'offline' })],
-      providers: [...bindings, AccountsReadModel, AccountWrites, CodeMailer, SessionStarter, SessionAuthenticator, ...ACCOUNT_HANDLERS, ...TWO_FACTOR_PROVIDERS, ...TWO_FACTOR_HANDLERS, ...PASSKEY_PROVIDERS],
+      providers: [...bindings, AccountsReadModel, AccountWrites, CodeMailer, SessionStarter, SessionAuthenticator, ...ACCOUNT_HANDLERS, ...TWO_FACTOR_PROVIDERS, ...TWO_FACTOR_HANDLERS, ...PASSKEY_PROVIDERS, ...recoveryProviders(options)],
       exports: [SessionAuthenticator, StepUpCheck, AccountsReadModel, ACCOUNTS_CLOCK],
     };
   }

@@ -3,6 +3,7 @@ import type { RecordedEvent } from '@lib/eventstore';
 import type { Projector } from '@lib/projections';
 import { eventTime } from '@lib/payments';
 import { asAccountEvent } from './events';
+import { projectRecoveryEvent } from './recovery/recovery.projection';
 import { ACCOUNT_STREAM } from './stream-categories';
 
 /** The key an address is found by: trimmed, lower case. */
@@ -58,6 +59,7 @@ export const accountsProjector: Projector = {
   `,
   async handle(events: RecordedEvent[], tx: Sql): Promise<void> {
     for (const event of events) {
+      if (ACCOUNT_STREAM.owns(event.stream) && (await projectRecoveryEvent(event, ACCOUNT_STREAM.parse(event.stream)!, eventTime(event), tx))) continue;
       const e = asAccountEvent(event);
       if (e === null) continue;
       const accountId = ACCOUNT_STREAM.parse(event.stream)!;

@@ -33,7 +33,7 @@ export interface SessionStartedData {
   expires_at: string;
 }
 
-export type SessionEndReason = 'signed_out' | 'revoked' | 'password_changed';
+export type SessionEndReason = 'signed_out' | 'revoked' | 'password_changed' | 'password_reset' | 'email_change_undone';
 
 export type AccountEvent =
   | { type: 'AccountOpened'; data: AccountOpenedData }
@@ -54,9 +54,11 @@ export function asAccountEvent(event: { stream?: string; type: string; data: unk
 
 export type AccountEmailEvent =
   | { type: 'AccountEmailSignupStarted'; data: { email: string; signup_id: string } }
-  | { type: 'AccountEmailClaimed'; data: { email: string; account_id: string } };
+  | { type: 'AccountEmailClaimed'; data: { email: string; account_id: string } }
+  /** The holder let the address go: an e-mail change moved it to another address, or its undo moved it back (decision 0038). */
+  | { type: 'AccountEmailReleased'; data: { email: string; account_id: string } };
 
-export const ACCOUNT_EMAIL_EVENT_TYPES = ['AccountEmailSignupStarted', 'AccountEmailClaimed'] as const;
+export const ACCOUNT_EMAIL_EVENT_TYPES = ['AccountEmailSignupStarted', 'AccountEmailClaimed', 'AccountEmailReleased'] as const;
 
 export function asAccountEmailEvent(event: { stream?: string; type: string; data: unknown }): AccountEmailEvent | null {
   if (event.stream !== undefined && !ACCOUNT_EMAIL_STREAM.owns(event.stream)) return null;

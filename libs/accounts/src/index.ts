@@ -25,6 +25,7 @@ export * from './ports';
 export * from './queries/get-account/get-account.query';
 export * from './passkeys';
 export * from './queries/list-sessions/list-sessions.query';
+export * from './recovery';
 export * from './signup.decider';
 export * from './stream-categories';
 export * from './views';

@@ -91,6 +91,9 @@ export const ERROR_STATUS = {
   // §7 allows 400 or 409; §4's alert-email confirm names 409, so one status serves both (decisions 0034, 0035)
   verification_expired: 409,
   password_reset_required: 403,
+  // password resets and e-mail changes (decision 0038)
+  invalid_token: 400,
+  reset_on_hold: 409,
   email_taken: 409,
   current_session: 409,
   too_many_attempts: 429,

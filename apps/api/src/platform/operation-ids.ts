@@ -39,6 +39,12 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /passkeys/authentication/verify': 'signInWithPasskey',
   'POST /sessions/current/step-up/options': 'startStepUp',
   'POST /sessions/current/step-up': 'stepUp',
+  'POST /me/email': 'changeEmail',
+  'POST /me/email/verify': 'verifyEmailChange',
+  'POST /email-changes/undo': 'undoEmailChange',
+  'POST /password-resets': 'requestPasswordReset',
+  'POST /password-resets/check': 'checkPasswordReset',
+  'POST /password-resets/confirm': 'confirmPasswordReset',
 
   'POST /payments': 'createPayment',
   'GET /payments': 'listPayments',

@@ -12,6 +12,7 @@ import { TwoFactorChallengeView } from '../../two-factor/views';
 import { SessionView } from '../../views';
 import type { StartedSession } from '../account-input';
 import { SignInCommand } from './sign-in.command';
+import { RESET_REQUIRED_HASH } from '../../recovery/recovery.projection';
 
 /** Verified against when the address names no account, so an unknown address takes as long as a wrong password. */
 let decoy: Promise<string> | null = null;
@@ -41,6 +42,7 @@ export class SignInHandler implements ICommandHandler<SignInCommand, StartedSess
     const gate = await this.failures.check(subject);
     if (gate.state === 'locked') throw retryLater('too_many_attempts', 'Too many wrong passwords: wait before trying again.', gate.retryAfterSec);
     if (gate.state === 'disabled') throw new DomainRefusal('password_reset_required', 'This password stopped working after too many failures: reset it.');
+    if (account?.password_hash === RESET_REQUIRED_HASH) throw new DomainRefusal('password_reset_required', 'This password stopped working when an e-mail change was undone: reset it.');
     const matches = account !== null ? await this.passwords.verify(account.password_hash, input.password) : (await this.passwords.verify(await this.decoyHash(), input.password), false);
     if (!matches) {
       await this.failures.fail(subject);

@@ -1,0 +1,73 @@
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import {
+  CheckPasswordResetCommand,
+  CheckPasswordResetRequest,
+  ConfirmPasswordResetCommand,
+  ConfirmPasswordResetRequest,
+  RequestPasswordResetCommand,
+  RequestPasswordResetRequest,
+} from '@lib/accounts';
+import { RequiresChallenge } from '@lib/challenge';
+import { Public, SameOriginOnly } from '../auth/auth.decorators';
+import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
+import { ApiErrors, dataOf } from '../platform/openapi';
+import { RateLimit } from '../platform/rate-limit.guard';
+import { PostAction } from '../platform/route-presets';
+import { visitorMeta } from './browser';
+import { PASSWORD_RESET_REQUEST_SCHEMA, PASSWORD_RESET_SCHEMA } from './recovery-schemas';
+
+/** Password resets (spec §7, §8; decision 0038): ask for a link, check it, set the new password. Thin. */
+@ApiTags('password-resets')
+@Controller('password-resets')
+export class PasswordResetsController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @ApiOperation({
+    summary: 'Ask for a password reset link',
+    description:
+      'The answer is the same whether or not an account uses the address. When one does, a link (valid an hour, once; a newer one replaces it) is e-mailed to it — at most 3 an hour and within the address’s e-mail budget; past them nothing is sent.',
+  })
+  @ApiAcceptedResponse({ description: 'Asked.', schema: dataOf(PASSWORD_RESET_REQUEST_SCHEMA) })
+  @ApiErrors('cross_site_request')
+  @Public()
+  @SameOriginOnly()
+  @RequiresChallenge('password_reset')
+  @RateLimit('password_resets.create')
+  @IdempotencyKeyIgnored()
+  @HttpCode(202)
+  @Post()
+  async request(@Body() body: RequestPasswordResetRequest, @Req() request: FastifyRequest) {
+    return { data: await this.commands.execute(new RequestPasswordResetCommand(body, visitorMeta(request))) };
+  }
+
+  @ApiOperation({ summary: 'Check a password reset link before choosing the new password' })
+  @ApiOkResponse({ description: 'The link, usable.', schema: dataOf(PASSWORD_RESET_SCHEMA) })
+  @ApiErrors('invalid_token', 'cross_site_request')
+  @Public()
+  @SameOriginOnly()
+  @RateLimit('tokens')
+  @IdempotencyKeyIgnored()
+  @PostAction('check')
+  async check(@Body() body: CheckPasswordResetRequest) {
+    return { data: await this.commands.execute(new CheckPasswordResetCommand(body.token)) };
+  }
+
+  @ApiOperation({
+    summary: 'Set a new password through a reset link',
+    description:
+      'Ends every session of the person and clears the failed-password count of the address (a password that stopped working after 100 failures works again). After an undone e-mail change, 409 `reset_on_hold` until a day has passed (`Retry-After`).',
+  })
+  @ApiOkResponse({ description: 'The link, now used.', schema: dataOf(PASSWORD_RESET_SCHEMA) })
+  @ApiErrors('invalid_token', 'weak_password', 'reset_on_hold', 'cross_site_request')
+  @Public()
+  @SameOriginOnly()
+  @RateLimit('tokens')
+  @IdempotencyKeyIgnored()
+  @PostAction('confirm')
+  async confirm(@Body() body: ConfirmPasswordResetRequest, @Req() request: FastifyRequest) {
+    return { data: await this.commands.execute(new ConfirmPasswordResetCommand(body, visitorMeta(request))) };
+  }
+}

@@ -1,0 +1,13 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ACCOUNT_EMAIL_MAX, AccountEmail, PASSWORD_MAX, Password } from '../account-input';
+
+/** POST /me/email (decision 0038). */
+export class StartEmailChangeRequest {
+  @AccountEmail()
+  @ApiProperty({ description: 'The new address: a 6-digit code is e-mailed to it (409 email_taken when another account uses it).', maxLength: ACCOUNT_EMAIL_MAX })
+  email!: string;
+
+  @Password('current_password', true)
+  @ApiProperty({ description: 'The password now (400 invalid_credentials when wrong).', maxLength: PASSWORD_MAX })
+  current_password!: string;
+}

@@ -1,0 +1,59 @@
+import { Mailer, renderMail } from '@lib/mail';
+
+/**
+ * The e-mails of password resets and e-mail changes (decision 0038), a port of its own beside
+ * decision 0034's ACCOUNT_MAIL so either binds without the other; by default over libs/mail's
+ * MAILER (MailerRecoveryMail). A mailer that cannot send throws MailUnavailableError (503
+ * email_unavailable). Links carry their token in the fragment (`#token=…`): a browser never
+ * sends it to the dashboard's server, so no access log holds it.
+ */
+export const RECOVERY_MAIL = Symbol('RECOVERY_MAIL');
+export interface RecoveryMail {
+  sendPasswordReset(to: string, link: string): Promise<void>;
+  sendEmailChangeCode(to: string, code: string): Promise<void>;
+  /** To the old address once the change is made: what changed, and the link that undoes it. */
+  sendEmailChangeUndo(to: string, newEmail: string, link: string): Promise<void>;
+}
+
+/** Where the e-mailed links point: the dashboard's pages. */
+export const RECOVERY_LINK_BASE = Symbol('RECOVERY_LINK_BASE');
+
+export const resetLink = (base: string, token: string): string => `${base.replace(/\/+$/, '')}/password-reset#token=${token}`;
+export const undoLink = (base: string, token: string): string => `${base.replace(/\/+$/, '')}/email-change/undo#token=${token}`;
+
+/** The messages through libs/mail (renderMail: plain text and HTML, no tracking). */
+export class MailerRecoveryMail implements RecoveryMail {
+  constructor(private readonly mailer: Mailer) {}
+
+  async sendPasswordReset(to: string, link: string): Promise<void> {
+    const mail = renderMail({
+      title: 'Reset your password',
+      paragraphs: ['Someone asked to reset the password of your account. Open this link within an hour to choose a new one; it works once.'],
+      link: { url: link, label: 'Choose a new password' },
+      footer: 'If it was not you, ignore this e-mail: your password stays as it is.',
+    });
+    await this.mailer.send({ to, ...mail });
+  }
+
+  async sendEmailChangeCode(to: string, code: string): Promise<void> {
+    const mail = renderMail({
+      title: 'Confirm your new e-mail address',
+      paragraphs: ['Type this code to make this the address of your account. It is valid for 15 minutes.'],
+      code,
+      footer: 'If you did not ask to use this address, ignore this e-mail: nothing changes without the code.',
+    });
+    await this.mailer.send({ to, ...mail });
+  }
+
+  async sendEmailChangeUndo(to: string, newEmail: string, link: string): Promise<void> {
+    const mail = renderMail({
+      title: 'Your e-mail address was changed',
+      paragraphs: [
+        `The e-mail address of your account is now ${newEmail}.`,
+        'If you did not make this change, open this link within 7 days: it puts this address back and signs everyone out. You will then choose a new password, after a day.',
+      ],
+      link: { url: link, label: 'Undo the change' },
+    });
+    await this.mailer.send({ to, ...mail });
+  }
+}

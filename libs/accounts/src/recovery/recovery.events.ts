@@ -1,0 +1,74 @@
+import { ACCOUNT_EVENT_TYPES, AccountEvent, asAccountEvent } from '../events';
+import { ACCOUNT_STREAM } from '../stream-categories';
+
+/**
+ * The events of password resets and e-mail changes (decision 0038), on the person's stream
+ * `account-<acc_id>` beside those of decision 0034. Stored format: add optional fields, never
+ * rename or remove. No event holds a token or a code: tokens (256 random bits) as SHA-256, the
+ * 6-digit code as argon2id.
+ */
+
+export interface PasswordResetRequestedData {
+  reset_id: string;
+  /** SHA-256 (hex) of the e-mailed link's token. */
+  token_hash: string;
+  requested_at: string;
+  /** The link works until this (an hour). */
+  expires_at: string;
+}
+
+export interface EmailChangeStartedData {
+  change_id: string;
+  new_email: string;
+  /** argon2id of the 6-digit code e-mailed to the new address. */
+  code_hash: string;
+  sent_at: string;
+  /** The code works until this (15 minutes). */
+  code_expires_at: string;
+  /** The change must be confirmed before this (a day). */
+  expires_at: string;
+  /** False when the new address's e-mail budget was spent: no e-mail went out. */
+  delivered: boolean;
+}
+
+export interface AccountEmailChangedData {
+  change_id: string;
+  old_email: string;
+  new_email: string;
+  /** SHA-256 (hex) of the undo link's token, e-mailed to the old address. */
+  undo_token_hash: string;
+  undo_expires_at: string;
+}
+
+export type RecoveryEvent =
+  | { type: 'PasswordResetRequested'; data: PasswordResetRequestedData }
+  | { type: 'PasswordResetCompleted'; data: { reset_id: string } }
+  | { type: 'EmailChangeStarted'; data: EmailChangeStartedData }
+  | { type: 'EmailChangeCodeRejected'; data: { change_id: string } }
+  | { type: 'AccountEmailChanged'; data: AccountEmailChangedData }
+  | { type: 'EmailChangeUndone'; data: { change_id: string; email: string; from_email: string } }
+  /** The password stops working until a reset, which is held until `hold_until` (an undone e-mail change). */
+  | { type: 'PasswordResetRequired'; data: { reason: 'email_change_undone'; hold_until: string } };
+
+export const RECOVERY_EVENT_TYPES = [
+  'PasswordResetRequested',
+  'PasswordResetCompleted',
+  'EmailChangeStarted',
+  'EmailChangeCodeRejected',
+  'AccountEmailChanged',
+  'EmailChangeUndone',
+  'PasswordResetRequired',
+] as const;
+
+/** What the recovery decider reads of the person's stream: its own events and those of decision 0034. */
+export type AccountStreamEvent = AccountEvent | RecoveryEvent;
+
+export function asRecoveryEvent(event: { stream?: string; type: string; data: unknown }): RecoveryEvent | null {
+  if (event.stream !== undefined && !ACCOUNT_STREAM.owns(event.stream)) return null;
+  if (!(RECOVERY_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
+  return { type: event.type, data: event.data } as RecoveryEvent;
+}
+
+export function asAccountStreamEvent(event: { stream?: string; type: string; data: unknown }): AccountStreamEvent | null {
+  return (ACCOUNT_EVENT_TYPES as readonly string[]).includes(event.type) ? asAccountEvent(event) : asRecoveryEvent(event);
+}
