@@ -5,7 +5,7 @@ import { linksProjector } from '@lib/links';
 import { paymentsProjector } from '@lib/payments';
 import { Projector, streamCatalogProjector } from '@lib/projections';
 import { SEARCH_PROJECTOR } from '@lib/search';
-import { walletsProjector } from '@lib/wallets';
+import { walletTransactionsProjector, walletsProjector } from '@lib/wallets';
 import { businessEventSource, customerEventSource, linkEventSource, paymentEventSource, webhookProjectors } from '@lib/webhooks';
 
 /** What a projector's output depends on beyond the log (the same for a rebuild as for the live run). */
@@ -24,7 +24,7 @@ export function allProjectors(options: ProjectorOptions): readonly Projector[] {
 }
 
 /** The projectors of the capabilities' read models (every one but the webhook events' and outbox's, which take event sources). */
-export const READ_MODEL_PROJECTORS: readonly Projector[] = [streamCatalogProjector, businessesProjector, paymentsProjector, walletsProjector, customersProjector, linksProjector, SEARCH_PROJECTOR, accountsProjector];
+export const READ_MODEL_PROJECTORS: readonly Projector[] = [streamCatalogProjector, businessesProjector, paymentsProjector, walletsProjector, customersProjector, linksProjector, SEARCH_PROJECTOR, accountsProjector, walletTransactionsProjector];
 
 /** The projectors with the default checkout url (names, ordering; tests). The service uses allProjectors(config). */
 export const ALL_PROJECTORS: readonly Projector[] = allProjectors({ checkoutBaseUrl: 'http://localhost:3000/checkout' });

@@ -1,14 +1,15 @@
-import { Body, Controller, Delete, Get, Post, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Business } from '@lib/businesses';
-import { CreateWalletCommand, CreateWalletRequest, GetWalletQuery } from '@lib/wallets';
+import { CreateWalletCommand, CreateWalletRequest, GetWalletQuery, GetWalletTransactionQuery, ListWalletTransactionsQuery, SendFromWalletCommand, SendFromWalletRequest } from '@lib/wallets';
 import { DashboardOnly, LiveModeAction, RequiresPermission } from '../auth/auth.decorators';
 import { CurrentBusiness, writeMeta } from '../auth/request-auth';
-import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
+import { IdempotencyKeyIgnored, IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
-import { CREATED_WALLET_SCHEMA, WALLET_SCHEMA } from './schemas';
+import { ApiPage } from '../platform/route-presets';
+import { CREATED_WALLET_SCHEMA, WALLET_SCHEMA, WALLET_TRANSACTION_SCHEMA } from './schemas';
 
 /**
  * The business's wallet (decision 0024): create, import or connect it, and read it. Thin: each
@@ -52,12 +53,32 @@ export class WalletController {
     throw new Error('unreachable: dashboard sessions do not exist yet, and API keys are refused by the guard');
   }
 
-  /** §4: sends from the wallet belong to dashboard sessions; API keys get 403 session_required (issue 15). */
-  @ApiOperation({ summary: 'Send from the wallet (dashboard sessions only)' })
-  @ApiErrors('session_required')
+  /** §4: sends from the wallet belong to dashboard sessions; API keys get 403 session_required (decision 0040). */
+  @ApiOperation({ summary: 'Send from the wallet: a signed transaction checked and relayed, or an external wallet’s record by hash (dashboard sessions only)' })
+  @ApiCreatedResponse({ description: 'The wallet transaction, pending.', schema: dataOf(WALLET_TRANSACTION_SCHEMA) })
+  @ApiErrors('session_required', 'not_found', 'invalid_address', 'insufficient_funds', 'insufficient_fee_funds', 'duplicate_transaction', 'transaction_rejected', 'network_unavailable')
   @DashboardOnly()
+  @IdempotencyKeyRequired()
   @Post('transactions')
-  send(): never {
-    throw new Error('unreachable: dashboard sessions do not exist yet, and API keys are refused by the guard');
+  async send(@CurrentBusiness() business: Business, @Body() body: SendFromWalletRequest, @Req() request: FastifyRequest) {
+    return { data: await this.commands.execute(new SendFromWalletCommand(business, body, writeMeta(request))) };
+  }
+
+  @ApiOperation({ summary: 'List the wallet’s transactions, newest first (filter: status)' })
+  @ApiQuery({ name: 'status', required: false, description: 'pending, confirmed or failed.' })
+  @ApiPage(WALLET_TRANSACTION_SCHEMA, 'A page of wallet transactions.', 'next_cursor of the previous page (bound to this list and its filter).')
+  @RequiresPermission('wallet', 'read')
+  @Get('transactions')
+  listTransactions(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>) {
+    return this.queries.execute(new ListWalletTransactionsQuery(business.id, query));
+  }
+
+  @ApiOperation({ summary: 'Follow a wallet transaction' })
+  @ApiOkResponse({ description: 'The wallet transaction.', schema: dataOf(WALLET_TRANSACTION_SCHEMA) })
+  @ApiErrors('not_found')
+  @RequiresPermission('wallet', 'read')
+  @Get('transactions/:id')
+  async getTransaction(@CurrentBusiness() business: Business, @Param('id') id: string) {
+    return { data: await this.queries.execute(new GetWalletTransactionQuery(business.id, id)) };
   }
 }
