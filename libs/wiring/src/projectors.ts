@@ -6,7 +6,7 @@ import { paymentsProjector } from '@lib/payments';
 import { Projector, streamCatalogProjector } from '@lib/projections';
 import { SEARCH_PROJECTOR } from '@lib/search';
 import { walletTransactionsProjector, walletsProjector } from '@lib/wallets';
-import { businessEventSource, customerEventSource, linkEventSource, paymentEventSource, webhookProjectors } from '@lib/webhooks';
+import { businessEventSource, customerEventSource, linkEventSource, paymentEventSource, walletTransactionEventSource, webhookProjectors } from '@lib/webhooks';
 
 /** What a projector's output depends on beyond the log (the same for a rebuild as for the live run). */
 export interface ProjectorOptions {
@@ -20,7 +20,7 @@ export interface ProjectorOptions {
  * apps/cli) hand it this list. A capability adds its projectors here.
  */
 export function allProjectors(options: ProjectorOptions): readonly Projector[] {
-  return [...READ_MODEL_PROJECTORS, ...webhookProjectors([businessEventSource, paymentEventSource(options), customerEventSource, linkEventSource(options)])];
+  return [...READ_MODEL_PROJECTORS, ...webhookProjectors([businessEventSource, paymentEventSource(options), customerEventSource, linkEventSource(options), walletTransactionEventSource])];
 }
 
 /** The projectors of the capabilities' read models (every one but the webhook events' and outbox's, which take event sources). */

@@ -80,6 +80,9 @@ describe('wallet sends of a simulated business over HTTP (sessions)', () => {
     expect((await shop.post('/test_clock/advance', { seconds: 61 })).status).toBe(200);
     const confirmed = await eventually(() => shop.get(`/wallet/transactions/${id}`).then((r) => r.body.data), (t) => t.status === 'confirmed', { what: 'simulated send confirmed' });
     expect(confirmed.confirmed_at).toEqual(expect.any(String));
+    // and the API event for webhooks
+    const events = await eventually(() => shop.get(`/events?subject_id=${id}`).then((r) => r.body.data as { type: string; data: { id: string; status: string } }[]), (e) => e.length > 0, { what: 'wallet_transaction.confirmed event' });
+    expect(events.map((e) => [e.type, e.data.id, e.data.status])).toEqual([['wallet_transaction.confirmed', id, 'confirmed']]);
     const pending = await shop.get('/wallet/transactions?status=pending');
     expect(pending.body.data.map((t: { id: string }) => t.id)).not.toContain(id);
   });
