@@ -33,6 +33,7 @@ const BODY_ROUTES = [
   'POST /accounts/verify/resend',
   'POST /sessions',
   'POST /me/password',
+  'POST /wallet/transactions',
 ] as const;
 
 const NOT_OBJECTS = ['null', ' null\n', '[]', '[{}]', '[{"metadata":null}]', '"x"', '""', '"{}"', '1', '0', '-1.5', 'true', 'false'];
@@ -62,12 +63,13 @@ function bodyRoutes(api: TestApi): string[] {
 describe('a body must be a JSON object on every route that takes one (spec §7)', () => {
   const ids: Record<string, string> = {};
   let person: Browser;
+  let personBusiness: string;
   const suite = appPerSuite(
     // the accounts capability with a real SMTP server: POST /me/password needs a signed-in person
     async () => {
       const accounts = await startAccountsApp('embedded');
       person = new Browser(accounts.api);
-      await signUp(accounts, person);
+      personBusiness = (await signUp(accounts, person)).businessId;
       return { ...accounts.api, close: accounts.close };
     },
     async (api) => {
@@ -139,7 +141,12 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
           method,
           // a person's own route takes their session cookie (an API key there is 403 session_required)
           headers: {
-            ...(route.startsWith('POST /me/') ? { cookie: [...person.jar].map(([k, v]) => `${k}=${v}`).join('; ') } : { authorization: `Bearer ${suite.shop.secret_key}` }),
+            // (and a dashboard-only route the session of a person acting for their business)
+            ...(route === 'POST /wallet/transactions'
+              ? { cookie: [...person.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'service-business': personBusiness }
+              : route.startsWith('POST /me/')
+                ? { cookie: [...person.jar].map(([k, v]) => `${k}=${v}`).join('; ') }
+                : { authorization: `Bearer ${suite.shop.secret_key}` }),
             'content-type': 'application/json',
             'idempotency-key': `k-${Math.random()}`,
           },

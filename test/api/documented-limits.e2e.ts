@@ -122,7 +122,7 @@ describe('the limits the OpenAPI document states for request bodies are the ones
     accounts = await startAccountsApp('embedded');
     api = accounts.api;
     const person = new Browser(api);
-    await signUp(accounts, person);
+    const { businessId: personBusiness } = await signUp(accounts, person);
     doc = (await (await fetch(`${api.base}/openapi.json`)).json()) as OpenAPIObject;
     components = doc.components!.schemas as Record<string, Schema>;
     const shop = (await businessWithKey(api, true, 'Limits')).client;
@@ -154,6 +154,8 @@ describe('the limits the OpenAPI document states for request bodies are the ones
       { method: 'post', path: '/accounts/verify', base: { signup_id: 'sgn_none', code: '123456' }, send: (body) => new Browser(api).post('/accounts/verify', body), takesMaxima: false },
       { method: 'post', path: '/accounts/verify/resend', base: { signup_id: 'sgn_none' }, send: (body) => new Browser(api).post('/accounts/verify/resend', body), takesMaxima: false },
       { method: 'post', path: '/sessions', base: { email: 'nobody@people.example', password: PASSWORD }, send: (body) => new Browser(api).post('/sessions', body, challenge('sign_in')), takesMaxima: false },
+      // dashboard sessions only: the person's business (a simulated one, its wallet made at sign-up); the signed transaction is refused after the body's limits
+      { method: 'post', path: '/wallet/transactions', base: { asset: 'ETH', network: 'ethereum', amount: '0.001', to_address: '0x1111111111111111111111111111111111111111', signed_transaction: '0x00' }, send: (body) => person.forBusiness(personBusiness).post('/wallet/transactions', body, { 'idempotency-key': randomUUID() }), takesMaxima: false },
       { method: 'post', path: '/me/password', base: { current_password: 'not the password', new_password: PASSWORD }, send: (body) => person.post('/me/password', body), takesMaxima: false },
       { method: 'post', path: '/webhooks', base: { url: 'https://example.com/hook', event_types: ['payment.created'] }, send: (body) => shop.post('/webhooks', body), takesMaxima: true },
       {

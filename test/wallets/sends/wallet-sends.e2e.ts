@@ -153,4 +153,28 @@ describe('wallet sends of a simulated business over HTTP (sessions)', () => {
     const byKey = await keyed.client.post('/wallet/transactions', { asset: 'ETH', network: 'ethereum', amount: '0.001', to_address: RECIPIENT, tx_hash: `0x${'cd'.repeat(32)}` });
     expect([byKey.status, byKey.body.error.code]).toEqual([403, 'session_required']);
   });
+
+  it('fuzz: malformed bodies on POST /wallet/transactions are 4xx envelopes, never a 5xx; the one signed transaction is recorded at most once', async () => {
+    const before = (await shop.get('/wallet/transactions?limit=100')).body.data.length;
+    const values: unknown[] = [null, true, 0, -1, 1e308, '', ' ', 'x'.repeat(20_001), '0x', '0x' + 'zz'.repeat(40), '0x' + '00'.repeat(200), 'AAAA', '====', '-1', '1e5', '0.0', '00.1', '１', '\u0000', '__proto__', [], {}, ['ETH'], { $gt: '' }];
+    const base = { asset: 'ETH', network: 'ethereum', amount: '0.001', to_address: RECIPIENT, signed_transaction: await signedEth('0.001') };
+    const problems: string[] = [];
+    let created = 0;
+    const fields = ['asset', 'network', 'amount', 'to_address', 'speed', 'note', 'signed_transaction', 'funding_transaction', 'tx_hash', '__proto__', 'constructor'];
+    const cases: Record<string, unknown>[] = [];
+    for (const field of fields) for (const value of values) cases.push({ ...base, [field]: value });
+    for (const network of ['solana', 'bitcoin', 'polygon', 'base', 'tron']) for (const asset of ['SOL', 'BTC', 'USDC', 'ETH', 'DOGE']) cases.push({ ...base, network, asset, signed_transaction: 'AQ==' });
+    cases.push({ ...base, network: 'solana', asset: 'SOL', to_address: 'HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk', signed_transaction: Buffer.alloc(300, 1).toString('base64') });
+    for (let i = 0; i < cases.length; i += 16) {
+      const answers = await Promise.all(cases.slice(i, i + 16).map((c) => send(shop, c).then((a) => [c, a] as const)));
+      for (const [c, a] of answers) {
+        if (a.status === 201) created++;
+        else if (a.status < 400 || a.status >= 500 || typeof a.body?.error?.code !== 'string') problems.push(`${JSON.stringify(c).slice(0, 160)} → ${a.status} ${JSON.stringify(a.body).slice(0, 160)}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    // a case that only adds an ignored field is the valid body: its transaction is recorded once, every other try is a duplicate
+    expect(created).toBeLessThanOrEqual(1);
+    expect((await shop.get('/wallet/transactions?limit=100')).body.data.length).toBe(before + created);
+  });
 });
