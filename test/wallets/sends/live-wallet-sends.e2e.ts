@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync } from '@scure/bip39';
 import { generateMnemonic, english } from 'viem/accounts';
 import { AnvilNode, Hex, startAnvil } from '../../support/anvil';
 import { eventually } from '../../support/eventually';
@@ -93,5 +95,38 @@ describe('wallet sends of a live business relayed through anvil', () => {
     expect((await balance(RECIPIENT)) - before).toBe(eth('0.001'));
     const list = await shop.get('/wallet/transactions');
     expect(list.body.data.filter((t: { tx_hash: string }) => t.tx_hash === retried.body.data.tx_hash)).toHaveLength(1);
+  });
+
+  it('external records: an unverified record by hash (no hold, fee zero) matched against the chain — confirmed when it matches, failed on another amount; a signed_transaction is refused', async () => {
+    // a second live business connecting the same kind of phrase as an external wallet (its xpub only)
+    const browser = new Browser(app.api);
+    const { businessId } = await signUp(app, browser, undefined, 'Outside Wallet', false);
+    const outside = browser.forBusiness(businessId);
+    const phrase = generateMnemonic(english);
+    const xpub = HDKey.fromMasterSeed(mnemonicToSeedSync(phrase)).derive("m/44'/60'/0'").publicExtendedKey;
+    expect((await outside.post('/wallet', { type: 'external', evm_xpub: xpub })).status).toBe(201);
+    const payment = await outside.post('/payments', { amount: 3000, currency: 'USD', description: 'Tea' }, { 'idempotency-key': randomUUID() });
+    const checkout = await outside.post('/checkouts', { payment_code: (payment.body.data.url as string).split('/').pop(), asset: 'ETH', network: 'ethereum' }, { 'idempotency-key': randomUUID() });
+    expect(checkout.status).toBe(201);
+    const address = checkout.body.data.crypto.address as Hex;
+    await ethereum.send(CUSTOMER, { to: address, value: eth('0.01') });
+    const owner = signerOf(phrase, address);
+    // the business sends from its own app, then records the hash
+    const sent = await ethereum.sendRaw(await ethTransfer(owner, { value: eth('0.003'), nonce: 0 }));
+    await ethereum.receipt(sent);
+    const signedRefused = await send(outside, { asset: 'ETH', network: 'ethereum', amount: '0.003', to_address: RECIPIENT, signed_transaction: await ethTransfer(owner, { value: eth('0.003'), nonce: 1 }) });
+    expect([signedRefused.status, signedRefused.body.error.code, signedRefused.body.error.field]).toEqual([400, 'invalid_request', 'signed_transaction']);
+    const recorded = await send(outside, { asset: 'ETH', network: 'ethereum', amount: '0.003', to_address: RECIPIENT, tx_hash: sent.toUpperCase().replace('0X', '0x') });
+    expect(recorded.status).toBe(201);
+    expect(recorded.body.data).toMatchObject({ status: 'pending', origin: 'external', tx_hash: sent.toLowerCase(), from_address: null, value_usd: 0, network_fee_usd: 0 });
+    const confirmed = await eventually(() => outside.get(`/wallet/transactions/${recorded.body.data.id}`).then((r) => r.body.data), (t) => t.status !== 'pending', { what: 'external record matched' });
+    expect([confirmed.status, confirmed.network_fee_usd]).toEqual(['confirmed', 0]);
+    // another chain transaction recorded with the wrong amount fails the record
+    const other = await ethereum.sendRaw(await ethTransfer(owner, { value: eth('0.001'), nonce: 1 }));
+    await ethereum.receipt(other);
+    const wrong = await send(outside, { asset: 'ETH', network: 'ethereum', amount: '0.002', to_address: RECIPIENT, tx_hash: other });
+    expect(wrong.status).toBe(201);
+    const failed = await eventually(() => outside.get(`/wallet/transactions/${wrong.body.data.id}`).then((r) => r.body.data), (t) => t.status !== 'pending', { what: 'external record mismatched' });
+    expect([failed.status, failed.failure_reason]).toEqual(['failed', 'The transaction pays another amount than the record.']);
   });
 });
