@@ -745,6 +745,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wallet/send-context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a dashboard needs to build and sign a send: nonce, fees per speed, funds available (dashboard sessions only)
+         * @description Dashboard sessions only: API keys get 403 session_required.
+         */
+        get: operations["getWalletSendContext"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wallet/transactions/{id}": {
         parameters: {
             query?: never;
@@ -2172,6 +2192,27 @@ export interface components {
             /** Format: date-time */
             failed_at: string | null;
         };
+        /** @description What a dashboard needs to build and sign a send (decision 0040). */
+        SendContext: {
+            /** @enum {string} */
+            kind: "send_context";
+            /** @enum {string} */
+            network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin";
+            /** @enum {string} */
+            asset: "USDC" | "USDT" | "BTC" | "ETH" | "SOL";
+            from_address: string;
+            chain_id: number | null;
+            /** @description EVM: the next nonce of from_address, pending transactions included. */
+            nonce: number | null;
+            /** @description EVM: `slow`, `standard`, `fast`, each with `max_fee_per_gas` and `max_priority_fee_per_gas` (wei, decimal strings). */
+            fees: Record<string, never> | null;
+            /** @description What the service lets the address send (received minus held by sends), and its fee coin; decimals in the coin. */
+            available: {
+                asset: string;
+                fee_coin: string | null;
+                fee_coin_asset: string | null;
+            };
+        };
         /** @description A webhook endpoint (spec §2). The whole secret is only in WebhookEndpointWithSecret, answered once. */
         WebhookEndpoint: {
             /** @enum {string} */
@@ -2726,6 +2767,7 @@ export type SearchResult = components['schemas']['SearchResult'];
 export type Wallet = components['schemas']['Wallet'];
 export type WalletWithRecoveryPhrase = components['schemas']['WalletWithRecoveryPhrase'];
 export type WalletTransaction = components['schemas']['WalletTransaction'];
+export type SendContext = components['schemas']['SendContext'];
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type WebhookEndpointWithSecret = components['schemas']['WebhookEndpointWithSecret'];
 export type Event = components['schemas']['Event'];
@@ -8635,6 +8677,120 @@ export interface operations {
              * @description Unavailable. Error codes:
              *     - `network_unavailable`
              *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later with the same Idempotency-Key
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWalletSendContext: {
+        parameters: {
+            query: {
+                /** @description One of the wallet’s addresses. */
+                from: string;
+                asset: string;
+                network: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The send context. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SendContext"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             *     - `invalid_address`
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `network_unavailable`
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
              */
             503: {
                 headers: {

@@ -11,6 +11,8 @@ export * from './queries/get-wallet/get-wallet.query';
 export * from './commands/send-from-wallet/send-from-wallet.command';
 export * from './commands/send-from-wallet/send-from-wallet.dto';
 export * from './commands/send-from-wallet/send-from-wallet.handler';
+export * from './queries/get-send-context/get-send-context.handler';
+export * from './queries/get-send-context/get-send-context.query';
 export * from './queries/get-wallet-transaction/get-wallet-transaction.query';
 export * from './queries/list-wallet-transactions/list-wallet-transactions.query';
 export * from './receiving';

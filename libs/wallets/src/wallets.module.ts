@@ -7,6 +7,7 @@ import { WalletAddresses } from './addresses';
 import { CreateWalletHandler } from './commands/create-wallet/create-wallet.handler';
 import { loadKek } from './key-encryption';
 import { SendFromWalletHandler } from './commands/send-from-wallet/send-from-wallet.handler';
+import { GetSendContextHandler } from './queries/get-send-context/get-send-context.handler';
 import { GetWalletHandler } from './queries/get-wallet/get-wallet.handler';
 import { GetWalletTransactionHandler } from './queries/get-wallet-transaction/get-wallet-transaction.handler';
 import { ListWalletTransactionsHandler } from './queries/list-wallet-transactions/list-wallet-transactions.handler';
@@ -16,7 +17,7 @@ import { WalletSendTimers, WalletSendsWorker } from './sends/send-timers';
 import { WalletSends } from './sends/wallet-sends';
 import { WalletTransactionsReadModel } from './sends/wallet-transactions.read-model';
 
-export const WALLET_HANDLERS = [CreateWalletHandler, GetWalletHandler, SendFromWalletHandler, GetWalletTransactionHandler, ListWalletTransactionsHandler];
+export const WALLET_HANDLERS = [CreateWalletHandler, GetWalletHandler, SendFromWalletHandler, GetWalletTransactionHandler, ListWalletTransactionsHandler, GetSendContextHandler];
 
 /**
  * The wallets capability in a Nest app: its use cases for the buses, the seed vault sealed under

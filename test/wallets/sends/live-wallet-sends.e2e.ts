@@ -64,6 +64,10 @@ describe('wallet sends of a live business relayed through anvil', () => {
     expect((await balance(RECIPIENT)) - before).toBe(eth('0.002'));
     const confirmed = await eventually(() => shop.get(`/wallet/transactions/${created.body.data.id}`).then((r) => r.body.data), (t) => t.status === 'confirmed', { what: 'send confirmed by its receipt' });
     expect(confirmed.confirmed_at).toEqual(expect.any(String));
+    // the send context asks the node: the next nonce, fees from the latest base fee
+    const context = await shop.get(`/wallet/send-context?network=ethereum&asset=ETH&from=${signer.address}`);
+    expect(context.status).toBe(200);
+    expect(context.body.data).toMatchObject({ chain_id: 1, nonce: 1, fees: { standard: { max_fee_per_gas: expect.stringMatching(/^\d+$/) } } });
   });
 
   it('answers 409 transaction_rejected for a nonce the node refuses, and records nothing', async () => {

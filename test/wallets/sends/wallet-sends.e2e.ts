@@ -177,4 +177,19 @@ describe('wallet sends of a simulated business over HTTP (sessions)', () => {
     expect(created).toBeLessThanOrEqual(1);
     expect((await shop.get('/wallet/transactions?limit=100')).body.data.length).toBe(before + created);
   });
+
+  it('send context: the next nonce, fees per speed and the funds available of one of the wallet’s addresses; another address is 400 invalid_address; API keys 403', async () => {
+    const context = await shop.get(`/wallet/send-context?network=ethereum&asset=ETH&from=${funded.address}`);
+    expect(context.status).toBe(200);
+    const recorded = (await shop.get('/wallet/transactions?limit=100')).body.data as { amount: string; status: string }[];
+    expect(context.body.data).toMatchObject({ kind: 'send_context', network: 'ethereum', asset: 'ETH', from_address: signer.address, chain_id: 1, nonce: recorded.length, available: { fee_coin_asset: 'ETH' } });
+    expect(Object.keys(context.body.data.fees)).toEqual(['slow', 'standard', 'fast']);
+    const held = recorded.filter((t) => t.status !== 'failed').reduce((total, t) => total + eth(t.amount) + 21_000n * 2_000_000_000n, 0n);
+    expect(eth(context.body.data.available.asset)).toBe(eth(funded.amount) - held);
+    const foreign = await shop.get(`/wallet/send-context?network=ethereum&asset=ETH&from=${RECIPIENT}`);
+    expect([foreign.status, foreign.body.error.code, foreign.body.error.field]).toEqual([400, 'invalid_address', 'from']);
+    const keyed = await businessWithKey(app.api, true);
+    const byKey = await keyed.client.get(`/wallet/send-context?network=ethereum&asset=ETH&from=${funded.address}`);
+    expect([byKey.status, byKey.body.error.code]).toEqual([403, 'session_required']);
+  });
 });

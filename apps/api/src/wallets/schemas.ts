@@ -6,6 +6,7 @@ import { int, nullable, object, ref, str, timestamp } from '../platform/resource
 export const WALLET_SCHEMA = ref('Wallet');
 export const CREATED_WALLET_SCHEMA = ref('WalletWithRecoveryPhrase');
 export const WALLET_TRANSACTION_SCHEMA = ref('WalletTransaction');
+export const SEND_CONTEXT_SCHEMA = ref('SendContext');
 
 const network: SchemaObject = { type: 'string', enum: [...NETWORK_IDS] };
 
@@ -69,5 +70,24 @@ export const WALLET_COMPONENTS: Record<string, SchemaObject> = {
       failed_at: nullable(timestamp),
     },
     { description: 'A send from the wallet (spec §2).' },
+  ),
+  SendContext: object(
+    {
+      kind: { type: 'string', enum: ['send_context'] },
+      network,
+      asset: { type: 'string', enum: [...ASSET_CODES] },
+      from_address: str,
+      chain_id: nullable(int),
+      nonce: { ...nullable(int), description: 'EVM: the next nonce of from_address, pending transactions included.' },
+      fees: {
+        ...nullable({ type: 'object' }),
+        description: 'EVM: `slow`, `standard`, `fast`, each with `max_fee_per_gas` and `max_priority_fee_per_gas` (wei, decimal strings).',
+      },
+      available: object(
+        { asset: str, fee_coin: nullable(str), fee_coin_asset: nullable(str) },
+        { description: 'What the service lets the address send (received minus held by sends), and its fee coin; decimals in the coin.' },
+      ),
+    },
+    { description: 'What a dashboard needs to build and sign a send (decision 0040).' },
   ),
 };

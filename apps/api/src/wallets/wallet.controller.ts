@@ -3,13 +3,13 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Business } from '@lib/businesses';
-import { CreateWalletCommand, CreateWalletRequest, GetWalletQuery, GetWalletTransactionQuery, ListWalletTransactionsQuery, SendFromWalletCommand, SendFromWalletRequest } from '@lib/wallets';
+import { CreateWalletCommand, CreateWalletRequest, GetSendContextQuery, GetWalletQuery, GetWalletTransactionQuery, ListWalletTransactionsQuery, SendFromWalletCommand, SendFromWalletRequest } from '@lib/wallets';
 import { DashboardOnly, LiveModeAction, RequiresPermission } from '../auth/auth.decorators';
 import { CurrentBusiness, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyIgnored, IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { ApiPage } from '../platform/route-presets';
-import { CREATED_WALLET_SCHEMA, WALLET_SCHEMA, WALLET_TRANSACTION_SCHEMA } from './schemas';
+import { CREATED_WALLET_SCHEMA, SEND_CONTEXT_SCHEMA, WALLET_SCHEMA, WALLET_TRANSACTION_SCHEMA } from './schemas';
 
 /**
  * The business's wallet (decision 0024): create, import or connect it, and read it. Thin: each
@@ -62,6 +62,18 @@ export class WalletController {
   @Post('transactions')
   async send(@CurrentBusiness() business: Business, @Body() body: SendFromWalletRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new SendFromWalletCommand(business, body, writeMeta(request))) };
+  }
+
+  @ApiOperation({ summary: 'What a dashboard needs to build and sign a send: nonce, fees per speed, funds available (dashboard sessions only)' })
+  @ApiQuery({ name: 'network', required: true })
+  @ApiQuery({ name: 'asset', required: true })
+  @ApiQuery({ name: 'from', required: true, description: 'One of the wallet’s addresses.' })
+  @ApiOkResponse({ description: 'The send context.', schema: dataOf(SEND_CONTEXT_SCHEMA) })
+  @ApiErrors('session_required', 'not_found', 'invalid_address', 'network_unavailable')
+  @DashboardOnly()
+  @Get('send-context')
+  async sendContext(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>) {
+    return { data: await this.queries.execute(new GetSendContextQuery(business, query)) };
   }
 
   @ApiOperation({ summary: 'List the wallet’s transactions, newest first (filter: status)' })

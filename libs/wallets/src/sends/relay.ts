@@ -143,4 +143,23 @@ export class WalletRelay {
     if (amount !== expected.units) return { status: 'failed', reason: 'The transaction pays another amount than the record.' };
     return { status: 'confirmed', block: Number(receipt.blockNumber), feeUnits: null };
   }
+
+  /**
+   * What a dashboard needs to build an EVM transaction from `from`: the next nonce (pending
+   * included) and the fee per gas for each speed (the node's estimate: slow 1×, standard 1.25×,
+   * fast 2× of the base fee part; priority 1, 1.5, 2 gwei or the node's). Throws network_unavailable.
+   */
+  async evmContext(network: NetworkId, from: string): Promise<{ nonce: number; fees: Record<'slow' | 'standard' | 'fast', { max_fee_per_gas: string; max_priority_fee_per_gas: string }> }> {
+    const client = this.client(network);
+    try {
+      const [nonce, block] = await Promise.all([client.getTransactionCount({ address: from as Hex, blockTag: 'pending' }), client.getBlock({ blockTag: 'latest' })]);
+      const base = block.baseFeePerGas ?? 0n;
+      const gwei = 1_000_000_000n;
+      const fee = (numerator: bigint, priority: bigint) => ({ max_fee_per_gas: ((base * numerator) / 4n + priority).toString(), max_priority_fee_per_gas: priority.toString() });
+      return { nonce, fees: { slow: fee(4n, gwei), standard: fee(5n, (gwei * 3n) / 2n), fast: fee(8n, 2n * gwei) } };
+    } catch (error) {
+      if (error instanceof DomainRefusal) throw error;
+      throw networkUnavailable(network);
+    }
+  }
 }

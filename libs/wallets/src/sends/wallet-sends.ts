@@ -74,15 +74,19 @@ export class WalletSends {
   async funds(walletId: string, network: NetworkId, address: string, asset: AssetCode): Promise<SenderFunds | null> {
     const feeAsset = this.registry.network(network).nativeCurrency.asset;
     if (feeAsset === null) return null; // a fee coin the service never receives (POL): the node alone judges the fee
+    const received = await this.received(walletId, network, address);
+    return { asset: received(asset), feeCoin: received(feeAsset), feeAsset };
+  }
+
+  /** What `address` received on `network`, per asset (smallest units), from the transfers payments saw. */
+  async received(walletId: string, network: NetworkId, address: string): Promise<(asset: AssetCode) => bigint> {
     const { rows } = await this.db.query<{ asset: string | null; amount: string }>(
       `SELECT pt.asset, pt.amount FROM payment_transfers pt JOIN wallet_addresses wa ON wa.checkout_id = pt.checkout_id
         WHERE wa.wallet_id = $1 AND wa.address_key = $2 AND pt.network = $3`,
       [walletId, addressKey(family(network), address), network],
       'wallet_sends_funds',
     );
-    const sum = (code: AssetCode) =>
-      rows.filter((r) => r.asset === code).reduce((total, r) => total + parseCryptoAmount(r.amount, this.registry.decimals(code)), 0n);
-    return { asset: sum(asset), feeCoin: sum(feeAsset), feeAsset };
+    return (code: AssetCode) => rows.filter((r) => r.asset === code).reduce((total, r) => total + parseCryptoAmount(r.amount, this.registry.decimals(code)), 0n);
   }
 
   refuse(code: 'invalid_request' | 'invalid_address', message: string, field: string): never {
