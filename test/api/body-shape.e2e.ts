@@ -47,6 +47,7 @@ const BODY_ROUTES = [
   'POST /password-resets',
   'POST /password-resets/check',
   'POST /password-resets/confirm',
+  'POST /wallet/transactions',
 ] as const;
 
 const NOT_OBJECTS = ['null', ' null\n', '[]', '[{}]', '[{"metadata":null}]', '"x"', '""', '"{}"', '1', '0', '-1.5', 'true', 'false'];
@@ -76,12 +77,13 @@ function bodyRoutes(api: TestApi): string[] {
 describe('a body must be a JSON object on every route that takes one (spec §7)', () => {
   const ids: Record<string, string> = {};
   let person: Browser;
+  let personBusiness: string;
   const suite = appPerSuite(
     // the accounts capability with a real SMTP server: POST /me/password needs a signed-in person
     async () => {
       const accounts = await startAccountsApp('embedded');
       person = new Browser(accounts.api);
-      await signUp(accounts, person);
+      personBusiness = (await signUp(accounts, person)).businessId;
       // POST /me/passkeys needs a step-up (decision 0037)
       expect((await person.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
       return { ...accounts.api, close: accounts.close };
@@ -158,10 +160,13 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
           method,
           // a person's own route takes their session cookie (an API key there is 403 session_required)
           headers: {
-            ...(route.startsWith('POST /me/') || route.startsWith('POST /sessions/current/')
-              ? // from an address per route: the person's routes share small per-IP limits (me.sensitive)
-                { cookie: [...person.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'x-forwarded-for': `172.31.${BODY_ROUTES.indexOf(route)}.1` }
-              : { authorization: `Bearer ${suite.shop.secret_key}` }),
+            ...(route === 'POST /wallet/transactions'
+              ? // a dashboard-only route: the session of a person acting for their business
+                { cookie: [...person.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'service-business': personBusiness }
+              : route.startsWith('POST /me/') || route.startsWith('POST /sessions/current/')
+                ? // from an address per route: the person's routes share small per-IP limits (me.sensitive)
+                  { cookie: [...person.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'x-forwarded-for': `172.31.${BODY_ROUTES.indexOf(route)}.1` }
+                : { authorization: `Bearer ${suite.shop.secret_key}` }),
             'content-type': 'application/json',
             'idempotency-key': `k-${Math.random()}`,
           },

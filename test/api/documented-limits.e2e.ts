@@ -129,7 +129,7 @@ describe('the limits the OpenAPI document states for request bodies are the ones
     accounts = await startAccountsApp('embedded');
     api = accounts.api;
     const person = new Browser(api);
-    const { email } = await signUp(accounts, person);
+    const { email, businessId: personBusiness } = await signUp(accounts, person);
     // the same person in another browser (another address): /me/two-factor shares POST /me/password's per-IP budget (me.sensitive)
     const [twoStep, twoStepOff] = [new Browser(api), new Browser(api)];
     for (const b of [twoStep, twoStepOff]) if ((await signIn(b, email)).status !== 201) throw new Error('sign-in failed');
@@ -181,6 +181,8 @@ describe('the limits the OpenAPI document states for request bodies are the ones
       { method: 'post', path: '/accounts/verify', base: { signup_id: 'sgn_none', code: '123456' }, send: (body) => new Browser(api).post('/accounts/verify', body), takesMaxima: false },
       { method: 'post', path: '/accounts/verify/resend', base: { signup_id: 'sgn_none' }, send: (body) => new Browser(api).post('/accounts/verify/resend', body), takesMaxima: false },
       { method: 'post', path: '/sessions', base: { email: 'nobody@people.example', password: PASSWORD }, send: (body) => new Browser(api).post('/sessions', body, challenge('sign_in')), takesMaxima: false },
+      // dashboard sessions only: the person's business (a simulated one, its wallet made at sign-up); the signed transaction is refused after the body's limits
+      { method: 'post', path: '/wallet/transactions', base: { asset: 'ETH', network: 'ethereum', amount: '0.001', to_address: '0x1111111111111111111111111111111111111111', signed_transaction: '0x00' }, send: (body) => person.forBusiness(personBusiness).post('/wallet/transactions', body, { 'idempotency-key': randomUUID() }), takesMaxima: false },
       { method: 'post', path: '/me/password', base: { current_password: 'not the password', new_password: PASSWORD }, send: (body) => person.post('/me/password', body), takesMaxima: false },
       // two-step sign-in (decision 0036): an unknown challenge, no setup, off — each refused after validation
       { method: 'post', path: '/sessions/two-factor', base: { challenge_id: 'tfc_none', code: '123456' }, send: (body) => new Browser(api).post('/sessions/two-factor', body), takesMaxima: false },

@@ -790,13 +790,57 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the wallet’s transactions, newest first (filter: status)
+         * @description Restricted keys need read access to wallet.
+         */
+        get: operations["listWalletTransactions"];
         put?: never;
         /**
-         * Send from the wallet (dashboard sessions only)
+         * Send from the wallet: a signed transaction checked and relayed, or an external wallet’s record by hash (dashboard sessions only)
          * @description Dashboard sessions only: API keys get 403 session_required.
          */
         post: operations["createWalletTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallet/send-context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a dashboard needs to build and sign a send: nonce, fees per speed, funds available (dashboard sessions only)
+         * @description Dashboard sessions only: API keys get 403 session_required.
+         */
+        get: operations["getWalletSendContext"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallet/transactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a wallet transaction
+         * @description Restricted keys need read access to wallet.
+         */
+        get: operations["getWalletTransaction"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1640,7 +1684,7 @@ export interface paths {
         };
         /**
          * List events
-         * @description Newest first. Types: payment.created, payment.updated, payment.underpaid, payment.needs_review, payment.succeeded, payment.failed, payment.canceled, business.created, business.updated, customer.created, customer.updated, link.created, link.updated.
+         * @description Newest first. Types: payment.created, payment.updated, payment.underpaid, payment.needs_review, payment.succeeded, payment.failed, payment.canceled, business.created, business.updated, customer.created, customer.updated, link.created, link.updated, wallet_transaction.confirmed, wallet_transaction.failed.
          *
          *     Restricted keys need read access to events.
          */
@@ -2761,6 +2805,71 @@ export interface components {
             /** @description A `created` wallet: its 24-word recovery phrase, shown this once. Null for imported and external wallets. */
             recovery_phrase: string | null;
         };
+        /** @description A send from the wallet (spec §2). */
+        WalletTransaction: {
+            /** @enum {string} */
+            kind: "wallet_transaction";
+            /** @description wtx_… */
+            id: string;
+            /** @enum {string} */
+            direction: "out";
+            /** @enum {string} */
+            status: "pending" | "confirmed" | "failed";
+            /**
+             * @description `signed`: checked and relayed by the service; `external`: an unverified record of a send made in another app (reserves and deducts nothing).
+             * @enum {string}
+             */
+            origin: "signed" | "external";
+            /** @enum {string} */
+            asset: "USDC" | "USDT" | "BTC" | "ETH" | "SOL";
+            /** @enum {string} */
+            network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin";
+            /** @description Decimal in the coin. */
+            amount: string;
+            /** @description USD cents; zero for an external record until the chain proves it; null while unknown. */
+            value_usd: number | null;
+            /** @description USD cents; always zero for external records; null until known. */
+            network_fee_usd: number | null;
+            /** @description The wallet address the send draws on (as from_address). */
+            address: string | null;
+            from_address: string | null;
+            to_address: string;
+            /** @description Hex hashes in lower case; a Solana signature in base58. */
+            tx_hash: string;
+            explorer_url: string;
+            payment_id: string | null;
+            /** @enum {string} */
+            speed: "slow" | "standard" | "fast";
+            note: string | null;
+            failure_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            confirmed_at: string | null;
+            /** Format: date-time */
+            failed_at: string | null;
+        };
+        /** @description What a dashboard needs to build and sign a send (decision 0040). */
+        SendContext: {
+            /** @enum {string} */
+            kind: "send_context";
+            /** @enum {string} */
+            network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin";
+            /** @enum {string} */
+            asset: "USDC" | "USDT" | "BTC" | "ETH" | "SOL";
+            from_address: string;
+            chain_id: number | null;
+            /** @description EVM: the next nonce of from_address, pending transactions included. */
+            nonce: number | null;
+            /** @description EVM: `slow`, `standard`, `fast`, each with `max_fee_per_gas` and `max_priority_fee_per_gas` (wei, decimal strings). */
+            fees: Record<string, never> | null;
+            /** @description What the service lets the address send (received minus held by sends), and its fee coin; decimals in the coin. */
+            available: {
+                asset: string;
+                fee_coin: string | null;
+                fee_coin_asset: string | null;
+            };
+        };
         /** @description A webhook endpoint (spec §2). The whole secret is only in WebhookEndpointWithSecret, answered once. */
         WebhookEndpoint: {
             /** @enum {string} */
@@ -3156,6 +3265,38 @@ export interface components {
             /** @description External wallets: a Solana address. Kept and shown, but one address cannot receive: every checkout needs a fresh address, so Solana checkouts answer 409 not_accepting. */
             solana_address?: string;
         };
+        CreateWalletTransactionBody: {
+            /**
+             * @description The coin: USDC, USDT, ETH, SOL, BTC.
+             * @example USDC
+             */
+            asset: string;
+            /**
+             * @description The network: ethereum, polygon, base, arbitrum, solana, bitcoin.
+             * @example polygon
+             */
+            network: string;
+            /**
+             * @description Decimal in the coin, no more decimals than the coin has (USDC 6, USDT 6, BTC 8, ETH 18, SOL 9).
+             * @example 12.5
+             */
+            amount: string;
+            /** @description The recipient: a valid address of the network, not one of the wallet’s own. */
+            to_address: string;
+            /**
+             * @description `slow`, `standard` (default) or `fast`: the fee level the dashboard signed with (see GET /wallet/send-context).
+             * @enum {string}
+             */
+            speed?: "slow" | "standard" | "fast";
+            /** @description Up to 280 characters, kept with the record. */
+            note?: string;
+            /** @description Wallets created or imported in the service: EVM — 0x hex of a signed EIP-1559 transaction; Solana — the base64 wire transaction. */
+            signed_transaction?: string;
+            /** @description EVM only: a signed gas-funding transaction from another address of the wallet, relayed first. */
+            funding_transaction?: string;
+            /** @description External wallets: the hash of a send made in another app. An unverified record that reserves and deducts nothing. */
+            tx_hash?: string;
+        };
         SignUpBody: {
             /**
              * Format: email
@@ -3280,8 +3421,8 @@ export interface components {
              * @description https address on the public internet: private, loopback and link-local hosts are refused.
              */
             url: string;
-            /** @description Event types to receive, at least one: payment.created, payment.updated, payment.underpaid, payment.needs_review, payment.succeeded, payment.failed, payment.canceled, business.created, business.updated, customer.created, customer.updated, link.created, link.updated; or ["*"] for every type, present and future. */
-            event_types: ("*" | "payment.created" | "payment.updated" | "payment.underpaid" | "payment.needs_review" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "business.created" | "business.updated" | "customer.created" | "customer.updated" | "link.created" | "link.updated")[];
+            /** @description Event types to receive, at least one: payment.created, payment.updated, payment.underpaid, payment.needs_review, payment.succeeded, payment.failed, payment.canceled, business.created, business.updated, customer.created, customer.updated, link.created, link.updated, wallet_transaction.confirmed, wallet_transaction.failed; or ["*"] for every type, present and future. */
+            event_types: ("*" | "payment.created" | "payment.updated" | "payment.underpaid" | "payment.needs_review" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "business.created" | "business.updated" | "customer.created" | "customer.updated" | "link.created" | "link.updated" | "wallet_transaction.confirmed" | "wallet_transaction.failed")[];
             /** @description Free text for you. */
             description?: string | null;
             /** @description false creates it stopped (no deliveries). Default true. */
@@ -3293,8 +3434,8 @@ export interface components {
              * @description https address on the public internet: private, loopback and link-local hosts are refused.
              */
             url?: string;
-            /** @description Event types to receive, at least one: payment.created, payment.updated, payment.underpaid, payment.needs_review, payment.succeeded, payment.failed, payment.canceled, business.created, business.updated, customer.created, customer.updated, link.created, link.updated; or ["*"] for every type, present and future. Replaces the whole list. */
-            event_types?: ("*" | "payment.created" | "payment.updated" | "payment.underpaid" | "payment.needs_review" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "business.created" | "business.updated" | "customer.created" | "customer.updated" | "link.created" | "link.updated")[];
+            /** @description Event types to receive, at least one: payment.created, payment.updated, payment.underpaid, payment.needs_review, payment.succeeded, payment.failed, payment.canceled, business.created, business.updated, customer.created, customer.updated, link.created, link.updated, wallet_transaction.confirmed, wallet_transaction.failed; or ["*"] for every type, present and future. Replaces the whole list. */
+            event_types?: ("*" | "payment.created" | "payment.updated" | "payment.underpaid" | "payment.needs_review" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "business.created" | "business.updated" | "customer.created" | "customer.updated" | "link.created" | "link.updated" | "wallet_transaction.confirmed" | "wallet_transaction.failed")[];
             description?: string;
             /** @description false stops new deliveries and keeps the settings. */
             enabled?: boolean;
@@ -3306,7 +3447,7 @@ export interface components {
                  * @description Stable error code.
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_json" | "idempotency_key_required" | "unsupported_media_type" | "payload_too_large" | "unauthenticated" | "invalid_api_key" | "business_forbidden" | "permission_denied" | "test_mode_unavailable" | "session_required" | "cross_site_request" | "edge_forbidden" | "not_found" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "internal_error" | "temporarily_unavailable" | "upstream_unavailable" | "invalid_email" | "reference_in_use" | "not_accepting" | "business_suspended" | "payment_not_cancelable" | "payment_in_flight" | "payment_not_acceptable" | "payment_not_underpaid" | "remainder_unavailable" | "nothing_due" | "email_required" | "rail_unavailable" | "asset_unavailable" | "amount_out_of_range" | "invalid_tx_hash" | "customer_blocked" | "link_not_found" | "payment_not_found" | "payment_paid" | "payment_canceled" | "wrong_rail" | "checkout_canceled" | "checkout_failed" | "checkout_not_cancelable" | "checkout_not_supersedable" | "checkout_not_claimable" | "already_claimed" | "checkout_not_retryable" | "route_in_progress" | "no_route" | "stale_route" | "checkout_not_awaiting" | "payment_expired" | "checkout_expired" | "link_archived" | "link_has_payments" | "link_disabled" | "customer_exists" | "wallet_exists" | "wallet_required" | "external_wallet" | "invalid_address" | "wallet_change_pending" | "wallet_change_applied" | "webhook_limit" | "business_required" | "invalid_credentials" | "challenge_failed" | "weak_password" | "password_required" | "invalid_code" | "code_expired" | "verification_expired" | "password_reset_required" | "invalid_token" | "reset_on_hold" | "email_taken" | "current_session" | "too_many_attempts" | "too_many_emails" | "email_unavailable" | "step_up_required" | "passkey_failed" | "passkey_unknown" | "passkey_exists" | "passkey_limit" | "last_sign_in_method" | "no_passkeys" | "signup_browser_required" | "api_key_revoked" | "publishable_key" | "referral_locked" | "referral_code_taken" | "challenge_expired" | "two_factor_setup_required" | "two_factor_enabled" | "two_factor_disabled";
+                code: "invalid_request" | "invalid_json" | "idempotency_key_required" | "unsupported_media_type" | "payload_too_large" | "unauthenticated" | "invalid_api_key" | "business_forbidden" | "permission_denied" | "test_mode_unavailable" | "session_required" | "cross_site_request" | "edge_forbidden" | "not_found" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "internal_error" | "temporarily_unavailable" | "upstream_unavailable" | "invalid_email" | "reference_in_use" | "not_accepting" | "business_suspended" | "payment_not_cancelable" | "payment_in_flight" | "payment_not_acceptable" | "payment_not_underpaid" | "remainder_unavailable" | "nothing_due" | "email_required" | "rail_unavailable" | "asset_unavailable" | "amount_out_of_range" | "invalid_tx_hash" | "customer_blocked" | "link_not_found" | "payment_not_found" | "payment_paid" | "payment_canceled" | "wrong_rail" | "checkout_canceled" | "checkout_failed" | "checkout_not_cancelable" | "checkout_not_supersedable" | "checkout_not_claimable" | "already_claimed" | "checkout_not_retryable" | "route_in_progress" | "no_route" | "stale_route" | "checkout_not_awaiting" | "payment_expired" | "checkout_expired" | "link_archived" | "link_has_payments" | "link_disabled" | "customer_exists" | "wallet_exists" | "wallet_required" | "external_wallet" | "invalid_address" | "wallet_change_pending" | "wallet_change_applied" | "insufficient_funds" | "insufficient_fee_funds" | "duplicate_transaction" | "transaction_rejected" | "network_unavailable" | "webhook_limit" | "business_required" | "invalid_credentials" | "challenge_failed" | "weak_password" | "password_required" | "invalid_code" | "code_expired" | "verification_expired" | "password_reset_required" | "invalid_token" | "reset_on_hold" | "email_taken" | "current_session" | "too_many_attempts" | "too_many_emails" | "email_unavailable" | "step_up_required" | "passkey_failed" | "passkey_unknown" | "passkey_exists" | "passkey_limit" | "last_sign_in_method" | "no_passkeys" | "signup_browser_required" | "api_key_revoked" | "publishable_key" | "referral_locked" | "referral_code_taken" | "challenge_expired" | "two_factor_setup_required" | "two_factor_enabled" | "two_factor_disabled";
                 /** @description For people; may change. */
                 message: string;
                 /** @description The input at fault, as a dotted path, when there is one. */
@@ -3335,6 +3476,10 @@ export interface components {
         /** @description A page of SearchResult objects (the list envelope). */
         SearchResultList: components["schemas"]["ListEnvelope"] & {
             data: components["schemas"]["SearchResult"][];
+        };
+        /** @description A page of WalletTransaction objects (the list envelope). */
+        WalletTransactionList: components["schemas"]["ListEnvelope"] & {
+            data: components["schemas"]["WalletTransaction"][];
         };
         /** @description A page of Session objects (the list envelope). */
         SessionList: components["schemas"]["ListEnvelope"] & {
@@ -3405,6 +3550,8 @@ export type SearchPayment = components['schemas']['SearchPayment'];
 export type SearchResult = components['schemas']['SearchResult'];
 export type Wallet = components['schemas']['Wallet'];
 export type WalletWithRecoveryPhrase = components['schemas']['WalletWithRecoveryPhrase'];
+export type WalletTransaction = components['schemas']['WalletTransaction'];
+export type SendContext = components['schemas']['SendContext'];
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type WebhookEndpointWithSecret = components['schemas']['WebhookEndpointWithSecret'];
 export type Event = components['schemas']['Event'];
@@ -3425,6 +3572,7 @@ export type UpdateCustomerBody = components['schemas']['UpdateCustomerBody'];
 export type CreateLinkBody = components['schemas']['CreateLinkBody'];
 export type UpdateLinkBody = components['schemas']['UpdateLinkBody'];
 export type CreateWalletBody = components['schemas']['CreateWalletBody'];
+export type CreateWalletTransactionBody = components['schemas']['CreateWalletTransactionBody'];
 export type SignUpBody = components['schemas']['SignUpBody'];
 export type VerifySignUpBody = components['schemas']['VerifySignUpBody'];
 export type ResendSignUpCodeBody = components['schemas']['ResendSignUpCodeBody'];
@@ -3449,6 +3597,7 @@ export type PaymentList = components['schemas']['PaymentList'];
 export type CustomerList = components['schemas']['CustomerList'];
 export type LinkList = components['schemas']['LinkList'];
 export type SearchResultList = components['schemas']['SearchResultList'];
+export type WalletTransactionList = components['schemas']['WalletTransactionList'];
 export type SessionList = components['schemas']['SessionList'];
 export type PasskeyList = components['schemas']['PasskeyList'];
 export type WebhookEndpointList = components['schemas']['WebhookEndpointList'];
@@ -9513,19 +9662,135 @@ export interface operations {
             };
         };
     };
-    createWalletTransaction: {
+    listWalletTransactions: {
         parameters: {
-            query?: never;
-            header?: {
-                /** @description Optional: a new random value per operation (1 to 255 characters). A 2xx response is kept 24 hours and replayed for the same key, method, path and body. */
-                "Idempotency-Key"?: string;
+            query?: {
+                /** @description next_cursor of the previous page (bound to this list and its filter). */
+                cursor?: string;
+                /** @description 1 to 100, default 25. */
+                limit?: number;
+                /** @description pending, confirmed or failed. */
+                status?: string;
             };
+            header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description A page of wallet transactions. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletTransactionList"];
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `permission_denied`: the restricted key lacks read access to wallet
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWalletTransaction: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Required: a new random value per operation (1 to 255 characters). A 2xx response is kept 24 hours and replayed for the same key, method, path and body. */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWalletTransactionBody"];
+            };
+        };
+        responses: {
+            /** @description The wallet transaction, pending. */
             201: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -9533,14 +9798,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: components["schemas"]["WalletTransaction"];
+                    };
                 };
             };
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
              *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             *     - `idempotency_key_required`: no Idempotency-Key header was sent
              *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
+             *     - `invalid_address`
              */
             400: {
                 headers: {
@@ -9599,6 +9868,10 @@ export interface operations {
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
              *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `insufficient_funds`
+             *     - `insufficient_fee_funds`
+             *     - `duplicate_transaction`
+             *     - `transaction_rejected`
              */
             409: {
                 headers: {
@@ -9650,7 +9923,230 @@ export interface operations {
             };
             /**
              * @description Unavailable. Error codes:
+             *     - `network_unavailable`
              *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later with the same Idempotency-Key
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWalletSendContext: {
+        parameters: {
+            query: {
+                /** @description One of the wallet’s addresses. */
+                from: string;
+                asset: string;
+                network: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The send context. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SendContext"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             *     - `invalid_address`
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `network_unavailable`
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWalletTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The wallet transaction. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WalletTransaction"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `permission_denied`: the restricted key lacks read access to wallet
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
              */
             503: {
                 headers: {

@@ -78,6 +78,12 @@ export const ERROR_STATUS = {
   invalid_address: 400,
   wallet_change_pending: 409,
   wallet_change_applied: 409,
+  // wallet sends (decision 0040)
+  insufficient_funds: 409,
+  insufficient_fee_funds: 409,
+  duplicate_transaction: 409,
+  transaction_rejected: 409,
+  network_unavailable: 503,
   // webhooks (the spec leaves the endpoint limit open: docs/decisions/0013-webhooks.md)
   webhook_limit: 409,
   // dashboard and account (decision 0034: accounts, sign-up, sessions)

@@ -10,7 +10,13 @@ import { StreamCategory, streamCategory } from '@lib/eventstore';
 export const WALLET_STREAM: StreamCategory = streamCategory('wallet', /biz_[A-Za-z0-9]{1,64}/);
 export const WALLET_KEY_STREAM: StreamCategory = streamCategory('wallet_key', /[0-9a-f]{64}/);
 
-export const WALLET_STREAM_CATEGORIES: readonly StreamCategory[] = [WALLET_STREAM, WALLET_KEY_STREAM];
+/** `wallet_tx-<wal_id>`: the sends of one wallet (decision 0040): duplicates and reserved funds are rules of one stream. */
+export const WALLET_TX_STREAM: StreamCategory = streamCategory('wallet_tx', /wal_[A-Za-z0-9]{1,64}/);
+
+export const WALLET_STREAM_CATEGORIES: readonly StreamCategory[] = [WALLET_STREAM, WALLET_KEY_STREAM, WALLET_TX_STREAM];
+
+const WALLET_TRANSACTION_ID = /^wtx_[A-Za-z0-9]{1,64}$/;
+export const isWalletTransactionId = (id: string): boolean => WALLET_TRANSACTION_ID.test(id);
 
 const WALLET_ID = /^wal_[A-Za-z0-9]{1,64}$/;
 export const isWalletId = (id: string): boolean => WALLET_ID.test(id);

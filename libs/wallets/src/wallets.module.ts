@@ -6,21 +6,35 @@ import { WalletAddressBook } from './address-book';
 import { WalletAddresses } from './addresses';
 import { CreateWalletHandler } from './commands/create-wallet/create-wallet.handler';
 import { loadKek } from './key-encryption';
+import { SendFromWalletHandler } from './commands/send-from-wallet/send-from-wallet.handler';
+import { GetSendContextHandler } from './queries/get-send-context/get-send-context.handler';
 import { GetWalletHandler } from './queries/get-wallet/get-wallet.handler';
+import { GetWalletTransactionHandler } from './queries/get-wallet-transaction/get-wallet-transaction.handler';
+import { ListWalletTransactionsHandler } from './queries/list-wallet-transactions/list-wallet-transactions.handler';
 import { DatabaseSeedVault, SEED_VAULT } from './seed-vault';
+import { WalletRelay } from './sends/relay';
+import { WalletSendTimers, WalletSendsWorker } from './sends/send-timers';
+import { WalletSends } from './sends/wallet-sends';
+import { WalletTransactionsReadModel } from './sends/wallet-transactions.read-model';
 
-export const WALLET_HANDLERS = [CreateWalletHandler, GetWalletHandler];
+export const WALLET_HANDLERS = [CreateWalletHandler, GetWalletHandler, SendFromWalletHandler, GetWalletTransactionHandler, ListWalletTransactionsHandler, GetSendContextHandler];
 
 /**
  * The wallets capability in a Nest app: its use cases for the buses, the seed vault sealed under
  * the configured key-encryption key, fresh addresses (WalletAddresses) and the address book the
- * chain watchers read. The API and the worker import it; payments uses WalletAddresses.
+ * chain watchers read; sends from the wallet, their relay and their settlement (decision 0040). The API and the worker import it; payments uses WalletAddresses.
  */
 @Module({
   providers: [
     ...WALLET_HANDLERS,
     WalletAddresses,
     WalletAddressBook,
+    // sends (decision 0040)
+    WalletSends,
+    WalletRelay,
+    WalletTransactionsReadModel,
+    WalletSendTimers,
+    WalletSendsWorker,
     {
       provide: SEED_VAULT,
       useFactory: (config: AppConfig, db: Sql) => new DatabaseSeedVault(db, loadKek({ walletKek: config.walletKek, walletKekFile: config.walletKekFile, dataDir: config.dataDir, embedded: adapterFor(config) === 'embedded' }).kek),

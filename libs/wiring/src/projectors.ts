@@ -5,8 +5,8 @@ import { linksProjector } from '@lib/links';
 import { paymentsProjector } from '@lib/payments';
 import { Projector, streamCatalogProjector } from '@lib/projections';
 import { SEARCH_PROJECTOR } from '@lib/search';
-import { walletsProjector } from '@lib/wallets';
-import { businessEventSource, customerEventSource, linkEventSource, paymentEventSource, webhookProjectors } from '@lib/webhooks';
+import { walletTransactionsProjector, walletsProjector } from '@lib/wallets';
+import { businessEventSource, customerEventSource, linkEventSource, paymentEventSource, walletTransactionEventSource, webhookProjectors } from '@lib/webhooks';
 
 /** What a projector's output depends on beyond the log (the same for a rebuild as for the live run). */
 export interface ProjectorOptions {
@@ -20,11 +20,11 @@ export interface ProjectorOptions {
  * apps/cli) hand it this list. A capability adds its projectors here.
  */
 export function allProjectors(options: ProjectorOptions): readonly Projector[] {
-  return [...READ_MODEL_PROJECTORS, ...webhookProjectors([businessEventSource, paymentEventSource(options), customerEventSource, linkEventSource(options)])];
+  return [...READ_MODEL_PROJECTORS, ...webhookProjectors([businessEventSource, paymentEventSource(options), customerEventSource, linkEventSource(options), walletTransactionEventSource])];
 }
 
 /** The projectors of the capabilities' read models (every one but the webhook events' and outbox's, which take event sources). */
-export const READ_MODEL_PROJECTORS: readonly Projector[] = [streamCatalogProjector, businessesProjector, paymentsProjector, walletsProjector, customersProjector, linksProjector, SEARCH_PROJECTOR, accountsProjector, passkeysProjector];
+export const READ_MODEL_PROJECTORS: readonly Projector[] = [streamCatalogProjector, businessesProjector, paymentsProjector, walletsProjector, customersProjector, linksProjector, SEARCH_PROJECTOR, accountsProjector, passkeysProjector, walletTransactionsProjector];
 
 /** The projectors with the default checkout url (names, ordering; tests). The service uses allProjectors(config). */
 export const ALL_PROJECTORS: readonly Projector[] = allProjectors({ checkoutBaseUrl: 'http://localhost:3000/checkout' });

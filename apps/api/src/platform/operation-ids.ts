@@ -84,6 +84,9 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /wallet': 'getWallet',
   'DELETE /wallet': 'deleteWallet',
   'POST /wallet/transactions': 'createWalletTransaction',
+  'GET /wallet/transactions': 'listWalletTransactions',
+  'GET /wallet/transactions/{id}': 'getWalletTransaction',
+  'GET /wallet/send-context': 'getWalletSendContext',
 
   'GET /test_clock': 'getTestClock',
   'POST /test_clock/advance': 'advanceTestClock',

@@ -5,6 +5,8 @@ import { int, nullable, object, ref, str, timestamp } from '../platform/resource
 /** OpenAPI schemas of the wallet routes (decision 0024), as WalletView renders them. */
 export const WALLET_SCHEMA = ref('Wallet');
 export const CREATED_WALLET_SCHEMA = ref('WalletWithRecoveryPhrase');
+export const WALLET_TRANSACTION_SCHEMA = ref('WalletTransaction');
+export const SEND_CONTEXT_SCHEMA = ref('SendContext');
 
 const network: SchemaObject = { type: 'string', enum: [...NETWORK_IDS] };
 
@@ -41,5 +43,51 @@ export const WALLET_COMPONENTS: Record<string, SchemaObject> = {
   WalletWithRecoveryPhrase: object(
     { ...WALLET_PROPERTIES, recovery_phrase: { ...nullable(str), description: 'A `created` wallet: its 24-word recovery phrase, shown this once. Null for imported and external wallets.' } },
     { description: 'The wallet just created (POST /wallet).' },
+  ),
+  WalletTransaction: object(
+    {
+      kind: { type: 'string', enum: ['wallet_transaction'] },
+      id: { ...str, description: 'wtx_…' },
+      direction: { type: 'string', enum: ['out'] },
+      status: { type: 'string', enum: ['pending', 'confirmed', 'failed'] },
+      origin: { type: 'string', enum: ['signed', 'external'], description: '`signed`: checked and relayed by the service; `external`: an unverified record of a send made in another app (reserves and deducts nothing).' },
+      asset: { type: 'string', enum: [...ASSET_CODES] },
+      network,
+      amount: { ...str, description: 'Decimal in the coin.' },
+      value_usd: { ...nullable(int), description: 'USD cents; zero for an external record until the chain proves it; null while unknown.' },
+      network_fee_usd: { ...nullable(int), description: 'USD cents; always zero for external records; null until known.' },
+      address: { ...nullable(str), description: 'The wallet address the send draws on (as from_address).' },
+      from_address: nullable(str),
+      to_address: str,
+      tx_hash: { ...str, description: 'Hex hashes in lower case; a Solana signature in base58.' },
+      explorer_url: str,
+      payment_id: nullable(str),
+      speed: { type: 'string', enum: ['slow', 'standard', 'fast'] },
+      note: nullable(str),
+      failure_reason: nullable(str),
+      created_at: timestamp,
+      confirmed_at: nullable(timestamp),
+      failed_at: nullable(timestamp),
+    },
+    { description: 'A send from the wallet (spec §2).' },
+  ),
+  SendContext: object(
+    {
+      kind: { type: 'string', enum: ['send_context'] },
+      network,
+      asset: { type: 'string', enum: [...ASSET_CODES] },
+      from_address: str,
+      chain_id: nullable(int),
+      nonce: { ...nullable(int), description: 'EVM: the next nonce of from_address, pending transactions included.' },
+      fees: {
+        ...nullable({ type: 'object' }),
+        description: 'EVM: `slow`, `standard`, `fast`, each with `max_fee_per_gas` and `max_priority_fee_per_gas` (wei, decimal strings).',
+      },
+      available: object(
+        { asset: str, fee_coin: nullable(str), fee_coin_asset: nullable(str) },
+        { description: 'What the service lets the address send (received minus held by sends), and its fee coin; decimals in the coin.' },
+      ),
+    },
+    { description: 'What a dashboard needs to build and sign a send (decision 0040).' },
   ),
 };

@@ -21,6 +21,8 @@ import type { Resource } from '@lib/businesses';
  * - customer.updated      the customer object changed (its name, e-mail or note; blocked or unblocked)
  * - link.created          a payment link was created (POST /links)
  * - link.updated          the link object changed (PATCH, archived, restored, disabled by the service)
+ * - wallet_transaction.confirmed  a send from the wallet was confirmed by its network (decision 0040)
+ * - wallet_transaction.failed     a send never landed, reverted, or (an external record) did not match the chain
  *
  * `webhook.test` is what POST /webhooks/{id}/test sends; no endpoint subscribes to it and it is
  * not listed by GET /events.
@@ -39,6 +41,8 @@ export const EVENT_TYPES = [
   'customer.updated',
   'link.created',
   'link.updated',
+  'wallet_transaction.confirmed',
+  'wallet_transaction.failed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

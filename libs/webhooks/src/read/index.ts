@@ -1,5 +1,6 @@
 export * from './business-events.source';
 export * from './customer-events.source';
+export * from './wallet-transaction-events.source';
 export * from './link-events.source';
 export * from './delivery-queries';
 export * from './endpoint-queries';

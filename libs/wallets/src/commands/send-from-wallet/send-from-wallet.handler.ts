@@ -1,0 +1,173 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { type Hex, isHex, parseTransaction, recoverTransactionAddress } from 'viem';
+import { NetworkId, SignedSendRefused, family, isAssetCode, isNetworkId, verifySignedEvmSend, verifySignedSolanaSend } from '@lib/chains';
+import { DomainRefusal, ERROR_STATUS, ErrorCode, Refusal } from '@lib/domain';
+import { newId } from '@lib/http';
+import { MoneyError, parsePositiveCryptoAmount } from '@lib/money';
+import { WalletAddresses } from '../../addresses';
+import type { WalletTransactionRecordedData, WalletSendSpeed } from '../../sends/events';
+import { WalletRelay } from '../../sends/relay';
+import { WalletSendTimers } from '../../sends/send-timers';
+import { WalletSends } from '../../sends/wallet-sends';
+import { WalletTransactionView, WalletTransactionsReadModel } from '../../sends/wallet-transactions.read-model';
+import { SendFromWalletCommand } from './send-from-wallet.command';
+
+/** Networks whose transactions the dashboard signs and the service checks (spec §4). */
+export const SIGNING_NETWORKS: readonly NetworkId[] = ['solana', 'polygon', 'ethereum'];
+/** The greatest fee of a Solana transfer the service holds: 5000 lamports a signature, two signatures at most, plus a priority fee allowance. */
+const SOLANA_FEE_HOLD = 1_000_000n;
+
+/** The chains library's refusals (SignedSendRefused: 400 invalid_request naming the field) as the API's. */
+async function asDomainRefusal<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof Refusal && !(error instanceof DomainRefusal) && error.code in ERROR_STATUS) throw new DomainRefusal(error.code as ErrorCode, error.message, error.field);
+    throw error;
+  }
+}
+
+const invalid = (message: string, field: string) => new DomainRefusal('invalid_request', message, field);
+
+/**
+ * Sends from the business's wallet (POST /wallet/transactions; spec §4, decision 0040). A wallet
+ * created or imported here: the signed transaction is checked (it pays exactly the amount of the
+ * asset to the recipient from one of the wallet's addresses), its funds held, relayed (a live
+ * business; the funding transaction first) and recorded by hash — a simulated business broadcasts
+ * nothing and its send confirms on a timer. An external wallet: an unverified record of a hash,
+ * which holds nothing and is matched against the chain (failed on a timer when simulated).
+ */
+@CommandHandler(SendFromWalletCommand)
+export class SendFromWalletHandler implements ICommandHandler<SendFromWalletCommand, WalletTransactionView> {
+  constructor(
+    private readonly wallets: WalletAddresses,
+    private readonly sends: WalletSends,
+    private readonly relay: WalletRelay,
+    private readonly read: WalletTransactionsReadModel,
+    private readonly timers: WalletSendTimers,
+  ) {}
+
+  async execute({ business, input, meta }: SendFromWalletCommand): Promise<WalletTransactionView> {
+    const wallet = await this.wallets.wallet(business.id);
+    if (wallet === null) throw new DomainRefusal('not_found', 'This business has no wallet to send from.');
+    const registry = this.sends.registry;
+    if (!isNetworkId(input.network)) throw invalid(`network must be one of ${registry.networks().map((n) => n.id).join(', ')}.`, 'network');
+    const network = input.network;
+    if (!isAssetCode(input.asset) || !registry.supports(input.asset, network)) throw invalid(`${network} does not carry ${input.asset}.`, 'asset');
+    const asset = input.asset;
+    let units: bigint;
+    try {
+      units = parsePositiveCryptoAmount(input.amount, registry.decimals(asset), 'amount');
+    } catch (error) {
+      if (error instanceof MoneyError) throw invalid(error.message, 'amount');
+      throw error;
+    }
+    if (!registry.isValidAddress(network, input.to_address)) throw new DomainRefusal('invalid_address', `to_address is not a valid ${network} address.`, 'to_address');
+    const to = registry.normalizeAddress(network, input.to_address);
+    if (await this.sends.owns(wallet.wallet_id, network, to)) throw new DomainRefusal('invalid_address', 'to_address is one of this wallet’s own addresses.', 'to_address');
+
+    const base = {
+      wallet_transaction_id: newId('wtx'),
+      wallet_id: wallet.wallet_id,
+      business_id: business.id,
+      mode: business.simulated ? ('test' as const) : ('live' as const),
+      asset,
+      network,
+      units: units.toString(),
+      to_address: to,
+      speed: (input.speed ?? 'standard') as WalletSendSpeed,
+      note: input.note ?? null,
+    };
+
+    if (wallet.type === 'external') {
+      for (const field of ['signed_transaction', 'funding_transaction'] as const) {
+        if (input[field] !== undefined) throw invalid(`${field} is for wallets created or imported in the service; an external wallet records a send by its tx_hash.`, field);
+      }
+      if (input.tx_hash === undefined) throw invalid('tx_hash is required: an external wallet records a send made in its own app by its hash.', 'tx_hash');
+      if (!registry.isValidTxHash(network, input.tx_hash)) throw invalid(`tx_hash is not a ${network} transaction hash.`, 'tx_hash');
+      const data: WalletTransactionRecordedData = { ...base, kind: 'external', from_address: null, tx_hash: registry.normalizeTxHash(network, input.tx_hash), max_fee_units: null, raw: null };
+      await this.refuseKnownHash(network, data.tx_hash);
+      await this.sends.decide(wallet.wallet_id, { type: 'RecordWalletTransaction', data, funds: null }, meta);
+      await this.timers.recorded(data);
+      return this.answer(business.id, data.wallet_transaction_id);
+    }
+
+    if (input.tx_hash !== undefined) throw invalid('tx_hash is for external wallets; a wallet created or imported in the service sends a signed_transaction.', 'tx_hash');
+    if (!SIGNING_NETWORKS.includes(network)) throw invalid(`Signing is supported on ${SIGNING_NETWORKS.join(', ')}; ${network} is not one of them.`, 'network');
+    if (input.signed_transaction === undefined) throw invalid('signed_transaction is required for a wallet created or imported in the service.', 'signed_transaction');
+    if (input.funding_transaction !== undefined && family(network) !== 'evm') throw invalid('funding_transaction is for EVM networks only.', 'funding_transaction');
+    const from = await this.sends.addresses(wallet.wallet_id, family(network));
+    const { signed, funding } = await asDomainRefusal(async () => {
+      const checked = await this.verify(network, asset, units, to, from, input.signed_transaction!);
+      return { signed: checked, funding: input.funding_transaction === undefined ? null : await this.verifyFunding(network, input.funding_transaction, checked.from, from) };
+    });
+    const data: WalletTransactionRecordedData = { ...base, kind: 'signed', from_address: signed.from, tx_hash: signed.hash, max_fee_units: signed.maxFee.toString(), raw: signed.raw };
+    await this.refuseKnownHash(network, data.tx_hash);
+    // the fee a funding transaction brings counts for the sender (a USDC send from an address with no gas)
+    const funds = await this.sends.funds(wallet.wallet_id, network, signed.from, asset);
+    if (funds !== null && funding !== null) funds.feeCoin += parseTransaction(funding).value ?? 0n;
+
+    if (business.simulated) {
+      // a simulated business broadcasts nothing: recorded, confirmed on its timer (§3)
+      await this.sends.decide(wallet.wallet_id, { type: 'RecordWalletTransaction', data, funds }, meta);
+      await this.timers.recorded(data);
+      return this.answer(business.id, data.wallet_transaction_id);
+    }
+    await this.sends.decide(wallet.wallet_id, { type: 'ReserveWalletSend', data, funds }, meta);
+    try {
+      if (funding !== null) await this.relay.relay(network, funding);
+      await this.relay.relay(network, data.raw!);
+    } catch (error) {
+      await this.sends.decide(wallet.wallet_id, { type: 'ReleaseWalletSend', walletTransactionId: data.wallet_transaction_id, reason: error instanceof Refusal ? error.code : 'relay failed' }, meta);
+      throw error;
+    }
+    await this.sends.decide(wallet.wallet_id, { type: 'RecordWalletTransaction', data, funds }, meta);
+    await this.timers.recorded(data);
+    return this.answer(business.id, data.wallet_transaction_id);
+  }
+
+  /** 409 duplicate_transaction when any wallet recorded this hash (the decider checks the wallet's own stream again). */
+  private async refuseKnownHash(network: NetworkId, hash: string): Promise<void> {
+    if ((await this.read.byHash(network, hash)) !== null) throw new DomainRefusal('duplicate_transaction', 'This transaction is already recorded.', 'tx_hash');
+  }
+
+  private async verify(network: NetworkId, asset: Parameters<typeof verifySignedEvmSend>[1]['asset'], amount: bigint, to: string, from: string[], signedTransaction: string) {
+    const registry = this.sends.registry;
+    if (family(network) === 'evm') {
+      const v = await verifySignedEvmSend(signedTransaction, { network, asset, amount, to, from }, registry);
+      return { hash: v.hash.toLowerCase(), from: v.from, maxFee: v.gas * v.maxFeePerGas, raw: v.serialized as string };
+    }
+    const v = await verifySignedSolanaSend(signedTransaction, { asset, amount, to, from }, registry);
+    return { hash: v.signature, from: v.from, maxFee: SOLANA_FEE_HOLD, raw: v.wire };
+  }
+
+  /** A funding transaction: an EIP-1559 native transfer on the network's chain, from another address of the wallet to the sender. */
+  private async verifyFunding(network: NetworkId, text: string, sender: string, from: string[]): Promise<Hex> {
+    const refuse = (message: string) => new SignedSendRefused(message, 'funding_transaction');
+    if (!isHex(text, { strict: true })) throw refuse('funding_transaction must be a signed transaction as 0x-prefixed hex.');
+    const raw = text.toLowerCase() as Hex;
+    let tx: ReturnType<typeof parseTransaction>;
+    try {
+      tx = parseTransaction(raw);
+    } catch {
+      throw refuse('funding_transaction is not a signed transaction this service can read.');
+    }
+    if (tx.type !== 'eip1559' || tx.r === undefined) throw refuse('funding_transaction must be a signed EIP-1559 transaction.');
+    if (tx.chainId !== this.sends.registry.network(network).chainId) throw refuse(`funding_transaction is for chain ${tx.chainId}, not ${network}'s.`);
+    if (!tx.to || tx.to.toLowerCase() !== sender.toLowerCase() || (tx.data !== undefined && tx.data !== '0x') || !tx.value) throw refuse('funding_transaction must send the network coin to the sender of signed_transaction.');
+    let funder: string;
+    try {
+      funder = await recoverTransactionAddress({ serializedTransaction: raw as Parameters<typeof recoverTransactionAddress>[0]['serializedTransaction'] });
+    } catch {
+      throw refuse('funding_transaction has a signature that does not verify.');
+    }
+    if (!from.some((a) => a.toLowerCase() === funder.toLowerCase())) throw refuse('funding_transaction is not signed by one of this wallet’s addresses.');
+    return raw;
+  }
+
+  private async answer(businessId: string, id: string): Promise<WalletTransactionView> {
+    const view = await this.read.get(businessId, id);
+    if (view === null) throw new Error(`wallet transaction ${id}: not in the read model after its write`);
+    return view;
+  }
+}

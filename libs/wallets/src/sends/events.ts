@@ -1,0 +1,70 @@
+import type { AssetCode, NetworkId } from '@lib/chains';
+import { WALLET_TX_STREAM } from '../stream-categories';
+
+/**
+ * The stored events of wallet sends (decision 0040), on one stream per wallet
+ * (`wallet_tx-<wal_id>`): every transaction the wallet sent, so a hash recorded twice and the
+ * funds reserved by pending sends are rules of one stream. Type names and snake_case data are the
+ * stored format: add optional fields, never rename or remove. Amounts are decimal strings of
+ * smallest units (bigint).
+ */
+
+export type WalletSendKind = 'signed' | 'external';
+export type WalletSendSpeed = 'slow' | 'standard' | 'fast';
+
+export interface WalletTransactionRecordedData {
+  wallet_transaction_id: string;
+  wallet_id: string;
+  business_id: string;
+  mode: 'live' | 'test';
+  kind: WalletSendKind;
+  asset: AssetCode;
+  network: NetworkId;
+  /** Smallest units of the asset. */
+  units: string;
+  /** The signer (signed) or null until the chain shows it (external). */
+  from_address: string | null;
+  to_address: string;
+  /** Lower case for hex hashes; a Solana signature as base58. */
+  tx_hash: string;
+  speed: WalletSendSpeed;
+  note: string | null;
+  /** The most the network fee can cost, in the network coin's smallest units (gas × maxFeePerGas); null for external records. */
+  max_fee_units: string | null;
+  /** The relayed bytes (public once broadcast), so a retry relays the same transaction; null for external records. */
+  raw: string | null;
+}
+
+export interface WalletTransactionConfirmedData {
+  wallet_transaction_id: string;
+  /** The fee the chain charged, in the network coin's smallest units, when known. */
+  fee_units: string | null;
+  block: number | null;
+}
+
+export interface WalletTransactionFailedData {
+  wallet_transaction_id: string;
+  reason: string;
+}
+
+export interface WalletSendReleasedData {
+  wallet_transaction_id: string;
+  reason: string;
+}
+
+export type WalletTransactionEvent =
+  /** A signed send's funds held while it is relayed (not yet a wallet transaction: no record shows it). */
+  | { type: 'WalletSendReserved'; data: WalletTransactionRecordedData }
+  /** The node refused it, or could not be reached: the hold ends, nothing was sent. */
+  | { type: 'WalletSendReleased'; data: WalletSendReleasedData }
+  | { type: 'WalletTransactionRecorded'; data: WalletTransactionRecordedData }
+  | { type: 'WalletTransactionConfirmed'; data: WalletTransactionConfirmedData }
+  | { type: 'WalletTransactionFailed'; data: WalletTransactionFailedData };
+
+export const WALLET_TRANSACTION_EVENT_TYPES = ['WalletSendReserved', 'WalletSendReleased', 'WalletTransactionRecorded', 'WalletTransactionConfirmed', 'WalletTransactionFailed'] as const;
+
+export function asWalletTransactionEvent(event: { stream?: string; type: string; data: unknown }): WalletTransactionEvent | null {
+  if (event.stream !== undefined && !WALLET_TX_STREAM.owns(event.stream)) return null;
+  if (!(WALLET_TRANSACTION_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
+  return { type: event.type, data: event.data } as WalletTransactionEvent;
+}

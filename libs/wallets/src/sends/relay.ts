@@ -1,0 +1,165 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { BaseError, HttpRequestError, TimeoutError, createPublicClient, decodeFunctionData, erc20Abi, http, type Hex } from 'viem';
+import { AssetCode, ChainRegistry, NetworkId, family } from '@lib/chains';
+import { APP_CONFIG, AppConfig } from '@lib/core';
+import { DomainRefusal } from '@lib/domain';
+import { sendingRegistry } from './wallet-sends';
+
+/** What the chain says of a relayed transaction. */
+export type ChainOutcome = { status: 'pending' } | { status: 'confirmed'; block: number | null; feeUnits: string | null } | { status: 'failed'; reason: string };
+
+/** The node answered and refused the transaction (409 transaction_rejected; nothing is recorded as sent). */
+export const transactionRejected = (detail: string) => new DomainRefusal('transaction_rejected', `The network refused this transaction: ${detail}`, 'signed_transaction');
+/** The node could not be reached (503 network_unavailable; a retry with the same Idempotency-Key relays the same bytes). */
+export const networkUnavailable = (network: NetworkId) => new DomainRefusal('network_unavailable', `The ${network} network cannot be reached now; retry with the same Idempotency-Key.`);
+
+/** Node messages meaning "this exact transaction is already there": a second relay of the same bytes is a success. */
+const ALREADY_KNOWN = /already known|already imported|known transaction|AlreadyProcessed|already been processed/i;
+
+/** Marker: the node already has this transaction (a retry): the relay succeeded. */
+const ALREADY_RELAYED = new Error('already relayed');
+
+/**
+ * Relays signed sends through the network's node (decision 0040): the EVM node of
+ * EVM_RPC_URL_<NETWORK> (viem `sendRawTransaction`, decisions 0021/0025), the Solana node of
+ * SOLANA_RPC_URL (JSON-RPC `sendTransaction`, base64). A node that answers with an error refuses
+ * the transaction; one that does not answer is unavailable. Relaying the same bytes twice is fine.
+ */
+@Injectable()
+export class WalletRelay {
+  private readonly registry: ChainRegistry;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.registry = sendingRegistry(config);
+  }
+
+  private evmUrl(network: NetworkId): string | null {
+    return (this.config.evmRpcUrls as Partial<Record<string, string>>)[network] ?? null;
+  }
+
+  private client(network: NetworkId) {
+    const url = this.evmUrl(network);
+    if (url === null) throw networkUnavailable(network);
+    return createPublicClient({ transport: http(url, { retryCount: 0, timeout: 10_000 }) });
+  }
+
+  /** Broadcasts `raw` (0x hex on EVM, base64 on Solana). Throws transaction_rejected or network_unavailable. */
+  async relay(network: NetworkId, raw: string): Promise<void> {
+    if (family(network) === 'solana') return this.relaySolana(raw);
+    try {
+      await this.client(network).sendRawTransaction({ serializedTransaction: raw as Hex });
+    } catch (error) {
+      if (error instanceof DomainRefusal) throw error;
+      const failure = this.classify(network, error);
+      if (failure !== ALREADY_RELAYED) throw failure;
+    }
+  }
+
+  private classify(network: NetworkId, error: unknown): Error {
+    if (error instanceof BaseError) {
+      const unreachable = error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError);
+      const detail = error.walk() as BaseError;
+      const text = `${error.shortMessage} ${detail?.message ?? ''} ${error.details ?? ''}`;
+      if (ALREADY_KNOWN.test(text)) return ALREADY_RELAYED;
+      // an HTTP answer with a JSON-RPC error body is a refusal; no answer (or a 5xx without one) is unavailability
+      if (unreachable && !(unreachable instanceof HttpRequestError && unreachable.status !== undefined && unreachable.status < 500)) return networkUnavailable(network);
+      return transactionRejected(error.details || error.shortMessage);
+    }
+    return networkUnavailable(network);
+  }
+
+  private async relaySolana(wire: string): Promise<void> {
+    const url = this.config.solanaRpcUrl;
+    if (url === null) throw networkUnavailable('solana');
+    let answer: { error?: { message?: string }; result?: string };
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sendTransaction', params: [wire, { encoding: 'base64', preflightCommitment: 'confirmed' }] }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (response.status >= 500) throw new Error(`HTTP ${response.status}`);
+      answer = (await response.json()) as typeof answer;
+    } catch {
+      throw networkUnavailable('solana');
+    }
+    if (answer.error) {
+      if (ALREADY_KNOWN.test(answer.error.message ?? '')) return;
+      throw transactionRejected(answer.error.message ?? 'refused');
+    }
+  }
+
+  /** Where a relayed transaction stands on the chain (a receipt poll); unreachable nodes answer pending. */
+  async outcome(network: NetworkId, hash: string): Promise<ChainOutcome> {
+    if (family(network) !== 'evm' || this.evmUrl(network) === null) return { status: 'pending' };
+    try {
+      const receipt = await this.client(network).getTransactionReceipt({ hash: hash as Hex });
+      if (receipt.status === 'success') return { status: 'confirmed', block: Number(receipt.blockNumber), feeUnits: (receipt.gasUsed * receipt.effectiveGasPrice).toString() };
+      return { status: 'failed', reason: 'The transaction was mined but reverted.' };
+    } catch {
+      return { status: 'pending' };
+    }
+  }
+
+  /**
+   * An external record against the chain (EVM): pending until its receipt; failed when it reverted
+   * or when its sender is not one of the wallet's addresses, or it does not pay exactly `units` of
+   * `asset` to `to`; confirmed otherwise. Other families stay pending here (their matching is left
+   * to the watchers' readers; decision 0040).
+   */
+  async matchExternal(network: NetworkId, hash: string, expected: { asset: AssetCode; units: bigint; to: string; from: readonly string[] }): Promise<ChainOutcome> {
+    if (family(network) !== 'evm' || this.evmUrl(network) === null) return { status: 'pending' };
+    const client = this.client(network);
+    let receipt: Awaited<ReturnType<typeof client.getTransactionReceipt>>;
+    let tx: Awaited<ReturnType<typeof client.getTransaction>>;
+    try {
+      receipt = await client.getTransactionReceipt({ hash: hash as Hex });
+      tx = await client.getTransaction({ hash: hash as Hex });
+    } catch {
+      return { status: 'pending' };
+    }
+    if (receipt.status !== 'success') return { status: 'failed', reason: 'The transaction was mined but reverted.' };
+    const same = (a: string | null | undefined, b: string) => !!a && this.registry.sameAddress(network, a, b);
+    if (!expected.from.some((a) => same(tx.from, a))) return { status: 'failed', reason: 'The transaction was not sent from one of this wallet’s addresses.' };
+    const on = this.registry.assetOn(expected.asset, network);
+    let recipient: string | null = null;
+    let amount = 0n;
+    if (on.kind === 'native') {
+      if (tx.input && tx.input !== '0x') return { status: 'failed', reason: `The transaction is not a ${expected.asset} transfer.` };
+      recipient = tx.to;
+      amount = tx.value;
+    } else {
+      if (!same(tx.to, on.contract!)) return { status: 'failed', reason: `The transaction does not move ${expected.asset}.` };
+      try {
+        const call = decodeFunctionData({ abi: erc20Abi, data: tx.input });
+        if (call.functionName !== 'transfer') return { status: 'failed', reason: `The transaction is not a ${expected.asset} transfer.` };
+        [recipient, amount] = call.args as readonly [string, bigint];
+      } catch {
+        return { status: 'failed', reason: `The transaction is not a ${expected.asset} transfer.` };
+      }
+    }
+    if (!same(recipient, expected.to)) return { status: 'failed', reason: 'The transaction pays another address than to_address.' };
+    if (amount !== expected.units) return { status: 'failed', reason: 'The transaction pays another amount than the record.' };
+    return { status: 'confirmed', block: Number(receipt.blockNumber), feeUnits: null };
+  }
+
+  /**
+   * What a dashboard needs to build an EVM transaction from `from`: the next nonce (pending
+   * included) and the fee per gas for each speed (the node's estimate: slow 1×, standard 1.25×,
+   * fast 2× of the base fee part; priority 1, 1.5, 2 gwei or the node's). Throws network_unavailable.
+   */
+  async evmContext(network: NetworkId, from: string): Promise<{ nonce: number; fees: Record<'slow' | 'standard' | 'fast', { max_fee_per_gas: string; max_priority_fee_per_gas: string }> }> {
+    const client = this.client(network);
+    try {
+      const [nonce, block] = await Promise.all([client.getTransactionCount({ address: from as Hex, blockTag: 'pending' }), client.getBlock({ blockTag: 'latest' })]);
+      const base = block.baseFeePerGas ?? 0n;
+      const gwei = 1_000_000_000n;
+      const fee = (numerator: bigint, priority: bigint) => ({ max_fee_per_gas: ((base * numerator) / 4n + priority).toString(), max_priority_fee_per_gas: priority.toString() });
+      return { nonce, fees: { slow: fee(4n, gwei), standard: fee(5n, (gwei * 3n) / 2n), fast: fee(8n, 2n * gwei) } };
+    } catch (error) {
+      if (error instanceof DomainRefusal) throw error;
+      throw networkUnavailable(network);
+    }
+  }
+}

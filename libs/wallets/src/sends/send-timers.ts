@@ -1,0 +1,120 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { family } from '@lib/chains';
+import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
+import type { Database } from '@lib/database';
+import { Refusal } from '@lib/domain';
+import { SYSTEM_ACTOR } from '@lib/eventstore';
+import { PollLoop, Timer, TimerRunner, TimerStore, clockOffsetMs } from '@lib/timers';
+import type { WalletTransactionRecordedData } from './events';
+import { WalletRelay } from './relay';
+import { WalletSends } from './wallet-sends';
+import { WalletTransactionsReadModel } from './wallet-transactions.read-model';
+
+/** The durable timer that settles a simulated business's send (decision 0040). */
+export const WALLET_SEND_TIMER = 'wallet_transaction.simulated_settle';
+/** A simulated signed send confirms, and a simulated external record fails, this long after it is recorded (business time). */
+export const SIMULATED_SEND_SETTLE_MS = 60_000;
+
+/**
+ * Schedules what settles a recorded send: on a simulated business a durable timer in its own time
+ * (its test clock): a signed send confirms, an external record — a hash no simulated chain can
+ * prove — fails (§3). A live business's sends are settled by the receipt poll of WalletSendsWorker.
+ */
+@Injectable()
+export class WalletSendTimers {
+  private readonly timers: TimerStore;
+
+  constructor(@Inject(DATABASE) private readonly db: Database) {
+    this.timers = new TimerStore(db);
+  }
+
+  async recorded(data: WalletTransactionRecordedData): Promise<void> {
+    if (data.mode !== 'test') return;
+    const now = Date.now() + (await clockOffsetMs(this.db, data.business_id));
+    await this.timers.schedule({
+      id: `${WALLET_SEND_TIMER}:${data.wallet_transaction_id}`,
+      businessId: data.business_id,
+      kind: WALLET_SEND_TIMER,
+      subject: data.wallet_transaction_id,
+      payload: { wallet_id: data.wallet_id, kind: data.kind },
+      dueAt: new Date(now + SIMULATED_SEND_SETTLE_MS),
+    });
+  }
+}
+
+/**
+ * The background work of wallet sends (not in the API-only role): the simulated settle timers, and
+ * a poll of the live sends still pending — each one's receipt from its network's node (decision
+ * 0040: a receipt poll rather than the watchers, which follow only the wallet's receiving
+ * addresses) → confirmed, or failed when it reverted; an external record is matched against the
+ * chain (sender, recipient, asset, amount) and fails on a mismatch.
+ */
+@Injectable()
+export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private runner: TimerRunner | null = null;
+  private poll: PollLoop | null = null;
+  private readonly logger = new Logger('wallet-sends');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(DATABASE) private readonly db: Database,
+    private readonly sends: WalletSends,
+    private readonly read: WalletTransactionsReadModel,
+    private readonly relay: WalletRelay,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.role === 'api') return;
+    const runner = new TimerRunner(new TimerStore(this.db), {
+      pollMs: 250,
+      batchSize: 10,
+      onError: (error, timer) => this.logger.warn(`timer ${timer?.id ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`),
+    });
+    runner.on(WALLET_SEND_TIMER, (timer) => this.settleSimulated(timer));
+    runner.start();
+    this.runner = runner;
+    this.poll = new PollLoop(async () => {
+      try {
+        await this.pollLive();
+      } catch (error) {
+        this.logger.warn(`receipt poll: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }, this.config.chainPollMs);
+    this.poll.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.runner?.stop();
+    await this.poll?.stop();
+  }
+
+  private async settleSimulated(timer: Timer): Promise<void> {
+    const { wallet_id: walletId, kind } = timer.payload as { wallet_id: string; kind: string };
+    const meta = { actor: SYSTEM_ACTOR, causationId: `timer:${timer.id}` };
+    const command =
+      kind === 'external'
+        ? { type: 'FailWalletTransaction' as const, walletTransactionId: timer.subject, reason: 'No transaction with this hash reached the simulated network.' }
+        : { type: 'ConfirmWalletTransaction' as const, walletTransactionId: timer.subject, feeUnits: null, block: null };
+    try {
+      await this.sends.decide(walletId, command, meta, timer.dueAt);
+    } catch (error) {
+      if (error instanceof Refusal) return; // settled already
+      throw error;
+    }
+  }
+
+  /** One round of the live receipt poll. */
+  async pollLive(): Promise<void> {
+    for (const tx of await this.read.pending()) {
+      if (tx.mode !== 'live') continue;
+      const outcome =
+        tx.origin === 'external'
+          ? await this.relay.matchExternal(tx.network, tx.txHash, { asset: tx.asset, units: BigInt(tx.units), to: tx.toAddress, from: await this.sends.addresses(tx.walletId, family(tx.network)) })
+          : await this.relay.outcome(tx.network, tx.txHash);
+      if (outcome.status === 'pending') continue;
+      const meta = { actor: SYSTEM_ACTOR };
+      if (outcome.status === 'confirmed') await this.sends.decide(tx.walletId, { type: 'ConfirmWalletTransaction', walletTransactionId: tx.id, feeUnits: outcome.feeUnits, block: outcome.block }, meta);
+      else await this.sends.decide(tx.walletId, { type: 'FailWalletTransaction', walletTransactionId: tx.id, reason: outcome.reason }, meta);
+    }
+  }
+}

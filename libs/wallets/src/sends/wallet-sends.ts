@@ -1,0 +1,95 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AssetCode, ChainRegistry, NetworkFamily, NetworkId, defaultRegistry, family } from '@lib/chains';
+import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
+import type { Sql } from '@lib/database';
+import { DomainRefusal, foldWith } from '@lib/domain';
+import { CommandRunner, EVENT_STORE, EventStore, StreamNotFoundError, WriteMeta, metadataFor } from '@lib/eventstore';
+import { parseCryptoAmount } from '@lib/money';
+import { addressKey } from '../wallets.projector';
+import { WALLET_TX_STREAM } from '../stream-categories';
+import { SenderFunds, WalletSendCommand, WalletSendsState, walletSendsDecider } from './wallet-transaction.decider';
+
+/**
+ * The registry a send is checked against: the default one, with the token contracts the
+ * configuration names for test chains (EVM_TOKENS_<NETWORK>), as the watchers read them.
+ */
+export function sendingRegistry(config: Pick<AppConfig, 'evmTokens'>): ChainRegistry {
+  const tokens = config.evmTokens as Partial<Record<NetworkId, Partial<Record<AssetCode, string>>>>;
+  if (Object.keys(tokens).length === 0) return defaultRegistry;
+  const registry = Object.create(defaultRegistry) as ChainRegistry;
+  registry.assetOn = (asset, network) => {
+    const on = defaultRegistry.assetOn(asset, network);
+    const contract = tokens[network]?.[asset];
+    return contract ? { ...on, contract } : on;
+  };
+  return registry;
+}
+
+/** What the wallet-send use cases share (decision 0040): the wallet's sends stream, its addresses, the funds the service tracks. */
+@Injectable()
+export class WalletSends {
+  readonly registry: ChainRegistry;
+
+  constructor(
+    private readonly runner: CommandRunner,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(DATABASE) private readonly db: Sql,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.registry = sendingRegistry(config);
+  }
+
+  async state(walletId: string): Promise<WalletSendsState> {
+    try {
+      return foldWith(walletSendsDecider, await this.store.readStream(WALLET_TX_STREAM.stream(walletId)));
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return walletSendsDecider.initialState;
+      throw error;
+    }
+  }
+
+  /** Decides on the wallet's sends stream; concurrent sends conflict there and are decided again (the CommandRunner waits for the read models). */
+  async decide(walletId: string, command: WalletSendCommand, meta: WriteMeta, occurredAt?: Date): Promise<void> {
+    const metadata = { ...metadataFor(meta), ...(occurredAt ? { occurredAt: occurredAt.toISOString() } : {}) };
+    await this.runner.run(walletSendsDecider, WALLET_TX_STREAM.stream(walletId), command, { context: undefined, metadata, maxAttempts: 50 });
+  }
+
+  /** The wallet's addresses of a family that checkouts reserved (the `wallets` projection's address book). */
+  async addresses(walletId: string, addressFamily: NetworkFamily): Promise<string[]> {
+    const { rows } = await this.db.query<{ address: string }>(`SELECT address FROM wallet_addresses WHERE wallet_id = $1 AND family = $2`, [walletId, addressFamily], 'wallet_sends_addresses');
+    return rows.map((r) => r.address);
+  }
+
+  /** Is `address` one of the wallet's (any family spelling)? */
+  async owns(walletId: string, network: NetworkId, address: string): Promise<boolean> {
+    const { rows } = await this.db.query(`SELECT 1 FROM wallet_addresses WHERE wallet_id = $1 AND address_key = $2`, [walletId, addressKey(family(network), address)], 'wallet_sends_owns');
+    return rows.length > 0;
+  }
+
+  /**
+   * What `address` received on `network` in `asset` and in the network coin, as the service
+   * tracks it: the transfers payments saw arriving at it (payment_transfers by the checkout the
+   * address was reserved for). The wallet's own sends are taken off by the decider.
+   */
+  async funds(walletId: string, network: NetworkId, address: string, asset: AssetCode): Promise<SenderFunds | null> {
+    const feeAsset = this.registry.network(network).nativeCurrency.asset;
+    if (feeAsset === null) return null; // a fee coin the service never receives (POL): the node alone judges the fee
+    const received = await this.received(walletId, network, address);
+    return { asset: received(asset), feeCoin: received(feeAsset), feeAsset };
+  }
+
+  /** What `address` received on `network`, per asset (smallest units), from the transfers payments saw. */
+  async received(walletId: string, network: NetworkId, address: string): Promise<(asset: AssetCode) => bigint> {
+    const { rows } = await this.db.query<{ asset: string | null; amount: string }>(
+      `SELECT pt.asset, pt.amount FROM payment_transfers pt JOIN wallet_addresses wa ON wa.checkout_id = pt.checkout_id
+        WHERE wa.wallet_id = $1 AND wa.address_key = $2 AND pt.network = $3`,
+      [walletId, addressKey(family(network), address), network],
+      'wallet_sends_funds',
+    );
+    return (code: AssetCode) => rows.filter((r) => r.asset === code).reduce((total, r) => total + parseCryptoAmount(r.amount, this.registry.decimals(code)), 0n);
+  }
+
+  refuse(code: 'invalid_request' | 'invalid_address', message: string, field: string): never {
+    throw new DomainRefusal(code, message, field);
+  }
+}

@@ -1,0 +1,184 @@
+import { Decider, DomainRefusal, decideBy } from '@lib/domain';
+import type { AssetCode, NetworkId } from '@lib/chains';
+import { WalletTransactionEvent, WalletTransactionRecordedData, asWalletTransactionEvent } from './events';
+
+/**
+ * The sends of one wallet (decision 0040), decided on its `wallet_tx-<wal_id>` stream. A hash is
+ * recorded once (409 duplicate_transaction). A signed send of a live business is first reserved
+ * (its amount and its greatest fee held on its sender), then relayed, then recorded — or released
+ * when the node refuses it or cannot be reached, so nothing is recorded as sent. Pending and
+ * confirmed sends keep their hold, failed ones give it back. The funds a command is given (what
+ * the address received, as the service tracks it) are never exceeded: concurrent sends conflict
+ * on this stream and are decided again.
+ */
+
+export type WalletTransactionStatus = 'reserved' | 'released' | 'pending' | 'confirmed' | 'failed';
+
+export interface WalletTransactionRecord {
+  data: WalletTransactionRecordedData;
+  status: WalletTransactionStatus;
+}
+
+export interface WalletSendsState {
+  /** By wallet transaction id, in recording order. */
+  transactions: ReadonlyMap<string, WalletTransactionRecord>;
+  /** Held or recorded hashes (lower-case hex, or a Solana signature) → wallet transaction id. */
+  hashes: ReadonlyMap<string, string>;
+}
+
+/** What the sender's address received as the service tracks it, before this wallet's sends: the asset, and the network coin for the fee. */
+export interface SenderFunds {
+  /** Smallest units of the asset the address received. */
+  asset: bigint;
+  /** Smallest units of the network coin the address received (equal to `asset` when the asset is the coin). */
+  feeCoin: bigint;
+  /** The network coin (ETH, SOL). */
+  feeAsset: AssetCode;
+}
+
+/** Hold a signed send's funds while it is relayed. */
+export interface ReserveWalletSend {
+  type: 'ReserveWalletSend';
+  data: WalletTransactionRecordedData;
+  /** Null: no balance rule (a fee coin the service does not track). */
+  funds: SenderFunds | null;
+}
+
+/** Record a send: a reserved one once relayed, or a new one (a simulated send, an external record) checked here. */
+export interface RecordWalletTransaction {
+  type: 'RecordWalletTransaction';
+  data: WalletTransactionRecordedData;
+  /** Null: no balance rule (external records reserve and deduct nothing). */
+  funds: SenderFunds | null;
+}
+
+export interface ReleaseWalletSend {
+  type: 'ReleaseWalletSend';
+  walletTransactionId: string;
+  reason: string;
+}
+
+export interface ConfirmWalletTransaction {
+  type: 'ConfirmWalletTransaction';
+  walletTransactionId: string;
+  feeUnits?: string | null;
+  block?: number | null;
+}
+
+export interface FailWalletTransaction {
+  type: 'FailWalletTransaction';
+  walletTransactionId: string;
+  reason: string;
+}
+
+export type WalletSendCommand = ReserveWalletSend | RecordWalletTransaction | ReleaseWalletSend | ConfirmWalletTransaction | FailWalletTransaction;
+
+const HOLDS: readonly WalletTransactionStatus[] = ['reserved', 'pending', 'confirmed'];
+
+/**
+ * What the held, pending and confirmed signed sends of `from` on `network` take: `asset` units of
+ * the asset, and `fee` units of the network coin (their greatest fees, and their amounts when they
+ * send the coin itself).
+ */
+export function committed(state: WalletSendsState, network: NetworkId, from: string, asset: AssetCode, feeAsset: AssetCode): { asset: bigint; fee: bigint } {
+  let assetUnits = 0n;
+  let fee = 0n;
+  for (const { data, status } of state.transactions.values()) {
+    if (!HOLDS.includes(status) || data.kind !== 'signed' || data.network !== network || data.from_address?.toLowerCase() !== from.toLowerCase()) continue;
+    if (data.asset === asset) assetUnits += BigInt(data.units);
+    else if (data.asset === feeAsset) fee += BigInt(data.units);
+    fee += BigInt(data.max_fee_units ?? '0');
+  }
+  return { asset: assetUnits, fee };
+}
+
+/** 409 duplicate_transaction, insufficient_funds or insufficient_fee_funds, else nothing. */
+function check(state: WalletSendsState, data: WalletTransactionRecordedData, funds: SenderFunds | null): void {
+  if (state.hashes.has(data.tx_hash)) throw new DomainRefusal('duplicate_transaction', 'This transaction is already recorded for this wallet.', data.kind === 'external' ? 'tx_hash' : 'signed_transaction');
+  if (funds === null || data.kind !== 'signed' || data.from_address === null) return;
+  const units = BigInt(data.units);
+  const maxFee = BigInt(data.max_fee_units ?? '0');
+  const taken = committed(state, data.network, data.from_address, data.asset, funds.feeAsset);
+  const short = (what: string) => `${data.from_address} does not hold ${what} beside its pending sends.`;
+  if (data.asset === funds.feeAsset) {
+    // the coin pays for itself: the amount first, then the greatest fee on top
+    if (taken.asset + taken.fee + units > funds.asset) throw new DomainRefusal('insufficient_funds', short(`this amount of ${data.asset}`), 'amount');
+    if (taken.asset + taken.fee + units + maxFee > funds.asset) throw new DomainRefusal('insufficient_fee_funds', short(`the ${funds.feeAsset} this transaction's fee can cost`), 'signed_transaction');
+    return;
+  }
+  if (taken.asset + units > funds.asset) throw new DomainRefusal('insufficient_funds', short(`this amount of ${data.asset}`), 'amount');
+  if (taken.fee + maxFee > funds.feeCoin) throw new DomainRefusal('insufficient_fee_funds', short(`the ${funds.feeAsset} this transaction's fee can cost`), 'signed_transaction');
+}
+
+function settle(state: WalletSendsState, id: string): WalletTransactionRecord {
+  const tx = state.transactions.get(id);
+  if (tx === undefined || tx.status === 'reserved' || tx.status === 'released') throw new DomainRefusal('not_found', 'No wallet transaction with this id.');
+  return tx;
+}
+
+export const walletSendsDecider: Decider<WalletSendCommand, WalletTransactionEvent, WalletSendsState> = {
+  initialState: { transactions: new Map(), hashes: new Map() },
+  decide: (command, state) =>
+    decideBy<WalletSendCommand, WalletSendsState, void, WalletTransactionEvent>(
+      {
+        ReserveWalletSend({ data, funds }, s) {
+          if (s.transactions.has(data.wallet_transaction_id)) return [];
+          check(s, data, funds);
+          return [{ type: 'WalletSendReserved', data }];
+        },
+        RecordWalletTransaction({ data, funds }, s) {
+          const known = s.transactions.get(data.wallet_transaction_id);
+          if (known?.status === 'reserved') return [{ type: 'WalletTransactionRecorded', data: known.data }];
+          if (known !== undefined) return [];
+          check(s, data, funds);
+          return [{ type: 'WalletTransactionRecorded', data }];
+        },
+        ReleaseWalletSend(c, s) {
+          return s.transactions.get(c.walletTransactionId)?.status === 'reserved' ? [{ type: 'WalletSendReleased', data: { wallet_transaction_id: c.walletTransactionId, reason: c.reason } }] : [];
+        },
+        ConfirmWalletTransaction(c, s) {
+          if (settle(s, c.walletTransactionId).status !== 'pending') return [];
+          return [{ type: 'WalletTransactionConfirmed', data: { wallet_transaction_id: c.walletTransactionId, fee_units: c.feeUnits ?? null, block: c.block ?? null } }];
+        },
+        FailWalletTransaction(c, s) {
+          if (settle(s, c.walletTransactionId).status !== 'pending') return [];
+          return [{ type: 'WalletTransactionFailed', data: { wallet_transaction_id: c.walletTransactionId, reason: c.reason } }];
+        },
+      },
+      command,
+      state,
+      undefined,
+    ),
+  evolve(state, event) {
+    const transactions = new Map(state.transactions);
+    const to = (id: string, status: WalletTransactionStatus) => {
+      const tx = transactions.get(id);
+      if (tx) transactions.set(id, { ...tx, status });
+    };
+    switch (event.type) {
+      case 'WalletSendReserved':
+      case 'WalletTransactionRecorded': {
+        const hashes = new Map(state.hashes);
+        hashes.set(event.data.tx_hash, event.data.wallet_transaction_id);
+        transactions.set(event.data.wallet_transaction_id, { data: event.data, status: event.type === 'WalletSendReserved' ? 'reserved' : 'pending' });
+        return { transactions, hashes };
+      }
+      case 'WalletSendReleased': {
+        const hashes = new Map(state.hashes);
+        const tx = transactions.get(event.data.wallet_transaction_id);
+        if (tx) hashes.delete(tx.data.tx_hash);
+        to(event.data.wallet_transaction_id, 'released');
+        return { transactions, hashes };
+      }
+      case 'WalletTransactionConfirmed':
+        to(event.data.wallet_transaction_id, 'confirmed');
+        return { ...state, transactions };
+      case 'WalletTransactionFailed':
+        to(event.data.wallet_transaction_id, 'failed');
+        return { ...state, transactions };
+      default:
+        return state;
+    }
+  },
+  fromStored: (stored) => asWalletTransactionEvent(stored),
+};

@@ -1,0 +1,159 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DATABASE } from '@lib/core';
+import { AssetCode, NetworkId, defaultRegistry } from '@lib/chains';
+import type { Sql } from '@lib/database';
+import { ApiError, Page, pageRequest, splitListQuery, toPage } from '@lib/http';
+import { isWalletTransactionId } from '../stream-categories';
+
+export const WALLET_TRANSACTIONS_LIST = 'wallet_transactions';
+const STATUSES = ['pending', 'confirmed', 'failed'];
+
+interface WalletTransactionRow {
+  id: string;
+  business_id: string;
+  wallet_id: string;
+  mode: string;
+  origin: 'signed' | 'external';
+  status: 'pending' | 'confirmed' | 'failed';
+  asset: string;
+  network: NetworkId;
+  amount: string;
+  from_address: string | null;
+  to_address: string;
+  tx_hash: string;
+  speed: string;
+  note: string | null;
+  value_usd: string | number | null;
+  network_fee_usd: string | number | null;
+  failure_reason: string | null;
+  created_at: Date | string;
+  confirmed_at: Date | string | null;
+  failed_at: Date | string | null;
+}
+
+/** A send still pending, for the receipt poll. */
+export interface PendingSend {
+  id: string;
+  walletId: string;
+  businessId: string;
+  mode: string;
+  origin: string;
+  network: NetworkId;
+  asset: AssetCode;
+  units: string;
+  toAddress: string;
+  txHash: string;
+}
+
+/** A wallet transaction as the API shows it (spec §2, decision 0040). */
+export interface WalletTransactionView {
+  kind: 'wallet_transaction';
+  id: string;
+  direction: 'out';
+  status: 'pending' | 'confirmed' | 'failed';
+  /** `signed`: a transaction the service checked and relayed; `external`: an unverified record of a send made in another app. */
+  origin: 'signed' | 'external';
+  asset: string;
+  network: string;
+  amount: string;
+  /** USD cents; zero for an external record until the chain proves it; null while unknown (a coin whose price moves). */
+  value_usd: number | null;
+  /** USD cents; zero for external records; null until known. */
+  network_fee_usd: number | null;
+  /** The wallet's address the send draws on (= from_address; null for an external record until the chain shows it). */
+  address: string | null;
+  from_address: string | null;
+  to_address: string;
+  tx_hash: string;
+  explorer_url: string;
+  payment_id: null;
+  speed: string;
+  note: string | null;
+  failure_reason: string | null;
+  created_at: string;
+  confirmed_at: string | null;
+  failed_at: string | null;
+}
+
+const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
+const cents = (v: string | number | null): number | null => (v === null ? null : Number(v));
+
+function view(r: WalletTransactionRow): WalletTransactionView {
+  return {
+    kind: 'wallet_transaction',
+    id: r.id,
+    direction: 'out',
+    status: r.status,
+    origin: r.origin,
+    asset: r.asset,
+    network: r.network,
+    amount: r.amount,
+    value_usd: cents(r.value_usd),
+    network_fee_usd: cents(r.network_fee_usd),
+    address: r.from_address,
+    from_address: r.from_address,
+    to_address: r.to_address,
+    tx_hash: r.tx_hash,
+    explorer_url: defaultRegistry.explorerTxUrl(r.network, r.tx_hash),
+    payment_id: null,
+    speed: r.speed,
+    note: r.note,
+    failure_reason: r.failure_reason,
+    created_at: iso(r.created_at)!,
+    confirmed_at: iso(r.confirmed_at),
+    failed_at: iso(r.failed_at),
+  };
+}
+
+const COLUMNS = `id, business_id, wallet_id, mode, origin, status, asset, network, amount, from_address, to_address, tx_hash, speed, note, value_usd, network_fee_usd, failure_reason, created_at, confirmed_at, failed_at`;
+
+/** Queries over the `wallet_transactions` projection, scoped by business: another business's send reads as none. */
+@Injectable()
+export class WalletTransactionsReadModel {
+  constructor(@Inject(DATABASE) private readonly db: Sql) {}
+
+  async get(businessId: string, id: string): Promise<WalletTransactionView | null> {
+    if (!isWalletTransactionId(id)) return null;
+    const { rows } = await this.db.query<WalletTransactionRow>(`SELECT ${COLUMNS} FROM wallet_transactions WHERE id = $1 AND business_id = $2`, [id, businessId], 'wallet_transaction_get');
+    return rows[0] ? view(rows[0]) : null;
+  }
+
+  /** A recorded send with this hash on the network, of any wallet (a hash is one chain transaction). */
+  async byHash(network: NetworkId, hash: string): Promise<{ id: string; businessId: string } | null> {
+    const { rows } = await this.db.query<{ id: string; business_id: string }>(`SELECT id, business_id FROM wallet_transactions WHERE network = $1 AND tx_hash = $2 LIMIT 1`, [network, hash], 'wallet_transaction_by_hash');
+    return rows[0] ? { id: rows[0].id, businessId: rows[0].business_id } : null;
+  }
+
+  /** GET /wallet/transactions: newest first, filter `status`, paged by a cursor bound to this list and its filter. */
+  async list(businessId: string, query: Record<string, unknown> | null | undefined): Promise<Page<WalletTransactionView>> {
+    const filters: { status: string | null } = { status: null };
+    const { page, params: given } = splitListQuery(query);
+    for (const [name, value] of given) {
+      if (name === 'status') {
+        if (!STATUSES.includes(value)) throw new ApiError('invalid_request', `status must be one of ${STATUSES.join(', ')}.`, 'status');
+        filters.status = value;
+      } else {
+        throw new ApiError('invalid_request', `${name} is not a known parameter.`, name);
+      }
+    }
+    const { limit, after } = pageRequest(WALLET_TRANSACTIONS_LIST, filters, page);
+    const params: unknown[] = [businessId];
+    const param = (value: unknown): string => `$${params.push(value)}`;
+    const where = ['business_id = $1'];
+    if (filters.status !== null) where.push(`status = ${param(filters.status)}`);
+    if (after) where.push(`(created_at, id) < (${param(after.created_at)}::timestamptz, ${param(after.id)})`);
+    const { rows } = await this.db.query<WalletTransactionRow>(`SELECT ${COLUMNS} FROM wallet_transactions WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${param(limit + 1)}`, params);
+    const paged = toPage(WALLET_TRANSACTIONS_LIST, filters, rows, limit, (r) => ({ created_at: new Date(r.created_at).toISOString(), id: r.id }));
+    return { ...paged, data: paged.data.map(view) };
+  }
+
+  /** Pending sends (for the confirmation poll), oldest first. */
+  async pending(limit = 100): Promise<PendingSend[]> {
+    const { rows } = await this.db.query<{ id: string; wallet_id: string; business_id: string; mode: string; origin: string; network: NetworkId; asset: AssetCode; units: string; to_address: string; tx_hash: string }>(
+      `SELECT id, wallet_id, business_id, mode, origin, network, asset, units, to_address, tx_hash FROM wallet_transactions WHERE status = 'pending' ORDER BY created_at, id LIMIT $1`,
+      [limit],
+      'wallet_transactions_pending',
+    );
+    return rows.map((r) => ({ id: r.id, walletId: r.wallet_id, businessId: r.business_id, mode: r.mode, origin: r.origin, network: r.network, asset: r.asset, units: r.units, toAddress: r.to_address, txHash: r.tx_hash }));
+  }
+}

@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { type Hex, parseEther } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { SEED_VAULT, SeedVault } from '@lib/wallets';
+import type { TestApi } from '../../support/api-app';
+import { eventually } from '../../support/eventually';
+import type { Browser } from '../../accounts/support';
+
+/** A business's session in a browser (Service-Business on every request). */
+export type Shop = ReturnType<Browser['forBusiness']>;
+
+/** The phrase of a wallet created in the service, from its vault (a test reads it as the dashboard's signer would hold it). */
+export async function walletPhrase(api: TestApi, walletId: string): Promise<string> {
+  const phrase = await api.app.get<SeedVault>(SEED_VAULT).phrase(walletId);
+  if (phrase === null) throw new Error(`no phrase for ${walletId}`);
+  return phrase;
+}
+
+/** The signer of the wallet's EVM address `address` (its index found among the first 200). */
+export function signerOf(phrase: string, address: string) {
+  for (let i = 0; i < 200; i++) {
+    const account = mnemonicToAccount(phrase, { addressIndex: i });
+    if (account.address.toLowerCase() === address.toLowerCase()) return account;
+  }
+  throw new Error(`${address} is not among the wallet's first 200 EVM addresses`);
+}
+
+export const RECIPIENT = '0x1111111111111111111111111111111111111111' as Hex;
+
+/** A signed EIP-1559 ETH transfer. */
+export function ethTransfer(signer: ReturnType<typeof mnemonicToAccount>, fields: { to?: Hex; value: bigint; nonce: number; chainId?: number; gas?: bigint; maxFeePerGas?: bigint }) {
+  return signer.signTransaction({
+    type: 'eip1559',
+    chainId: fields.chainId ?? 1,
+    to: fields.to ?? RECIPIENT,
+    value: fields.value,
+    nonce: fields.nonce,
+    gas: fields.gas ?? 21_000n,
+    maxFeePerGas: fields.maxFeePerGas ?? 2_000_000_000n,
+    maxPriorityFeePerGas: 1_000_000_000n,
+  });
+}
+
+export const eth = (text: string) => parseEther(text);
+
+/** POST /wallet/transactions with a fresh Idempotency-Key (or `key`). */
+export function send(shop: Shop, body: Record<string, unknown>, key: string = randomUUID()) {
+  return shop.post('/wallet/transactions', body, { 'idempotency-key': key });
+}
+
+/** Pays a new ETH (or `asset`) checkout of `shop` in full on the simulated chain (its test clock); the checkout's address and amount. */
+export async function fundedAddress(shop: Shop, asset = 'ETH', network = 'ethereum', amount = 10_000): Promise<{ address: string; amount: string }> {
+  const payment = await shop.post('/payments', { amount, currency: 'USD', description: 'Funding' }, { 'idempotency-key': randomUUID() });
+  if (payment.status !== 201) throw new Error(`payment: ${payment.status} ${JSON.stringify(payment.body)}`);
+  const code = (payment.body.data.url as string).split('/').pop();
+  const checkout = await shop.post('/checkouts', { payment_code: code, asset, network }, { 'idempotency-key': randomUUID() });
+  if (checkout.status !== 201) throw new Error(`checkout: ${checkout.status} ${JSON.stringify(checkout.body)}`);
+  const advanced = await shop.post('/test_clock/advance', { seconds: 30 });
+  if (advanced.status !== 200) throw new Error(`advance: ${advanced.status} ${JSON.stringify(advanced.body)}`);
+  await eventually(
+    () => shop.get(`/checkouts/${checkout.body.data.id}`).then((r) => r.body.data),
+    (c) => c.status !== 'open',
+    { what: 'simulated transfer arrived' },
+  );
+  return { address: checkout.body.data.crypto.address, amount: checkout.body.data.crypto.amount };
+}

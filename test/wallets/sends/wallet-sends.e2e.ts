@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { keccak256, type Hex } from 'viem';
+import { eventually } from '../../support/eventually';
+import { businessWithKey } from '../../support/client';
+import { AccountsTestApp, Browser, signUp, startAccountsApp } from '../../accounts/support';
+import { RECIPIENT, Shop, eth, ethTransfer, fundedAddress, send, signerOf, walletPhrase } from './support';
+
+/**
+ * POST /wallet/transactions and its reads over real HTTP with a dashboard session (decision 0040):
+ * a simulated business (its wallet created at sign-up), funded by a simulated payment on its test
+ * clock; signed ETH sends checked with viem, held against the address's funds, confirmed on the
+ * durable timer; refusals; isolation; API keys refused.
+ */
+describe('wallet sends of a simulated business over HTTP (sessions)', () => {
+  let app: AccountsTestApp;
+  let shop: Shop;
+  let businessId: string;
+  let signer: ReturnType<typeof signerOf>;
+  let funded: { address: string; amount: string };
+  let nonce = 0;
+
+  beforeAll(async () => {
+    app = await startAccountsApp('embedded');
+    const browser = new Browser(app.api);
+    ({ businessId } = await signUp(app, browser));
+    shop = browser.forBusiness(businessId);
+    const wallet = await shop.get('/wallet');
+    expect([wallet.status, wallet.body.data.type]).toEqual([200, 'created']);
+    funded = await fundedAddress(shop);
+    signer = signerOf(await walletPhrase(app.api, wallet.body.data.id), funded.address);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const signedEth = (amount: string, more: Partial<Parameters<typeof ethTransfer>[1]> = {}) => ethTransfer(signer, { value: eth(amount), nonce: nonce++, ...more });
+
+  it('records a signed ETH send: 201 pending, lower-case hash, explorer link; GET and the list show it; a replay of the key answers the same; the same transaction again is 409 duplicate_transaction', async () => {
+    const signed = await signedEth('0.001');
+    const key = randomUUID();
+    const body = { asset: 'ETH', network: 'ethereum', amount: '0.001', to_address: RECIPIENT, note: 'Rent', signed_transaction: signed };
+    const created = await send(shop, body, key);
+    expect(created.status).toBe(201);
+    const hash = keccak256(signed as Hex).toLowerCase();
+    expect(created.body.data).toEqual({
+      kind: 'wallet_transaction',
+      id: expect.stringMatching(/^wtx_/),
+      direction: 'out',
+      status: 'pending',
+      origin: 'signed',
+      asset: 'ETH',
+      network: 'ethereum',
+      amount: '0.001',
+      value_usd: null,
+      network_fee_usd: null,
+      address: signer.address,
+      from_address: signer.address,
+      to_address: RECIPIENT,
+      tx_hash: hash,
+      explorer_url: `https://etherscan.io/tx/${hash}`,
+      payment_id: null,
+      speed: 'standard',
+      note: 'Rent',
+      failure_reason: null,
+      created_at: expect.any(String),
+      confirmed_at: null,
+      failed_at: null,
+    });
+    const id = created.body.data.id;
+    const read = await shop.get(`/wallet/transactions/${id}`);
+    expect([read.status, read.body.data]).toEqual([200, created.body.data]);
+    const replay = await send(shop, body, key);
+    expect([replay.status, replay.headers.get('idempotent-replayed'), replay.body.data.id]).toEqual([201, 'true', id]);
+    const again = await send(shop, body);
+    expect([again.status, again.body.error.code]).toEqual([409, 'duplicate_transaction']);
+    const list = await shop.get('/wallet/transactions?limit=1');
+    expect([list.status, list.body.data.map((t: { id: string }) => t.id)]).toEqual([200, [id]]);
+
+    // the simulated business broadcasts nothing: its send confirms on the durable timer of its test clock
+    expect((await shop.post('/test_clock/advance', { seconds: 61 })).status).toBe(200);
+    const confirmed = await eventually(() => shop.get(`/wallet/transactions/${id}`).then((r) => r.body.data), (t) => t.status === 'confirmed', { what: 'simulated send confirmed' });
+    expect(confirmed.confirmed_at).toEqual(expect.any(String));
+    // and the API event for webhooks
+    const events = await eventually(() => shop.get(`/events?subject_id=${id}`).then((r) => r.body.data as { type: string; data: { id: string; status: string } }[]), (e) => e.length > 0, { what: 'wallet_transaction.confirmed event' });
+    expect(events.map((e) => [e.type, e.data.id, e.data.status])).toEqual([['wallet_transaction.confirmed', id, 'confirmed']]);
+    const pending = await shop.get('/wallet/transactions?status=pending');
+    expect(pending.body.data.map((t: { id: string }) => t.id)).not.toContain(id);
+  });
+
+  it('refuses what does not match: tampered amount, recipient, chain id (400 invalid_request naming signed_transaction); the other wallet kind’s field; a network without signing; decimals past the coin; a long note', async () => {
+    const base = { asset: 'ETH', network: 'ethereum', to_address: RECIPIENT };
+    const refused = async (body: Record<string, unknown>, code: string, field: string) => {
+      const answer = await send(shop, { ...base, ...body });
+      expect([answer.status, answer.body.error.code, answer.body.error.field]).toEqual([code === 'invalid_address' || code === 'invalid_request' ? 400 : 409, code, field]);
+    };
+    await refused({ amount: '0.001', signed_transaction: await signedEth('0.002') }, 'invalid_request', 'signed_transaction');
+    await refused({ amount: '0.001', signed_transaction: await signedEth('0.001', { to: '0x2222222222222222222222222222222222222222' }) }, 'invalid_request', 'signed_transaction');
+    await refused({ amount: '0.001', signed_transaction: await signedEth('0.001', { chainId: 137 }) }, 'invalid_request', 'signed_transaction');
+    await refused({ amount: '0.001', tx_hash: `0x${'ab'.repeat(32)}` }, 'invalid_request', 'tx_hash');
+    await refused({ amount: '0.001', network: 'base', signed_transaction: await signedEth('0.001', { chainId: 8453 }) }, 'invalid_request', 'network');
+    await refused({ amount: '0.0000000000000000001', signed_transaction: await signedEth('0.001') }, 'invalid_request', 'amount');
+    await refused({ amount: '0.001', note: 'x'.repeat(281), signed_transaction: await signedEth('0.001') }, 'invalid_request', 'note');
+    await refused({ amount: '0.001', signed_transaction: 'not hex' }, 'invalid_request', 'signed_transaction');
+    await refused({ amount: '0.001', speed: 'warp', signed_transaction: await signedEth('0.001') }, 'invalid_request', 'speed');
+    await refused({ amount: '0.001' }, 'invalid_request', 'signed_transaction');
+    // addresses: invalid for the network, or the wallet's own
+    await refused({ amount: '0.001', to_address: '0x1234', signed_transaction: await signedEth('0.001') }, 'invalid_address', 'to_address');
+    await refused({ amount: '0.001', to_address: funded.address, signed_transaction: await signedEth('0.001', { to: funded.address as Hex }) }, 'invalid_address', 'to_address');
+    // the Idempotency-Key is required
+    const keyless = await shop.post('/wallet/transactions', { ...base, amount: '0.001', signed_transaction: await signedEth('0.001') });
+    expect([keyless.status, keyless.body.error.code]).toEqual([400, 'idempotency_key_required']);
+  });
+
+  it('holds funds per address: more than it received is 409 insufficient_funds; the amount but not the greatest fee is 409 insufficient_fee_funds', async () => {
+    const received = eth(funded.amount);
+    const over = await send(shop, { asset: 'ETH', network: 'ethereum', amount: '1000', to_address: RECIPIENT, signed_transaction: await signedEth('1000') });
+    expect([over.status, over.body.error.code]).toEqual([409, 'insufficient_funds']);
+    // everything left after the first test's send, with a fee that cannot be paid
+    const left = received - eth('0.001') - 21_000n * 2_000_000_000n;
+    const wei = left.toString();
+    const amount = `${wei.slice(0, -18) || '0'}.${wei.slice(-18).padStart(18, '0')}`.replace(/\.?0+$/, '');
+    const noFee = await send(shop, { asset: 'ETH', network: 'ethereum', amount, to_address: RECIPIENT, signed_transaction: await ethTransfer(signer, { value: left, nonce: nonce++ }) });
+    expect([noFee.status, noFee.body.error.code]).toEqual([409, 'insufficient_fee_funds']);
+  });
+
+  it('never holds more than an address received under 16 concurrent sends (one stream per wallet: conflicting sends are decided again)', async () => {
+    const list = async () => (await shop.get('/wallet/transactions?limit=100')).body.data as { amount: string; status: string }[];
+    const before = await list();
+    const received = eth(funded.amount);
+    const share = received / 8n; // 16 sends of an eighth: at most 7 more fit beside the earlier send and fees
+    const signed = await Promise.all(Array.from({ length: 16 }, () => ethTransfer(signer, { value: share, nonce: nonce++ })));
+    const wei = share.toString();
+    const amount = `${wei.slice(0, -18) || '0'}.${wei.slice(-18).padStart(18, '0')}`.replace(/0+$/, '').replace(/\.$/, '');
+    const answers = await Promise.all(signed.map((s) => send(shop, { asset: 'ETH', network: 'ethereum', amount, to_address: RECIPIENT, signed_transaction: s })));
+    const ok = answers.filter((a) => a.status === 201);
+    for (const a of answers.filter((x) => x.status !== 201)) expect([a.status, ['insufficient_funds', 'insufficient_fee_funds']]).toEqual([409, expect.arrayContaining([a.body.error.code])]);
+    expect(ok.length).toBeGreaterThan(0);
+    expect(ok.length).toBeLessThan(8);
+    const held = [...before, ...ok.map((a) => a.body.data)].filter((t) => t.status !== 'failed').reduce((total, t) => total + eth(t.amount) + 21_000n * 2_000_000_000n, 0n);
+    expect(held <= received).toBe(true);
+  });
+
+  it('keeps each business to its own: another business’s wallet transaction is 404; a business without a wallet is 404 not_found; API keys get 403 session_required', async () => {
+    const mine = (await shop.get('/wallet/transactions')).body.data[0].id as string;
+    const other = new Browser(app.api);
+    const { businessId: otherId } = await signUp(app, other, undefined, 'Live Shop', false);
+    const otherShop = other.forBusiness(otherId);
+    const foreign = await otherShop.get(`/wallet/transactions/${mine}`);
+    expect([foreign.status, foreign.body.error.code]).toEqual([404, 'not_found']);
+    const none = await send(otherShop, { asset: 'ETH', network: 'ethereum', amount: '0.001', to_address: RECIPIENT, signed_transaction: await signedEth('0.001') });
+    expect([none.status, none.body.error.code]).toEqual([404, 'not_found']);
+    const keyed = await businessWithKey(app.api, true);
+    const byKey = await keyed.client.post('/wallet/transactions', { asset: 'ETH', network: 'ethereum', amount: '0.001', to_address: RECIPIENT, tx_hash: `0x${'cd'.repeat(32)}` });
+    expect([byKey.status, byKey.body.error.code]).toEqual([403, 'session_required']);
+  });
+
+  it('fuzz: malformed bodies on POST /wallet/transactions are 4xx envelopes, never a 5xx; the one signed transaction is recorded at most once', async () => {
+    const before = (await shop.get('/wallet/transactions?limit=100')).body.data.length;
+    const values: unknown[] = [null, true, 0, -1, 1e308, '', ' ', 'x'.repeat(20_001), '0x', '0x' + 'zz'.repeat(40), '0x' + '00'.repeat(200), 'AAAA', '====', '-1', '1e5', '0.0', '00.1', '１', '\u0000', '__proto__', [], {}, ['ETH'], { $gt: '' }];
+    const base = { asset: 'ETH', network: 'ethereum', amount: '0.001', to_address: RECIPIENT, signed_transaction: await signedEth('0.001') };
+    const problems: string[] = [];
+    let created = 0;
+    const fields = ['asset', 'network', 'amount', 'to_address', 'speed', 'note', 'signed_transaction', 'funding_transaction', 'tx_hash', '__proto__', 'constructor'];
+    const cases: Record<string, unknown>[] = [];
+    for (const field of fields) for (const value of values) cases.push({ ...base, [field]: value });
+    for (const network of ['solana', 'bitcoin', 'polygon', 'base', 'tron']) for (const asset of ['SOL', 'BTC', 'USDC', 'ETH', 'DOGE']) cases.push({ ...base, network, asset, signed_transaction: 'AQ==' });
+    cases.push({ ...base, network: 'solana', asset: 'SOL', to_address: 'HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk', signed_transaction: Buffer.alloc(300, 1).toString('base64') });
+    for (let i = 0; i < cases.length; i += 16) {
+      const answers = await Promise.all(cases.slice(i, i + 16).map((c) => send(shop, c).then((a) => [c, a] as const)));
+      for (const [c, a] of answers) {
+        if (a.status === 201) created++;
+        else if (a.status < 400 || a.status >= 500 || typeof a.body?.error?.code !== 'string') problems.push(`${JSON.stringify(c).slice(0, 160)} → ${a.status} ${JSON.stringify(a.body).slice(0, 160)}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    // a case that only adds an ignored field is the valid body: its transaction is recorded once, every other try is a duplicate
+    expect(created).toBeLessThanOrEqual(1);
+    expect((await shop.get('/wallet/transactions?limit=100')).body.data.length).toBe(before + created);
+  });
+
+  it('send context: the next nonce, fees per speed and the funds available of one of the wallet’s addresses; another address is 400 invalid_address; API keys 403', async () => {
+    const context = await shop.get(`/wallet/send-context?network=ethereum&asset=ETH&from=${funded.address}`);
+    expect(context.status).toBe(200);
+    const recorded = (await shop.get('/wallet/transactions?limit=100')).body.data as { amount: string; status: string }[];
+    expect(context.body.data).toMatchObject({ kind: 'send_context', network: 'ethereum', asset: 'ETH', from_address: signer.address, chain_id: 1, nonce: recorded.length, available: { fee_coin_asset: 'ETH' } });
+    expect(Object.keys(context.body.data.fees)).toEqual(['slow', 'standard', 'fast']);
+    const held = recorded.filter((t) => t.status !== 'failed').reduce((total, t) => total + eth(t.amount) + 21_000n * 2_000_000_000n, 0n);
+    expect(eth(context.body.data.available.asset)).toBe(eth(funded.amount) - held);
+    const foreign = await shop.get(`/wallet/send-context?network=ethereum&asset=ETH&from=${RECIPIENT}`);
+    expect([foreign.status, foreign.body.error.code, foreign.body.error.field]).toEqual([400, 'invalid_address', 'from']);
+    const keyed = await businessWithKey(app.api, true);
+    const byKey = await keyed.client.get(`/wallet/send-context?network=ethereum&asset=ETH&from=${funded.address}`);
+    expect([byKey.status, byKey.body.error.code]).toEqual([403, 'session_required']);
+  });
+});

@@ -1,0 +1,89 @@
+import { DomainRefusal } from '@lib/domain';
+import { SenderFunds, WalletSendCommand, WalletTransactionEvent, WalletTransactionRecordedData, walletSendsDecider } from '@lib/wallets';
+import { thrownBy } from '../support/thrown';
+
+/** given(events).when(command).then(events | refusal code and field), on the wallet sends decider (decision 0040). */
+function given(events: WalletTransactionEvent[]) {
+  const state = events.reduce(walletSendsDecider.evolve, walletSendsDecider.initialState);
+  return {
+    when: (command: WalletSendCommand) => ({
+      then: (expected: WalletTransactionEvent[]) => expect(walletSendsDecider.decide(command, state, undefined)).toEqual(expected),
+      refused: (code: string, field: string | null = null) => {
+        const refusal = thrownBy(DomainRefusal, () => walletSendsDecider.decide(command, state, undefined));
+        expect({ code: refusal.code, field: refusal.field }).toEqual({ code, field });
+      },
+    }),
+  };
+}
+
+const FROM = '0xAbC0000000000000000000000000000000000001';
+const send = (id: string, fields: Partial<WalletTransactionRecordedData> = {}): WalletTransactionRecordedData => ({
+  wallet_transaction_id: id,
+  wallet_id: 'wal_1',
+  business_id: 'biz_1',
+  mode: 'live',
+  kind: 'signed',
+  asset: 'USDC',
+  network: 'ethereum',
+  units: '10000000',
+  from_address: FROM,
+  to_address: '0x1111111111111111111111111111111111111111',
+  tx_hash: `0x${id.slice(-2).padStart(64, '0')}`,
+  speed: 'standard',
+  note: null,
+  max_fee_units: '1000',
+  raw: '0x02',
+  ...fields,
+});
+/** 25 USDC and 2000 wei of ETH received at FROM. */
+const funds: SenderFunds = { asset: 25_000_000n, feeCoin: 2_000n, feeAsset: 'ETH' };
+const reserve = (data: WalletTransactionRecordedData, f: SenderFunds | null = funds): WalletSendCommand => ({ type: 'ReserveWalletSend', data, funds: f });
+const record = (data: WalletTransactionRecordedData, f: SenderFunds | null = funds): WalletSendCommand => ({ type: 'RecordWalletTransaction', data, funds: f });
+
+describe('wallet sends decider (one stream per wallet)', () => {
+  it('holds a signed send, then records it once relayed', () => {
+    given([]).when(reserve(send('wtx_01'))).then([{ type: 'WalletSendReserved', data: send('wtx_01') }]);
+    given([{ type: 'WalletSendReserved', data: send('wtx_01') }]).when(record(send('wtx_01'))).then([{ type: 'WalletTransactionRecorded', data: send('wtx_01') }]);
+    given([{ type: 'WalletTransactionRecorded', data: send('wtx_01') }]).when(record(send('wtx_01'))).then([]);
+  });
+
+  it('refuses a hash held or recorded (409 duplicate_transaction); a released hold frees it', () => {
+    given([{ type: 'WalletSendReserved', data: send('wtx_01') }]).when(reserve(send('wtx_02', { tx_hash: send('wtx_01').tx_hash }))).refused('duplicate_transaction', 'signed_transaction');
+    given([{ type: 'WalletTransactionRecorded', data: send('wtx_01', { kind: 'external' }) }]).when(record(send('wtx_02', { kind: 'external', tx_hash: send('wtx_01').tx_hash }), null)).refused('duplicate_transaction', 'tx_hash');
+    given([
+      { type: 'WalletSendReserved', data: send('wtx_01') },
+      { type: 'WalletSendReleased', data: { wallet_transaction_id: 'wtx_01', reason: 'transaction_rejected' } },
+    ])
+      .when(reserve(send('wtx_02', { tx_hash: send('wtx_01').tx_hash })))
+      .then([{ type: 'WalletSendReserved', data: send('wtx_02', { tx_hash: send('wtx_01').tx_hash }) }]);
+  });
+
+  it('never holds more than the address received: 409 insufficient_funds, then insufficient_fee_funds for the fee coin', () => {
+    const held: WalletTransactionEvent[] = [{ type: 'WalletTransactionRecorded', data: send('wtx_01', { units: '20000000' }) }];
+    given(held).when(reserve(send('wtx_02', { units: '5000001' }))).refused('insufficient_funds', 'amount');
+    given(held).when(reserve(send('wtx_02', { units: '5000000', max_fee_units: '1001' }))).refused('insufficient_fee_funds', 'signed_transaction');
+    given(held).when(reserve(send('wtx_02', { units: '5000000' }))).then([{ type: 'WalletSendReserved', data: send('wtx_02', { units: '5000000' }) }]);
+    // a failed send gives its hold back
+    given([...held, { type: 'WalletTransactionFailed', data: { wallet_transaction_id: 'wtx_01', reason: 'reverted' } }])
+      .when(reserve(send('wtx_02', { units: '25000000' })))
+      .then([{ type: 'WalletSendReserved', data: send('wtx_02', { units: '25000000' }) }]);
+  });
+
+  it('a coin send pays its own fee: amount, then amount plus the greatest fee', () => {
+    const ethFunds: SenderFunds = { asset: 10_000n, feeCoin: 10_000n, feeAsset: 'ETH' };
+    const eth = (id: string, units: string, fee: string) => send(id, { asset: 'ETH', units, max_fee_units: fee });
+    given([]).when(reserve(eth('wtx_01', '10001', '0'), ethFunds)).refused('insufficient_funds', 'amount');
+    given([]).when(reserve(eth('wtx_01', '9000', '1001'), ethFunds)).refused('insufficient_fee_funds', 'signed_transaction');
+    given([{ type: 'WalletTransactionRecorded', data: eth('wtx_01', '4000', '1000') }]).when(reserve(eth('wtx_02', '5001', '0'), ethFunds)).refused('insufficient_funds', 'amount');
+  });
+
+  it('external records hold nothing; pending ones settle once; unknown or held ids are not_found', () => {
+    const external = send('wtx_01', { kind: 'external', from_address: null, max_fee_units: null, raw: null, units: '999000000' });
+    given([]).when(record(external, null)).then([{ type: 'WalletTransactionRecorded', data: external }]);
+    const pending: WalletTransactionEvent[] = [{ type: 'WalletTransactionRecorded', data: send('wtx_01') }];
+    given(pending).when({ type: 'ConfirmWalletTransaction', walletTransactionId: 'wtx_01', feeUnits: '21', block: 7 }).then([{ type: 'WalletTransactionConfirmed', data: { wallet_transaction_id: 'wtx_01', fee_units: '21', block: 7 } }]);
+    given([...pending, { type: 'WalletTransactionConfirmed', data: { wallet_transaction_id: 'wtx_01', fee_units: null, block: null } }]).when({ type: 'FailWalletTransaction', walletTransactionId: 'wtx_01', reason: 'late' }).then([]);
+    given([{ type: 'WalletSendReserved', data: send('wtx_01') }]).when({ type: 'ConfirmWalletTransaction', walletTransactionId: 'wtx_01' }).refused('not_found');
+    given([]).when({ type: 'FailWalletTransaction', walletTransactionId: 'wtx_09', reason: 'x' }).refused('not_found');
+  });
+});
