@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import * as ts from 'typescript';
-import { PAGE_ASSETS_DIR, checkoutPagePath, payRails, projectRoot, readPageAssets, formatMoney, jsonData, pageCsp, payOptions, text, viewOf } from '@lib/checkout-page';
+import { PAGE_ASSETS_DIR, cardPriceAccepted, checkoutPagePath, payRails, projectRoot, readPageAssets, formatMoney, jsonData, pageCsp, payOptions, text, viewOf } from '@lib/checkout-page';
 import { CardProcessor, CardRoutes } from '@lib/cards';
 import type { NetworkId } from '@lib/chains';
 import { tempDir } from '../support/temp-dir';
@@ -30,6 +30,24 @@ describe('the coins and networks the page offers (payOptions, pure)', () => {
     expect(payOptions({ simulated: true, currency: 'USD', receiving: new Set(), liveNetworks: [], paused: new Set() })).toEqual([]);
     expect(pairs(payOptions({ simulated: true, currency: 'USD', receiving: new Set(ALL), liveNetworks: [], paused: new Set<NetworkId>(['ethereum']) })).some((p) => p.endsWith('@ethereum'))).toBe(false);
     expect(payOptions({ simulated: true, currency: 'GBP', receiving: new Set(ALL), liveNetworks: [], paused: new Set() })).toEqual([]);
+  });
+});
+
+describe('whether Card is offered for the price (cardPriceAccepted, pure; §8 card price $5 to $10,000)', () => {
+  const price = (amount: number, feePayer: 'business' | 'customer' = 'business', currency = 'USD') => cardPriceAccepted({ currency, amount, feePayer, feeRateBps: 100 });
+  it('given a price inside the range, at both ends: card', () => {
+    expect([price(500), price(2_500), price(1_000_000)]).toEqual([true, true, true]);
+  });
+  it('given a price below $5 or above $10,000: no card', () => {
+    expect([price(499), price(1_000_001), price(100)]).toEqual([false, false, false]);
+  });
+  it('given a customer who pays the fee: the total decides ($9,999 + 1% is over $10,000)', () => {
+    expect(price(999_900, 'business')).toBe(true);
+    expect(price(999_900, 'customer')).toBe(false);
+  });
+  it('given the rails: card is dropped when the price is not a card price', () => {
+    expect(payRails({ accepted: ['crypto', 'card'], takesCards: true, cardPrice: false })).toEqual(['crypto']);
+    expect(payRails({ accepted: ['crypto', 'card'], takesCards: true, cardPrice: true })).toEqual(['crypto', 'card']);
   });
 });
 
@@ -94,6 +112,13 @@ describe('which view the page shows (viewOf, pure)', () => {
     expect(viewOf({ status: 'pending' }, { status: 'open', rail: 'card' } as never)).toBe('card');
     expect(viewOf({ status: 'pending' }, { status: 'canceled', rail: 'card' } as never)).toBe('canceled');
     expect(viewOf({ status: 'pending' }, { status: 'completed', rail: 'card' } as never)).toBe('succeeded');
+  });
+
+  it('a link payment failed by its canceled checkout shows "canceled" (pay again: a new payment) on the link page, "closed" elsewhere', () => {
+    const canceled = { status: 'canceled', rail: 'crypto' } as never;
+    expect(viewOf({ status: 'failed' }, canceled, 'link')).toBe('canceled');
+    expect(viewOf({ status: 'failed' }, canceled, 'payment')).toBe('closed');
+    expect(viewOf({ status: 'failed' }, null, 'link')).toBe('closed');
   });
 });
 

@@ -102,6 +102,15 @@ describe('checkout page routes (GET /checkout/<code>, outside /api/v1)', () => {
     expect(data.options[0]).toEqual({ asset: 'USDC', network: 'ethereum', asset_name: 'USD Coin', network_name: 'Ethereum' });
     expect(page.body).toContain('id="test-banner"');
     expect(page.body).toMatch(/<option value="USDC">USD Coin \(USDC\)<\/option>/);
+    expect(data.rails).toEqual(['crypto', 'card']);
+  });
+
+  it('offers Card only for a card price ($5 to $10,000): a $2 or a $20,000 payment is crypto alone', async () => {
+    for (const [amount, rails] of [[200, ['crypto']], [2_000_000, ['crypto']], [500, ['crypto', 'card']]] as const) {
+      const payment = await suite.shop.client.createPayment({ amount });
+      const data = pageData((await get(suite.api, pathOf(payment.url))).body);
+      expect({ amount, rails: data.rails }).toEqual({ amount, rails });
+    }
   });
 
   it('offers a live business without a wallet no coin (POST /checkouts would answer not_accepting), and no test banner', async () => {
@@ -183,6 +192,73 @@ describe('checkout page routes (GET /checkout/<code>, outside /api/v1)', () => {
     expect(page.body).toMatch(/<dt>Paid in<\/dt><dd>100 USDC on Ethereum<\/dd>/);
     expect(page.body).toContain(`href="/api/v1/public/receipts/${payment.id}"`);
     expect(page.body).toContain('href="https://shop.example/"'); // back_url: the business's website
+  });
+
+  describe('a payment link’s page (decision 0030)', () => {
+    const newLink = async (fields: Record<string, unknown> = {}) => {
+      const answer = await suite.shop.client.post('/links', { name: 'Blue mug', description: HOSTILE, amount: 2_500, currency: 'USD', ...fields });
+      if (answer.status !== 201) throw new Error(`link: ${answer.status} ${JSON.stringify(answer.body)}`);
+      return answer.body.data as { id: string; code: string; url: string };
+    };
+    const openOnLink = async (link: { code: string }, fields: Record<string, unknown> = {}) => {
+      const opened = await suite.shop.client.as(null).postOnce('/checkouts', { link_code: link.code, asset: 'USDC', network: 'ethereum', ...fields });
+      if (opened.status !== 201) throw new Error(`checkout: ${opened.status} ${JSON.stringify(opened.body)}`);
+      return opened.body.data;
+    };
+
+    it('serves the page at the link’s url: its price and words, escaped, the link’s narrowed choices, no payment until a checkout', async () => {
+      const link = await newLink({ assets: [{ asset: 'USDC', network: 'ethereum' }, { asset: 'USDT', network: 'ethereum' }], ask_email: true });
+      const page = await get(suite.api, pathOf(link.url));
+      expect(page.status).toBe(200);
+      expectSecurityHeaders(page);
+      expect(page.body).not.toContain('<script>alert');
+      expect(page.body).toContain('data-view="choose"');
+      const data = pageData(page.body);
+      expect(data).toMatchObject({ code: link.code, source: 'link', checkout: null, ask_email: true, payment: { id: null, status: 'pending', amount: 2_500, currency: 'USD', amount_text: '$25.00' } });
+      expect(data.options.map((o: { asset: string; network: string }) => `${o.asset}/${o.network}`)).toEqual(['USDC/ethereum', 'USDT/ethereum']);
+      expect((await suite.shop.client.get(`/payments?link_id=${link.id}`)).body.data).toEqual([]); // looking makes no payment
+    });
+
+    it('resumes ?s= for a checkout the link made (its payment, its QR code, its receipt); another payment’s checkout is not shown', async () => {
+      const link = await newLink();
+      const checkout = await openOnLink(link, { email: 'ann@example.com' });
+      const foreign = await suite.shop.client.openCheckout(await suite.shop.client.createPayment());
+      const resumed = await get(suite.api, `${pathOf(link.url)}?s=${checkout.id}`);
+      const data = pageData(resumed.body);
+      expect(data.checkout).toMatchObject({ id: checkout.id, payment_id: checkout.payment_id, status: 'open' });
+      expect(data.payment).toMatchObject({ id: checkout.payment_id, status: 'pending' });
+      expect(resumed.body).toContain(`/qr.svg?s=${checkout.id}"`);
+      expect(resumed.body).toContain(`${pathOf(link.url)}/receipt?s=${checkout.id}`);
+      expect(pageData((await get(suite.api, `${pathOf(link.url)}?s=${foreign.id}`)).body).checkout).toBeNull();
+      expect((await get(suite.api, `${pathOf(link.url)}/qr.svg?s=${checkout.id}`)).status).toBe(200);
+      expect((await get(suite.api, `${pathOf(link.url)}/qr.svg?s=${foreign.id}`)).status).toBe(404);
+      // the payment's own code has no page: a link payment's url is null
+      const payment = await suite.shop.client.payment(checkout.payment_id);
+      expect(payment.url).toBeNull();
+      await suite.shop.client.markSent(checkout.id, 'exact');
+      await suite.shop.client.advance(60);
+      const receipt = await get(suite.api, `${pathOf(link.url)}/receipt?s=${checkout.id}`);
+      expect(receipt.status).toBe(200);
+      expect(receipt.body).toContain(`href="/api/v1/public/receipts/${checkout.payment_id}"`);
+      expect(receipt.body).toContain(`href="${pathOf(link.url)}?s=${checkout.id}"`);
+      expect((await get(suite.api, `${pathOf(link.url)}/receipt`)).status).toBe(404); // which payment's? none named
+    });
+
+    it('an archived link: 410 without ?s=, its checkouts still followed (no new ones offered); disabled or deleted: 404', async () => {
+      const link = await newLink();
+      const checkout = await openOnLink(link);
+      await suite.shop.client.post(`/links/${link.id}/archive`);
+      const gone = await get(suite.api, pathOf(link.url));
+      expect(gone.status).toBe(410);
+      expectSecurityHeaders(gone);
+      expect(gone.body).toContain('no longer taking payments');
+      const followed = await get(suite.api, `${pathOf(link.url)}?s=${checkout.id}`);
+      expect(followed.status).toBe(200);
+      expect(pageData(followed.body)).toMatchObject({ checkout: { id: checkout.id }, options: [] });
+      const deleted = await newLink();
+      await suite.shop.client.call('DELETE', `/links/${deleted.id}`);
+      expect((await get(suite.api, pathOf(deleted.url))).status).toBe(404);
+    });
   });
 
   it('serves the script and the stylesheet with their types, cached by content hash', async () => {

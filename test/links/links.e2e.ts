@@ -1,5 +1,6 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { DisableLinkCommand } from '@lib/links';
+import { ServicePauses } from '@lib/operations';
 import { Client, TestApi, businessWithKey, clientWithNewKey, startTestApi } from '../support/fixtures';
 import { Receiver, startReceiver } from '../webhooks/support';
 
@@ -217,6 +218,35 @@ describe('payment links over HTTP', () => {
     expect((await client.get(`/links/${coins.id}`)).body.data.payments_count).toBe(1);
   });
 
+  it('a checkout refused after the cheap checks leaves no payment behind (a paused network, missing coin, a card from a country no route serves)', async () => {
+    const { client } = await businessWithKey(api, true);
+    const link = await createLink(client, { name: 'refusals' });
+    const pauses = api.app.get(ServicePauses);
+    const operator = { kind: 'operator', id: 'op', name: 'op' } as const;
+    await pauses.pause('network:arbitrum', 'link test', operator);
+    try {
+      const paused = await openOnLink(client, link, { network: 'arbitrum' });
+      expect([paused.status, paused.body.error?.code]).toEqual([503, 'temporarily_unavailable']);
+    } finally {
+      await pauses.resume('network:arbitrum', operator);
+    }
+    const refusals = [
+      [{ asset: undefined, network: undefined }, 400, 'invalid_request'],
+      [{ asset: undefined, network: undefined, rail: 'card', email: 'kp@shop.example', country: 'KP' }, 400, 'rail_unavailable'],
+      [{ asset: undefined, network: undefined, rail: 'card', email: 'kp@shop.example' }, 400, 'invalid_request'],
+    ] as const;
+    for (const [fields, status, code] of refusals) {
+      const refused = await openOnLink(client, link, fields);
+      expect({ fields, status: refused.status, code: refused.body.error?.code }).toEqual({ fields, status, code });
+    }
+    expect((await client.get(`/payments?link_id=${link.id}`)).body.data).toEqual([]);
+    expect((await client.get(`/links/${link.id}`)).body.data.payments_count).toBe(0);
+    // and the next good request makes exactly one
+    expect((await openOnLink(client, link)).status).toBe(201);
+    expect((await client.get(`/payments?link_id=${link.id}`)).body.data).toHaveLength(1);
+    expect((await client.get(`/links/${link.id}`)).body.data.payments_count).toBe(1);
+  });
+
   it('archive → 410 link_archived on POST /checkouts; restore opens it again; delete only without payments (409 link_has_payments)', async () => {
     const { client } = await businessWithKey(api, true);
     const link = await createLink(client);
@@ -283,6 +313,9 @@ describe('payment links over HTTP', () => {
     const opened = await client.postOnce(`/payments/${payments.active}/request-remainder`);
     expect(opened.status).toBe(201);
     expect(opened.body.data.checkout).toMatchObject({ remainder: true, link_id: active.id, payment_id: payments.active });
+    // a link payment has no page of its own (`url` null): the remainder is paid on the link's page
+    expect(opened.body.data.payment.url).toBeNull();
+    expect(opened.body.data.url).toBe(`${active.url}?s=${opened.body.data.checkout.id}`);
     // restoring the archived link gives its payment a checkout page again
     await client.post(`/links/${archived.id}/restore`);
     expect((await client.postOnce(`/payments/${payments.archived}/request-remainder`)).status).toBe(201);

@@ -1,8 +1,10 @@
 import { DynamicModule, ForwardReference, Module, Type } from '@nestjs/common';
 import { AccountsModule } from '@lib/accounts';
 import { BusinessesModule } from '@lib/businesses';
+import { ChallengeModule } from '@lib/challenge';
 import { CheckoutPageModule } from '@lib/checkout-page';
 import { AppConfig, CoreModule } from '@lib/core';
+import { MailModule } from '@lib/mail';
 import { WebhookDispatcherModule } from '@lib/webhooks';
 import { OperationsModule } from '@lib/operations';
 import { allProjectors } from '@lib/wiring';
@@ -36,7 +38,7 @@ export class AppModule {
     if (!brings(imports, AccountsModule)) defaults.push(AccountsModule.forRoot());
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, BusinessesModule, OperationsModule, PaymentsHttpModule, CustomersHttpModule, LinksHttpModule, SearchHttpModule, WalletsHttpModule, CheckoutPageModule, AccountsHttpModule, ...defaults, ...imports],
+      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, MailModule, ChallengeModule, BusinessesModule, OperationsModule, PaymentsHttpModule, CustomersHttpModule, LinksHttpModule, SearchHttpModule, WalletsHttpModule, CheckoutPageModule, AccountsHttpModule, ...defaults, ...imports],
       controllers: [HealthController, BusinessController],
     };
   }

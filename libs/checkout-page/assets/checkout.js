@@ -11,9 +11,9 @@
  * @typedef {{ route: number, routes: number, processor: string, attempt: CardAttempt | null, brand: string | null, last4: string | null, decline_code: string | null, retryable: boolean }} CardPart
  * @typedef {{ asset: string, network: string, amount: string, address: string, payment_uri: string, received_amount: string, remaining_amount: string | null, remaining_payment_uri: string | null, tx_hash: string | null, explorer_url: string | null }} CryptoPart
  * @typedef {{ id: string, status: string, rail: 'crypto' | 'card', payment_id: string, crypto: CryptoPart | null, card: CardPart | null, confirmations: { current: number, required: number }, remainder: boolean, replaced_by: string | null, failure_code: string | null, review_reason: string | null, expires_at: string | null, created_at: string, updated_at: string }} Checkout
- * @typedef {{ id: string, status: string, cancel_url: string | null, success_url: string | null }} PagePayment
+ * @typedef {{ id: string | null, status: string, cancel_url: string | null, success_url: string | null }} PagePayment
  * @typedef {{ asset: string, network: string, asset_name: string, network_name: string }} PayOption
- * @typedef {{ code: string, base: string, api: string, now: string, payment: PagePayment, checkout: Checkout | null, options: PayOption[], rails: ('crypto' | 'card')[], ask_email: boolean, names: { networks: Record<string, string>, assets: Record<string, string> } }} PageData
+ * @typedef {{ code: string, source: 'payment' | 'link', base: string, api: string, now: string, payment: PagePayment, checkout: Checkout | null, options: PayOption[], rails: ('crypto' | 'card')[], ask_email: boolean, names: { networks: Record<string, string>, assets: Record<string, string> } }} PageData
  * @typedef {{ code: string, message: string, field: string | null, status?: number, retryAfter?: string | null }} ApiError
  * @typedef {'choose' | 'pay' | 'confirming' | 'underpaid' | 'remainder-wait' | 'expired' | 'canceled' | 'review' | 'succeeded' | 'closed' | 'card'} View
  */
@@ -24,6 +24,8 @@
   /** @type {PageData} */
   var D = JSON.parse(dataBlock.textContent || '{}');
   var pageUrl = D.base + '/' + encodeURIComponent(D.code);
+  // a payment's page opens checkouts on its payment; a payment link's page on the link (each makes or carries the link's payment)
+  var codeField = D.source === 'link' ? 'link_code' : 'payment_code';
   var payment = D.payment;
   var checkout = D.checkout;
   var clockOffset = Date.parse(D.now) - Date.now(); // the business's clock (a test clock may run ahead)
@@ -209,6 +211,8 @@
   function viewOf(p, c) {
     if (p.status === 'succeeded' || (c && c.status === 'completed')) return 'succeeded';
     if (p.status === 'needs_review' || (c && c.status === 'needs_review')) return 'review';
+    // a link's payment fails when its customer cancels its checkout: they may still pay again (a new payment)
+    if (D.source === 'link' && p.status === 'failed' && c && c.status === 'canceled') return choosing ? 'choose' : 'canceled';
     if (p.status === 'canceled' || p.status === 'failed') return 'closed';
     if (choosing || !c) return 'choose';
     if (c.rail === 'card') return c.status === 'canceled' ? 'canceled' : 'card';
@@ -536,12 +540,21 @@
 
   /** After a new checkout: it is the one on screen, and the URL resumes it on reload. @param {Checkout} c */
   function remember(c) {
-    try { window.history.replaceState(null, '', pageUrl + '?s=' + encodeURIComponent(c.id)); } catch (e) { /* ignore */ }
+    var resume = pageUrl + '?s=' + encodeURIComponent(c.id);
+    try { window.history.replaceState(null, '', resume); } catch (e) { /* ignore */ }
+    if (D.source !== 'link') return;
+    // a link's page serves each payment the link makes: its receipt and its way back name this checkout
+    var receipt = $('receipt-link');
+    if (receipt) receipt.setAttribute('href', pageUrl + '/receipt?s=' + encodeURIComponent(c.id));
+    var back = $('resume-link');
+    if (back) back.setAttribute('href', resume);
   }
 
   /** @param {Checkout} c @param {string | null} replaced */
   function opened(c, replaced) {
     if (!replaced || c.id !== replaced) clockOffset = Date.parse(c.created_at) - Date.now();
+    // on a link's page the checkout may have made a new payment (the first, or after a canceled one)
+    if (payment.id !== c.payment_id) { payment.id = c.payment_id; payment.status = 'pending'; }
     choosing = false;
     pollDelay = POLL_MIN;
     remember(c);
@@ -579,7 +592,8 @@
       event.preventDefault();
       clearErrors(chooseForm);
       /** @type {Record<string, string>} */
-      var body = { payment_code: D.code };
+      var body = {};
+      body[codeField] = D.code;
       var rail = selectedRail();
       var emailInput = field('email');
       var email = emailInput && (rail === 'card' || D.ask_email) ? emailInput.value.trim() : '';
@@ -614,7 +628,10 @@
       if (!checkout || !checkout.crypto) return;
       var section = $('view-expired');
       if (!section) return;
-      openCheckout({ payment_code: D.code, asset: checkout.crypto.asset, network: checkout.crypto.network, replaces: checkout.id }, newQuoteButton, section, $('expired-error'));
+      /** @type {Record<string, string>} */
+      var again = { asset: checkout.crypto.asset, network: checkout.crypto.network, replaces: checkout.id };
+      again[codeField] = D.code;
+      openCheckout(again, newQuoteButton, section, $('expired-error'));
     });
   }
 

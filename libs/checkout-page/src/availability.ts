@@ -1,3 +1,4 @@
+import { FeePayer, MoneyError, buildBreakdown, validateCardPrice } from '@lib/money';
 import { AssetCode, NetworkId, defaultRegistry } from '@lib/chains';
 import { FIXED_RATES } from '@lib/rates';
 
@@ -54,9 +55,28 @@ export interface RailsInput {
   accepted: readonly string[];
   /** A card processor takes this business's cards (CardRoutes.takesCards: a live business has none configured today). */
   takesCards: boolean;
+  /** What the card would be charged is within the card price range (cardPriceAccepted); absent: not checked. */
+  cardPrice?: boolean;
 }
 
-/** The rails the page offers (pure): those the settings accept, card only when a processor takes the business's cards. */
+/** The rails the page offers (pure): those the settings accept, card only when a processor takes the business's cards and the price is a card price. */
 export function payRails(input: RailsInput): ('crypto' | 'card')[] {
-  return (['crypto', 'card'] as const).filter((rail) => input.accepted.includes(rail) && (rail !== 'card' || input.takesCards));
+  return (['crypto', 'card'] as const).filter((rail) => input.accepted.includes(rail) && (rail !== 'card' || (input.takesCards && input.cardPrice !== false)));
+}
+
+/**
+ * Whether a card could be charged this price (pure): the card breakdown's total (the price, plus
+ * the processing fee when the customer pays it) within §8's card price, $5 to $10,000 in the
+ * payment's currency — the rule POST /checkouts applies (400 amount_out_of_range), so the page
+ * does not offer Card for a price the API would refuse.
+ */
+export function cardPriceAccepted(price: { currency: string; amount: number; feePayer: FeePayer; feeRateBps: number }): boolean {
+  try {
+    const { total } = buildBreakdown({ currency: price.currency, priceMinor: price.amount, rail: 'card', feePayer: price.feePayer, feeRateBps: price.feeRateBps });
+    validateCardPrice(total, price.currency);
+    return true;
+  } catch (error) {
+    if (error instanceof MoneyError) return false;
+    throw error;
+  }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { OperationsModule } from '@lib/operations';
 import { PaymentsCoreModule } from '@lib/payments';
+import { PageCodes } from './page-codes';
 import { CheckoutPageRoutes } from './page-routes';
 import { GetCheckoutPageHandler } from './queries/get-checkout-page/get-checkout-page.handler';
 import { GetCheckoutQrHandler } from './queries/get-checkout-qr/get-checkout-qr.handler';
@@ -13,6 +14,6 @@ import { GetPageReceiptHandler } from './queries/get-page-receipt/get-page-recei
  */
 @Module({
   imports: [PaymentsCoreModule, OperationsModule],
-  providers: [GetCheckoutPageHandler, GetCheckoutQrHandler, GetPageReceiptHandler, CheckoutPageRoutes],
+  providers: [PageCodes, GetCheckoutPageHandler, GetCheckoutQrHandler, GetPageReceiptHandler, CheckoutPageRoutes],
 })
 export class CheckoutPageModule {}

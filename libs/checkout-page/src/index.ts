@@ -5,6 +5,7 @@
  */
 export * from './availability';
 export * from './checkout-page.module';
+export * from './page-codes';
 export * from './page-model';
 export * from './page-routes';
 export * from './queries/get-checkout-page/get-checkout-page.query';

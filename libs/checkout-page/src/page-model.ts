@@ -3,7 +3,8 @@ import type { PayOption } from './availability';
 
 /** What the page shows of a payment: public fields only (never reporting, fees, metadata or the customer). */
 export interface PagePayment {
-  id: string;
+  /** null on a link's page before a checkout made its payment. */
+  id: string | null;
   status: PaymentStatus;
   amount: number;
   currency: string;
@@ -20,6 +21,8 @@ export type PageRail = 'crypto' | 'card';
 /** Everything the checkout page is rendered from (GetCheckoutPageQuery). */
 export interface CheckoutPageModel {
   code: string;
+  /** What the code names: a payment's own page, or a payment link's (checkouts are opened with `link_code`, decision 0030). */
+  source: 'payment' | 'link';
   payment: PagePayment;
   /** The name and support address customers see: the checkout settings' display_name and support_email, else the business's own (decision 0028). */
   business: { name: string; support_email: string | null; simulated: boolean };
@@ -44,7 +47,10 @@ export class CheckoutPageNotFound extends Error {
   }
 }
 
-/** A payment code as payment URLs carry it (24 letters and digits today; up to 64 accepted). */
+/** The code names a link that takes no new payments (archived) and no checkout of its was asked for: the page answers 410. */
+export class CheckoutPageGone extends Error {}
+
+/** A payment or link code as page URLs carry it (24 or 12 letters and digits today; up to 64 accepted). */
 export const PAYMENT_CODE = /^[A-Za-z0-9]{1,64}$/;
 /** A checkout id as `?s=` carries it. */
 export const CHECKOUT_ID = /^chk_[A-Za-z0-9]{1,64}$/;

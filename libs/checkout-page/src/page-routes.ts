@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { APP_CONFIG, AppConfig } from '@lib/core';
 import { readPageAssets } from './page-assets';
-import { CheckoutPageNotFound } from './page-model';
+import { CheckoutPageGone, CheckoutPageNotFound } from './page-model';
 import { GetCheckoutPageQuery } from './queries/get-checkout-page/get-checkout-page.query';
 import { GetCheckoutQrQuery } from './queries/get-checkout-qr/get-checkout-qr.query';
 import { GetPageReceiptQuery } from './queries/get-page-receipt/get-page-receipt.query';
@@ -30,9 +30,11 @@ const ASSET_CACHE = 'public, max-age=86400, immutable'; // the URLs carry the co
  * and query, asks its query on the QueryBus, and renders. The edge check, request ids and request
  * logs apply as to every route; the Nest guards do not (everything here is public, read only).
  *
+ * `:code` is a payment's code or a payment link's (PageCodes, decision 0030).
+ *
  *   GET {base}/:code                  the page (`?s=<checkout_id>` resumes that checkout)
  *   GET {base}/:code/qr.svg?s=<id>    the QR code of that checkout's payment URI (`&part=remaining`: of what is still due)
- *   GET {base}/:code/receipt          the receipt, for people
+ *   GET {base}/:code/receipt          the receipt, for people (a link's: `?s=<checkout_id>` names whose)
  *   GET {base}/assets/checkout.js|css the page's script and stylesheet
  */
 @Injectable()
@@ -68,8 +70,9 @@ export class CheckoutPageRoutes implements OnModuleInit {
       });
     });
 
-    fastify.get<{ Params: { code: string } }>(`${base}/:code/receipt`, async (request, reply) => {
-      await this.answer(reply, paths, csp, async () => receiptHtml(await this.queries.execute(new GetPageReceiptQuery(request.params.code)), request.params.code, paths));
+    fastify.get<{ Params: { code: string }; Querystring: Record<string, unknown> }>(`${base}/:code/receipt`, async (request, reply) => {
+      const checkoutId = single(request.query.s);
+      await this.answer(reply, paths, csp, async () => receiptHtml(await this.queries.execute(new GetPageReceiptQuery(request.params.code, checkoutId)), request.params.code, paths, checkoutId));
     });
 
     fastify.get<{ Params: { code: string }; Querystring: Record<string, unknown> }>(`${base}/:code/qr.svg`, async (request, reply) => {
@@ -100,6 +103,9 @@ export class CheckoutPageRoutes implements OnModuleInit {
       if (error instanceof CheckoutPageNotFound) {
         status = 404;
         html = messagePage(paths, 'Payment not found', 'There is no payment at this address. Check the link you were given, or ask the business for a new one.');
+      } else if (error instanceof CheckoutPageGone) {
+        status = 410;
+        html = messagePage(paths, 'No longer available', `${error.message} Ask the business for a new link.`);
       } else {
         this.logger.error(`checkout page: ${error instanceof Error ? error.stack : String(error)}`);
         status = 500;

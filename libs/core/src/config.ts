@@ -49,7 +49,28 @@ export interface AppConfig extends StoreConfig {
   ratesMaxAgeMs: number;
   /** Simulated card processors made unreachable (SIMULATED_CARD_PROCESSORS_DOWN=simulated_a,simulated_b): a test switch for 503 upstream_unavailable (decision 0026). */
   simulatedCardProcessorsDown: string[];
+  /**
+   * SMTP server of outgoing e-mail (SMTP_URL: smtp://user:pass@host:587 or smtps://…:465), or null:
+   * the embedded store then writes mail to the dev mailbox DATA_DIR/mail, a shared store sends none
+   * (503 email_unavailable). Its credentials are never logged (decision 0032).
+   */
+  smtpUrl: string | null;
+  /** Sender of every e-mail (MAIL_FROM: `no-reply@example.com` or `Example <no-reply@example.com>`). */
+  mailFrom: string;
+  /**
+   * Bot-challenge verifier of sign-up, sign-in and password reset (CHALLENGE_PROVIDER: turnstile or
+   * test). Unset: `test` with the embedded store, none with a shared store (every challenge then
+   * fails: a deployment must choose). Decision 0032.
+   */
+  challengeProvider: 'turnstile' | 'test' | null;
+  /** Cloudflare Turnstile secret key (TURNSTILE_SECRET_KEY), required with CHALLENGE_PROVIDER=turnstile; never logged. */
+  turnstileSecretKey: string | null;
+  /** Turnstile's siteverify endpoint (TURNSTILE_VERIFY_URL; default Cloudflare's). */
+  turnstileVerifyUrl: string;
 }
+
+/** Cloudflare Turnstile's server-side validation endpoint. */
+export const TURNSTILE_SITEVERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -89,6 +110,11 @@ export const CONFIG_VARIABLES = [
   'RATES_URL',
   'RATES_MAX_AGE_SECONDS',
   'SIMULATED_CARD_PROCESSORS_DOWN',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'CHALLENGE_PROVIDER',
+  'TURNSTILE_SECRET_KEY',
+  'TURNSTILE_VERIFY_URL',
 ] as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -148,7 +174,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     ratesUrl: ratesUrl === null ? null : ratesUrl.replace(/\/+$/, ''),
     ratesMaxAgeMs: ratesMaxAge * 1000,
     simulatedCardProcessorsDown: simulatedDown(env.SIMULATED_CARD_PROCESSORS_DOWN),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: mailFrom(env.MAIL_FROM),
+    challengeProvider: challengeProvider(env.CHALLENGE_PROVIDER),
+    turnstileSecretKey: env.TURNSTILE_SECRET_KEY || null,
+    turnstileVerifyUrl: url(env, 'TURNSTILE_VERIFY_URL', ['http:', 'https:']) ?? TURNSTILE_SITEVERIFY_URL,
   };
+  if (config.smtpUrl !== null && (env.MAIL_FROM ?? '') === '') throw new ConfigError('MAIL_FROM is required with SMTP_URL: the address every e-mail is sent from');
+  if (config.challengeProvider === 'turnstile' && config.turnstileSecretKey === null) throw new ConfigError('TURNSTILE_SECRET_KEY is required with CHALLENGE_PROVIDER=turnstile');
+  if (config.challengeProvider === null && adapterFor(config) === 'embedded') config.challengeProvider = 'test';
   if (config.walletKek !== null && !isKek(config.walletKek)) throw new ConfigError('WALLET_KEK must be 32 bytes written as 64 hex digits or base64');
   if (adapterFor(config) === 'embedded' && roleArg !== 'all') {
     throw new ConfigError(`--role=${roleArg} runs the API and workers apart, which needs a shared store: set DATABASE_URL (and EVENTSTORE_URL if used)`);
@@ -166,6 +200,24 @@ export function assertServiceConfig(config: AppConfig): void {
   if (config.walletKek === null && config.walletKekFile === null && adapterFor(config) !== 'embedded') {
     throw new ConfigError('WALLET_KEK or WALLET_KEK_FILE is required with a shared store (DATABASE_URL): every process must seal and open wallet secrets under the same key');
   }
+}
+
+/** MAIL_FROM: an address, or a display name and an address in angle brackets; no line breaks (header injection). */
+function mailFrom(text: string | undefined): string {
+  const value = (text ?? '').trim();
+  if (value === '') return 'Payments <no-reply@localhost>';
+  if (!/^([^\r\n<>]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/.test(value)) {
+    throw new ConfigError(`MAIL_FROM must be an address like no-reply@example.com or Example <no-reply@example.com>, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+/** CHALLENGE_PROVIDER: turnstile or test; unset is decided by the store (loadConfig). */
+function challengeProvider(text: string | undefined): AppConfig['challengeProvider'] {
+  const value = (text ?? '').trim().toLowerCase();
+  if (value === '') return null;
+  if (value === 'turnstile' || value === 'test') return value;
+  throw new ConfigError(`CHALLENGE_PROVIDER must be turnstile or test, got ${JSON.stringify(text)}`);
 }
 
 /** SIMULATED_CARD_PROCESSORS_DOWN: a comma-separated list of simulated card processors to make unreachable (simulated_a, simulated_b). */

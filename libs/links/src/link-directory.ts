@@ -43,6 +43,10 @@ export class LinkDirectory implements LinkGate {
     await this.runner.run(linkDecider, LINK_STREAM.stream(linkId), { type: 'RecordLinkPayment', paymentId }, { context: undefined, metadata: metadataFor(meta), waitForReadModels: false });
   }
 
+  async pageUrl(linkId: string): Promise<string | null> {
+    return this.read.urlOf(linkId);
+  }
+
   async hasCheckoutPage(linkId: string): Promise<boolean> {
     return (await this.read.status(linkId)) === 'active';
   }

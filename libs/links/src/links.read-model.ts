@@ -3,7 +3,7 @@ import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
 import { ApiError, Page, pageRequest, splitListQuery, toPage } from '@lib/http';
 import { LINK_CODE, isLinkId } from './stream-categories';
-import { LinkRow, LinkView, linkView } from './views';
+import { LinkRow, LinkView, linkUrl, linkView } from './views';
 
 export const LINKS_LIST = 'links';
 const STATUSES = ['active', 'archived', 'disabled'];
@@ -45,6 +45,12 @@ export class LinksReadModel {
     if (!LINK_CODE.test(code)) return null;
     const { rows } = await this.db.query<LinkRow>(`SELECT ${COLUMNS} FROM links WHERE code = $1`, [code], 'link_by_code');
     return rows[0] ?? null;
+  }
+
+  /** The link's page URL (null: none, or deleted). */
+  async urlOf(linkId: string): Promise<string | null> {
+    const { rows } = await this.db.query<{ code: string }>(`SELECT code FROM links WHERE id = $1`, [linkId]);
+    return rows[0] ? linkUrl(this.checkoutBaseUrl, rows[0].code) : null;
   }
 
   /** The status of a link (null: none, or deleted). */

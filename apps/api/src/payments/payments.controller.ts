@@ -112,10 +112,10 @@ export class PaymentsController {
   @HttpCode(201)
   @Post(':id/request-remainder')
   async requestRemainder(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
-    const { checkoutId } = await this.commands.execute(new RequestRemainderCommand(business, id, writeMeta(request)));
+    const { checkoutId, linkPageUrl } = await this.commands.execute(new RequestRemainderCommand(business, id, writeMeta(request)));
     const payment = await this.payment(business, id);
     const checkout = await this.queries.execute(new GetCheckoutQuery(checkoutId, { businessId: business.id, secretFields: true }));
-    return { data: { kind: 'remainder_request', payment, checkout, url: payment.url === null ? null : `${payment.url}?s=${checkoutId}` } };
+    return { data: { kind: 'remainder_request', payment, checkout, url: pageUrlOf(payment.url ?? linkPageUrl, checkoutId) } };
   }
 
   /** The business's payment from the read model (404 not_found for none, or another business's). */
@@ -128,4 +128,9 @@ export class PaymentsController {
     await this.commands.execute(command);
     return { data: await this.payment(business, id) };
   }
+}
+
+/** The page that resumes a checkout: the payment's own page, or a link payment's link page, with `?s=<checkout>`; null with neither. */
+function pageUrlOf(page: string | null, checkoutId: string): string | null {
+  return page === null ? null : `${page}?s=${encodeURIComponent(checkoutId)}`;
 }

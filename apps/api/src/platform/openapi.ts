@@ -8,6 +8,7 @@ import type { HeaderObject, OperationObject, ParameterObject, ReferenceObject, R
 import type { Access, Resource } from '@lib/businesses';
 import type { AppConfig } from '@lib/core';
 import { ERROR_STATUS, ErrorCode } from '@lib/http';
+import { CHALLENGE_FORM, CHALLENGE_HEADER } from '@lib/challenge';
 import { RATE_LIMITS } from '@lib/rate-limit';
 import { ACCOUNT_ROUTE, DASHBOARD_ONLY, LIVE_MODE_ACTION, PERMISSION, PUBLIC_ROUTE, SAME_ORIGIN } from '../auth/auth.decorators';
 import { ACCOUNT_COMPONENTS } from '../accounts/schemas';
@@ -227,6 +228,8 @@ interface RouteFacts {
   sameOrigin: boolean;
   idempotency?: 'required' | 'ignored';
   rateLimit?: string;
+  /** The form of @RequiresChallenge (libs/challenge): the route needs a bot-challenge token in Service-Challenge. */
+  challenge?: string;
   /** Has body, query, path or header arguments the validation pipe checks. */
   validatedInput: boolean;
   explicit: ErrorCode[];
@@ -540,6 +543,7 @@ function factsOf(reflector: Reflector, { controller, name, handler }: RouteHandl
     sameOrigin: meta<boolean>(SAME_ORIGIN) === true,
     idempotency: meta(IDEMPOTENCY),
     rateLimit: meta(RATE_LIMIT_RULE),
+    challenge: meta(CHALLENGE_FORM),
     validatedInput: checked,
     explicit: reflector.getAllAndMerge<ErrorCode[]>(API_ERRORS, targets) ?? [],
   };
@@ -551,6 +555,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']); // Fastify par
 /** When a code a route lists itself (@ApiErrors) answers, for codes that mean the same on every route. */
 const EXPLICIT_WHEN: Partial<Record<ErrorCode, string>> = {
   upstream_unavailable: 'a service this route depends on cannot be reached (such as the exchange-rate source); nothing changed; retry with the same Idempotency-Key',
+  email_unavailable: 'the deployment cannot send the e-mail this request needs now (its SMTP server unreachable or refusing, or no e-mail configured); retry later',
 };
 
 /** The error codes a route can answer with, each with when (in order of the checks). */
@@ -588,6 +593,7 @@ export function routeErrors(facts: RouteFacts): Map<ErrorCode, string> {
       add('rate_limited', `${budget}; wait Retry-After seconds`);
     }
   }
+  if (facts.challenge) add('challenge_failed', `the Service-Challenge header holds no passed bot-challenge token for the ${facts.challenge} form: missing, refused, already used or from another form`);
   if (facts.idempotency === 'required' && facts.method === 'POST') add('idempotency_key_required', 'no Idempotency-Key header was sent');
   if (idempotent) add('invalid_request', 'Idempotency-Key is not 1 to 255 characters');
   if (takesBody || facts.validatedInput) add('invalid_request', 'a field is missing, unknown or invalid; `field` names it');
@@ -636,6 +642,18 @@ function describeOperation(operation: Operation, facts: RouteFacts): void {
   operation['x-auth'] = facts.isPublic ? 'public' : facts.dashboardOnly || facts.accountRoute ? 'dashboard_session' : 'api_key';
   if (facts.permission) operation['x-permission'] = facts.permission;
   if (facts.rateLimit) operation['x-rate-limit'] = facts.rateLimit;
+
+  if (facts.challenge) {
+    const header: ParameterObject = {
+      name: CHALLENGE_HEADER,
+      in: 'header',
+      required: true,
+      description: `A passed bot-challenge token for the ${facts.challenge} form (Cloudflare Turnstile: the widget's response, its action \`${facts.challenge}\`). Each token passes once.`,
+      schema: { type: 'string', minLength: 1, maxLength: 2048 },
+    };
+    operation.parameters = [...(operation.parameters ?? []).filter((p) => !('name' in p && p.name.toLowerCase() === CHALLENGE_HEADER.toLowerCase())), header];
+    operation['x-challenge'] = facts.challenge;
+  }
 
   if (facts.method === 'POST' && facts.idempotency !== 'ignored') {
     const required = facts.idempotency === 'required';

@@ -20,4 +20,5 @@ export {
 export { SOLANA_NO_BLOCK_CODES, SolanaRpc, SolanaRpcError, type SolanaCommitment, type SolanaGetBlockConfig } from './rpc';
 export { SolanaBlockUnavailableError, SolanaClusterMismatchError, SolanaReader, createSolanaReader, type SolanaReaderOptions } from './reader';
 export { SolanaTransfers, type SolanaTransaction, type SolanaTransferCandidate, type SolanaTransfersOptions } from './transfers';
+export { verifySignedSolanaSend, type ExpectedSolanaSend, type VerifiedSolanaSend } from './signed-send';
 export type * from './rpc-types';

@@ -27,13 +27,17 @@ const NAMES = {
  */
 export function checkoutPageHtml(model: CheckoutPageModel, paths: PagePaths): string {
   const { payment, business, checkout } = model;
-  const view = viewOf(payment, checkout);
+  const view = viewOf(payment, checkout, model.source);
   const crypto = checkout?.crypto ?? null;
   const show = (v: PageView | PageView[]) => ((Array.isArray(v) ? v.includes(view) : v === view) ? '' : ' hidden');
   const networkName = crypto ? NAMES.networks[crypto.network] ?? crypto.network : '';
   const coins = [...new Map(model.options.map((o) => [o.asset, o.asset_name])).entries()];
   const firstCoin = coins[0]?.[0] ?? null;
   const pageUrl = `${paths.base}/${encodeURIComponent(model.code)}`;
+  // a link's page serves every payment the link makes: its receipt and its return name the checkout (the script keeps them current)
+  const onLink = model.source === 'link' && checkout !== null ? `?s=${encodeURIComponent(checkout.id)}` : '';
+  const resumeUrl = `${pageUrl}${onLink}`;
+  const receiptUrl = `${pageUrl}/receipt${onLink}`;
   // the src of a QR image: only for a URI the checkout has (the route answers 404 otherwise); the script sets it as the checkout moves
   const qr = (part: 'quote' | 'remaining') => {
     const uri = part === 'remaining' ? crypto?.remaining_payment_uri : crypto?.payment_uri;
@@ -117,7 +121,7 @@ ${simulateControls(business.simulated, 'underpaid')}
 <div><dt>Still due</dt><dd><span data-f="remaining">${text(crypto?.remaining_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span></dd></div>
 </dl>
 <p>The quote has ended. ${text(business.name)} can send you a link to pay the rest; what you sent stays with this payment.</p>
-<p><a class="button secondary" href="${attr(pageUrl)}">Check for a way to pay the rest</a></p>
+<p><a class="button secondary" id="resume-link" href="${attr(resumeUrl)}">Check for a way to pay the rest</a></p>
 </section>
 
 <section id="view-expired" aria-labelledby="expired-title"${show('expired')}>
@@ -148,7 +152,7 @@ ${checkout?.rail === 'card' ? '' : claimForm()}
 <h2 id="succeeded-title" tabindex="-1">Payment received</h2>
 <p>Thank you. ${text(business.name)} has received <span>${text(payment.amount_text)}</span>.</p>
 <div class="actions">
-<a class="button secondary" id="receipt-link" href="${attr(`${pageUrl}/receipt`)}">View your receipt</a>
+<a class="button secondary" id="receipt-link" href="${attr(receiptUrl)}">View your receipt</a>
 ${payment.success_url ? `<a class="button primary" id="success-link" href="${attr(payment.success_url)}" rel="noopener noreferrer">Return to ${text(business.name)}</a>` : ''}
 </div>
 </section>

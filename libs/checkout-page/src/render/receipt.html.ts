@@ -17,8 +17,9 @@ const STATUS_WORDS: Record<string, string> = {
  * The human receipt page, from the public receipt object (spec §2 Receipt: nothing the business
  * pays, no customer details), every value escaped. Links to the same object as JSON.
  */
-export function receiptHtml(receipt: ReceiptView, code: string, paths: PagePaths): string {
-  const pageUrl = `${paths.base}/${encodeURIComponent(code)}`;
+export function receiptHtml(receipt: ReceiptView, code: string, paths: PagePaths, checkoutId: string | null = null): string {
+  // back to the page: a link's page resumes the checkout the receipt came from
+  const pageUrl = `${paths.base}/${encodeURIComponent(code)}${checkoutId ? `?s=${encodeURIComponent(checkoutId)}` : ''}`;
   const network = (id: string) => (defaultRegistry.networks().find((n) => n.id === id)?.name ?? id);
   const back = httpUrl(receipt.back_url);
   const rows: [string, string][] = [

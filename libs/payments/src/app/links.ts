@@ -28,6 +28,8 @@ export interface LinkGate {
   recordPayment(linkId: string, paymentId: string, meta: WriteMeta): Promise<void>;
   /** Whether the link still has a checkout page (active): an archived, disabled or deleted link has none (request-remainder). */
   hasCheckoutPage(linkId: string): Promise<boolean>;
+  /** The link's page (its `url`: `{checkout_url}/<link code>`), where its payments' checkouts are resumed with `?s=`; null for a deleted link. */
+  pageUrl(linkId: string): Promise<string | null>;
 }
 
 export const LINK_GATE = Symbol('LINK_GATE');

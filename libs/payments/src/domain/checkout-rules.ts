@@ -14,6 +14,23 @@ export interface CheckoutRules {
 /** A business that never changed its settings: no e-mail asked, both rails, every pair. */
 export const DEFAULT_CHECKOUT_RULES: Readonly<CheckoutRules> = Object.freeze({ ask_email: false, rails: ['crypto', 'card'], assets: null });
 
+/** What a payment link says about the rules (decision 0030): null rails or assets follow the business's settings. */
+export interface LinkRules {
+  rails: readonly string[] | null;
+  assets: readonly { asset: string; network: string }[] | null;
+  askEmail: boolean;
+}
+
+/** The business's rules narrowed by a link's (pure): rails and pairs both accept; an e-mail when either asks. */
+export function narrowByLink(rules: CheckoutRules, link: LinkRules): CheckoutRules {
+  const linkAssets = link.assets;
+  return {
+    ask_email: rules.ask_email || link.askEmail,
+    rails: link.rails === null ? rules.rails : rules.rails.filter((r) => link.rails!.includes(r)),
+    assets: linkAssets === null ? rules.assets : (rules.assets ?? linkAssets).filter((a) => linkAssets.some((l) => l.asset === a.asset && l.network === a.network)),
+  };
+}
+
 /** The rail is one the business accepts (400 rail_unavailable). */
 export function assertRailAccepted(rules: CheckoutRules, rail: string): void {
   if (!rules.rails.includes(rail)) throw new PaymentDomainError('rail_unavailable', `This business does not accept ${rail === 'card' ? 'cards' : 'crypto'}.`, 'rail');

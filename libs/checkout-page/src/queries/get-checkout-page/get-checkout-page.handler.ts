@@ -7,20 +7,22 @@ import { findBusiness, findCheckoutSettings } from '@lib/businesses';
 import { CardRoutes } from '@lib/cards';
 import { NetworkId, isNetworkId } from '@lib/chains';
 import { ServicePauses } from '@lib/operations';
-import { BusinessClock, CheckoutView, PaymentView, PaymentsReadModel, watchedNetworks } from '@lib/payments';
+import type { LinkRow } from '@lib/links';
+import { BusinessClock, PaymentView, narrowByLink, watchedNetworks } from '@lib/payments';
 import { findWallet } from '@lib/wallets';
-import { payOptions, payRails } from '../../availability';
-import { CHECKOUT_ID, CheckoutPageModel, CheckoutPageNotFound, PAYMENT_CODE, PagePayment } from '../../page-model';
+import { cardPriceAccepted, payOptions, payRails } from '../../availability';
+import { PageCodes } from '../../page-codes';
+import { CheckoutPageGone, CheckoutPageModel, CheckoutPageNotFound, PAYMENT_CODE, PagePayment } from '../../page-model';
 import { formatMoney } from '../../render/format';
 import { GetCheckoutPageQuery } from './get-checkout-page.query';
 
-/** Payment states in which a new checkout can be opened (the others are paid, closed or under review). */
-const OPEN_PAYMENT: readonly string[] = ['pending'];
+/** A link's payment states after which its page opens checkouts: pending (carried over), failed (a new payment; decision 0030). */
+const OPEN_ON_LINK: readonly string[] = ['pending', 'failed'];
 
 /**
- * The checkout page's model from the read models (decision 0027): the payment its code names
- * (after the read barrier, so a payment answered a moment ago is found), its business, the
- * checkout on screen, the choices POST /checkouts would accept (wallet networks, watched
+ * The checkout page's model from the read models (decision 0027): the payment or link its code
+ * names (PageCodes; after the read barrier, so a payment answered a moment ago is found), its
+ * business, the checkout on screen (a link's page: the one `?s=` names, else none yet), the choices POST /checkouts would accept (wallet networks, watched
  * networks for a live business, the operator's pauses, quotable coins) narrowed by the business's
  * checkout settings (decision 0028: rails, pairs, e-mail asked, the name and support address shown),
  * card only when a processor takes the business's cards, the business's clock.
@@ -30,7 +32,7 @@ export class GetCheckoutPageHandler implements IQueryHandler<GetCheckoutPageQuer
   private readonly liveNetworks: NetworkId[];
 
   constructor(
-    private readonly read: PaymentsReadModel,
+    private readonly codes: PageCodes,
     @Inject(DATABASE) private readonly db: Sql,
     private readonly runner: CommandRunner,
     private readonly clock: BusinessClock,
@@ -44,28 +46,48 @@ export class GetCheckoutPageHandler implements IQueryHandler<GetCheckoutPageQuer
   async execute({ code, checkoutId }: GetCheckoutPageQuery): Promise<CheckoutPageModel> {
     if (!PAYMENT_CODE.test(code)) throw new CheckoutPageNotFound('payment with this code');
     if (this.runner.hasUnseenWrites(null)) await this.runner.readBarrier(null);
-    const found = await this.read.paymentIdByCode(code);
-    if (!found) throw new CheckoutPageNotFound('payment with this code');
-    const [payment, business] = await Promise.all([this.read.getPayment(found.businessId, found.paymentId), findBusiness(this.db, found.businessId)]);
-    if (!payment || !business || payment.url === null) throw new CheckoutPageNotFound('payment with this code');
+    const subject = await this.codes.subject(code);
+    if (!subject) throw new CheckoutPageNotFound('payment with this code');
+    const business = await findBusiness(this.db, subject.businessId);
+    if (!business) throw new CheckoutPageNotFound('payment with this code');
 
-    const checkout = await this.checkoutOnScreen(payment, checkoutId);
+    // the checkout on screen: `?s=` when it is one under this code; a payment's page falls back to its current checkout,
+    // a link's (which has no current one) follows its payment to the remainder checkout the business requested since
+    let shown = (await this.codes.checkout(subject, checkoutId)) ?? (subject.kind === 'payment' ? await this.codes.checkout(subject, subject.payment.checkout_id) : null);
+    if (subject.kind === 'link' && shown !== null && shown.checkout.status === 'expired' && shown.payment.checkout_id !== shown.checkout.id) {
+      const current = await this.codes.checkout(subject, shown.payment.checkout_id);
+      if (current?.checkout.remainder) shown = current;
+    }
+    const payment = shown?.payment ?? (subject.kind === 'payment' ? subject.payment : null);
+    const link = subject.kind === 'link' ? subject.link : null;
+    // an archived link takes no new payments; a checkout it made can still be followed to its end
+    if (link !== null && link.status !== 'active' && shown === null) throw new CheckoutPageGone('This link is no longer taking payments.');
+
     const [now, pauses, wallet, { settings }] = await Promise.all([this.clock.now(business.id), this.pauses.list(), findWallet(this.db, business.id), findCheckoutSettings(this.db, business.id)]);
+    const rules = link === null ? settings : narrowByLink(settings, { rails: link.rails, assets: link.assets, askEmail: link.ask_email });
     const pausedNetworks = new Set(pauses.flatMap((p) => (p.target.startsWith('network:') && isNetworkId(p.target.slice(8)) ? [p.target.slice(8) as NetworkId] : [])));
     const receiving = new Set((wallet?.networks ?? []).filter((n) => n.receiving).map((n) => n.network));
-    const canOpen = OPEN_PAYMENT.includes(payment.status) && business.status === 'active';
+    // a payment's page opens checkouts while it is pending; a link's also after its last payment failed (a new payment)
+    const canOpen = business.status === 'active' && (link === null ? payment!.status === 'pending' : link.status === 'active' && (payment === null || OPEN_ON_LINK.includes(payment.status)));
     const checkoutsPaused = pauses.some((p) => p.target === 'checkouts');
+    const page = payment !== null ? pagePayment(payment) : linkPagePayment(link!);
     return {
       code,
-      payment: pagePayment(payment),
+      source: subject.kind,
+      payment: page,
       business: { name: settings.display_name ?? business.name, support_email: settings.support_email ?? business.support_email, simulated: business.simulated },
-      checkout,
+      checkout: shown?.checkout ?? null,
       options:
-        canOpen && !checkoutsPaused && settings.rails.includes('crypto')
-          ? payOptions({ simulated: business.simulated, currency: payment.currency, receiving, liveNetworks: this.liveNetworks, paused: pausedNetworks, accepted: settings.assets })
+        canOpen && !checkoutsPaused && rules.rails.includes('crypto')
+          ? payOptions({ simulated: business.simulated, currency: page.currency, receiving, liveNetworks: this.liveNetworks, paused: pausedNetworks, accepted: rules.assets })
           : [],
-      rails: payRails({ accepted: settings.rails, takesCards: this.cards.takesCards(business) }),
-      ask_email: settings.ask_email,
+      rails: payRails({
+        accepted: rules.rails,
+        takesCards: this.cards.takesCards(business),
+        // a link's payments: the business pays the fees (decision 0030)
+        cardPrice: cardPriceAccepted(payment !== null ? { currency: payment.currency, amount: payment.amount, feePayer: payment.fee_payer, feeRateBps: payment.fee_rate_bps } : { currency: page.currency, amount: page.amount, feePayer: 'business', feeRateBps: 0 }),
+      }),
+      ask_email: rules.ask_email,
       paused:
         business.status !== 'active'
           ? 'This business is not taking new payments right now.'
@@ -74,16 +96,6 @@ export class GetCheckoutPageHandler implements IQueryHandler<GetCheckoutPageQuer
             : null,
       now: now.toISOString(),
     };
-  }
-
-  /** `?s=` when it names one of this payment's checkouts, else the payment's current checkout, else none. */
-  private async checkoutOnScreen(payment: PaymentView, checkoutId: string | null): Promise<CheckoutView | null> {
-    for (const id of [checkoutId, payment.checkout_id]) {
-      if (id === null || !CHECKOUT_ID.test(id)) continue;
-      const view = await this.read.getCheckout(id, { secretFields: false });
-      if (view && view.payment_id === payment.id) return view;
-    }
-    return null;
   }
 }
 
@@ -98,5 +110,21 @@ function pagePayment(payment: PaymentView): PagePayment {
     success_url: payment.success_url,
     cancel_url: payment.cancel_url,
     expires_at: payment.expires_at,
+  };
+}
+
+/** A link's page before its customer opened a checkout: the link's price and words, no payment yet. */
+function linkPagePayment(link: LinkRow): PagePayment {
+  const amount = Number(link.amount);
+  return {
+    id: null,
+    status: 'pending',
+    amount,
+    currency: link.currency,
+    amount_text: formatMoney(amount, link.currency),
+    description: link.description ?? link.name,
+    success_url: link.success_url,
+    cancel_url: null,
+    expires_at: null,
   };
 }

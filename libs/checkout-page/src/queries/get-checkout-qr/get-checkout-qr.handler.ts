@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { toString as qrSvg } from 'qrcode';
-import { PaymentsReadModel } from '@lib/payments';
+import { PageCodes } from '../../page-codes';
 import { CHECKOUT_ID, CheckoutPageNotFound, PAYMENT_CODE } from '../../page-model';
 import { GetCheckoutQrQuery } from './get-checkout-qr.query';
 
@@ -10,18 +10,18 @@ const CACHE_SIZE = 500;
 /**
  * The QR code of a checkout's own payment URI (`crypto.payment_uri`, or `remaining_payment_uri`
  * while the rest is due), rendered as SVG by `qrcode`. Only for a checkout of the payment the
- * code names: never a QR code of any text a caller sends. 404 when the checkout has no such URI.
+ * code names, or of one of the link's payments (PageCodes): never a QR code of any text a caller sends. 404 when the checkout has no such URI.
  */
 @QueryHandler(GetCheckoutQrQuery)
 export class GetCheckoutQrHandler implements IQueryHandler<GetCheckoutQrQuery, string> {
   private readonly cache = new Map<string, string>();
 
-  constructor(private readonly read: PaymentsReadModel) {}
+  constructor(private readonly codes: PageCodes) {}
 
   async execute({ code, checkoutId, part }: GetCheckoutQrQuery): Promise<string> {
     if (!PAYMENT_CODE.test(code) || !CHECKOUT_ID.test(checkoutId)) throw new CheckoutPageNotFound('QR code');
-    const [payment, checkout] = await Promise.all([this.read.paymentIdByCode(code), this.read.getCheckout(checkoutId, { secretFields: false })]);
-    if (!payment || !checkout || checkout.payment_id !== payment.paymentId || checkout.crypto === null) throw new CheckoutPageNotFound('QR code');
+    const checkout = (await this.codes.checkoutUnder(code, checkoutId))?.checkout;
+    if (!checkout || checkout.crypto === null) throw new CheckoutPageNotFound('QR code');
     const uri = part === 'remaining' ? checkout.crypto.remaining_payment_uri : checkout.crypto.payment_uri;
     if (uri === null) throw new CheckoutPageNotFound('QR code');
     const cached = this.cache.get(uri);

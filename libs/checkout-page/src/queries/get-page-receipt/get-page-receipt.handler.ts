@@ -1,22 +1,26 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CommandRunner } from '@lib/eventstore';
 import { PaymentsReadModel, ReceiptView } from '@lib/payments';
+import { PageCodes } from '../../page-codes';
 import { CheckoutPageNotFound, PAYMENT_CODE } from '../../page-model';
 import { GetPageReceiptQuery } from './get-page-receipt.query';
 
-/** The public receipt of the payment a page code names: the same object GET /public/receipts/{id} answers. */
+/** The public receipt of the payment a page code names (a link's: of the checkout `?s=` names): the same object GET /public/receipts/{id} answers. */
 @QueryHandler(GetPageReceiptQuery)
 export class GetPageReceiptHandler implements IQueryHandler<GetPageReceiptQuery, ReceiptView> {
   constructor(
     private readonly read: PaymentsReadModel,
+    private readonly codes: PageCodes,
     private readonly runner: CommandRunner,
   ) {}
 
-  async execute({ code }: GetPageReceiptQuery): Promise<ReceiptView> {
+  async execute({ code, checkoutId }: GetPageReceiptQuery): Promise<ReceiptView> {
     if (!PAYMENT_CODE.test(code)) throw new CheckoutPageNotFound('receipt');
     if (this.runner.hasUnseenWrites(null)) await this.runner.readBarrier(null);
-    const found = await this.read.paymentIdByCode(code);
-    const receipt = found ? await this.read.getReceipt(found.paymentId) : null;
+    const subject = await this.codes.subject(code);
+    // a link's page has a receipt per payment it made: the one of the checkout `?s=` names
+    const paymentId = subject?.kind === 'payment' ? subject.payment.id : subject ? (await this.codes.checkout(subject, checkoutId))?.payment.id : undefined;
+    const receipt = paymentId ? await this.read.getReceipt(paymentId) : null;
     if (!receipt) throw new CheckoutPageNotFound('receipt');
     return receipt;
   }

@@ -3,10 +3,11 @@ import { WriteMeta, metadataFor } from '@lib/eventstore';
 import { newId } from '@lib/http';
 import { ActingBusiness, assertActive } from '../../app/access';
 import { CUSTOMER_GATE, CustomerGate, isValidEmail } from '../../app/customers';
-import { LINK_GATE, LinkForCheckout, LinkGate } from '../../app/links';
+import { LINK_GATE, LinkGate } from '../../app/links';
 import { PAYMENTS_SETTINGS, PaymentsSettings } from '../../app/settings';
-import { CheckoutRules, DEFAULT_CHECKOUT_RULES, assertAssetAccepted, assertEmailGiven, assertRailAccepted } from '../../domain/checkout-rules';
+import { DEFAULT_CHECKOUT_RULES, assertAssetAccepted, assertEmailGiven, assertRailAccepted, narrowByLink } from '../../domain/checkout-rules';
 import { PaymentDomainError } from '../../domain/errors';
+import { CreatePayment, PaymentState, decidePayment, foldPayment, initialPaymentState } from '../../domain/payment.decider';
 import { PaymentUseCaseSteps } from '../use-case-steps';
 import type { OpenCheckoutRequest } from './open-checkout.dto';
 
@@ -21,13 +22,25 @@ import type { OpenCheckoutRequest } from './open-checkout.dto';
  *   different choice carries it over, no second payment; the same choice returns the same quote).
  *   After a failed one (its checkout canceled: the payment failed) a new payment, without
  *   `replaces`. A checkout of another link or payment is 400 invalid_request, before anything is written.
- * - Otherwise a new payment: recorded on the link's stream first (decided there, so an archived,
- *   disabled or deleted link makes none and a link with payments is never deleted), then
- *   PaymentCreated with `link_id`, the link's price, description (else its name), success_url and
- *   metadata, and the customer the e-mail names. With or without an e-mail the payment is created
- *   at once (pending); without one it has no customer.
- * The cheap refusals (e-mail, rail, asset) come before the payment is written.
+ * - Otherwise a new payment: PaymentCreated with `link_id`, the link's price, description (else
+ *   its name), success_url and metadata, and the customer the e-mail names. With or without an
+ *   e-mail the payment is created at once (pending); without one it has no customer. It is
+ *   returned UNWRITTEN (`unwritten`: its state as the creation would fold, and `write`): the
+ *   checkout's path checks every refusal against that state (rates, wallet, card routes, the
+ *   checkout decider's own rules) and writes the payment only when the checkout is about to be
+ *   appended, so a refused request leaves no pending payment without a checkout. `write` records
+ *   the payment on the link's stream first (decided there, so an archived, disabled or deleted
+ *   link makes none and a link with payments is never deleted), then appends PaymentCreated.
  */
+/** The payment a link code resolves to: an existing one (carried over by `replaces`), or a new one not written yet. */
+export interface ResolvedLinkPayment {
+  paymentId: string;
+  business: ActingBusiness;
+  input: OpenCheckoutRequest;
+  /** A new payment: its state as created, and the write to run right before the checkout is appended. */
+  unwritten?: { state: PaymentState; write: () => Promise<void> };
+}
+
 @Injectable()
 export class LinkPayments {
   constructor(
@@ -37,14 +50,14 @@ export class LinkPayments {
     @Inject(LINK_GATE) private readonly links: LinkGate,
   ) {}
 
-  async resolve(input: OpenCheckoutRequest, code: string, caller: ActingBusiness | null, meta: WriteMeta): Promise<{ paymentId: string; business: ActingBusiness; input: OpenCheckoutRequest }> {
+  async resolve(input: OpenCheckoutRequest, code: string, caller: ActingBusiness | null, meta: WriteMeta): Promise<ResolvedLinkPayment> {
     const link = await this.links.byCode(code);
     const notFound = () => new PaymentDomainError('link_not_found', 'No active link with this code.', 'link_code');
     if (caller !== null && caller.id !== link.businessId) throw notFound();
     const found = await this.steps.access.actingBusiness(link.businessId);
     if (found === null) throw notFound();
     assertActive(found);
-    const business: ActingBusiness = { ...found, checkout: narrowed(found.checkout ?? DEFAULT_CHECKOUT_RULES, link) };
+    const business: ActingBusiness = { ...found, checkout: narrowByLink(found.checkout ?? DEFAULT_CHECKOUT_RULES, link) };
 
     if (input.replaces !== undefined) {
       const replaced = (await this.steps.streams.loadCheckout(input.replaces)).state;
@@ -67,11 +80,8 @@ export class LinkPayments {
     const customerId = email === null ? null : await this.customers.customerFor(business.id, email, 'email');
 
     const paymentId = newId('pmt');
-    await this.links.recordPayment(link.id, paymentId, meta);
     const now = await this.steps.clock.now(business.id);
-    const decided = await this.steps.streams.decidePayment(
-      paymentId,
-      {
+    const create: CreatePayment = {
         type: 'CreatePayment',
         paymentId,
         amount: link.amount,
@@ -92,20 +102,13 @@ export class LinkPayments {
           success_url: link.successUrl,
           cancel_url: null,
         },
-      },
-      { now, metadata: metadataFor(meta), newStream: true },
-    );
-    await this.steps.settle(decided);
-    return { paymentId, business, input };
+      };
+    const state = foldPayment(decidePayment(create, initialPaymentState, { now }));
+    const write = async (): Promise<void> => {
+      await this.links.recordPayment(link.id, paymentId, meta);
+      const decided = await this.steps.streams.decidePayment(paymentId, create, { now, metadata: metadataFor(meta), newStream: true });
+      await this.steps.settle(decided);
+    };
+    return { paymentId, business, input, unwritten: { state, write } };
   }
-}
-
-/** The business's checkout rules narrowed by the link's: rails and pairs both accept; an e-mail when either asks. */
-function narrowed(rules: CheckoutRules, link: LinkForCheckout): CheckoutRules {
-  const linkAssets = link.assets;
-  return {
-    ask_email: rules.ask_email || link.askEmail,
-    rails: link.rails === null ? rules.rails : rules.rails.filter((r) => link.rails!.includes(r)),
-    assets: linkAssets === null ? rules.assets : (rules.assets ?? linkAssets).filter((a) => linkAssets.some((l) => l.asset === a.asset && l.network === a.network)),
-  };
 }

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AssetCode, NetworkId } from '@lib/chains';
 import { newId } from '@lib/http';
-import { ActingBusiness, assertActive } from '../../app/access';
+import { assertActive } from '../../app/access';
 import { CardRoutes } from '@lib/cards';
 import { CARD_ATTEMPT_TTL_MS } from '../../app/card-attempts';
 import { CUSTOMER_GATE, CustomerGate, isValidEmail } from '../../app/customers';
@@ -10,13 +10,16 @@ import { PaymentRates } from '../../app/rates';
 import { PAYMENTS_SETTINGS, PaymentsSettings } from '../../app/settings';
 import { WalletAddresses } from '@lib/wallets';
 import { ServicePauses } from '@lib/operations';
-import { OpenCardCheckout, OpenCryptoCheckout } from '../../domain/checkout.decider';
+import { OpenCardCheckout, OpenCryptoCheckout, decideCheckout, initialCheckoutState } from '../../domain/checkout.decider';
 import { DEFAULT_CHECKOUT_RULES, assertAssetAccepted, assertEmailGiven, assertRailAccepted } from '../../domain/checkout-rules';
 import { PaymentDomainError } from '../../domain/errors';
 import { decidePayment } from '../../domain/payment.decider';
 import { PaymentUseCaseSteps } from '../use-case-steps';
-import { LinkPayments } from './link-payments';
+import { LinkPayments, ResolvedLinkPayment } from './link-payments';
 import { OpenCheckoutCommand } from './open-checkout.command';
+
+/** The payment a code names: a payment's, or a link's (maybe new and not written yet). */
+type ResolvedPayment = Pick<ResolvedLinkPayment, 'paymentId' | 'business' | 'input' | 'unwritten'>;
 
 /** §8: the same choice returns the same quote while more than two minutes of it are left. */
 const REMAINDER_REUSE_MS = 2 * 60_000;
@@ -48,7 +51,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     if (input.link_code !== undefined && input.payment_code !== undefined) throw new PaymentDomainError('invalid_request', 'Send payment_code or link_code, not both.', 'link_code');
     if (input.payment_code === undefined && input.link_code === undefined) throw new PaymentDomainError('invalid_request', 'Send payment_code (or link_code).', 'payment_code');
     // a link's code (decision 0030): resolved to the link's payment (made now, or carried over), then the path of a payment's code
-    const resolved = input.link_code !== undefined ? await this.linkPayments.resolve(input, input.link_code, caller, meta) : { ...(await this.steps.access.paymentByCode(input.payment_code!, caller)), input };
+    const resolved: ResolvedPayment = input.link_code !== undefined ? await this.linkPayments.resolve(input, input.link_code, caller, meta) : { ...(await this.steps.access.paymentByCode(input.payment_code!, caller)), input };
     const { paymentId, business } = resolved;
     input = resolved.input;
     assertActive(business);
@@ -57,7 +60,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     // the business's checkout settings (decision 0028): the rails and coins it accepts
     const rules = business.checkout ?? DEFAULT_CHECKOUT_RULES;
     assertRailAccepted(rules, input.rail ?? 'crypto');
-    if ((input.rail ?? 'crypto') === 'card') return this.openCard(input, paymentId, business, meta);
+    if ((input.rail ?? 'crypto') === 'card') return this.openCard(input, resolved, meta);
     if (input.asset === undefined) throw new PaymentDomainError('invalid_request', 'asset is required for a crypto checkout.', 'asset');
     if (input.network === undefined) throw new PaymentDomainError('invalid_request', 'network is required for a crypto checkout.', 'network');
     const asset = input.asset as AssetCode; // one of ASSET_CODES (OpenCheckoutRequest)
@@ -68,8 +71,8 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     // a live business takes real transfers only on networks a chain watcher watches (a node is configured)
     if (!business.simulated && !this.settings.liveNetworks.includes(network)) throw new PaymentDomainError('not_accepting', `This service does not watch ${network} yet: live payments are not taken there.`, 'network');
 
-    // 2. load the payment, and check its refusals before a checkout is opened for it
-    const payment = await this.steps.streams.payment(paymentId);
+    // 2. load the payment (a link's new one as it will be created), and check its refusals before a checkout is opened for it
+    const payment = resolved.unwritten?.state ?? (await this.steps.streams.payment(paymentId));
     if (payment.status === 'none') throw new PaymentDomainError('payment_not_found', 'No payment with this code.', 'payment_code');
     assertEmailGiven(rules, input.email ?? payment.details.customer_email);
     // a blocked customer's e-mail (the checkout's or the payment's): 403 customer_blocked (decision 0029)
@@ -128,8 +131,21 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
         simulate: input.simulate ?? null,
       },
     };
+    return this.open(resolved, checkoutId, command, now, meta);
+  }
+
+  /**
+   * Appends the opening. A link's new payment is written first, once nothing can refuse the
+   * checkout any more (the checkout decider's own rules are run dry before it): a refused request
+   * leaves no pending link payment without a checkout (decision 0030).
+   */
+  private async open(resolved: ResolvedPayment, checkoutId: string, command: OpenCryptoCheckout | OpenCardCheckout, now: Date, meta: OpenCheckoutCommand['meta']): Promise<{ checkoutId: string; businessId: string }> {
+    if (resolved.unwritten) {
+      decideCheckout(command, initialCheckoutState, { now });
+      await resolved.unwritten.write();
+    }
     await this.steps.decideCheckout(checkoutId, command, now, meta, true);
-    return { checkoutId, businessId: business.id };
+    return { checkoutId, businessId: resolved.business.id };
   }
 
   /**
@@ -138,7 +154,8 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
    * (rail_unavailable without one); after a replaced card checkout, the routes it has not used.
    * The card price ($5 to $10,000 on the breakdown's total) is the decider's.
    */
-  private async openCard(input: OpenCheckoutCommand['input'], paymentId: string, business: ActingBusiness, meta: OpenCheckoutCommand['meta']): Promise<{ checkoutId: string; businessId: string }> {
+  private async openCard(input: OpenCheckoutCommand['input'], resolved: ResolvedPayment, meta: OpenCheckoutCommand['meta']): Promise<{ checkoutId: string; businessId: string }> {
+    const { paymentId, business } = resolved;
     for (const field of ['asset', 'network', 'simulate'] as const) {
       if (input[field] !== undefined) throw new PaymentDomainError('invalid_request', `${field} is for crypto checkouts; leave it out of a card checkout.`, field);
     }
@@ -150,7 +167,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
         ? new PaymentDomainError('rail_unavailable', 'This business does not accept cards.', 'rail')
         : new PaymentDomainError('rail_unavailable', `Cards are not accepted from ${input.country}.`, 'country');
     }
-    const payment = await this.steps.streams.payment(paymentId);
+    const payment = resolved.unwritten?.state ?? (await this.steps.streams.payment(paymentId));
     if (payment.status === 'none') throw new PaymentDomainError('payment_not_found', 'No payment with this code.', 'payment_code');
     const email = input.email ?? payment.details.customer_email ?? null;
     if (email === null) throw new PaymentDomainError('email_required', 'A card payment needs the customer’s e-mail.', 'email');
@@ -187,7 +204,6 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
       attemptTtlMs: CARD_ATTEMPT_TTL_MS,
       details: { business_id: business.id, email, country: input.country, success_url: payment.details.success_url ?? null, replaces },
     };
-    await this.steps.decideCheckout(checkoutId, command, now, meta, true);
-    return { checkoutId, businessId: business.id };
+    return this.open(resolved, checkoutId, command, now, meta);
   }
 }

@@ -12,6 +12,12 @@ import { RequestRemainder, decidePayment } from '../../domain/payment.decider';
 import { PaymentUseCaseSteps } from '../use-case-steps';
 import { RequestRemainderCommand } from './request-remainder.command';
 
+/** The remainder checkout, and the page of a link's payment (a payment's own page is its `url`). */
+export interface RemainderRequested {
+  checkoutId: string;
+  linkPageUrl: string | null;
+}
+
 /**
  * Requests a remainder (spec §4, decisions 0009, 0020): an active business, its own payment; when
  * a new remainder checkout is due (underpaid, none open, the quote ended), the rate now from the
@@ -24,7 +30,7 @@ import { RequestRemainderCommand } from './request-remainder.command';
  * models are waited for.
  */
 @CommandHandler(RequestRemainderCommand)
-export class RequestRemainderHandler implements ICommandHandler<RequestRemainderCommand, { checkoutId: string }> {
+export class RequestRemainderHandler implements ICommandHandler<RequestRemainderCommand, RemainderRequested> {
   constructor(
     private readonly steps: PaymentUseCaseSteps,
     private readonly wallets: WalletAddresses,
@@ -33,7 +39,7 @@ export class RequestRemainderHandler implements ICommandHandler<RequestRemainder
     @Inject(LINK_GATE) private readonly links: LinkGate,
   ) {}
 
-  async execute({ business, paymentId, meta }: RequestRemainderCommand): Promise<{ checkoutId: string }> {
+  async execute({ business, paymentId, meta }: RequestRemainderCommand): Promise<RemainderRequested> {
     assertActive(business);
     const owned = await this.steps.access.ownedPayment(business, paymentId);
     const now = await this.steps.clock.now(business.id);
@@ -56,7 +62,9 @@ export class RequestRemainderHandler implements ICommandHandler<RequestRemainder
     if (!checkoutId) throw new Error(`payment ${paymentId}: no remainder checkout after RequestRemainder`);
     // the checkout the answer shows, when it was opened earlier (the same request again)
     await this.steps.waitFor(later(settledAt, await this.steps.streams.head('checkout', checkoutId)));
-    return { checkoutId };
+    // a link's payment is paid on its link's page (`url` null on the payment itself, decision 0030)
+    const linkPageUrl = owned.state.linkId === null ? null : await this.links.pageUrl(owned.state.linkId);
+    return { checkoutId, linkPageUrl };
   }
 
   /**

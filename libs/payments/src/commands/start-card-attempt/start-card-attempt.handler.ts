@@ -6,8 +6,10 @@ import { SYSTEM_ACTOR } from '@lib/eventstore';
 import { newId } from '@lib/http';
 import { ServicePauses } from '@lib/operations';
 import { CardAttempts } from '../../app/card-attempts';
+import { LINK_GATE, LinkGate } from '../../app/links';
 import { CardCheckoutState, OpenCheckoutState, StartCardAttempt, decideCheckout, pendingCardAttempt } from '../../domain/checkout.decider';
 import { PaymentDomainError } from '../../domain/errors';
+import type { PaymentState } from '../../domain/payment.decider';
 import { PaymentUseCaseSteps } from '../use-case-steps';
 import { StartCardAttemptCommand } from './start-card-attempt.command';
 
@@ -29,6 +31,7 @@ export class StartCardAttemptHandler implements ICommandHandler<StartCardAttempt
     private readonly attempts: CardAttempts,
     private readonly pauses: ServicePauses,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LINK_GATE) private readonly links: LinkGate,
   ) {}
 
   async execute({ checkoutId, input, actingFor, serviceOrigin, meta }: StartCardAttemptCommand): Promise<void> {
@@ -53,8 +56,7 @@ export class StartCardAttemptHandler implements ICommandHandler<StartCardAttempt
     const draft: StartCardAttempt = { type: 'StartCardAttempt', attemptId, route: input.route, processor: processorName, ref: '', secureUrl: '', expiresAt };
     decideCheckout(draft, card, { now }); // the rules before the processor is asked
 
-    const code = payment.status === 'none' ? null : (payment.details.code ?? null);
-    const returnUrl = `${this.config.checkoutBaseUrl}/${encodeURIComponent(code ?? '')}?s=${encodeURIComponent(checkoutId)}&attempt=${encodeURIComponent(attemptId)}`;
+    const returnUrl = `${await this.pageOf(payment)}?s=${encodeURIComponent(checkoutId)}&attempt=${encodeURIComponent(attemptId)}`;
     let created;
     try {
       created = await this.routes.processor(processorName).createAttempt({
@@ -73,6 +75,16 @@ export class StartCardAttemptHandler implements ICommandHandler<StartCardAttempt
       throw error;
     }
     await this.steps.decideCheckout(checkoutId, { ...draft, ref: created.ref, secureUrl: created.secureUrl }, now, meta);
+  }
+
+  /** The page the customer comes back to from the processor: the payment's own, or its link's (a link payment has no page of its own, decision 0030). */
+  private async pageOf(payment: PaymentState): Promise<string> {
+    if (payment.status !== 'none' && payment.linkId !== null) {
+      const linkPage = await this.links.pageUrl(payment.linkId);
+      if (linkPage !== null) return linkPage;
+    }
+    const code = payment.status === 'none' ? '' : (payment.details.code ?? '');
+    return `${this.config.checkoutBaseUrl}/${encodeURIComponent(code)}`;
   }
 }
 

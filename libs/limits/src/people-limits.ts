@@ -1,0 +1,262 @@
+import { createHash } from 'node:crypto';
+import { TimeSource, wallTime } from '@lib/timers';
+import { Budget, EmailKind, emailBudgets, ALERT_EMAILS_PER_PERSON, BROWSER_COUNT_KEEP_SEC, EMAIL_CHANGES_PER_PERSON, KNOWN_BROWSER_KEEP_SEC, passwordDisabled, passwordLockSec, retryAfterSec, SESSION_COUNT_KEEP_SEC, SIGNUP_CODE_FAILURES, TWO_STEP_COUNT_KEEP_SEC, twoStepLockSec } from './policies';
+import { LimitStore } from './limit-store';
+
+/** The §7 codes these limits answer with (status: too_many_attempts 429, too_many_emails 429, password_reset_required 403). */
+export type LimitRefusalCode = 'too_many_attempts' | 'too_many_emails' | 'password_reset_required';
+
+export const LIMIT_REFUSAL_STATUS: Readonly<Record<LimitRefusalCode, number>> = Object.freeze({
+  too_many_attempts: 429,
+  too_many_emails: 429,
+  password_reset_required: 403,
+});
+
+/**
+ * A limit's answer. Refused: the §7 code and the `Retry-After` seconds (null for
+ * password_reset_required, which waits for a reset, not for time).
+ */
+export type LimitDecision = { allowed: true } | { allowed: false; refused: LimitRefusalCode; retryAfterSec: number | null };
+
+/** After a failure: the count it made, the lock it started (seconds) and the next attempt's answer. */
+export interface FailureOutcome {
+  failures: number;
+  lockSec: number | null;
+  next: LimitDecision;
+}
+
+/** The error message of a refusal (the envelope's `message`; the code is what clients branch on). */
+export function limitRefusalMessage(refusal: { refused: LimitRefusalCode; retryAfterSec: number | null }): string {
+  const wait = refusal.retryAfterSec === null ? '' : ` Try again in ${refusal.retryAfterSec} second${refusal.retryAfterSec === 1 ? '' : 's'}.`;
+  switch (refusal.refused) {
+    case 'too_many_attempts':
+      return `Too many attempts.${wait}`;
+    case 'too_many_emails':
+      return `Too many e-mails sent.${wait}`;
+    case 'password_reset_required':
+      return 'Password no longer works after too many failed attempts; reset it.';
+  }
+}
+
+const ALLOWED: LimitDecision = Object.freeze({ allowed: true });
+
+/** An e-mail address as the limits count it: trimmed, lower case. */
+export function normalizeAddress(address: string): string {
+  return address.trim().toLowerCase();
+}
+
+function digest(subject: string): string {
+  return createHash('sha256').update(subject, 'utf8').digest('hex').slice(0, 32);
+}
+
+function required(value: string, what: string): string {
+  if (typeof value !== 'string' || value.length === 0) throw new Error(`people limits: empty ${what}`);
+  return value;
+}
+
+/**
+ * Every per person, address or code limit of spec §8, over one LimitStore (Redis or SQL) and
+ * the injected clock. Methods come in check / failed / succeeded triples for attempts, and
+ * take-style methods for budgets. Subjects are stored as hashes (`<prefix>:<rule>:{<sha256>}`),
+ * never as addresses.
+ */
+export class PeopleLimits {
+  private readonly time: TimeSource;
+  private readonly prefix: string;
+
+  constructor(
+    private readonly store: LimitStore,
+    options: { time?: TimeSource; prefix?: string } = {},
+  ) {
+    this.time = options.time ?? wallTime;
+    this.prefix = options.prefix ?? 'people-limits';
+    if (!this.prefix || this.prefix.includes('*')) throw new Error(`invalid people limits prefix: ${this.prefix}`);
+  }
+
+  // ── failed passwords per e-mail, and per browser that signed in before ──
+
+  /**
+   * Before checking a password for `email`. A browser that signed in to this e-mail before
+   * (`browserId`: the caller's long-lived random cookie) is judged by its own count only: it is
+   * never locked by the e-mail's count nor disabled. Any other attempt: 403
+   * password_reset_required after 100 failures in a row, else 429 too_many_attempts while locked.
+   */
+  async checkPassword(email: string, browserId?: string | null): Promise<LimitDecision> {
+    const now = this.now();
+    const address = normalizeAddress(required(email, 'e-mail'));
+    if (browserId && (await this.isKnownBrowser(address, browserId, now))) {
+      return this.lockDecision(await this.store.read(this.browserKey(address, browserId), now), now);
+    }
+    const state = await this.store.read(this.key('pw-email', address), now);
+    if (passwordDisabled(state.count)) return { allowed: false, refused: 'password_reset_required', retryAfterSec: null };
+    return this.lockDecision(state, now);
+  }
+
+  /** A wrong password (or an unknown e-mail: count it the same). Counts on the browser's own count when it is a known one. */
+  async passwordFailed(email: string, browserId?: string | null): Promise<FailureOutcome> {
+    const now = this.now();
+    const address = normalizeAddress(required(email, 'e-mail'));
+    if (browserId && (await this.isKnownBrowser(address, browserId, now))) {
+      return this.ladderFailure(this.browserKey(address, browserId), { keepMs: BROWSER_COUNT_KEEP_SEC * 1000 }, now, false);
+    }
+    return this.ladderFailure(this.key('pw-email', address), {}, now, true);
+  }
+
+  /**
+   * A correct password: clears the count that judged the attempt (the browser's own for a known
+   * browser, the e-mail's otherwise). Call `browserSignedIn` once the sign-in is complete.
+   */
+  async passwordSucceeded(email: string, browserId?: string | null): Promise<void> {
+    const now = this.now();
+    const address = normalizeAddress(required(email, 'e-mail'));
+    if (browserId && (await this.isKnownBrowser(address, browserId, now))) {
+      await this.store.clear(this.browserKey(address, browserId));
+    } else {
+      await this.store.clear(this.key('pw-email', address));
+    }
+  }
+
+  /**
+   * A completed sign-in (password and second step, or a passkey) from `browserId`: from now on
+   * that browser has its own failed-password count for this e-mail. Remembered 180 days after
+   * its last sign-in.
+   */
+  async browserSignedIn(email: string, browserId: string): Promise<void> {
+    const address = normalizeAddress(required(email, 'e-mail'));
+    await this.store.hit(this.knownBrowserKey(address, required(browserId, 'browser id')), { keepMs: KNOWN_BROWSER_KEEP_SEC * 1000 }, this.now());
+  }
+
+  /** A password reset (or a new password set another way): the e-mail's count and its disabling end. */
+  async passwordReset(email: string): Promise<void> {
+    await this.store.clear(this.key('pw-email', normalizeAddress(required(email, 'e-mail'))));
+  }
+
+  // ── wrong current passwords per session ──
+
+  /** Before checking current_password (/me/password, /me/email, /me/two-factor, step-up): the same locks, never disabling. */
+  async checkCurrentPassword(sessionId: string): Promise<LimitDecision> {
+    const now = this.now();
+    return this.lockDecision(await this.store.read(this.key('pw-session', required(sessionId, 'session id')), now), now);
+  }
+
+  async currentPasswordFailed(sessionId: string): Promise<FailureOutcome> {
+    return this.ladderFailure(this.key('pw-session', required(sessionId, 'session id')), { keepMs: SESSION_COUNT_KEEP_SEC * 1000 }, this.now(), false);
+  }
+
+  async currentPasswordSucceeded(sessionId: string): Promise<void> {
+    await this.store.clear(this.key('pw-session', required(sessionId, 'session id')));
+  }
+
+  // ── two-step codes per person ──
+
+  /** Before checking an authenticator or recovery code: 429 too_many_attempts while codes are locked. */
+  async checkTwoStepCode(personId: string): Promise<LimitDecision> {
+    const now = this.now();
+    return this.lockDecision(await this.store.read(this.key('two-step', required(personId, 'person id')), now), now);
+  }
+
+  /** A wrong code, in any challenge: every 5th in a row locks codes for 15 minutes. */
+  async twoStepCodeFailed(personId: string): Promise<FailureOutcome> {
+    const now = this.now();
+    const key = this.key('two-step', required(personId, 'person id'));
+    const state = await this.store.hit(key, { keepMs: TWO_STEP_COUNT_KEEP_SEC * 1000 }, now);
+    const lockSec = twoStepLockSec(state.count);
+    if (lockSec !== null) await this.store.lock(key, now + lockSec * 1000, now);
+    return { failures: state.count, lockSec, next: lockSec !== null ? this.refused('too_many_attempts', now + lockSec * 1000, now) : this.lockDecision(state, now) };
+  }
+
+  async twoStepCodeSucceeded(personId: string): Promise<void> {
+    await this.store.clear(this.key('two-step', required(personId, 'person id')));
+  }
+
+  // ── sign-up codes per address ──
+
+  /** Before checking a sign-up code sent to `address`: 429 too_many_attempts after 10 wrong codes in a day. */
+  async checkSignupCode(address: string): Promise<LimitDecision> {
+    const now = this.now();
+    const state = await this.store.read(this.key(SIGNUP_CODE_FAILURES.name, normalizeAddress(required(address, 'address'))), now);
+    return state.count >= SIGNUP_CODE_FAILURES.limit ? this.refused('too_many_attempts', state.windowEndsAt ?? now, now) : ALLOWED;
+  }
+
+  async signupCodeFailed(address: string): Promise<FailureOutcome> {
+    const now = this.now();
+    const state = await this.store.hit(this.key(SIGNUP_CODE_FAILURES.name, normalizeAddress(required(address, 'address'))), { windowMs: SIGNUP_CODE_FAILURES.windowSec * 1000 }, now);
+    const full = state.count >= SIGNUP_CODE_FAILURES.limit;
+    return { failures: state.count, lockSec: null, next: full ? this.refused('too_many_attempts', state.windowEndsAt ?? now, now) : ALLOWED };
+  }
+
+  // ── budgets ──
+
+  /**
+   * One e-mail to `address` of `kind`: allowed (the budget is spent: send it) or refused
+   * too_many_emails with Retry-After (nothing spent). Per §8, a resend or new alert e-mail
+   * answers that refusal as 429; any other request answers as usual and sends nothing.
+   */
+  async takeEmail(address: string, kind: EmailKind): Promise<LimitDecision> {
+    return this.take(emailBudgets(kind), normalizeAddress(required(address, 'address')));
+  }
+
+  /** `mailBudget.take(address, kind)`: the same as takeEmail. */
+  readonly mailBudget = { take: (address: string, kind: EmailKind) => this.takeEmail(address, kind) };
+
+  /** An e-mail change started by `personId`: 3 an hour, else 429 too_many_emails. */
+  async startEmailChange(personId: string): Promise<LimitDecision> {
+    return this.take([EMAIL_CHANGES_PER_PERSON], required(personId, 'person id'));
+  }
+
+  /** A new alert e-mail started by `personId` (any business): 3 an hour, else 429 too_many_emails. */
+  async startAlertEmail(personId: string): Promise<LimitDecision> {
+    return this.take([ALERT_EMAILS_PER_PERSON], required(personId, 'person id'));
+  }
+
+  // ── parts ──
+
+  private async take(budgets: readonly Budget[], subject: string): Promise<LimitDecision> {
+    const now = this.now();
+    const result = await this.store.take(
+      budgets.map((b) => ({ key: this.key(b.name, subject), limit: b.limit, windowMs: b.windowSec * 1000 })),
+      now,
+    );
+    return result.taken ? ALLOWED : this.refused('too_many_emails', result.retryAt, now);
+  }
+
+  private async ladderFailure(key: string, keep: { keepMs?: number }, now: number, canDisable: boolean): Promise<FailureOutcome> {
+    const state = await this.store.hit(key, keep, now);
+    const lockSec = passwordLockSec(state.count);
+    if (lockSec !== null) await this.store.lock(key, now + lockSec * 1000, now);
+    let next: LimitDecision;
+    if (canDisable && passwordDisabled(state.count)) next = { allowed: false, refused: 'password_reset_required', retryAfterSec: null };
+    else if (lockSec !== null) next = this.refused('too_many_attempts', now + lockSec * 1000, now);
+    else next = this.lockDecision(state, now);
+    return { failures: state.count, lockSec, next };
+  }
+
+  private lockDecision(state: { lockedUntil: number | null }, now: number): LimitDecision {
+    return state.lockedUntil !== null && state.lockedUntil > now ? this.refused('too_many_attempts', state.lockedUntil, now) : ALLOWED;
+  }
+
+  private refused(code: LimitRefusalCode, untilMs: number, now: number): LimitDecision {
+    return { allowed: false, refused: code, retryAfterSec: retryAfterSec(untilMs, now) };
+  }
+
+  private async isKnownBrowser(address: string, browserId: string, now: number): Promise<boolean> {
+    return (await this.store.read(this.knownBrowserKey(address, browserId), now)).count > 0;
+  }
+
+  private browserKey(address: string, browserId: string): string {
+    return `${this.prefix}:pw-browser:{${digest(address)}}:${digest(browserId)}`;
+  }
+
+  private knownBrowserKey(address: string, browserId: string): string {
+    return `${this.prefix}:known-browser:{${digest(address)}}:${digest(browserId)}`;
+  }
+
+  /** `{…}` is a Redis Cluster hash tag: one subject's budgets share a slot, so one script can take them together. */
+  private key(rule: string, subject: string): string {
+    return `${this.prefix}:${rule}:{${digest(subject)}}`;
+  }
+
+  private now(): number {
+    return this.time().getTime();
+  }
+}
