@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
-import { businessWithKey } from '../support/fixtures';
+import { AccountsModule, SmtpAccountMail } from '@lib/accounts';
+import { startTestApi } from '../support/api-app';
+import { businessWithKey, testStorage } from '../support/fixtures';
 import { AccountsTestApp, Browser, CHALLENGE, PASSWORD, newEmail, signIn, signUp, startAccountsApp } from './support';
 
 /**
@@ -230,8 +232,17 @@ describe('accounts and sessions over HTTP', () => {
   });
 
   it('refuses weak passwords and bad input with 400', async () => {
-    const weak = await browser().post('/accounts', { email: newEmail(), password: 'short', business_name: 'W' }, CHALLENGE);
-    expect([weak.status, weak.body.error.code, weak.body.error.field]).toEqual([400, 'weak_password', 'password']);
+    const email = newEmail();
+    for (const [password, rule] of [
+      ['short', 'length'],
+      ['abcabcabcabcabc', 'repetition'],
+      ['1234567890123', 'no letters'],
+      ['password1234', 'common'],
+      [`${email.split('@')[0]}-secret`, 'e-mail'],
+    ]) {
+      const weak = await browser().post('/accounts', { email, password, business_name: 'W' }, CHALLENGE);
+      expect([rule, weak.status, weak.body.error.code, weak.body.error.field]).toEqual([rule, 400, 'weak_password', 'password']);
+    }
     const cases: [unknown, string][] = [
       [{ password: PASSWORD, business_name: 'W' }, 'email'],
       [{ email: 'nope', password: PASSWORD, business_name: 'W' }, 'email'],
@@ -263,6 +274,27 @@ describe('accounts and sessions over HTTP', () => {
     const again = await signIn(browser(), email, 'wrong password here');
     expect(again.body.error.code).toBe('invalid_credentials');
     expect((await signIn(browser(), email)).status).toBe(201);
+  });
+
+  it('after 100 failed passwords the password stops working (403 password_reset_required), but not for a browser that signed in before', async () => {
+    const known = browser();
+    const { email } = await signUp(app, known);
+    const lockFor = (n: number) => (n === 5 ? 60 : n === 10 ? 300 : n === 15 ? 900 : n >= 20 && n % 5 === 0 ? 3600 : 0);
+    for (let n = 1; n < 100; n++) {
+      const wrong = await signIn(browser(), email, 'wrong password here');
+      if (wrong.body.error.code !== 'invalid_credentials') throw new Error(`failure ${n}: ${wrong.status} ${wrong.body.error.code}`);
+      if (lockFor(n) > 0) {
+        const locked = await signIn(browser(), email);
+        expect([n, locked.status, locked.body.error.code, Number(locked.headers.get('retry-after'))]).toEqual([n, 429, 'too_many_attempts', lockFor(n)]);
+        app.clock.advance(lockFor(n) * 1000 + 1000);
+      }
+    }
+    expect((await signIn(browser(), email, 'wrong password here')).body.error.code).toBe('invalid_credentials'); // the 100th
+    const stopped = await signIn(browser(), email);
+    expect([stopped.status, stopped.body.error.code]).toEqual([403, 'password_reset_required']);
+    app.clock.advance(2 * 3600_000); // no lock to wait out: the password stays stopped until a reset
+    expect((await signIn(browser(), email)).body.error.code).toBe('password_reset_required');
+    expect((await signIn(known, email)).status).toBe(201);
   });
 
   it('changes the password: the current one checked (invalid_credentials), the session’s own ladder, other sessions ended', async () => {
@@ -299,6 +331,61 @@ describe('accounts and sessions over HTTP', () => {
     expect([ended.status, ended.body.error.code]).toEqual([401, 'unauthenticated']);
   });
 
+  it('opens the dashboard-only routes to sessions: GET /api_keys lists the business’s keys without secrets', async () => {
+    const b = browser();
+    const { businessId } = await signUp(app, b);
+    const keys = await b.forBusiness(businessId).get('/api_keys');
+    expect(keys.status).toBe(200);
+    expect(keys.body.data.map((k: { type: string; mode: string }) => [k.type, k.mode]).sort()).toEqual([
+      ['publishable', 'test'],
+      ['secret', 'test'],
+    ]);
+    expect(JSON.stringify(keys.body)).not.toMatch(/sk_test_[A-Za-z0-9]{20}/);
+  });
+
+  it('puts sign-up under its per-IP rule (accounts.create: 10 an hour → 429 rate_limited)', async () => {
+    const b = browser();
+    for (let i = 0; i < 10; i++) expect((await b.post('/accounts', { email: 'not an address' }, CHALLENGE)).status).toBe(400);
+    const limited = await b.post('/accounts', { email: 'not an address' }, CHALLENGE);
+    expect([limited.status, limited.body.error.code, Number(limited.headers.get('retry-after')) > 0]).toEqual([429, 'rate_limited', true]);
+  });
+
+  it('keeps the e-mail budget per address (5 an hour): past it a sign-up answers as usual but sends nothing, a resend is 429 too_many_emails', async () => {
+    const email = newEmail('budget');
+    for (let i = 1; i <= 5; i++) {
+      expect((await browser().post('/accounts', { email, password: PASSWORD, business_name: 'Budget' }, CHALLENGE)).status).toBe(201);
+      await app.smtp.code(email, i);
+    }
+    const sixth = await browser().post('/accounts', { email, password: PASSWORD, business_name: 'Budget' }, CHALLENGE);
+    expect(sixth.status).toBe(201);
+    app.clock.advance(61_000);
+    const resend = await browser().post('/accounts/verify/resend', { signup_id: sixth.body.data.id });
+    expect([resend.status, resend.body.error.code, Number(resend.headers.get('retry-after')) > 0]).toEqual([429, 'too_many_emails', true]);
+    expect(app.smtp.countTo(email)).toBe(5);
+  });
+
+  it('locks sign-up codes for an address after 10 wrong ones in a day (429 too_many_attempts), across its sign-ups', async () => {
+    const email = newEmail('tenwrong');
+    const b = browser();
+    let last = '';
+    let code = '';
+    for (let round = 1; round <= 2; round++) {
+      const started = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Ten' }, CHALLENGE);
+      last = started.body.data.id;
+      code = await app.smtp.code(email, round);
+      const wrongCode = code === '000000' ? '111111' : '000000';
+      for (let i = 0; i < 5; i++) expect((await b.post('/accounts/verify', { signup_id: last, code: wrongCode })).body.error.code).toBe('invalid_code');
+    }
+    app.clock.advance(61_000);
+    expect((await b.post('/accounts/verify/resend', { signup_id: last })).status).toBe(200);
+    const fresh = await app.smtp.code(email, 3);
+    const locked = await b.post('/accounts/verify', { signup_id: last, code: fresh });
+    expect([locked.status, locked.body.error.code]).toEqual([429, 'too_many_attempts']);
+    app.clock.advance(24 * 60 * 60_000 - 60_000);
+    // a day later the address's lock has passed (the sign-up, a day old too, is what refuses now)
+    expect((await b.post('/accounts/verify', { signup_id: last, code: fresh })).body.error.code).toBe('verification_expired');
+  });
+
   it('never writes a password, a code or a session token to the logs or to any event', async () => {
     const b = browser();
     await signUp(app, b);
@@ -311,6 +398,23 @@ describe('accounts and sessions over HTTP', () => {
     for (const secret of SECRETS) {
       expect(log.includes(secret)).toBe(false);
       expect(text.includes(secret)).toBe(false);
+    }
+  });
+});
+
+describe('accounts when the deployment cannot send e-mail', () => {
+  it('answers a sign-up with 503 email_unavailable and records nothing', async () => {
+    const storage = await testStorage('embedded', 'acc');
+    const api = await startTestApi({ TRUSTED_PROXIES: 'loopback', ...storage.env }, [AccountsModule.forRoot({ mail: new SmtpAccountMail('smtp://127.0.0.1:1') })]);
+    try {
+      const email = newEmail('nomail');
+      const answer = await new Browser(api).post('/accounts', { email, password: PASSWORD, business_name: 'No mail' }, CHALLENGE);
+      expect([answer.status, answer.body.error.code]).toEqual([503, 'email_unavailable']);
+      const events = await api.app.get<EventStore>(EVENT_STORE).readAll();
+      expect(events.filter((e) => e.stream.startsWith('signup-') || e.stream.startsWith('account'))).toEqual([]);
+    } finally {
+      await api.close();
+      await storage.cleanup();
     }
   });
 });

@@ -4,6 +4,7 @@ import { BusinessesModule } from '@lib/businesses';
 import { ChallengeModule } from '@lib/challenge';
 import { CheckoutPageModule } from '@lib/checkout-page';
 import { AppConfig, CoreModule } from '@lib/core';
+import { adapterFor } from '@lib/eventstore';
 import { MailModule } from '@lib/mail';
 import { WebhookDispatcherModule } from '@lib/webhooks';
 import { OperationsModule } from '@lib/operations';
@@ -35,7 +36,8 @@ export class AppModule {
   static forRoot(config: AppConfig, imports: Import[] = []): DynamicModule {
     const defaults: Import[] = [WebhooksModule, WebhookDispatcherModule].filter((m) => !brings(imports, m));
     // the accounts capability with its ports' default bindings, unless a test brings its own AccountsModule.forRoot(...)
-    if (!brings(imports, AccountsModule)) defaults.push(AccountsModule.forRoot());
+    // breached passwords: the Pwned Passwords range API, but offline (no lookup) on the embedded store (decision 0034)
+    if (!brings(imports, AccountsModule)) defaults.push(AccountsModule.forRoot({ breaches: { breachSource: adapterFor(config) === 'embedded' ? 'offline' : 'pwned' } }));
     return {
       module: AppModule,
       imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, MailModule, ChallengeModule, BusinessesModule, OperationsModule, PaymentsHttpModule, CustomersHttpModule, LinksHttpModule, SearchHttpModule, WalletsHttpModule, CheckoutPageModule, AccountsHttpModule, ...defaults, ...imports],

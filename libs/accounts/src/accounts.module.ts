@@ -1,6 +1,10 @@
 import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { LIMIT_STORE, LimitStore, LimitsModule, PeopleLimits } from '@lib/limits';
+import { PasswordService, PasswordsModule, PasswordsOptions } from '@lib/passwords';
 import { AccountsReadModel } from './accounts.read-model';
-import { Argon2Passwords, MemoryEmailBudget, MemoryPasswordFailures, MemorySignupCodeLimit, PermissiveChallenge, SmtpAccountMail } from './adapters/interim';
+import { PermissiveChallenge, SmtpAccountMail } from './adapters/interim';
+import { LimitsEmailBudget, LimitsPasswordFailures, LimitsSignupCodes } from './adapters/limits';
+import { PasswordServicePasswords } from './adapters/passwords';
 import { AccountWrites } from './app/account-writes';
 import { CodeMailer } from './app/code-mailer';
 import { SessionAuthenticator } from './app/session-authenticator';
@@ -35,6 +39,8 @@ export const ACCOUNT_HANDLERS = [StartSignupHandler, VerifySignupHandler, Resend
 /** Bindings of the ports (each left out: its default). */
 export interface AccountsOptions {
   clock?: AccountsClock;
+  /** Where breached passwords are looked up (libs/passwords; default `offline`, an empty list). */
+  breaches?: PasswordsOptions;
   mail?: AccountMail;
   passwords?: AccountPasswords;
   failures?: PasswordFailures;
@@ -48,22 +54,28 @@ export interface AccountsOptions {
  * session authentication the API's guard asks, and the ports' bindings. Global, so the API's
  * AuthGuard finds SessionAuthenticator and the controllers CHALLENGE_CHECK.
  */
+/** The PeopleLimits the accounts ports use (on ACCOUNTS_CLOCK, over LimitsModule's store). */
+const PEOPLE_LIMITS = Symbol('ACCOUNTS_PEOPLE_LIMITS');
+
 @Module({})
 export class AccountsModule {
   static forRoot(options: AccountsOptions = {}): DynamicModule {
     const clock = options.clock ?? (() => new Date());
     const bindings: Provider[] = [
       { provide: ACCOUNTS_CLOCK, useValue: clock },
+      // libs/limits' facade over its store (Redis or the database), on the accounts' clock
+      { provide: PEOPLE_LIMITS, useFactory: (store: LimitStore) => new PeopleLimits(store, { time: clock }), inject: [LIMIT_STORE] },
       { provide: ACCOUNT_MAIL, useFactory: () => options.mail ?? new SmtpAccountMail(process.env.SMTP_URL || null) },
-      { provide: ACCOUNT_PASSWORDS, useFactory: () => options.passwords ?? new Argon2Passwords() },
-      { provide: PASSWORD_FAILURES, useFactory: () => options.failures ?? new MemoryPasswordFailures(clock) },
-      { provide: EMAIL_BUDGET, useFactory: () => options.emailBudget ?? new MemoryEmailBudget(clock) },
-      { provide: SIGNUP_CODE_LIMIT, useFactory: () => options.signupCodeLimit ?? new MemorySignupCodeLimit(clock) },
+      { provide: ACCOUNT_PASSWORDS, useFactory: (passwords: PasswordService) => options.passwords ?? new PasswordServicePasswords(passwords), inject: [PasswordService] },
+      { provide: PASSWORD_FAILURES, useFactory: (limits: PeopleLimits) => options.failures ?? new LimitsPasswordFailures(limits), inject: [PEOPLE_LIMITS] },
+      { provide: EMAIL_BUDGET, useFactory: (limits: PeopleLimits) => options.emailBudget ?? new LimitsEmailBudget(limits), inject: [PEOPLE_LIMITS] },
+      { provide: SIGNUP_CODE_LIMIT, useFactory: (limits: PeopleLimits) => options.signupCodeLimit ?? new LimitsSignupCodes(limits), inject: [PEOPLE_LIMITS] },
       { provide: CHALLENGE_CHECK, useFactory: () => options.challenge ?? new PermissiveChallenge() },
     ];
     return {
       module: AccountsModule,
       global: true,
+      imports: [LimitsModule, PasswordsModule.forRoot(options.breaches ?? { breachSource: 'offline' })],
       providers: [...bindings, AccountsReadModel, AccountWrites, CodeMailer, SessionStarter, SessionAuthenticator, ...ACCOUNT_HANDLERS],
       exports: [SessionAuthenticator, AccountsReadModel, ACCOUNTS_CLOCK, CHALLENGE_CHECK],
     };

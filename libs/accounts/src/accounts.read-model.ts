@@ -74,12 +74,6 @@ export class AccountsReadModel {
     return rows[0]?.role ?? null;
   }
 
-  /** Whether this browser (its device cookie's hash) signed in to the account before. */
-  async knownDevice(accountId: string, deviceHash: string): Promise<boolean> {
-    const { rows } = await this.db.query(`SELECT 1 FROM account_devices WHERE account_id = $1 AND device_hash = $2`, [accountId, deviceHash], 'accounts_known_device');
-    return rows.length > 0;
-  }
-
   /**
    * The session a token's hash names, when it is neither ended, past its absolute end, nor idle
    * longer than SESSION_IDLE_MS at `now`; its last use is noted (at most once a minute).

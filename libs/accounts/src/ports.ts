@@ -24,11 +24,11 @@ export interface AccountPasswords {
 }
 
 /**
- * Who a failed password counts against: an e-mail address (sign-in; `device` is the hashed
- * device cookie of a browser that signed in to that account before, which keeps its own count
- * that never disables the password), or a session (wrong current passwords).
+ * Who a failed password counts against: an e-mail address (sign-in; `browser` is the SHA-256 of
+ * the browser's long-lived device cookie: a browser that signed in to that address before keeps
+ * its own count, which never disables the password), or a session (wrong current passwords).
  */
-export type PasswordSubject = { kind: 'email'; email: string; knownDevice: string | null } | { kind: 'session'; sessionId: string };
+export type PasswordSubject = { kind: 'email'; email: string; browser: string | null } | { kind: 'session'; sessionId: string };
 
 export type PasswordGate = { state: 'open' } | { state: 'locked'; retryAfterSec: number } | { state: 'disabled' };
 
@@ -37,7 +37,10 @@ export const PASSWORD_FAILURES = Symbol('PASSWORD_FAILURES');
 export interface PasswordFailures {
   check(subject: PasswordSubject): Promise<PasswordGate>;
   fail(subject: PasswordSubject): Promise<void>;
+  /** A right password: the count that judged it is cleared. */
   clear(subject: PasswordSubject): Promise<void>;
+  /** A completed sign-in from this browser: from now on it has its own count for the address. */
+  signedIn(email: string, browser: string): Promise<void>;
 }
 
 /** The e-mails-per-address budget (5 an hour, 20 a day): false when spent (then send nothing). */

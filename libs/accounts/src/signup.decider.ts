@@ -1,4 +1,5 @@
 import { Decider, DomainRefusal, decideBy, ignoreUnknown } from '@lib/domain';
+import { EMAILED_CODE_RULES, emailedCodeAttempt, emailedCodeResend } from '@lib/limits';
 import { SignupCodeSentData, SignupEvent, SignupStartedData, asSignupEvent } from './events';
 
 /**
@@ -12,7 +13,7 @@ import { SignupCodeSentData, SignupEvent, SignupStartedData, asSignupEvent } fro
  *   address: then 400 verification_expired;
  * - a code is valid 15 minutes (400 code_expired); 5 wrong tries lock it (429 too_many_attempts
  *   until a new code); a new code a minute after the last, at most 5 per sign-up (429
- *   too_many_emails);
+ *   too_many_emails) — libs/limits' e-mailed-code rules (emailedCodeAttempt, emailedCodeResend);
  * - finished in another browser (no sign-up cookie), the chosen password must be given again
  *   (400 password_required) and match (400 invalid_credentials).
  *
@@ -21,10 +22,8 @@ import { SignupCodeSentData, SignupEvent, SignupStartedData, asSignupEvent } fro
  */
 
 export const SIGNUP_LIFETIME_MS = 24 * 60 * 60 * 1000;
-export const CODE_LIFETIME_MS = 15 * 60 * 1000;
-export const CODE_RESEND_AFTER_MS = 60 * 1000;
-export const CODES_PER_SIGNUP = 5;
-export const WRONG_TRIES_PER_CODE = 5;
+export const CODE_LIFETIME_MS = EMAILED_CODE_RULES.validForSec * 1000;
+export const CODE_RESEND_AFTER_MS = EMAILED_CODE_RULES.resendAfterSec * 1000;
 
 export interface SignupRecord {
   id: string;
@@ -84,10 +83,9 @@ export interface SignupContext {
   now: Date;
 }
 
-/** Whole seconds until `at` (at least 1): a Retry-After. */
-export const secondsUntil = (at: number, now: Date): number => Math.max(1, Math.ceil((at - now.getTime()) / 1000));
 
-const retryLater = (code: 'too_many_attempts' | 'too_many_emails', message: string, seconds: number) => new DomainRefusal(code, message, null, { retry_after: seconds });
+/** A 429 refusal; `retry_after` (seconds) becomes the Retry-After header (AccountWrites), none when null. */
+const retryLater = (code: 'too_many_attempts' | 'too_many_emails', message: string, seconds: number | null) => new DomainRefusal(code, message, null, seconds === null ? {} : { retry_after: seconds });
 
 /** The sign-up still open at `now`, else 400 verification_expired. */
 function open(state: SignupState, replaced: boolean, now: Date): { signup: SignupRecord; code: SignupCode } {
@@ -115,21 +113,21 @@ export const signupDecider: Decider<SignupCommand, SignupEvent, SignupState, Sig
         },
         ResendSignupCode(c, s, ctx) {
           const { code } = open(s, c.replaced, ctx.now);
-          if (s.codesSent >= CODES_PER_SIGNUP) {
-            throw retryLater('too_many_emails', `At most ${CODES_PER_SIGNUP} codes are sent per sign-up: sign up again.`, secondsUntil(Date.parse(s.signup!.expiresAt), ctx.now));
+          const resend = emailedCodeResend({ codesSent: s.codesSent, lastSentAtMs: Date.parse(code.sentAt) }, ctx.now.getTime());
+          if (!resend.send) {
+            const message = resend.retryAfterSec === null ? `At most ${EMAILED_CODE_RULES.codesPerFlow} codes are sent per sign-up: sign up again.` : 'A new code can be sent a minute after the last.';
+            throw retryLater('too_many_emails', message, resend.retryAfterSec);
           }
-          const next = Date.parse(code.sentAt) + CODE_RESEND_AFTER_MS;
-          if (ctx.now.getTime() < next) throw retryLater('too_many_emails', 'A new code can be sent a minute after the last.', secondsUntil(next, ctx.now));
           return [{ type: 'SignupCodeSent', data: c.code }];
         },
         TrySignupCode(c, s, ctx) {
           const { signup, code } = open(s, c.replaced, ctx.now);
-          if (code.wrongTries >= WRONG_TRIES_PER_CODE) {
-            const next = Math.max(Date.parse(code.sentAt) + CODE_RESEND_AFTER_MS, ctx.now.getTime());
-            throw retryLater('too_many_attempts', `${WRONG_TRIES_PER_CODE} wrong codes: ask for a new code.`, secondsUntil(next, ctx.now));
+          const attempt = emailedCodeAttempt({ sentAtMs: Date.parse(code.sentAt), wrongTries: code.wrongTries }, ctx.now.getTime());
+          if (!attempt.check && attempt.refused === 'too_many_attempts') {
+            throw retryLater('too_many_attempts', `${EMAILED_CODE_RULES.wrongTriesPerCode} wrong codes: ask for a new code.`, attempt.retryAfterSec);
           }
           if (!c.sameBrowser && !c.passwordGiven) throw new DomainRefusal('password_required', 'Finishing the sign-up in another browser needs the password you chose.', 'password');
-          if (ctx.now.getTime() >= Date.parse(code.expiresAt)) throw new DomainRefusal('code_expired', 'This code is older than 15 minutes: ask for a new one.', 'code');
+          if (!attempt.check) throw new DomainRefusal('code_expired', 'This code is older than 15 minutes: ask for a new one.', 'code');
           if (!c.codeMatches || c.checkedHash !== code.hash) return [{ type: 'SignupCodeRejected', data: { signup_id: signup.id } }];
           if (!c.sameBrowser && !c.passwordMatches) throw new DomainRefusal('invalid_credentials', 'The password does not match the one chosen at sign-up.', 'password');
           return [{ type: 'SignupCompleted', data: { signup_id: signup.id, account_id: c.accountId } }];

@@ -741,6 +741,204 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign up: a 6-digit code is e-mailed to the address
+         * @description Sets the sign-up cookie (the browser that may finish without the password again). An address an account holds is 409 `email_taken`; a new sign-up for the same address replaces a pending one. Past the address’s e-mail budget the answer is the same but nothing is sent.
+         *
+         *     Public: no credentials needed (a key sent anyway must be valid).
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a sign-up with its code: the account, its first business and a session
+         * @description Sets the session and device cookies. In a browser without the sign-up cookie, the password chosen must be given again (400 `password_required`). A code is valid 15 minutes (400 `code_expired`); 5 wrong tries lock it until a new one is sent (429 `too_many_attempts`); 10 wrong codes a day per address lock sign-up codes for it.
+         *
+         *     Public: no credentials needed (a key sent anyway must be valid).
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["verifySignUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/verify/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a new sign-up code
+         * @description A minute after the last, at most 5 per sign-up, within the address’s e-mail budget (429 `too_many_emails` with Retry-After). The earlier code stops working.
+         *
+         *     Public: no credentials needed (a key sent anyway must be valid).
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["resendSignUpCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the signed-in person’s sessions, the current one marked
+         * @description Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The signed-in person’s own route: no Service-Business header.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        /**
+         * Sign in with an e-mail address and a password
+         * @description Sets the session and device cookies. Wrong passwords per address lock sign-in for 1 minute after 5, 5 after 10, 15 after 15, an hour after 20 and every 5 more (429 `too_many_attempts`); after 100 the password stops working (403 `password_reset_required`); a browser that signed in before keeps its own count.
+         *
+         *     Public: no credentials needed (a key sent anyway must be valid).
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out: end the current session
+         * @description Clears the session cookie.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The signed-in person’s own route: no Service-Business header.
+         */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End another of the person’s sessions
+         * @description The current session is 409 `current_session`: sign out instead (DELETE /sessions/current).
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The signed-in person’s own route: no Service-Business header.
+         */
+        delete: operations["endSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in person, the businesses they act for and their roles
+         * @description Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The signed-in person’s own route: no Service-Business header.
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the password (the current one checked)
+         * @description Ends every other session of the person. Wrong current passwords per session lock this for the same times as sign-in (429 `too_many_attempts`).
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The signed-in person’s own route: no Service-Business header.
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks": {
         parameters: {
             query?: never;
@@ -1108,6 +1306,76 @@ export interface components {
             has_more: boolean;
             /** @description The cursor of the next page; null on the last page. */
             next_cursor: string | null;
+        };
+        /** @description A person who signs in to the dashboard (decision 0034). */
+        Account: {
+            /** @enum {string} */
+            kind: "account";
+            /** @description acc_… */
+            id: string;
+            email: string;
+            /** @description The businesses the person acts for (name one in Service-Business), oldest first. */
+            businesses: {
+                /** @description biz_… */
+                id: string;
+                name: string;
+                /** @enum {string} */
+                role: "owner";
+            }[];
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description A dashboard session (its token is only ever in its cookie). */
+        Session: {
+            /** @enum {string} */
+            kind: "session";
+            /** @description ses_… */
+            id: string;
+            /** @description The session of the request that asked. */
+            current: boolean;
+            /**
+             * @description How it was started.
+             * @enum {string}
+             */
+            method: "sign_up" | "password";
+            user_agent: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            last_seen_at: string;
+            /**
+             * Format: date-time
+             * @description When it ends unless used before (12 hours idle), and at the latest 14 days after it started.
+             */
+            expires_at: string;
+        };
+        /** @description A sign-up waiting for its e-mailed code. */
+        Signup: {
+            /** @enum {string} */
+            kind: "signup";
+            /** @description sgn_… */
+            id: string;
+            email: string;
+            /**
+             * Format: date-time
+             * @description Verify before this (a day after the sign-up).
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @description The code last sent is valid until this (15 minutes).
+             */
+            code_expires_at: string;
+            /**
+             * Format: date-time
+             * @description A new code can be asked for from this time (a minute after the last).
+             */
+            resend_after: string;
+        };
+        /** @description The account a verified sign-up opened and its first session. */
+        VerifiedSignup: {
+            account: components["schemas"]["Account"];
+            session: components["schemas"]["Session"];
         };
         /** @description A payment (spec §2) with its timeline, oldest first. */
         Payment: {
@@ -2199,6 +2467,46 @@ export interface components {
             /** @description External wallets: a Solana address. Kept and shown, but one address cannot receive: every checkout needs a fresh address, so Solana checkouts answer 409 not_accepting. */
             solana_address?: string;
         };
+        SignUpBody: {
+            /**
+             * Format: email
+             * @description The person’s e-mail address: a 6-digit code is sent to it. One account per address (409 email_taken).
+             */
+            email: string;
+            /** @description The password chosen (400 weak_password says which rule it breaks). Kept only as an argon2id hash. */
+            password: string;
+            /** @description The name of the person’s first business, created when the sign-up is verified (they are its owner). */
+            business_name: string;
+            /** @description Create the first business as a simulated one (test keys, no chain watched). Default false: a live business. */
+            simulated?: boolean;
+        };
+        VerifySignUpBody: {
+            /** @description The sign-up’s id (sgn_…), from POST /accounts. */
+            signup_id: string;
+            /**
+             * @description The 6-digit code e-mailed (spaces are ignored).
+             * @example 123456
+             */
+            code: string;
+            /** @description The password chosen at sign-up: required when finishing in a browser other than the one that signed up (400 password_required). */
+            password?: string;
+        };
+        ResendSignUpCodeBody: {
+            /** @description The sign-up’s id (sgn_…), from POST /accounts. */
+            signup_id: string;
+        };
+        SignInBody: {
+            /** @description The account’s e-mail address. */
+            email: string;
+            /** @description The account’s password. */
+            password: string;
+        };
+        ChangePasswordBody: {
+            /** @description The password now (400 invalid_credentials when wrong). */
+            current_password: string;
+            /** @description The new password (400 weak_password says which rule it breaks). */
+            new_password: string;
+        };
         CreateWebhookEndpointBody: {
             /**
              * Format: uri
@@ -2231,7 +2539,7 @@ export interface components {
                  * @description Stable error code.
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_json" | "idempotency_key_required" | "unsupported_media_type" | "payload_too_large" | "unauthenticated" | "invalid_api_key" | "business_forbidden" | "permission_denied" | "test_mode_unavailable" | "session_required" | "cross_site_request" | "edge_forbidden" | "not_found" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "internal_error" | "temporarily_unavailable" | "upstream_unavailable" | "invalid_email" | "reference_in_use" | "not_accepting" | "business_suspended" | "payment_not_cancelable" | "payment_in_flight" | "payment_not_acceptable" | "payment_not_underpaid" | "remainder_unavailable" | "nothing_due" | "email_required" | "rail_unavailable" | "asset_unavailable" | "amount_out_of_range" | "invalid_tx_hash" | "customer_blocked" | "link_not_found" | "payment_not_found" | "payment_paid" | "payment_canceled" | "wrong_rail" | "checkout_canceled" | "checkout_failed" | "checkout_not_cancelable" | "checkout_not_supersedable" | "checkout_not_claimable" | "already_claimed" | "checkout_not_retryable" | "route_in_progress" | "no_route" | "stale_route" | "checkout_not_awaiting" | "payment_expired" | "checkout_expired" | "link_archived" | "link_has_payments" | "link_disabled" | "customer_exists" | "wallet_exists" | "wallet_required" | "external_wallet" | "invalid_address" | "wallet_change_pending" | "wallet_change_applied" | "webhook_limit" | "business_required" | "step_up_required" | "api_key_revoked" | "publishable_key";
+                code: "invalid_request" | "invalid_json" | "idempotency_key_required" | "unsupported_media_type" | "payload_too_large" | "unauthenticated" | "invalid_api_key" | "business_forbidden" | "permission_denied" | "test_mode_unavailable" | "session_required" | "cross_site_request" | "edge_forbidden" | "not_found" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "internal_error" | "temporarily_unavailable" | "upstream_unavailable" | "invalid_email" | "reference_in_use" | "not_accepting" | "business_suspended" | "payment_not_cancelable" | "payment_in_flight" | "payment_not_acceptable" | "payment_not_underpaid" | "remainder_unavailable" | "nothing_due" | "email_required" | "rail_unavailable" | "asset_unavailable" | "amount_out_of_range" | "invalid_tx_hash" | "customer_blocked" | "link_not_found" | "payment_not_found" | "payment_paid" | "payment_canceled" | "wrong_rail" | "checkout_canceled" | "checkout_failed" | "checkout_not_cancelable" | "checkout_not_supersedable" | "checkout_not_claimable" | "already_claimed" | "checkout_not_retryable" | "route_in_progress" | "no_route" | "stale_route" | "checkout_not_awaiting" | "payment_expired" | "checkout_expired" | "link_archived" | "link_has_payments" | "link_disabled" | "customer_exists" | "wallet_exists" | "wallet_required" | "external_wallet" | "invalid_address" | "wallet_change_pending" | "wallet_change_applied" | "webhook_limit" | "business_required" | "invalid_credentials" | "challenge_failed" | "weak_password" | "password_required" | "invalid_code" | "code_expired" | "verification_expired" | "password_reset_required" | "email_taken" | "current_session" | "too_many_attempts" | "too_many_emails" | "email_unavailable" | "step_up_required" | "api_key_revoked" | "publishable_key";
                 /** @description For people; may change. */
                 message: string;
                 /** @description The input at fault, as a dotted path, when there is one. */
@@ -2260,6 +2568,10 @@ export interface components {
         /** @description A page of SearchResult objects (the list envelope). */
         SearchResultList: components["schemas"]["ListEnvelope"] & {
             data: components["schemas"]["SearchResult"][];
+        };
+        /** @description A page of Session objects (the list envelope). */
+        SessionList: components["schemas"]["ListEnvelope"] & {
+            data: components["schemas"]["Session"][];
         };
         /** @description A page of WebhookEndpoint objects (the list envelope). */
         WebhookEndpointList: components["schemas"]["ListEnvelope"] & {
@@ -2293,6 +2605,10 @@ export type Business = components['schemas']['Business'];
 export type CheckoutSettings = components['schemas']['CheckoutSettings'];
 export type Health = components['schemas']['Health'];
 export type ListEnvelope = components['schemas']['ListEnvelope'];
+export type Account = components['schemas']['Account'];
+export type Session = components['schemas']['Session'];
+export type Signup = components['schemas']['Signup'];
+export type VerifiedSignup = components['schemas']['VerifiedSignup'];
 export type Payment = components['schemas']['Payment'];
 export type Checkout = components['schemas']['Checkout'];
 export type Receipt = components['schemas']['Receipt'];
@@ -2323,6 +2639,11 @@ export type UpdateCustomerBody = components['schemas']['UpdateCustomerBody'];
 export type CreateLinkBody = components['schemas']['CreateLinkBody'];
 export type UpdateLinkBody = components['schemas']['UpdateLinkBody'];
 export type CreateWalletBody = components['schemas']['CreateWalletBody'];
+export type SignUpBody = components['schemas']['SignUpBody'];
+export type VerifySignUpBody = components['schemas']['VerifySignUpBody'];
+export type ResendSignUpCodeBody = components['schemas']['ResendSignUpCodeBody'];
+export type SignInBody = components['schemas']['SignInBody'];
+export type ChangePasswordBody = components['schemas']['ChangePasswordBody'];
 export type CreateWebhookEndpointBody = components['schemas']['CreateWebhookEndpointBody'];
 export type UpdateWebhookEndpointBody = components['schemas']['UpdateWebhookEndpointBody'];
 export type Error = components['schemas']['Error'];
@@ -2330,6 +2651,7 @@ export type PaymentList = components['schemas']['PaymentList'];
 export type CustomerList = components['schemas']['CustomerList'];
 export type LinkList = components['schemas']['LinkList'];
 export type SearchResultList = components['schemas']['SearchResultList'];
+export type SessionList = components['schemas']['SessionList'];
 export type WebhookEndpointList = components['schemas']['WebhookEndpointList'];
 export type WebhookDeliveryList = components['schemas']['WebhookDeliveryList'];
 export type EventList = components['schemas']['EventList'];
@@ -2541,8 +2863,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -2558,6 +2893,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks read access to business
              */
@@ -2633,8 +2969,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -2650,6 +2999,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks read access to business
              */
@@ -2731,6 +3081,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -2744,7 +3095,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -2760,6 +3111,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to business
              *     - `test_mode_unavailable`: a test key cannot do this on a live business
@@ -2860,8 +3212,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -2878,6 +3243,7 @@ export interface operations {
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
              *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              */
             403: {
@@ -2971,6 +3337,7 @@ export interface operations {
             };
             /**
              * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -2984,7 +3351,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -3000,6 +3367,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks read access to payments
              */
@@ -3085,6 +3453,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
              *     - `invalid_email`
              */
@@ -3099,7 +3468,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -3115,6 +3484,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to payments
              *     - `test_mode_unavailable`: a test key cannot do this on a live business
@@ -3236,8 +3606,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -3253,6 +3636,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks read access to payments
              */
@@ -3336,6 +3720,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -3349,7 +3734,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -3365,6 +3750,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to payments
              */
@@ -3474,6 +3860,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -3487,7 +3874,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -3503,6 +3890,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to payments
              *     - `test_mode_unavailable`: a test key cannot do this on a live business
@@ -3629,6 +4017,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -3642,7 +4031,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -3658,6 +4047,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to payments
              *     - `test_mode_unavailable`: a test key cannot do this on a live business
@@ -3783,6 +4173,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `idempotency_key_required`: no Idempotency-Key header was sent
              *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
              */
@@ -3797,7 +4188,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -3813,6 +4204,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to payments
              *     - `test_mode_unavailable`: a test key cannot do this on a live business
@@ -5276,8 +5668,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -5293,6 +5698,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks read access to payments
              *     - `test_mode_unavailable`
@@ -5379,6 +5785,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -5392,7 +5799,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -5408,6 +5815,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to payments
              *     - `test_mode_unavailable`
@@ -5532,6 +5940,7 @@ export interface operations {
             };
             /**
              * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -5545,7 +5954,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -5561,6 +5970,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks read access to customers
              */
@@ -5646,6 +6056,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -5659,7 +6070,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -5675,6 +6086,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to customers
              */
@@ -5793,8 +6205,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -5810,6 +6235,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks read access to customers
              */
@@ -5893,6 +6319,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -5906,7 +6333,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -5922,6 +6349,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to customers
              */
@@ -6044,6 +6472,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -6057,7 +6486,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -6073,6 +6502,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to customers
              *     - `test_mode_unavailable`: a test key cannot do this on a live business
@@ -6197,6 +6627,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -6210,7 +6641,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -6226,6 +6657,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to customers
              *     - `test_mode_unavailable`: a test key cannot do this on a live business
@@ -6348,6 +6780,7 @@ export interface operations {
             };
             /**
              * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -6361,7 +6794,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -6377,6 +6810,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks read access to links
              */
@@ -6462,6 +6896,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -6475,7 +6910,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -6491,6 +6926,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to links
              *     - `test_mode_unavailable`: a test key cannot do this on a live business
@@ -6609,8 +7045,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -6626,6 +7075,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks read access to links
              */
@@ -6705,6 +7155,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -6718,7 +7169,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -6734,6 +7185,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to links
              *     - `test_mode_unavailable`: a test key cannot do this on a live business
@@ -6857,6 +7309,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -6870,7 +7323,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -6886,6 +7339,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to links
              *     - `test_mode_unavailable`: a test key cannot do this on a live business
@@ -7009,6 +7463,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -7022,7 +7477,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -7038,6 +7493,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to links
              *     - `test_mode_unavailable`: a test key cannot do this on a live business
@@ -7163,6 +7619,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -7176,7 +7633,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -7192,6 +7649,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to links
              *     - `test_mode_unavailable`: a test key cannot do this on a live business
@@ -7319,6 +7777,7 @@ export interface operations {
             };
             /**
              * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -7332,7 +7791,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -7348,6 +7807,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks read access to search
              */
@@ -7423,8 +7883,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -7440,6 +7913,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks read access to wallet
              */
@@ -7521,6 +7995,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -7534,7 +8009,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -7550,6 +8025,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to wallet
              *     - `test_mode_unavailable`: a test key cannot do this on a live business
@@ -7665,6 +8141,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -7678,7 +8155,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -7695,6 +8172,7 @@ export interface operations {
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
              *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `step_up_required`
              */
@@ -7813,6 +8291,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -7826,7 +8305,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -7843,6 +8322,7 @@ export interface operations {
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
              *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              */
             403: {
@@ -7935,6 +8415,1264 @@ export interface operations {
             };
         };
     };
+    signUp: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A passed bot-challenge token for this form (spec §5.9). */
+                "Service-Challenge": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignUpBody"];
+            };
+        };
+        responses: {
+            /** @description The pending sign-up. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Signup"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             *     - `challenge_failed`
+             *     - `weak_password`
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `email_taken`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests. Error codes:
+             *     - `rate_limited`: more than 10 requests per hour per IP address; wait Retry-After seconds
+             */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `email_unavailable`
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifySignUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifySignUpBody"];
+            };
+        };
+        responses: {
+            /** @description The account and its session. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["VerifiedSignup"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             *     - `verification_expired`
+             *     - `invalid_code`
+             *     - `code_expired`
+             *     - `password_required`
+             *     - `invalid_credentials`
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `email_taken`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests. Error codes:
+             *     - `rate_limited`: more than 20 requests per 10 minutes per IP address; wait Retry-After seconds
+             *     - `too_many_attempts`
+             */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendSignUpCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResendSignUpCodeBody"];
+            };
+        };
+        responses: {
+            /** @description The sign-up. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Signup"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             *     - `verification_expired`
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests. Error codes:
+             *     - `rate_limited`: more than 20 requests per 10 minutes per IP address; wait Retry-After seconds
+             *     - `too_many_emails`
+             */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `email_unavailable`
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The live sessions, newest first (one page). */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no dashboard session cookie was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A passed bot-challenge token for this form (spec §5.9). */
+                "Service-Challenge": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInBody"];
+            };
+        };
+        responses: {
+            /** @description The new session. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Session"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             *     - `challenge_failed`
+             *     - `invalid_credentials`
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             *     - `password_reset_required`
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests. Error codes:
+             *     - `rate_limited`: more than 30 requests per 10 minutes per IP address; wait Retry-After seconds
+             *     - `too_many_attempts`
+             */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session, as it was. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Session"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no dashboard session cookie was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session, as it was. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Session"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no dashboard session cookie was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `current_session`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Account"];
+                    };
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no dashboard session cookie was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordBody"];
+            };
+        };
+        responses: {
+            /** @description The person. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Account"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             *     - `invalid_credentials`
+             *     - `weak_password`
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no dashboard session cookie was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests. Error codes:
+             *     - `rate_limited`: more than 20 requests per 10 minutes per IP address; wait Retry-After seconds
+             *     - `too_many_attempts`
+             */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhookEndpoints: {
         parameters: {
             query?: {
@@ -7961,6 +9699,7 @@ export interface operations {
             };
             /**
              * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -7974,7 +9713,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -7990,6 +9729,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks read access to webhooks
              */
@@ -8071,6 +9811,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -8084,7 +9825,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -8100,6 +9841,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to webhooks
              */
@@ -8217,8 +9959,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -8234,6 +9989,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks read access to webhooks
              */
@@ -8314,6 +10070,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -8327,7 +10084,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -8343,6 +10100,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to webhooks
              */
@@ -8453,6 +10211,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -8466,7 +10225,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -8482,6 +10241,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to webhooks
              */
@@ -8588,6 +10348,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -8601,7 +10362,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -8617,6 +10378,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to webhooks
              */
@@ -8727,6 +10489,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -8740,7 +10503,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -8756,6 +10519,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to webhooks
              */
@@ -8895,6 +10659,7 @@ export interface operations {
             };
             /**
              * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -8908,7 +10673,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -8924,6 +10689,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks read access to webhooks
              */
@@ -9007,6 +10773,7 @@ export interface operations {
             };
             /**
              * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -9020,7 +10787,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -9036,6 +10803,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks read access to webhooks
              */
@@ -9114,8 +10882,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -9131,6 +10912,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks read access to webhooks
              */
@@ -9215,6 +10997,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -9228,7 +11011,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -9244,6 +11027,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to webhooks
              */
@@ -9378,6 +11162,7 @@ export interface operations {
             };
             /**
              * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -9391,7 +11176,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -9407,6 +11192,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks read access to events
              */
@@ -9485,8 +11271,21 @@ export interface operations {
                 };
             };
             /**
+             * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key was sent
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
              */
             401: {
@@ -9502,6 +11301,7 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks read access to events
              */

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Patch, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Business } from '@lib/businesses';
+import { BusinessService, type Business } from '@lib/businesses';
 import { ChangeCheckoutSettingsCommand, ChangeCheckoutSettingsDto, GetBusinessQuery, GetCheckoutSettingsQuery } from '@lib/businesses';
 import { DashboardOnly, LiveModeAction, RequiresPermission } from '../auth/auth.decorators';
 import { CurrentBusiness, writeMeta } from '../auth/request-auth';
@@ -14,6 +14,7 @@ export class BusinessController {
   constructor(
     private readonly queries: QueryBus,
     private readonly commands: CommandBus,
+    private readonly businesses: BusinessService,
   ) {}
 
   /** The business the key belongs to. */
@@ -43,11 +44,14 @@ export class BusinessController {
     return { data: await this.commands.execute(new ChangeCheckoutSettingsCommand(business.id, body, writeMeta(request))) };
   }
 
-  /** API key management belongs to dashboard sessions (§5.5); keys get 403 session_required. */
+  /**
+   * API key management belongs to dashboard sessions (§5.5); keys get 403 session_required. The
+   * list only (never a secret); creating, rolling and revoking come with the key management routes.
+   */
   @ApiOperation({ summary: 'List API keys (dashboard sessions only)' })
   @DashboardOnly()
   @Get('api_keys')
-  apiKeys(): never {
-    throw new Error('unreachable: dashboard sessions do not exist yet, and API keys are refused by the guard');
+  async apiKeys(@CurrentBusiness() business: Business) {
+    return { data: await this.businesses.listKeys(business.id), has_more: false, next_cursor: null };
   }
 }

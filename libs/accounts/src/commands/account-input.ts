@@ -4,11 +4,12 @@ import { IsBoolean, IsNotEmpty, IsString, MaxLength, ValidateBy, ValidateIf } fr
 
 /** Left out is fine; null is not (an optional field that is not nullable). */
 const unlessLeftOut = () => ValidateIf((_o: object, value: unknown) => value !== undefined);
+import { PASSWORD_MAX_LENGTH } from '@lib/passwords';
 import { isValidEmail } from '@lib/payments';
 
 /** Limits of the account inputs (decision 0034). */
 export const ACCOUNT_EMAIL_MAX = 254;
-export const PASSWORD_MAX = 200;
+export const PASSWORD_MAX = PASSWORD_MAX_LENGTH; // libs/passwords' policy (its length rule counts code points)
 export const BUSINESS_NAME_MAX = 200;
 
 const trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));

@@ -34,8 +34,7 @@ export class SignInHandler implements ICommandHandler<SignInCommand, StartedSess
   async execute({ input, browser, meta }: SignInCommand): Promise<StartedSession<SessionView>> {
     const account = await this.read.byEmail(input.email);
     const device = isToken(browser.deviceToken) ? tokenHash(browser.deviceToken) : null;
-    const knownDevice = account !== null && device !== null && (await this.read.knownDevice(account.id, device)) ? device : null;
-    const subject: PasswordSubject = { kind: 'email', email: emailKey(input.email), knownDevice };
+    const subject: PasswordSubject = { kind: 'email', email: emailKey(input.email), browser: device };
     const gate = await this.failures.check(subject);
     if (gate.state === 'locked') throw retryLater('too_many_attempts', 'Too many wrong passwords: wait before trying again.', gate.retryAfterSec);
     if (gate.state === 'disabled') throw new DomainRefusal('password_reset_required', 'This password stopped working after too many failures: reset it.');
@@ -45,7 +44,9 @@ export class SignInHandler implements ICommandHandler<SignInCommand, StartedSess
       throw new DomainRefusal('invalid_credentials', 'The e-mail address and password do not match.');
     }
     await this.failures.clear(subject);
-    return this.sessions.start(account!.id, 'password', browser, { ...meta, actor: { kind: 'person', id: account!.id, name: null } });
+    const started = await this.sessions.start(account!.id, 'password', browser, { ...meta, actor: { kind: 'person', id: account!.id, name: null } });
+    await this.failures.signedIn(subject.email, tokenHash(started.deviceToken)); // this browser keeps its own count from now on
+    return started;
   }
 
   private decoyHash(): Promise<string> {

@@ -7,7 +7,7 @@ import { AccountsReadModel } from '../../accounts.read-model';
 import { AccountWrites, retryLater } from '../../app/account-writes';
 import { SessionStarter } from '../../app/session-starter';
 import { tokenHash } from '../../app/secrets';
-import { ACCOUNT_PASSWORDS, AccountPasswords, SIGNUP_CODE_LIMIT, SignupCodeLimit } from '../../ports';
+import { ACCOUNT_PASSWORDS, AccountPasswords, PASSWORD_FAILURES, PasswordFailures, SIGNUP_CODE_LIMIT, SignupCodeLimit } from '../../ports';
 import { isSignupId } from '../../stream-categories';
 import { VerifiedSignup, VerifySignupCommand } from './verify-signup.command';
 
@@ -32,6 +32,7 @@ export class VerifySignupHandler implements ICommandHandler<VerifySignupCommand,
     private readonly businesses: BusinessService,
     @Inject(ACCOUNT_PASSWORDS) private readonly passwords: AccountPasswords,
     @Inject(SIGNUP_CODE_LIMIT) private readonly codeLimit: SignupCodeLimit,
+    @Inject(PASSWORD_FAILURES) private readonly failures: PasswordFailures,
   ) {}
 
   async execute({ input, browser, meta }: VerifySignupCommand): Promise<VerifiedSignup> {
@@ -65,6 +66,7 @@ export class VerifySignupHandler implements ICommandHandler<VerifySignupCommand,
     const created = await this.businesses.createBusiness({ name: signup.businessName, simulated: signup.simulated, ...personMeta });
     await this.writes.account(accountId, { type: 'JoinBusiness', businessId: created.business.id, role: 'owner' }, personMeta);
     const started = await this.sessions.start(accountId, 'sign_up', browser, personMeta);
+    await this.failures.signedIn(signup.email, tokenHash(started.deviceToken)); // a browser that signed in: its own failed-password count
     const account = await this.read.view(accountId);
     if (account === null) throw new Error(`account ${accountId}: not in the read model after its write`);
     return { answer: { account, session: started.answer }, sessionToken: started.sessionToken, deviceToken: started.deviceToken };

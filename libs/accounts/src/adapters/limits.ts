@@ -1,0 +1,61 @@
+import { LimitDecision, PeopleLimits } from '@lib/limits';
+import type { EmailBudget, PasswordFailures, PasswordGate, PasswordSubject, SignupCodeLimit } from '../ports';
+
+/**
+ * The accounts ports over libs/limits' PeopleLimits (decision 0033: Redis when REDIS_URL is set,
+ * the database otherwise; shared by every process): adapters only, the rules are theirs.
+ */
+
+const retry = (decision: LimitDecision): number => (decision.allowed ? 0 : (decision.retryAfterSec ?? 1));
+
+function gate(decision: LimitDecision): PasswordGate {
+  if (decision.allowed) return { state: 'open' };
+  return decision.refused === 'password_reset_required' ? { state: 'disabled' } : { state: 'locked', retryAfterSec: retry(decision) };
+}
+
+/** PASSWORD_FAILURES: the ladder per address (and per known browser), and per session. */
+export class LimitsPasswordFailures implements PasswordFailures {
+  constructor(private readonly limits: PeopleLimits) {}
+
+  async check(subject: PasswordSubject): Promise<PasswordGate> {
+    return gate(subject.kind === 'email' ? await this.limits.checkPassword(subject.email, subject.browser) : await this.limits.checkCurrentPassword(subject.sessionId));
+  }
+
+  async fail(subject: PasswordSubject): Promise<void> {
+    if (subject.kind === 'email') await this.limits.passwordFailed(subject.email, subject.browser);
+    else await this.limits.currentPasswordFailed(subject.sessionId);
+  }
+
+  async clear(subject: PasswordSubject): Promise<void> {
+    if (subject.kind === 'email') await this.limits.passwordSucceeded(subject.email, subject.browser);
+    else await this.limits.currentPasswordSucceeded(subject.sessionId);
+  }
+
+  signedIn(email: string, browser: string): Promise<void> {
+    return this.limits.browserSignedIn(email, browser);
+  }
+}
+
+/** EMAIL_BUDGET: e-mailed codes spend the address's budget (5 an hour, 20 a day). */
+export class LimitsEmailBudget implements EmailBudget {
+  constructor(private readonly limits: PeopleLimits) {}
+
+  async take(address: string): Promise<{ allowed: true } | { allowed: false; retryAfterSec: number }> {
+    const decision = await this.limits.takeEmail(address, 'code');
+    return decision.allowed ? { allowed: true } : { allowed: false, retryAfterSec: retry(decision) };
+  }
+}
+
+/** SIGNUP_CODE_LIMIT: 10 wrong sign-up codes a day per address. */
+export class LimitsSignupCodes implements SignupCodeLimit {
+  constructor(private readonly limits: PeopleLimits) {}
+
+  async check(address: string): Promise<{ allowed: true } | { allowed: false; retryAfterSec: number }> {
+    const decision = await this.limits.checkSignupCode(address);
+    return decision.allowed ? { allowed: true } : { allowed: false, retryAfterSec: retry(decision) };
+  }
+
+  async fail(address: string): Promise<void> {
+    await this.limits.signupCodeFailed(address);
+  }
+}
