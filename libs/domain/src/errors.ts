@@ -98,8 +98,6 @@ export const ERROR_STATUS = {
   step_up_required: 403,
   api_key_revoked: 409,
   publishable_key: 409,
-  challenge_failed: 400,
-  email_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
