@@ -28,6 +28,7 @@ describe('the service on its embedded default', () => {
       { name: 'links', state: 'running', position: at, lag: 0 },
       { name: 'search', state: 'running', position: at, lag: 0 },
       { name: 'accounts', state: 'running', position: at, lag: 0 },
+      { name: 'account_passkeys', state: 'running', position: at, lag: 0 },
       { name: 'webhook_endpoints', state: 'running', position: at, lag: 0 },
       { name: 'events', state: 'running', position: at, lag: 0 },
     ]);

@@ -15,6 +15,8 @@ import { ResendSignupCodeHandler } from './commands/resend-signup-code/resend-si
 import { SignInHandler } from './commands/sign-in/sign-in.handler';
 import { StartSignupHandler } from './commands/start-signup/start-signup.handler';
 import { VerifySignupHandler } from './commands/verify-signup/verify-signup.handler';
+import { StepUpCheck } from './passkeys/app/step-up-check';
+import { PASSKEY_PROVIDERS } from './passkeys/passkeys.providers';
 import {
   ACCOUNTS_CLOCK,
   ACCOUNT_MAIL,
@@ -76,8 +78,8 @@ export class AccountsModule {
       module: AccountsModule,
       global: true,
       imports: [LimitsModule, PasswordsModule.forRoot(options.breaches ?? { breachSource: 'offline' })],
-      providers: [...bindings, AccountsReadModel, AccountWrites, CodeMailer, SessionStarter, SessionAuthenticator, ...ACCOUNT_HANDLERS],
-      exports: [SessionAuthenticator, AccountsReadModel, ACCOUNTS_CLOCK, CHALLENGE_CHECK],
+      providers: [...bindings, AccountsReadModel, AccountWrites, CodeMailer, SessionStarter, SessionAuthenticator, ...ACCOUNT_HANDLERS, ...PASSKEY_PROVIDERS],
+      exports: [SessionAuthenticator, StepUpCheck, AccountsReadModel, ACCOUNTS_CLOCK, CHALLENGE_CHECK],
     };
   }
 }

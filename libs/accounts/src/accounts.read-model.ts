@@ -23,7 +23,7 @@ interface SessionRow {
   id: string;
   account_id: string;
   device_hash: string;
-  method: 'sign_up' | 'password';
+  method: 'sign_up' | 'password' | 'passkey';
   user_agent: string | null;
   created_at: string | Date;
   expires_at: string | Date;

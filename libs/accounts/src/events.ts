@@ -27,7 +27,7 @@ export interface SessionStartedData {
   /** SHA-256 (hex) of the browser's long-lived device cookie (the "browser that signed in before" rule). */
   device_hash: string;
   /** How the session was started. */
-  method: 'sign_up' | 'password';
+  method: 'sign_up' | 'password' | 'passkey';
   user_agent: string | null;
   /** When it ends whatever happens (absolute lifetime). */
   expires_at: string;

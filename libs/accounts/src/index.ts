@@ -21,6 +21,7 @@ export * from './commands/verify-signup/verify-signup.dto';
 export * from './events';
 export * from './ports';
 export * from './queries/get-account/get-account.query';
+export * from './passkeys';
 export * from './queries/list-sessions/list-sessions.query';
 export * from './signup.decider';
 export * from './stream-categories';

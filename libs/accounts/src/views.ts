@@ -16,7 +16,7 @@ export interface SessionView {
   id: string;
   /** The session of the request that asked. */
   current: boolean;
-  method: 'sign_up' | 'password';
+  method: 'sign_up' | 'password' | 'passkey';
   user_agent: string | null;
   created_at: string;
   last_seen_at: string;

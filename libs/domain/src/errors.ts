@@ -96,6 +96,14 @@ export const ERROR_STATUS = {
   too_many_emails: 429,
   email_unavailable: 503,
   step_up_required: 403,
+  // passkeys and step-up (decision 0037)
+  passkey_failed: 400,
+  passkey_unknown: 400,
+  passkey_exists: 409,
+  passkey_limit: 409,
+  last_sign_in_method: 409,
+  no_passkeys: 409,
+  signup_browser_required: 400,
   api_key_revoked: 409,
   publishable_key: 409,
 } as const;

@@ -1,4 +1,4 @@
-import { accountsProjector } from '@lib/accounts';
+import { accountsProjector, passkeysProjector } from '@lib/accounts';
 import { businessesProjector } from '@lib/businesses';
 import { customersProjector } from '@lib/customers';
 import { linksProjector } from '@lib/links';
@@ -24,7 +24,7 @@ export function allProjectors(options: ProjectorOptions): readonly Projector[] {
 }
 
 /** The projectors of the capabilities' read models (every one but the webhook events' and outbox's, which take event sources). */
-export const READ_MODEL_PROJECTORS: readonly Projector[] = [streamCatalogProjector, businessesProjector, paymentsProjector, walletsProjector, customersProjector, linksProjector, SEARCH_PROJECTOR, accountsProjector];
+export const READ_MODEL_PROJECTORS: readonly Projector[] = [streamCatalogProjector, businessesProjector, paymentsProjector, walletsProjector, customersProjector, linksProjector, SEARCH_PROJECTOR, accountsProjector, passkeysProjector];
 
 /** The projectors with the default checkout url (names, ordering; tests). The service uses allProjectors(config). */
 export const ALL_PROJECTORS: readonly Projector[] = allProjectors({ checkoutBaseUrl: 'http://localhost:3000/checkout' });

@@ -1,4 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger';
+import { PASSKEY_COMPONENTS } from '../passkeys/schemas';
 import { nullable, object, ref, str, timestamp } from '../platform/resource-schemas';
 
 /** OpenAPI schemas of the account and session routes (decision 0034), as libs/accounts' views render them. */
@@ -26,7 +27,7 @@ export const ACCOUNT_COMPONENTS: Record<string, SchemaObject> = {
       kind: { type: 'string', enum: ['session'] },
       id: { ...str, description: 'ses_…' },
       current: { type: 'boolean', description: 'The session of the request that asked.' },
-      method: { type: 'string', enum: ['sign_up', 'password'], description: 'How it was started.' },
+      method: { type: 'string', enum: ['sign_up', 'password', 'passkey'], description: 'How it was started.' },
       user_agent: nullable(str),
       created_at: timestamp,
       last_seen_at: timestamp,
@@ -45,5 +46,6 @@ export const ACCOUNT_COMPONENTS: Record<string, SchemaObject> = {
     },
     { description: 'A sign-up waiting for its e-mailed code.' },
   ),
+  ...PASSKEY_COMPONENTS,
   VerifiedSignup: object({ account: ACCOUNT_SCHEMA, session: SESSION_SCHEMA }, { description: 'The account a verified sign-up opened and its first session.' }),
 };

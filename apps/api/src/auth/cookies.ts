@@ -2,13 +2,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '@lib/core';
 
 /** The cookies of the dashboard (decision 0034). */
-export type CookieKind = 'session' | 'device' | 'signup';
+export type CookieKind = 'session' | 'device' | 'signup' | 'webauthn';
 
 /** How long each lives in the browser, in seconds (the session's own expiry is the server's). */
 const MAX_AGE: Record<CookieKind, number> = {
   session: 14 * 24 * 60 * 60,
   device: 400 * 24 * 60 * 60,
   signup: 24 * 60 * 60,
+  /** The browser that asked for passkey sign-in options (decision 0037): as long as its challenge. */
+  webauthn: 5 * 60,
 };
 
 /**

@@ -22,7 +22,7 @@ export class SessionStarter {
     private readonly read: AccountsReadModel,
   ) {}
 
-  async start(accountId: string, method: 'sign_up' | 'password', browser: BrowserContext, meta: WriteMeta): Promise<StartedSession<SessionView>> {
+  async start(accountId: string, method: 'sign_up' | 'password' | 'passkey', browser: BrowserContext, meta: WriteMeta): Promise<StartedSession<SessionView>> {
     const sessionId = newId('ses');
     const sessionToken = newToken();
     const deviceToken = isToken(browser.deviceToken) ? browser.deviceToken : newToken();

@@ -1,0 +1,80 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { AddPasskeyCommand, AddPasskeyRequest, ListPasskeysQuery, RemovePasskeyCommand, StartPasskeyRegistrationCommand } from '@lib/accounts';
+import { APP_CONFIG, AppConfig } from '@lib/core';
+import { AccountRoute } from '../auth/auth.decorators';
+import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
+import { RequiresStepUp } from '../auth/step-up';
+import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
+import { ApiErrors, dataOf } from '../platform/openapi';
+import { RateLimit } from '../platform/rate-limit.guard';
+import { listOf } from '../platform/resource-schemas';
+import { PostAction } from '../platform/route-presets';
+import { relyingPartyOf } from './relying-party';
+import { CREATION_OPTIONS_SCHEMA, PASSKEY_SCHEMA } from './schemas';
+
+/** The signed-in person's passkeys (decision 0037): add (after a step-up), list, remove (after a step-up). */
+@ApiTags('me')
+@Controller('me/passkeys')
+export class MePasskeysController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @ApiOperation({
+    summary: 'Start adding a passkey: the options for navigator.credentials.create()',
+    description: 'Needs a step-up within 15 minutes. The challenge is valid five minutes, once, in this session. An account with 10 passkeys is 409 `passkey_limit`.',
+  })
+  @ApiOkResponse({ description: 'The WebAuthn creation options.', schema: dataOf(CREATION_OPTIONS_SCHEMA) })
+  @ApiErrors('passkey_limit', 'cross_site_request')
+  @AccountRoute()
+  @RequiresStepUp()
+  @RateLimit('me.passkeys')
+  @IdempotencyKeyIgnored()
+  @PostAction('registration/options')
+  async options(@CurrentSession() session: SessionAuth, @Req() request: FastifyRequest) {
+    return { data: await this.commands.execute(new StartPasskeyRegistrationCommand(session.accountId, session.sessionId, relyingPartyOf(request, this.config))) };
+  }
+
+  @ApiOperation({
+    summary: 'Add a passkey: the browser’s answer to the registration options',
+    description:
+      'Needs a step-up within 15 minutes. An answer that cannot be verified, or to no waiting options, is 400 `passkey_failed`; a passkey already on an account 409 `passkey_exists`; at most 10 per account (409 `passkey_limit`).',
+  })
+  @ApiCreatedResponse({ description: 'The passkey.', schema: dataOf(PASSKEY_SCHEMA) })
+  @ApiErrors('passkey_failed', 'passkey_exists', 'passkey_limit', 'cross_site_request')
+  @AccountRoute()
+  @RequiresStepUp()
+  @RateLimit('me.passkeys')
+  @Post()
+  async add(@CurrentSession() session: SessionAuth, @Body() body: AddPasskeyRequest, @Req() request: FastifyRequest) {
+    return { data: await this.commands.execute(new AddPasskeyCommand(session.accountId, session.sessionId, body, relyingPartyOf(request, this.config), writeMeta(request))) };
+  }
+
+  @ApiOperation({ summary: 'List the person’s passkeys' })
+  @ApiOkResponse({ description: 'The passkeys, oldest first (one page: at most 10).', schema: listOf(PASSKEY_SCHEMA) })
+  @ApiErrors('cross_site_request')
+  @AccountRoute()
+  @Get()
+  list(@CurrentSession() session: SessionAuth) {
+    return this.queries.execute(new ListPasskeysQuery(session.accountId));
+  }
+
+  @ApiOperation({
+    summary: 'Remove a passkey',
+    description: 'Needs a step-up within 15 minutes. Removing the only way left to sign in (no password, no other passkey) is 409 `last_sign_in_method`.',
+  })
+  @ApiOkResponse({ description: 'The passkey, as it was.', schema: dataOf(PASSKEY_SCHEMA) })
+  @ApiErrors('last_sign_in_method', 'cross_site_request')
+  @AccountRoute()
+  @RequiresStepUp()
+  @HttpCode(200)
+  @Delete(':id')
+  async remove(@CurrentSession() session: SessionAuth, @Param('id') id: string, @Req() request: FastifyRequest) {
+    return { data: await this.commands.execute(new RemovePasskeyCommand(session.accountId, id, writeMeta(request))) };
+  }
+}

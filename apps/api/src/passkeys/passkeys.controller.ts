@@ -1,0 +1,69 @@
+import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PasskeySignInCommand, PasskeySignInRequest, StartPasskeySignInCommand } from '@lib/accounts';
+import { APP_CONFIG, AppConfig } from '@lib/core';
+import { Public, SameOriginOnly } from '../auth/auth.decorators';
+import { DashboardCookies } from '../auth/cookies';
+import { browserOf, visitorMeta } from '../accounts/browser';
+import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
+import { ApiErrors, dataOf } from '../platform/openapi';
+import { RateLimit } from '../platform/rate-limit.guard';
+import { PostAction } from '../platform/route-presets';
+import { SESSION_SCHEMA } from '../accounts/schemas';
+import { relyingPartyOf } from './relying-party';
+import { REQUEST_OPTIONS_SCHEMA } from './schemas';
+
+/**
+ * Sign-in with a passkey (decision 0037): options (a challenge bound to this browser by the
+ * `webauthn` cookie), then the assertion → a session, with the cookies password sign-in sets.
+ * Answers set cookies: never stored for an Idempotency-Key.
+ */
+@ApiTags('sessions')
+@Controller('passkeys/authentication')
+export class PasskeysController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly cookies: DashboardCookies,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @ApiOperation({
+    summary: 'Start signing in with a passkey: the options for navigator.credentials.get()',
+    description: 'Sets the `webauthn` cookie: the answer must come from this browser, within five minutes, once. Any of the person’s passkeys (discoverable credentials); user verification required.',
+  })
+  @ApiOkResponse({ description: 'The WebAuthn request options.', schema: dataOf(REQUEST_OPTIONS_SCHEMA) })
+  @ApiErrors('cross_site_request')
+  @Public()
+  @SameOriginOnly()
+  @RateLimit('passkeys.authentication')
+  @IdempotencyKeyIgnored()
+  @PostAction('options')
+  async options(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { options, browserToken } = await this.commands.execute(new StartPasskeySignInCommand(relyingPartyOf(request, this.config)));
+    this.cookies.set(reply, 'webauthn', browserToken);
+    return { data: options };
+  }
+
+  @ApiOperation({
+    summary: 'Sign in with a passkey: the browser’s answer to the options',
+    description:
+      'Sets the session and device cookies. A passkey on no account is 400 `passkey_unknown`; an answer that cannot be verified, from another browser, to used or expired options, or with a counter that did not grow, 400 `passkey_failed`.',
+  })
+  @ApiCreatedResponse({ description: 'The new session.', schema: dataOf(SESSION_SCHEMA) })
+  @ApiErrors('passkey_failed', 'passkey_unknown', 'cross_site_request')
+  @Public()
+  @SameOriginOnly()
+  @RateLimit('passkeys.authentication')
+  @IdempotencyKeyIgnored()
+  @Post('verify')
+  async verify(@Body() body: PasskeySignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const browserToken = this.cookies.read(request, 'webauthn');
+    this.cookies.clear(reply, 'webauthn');
+    const started = await this.commands.execute(new PasskeySignInCommand(body, browserToken, browserOf(request, this.cookies), relyingPartyOf(request, this.config), visitorMeta(request)));
+    this.cookies.set(reply, 'session', started.sessionToken);
+    this.cookies.set(reply, 'device', started.deviceToken);
+    return { data: started.answer };
+  }
+}

@@ -1,0 +1,54 @@
+import { ACCOUNT_STREAM } from '../stream-categories';
+
+/**
+ * The passkey and step-up events on a person's stream (`account-<acc_id>`; decision 0037).
+ * Stored format: add optional fields, never rename or remove. A passkey's public key is public
+ * (COSE, base64url); nothing here is a secret.
+ */
+
+export interface PasskeyAddedData {
+  passkey_id: string;
+  /** The WebAuthn credential id (base64url), as the authenticator made it. */
+  credential_id: string;
+  /** The credential's COSE public key, base64url. */
+  public_key: string;
+  /** The signature counter at registration. */
+  counter: number;
+  transports: string[];
+  name: string;
+  device_type: 'singleDevice' | 'multiDevice';
+  backed_up: boolean;
+}
+
+/** How a session proved its person again (spec §5.6). */
+export type StepUpMethod = 'password' | 'passkey';
+
+export type PasskeyEvent =
+  | { type: 'PasskeyAdded'; data: PasskeyAddedData }
+  | { type: 'PasskeyRemoved'; data: { passkey_id: string } }
+  | { type: 'PasskeyUsed'; data: { passkey_id: string; counter: number; at: string } }
+  | { type: 'SessionSteppedUp'; data: { session_id: string; method: StepUpMethod; passkey_id: string | null; at: string } };
+
+export const PASSKEY_EVENT_TYPES = ['PasskeyAdded', 'PasskeyRemoved', 'PasskeyUsed', 'SessionSteppedUp'] as const;
+
+/** The events of the person's stream the passkey decider folds: its own, and those of decision 0034 it needs. */
+export type PersonEventForPasskeys =
+  | PasskeyEvent
+  | { type: 'AccountOpened'; data: { account_id: string; password_hash: string | null } }
+  | { type: 'AccountPasswordChanged'; data: { password_hash: string } }
+  | { type: 'SessionStarted'; data: { session_id: string } }
+  | { type: 'SessionEnded'; data: { session_id: string } };
+
+const FOLDED = [...PASSKEY_EVENT_TYPES, 'AccountOpened', 'AccountPasswordChanged', 'SessionStarted', 'SessionEnded'];
+
+export function asPasskeyEvent(event: { stream?: string; type: string; data: unknown }): PasskeyEvent | null {
+  if (event.stream !== undefined && !ACCOUNT_STREAM.owns(event.stream)) return null;
+  if (!(PASSKEY_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
+  return { type: event.type, data: event.data } as PasskeyEvent;
+}
+
+export function asPersonEventForPasskeys(event: { stream?: string; type: string; data: unknown }): PersonEventForPasskeys | null {
+  if (event.stream !== undefined && !ACCOUNT_STREAM.owns(event.stream)) return null;
+  if (!FOLDED.includes(event.type)) return null;
+  return { type: event.type, data: event.data } as PersonEventForPasskeys;
+}
