@@ -10,6 +10,7 @@ import { WebhookDispatcherModule } from '@lib/webhooks';
 import { OperationsModule } from '@lib/operations';
 import { allProjectors } from '@lib/wiring';
 import { AccountsHttpModule } from './accounts/accounts-http.module';
+import { ApiKeysHttpModule } from './api-keys/api-keys-http.module';
 import { BusinessController } from './businesses/business.controller';
 import { CustomersHttpModule } from './customers/customers-http.module';
 import { HealthController } from './health.controller';
@@ -40,7 +41,7 @@ export class AppModule {
     if (!brings(imports, AccountsModule)) defaults.push(AccountsModule.forRoot({ breaches: { breachSource: adapterFor(config) === 'embedded' ? 'offline' : 'pwned' } }));
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, MailModule, ChallengeModule, BusinessesModule, OperationsModule, PaymentsHttpModule, CustomersHttpModule, LinksHttpModule, SearchHttpModule, WalletsHttpModule, CheckoutPageModule, AccountsHttpModule, ...defaults, ...imports],
+      imports: [CoreModule.forRoot(config, allProjectors(config)), PlatformModule, MailModule, ChallengeModule, BusinessesModule, OperationsModule, PaymentsHttpModule, CustomersHttpModule, LinksHttpModule, SearchHttpModule, WalletsHttpModule, CheckoutPageModule, AccountsHttpModule, ApiKeysHttpModule, ...defaults, ...imports],
       controllers: [HealthController, BusinessController],
     };
   }

@@ -7,12 +7,15 @@ import { CreateApiKeyHandler } from './commands/create-api-key/create-api-key.ha
 import { CreateBusinessHandler } from './commands/create-business/create-business.handler';
 import { ReinstateBusinessHandler } from './commands/reinstate-business/reinstate-business.handler';
 import { RevokeApiKeyHandler } from './commands/revoke-api-key/revoke-api-key.handler';
+import { RollApiKeyHandler } from './commands/roll-api-key/roll-api-key.handler';
+import { UpdateApiKeyHandler } from './commands/update-api-key/update-api-key.handler';
 import { SuspendBusinessHandler } from './commands/suspend-business/suspend-business.handler';
 import { GetBusinessHandler } from './queries/get-business/get-business.handler';
 import { GetCheckoutSettingsHandler } from './queries/get-checkout-settings/get-checkout-settings.handler';
+import { ListApiKeysHandler } from './queries/list-api-keys/list-api-keys.handler';
 
 /** The businesses capability's use cases, one handler each, for the CommandBus and QueryBus. */
-export const BUSINESS_HANDLERS = [CreateBusinessHandler, CreateApiKeyHandler, RevokeApiKeyHandler, SuspendBusinessHandler, ReinstateBusinessHandler, ChangeCheckoutSettingsHandler, GetBusinessHandler, GetCheckoutSettingsHandler];
+export const BUSINESS_HANDLERS = [CreateBusinessHandler, CreateApiKeyHandler, RevokeApiKeyHandler, SuspendBusinessHandler, ReinstateBusinessHandler, ChangeCheckoutSettingsHandler, UpdateApiKeyHandler, RollApiKeyHandler, GetBusinessHandler, GetCheckoutSettingsHandler, ListApiKeysHandler];
 
 /**
  * The businesses use cases in a Nest app. The key and suspension commands tell the process's authentication

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BusinessService, type Business } from '@lib/businesses';
 import { ChangeCheckoutSettingsCommand, ChangeCheckoutSettingsDto, GetBusinessQuery, GetCheckoutSettingsQuery } from '@lib/businesses';
-import { DashboardOnly, LiveModeAction, RequiresPermission } from '../auth/auth.decorators';
+import { LiveModeAction, RequiresPermission } from '../auth/auth.decorators';
 import { CurrentBusiness, writeMeta } from '../auth/request-auth';
 import { dataOf, schemaRef } from '../platform/openapi';
 
@@ -42,16 +42,5 @@ export class BusinessController {
   @Patch('checkout-settings')
   async changeCheckoutSettings(@CurrentBusiness() business: Business, @Body() body: ChangeCheckoutSettingsDto, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new ChangeCheckoutSettingsCommand(business.id, body, writeMeta(request))) };
-  }
-
-  /**
-   * API key management belongs to dashboard sessions (§5.5); keys get 403 session_required. The
-   * list only (never a secret); creating, rolling and revoking come with the key management routes.
-   */
-  @ApiOperation({ summary: 'List API keys (dashboard sessions only)' })
-  @DashboardOnly()
-  @Get('api_keys')
-  async apiKeys(@CurrentBusiness() business: Business) {
-    return { data: await this.businesses.listKeys(business.id), has_more: false, next_cursor: null };
   }
 }
