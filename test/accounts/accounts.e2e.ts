@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
-import { AccountsModule, SmtpAccountMail } from '@lib/accounts';
 import { startTestApi } from '../support/api-app';
+import { startSmtpServer } from '../support/smtp';
 import { businessWithKey, testStorage } from '../support/fixtures';
-import { AccountsTestApp, Browser, CHALLENGE, PASSWORD, newEmail, signIn, signUp, startAccountsApp } from './support';
+import { AccountsTestApp, Browser, challenge, PASSWORD, newEmail, signIn, signUp, startAccountsApp } from './support';
 
 /**
  * People, sign-up and dashboard sessions over real HTTP (issue #14, #19 B17/B18; decision 0034)
@@ -34,7 +34,7 @@ describe('accounts and sessions over HTTP', () => {
   it('signs up with an e-mailed code: the account, its first business as owner, a session; the cookies are HttpOnly and SameSite=Strict', async () => {
     const b = browser();
     const email = newEmail('ann');
-    const started = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Ann’s Shop', simulated: true }, CHALLENGE);
+    const started = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Ann’s Shop', simulated: true }, challenge('sign_up'));
     expect(started.status).toBe(201);
     expect(started.body.data).toEqual({ kind: 'signup', id: expect.stringMatching(/^sgn_/), email, expires_at: expect.any(String), code_expires_at: expect.any(String), resend_after: expect.any(String) });
     expect(b.setCookies).toEqual([expect.stringMatching(/^signup=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=86400; HttpOnly; SameSite=Strict$/)]);
@@ -55,7 +55,7 @@ describe('accounts and sessions over HTTP', () => {
     const again = await b.post('/accounts/verify', { signup_id: started.body.data.id, code });
     expect([again.status, again.body.error.code]).toEqual([400, 'verification_expired']);
     // the address is taken now
-    const taken = await browser().post('/accounts', { email: email.toUpperCase(), password: PASSWORD, business_name: 'Again' }, CHALLENGE);
+    const taken = await browser().post('/accounts', { email: email.toUpperCase(), password: PASSWORD, business_name: 'Again' }, challenge('sign_up'));
     expect([taken.status, taken.body.error.code, taken.body.error.field]).toEqual([409, 'email_taken', 'email']);
   });
 
@@ -116,14 +116,14 @@ describe('accounts and sessions over HTTP', () => {
       expect([me.status, me.body.error.code]).toEqual([403, 'cross_site_request']);
       const out = await b.delete('/sessions/current', headers);
       expect([out.status, out.body.error.code]).toEqual([403, 'cross_site_request']);
-      const login = await browser().post('/sessions', { email, password: PASSWORD }, { ...CHALLENGE, ...headers });
+      const login = await browser().post('/sessions', { email, password: PASSWORD }, { ...challenge('sign_in'), ...headers });
       expect([login.status, login.body.error.code]).toEqual([403, 'cross_site_request']);
-      const signup = await browser().post('/accounts', { email: newEmail(), password: PASSWORD, business_name: 'X' }, { ...CHALLENGE, ...headers });
+      const signup = await browser().post('/accounts', { email: newEmail(), password: PASSWORD, business_name: 'X' }, { ...challenge('sign_up'), ...headers });
       expect([signup.status, signup.body.error.code]).toEqual([403, 'cross_site_request']);
     }
     const same = await b.get('/me', { 'sec-fetch-site': 'same-origin' });
     expect(same.status).toBe(200);
-    expect((await browser(null).post('/sessions', { email, password: PASSWORD }, CHALLENGE)).status).toBe(201);
+    expect((await browser(null).post('/sessions', { email, password: PASSWORD }, challenge('sign_in'))).status).toBe(201);
   });
 
   it('signs in and out: challenge required, invalid_credentials the same for an unknown e-mail, sessions listed with the current one marked, current_session, revocation', async () => {
@@ -133,6 +133,12 @@ describe('accounts and sessions over HTTP', () => {
     expect([noChallenge.status, noChallenge.body.error.code, noChallenge.body.error.field]).toEqual([400, 'challenge_failed', 'Service-Challenge']);
     const failed = await browser().post('/sessions', { email, password: PASSWORD }, { 'service-challenge': 'fail' });
     expect([failed.status, failed.body.error.code]).toEqual([400, 'challenge_failed']);
+    const wrongForm = await browser().post('/sessions', { email, password: PASSWORD }, challenge('sign_up'));
+    expect([wrongForm.status, wrongForm.body.error.code]).toEqual([400, 'challenge_failed']);
+    const token = challenge('sign_in');
+    expect((await browser().post('/sessions', { email, password: 'not the password at all' }, token)).body.error.code).toBe('invalid_credentials'); // the token passed (once)
+    const reused = await browser().post('/sessions', { email, password: PASSWORD }, token);
+    expect([reused.status, reused.body.error.code]).toEqual([400, 'challenge_failed']);
     const wrong = await signIn(browser(), email, 'not the password at all');
     const unknown = await signIn(browser(), newEmail('nobody'), 'not the password at all');
     expect([wrong.status, wrong.body.error.code, wrong.body.error.message, wrong.body.error.field]).toEqual([unknown.status, unknown.body.error.code, unknown.body.error.message, unknown.body.error.field]);
@@ -162,7 +168,7 @@ describe('accounts and sessions over HTTP', () => {
 
   it('finishes a sign-up in another browser only with the password (password_required, invalid_credentials)', async () => {
     const email = newEmail('other');
-    const started = await browser().post('/accounts', { email, password: PASSWORD, business_name: 'Elsewhere' }, CHALLENGE);
+    const started = await browser().post('/accounts', { email, password: PASSWORD, business_name: 'Elsewhere' }, challenge('sign_up'));
     const code = await app.smtp.code(email);
     const elsewhere = browser();
     const required = await elsewhere.post('/accounts/verify', { signup_id: started.body.data.id, code });
@@ -177,7 +183,7 @@ describe('accounts and sessions over HTTP', () => {
   it('limits codes: 5 wrong tries → 429 until a new code, a new code a minute after the last (429 too_many_emails), at most 5, valid 15 minutes', async () => {
     const b = browser();
     const email = newEmail('codes');
-    const started = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Codes' }, CHALLENGE);
+    const started = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Codes' }, challenge('sign_up'));
     const id = started.body.data.id;
     const code = await app.smtp.code(email, 1);
     const wrongCode = code === '000000' ? '111111' : '000000';
@@ -220,9 +226,9 @@ describe('accounts and sessions over HTTP', () => {
   it('a newer sign-up for the address replaces the pending one (verification_expired)', async () => {
     const b = browser();
     const email = newEmail('twice');
-    const first = await b.post('/accounts', { email, password: PASSWORD, business_name: 'One' }, CHALLENGE);
+    const first = await b.post('/accounts', { email, password: PASSWORD, business_name: 'One' }, challenge('sign_up'));
     const firstCode = await app.smtp.code(email, 1);
-    const second = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Two' }, CHALLENGE);
+    const second = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Two' }, challenge('sign_up'));
     expect(second.status).toBe(201);
     const old = await b.post('/accounts/verify', { signup_id: first.body.data.id, code: firstCode });
     expect([old.status, old.body.error.code]).toEqual([400, 'verification_expired']);
@@ -240,7 +246,7 @@ describe('accounts and sessions over HTTP', () => {
       ['password1234', 'common'],
       [`${email.split('@')[0]}-secret`, 'e-mail'],
     ]) {
-      const weak = await browser().post('/accounts', { email, password, business_name: 'W' }, CHALLENGE);
+      const weak = await browser().post('/accounts', { email, password, business_name: 'W' }, challenge('sign_up'));
       expect([rule, weak.status, weak.body.error.code, weak.body.error.field]).toEqual([rule, 400, 'weak_password', 'password']);
     }
     const cases: [unknown, string][] = [
@@ -251,7 +257,7 @@ describe('accounts and sessions over HTTP', () => {
       [{ email: newEmail(), password: PASSWORD, business_name: 'W', simulated: 'yes' }, 'simulated'],
     ];
     for (const [body, field] of cases) {
-      const answer = await browser().post('/accounts', body, CHALLENGE);
+      const answer = await browser().post('/accounts', body, challenge('sign_up'));
       expect([field, answer.status, answer.body.error.code, answer.body.error.field]).toEqual([field, 400, 'invalid_request', field]);
     }
   });
@@ -345,18 +351,18 @@ describe('accounts and sessions over HTTP', () => {
 
   it('puts sign-up under its per-IP rule (accounts.create: 10 an hour → 429 rate_limited)', async () => {
     const b = browser();
-    for (let i = 0; i < 10; i++) expect((await b.post('/accounts', { email: 'not an address' }, CHALLENGE)).status).toBe(400);
-    const limited = await b.post('/accounts', { email: 'not an address' }, CHALLENGE);
+    for (let i = 0; i < 10; i++) expect((await b.post('/accounts', { email: 'not an address' }, challenge('sign_up'))).status).toBe(400);
+    const limited = await b.post('/accounts', { email: 'not an address' }, challenge('sign_up'));
     expect([limited.status, limited.body.error.code, Number(limited.headers.get('retry-after')) > 0]).toEqual([429, 'rate_limited', true]);
   });
 
   it('keeps the e-mail budget per address (5 an hour): past it a sign-up answers as usual but sends nothing, a resend is 429 too_many_emails', async () => {
     const email = newEmail('budget');
     for (let i = 1; i <= 5; i++) {
-      expect((await browser().post('/accounts', { email, password: PASSWORD, business_name: 'Budget' }, CHALLENGE)).status).toBe(201);
+      expect((await browser().post('/accounts', { email, password: PASSWORD, business_name: 'Budget' }, challenge('sign_up'))).status).toBe(201);
       await app.smtp.code(email, i);
     }
-    const sixth = await browser().post('/accounts', { email, password: PASSWORD, business_name: 'Budget' }, CHALLENGE);
+    const sixth = await browser().post('/accounts', { email, password: PASSWORD, business_name: 'Budget' }, challenge('sign_up'));
     expect(sixth.status).toBe(201);
     app.clock.advance(61_000);
     const resend = await browser().post('/accounts/verify/resend', { signup_id: sixth.body.data.id });
@@ -370,7 +376,7 @@ describe('accounts and sessions over HTTP', () => {
     let last = '';
     let code = '';
     for (let round = 1; round <= 2; round++) {
-      const started = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Ten' }, CHALLENGE);
+      const started = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Ten' }, challenge('sign_up'));
       last = started.body.data.id;
       code = await app.smtp.code(email, round);
       const wrongCode = code === '000000' ? '111111' : '000000';
@@ -405,16 +411,19 @@ describe('accounts and sessions over HTTP', () => {
 describe('accounts when the deployment cannot send e-mail', () => {
   it('answers a sign-up with 503 email_unavailable and records nothing', async () => {
     const storage = await testStorage('embedded', 'acc');
-    const api = await startTestApi({ TRUSTED_PROXIES: 'loopback', ...storage.env }, [AccountsModule.forRoot({ mail: new SmtpAccountMail('smtp://127.0.0.1:1') })]);
+    const smtp = await startSmtpServer();
+    await smtp.down(); // connections refused
+    const api = await startTestApi({ TRUSTED_PROXIES: 'loopback', SMTP_URL: smtp.url, MAIL_FROM: 'no-reply@payments.test', ...storage.env });
     try {
       const email = newEmail('nomail');
-      const answer = await new Browser(api).post('/accounts', { email, password: PASSWORD, business_name: 'No mail' }, CHALLENGE);
+      const answer = await new Browser(api).post('/accounts', { email, password: PASSWORD, business_name: 'No mail' }, challenge('sign_up'));
       expect([answer.status, answer.body.error.code]).toEqual([503, 'email_unavailable']);
       const events = await api.app.get<EventStore>(EVENT_STORE).readAll();
       expect(events.filter((e) => e.stream.startsWith('signup-') || e.stream.startsWith('account'))).toEqual([]);
     } finally {
       await api.close();
       await storage.cleanup();
+      await smtp.close();
     }
   });
 });

@@ -1,56 +1,33 @@
-import { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import type { DestinationStream } from 'pino';
-import { AccountsModule, SmtpAccountMail } from '@lib/accounts';
+import { AccountsModule } from '@lib/accounts';
+import { testChallengeToken } from '@lib/challenge';
 import { TestApi, startTestApi } from '../support/api-app';
 import { eventually } from '../support/eventually';
 import { StoreKind, testStorage } from '../support/fixtures';
+import { TestSmtpServer, codeIn, startSmtpServer } from '../support/smtp';
 
-/** One message the test SMTP server received. */
-export interface ReceivedMail {
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server on a free port, keeping what it receives. */
+/** The test SMTP server (test/support/smtp.ts) with the lookups these tests make: the n-th code sent to an address. */
 export interface TestSmtp {
+  server: TestSmtpServer;
   url: string;
-  messages: ReceivedMail[];
-  /** The 6-digit code of the newest message to `to` after `after` messages to it (polled with a deadline). */
+  /** The 6-digit code of the n-th message to `to` (default the last one), waited for with a deadline. */
   code(to: string, nth?: number): Promise<string>;
   countTo(to: string): number;
   close(): Promise<void>;
 }
 
 export async function startSmtp(): Promise<TestSmtp> {
-  const messages: ReceivedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        messages.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  const to = (address: string) => messages.filter((m) => m.to.includes(address.toLowerCase()));
+  const server = await startSmtpServer();
+  const to = (address: string) => server.messages.filter((m) => m.to.includes(address.toLowerCase()) || m.to.includes(address));
   return {
-    url: `smtp://127.0.0.1:${port}`,
-    messages,
+    server,
+    url: server.url,
     countTo: (address) => to(address).length,
     async code(address, nth) {
       const mail = await eventually(() => (nth === undefined ? to(address).at(-1) : to(address)[nth - 1]), { what: `e-mail ${nth ?? 'last'} to ${address}` });
-      const match = /code is (\d{6})/.exec(mail.raw.replace(/=\r?\n/g, ''));
-      if (!match) throw new Error(`no code in the e-mail to ${address}`);
-      return match[1];
+      return codeIn(mail);
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => server.close(),
   };
 }
 
@@ -70,12 +47,19 @@ export interface AccountsTestApp {
   close(): Promise<void>;
 }
 
-/** The real app on a fresh store of `kind`, with the accounts capability on a test clock and a real SMTP server. */
+/**
+ * The real app on a fresh store of `kind`, with the accounts capability on a test clock, e-mail
+ * to a real SMTP server, and the test bot-challenge verifier (tokens from `challenge(form)`).
+ */
 export async function startAccountsApp(kind: StoreKind = 'embedded', env: NodeJS.ProcessEnv = {}, logDestination?: DestinationStream): Promise<AccountsTestApp> {
   const smtp = await startSmtp();
   const clock = new TestClock();
   const storage = await testStorage(kind, 'acc');
-  const api = await startTestApi({ TRUSTED_PROXIES: 'loopback', ...storage.env, ...env }, [AccountsModule.forRoot({ clock: clock.now, mail: new SmtpAccountMail(smtp.url) })], logDestination);
+  const api = await startTestApi(
+    { TRUSTED_PROXIES: 'loopback', SMTP_URL: smtp.url, MAIL_FROM: 'Payments <no-reply@payments.test>', CHALLENGE_PROVIDER: 'test', ...storage.env, ...env },
+    [AccountsModule.forRoot({ clock: clock.now })],
+    logDestination,
+  );
   return {
     api,
     smtp,
@@ -156,14 +140,15 @@ export class Browser {
 }
 
 export const PASSWORD = 'correct horse battery staple';
-export const CHALLENGE = { 'service-challenge': 'pass' };
+/** A Service-Challenge header with a fresh token of the test verifier for `form` (each passes once). */
+export const challenge = (form: 'sign_up' | 'sign_in') => ({ 'service-challenge': testChallengeToken(form) });
 
 let people = 0;
 export const newEmail = (what = 'person') => `${what}${++people}.${Date.now()}@people.example`;
 
 /** Signs up and verifies in `browser`: the person's account, first business id and session. */
 export async function signUp(app: AccountsTestApp, browser: Browser, email = newEmail(), businessName = 'Corner Shop', simulated = true) {
-  const started = await browser.post('/accounts', { email, password: PASSWORD, business_name: businessName, simulated }, CHALLENGE);
+  const started = await browser.post('/accounts', { email, password: PASSWORD, business_name: businessName, simulated }, challenge('sign_up'));
   if (started.status !== 201) throw new Error(`sign-up: ${started.status} ${JSON.stringify(started.body)}`);
   const code = await app.smtp.code(email);
   const verified = await browser.post('/accounts/verify', { signup_id: started.body.data.id, code });
@@ -173,5 +158,5 @@ export async function signUp(app: AccountsTestApp, browser: Browser, email = new
 
 /** Signs in with a password in `browser`. */
 export function signIn(browser: Browser, email: string, password = PASSWORD) {
-  return browser.post('/sessions', { email, password }, CHALLENGE);
+  return browser.post('/sessions', { email, password }, challenge('sign_in'));
 }

@@ -1,7 +1,7 @@
 import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { describeApi } from '../../apps/api/src/platform/openapi';
 import { randomUUID } from 'node:crypto';
-import { AccountsTestApp, Browser, CHALLENGE, PASSWORD, newEmail, signUp, startAccountsApp } from '../accounts/support';
+import { AccountsTestApp, Browser, challenge, PASSWORD, newEmail, signUp, startAccountsApp } from '../accounts/support';
 import { Answer, TestApi, businessWithKey } from '../support/fixtures';
 
 /**
@@ -150,10 +150,10 @@ describe('the limits the OpenAPI document states for request bodies are the ones
       // a new live business for each try: a wallet taken would make the next one 409 wallet_exists
       { method: 'post', path: '/wallet', base: { type: 'created' }, send: async (body) => (await businessWithKey(api, false, 'Wallet limits')).client.post('/wallet', body), takesMaxima: false },
       // each sign-up or sign-in from a browser of its own (the per-IP limits of these routes are small); a new address each try
-      { method: 'post', path: '/accounts', base: { email: 'limits@people.example', password: PASSWORD, business_name: 'Limits' }, send: (body) => new Browser(api).post('/accounts', { ...body, ...(body.email === 'limits@people.example' ? { email: newEmail('limits') } : {}) }, CHALLENGE), takesMaxima: false },
+      { method: 'post', path: '/accounts', base: { email: 'limits@people.example', password: PASSWORD, business_name: 'Limits' }, send: (body) => new Browser(api).post('/accounts', { ...body, ...(body.email === 'limits@people.example' ? { email: newEmail('limits') } : {}) }, challenge('sign_up')), takesMaxima: false },
       { method: 'post', path: '/accounts/verify', base: { signup_id: 'sgn_none', code: '123456' }, send: (body) => new Browser(api).post('/accounts/verify', body), takesMaxima: false },
       { method: 'post', path: '/accounts/verify/resend', base: { signup_id: 'sgn_none' }, send: (body) => new Browser(api).post('/accounts/verify/resend', body), takesMaxima: false },
-      { method: 'post', path: '/sessions', base: { email: 'nobody@people.example', password: PASSWORD }, send: (body) => new Browser(api).post('/sessions', body, CHALLENGE), takesMaxima: false },
+      { method: 'post', path: '/sessions', base: { email: 'nobody@people.example', password: PASSWORD }, send: (body) => new Browser(api).post('/sessions', body, challenge('sign_in')), takesMaxima: false },
       { method: 'post', path: '/me/password', base: { current_password: 'not the password', new_password: PASSWORD }, send: (body) => person.post('/me/password', body), takesMaxima: false },
       { method: 'post', path: '/webhooks', base: { url: 'https://example.com/hook', event_types: ['payment.created'] }, send: (body) => shop.post('/webhooks', body), takesMaxima: true },
       {

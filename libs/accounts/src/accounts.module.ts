@@ -2,8 +2,9 @@ import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { LIMIT_STORE, LimitStore, LimitsModule, PeopleLimits } from '@lib/limits';
 import { PasswordService, PasswordsModule, PasswordsOptions } from '@lib/passwords';
 import { AccountsReadModel } from './accounts.read-model';
-import { PermissiveChallenge, SmtpAccountMail } from './adapters/interim';
+import { MAILER, Mailer } from '@lib/mail';
 import { LimitsEmailBudget, LimitsPasswordFailures, LimitsSignupCodes } from './adapters/limits';
+import { MailerAccountMail } from './adapters/mail';
 import { PasswordServicePasswords } from './adapters/passwords';
 import { AccountWrites } from './app/account-writes';
 import { CodeMailer } from './app/code-mailer';
@@ -25,8 +26,6 @@ import {
   AccountMail,
   AccountPasswords,
   AccountsClock,
-  CHALLENGE_CHECK,
-  ChallengeCheck,
   EMAIL_BUDGET,
   EmailBudget,
   PASSWORD_FAILURES,
@@ -49,13 +48,12 @@ export interface AccountsOptions {
   failures?: PasswordFailures;
   emailBudget?: EmailBudget;
   signupCodeLimit?: SignupCodeLimit;
-  challenge?: ChallengeCheck;
 }
 
 /**
  * The accounts capability in a Nest app (decision 0034): its use cases for the buses, the
- * session authentication the API's guard asks, and the ports' bindings. Global, so the API's
- * AuthGuard finds SessionAuthenticator and the controllers CHALLENGE_CHECK.
+ * session authentication the API's guard asks, and the ports' bindings (MailModule's MAILER,
+ * libs/limits' store, libs/passwords). Global, so the API's AuthGuard finds SessionAuthenticator.
  */
 /** The PeopleLimits the accounts ports use (on ACCOUNTS_CLOCK, over LimitsModule's store). */
 const PEOPLE_LIMITS = Symbol('ACCOUNTS_PEOPLE_LIMITS');
@@ -68,19 +66,18 @@ export class AccountsModule {
       { provide: ACCOUNTS_CLOCK, useValue: clock },
       // libs/limits' facade over its store (Redis or the database), on the accounts' clock
       { provide: PEOPLE_LIMITS, useFactory: (store: LimitStore) => new PeopleLimits(store, { time: clock }), inject: [LIMIT_STORE] },
-      { provide: ACCOUNT_MAIL, useFactory: () => options.mail ?? new SmtpAccountMail(process.env.SMTP_URL || null) },
+      { provide: ACCOUNT_MAIL, useFactory: (mailer: Mailer) => options.mail ?? new MailerAccountMail(mailer), inject: [MAILER] },
       { provide: ACCOUNT_PASSWORDS, useFactory: (passwords: PasswordService) => options.passwords ?? new PasswordServicePasswords(passwords), inject: [PasswordService] },
       { provide: PASSWORD_FAILURES, useFactory: (limits: PeopleLimits) => options.failures ?? new LimitsPasswordFailures(limits), inject: [PEOPLE_LIMITS] },
       { provide: EMAIL_BUDGET, useFactory: (limits: PeopleLimits) => options.emailBudget ?? new LimitsEmailBudget(limits), inject: [PEOPLE_LIMITS] },
       { provide: SIGNUP_CODE_LIMIT, useFactory: (limits: PeopleLimits) => options.signupCodeLimit ?? new LimitsSignupCodes(limits), inject: [PEOPLE_LIMITS] },
-      { provide: CHALLENGE_CHECK, useFactory: () => options.challenge ?? new PermissiveChallenge() },
     ];
     return {
       module: AccountsModule,
       global: true,
       imports: [LimitsModule, PasswordsModule.forRoot(options.breaches ?? { breachSource: 'offline' })],
       providers: [...bindings, AccountsReadModel, AccountWrites, CodeMailer, SessionStarter, SessionAuthenticator, ...ACCOUNT_HANDLERS, ...PASSKEY_PROVIDERS],
-      exports: [SessionAuthenticator, StepUpCheck, AccountsReadModel, ACCOUNTS_CLOCK, CHALLENGE_CHECK],
+      exports: [SessionAuthenticator, StepUpCheck, AccountsReadModel, ACCOUNTS_CLOCK],
     };
   }
 }

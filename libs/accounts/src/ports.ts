@@ -1,14 +1,15 @@
 /**
  * What the accounts capability needs from the rest of the service, as small ports (decision
  * 0034). AccountsModule binds each to its implementation (libs/mail, libs/passwords,
- * libs/limits, libs/challenge) through adapters in ./adapters; tests may bind their own.
+ * libs/limits) through adapters in ./adapters; tests may bind their own. The bot challenge is
+ * libs/challenge's @RequiresChallenge on the routes.
  */
 
 /** Wall time (tests inject their own: the failed-password ladder and code expiry run on it). */
 export const ACCOUNTS_CLOCK = Symbol('ACCOUNTS_CLOCK');
 export type AccountsClock = () => Date;
 
-/** E-mails a person receives. Throws EmailUnavailable when the deployment cannot send (503 email_unavailable). */
+/** E-mails a person receives. Throws a DomainRefusal email_unavailable (libs/mail's MailUnavailableError) when the deployment cannot send: 503. */
 export const ACCOUNT_MAIL = Symbol('ACCOUNT_MAIL');
 export interface AccountMail {
   sendSignupCode(to: string, code: string): Promise<void>;
@@ -54,17 +55,4 @@ export const SIGNUP_CODE_LIMIT = Symbol('SIGNUP_CODE_LIMIT');
 export interface SignupCodeLimit {
   check(address: string): Promise<{ allowed: true } | { allowed: false; retryAfterSec: number }>;
   fail(address: string): Promise<void>;
-}
-
-/** The bot challenge of spec §5.9 (`Service-Challenge`); the forms that need it. */
-export type ChallengeForm = 'sign_up' | 'sign_in' | 'password_reset';
-export const CHALLENGE_CHECK = Symbol('CHALLENGE_CHECK');
-export interface ChallengeCheck {
-  /** True when the token passed and was not used before, for this form. */
-  verify(token: string | undefined, form: ChallengeForm, ip: string): Promise<boolean>;
-}
-
-/** The deployment cannot send e-mail now (503 email_unavailable). */
-export class EmailUnavailable extends Error {
-  override name = 'EmailUnavailable';
 }

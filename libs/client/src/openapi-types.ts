@@ -8419,7 +8419,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description A passed bot-challenge token for this form (spec §5.9). */
+                /** @description A passed bot-challenge token for the sign_up form (Cloudflare Turnstile: the widget's response, its action `sign_up`). Each token passes once. */
                 "Service-Challenge": string;
             };
             path?: never;
@@ -8446,8 +8446,8 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `challenge_failed`: the Service-Challenge header holds no passed bot-challenge token for the sign_up form: missing, refused, already used or from another form
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
-             *     - `challenge_failed`
              *     - `weak_password`
              */
             400: {
@@ -8569,7 +8569,7 @@ export interface operations {
             };
             /**
              * @description Unavailable. Error codes:
-             *     - `email_unavailable`
+             *     - `email_unavailable`: the deployment cannot send the e-mail this request needs now (its SMTP server unreachable or refusing, or no e-mail configured); retry later
              *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
              */
             503: {
@@ -8889,7 +8889,7 @@ export interface operations {
             };
             /**
              * @description Unavailable. Error codes:
-             *     - `email_unavailable`
+             *     - `email_unavailable`: the deployment cannot send the e-mail this request needs now (its SMTP server unreachable or refusing, or no e-mail configured); retry later
              *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
              */
             503: {
@@ -8997,7 +8997,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description A passed bot-challenge token for this form (spec §5.9). */
+                /** @description A passed bot-challenge token for the sign_in form (Cloudflare Turnstile: the widget's response, its action `sign_in`). Each token passes once. */
                 "Service-Challenge": string;
             };
             path?: never;
@@ -9024,8 +9024,8 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `challenge_failed`: the Service-Challenge header holds no passed bot-challenge token for the sign_in form: missing, refused, already used or from another form
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
-             *     - `challenge_failed`
              *     - `invalid_credentials`
              */
             400: {

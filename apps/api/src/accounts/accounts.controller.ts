@@ -1,10 +1,8 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  CHALLENGE_CHECK,
-  ChallengeCheck,
   ResendSignupCodeCommand,
   ResendSignupCodeRequest,
   StartSignupCommand,
@@ -12,6 +10,7 @@ import {
   VerifySignupCommand,
   VerifySignupRequest,
 } from '@lib/accounts';
+import { RequiresChallenge } from '@lib/challenge';
 import { Public, SameOriginOnly } from '../auth/auth.decorators';
 import { DashboardCookies } from '../auth/cookies';
 import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
@@ -19,11 +18,8 @@ import { ApiErrors, dataOf } from '../platform/openapi';
 import { RateLimit } from '../platform/rate-limit.guard';
 import { PostAction } from '../platform/route-presets';
 import { browserOf, visitorMeta } from './browser';
-import { requireChallenge } from './challenge';
 import { SIGNUP_SCHEMA } from './schemas';
 import { ref } from '../platform/resource-schemas';
-
-const CHALLENGE_DOC = { name: 'Service-Challenge', required: true, description: 'A passed bot-challenge token for this form (spec §5.9).' };
 
 /**
  * Sign-up (spec §5, §7, §8; decision 0034): thin — each route sends its use case's command
@@ -36,7 +32,6 @@ export class AccountsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly cookies: DashboardCookies,
-    @Inject(CHALLENGE_CHECK) private readonly challenge: ChallengeCheck,
   ) {}
 
   @ApiOperation({
@@ -44,16 +39,15 @@ export class AccountsController {
     description:
       'Sets the sign-up cookie (the browser that may finish without the password again). An address an account holds is 409 `email_taken`; a new sign-up for the same address replaces a pending one. Past the address’s e-mail budget the answer is the same but nothing is sent.',
   })
-  @ApiHeader(CHALLENGE_DOC)
   @ApiCreatedResponse({ description: 'The pending sign-up.', schema: dataOf(SIGNUP_SCHEMA) })
-  @ApiErrors('challenge_failed', 'weak_password', 'email_taken', 'email_unavailable', 'cross_site_request')
+  @ApiErrors('weak_password', 'email_taken', 'email_unavailable', 'cross_site_request')
   @Public()
   @SameOriginOnly()
+  @RequiresChallenge('sign_up')
   @RateLimit('accounts.create')
   @IdempotencyKeyIgnored()
   @Post()
   async start(@Body() body: StartSignupRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    await requireChallenge(this.challenge, request, 'sign_up');
     const { signup, signupToken } = await this.commands.execute(new StartSignupCommand(body, browserOf(request, this.cookies), visitorMeta(request)));
     this.cookies.set(reply, 'signup', signupToken);
     return { data: signup };

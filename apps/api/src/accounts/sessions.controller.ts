@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CHALLENGE_CHECK, ChallengeCheck, EndSessionCommand, ListSessionsQuery, SignInCommand, SignInRequest } from '@lib/accounts';
+import { EndSessionCommand, ListSessionsQuery, SignInCommand, SignInRequest } from '@lib/accounts';
+import { RequiresChallenge } from '@lib/challenge';
 import { AccountRoute, Public, SameOriginOnly } from '../auth/auth.decorators';
 import { DashboardCookies } from '../auth/cookies';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
@@ -11,7 +12,6 @@ import { ApiErrors, dataOf } from '../platform/openapi';
 import { RateLimit } from '../platform/rate-limit.guard';
 import { listOf } from '../platform/resource-schemas';
 import { browserOf, visitorMeta } from './browser';
-import { requireChallenge } from './challenge';
 import { SESSION_SCHEMA } from './schemas';
 
 /** Dashboard sessions (spec §5.5, §7, §8; decision 0034): sign in, list, end one, sign out. */
@@ -22,7 +22,6 @@ export class SessionsController {
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     private readonly cookies: DashboardCookies,
-    @Inject(CHALLENGE_CHECK) private readonly challenge: ChallengeCheck,
   ) {}
 
   @ApiOperation({
@@ -30,16 +29,15 @@ export class SessionsController {
     description:
       'Sets the session and device cookies. Wrong passwords per address lock sign-in for 1 minute after 5, 5 after 10, 15 after 15, an hour after 20 and every 5 more (429 `too_many_attempts`); after 100 the password stops working (403 `password_reset_required`); a browser that signed in before keeps its own count.',
   })
-  @ApiHeader({ name: 'Service-Challenge', required: true, description: 'A passed bot-challenge token for this form (spec §5.9).' })
   @ApiCreatedResponse({ description: 'The new session.', schema: dataOf(SESSION_SCHEMA) })
-  @ApiErrors('challenge_failed', 'invalid_credentials', 'too_many_attempts', 'password_reset_required', 'cross_site_request')
+  @ApiErrors('invalid_credentials', 'too_many_attempts', 'password_reset_required', 'cross_site_request')
   @Public()
   @SameOriginOnly()
+  @RequiresChallenge('sign_in')
   @RateLimit('sessions.create')
   @IdempotencyKeyIgnored()
   @Post()
   async signIn(@Body() body: SignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    await requireChallenge(this.challenge, request, 'sign_in');
     const started = await this.commands.execute(new SignInCommand(body, browserOf(request, this.cookies), visitorMeta(request)));
     this.cookies.set(reply, 'session', started.sessionToken);
     this.cookies.set(reply, 'device', started.deviceToken);

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainRefusal } from '@lib/domain';
 import type { SignupCodeSentData } from '../events';
-import { ACCOUNT_MAIL, ACCOUNT_PASSWORDS, AccountMail, AccountPasswords, EMAIL_BUDGET, EmailBudget, EmailUnavailable } from '../ports';
+import { ACCOUNT_MAIL, ACCOUNT_PASSWORDS, AccountMail, AccountPasswords, EMAIL_BUDGET, EmailBudget } from '../ports';
 import { CODE_LIFETIME_MS } from '../signup.decider';
 import { retryLater } from './account-writes';
 
@@ -23,14 +22,7 @@ export class CodeMailer {
   async send(email: string, code: string, now: Date, strict: boolean): Promise<SignupCodeSentData> {
     const taken = await this.budget.take(email);
     if (!taken.allowed && strict) throw retryLater('too_many_emails', 'Too many e-mails to this address: wait before asking again.', taken.retryAfterSec);
-    if (taken.allowed) {
-      try {
-        await this.mail.sendSignupCode(email, code);
-      } catch (error) {
-        if (error instanceof EmailUnavailable) throw new DomainRefusal('email_unavailable', 'The service cannot send e-mail right now: try again later.');
-        throw error;
-      }
-    }
+    if (taken.allowed) await this.mail.sendSignupCode(email, code); // 503 email_unavailable when it cannot
     return { code_hash: await this.passwords.hash(code), sent_at: now.toISOString(), expires_at: new Date(now.getTime() + CODE_LIFETIME_MS).toISOString(), delivered: taken.allowed };
   }
 }
