@@ -2,7 +2,7 @@ import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
-import { Browser, signUp, startAccountsApp } from '../accounts/support';
+import { Browser, PASSWORD, signUp, startAccountsApp } from '../accounts/support';
 import { TestApi, appPerSuite, businessWithKey } from '../support/fixtures';
 
 /**
@@ -33,6 +33,9 @@ const BODY_ROUTES = [
   'POST /accounts/verify/resend',
   'POST /sessions',
   'POST /me/password',
+  'POST /api-keys',
+  'PATCH /api-keys/:id',
+  'POST /businesses',
 ] as const;
 
 const NOT_OBJECTS = ['null', ' null\n', '[]', '[{}]', '[{"metadata":null}]', '"x"', '""', '"{}"', '1', '0', '-1.5', 'true', 'false'];
@@ -62,12 +65,17 @@ function bodyRoutes(api: TestApi): string[] {
 describe('a body must be a JSON object on every route that takes one (spec §7)', () => {
   const ids: Record<string, string> = {};
   let person: Browser;
+  /** The signed-up person's business: the dashboard's key routes act for it (Service-Business). */
+  let personBusiness = '';
   const suite = appPerSuite(
     // the accounts capability with a real SMTP server: POST /me/password needs a signed-in person
     async () => {
       const accounts = await startAccountsApp('embedded');
       person = new Browser(accounts.api);
-      await signUp(accounts, person);
+      personBusiness = (await signUp(accounts, person)).businessId;
+      // creating a key needs a step-up (decision 0039); the key routes' ids are the person's business's
+      expect((await person.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
+      ids.apiKey = (await person.get('/api-keys', { 'service-business': personBusiness })).body.data[0].id;
       return { ...accounts.api, close: accounts.close };
     },
     async (api) => {
@@ -107,6 +115,7 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
     if (path.startsWith('/links/')) return path.replace(':id', ids.link);
     if (path.startsWith('/checkouts/')) return path.replace(':id', ids.open);
     if (path.startsWith('/webhooks/')) return path.replace(':id', ids.webhook);
+    if (path.startsWith('/api-keys/')) return path.replace(':id', ids.apiKey);
     return path;
   };
 
@@ -139,7 +148,11 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
           method,
           // a person's own route takes their session cookie (an API key there is 403 session_required)
           headers: {
-            ...(route.startsWith('POST /me/') ? { cookie: [...person.jar].map(([k, v]) => `${k}=${v}`).join('; ') } : { authorization: `Bearer ${suite.shop.secret_key}` }),
+            ...(route.startsWith('POST /me/') || route.startsWith('POST /businesses')
+              ? { cookie: [...person.jar].map(([k, v]) => `${k}=${v}`).join('; ') }
+              : route.includes(' /api-keys')
+                ? { cookie: [...person.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'service-business': personBusiness }
+                : { authorization: `Bearer ${suite.shop.secret_key}` }),
             'content-type': 'application/json',
             'idempotency-key': `k-${Math.random()}`,
           },

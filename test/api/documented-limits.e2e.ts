@@ -122,7 +122,10 @@ describe('the limits the OpenAPI document states for request bodies are the ones
     accounts = await startAccountsApp('embedded');
     api = accounts.api;
     const person = new Browser(api);
-    await signUp(accounts, person);
+    const personBusiness = { 'service-business': (await signUp(accounts, person)).businessId };
+    // creating a key needs a step-up (decision 0039)
+    expect((await person.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
+    const personKey = async () => (await person.post('/api-keys', { type: 'restricted', mode: 'test', permissions: { payments: 'read' } }, personBusiness)).body.data.id as string;
     doc = (await (await fetch(`${api.base}/openapi.json`)).json()) as OpenAPIObject;
     components = doc.components!.schemas as Record<string, Schema>;
     const shop = (await businessWithKey(api, true, 'Limits')).client;
@@ -154,6 +157,9 @@ describe('the limits the OpenAPI document states for request bodies are the ones
       { method: 'post', path: '/accounts/verify', base: { signup_id: 'sgn_none', code: '123456' }, send: (body) => new Browser(api).post('/accounts/verify', body), takesMaxima: false },
       { method: 'post', path: '/accounts/verify/resend', base: { signup_id: 'sgn_none' }, send: (body) => new Browser(api).post('/accounts/verify/resend', body), takesMaxima: false },
       { method: 'post', path: '/sessions', base: { email: 'nobody@people.example', password: PASSWORD }, send: (body) => new Browser(api).post('/sessions', body, challenge('sign_in')), takesMaxima: false },
+      { method: 'post', path: '/api-keys', base: { type: 'secret', mode: 'test' }, send: (body) => person.post('/api-keys', body, personBusiness), takesMaxima: false },
+      { method: 'patch', path: '/api-keys/{id}', base: {}, send: async (body) => person.call('PATCH', `/api-keys/${await personKey()}`, body, personBusiness), takesMaxima: false },
+      { method: 'post', path: '/businesses', base: { name: 'Limits', simulated: true }, send: (body) => person.post('/businesses', body), takesMaxima: true },
       { method: 'post', path: '/me/password', base: { current_password: 'not the password', new_password: PASSWORD }, send: (body) => person.post('/me/password', body), takesMaxima: false },
       { method: 'post', path: '/webhooks', base: { url: 'https://example.com/hook', event_types: ['payment.created'] }, send: (body) => shop.post('/webhooks', body), takesMaxima: true },
       {

@@ -91,26 +91,6 @@ export interface paths {
         patch: operations["updateCheckoutSettings"];
         trace?: never;
     };
-    "/api_keys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List API keys (dashboard sessions only)
-         * @description Dashboard sessions only: API keys get 403 session_required.
-         */
-        get: operations["listApiKeys"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/payments": {
         parameters: {
             query?: never;
@@ -939,6 +919,306 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/passkeys/registration/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start adding a passkey: the options for navigator.credentials.create()
+         * @description Needs a step-up within 15 minutes. The challenge is valid five minutes, once, in this session. An account with 10 passkeys is 409 `passkey_limit`.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The signed-in person’s own route: no Service-Business header.
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["post_me_passkeys_registration_options"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the person’s passkeys
+         * @description Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The signed-in person’s own route: no Service-Business header.
+         */
+        get: operations["get_me_passkeys"];
+        put?: never;
+        /**
+         * Add a passkey: the browser’s answer to the registration options
+         * @description Needs a step-up within 15 minutes. An answer that cannot be verified, or to no waiting options, is 400 `passkey_failed`; a passkey already on an account 409 `passkey_exists`; at most 10 per account (409 `passkey_limit`).
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The signed-in person’s own route: no Service-Business header.
+         */
+        post: operations["post_me_passkeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/me/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a passkey
+         * @description Needs a step-up within 15 minutes. Removing the only way left to sign in (no password, no other passkey) is 409 `last_sign_in_method`.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The signed-in person’s own route: no Service-Business header.
+         */
+        delete: operations["delete_me_passkeys_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkeys/authentication/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start signing in with a passkey: the options for navigator.credentials.get()
+         * @description Sets the `webauthn` cookie: the answer must come from this browser, within five minutes, once. Any of the person’s passkeys (discoverable credentials); user verification required.
+         *
+         *     Public: no credentials needed (a key sent anyway must be valid).
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["post_passkeys_authentication_options"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkeys/authentication/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a passkey: the browser’s answer to the options
+         * @description Sets the session and device cookies. A passkey on no account is 400 `passkey_unknown`; an answer that cannot be verified, from another browser, to used or expired options, or with a counter that did not grow, 400 `passkey_failed`.
+         *
+         *     Public: no credentials needed (a key sent anyway must be valid).
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["post_passkeys_authentication_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/current/step-up/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a passkey step-up: the options for navigator.credentials.get()
+         * @description An account without passkeys is 409 `no_passkeys` (step up with the password).
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The signed-in person’s own route: no Service-Business header.
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["post_sessions_current_step_up_options"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/current/step-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Step up: prove it is you with the current password or a passkey
+         * @description Exactly one of `current_password` and `credential`. A wrong password is 400 `invalid_credentials`, counted on the session’s own ladder (429 `too_many_attempts`); another person’s passkey 400 `passkey_unknown`; an assertion that cannot be verified 400 `passkey_failed`. Valid 15 minutes.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The signed-in person’s own route: no Service-Business header.
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["post_sessions_current_step_up"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the business’s API keys, newest first (revoked ones included; never a secret)
+         * @description Dashboard sessions only: API keys get 403 session_required.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key: secret, restricted (with permissions) or publishable
+         * @description The answer holds the whole key in `secret`, shown this once (kept only as a hash). The Idempotency-Key header is ignored: a replay would have to keep the secret.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a key’s name or a restricted key’s permissions (send only what changes)
+         * @description A publishable key has neither: 409 `publishable_key`. A revoked key cannot be changed: 409 `api_key_revoked`. A secret key’s permissions cannot be limited (create a restricted key): 400 `invalid_request`.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         */
+        patch: operations["updateApiKey"];
+        trace?: never;
+    };
+    "/api-keys/{id}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll a key: a new secret for the same key; the old one stops working at once
+         * @description The answer holds the new whole key in `secret`, shown this once. A revoked key: 409 `api_key_revoked`. The Idempotency-Key header is ignored.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["rollApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a key: it stops working at once, for good
+         * @description An already revoked key: 409 `api_key_revoked`.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         */
+        post: operations["revokeApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/businesses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a business for the signed-in person, who becomes its owner
+         * @description Session only. The business gets a secret and a publishable key whose secrets are not shown: create or roll a key (POST /api-keys) to get one.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The signed-in person’s own route: no Service-Business header.
+         */
+        post: operations["createBusiness"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks": {
         parameters: {
             query?: never;
@@ -1337,7 +1617,7 @@ export interface components {
              * @description How it was started.
              * @enum {string}
              */
-            method: "sign_up" | "password";
+            method: "sign_up" | "password" | "passkey";
             user_agent: string | null;
             /** Format: date-time */
             created_at: string;
@@ -1372,10 +1652,136 @@ export interface components {
              */
             resend_after: string;
         };
+        /** @description A passkey the person signs in or steps up with (its public key is not shown). */
+        Passkey: {
+            /** @enum {string} */
+            kind: "passkey";
+            /** @description pky_… */
+            id: string;
+            name: string;
+            /** @description How the browser reaches the authenticator (internal, hybrid, usb, nfc, ble). */
+            transports: string[];
+            /**
+             * @description multiDevice: synced between the person’s devices.
+             * @enum {string}
+             */
+            device_type: "singleDevice" | "multiDevice";
+            backed_up: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            last_used_at: string | null;
+        };
+        /** @description A session that proved its person again (spec §5.6). */
+        StepUp: {
+            /** @enum {string} */
+            kind: "step_up";
+            /** @enum {string} */
+            method: "password" | "passkey";
+            /**
+             * Format: date-time
+             * @description Sensitive changes are open to this session until then (15 minutes).
+             */
+            expires_at: string;
+        };
+        /** @description WebAuthn PublicKeyCredentialCreationOptionsJSON: give it to PublicKeyCredential.parseCreationOptionsFromJSON() and navigator.credentials.create(). The challenge is valid five minutes, once, in this session. */
+        PasskeyCreationOptions: {
+            [key: string]: unknown;
+        };
+        /** @description WebAuthn PublicKeyCredentialRequestOptionsJSON: give it to PublicKeyCredential.parseRequestOptionsFromJSON() and navigator.credentials.get(). The challenge is valid five minutes, once, in this browser. */
+        PasskeyRequestOptions: {
+            [key: string]: unknown;
+        };
         /** @description The account a verified sign-up opened and its first session. */
         VerifiedSignup: {
             account: components["schemas"]["Account"];
             session: components["schemas"]["Session"];
+        };
+        ApiKey: {
+            /** @enum {string} */
+            kind: "api_key";
+            /** @description key_… */
+            id: string;
+            business_id: string;
+            /** @enum {string} */
+            type: "secret" | "publishable" | "restricted";
+            /** @enum {string} */
+            mode: "live" | "test";
+            name: string | null;
+            /** @description A restricted key’s grants (write implies read; a resource left out is not accessible); null for a secret key (every permission) and a publishable key (none). */
+            permissions: {
+                /** @enum {string} */
+                payments?: "read" | "write";
+                /** @enum {string} */
+                checkouts?: "read" | "write";
+                /** @enum {string} */
+                customers?: "read" | "write";
+                /** @enum {string} */
+                links?: "read" | "write";
+                /** @enum {string} */
+                webhooks?: "read" | "write";
+                /** @enum {string} */
+                events?: "read" | "write";
+                /** @enum {string} */
+                search?: "read" | "write";
+                /** @enum {string} */
+                wallet?: "read" | "write";
+                /** @enum {string} */
+                business?: "read" | "write";
+            } | null;
+            /** @description The key’s prefix and last 4 characters, e.g. `sk_live_…a1b2`: never the secret. */
+            redacted_key: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it was revoked (it then stops working and cannot be changed).
+             */
+            revoked_at: string | null;
+        };
+        NewApiKey: {
+            /** @enum {string} */
+            kind: "api_key";
+            /** @description key_… */
+            id: string;
+            business_id: string;
+            /** @enum {string} */
+            type: "secret" | "publishable" | "restricted";
+            /** @enum {string} */
+            mode: "live" | "test";
+            name: string | null;
+            /** @description A restricted key’s grants (write implies read; a resource left out is not accessible); null for a secret key (every permission) and a publishable key (none). */
+            permissions: {
+                /** @enum {string} */
+                payments?: "read" | "write";
+                /** @enum {string} */
+                checkouts?: "read" | "write";
+                /** @enum {string} */
+                customers?: "read" | "write";
+                /** @enum {string} */
+                links?: "read" | "write";
+                /** @enum {string} */
+                webhooks?: "read" | "write";
+                /** @enum {string} */
+                events?: "read" | "write";
+                /** @enum {string} */
+                search?: "read" | "write";
+                /** @enum {string} */
+                wallet?: "read" | "write";
+                /** @enum {string} */
+                business?: "read" | "write";
+            } | null;
+            /** @description The key’s prefix and last 4 characters, e.g. `sk_live_…a1b2`: never the secret. */
+            redacted_key: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it was revoked (it then stops working and cannot be changed).
+             */
+            revoked_at: string | null;
+            /** @description The whole key, shown in this answer only: it is kept as a hash and cannot be shown again. */
+            secret: string;
         };
         /** @description A payment (spec §2) with its timeline, oldest first. */
         Payment: {
@@ -2507,6 +2913,50 @@ export interface components {
             /** @description The new password (400 weak_password says which rule it breaks). */
             new_password: string;
         };
+        Post_me_passkeysBody: {
+            /** @description What navigator.credentials.create() answered for the options of POST /me/passkeys/registration/options, as JSON (PublicKeyCredential.toJSON()). */
+            credential: unknown;
+            /** @description What the person calls it (default "Passkey"). */
+            name?: string;
+        };
+        Post_passkeys_authentication_verifyBody: {
+            /** @description What navigator.credentials.get() answered for the options of POST /passkeys/authentication/options, as JSON. */
+            credential: unknown;
+        };
+        Post_sessions_current_step_upBody: {
+            /** @description The current password (400 invalid_credentials when wrong; counted on the session’s own ladder). */
+            current_password?: string;
+            /** @description What navigator.credentials.get() answered for the options of POST /sessions/current/step-up/options, as JSON. */
+            credential?: unknown;
+        };
+        CreateApiKeyBody: {
+            /**
+             * @description secret (every permission), restricted (only its permissions) or publishable (public routes only; no name, no permissions).
+             * @enum {string}
+             */
+            type: "secret" | "publishable" | "restricted";
+            /**
+             * @description live or test (a simulated business has test keys only).
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /** @description A name to tell keys apart (not for publishable keys). */
+            name?: string | null;
+            /** @description Restricted keys only: resource to access (read, or write which implies read), e.g. {"payments": "write", "customers": "read"}, or the written form "payments:write,customers:read". Resources: payments, checkouts, customers, links, webhooks, events, search, wallet, business. A resource left out is not accessible. May be null. */
+            permissions?: unknown;
+        };
+        UpdateApiKeyBody: {
+            /** @description The new name; null or blank clears it. */
+            name?: string | null;
+            /** @description Restricted keys only: resource to access (read, or write which implies read), e.g. {"payments": "write", "customers": "read"}, or the written form "payments:write,customers:read". Resources: payments, checkouts, customers, links, webhooks, events, search, wallet, business. A resource left out is not accessible. Replaces the grants whole. May be null. */
+            permissions?: unknown;
+        };
+        CreateBusinessBody: {
+            /** @description The business’s name. */
+            name: string;
+            /** @description A simulated business (test keys, no chain watched). Default false: a live business, as at sign-up. */
+            simulated?: boolean;
+        };
         CreateWebhookEndpointBody: {
             /**
              * Format: uri
@@ -2539,7 +2989,7 @@ export interface components {
                  * @description Stable error code.
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_json" | "idempotency_key_required" | "unsupported_media_type" | "payload_too_large" | "unauthenticated" | "invalid_api_key" | "business_forbidden" | "permission_denied" | "test_mode_unavailable" | "session_required" | "cross_site_request" | "edge_forbidden" | "not_found" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "internal_error" | "temporarily_unavailable" | "upstream_unavailable" | "invalid_email" | "reference_in_use" | "not_accepting" | "business_suspended" | "payment_not_cancelable" | "payment_in_flight" | "payment_not_acceptable" | "payment_not_underpaid" | "remainder_unavailable" | "nothing_due" | "email_required" | "rail_unavailable" | "asset_unavailable" | "amount_out_of_range" | "invalid_tx_hash" | "customer_blocked" | "link_not_found" | "payment_not_found" | "payment_paid" | "payment_canceled" | "wrong_rail" | "checkout_canceled" | "checkout_failed" | "checkout_not_cancelable" | "checkout_not_supersedable" | "checkout_not_claimable" | "already_claimed" | "checkout_not_retryable" | "route_in_progress" | "no_route" | "stale_route" | "checkout_not_awaiting" | "payment_expired" | "checkout_expired" | "link_archived" | "link_has_payments" | "link_disabled" | "customer_exists" | "wallet_exists" | "wallet_required" | "external_wallet" | "invalid_address" | "wallet_change_pending" | "wallet_change_applied" | "webhook_limit" | "business_required" | "invalid_credentials" | "challenge_failed" | "weak_password" | "password_required" | "invalid_code" | "code_expired" | "verification_expired" | "password_reset_required" | "email_taken" | "current_session" | "too_many_attempts" | "too_many_emails" | "email_unavailable" | "step_up_required" | "api_key_revoked" | "publishable_key";
+                code: "invalid_request" | "invalid_json" | "idempotency_key_required" | "unsupported_media_type" | "payload_too_large" | "unauthenticated" | "invalid_api_key" | "business_forbidden" | "permission_denied" | "test_mode_unavailable" | "session_required" | "cross_site_request" | "edge_forbidden" | "not_found" | "idempotency_key_reused" | "idempotency_key_in_use" | "rate_limited" | "internal_error" | "temporarily_unavailable" | "upstream_unavailable" | "invalid_email" | "reference_in_use" | "not_accepting" | "business_suspended" | "payment_not_cancelable" | "payment_in_flight" | "payment_not_acceptable" | "payment_not_underpaid" | "remainder_unavailable" | "nothing_due" | "email_required" | "rail_unavailable" | "asset_unavailable" | "amount_out_of_range" | "invalid_tx_hash" | "customer_blocked" | "link_not_found" | "payment_not_found" | "payment_paid" | "payment_canceled" | "wrong_rail" | "checkout_canceled" | "checkout_failed" | "checkout_not_cancelable" | "checkout_not_supersedable" | "checkout_not_claimable" | "already_claimed" | "checkout_not_retryable" | "route_in_progress" | "no_route" | "stale_route" | "checkout_not_awaiting" | "payment_expired" | "checkout_expired" | "link_archived" | "link_has_payments" | "link_disabled" | "customer_exists" | "wallet_exists" | "wallet_required" | "external_wallet" | "invalid_address" | "wallet_change_pending" | "wallet_change_applied" | "webhook_limit" | "business_required" | "invalid_credentials" | "challenge_failed" | "weak_password" | "password_required" | "invalid_code" | "code_expired" | "verification_expired" | "password_reset_required" | "email_taken" | "current_session" | "too_many_attempts" | "too_many_emails" | "email_unavailable" | "step_up_required" | "passkey_failed" | "passkey_unknown" | "passkey_exists" | "passkey_limit" | "last_sign_in_method" | "no_passkeys" | "signup_browser_required" | "api_key_revoked" | "publishable_key";
                 /** @description For people; may change. */
                 message: string;
                 /** @description The input at fault, as a dotted path, when there is one. */
@@ -2572,6 +3022,14 @@ export interface components {
         /** @description A page of Session objects (the list envelope). */
         SessionList: components["schemas"]["ListEnvelope"] & {
             data: components["schemas"]["Session"][];
+        };
+        /** @description A page of Passkey objects (the list envelope). */
+        PasskeyList: components["schemas"]["ListEnvelope"] & {
+            data: components["schemas"]["Passkey"][];
+        };
+        /** @description A page of ApiKey objects (the list envelope). */
+        ApiKeyList: components["schemas"]["ListEnvelope"] & {
+            data: components["schemas"]["ApiKey"][];
         };
         /** @description A page of WebhookEndpoint objects (the list envelope). */
         WebhookEndpointList: components["schemas"]["ListEnvelope"] & {
@@ -2608,7 +3066,13 @@ export type ListEnvelope = components['schemas']['ListEnvelope'];
 export type Account = components['schemas']['Account'];
 export type Session = components['schemas']['Session'];
 export type Signup = components['schemas']['Signup'];
+export type Passkey = components['schemas']['Passkey'];
+export type StepUp = components['schemas']['StepUp'];
+export type PasskeyCreationOptions = components['schemas']['PasskeyCreationOptions'];
+export type PasskeyRequestOptions = components['schemas']['PasskeyRequestOptions'];
 export type VerifiedSignup = components['schemas']['VerifiedSignup'];
+export type ApiKey = components['schemas']['ApiKey'];
+export type NewApiKey = components['schemas']['NewApiKey'];
 export type Payment = components['schemas']['Payment'];
 export type Checkout = components['schemas']['Checkout'];
 export type Receipt = components['schemas']['Receipt'];
@@ -2644,6 +3108,12 @@ export type VerifySignUpBody = components['schemas']['VerifySignUpBody'];
 export type ResendSignUpCodeBody = components['schemas']['ResendSignUpCodeBody'];
 export type SignInBody = components['schemas']['SignInBody'];
 export type ChangePasswordBody = components['schemas']['ChangePasswordBody'];
+export type PostMePasskeysBody = components['schemas']['Post_me_passkeysBody'];
+export type PostPasskeysAuthenticationVerifyBody = components['schemas']['Post_passkeys_authentication_verifyBody'];
+export type PostSessionsCurrentStepUpBody = components['schemas']['Post_sessions_current_step_upBody'];
+export type CreateApiKeyBody = components['schemas']['CreateApiKeyBody'];
+export type UpdateApiKeyBody = components['schemas']['UpdateApiKeyBody'];
+export type CreateBusinessBody = components['schemas']['CreateBusinessBody'];
 export type CreateWebhookEndpointBody = components['schemas']['CreateWebhookEndpointBody'];
 export type UpdateWebhookEndpointBody = components['schemas']['UpdateWebhookEndpointBody'];
 export type Error = components['schemas']['Error'];
@@ -2652,6 +3122,8 @@ export type CustomerList = components['schemas']['CustomerList'];
 export type LinkList = components['schemas']['LinkList'];
 export type SearchResultList = components['schemas']['SearchResultList'];
 export type SessionList = components['schemas']['SessionList'];
+export type PasskeyList = components['schemas']['PasskeyList'];
+export type ApiKeyList = components['schemas']['ApiKeyList'];
 export type WebhookEndpointList = components['schemas']['WebhookEndpointList'];
 export type WebhookDeliveryList = components['schemas']['WebhookDeliveryList'];
 export type EventList = components['schemas']['EventList'];
@@ -3156,110 +3628,6 @@ export interface operations {
              *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
              */
             415: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description Internal error. Error codes:
-             *     - `internal_error`: failure on the service’s side
-             */
-            500: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description Unavailable. Error codes:
-             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
-             */
-            503: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listApiKeys: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success. */
-            200: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /**
-             * @description Bad request. Error codes:
-             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
-             */
-            400: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
-             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
-             */
-            401: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description Forbidden. Error codes:
-             *     - `edge_forbidden`: the request did not come through the API’s own address
-             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
-             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
-             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
-             */
-            403: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description Not found. Error codes:
-             *     - `not_found`: nothing with that ID for the business, or no such path
-             */
-            404: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     [name: string]: unknown;
@@ -9661,6 +10029,2048 @@ export interface operations {
             /**
              * @description Unavailable. Error codes:
              *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_me_passkeys_registration_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The WebAuthn creation options. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasskeyCreationOptions"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no dashboard session cookie was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `step_up_required`
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `passkey_limit`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests. Error codes:
+             *     - `rate_limited`: more than 20 requests per 10 minutes per IP address; wait Retry-After seconds
+             */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_me_passkeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The passkeys, oldest first (one page: at most 10). */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyList"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no dashboard session cookie was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_me_passkeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: a new random value per operation (1 to 255 characters). A 2xx response is kept 24 hours and replayed for the same key, method, path and body. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Post_me_passkeysBody"];
+            };
+        };
+        responses: {
+            /** @description The passkey. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Passkey"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
+             *     - `passkey_failed`
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no dashboard session cookie was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `step_up_required`
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `passkey_exists`
+             *     - `passkey_limit`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests. Error codes:
+             *     - `rate_limited`: more than 20 requests per 10 minutes per IP address; wait Retry-After seconds
+             */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side; retry with the same Idempotency-Key
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later with the same Idempotency-Key
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_me_passkeys_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The passkey, as it was. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Passkey"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no dashboard session cookie was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `step_up_required`
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `last_sign_in_method`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_passkeys_authentication_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The WebAuthn request options. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasskeyRequestOptions"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests. Error codes:
+             *     - `rate_limited`: more than 60 requests per 10 minutes per IP address; wait Retry-After seconds
+             */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_passkeys_authentication_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Post_passkeys_authentication_verifyBody"];
+            };
+        };
+        responses: {
+            /** @description The new session. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Session"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             *     - `passkey_failed`
+             *     - `passkey_unknown`
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests. Error codes:
+             *     - `rate_limited`: more than 60 requests per 10 minutes per IP address; wait Retry-After seconds
+             */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_sessions_current_step_up_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The WebAuthn request options, naming the person’s passkeys. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasskeyRequestOptions"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no dashboard session cookie was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `no_passkeys`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests. Error codes:
+             *     - `rate_limited`: more than 20 requests per 10 minutes per IP address; wait Retry-After seconds
+             */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    post_sessions_current_step_up: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Post_sessions_current_step_upBody"];
+            };
+        };
+        responses: {
+            /** @description Until when sensitive changes are open to this session. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StepUp"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             *     - `invalid_credentials`
+             *     - `passkey_failed`
+             *     - `passkey_unknown`
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no dashboard session cookie was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests. Error codes:
+             *     - `rate_limited`: more than 20 requests per 10 minutes per IP address; wait Retry-After seconds
+             *     - `too_many_attempts`
+             */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                /** @description 1 to 100, default 25. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of API keys. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyBody"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret shown once. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NewApiKey"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `step_up_required`
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateApiKeyBody"];
+            };
+        };
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `publishable_key`
+             *     - `api_key_revoked`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rollApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, with its new secret shown once. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NewApiKey"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `step_up_required`
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `api_key_revoked`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: a new random value per operation (1 to 255 characters). A 2xx response is kept 24 hours and replayed for the same key, method, path and body. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, revoked. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `step_up_required`
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `api_key_revoked`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side; retry with the same Idempotency-Key
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later with the same Idempotency-Key
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createBusiness: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: a new random value per operation (1 to 255 characters). A 2xx response is kept 24 hours and replayed for the same key, method, path and body. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBusinessBody"];
+            };
+        };
+        responses: {
+            /** @description The business. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Business"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no dashboard session cookie was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side; retry with the same Idempotency-Key
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later with the same Idempotency-Key
              */
             503: {
                 headers: {

@@ -12,7 +12,12 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /business': 'getBusiness',
   'GET /checkout-settings': 'getCheckoutSettings',
   'PATCH /checkout-settings': 'updateCheckoutSettings',
-  'GET /api_keys': 'listApiKeys',
+  'GET /api-keys': 'listApiKeys',
+  'POST /api-keys': 'createApiKey',
+  'PATCH /api-keys/{id}': 'updateApiKey',
+  'POST /api-keys/{id}/roll': 'rollApiKey',
+  'POST /api-keys/{id}/revoke': 'revokeApiKey',
+  'POST /businesses': 'createBusiness',
 
   'POST /accounts': 'signUp',
   'POST /accounts/verify': 'verifySignUp',
