@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { businessWithKey } from '../support/fixtures';
-import { AccountsTestApp, Browser, PASSWORD, signIn, signUp, startAccountsApp } from './support';
+import { AccountsTestApp, Browser, challenge, PASSWORD, signIn, signUp, startAccountsApp } from './support';
 import { SoftwareAuthenticator } from './software-authenticator';
 
 const MINUTE = 60 * 1000;
@@ -44,7 +44,7 @@ describe('passkeys and step-up over HTTP', () => {
   }
 
   async function passkeySignIn(b: Browser, authenticator: SoftwareAuthenticator, tweak?: Parameters<SoftwareAuthenticator['get']>[2]) {
-    const options = await b.post('/passkeys/authentication/options');
+    const options = await b.post('/passkeys/authentication/options', undefined, challenge('sign_in'));
     expect(options.status).toBe(200);
     const credential = authenticator.get(options.body.data, undefined, tweak);
     return { credential, result: await b.post('/passkeys/authentication/verify', { credential }) };
@@ -164,19 +164,19 @@ describe('passkeys and step-up over HTTP', () => {
     expect([unknown.result.status, unknown.result.body.error.code]).toEqual([400, 'passkey_unknown']);
     // a signature that does not verify
     const c = browser();
-    const options = await c.post('/passkeys/authentication/options');
+    const options = await c.post('/passkeys/authentication/options', undefined, challenge('sign_in'));
     const tampered = authenticator.get(options.body.data);
     tampered.response.signature = Buffer.from(randomBytes(70)).toString('base64url');
     const bad = await c.post('/passkeys/authentication/verify', { credential: tampered });
     expect([bad.status, bad.body.error.code]).toEqual([400, 'passkey_failed']);
     // options asked in one browser, answered from another (no webauthn cookie there)
     const asker = browser();
-    const asked = await asker.post('/passkeys/authentication/options');
+    const asked = await asker.post('/passkeys/authentication/options', undefined, challenge('sign_in'));
     const elsewhere = await browser().post('/passkeys/authentication/verify', { credential: authenticator.get(asked.body.data) });
     expect([elsewhere.status, elsewhere.body.error.code]).toEqual([400, 'passkey_failed']);
     // older than five minutes
     const late = browser();
-    const old = await late.post('/passkeys/authentication/options');
+    const old = await late.post('/passkeys/authentication/options', undefined, challenge('sign_in'));
     app.clock.advance(5 * MINUTE + 1000);
     const expired = await late.post('/passkeys/authentication/verify', { credential: authenticator.get(old.body.data) });
     expect([expired.status, expired.body.error.code]).toEqual([400, 'passkey_failed']);
@@ -191,9 +191,11 @@ describe('passkeys and step-up over HTTP', () => {
     expect(fine.result.status).toBe(201);
   });
 
-  it('refuses passkey sign-in from another site (403 cross_site_request)', async () => {
+  it('passkey sign-in options need the bot challenge (400 challenge_failed) and refuse another site (403 cross_site_request)', async () => {
+    const bare = await browser().post('/passkeys/authentication/options');
+    expect([bare.status, bare.body.error.code, bare.body.error.field]).toEqual([400, 'challenge_failed', 'Service-Challenge']);
     const evil = new Browser(app.api, 'https://evil.example');
-    const options = await evil.post('/passkeys/authentication/options');
+    const options = await evil.post('/passkeys/authentication/options', undefined, challenge('sign_in'));
     expect([options.status, options.body.error.code]).toEqual([403, 'cross_site_request']);
   });
 
@@ -305,7 +307,7 @@ describe('passkeys and step-up over HTTP', () => {
       for (const body of bodies) {
         if (path.endsWith('/options')) await b.post(path.startsWith('/passkeys') ? path : path, undefined);
         else if (path === '/me/passkeys') await b.post('/me/passkeys/registration/options');
-        else if (path === '/passkeys/authentication/verify') await b.post('/passkeys/authentication/options');
+        else if (path === '/passkeys/authentication/verify') await b.post('/passkeys/authentication/options', undefined, challenge('sign_in'));
         else await b.post('/sessions/current/step-up/options');
         const answer = await b.call('POST', path, body);
         expect({ path, body, status: answer.status < 500 }).toEqual({ path, body, status: true });

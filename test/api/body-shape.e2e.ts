@@ -33,6 +33,9 @@ const BODY_ROUTES = [
   'POST /accounts/verify/resend',
   'POST /sessions',
   'POST /me/password',
+  'POST /me/passkeys',
+  'POST /passkeys/authentication/verify',
+  'POST /sessions/current/step-up',
   'POST /api-keys',
   'PATCH /api-keys/:id',
   'POST /businesses',
@@ -73,7 +76,7 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
       const accounts = await startAccountsApp('embedded');
       person = new Browser(accounts.api);
       personBusiness = (await signUp(accounts, person)).businessId;
-      // creating a key needs a step-up (decision 0039); the key routes' ids are the person's business's
+      // POST /me/passkeys (decision 0037) and creating a key (decision 0039) need a step-up; the key routes' ids are the person's business's
       expect((await person.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
       ids.apiKey = (await person.get('/api-keys', { 'service-business': personBusiness })).body.data[0].id;
       return { ...accounts.api, close: accounts.close };
@@ -148,8 +151,9 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
           method,
           // a person's own route takes their session cookie (an API key there is 403 session_required)
           headers: {
-            ...(route.startsWith('POST /me/') || route.startsWith('POST /businesses')
-              ? { cookie: [...person.jar].map(([k, v]) => `${k}=${v}`).join('; ') }
+            ...(route.startsWith('POST /me/') || route.startsWith('POST /sessions/current/') || route.startsWith('POST /businesses')
+              ? // from an address per route: the person's routes share small per-IP limits (me.sensitive)
+                { cookie: [...person.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'x-forwarded-for': `172.31.${BODY_ROUTES.indexOf(route)}.1` }
               : route.includes(' /api-keys')
                 ? { cookie: [...person.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'service-business': personBusiness }
                 : { authorization: `Bearer ${suite.shop.secret_key}` }),

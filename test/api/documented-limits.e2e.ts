@@ -2,7 +2,13 @@ import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } fr
 import { describeApi } from '../../apps/api/src/platform/openapi';
 import { randomUUID } from 'node:crypto';
 import { AccountsTestApp, Browser, challenge, PASSWORD, newEmail, signUp, startAccountsApp } from '../accounts/support';
+import { SoftwareAuthenticator } from '../accounts/software-authenticator';
 import { Answer, TestApi, businessWithKey } from '../support/fixtures';
+
+/** Well-formed WebAuthn answers (to no waiting options: their other fields are what is tried). */
+const authenticator = new SoftwareAuthenticator('http://127.0.0.1');
+const PASSKEY_REGISTRATION = authenticator.create({ challenge: 'AAAA', rp: { id: '127.0.0.1', name: 'x' }, user: { id: 'dQ', name: 'u' } });
+const PASSKEY_ASSERTION = authenticator.get({ challenge: 'AAAA', rpId: '127.0.0.1' });
 
 /**
  * The request bodies the document describes are the ones the server takes (issue 18): for every
@@ -123,9 +129,16 @@ describe('the limits the OpenAPI document states for request bodies are the ones
     api = accounts.api;
     const person = new Browser(api);
     const personBusiness = { 'service-business': (await signUp(accounts, person)).businessId };
-    // creating a key needs a step-up (decision 0039)
+    // the passkey routes (decision 0037) and creating a key (decision 0039) need a step-up; each passkey route from a browser of its own (per-IP limits), with the same session
     expect((await person.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
     const personKey = async () => (await person.post('/api-keys', { type: 'restricted', mode: 'test', permissions: { payments: 'read' } }, personBusiness)).body.data.id as string;
+    const samePerson = () => {
+      const other = new Browser(api);
+      for (const [name, value] of person.jar) other.jar.set(name, value);
+      return other;
+    };
+    const registering = samePerson();
+    const steppingUp = samePerson();
     doc = (await (await fetch(`${api.base}/openapi.json`)).json()) as OpenAPIObject;
     components = doc.components!.schemas as Record<string, Schema>;
     const shop = (await businessWithKey(api, true, 'Limits')).client;
@@ -161,6 +174,9 @@ describe('the limits the OpenAPI document states for request bodies are the ones
       { method: 'patch', path: '/api-keys/{id}', base: {}, send: async (body) => person.call('PATCH', `/api-keys/${await personKey()}`, body, personBusiness), takesMaxima: false },
       { method: 'post', path: '/businesses', base: { name: 'Limits', simulated: true }, send: (body) => person.post('/businesses', body), takesMaxima: true },
       { method: 'post', path: '/me/password', base: { current_password: 'not the password', new_password: PASSWORD }, send: (body) => person.post('/me/password', body), takesMaxima: false },
+      { method: 'post', path: '/me/passkeys', base: { credential: PASSKEY_REGISTRATION }, send: (body) => registering.post('/me/passkeys', body), takesMaxima: false },
+      { method: 'post', path: '/passkeys/authentication/verify', base: { credential: PASSKEY_ASSERTION }, send: (body) => new Browser(api).post('/passkeys/authentication/verify', body), takesMaxima: false },
+      { method: 'post', path: '/sessions/current/step-up', base: { current_password: 'not the password' }, send: (body) => steppingUp.post('/sessions/current/step-up', body), takesMaxima: false },
       { method: 'post', path: '/webhooks', base: { url: 'https://example.com/hook', event_types: ['payment.created'] }, send: (body) => shop.post('/webhooks', body), takesMaxima: true },
       {
         method: 'patch',

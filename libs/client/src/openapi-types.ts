@@ -938,7 +938,7 @@ export interface paths {
          *
          *     The Idempotency-Key is ignored: the response is never stored or replayed.
          */
-        post: operations["post_me_passkeys_registration_options"];
+        post: operations["startPasskeyRegistration"];
         delete?: never;
         options?: never;
         head?: never;
@@ -958,7 +958,7 @@ export interface paths {
          *
          *     The signed-in person’s own route: no Service-Business header.
          */
-        get: operations["get_me_passkeys"];
+        get: operations["listPasskeys"];
         put?: never;
         /**
          * Add a passkey: the browser’s answer to the registration options
@@ -968,7 +968,7 @@ export interface paths {
          *
          *     The signed-in person’s own route: no Service-Business header.
          */
-        post: operations["post_me_passkeys"];
+        post: operations["addPasskey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -993,7 +993,7 @@ export interface paths {
          *
          *     The signed-in person’s own route: no Service-Business header.
          */
-        delete: operations["delete_me_passkeys_id"];
+        delete: operations["removePasskey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1010,13 +1010,13 @@ export interface paths {
         put?: never;
         /**
          * Start signing in with a passkey: the options for navigator.credentials.get()
-         * @description Sets the `webauthn` cookie: the answer must come from this browser, within five minutes, once. Any of the person’s passkeys (discoverable credentials); user verification required.
+         * @description A sign-in: it needs a bot-challenge token (spec §5.9; the verify step needs none). Sets the `webauthn` cookie: the answer must come from this browser, within five minutes, once. Any of the person’s passkeys (discoverable credentials); user verification required.
          *
          *     Public: no credentials needed (a key sent anyway must be valid).
          *
          *     The Idempotency-Key is ignored: the response is never stored or replayed.
          */
-        post: operations["post_passkeys_authentication_options"];
+        post: operations["startPasskeySignIn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1040,7 +1040,7 @@ export interface paths {
          *
          *     The Idempotency-Key is ignored: the response is never stored or replayed.
          */
-        post: operations["post_passkeys_authentication_verify"];
+        post: operations["signInWithPasskey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1066,7 +1066,7 @@ export interface paths {
          *
          *     The Idempotency-Key is ignored: the response is never stored or replayed.
          */
-        post: operations["post_sessions_current_step_up_options"];
+        post: operations["startStepUp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1092,7 +1092,7 @@ export interface paths {
          *
          *     The Idempotency-Key is ignored: the response is never stored or replayed.
          */
-        post: operations["post_sessions_current_step_up"];
+        post: operations["stepUp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2913,21 +2913,27 @@ export interface components {
             /** @description The new password (400 weak_password says which rule it breaks). */
             new_password: string;
         };
-        Post_me_passkeysBody: {
+        AddPasskeyBody: {
             /** @description What navigator.credentials.create() answered for the options of POST /me/passkeys/registration/options, as JSON (PublicKeyCredential.toJSON()). */
-            credential: unknown;
+            credential: {
+                [key: string]: unknown;
+            };
             /** @description What the person calls it (default "Passkey"). */
             name?: string;
         };
-        Post_passkeys_authentication_verifyBody: {
+        SignInWithPasskeyBody: {
             /** @description What navigator.credentials.get() answered for the options of POST /passkeys/authentication/options, as JSON. */
-            credential: unknown;
+            credential: {
+                [key: string]: unknown;
+            };
         };
-        Post_sessions_current_step_upBody: {
+        StepUpBody: {
             /** @description The current password (400 invalid_credentials when wrong; counted on the session’s own ladder). */
             current_password?: string;
             /** @description What navigator.credentials.get() answered for the options of POST /sessions/current/step-up/options, as JSON. */
-            credential?: unknown;
+            credential?: {
+                [key: string]: unknown;
+            };
         };
         CreateApiKeyBody: {
             /**
@@ -3108,9 +3114,9 @@ export type VerifySignUpBody = components['schemas']['VerifySignUpBody'];
 export type ResendSignUpCodeBody = components['schemas']['ResendSignUpCodeBody'];
 export type SignInBody = components['schemas']['SignInBody'];
 export type ChangePasswordBody = components['schemas']['ChangePasswordBody'];
-export type PostMePasskeysBody = components['schemas']['Post_me_passkeysBody'];
-export type PostPasskeysAuthenticationVerifyBody = components['schemas']['Post_passkeys_authentication_verifyBody'];
-export type PostSessionsCurrentStepUpBody = components['schemas']['Post_sessions_current_step_upBody'];
+export type AddPasskeyBody = components['schemas']['AddPasskeyBody'];
+export type SignInWithPasskeyBody = components['schemas']['SignInWithPasskeyBody'];
+export type StepUpBody = components['schemas']['StepUpBody'];
 export type CreateApiKeyBody = components['schemas']['CreateApiKeyBody'];
 export type UpdateApiKeyBody = components['schemas']['UpdateApiKeyBody'];
 export type CreateBusinessBody = components['schemas']['CreateBusinessBody'];
@@ -10041,7 +10047,7 @@ export interface operations {
             };
         };
     };
-    post_me_passkeys_registration_options: {
+    startPasskeyRegistration: {
         parameters: {
             query?: never;
             header?: never;
@@ -10201,7 +10207,7 @@ export interface operations {
             };
         };
     };
-    get_me_passkeys: {
+    listPasskeys: {
         parameters: {
             query?: never;
             header?: never;
@@ -10291,7 +10297,7 @@ export interface operations {
             };
         };
     };
-    post_me_passkeys: {
+    addPasskey: {
         parameters: {
             query?: never;
             header?: {
@@ -10303,7 +10309,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Post_me_passkeysBody"];
+                "application/json": components["schemas"]["AddPasskeyBody"];
             };
         };
         responses: {
@@ -10463,7 +10469,7 @@ export interface operations {
             };
         };
     };
-    delete_me_passkeys_id: {
+    removePasskey: {
         parameters: {
             query?: never;
             header?: never;
@@ -10611,10 +10617,13 @@ export interface operations {
             };
         };
     };
-    post_passkeys_authentication_options: {
+    startPasskeySignIn: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description A passed bot-challenge token for the sign_in form (Cloudflare Turnstile: the widget's response, its action `sign_in`). Each token passes once. */
+                "Service-Challenge": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10635,6 +10644,7 @@ export interface operations {
             /**
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `challenge_failed`: the Service-Challenge header holds no passed bot-challenge token for the sign_in form: missing, refused, already used or from another form
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
              */
             400: {
@@ -10756,7 +10766,7 @@ export interface operations {
             };
         };
     };
-    post_passkeys_authentication_verify: {
+    signInWithPasskey: {
         parameters: {
             query?: never;
             header?: never;
@@ -10765,7 +10775,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["Post_passkeys_authentication_verifyBody"];
+                "application/json": components["schemas"]["SignInWithPasskeyBody"];
             };
         };
         responses: {
@@ -10907,7 +10917,7 @@ export interface operations {
             };
         };
     };
-    post_sessions_current_step_up_options: {
+    startStepUp: {
         parameters: {
             query?: never;
             header?: never;
@@ -11066,7 +11076,7 @@ export interface operations {
             };
         };
     };
-    post_sessions_current_step_up: {
+    stepUp: {
         parameters: {
             query?: never;
             header?: never;
@@ -11075,7 +11085,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["Post_sessions_current_step_upBody"];
+                "application/json": components["schemas"]["StepUpBody"];
             };
         };
         responses: {

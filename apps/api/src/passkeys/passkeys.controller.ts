@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PasskeySignInCommand, PasskeySignInRequest, StartPasskeySignInCommand } from '@lib/accounts';
+import { RequiresChallenge } from '@lib/challenge';
 import { APP_CONFIG, AppConfig } from '@lib/core';
 import { Public, SameOriginOnly } from '../auth/auth.decorators';
 import { DashboardCookies } from '../auth/cookies';
@@ -31,12 +32,14 @@ export class PasskeysController {
 
   @ApiOperation({
     summary: 'Start signing in with a passkey: the options for navigator.credentials.get()',
-    description: 'Sets the `webauthn` cookie: the answer must come from this browser, within five minutes, once. Any of the person’s passkeys (discoverable credentials); user verification required.',
+    description:
+      'A sign-in: it needs a bot-challenge token (spec §5.9; the verify step needs none). Sets the `webauthn` cookie: the answer must come from this browser, within five minutes, once. Any of the person’s passkeys (discoverable credentials); user verification required.',
   })
   @ApiOkResponse({ description: 'The WebAuthn request options.', schema: dataOf(REQUEST_OPTIONS_SCHEMA) })
   @ApiErrors('cross_site_request')
   @Public()
   @SameOriginOnly()
+  @RequiresChallenge('sign_in')
   @RateLimit('passkeys.authentication')
   @IdempotencyKeyIgnored()
   @PostAction('options')

@@ -62,6 +62,8 @@ const TYPED: Record<string, Mutable> = {
   isBoolean: { type: 'boolean' },
   isArray: { type: 'array' },
   isObject: { type: 'object', additionalProperties: true }, // any members: the validator checks none
+  isWebauthnRegistration: { type: 'object', additionalProperties: true }, // libs/accounts passkeys/passkey-input.ts: a browser's PublicKeyCredential JSON (WebAuthn checks its members)
+  isWebauthnAuthentication: { type: 'object', additionalProperties: true }, // the same, of navigator.credentials.get()
   isDate: { type: 'string', format: 'date-time' },
   isDateString: { type: 'string', format: 'date-time' },
   isIso8601: { type: 'string', format: 'date-time' },

@@ -29,7 +29,7 @@ export function isCredentialJson(value: unknown, kind: 'registration' | 'authent
 /** `credential`: the browser's PublicKeyCredential as JSON; a wrong shape is 400 invalid_request on `credential`. */
 export function Credential(kind: 'registration' | 'authentication', required = true): PropertyDecorator {
   return applyDecorators(
-    ValidateBy({ name: `isWebauthn_${kind}`, validator: { validate: (v: unknown) => isCredentialJson(v, kind), defaultMessage: () => `credential must be the browser's ${kind} PublicKeyCredential as JSON` } }),
+    ValidateBy({ name: kind === 'registration' ? 'isWebauthnRegistration' : 'isWebauthnAuthentication', validator: { validate: (v: unknown) => isCredentialJson(v, kind), defaultMessage: () => `credential must be the browser's ${kind} PublicKeyCredential as JSON` } }),
     ...(required ? [] : [ValidateIf((_o: object, v: unknown) => v !== undefined)]),
     Transform(({ value }: { value: unknown }) => (isRecord(value) ? { ...value, clientExtensionResults: value.clientExtensionResults ?? {} } : value)),
   );
