@@ -2948,14 +2948,18 @@ export interface components {
             mode: "live" | "test";
             /** @description A name to tell keys apart (not for publishable keys). */
             name?: string | null;
-            /** @description Restricted keys only: resource to access (read, or write which implies read), e.g. {"payments": "write", "customers": "read"}, or the written form "payments:write,customers:read". Resources: payments, checkouts, customers, links, webhooks, events, search, wallet, business. A resource left out is not accessible. May be null. */
-            permissions?: unknown;
+            /** @description Restricted keys only: resource to access (read, or write which implies read), e.g. {"payments": "write", "customers": "read"}; a resource left out is not accessible. Resources: payments, checkouts, customers, links, webhooks, events, search, wallet, business. */
+            permissions?: {
+                [key: string]: "read" | "write";
+            } | null;
         };
         UpdateApiKeyBody: {
             /** @description The new name; null or blank clears it. */
             name?: string | null;
-            /** @description Restricted keys only: resource to access (read, or write which implies read), e.g. {"payments": "write", "customers": "read"}, or the written form "payments:write,customers:read". Resources: payments, checkouts, customers, links, webhooks, events, search, wallet, business. A resource left out is not accessible. Replaces the grants whole. May be null. */
-            permissions?: unknown;
+            /** @description Restricted keys only: resource to access (read, or write which implies read), e.g. {"payments": "write", "customers": "read"}; a resource left out is not accessible. Resources: payments, checkouts, customers, links, webhooks, events, search, wallet, business. Replaces the grants whole (a restricted key keeps at least one). */
+            permissions?: {
+                [key: string]: "read" | "write";
+            } | null;
         };
         CreateBusinessBody: {
             /** @description The business’s name. */

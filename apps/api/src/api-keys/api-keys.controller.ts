@@ -4,13 +4,13 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import type { FastifyRequest } from 'fastify';
 import {
   CreateApiKeyCommand,
-  CreateApiKeyDto,
+  CreateApiKeyRequest,
   CreatedKey,
   ListApiKeysQuery,
   RevokeApiKeyCommand,
   RollApiKeyCommand,
   UpdateApiKeyCommand,
-  UpdateApiKeyDto,
+  UpdateApiKeyRequest,
   type Business,
 } from '@lib/businesses';
 import { DashboardOnly } from '../auth/auth.decorators';
@@ -55,7 +55,7 @@ export class ApiKeysController {
   @RequiresStepUp()
   @IdempotencyKeyIgnored()
   @Post()
-  async create(@CurrentBusiness() business: Business, @Body() body: CreateApiKeyDto, @Req() request: FastifyRequest) {
+  async create(@CurrentBusiness() business: Business, @Body() body: CreateApiKeyRequest, @Req() request: FastifyRequest) {
     return { data: shownOnce(await this.commands.execute(new CreateApiKeyCommand(business.id, body, writeMeta(request)))) };
   }
 
@@ -66,7 +66,7 @@ export class ApiKeysController {
   @ApiOkResponse({ description: 'The key.', schema: dataOf(API_KEY_SCHEMA) })
   @ApiErrors('not_found', 'publishable_key', 'api_key_revoked')
   @Patch(':id')
-  async update(@CurrentBusiness() business: Business, @Param('id') id: string, @Body() body: UpdateApiKeyDto, @Req() request: FastifyRequest) {
+  async update(@CurrentBusiness() business: Business, @Param('id') id: string, @Body() body: UpdateApiKeyRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new UpdateApiKeyCommand(business.id, id, body, writeMeta(request))) };
   }
 
