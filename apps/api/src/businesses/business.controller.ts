@@ -2,7 +2,7 @@ import { Body, Controller, Get, Patch, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { BusinessService, type Business } from '@lib/businesses';
+import type { Business } from '@lib/businesses';
 import { ChangeCheckoutSettingsCommand, ChangeCheckoutSettingsDto, GetBusinessQuery, GetCheckoutSettingsQuery } from '@lib/businesses';
 import { LiveModeAction, RequiresPermission } from '../auth/auth.decorators';
 import { CurrentBusiness, writeMeta } from '../auth/request-auth';
@@ -14,7 +14,6 @@ export class BusinessController {
   constructor(
     private readonly queries: QueryBus,
     private readonly commands: CommandBus,
-    private readonly businesses: BusinessService,
   ) {}
 
   /** The business the key belongs to. */
