@@ -337,10 +337,10 @@ describe('accounts and sessions over HTTP', () => {
     expect([ended.status, ended.body.error.code]).toEqual([401, 'unauthenticated']);
   });
 
-  it('opens the dashboard-only routes to sessions: GET /api_keys lists the business’s keys without secrets', async () => {
+  it('opens the dashboard-only routes to sessions: GET /api-keys lists the business’s keys without secrets', async () => {
     const b = browser();
     const { businessId } = await signUp(app, b);
-    const keys = await b.forBusiness(businessId).get('/api_keys');
+    const keys = await b.forBusiness(businessId).get('/api-keys');
     expect(keys.status).toBe(200);
     expect(keys.body.data.map((k: { type: string; mode: string }) => [k.type, k.mode]).sort()).toEqual([
       ['publishable', 'test'],

@@ -117,11 +117,11 @@ describe('authentication and keys (spec §5)', () => {
   });
 
   it('answers API keys on dashboard-only routes with 403 session_required', async () => {
-    expectError(await call('GET', '/api_keys', suite.live.secret_key), 403, 'session_required');
+    expectError(await call('GET', '/api-keys', suite.live.secret_key), 403, 'session_required');
     expectError(await call('DELETE', '/wallet', suite.live.secret_key), 403, 'session_required');
     expectError(await call('POST', '/wallet/transactions', suite.live.secret_key), 403, 'session_required');
     expectError(await call('GET', '/probe-auth/dashboard', suite.live.secret_key), 403, 'session_required');
-    expectError(await call('GET', '/api_keys'), 401, 'unauthenticated');
+    expectError(await call('GET', '/api-keys'), 401, 'unauthenticated');
   });
 
   it('stops accepting a revoked key at once', async () => {

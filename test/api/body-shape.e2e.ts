@@ -48,6 +48,9 @@ const BODY_ROUTES = [
   'POST /password-resets/check',
   'POST /password-resets/confirm',
   'POST /wallet/transactions',
+  'POST /api-keys',
+  'PATCH /api-keys/:id',
+  'POST /businesses',
 ] as const;
 
 const NOT_OBJECTS = ['null', ' null\n', '[]', '[{}]', '[{"metadata":null}]', '"x"', '""', '"{}"', '1', '0', '-1.5', 'true', 'false'];
@@ -77,15 +80,16 @@ function bodyRoutes(api: TestApi): string[] {
 describe('a body must be a JSON object on every route that takes one (spec §7)', () => {
   const ids: Record<string, string> = {};
   let person: Browser;
-  let personBusiness: string;
+  let personBusiness = '';
   const suite = appPerSuite(
     // the accounts capability with a real SMTP server: POST /me/password needs a signed-in person
     async () => {
       const accounts = await startAccountsApp('embedded');
       person = new Browser(accounts.api);
       personBusiness = (await signUp(accounts, person)).businessId;
-      // POST /me/passkeys needs a step-up (decision 0037)
+      // POST /me/passkeys (decision 0037) and creating a key (decision 0039) need a step-up; the key routes' ids are the person's business's
       expect((await person.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
+      ids.apiKey = (await person.get('/api-keys', { 'service-business': personBusiness })).body.data[0].id;
       return { ...accounts.api, close: accounts.close };
     },
     async (api) => {
@@ -127,6 +131,7 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
     if (path.startsWith('/checkouts/')) return path.replace(':id', ids.open);
     if (path.startsWith('/webhooks/')) return path.replace(':id', ids.webhook);
     if (path.startsWith('/businesses/')) return path.replace(':id', ids.business);
+    if (path.startsWith('/api-keys/')) return path.replace(':id', ids.apiKey);
     return path;
   };
 
@@ -160,10 +165,10 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
           method,
           // a person's own route takes their session cookie (an API key there is 403 session_required)
           headers: {
-            ...(route === 'POST /wallet/transactions'
+            ...(route === 'POST /wallet/transactions' || route.includes(' /api-keys')
               ? // a dashboard-only route: the session of a person acting for their business
                 { cookie: [...person.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'service-business': personBusiness }
-              : route.startsWith('POST /me/') || route.startsWith('POST /sessions/current/')
+              : route.startsWith('POST /me/') || route.startsWith('POST /sessions/current/') || route.startsWith('POST /businesses')
                 ? // from an address per route: the person's routes share small per-IP limits (me.sensitive)
                   { cookie: [...person.jar].map(([k, v]) => `${k}=${v}`).join('; '), 'x-forwarded-for': `172.31.${BODY_ROUTES.indexOf(route)}.1` }
                 : { authorization: `Bearer ${suite.shop.secret_key}` }),

@@ -130,11 +130,13 @@ describe('the limits the OpenAPI document states for request bodies are the ones
     api = accounts.api;
     const person = new Browser(api);
     const { email, businessId: personBusiness } = await signUp(accounts, person);
+    const personBusinessHeader = { 'service-business': personBusiness };
     // the same person in another browser (another address): /me/two-factor shares POST /me/password's per-IP budget (me.sensitive)
     const [twoStep, twoStepOff] = [new Browser(api), new Browser(api)];
     for (const b of [twoStep, twoStepOff]) if ((await signIn(b, email)).status !== 201) throw new Error('sign-in failed');
     // the passkey routes need a step-up (decision 0037); each route from a browser of its own (per-IP limits), with the same session
     expect((await person.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
+    const personKey = async () => (await person.post('/api-keys', { type: 'restricted', mode: 'test', permissions: { payments: 'read' } }, personBusinessHeader)).body.data.id as string;
     const samePerson = () => {
       const other = new Browser(api);
       for (const [name, value] of person.jar) other.jar.set(name, value);
@@ -183,6 +185,9 @@ describe('the limits the OpenAPI document states for request bodies are the ones
       { method: 'post', path: '/sessions', base: { email: 'nobody@people.example', password: PASSWORD }, send: (body) => new Browser(api).post('/sessions', body, challenge('sign_in')), takesMaxima: false },
       // dashboard sessions only: the person's business (a simulated one, its wallet made at sign-up); the signed transaction is refused after the body's limits
       { method: 'post', path: '/wallet/transactions', base: { asset: 'ETH', network: 'ethereum', amount: '0.001', to_address: '0x1111111111111111111111111111111111111111', signed_transaction: '0x00' }, send: (body) => person.forBusiness(personBusiness).post('/wallet/transactions', body, { 'idempotency-key': randomUUID() }), takesMaxima: false },
+      { method: 'post', path: '/api-keys', base: { type: 'secret', mode: 'test' }, send: (body) => person.post('/api-keys', body, personBusinessHeader), takesMaxima: false },
+      { method: 'patch', path: '/api-keys/{id}', base: {}, send: async (body) => person.call('PATCH', `/api-keys/${await personKey()}`, body, personBusinessHeader), takesMaxima: false },
+      { method: 'post', path: '/businesses', base: { name: 'Limits', simulated: true }, send: (body) => person.post('/businesses', body), takesMaxima: true },
       { method: 'post', path: '/me/password', base: { current_password: 'not the password', new_password: PASSWORD }, send: (body) => person.post('/me/password', body), takesMaxima: false },
       // two-step sign-in (decision 0036): an unknown challenge, no setup, off — each refused after validation
       { method: 'post', path: '/sessions/two-factor', base: { challenge_id: 'tfc_none', code: '123456' }, send: (body) => new Browser(api).post('/sessions/two-factor', body), takesMaxima: false },

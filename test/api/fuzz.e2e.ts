@@ -292,7 +292,7 @@ const COLLECTION_PREFIXES: Record<string, string> = {
   deliveries: 'dlv',
   transactions: 'wtx',
   'wallet-changes': 'wcr',
-  api_keys: 'key',
+  'api-keys': 'key',
   orders: 'ord',
 };
 

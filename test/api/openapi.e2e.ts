@@ -165,7 +165,7 @@ describe('OpenAPI document of the real app', () => {
         expect({ at: `${method} ${path} ${status}`, target }).toEqual({ at: `${method} ${path} ${status}`, target: expect.stringMatching(/^#\/components\/schemas\/[A-Z]/) });
       }
     }
-    expect(undescribed.sort()).toEqual(['delete /wallet 200', 'get /api_keys 200']);
+    expect(undescribed.sort()).toEqual(['delete /wallet 200']);
     const list = operation(suite.doc, 'get', '/payments').parameters as ParameterObject[];
     expect(list.map((p) => p.name)).toEqual(expect.arrayContaining(['status', 'metadata', 'customer', 'reference', 'limit', 'cursor']));
     expect(list.find((p) => p.name === 'metadata')).toMatchObject({ in: 'query', style: 'deepObject', explode: true, schema: { type: 'object', additionalProperties: { type: 'string' } } });
@@ -267,7 +267,7 @@ describe('OpenAPI document of the real app', () => {
   });
 
   it('marks the dashboard-only route with 403 session_required', () => {
-    const op = operation(suite.doc, 'get', '/api_keys');
+    const op = operation(suite.doc, 'get', '/api-keys');
     expect(op.security).toEqual([{ bearer: [] }]);
     expect(errorResponse(op, 403)['x-error-codes']).toContain('session_required');
     expect(errorResponse(op, 403)['x-error-codes']).not.toContain('permission_denied');

@@ -10,6 +10,7 @@ import { WebhookDispatcherModule } from '@lib/webhooks';
 import { OperationsModule } from '@lib/operations';
 import { allProjectors } from '@lib/wiring';
 import { AccountsHttpModule } from './accounts/accounts-http.module';
+import { ApiKeysHttpModule } from './api-keys/api-keys-http.module';
 import { BusinessController } from './businesses/business.controller';
 import { CustomersHttpModule } from './customers/customers-http.module';
 import { HealthController } from './health.controller';
@@ -55,6 +56,7 @@ export class AppModule {
         WalletsHttpModule,
         CheckoutPageModule,
         AccountsHttpModule,
+        ApiKeysHttpModule,
         ...defaults,
         ...imports,
       ],

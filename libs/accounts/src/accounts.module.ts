@@ -11,6 +11,7 @@ import { CodeMailer } from './app/code-mailer';
 import { SessionAuthenticator } from './app/session-authenticator';
 import { SessionStarter } from './app/session-starter';
 import { ChangePasswordHandler } from './commands/change-password/change-password.handler';
+import { OpenBusinessHandler } from './commands/open-business/open-business.handler';
 import { EndSessionHandler } from './commands/end-session/end-session.handler';
 import { ResendSignupCodeHandler } from './commands/resend-signup-code/resend-signup-code.handler';
 import { SignInHandler } from './commands/sign-in/sign-in.handler';
@@ -37,7 +38,7 @@ import { RecoveryOptions, recoveryProviders } from './recovery/recovery.provider
 import { GetAccountHandler } from './queries/get-account/get-account.handler';
 import { ListSessionsHandler } from './queries/list-sessions/list-sessions.handler';
 
-export const ACCOUNT_HANDLERS = [StartSignupHandler, VerifySignupHandler, ResendSignupCodeHandler, SignInHandler, EndSessionHandler, ChangePasswordHandler, GetAccountHandler, ListSessionsHandler];
+export const ACCOUNT_HANDLERS = [StartSignupHandler, VerifySignupHandler, ResendSignupCodeHandler, SignInHandler, EndSessionHandler, ChangePasswordHandler, OpenBusinessHandler, GetAccountHandler, ListSessionsHandler];
 
 /** Bindings of the ports (each left out: its default). */
 export interface AccountsOptions extends TwoFactorOptions, RecoveryOptions {

@@ -12,6 +12,8 @@ export * from './commands/account-input';
 export * from './commands/change-password/change-password.command';
 export * from './commands/change-password/change-password.dto';
 export * from './commands/end-session/end-session.command';
+export * from './commands/open-business/open-business.command';
+export * from './commands/open-business/open-business.dto';
 export * from './commands/resend-signup-code/resend-signup-code.command';
 export * from './commands/resend-signup-code/resend-signup-code.dto';
 export * from './commands/sign-in/sign-in.command';

@@ -30,6 +30,10 @@ export interface KeyState {
   kind: KeyKind;
   mode: KeyMode;
   revoked: boolean;
+  /** Absent from states folded before key changes existed: read as null. */
+  name?: string | null;
+  /** A restricted key's grants (absent: as created, unknown to this state; see updateApiKey). */
+  permissions?: Permissions | null;
 }
 
 export type BusinessState =
@@ -116,6 +120,30 @@ export interface RevokeApiKey {
   keyId: string;
 }
 
+/**
+ * Change a key's name or a restricted key's grants (PATCH /api-keys/{id}; decision 0039). A field
+ * left undefined is left as it is.
+ */
+export interface UpdateApiKey {
+  type: 'UpdateApiKey';
+  businessId: string;
+  keyId: string;
+  /** Trimmed, at most KEY_NAME_MAX characters, or null to clear it. */
+  name?: string | null;
+  /** Normalized grants (normalizePermissions). */
+  permissions?: Permissions;
+}
+
+/** Give a key a new secret (POST /api-keys/{id}/roll): the old one stops working at once. */
+export interface RollApiKey {
+  type: 'RollApiKey';
+  businessId: string;
+  keyId: string;
+  /** sha256 hex of the new key the caller minted (same kind and mode). */
+  secretHash: string;
+  last4: string;
+}
+
 /** An operator suspends the business: it creates no payments and opens no checkouts until reinstated. */
 export interface SuspendBusiness {
   type: 'SuspendBusiness';
@@ -177,6 +205,8 @@ export type BusinessCommand =
   | CreateBusiness
   | CreateApiKey
   | RevokeApiKey
+  | UpdateApiKey
+  | RollApiKey
   | SuspendBusiness
   | ReinstateBusiness
   | ChangeCheckoutSettings
@@ -204,6 +234,10 @@ export function decide(command: BusinessCommand, state: BusinessState, ctx: Deci
       return createApiKey(command, state, ctx);
     case 'RevokeApiKey':
       return revokeApiKey(command, state);
+    case 'UpdateApiKey':
+      return updateApiKey(command, state);
+    case 'RollApiKey':
+      return rollApiKey(command, state);
     case 'SuspendBusiness':
       return suspendBusiness(command, state, ctx);
     case 'ReinstateBusiness':
@@ -241,7 +275,21 @@ export function evolve(state: BusinessState, event: BusinessEvent): BusinessStat
       };
     case 'ApiKeyCreated':
       if (state.status === 'none') return state;
-      return { ...state, keys: { ...state.keys, [event.data.key_id]: { kind: event.data.kind, mode: event.data.mode, revoked: false } } };
+      return {
+        ...state,
+        keys: { ...state.keys, [event.data.key_id]: { kind: event.data.kind, mode: event.data.mode, revoked: false, name: event.data.name ?? null, permissions: event.data.permissions ?? null } },
+      };
+    case 'ApiKeyUpdated': {
+      if (state.status === 'none') return state;
+      const key = state.keys[event.data.key_id];
+      if (!key) return state;
+      const changed: KeyState = { ...key };
+      if (event.data.name !== undefined) changed.name = event.data.name;
+      if (event.data.permissions !== undefined) changed.permissions = event.data.permissions;
+      return { ...state, keys: { ...state.keys, [event.data.key_id]: changed } };
+    }
+    case 'ApiKeyRolled':
+      return state; // the secret's hash is no state any rule decides on
     case 'ApiKeyRevoked': {
       if (state.status === 'none') return state;
       const key = state.keys[event.data.key_id];
@@ -400,6 +448,43 @@ function revokeApiKey(command: RevokeApiKey, state: BusinessState): BusinessEven
   if (!key) throw new DomainError('not_found', `No API key ${command.keyId}.`);
   if (key.revoked) throw new DomainError('api_key_revoked', `API key ${command.keyId} is already revoked.`);
   return [{ type: 'ApiKeyRevoked', data: { key_id: command.keyId } }];
+}
+
+/** A key of this business, not revoked: 404 not_found, else 409 api_key_revoked (§7: a revoked key cannot be changed). */
+function changeableKey(business: Extract<BusinessState, { status: 'active' }>, keyId: string): KeyState {
+  const key = Object.prototype.hasOwnProperty.call(business.keys, keyId) ? business.keys[keyId] : undefined;
+  if (!key) throw new DomainError('not_found', `No API key ${keyId}.`);
+  if (key.revoked) throw new DomainError('api_key_revoked', `API key ${keyId} is revoked: a revoked key cannot be changed.`);
+  return key;
+}
+
+function updateApiKey(command: UpdateApiKey, state: BusinessState): BusinessEvent[] {
+  const business = existing(state, command.businessId);
+  const key = changeableKey(business, command.keyId);
+  if (key.kind === 'publishable') throw new DomainError('publishable_key', 'A publishable key has no name or permissions to change.');
+  const data: { key_id: string; name?: string | null; permissions?: Permissions } = { key_id: command.keyId };
+  if (command.name !== undefined && command.name !== (key.name ?? null)) data.name = command.name;
+  if (command.permissions !== undefined) {
+    if (key.kind !== 'restricted') {
+      throw new DomainError('invalid_request', 'A secret key has every permission; create a restricted key to limit access.', 'permissions');
+    }
+    const permissions = normalizePermissions(command.permissions);
+    if (Object.keys(permissions).length === 0) {
+      throw new DomainError('invalid_request', 'A restricted key needs at least one permission, for example payments:read.', 'permissions');
+    }
+    if (key.permissions === undefined || JSON.stringify(permissions) !== JSON.stringify(key.permissions)) data.permissions = permissions;
+  }
+  if (data.name === undefined && data.permissions === undefined) return []; // nothing changes: no event
+  return [{ type: 'ApiKeyUpdated', data }];
+}
+
+function rollApiKey(command: RollApiKey, state: BusinessState): BusinessEvent[] {
+  const business = existing(state, command.businessId);
+  changeableKey(business, command.keyId);
+  if (!/^[0-9a-f]{64}$/.test(command.secretHash) || !/^[0-9A-Za-z]{4}$/.test(command.last4)) {
+    throw new Error('RollApiKey needs the sha256 hex of a minted key and its last 4 characters');
+  }
+  return [{ type: 'ApiKeyRolled', data: { key_id: command.keyId, secret_hash: command.secretHash, last4: command.last4 } }];
 }
 
 function suspendBusiness(command: SuspendBusiness, state: BusinessState, ctx: DecideContext): BusinessEvent[] {

@@ -212,6 +212,12 @@ export class BusinessService implements ApiKeyCache {
     this.cache.delete(secretHash);
   }
 
+  /** A key whose grants or name changed here: its cached lookup is dropped, nor one under way cached. */
+  keyChanged(secretHash: string): void {
+    this.generation++;
+    this.cache.delete(secretHash);
+  }
+
   /** A key revoked here: refused at once, and a lookup already under way is not cached. */
   keyRevoked(secretHash: string): void {
     this.generation++;

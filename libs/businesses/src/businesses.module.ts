@@ -10,6 +10,8 @@ import { CreateApiKeyHandler } from './commands/create-api-key/create-api-key.ha
 import { CreateBusinessHandler } from './commands/create-business/create-business.handler';
 import { ReinstateBusinessHandler } from './commands/reinstate-business/reinstate-business.handler';
 import { RevokeApiKeyHandler } from './commands/revoke-api-key/revoke-api-key.handler';
+import { RollApiKeyHandler } from './commands/roll-api-key/roll-api-key.handler';
+import { UpdateApiKeyHandler } from './commands/update-api-key/update-api-key.handler';
 import { SuspendBusinessHandler } from './commands/suspend-business/suspend-business.handler';
 import { GetBusinessHandler } from './queries/get-business/get-business.handler';
 import { GetCheckoutSettingsHandler } from './queries/get-checkout-settings/get-checkout-settings.handler';
@@ -17,6 +19,7 @@ import { ConfirmAlertEmailHandler } from './commands/confirm-alert-email/confirm
 import { UpdateBusinessHandler } from './commands/update-business/update-business.handler';
 import { GetReferralHandler } from './queries/get-referral/get-referral.handler';
 import { HasReceivedFundsHandler } from './queries/has-received-funds/has-received-funds.handler';
+import { ListApiKeysHandler } from './queries/list-api-keys/list-api-keys.handler';
 
 /** The businesses capability's use cases, one handler each, for the CommandBus and QueryBus. */
 export const BUSINESS_HANDLERS = [
@@ -28,10 +31,13 @@ export const BUSINESS_HANDLERS = [
   ChangeCheckoutSettingsHandler,
   UpdateBusinessHandler,
   ConfirmAlertEmailHandler,
+  UpdateApiKeyHandler,
+  RollApiKeyHandler,
   GetBusinessHandler,
   GetCheckoutSettingsHandler,
   GetReferralHandler,
   HasReceivedFundsHandler,
+  ListApiKeysHandler,
 ];
 
 /**

@@ -108,6 +108,19 @@ export const businessesProjector: Projector = {
         [JSON.stringify([...rows.checkoutSettings.values()])],
       );
     }
+    if (rows.keyChanges.size > 0) {
+      // names, grants and rolled secrets of keys created in earlier batches (each field only where it changed)
+      await tx.query(
+        `UPDATE api_keys AS k SET
+           name = CASE WHEN c.change -> 'name' IS NOT NULL THEN c.change->>'name' ELSE k.name END,
+           permissions = CASE WHEN c.change -> 'permissions' IS NOT NULL THEN c.change->'permissions' ELSE k.permissions END,
+           secret_hash = COALESCE(c.change->>'secret_hash', k.secret_hash),
+           last4 = COALESCE(c.change->>'last4', k.last4)
+         FROM jsonb_to_recordset($1::jsonb) AS c(id text, change jsonb)
+         WHERE k.id = c.id`,
+        [JSON.stringify([...rows.keyChanges].map(([id, change]) => ({ id, change })))],
+      );
+    }
     if (rows.revocations.size > 0) {
       await tx.query(
         `UPDATE api_keys AS k SET revoked_at = r.revoked_at

@@ -41,6 +41,28 @@ export interface ApiKeyRevokedData {
   key_id: string;
 }
 
+/**
+ * A key's name or grants changed (PATCH /api-keys/{id}; decision 0039): only the fields that
+ * changed are present, each with its new value.
+ */
+export interface ApiKeyUpdatedData {
+  key_id: string;
+  name?: string | null;
+  /** A restricted key's new grants (replacing the old ones whole). */
+  permissions?: Permissions;
+}
+
+/**
+ * A key got a new secret (POST /api-keys/{id}/roll; decision 0039): the old one stops working at
+ * once. Only the new secret's hash and last 4 characters; the prefix stays the key's.
+ */
+export interface ApiKeyRolledData {
+  key_id: string;
+  /** sha256 (hex) of the new whole key. */
+  secret_hash: string;
+  last4: string;
+}
+
 /** An operator suspended the business (the operator is the event's metadata actor). */
 export interface BusinessSuspendedData {
   business_id: string;
@@ -110,6 +132,8 @@ export type BusinessEvent =
   | { type: 'BusinessCreated'; data: BusinessCreatedData }
   | { type: 'ApiKeyCreated'; data: ApiKeyCreatedData }
   | { type: 'ApiKeyRevoked'; data: ApiKeyRevokedData }
+  | { type: 'ApiKeyUpdated'; data: ApiKeyUpdatedData }
+  | { type: 'ApiKeyRolled'; data: ApiKeyRolledData }
   | { type: 'BusinessSuspended'; data: BusinessSuspendedData }
   | { type: 'BusinessReinstated'; data: BusinessReinstatedData }
   | { type: 'CheckoutSettingsChanged'; data: CheckoutSettingsChangedData }
@@ -133,6 +157,8 @@ export const BUSINESS_EVENT_TYPES: readonly BusinessEventType[] = [
   'AlertEmailCodeRejected',
   'AlertEmailConfirmed',
   'ReferralCodeChanged',
+  'ApiKeyUpdated',
+  'ApiKeyRolled',
 ];
 
 /**

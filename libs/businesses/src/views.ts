@@ -45,6 +45,9 @@ export interface ApiKeyRow extends Omit<ApiKeyCreatedData, 'key_id'> {
   revoked_at: Date | null;
 }
 
+/** What key changes set on a row created before them (ApiKeyUpdated, ApiKeyRolled): the fields present. */
+export type KeyChange = Partial<Pick<ApiKeyRow, 'name' | 'permissions' | 'secret_hash' | 'last4'>>;
+
 /** The business object (spec §2), plus whether it is a simulated business: its row, times as ISO strings, and the alert settings. */
 export interface Business extends Pick<BusinessRow, 'id' | 'name' | 'simulated' | 'status' | 'website' | 'support_email'> {
   kind: 'business';
@@ -128,6 +131,11 @@ export class BusinessRows {
   readonly revocations = new Map<string, Date>();
   /** Suspensions and reinstatements of businesses created before these events: the last one each. */
   readonly statusChanges = new Map<string, BusinessStatusChange>();
+  /**
+   * Changes (name, grants, rolled secret) of keys created before these events, merged in order:
+   * the projector UPDATEs them (decision 0039).
+   */
+  readonly keyChanges = new Map<string, KeyChange>();
   /** Checkout settings changed by these events: the last change of each business (decision 0028). */
   readonly checkoutSettings = new Map<string, CheckoutSettingsRow>();
 
@@ -188,6 +196,14 @@ export class BusinessRows {
         // the row is the key as recorded (ApiKeyRow: key_id as id), name and permissions null where left out
         const { key_id, ...recorded } = known.data;
         this.keys.set(key_id, { id: key_id, ...recorded, name: recorded.name ?? null, permissions: recorded.permissions ?? null, created_at: at, revoked_at: null });
+        break;
+      }
+      case 'ApiKeyUpdated':
+      case 'ApiKeyRolled': {
+        const { key_id, ...change } = known.data;
+        const key = this.keys.get(key_id);
+        if (key) Object.assign(key, change);
+        else this.keyChanges.set(key_id, { ...this.keyChanges.get(key_id), ...change });
         break;
       }
       case 'ApiKeyRevoked': {

@@ -153,26 +153,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api_keys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List API keys (dashboard sessions only)
-         * @description Dashboard sessions only: API keys get 403 session_required.
-         */
-        get: operations["listApiKeys"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/payments": {
         parameters: {
             query?: never;
@@ -1479,6 +1459,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the business’s API keys, newest first (revoked ones included; never a secret)
+         * @description Dashboard sessions only: API keys get 403 session_required.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key: secret, restricted (with permissions) or publishable
+         * @description The answer holds the whole key in `secret`, shown this once (kept only as a hash). The Idempotency-Key header is ignored: a replay would have to keep the secret.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a key’s name or a restricted key’s permissions (send only what changes)
+         * @description A publishable key has neither: 409 `publishable_key`. A revoked key cannot be changed: 409 `api_key_revoked`. A secret key’s permissions cannot be limited (create a restricted key): 400 `invalid_request`.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         */
+        patch: operations["updateApiKey"];
+        trace?: never;
+    };
+    "/api-keys/{id}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll a key: a new secret for the same key; the old one stops working at once
+         * @description The answer holds the new whole key in `secret`, shown this once. A revoked key: 409 `api_key_revoked`. The Idempotency-Key header is ignored.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["rollApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a key: it stops working at once, for good
+         * @description An already revoked key: 409 `api_key_revoked`.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         */
+        post: operations["revokeApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/businesses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a business for the signed-in person, who becomes its owner
+         * @description Session only. The business gets a secret and a publishable key whose secrets are not shown: create or roll a key (POST /api-keys) to get one.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The signed-in person’s own route: no Service-Business header.
+         */
+        post: operations["createBusiness"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks": {
         parameters: {
             query?: never;
@@ -2077,6 +2177,92 @@ export interface components {
              * @description A new password can be set from this time (POST /password-resets, then /password-resets/confirm).
              */
             reset_hold_until: string;
+        };
+        ApiKey: {
+            /** @enum {string} */
+            kind: "api_key";
+            /** @description key_… */
+            id: string;
+            business_id: string;
+            /** @enum {string} */
+            type: "secret" | "publishable" | "restricted";
+            /** @enum {string} */
+            mode: "live" | "test";
+            name: string | null;
+            /** @description A restricted key’s grants (write implies read; a resource left out is not accessible); null for a secret key (every permission) and a publishable key (none). */
+            permissions: {
+                /** @enum {string} */
+                payments?: "read" | "write";
+                /** @enum {string} */
+                checkouts?: "read" | "write";
+                /** @enum {string} */
+                customers?: "read" | "write";
+                /** @enum {string} */
+                links?: "read" | "write";
+                /** @enum {string} */
+                webhooks?: "read" | "write";
+                /** @enum {string} */
+                events?: "read" | "write";
+                /** @enum {string} */
+                search?: "read" | "write";
+                /** @enum {string} */
+                wallet?: "read" | "write";
+                /** @enum {string} */
+                business?: "read" | "write";
+            } | null;
+            /** @description The key’s prefix and last 4 characters, e.g. `sk_live_…a1b2`: never the secret. */
+            redacted_key: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it was revoked (it then stops working and cannot be changed).
+             */
+            revoked_at: string | null;
+        };
+        NewApiKey: {
+            /** @enum {string} */
+            kind: "api_key";
+            /** @description key_… */
+            id: string;
+            business_id: string;
+            /** @enum {string} */
+            type: "secret" | "publishable" | "restricted";
+            /** @enum {string} */
+            mode: "live" | "test";
+            name: string | null;
+            /** @description A restricted key’s grants (write implies read; a resource left out is not accessible); null for a secret key (every permission) and a publishable key (none). */
+            permissions: {
+                /** @enum {string} */
+                payments?: "read" | "write";
+                /** @enum {string} */
+                checkouts?: "read" | "write";
+                /** @enum {string} */
+                customers?: "read" | "write";
+                /** @enum {string} */
+                links?: "read" | "write";
+                /** @enum {string} */
+                webhooks?: "read" | "write";
+                /** @enum {string} */
+                events?: "read" | "write";
+                /** @enum {string} */
+                search?: "read" | "write";
+                /** @enum {string} */
+                wallet?: "read" | "write";
+                /** @enum {string} */
+                business?: "read" | "write";
+            } | null;
+            /** @description The key’s prefix and last 4 characters, e.g. `sk_live_…a1b2`: never the secret. */
+            redacted_key: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it was revoked (it then stops working and cannot be changed).
+             */
+            revoked_at: string | null;
+            /** @description The whole key, shown in this answer only: it is kept as a hash and cannot be shown again. */
+            secret: string;
         };
         /** @description A payment (spec §2) with its timeline, oldest first. */
         Payment: {
@@ -3415,6 +3601,38 @@ export interface components {
             /** @description The token of the e-mailed link (after `#token=`). */
             token: string;
         };
+        CreateApiKeyBody: {
+            /**
+             * @description secret (every permission), restricted (only its permissions) or publishable (public routes only; no name, no permissions).
+             * @enum {string}
+             */
+            type: "secret" | "publishable" | "restricted";
+            /**
+             * @description live or test (a simulated business has test keys only).
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /** @description A name to tell keys apart (not for publishable keys). */
+            name?: string | null;
+            /** @description Restricted keys only: resource to access (read, or write which implies read), e.g. {"payments": "write", "customers": "read"}; a resource left out is not accessible. Resources: payments, checkouts, customers, links, webhooks, events, search, wallet, business. */
+            permissions?: {
+                [key: string]: "read" | "write";
+            } | null;
+        };
+        UpdateApiKeyBody: {
+            /** @description The new name; null or blank clears it. */
+            name?: string | null;
+            /** @description Restricted keys only: resource to access (read, or write which implies read), e.g. {"payments": "write", "customers": "read"}; a resource left out is not accessible. Resources: payments, checkouts, customers, links, webhooks, events, search, wallet, business. Replaces the grants whole (a restricted key keeps at least one). */
+            permissions?: {
+                [key: string]: "read" | "write";
+            } | null;
+        };
+        CreateBusinessBody: {
+            /** @description The business’s name. */
+            name: string;
+            /** @description A simulated business (test keys, no chain watched). Default false: a live business, as at sign-up. */
+            simulated?: boolean;
+        };
         CreateWebhookEndpointBody: {
             /**
              * Format: uri
@@ -3489,6 +3707,10 @@ export interface components {
         PasskeyList: components["schemas"]["ListEnvelope"] & {
             data: components["schemas"]["Passkey"][];
         };
+        /** @description A page of ApiKey objects (the list envelope). */
+        ApiKeyList: components["schemas"]["ListEnvelope"] & {
+            data: components["schemas"]["ApiKey"][];
+        };
         /** @description A page of WebhookEndpoint objects (the list envelope). */
         WebhookEndpointList: components["schemas"]["ListEnvelope"] & {
             data: components["schemas"]["WebhookEndpoint"][];
@@ -3538,6 +3760,8 @@ export type PasswordResetRequest = components['schemas']['PasswordResetRequest']
 export type PasswordReset = components['schemas']['PasswordReset'];
 export type EmailChange = components['schemas']['EmailChange'];
 export type EmailChangeUndo = components['schemas']['EmailChangeUndo'];
+export type ApiKey = components['schemas']['ApiKey'];
+export type NewApiKey = components['schemas']['NewApiKey'];
 export type Payment = components['schemas']['Payment'];
 export type Checkout = components['schemas']['Checkout'];
 export type Receipt = components['schemas']['Receipt'];
@@ -3590,6 +3814,9 @@ export type ConfirmPasswordResetBody = components['schemas']['ConfirmPasswordRes
 export type ChangeEmailBody = components['schemas']['ChangeEmailBody'];
 export type VerifyEmailChangeBody = components['schemas']['VerifyEmailChangeBody'];
 export type UndoEmailChangeBody = components['schemas']['UndoEmailChangeBody'];
+export type CreateApiKeyBody = components['schemas']['CreateApiKeyBody'];
+export type UpdateApiKeyBody = components['schemas']['UpdateApiKeyBody'];
+export type CreateBusinessBody = components['schemas']['CreateBusinessBody'];
 export type CreateWebhookEndpointBody = components['schemas']['CreateWebhookEndpointBody'];
 export type UpdateWebhookEndpointBody = components['schemas']['UpdateWebhookEndpointBody'];
 export type Error = components['schemas']['Error'];
@@ -3600,6 +3827,7 @@ export type SearchResultList = components['schemas']['SearchResultList'];
 export type WalletTransactionList = components['schemas']['WalletTransactionList'];
 export type SessionList = components['schemas']['SessionList'];
 export type PasskeyList = components['schemas']['PasskeyList'];
+export type ApiKeyList = components['schemas']['ApiKeyList'];
 export type WebhookEndpointList = components['schemas']['WebhookEndpointList'];
 export type WebhookDeliveryList = components['schemas']['WebhookDeliveryList'];
 export type EventList = components['schemas']['EventList'];
@@ -4555,110 +4783,6 @@ export interface operations {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description Internal error. Error codes:
-             *     - `internal_error`: failure on the service’s side
-             */
-            500: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description Unavailable. Error codes:
-             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
-             */
-            503: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listApiKeys: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success. */
-            200: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            /**
-             * @description Bad request. Error codes:
-             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
-             */
-            400: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description Unauthenticated. Error codes:
-             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
-             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
-             */
-            401: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description Forbidden. Error codes:
-             *     - `edge_forbidden`: the request did not come through the API’s own address
-             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
-             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
-             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
-             */
-            403: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /**
-             * @description Not found. Error codes:
-             *     - `not_found`: nothing with that ID for the business, or no such path
-             */
-            404: {
-                headers: {
-                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14311,6 +14435,869 @@ export interface operations {
             /**
              * @description Unavailable. Error codes:
              *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                /** @description 1 to 100, default 25. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of API keys. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyBody"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret shown once. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NewApiKey"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `step_up_required`
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateApiKeyBody"];
+            };
+        };
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `publishable_key`
+             *     - `api_key_revoked`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rollApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, with its new secret shown once. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NewApiKey"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `step_up_required`
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `api_key_revoked`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: a new random value per operation (1 to 255 characters). A 2xx response is kept 24 hours and replayed for the same key, method, path and body. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, revoked. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `step_up_required`
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `api_key_revoked`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side; retry with the same Idempotency-Key
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later with the same Idempotency-Key
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createBusiness: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: a new random value per operation (1 to 255 characters). A 2xx response is kept 24 hours and replayed for the same key, method, path and body. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBusinessBody"];
+            };
+        };
+        responses: {
+            /** @description The business. */
+            201: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Business"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no dashboard session cookie was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side; retry with the same Idempotency-Key
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later with the same Idempotency-Key
              */
             503: {
                 headers: {

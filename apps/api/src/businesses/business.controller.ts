@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Patch, Post, Req } from '@nestj
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { BusinessService, type Business } from '@lib/businesses';
+import type { Business } from '@lib/businesses';
 import {
   ChangeCheckoutSettingsCommand,
   ChangeCheckoutSettingsDto,
@@ -31,7 +31,6 @@ export class BusinessController {
   constructor(
     private readonly queries: QueryBus,
     private readonly commands: CommandBus,
-    private readonly businesses: BusinessService,
   ) {}
 
   /** The business the key belongs to. */
@@ -91,16 +90,5 @@ export class BusinessController {
   @Get('public/referrals/:code')
   async referral(@Param('code') code: string) {
     return { data: await this.queries.execute(new GetReferralQuery(code)) };
-  }
-
-  /**
-   * API key management belongs to dashboard sessions (§5.5); keys get 403 session_required. The
-   * list only (never a secret); creating, rolling and revoking come with the key management routes.
-   */
-  @ApiOperation({ summary: 'List API keys (dashboard sessions only)' })
-  @DashboardOnly()
-  @Get('api_keys')
-  async apiKeys(@CurrentBusiness() business: Business) {
-    return { data: await this.businesses.listKeys(business.id), has_more: false, next_cursor: null };
   }
 }

@@ -11,6 +11,7 @@ import { ERROR_STATUS, ErrorCode } from '@lib/http';
 import { CHALLENGE_FORM, CHALLENGE_HEADER } from '@lib/challenge';
 import { RATE_LIMITS } from '@lib/rate-limit';
 import { ACCOUNT_ROUTE, DASHBOARD_ONLY, LIVE_MODE_ACTION, PERMISSION, PUBLIC_ROUTE, SAME_ORIGIN } from '../auth/auth.decorators';
+import { API_KEY_COMPONENTS } from '../api-keys/schemas';
 import { ACCOUNT_COMPONENTS } from '../accounts/schemas';
 import { TWO_FACTOR_COMPONENTS } from '../accounts/two-factor-schemas';
 import { RECOVERY_COMPONENTS } from '../accounts/recovery-schemas';
@@ -200,7 +201,7 @@ const SCHEMAS = {
 } satisfies Record<string, SchemaObject>;
 
 /** Every resource component the routes refer to (spec §2), by name. */
-const RESOURCE_SCHEMAS: Record<string, SchemaObject> = { ...SCHEMAS, ...ACCOUNT_COMPONENTS, ...TWO_FACTOR_COMPONENTS, ...RECOVERY_COMPONENTS, ...PAYMENT_COMPONENTS, ...CUSTOMER_COMPONENTS, ...LINK_COMPONENTS, ...SEARCH_COMPONENTS, ...WALLET_COMPONENTS, ...WEBHOOK_COMPONENTS };
+const RESOURCE_SCHEMAS: Record<string, SchemaObject> = { ...SCHEMAS, ...ACCOUNT_COMPONENTS, ...TWO_FACTOR_COMPONENTS, ...RECOVERY_COMPONENTS, ...API_KEY_COMPONENTS, ...PAYMENT_COMPONENTS, ...CUSTOMER_COMPONENTS, ...LINK_COMPONENTS, ...SEARCH_COMPONENTS, ...WALLET_COMPONENTS, ...WEBHOOK_COMPONENTS };
 
 /** A reference to one of the shared resource schemas. */
 export function schemaRef(name: keyof typeof SCHEMAS): ReferenceObject {

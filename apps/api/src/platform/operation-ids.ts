@@ -15,7 +15,12 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'PATCH /businesses/{id}': 'updateBusiness',
   'POST /businesses/{id}/alert-email/confirm': 'confirmAlertEmail',
   'GET /public/referrals/{code}': 'getReferral',
-  'GET /api_keys': 'listApiKeys',
+  'GET /api-keys': 'listApiKeys',
+  'POST /api-keys': 'createApiKey',
+  'PATCH /api-keys/{id}': 'updateApiKey',
+  'POST /api-keys/{id}/roll': 'rollApiKey',
+  'POST /api-keys/{id}/revoke': 'revokeApiKey',
+  'POST /businesses': 'createBusiness',
 
   'POST /accounts': 'signUp',
   'POST /accounts/verify': 'verifySignUp',

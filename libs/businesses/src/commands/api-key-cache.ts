@@ -8,6 +8,8 @@
 export interface ApiKeyCache {
   keyCreated(secretHash: string): void;
   keyRevoked(secretHash: string): void;
+  /** A key's grants or name changed (decision 0039): the next request reads it again. */
+  keyChanged(secretHash: string): void;
   businessChanged(businessId: string): void;
 }
 

@@ -6,3 +6,5 @@ export * from './get-referral/get-referral.handler';
 export * from './get-referral/get-referral.query';
 export * from './has-received-funds/has-received-funds.handler';
 export * from './has-received-funds/has-received-funds.query';
+export * from './list-api-keys/list-api-keys.handler';
+export * from './list-api-keys/list-api-keys.query';

@@ -19,7 +19,7 @@ function permissionsProblem(value: unknown): string | null {
 }
 
 /** Grants as `payments:write,webhooks:read` or as an object of resource to access (permissions.ts). */
-function IsPermissions(options?: ValidationOptions): PropertyDecorator {
+export function IsPermissions(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {
       name: 'isPermissions',

@@ -1,0 +1,36 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { DATABASE } from '@lib/core';
+import type { Sql } from '@lib/database';
+import { ApiError, Page, pageRequest, splitListQuery, toPage } from '@lib/http';
+import { ApiKeyRow, ApiKeyView, apiKeyView } from '../../views';
+import { ListApiKeysQuery } from './list-api-keys.query';
+
+const API_KEYS_LIST = 'api_keys';
+const COLUMNS = 'id, business_id, kind, mode, prefix, last4, name, permissions, created_at, revoked_at';
+
+/**
+ * GET /api-keys: the `api_keys` rows of the business, newest first (created_at, then id), paged
+ * by a cursor bound to this list. The hash is not even read.
+ */
+@QueryHandler(ListApiKeysQuery)
+export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery, Page<ApiKeyView>> {
+  constructor(@Inject(DATABASE) private readonly db: Sql) {}
+
+  async execute({ businessId, query }: ListApiKeysQuery): Promise<Page<ApiKeyView>> {
+    const { page, params: given } = splitListQuery(query);
+    for (const [name] of given) throw new ApiError('invalid_request', `${name} is not a known parameter.`, name);
+    const { limit, after } = pageRequest(API_KEYS_LIST, {}, page);
+    const params: unknown[] = [businessId];
+    const param = (value: unknown): string => `$${params.push(value)}`;
+    const where = ['business_id = $1'];
+    if (after) where.push(`(created_at, id) < (${param(after.created_at)}::timestamptz, ${param(after.id)})`);
+    const { rows } = await this.db.query<Omit<ApiKeyRow, 'secret_hash'>>(
+      `SELECT ${COLUMNS} FROM api_keys WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${param(limit + 1)}`,
+      params,
+      'businesses_list_keys_page',
+    );
+    const paged = toPage(API_KEYS_LIST, {}, rows, limit, (r) => ({ created_at: new Date(r.created_at).toISOString(), id: r.id }));
+    return { ...paged, data: paged.data.map(apiKeyView) };
+  }
+}
