@@ -6,8 +6,10 @@ import { asAccountEvent } from './events';
 import { projectRecoveryEvent } from './recovery/recovery.projection';
 import { ACCOUNT_STREAM } from './stream-categories';
 
+import { emailKey } from './email-key';
+
 /** The key an address is found by: trimmed, lower case. */
-export const emailKey = (email: string): string => email.trim().toLowerCase();
+export { emailKey };
 
 /**
  * The `accounts` projection (decision 0034; deterministic: event data and times only):

@@ -1,6 +1,6 @@
 import type { Sql } from '@lib/database';
 import type { RecordedEvent } from '@lib/eventstore';
-import { emailKey } from '../accounts.projector';
+import { emailKey } from '../email-key';
 import { asRecoveryEvent } from './recovery.events';
 
 /**
