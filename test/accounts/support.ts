@@ -51,13 +51,13 @@ export interface AccountsTestApp {
  * The real app on a fresh store of `kind`, with the accounts capability on a test clock, e-mail
  * to a real SMTP server, and the test bot-challenge verifier (tokens from `challenge(form)`).
  */
-export async function startAccountsApp(kind: StoreKind = 'embedded', env: NodeJS.ProcessEnv = {}, logDestination?: DestinationStream): Promise<AccountsTestApp> {
+export async function startAccountsApp(kind: StoreKind = 'embedded', env: NodeJS.ProcessEnv = {}, logDestination?: DestinationStream, modules: NonNullable<Parameters<typeof startTestApi>[1]> = []): Promise<AccountsTestApp> {
   const smtp = await startSmtp();
   const clock = new TestClock();
   const storage = await testStorage(kind, 'acc');
   const api = await startTestApi(
     { TRUSTED_PROXIES: 'loopback', SMTP_URL: smtp.url, MAIL_FROM: 'Payments <no-reply@payments.test>', CHALLENGE_PROVIDER: 'test', ...storage.env, ...env },
-    [AccountsModule.forRoot({ clock: clock.now })],
+    [AccountsModule.forRoot({ clock: clock.now }), ...modules],
     logDestination,
   );
   return {
