@@ -213,7 +213,7 @@ describe('password resets and e-mail changes over HTTP', () => {
     // the new one is taken
     expect((await browser().post('/accounts', { email: next, password: PASSWORD, business_name: 'Clash' }, challenge('sign_up'))).body.error.code).toBe('email_taken');
     const again = await ann.post('/me/email/verify', { code });
-    expect([again.status, again.body.error.code]).toEqual([400, 'verification_expired']);
+    expect([again.status, again.body.error.code]).toEqual([409, 'verification_expired']);
   });
 
   it('e-mail change codes: code_expired after 15 minutes, 5 wrong tries → too_many_attempts, a newer change replaces the code, a day-old change is verification_expired, 3 changes an hour → too_many_emails', async () => {
@@ -245,7 +245,7 @@ describe('password resets and e-mail changes over HTTP', () => {
     const later = browser(); // the session has gone idle meanwhile
     expect((await signIn(later, email)).status).toBe(201);
     const old = await later.post('/me/email/verify', { code: code3 });
-    expect([old.status, old.body.error.code]).toEqual([400, 'verification_expired']);
+    expect([old.status, old.body.error.code]).toEqual([409, 'verification_expired']);
   });
 
   it('undoes a change from the old address: the address back, every session ended, the password stopped (password_reset_required), new passwords held a day (reset_on_hold), then the reset', async () => {
