@@ -41,7 +41,7 @@ export interface RunOptions<Event, State, Context> {
   eventId?: (index: number) => string;
   /** The stream is new (a freshly minted id): append with no_stream without reading it first. */
   newStream?: boolean;
-  /** Concurrency conflicts answered by reading and deciding again (default 10 attempts in all). */
+  /** Concurrency conflicts answered by reading and deciding again after a short random pause (default 10 attempts in all). */
   maxAttempts?: number;
   /** Runs once the decider accepted the command, before the append (e.g. store a pending secret). */
   beforeAppend?: (events: readonly Event[], state: State) => Promise<void>;
@@ -121,7 +121,11 @@ export class CommandRunner {
         await this.settle(result, options);
         return result;
       } catch (error) {
-        if (error instanceof ConcurrencyError && attempt < maxAttempts) continue;
+        if (error instanceof ConcurrencyError && attempt < maxAttempts) {
+          // writers that lost a race would meet again at once: a short random pause spreads them (up to 2, 4, … 20 ms)
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * attempt));
+          continue;
+        }
         throw error;
       }
     }
