@@ -86,6 +86,51 @@ describe('sign-up decider', () => {
     given([started, sent]).when({ type: 'ResendSignupCode', code: code('hn', 60).data as never, replaced: true }, at(60)).refused('verification_expired');
   });
 
+  describe('a passkey sign-up (no password; decision 0037)', () => {
+    const passwordless: SignupEvent = { type: 'SignupStarted', data: { ...(started.data as object), password_hash: null, account_id: 'acc_p' } as never };
+    const done: SignupEvent = { type: 'SignupCompleted', data: { signup_id: 'sgn_a', account_id: 'acc_p' } };
+    const withPasskey = (over: Partial<TrySignupCode> = {}) => attempt({ accountId: 'acc_p', passkey: 'verified', ...over });
+
+    it('keeps the account id chosen at the start (the passkey’s user handle) and no password', () => {
+      const state = [passwordless, sent].reduce<SignupState>(signupDecider.evolve, signupDecider.initialState);
+      expect(state.signup).toMatchObject({ passwordHash: null, accountId: 'acc_p' });
+      expect([started, sent].reduce<SignupState>(signupDecider.evolve, signupDecider.initialState).signup).toMatchObject({ accountId: null });
+    });
+
+    it('completes with the right code and a verified passkey in the starting browser', () => {
+      given([passwordless, sent]).when(withPasskey(), at(60)).then([done]);
+    });
+
+    it('in another browser: 400 signup_browser_required before the code is judged (no try spent), even with a password', () => {
+      given([passwordless, sent]).when(withPasskey({ sameBrowser: false }), at(60)).refused('signup_browser_required');
+      given([passwordless, sent]).when(withPasskey({ sameBrowser: false, codeMatches: false }), at(60)).refused('signup_browser_required');
+      given([passwordless, sent]).when(withPasskey({ sameBrowser: false, passwordGiven: true, passwordMatches: true }), at(60)).refused('signup_browser_required');
+      given([passwordless, sent]).when(withPasskey({ sameBrowser: false }), at(900)).refused('signup_browser_required'); // before code_expired too
+    });
+
+    it('takes no password, and needs the passkey’s registration (400 invalid_request, before the code)', () => {
+      given([passwordless, sent]).when(withPasskey({ passwordGiven: true }), at(60)).refused('invalid_request', 'password');
+      given([passwordless, sent]).when(withPasskey({ passkey: 'none', codeMatches: false }), at(60)).refused('invalid_request', 'credential');
+      given([passwordless, sent]).when(withPasskey({ passkey: undefined }), at(60)).refused('invalid_request', 'credential');
+    });
+
+    it('a password sign-up takes no passkey registration (400 invalid_request)', () => {
+      given([started, sent]).when(attempt({ passkey: 'verified' }), at(60)).refused('invalid_request', 'credential');
+    });
+
+    it('the code rules still hold: a wrong code is recorded whatever the passkey, an old one refused, 5 wrong tries lock', () => {
+      given([passwordless, sent]).when(withPasskey({ codeMatches: false, passkey: 'failed' }), at(60)).then([rejected]);
+      given([passwordless, sent]).when(withPasskey({ passkey: 'failed' }), at(900)).refused('code_expired', 'code');
+      given([passwordless, sent, rejected, rejected, rejected, rejected, rejected]).when(withPasskey(), at(10)).refused('too_many_attempts', null, 50);
+      given([passwordless, sent, done]).when(withPasskey(), at(60)).refused('verification_expired');
+    });
+
+    it('a right code with a registration that did not verify: 400 passkey_failed, nothing recorded (no try spent); one already on an account: 409 passkey_exists', () => {
+      given([passwordless, sent]).when(withPasskey({ passkey: 'failed' }), at(60)).refused('passkey_failed', 'credential');
+      given([passwordless, sent]).when(withPasskey({ passkey: 'exists' }), at(60)).refused('passkey_exists', 'credential');
+    });
+  });
+
   it('a new code resets the wrong tries', () => {
     const state = [started, sent, rejected, rejected, code('h2', 60)].reduce<SignupState>(signupDecider.evolve, signupDecider.initialState);
     expect(state.code).toEqual({ hash: 'h2', sentAt: at(60), expiresAt: at(960), wrongTries: 0 });

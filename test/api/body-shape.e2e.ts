@@ -33,6 +33,7 @@ const BODY_ROUTES = [
   'POST /accounts',
   'POST /accounts/verify',
   'POST /accounts/verify/resend',
+  'POST /accounts/passkey-options',
   'POST /sessions',
   'POST /me/password',
   'POST /sessions/two-factor',

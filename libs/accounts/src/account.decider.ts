@@ -18,14 +18,14 @@ export interface AccountSession {
 }
 
 export interface AccountState {
-  account: { id: string; email: string; passwordHash: string } | null;
+  account: { id: string; email: string; passwordHash: string | null } | null;
   businesses: readonly { businessId: string; role: AccountRole }[];
   /** Sessions started and not ended (some may have expired: expiry is a matter of time, not of events). */
   sessions: readonly AccountSession[];
 }
 
 export type AccountCommand =
-  | { type: 'OpenAccount'; accountId: string; email: string; passwordHash: string; signupId: string | null }
+  | { type: 'OpenAccount'; accountId: string; email: string; passwordHash: string | null; signupId: string | null }
   | { type: 'JoinBusiness'; businessId: string; role: AccountRole }
   | { type: 'StartSession'; session: SessionStartedData }
   | { type: 'EndSession'; sessionId: string; currentSessionId: string | null; reason: SessionEndReason }

@@ -70,7 +70,7 @@ export const accountsProjector: Projector = {
         case 'AccountOpened':
           await tx.query(
             `INSERT INTO accounts (id, email, email_key, password_hash, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (id) DO NOTHING`,
-            [accountId, e.data.email, emailKey(e.data.email), e.data.password_hash, at],
+            [accountId, e.data.email, emailKey(e.data.email), e.data.password_hash ?? '', at], // '': no password (a passkey sign-up; decision 0037), which no password verifies
           );
           break;
         case 'AccountBusinessJoined':

@@ -16,7 +16,8 @@ export const ACCOUNT_ROLES: readonly AccountRole[] = ['owner'];
 export interface AccountOpenedData {
   account_id: string;
   email: string;
-  password_hash: string;
+  /** argon2id of the password; null for a person who signed up with a passkey (decision 0037). */
+  password_hash: string | null;
   signup_id: string | null;
 }
 
@@ -71,8 +72,14 @@ export function asAccountEmailEvent(event: { stream?: string; type: string; data
 export interface SignupStartedData {
   signup_id: string;
   email: string;
-  /** argon2id of the chosen password: the account's once verified. */
-  password_hash: string;
+  /** argon2id of the chosen password: the account's once verified; null for a passkey sign-up (decision 0037). */
+  password_hash: string | null;
+  /**
+   * A passkey sign-up's account id, chosen at the start: the WebAuthn user handle of the passkey
+   * registered at verify names the account before it exists (absent on password sign-ups, whose
+   * account id is made at verify).
+   */
+  account_id?: string;
   business_name: string;
   simulated: boolean;
   /** SHA-256 (hex) of the sign-up cookie's token: the browser that started it. */

@@ -15,7 +15,12 @@ import { SignupCodeSentData, SignupEvent, SignupStartedData, asSignupEvent } fro
  *   until a new code); a new code a minute after the last, at most 5 per sign-up (429
  *   too_many_emails) — libs/limits' e-mailed-code rules (emailedCodeAttempt, emailedCodeResend);
  * - finished in another browser (no sign-up cookie), the chosen password must be given again
- *   (400 password_required) and match (400 invalid_credentials).
+ *   (400 password_required) and match (400 invalid_credentials);
+ * - a passkey sign-up (no password; decision 0037) is finished only in the browser that started
+ *   it (400 signup_browser_required, before the code: it costs no try), with the passkey's
+ *   registration and without a password (400 invalid_request); a right code with a registration
+ *   that did not verify is 400 passkey_failed (409 passkey_exists for a credential already on an
+ *   account) and spends nothing: the code was right.
  *
  * A wrong code is recorded (SignupCodeRejected) rather than thrown: the handler answers 400
  * invalid_code after the append, so the count survives.
@@ -28,7 +33,10 @@ export const CODE_RESEND_AFTER_MS = EMAILED_CODE_RULES.resendAfterSec * 1000;
 export interface SignupRecord {
   id: string;
   email: string;
-  passwordHash: string;
+  /** Null for a passkey sign-up. */
+  passwordHash: string | null;
+  /** The account a passkey sign-up opens (its passkey's user handle); null on a password sign-up. */
+  accountId: string | null;
   businessName: string;
   simulated: boolean;
   browserHash: string;
@@ -75,6 +83,12 @@ export interface TrySignupCode {
   replaced: boolean;
   /** The account the completed sign-up opens. */
   accountId: string;
+  /**
+   * The passkey registration sent with the code (decision 0037): none sent, or how the handler's
+   * check of it against the sign-up's challenge went (it is verified before the decider rules,
+   * so its failure is answered only once the code is known to be right).
+   */
+  passkey?: 'none' | 'verified' | 'failed' | 'exists';
 }
 
 export type SignupCommand = StartSignup | ResendSignupCode | TrySignupCode;
@@ -87,7 +101,14 @@ export interface SignupContext {
 /** A 429 refusal; `retry_after` (seconds) becomes the Retry-After header (AccountWrites), none when null. */
 const retryLater = (code: 'too_many_attempts' | 'too_many_emails', message: string, seconds: number | null) => new DomainRefusal(code, message, null, seconds === null ? {} : { retry_after: seconds });
 
-/** The sign-up still open at `now`, else 400 verification_expired. */
+/** The sign-up still open at `now`, else 409 verification_expired (also what POST /accounts/passkey-options asks). */
+export function openSignup(state: SignupState, replaced: boolean, now: Date): { signup: SignupRecord; code: SignupCode } {
+  return open(state, replaced, now);
+}
+
+/** 400 signup_browser_required: a passkey sign-up has no password to prove the person in another browser. */
+export const signupBrowserRequired = () => new DomainRefusal('signup_browser_required', 'A passkey sign-up must be finished in the browser that started it.');
+
 function open(state: SignupState, replaced: boolean, now: Date): { signup: SignupRecord; code: SignupCode } {
   const { signup, code } = state;
   if (signup === null || code === null || state.completedBy !== null || replaced || now.getTime() >= Date.parse(signup.expiresAt)) {
@@ -126,9 +147,17 @@ export const signupDecider: Decider<SignupCommand, SignupEvent, SignupState, Sig
           if (!attempt.check && attempt.refused === 'too_many_attempts') {
             throw retryLater('too_many_attempts', `${EMAILED_CODE_RULES.wrongTriesPerCode} wrong codes: ask for a new code.`, attempt.retryAfterSec);
           }
+          const passkey = c.passkey ?? 'none';
+          const passwordless = signup.passwordHash === null;
+          if (passwordless && !c.sameBrowser) throw signupBrowserRequired();
           if (!c.sameBrowser && !c.passwordGiven) throw new DomainRefusal('password_required', 'Finishing the sign-up in another browser needs the password you chose.', 'password');
+          if (passwordless && c.passwordGiven) throw new DomainRefusal('invalid_request', 'This sign-up has no password: it is finished with a passkey (credential).', 'password');
+          if (passwordless && passkey === 'none') throw new DomainRefusal('invalid_request', 'A passkey sign-up is finished with the passkey’s registration (credential) from POST /accounts/passkey-options.', 'credential');
+          if (!passwordless && passkey !== 'none') throw new DomainRefusal('invalid_request', 'This sign-up has a password: add passkeys once signed in (POST /me/passkeys).', 'credential');
           if (!attempt.check) throw new DomainRefusal('code_expired', 'This code is older than 15 minutes: ask for a new one.', 'code');
           if (!c.codeMatches || c.checkedHash !== code.hash) return [{ type: 'SignupCodeRejected', data: { signup_id: signup.id } }];
+          if (passkey === 'failed') throw new DomainRefusal('passkey_failed', 'The passkey could not be verified: ask for new options (POST /accounts/passkey-options) and try again.', 'credential');
+          if (passkey === 'exists') throw new DomainRefusal('passkey_exists', 'This passkey is already on an account.', 'credential');
           if (!c.sameBrowser && !c.passwordMatches) throw new DomainRefusal('invalid_credentials', 'The password does not match the one chosen at sign-up.', 'password');
           return [{ type: 'SignupCompleted', data: { signup_id: signup.id, account_id: c.accountId } }];
         },
@@ -141,7 +170,7 @@ export const signupDecider: Decider<SignupCommand, SignupEvent, SignupState, Sig
     switch (event.type) {
       case 'SignupStarted': {
         const d = event.data;
-        return { ...state, signup: { id: d.signup_id, email: d.email, passwordHash: d.password_hash, businessName: d.business_name, simulated: d.simulated, browserHash: d.browser_hash, expiresAt: d.expires_at } };
+        return { ...state, signup: { id: d.signup_id, email: d.email, passwordHash: d.password_hash, accountId: d.account_id ?? null, businessName: d.business_name, simulated: d.simulated, browserHash: d.browser_hash, expiresAt: d.expires_at } };
       }
       case 'SignupCodeSent':
         return { ...state, code: { hash: event.data.code_hash, sentAt: event.data.sent_at, expiresAt: event.data.expires_at, wrongTries: 0 }, codesSent: state.codesSent + 1 };

@@ -838,7 +838,7 @@ export interface paths {
         put?: never;
         /**
          * Sign up: a 6-digit code is e-mailed to the address
-         * @description Sets the sign-up cookie (the browser that may finish without the password again). An address an account holds is 409 `email_taken`; a new sign-up for the same address replaces a pending one. Past the address’s e-mail budget the answer is the same but nothing is sent.
+         * @description Sets the sign-up cookie (the browser that may finish without the password again). An address an account holds is 409 `email_taken`; a new sign-up for the same address replaces a pending one. Past the address’s e-mail budget the answer is the same but nothing is sent. Without `password`, a passkey sign-up: finished in this browser only, with a passkey (POST /accounts/passkey-options, then POST /accounts/verify with `credential`).
          *
          *     Public: no credentials needed (a key sent anyway must be valid).
          *
@@ -862,13 +862,37 @@ export interface paths {
         put?: never;
         /**
          * Verify a sign-up with its code: the account, its first business and a session
-         * @description Sets the session and device cookies. In a browser without the sign-up cookie, the password chosen must be given again (400 `password_required`). A code is valid 15 minutes (400 `code_expired`); 5 wrong tries lock it until a new one is sent (429 `too_many_attempts`); 10 wrong codes a day per address lock sign-up codes for it.
+         * @description Sets the session and device cookies. In a browser without the sign-up cookie, the password chosen must be given again (400 `password_required`). A code is valid 15 minutes (400 `code_expired`); 5 wrong tries lock it until a new one is sent (429 `too_many_attempts`); 10 wrong codes a day per address lock sign-up codes for it. A passkey sign-up is finished only in the browser that started it (400 `signup_browser_required`, before the code: no try spent), with `credential` and without `password` (400 `invalid_request`): the code first, then the registration (400 `passkey_failed` — nothing opened, no try spent; ask for new options); the account opens without a password, with that passkey, and the session’s method is `passkey`.
          *
          *     Public: no credentials needed (a key sent anyway must be valid).
          *
          *     The Idempotency-Key is ignored: the response is never stored or replayed.
          */
         post: operations["verifySignUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/passkey-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a passkey sign-up’s passkey: the options for navigator.credentials.create()
+         * @description For a sign-up started without a password, in the browser that started it (400 `signup_browser_required`); a sign-up with a password is 400 `invalid_request`. The challenge is bound to the sign-up, valid five minutes, once; a newer one replaces it. The user is the account the sign-up opens. Spends from the per-IP budget of POST /accounts/verify and /accounts/verify/resend.
+         *
+         *     Public: no credentials needed (a key sent anyway must be valid).
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["startPasskeySignUp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3489,8 +3513,8 @@ export interface components {
              * @description The person’s e-mail address: a 6-digit code is sent to it. One account per address (409 email_taken).
              */
             email: string;
-            /** @description The password chosen (400 weak_password says which rule it breaks). Kept only as an argon2id hash. */
-            password: string;
+            /** @description The password chosen (400 weak_password says which rule it breaks). Kept only as an argon2id hash. Left out: a passkey sign-up — finished in this browser only, with a passkey registered for the options of POST /accounts/passkey-options. */
+            password?: string;
             /** @description The name of the person’s first business, created when the sign-up is verified (they are its owner). */
             business_name: string;
             /** @description Create the first business as a simulated one (test keys, no chain watched). Default false: a live business. */
@@ -3506,6 +3530,14 @@ export interface components {
             code: string;
             /** @description The password chosen at sign-up: required when finishing in a browser other than the one that signed up (400 password_required). */
             password?: string;
+            /** @description A passkey sign-up only (POST /accounts without a password; decision 0037), and then required: what navigator.credentials.create() answered for the options of POST /accounts/passkey-options, as JSON (PublicKeyCredential.toJSON()). Such a sign-up is finished in the browser that started it (400 `signup_browser_required`) and takes no password. */
+            credential?: {
+                [key: string]: unknown;
+            };
+        };
+        StartPasskeySignUpBody: {
+            /** @description The passkey sign-up’s id (sgn_…), from POST /accounts without a password. */
+            signup_id: string;
         };
         ResendSignUpCodeBody: {
             /** @description The sign-up’s id (sgn_…), from POST /accounts. */
@@ -3799,6 +3831,7 @@ export type CreateWalletBody = components['schemas']['CreateWalletBody'];
 export type CreateWalletTransactionBody = components['schemas']['CreateWalletTransactionBody'];
 export type SignUpBody = components['schemas']['SignUpBody'];
 export type VerifySignUpBody = components['schemas']['VerifySignUpBody'];
+export type StartPasskeySignUpBody = components['schemas']['StartPasskeySignUpBody'];
 export type ResendSignUpCodeBody = components['schemas']['ResendSignUpCodeBody'];
 export type CompleteTwoFactorSignInBody = components['schemas']['CompleteTwoFactorSignInBody'];
 export type SignInBody = components['schemas']['SignInBody'];
@@ -10483,7 +10516,9 @@ export interface operations {
              *     - `invalid_code`
              *     - `code_expired`
              *     - `password_required`
+             *     - `signup_browser_required`
              *     - `invalid_credentials`
+             *     - `passkey_failed`
              */
             400: {
                 headers: {
@@ -10539,6 +10574,7 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `verification_expired`
+             *     - `passkey_exists`
              *     - `email_taken`
              */
             409: {
@@ -10580,6 +10616,169 @@ export interface operations {
              * @description Too many requests. Error codes:
              *     - `rate_limited`: more than 20 requests per 10 minutes per IP address; wait Retry-After seconds
              *     - `too_many_attempts`
+             */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startPasskeySignUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartPasskeySignUpBody"];
+            };
+        };
+        responses: {
+            /** @description The WebAuthn creation options. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasskeyCreationOptions"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             *     - `signup_browser_required`
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `verification_expired`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests. Error codes:
+             *     - `rate_limited`: more than 20 requests per 10 minutes per IP address; wait Retry-After seconds
              */
             429: {
                 headers: {

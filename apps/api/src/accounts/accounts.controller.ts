@@ -1,16 +1,19 @@
-import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ResendSignupCodeCommand,
   ResendSignupCodeRequest,
+  SignupPasskeyOptionsRequest,
   StartSignupCommand,
+  StartSignupPasskeyCommand,
   StartSignupRequest,
   VerifySignupCommand,
   VerifySignupRequest,
 } from '@lib/accounts';
 import { RequiresChallenge } from '@lib/challenge';
+import { APP_CONFIG, AppConfig } from '@lib/core';
 import { Public, SameOriginOnly } from '../auth/auth.decorators';
 import { DashboardCookies } from '../auth/cookies';
 import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
@@ -18,6 +21,8 @@ import { ApiErrors, dataOf } from '../platform/openapi';
 import { RateLimit } from '../platform/rate-limit.guard';
 import { PostAction } from '../platform/route-presets';
 import { browserOf, visitorMeta } from './browser';
+import { CREATION_OPTIONS_SCHEMA } from '../passkeys/schemas';
+import { relyingPartyOf } from '../passkeys/relying-party';
 import { SIGNUP_SCHEMA } from './schemas';
 import { ref } from '../platform/resource-schemas';
 
@@ -32,12 +37,13 @@ export class AccountsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly cookies: DashboardCookies,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @ApiOperation({
     summary: 'Sign up: a 6-digit code is e-mailed to the address',
     description:
-      'Sets the sign-up cookie (the browser that may finish without the password again). An address an account holds is 409 `email_taken`; a new sign-up for the same address replaces a pending one. Past the address’s e-mail budget the answer is the same but nothing is sent.',
+      'Sets the sign-up cookie (the browser that may finish without the password again). An address an account holds is 409 `email_taken`; a new sign-up for the same address replaces a pending one. Past the address’s e-mail budget the answer is the same but nothing is sent. Without `password`, a passkey sign-up: finished in this browser only, with a passkey (POST /accounts/passkey-options, then POST /accounts/verify with `credential`).',
   })
   @ApiCreatedResponse({ description: 'The pending sign-up.', schema: dataOf(SIGNUP_SCHEMA) })
   @ApiErrors('weak_password', 'email_taken', 'email_unavailable', 'cross_site_request')
@@ -56,10 +62,10 @@ export class AccountsController {
   @ApiOperation({
     summary: 'Verify a sign-up with its code: the account, its first business and a session',
     description:
-      'Sets the session and device cookies. In a browser without the sign-up cookie, the password chosen must be given again (400 `password_required`). A code is valid 15 minutes (400 `code_expired`); 5 wrong tries lock it until a new one is sent (429 `too_many_attempts`); 10 wrong codes a day per address lock sign-up codes for it.',
+      'Sets the session and device cookies. In a browser without the sign-up cookie, the password chosen must be given again (400 `password_required`). A code is valid 15 minutes (400 `code_expired`); 5 wrong tries lock it until a new one is sent (429 `too_many_attempts`); 10 wrong codes a day per address lock sign-up codes for it. A passkey sign-up is finished only in the browser that started it (400 `signup_browser_required`, before the code: no try spent), with `credential` and without `password` (400 `invalid_request`): the code first, then the registration (400 `passkey_failed` — nothing opened, no try spent; ask for new options); the account opens without a password, with that passkey, and the session’s method is `passkey`.',
   })
   @ApiCreatedResponse({ description: 'The account and its session.', schema: dataOf(ref('VerifiedSignup')) })
-  @ApiErrors('verification_expired', 'invalid_code', 'code_expired', 'password_required', 'invalid_credentials', 'too_many_attempts', 'email_taken', 'cross_site_request')
+  @ApiErrors('verification_expired', 'invalid_code', 'code_expired', 'password_required', 'signup_browser_required', 'invalid_credentials', 'passkey_failed', 'passkey_exists', 'too_many_attempts', 'email_taken', 'cross_site_request')
   @Public()
   @SameOriginOnly()
   @RateLimit('accounts.verify')
@@ -67,11 +73,27 @@ export class AccountsController {
   @HttpCode(201)
   @Post('verify')
   async verify(@Body() body: VerifySignupRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const verified = await this.commands.execute(new VerifySignupCommand(body, browserOf(request, this.cookies), visitorMeta(request)));
+    const verified = await this.commands.execute(new VerifySignupCommand(body, browserOf(request, this.cookies), visitorMeta(request), relyingPartyOf(request, this.config)));
     this.cookies.set(reply, 'session', verified.sessionToken);
     this.cookies.set(reply, 'device', verified.deviceToken);
     this.cookies.clear(reply, 'signup');
     return { data: verified.answer };
+  }
+
+  @ApiOperation({
+    summary: 'Start a passkey sign-up’s passkey: the options for navigator.credentials.create()',
+    description:
+      'For a sign-up started without a password, in the browser that started it (400 `signup_browser_required`); a sign-up with a password is 400 `invalid_request`. The challenge is bound to the sign-up, valid five minutes, once; a newer one replaces it. The user is the account the sign-up opens. Spends from the per-IP budget of POST /accounts/verify and /accounts/verify/resend.',
+  })
+  @ApiOkResponse({ description: 'The WebAuthn creation options.', schema: dataOf(CREATION_OPTIONS_SCHEMA) })
+  @ApiErrors('verification_expired', 'signup_browser_required', 'cross_site_request')
+  @Public()
+  @SameOriginOnly()
+  @RateLimit('accounts.verify')
+  @IdempotencyKeyIgnored()
+  @PostAction('passkey-options')
+  async passkeyOptions(@Body() body: SignupPasskeyOptionsRequest, @Req() request: FastifyRequest) {
+    return { data: await this.commands.execute(new StartSignupPasskeyCommand(body.signup_id, browserOf(request, this.cookies), relyingPartyOf(request, this.config))) };
   }
 
   @ApiOperation({ summary: 'Send a new sign-up code', description: 'A minute after the last, at most 5 per sign-up, within the address’s e-mail budget (429 `too_many_emails` with Retry-After). The earlier code stops working.' })

@@ -25,6 +25,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /accounts': 'signUp',
   'POST /accounts/verify': 'verifySignUp',
   'POST /accounts/verify/resend': 'resendSignUpCode',
+  'POST /accounts/passkey-options': 'startPasskeySignUp',
   'POST /sessions': 'signIn',
   'GET /sessions': 'listSessions',
   'DELETE /sessions/current': 'signOut',

@@ -7,10 +7,13 @@ import { ACCOUNTS_CLOCK, AccountsClock } from '../ports';
 /** A WebAuthn challenge is answered within this time (decision 0037). */
 export const WEBAUTHN_CHALLENGE_MS = 5 * 60 * 1000;
 
-/** What a challenge is for, and the browser it is bound to (a session id, or the hash of the `webauthn` cookie). */
-export type ChallengeBinding = { purpose: 'register' | 'step_up'; sessionId: string } | { purpose: 'sign_in'; browserHash: string };
+/**
+ * What a challenge is for, and the browser it is bound to (a session id, or the hash of the
+ * `webauthn` cookie); a passkey sign-up's to the sign-up (whose cookie both of its calls check).
+ */
+export type ChallengeBinding = { purpose: 'register' | 'step_up'; sessionId: string } | { purpose: 'sign_in'; browserHash: string } | { purpose: 'sign_up'; signupId: string };
 
-const key = (b: ChallengeBinding) => (b.purpose === 'sign_in' ? `sign_in:${b.browserHash}` : `${b.purpose}:${b.sessionId}`);
+const key = (b: ChallengeBinding) => (b.purpose === 'sign_in' ? `sign_in:${b.browserHash}` : b.purpose === 'sign_up' ? `sign_up:${b.signupId}` : `${b.purpose}:${b.sessionId}`);
 
 /**
  * WebAuthn challenges (migration 014): 32 random bytes, base64url, one per purpose and browser
@@ -35,6 +38,22 @@ export class WebauthnChallenges {
       'webauthn_challenges_issue',
     );
     return challenge;
+  }
+
+  /**
+   * The challenge waiting for this browser and purpose, left in place, or null when none, or
+   * expired: a passkey sign-up checks its registration before the code, and takes the challenge
+   * only once the sign-up completed (a wrong code must not cost the person a new passkey).
+   */
+  async peek(binding: ChallengeBinding): Promise<{ challenge: string; accountId: string | null } | null> {
+    const { rows } = await this.db.query<{ challenge: string; account_id: string | null; expires_at: string | Date }>(
+      `SELECT challenge, account_id, expires_at FROM webauthn_challenges WHERE binding = $1`,
+      [key(binding)],
+      'webauthn_challenges_peek',
+    );
+    const row = rows[0];
+    if (!row || new Date(row.expires_at).getTime() <= this.clock().getTime()) return null;
+    return { challenge: row.challenge, accountId: row.account_id };
   }
 
   /** The challenge waiting for this browser and purpose, taken (never again), or null when none, or expired. */

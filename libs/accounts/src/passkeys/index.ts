@@ -5,6 +5,8 @@ export * from './commands/passkey-sign-in/passkey-sign-in.command';
 export * from './commands/remove-passkey/remove-passkey.command';
 export * from './commands/start-passkey-registration/start-passkey-registration.command';
 export * from './commands/start-passkey-sign-in/start-passkey-sign-in.command';
+export * from './commands/start-signup-passkey/start-signup-passkey.command';
+export * from './commands/start-signup-passkey/start-signup-passkey.dto';
 export * from './commands/start-step-up/start-step-up.command';
 export * from './commands/step-up/step-up.command';
 export * from './passkey-events';

@@ -8,6 +8,7 @@ import { PasskeySignInHandler } from './commands/passkey-sign-in/passkey-sign-in
 import { RemovePasskeyHandler } from './commands/remove-passkey/remove-passkey.handler';
 import { StartPasskeyRegistrationHandler } from './commands/start-passkey-registration/start-passkey-registration.handler';
 import { StartPasskeySignInHandler } from './commands/start-passkey-sign-in/start-passkey-sign-in.handler';
+import { StartSignupPasskeyHandler } from './commands/start-signup-passkey/start-signup-passkey.handler';
 import { StartStepUpHandler } from './commands/start-step-up/start-step-up.handler';
 import { StepUpHandler } from './commands/step-up/step-up.handler';
 import { PasskeysReadModel } from './passkeys.read-model';
@@ -28,4 +29,5 @@ export const PASSKEY_PROVIDERS: Provider[] = [
   PasskeySignInHandler,
   StartStepUpHandler,
   StepUpHandler,
+  StartSignupPasskeyHandler,
 ];

@@ -43,7 +43,8 @@ export class SignInHandler implements ICommandHandler<SignInCommand, StartedSess
     if (gate.state === 'locked') throw retryLater('too_many_attempts', 'Too many wrong passwords: wait before trying again.', gate.retryAfterSec);
     if (gate.state === 'disabled') throw new DomainRefusal('password_reset_required', 'This password stopped working after too many failures: reset it.');
     if (account?.password_hash === RESET_REQUIRED_HASH) throw new DomainRefusal('password_reset_required', 'This password stopped working when an e-mail change was undone: reset it.');
-    const matches = account !== null ? await this.passwords.verify(account.password_hash, input.password) : (await this.passwords.verify(await this.decoyHash(), input.password), false);
+    // a person without a password (a passkey sign-up, decision 0037: '' in the projection) answers as an unknown address, in the same time
+    const matches = account !== null && account.password_hash !== '' ? await this.passwords.verify(account.password_hash, input.password) : (await this.passwords.verify(await this.decoyHash(), input.password), false);
     if (!matches) {
       await this.failures.fail(subject);
       throw new DomainRefusal('invalid_credentials', 'The e-mail address and password do not match.');

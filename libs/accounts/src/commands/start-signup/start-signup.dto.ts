@@ -1,15 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ACCOUNT_EMAIL_MAX, AccountEmail, BUSINESS_NAME_MAX, OptionalFlag, PASSWORD_MAX, Password, RequiredName } from '../account-input';
 
-/** POST /accounts (decision 0034): a person signs up with an address, a password and their first business's name. */
+/** POST /accounts (decision 0034): a person signs up with an address, a password (or a passkey, decision 0037) and their first business's name. */
 export class StartSignupRequest {
   @AccountEmail()
   @ApiProperty({ description: 'The person’s e-mail address: a 6-digit code is sent to it. One account per address (409 email_taken).', maxLength: ACCOUNT_EMAIL_MAX })
   email!: string;
 
-  @Password('password', true)
-  @ApiProperty({ description: 'The password chosen (400 weak_password says which rule it breaks). Kept only as an argon2id hash.', maxLength: PASSWORD_MAX })
-  password!: string;
+  @Password('password', false)
+  @ApiPropertyOptional({
+    description:
+      'The password chosen (400 weak_password says which rule it breaks). Kept only as an argon2id hash. Left out: a passkey sign-up — finished in this browser only, with a passkey registered for the options of POST /accounts/passkey-options.',
+    maxLength: PASSWORD_MAX,
+  })
+  password?: string;
 
   @RequiredName('business_name', BUSINESS_NAME_MAX)
   @ApiProperty({ description: 'The name of the person’s first business, created when the sign-up is verified (they are its owner).', maxLength: BUSINESS_NAME_MAX })

@@ -12,7 +12,9 @@ import { StartSignupCommand } from './start-signup.command';
 
 /**
  * Starts a sign-up (POST /accounts; decision 0034): an address an account holds is 409
- * email_taken; the password must pass the policy (400 weak_password); then a code is made and
+ * email_taken; the password must pass the policy (400 weak_password) — without a password it is
+ * a passkey sign-up (decision 0037): no hash, and the account's id chosen now (its passkey's
+ * user handle); then a code is made and
  * e-mailed (past the address's e-mail budget nothing is sent, and the answer is the same), the
  * sign-up recorded on its own stream with the hashes of the password, the code and the browser's
  * sign-up token, and noted on the address's stream (replacing an earlier pending sign-up).
@@ -28,8 +30,9 @@ export class StartSignupHandler implements ICommandHandler<StartSignupCommand> {
   async execute({ input, meta }: StartSignupCommand): Promise<{ signup: SignupView; signupToken: string }> {
     const email = input.email;
     if ((await this.writes.emailState(email)).holder !== null) throw new DomainRefusal('email_taken', 'Another account uses this e-mail address.', 'email');
-    await this.passwords.assertStrong(input.password, 'password', { email });
-    const passwordHash = await this.passwords.hash(input.password);
+    const password = input.password;
+    if (password !== undefined) await this.passwords.assertStrong(password, 'password', { email });
+    const passwordHash = password === undefined ? null : await this.passwords.hash(password);
     const signupId = newId('sgn');
     const signupToken = newToken();
     const now = this.writes.now();
@@ -43,6 +46,7 @@ export class StartSignupHandler implements ICommandHandler<StartSignupCommand> {
           signup_id: signupId,
           email,
           password_hash: passwordHash,
+          ...(passwordHash === null ? { account_id: newId('acc') } : {}),
           business_name: input.business_name,
           simulated: input.simulated ?? false,
           browser_hash: tokenHash(signupToken),

@@ -1,0 +1,239 @@
+import { AccountsTestApp, Browser, PASSWORD, challenge, newEmail, signIn, signUp, startAccountsApp } from './support';
+import { SoftwareAuthenticator } from './software-authenticator';
+
+const MINUTE = 60 * 1000;
+
+/**
+ * Passkey sign-up over real HTTP (issue #14 item 1; decision 0037, "Passkey sign-up"): the real
+ * app on the embedded store, a real SMTP server in the test for the codes, a cookie jar per
+ * browser, and the software authenticator answering the service's WebAuthn options as a
+ * browser would. A passkey sign-up is finished only in the browser that started it (400
+ * signup_browser_required), opens an account without a password, and the passkey it registered
+ * then signs the person in.
+ */
+describe('passkey sign-up over HTTP', () => {
+  let app: AccountsTestApp;
+  let origin: string;
+
+  beforeAll(async () => {
+    app = await startAccountsApp('embedded');
+    origin = new URL(app.api.base).origin;
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const browser = () => new Browser(app.api);
+
+  /** POST /accounts without a password in `b`: the pending sign-up. */
+  async function startPasswordless(b: Browser, email = newEmail('passkey')) {
+    const started = await b.post('/accounts', { email, business_name: 'Passkey Shop', simulated: true }, challenge('sign_up'));
+    expect(started.status).toBe(201);
+    expect(b.jar.has('signup')).toBe(true);
+    return { email, signupId: started.body.data.id as string };
+  }
+
+  async function options(b: Browser, signupId: string) {
+    const answer = await b.post('/accounts/passkey-options', { signup_id: signupId });
+    expect(answer.status).toBe(200);
+    return answer.body.data;
+  }
+
+  async function passkeySignIn(b: Browser, authenticator: SoftwareAuthenticator) {
+    const asked = await b.post('/passkeys/authentication/options', undefined, challenge('sign_in'));
+    expect(asked.status).toBe(200);
+    return b.post('/passkeys/authentication/verify', { credential: authenticator.get(asked.body.data) });
+  }
+
+  it('the whole walk: no password, options bound to the sign-up, code then passkey → the account with its passkey and a passkey session; then the passkey signs in, no password does, and the only passkey stays', async () => {
+    const b = browser();
+    const { email, signupId } = await startPasswordless(b);
+
+    const creation = await options(b, signupId);
+    expect(creation).toMatchObject({
+      rp: { id: new URL(origin).hostname },
+      user: { name: email },
+      attestation: 'none',
+      authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+      excludeCredentials: [],
+    });
+    // asked again: a new challenge, the same user (the account the sign-up opens, chosen at POST /accounts)
+    const again = await options(b, signupId);
+    expect(again.challenge).not.toBe(creation.challenge);
+    expect(again.user.id).toBe(creation.user.id);
+
+    const authenticator = new SoftwareAuthenticator(origin);
+    const credential = authenticator.create(again);
+    const code = await app.smtp.code(email);
+    const verified = await b.post('/accounts/verify', { signup_id: signupId, code, credential });
+    expect(verified.status).toBe(201);
+    const { account, session } = verified.body.data;
+    expect(account).toMatchObject({ kind: 'account', email, businesses: [{ role: 'owner', name: 'Passkey Shop' }] });
+    expect(Buffer.from(account.id).toString('base64url')).toBe(creation.user.id); // the passkey's user handle names the account
+    expect(session).toMatchObject({ kind: 'session', current: true, method: 'passkey' });
+    expect(b.jar.has('session') && b.jar.has('device')).toBe(true);
+    expect(b.jar.has('signup')).toBe(false);
+
+    // signed in, with the passkey listed
+    expect((await b.get('/me')).body.data.id).toBe(account.id);
+    const listed = await b.get('/me/passkeys');
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toEqual([expect.objectContaining({ kind: 'passkey', name: 'Passkey', transports: ['internal', 'hybrid'] })]);
+    const passkeyId = listed.body.data[0].id as string;
+    expect((await b.get('/business', { 'service-business': account.businesses[0].id })).status).toBe(200);
+
+    // the options were spent: the same registration cannot open anything again
+    const replay = await browser().post('/accounts/verify', { signup_id: signupId, code, credential });
+    expect([replay.status, replay.body.error.code]).toEqual([409, 'verification_expired']);
+
+    // no password: any password is refused as for an unknown address
+    const withPassword = await signIn(browser(), email, PASSWORD);
+    expect([withPassword.status, withPassword.body.error.code]).toEqual([400, 'invalid_credentials']);
+    const unknown = await signIn(browser(), newEmail('nobody'), PASSWORD);
+    expect([unknown.status, { ...unknown.body.error, request_id: null }]).toEqual([400, { ...withPassword.body.error, request_id: null }]);
+    const empty = await signIn(browser(), email, 'x');
+    expect([empty.status, empty.body.error.code]).toEqual([400, 'invalid_credentials']);
+    // nor does a step-up by password
+    const stepUp = await b.post('/sessions/current/step-up', { current_password: PASSWORD });
+    expect([stepUp.status, stepUp.body.error.code]).toEqual([400, 'invalid_credentials']);
+
+    // the passkey signs the person in, in another browser
+    const elsewhere = browser();
+    const signedIn = await passkeySignIn(elsewhere, authenticator);
+    expect(signedIn.status).toBe(201);
+    expect(signedIn.body.data).toMatchObject({ kind: 'session', method: 'passkey' });
+    expect((await elsewhere.get('/me')).body.data.id).toBe(account.id);
+
+    // the only way to sign in cannot be removed (the sign-up's passkey session is a proof: no step-up asked)
+    const removed = await b.delete(`/me/passkeys/${passkeyId}`);
+    expect([removed.status, removed.body.error.code]).toEqual([409, 'last_sign_in_method']);
+    expect((await b.get('/me/passkeys')).body.data).toHaveLength(1);
+  });
+
+  it('another browser (no sign-up cookie, or another sign-up’s): 400 signup_browser_required for the options and the verify, before the code — no try spent', async () => {
+    const b = browser();
+    const { email, signupId } = await startPasswordless(b);
+    const authenticator = new SoftwareAuthenticator(origin);
+    const credential = authenticator.create(await options(b, signupId));
+    const code = await app.smtp.code(email);
+
+    const stranger = browser();
+    const otherSignup = browser();
+    await startPasswordless(otherSignup); // its own sign-up cookie, not this sign-up's
+    for (const other of [stranger, otherSignup]) {
+      const asked = await other.post('/accounts/passkey-options', { signup_id: signupId });
+      expect([asked.status, asked.body.error.code]).toEqual([400, 'signup_browser_required']);
+    }
+    // more than the 5 tries a code has, wrong codes and the right one, with or without a password: none counts
+    for (const body of [
+      { code: '000000', credential },
+      { code: '000001', credential },
+      { code, credential },
+      { code, credential, password: PASSWORD },
+      { code: '000002', password: PASSWORD },
+      { code },
+    ]) {
+      const refused = await (body.code === code ? otherSignup : stranger).post('/accounts/verify', { signup_id: signupId, ...body });
+      expect([refused.status, refused.body.error.code]).toEqual([400, 'signup_browser_required']);
+    }
+    expect(stranger.jar.has('session')).toBe(false);
+
+    // the starting browser still finishes with the same options
+    const verified = await b.post('/accounts/verify', { signup_id: signupId, code, credential });
+    expect(verified.status).toBe(201);
+  });
+
+  it('the code rules still hold: the form first, a wrong code spends a try (the passkey stays usable); a right code with a bad passkey spends none and opens nothing', async () => {
+    const b = browser();
+    const { email, signupId } = await startPasswordless(b);
+    const authenticator = new SoftwareAuthenticator(origin);
+    const creation = await options(b, signupId);
+    const credential = authenticator.create(creation);
+    const code = await app.smtp.code(email);
+    const wrong = code === '000000' ? '000001' : '000000';
+
+    // the form of the request first: no passkey, or a password, on a passkey sign-up
+    const noPasskey = await b.post('/accounts/verify', { signup_id: signupId, code });
+    expect([noPasskey.status, noPasskey.body.error.code, noPasskey.body.error.field]).toEqual([400, 'invalid_request', 'credential']);
+    const withPassword = await b.post('/accounts/verify', { signup_id: signupId, code, credential, password: PASSWORD });
+    expect([withPassword.status, withPassword.body.error.code, withPassword.body.error.field]).toEqual([400, 'invalid_request', 'password']);
+
+    // four wrong codes: counted
+    for (let i = 0; i < 4; i++) {
+      const refused = await b.post('/accounts/verify', { signup_id: signupId, code: wrong, credential });
+      expect([refused.status, refused.body.error.code]).toEqual([400, 'invalid_code']);
+    }
+    // the right code with registrations that do not verify: 400 passkey_failed, no try spent, nothing opened
+    const noUserVerification = new SoftwareAuthenticator(origin);
+    noUserVerification.verifiesUser = false;
+    const phishing = new SoftwareAuthenticator('https://evil.example');
+    for (const bad of [noUserVerification.create(creation), phishing.create(creation), authenticator.create({ ...creation, challenge: Buffer.from('another challenge').toString('base64url') })]) {
+      const failed = await b.post('/accounts/verify', { signup_id: signupId, code, credential: bad });
+      expect([failed.status, failed.body.error.code]).toEqual([400, 'passkey_failed']);
+    }
+    expect(b.jar.has('session')).toBe(false);
+    expect((await b.get('/me')).status).toBe(401);
+    expect((await signIn(browser(), email, PASSWORD)).body.error.code).toBe('invalid_credentials');
+
+    // the fifth try is still there, and the passkey made before the wrong codes still answers the same options
+    const verified = await b.post('/accounts/verify', { signup_id: signupId, code, credential });
+    expect(verified.status).toBe(201);
+    expect(verified.body.data.session.method).toBe('passkey');
+    expect((await passkeySignIn(browser(), authenticator)).status).toBe(201);
+  });
+
+  it('5 wrong codes lock the code (429 too_many_attempts) until a new one; a code older than 15 minutes is 400 code_expired; options older than five minutes are 400 passkey_failed', async () => {
+    const b = browser();
+    const { email, signupId } = await startPasswordless(b);
+    const code = await app.smtp.code(email);
+    const wrong = code === '000000' ? '000001' : '000000';
+    const authenticator = new SoftwareAuthenticator(origin);
+    const credential = authenticator.create(await options(b, signupId));
+    for (let i = 0; i < 5; i++) expect((await b.post('/accounts/verify', { signup_id: signupId, code: wrong, credential })).body.error.code).toBe('invalid_code');
+    const locked = await b.post('/accounts/verify', { signup_id: signupId, code, credential });
+    expect([locked.status, locked.body.error.code]).toEqual([429, 'too_many_attempts']);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    // a new code a minute after the last unlocks; 15 minutes later it is too old
+    app.clock.advance(MINUTE);
+    expect((await b.post('/accounts/verify/resend', { signup_id: signupId })).status).toBe(200);
+    const second = await app.smtp.code(email, 2);
+    app.clock.advance(16 * MINUTE);
+    const old = await b.post('/accounts/verify', { signup_id: signupId, code: second, credential });
+    expect([old.status, old.body.error.code]).toEqual([400, 'code_expired']);
+
+    expect((await b.post('/accounts/verify/resend', { signup_id: signupId })).status).toBe(200);
+    const fresh = await app.smtp.code(email, 3);
+    // the options are older than five minutes: the registration no longer verifies — new options, a new registration
+    const stale = await b.post('/accounts/verify', { signup_id: signupId, code: fresh, credential });
+    expect([stale.status, stale.body.error.code]).toEqual([400, 'passkey_failed']);
+    const renewed = authenticator.create(await options(b, signupId), authenticator.credentials[0]);
+    const verified = await b.post('/accounts/verify', { signup_id: signupId, code: fresh, credential: renewed });
+    expect(verified.status).toBe(201);
+  });
+
+  it('a password sign-up takes no passkey at verify and has no passkey options (400 invalid_request); it still finishes as before', async () => {
+    const b = browser();
+    const email = newEmail('password');
+    const started = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Shop' }, challenge('sign_up'));
+    expect(started.status).toBe(201);
+    const signupId = started.body.data.id as string;
+    const asked = await b.post('/accounts/passkey-options', { signup_id: signupId });
+    expect([asked.status, asked.body.error.code, asked.body.error.field]).toEqual([400, 'invalid_request', 'signup_id']);
+    const code = await app.smtp.code(email);
+    const credential = new SoftwareAuthenticator(origin).create({ challenge: 'AAAA', rp: { name: 'x' }, user: { id: 'eA', name: email } });
+    const withPasskey = await b.post('/accounts/verify', { signup_id: signupId, code, credential });
+    expect([withPasskey.status, withPasskey.body.error.code, withPasskey.body.error.field]).toEqual([400, 'invalid_request', 'credential']);
+    const verified = await b.post('/accounts/verify', { signup_id: signupId, code });
+    expect([verified.status, verified.body.data.session.method]).toEqual([201, 'sign_up']);
+  });
+
+  it('options for an unknown or finished sign-up: 409 verification_expired', async () => {
+    const unknown = await browser().post('/accounts/passkey-options', { signup_id: 'sgn_none' });
+    expect([unknown.status, unknown.body.error.code]).toEqual([409, 'verification_expired']);
+    const b = browser();
+    const { signupId } = await signUp(app, b);
+    const finished = await b.post('/accounts/passkey-options', { signup_id: signupId });
+    expect([finished.status, finished.body.error.code]).toEqual([409, 'verification_expired']);
+  });
+});
