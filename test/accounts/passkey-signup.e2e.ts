@@ -1,3 +1,6 @@
+import { testChallengeToken } from '@lib/challenge';
+import { eventually } from '../support/eventually';
+import { linkIn } from '../support/smtp';
 import { AccountsTestApp, Browser, PASSWORD, challenge, newEmail, signIn, signUp, startAccountsApp } from './support';
 import { SoftwareAuthenticator } from './software-authenticator';
 
@@ -108,6 +111,27 @@ describe('passkey sign-up over HTTP', () => {
     const removed = await b.delete(`/me/passkeys/${passkeyId}`);
     expect([removed.status, removed.body.error.code]).toEqual([409, 'last_sign_in_method']);
     expect((await b.get('/me/passkeys')).body.data).toHaveLength(1);
+  });
+
+  it('a password reset is the way back: it gives the person a password, and then the passkey may go', async () => {
+    const b = browser();
+    const { email, signupId } = await startPasswordless(b);
+    const authenticator = new SoftwareAuthenticator(origin);
+    const credential = authenticator.create(await options(b, signupId));
+    expect((await b.post('/accounts/verify', { signup_id: signupId, code: await app.smtp.code(email), credential })).status).toBe(201);
+    const passkeyId = (await b.get('/me/passkeys')).body.data[0].id as string;
+
+    const asked = await browser().post('/password-resets', { email }, { 'service-challenge': testChallengeToken('password_reset') });
+    expect(asked.status).toBe(202);
+    const mail = await eventually(() => app.smtp.server.messages.filter((m) => m.to.includes(email.toLowerCase())).find((m) => m.subject === 'Reset your password'), { what: `reset link to ${email}` });
+    const token = /#token=([A-Za-z0-9_.-]+)$/.exec(linkIn(mail))![1];
+    const NEW_PASSWORD = 'a brand new passphrase 42';
+    expect((await browser().post('/password-resets/confirm', { token, new_password: NEW_PASSWORD })).status).toBe(200);
+
+    const signedIn = browser();
+    expect((await signIn(signedIn, email, NEW_PASSWORD)).status).toBe(201);
+    const removed = await signedIn.delete(`/me/passkeys/${passkeyId}`); // a password sign-in is a proof: no step-up asked
+    expect([removed.status, removed.body.data?.id]).toEqual([200, passkeyId]);
   });
 
   it('another browser (no sign-up cookie, or another sign-up’s): 400 signup_browser_required for the options and the verify, before the code — no try spent', async () => {
