@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
+import { eventually } from '../support/eventually';
 import { AccountsTestApp, Browser, PASSWORD, signUp, startAccountsApp } from './support';
 
 /**
@@ -71,6 +72,7 @@ describe('API key management over HTTP', () => {
       redacted_key: `sk_test_…${key.secret.slice(-4)}`,
       created_at: expect.any(String),
       revoked_at: null,
+      last_used_at: null,
       secret: expect.stringMatching(/^sk_test_[0-9A-Za-z]{32}$/),
     });
     const list = await as.get('/api-keys');
@@ -79,6 +81,26 @@ describe('API key management over HTTP', () => {
     expect(JSON.stringify(list.body)).not.toContain(key.secret);
     expect(list.body.data).toHaveLength(3); // the business's first secret and publishable keys, and this one
     expect((await withKey(key.secret, 'GET', '/business')).body.data.id).toBe(businessId);
+  });
+
+  it('shows when a key was last used, recorded off the request path at most once a minute (decision 0039)', async () => {
+    const { as } = await owner();
+    const key = await createKey(as, { type: 'secret', mode: 'test', name: 'Used' });
+    const listed = async () => (await as.get('/api-keys')).body.data.find((k: { id: string }) => k.id === key.id) as { last_used_at: string | null; name: string };
+    expect((await listed()).last_used_at).toBeNull();
+    const before = Date.now();
+    expect((await withKey(key.secret, 'GET', '/business')).status).toBe(200);
+    const used = await eventually(listed, (k) => k.last_used_at !== null, { what: 'last_used_at recorded' });
+    expect(Date.parse(used.last_used_at!)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(used.last_used_at!)).toBeLessThanOrEqual(Date.now());
+    // used again within the minute: nothing written, the time stays
+    for (let i = 0; i < 3; i++) expect((await withKey(key.secret, 'GET', '/business')).status).toBe(200);
+    expect((await listed()).last_used_at).toBe(used.last_used_at);
+    // the write answers show it too; another key of the business was never used
+    const renamed = await as.patch(`/api-keys/${key.id}`, { name: 'Renamed' });
+    expect(renamed.body.data).toMatchObject({ name: 'Renamed', last_used_at: used.last_used_at });
+    const others = (await as.get('/api-keys')).body.data.filter((k: { id: string }) => k.id !== key.id);
+    expect(others.map((k: { last_used_at: string | null }) => k.last_used_at)).toEqual([null, null]);
   });
 
   it('pages the list newest first with a cursor', async () => {

@@ -69,7 +69,8 @@ describe.each(STORE_KINDS)('businesses and keys on %s', (kind) => {
     expect(byPublishable?.key).toMatchObject({ kind: 'api_key', type: 'publishable', business_id: business.id, permissions: null });
     expect(byPublishable?.business.id).toBe(business.id);
     expect(await suite.service.getBusiness(business.id)).toEqual(business);
-    expect(await suite.service.listKeys(business.id)).toEqual(created.keys);
+    await suite.service.keyUse.flush();
+    expect(await suite.service.listKeys(business.id)).toEqual(created.keys.map((k) => ({ ...k, last_used_at: expect.stringMatching(/Z$/) }))); // both just used
 
     // the stream: three events of one append, hashes only, metadata from the request
     const events = await suite.store.readStream(BUSINESS_STREAM.stream(business.id));
@@ -131,6 +132,7 @@ describe.each(STORE_KINDS)('businesses and keys on %s', (kind) => {
       redacted_key: `rk_live_…${secret.slice(-4)}`,
       created_at: expect.any(String),
       revoked_at: null,
+      last_used_at: null,
     });
     const found = await suite.service.authenticate(secret);
     expect(found?.key).toEqual(key);
@@ -138,7 +140,8 @@ describe.each(STORE_KINDS)('businesses and keys on %s', (kind) => {
     expect(keyAllows(found!.key, 'webhooks', 'write')).toBe(false);
     expect(keyAllows(found!.key, 'wallet', 'read')).toBe(false);
     expect((await suite.service.listKeys(business.id)).map((k) => k.id)).toContain(key.id);
-    expect(await suite.service.getKey(key.id)).toEqual(key);
+    await suite.service.keyUse.flush();
+    expect(await suite.service.getKey(key.id)).toEqual({ ...key, last_used_at: expect.stringMatching(/Z$/) }); // authenticated above
 
     const test = await suite.service.createKey({ businessId: business.id, kind: 'restricted', mode: 'test', permissions: { search: 'read' } });
     expect(test.key).toMatchObject({ mode: 'test', name: null, permissions: { search: 'read' } });
@@ -174,7 +177,7 @@ describe.each(STORE_KINDS)('businesses and keys on %s', (kind) => {
       expect(text).not.toContain(createHash('sha256').update(secret).digest('hex'));
     }
     for (const key of keys) {
-      expect(Object.keys(key).sort()).toEqual(['business_id', 'created_at', 'id', 'kind', 'mode', 'name', 'permissions', 'redacted_key', 'revoked_at', 'type']);
+      expect(Object.keys(key).sort()).toEqual(['business_id', 'created_at', 'id', 'kind', 'last_used_at', 'mode', 'name', 'permissions', 'redacted_key', 'revoked_at', 'type']);
     }
     expect(await suite.service.listKeys('biz_unknown')).toEqual([]);
   });
@@ -186,8 +189,9 @@ describe.each(STORE_KINDS)('businesses and keys on %s', (kind) => {
     expect(await here.authenticate(secret)).not.toBeNull();
     expect(await elsewhere.authenticate(secret)).not.toBeNull(); // now cached there
 
+    await here.keyUse.flush();
     const revoked = await here.revokeKey(key.id, { requestId: 'req_revoke' });
-    expect(revoked).toEqual({ ...key, revoked_at: expect.stringMatching(/Z$/) });
+    expect(revoked).toEqual({ ...key, revoked_at: expect.stringMatching(/Z$/), last_used_at: expect.stringMatching(/Z$/) }); // used above
     expect(Date.parse(revoked.revoked_at!)).toBeGreaterThanOrEqual(Date.parse(key.created_at));
     expect(await here.authenticate(secret)).toBeNull();
     expect(await suite.service.authenticate(secret)).toBeNull(); // an instance that had not cached it
@@ -230,13 +234,15 @@ describe.each(STORE_KINDS)('businesses and keys on %s', (kind) => {
     expect(await cached.authenticate(created.secret_key)).toBe(first);
     expect(await cached.authenticate('sk_live_' + 'Z'.repeat(32))).toBeNull();
     expect(await cached.authenticate('sk_live_' + 'Z'.repeat(32))).toBeNull();
-    expect(statements.map((s) => s.name)).toEqual(['businesses_authenticate', 'businesses_authenticate']);
+    // the key's use is recorded once (decision 0039: at most once a minute), beside the lookups
+    expect(statements.map((s) => s.name)).toEqual(['businesses_authenticate', 'api_key_use_record', 'businesses_authenticate']);
     expect(Object.isFrozen(first) && Object.isFrozen(first!.key) && Object.isFrozen(first!.business)).toBe(true);
     now += 2001;
     expect(await cached.authenticate(created.secret_key)).toEqual(first);
-    expect(statements).toHaveLength(3);
+    expect(statements).toHaveLength(4); // a lookup; the use within the minute is not written again
     expect(await cached.authenticate('not a key')).toBeNull();
-    expect(statements).toHaveLength(3); // malformed keys never reach the database
+    expect(statements).toHaveLength(4); // malformed keys never reach the database
+    await cached.keyUse.flush();
   });
 
   it('decides a key creation again when another write got to the stream first, a bounded number of times', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BusinessEvent, REFERRAL_PAYOUT_STREAM, ReferralPayoutsReactor, businessesProjector, hasReceivedFunds } from '@lib/businesses';
 import { PAYMENT_STREAM, paymentsProjector } from '@lib/payments';
 import { BUSINESS_STREAM } from '@lib/businesses';
-import { ProjectionRunner, verifyProjection } from '@lib/projections';
+import { ProjectionRunner, ReactorRunner, verifyProjection } from '@lib/projections';
 import { eventually } from '../support/eventually';
 import { TestStore, openTestStore } from '../support/fixtures';
 
@@ -64,8 +64,9 @@ describe('referral payouts', () => {
     await business(stranger, false, null);
     expect(await hasReceivedFunds(opened.db, referrer)).toBe(false);
 
-    const a = new ReferralPayoutsReactor(opened.store, opened.db, PAYMENT_STREAM);
-    const b = new ReferralPayoutsReactor(opened.store, opened.db, PAYMENT_STREAM);
+    const reactor = new ReferralPayoutsReactor(opened.store, PAYMENT_STREAM);
+    const a = new ReactorRunner(opened.store, opened.db, reactor);
+    const b = new ReactorRunner(opened.store, opened.db, new ReferralPayoutsReactor(opened.store, PAYMENT_STREAM));
     await Promise.all([a.start(), b.start()]); // the same name: one checkpoint, two subscribers racing on it
     try {
       await succeededPayment(`pmt_a${suffix}`, referred, 299); // 29.9 → 29
@@ -80,8 +81,8 @@ describe('referral payouts', () => {
 
       // the same events again, straight into a reactor (a replay after a crash before the checkpoint moved)
       const all = await opened.store.readAll();
-      await a.react(all);
-      await new ReferralPayoutsReactor(opened.store, opened.db, PAYMENT_STREAM).react(all);
+      await reactor.react(all);
+      await new ReferralPayoutsReactor(opened.store, PAYMENT_STREAM).react(all);
       const payoutEvents = await opened.store.readStream(REFERRAL_PAYOUT_STREAM.stream(`pmt_a${suffix}`));
       expect(payoutEvents).toHaveLength(1);
       for (const id of ['b', 'c', 'd']) await expect(opened.store.readStream(REFERRAL_PAYOUT_STREAM.stream(`pmt_${id}${suffix}`))).rejects.toThrow();

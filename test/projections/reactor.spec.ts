@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { RecordedEvent, comparePositions } from '@lib/eventstore';
-import { Reactor, ReactorRunner, readCheckpoint, rebuildProjection, streamCatalogProjector } from '@lib/projections';
+import { Reactor, ReactorHost, ReactorRunner, readCheckpoint, rebuildProjection, streamCatalogProjector } from '@lib/projections';
 import { eventually } from '../support/eventually';
 import { TestStore, openTestStore } from '../support/fixtures';
 
@@ -85,5 +85,41 @@ describe('reactors on the one checkpointed subscriber loop (PostgreSQL)', () => 
     const before = await readCheckpoint(opened.db, reactor.name);
     await rebuildProjection(opened.store, opened.db, streamCatalogProjector);
     expect(await readCheckpoint(opened.db, reactor.name)).toEqual(before);
+  });
+
+  it('one host runs every reactor of a process, each on its own checkpoint and batch size; stops them all; runs none where disabled', async () => {
+    const seen = new Map<string, number[]>();
+    const batches: number[] = [];
+    const reactor = (name: string, stream: string, batchSize?: number): Reactor => ({
+      name,
+      batchSize,
+      react: async (events) => {
+        if (name === 'test-reactor-d') batches.push(events.length);
+        seen.set(name, [...(seen.get(name) ?? []), ...events.filter((e) => e.stream === stream).map((e) => (e.data as { i: number }).i)]);
+      },
+    });
+    const disabled = new ReactorHost(opened.store, opened.db, { enabled: false });
+    await disabled.run(reactor('test-reactor-off', 'd-1'));
+    expect(await disabled.status()).toEqual([]);
+
+    const host = new ReactorHost(opened.store, opened.db, { enabled: true });
+    const last = await append('d-1', 5);
+    await host.run(reactor('test-reactor-d', 'd-1', 2));
+    await host.run(reactor('test-reactor-e', 'd-1'));
+    await expect(host.run(reactor('test-reactor-e', 'd-1'))).rejects.toThrow(/already running/);
+    for (const name of ['test-reactor-d', 'test-reactor-e']) {
+      await eventually(() => readCheckpoint(opened.db, name), (c) => c.position !== null && comparePositions(c.position, last) >= 0, { what: `${name} at the last event` });
+    }
+    const statuses = await host.status();
+    expect(statuses).toEqual([expect.objectContaining({ name: 'test-reactor-d', state: 'running', lag: 0 }), expect.objectContaining({ name: 'test-reactor-e', state: 'running', lag: 0 })]);
+    expect(seen.get('test-reactor-d')).toEqual([0, 1, 2, 3, 4]);
+    expect(seen.get('test-reactor-e')).toEqual([0, 1, 2, 3, 4]);
+    expect(Math.max(...batches)).toBeLessThanOrEqual(2); // the reactor's own batch size
+    expect((await readCheckpoint(opened.db, 'test-reactor-off')).position).toBeNull(); // never ran
+
+    await host.stop();
+    expect((await host.status()).map((s) => s.state)).toEqual(['stopped', 'stopped']);
+    await host.run(reactor('test-reactor-late', 'd-1')); // after the stop: not started
+    expect((await readCheckpoint(opened.db, 'test-reactor-late')).updatedAt).toBeNull();
   });
 });

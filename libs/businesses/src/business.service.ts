@@ -1,6 +1,8 @@
 import { type Database, type Prefixed, unprefixed } from '@lib/database';
 import { CommandRunner, EventStore, ReadModelWaiter, WriteMeta } from '@lib/eventstore';
+import { Logger } from '@nestjs/common';
 import { KeyKind, KeyMode, hashKey, isWellFormedKey } from './api-keys';
+import { ApiKeyUse } from './api-key-use';
 import { ApiKeyCache } from './commands/api-key-cache';
 import { BusinessWrites } from './commands/business-writes';
 import { CreateApiKeyCommand, CreatedKey } from './commands/create-api-key/create-api-key.command';
@@ -16,7 +18,7 @@ import { SuspendBusinessHandler } from './commands/suspend-business/suspend-busi
 import { Permissions } from './permissions';
 import { findBusiness } from './queries/get-business/get-business.handler';
 import { isKeyId } from './stream-categories';
-import { ApiKeyRow, ApiKeyView, Business, BusinessRow, apiKeyView, businessView, compareKeyRows } from './views';
+import { ApiKeyReadRow, ApiKeyRow, ApiKeyView, Business, BusinessRow, apiKeyView, businessView, compareKeyRows } from './views';
 
 export interface BusinessServiceOptions {
   /** How long an authentication result is reused in this process (default 2000 ms). */
@@ -25,7 +27,7 @@ export interface BusinessServiceOptions {
   cacheMaxEntries?: number;
   /** Longest wait for the read models after a write (default 5000 ms). */
   projectionTimeoutMs?: number;
-  /** Milliseconds since the epoch (default Date.now): the cache's expiry. */
+  /** Milliseconds since the epoch (default Date.now): the cache's expiry, when a key was last used. */
   clock?: () => number;
   /**
    * What the composition root does once a business exists, before createBusiness answers (a
@@ -75,6 +77,9 @@ const REVOKED_MEMORY_MS = 10 * 60_000;
 
 const KEY_COLUMNS = `k.id, k.business_id, k.kind, k.mode, k.prefix, k.last4, k.name, k.permissions, k.created_at, k.revoked_at`;
 
+/** A key's columns and when it was last used: `FROM api_keys k ${WITH_USE}`. */
+const WITH_USE = `LEFT JOIN api_key_activity a ON a.key_id = k.id`;
+
 /** The authentication lookup: one statement, by hash, live keys only, with the business. */
 const AUTHENTICATE_SQL = `SELECT ${KEY_COLUMNS},
     b.name AS business_name, b.simulated AS business_simulated, b.status AS business_status, b.website AS business_website,
@@ -102,6 +107,8 @@ interface CacheEntry {
  */
 export class BusinessService implements ApiKeyCache {
   private readonly cache = new Map<string, CacheEntry>();
+  /** When each key was last used: noted by authenticate, written off the request path (decision 0039). */
+  readonly keyUse: ApiKeyUse;
   /** Bumped by every local revocation: a lookup that started before one is not cached. */
   private generation = 0;
   private readonly cacheTtlMs: number;
@@ -126,6 +133,8 @@ export class BusinessService implements ApiKeyCache {
     this.cacheMaxEntries = options.cacheMaxEntries ?? 10_000;
     this.clock = options.clock ?? Date.now;
     this.afterCreate = options.afterCreate ?? null;
+    const logger = new Logger('businesses');
+    this.keyUse = new ApiKeyUse(db, { clock: this.clock, onError: (error) => logger.warn(`recording an API key's use: ${error instanceof Error ? error.message : String(error)}`) });
     const runner = new CommandRunner(store, projections, { readYourWritesTimeoutMs: options.projectionTimeoutMs ?? 5000 });
     const writes = new BusinessWrites(runner, store);
     this.handlers = {
@@ -152,13 +161,13 @@ export class BusinessService implements ApiKeyCache {
 
   /** A business's keys, revoked ones included, oldest first; [] for an unknown business. */
   async listKeys(businessId: string): Promise<ApiKeyView[]> {
-    const { rows } = await this.db.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.business_id = $1`, [businessId], 'businesses_list_keys');
+    const { rows } = await this.db.query<ApiKeyReadRow>(`SELECT ${KEY_COLUMNS}, a.last_used_at FROM api_keys k ${WITH_USE} WHERE k.business_id = $1`, [businessId], 'businesses_list_keys');
     return rows.sort(compareKeyRows).map(apiKeyView);
   }
 
   async getKey(keyId: string): Promise<ApiKeyView | null> {
     if (!isKeyId(keyId)) return null;
-    const { rows } = await this.db.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.id = $1`, [keyId], 'businesses_get_key');
+    const { rows } = await this.db.query<ApiKeyReadRow>(`SELECT ${KEY_COLUMNS}, a.last_used_at FROM api_keys k ${WITH_USE} WHERE k.id = $1`, [keyId], 'businesses_get_key');
     return rows[0] ? apiKeyView(rows[0]) : null;
   }
 
@@ -192,9 +201,16 @@ export class BusinessService implements ApiKeyCache {
 
   /**
    * The live key a secret (or publishable) key string names, with its business; null for a
-   * malformed, unknown or revoked key. Results are reused for cacheTtlMs (answers are frozen).
+   * malformed, unknown or revoked key. Results are reused for cacheTtlMs (answers are frozen; their
+   * key's last_used_at is not read). A key found is noted as used (keyUse: at most one write a minute).
    */
   async authenticate(secret: string): Promise<AuthenticatedKey | null> {
+    const found = await this.lookUp(secret);
+    if (found) this.keyUse.note(found.key.id);
+    return found;
+  }
+
+  private async lookUp(secret: string): Promise<AuthenticatedKey | null> {
     if (typeof secret !== 'string' || !isWellFormedKey(secret)) return null;
     const hash = hashKey(secret);
     const cached = this.cache.get(hash);

@@ -20,3 +20,4 @@ export * from './business-reactors.module';
 export * from './reactors/business-alerts.reactor';
 export * from './reactors/referral-payouts.reactor';
 export * from './people-alert-email-limits';
+export * from './api-key-use';

@@ -76,6 +76,8 @@ export interface ApiKeyView {
   redacted_key: string;
   created_at: string;
   revoked_at: string | null;
+  /** When a request last authenticated with it, to a minute (api_key_use.ts); null: never. */
+  last_used_at: string | null;
 }
 
 export function businessView(row: BusinessRow): Business {
@@ -98,7 +100,10 @@ export function businessView(row: BusinessRow): Business {
   };
 }
 
-export function apiKeyView(row: Omit<ApiKeyRow, 'secret_hash'>): ApiKeyView {
+/** A key row as reads give it: with when it was last used when they read that (api_key_activity). */
+export type ApiKeyReadRow = Omit<ApiKeyRow, 'secret_hash'> & { last_used_at?: Date | string | null };
+
+export function apiKeyView(row: ApiKeyReadRow): ApiKeyView {
   return {
     kind: 'api_key',
     id: row.id,
@@ -110,6 +115,7 @@ export function apiKeyView(row: Omit<ApiKeyRow, 'secret_hash'>): ApiKeyView {
     redacted_key: redactKey(row.prefix, row.last4),
     created_at: iso(row.created_at),
     revoked_at: row.revoked_at ? iso(row.revoked_at) : null,
+    last_used_at: row.last_used_at ? iso(row.last_used_at) : null,
   };
 }
 

@@ -2243,6 +2243,11 @@ export interface components {
              * @description When it was revoked (it then stops working and cannot be changed).
              */
             revoked_at: string | null;
+            /**
+             * Format: date-time
+             * @description When a request last authenticated with it, to within a minute; null if never.
+             */
+            last_used_at: string | null;
         };
         NewApiKey: {
             /** @enum {string} */
@@ -2285,6 +2290,11 @@ export interface components {
              * @description When it was revoked (it then stops working and cannot be changed).
              */
             revoked_at: string | null;
+            /**
+             * Format: date-time
+             * @description When a request last authenticated with it, to within a minute; null if never.
+             */
+            last_used_at: string | null;
             /** @description The whole key, shown in this answer only: it is kept as a hash and cannot be shown again. */
             secret: string;
         };

@@ -2,20 +2,21 @@ import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstr
 import { CqrsModule } from '@nestjs/cqrs';
 import { Database } from '@lib/database';
 import { CommandRunner, EVENT_STORE, EventStore, OpenedStore, openEventStore } from '@lib/eventstore';
-import { ProjectionRunner, Projector } from '@lib/projections';
+import { ProjectionRunner, Projector, ReactorHost } from '@lib/projections';
 import { AppConfig } from './config';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 export const DATABASE = Symbol('DATABASE');
 const OPENED_STORE = Symbol('OPENED_STORE');
 
-/** Starts the projections when this process is a worker, and closes the store on shutdown. */
+/** Starts the projections when this process is a worker; on shutdown stops the reactors and projections, then closes the store. */
 @Injectable()
 export class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(OPENED_STORE) private readonly opened: OpenedStore,
     private readonly projections: ProjectionRunner,
+    private readonly reactors: ReactorHost,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -23,13 +24,14 @@ export class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.reactors.stop();
     await this.projections.stop();
     await this.opened.close();
   }
 }
 
 /**
- * The event store, its SQL database, the projections, the command runner and the command and
+ * The event store, its SQL database, the projections, the reactor host, the command runner and the command and
  * query buses, configured from AppConfig. The
  * projectors come from the composition root (@lib/wiring's allProjectors(config)): the core
  * knows no capability.
@@ -52,11 +54,13 @@ export class CoreModule {
           useFactory: (store: EventStore, db: Database) => new ProjectionRunner(store, db, projectors),
           inject: [EVENT_STORE, DATABASE],
         },
+        // every capability's reactors (side effects from the log), in worker roles only
+        { provide: ReactorHost, useFactory: (store: EventStore, db: Database) => new ReactorHost(store, db, { enabled: config.role !== 'api' }), inject: [EVENT_STORE, DATABASE] },
         // the one way to run a command: read, fold, decide, append, retry, then read your writes
         { provide: CommandRunner, useFactory: (store: EventStore, projections: ProjectionRunner) => new CommandRunner(store, projections), inject: [EVENT_STORE, ProjectionRunner] },
         CoreLifecycle,
       ],
-      exports: [APP_CONFIG, EVENT_STORE, DATABASE, ProjectionRunner, CommandRunner],
+      exports: [APP_CONFIG, EVENT_STORE, DATABASE, ProjectionRunner, ReactorHost, CommandRunner],
     };
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainRefusal, foldWith } from '@lib/domain';
-import { EVENT_STORE, EventStore, RecordedEvent, StreamNotFoundError } from '@lib/eventstore';
+import { EVENT_STORE, EventStore, readStreamOrEmpty } from '@lib/eventstore';
 import type { CustomerGate } from '@lib/payments';
 import { emailClaimDecider, ownerOf } from './customer.decider';
 import { CustomersReadModel } from './customers.read-model';
@@ -22,7 +22,7 @@ export class CustomerDirectory implements CustomerGate {
 
   /** The customer the address names now: its holder, else its derived customer. */
   async ownerOf(businessId: string, email: string): Promise<{ customerId: string; holder: string | null; generation: number }> {
-    const events = await readOrEmpty(this.store, CUSTOMER_EMAIL_STREAM.stream(emailFingerprint(businessId, email)));
+    const events = await readStreamOrEmpty(this.store, CUSTOMER_EMAIL_STREAM.stream(emailFingerprint(businessId, email)));
     const state = foldWith(emailClaimDecider, events);
     return { customerId: ownerOf(state, businessId, email), holder: state.holder, generation: state.generation };
   }
@@ -41,13 +41,3 @@ export class CustomerDirectory implements CustomerGate {
 }
 
 const blocked = (field: string) => new DomainRefusal('customer_blocked', 'The customer with this e-mail is blocked.', field);
-
-/** A stream's events, or none for a stream never written. */
-export async function readOrEmpty(store: EventStore, stream: string): Promise<RecordedEvent[]> {
-  try {
-    return await store.readStream(stream);
-  } catch (error) {
-    if (error instanceof StreamNotFoundError) return [];
-    throw error;
-  }
-}

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Decider, DomainEvent, foldWith } from '@lib/domain';
-import { ConcurrencyError, StreamNotFoundError } from './errors';
+import { ConcurrencyError } from './errors';
 import { EventMetadata, EventStore, ExpectedRevision, RecordedEvent } from './event-store.port';
 import { LogPosition } from './position';
+import { readStreamOrEmpty } from './read-stream';
 
 /** Read your writes: resolves true once every read model has applied the log up to `position`. */
 export interface ReadModelWaiter {
@@ -162,13 +163,8 @@ export class CommandRunner {
     if (options.waitForReadModels !== false) await this.waitFor(result.position);
   }
 
-  private async read(stream: string): Promise<RecordedEvent[]> {
-    try {
-      return await this.store.readStream(stream);
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return [];
-      throw error;
-    }
+  private read(stream: string): Promise<RecordedEvent[]> {
+    return readStreamOrEmpty(this.store, stream);
   }
 
   /** The events a decision with these ids appended earlier (consecutive: one append), with their states. */

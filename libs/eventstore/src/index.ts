@@ -6,3 +6,4 @@ export { SqlEventStore } from './sql/sql-event-store';
 export * from './write-meta';
 export * from './command-runner';
 export * from './stream-category';
+export * from './read-stream';

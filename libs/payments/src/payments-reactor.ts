@@ -1,6 +1,5 @@
-import { Database } from '@lib/database';
-import { EventStore, RecordedEvent } from '@lib/eventstore';
-import { Reactor, ReactorRunner, SubscriberStatus } from '@lib/projections';
+import { RecordedEvent } from '@lib/eventstore';
+import { Reactor } from '@lib/projections';
 import { Aggregate, AppendedEvent, PaymentsProcessManager, evolveAggregate, occurredAtOf } from './app';
 import { CHECKOUT_STREAM, CheckoutEvent, PAYMENT_STREAM, PaymentEvent } from './domain';
 
@@ -9,43 +8,27 @@ export const PAYMENTS_REACTOR = 'payments-reactor';
 export interface PaymentsReactorOptions {
   /** Events younger than this are left to the request that appended them (it settles inline). */
   graceMs?: number;
-  onError?: (error: unknown) => void;
 }
 
 /**
  * The process manager's backstop in the worker (DESIGN "process managers / reactors"). Requests
  * settle their consequences inline; if a process died between an append and its reactions, this
  * subscription runs them: every payment and checkout event of the log goes through
- * `PaymentsProcessManager.settle` once. It is a Reactor on the projections' one subscriber loop
- * (ReactorRunner: checkpoint in projection_checkpoints, compare-and-set, retry with backoff,
- * lag in its status) and, unlike a projector, never replayed by a rebuild. Reactions have
+ * `PaymentsProcessManager.settle` once. It is a Reactor, run by the process's ReactorHost on the
+ * projections' one subscriber loop (checkpoint in projection_checkpoints, compare-and-set, retry
+ * with backoff, lag in its status) and, unlike a projector, never replayed by a rebuild. Reactions have
  * deterministic event ids and are retry-safe in their deciders, so running one the request
  * already ran appends nothing; timers are scheduled by id (one row). The checkpoint moves after
  * the batch's effects: a crash in between runs them again, harmlessly.
  */
 export class PaymentsReactor implements Reactor {
   readonly name = PAYMENTS_REACTOR;
-  private runner: ReactorRunner | null = null;
+  readonly batchSize = 200;
 
   constructor(
-    private readonly store: EventStore,
-    private readonly db: Database,
     private readonly processManager: PaymentsProcessManager,
     private readonly options: PaymentsReactorOptions = {},
   ) {}
-
-  async start(): Promise<void> {
-    this.runner = new ReactorRunner(this.store, this.db, this, { batchSize: 200, onError: this.options.onError });
-    await this.runner.start();
-  }
-
-  async stop(): Promise<void> {
-    await this.runner?.stop();
-  }
-
-  async status(): Promise<SubscriberStatus | null> {
-    return this.runner ? this.runner.status() : null;
-  }
 
   async react(events: RecordedEvent[]): Promise<void> {
     const mine = events.filter((e) => (PAYMENT_STREAM.owns(e.stream) || CHECKOUT_STREAM.owns(e.stream)) && !this.processManager.settledInThisProcess(e.id));

@@ -2,7 +2,7 @@ import { LinkPayments } from './commands/open-checkout/link-payments';
 import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
-import { EVENT_STORE, EventStore } from '@lib/eventstore';
+import { ReactorHost } from '@lib/projections';
 import { TimerRunner, TimerStore } from '@lib/timers';
 import { FixedRates, LiveRates, NoLiveRates } from '@lib/rates';
 import { CardsModule } from '@lib/cards';
@@ -29,13 +29,11 @@ export function watchedNetworks(config: AppConfig): NetworkId[] {
 @Injectable()
 export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private runner: TimerRunner | null = null;
-  private reactor: PaymentsReactor | null = null;
   private readonly logger = new Logger('payments');
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(DATABASE) private readonly db: Database,
+    private readonly reactors: ReactorHost,
     private readonly timers: TimerStore,
     private readonly firing: TimerFiring,
     private readonly process: PaymentsProcessManager,
@@ -53,13 +51,11 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
     });
     runner.start();
     this.runner = runner;
-    this.reactor = new PaymentsReactor(this.store, this.db, this.process, { onError: (error) => this.logger.error(`payments reactor: ${error instanceof Error ? error.stack : String(error)}`) });
-    await this.reactor.start();
+    await this.reactors.run(new PaymentsReactor(this.process), (error) => this.logger.error(`payments reactor: ${error instanceof Error ? error.stack : String(error)}`));
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.runner?.stop();
-    await this.reactor?.stop();
   }
 }
 

@@ -12,6 +12,8 @@ import { FollowedSubscriber, SubscriberStatus, followFromCheckpoint, subscriberS
  */
 export interface Reactor {
   readonly name: string;
+  /** Events per batch (200 when not set). */
+  readonly batchSize?: number;
   react(events: RecordedEvent[]): Promise<void>;
 }
 
@@ -33,7 +35,7 @@ export class ReactorRunner {
 
   async start(): Promise<void> {
     this.followed = await followFromCheckpoint(this.store, this.db, this.reactor.name, {
-      batchSize: this.options.batchSize ?? 200,
+      batchSize: this.options.batchSize ?? this.reactor.batchSize ?? 200,
       handle: async (from, events) => {
         await this.reactor.react(events);
         await moveCheckpoint(this.db, this.reactor.name, from, events);
@@ -48,5 +50,42 @@ export class ReactorRunner {
 
   async status(lagCap?: number): Promise<SubscriberStatus> {
     return subscriberStatus(this.store, this.db, this.reactor.name, this.followed, lagCap);
+  }
+}
+
+/**
+ * Every reactor of a process, run by one mechanism: a capability hands its reactors to `run`
+ * (at bootstrap), each then follows the log on its own ReactorRunner (own checkpoint, own
+ * retries: one failing reactor holds no other back); the core stops them all on shutdown,
+ * before the store closes, and `status` reports them like the projections. In a process that
+ * runs no background work (the API-only role: `enabled` false) `run` starts nothing.
+ */
+export class ReactorHost {
+  private readonly runners = new Map<string, ReactorRunner>();
+  private stopped = false;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly db: Database,
+    private readonly options: { enabled: boolean },
+  ) {}
+
+  /** Starts following `reactor` from its checkpoint; `onError` hears each failed batch (retried with backoff). */
+  async run(reactor: Reactor, onError?: (error: unknown) => void): Promise<void> {
+    if (!this.options.enabled || this.stopped) return;
+    if (this.runners.has(reactor.name)) throw new Error(`reactor ${reactor.name} is already running`);
+    const runner = new ReactorRunner(this.store, this.db, reactor, { onError });
+    this.runners.set(reactor.name, runner);
+    await runner.start();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const runner of this.runners.values()) await runner.stop();
+  }
+
+  /** The running reactors' statuses, in the order they started. */
+  async status(lagCap?: number): Promise<SubscriberStatus[]> {
+    return Promise.all([...this.runners.values()].map((runner) => runner.status(lagCap)));
   }
 }

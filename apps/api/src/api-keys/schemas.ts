@@ -22,6 +22,7 @@ const keyProperties = {
   redacted_key: { ...str, description: 'The key’s prefix and last 4 characters, e.g. `sk_live_…a1b2`: never the secret.' },
   created_at: timestamp,
   revoked_at: { ...nullable(timestamp), description: 'When it was revoked (it then stops working and cannot be changed).' },
+  last_used_at: { ...nullable(timestamp), description: 'When a request last authenticated with it, to within a minute; null if never.' },
 } satisfies Record<string, SchemaObject>;
 
 export const API_KEY_COMPONENTS: Record<string, SchemaObject> = {

@@ -1,6 +1,6 @@
 import { Database } from '@lib/database';
-import { EventStore, RecordedEvent, StreamCategory, StreamNotFoundError } from '@lib/eventstore';
-import { Reactor, ReactorRunner, SubscriberStatus } from '@lib/projections';
+import { EventStore, RecordedEvent, StreamCategory, readStreamOrEmpty } from '@lib/eventstore';
+import { Reactor } from '@lib/projections';
 import { renderMail } from '@lib/mail';
 import { BusinessMail, BusinessMailMessage } from '../business-mail';
 import { businessDecider } from '../business.decider';
@@ -34,7 +34,7 @@ interface PaymentCreatedShape {
  */
 export class BusinessAlertsReactor implements Reactor {
   readonly name = BUSINESS_ALERTS_REACTOR;
-  private runner: ReactorRunner | null = null;
+  readonly batchSize = 100;
 
   constructor(
     private readonly store: EventStore,
@@ -42,21 +42,8 @@ export class BusinessAlertsReactor implements Reactor {
     private readonly mail: BusinessMail,
     /** The payments capability's stream category (`payment-<pmt_id>`), given by the composition root. */
     private readonly paymentStream: StreamCategory,
-    private readonly options: { onError?: (error: unknown) => void; now?: () => number } = {},
+    private readonly options: { now?: () => number } = {},
   ) {}
-
-  async start(): Promise<void> {
-    this.runner = new ReactorRunner(this.store, this.db, this, { batchSize: 100, onError: this.options.onError });
-    await this.runner.start();
-  }
-
-  async stop(): Promise<void> {
-    await this.runner?.stop();
-  }
-
-  async status(): Promise<SubscriberStatus | null> {
-    return this.runner ? this.runner.status() : null;
-  }
 
   async react(events: RecordedEvent[]): Promise<void> {
     const now = (this.options.now ?? Date.now)();
@@ -68,9 +55,9 @@ export class BusinessAlertsReactor implements Reactor {
   }
 
   private async needsReview(paymentId: string, event: RecordedEvent): Promise<void> {
-    const created = (await this.read(event.stream)).find((e) => e.type === 'PaymentCreated')?.data as PaymentCreatedShape | undefined;
+    const created = (await readStreamOrEmpty(this.store, event.stream)).find((e) => e.type === 'PaymentCreated')?.data as PaymentCreatedShape | undefined;
     if (!created?.business_id) return;
-    const business = foldWith(businessDecider, await this.read(BUSINESS_STREAM.stream(created.business_id)));
+    const business = foldWith(businessDecider, await readStreamOrEmpty(this.store, BUSINESS_STREAM.stream(created.business_id)));
     if (business.status === 'none' || !business.settings.email_alerts || business.alertEmail === null) return;
     const reason = event.type === 'PaymentClaimed' ? 'claimed' : String((event.data as { reason?: unknown }).reason ?? 'review');
     const amount = typeof created.amount === 'number' && created.currency ? `${(created.amount / 100).toFixed(2)} ${created.currency}` : null;
@@ -99,14 +86,5 @@ export class BusinessAlertsReactor implements Reactor {
     if (claimed.rows.length === 0) return; // sent before
     await this.mail.send({ ...message, to: claimed.rows[0].recipient });
     await this.db.query(`UPDATE business_alert_emails SET sent_at = now() WHERE id = $1`, [id], 'business_alerts_sent');
-  }
-
-  private async read(stream: string): Promise<RecordedEvent[]> {
-    try {
-      return await this.store.readStream(stream);
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return [];
-      throw error;
-    }
   }
 }

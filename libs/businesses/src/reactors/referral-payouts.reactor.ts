@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Database } from '@lib/database';
-import { ConcurrencyError, EventStore, RecordedEvent, StreamCategory, StreamNotFoundError } from '@lib/eventstore';
-import { Reactor, ReactorRunner, SubscriberStatus } from '@lib/projections';
+import { ConcurrencyError, EventStore, RecordedEvent, StreamCategory, readStreamOrEmpty } from '@lib/eventstore';
+import { Reactor } from '@lib/projections';
 import { BusinessEvent, asBusinessEvent } from '../events';
 import { REFERRAL_SHARE_BPS, ReferralPayoutAccruedData, referralShare } from '../referrals';
 import { BUSINESS_STREAM, REFERRAL_PAYOUT_STREAM } from '../stream-categories';
@@ -27,28 +26,13 @@ interface PaymentSucceededShape {
  */
 export class ReferralPayoutsReactor implements Reactor {
   readonly name = REFERRAL_PAYOUTS_REACTOR;
-  private runner: ReactorRunner | null = null;
+  readonly batchSize = 200;
 
   constructor(
     private readonly store: EventStore,
-    private readonly db: Database,
     /** The payments capability's stream category (`payment-<pmt_id>`), given by the composition root. */
     private readonly paymentStream: StreamCategory,
-    private readonly options: { onError?: (error: unknown) => void } = {},
   ) {}
-
-  async start(): Promise<void> {
-    this.runner = new ReactorRunner(this.store, this.db, this, { batchSize: 200, onError: this.options.onError });
-    await this.runner.start();
-  }
-
-  async stop(): Promise<void> {
-    await this.runner?.stop();
-  }
-
-  async status(): Promise<SubscriberStatus | null> {
-    return this.runner ? this.runner.status() : null;
-  }
 
   async react(events: RecordedEvent[]): Promise<void> {
     for (const event of events) {
@@ -59,10 +43,10 @@ export class ReferralPayoutsReactor implements Reactor {
 
   /** The payout one succeeded payment earns its business's referrer, appended once; null when it earns none. */
   async payout(paymentId: string, succeeded: RecordedEvent): Promise<ReferralPayoutAccruedData | null> {
-    const payment = await this.read(succeeded.stream);
+    const payment = await readStreamOrEmpty(this.store, succeeded.stream);
     const created = payment.find((e) => e.type === 'PaymentCreated')?.data as PaymentCreatedShape | undefined;
     if (!created?.business_id) return null;
-    const business = (await this.read(BUSINESS_STREAM.stream(created.business_id))).map(asBusinessEvent).find((e): e is Extract<BusinessEvent, { type: 'BusinessCreated' }> => e?.type === 'BusinessCreated');
+    const business = (await readStreamOrEmpty(this.store, BUSINESS_STREAM.stream(created.business_id))).map(asBusinessEvent).find((e): e is Extract<BusinessEvent, { type: 'BusinessCreated' }> => e?.type === 'BusinessCreated');
     const referrer = business?.data.referred_by?.business_id;
     if (!business || !referrer || business.data.simulated) return null;
     const reporting = (succeeded.data as PaymentSucceededShape).reporting;
@@ -89,14 +73,5 @@ export class ReferralPayoutsReactor implements Reactor {
       throw error;
     }
     return data;
-  }
-
-  private async read(stream: string): Promise<RecordedEvent[]> {
-    try {
-      return await this.store.readStream(stream);
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return [];
-      throw error;
-    }
   }
 }

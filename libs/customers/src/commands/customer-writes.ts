@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainRefusal, foldWith } from '@lib/domain';
-import { CommandRunner, EVENT_STORE, EventStore, WriteMeta, metadataFor } from '@lib/eventstore';
+import { CommandRunner, EVENT_STORE, EventStore, WriteMeta, metadataFor, readStreamOrEmpty } from '@lib/eventstore';
 import { BlockCustomer, CustomerCommand, CustomerRecord, KnownFromPayments, customerDecider, emailClaimDecider } from '../customer.decider';
-import { CustomerDirectory, readOrEmpty } from '../customer-directory';
+import { CustomerDirectory } from '../customer-directory';
 import { CustomersReadModel } from '../customers.read-model';
 import { CustomerView } from '../views';
 import { emailFingerprint } from '../identity';
@@ -42,7 +42,7 @@ export class CustomerWrites {
     const notFound = new DomainRefusal('not_found', 'No customer with this id.');
     if (!isCustomerId(customerId)) throw notFound;
     await this.barrier(businessId);
-    const recorded = foldWith(customerDecider, await readOrEmpty(this.store, CUSTOMER_STREAM.stream(customerId))).customer;
+    const recorded = foldWith(customerDecider, await readStreamOrEmpty(this.store, CUSTOMER_STREAM.stream(customerId))).customer;
     if (recorded !== null) {
       if (recorded.businessId !== businessId) throw notFound;
       return { current: recorded, known: null };
@@ -55,7 +55,7 @@ export class CustomerWrites {
   /** Whether a customer with this id exists anywhere (a payment named it, or its stream was written). */
   async exists(customerId: string): Promise<boolean> {
     if (await this.read.exists(customerId)) return true;
-    return (await readOrEmpty(this.store, CUSTOMER_STREAM.stream(customerId))).length > 0;
+    return (await readStreamOrEmpty(this.store, CUSTOMER_STREAM.stream(customerId))).length > 0;
   }
 
   /** Takes the address for the customer: 409 customer_exists when another customer has it. */

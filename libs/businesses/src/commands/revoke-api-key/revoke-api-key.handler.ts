@@ -5,6 +5,7 @@ import type { Database } from '@lib/database';
 import { businessDecider } from '../../business.decider';
 import { DomainError } from '../../domain-error';
 import { isKeyId } from '../../stream-categories';
+import { keyLastUsedAt } from '../../api-key-use';
 import { ApiKeyView, apiKeyView } from '../../views';
 import { API_KEY_CACHE, ApiKeyCache } from '../api-key-cache';
 import { BusinessWrites } from '../business-writes';
@@ -35,6 +36,6 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
     if (!owner || (businessId !== undefined && owner.business_id !== businessId)) throw new DomainError('not_found', `No API key ${keyId}.`);
     await this.writes.run(businessDecider, owner.business_id, { type: 'RevokeApiKey', businessId: owner.business_id, keyId }, meta);
     this.keys.keyRevoked(owner.secret_hash);
-    return apiKeyView((await this.writes.rows(owner.business_id)).keys.get(keyId)!);
+    return apiKeyView({ ...(await this.writes.rows(owner.business_id)).keys.get(keyId)!, last_used_at: await keyLastUsedAt(this.db, keyId) });
   }
 }

@@ -1,5 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { DATABASE } from '@lib/core';
+import type { Sql } from '@lib/database';
+import { keyLastUsedAt } from '../../api-key-use';
 import { mintApiKey } from '../../api-keys';
 import { businessDecider } from '../../business.decider';
 import { DomainError } from '../../domain-error';
@@ -21,6 +24,7 @@ export class RollApiKeyHandler implements ICommandHandler<RollApiKeyCommand, Cre
   constructor(
     private readonly writes: BusinessWrites,
     @Inject(API_KEY_CACHE) private readonly keys: ApiKeyCache,
+    @Inject(DATABASE) private readonly db: Sql,
   ) {}
 
   async execute({ businessId, keyId, meta }: RollApiKeyCommand): Promise<CreatedKey> {
@@ -32,6 +36,6 @@ export class RollApiKeyHandler implements ICommandHandler<RollApiKeyCommand, Cre
     this.keys.keyRevoked(before.secret_hash);
     this.keys.keyCreated(minted.secret_hash);
     const key = (await this.writes.rows(businessId)).keys.get(keyId)!;
-    return { key: apiKeyView(key), secret: minted.secret };
+    return { key: apiKeyView({ ...key, last_used_at: await keyLastUsedAt(this.db, keyId) }), secret: minted.secret }; // the key id's last use: its old secret's, until the new one is used
   }
 }

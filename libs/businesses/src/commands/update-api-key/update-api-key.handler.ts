@@ -1,5 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { DATABASE } from '@lib/core';
+import type { Sql } from '@lib/database';
+import { keyLastUsedAt } from '../../api-key-use';
 import { businessDecider } from '../../business.decider';
 import { DomainError } from '../../domain-error';
 import { normalizePermissions, parsePermissions } from '../../permissions';
@@ -22,6 +25,7 @@ export class UpdateApiKeyHandler implements ICommandHandler<UpdateApiKeyCommand,
   constructor(
     private readonly writes: BusinessWrites,
     @Inject(API_KEY_CACHE) private readonly keys: ApiKeyCache,
+    @Inject(DATABASE) private readonly db: Sql,
   ) {}
 
   async execute({ businessId, keyId, input, meta }: UpdateApiKeyCommand): Promise<ApiKeyView> {
@@ -35,6 +39,6 @@ export class UpdateApiKeyHandler implements ICommandHandler<UpdateApiKeyCommand,
     const key = (await this.writes.rows(businessId)).keys.get(keyId);
     if (!key) throw new DomainError('not_found', `No API key ${keyId}.`);
     this.keys.keyChanged(key.secret_hash); // new grants hold at once here; in other processes once their cache entry expires
-    return apiKeyView(key);
+    return apiKeyView({ ...key, last_used_at: await keyLastUsedAt(this.db, keyId) });
   }
 }

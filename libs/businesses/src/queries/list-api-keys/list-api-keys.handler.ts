@@ -3,15 +3,16 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
 import { ApiError, Page, pageRequest, splitListQuery, toPage } from '@lib/http';
-import { ApiKeyRow, ApiKeyView, apiKeyView } from '../../views';
+import { ApiKeyReadRow, ApiKeyView, apiKeyView } from '../../views';
 import { ListApiKeysQuery } from './list-api-keys.query';
 
 const API_KEYS_LIST = 'api_keys';
-const COLUMNS = 'id, business_id, kind, mode, prefix, last4, name, permissions, created_at, revoked_at';
+const COLUMNS = 'k.id, k.business_id, k.kind, k.mode, k.prefix, k.last4, k.name, k.permissions, k.created_at, k.revoked_at, a.last_used_at';
 
 /**
  * GET /api-keys: the `api_keys` rows of the business, newest first (created_at, then id), paged
- * by a cursor bound to this list. The hash is not even read.
+ * by a cursor bound to this list, each with when it was last used (`api_key_activity`). The hash
+ * is not even read.
  */
 @QueryHandler(ListApiKeysQuery)
 export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery, Page<ApiKeyView>> {
@@ -23,10 +24,11 @@ export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery, Page<
     const { limit, after } = pageRequest(API_KEYS_LIST, {}, page);
     const params: unknown[] = [businessId];
     const param = (value: unknown): string => `$${params.push(value)}`;
-    const where = ['business_id = $1'];
-    if (after) where.push(`(created_at, id) < (${param(after.created_at)}::timestamptz, ${param(after.id)})`);
-    const { rows } = await this.db.query<Omit<ApiKeyRow, 'secret_hash'>>(
-      `SELECT ${COLUMNS} FROM api_keys WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${param(limit + 1)}`,
+    const where = ['k.business_id = $1'];
+    if (after) where.push(`(k.created_at, k.id) < (${param(after.created_at)}::timestamptz, ${param(after.id)})`);
+    const { rows } = await this.db.query<ApiKeyReadRow>(
+      `SELECT ${COLUMNS} FROM api_keys k LEFT JOIN api_key_activity a ON a.key_id = k.id
+       WHERE ${where.join(' AND ')} ORDER BY k.created_at DESC, k.id DESC LIMIT ${param(limit + 1)}`,
       params,
       'businesses_list_keys_page',
     );
