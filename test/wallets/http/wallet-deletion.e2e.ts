@@ -1,3 +1,8 @@
+import { DATABASE } from '@lib/core';
+import type { Database } from '@lib/database';
+import { EVENT_STORE, EventStore } from '@lib/eventstore';
+import { rebuildProjection, verifyProjection } from '@lib/projections';
+import { walletsProjector } from '@lib/wallets';
 import { linkIn } from '../../support/smtp';
 import { AccountsTestApp, Browser, PASSWORD, signUp, startAccountsApp } from '../../accounts/support';
 import { Client } from '../../support/client';
@@ -163,5 +168,35 @@ describe('wallet deletion and setup over HTTP', () => {
     expect([refused.status, refused.body.error.code]).toEqual([409, 'not_accepting']);
     const kept = await client.get(`/checkouts/${open.id}`);
     expect(kept.body.data.crypto.address).toBe(open.crypto.address);
+  });
+
+  it('no e-mail, no hold: SMTP refusing → 503 email_unavailable and nothing recorded', async () => {
+    const o = await owner();
+    expect((await o.as.post(`/businesses/${o.businessId}/finish-setup`)).status).toBe(200);
+    app.smtp.server.refuse();
+    try {
+      const refused = await o.as.delete('/wallet');
+      expect([refused.status, refused.body.error.code]).toEqual([503, 'email_unavailable']);
+    } finally {
+      app.smtp.server.accept();
+    }
+    expect((await o.as.get('/wallet')).body.data.pending_change).toBeNull();
+    const held = await o.as.delete('/wallet');
+    expect(held.status).toBe(202);
+    expect((await o.as.post(`/wallet-changes/${held.body.data.id}/cancel`)).status).toBe(200);
+  });
+
+  it('the wallets projection replays the changes to the same tables (verify; a rebuild in small batches)', async () => {
+    const store = app.api.app.get<EventStore>(EVENT_STORE);
+    const db = app.api.app.get<Database>(DATABASE);
+    const snapshot = async () => ({
+      wallets: (await db.query('SELECT * FROM wallets ORDER BY business_id')).rows,
+      changes: (await db.query('SELECT * FROM wallet_changes ORDER BY change_id')).rows,
+    });
+    const before = await snapshot();
+    expect(before.changes.map((c) => c.status).sort()).toEqual(['applied', 'canceled', 'canceled', 'canceled']);
+    expect((await verifyProjection(store, db, walletsProjector)).differences).toEqual([]);
+    await rebuildProjection(store, db, walletsProjector, { batchSize: 2 });
+    expect(await snapshot()).toEqual(before);
   });
 });
