@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { DATABASE } from '@lib/core';
 import type { Database } from '@lib/database';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
@@ -17,9 +18,17 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 describe('wallet deletion and setup over HTTP', () => {
   let app: AccountsTestApp;
+  const logs: string[] = [];
+  const tokens: string[] = [];
 
   beforeAll(async () => {
-    app = await startAccountsApp('embedded');
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        logs.push(String(chunk));
+        done();
+      },
+    });
+    app = await startAccountsApp('embedded', {}, sink);
   });
   afterAll(async () => {
     await app?.close();
@@ -51,6 +60,7 @@ describe('wallet deletion and setup over HTTP', () => {
     const mail = await eventually(() => app.smtp.server.messages.filter((m) => m.to.includes(to.toLowerCase()) && /wallet-change\/cancel#token=/.test(m.text ?? '')).at(-1), { what: `cancel link to ${to}` });
     const match = /\/wallet-change\/cancel#token=([A-Za-z0-9_.-]+)$/.exec(linkIn(mail));
     if (!match) throw new Error('no token in the cancel link');
+    tokens.push(match[1]);
     return match[1];
   }
 
@@ -184,6 +194,16 @@ describe('wallet deletion and setup over HTTP', () => {
     const held = await o.as.delete('/wallet');
     expect(held.status).toBe(202);
     expect((await o.as.post(`/wallet-changes/${held.body.data.id}/cancel`)).status).toBe(200);
+  });
+
+  it('no cancel token reaches a log line or the log of events', async () => {
+    expect(tokens.length).toBeGreaterThan(1);
+    const events = JSON.stringify((await app.api.app.get<EventStore>(EVENT_STORE).readAll({ maxCount: 100_000 })).map((e) => [e.type, e.data, e.metadata]));
+    for (const token of tokens) {
+      expect(logs.join('')).not.toContain(token);
+      expect(events).not.toContain(token);
+      expect(events).not.toContain(token.split('.')[1]);
+    }
   });
 
   it('the wallets projection replays the changes to the same tables (verify; a rebuild in small batches)', async () => {
