@@ -137,26 +137,26 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
 };
 
 function createWallet(command: CreateWallet, state: WalletState): WalletEvent[] {
-    if (state.current !== null) {
-      if (state.current.wallet_id === command.walletId) return []; // the same creation again
-      throw new DomainRefusal('wallet_exists', 'This business already has a wallet.');
-    }
-    if (command.evmXpub === null && command.bitcoinXpub === null && command.solana === null) {
-      throw new DomainRefusal('invalid_request', 'A wallet needs at least one key to receive with.', null);
-    }
-    return [
-      {
-        type: 'WalletCreated',
-        data: {
-          wallet_id: command.walletId,
-          business_id: command.businessId,
-          type: command.walletType,
-          evm_xpub: command.evmXpub,
-          bitcoin_xpub: command.bitcoinXpub,
-          solana: command.solana,
-        },
+  if (state.current !== null) {
+    if (state.current.wallet_id === command.walletId) return []; // the same creation again
+    throw new DomainRefusal('wallet_exists', 'This business already has a wallet.');
+  }
+  if (command.evmXpub === null && command.bitcoinXpub === null && command.solana === null) {
+    throw new DomainRefusal('invalid_request', 'A wallet needs at least one key to receive with.', null);
+  }
+  return [
+    {
+      type: 'WalletCreated',
+      data: {
+        wallet_id: command.walletId,
+        business_id: command.businessId,
+        type: command.walletType,
+        evm_xpub: command.evmXpub,
+        bitcoin_xpub: command.bitcoinXpub,
+        solana: command.solana,
       },
-    ];
+    },
+  ];
 }
 
 function deleteWallet(command: DeleteWallet, state: WalletState): WalletEvent[] {
