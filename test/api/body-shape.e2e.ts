@@ -45,6 +45,7 @@ const BODY_ROUTES = [
   'POST /me/email',
   'POST /me/email/verify',
   'POST /email-changes/undo',
+  'POST /wallet-changes/cancel',
   'POST /password-resets',
   'POST /password-resets/check',
   'POST /password-resets/confirm',

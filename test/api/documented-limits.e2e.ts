@@ -203,6 +203,8 @@ describe('the limits the OpenAPI document states for request bodies are the ones
       { method: 'post', path: '/password-resets/check', base: { token: 'nope' }, send: (body) => new Browser(api).post('/password-resets/check', body), takesMaxima: false },
       { method: 'post', path: '/password-resets/confirm', base: { token: 'nope', new_password: PASSWORD }, send: (body) => new Browser(api).post('/password-resets/confirm', body), takesMaxima: false },
       { method: 'post', path: '/email-changes/undo', base: { token: 'nope' }, send: (body) => new Browser(api).post('/email-changes/undo', body), takesMaxima: false },
+      // the wallet deletion's cancel link (decision 0041): public, a browser of its own per try (rule tokens)
+      { method: 'post', path: '/wallet-changes/cancel', base: { token: 'nope' }, send: (body) => new Browser(api).post('/wallet-changes/cancel', body), takesMaxima: false },
       { method: 'post', path: '/me/email', base: { email: 'other@people.example', current_password: 'not the password' }, send: (body) => asPerson().post('/me/email', body), takesMaxima: false },
       { method: 'post', path: '/me/email/verify', base: { code: '123456' }, send: (body) => person.post('/me/email/verify', body), takesMaxima: false },
       { method: 'post', path: '/webhooks', base: { url: 'https://example.com/hook', event_types: ['payment.created'] }, send: (body) => shop.post('/webhooks', body), takesMaxima: true },

@@ -754,8 +754,10 @@ export interface paths {
          */
         post: operations["createWallet"];
         /**
-         * Delete the wallet (dashboard sessions only: 24-hour hold once the business has received a payment)
-         * @description Dashboard sessions only: API keys get 403 session_required.
+         * Delete the wallet (dashboard sessions with a recent step-up; a 24-hour hold once the business has received a payment or finished setup)
+         * @description A business still in setup that has received nothing loses its wallet at once (200). Otherwise the answer is 202 with a pending wallet change: the wallet keeps receiving until `effective_at` (24 hours later), the owner is e-mailed a link that cancels it without signing in (POST /wallet-changes/cancel), and it can be canceled from the dashboard (POST /wallet-changes/{id}/cancel); GET /wallet shows it as `pending_change`. Afterwards checkouts answer 409 `not_accepting`; funds stay on-chain and open checkouts keep their addresses.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
          */
         delete: operations["deleteWallet"];
         options?: never;
@@ -821,6 +823,102 @@ export interface paths {
         get: operations["getWalletTransaction"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallet-changes/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending wallet deletion through the link e-mailed to the owner (no sign-in)
+         * @description The token is the one after `#token=` in the link. A used, replaced or unknown link is 400 `invalid_token`; a deletion that already took effect is 409 `wallet_change_applied`.
+         *
+         *     Public: no credentials needed (a key sent anyway must be valid).
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["cancelWalletChangeByLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallet-changes/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending wallet deletion from the dashboard (dashboard sessions only)
+         * @description Canceling a canceled change answers it as it is; a deletion that already took effect is 409 `wallet_change_applied`; another business’s change is 404.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     Restricted keys need write access to wallet.
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["cancelWalletChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/businesses/{id}/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the business is still in setup, and what finishing it needs
+         * @description Restricted keys need read access to business.
+         */
+        get: operations["getBusinessSetup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/businesses/{id}/finish-setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish setup (dashboard sessions only): the business needs a wallet
+         * @description Without a wallet: 409 `wallet_required` (create, import or connect one with POST /wallet). Finishing again answers the same. Once finished, deleting the wallet always waits 24 hours.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     Restricted keys need write access to business.
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["finishBusinessSetup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2929,6 +3027,54 @@ export interface components {
         };
         /** @description A payment, customer or link as its own endpoint returns it; `kind` says which. */
         SearchResult: components["schemas"]["SearchPayment"] | components["schemas"]["Customer"] | components["schemas"]["Link"];
+        /** @description A change of the wallet waiting for its hold (spec §2 `wallet_change`): today a deletion. */
+        WalletChange: {
+            /** @enum {string} */
+            kind: "wallet_change";
+            /** @description wcr_… */
+            id: string;
+            /** @enum {string} */
+            change: "delete";
+            /**
+             * @description `pending` until `effective_at`; `canceled` by the e-mailed link or the dashboard; `applied` once the wallet was deleted.
+             * @enum {string}
+             */
+            status: "pending" | "canceled" | "applied";
+            wallet_id: string;
+            /**
+             * Format: date-time
+             * @description When the deletion takes effect (24 hours after it was asked for, in the business’s time); the wallet keeps receiving until then.
+             */
+            effective_at: string;
+            /** Format: date-time */
+            canceled_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description The wallet, deleted at once (a business still in setup that has received nothing). */
+        DeletedWallet: {
+            /** @enum {string} */
+            kind: "wallet";
+            /** @description wal_… */
+            id: string;
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        /** @description Whether the business is still in setup (decision 0041). While in setup, DELETE /wallet removes the wallet at once if nothing was received. */
+        BusinessSetup: {
+            /** @enum {string} */
+            kind: "business_setup";
+            business_id: string;
+            /**
+             * @description `in_setup` until POST /businesses/{id}/finish-setup.
+             * @enum {string}
+             */
+            status: "in_setup" | "finished";
+            /** @description What finishing setup still needs (`wallet`: create, import or connect one with POST /wallet). */
+            requirements: "wallet"[];
+            /** Format: date-time */
+            finished_at: string | null;
+        };
         /** @description The business's wallet: where checkouts reserve fresh receiving addresses. */
         Wallet: {
             /** @enum {string} */
@@ -2971,8 +3117,30 @@ export interface components {
                     reserved_at: string;
                 }[];
             };
-            /** @description A wallet change waiting for its hold (§3); null while there is none. */
-            pending_change: Record<string, never> | null;
+            /** @description The deletion waiting for its 24-hour hold (DELETE /wallet); null while there is none. */
+            pending_change: {
+                /** @enum {string} */
+                kind: "wallet_change";
+                /** @description wcr_… */
+                id: string;
+                /** @enum {string} */
+                change: "delete";
+                /**
+                 * @description `pending` until `effective_at`; `canceled` by the e-mailed link or the dashboard; `applied` once the wallet was deleted.
+                 * @enum {string}
+                 */
+                status: "pending" | "canceled" | "applied";
+                wallet_id: string;
+                /**
+                 * Format: date-time
+                 * @description When the deletion takes effect (24 hours after it was asked for, in the business’s time); the wallet keeps receiving until then.
+                 */
+                effective_at: string;
+                /** Format: date-time */
+                canceled_at: string | null;
+                /** Format: date-time */
+                created_at: string;
+            } | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -3018,8 +3186,30 @@ export interface components {
                     reserved_at: string;
                 }[];
             };
-            /** @description A wallet change waiting for its hold (§3); null while there is none. */
-            pending_change: Record<string, never> | null;
+            /** @description The deletion waiting for its 24-hour hold (DELETE /wallet); null while there is none. */
+            pending_change: {
+                /** @enum {string} */
+                kind: "wallet_change";
+                /** @description wcr_… */
+                id: string;
+                /** @enum {string} */
+                change: "delete";
+                /**
+                 * @description `pending` until `effective_at`; `canceled` by the e-mailed link or the dashboard; `applied` once the wallet was deleted.
+                 * @enum {string}
+                 */
+                status: "pending" | "canceled" | "applied";
+                wallet_id: string;
+                /**
+                 * Format: date-time
+                 * @description When the deletion takes effect (24 hours after it was asked for, in the business’s time); the wallet keeps receiving until then.
+                 */
+                effective_at: string;
+                /** Format: date-time */
+                canceled_at: string | null;
+                /** Format: date-time */
+                created_at: string;
+            } | null;
             /** Format: date-time */
             created_at: string;
             /** @description A `created` wallet: its 24-word recovery phrase, shown this once. Null for imported and external wallets. */
@@ -3517,6 +3707,10 @@ export interface components {
             /** @description External wallets: the hash of a send made in another app. An unverified record that reserves and deducts nothing. */
             tx_hash?: string;
         };
+        CancelWalletChangeByLinkBody: {
+            /** @description The token of the e-mailed link (after `#token=`). */
+            token: string;
+        };
         SignUpBody: {
             /**
              * Format: email
@@ -3814,6 +4008,9 @@ export type Link = components['schemas']['Link'];
 export type DeletedLink = components['schemas']['DeletedLink'];
 export type SearchPayment = components['schemas']['SearchPayment'];
 export type SearchResult = components['schemas']['SearchResult'];
+export type WalletChange = components['schemas']['WalletChange'];
+export type DeletedWallet = components['schemas']['DeletedWallet'];
+export type BusinessSetup = components['schemas']['BusinessSetup'];
 export type Wallet = components['schemas']['Wallet'];
 export type WalletWithRecoveryPhrase = components['schemas']['WalletWithRecoveryPhrase'];
 export type WalletTransaction = components['schemas']['WalletTransaction'];
@@ -3839,6 +4036,7 @@ export type CreateLinkBody = components['schemas']['CreateLinkBody'];
 export type UpdateLinkBody = components['schemas']['UpdateLinkBody'];
 export type CreateWalletBody = components['schemas']['CreateWalletBody'];
 export type CreateWalletTransactionBody = components['schemas']['CreateWalletTransactionBody'];
+export type CancelWalletChangeByLinkBody = components['schemas']['CancelWalletChangeByLinkBody'];
 export type SignUpBody = components['schemas']['SignUpBody'];
 export type VerifySignUpBody = components['schemas']['VerifySignUpBody'];
 export type StartPasskeySignUpBody = components['schemas']['StartPasskeySignUpBody'];
@@ -9692,14 +9890,28 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The wallet, deleted at once (the business was in setup and had received nothing). */
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: components["schemas"]["DeletedWallet"];
+                    };
+                };
+            };
+            /** @description The wallet change: the deletion, pending for 24 hours. */
+            202: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WalletChange"];
+                    };
                 };
             };
             /**
@@ -9816,6 +10028,7 @@ export interface operations {
             };
             /**
              * @description Unavailable. Error codes:
+             *     - `email_unavailable`: the deployment cannot send the e-mail this request needs now (its SMTP server unreachable or refusing, or no e-mail configured); retry later
              *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
              */
             503: {
@@ -10290,6 +10503,578 @@ export interface operations {
              *     - `not_found`: nothing with that ID for the business, or no such path
              */
             404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelWalletChangeByLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelWalletChangeByLinkBody"];
+            };
+        };
+        responses: {
+            /** @description The wallet change, canceled. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WalletChange"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             *     - `invalid_token`
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `wallet_change_applied`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests. Error codes:
+             *     - `rate_limited`: more than 20 requests per 10 minutes per IP address; wait Retry-After seconds
+             */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelWalletChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description wcr_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The wallet change, canceled. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WalletChange"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `wallet_change_applied`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBusinessSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description biz_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setup. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BusinessSetup"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `permission_denied`: the restricted key lacks read access to business
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    finishBusinessSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description biz_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setup, finished. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BusinessSetup"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `wallet_required`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
                     [name: string]: unknown;

@@ -34,10 +34,53 @@ export interface WalletKeyClaimedData {
   family: NetworkFamily;
 }
 
-export type WalletEvent = { type: 'WalletCreated'; data: WalletCreatedData };
+/**
+ * DELETE /wallet once the business has received a payment or finished setup (decision 0041): the
+ * wallet is deleted at `effective_at` (24 hours of business time later) unless canceled first.
+ * `token_hash` is the SHA-256 of the cancel link's token; the token itself is only e-mailed.
+ */
+export interface WalletDeletionRequestedData {
+  change_id: string;
+  wallet_id: string;
+  business_id: string;
+  requested_at: string;
+  effective_at: string;
+  token_hash: string;
+}
+
+/** A pending deletion canceled, through the e-mailed link (`link`) or from the dashboard (`dashboard`). */
+export interface WalletChangeCanceledData {
+  change_id: string;
+  wallet_id: string;
+  business_id: string;
+  canceled_at: string;
+  via: 'link' | 'dashboard';
+}
+
+/** The wallet removed: at once during setup (`change_id` null), or by its pending change at `effective_at`. */
+export interface WalletDeletedData {
+  wallet_id: string;
+  business_id: string;
+  change_id: string | null;
+  deleted_at: string;
+}
+
+/** The business finished setup (decision 0041): it had a wallet then (the rule of this stream). */
+export interface BusinessSetupFinishedData {
+  business_id: string;
+  wallet_id: string;
+  finished_at: string;
+}
+
+export type WalletEvent =
+  | { type: 'WalletCreated'; data: WalletCreatedData }
+  | { type: 'WalletDeletionRequested'; data: WalletDeletionRequestedData }
+  | { type: 'WalletChangeCanceled'; data: WalletChangeCanceledData }
+  | { type: 'WalletDeleted'; data: WalletDeletedData }
+  | { type: 'BusinessSetupFinished'; data: BusinessSetupFinishedData };
 export type WalletKeyEvent = { type: 'WalletKeyClaimed'; data: WalletKeyClaimedData };
 
-export const WALLET_EVENT_TYPES = ['WalletCreated'] as const;
+export const WALLET_EVENT_TYPES = ['WalletCreated', 'WalletDeletionRequested', 'WalletChangeCanceled', 'WalletDeleted', 'BusinessSetupFinished'] as const;
 
 /** A recorded event as a wallet event, or null (another stream's, or a type this version does not know). */
 export function asWalletEvent(event: { stream?: string; type: string; data: unknown }): WalletEvent | null {

@@ -1,6 +1,7 @@
 import type { AssetCode, NetworkId } from '@lib/chains';
 import type { WalletCreatedData, WalletType } from './events';
 import { walletNetworks } from './receiving';
+import type { WalletChangeView } from './changes/wallet-changes';
 
 /** One address a checkout reserved, as GET /wallet lists it. */
 export interface WalletAddressView {
@@ -23,14 +24,14 @@ export interface WalletView {
   keys: { evm_xpub: string | null; bitcoin_xpub: string | null; solana_address: string | null; solana_derived: boolean };
   /** Addresses in use: how many checkouts reserved one, and the latest (at most 20). */
   addresses: { total: number; recent: WalletAddressView[] };
-  /** A deletion waiting for its hold (§3); null until wallet deletion exists. */
-  pending_change: null;
+  /** A deletion waiting for its hold (§3, §4; decision 0041): the wallet change, or null. */
+  pending_change: WalletChangeView | null;
   created_at: string;
 }
 
 export const RECENT_ADDRESSES = 20;
 
-export function walletView(wallet: WalletCreatedData, createdAt: string, addresses: { total: number; recent: WalletAddressView[] }): WalletView {
+export function walletView(wallet: WalletCreatedData, createdAt: string, addresses: { total: number; recent: WalletAddressView[] }, pendingChange: WalletChangeView | null = null): WalletView {
   return {
     kind: 'wallet',
     id: wallet.wallet_id,
@@ -43,7 +44,7 @@ export function walletView(wallet: WalletCreatedData, createdAt: string, address
       solana_derived: Boolean(wallet.solana && 'derived' in wallet.solana),
     },
     addresses,
-    pending_change: null,
+    pending_change: pendingChange,
     created_at: createdAt,
   };
 }

@@ -4,7 +4,14 @@ import type { Sql } from '@lib/database';
 import { adapterFor } from '@lib/eventstore';
 import { WalletAddressBook } from './address-book';
 import { WalletAddresses } from './addresses';
+import { MAILER, MailUnavailableError, Mailer } from '@lib/mail';
+import { MailerWalletChangeMail, WALLET_CHANGE_LINK_BASE, WALLET_CHANGE_MAIL } from './changes/wallet-change-mail';
+import { WalletChanges } from './changes/wallet-changes';
+import { CancelWalletChangeHandler } from './commands/cancel-wallet-change/cancel-wallet-change.handler';
 import { CreateWalletHandler } from './commands/create-wallet/create-wallet.handler';
+import { DeleteWalletHandler } from './commands/delete-wallet/delete-wallet.handler';
+import { FinishSetupHandler } from './commands/finish-setup/finish-setup.handler';
+import { GetSetupHandler } from './queries/get-setup/get-setup.handler';
 import { loadKek } from './key-encryption';
 import { SendFromWalletHandler } from './commands/send-from-wallet/send-from-wallet.handler';
 import { GetSendContextHandler } from './queries/get-send-context/get-send-context.handler';
@@ -17,7 +24,19 @@ import { WalletSendTimers, WalletSendsWorker } from './sends/send-timers';
 import { WalletSends } from './sends/wallet-sends';
 import { WalletTransactionsReadModel } from './sends/wallet-transactions.read-model';
 
-export const WALLET_HANDLERS = [CreateWalletHandler, GetWalletHandler, SendFromWalletHandler, GetWalletTransactionHandler, ListWalletTransactionsHandler, GetSendContextHandler];
+export const WALLET_HANDLERS = [
+  CreateWalletHandler,
+  GetWalletHandler,
+  SendFromWalletHandler,
+  GetWalletTransactionHandler,
+  ListWalletTransactionsHandler,
+  GetSendContextHandler,
+  // deletion and setup (decision 0041)
+  DeleteWalletHandler,
+  CancelWalletChangeHandler,
+  FinishSetupHandler,
+  GetSetupHandler,
+];
 
 /**
  * The wallets capability in a Nest app: its use cases for the buses, the seed vault sealed under
@@ -35,6 +54,13 @@ export const WALLET_HANDLERS = [CreateWalletHandler, GetWalletHandler, SendFromW
     WalletTransactionsReadModel,
     WalletSendTimers,
     WalletSendsWorker,
+    WalletChanges,
+    {
+      provide: WALLET_CHANGE_MAIL,
+      useFactory: (mailer: Mailer | null) => (mailer ? new MailerWalletChangeMail(mailer) : { sendDeletionPending: () => Promise.reject(new MailUnavailableError('No mail server is configured for this deployment.')) }),
+      inject: [{ token: MAILER, optional: true }],
+    },
+    { provide: WALLET_CHANGE_LINK_BASE, useFactory: (config: AppConfig) => process.env.DASHBOARD_URL || config.apiBaseUrl || 'http://localhost:3000', inject: [APP_CONFIG] },
     {
       provide: SEED_VAULT,
       useFactory: (config: AppConfig, db: Sql) => new DatabaseSeedVault(db, loadKek({ walletKek: config.walletKek, walletKekFile: config.walletKekFile, dataDir: config.dataDir, embedded: adapterFor(config) === 'embedded' }).kek),

@@ -15,7 +15,7 @@ import { asWalletEvent } from './events';
  */
 export const walletsProjector: Projector = {
   name: 'wallets',
-  tables: ['wallet_addresses', 'wallets'],
+  tables: ['wallet_addresses', 'wallet_changes', 'wallets'],
   schema: `
     CREATE TABLE IF NOT EXISTS wallets (
       business_id  text        PRIMARY KEY,
@@ -38,10 +38,22 @@ export const walletsProjector: Projector = {
       address_index integer     NOT NULL,
       reserved_at   timestamptz NOT NULL
     );
+    CREATE TABLE IF NOT EXISTS wallet_changes (
+      change_id    text        PRIMARY KEY,
+      business_id  text        NOT NULL,
+      wallet_id    text        NOT NULL,
+      change       text        NOT NULL,
+      status       text        NOT NULL,
+      effective_at timestamptz NOT NULL,
+      canceled_at  timestamptz,
+      created_at   timestamptz NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS wallet_changes_pending ON wallet_changes (business_id) WHERE status = 'pending';
     CREATE INDEX IF NOT EXISTS wallet_addresses_wallet ON wallet_addresses (wallet_id, reserved_at DESC, address_key);
   `,
   async handle(events: RecordedEvent[], tx: Sql): Promise<void> {
-    const wallets = new Map<string, object>();
+    // a business's wallet now: a row to upsert, or null once deleted (the last event of the batch wins)
+    const wallets = new Map<string, object | null>();
     const addresses = new Map<string, object>();
     for (const event of events) {
       const wallet = asWalletEvent(event);
@@ -56,6 +68,27 @@ export const walletsProjector: Projector = {
           solana: d.solana,
           created_at: event.recordedAt.toISOString(),
         });
+        continue;
+      }
+      // wallet changes (decision 0041): in log order, one statement each (they are rare)
+      if (wallet?.type === 'WalletDeletionRequested') {
+        const d = wallet.data;
+        await tx.query(
+          `INSERT INTO wallet_changes (change_id, business_id, wallet_id, change, status, effective_at, canceled_at, created_at)
+           VALUES ($1, $2, $3, 'delete', 'pending', $4, NULL, $5) ON CONFLICT (change_id) DO NOTHING`,
+          [d.change_id, d.business_id, d.wallet_id, d.effective_at, d.requested_at],
+        );
+        continue;
+      }
+      if (wallet?.type === 'WalletChangeCanceled') {
+        await tx.query(`UPDATE wallet_changes SET status = 'canceled', canceled_at = $2 WHERE change_id = $1`, [wallet.data.change_id, wallet.data.canceled_at]);
+        continue;
+      }
+      if (wallet?.type === 'WalletDeleted') {
+        if (wallet.data.change_id) await tx.query(`UPDATE wallet_changes SET status = 'applied' WHERE change_id = $1`, [wallet.data.change_id]);
+        // the business's wallet is gone (its reserved addresses stay in the book: open checkouts keep them)
+        if (wallets.has(wallet.data.business_id)) wallets.set(wallet.data.business_id, null);
+        await tx.query(`DELETE FROM wallets WHERE business_id = $1 AND wallet_id = $2`, [wallet.data.business_id, wallet.data.wallet_id]);
         continue;
       }
       if (event.type === 'CheckoutOpened') {
@@ -76,13 +109,14 @@ export const walletsProjector: Projector = {
         });
       }
     }
-    if (wallets.size > 0) {
+    const upserts = [...wallets.values()].filter((row) => row !== null);
+    if (upserts.length > 0) {
       // a business's next wallet (after a deletion) takes the row over
       await tx.query(
         `INSERT INTO wallets SELECT * FROM jsonb_populate_recordset(NULL::wallets, $1::jsonb)
          ON CONFLICT (business_id) DO UPDATE SET wallet_id = EXCLUDED.wallet_id, type = EXCLUDED.type, evm_xpub = EXCLUDED.evm_xpub,
            bitcoin_xpub = EXCLUDED.bitcoin_xpub, solana = EXCLUDED.solana, created_at = EXCLUDED.created_at`,
-        [JSON.stringify([...wallets.values()])],
+        [JSON.stringify(upserts)],
       );
     }
     if (addresses.size > 0) {

@@ -7,6 +7,21 @@ export const WALLET_SCHEMA = ref('Wallet');
 export const CREATED_WALLET_SCHEMA = ref('WalletWithRecoveryPhrase');
 export const WALLET_TRANSACTION_SCHEMA = ref('WalletTransaction');
 export const SEND_CONTEXT_SCHEMA = ref('SendContext');
+export const WALLET_CHANGE_SCHEMA = ref('WalletChange');
+export const DELETED_WALLET_SCHEMA = ref('DeletedWallet');
+export const BUSINESS_SETUP_SCHEMA = ref('BusinessSetup');
+
+/** The wallet change object (spec §2; decision 0041). */
+const WALLET_CHANGE_PROPERTIES = {
+  kind: { type: 'string', enum: ['wallet_change'] },
+  id: { ...str, description: 'wcr_…' },
+  change: { type: 'string', enum: ['delete'] },
+  status: { type: 'string', enum: ['pending', 'canceled', 'applied'], description: '`pending` until `effective_at`; `canceled` by the e-mailed link or the dashboard; `applied` once the wallet was deleted.' },
+  wallet_id: str,
+  effective_at: { ...timestamp, description: 'When the deletion takes effect (24 hours after it was asked for, in the business’s time); the wallet keeps receiving until then.' },
+  canceled_at: nullable(timestamp),
+  created_at: timestamp,
+} satisfies Record<string, SchemaObject>;
 
 const network: SchemaObject = { type: 'string', enum: [...NETWORK_IDS] };
 
@@ -34,11 +49,26 @@ const WALLET_PROPERTIES = {
     },
     { description: 'Addresses in use.' },
   ),
-  pending_change: { ...nullable({ type: 'object' }), description: 'A wallet change waiting for its hold (§3); null while there is none.' },
+  pending_change: { ...object(WALLET_CHANGE_PROPERTIES), nullable: true, description: 'The deletion waiting for its 24-hour hold (DELETE /wallet); null while there is none.' },
   created_at: timestamp,
 };
 
 export const WALLET_COMPONENTS: Record<string, SchemaObject> = {
+  WalletChange: object(WALLET_CHANGE_PROPERTIES, { description: 'A change of the wallet waiting for its hold (spec §2 `wallet_change`): today a deletion.' }),
+  DeletedWallet: object(
+    { kind: { type: 'string', enum: ['wallet'] }, id: { ...str, description: 'wal_…' }, deleted: { type: 'boolean', enum: [true] } },
+    { description: 'The wallet, deleted at once (a business still in setup that has received nothing).' },
+  ),
+  BusinessSetup: object(
+    {
+      kind: { type: 'string', enum: ['business_setup'] },
+      business_id: str,
+      status: { type: 'string', enum: ['in_setup', 'finished'], description: '`in_setup` until POST /businesses/{id}/finish-setup.' },
+      requirements: { type: 'array', items: { type: 'string', enum: ['wallet'] }, description: 'What finishing setup still needs (`wallet`: create, import or connect one with POST /wallet).' },
+      finished_at: nullable(timestamp),
+    },
+    { description: 'Whether the business is still in setup (decision 0041). While in setup, DELETE /wallet removes the wallet at once if nothing was received.' },
+  ),
   Wallet: object(WALLET_PROPERTIES, { description: "The business's wallet: where checkouts reserve fresh receiving addresses." }),
   WalletWithRecoveryPhrase: object(
     { ...WALLET_PROPERTIES, recovery_phrase: { ...nullable(str), description: 'A `created` wallet: its 24-word recovery phrase, shown this once. Null for imported and external wallets.' } },

@@ -1,15 +1,17 @@
-import { Body, Controller, Delete, Get, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '@lib/http';
 import type { Business } from '@lib/businesses';
-import { CreateWalletCommand, CreateWalletRequest, GetSendContextQuery, GetWalletQuery, GetWalletTransactionQuery, ListWalletTransactionsQuery, SendFromWalletCommand, SendFromWalletRequest } from '@lib/wallets';
+import { CreateWalletCommand, CreateWalletRequest, DeleteWalletCommand, GetSendContextQuery, GetWalletQuery, GetWalletTransactionQuery, ListWalletTransactionsQuery, SendFromWalletCommand, SendFromWalletRequest } from '@lib/wallets';
 import { DashboardOnly, RequiresPermission } from '../auth/auth.decorators';
-import { CurrentBusiness, writeMeta } from '../auth/request-auth';
+import { Auth, CurrentBusiness, RequestAuth, writeMeta } from '../auth/request-auth';
+import { RequiresStepUp } from '../auth/step-up';
 import { IdempotencyKeyIgnored, IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { ApiPage, CreateRoute, GetRoute } from '../platform/route-presets';
-import { CREATED_WALLET_SCHEMA, SEND_CONTEXT_SCHEMA, WALLET_SCHEMA, WALLET_TRANSACTION_SCHEMA } from './schemas';
+import { CREATED_WALLET_SCHEMA, DELETED_WALLET_SCHEMA, SEND_CONTEXT_SCHEMA, WALLET_CHANGE_SCHEMA, WALLET_SCHEMA, WALLET_TRANSACTION_SCHEMA } from './schemas';
 
 /**
  * The business's wallet (decision 0024): create, import or connect it, and read it. Thin: each
@@ -36,13 +38,28 @@ export class WalletController {
     return { data: await this.queries.execute(new GetWalletQuery(business.id)) };
   }
 
-  /** §4: wallet deletion belongs to a dashboard session with a recent step-up; API keys get 403 session_required (sessions come with issue 14). */
-  @ApiOperation({ summary: 'Delete the wallet (dashboard sessions only: 24-hour hold once the business has received a payment)' })
-  @ApiErrors('session_required', 'step_up_required', 'wallet_change_pending')
+  /**
+   * §4 (decision 0041): a dashboard session with a step-up within 15 minutes; API keys get 403
+   * session_required. In setup with nothing received: 200, the wallet removed at once. Otherwise
+   * 202, a deletion pending 24 hours; the signed-in owner is e-mailed the link that cancels it.
+   */
+  @ApiOperation({
+    summary: 'Delete the wallet (dashboard sessions with a recent step-up; a 24-hour hold once the business has received a payment or finished setup)',
+    description:
+      'A business still in setup that has received nothing loses its wallet at once (200). Otherwise the answer is 202 with a pending wallet change: the wallet keeps receiving until `effective_at` (24 hours later), the owner is e-mailed a link that cancels it without signing in (POST /wallet-changes/cancel), and it can be canceled from the dashboard (POST /wallet-changes/{id}/cancel); GET /wallet shows it as `pending_change`. Afterwards checkouts answer 409 `not_accepting`; funds stay on-chain and open checkouts keep their addresses.',
+  })
+  @ApiOkResponse({ description: 'The wallet, deleted at once (the business was in setup and had received nothing).', schema: dataOf(DELETED_WALLET_SCHEMA) })
+  @ApiAcceptedResponse({ description: 'The wallet change: the deletion, pending for 24 hours.', schema: dataOf(WALLET_CHANGE_SCHEMA) })
+  @ApiErrors('session_required', 'not_found', 'wallet_change_pending', 'email_unavailable')
+  @RequiresStepUp()
   @DashboardOnly()
   @Delete()
-  delete(): never {
-    throw new Error('unreachable: dashboard sessions do not exist yet, and API keys are refused by the guard');
+  async delete(@Auth() auth: RequestAuth, @CurrentBusiness() business: Business, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    if (auth.kind !== 'session') throw new ApiError('session_required', 'Only a dashboard session can delete the wallet.');
+    const result = await this.commands.execute(new DeleteWalletCommand({ id: business.id, name: business.name }, { email: auth.email }, writeMeta(request)));
+    if (result.removed) return { data: result.deleted };
+    reply.status(202);
+    return { data: result.change };
   }
 
   /** §4: sends from the wallet belong to dashboard sessions; API keys get 403 session_required (decision 0040). */

@@ -6,6 +6,7 @@ import { Refusal } from '@lib/domain';
 import { SYSTEM_ACTOR } from '@lib/eventstore';
 import { PollLoop, Timer, TimerRunner, TimerStore, clockOffsetMs } from '@lib/timers';
 import type { WalletTransactionRecordedData } from './events';
+import { WALLET_CHANGE_TIMER, WalletChanges } from '../changes/wallet-changes';
 import { WalletRelay } from './relay';
 import { WalletSends } from './wallet-sends';
 import { WalletTransactionsReadModel } from './wallet-transactions.read-model';
@@ -43,7 +44,8 @@ export class WalletSendTimers {
 }
 
 /**
- * The background work of wallet sends (not in the API-only role): the simulated settle timers, and
+ * The background work of wallet sends (not in the API-only role): the simulated settle timers (and
+ * the apply timers of pending wallet deletions, decision 0041), and
  * a poll of the live sends still pending — each one's receipt from its network's node (decision
  * 0040: a receipt poll rather than the watchers, which follow only the wallet's receiving
  * addresses) → confirmed, or failed when it reverted; an external record is matched against the
@@ -61,6 +63,7 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
     private readonly sends: WalletSends,
     private readonly read: WalletTransactionsReadModel,
     private readonly relay: WalletRelay,
+    private readonly changes: WalletChanges,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -71,6 +74,8 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
       onError: (error, timer) => this.logger.warn(`timer ${timer?.id ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`),
     });
     runner.on(WALLET_SEND_TIMER, (timer) => this.settleSimulated(timer));
+    // a pending wallet deletion takes effect at its effective_at (decision 0041)
+    runner.on(WALLET_CHANGE_TIMER, (timer) => this.changes.apply(timer.businessId, timer.subject, timer.dueAt, timer.id));
     runner.start();
     this.runner = runner;
     this.poll = new PollLoop(async () => {

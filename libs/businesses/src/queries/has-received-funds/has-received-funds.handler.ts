@@ -2,18 +2,11 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
+import { hasReceivedFunds } from '@lib/wallets';
 import { HasReceivedFundsQuery } from './has-received-funds.query';
 
-/** One statement over the `payments` read model (a succeeded or underpaid payment, or any value received) and `referral_payouts`. */
-export async function hasReceivedFunds(db: Sql, businessId: string): Promise<boolean> {
-  const { rows } = await db.query<{ received: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM payments WHERE business_id = $1 AND (status IN ('succeeded', 'underpaid') OR COALESCE((state->>'amountReceived')::bigint, 0) > 0))
-         OR EXISTS (SELECT 1 FROM referral_payouts WHERE referrer_business_id = $1 AND amount > 0) AS received`,
-    [businessId],
-    'businesses_received_funds',
-  );
-  return rows[0]?.received === true;
-}
+/** The statement lives in libs/wallets beside the wallet's deletion (decision 0041); re-exported here for the businesses capability's callers. */
+export { hasReceivedFunds };
 
 @QueryHandler(HasReceivedFundsQuery)
 export class HasReceivedFundsHandler implements IQueryHandler<HasReceivedFundsQuery> {

@@ -5,6 +5,7 @@ import type { Sql } from '@lib/database';
 import { DomainRefusal } from '@lib/domain';
 import type { NetworkId } from '@lib/chains';
 import type { WalletCreatedData, WalletType } from '../../events';
+import type { WalletChangeView } from '../../changes/wallet-changes';
 import { RECENT_ADDRESSES, WalletView, walletView } from '../../views';
 import { GetWalletQuery } from './get-wallet.query';
 
@@ -17,6 +18,7 @@ interface WalletRow {
   solana: WalletCreatedData['solana'];
   created_at: Date;
   total: string | number;
+  pending_change: WalletChangeView | null;
   recent: { address: string; network: NetworkId; index: number; checkout_id: string; payment_id: string; reserved_at: string }[] | null;
 }
 
@@ -26,7 +28,11 @@ export async function findWallet(db: Sql, businessId: string): Promise<WalletVie
     `SELECT w.*, (SELECT count(*) FROM wallet_addresses a WHERE a.wallet_id = w.wallet_id) AS total,
        (SELECT json_agg(r) FROM (SELECT address, network, address_index AS index, checkout_id, payment_id,
               to_char(reserved_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS reserved_at
-            FROM wallet_addresses a WHERE a.wallet_id = w.wallet_id ORDER BY a.reserved_at DESC, a.address_key LIMIT ${RECENT_ADDRESSES}) r) AS recent
+            FROM wallet_addresses a WHERE a.wallet_id = w.wallet_id ORDER BY a.reserved_at DESC, a.address_key LIMIT ${RECENT_ADDRESSES}) r) AS recent,
+       (SELECT json_build_object('kind', 'wallet_change', 'id', c.change_id, 'change', c.change, 'status', c.status, 'wallet_id', c.wallet_id,
+              'effective_at', to_char(c.effective_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'canceled_at', NULL,
+              'created_at', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+          FROM wallet_changes c WHERE c.business_id = w.business_id AND c.wallet_id = w.wallet_id AND c.status = 'pending' LIMIT 1) AS pending_change
      FROM wallets w WHERE w.business_id = $1`,
     [businessId],
     'wallets_get',
@@ -34,7 +40,7 @@ export async function findWallet(db: Sql, businessId: string): Promise<WalletVie
   const row = rows[0];
   if (!row) return null;
   const data: WalletCreatedData = { wallet_id: row.wallet_id, business_id: row.business_id, type: row.type, evm_xpub: row.evm_xpub, bitcoin_xpub: row.bitcoin_xpub, solana: row.solana };
-  return walletView(data, new Date(row.created_at).toISOString(), { total: Number(row.total), recent: row.recent ?? [] });
+  return walletView(data, new Date(row.created_at).toISOString(), { total: Number(row.total), recent: row.recent ?? [] }, row.pending_change ?? null);
 }
 
 @QueryHandler(GetWalletQuery)

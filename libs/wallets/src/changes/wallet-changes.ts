@@ -1,0 +1,114 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { DATABASE } from '@lib/core';
+import type { Database, Sql } from '@lib/database';
+import { DomainRefusal } from '@lib/domain';
+import { CommandRunner, RunResult, SYSTEM_ACTOR, WriteMeta, metadataFor } from '@lib/eventstore';
+import { TimerStore, clockOffsetMs } from '@lib/timers';
+import type { WalletEvent } from '../events';
+import { WALLET_STREAM } from '../stream-categories';
+import { WalletChangeState, WalletCommand, WalletState, walletDecider } from '../wallet.decider';
+import { WalletAddresses } from '../addresses';
+
+/** The durable timer that applies a pending wallet deletion at its effective_at (business time). */
+export const WALLET_CHANGE_TIMER = 'wallet_change.apply';
+export const walletChangeTimerId = (changeId: string): string => `${WALLET_CHANGE_TIMER}:${changeId}`;
+
+/** The wallet change object (spec §2 `wallet_change`; decision 0041). */
+export interface WalletChangeView {
+  kind: 'wallet_change';
+  id: string;
+  change: 'delete';
+  /** pending, then canceled or applied (the spec shows `pending`; the other two are ours). */
+  status: WalletChangeState['status'];
+  wallet_id: string;
+  effective_at: string;
+  canceled_at: string | null;
+  created_at: string;
+}
+
+export function walletChangeView(change: WalletChangeState): WalletChangeView {
+  return { kind: 'wallet_change', id: change.id, change: 'delete', status: change.status, wallet_id: change.walletId, effective_at: change.effectiveAt, canceled_at: change.canceledAt, created_at: change.requestedAt };
+}
+
+const BUSINESS_ID = /^biz_[A-Za-z0-9]{1,64}$/;
+const SECRET = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * A cancel link's token (decision 0041, the mechanism of decision 0038): `<biz_id>.<256 random
+ * bits, base64url>`; only its SHA-256 is stored (in WalletDeletionRequested). The business id
+ * names the stream, so no lookup table is needed.
+ */
+export function newCancelToken(businessId: string): { token: string; hash: string } {
+  const token = `${businessId}.${randomBytes(32).toString('base64url')}`;
+  return { token, hash: sha256(token) };
+}
+
+/** The business and hash a token names, or null for anything malformed. */
+export function readCancelToken(token: unknown): { businessId: string; hash: string } | null {
+  if (typeof token !== 'string') return null;
+  const dot = token.indexOf('.');
+  if (dot < 0) return null;
+  const businessId = token.slice(0, dot);
+  if (!BUSINESS_ID.test(businessId) || !SECRET.test(token.slice(dot + 1))) return null;
+  return { businessId, hash: sha256(token) };
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/**
+ * What the wallet-change use cases share: the business's time (its test clock), the wallet
+ * stream's state, deciding and appending through the CommandRunner, the apply timer.
+ */
+@Injectable()
+export class WalletChanges {
+  readonly timers: TimerStore;
+
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly addresses: WalletAddresses,
+    @Inject(DATABASE) private readonly db: Database,
+  ) {
+    this.timers = new TimerStore(db);
+  }
+
+  /** The business's now: wall time plus its test clock's offset. */
+  async now(businessId: string): Promise<Date> {
+    return new Date(Date.now() + (await clockOffsetMs(this.db, businessId)));
+  }
+
+  state(businessId: string): Promise<WalletState> {
+    return this.addresses.state(businessId);
+  }
+
+  run(
+    businessId: string,
+    command: WalletCommand,
+    meta: WriteMeta,
+    options: { beforeAppend?: (events: readonly WalletEvent[]) => Promise<void>; eventId?: (i: number) => string } = {},
+  ): Promise<RunResult<WalletEvent, WalletState>> {
+    return this.runner.run(walletDecider, WALLET_STREAM.stream(businessId), command, {
+      context: undefined,
+      metadata: metadataFor(meta),
+      beforeAppend: options.beforeAppend ? (events) => options.beforeAppend!(events) : undefined,
+      eventId: options.eventId,
+    });
+  }
+
+  /** A change of the business by id, as its view (404 not_found when there is none). */
+  static changeOf(state: WalletState, changeId: string): WalletChangeView {
+    const change = state.changes?.[changeId];
+    if (!change) throw new DomainRefusal('not_found', 'No wallet change with this id.');
+    return walletChangeView(change);
+  }
+
+  /** The apply timer fired: the pending deletion removes the wallet (a canceled or applied change: nothing). */
+  async apply(businessId: string, changeId: string, dueAt: Date, timerId: string): Promise<void> {
+    await this.run(businessId, { type: 'ApplyWalletChange', businessId, changeId, at: dueAt.toISOString() }, { actor: SYSTEM_ACTOR, causationId: `timer:${timerId}` });
+  }
+
+  /** Schedules the apply timer of a pending change (idempotent per change). */
+  async scheduleApply(businessId: string, changeId: string, effectiveAt: string, sql?: Sql): Promise<void> {
+    await this.timers.schedule({ id: walletChangeTimerId(changeId), businessId, kind: WALLET_CHANGE_TIMER, subject: changeId, dueAt: new Date(effectiveAt) }, sql);
+  }
+}
