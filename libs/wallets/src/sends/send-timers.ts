@@ -113,7 +113,13 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
           : await this.relay.outcome(tx.network, tx.txHash);
       if (outcome.status === 'pending') continue;
       const meta = { actor: SYSTEM_ACTOR };
-      if (outcome.status === 'confirmed') await this.sends.decide(tx.walletId, { type: 'ConfirmWalletTransaction', walletTransactionId: tx.id, feeUnits: outcome.feeUnits, block: outcome.block }, meta);
+      if (outcome.status === 'confirmed') {
+        // USD at the rate of the confirmation: an external record's amount, a signed send's fee
+        const feeAsset = this.sends.registry.network(tx.network).nativeCurrency.asset;
+        const valueUsd = tx.origin === 'external' ? await this.sends.rates.valueUsd(false, tx.asset, BigInt(tx.units)) : null;
+        const networkFeeUsd = tx.origin === 'signed' && outcome.feeUnits !== null && feeAsset !== null ? await this.sends.rates.valueUsd(false, feeAsset, BigInt(outcome.feeUnits)) : null;
+        await this.sends.decide(tx.walletId, { type: 'ConfirmWalletTransaction', walletTransactionId: tx.id, feeUnits: outcome.feeUnits, block: outcome.block, valueUsd, networkFeeUsd }, meta);
+      }
       else await this.sends.decide(tx.walletId, { type: 'FailWalletTransaction', walletTransactionId: tx.id, reason: outcome.reason }, meta);
     }
   }

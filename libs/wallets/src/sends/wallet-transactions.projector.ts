@@ -67,7 +67,7 @@ export const walletTransactionsProjector: Projector = {
           const units = BigInt(d.units);
           const amount = formatCryptoAmount(units, defaultRegistry.decimals(d.asset));
           // external records: zero until the chain proves them (§2; issue 19 A10: their fee is always zero)
-          const value = d.kind === 'external' ? 0 : parValueUsd(d.asset, units);
+          const value = d.kind === 'external' ? 0 : (d.value_usd ?? parValueUsd(d.asset, units));
           const fee = d.kind === 'external' ? 0 : null;
           await tx.query(
             `INSERT INTO wallet_transactions (id, business_id, wallet_id, mode, origin, status, asset, network, units, amount, from_address, to_address, tx_hash, speed, note, value_usd, network_fee_usd, created_at)
@@ -78,12 +78,14 @@ export const walletTransactionsProjector: Projector = {
         }
         case 'WalletTransactionConfirmed': {
           const d = e.data;
-          // an external record proved by the chain takes its value at par (stablecoins); its fee stays zero
+          // an external record proved by the chain takes its value (the rate at confirmation; stablecoins at par); its fee stays zero.
+          // A signed send's fee in USD when the rate was had.
           await tx.query(
             `UPDATE wallet_transactions SET status = 'confirmed', confirmed_at = $2, fee_units = $3,
-               value_usd = CASE WHEN origin = 'external' AND asset IN ('USDC', 'USDT') THEN ROUND(units::numeric / 10000)::bigint ELSE value_usd END
+               value_usd = CASE WHEN origin = 'external' THEN COALESCE($4::bigint, CASE WHEN asset IN ('USDC', 'USDT') THEN ROUND(units::numeric / 10000)::bigint ELSE value_usd END) ELSE value_usd END,
+               network_fee_usd = CASE WHEN origin = 'external' THEN network_fee_usd ELSE COALESCE($5::bigint, network_fee_usd) END
              WHERE id = $1 AND status = 'pending'`,
-            [d.wallet_transaction_id, at, d.fee_units],
+            [d.wallet_transaction_id, at, d.fee_units, d.value_usd ?? null, d.network_fee_usd ?? null],
           );
           break;
         }
