@@ -10,6 +10,7 @@ import {
   createTransactionMessage,
   generateKeyPairSigner,
   getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
   getTransactionEncoder,
   lamports,
   pipe,
@@ -97,7 +98,22 @@ export class LocalLedger {
    * and those the instructions carry (kit).
    */
   async send(feePayer: KeyPairSigner, instructions: readonly Instruction[], options: { legacy?: boolean; lookupTables?: Record<Address, Address[]> } = {}): Promise<Executed> {
-    const transaction = await this.sign(feePayer, instructions, options);
+    return this.execute(await this.sign(feePayer, instructions, options));
+  }
+
+  /**
+   * A transaction signed elsewhere (wire bytes, as sendTransaction receives them), executed as a
+   * node's preflight would: one that fails (an unknown blockhash, too few lamports) is refused and
+   * left out of the next block (its litesvm record returned to say why).
+   */
+  submit(wire: Uint8Array): Executed {
+    const executed = this.execute(getTransactionDecoder().decode(wire));
+    if (!executed.ok) this.pending.pop();
+    return executed;
+  }
+
+  /** Executes a signed transaction and writes it down for the next block. */
+  private execute(transaction: Transaction): Executed {
     const wire = new Uint8Array(getTransactionEncoder().encode(transaction));
     const compiled = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
     if (compiled.version === 1) throw new Error('version-1 messages are not built here');

@@ -68,22 +68,26 @@ export class WalletRelay {
     return networkUnavailable(network);
   }
 
-  private async relaySolana(wire: string): Promise<void> {
+  /** One JSON-RPC call to SOLANA_RPC_URL; network_unavailable when it does not answer (no URL, no connection, timeout, 5xx, not JSON). */
+  private async solanaCall<T>(method: string, params: unknown[]): Promise<{ error?: { message?: string }; result?: T }> {
     const url = this.config.solanaRpcUrl;
     if (url === null) throw networkUnavailable('solana');
-    let answer: { error?: { message?: string }; result?: string };
     try {
       const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sendTransaction', params: [wire, { encoding: 'base64', preflightCommitment: 'confirmed' }] }),
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
         signal: AbortSignal.timeout(10_000),
       });
       if (response.status >= 500) throw new Error(`HTTP ${response.status}`);
-      answer = (await response.json()) as typeof answer;
+      return (await response.json()) as { error?: { message?: string }; result?: T };
     } catch {
       throw networkUnavailable('solana');
     }
+  }
+
+  private async relaySolana(wire: string): Promise<void> {
+    const answer = await this.solanaCall<string>('sendTransaction', [wire, { encoding: 'base64', preflightCommitment: 'confirmed' }]);
     if (answer.error) {
       if (ALREADY_KNOWN.test(answer.error.message ?? '')) return;
       throw transactionRejected(answer.error.message ?? 'refused');
@@ -92,6 +96,7 @@ export class WalletRelay {
 
   /** Where a relayed transaction stands on the chain (a receipt poll); unreachable nodes answer pending. */
   async outcome(network: NetworkId, hash: string): Promise<ChainOutcome> {
+    if (family(network) === 'solana') return this.solanaOutcome(hash);
     if (family(network) !== 'evm' || this.evmUrl(network) === null) return { status: 'pending' };
     try {
       const receipt = await this.client(network).getTransactionReceipt({ hash: hash as Hex });
@@ -100,6 +105,24 @@ export class WalletRelay {
     } catch {
       return { status: 'pending' };
     }
+  }
+
+  /**
+   * A Solana send by its signature: `getTransaction` at confirmed commitment — none yet is pending,
+   * an error in its meta is failed (the fee was still charged), else confirmed with the fee in
+   * lamports and its slot.
+   */
+  private async solanaOutcome(signature: string): Promise<ChainOutcome> {
+    let answer: { error?: { message?: string }; result?: { slot?: number; meta?: { err?: unknown; fee?: number } | null } | null };
+    try {
+      answer = await this.solanaCall('getTransaction', [signature, { encoding: 'json', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }]);
+    } catch {
+      return { status: 'pending' };
+    }
+    const found = answer.result;
+    if (answer.error || !found || !found.meta) return { status: 'pending' };
+    if (found.meta.err !== null && found.meta.err !== undefined) return { status: 'failed', reason: `The transaction failed on the network: ${JSON.stringify(found.meta.err)}.` };
+    return { status: 'confirmed', block: typeof found.slot === 'number' ? found.slot : null, feeUnits: typeof found.meta.fee === 'number' ? String(found.meta.fee) : null };
   }
 
   /**

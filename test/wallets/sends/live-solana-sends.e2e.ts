@@ -1,0 +1,144 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import { type Address, address } from '@solana/kit';
+import { getTransferSolInstruction } from '@solana-program/system';
+import { derivePath } from 'ed25519-hd-key';
+import { generateMnemonic, english } from 'viem/accounts';
+import { base58Encode, loadSolanaWeb3 } from '@lib/chains';
+import { eventually } from '../../support/eventually';
+import { TickerServer, startTickerServer } from '../../rates/ticker-server';
+import { AccountsTestApp, Browser, signUp, startAccountsApp } from '../../accounts/support';
+import { LocalLedger, SOL } from '../../chains/solana/local-ledger';
+import { SolanaRpcStandIn } from '../../chains/solana/rpc-stand-in';
+import { Shop, send } from './support';
+
+/**
+ * SOL sends of a LIVE business relayed through a Solana node (decision 0040): litesvm (the real
+ * SVM runtime) executes the transactions, a JSON-RPC stand-in serves its blocks to the service's
+ * watcher (SOLANA_RPC_URL) and takes sendTransaction into litesvm (a node's preflight: a failing
+ * transaction is refused), getTransaction answering the receipt poll. A customer pays a SOL
+ * checkout (the funds the service tracks); the dashboard's base64 wire transaction, signed with the
+ * key of that address derived from the wallet's phrase, is relayed, lands, and is confirmed,
+ * valued from the live SOL rate. A transaction the node refuses is 409 transaction_rejected with
+ * nothing recorded; the node answering 503 is 503 network_unavailable, and the retry with the same
+ * key lands once.
+ */
+describe('SOL sends of a live business relayed through a Solana node (litesvm)', () => {
+  let ledger: LocalLedger;
+  let node: SolanaRpcStandIn;
+  let ticker: TickerServer;
+  let app: AccountsTestApp;
+  let shop: Shop;
+  let web3: Awaited<ReturnType<typeof loadSolanaWeb3>>;
+  let owner: InstanceType<Awaited<ReturnType<typeof loadSolanaWeb3>>['Keypair']>;
+
+  /** Serves the transactions since the last block as a new block, and moves the tip to it. */
+  const serveBlock = () => {
+    const { slot, block } = ledger.produceBlock();
+    node.blocks.set(slot, block);
+    node.tip = slot;
+  };
+
+  beforeAll(async () => {
+    web3 = await loadSolanaWeb3();
+    ledger = new LocalLedger();
+    const customer = await ledger.wallet(1_000n * SOL);
+    node = new SolanaRpcStandIn();
+    serveBlock();
+    // the node's preflight: litesvm executes the transaction; a failing one is refused, a good one lands in the next block
+    node.onSendTransaction = (wire) => {
+      const executed = ledger.submit(wire);
+      if (!executed.ok) throw { code: -32002, message: `Transaction simulation failed: ${JSON.stringify(executed.meta.err)}` };
+      serveBlock();
+      return executed.signature;
+    };
+    const url = await node.start();
+    ticker = await startTickerServer();
+    ticker.set('SOL-USD', { kind: 'price', price: '150.00' });
+    app = await startAccountsApp('embedded', { RATES_URL: ticker.url, SOLANA_RPC_URL: url, CHAIN_POLL_MS: '100', QUOTE_TTL_SECONDS: '60' });
+    const browser = new Browser(app.api);
+    const { businessId } = await signUp(app, browser, undefined, 'Live Bakery', false);
+    shop = browser.forBusiness(businessId);
+    const phrase = generateMnemonic(english);
+    expect((await shop.post('/wallet', { type: 'imported', recovery_phrase: phrase })).status).toBe(201);
+    // a customer pays 30 USD in SOL (0.2 SOL at 150.00) with a real transfer: the address's funds
+    const payment = await shop.post('/payments', { amount: 3000, currency: 'USD', description: 'Bread' }, { 'idempotency-key': randomUUID() });
+    const checkout = await shop.post('/checkouts', { payment_code: (payment.body.data.url as string).split('/').pop(), asset: 'SOL', network: 'solana' }, { 'idempotency-key': randomUUID() });
+    expect([checkout.status, checkout.body.data?.crypto?.amount]).toEqual([201, '0.2']);
+    const paidTo = checkout.body.data.crypto.address as string;
+    await ledger.ok(customer, [getTransferSolInstruction({ source: customer, destination: address(paidTo), amount: 200_000_000n })]);
+    serveBlock();
+    await eventually(() => shop.get(`/checkouts/${checkout.body.data.id}`).then((r) => r.body.data), (c) => c.status !== 'open', { what: 'SOL payment detected' });
+    owner = solanaSigner(phrase, paidTo);
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    await node?.close();
+    await ticker?.close();
+  });
+
+  /** The keypair of the wallet's Solana address `paidTo` (m/44'/501'/i'/0', i among the first 200). */
+  function solanaSigner(phrase: string, paidTo: string) {
+    const seed = Buffer.from(mnemonicToSeedSync(phrase)).toString('hex');
+    for (let i = 0; i < 200; i++) {
+      const keypair = web3.Keypair.fromSeed(derivePath(`m/44'/501'/${i}'/0'`, seed).key);
+      if (keypair.publicKey.toBase58() === paidTo) return keypair;
+    }
+    throw new Error(`${paidTo} is not among the wallet's first 200 Solana addresses`);
+  }
+
+  /** A SOL transfer signed by the wallet's key, base64 wire format, on the node's latest blockhash (or `blockhash`). */
+  function solTransfer(to: string, lamports: bigint, blockhash: string = ledger.svm.latestBlockhash()): string {
+    const tx = new web3.Transaction().add(web3.SystemProgram.transfer({ fromPubkey: owner.publicKey, toPubkey: new web3.PublicKey(to), lamports }));
+    tx.recentBlockhash = blockhash;
+    tx.feePayer = owner.publicKey;
+    tx.sign(owner);
+    return tx.serialize().toString('base64');
+  }
+
+  const balance = (of: string) => ledger.svm.getBalance(address(of) as Address) ?? 0n;
+  const freshAddress = () => web3.Keypair.generate().publicKey.toBase58();
+
+  it('relays a signed SOL send (base64 wire) through the node and confirms it from getTransaction; valued at the live SOL rate', async () => {
+    const recipient = freshAddress();
+    const signed = solTransfer(recipient, 50_000_000n);
+    const created = await send(shop, { asset: 'SOL', network: 'solana', amount: '0.05', to_address: recipient, signed_transaction: signed });
+    expect(created.status).toBe(201);
+    // 0.05 SOL at 150.00 USD: 7.50 USD
+    expect(created.body.data).toMatchObject({ status: 'pending', origin: 'signed', asset: 'SOL', network: 'solana', amount: '0.05', from_address: owner.publicKey.toBase58(), value_usd: 750 });
+    const signature = base58Encode(web3.Transaction.from(Buffer.from(signed, 'base64')).signature!);
+    expect(created.body.data.tx_hash).toBe(signature);
+    expect(balance(recipient)).toBe(50_000_000n);
+    const confirmed = await eventually(() => shop.get(`/wallet/transactions/${created.body.data.id}`).then((r) => r.body.data), (t) => t.status !== 'pending', { what: 'SOL send confirmed' });
+    // 5000 lamports of fee at 150.00 USD: under half a cent
+    expect([confirmed.status, confirmed.value_usd, confirmed.network_fee_usd]).toEqual(['confirmed', 750, 0]);
+  });
+
+  it('answers 409 transaction_rejected for a transaction the node refuses (a blockhash it does not know), and records nothing', async () => {
+    const recipient = freshAddress();
+    const before = (await shop.get('/wallet/transactions?limit=100')).body.data.length as number;
+    const refused = await send(shop, { asset: 'SOL', network: 'solana', amount: '0.01', to_address: recipient, signed_transaction: solTransfer(recipient, 10_000_000n, base58Encode(randomBytes(32))) });
+    expect([refused.status, refused.body.error.code]).toEqual([409, 'transaction_rejected']);
+    expect((await shop.get('/wallet/transactions?limit=100')).body.data).toHaveLength(before);
+    expect(balance(recipient)).toBe(0n);
+  });
+
+  it('answers 503 network_unavailable while the node answers 503; the retry with the same key relays the same bytes and lands once', async () => {
+    const recipient = freshAddress();
+    const body = { asset: 'SOL', network: 'solana', amount: '0.02', to_address: recipient, signed_transaction: solTransfer(recipient, 20_000_000n) };
+    const key = randomUUID();
+    node.httpStatus = 503;
+    try {
+      const down = await send(shop, body, key);
+      expect([down.status, down.body.error.code]).toEqual([503, 'network_unavailable']);
+    } finally {
+      node.httpStatus = null;
+    }
+    const retried = await send(shop, body, key);
+    expect([retried.status, retried.body.data?.status]).toEqual([201, 'pending']);
+    const again = await send(shop, body, key);
+    expect([again.status, again.headers.get('idempotent-replayed'), again.body.data.id]).toEqual([201, 'true', retried.body.data.id]);
+    await eventually(() => shop.get(`/wallet/transactions/${retried.body.data.id}`).then((r) => r.body.data), (t) => t.status === 'confirmed', { what: 'retried SOL send confirmed' });
+    expect(balance(recipient)).toBe(20_000_000n);
+  });
+});
