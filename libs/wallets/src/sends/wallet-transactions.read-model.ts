@@ -56,7 +56,7 @@ export interface WalletTransactionView {
   asset: string;
   network: string;
   amount: string;
-  /** USD cents; zero for an external record until the chain proves it; null while unknown (a coin whose price moves). */
+  /** USD cents at the service's rate of the send's time (an external record: of the time the chain proved it, zero until then); null when no rate was had. */
   value_usd: number | null;
   /** USD cents; zero for external records; null until known. */
   network_fee_usd: number | null;
