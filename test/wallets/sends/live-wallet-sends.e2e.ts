@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { encodeFunctionData, erc20Abi, parseSignature } from 'viem';
+import { encodeFunctionData, erc20Abi, keccak256, parseSignature } from 'viem';
 import { generateMnemonic, english } from 'viem/accounts';
 import { TRANSFER_WITH_AUTHORIZATION_ABI, TRANSFER_WITH_AUTHORIZATION_TYPES } from '@lib/chains';
+import { newId } from '@lib/http';
+import { WalletSends } from '@lib/wallets';
 import { ANVIL_MNEMONIC, AnvilNode, Hex, startAnvil } from '../../support/anvil';
 import { TestUsdc, deployTestUsdc } from '../../support/test-usdc';
 import { eventually } from '../../support/eventually';
@@ -28,6 +30,8 @@ describe('wallet sends of a live business relayed through anvil', () => {
   let ticker: TickerServer;
   let app: AccountsTestApp;
   let shop: Shop;
+  let businessId: string;
+  let walletId: string;
   let signer: ReturnType<typeof signerOf>;
   let phrase: string;
   let usdc: TestUsdc;
@@ -48,11 +52,12 @@ describe('wallet sends of a live business relayed through anvil', () => {
       QUOTE_TTL_SECONDS: '60',
     });
     const browser = new Browser(app.api);
-    const { businessId } = await signUp(app, browser, undefined, 'Live Coffee', false);
+    ({ businessId } = await signUp(app, browser, undefined, 'Live Coffee', false));
     shop = browser.forBusiness(businessId);
     phrase = generateMnemonic(english);
     const wallet = await shop.post('/wallet', { type: 'imported', recovery_phrase: phrase });
     expect(wallet.status).toBe(201);
+    walletId = wallet.body.data.id;
     // a customer pays 30 USD in ETH (0.01 ETH) with a real transfer: the address's funds
     const payment = await shop.post('/payments', { amount: 3000, currency: 'USD', description: 'Beans' }, { 'idempotency-key': randomUUID() });
     expect(payment.status).toBe(201);
@@ -205,6 +210,52 @@ describe('wallet sends of a live business relayed through anvil', () => {
     expect((await usdcBalance(RECIPIENT)) - before).toBe(7_000_000n);
     expect(await usdcBalance(holder.address)).toBe(23_000_000n);
     expect(await balance(holder.address)).toBe(0n); // the submitter paid the gas
+  });
+
+  it('a hold a crash left between the hold and the record: the worker asks the node — it knows the transaction → recorded, then confirmed; it does not → released, and the same transaction can be sent again', async () => {
+    const sends = app.api.app.get(WalletSends);
+    /** What the route writes before it relays, as a crash would leave it: the hold alone, taken 10 minutes ago. */
+    const holdOnly = async (signed: Hex, value: bigint) => {
+      const id = newId('wtx');
+      const data = {
+        wallet_transaction_id: id,
+        wallet_id: walletId,
+        business_id: businessId,
+        mode: 'live' as const,
+        kind: 'signed' as const,
+        asset: 'ETH' as const,
+        network: 'ethereum' as const,
+        units: value.toString(),
+        from_address: signer.address,
+        to_address: RECIPIENT,
+        tx_hash: keccak256(signed).toLowerCase(),
+        speed: 'standard' as const,
+        note: null,
+        max_fee_units: (21_000n * 2_000_000_000n).toString(),
+        raw: signed,
+      };
+      await sends.decide(walletId, { type: 'ReserveWalletSend', data, funds: null }, {}, new Date(Date.now() - 10 * 60_000));
+      return id;
+    };
+    // relayed before the crash: the node has it
+    const relayed = await ethTransfer(signer, { value: eth('0.0005'), nonce: nonce++ });
+    await ethereum.receipt(await ethereum.sendRaw(relayed));
+    const relayedId = await holdOnly(relayed, eth('0.0005'));
+    const recorded = await eventually(() => shop.get(`/wallet/transactions/${relayedId}`).then((r) => r.body.data), (t) => t?.status === 'confirmed', { what: 'a relayed hold recorded and confirmed' });
+    expect(recorded).toMatchObject({ origin: 'signed', amount: '0.0005', tx_hash: keccak256(relayed).toLowerCase() });
+    // never relayed: the hash is held (409 duplicate_transaction) until the worker releases it
+    const lost = await ethTransfer(signer, { value: eth('0.0004'), nonce: nonce++ });
+    const lostId = await holdOnly(lost, eth('0.0004'));
+    const body = { asset: 'ETH', network: 'ethereum', amount: '0.0004', to_address: RECIPIENT, signed_transaction: lost };
+    const held = await send(shop, body);
+    if (held.status === 409) expect(held.body.error.code).toBe('duplicate_transaction');
+    else expect(held.status).toBe(201); // the worker was quicker than this request
+    const resent = held.status === 201 ? held : await eventually(() => send(shop, body), (r) => r.status !== 409, { what: 'the lost hold released' });
+    expect([resent.status, resent.body.data?.status]).toEqual([201, 'pending']);
+    expect(resent.body.data.id).not.toBe(lostId);
+    expect((await shop.get(`/wallet/transactions/${lostId}`)).status).toBe(404);
+    await settled(resent.body.data.id);
+    expect((await ethereum.receipt(resent.body.data.tx_hash)).status).toBe('success');
   });
 
   it('external records: an unverified record by hash (no hold, fee zero) matched against the chain — confirmed when it matches (valued then), failed on another amount, recipient, asset or sender; a signed_transaction is refused', async () => {

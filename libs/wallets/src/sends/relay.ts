@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BaseError, HttpRequestError, TimeoutError, createPublicClient, decodeFunctionData, erc20Abi, http, type Hex } from 'viem';
+import { BaseError, HttpRequestError, TimeoutError, TransactionNotFoundError, createPublicClient, decodeFunctionData, erc20Abi, http, type Hex } from 'viem';
 import { AssetCode, ChainRegistry, NetworkId, family } from '@lib/chains';
 import { APP_CONFIG, AppConfig } from '@lib/core';
 import { DomainRefusal } from '@lib/domain';
@@ -104,6 +104,29 @@ export class WalletRelay {
       return { status: 'failed', reason: 'The transaction was mined but reverted.' };
     } catch {
       return { status: 'pending' };
+    }
+  }
+
+  /**
+   * Does the network's node know this transaction (in its pool or on the chain)? null when it
+   * cannot tell (unreachable, no node configured). What settles a hold a crash left between the
+   * relay and the record: known → it was relayed; unknown long after → it never was.
+   */
+  async known(network: NetworkId, hash: string): Promise<boolean | null> {
+    if (family(network) === 'solana') {
+      try {
+        const answer = await this.solanaCall<unknown>('getTransaction', [hash, { encoding: 'json', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }]);
+        return answer.error ? null : answer.result !== null && answer.result !== undefined;
+      } catch {
+        return null;
+      }
+    }
+    if (family(network) !== 'evm' || this.evmUrl(network) === null) return null;
+    try {
+      await this.client(network).getTransaction({ hash: hash as Hex });
+      return true;
+    } catch (error) {
+      return error instanceof BaseError && error.walk((e) => e instanceof TransactionNotFoundError) ? false : null;
     }
   }
 

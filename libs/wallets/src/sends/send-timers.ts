@@ -14,6 +14,13 @@ import { WalletTransactionsReadModel } from './wallet-transactions.read-model';
 export const WALLET_SEND_TIMER = 'wallet_transaction.simulated_settle';
 /** A simulated signed send confirms, and a simulated external record fails, this long after it is recorded (business time). */
 export const SIMULATED_SEND_SETTLE_MS = 60_000;
+/**
+ * A hold neither recorded nor released this long after it was taken was left by a crash between
+ * the hold and the record (a request's relay takes at most two node timeouts of 10 s): the node
+ * says whether the relay happened. Longer than a Solana blockhash lives (about 90 s), so a
+ * transaction the node does not know by then can no longer land.
+ */
+export const STALE_RESERVATION_MS = 120_000;
 
 /**
  * Schedules what settles a recorded send: on a simulated business a durable timer in its own time
@@ -103,8 +110,25 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
     }
   }
 
+  /**
+   * Holds a crash left between the hold and the record: the node knows the transaction → it was
+   * relayed, record it (the poll then confirms it); the node does not know it → it never was,
+   * release the hold (the hash is free again: the dashboard may send it anew); the node cannot
+   * tell → next round.
+   */
+  async settleStaleReservations(): Promise<void> {
+    for (const data of await this.read.staleReservations(new Date(Date.now() - STALE_RESERVATION_MS))) {
+      const known = await this.relay.known(data.network, data.tx_hash);
+      if (known === null) continue;
+      const meta = { actor: SYSTEM_ACTOR, causationId: `stale-reservation:${data.wallet_transaction_id}` };
+      if (known) await this.sends.decide(data.wallet_id, { type: 'RecordWalletTransaction', data, funds: null }, meta);
+      else await this.sends.decide(data.wallet_id, { type: 'ReleaseWalletSend', walletTransactionId: data.wallet_transaction_id, reason: 'not relayed (a hold left by an interrupted send)' }, meta);
+    }
+  }
+
   /** One round of the live receipt poll. */
   async pollLive(): Promise<void> {
+    await this.settleStaleReservations();
     for (const tx of await this.read.pending()) {
       if (tx.mode !== 'live') continue;
       const outcome =
