@@ -23,6 +23,7 @@ import {
   getCreateAssociatedTokenIdempotentInstruction,
   getInitializeMint2Instruction,
   getMintDecoder,
+  getMintEncoder,
   getMintToInstruction,
   getTokenDecoder,
 } from '@solana-program/token';
@@ -226,6 +227,16 @@ export class LocalLedger {
       getInitializeMint2Instruction({ mint: mint.address, decimals, mintAuthority: authority.address }, { programAddress: address(program) }),
     ]);
     return mint.address;
+  }
+
+  /**
+   * A mint at a given address (a real token's, such as mainnet USDC's, so the registry's mint is
+   * the one on this ledger), `authority` minting: its account written straight into litesvm.
+   */
+  mintAt(mint: Address, authority: Address, decimals: number, program: string = TOKEN_PROGRAM): Address {
+    const data = new Uint8Array(getMintEncoder().encode({ mintAuthority: authority, supply: 0n, decimals, isInitialized: true, freezeAuthority: null }));
+    this.svm.setAccount({ address: mint, data, executable: false, lamports: lamports(this.svm.minimumBalanceForRentExemption(BigInt(data.length))), programAddress: address(program), space: BigInt(data.length) });
+    return mint;
   }
 
   /** The associated token account of `owner` for `mint`, created (idempotently) by `payer`. */

@@ -2,9 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { type Address, address } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
+import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import { derivePath } from 'ed25519-hd-key';
 import { generateMnemonic, english } from 'viem/accounts';
-import { base58Encode, loadSolanaWeb3 } from '@lib/chains';
+import { ASSOCIATED_TOKEN_PROGRAM, SYSTEM_PROGRAM, TOKEN_PROGRAM, associatedTokenAddress, base58Encode, defaultRegistry, loadSolanaWeb3 } from '@lib/chains';
 import { eventually } from '../../support/eventually';
 import { TickerServer, startTickerServer } from '../../rates/ticker-server';
 import { AccountsTestApp, Browser, signUp, startAccountsApp } from '../../accounts/support';
@@ -21,9 +22,11 @@ import { Shop, send } from './support';
  * key of that address derived from the wallet's phrase, is relayed, lands, and is confirmed,
  * valued from the live SOL rate. A transaction the node refuses is 409 transaction_rejected with
  * nothing recorded; the node answering 503 is 503 network_unavailable, and the retry with the same
- * key lands once.
+ * key lands once. A USDC send (SPL transferChecked, the recipient's token account created in the
+ * same transaction) from the address a USDC checkout was paid to — it holds no SOL — with the fee
+ * paid by the SOL address, both signing: the mint is mainnet USDC's address, written into litesvm.
  */
-describe('SOL sends of a live business relayed through a Solana node (litesvm)', () => {
+describe('SOL and USDC sends of a live business relayed through a Solana node (litesvm)', () => {
   let ledger: LocalLedger;
   let node: SolanaRpcStandIn;
   let ticker: TickerServer;
@@ -31,6 +34,9 @@ describe('SOL sends of a live business relayed through a Solana node (litesvm)',
   let shop: Shop;
   let web3: Awaited<ReturnType<typeof loadSolanaWeb3>>;
   let owner: InstanceType<Awaited<ReturnType<typeof loadSolanaWeb3>>['Keypair']>;
+  let phrase: string;
+  let customer: Awaited<ReturnType<LocalLedger['wallet']>>;
+  const USDC = address(defaultRegistry.assetOn('USDC', 'solana').contract!);
 
   /** Serves the transactions since the last block as a new block, and moves the tip to it. */
   const serveBlock = () => {
@@ -42,7 +48,9 @@ describe('SOL sends of a live business relayed through a Solana node (litesvm)',
   beforeAll(async () => {
     web3 = await loadSolanaWeb3();
     ledger = new LocalLedger();
-    const customer = await ledger.wallet(1_000n * SOL);
+    customer = await ledger.wallet(1_000n * SOL);
+    ledger.mintAt(USDC, customer.address, 6);
+    await ledger.mintTo(customer, USDC, customer.address, 1_000_000_000n);
     node = new SolanaRpcStandIn();
     serveBlock();
     // the node's preflight: litesvm executes the transaction; a failing one is refused, a good one lands in the next block
@@ -59,7 +67,7 @@ describe('SOL sends of a live business relayed through a Solana node (litesvm)',
     const browser = new Browser(app.api);
     const { businessId } = await signUp(app, browser, undefined, 'Live Bakery', false);
     shop = browser.forBusiness(businessId);
-    const phrase = generateMnemonic(english);
+    phrase = generateMnemonic(english);
     expect((await shop.post('/wallet', { type: 'imported', recovery_phrase: phrase })).status).toBe(201);
     // a customer pays 30 USD in SOL (0.2 SOL at 150.00) with a real transfer: the address's funds
     const payment = await shop.post('/payments', { amount: 3000, currency: 'USD', description: 'Bread' }, { 'idempotency-key': randomUUID() });
@@ -95,6 +103,12 @@ describe('SOL sends of a live business relayed through a Solana node (litesvm)',
     tx.sign(owner);
     return tx.serialize().toString('base64');
   }
+
+  /** The USDC (smallest units) in `owner`'s associated token account. */
+  const usdcBalance = (ownerAddress: string) => {
+    const account = ledger.svm.getAccount(address(associatedTokenAddress(web3, ownerAddress, USDC)));
+    return account.exists ? Buffer.from(account.data).readBigUInt64LE(64) : 0n;
+  };
 
   const balance = (of: string) => ledger.svm.getBalance(address(of) as Address) ?? 0n;
   const freshAddress = () => web3.Keypair.generate().publicKey.toBase58();
@@ -140,5 +154,53 @@ describe('SOL sends of a live business relayed through a Solana node (litesvm)',
     expect([again.status, again.headers.get('idempotent-replayed'), again.body.data.id]).toEqual([201, 'true', retried.body.data.id]);
     await eventually(() => shop.get(`/wallet/transactions/${retried.body.data.id}`).then((r) => r.body.data), (t) => t.status === 'confirmed', { what: 'retried SOL send confirmed' });
     expect(balance(recipient)).toBe(20_000_000n);
+  });
+
+  it('a USDC send from an address holding no SOL: transferChecked signed by it, the fee paid by the wallet’s SOL address; relayed, confirmed, valued at par', async () => {
+    // a customer pays a USDC checkout: a second address of the wallet, holding USDC and no SOL
+    const payment = await shop.post('/payments', { amount: 3000, currency: 'USD', description: 'Cakes' }, { 'idempotency-key': randomUUID() });
+    const checkout = await shop.post('/checkouts', { payment_code: (payment.body.data.url as string).split('/').pop(), asset: 'USDC', network: 'solana' }, { 'idempotency-key': randomUUID() });
+    expect([checkout.status, checkout.body.data?.crypto?.amount]).toEqual([201, '30']);
+    const paidTo = address(checkout.body.data.crypto.address as string);
+    const program = address(TOKEN_PROGRAM);
+    const [source] = await findAssociatedTokenPda({ owner: customer.address, mint: USDC, tokenProgram: program });
+    const [destination] = await findAssociatedTokenPda({ owner: paidTo, mint: USDC, tokenProgram: program });
+    await ledger.ok(customer, [
+      getCreateAssociatedTokenIdempotentInstruction({ payer: customer, ata: destination, owner: paidTo, mint: USDC }),
+      getTransferCheckedInstruction({ source, mint: USDC, destination, authority: customer, amount: 30_000_000n, decimals: 6 }),
+    ]);
+    serveBlock();
+    await eventually(() => shop.get(`/checkouts/${checkout.body.data.id}`).then((r) => r.body.data), (c) => c.status !== 'open', { what: 'USDC payment detected' });
+    const holder = solanaSigner(phrase, paidTo);
+    expect(balance(paidTo)).toBe(0n); // no SOL to pay a fee with (the token account's rent is the customer's)
+
+    const recipient = freshAddress();
+    const key = (pubkey: string, isSigner: boolean, isWritable: boolean) => ({ pubkey: new web3.PublicKey(pubkey), isSigner, isWritable });
+    const recipientAccount = associatedTokenAddress(web3, recipient, USDC);
+    const createAccount = new web3.TransactionInstruction({
+      programId: new web3.PublicKey(ASSOCIATED_TOKEN_PROGRAM),
+      keys: [key(owner.publicKey.toBase58(), true, true), key(recipientAccount, false, true), key(recipient, false, false), key(USDC, false, false), key(SYSTEM_PROGRAM, false, false), key(TOKEN_PROGRAM, false, false)],
+      data: Buffer.from([1]), // CreateIdempotent
+    });
+    const data = Buffer.alloc(10);
+    data[0] = 12; // TransferChecked: amount u64, decimals u8
+    data.writeBigUInt64LE(12_500_000n, 1);
+    data[9] = 6;
+    const transfer = new web3.TransactionInstruction({
+      programId: new web3.PublicKey(TOKEN_PROGRAM),
+      keys: [key(associatedTokenAddress(web3, paidTo, USDC), false, true), key(USDC, false, false), key(recipientAccount, false, true), key(holder.publicKey.toBase58(), true, false)],
+      data,
+    });
+    const tx = new web3.Transaction().add(createAccount, transfer);
+    tx.recentBlockhash = ledger.svm.latestBlockhash();
+    tx.feePayer = owner.publicKey; // the SOL address pays the fee and the new account's rent
+    tx.sign(owner, holder);
+    const created = await send(shop, { asset: 'USDC', network: 'solana', amount: '12.5', to_address: recipient, signed_transaction: tx.serialize().toString('base64') });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ status: 'pending', asset: 'USDC', network: 'solana', amount: '12.5', from_address: paidTo, value_usd: 1250 });
+    const confirmed = await eventually(() => shop.get(`/wallet/transactions/${created.body.data.id}`).then((r) => r.body.data), (t) => t.status !== 'pending', { what: 'USDC send confirmed' });
+    expect(confirmed.status).toBe('confirmed');
+    expect([usdcBalance(recipient), usdcBalance(paidTo)]).toEqual([12_500_000n, 17_500_000n]);
+    expect(balance(paidTo)).toBe(0n); // the holder paid nothing
   });
 });
