@@ -25,6 +25,9 @@ import { Shop, send } from './support';
  * key lands once. A USDC send (SPL transferChecked, the recipient's token account created in the
  * same transaction) from the address a USDC checkout was paid to — it holds no SOL — with the fee
  * paid by the SOL address, both signing: the mint is mainnet USDC's address, written into litesvm.
+ * External records on Solana: matched against getTransaction's transfers — confirmed (valued at
+ * the rate then) when one is from the wallet, of the asset, to the recipient, of the amount;
+ * failed with the reason otherwise.
  */
 describe('SOL and USDC sends of a live business relayed through a Solana node (litesvm)', () => {
   let ledger: LocalLedger;
@@ -202,5 +205,37 @@ describe('SOL and USDC sends of a live business relayed through a Solana node (l
     expect(confirmed.status).toBe('confirmed');
     expect([usdcBalance(recipient), usdcBalance(paidTo)]).toEqual([12_500_000n, 17_500_000n]);
     expect(balance(paidTo)).toBe(0n); // the holder paid nothing
+  });
+
+  it('external records on Solana: matched against the transaction’s transfers — confirmed and valued when they match; failed on another amount, recipient, asset or sender', async () => {
+    const browser = new Browser(app.api);
+    const { businessId } = await signUp(app, browser, undefined, 'Outside Solana', false);
+    const outside = browser.forBusiness(businessId);
+    // an external wallet's Solana address: its own key, never a checkout's (decision 0024), the sender its records are matched against
+    const own = web3.Keypair.generate();
+    expect((await outside.post('/wallet', { type: 'external', solana_address: own.publicKey.toBase58() })).status).toBe(201);
+    ledger.svm.airdrop(address(own.publicKey.toBase58()), 1_000_000_000n as never);
+    /** The owner sends `lamports` to `to` from its own app: executed and served in a block; the signature. */
+    const sentElsewhere = (to: string, lamports: bigint, from = own) => {
+      const tx = new web3.Transaction().add(web3.SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: new web3.PublicKey(to), lamports }));
+      tx.recentBlockhash = ledger.svm.latestBlockhash();
+      tx.feePayer = from.publicKey;
+      tx.sign(from);
+      const executed = ledger.submit(tx.serialize());
+      expect(executed.ok).toBe(true);
+      serveBlock();
+      return executed.signature;
+    };
+    const record = async (body: Record<string, unknown>) => {
+      const created = await send(outside, { network: 'solana', ...body });
+      expect([created.status, created.body.data?.status, created.body.data?.value_usd]).toEqual([201, 'pending', 0]);
+      return eventually(() => outside.get(`/wallet/transactions/${created.body.data.id}`).then((r) => r.body.data), (t) => t.status !== 'pending', { what: 'external record matched' });
+    };
+    const recipient = freshAddress();
+    expect(await record({ asset: 'SOL', amount: '0.01', to_address: recipient, tx_hash: sentElsewhere(recipient, 10_000_000n) })).toMatchObject({ status: 'confirmed', value_usd: 150, network_fee_usd: 0 });
+    expect(await record({ asset: 'SOL', amount: '0.02', to_address: recipient, tx_hash: sentElsewhere(recipient, 10_000_000n) })).toMatchObject({ status: 'failed', failure_reason: 'The transaction pays another amount than the record.' });
+    expect(await record({ asset: 'SOL', amount: '0.01', to_address: freshAddress(), tx_hash: sentElsewhere(recipient, 10_000_000n) })).toMatchObject({ status: 'failed', failure_reason: 'The transaction pays another address than to_address.' });
+    expect(await record({ asset: 'USDC', amount: '0.01', to_address: recipient, tx_hash: sentElsewhere(recipient, 10_000_000n) })).toMatchObject({ status: 'failed', failure_reason: 'The transaction does not move USDC.' });
+    expect(await record({ asset: 'SOL', amount: '0.01', to_address: recipient, tx_hash: sentElsewhere(recipient, 10_000_000n, owner) })).toMatchObject({ status: 'failed', failure_reason: 'The transaction was not sent from one of this wallet’s addresses.' });
   });
 });

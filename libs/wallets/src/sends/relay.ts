@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { BaseError, HttpRequestError, TimeoutError, TransactionNotFoundError, createPublicClient, decodeFunctionData, erc20Abi, http, type Hex } from 'viem';
-import { AssetCode, ChainRegistry, NetworkId, family } from '@lib/chains';
+import { AssetCode, ChainRegistry, NetworkId, SolanaRpcTransactionWithMeta, SolanaTransfers, family, loadSolanaWeb3 } from '@lib/chains';
 import { APP_CONFIG, AppConfig } from '@lib/core';
 import { DomainRefusal } from '@lib/domain';
 import { sendingRegistry } from './wallet-sends';
@@ -151,10 +151,12 @@ export class WalletRelay {
   /**
    * An external record against the chain (EVM): pending until its receipt; failed when it reverted
    * or when its sender is not one of the wallet's addresses, or it does not pay exactly `units` of
-   * `asset` to `to`; confirmed otherwise. Other families stay pending here (their matching is left
-   * to the watchers' readers; decision 0040).
+   * `asset` to `to`; confirmed otherwise. Solana: the transaction from `getTransaction`, its
+   * transfers found as the watcher finds them (SolanaTransfers). Bitcoin records stay pending here
+   * (decision 0040).
    */
   async matchExternal(network: NetworkId, hash: string, expected: { asset: AssetCode; units: bigint; to: string; from: readonly string[] }): Promise<ChainOutcome> {
+    if (family(network) === 'solana') return this.matchSolanaExternal(hash, expected);
     if (family(network) !== 'evm' || this.evmUrl(network) === null) return { status: 'pending' };
     const client = this.client(network);
     let receipt: Awaited<ReturnType<typeof client.getTransactionReceipt>>;
@@ -188,6 +190,30 @@ export class WalletRelay {
     if (!same(recipient, expected.to)) return { status: 'failed', reason: 'The transaction pays another address than to_address.' };
     if (amount !== expected.units) return { status: 'failed', reason: 'The transaction pays another amount than the record.' };
     return { status: 'confirmed', block: Number(receipt.blockNumber), feeUnits: null };
+  }
+
+  /** matchExternal on Solana: one transfer of the transaction must be from the wallet, of the asset, to `to`, of exactly `units`. */
+  private async matchSolanaExternal(signature: string, expected: { asset: AssetCode; units: bigint; to: string; from: readonly string[] }): Promise<ChainOutcome> {
+    let answer: { error?: { message?: string }; result?: (SolanaRpcTransactionWithMeta & { slot?: number }) | null };
+    try {
+      answer = await this.solanaCall('getTransaction', [signature, { encoding: 'json', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }]);
+    } catch {
+      return { status: 'pending' };
+    }
+    const found = answer.result;
+    if (answer.error || !found || !found.meta) return { status: 'pending' };
+    if (found.meta.err !== null && found.meta.err !== undefined) return { status: 'failed', reason: 'The transaction failed on the network.' };
+    const transfers = new SolanaTransfers(await loadSolanaWeb3(), { registry: this.registry });
+    const decoded = transfers.decodeRpc(found);
+    const candidates = decoded === null ? [] : transfers.candidates(decoded);
+    const fromWallet = candidates.filter((c) => c.from !== null && expected.from.includes(c.from));
+    if (fromWallet.length === 0) return { status: 'failed', reason: 'The transaction was not sent from one of this wallet’s addresses.' };
+    const ofAsset = fromWallet.filter((c) => c.asset === expected.asset);
+    if (ofAsset.length === 0) return { status: 'failed', reason: `The transaction does not move ${expected.asset}.` };
+    const toRecipient = ofAsset.filter((c) => c.to === expected.to);
+    if (toRecipient.length === 0) return { status: 'failed', reason: 'The transaction pays another address than to_address.' };
+    if (!toRecipient.some((c) => c.amount === expected.units)) return { status: 'failed', reason: 'The transaction pays another amount than the record.' };
+    return { status: 'confirmed', block: typeof found.slot === 'number' ? found.slot : null, feeUnits: null };
   }
 
   /**

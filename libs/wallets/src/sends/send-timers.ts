@@ -5,6 +5,7 @@ import type { Database } from '@lib/database';
 import { Refusal } from '@lib/domain';
 import { SYSTEM_ACTOR } from '@lib/eventstore';
 import { PollLoop, Timer, TimerRunner, TimerStore, clockOffsetMs } from '@lib/timers';
+import { WalletAddresses } from '../addresses';
 import type { WalletTransactionRecordedData } from './events';
 import { WalletRelay } from './relay';
 import { WalletSends } from './wallet-sends';
@@ -68,6 +69,7 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
     private readonly sends: WalletSends,
     private readonly read: WalletTransactionsReadModel,
     private readonly relay: WalletRelay,
+    private readonly wallets: WalletAddresses,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -126,6 +128,20 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
     }
   }
 
+  /**
+   * The addresses an external record may be sent from: the wallet's addresses of the family that
+   * checkouts reserved, and on Solana the wallet's own address (an external wallet's
+   * `solana_address`, which never receives through checkouts: decision 0024).
+   */
+  private async senders(tx: { walletId: string; businessId: string; network: Parameters<typeof family>[0] }): Promise<string[]> {
+    const from = await this.sends.addresses(tx.walletId, family(tx.network));
+    if (family(tx.network) === 'solana') {
+      const wallet = await this.wallets.wallet(tx.businessId);
+      if (wallet?.wallet_id === tx.walletId && wallet.solana && 'address' in wallet.solana) from.push(wallet.solana.address);
+    }
+    return from;
+  }
+
   /** One round of the live receipt poll. */
   async pollLive(): Promise<void> {
     await this.settleStaleReservations();
@@ -133,7 +149,7 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
       if (tx.mode !== 'live') continue;
       const outcome =
         tx.origin === 'external'
-          ? await this.relay.matchExternal(tx.network, tx.txHash, { asset: tx.asset, units: BigInt(tx.units), to: tx.toAddress, from: await this.sends.addresses(tx.walletId, family(tx.network)) })
+          ? await this.relay.matchExternal(tx.network, tx.txHash, { asset: tx.asset, units: BigInt(tx.units), to: tx.toAddress, from: await this.senders(tx) })
           : await this.relay.outcome(tx.network, tx.txHash);
       if (outcome.status === 'pending') continue;
       const meta = { actor: SYSTEM_ACTOR };
