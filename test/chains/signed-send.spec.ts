@@ -1,6 +1,6 @@
-import { encodeFunctionData, erc20Abi, keccak256, parseEther, serializeTransaction, type Hex } from 'viem';
+import { encodeFunctionData, erc20Abi, keccak256, parseEther, parseSignature, serializeTransaction, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { ExpectedEvmSend, SignedSendRefused, TOKEN_PROGRAM, TRANSFER_WITH_AUTHORIZATION_TYPES, associatedTokenAddress, defaultRegistry, loadSolanaWeb3, verifySignedEvmSend, verifySignedSolanaSend, verifyTransferAuthorization } from '@lib/chains';
+import { ExpectedEvmSend, SignedSendRefused, TOKEN_PROGRAM, TRANSFER_WITH_AUTHORIZATION_ABI, TRANSFER_WITH_AUTHORIZATION_TYPES, USDC_EIP712_DOMAIN, associatedTokenAddress, defaultRegistry, loadSolanaWeb3, verifySignedEvmSend, verifySignedSolanaSend, verifyTransferAuthorization } from '@lib/chains';
 
 /**
  * Signed EVM sends checked before they are recorded and relayed (issue 15 point 1): the
@@ -89,6 +89,40 @@ describe('an EIP-3009 transfer authorization (verifyTransferAuthorization)', () 
     await expect(check(await authorize({}, 1))).rejects.toThrow(/not signed by its from address/);
     await expect(check(await authorize({}, 137, privateKeyToAccount(generatePrivateKey())))).rejects.toThrow(/not signed by its from address/);
     await expect(check(await authorize({ validBefore: seconds }))).rejects.toThrow(/not valid now/);
+  });
+});
+
+describe('an EIP-3009 send: transferWithAuthorization submitted by another of the wallet’s addresses (verifySignedEvmSend)', () => {
+  const holder = privateKeyToAccount(generatePrivateKey());
+  const submitter = privateKeyToAccount(generatePrivateKey());
+  const shop = privateKeyToAccount(generatePrivateKey()).address;
+  const usdc = defaultRegistry.assetOn('USDC', 'polygon').contract as Hex;
+  const now = new Date('2026-11-27T12:00:00Z');
+  const expected: ExpectedEvmSend = { network: 'polygon', asset: 'USDC', amount: 10_000_000n, to: shop, from: [holder.address, submitter.address] };
+  const options = { authorizations: { domain: USDC_EIP712_DOMAIN, now } };
+
+  async function submitted(value = 10_000_000n, by = submitter, signer = holder) {
+    const message = { from: holder.address, to: shop, value, validAfter: 0n, validBefore: BigInt(now.getTime() / 1000) + 600n, nonce: `0x${'cd'.repeat(32)}` as Hex };
+    const signature = await signer.signTypedData({ domain: { ...USDC_EIP712_DOMAIN, chainId: 137, verifyingContract: usdc }, types: TRANSFER_WITH_AUTHORIZATION_TYPES, primaryType: 'TransferWithAuthorization', message });
+    const { r, s, v } = parseSignature(signature);
+    const data = encodeFunctionData({ abi: TRANSFER_WITH_AUTHORIZATION_ABI, functionName: 'transferWithAuthorization', args: [message.from, message.to, message.value, message.validAfter, message.validBefore, message.nonce, Number(v), r, s] });
+    return by.signTransaction({ type: 'eip1559', chainId: 137, nonce: 3, gas: 120_000n, maxFeePerGas: 50_000_000_000n, maxPriorityFeePerGas: 30_000_000_000n, to: usdc, value: 0n, data });
+  }
+
+  it('given the holder’s authorization submitted by another wallet address: the USDC is the holder’s, the fee the submitter’s', async () => {
+    const verified = await verifySignedEvmSend(await submitted(), expected, defaultRegistry, options);
+    expect(verified).toMatchObject({ from: holder.address, feePayer: submitter.address, amount: 10_000_000n, kind: 'token', authorization: { from: holder.address, value: 10_000_000n } });
+    expect(verified.recipient.toLowerCase()).toBe(shop.toLowerCase());
+  });
+
+  it('refuses it where authorizations are not taken, for another amount, signed by another key, or submitted from outside the wallet', async () => {
+    await expect(verifySignedEvmSend(await submitted(), expected, defaultRegistry)).rejects.toThrow(/takes none here/);
+    await expect(verifySignedEvmSend(await submitted(10_000_001n), expected, defaultRegistry, options)).rejects.toThrow(/amount is 10000000/);
+    await expect(verifySignedEvmSend(await submitted(10_000_000n, submitter, submitter), expected, defaultRegistry, options)).rejects.toThrow(/not signed by its from address/);
+    await expect(verifySignedEvmSend(await submitted(), { ...expected, from: [holder.address] }, defaultRegistry, options)).rejects.toThrow(/not signed by one of this wallet/);
+    const refusal = (await verifySignedEvmSend(await submitted(10_000_001n), expected, defaultRegistry, options).catch((e: unknown) => e)) as SignedSendRefused;
+    expect(refusal).toBeInstanceOf(SignedSendRefused);
+    expect([refusal.code, refusal.field]).toEqual(['invalid_request', 'signed_transaction']);
   });
 });
 

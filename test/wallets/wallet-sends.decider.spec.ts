@@ -77,6 +77,39 @@ describe('wallet sends decider (one stream per wallet)', () => {
     given([{ type: 'WalletTransactionRecorded', data: eth('wtx_01', '4000', '1000') }]).when(reserve(eth('wtx_02', '5001', '0'), ethFunds)).refused('insufficient_funds', 'amount');
   });
 
+  it('an EIP-3009 send: the USDC is the sender’s, the fee its submitter’s (fee_payer) — held on each', () => {
+    const PAYER = '0xAbC0000000000000000000000000000000000002';
+    const authorized = (id: string, fields: Partial<WalletTransactionRecordedData> = {}) => send(id, { fee_payer: PAYER, max_fee_units: '1500', ...fields });
+    // the sender holds 25 USDC and no ETH; the payer's 2000 wei pay the fee
+    const senderAndPayer: SenderFunds = { asset: 25_000_000n, feeCoin: 2_000n, feeAsset: 'ETH' };
+    given([]).when(reserve(authorized('wtx_01'), senderAndPayer)).then([{ type: 'WalletSendReserved', data: authorized('wtx_01') }]);
+    const held: WalletTransactionEvent[] = [{ type: 'WalletTransactionRecorded', data: authorized('wtx_01') }];
+    // the payer's fee is held: a second authorization whose fee passes what is left of its coin
+    given(held).when(reserve(authorized('wtx_02', { max_fee_units: '501' }), senderAndPayer)).refused('insufficient_fee_funds', 'signed_transaction');
+    // the sender's USDC is held: 15 USDC left
+    given(held).when(reserve(authorized('wtx_02', { units: '15000001', max_fee_units: '500' }), senderAndPayer)).refused('insufficient_funds', 'amount');
+    // the sender's own coin is untouched by the payer's fee: its own transfer is judged on its own ETH (none here)
+    given(held).when(reserve(send('wtx_02', { units: '1000000', max_fee_units: '1' }), { ...senderAndPayer, feeCoin: 0n })).refused('insufficient_fee_funds', 'signed_transaction');
+    given(held).when(reserve(send('wtx_02', { units: '1000000', max_fee_units: '1000' }), { ...senderAndPayer, feeCoin: 1_000n })).then([{ type: 'WalletSendReserved', data: send('wtx_02', { units: '1000000', max_fee_units: '1000' }) }]);
+  });
+
+  it('a funding transaction: its coin is the funder’s (value and greatest fee) and the sender’s fee coin', () => {
+    const FUNDER = '0xAbC0000000000000000000000000000000000003';
+    const funding = { from: FUNDER, tx_hash: `0x${'f'.repeat(64)}`, units: '3000', max_fee_units: '500', raw: '0x02' };
+    // the sender holds no ETH: the 3000 wei funding pays its 1000 fee
+    const noGas: SenderFunds = { asset: 25_000_000n, feeCoin: 0n, feeAsset: 'ETH', funderCoin: 4_000n };
+    given([]).when(reserve(send('wtx_01'), noGas)).refused('insufficient_fee_funds', 'signed_transaction');
+    given([]).when(reserve(send('wtx_01', { funding }), noGas)).then([{ type: 'WalletSendReserved', data: send('wtx_01', { funding }) }]);
+    // the funder cannot give more than it holds beside its own sends
+    given([]).when(reserve(send('wtx_01', { funding }), { ...noGas, funderCoin: 3_499n })).refused('insufficient_fee_funds', 'funding_transaction');
+    const funded: WalletTransactionEvent[] = [{ type: 'WalletTransactionRecorded', data: send('wtx_01', { funding }) }];
+    // funder: 4000 - 3500 = 500 left; a second funding of 400 + 200 passes it
+    given(funded).when(reserve(send('wtx_02', { funding: { ...funding, units: '400', max_fee_units: '200' } }), noGas)).refused('insufficient_fee_funds', 'funding_transaction');
+    // the sender keeps what its first funding left: 3000 - 1000 = 2000 wei for the next fee
+    given(funded).when(reserve(send('wtx_02', { max_fee_units: '2001' }), noGas)).refused('insufficient_fee_funds', 'signed_transaction');
+    given(funded).when(reserve(send('wtx_02', { max_fee_units: '2000' }), noGas)).then([{ type: 'WalletSendReserved', data: send('wtx_02', { max_fee_units: '2000' }) }]);
+  });
+
   it('external records hold nothing; pending ones settle once; unknown or held ids are not_found', () => {
     const external = send('wtx_01', { kind: 'external', from_address: null, max_fee_units: null, raw: null, units: '999000000' });
     given([]).when(record(external, null)).then([{ type: 'WalletTransactionRecorded', data: external }]);

@@ -3700,7 +3700,7 @@ export interface components {
             speed?: "slow" | "standard" | "fast";
             /** @description Up to 280 characters, kept with the record. */
             note?: string;
-            /** @description Wallets created or imported in the service: EVM — 0x hex of a signed EIP-1559 transaction; Solana — the base64 wire transaction. */
+            /** @description Wallets created or imported in the service: EVM — 0x hex of a signed EIP-1559 transaction (a USDC send from an address with no gas may be a `transferWithAuthorization` (EIP-3009) that address signed, submitted and paid for by another address of the wallet); Solana — the base64 wire transaction. */
             signed_transaction?: string;
             /** @description EVM only: a signed gas-funding transaction from another address of the wallet, relayed first. */
             funding_transaction?: string;

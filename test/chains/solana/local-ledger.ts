@@ -10,6 +10,7 @@ import {
   createTransactionMessage,
   generateKeyPairSigner,
   getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
   getTransactionEncoder,
   lamports,
   pipe,
@@ -22,6 +23,7 @@ import {
   getCreateAssociatedTokenIdempotentInstruction,
   getInitializeMint2Instruction,
   getMintDecoder,
+  getMintEncoder,
   getMintToInstruction,
   getTokenDecoder,
 } from '@solana-program/token';
@@ -97,7 +99,22 @@ export class LocalLedger {
    * and those the instructions carry (kit).
    */
   async send(feePayer: KeyPairSigner, instructions: readonly Instruction[], options: { legacy?: boolean; lookupTables?: Record<Address, Address[]> } = {}): Promise<Executed> {
-    const transaction = await this.sign(feePayer, instructions, options);
+    return this.execute(await this.sign(feePayer, instructions, options));
+  }
+
+  /**
+   * A transaction signed elsewhere (wire bytes, as sendTransaction receives them), executed as a
+   * node's preflight would: one that fails (an unknown blockhash, too few lamports) is refused and
+   * left out of the next block (its litesvm record returned to say why).
+   */
+  submit(wire: Uint8Array): Executed {
+    const executed = this.execute(getTransactionDecoder().decode(wire));
+    if (!executed.ok) this.pending.pop();
+    return executed;
+  }
+
+  /** Executes a signed transaction and writes it down for the next block. */
+  private execute(transaction: Transaction): Executed {
     const wire = new Uint8Array(getTransactionEncoder().encode(transaction));
     const compiled = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes);
     if (compiled.version === 1) throw new Error('version-1 messages are not built here');
@@ -210,6 +227,16 @@ export class LocalLedger {
       getInitializeMint2Instruction({ mint: mint.address, decimals, mintAuthority: authority.address }, { programAddress: address(program) }),
     ]);
     return mint.address;
+  }
+
+  /**
+   * A mint at a given address (a real token's, such as mainnet USDC's, so the registry's mint is
+   * the one on this ledger), `authority` minting: its account written straight into litesvm.
+   */
+  mintAt(mint: Address, authority: Address, decimals: number, program: string = TOKEN_PROGRAM): Address {
+    const data = new Uint8Array(getMintEncoder().encode({ mintAuthority: authority, supply: 0n, decimals, isInitialized: true, freezeAuthority: null }));
+    this.svm.setAccount({ address: mint, data, executable: false, lamports: lamports(this.svm.minimumBalanceForRentExemption(BigInt(data.length))), programAddress: address(program), space: BigInt(data.length) });
+    return mint;
   }
 
   /** The associated token account of `owner` for `mint`, created (idempotently) by `payer`. */

@@ -12,7 +12,10 @@ export interface RpcRequest {
  * from litesvm) the way agave's RPC answers: getGenesisHash, getSlot, getBlocks (the slots
  * with a block in a range, up to the tip), getBlock (`transactionDetails` 'full' or 'none';
  * -32004 "Block not available" above the tip, -32007 "was skipped" for a slot without a block
- * below it; error texts as agave writes them). Every request is kept for the test to check.
+ * below it; error texts as agave writes them), getTransaction (a transaction of a served block at
+ * or below the tip, or null), and sendTransaction when a test gives `onSendTransaction` (the
+ * wire bytes in; the signature out, or a JSON-RPC error thrown as `{code, message}`). Every
+ * request is kept for the test to check.
  */
 export class SolanaRpcStandIn {
   readonly blocks = new Map<number, SolanaRpcBlock>();
@@ -30,6 +33,8 @@ export class SolanaRpcStandIn {
   readonly lagging = new Set<number>();
   /** Never answer (a node that hangs). */
   hang = false;
+  /** sendTransaction (base64 wire bytes): resolves the signature, or throws `{code, message}` as the node's error. */
+  onSendTransaction: ((wire: Uint8Array) => string | Promise<string>) | null = null;
 
   private server: Server | null = null;
   url = '';
@@ -82,8 +87,26 @@ export class SolanaRpcStandIn {
         }
         return void answer({ result: block });
       }
-      default:
-        return void answer({ error: { code: -32601, message: 'Method not found' } });
+      case 'getTransaction': {
+        const [signature] = params as [string];
+        for (const [slot, block] of this.blocks) {
+          if (slot > this.tip) continue;
+          const found = (block.transactions ?? []).find((t) => t.transaction.signatures[0] === signature);
+          if (found) return void answer({ result: { slot, blockTime: block.blockTime, ...found } });
+        }
+        return void answer({ result: null });
+      }
+      case 'sendTransaction': {
+        if (!this.onSendTransaction) break;
+        const [wire] = params as [string];
+        try {
+          return void answer({ result: await this.onSendTransaction(Buffer.from(wire, 'base64')) });
+        } catch (error) {
+          const { code, message } = error as { code?: number; message?: string };
+          return void answer({ error: { code: code ?? -32002, message: message ?? String(error) } });
+        }
+      }
     }
+    answer({ error: { code: -32601, message: 'Method not found' } });
   }
 }

@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
+import { encodeFunctionData, erc20Abi, keccak256, parseSignature } from 'viem';
 import { generateMnemonic, english } from 'viem/accounts';
-import { AnvilNode, Hex, startAnvil } from '../../support/anvil';
+import { TRANSFER_WITH_AUTHORIZATION_ABI, TRANSFER_WITH_AUTHORIZATION_TYPES } from '@lib/chains';
+import { newId } from '@lib/http';
+import { WalletSends } from '@lib/wallets';
+import { ANVIL_MNEMONIC, AnvilNode, Hex, startAnvil } from '../../support/anvil';
+import { TestUsdc, deployTestUsdc } from '../../support/test-usdc';
 import { eventually } from '../../support/eventually';
 import { TickerServer, startTickerServer } from '../../rates/ticker-server';
 import { AccountsTestApp, Browser, signUp, startAccountsApp } from '../../accounts/support';
@@ -10,32 +15,49 @@ import { RECIPIENT, Shop, eth, ethTransfer, send, signerOf } from './support';
 
 /**
  * Sends of a LIVE business relayed through a real node (decision 0040): anvil stands for Ethereum
- * (chain id 1), watched by the service (EVM_RPC_URL_ETHEREUM). The business imports a phrase, a
- * customer pays an ETH checkout with a real transfer (the funds the service tracks), then the
- * dashboard's signed sends are relayed with viem and confirmed by the receipt poll; a nonce the
- * node refuses is 409 transaction_rejected with nothing recorded; the node down is 503
- * network_unavailable, and the retry with the same key lands exactly once.
+ * (chain id 1) with a test USDC (EVM_TOKENS_ETHEREUM), watched by the service
+ * (EVM_RPC_URL_ETHEREUM). The business imports a phrase, a customer pays an ETH checkout and a
+ * USDC checkout with real transfers (the funds the service tracks, on two addresses), then the
+ * dashboard's signed sends are relayed with viem and confirmed by the receipt poll: ETH (valued
+ * from the live rate), USDC with a funding transaction from the ETH address relayed first, USDC
+ * by an EIP-3009 authorization the ETH address submits and pays for. A nonce the node refuses, or
+ * a sender without gas on the node, is 409 transaction_rejected with nothing recorded; the node
+ * down is 503 network_unavailable, and the retry with the same key lands exactly once. External
+ * records are matched against the chain: sender, recipient, asset and amount.
  */
 describe('wallet sends of a live business relayed through anvil', () => {
   let ethereum: AnvilNode;
   let ticker: TickerServer;
   let app: AccountsTestApp;
   let shop: Shop;
+  let businessId: string;
+  let walletId: string;
   let signer: ReturnType<typeof signerOf>;
+  let phrase: string;
+  let usdc: TestUsdc;
   let nonce = 0;
   const CUSTOMER = 1;
 
   beforeAll(async () => {
     ethereum = await startAnvil({ chainId: 1 });
+    usdc = await deployTestUsdc(ethereum);
+    await usdc.mint(ethereum.address(CUSTOMER), 1_000_000_000n);
     ticker = await startTickerServer();
     ticker.set('ETH-USD', { kind: 'price', price: '3000.00' });
-    app = await startAccountsApp('embedded', { RATES_URL: ticker.url, EVM_RPC_URL_ETHEREUM: ethereum.url, CHAIN_POLL_MS: '100', QUOTE_TTL_SECONDS: '60' });
+    app = await startAccountsApp('embedded', {
+      RATES_URL: ticker.url,
+      EVM_RPC_URL_ETHEREUM: ethereum.url,
+      EVM_TOKENS_ETHEREUM: `USDC=${usdc.address}`,
+      CHAIN_POLL_MS: '100',
+      QUOTE_TTL_SECONDS: '60',
+    });
     const browser = new Browser(app.api);
-    const { businessId } = await signUp(app, browser, undefined, 'Live Coffee', false);
+    ({ businessId } = await signUp(app, browser, undefined, 'Live Coffee', false));
     shop = browser.forBusiness(businessId);
-    const phrase = generateMnemonic(english);
+    phrase = generateMnemonic(english);
     const wallet = await shop.post('/wallet', { type: 'imported', recovery_phrase: phrase });
     expect(wallet.status).toBe(201);
+    walletId = wallet.body.data.id;
     // a customer pays 30 USD in ETH (0.01 ETH) with a real transfer: the address's funds
     const payment = await shop.post('/payments', { amount: 3000, currency: 'USD', description: 'Beans' }, { 'idempotency-key': randomUUID() });
     expect(payment.status).toBe(201);
@@ -53,17 +75,40 @@ describe('wallet sends of a live business relayed through anvil', () => {
   });
 
   const balance = (address: Hex) => ethereum.rpc<Hex>('eth_getBalance', [address, 'latest']).then(BigInt);
+  const usdcBalance = (address: Hex) => ethereum.rpc<Hex>('eth_call', [{ to: usdc.address, data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [address] }) }, 'latest']).then(BigInt);
+  const settled = (id: string) => eventually(() => shop.get(`/wallet/transactions/${id}`).then((r) => r.body.data), (t) => t.status !== 'pending', { what: `send ${id} settled` });
+
+  /** A USDC checkout of 30 USD paid by the customer with a real token transfer: a second address of the wallet, holding USDC and no ETH. */
+  async function usdcAddress(): Promise<ReturnType<typeof signerOf>> {
+    const payment = await shop.post('/payments', { amount: 3000, currency: 'USD', description: 'Mugs' }, { 'idempotency-key': randomUUID() });
+    const checkout = await shop.post('/checkouts', { payment_code: (payment.body.data.url as string).split('/').pop(), asset: 'USDC', network: 'ethereum' }, { 'idempotency-key': randomUUID() });
+    expect([checkout.status, checkout.body.data?.crypto?.amount]).toEqual([201, '30']);
+    const address = checkout.body.data.crypto.address as Hex;
+    await ethereum.receipt(await ethereum.send(CUSTOMER, usdc.transfer(address, 30_000_000n)));
+    await eventually(() => shop.get(`/checkouts/${checkout.body.data.id}`).then((r) => r.body.data), (c) => c.status !== 'open', { what: 'USDC payment detected' });
+    return signerOf(phrase, address);
+  }
+
+  /** A signed EIP-1559 call of the test USDC by `from`. */
+  const usdcCall = (from: ReturnType<typeof signerOf>, data: Hex, fields: { nonce: number; gas?: bigint }) =>
+    from.signTransaction({ type: 'eip1559', chainId: 1, to: usdc.address, value: 0n, data, nonce: fields.nonce, gas: fields.gas ?? 150_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n });
 
   it('relays a signed ETH send through the node and confirms it from its receipt', async () => {
     const before = await balance(RECIPIENT);
     const signed = await ethTransfer(signer, { value: eth('0.002'), nonce: nonce++ });
     const created = await send(shop, { asset: 'ETH', network: 'ethereum', amount: '0.002', to_address: RECIPIENT, speed: 'fast', signed_transaction: signed });
     expect([created.status, created.body.data?.status, created.body.data?.origin]).toEqual([201, 'pending', 'signed']);
+    // 0.002 ETH at the live rate of 3000.00 USD: 6.00 USD
+    expect([created.body.data.value_usd, created.body.data.network_fee_usd]).toEqual([600, null]);
     const receipt = await ethereum.receipt(created.body.data.tx_hash);
     expect(receipt.status).toBe('success');
     expect((await balance(RECIPIENT)) - before).toBe(eth('0.002'));
     const confirmed = await eventually(() => shop.get(`/wallet/transactions/${created.body.data.id}`).then((r) => r.body.data), (t) => t.status === 'confirmed', { what: 'send confirmed by its receipt' });
     expect(confirmed.confirmed_at).toEqual(expect.any(String));
+    // the fee the receipt shows (gas used at the effective price), in cents at 3000.00 USD, rounded half up
+    const mined = await ethereum.rpc<{ gasUsed: Hex; effectiveGasPrice: Hex }>('eth_getTransactionReceipt', [created.body.data.tx_hash]);
+    const feeCents = (BigInt(mined.gasUsed) * BigInt(mined.effectiveGasPrice) * 300_000n + 500_000_000_000_000_000n) / 1_000_000_000_000_000_000n;
+    expect([confirmed.value_usd, confirmed.network_fee_usd]).toEqual([600, Number(feeCents)]);
     // the send context asks the node: the next nonce, fees from the latest base fee
     const context = await shop.get(`/wallet/send-context?network=ethereum&asset=ETH&from=${signer.address}`);
     expect(context.status).toBe(200);
@@ -101,7 +146,119 @@ describe('wallet sends of a live business relayed through anvil', () => {
     expect(list.body.data.filter((t: { tx_hash: string }) => t.tx_hash === retried.body.data.tx_hash)).toHaveLength(1);
   });
 
-  it('external records: an unverified record by hash (no hold, fee zero) matched against the chain — confirmed when it matches, failed on another amount; a signed_transaction is refused', async () => {
+  it('a USDC send (ERC-20 transfer) from an address with no gas: 409 insufficient_fee_funds alone; with a funding transaction from the ETH address relayed first, both land and the send confirms', async () => {
+    const holder = await usdcAddress();
+    const before = await usdcBalance(RECIPIENT);
+    const transfer = await usdcCall(holder, encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [RECIPIENT, 12_500_000n] }), { nonce: 0 });
+    const body = { asset: 'USDC', network: 'ethereum', amount: '12.5', to_address: RECIPIENT, signed_transaction: transfer };
+    const noGas = await send(shop, body);
+    expect([noGas.status, noGas.body.error.code]).toEqual([409, 'insufficient_fee_funds']);
+    const available = () => shop.get(`/wallet/send-context?network=ethereum&asset=ETH&from=${signer.address}`).then((r) => eth(r.body.data.available.fee_coin as string));
+    const funderBefore = await available();
+    const funding = await ethTransfer(signer, { to: holder.address, value: eth('0.001'), nonce: nonce++ });
+    const created = await send(shop, { ...body, funding_transaction: funding });
+    expect(created.status).toBe(201);
+    // the funder's coin is taken: what it sends and its greatest fee (21000 gas at 2 gwei)
+    expect(funderBefore - (await available())).toBe(eth('0.001') + 21_000n * 2_000_000_000n);
+    expect(created.body.data).toMatchObject({ status: 'pending', origin: 'signed', asset: 'USDC', amount: '12.5', from_address: holder.address, value_usd: 1250 });
+    const sent = await settled(created.body.data.id);
+    expect(sent.status).toBe('confirmed');
+    expect((await usdcBalance(RECIPIENT)) - before).toBe(12_500_000n);
+    // the holder paid its gas with the funded ETH
+    expect(await balance(holder.address)).toBeLessThan(eth('0.001'));
+    expect(await balance(holder.address)).toBeGreaterThan(0n);
+  });
+
+  it('EIP-3009: a USDC send from an address with no gas as a transferWithAuthorization it signed, submitted and paid by the ETH address; a tampered authorization is 400; a gas limit the node refuses is 409 transaction_rejected with nothing recorded', async () => {
+    const holder = await usdcAddress();
+    const before = await usdcBalance(RECIPIENT);
+    const authorize = async (value: bigint, to: Hex = RECIPIENT) => {
+      const message = { from: holder.address, to, value, validAfter: 0n, validBefore: BigInt(Math.floor(Date.now() / 1000) + 3600), nonce: `0x${randomUUID().replace(/-/g, '').padEnd(64, '0')}` as Hex };
+      const signature = await holder.signTypedData({ domain: { name: 'USD Coin', version: '2', chainId: 1, verifyingContract: usdc.address }, types: TRANSFER_WITH_AUTHORIZATION_TYPES, primaryType: 'TransferWithAuthorization', message });
+      const { r, s, v } = parseSignature(signature);
+      return encodeFunctionData({ abi: TRANSFER_WITH_AUTHORIZATION_ABI, functionName: 'transferWithAuthorization', args: [message.from, message.to, message.value, message.validAfter, message.validBefore, message.nonce, Number(v), r, s] });
+    };
+    const body = { asset: 'USDC', network: 'ethereum', amount: '7', to_address: RECIPIENT };
+    // an authorization for another amount than the request's
+    const tampered = await send(shop, { ...body, signed_transaction: await usdcCall(signer, await authorize(7_000_001n), { nonce: nonce }) });
+    expect([tampered.status, tampered.body.error.code, tampered.body.error.field]).toEqual([400, 'invalid_request', 'signed_transaction']);
+    // a stranger's submission is not the wallet's
+    const strangerAccount = signerOf(ANVIL_MNEMONIC, ethereum.address(2));
+    const foreign = await send(shop, { ...body, signed_transaction: await usdcCall(strangerAccount, await authorize(7_000_000n), { nonce: 0 }) });
+    expect([foreign.status, foreign.body.error.code]).toEqual([400, 'invalid_request']);
+    // the holder submitting its own authorization holds no gas: 409 insufficient_fee_funds
+    const broke = await send(shop, { ...body, signed_transaction: await usdcCall(holder, await authorize(7_000_000n), { nonce: 0 }) });
+    expect([broke.status, broke.body.error.code]).toEqual([409, 'insufficient_fee_funds']);
+    // a gas limit below any transaction's intrinsic gas: the node refuses it, nothing is recorded
+    const tooLittleGas = await send(shop, { ...body, signed_transaction: await usdcCall(signer, await authorize(7_000_000n), { nonce: nonce, gas: 10_000n }) });
+    expect([tooLittleGas.status, tooLittleGas.body.error.code]).toEqual([409, 'transaction_rejected']);
+    const listed = (await shop.get('/wallet/transactions?limit=100')).body.data as { from_address: string; status: string }[];
+    expect(listed.filter((t) => t.from_address === holder.address)).toEqual([]);
+    // enough gas to be mined, not to run the call: relayed, then failed from its reverted receipt (its hold given back)
+    const outOfGas = await send(shop, { ...body, signed_transaction: await usdcCall(signer, await authorize(7_000_000n), { nonce: nonce++, gas: 30_000n }) });
+    expect([outOfGas.status, outOfGas.body.data?.status]).toEqual([201, 'pending']);
+    const reverted = await settled(outOfGas.body.data.id);
+    expect([reverted.status, reverted.failure_reason]).toEqual(['failed', 'The transaction was mined but reverted.']);
+    expect(await usdcBalance(holder.address)).toBe(30_000_000n);
+
+    const submitted = await usdcCall(signer, await authorize(7_000_000n), { nonce: nonce++ });
+    const created = await send(shop, { ...body, signed_transaction: submitted });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ status: 'pending', origin: 'signed', asset: 'USDC', amount: '7', from_address: holder.address, address: holder.address, value_usd: 700 });
+    const sent = await settled(created.body.data.id);
+    expect(sent.status).toBe('confirmed');
+    expect((await usdcBalance(RECIPIENT)) - before).toBe(7_000_000n);
+    expect(await usdcBalance(holder.address)).toBe(23_000_000n);
+    expect(await balance(holder.address)).toBe(0n); // the submitter paid the gas
+  });
+
+  it('a hold a crash left between the hold and the record: the worker asks the node — it knows the transaction → recorded, then confirmed; it does not → released, and the same transaction can be sent again', async () => {
+    const sends = app.api.app.get(WalletSends);
+    /** What the route writes before it relays, as a crash would leave it: the hold alone, taken 10 minutes ago. */
+    const holdOnly = async (signed: Hex, value: bigint) => {
+      const id = newId('wtx');
+      const data = {
+        wallet_transaction_id: id,
+        wallet_id: walletId,
+        business_id: businessId,
+        mode: 'live' as const,
+        kind: 'signed' as const,
+        asset: 'ETH' as const,
+        network: 'ethereum' as const,
+        units: value.toString(),
+        from_address: signer.address,
+        to_address: RECIPIENT,
+        tx_hash: keccak256(signed).toLowerCase(),
+        speed: 'standard' as const,
+        note: null,
+        max_fee_units: (21_000n * 2_000_000_000n).toString(),
+        raw: signed,
+      };
+      await sends.decide(walletId, { type: 'ReserveWalletSend', data, funds: null }, {}, new Date(Date.now() - 10 * 60_000));
+      return id;
+    };
+    // relayed before the crash: the node has it
+    const relayed = await ethTransfer(signer, { value: eth('0.0005'), nonce: nonce++ });
+    await ethereum.receipt(await ethereum.sendRaw(relayed));
+    const relayedId = await holdOnly(relayed, eth('0.0005'));
+    const recorded = await eventually(() => shop.get(`/wallet/transactions/${relayedId}`).then((r) => r.body.data), (t) => t?.status === 'confirmed', { what: 'a relayed hold recorded and confirmed' });
+    expect(recorded).toMatchObject({ origin: 'signed', amount: '0.0005', tx_hash: keccak256(relayed).toLowerCase() });
+    // never relayed: the hash is held (409 duplicate_transaction) until the worker releases it
+    const lost = await ethTransfer(signer, { value: eth('0.0004'), nonce: nonce++ });
+    const lostId = await holdOnly(lost, eth('0.0004'));
+    const body = { asset: 'ETH', network: 'ethereum', amount: '0.0004', to_address: RECIPIENT, signed_transaction: lost };
+    const held = await send(shop, body);
+    if (held.status === 409) expect(held.body.error.code).toBe('duplicate_transaction');
+    else expect(held.status).toBe(201); // the worker was quicker than this request
+    const resent = held.status === 201 ? held : await eventually(() => send(shop, body), (r) => r.status !== 409, { what: 'the lost hold released' });
+    expect([resent.status, resent.body.data?.status]).toEqual([201, 'pending']);
+    expect(resent.body.data.id).not.toBe(lostId);
+    expect((await shop.get(`/wallet/transactions/${lostId}`)).status).toBe(404);
+    await settled(resent.body.data.id);
+    expect((await ethereum.receipt(resent.body.data.tx_hash)).status).toBe('success');
+  });
+
+  it('external records: an unverified record by hash (no hold, fee zero) matched against the chain — confirmed when it matches (valued then), failed on another amount, recipient, asset or sender; a signed_transaction is refused', async () => {
     // a second live business connecting the same kind of phrase as an external wallet (its xpub only)
     const browser = new Browser(app.api);
     const { businessId } = await signUp(app, browser, undefined, 'Outside Wallet', false);
@@ -115,6 +272,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
     const address = checkout.body.data.crypto.address as Hex;
     await ethereum.send(CUSTOMER, { to: address, value: eth('0.01') });
     const owner = signerOf(phrase, address);
+    await usdc.mint(address, 10_000_000n); // USDC the owner holds outside the service's tracking
     // the business sends from its own app, then records the hash
     const sent = await ethereum.sendRaw(await ethTransfer(owner, { value: eth('0.003'), nonce: 0 }));
     await ethereum.receipt(sent);
@@ -132,5 +290,26 @@ describe('wallet sends of a live business relayed through anvil', () => {
     expect(wrong.status).toBe(201);
     const failed = await eventually(() => outside.get(`/wallet/transactions/${wrong.body.data.id}`).then((r) => r.body.data), (t) => t.status !== 'pending', { what: 'external record mismatched' });
     expect([failed.status, failed.failure_reason]).toEqual(['failed', 'The transaction pays another amount than the record.']);
+    // another recipient, another asset, another sender: each fails its record with the reason
+    const record = async (body: Record<string, unknown>) => {
+      const created = await send(outside, { network: 'ethereum', ...body });
+      expect(created.status).toBe(201);
+      return eventually(() => outside.get(`/wallet/transactions/${created.body.data.id}`).then((r) => r.body.data), (t) => t.status !== 'pending', { what: 'external record matched' });
+    };
+    const toOther = await ethereum.sendRaw(await ethTransfer(owner, { value: eth('0.001'), nonce: 2 }));
+    await ethereum.receipt(toOther);
+    expect(await record({ asset: 'ETH', amount: '0.001', to_address: '0x2222222222222222222222222222222222222222', tx_hash: toOther })).toMatchObject({ status: 'failed', failure_reason: 'The transaction pays another address than to_address.' });
+    const coin = await ethereum.sendRaw(await ethTransfer(owner, { value: eth('0.001'), nonce: 3 }));
+    await ethereum.receipt(coin);
+    expect(await record({ asset: 'USDC', amount: '0.001', to_address: RECIPIENT, tx_hash: coin })).toMatchObject({ status: 'failed', failure_reason: 'The transaction does not move USDC.' });
+    const stranger = await ethereum.send(2, { to: RECIPIENT, value: eth('0.001') });
+    await ethereum.receipt(stranger);
+    expect(await record({ asset: 'ETH', amount: '0.001', to_address: RECIPIENT, tx_hash: stranger })).toMatchObject({ status: 'failed', failure_reason: 'The transaction was not sent from one of this wallet’s addresses.', value_usd: 0 });
+    // a matching USDC transfer from the wallet confirms, valued at par
+    const paid = await ethereum.sendRaw(await owner.signTransaction({ type: 'eip1559', chainId: 1, to: usdc.address, value: 0n, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [RECIPIENT, 2_500_000n] }), nonce: 4, gas: 100_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n }));
+    await ethereum.receipt(paid);
+    expect(await record({ asset: 'USDC', amount: '2.5', to_address: RECIPIENT, tx_hash: paid })).toMatchObject({ status: 'confirmed', value_usd: 250, network_fee_usd: 0 });
+    // the ETH record that matched earlier took its value at the rate when the chain proved it: 0.003 ETH at 3000.00 USD
+    expect(confirmed.value_usd).toBe(900);
   });
 });

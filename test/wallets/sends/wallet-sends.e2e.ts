@@ -51,7 +51,7 @@ describe('wallet sends of a simulated business over HTTP (sessions)', () => {
       asset: 'ETH',
       network: 'ethereum',
       amount: '0.001',
-      value_usd: null,
+      value_usd: 300, // 0.001 ETH at the fixed table's 3000.00 USD (simulated businesses' rates)
       network_fee_usd: null,
       address: signer.address,
       from_address: signer.address,

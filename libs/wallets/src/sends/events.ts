@@ -33,6 +33,23 @@ export interface WalletTransactionRecordedData {
   max_fee_units: string | null;
   /** The relayed bytes (public once broadcast), so a retry relays the same transaction; null for external records. */
   raw: string | null;
+  /** Who pays the fee when it is not `from_address`: the wallet address submitting an EIP-3009 authorization. Absent: the sender. */
+  fee_payer?: string | null;
+  /** The gas-funding transaction relayed first (EVM), from another address of the wallet to the sender. Absent: none. */
+  funding?: WalletSendFunding | null;
+  /** USD cents of the amount at the rate of the send's time (the service's rates); absent or null when no rate was had. */
+  value_usd?: number | null;
+}
+
+/** A funding transaction of a send: the funder's coin it takes (value and greatest fee), credited to the sender. */
+export interface WalletSendFunding {
+  from: string;
+  tx_hash: string;
+  /** Smallest units of the network coin it sends to the sender. */
+  units: string;
+  /** Its greatest fee, in the network coin's smallest units. */
+  max_fee_units: string;
+  raw: string;
 }
 
 export interface WalletTransactionConfirmedData {
@@ -40,6 +57,10 @@ export interface WalletTransactionConfirmedData {
   /** The fee the chain charged, in the network coin's smallest units, when known. */
   fee_units: string | null;
   block: number | null;
+  /** USD cents of the fee paid, at the rate of the confirmation's time; absent or null when unknown. */
+  network_fee_usd?: number | null;
+  /** An external record proved by the chain: USD cents of its amount at the rate of that time; absent or null when unknown. */
+  value_usd?: number | null;
 }
 
 export interface WalletTransactionFailedData {

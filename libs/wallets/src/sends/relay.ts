@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BaseError, HttpRequestError, TimeoutError, createPublicClient, decodeFunctionData, erc20Abi, http, type Hex } from 'viem';
-import { AssetCode, ChainRegistry, NetworkId, family } from '@lib/chains';
+import { BaseError, HttpRequestError, TimeoutError, TransactionNotFoundError, createPublicClient, decodeFunctionData, erc20Abi, http, type Hex } from 'viem';
+import { AssetCode, ChainRegistry, NetworkId, SolanaRpcTransactionWithMeta, SolanaTransfers, family, loadSolanaWeb3 } from '@lib/chains';
 import { APP_CONFIG, AppConfig } from '@lib/core';
 import { DomainRefusal } from '@lib/domain';
 import { sendingRegistry } from './wallet-sends';
@@ -68,22 +68,26 @@ export class WalletRelay {
     return networkUnavailable(network);
   }
 
-  private async relaySolana(wire: string): Promise<void> {
+  /** One JSON-RPC call to SOLANA_RPC_URL; network_unavailable when it does not answer (no URL, no connection, timeout, 5xx, not JSON). */
+  private async solanaCall<T>(method: string, params: unknown[]): Promise<{ error?: { message?: string }; result?: T }> {
     const url = this.config.solanaRpcUrl;
     if (url === null) throw networkUnavailable('solana');
-    let answer: { error?: { message?: string }; result?: string };
     try {
       const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sendTransaction', params: [wire, { encoding: 'base64', preflightCommitment: 'confirmed' }] }),
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
         signal: AbortSignal.timeout(10_000),
       });
       if (response.status >= 500) throw new Error(`HTTP ${response.status}`);
-      answer = (await response.json()) as typeof answer;
+      return (await response.json()) as { error?: { message?: string }; result?: T };
     } catch {
       throw networkUnavailable('solana');
     }
+  }
+
+  private async relaySolana(wire: string): Promise<void> {
+    const answer = await this.solanaCall<string>('sendTransaction', [wire, { encoding: 'base64', preflightCommitment: 'confirmed' }]);
     if (answer.error) {
       if (ALREADY_KNOWN.test(answer.error.message ?? '')) return;
       throw transactionRejected(answer.error.message ?? 'refused');
@@ -92,6 +96,7 @@ export class WalletRelay {
 
   /** Where a relayed transaction stands on the chain (a receipt poll); unreachable nodes answer pending. */
   async outcome(network: NetworkId, hash: string): Promise<ChainOutcome> {
+    if (family(network) === 'solana') return this.solanaOutcome(hash);
     if (family(network) !== 'evm' || this.evmUrl(network) === null) return { status: 'pending' };
     try {
       const receipt = await this.client(network).getTransactionReceipt({ hash: hash as Hex });
@@ -103,12 +108,55 @@ export class WalletRelay {
   }
 
   /**
+   * Does the network's node know this transaction (in its pool or on the chain)? null when it
+   * cannot tell (unreachable, no node configured). What settles a hold a crash left between the
+   * relay and the record: known → it was relayed; unknown long after → it never was.
+   */
+  async known(network: NetworkId, hash: string): Promise<boolean | null> {
+    if (family(network) === 'solana') {
+      try {
+        const answer = await this.solanaCall<unknown>('getTransaction', [hash, { encoding: 'json', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }]);
+        return answer.error ? null : answer.result !== null && answer.result !== undefined;
+      } catch {
+        return null;
+      }
+    }
+    if (family(network) !== 'evm' || this.evmUrl(network) === null) return null;
+    try {
+      await this.client(network).getTransaction({ hash: hash as Hex });
+      return true;
+    } catch (error) {
+      return error instanceof BaseError && error.walk((e) => e instanceof TransactionNotFoundError) ? false : null;
+    }
+  }
+
+  /**
+   * A Solana send by its signature: `getTransaction` at confirmed commitment — none yet is pending,
+   * an error in its meta is failed (the fee was still charged), else confirmed with the fee in
+   * lamports and its slot.
+   */
+  private async solanaOutcome(signature: string): Promise<ChainOutcome> {
+    let answer: { error?: { message?: string }; result?: { slot?: number; meta?: { err?: unknown; fee?: number } | null } | null };
+    try {
+      answer = await this.solanaCall('getTransaction', [signature, { encoding: 'json', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }]);
+    } catch {
+      return { status: 'pending' };
+    }
+    const found = answer.result;
+    if (answer.error || !found || !found.meta) return { status: 'pending' };
+    if (found.meta.err !== null && found.meta.err !== undefined) return { status: 'failed', reason: `The transaction failed on the network: ${JSON.stringify(found.meta.err)}.` };
+    return { status: 'confirmed', block: typeof found.slot === 'number' ? found.slot : null, feeUnits: typeof found.meta.fee === 'number' ? String(found.meta.fee) : null };
+  }
+
+  /**
    * An external record against the chain (EVM): pending until its receipt; failed when it reverted
    * or when its sender is not one of the wallet's addresses, or it does not pay exactly `units` of
-   * `asset` to `to`; confirmed otherwise. Other families stay pending here (their matching is left
-   * to the watchers' readers; decision 0040).
+   * `asset` to `to`; confirmed otherwise. Solana: the transaction from `getTransaction`, its
+   * transfers found as the watcher finds them (SolanaTransfers). Bitcoin records stay pending here
+   * (decision 0040).
    */
   async matchExternal(network: NetworkId, hash: string, expected: { asset: AssetCode; units: bigint; to: string; from: readonly string[] }): Promise<ChainOutcome> {
+    if (family(network) === 'solana') return this.matchSolanaExternal(hash, expected);
     if (family(network) !== 'evm' || this.evmUrl(network) === null) return { status: 'pending' };
     const client = this.client(network);
     let receipt: Awaited<ReturnType<typeof client.getTransactionReceipt>>;
@@ -142,6 +190,30 @@ export class WalletRelay {
     if (!same(recipient, expected.to)) return { status: 'failed', reason: 'The transaction pays another address than to_address.' };
     if (amount !== expected.units) return { status: 'failed', reason: 'The transaction pays another amount than the record.' };
     return { status: 'confirmed', block: Number(receipt.blockNumber), feeUnits: null };
+  }
+
+  /** matchExternal on Solana: one transfer of the transaction must be from the wallet, of the asset, to `to`, of exactly `units`. */
+  private async matchSolanaExternal(signature: string, expected: { asset: AssetCode; units: bigint; to: string; from: readonly string[] }): Promise<ChainOutcome> {
+    let answer: { error?: { message?: string }; result?: (SolanaRpcTransactionWithMeta & { slot?: number }) | null };
+    try {
+      answer = await this.solanaCall('getTransaction', [signature, { encoding: 'json', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }]);
+    } catch {
+      return { status: 'pending' };
+    }
+    const found = answer.result;
+    if (answer.error || !found || !found.meta) return { status: 'pending' };
+    if (found.meta.err !== null && found.meta.err !== undefined) return { status: 'failed', reason: 'The transaction failed on the network.' };
+    const transfers = new SolanaTransfers(await loadSolanaWeb3(), { registry: this.registry });
+    const decoded = transfers.decodeRpc(found);
+    const candidates = decoded === null ? [] : transfers.candidates(decoded);
+    const fromWallet = candidates.filter((c) => c.from !== null && expected.from.includes(c.from));
+    if (fromWallet.length === 0) return { status: 'failed', reason: 'The transaction was not sent from one of this wallet’s addresses.' };
+    const ofAsset = fromWallet.filter((c) => c.asset === expected.asset);
+    if (ofAsset.length === 0) return { status: 'failed', reason: `The transaction does not move ${expected.asset}.` };
+    const toRecipient = ofAsset.filter((c) => c.to === expected.to);
+    if (toRecipient.length === 0) return { status: 'failed', reason: 'The transaction pays another address than to_address.' };
+    if (!toRecipient.some((c) => c.amount === expected.units)) return { status: 'failed', reason: 'The transaction pays another amount than the record.' };
+    return { status: 'confirmed', block: typeof found.slot === 'number' ? found.slot : null, feeUnits: null };
   }
 
   /**

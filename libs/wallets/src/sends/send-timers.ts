@@ -5,6 +5,7 @@ import type { Database } from '@lib/database';
 import { Refusal } from '@lib/domain';
 import { SYSTEM_ACTOR } from '@lib/eventstore';
 import { PollLoop, Timer, TimerRunner, TimerStore, clockOffsetMs } from '@lib/timers';
+import { WalletAddresses } from '../addresses';
 import type { WalletTransactionRecordedData } from './events';
 import { WALLET_CHANGE_TIMER, WalletChanges } from '../changes/wallet-changes';
 import { WalletRelay } from './relay';
@@ -15,6 +16,13 @@ import { WalletTransactionsReadModel } from './wallet-transactions.read-model';
 export const WALLET_SEND_TIMER = 'wallet_transaction.simulated_settle';
 /** A simulated signed send confirms, and a simulated external record fails, this long after it is recorded (business time). */
 export const SIMULATED_SEND_SETTLE_MS = 60_000;
+/**
+ * A hold neither recorded nor released this long after it was taken was left by a crash between
+ * the hold and the record (a request's relay takes at most two node timeouts of 10 s): the node
+ * says whether the relay happened. Longer than a Solana blockhash lives (about 90 s), so a
+ * transaction the node does not know by then can no longer land.
+ */
+export const STALE_RESERVATION_MS = 120_000;
 
 /**
  * Schedules what settles a recorded send: on a simulated business a durable timer in its own time
@@ -64,6 +72,7 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
     private readonly read: WalletTransactionsReadModel,
     private readonly relay: WalletRelay,
     private readonly changes: WalletChanges,
+    private readonly wallets: WalletAddresses,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -108,17 +117,54 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
     }
   }
 
+  /**
+   * Holds a crash left between the hold and the record: the node knows the transaction → it was
+   * relayed, record it (the poll then confirms it); the node does not know it → it never was,
+   * release the hold (the hash is free again: the dashboard may send it anew); the node cannot
+   * tell → next round.
+   */
+  async settleStaleReservations(): Promise<void> {
+    for (const data of await this.read.staleReservations(new Date(Date.now() - STALE_RESERVATION_MS))) {
+      const known = await this.relay.known(data.network, data.tx_hash);
+      if (known === null) continue;
+      const meta = { actor: SYSTEM_ACTOR, causationId: `stale-reservation:${data.wallet_transaction_id}` };
+      if (known) await this.sends.decide(data.wallet_id, { type: 'RecordWalletTransaction', data, funds: null }, meta);
+      else await this.sends.decide(data.wallet_id, { type: 'ReleaseWalletSend', walletTransactionId: data.wallet_transaction_id, reason: 'not relayed (a hold left by an interrupted send)' }, meta);
+    }
+  }
+
+  /**
+   * The addresses an external record may be sent from: the wallet's addresses of the family that
+   * checkouts reserved, and on Solana the wallet's own address (an external wallet's
+   * `solana_address`, which never receives through checkouts: decision 0024).
+   */
+  private async senders(tx: { walletId: string; businessId: string; network: Parameters<typeof family>[0] }): Promise<string[]> {
+    const from = await this.sends.addresses(tx.walletId, family(tx.network));
+    if (family(tx.network) === 'solana') {
+      const wallet = await this.wallets.wallet(tx.businessId);
+      if (wallet?.wallet_id === tx.walletId && wallet.solana && 'address' in wallet.solana) from.push(wallet.solana.address);
+    }
+    return from;
+  }
+
   /** One round of the live receipt poll. */
   async pollLive(): Promise<void> {
+    await this.settleStaleReservations();
     for (const tx of await this.read.pending()) {
       if (tx.mode !== 'live') continue;
       const outcome =
         tx.origin === 'external'
-          ? await this.relay.matchExternal(tx.network, tx.txHash, { asset: tx.asset, units: BigInt(tx.units), to: tx.toAddress, from: await this.sends.addresses(tx.walletId, family(tx.network)) })
+          ? await this.relay.matchExternal(tx.network, tx.txHash, { asset: tx.asset, units: BigInt(tx.units), to: tx.toAddress, from: await this.senders(tx) })
           : await this.relay.outcome(tx.network, tx.txHash);
       if (outcome.status === 'pending') continue;
       const meta = { actor: SYSTEM_ACTOR };
-      if (outcome.status === 'confirmed') await this.sends.decide(tx.walletId, { type: 'ConfirmWalletTransaction', walletTransactionId: tx.id, feeUnits: outcome.feeUnits, block: outcome.block }, meta);
+      if (outcome.status === 'confirmed') {
+        // USD at the rate of the confirmation: an external record's amount, a signed send's fee
+        const feeAsset = this.sends.registry.network(tx.network).nativeCurrency.asset;
+        const valueUsd = tx.origin === 'external' ? await this.sends.rates.valueUsd(false, tx.asset, BigInt(tx.units)) : null;
+        const networkFeeUsd = tx.origin === 'signed' && outcome.feeUnits !== null && feeAsset !== null ? await this.sends.rates.valueUsd(false, feeAsset, BigInt(outcome.feeUnits)) : null;
+        await this.sends.decide(tx.walletId, { type: 'ConfirmWalletTransaction', walletTransactionId: tx.id, feeUnits: outcome.feeUnits, block: outcome.block, valueUsd, networkFeeUsd }, meta);
+      }
       else await this.sends.decide(tx.walletId, { type: 'FailWalletTransaction', walletTransactionId: tx.id, reason: outcome.reason }, meta);
     }
   }

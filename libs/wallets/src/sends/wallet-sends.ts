@@ -7,6 +7,7 @@ import { CommandRunner, EVENT_STORE, EventStore, StreamNotFoundError, WriteMeta,
 import { parseCryptoAmount } from '@lib/money';
 import { addressKey } from '../wallets.projector';
 import { WALLET_TX_STREAM } from '../stream-categories';
+import { WalletSendRates } from './send-rates';
 import { SenderFunds, WalletSendCommand, WalletSendsState, walletSendsDecider } from './wallet-transaction.decider';
 
 /**
@@ -29,6 +30,8 @@ export function sendingRegistry(config: Pick<AppConfig, 'evmTokens'>): ChainRegi
 @Injectable()
 export class WalletSends {
   readonly registry: ChainRegistry;
+  /** USD values of sends from the service's rates. */
+  readonly rates: WalletSendRates;
 
   constructor(
     private readonly runner: CommandRunner,
@@ -37,6 +40,7 @@ export class WalletSends {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.registry = sendingRegistry(config);
+    this.rates = new WalletSendRates(config, this.registry);
   }
 
   async state(walletId: string): Promise<WalletSendsState> {
@@ -71,11 +75,13 @@ export class WalletSends {
    * tracks it: the transfers payments saw arriving at it (payment_transfers by the checkout the
    * address was reserved for). The wallet's own sends are taken off by the decider.
    */
-  async funds(walletId: string, network: NetworkId, address: string, asset: AssetCode): Promise<SenderFunds | null> {
+  async funds(walletId: string, network: NetworkId, address: string, asset: AssetCode, payers: { feePayer?: string; funder?: string } = {}): Promise<SenderFunds | null> {
     const feeAsset = this.registry.network(network).nativeCurrency.asset;
     if (feeAsset === null) return null; // a fee coin the service never receives (POL): the node alone judges the fee
     const received = await this.received(walletId, network, address);
-    return { asset: received(asset), feeCoin: received(feeAsset), feeAsset };
+    const coinOf = async (other: string | undefined) => (other === undefined ? undefined : (await this.received(walletId, network, other))(feeAsset));
+    const feeCoin = payers.feePayer !== undefined && payers.feePayer.toLowerCase() !== address.toLowerCase() ? (await coinOf(payers.feePayer))! : received(feeAsset);
+    return { asset: received(asset), feeCoin, feeAsset, ...(payers.funder !== undefined ? { funderCoin: await coinOf(payers.funder) } : {}) };
   }
 
   /** What `address` received on `network`, per asset (smallest units), from the transfers payments saw. */

@@ -30,8 +30,10 @@ export interface WalletSendsState {
 export interface SenderFunds {
   /** Smallest units of the asset the address received. */
   asset: bigint;
-  /** Smallest units of the network coin the address received (equal to `asset` when the asset is the coin). */
+  /** Smallest units of the network coin the fee payer received (the sender, or the address submitting an EIP-3009 authorization; equal to `asset` when the asset is the coin). */
   feeCoin: bigint;
+  /** Smallest units of the network coin the funder of a funding transaction received (absent without one). */
+  funderCoin?: bigint;
   /** The network coin (ETH, SOL). */
   feeAsset: AssetCode;
 }
@@ -63,6 +65,8 @@ export interface ConfirmWalletTransaction {
   walletTransactionId: string;
   feeUnits?: string | null;
   block?: number | null;
+  networkFeeUsd?: number | null;
+  valueUsd?: number | null;
 }
 
 export interface FailWalletTransaction {
@@ -76,18 +80,25 @@ export type WalletSendCommand = ReserveWalletSend | RecordWalletTransaction | Re
 const HOLDS: readonly WalletTransactionStatus[] = ['reserved', 'pending', 'confirmed'];
 
 /**
- * What the held, pending and confirmed signed sends of `from` on `network` take: `asset` units of
- * the asset, and `fee` units of the network coin (their greatest fees, and their amounts when they
- * send the coin itself).
+ * What the held, pending and confirmed signed sends take of `address` on `network`: `asset` units
+ * of the asset it sends, and `fee` units of the network coin — the greatest fees it pays (its own
+ * sends', and those of EIP-3009 sends it submits for another address), the coin it sends itself,
+ * and what its funding transactions give to other addresses, less what funding transactions gave
+ * it (a negative `fee` is coin received that way).
  */
-export function committed(state: WalletSendsState, network: NetworkId, from: string, asset: AssetCode, feeAsset: AssetCode): { asset: bigint; fee: bigint } {
+export function committed(state: WalletSendsState, network: NetworkId, address: string, asset: AssetCode, feeAsset: AssetCode): { asset: bigint; fee: bigint } {
+  const is = (a: string | null | undefined) => !!a && a.toLowerCase() === address.toLowerCase();
   let assetUnits = 0n;
   let fee = 0n;
   for (const { data, status } of state.transactions.values()) {
-    if (!HOLDS.includes(status) || data.kind !== 'signed' || data.network !== network || data.from_address?.toLowerCase() !== from.toLowerCase()) continue;
-    if (data.asset === asset) assetUnits += BigInt(data.units);
-    else if (data.asset === feeAsset) fee += BigInt(data.units);
-    fee += BigInt(data.max_fee_units ?? '0');
+    if (!HOLDS.includes(status) || data.kind !== 'signed' || data.network !== network) continue;
+    if (is(data.from_address)) {
+      if (data.asset === asset) assetUnits += BigInt(data.units);
+      else if (data.asset === feeAsset) fee += BigInt(data.units);
+      if (data.funding) fee -= BigInt(data.funding.units);
+    }
+    if (is(data.fee_payer ?? data.from_address)) fee += BigInt(data.max_fee_units ?? '0');
+    if (data.funding && is(data.funding.from)) fee += BigInt(data.funding.units) + BigInt(data.funding.max_fee_units);
   }
   return { asset: assetUnits, fee };
 }
@@ -98,16 +109,28 @@ function check(state: WalletSendsState, data: WalletTransactionRecordedData, fun
   if (funds === null || data.kind !== 'signed' || data.from_address === null) return;
   const units = BigInt(data.units);
   const maxFee = BigInt(data.max_fee_units ?? '0');
-  const taken = committed(state, data.network, data.from_address, data.asset, funds.feeAsset);
-  const short = (what: string) => `${data.from_address} does not hold ${what} beside its pending sends.`;
+  const sender = data.from_address;
+  const payer = data.fee_payer ?? sender;
+  // the coin this send's own funding transaction brings to the sender
+  const credit = data.funding ? BigInt(data.funding.units) : 0n;
+  const taken = committed(state, data.network, sender, data.asset, funds.feeAsset);
+  const short = (who: string, what: string) => `${who} does not hold ${what} beside its pending sends.`;
+  if (data.funding) {
+    const funder = data.funding;
+    const takenByFunder = committed(state, data.network, funder.from, data.asset, funds.feeAsset).fee;
+    if (takenByFunder + BigInt(funder.units) + BigInt(funder.max_fee_units) > (funds.funderCoin ?? 0n)) {
+      throw new DomainRefusal('insufficient_fee_funds', short(funder.from, `the ${funds.feeAsset} the funding transaction sends and its fee`), 'funding_transaction');
+    }
+  }
   if (data.asset === funds.feeAsset) {
     // the coin pays for itself: the amount first, then the greatest fee on top
-    if (taken.asset + taken.fee + units > funds.asset) throw new DomainRefusal('insufficient_funds', short(`this amount of ${data.asset}`), 'amount');
-    if (taken.asset + taken.fee + units + maxFee > funds.asset) throw new DomainRefusal('insufficient_fee_funds', short(`the ${funds.feeAsset} this transaction's fee can cost`), 'signed_transaction');
+    if (taken.asset + taken.fee + units > funds.asset + credit) throw new DomainRefusal('insufficient_funds', short(sender, `this amount of ${data.asset}`), 'amount');
+    if (taken.asset + taken.fee + units + maxFee > funds.asset + credit) throw new DomainRefusal('insufficient_fee_funds', short(sender, `the ${funds.feeAsset} this transaction's fee can cost`), 'signed_transaction');
     return;
   }
-  if (taken.asset + units > funds.asset) throw new DomainRefusal('insufficient_funds', short(`this amount of ${data.asset}`), 'amount');
-  if (taken.fee + maxFee > funds.feeCoin) throw new DomainRefusal('insufficient_fee_funds', short(`the ${funds.feeAsset} this transaction's fee can cost`), 'signed_transaction');
+  if (taken.asset + units > funds.asset) throw new DomainRefusal('insufficient_funds', short(sender, `this amount of ${data.asset}`), 'amount');
+  const takenByPayer = payer === sender ? taken.fee : committed(state, data.network, payer, data.asset, funds.feeAsset).fee;
+  if (takenByPayer + maxFee > funds.feeCoin + credit) throw new DomainRefusal('insufficient_fee_funds', short(payer, `the ${funds.feeAsset} this transaction's fee can cost`), 'signed_transaction');
 }
 
 function settle(state: WalletSendsState, id: string): WalletTransactionRecord {
@@ -138,7 +161,18 @@ export const walletSendsDecider: Decider<WalletSendCommand, WalletTransactionEve
         },
         ConfirmWalletTransaction(c, s) {
           if (settle(s, c.walletTransactionId).status !== 'pending') return [];
-          return [{ type: 'WalletTransactionConfirmed', data: { wallet_transaction_id: c.walletTransactionId, fee_units: c.feeUnits ?? null, block: c.block ?? null } }];
+          return [
+            {
+              type: 'WalletTransactionConfirmed',
+              data: {
+                wallet_transaction_id: c.walletTransactionId,
+                fee_units: c.feeUnits ?? null,
+                block: c.block ?? null,
+                ...(c.networkFeeUsd != null ? { network_fee_usd: c.networkFeeUsd } : {}),
+                ...(c.valueUsd != null ? { value_usd: c.valueUsd } : {}),
+              },
+            },
+          ];
         },
         FailWalletTransaction(c, s) {
           if (settle(s, c.walletTransactionId).status !== 'pending') return [];

@@ -23,11 +23,13 @@ export function parValueUsd(asset: string, units: bigint): number | null {
 
 /**
  * The `wallet_transactions` projection (decision 0040; deterministic: event data and times only):
- * every send of every wallet as GET /wallet/transactions shows it.
+ * every send of every wallet as GET /wallet/transactions shows it; and `wallet_send_reservations`,
+ * the holds of live sends not yet recorded nor released (what a crash between the hold and the
+ * record leaves, for the worker to settle against the node).
  */
 export const walletTransactionsProjector: Projector = {
   name: 'wallet_transactions',
-  tables: ['wallet_transactions'],
+  tables: ['wallet_transactions', 'wallet_send_reservations'],
   schema: `
     CREATE TABLE IF NOT EXISTS wallet_transactions (
       id              text        PRIMARY KEY,
@@ -55,6 +57,15 @@ export const walletTransactionsProjector: Projector = {
     );
     CREATE INDEX IF NOT EXISTS wallet_transactions_business_created ON wallet_transactions (business_id, created_at DESC, id DESC);
     CREATE INDEX IF NOT EXISTS wallet_transactions_hash ON wallet_transactions (network, tx_hash);
+    CREATE TABLE IF NOT EXISTS wallet_send_reservations (
+      id          text        PRIMARY KEY,
+      wallet_id   text        NOT NULL,
+      network     text        NOT NULL,
+      tx_hash     text        NOT NULL,
+      data        text        NOT NULL,
+      reserved_at timestamptz NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS wallet_send_reservations_reserved ON wallet_send_reservations (reserved_at, id);
   `,
   async handle(events: RecordedEvent[], tx: Sql): Promise<void> {
     for (const event of events) {
@@ -62,12 +73,22 @@ export const walletTransactionsProjector: Projector = {
       if (e === null) continue;
       const at = happenedAt(event);
       switch (e.type) {
+        case 'WalletSendReserved':
+          await tx.query(
+            `INSERT INTO wallet_send_reservations (id, wallet_id, network, tx_hash, data, reserved_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
+            [e.data.wallet_transaction_id, e.data.wallet_id, e.data.network, e.data.tx_hash, JSON.stringify(e.data), at],
+          );
+          break;
+        case 'WalletSendReleased':
+          await tx.query(`DELETE FROM wallet_send_reservations WHERE id = $1`, [e.data.wallet_transaction_id]);
+          break;
         case 'WalletTransactionRecorded': {
           const d = e.data;
+          await tx.query(`DELETE FROM wallet_send_reservations WHERE id = $1`, [d.wallet_transaction_id]);
           const units = BigInt(d.units);
           const amount = formatCryptoAmount(units, defaultRegistry.decimals(d.asset));
           // external records: zero until the chain proves them (§2; issue 19 A10: their fee is always zero)
-          const value = d.kind === 'external' ? 0 : parValueUsd(d.asset, units);
+          const value = d.kind === 'external' ? 0 : (d.value_usd ?? parValueUsd(d.asset, units));
           const fee = d.kind === 'external' ? 0 : null;
           await tx.query(
             `INSERT INTO wallet_transactions (id, business_id, wallet_id, mode, origin, status, asset, network, units, amount, from_address, to_address, tx_hash, speed, note, value_usd, network_fee_usd, created_at)
@@ -78,12 +99,14 @@ export const walletTransactionsProjector: Projector = {
         }
         case 'WalletTransactionConfirmed': {
           const d = e.data;
-          // an external record proved by the chain takes its value at par (stablecoins); its fee stays zero
+          // an external record proved by the chain takes its value (the rate at confirmation; stablecoins at par); its fee stays zero.
+          // A signed send's fee in USD when the rate was had.
           await tx.query(
             `UPDATE wallet_transactions SET status = 'confirmed', confirmed_at = $2, fee_units = $3,
-               value_usd = CASE WHEN origin = 'external' AND asset IN ('USDC', 'USDT') THEN ROUND(units::numeric / 10000)::bigint ELSE value_usd END
+               value_usd = CASE WHEN origin = 'external' THEN COALESCE($4::bigint, CASE WHEN asset IN ('USDC', 'USDT') THEN ROUND(units::numeric / 10000)::bigint ELSE value_usd END) ELSE value_usd END,
+               network_fee_usd = CASE WHEN origin = 'external' THEN network_fee_usd ELSE COALESCE($5::bigint, network_fee_usd) END
              WHERE id = $1 AND status = 'pending'`,
-            [d.wallet_transaction_id, at, d.fee_units],
+            [d.wallet_transaction_id, at, d.fee_units, d.value_usd ?? null, d.network_fee_usd ?? null],
           );
           break;
         }

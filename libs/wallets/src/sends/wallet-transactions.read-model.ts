@@ -4,6 +4,7 @@ import { AssetCode, NetworkId, defaultRegistry } from '@lib/chains';
 import type { Sql } from '@lib/database';
 import { ApiError, Page, pageRequest, splitListQuery, toPage } from '@lib/http';
 import { isWalletTransactionId } from '../stream-categories';
+import type { WalletTransactionRecordedData } from './events';
 
 export const WALLET_TRANSACTIONS_LIST = 'wallet_transactions';
 const STATUSES = ['pending', 'confirmed', 'failed'];
@@ -56,7 +57,7 @@ export interface WalletTransactionView {
   asset: string;
   network: string;
   amount: string;
-  /** USD cents; zero for an external record until the chain proves it; null while unknown (a coin whose price moves). */
+  /** USD cents at the service's rate of the send's time (an external record: of the time the chain proved it, zero until then); null when no rate was had. */
   value_usd: number | null;
   /** USD cents; zero for external records; null until known. */
   network_fee_usd: number | null;
@@ -155,5 +156,11 @@ export class WalletTransactionsReadModel {
       'wallet_transactions_pending',
     );
     return rows.map((r) => ({ id: r.id, walletId: r.wallet_id, businessId: r.business_id, mode: r.mode, origin: r.origin, network: r.network, asset: r.asset, units: r.units, toAddress: r.to_address, txHash: r.tx_hash }));
+  }
+
+  /** Holds of live sends neither recorded nor released, taken before `before` (a crash between hold and record), oldest first. */
+  async staleReservations(before: Date, limit = 100): Promise<WalletTransactionRecordedData[]> {
+    const { rows } = await this.db.query<{ data: string }>(`SELECT data FROM wallet_send_reservations WHERE reserved_at < $1 ORDER BY reserved_at, id LIMIT $2`, [before.toISOString(), limit], 'wallet_send_reservations_stale');
+    return rows.map((r) => JSON.parse(r.data) as WalletTransactionRecordedData);
   }
 }

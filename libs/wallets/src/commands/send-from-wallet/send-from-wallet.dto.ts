@@ -48,7 +48,10 @@ export class SendFromWalletRequest {
   @IsString()
   @MinLength(1)
   @MaxLength(20_000)
-  @ApiPropertyOptional({ description: 'Wallets created or imported in the service: EVM — 0x hex of a signed EIP-1559 transaction; Solana — the base64 wire transaction.' })
+  @ApiPropertyOptional({
+    description:
+      'Wallets created or imported in the service: EVM — 0x hex of a signed EIP-1559 transaction (a USDC send from an address with no gas may be a `transferWithAuthorization` (EIP-3009) that address signed, submitted and paid for by another address of the wallet); Solana — the base64 wire transaction.',
+  })
   signed_transaction?: string;
 
   @Omittable()

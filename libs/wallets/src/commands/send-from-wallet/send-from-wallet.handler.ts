@@ -1,11 +1,11 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { type Hex, isHex, parseTransaction, recoverTransactionAddress } from 'viem';
-import { NetworkId, SignedSendRefused, family, isAssetCode, isNetworkId, verifySignedEvmSend, verifySignedSolanaSend } from '@lib/chains';
+import { type Hex, isHex, keccak256, parseTransaction, recoverTransactionAddress } from 'viem';
+import { NetworkId, SignedSendRefused, USDC_EIP712_DOMAIN, family, isAssetCode, isNetworkId, verifySignedEvmSend, verifySignedSolanaSend } from '@lib/chains';
 import { DomainRefusal, ERROR_STATUS, ErrorCode, Refusal } from '@lib/domain';
 import { newId } from '@lib/http';
 import { MoneyError, parsePositiveCryptoAmount } from '@lib/money';
 import { WalletAddresses } from '../../addresses';
-import type { WalletTransactionRecordedData, WalletSendSpeed } from '../../sends/events';
+import type { WalletSendFunding, WalletTransactionRecordedData, WalletSendSpeed } from '../../sends/events';
 import { WalletRelay } from '../../sends/relay';
 import { WalletSendTimers } from '../../sends/send-timers';
 import { WalletSends } from '../../sends/wallet-sends';
@@ -101,11 +101,20 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
       const checked = await this.verify(network, asset, units, to, from, input.signed_transaction!);
       return { signed: checked, funding: input.funding_transaction === undefined ? null : await this.verifyFunding(network, input.funding_transaction, checked.from, from) };
     });
-    const data: WalletTransactionRecordedData = { ...base, kind: 'signed', from_address: signed.from, tx_hash: signed.hash, max_fee_units: signed.maxFee.toString(), raw: signed.raw };
+    const data: WalletTransactionRecordedData = {
+      ...base,
+      kind: 'signed',
+      from_address: signed.from,
+      tx_hash: signed.hash,
+      max_fee_units: signed.maxFee.toString(),
+      raw: signed.raw,
+      fee_payer: signed.feePayer === signed.from ? null : signed.feePayer,
+      funding,
+      value_usd: await this.sends.rates.valueUsd(business.simulated, asset, units),
+    };
     await this.refuseKnownHash(network, data.tx_hash);
-    // the fee a funding transaction brings counts for the sender (a USDC send from an address with no gas)
-    const funds = await this.sends.funds(wallet.wallet_id, network, signed.from, asset);
-    if (funds !== null && funding !== null) funds.feeCoin += parseTransaction(funding).value ?? 0n;
+    // the fee coin is the fee payer's (an EIP-3009 submitter's); a funding transaction's funder is checked too, and its coin credited to the sender (the decider)
+    const funds = await this.sends.funds(wallet.wallet_id, network, signed.from, asset, { feePayer: signed.feePayer, funder: funding?.from });
 
     if (business.simulated) {
       // a simulated business broadcasts nothing: recorded, confirmed on its timer (§3)
@@ -115,7 +124,7 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
     }
     await this.sends.decide(wallet.wallet_id, { type: 'ReserveWalletSend', data, funds }, meta);
     try {
-      if (funding !== null) await this.relay.relay(network, funding);
+      if (funding !== null) await this.relay.relay(network, funding.raw);
       await this.relay.relay(network, data.raw!);
     } catch (error) {
       await this.sends.decide(wallet.wallet_id, { type: 'ReleaseWalletSend', walletTransactionId: data.wallet_transaction_id, reason: error instanceof Refusal ? error.code : 'relay failed' }, meta);
@@ -134,15 +143,17 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
   private async verify(network: NetworkId, asset: Parameters<typeof verifySignedEvmSend>[1]['asset'], amount: bigint, to: string, from: string[], signedTransaction: string) {
     const registry = this.sends.registry;
     if (family(network) === 'evm') {
-      const v = await verifySignedEvmSend(signedTransaction, { network, asset, amount, to, from }, registry);
-      return { hash: v.hash.toLowerCase(), from: v.from, maxFee: v.gas * v.maxFeePerGas, raw: v.serialized as string };
+      // USDC may move by an EIP-3009 authorization another address of the wallet submits and pays for
+      const authorizations = asset === 'USDC' ? { domain: USDC_EIP712_DOMAIN, now: new Date() } : undefined;
+      const v = await verifySignedEvmSend(signedTransaction, { network, asset, amount, to, from }, registry, { authorizations });
+      return { hash: v.hash.toLowerCase(), from: v.from, feePayer: v.feePayer as string, maxFee: v.gas * v.maxFeePerGas, raw: v.serialized as string };
     }
     const v = await verifySignedSolanaSend(signedTransaction, { asset, amount, to, from }, registry);
-    return { hash: v.signature, from: v.from, maxFee: SOLANA_FEE_HOLD, raw: v.wire };
+    return { hash: v.signature, from: v.from, feePayer: v.feePayer, maxFee: SOLANA_FEE_HOLD, raw: v.wire };
   }
 
   /** A funding transaction: an EIP-1559 native transfer on the network's chain, from another address of the wallet to the sender. */
-  private async verifyFunding(network: NetworkId, text: string, sender: string, from: string[]): Promise<Hex> {
+  private async verifyFunding(network: NetworkId, text: string, sender: string, from: string[]): Promise<WalletSendFunding> {
     const refuse = (message: string) => new SignedSendRefused(message, 'funding_transaction');
     if (!isHex(text, { strict: true })) throw refuse('funding_transaction must be a signed transaction as 0x-prefixed hex.');
     const raw = text.toLowerCase() as Hex;
@@ -162,7 +173,7 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
       throw refuse('funding_transaction has a signature that does not verify.');
     }
     if (!from.some((a) => a.toLowerCase() === funder.toLowerCase())) throw refuse('funding_transaction is not signed by one of this wallet’s addresses.');
-    return raw;
+    return { from: funder, tx_hash: keccak256(raw), units: tx.value.toString(), max_fee_units: ((tx.gas ?? 0n) * (tx.maxFeePerGas ?? 0n)).toString(), raw };
   }
 
   private async answer(businessId: string, id: string): Promise<WalletTransactionView> {
