@@ -1,4 +1,4 @@
-import { AccountsTestApp, Browser, PASSWORD, signIn, signUp, startAccountsApp } from './support';
+import { AccountsTestApp, Browser, PASSWORD, expectConcurrentSignIns, signIn, signUp, startAccountsApp } from './support';
 
 /**
  * Sign-up, sign-in and the session acting for its business on PostgreSQL (decision 0034): the
@@ -36,5 +36,9 @@ describe('accounts and sessions over HTTP on PostgreSQL', () => {
     expect((await first.get('/me')).status).toBe(401);
     expect((await second.delete('/sessions/current')).status).toBe(200);
     expect((await second.get('/me')).status).toBe(401);
+  });
+
+  it('16 concurrent sign-ins of one person all succeed with 16 sessions, each one append at any revision, no concurrency conflict (issue #14; decision 0034)', async () => {
+    await expectConcurrentSignIns(app, 16);
   });
 });

@@ -5,10 +5,8 @@ import type { FastifyRequest } from 'fastify';
 import { ChangePasswordCommand, ChangePasswordRequest, GetAccountQuery } from '@lib/accounts';
 import { AccountRoute } from '../auth/auth.decorators';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
-import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
-import { RateLimit } from '../platform/rate-limit.guard';
-import { PostAction } from '../platform/route-presets';
+import { PostAction, SensitiveAccountRoute } from '../platform/route-presets';
 import { ACCOUNT_SCHEMA } from './schemas';
 
 /** The signed-in person (decision 0034): who they are, their businesses and roles, their password. */
@@ -35,9 +33,7 @@ export class MeController {
   })
   @ApiOkResponse({ description: 'The person.', schema: dataOf(ACCOUNT_SCHEMA) })
   @ApiErrors('invalid_credentials', 'weak_password', 'too_many_attempts', 'cross_site_request')
-  @AccountRoute()
-  @RateLimit('me.sensitive')
-  @IdempotencyKeyIgnored()
+  @SensitiveAccountRoute()
   @PostAction('password')
   async changePassword(@CurrentSession() session: SessionAuth, @Body() body: ChangePasswordRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new ChangePasswordCommand(session.accountId, session.sessionId, body, writeMeta(request))) };

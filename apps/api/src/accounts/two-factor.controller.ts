@@ -18,7 +18,7 @@ import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { RateLimit } from '../platform/rate-limit.guard';
-import { PostAction } from '../platform/route-presets';
+import { PostAction, SensitiveAccountRoute } from '../platform/route-presets';
 import { browserOf, visitorMeta } from './browser';
 import { SESSION_SCHEMA } from './schemas';
 import { TWO_FACTOR_ENABLED_SCHEMA, TWO_FACTOR_SCHEMA, TWO_FACTOR_SETUP_SCHEMA } from './two-factor-schemas';
@@ -53,9 +53,7 @@ export class TwoFactorController {
   })
   @ApiCreatedResponse({ description: 'The setup.', schema: dataOf(TWO_FACTOR_SETUP_SCHEMA) })
   @ApiErrors('two_factor_enabled', 'cross_site_request')
-  @AccountRoute()
-  @RateLimit('me.sensitive')
-  @IdempotencyKeyIgnored()
+  @SensitiveAccountRoute()
   @HttpCode(201)
   @Post('setup')
   async setup(@CurrentSession() session: SessionAuth, @Req() request: FastifyRequest) {
@@ -69,9 +67,7 @@ export class TwoFactorController {
   })
   @ApiOkResponse({ description: 'Two-step sign-in, on, with its recovery codes.', schema: dataOf(TWO_FACTOR_ENABLED_SCHEMA) })
   @ApiErrors('two_factor_setup_required', 'two_factor_enabled', 'invalid_credentials', 'invalid_code', 'too_many_attempts', 'cross_site_request')
-  @AccountRoute()
-  @RateLimit('me.sensitive')
-  @IdempotencyKeyIgnored()
+  @SensitiveAccountRoute()
   @HttpCode(200)
   @Post()
   async enable(@CurrentSession() session: SessionAuth, @Body() body: EnableTwoFactorRequest, @Req() request: FastifyRequest) {
@@ -85,9 +81,7 @@ export class TwoFactorController {
   })
   @ApiOkResponse({ description: 'Two-step sign-in, off.', schema: dataOf(TWO_FACTOR_SCHEMA) })
   @ApiErrors('two_factor_disabled', 'invalid_credentials', 'invalid_code', 'too_many_attempts', 'cross_site_request')
-  @AccountRoute()
-  @RateLimit('me.sensitive')
-  @IdempotencyKeyIgnored()
+  @SensitiveAccountRoute()
   @PostAction('disable')
   async disable(@CurrentSession() session: SessionAuth, @Body() body: DisableTwoFactorRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new DisableTwoFactorCommand(session.accountId, session.sessionId, body, writeMeta(request))) };

@@ -4,12 +4,9 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { StartStepUpCommand, StepUpCommand, StepUpRequest } from '@lib/accounts';
 import { APP_CONFIG, AppConfig } from '@lib/core';
-import { AccountRoute } from '../auth/auth.decorators';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
-import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
-import { RateLimit } from '../platform/rate-limit.guard';
-import { PostAction } from '../platform/route-presets';
+import { PostAction, SensitiveAccountRoute } from '../platform/route-presets';
 import { relyingPartyOf } from './relying-party';
 import { REQUEST_OPTIONS_SCHEMA, STEP_UP_SCHEMA } from './schemas';
 
@@ -25,9 +22,7 @@ export class StepUpController {
   @ApiOperation({ summary: 'Start a passkey step-up: the options for navigator.credentials.get()', description: 'An account without passkeys is 409 `no_passkeys` (step up with the password).' })
   @ApiOkResponse({ description: 'The WebAuthn request options, naming the person’s passkeys.', schema: dataOf(REQUEST_OPTIONS_SCHEMA) })
   @ApiErrors('no_passkeys', 'cross_site_request')
-  @AccountRoute()
-  @RateLimit('me.sensitive')
-  @IdempotencyKeyIgnored()
+  @SensitiveAccountRoute()
   @PostAction('options')
   async options(@CurrentSession() session: SessionAuth, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new StartStepUpCommand(session.accountId, session.sessionId, relyingPartyOf(request, this.config))) };
@@ -40,9 +35,7 @@ export class StepUpController {
   })
   @ApiOkResponse({ description: 'Until when sensitive changes are open to this session.', schema: dataOf(STEP_UP_SCHEMA) })
   @ApiErrors('invalid_credentials', 'too_many_attempts', 'passkey_failed', 'passkey_unknown', 'cross_site_request')
-  @AccountRoute()
-  @RateLimit('me.sensitive')
-  @IdempotencyKeyIgnored()
+  @SensitiveAccountRoute()
   @PostAction('')
   async stepUp(@CurrentSession() session: SessionAuth, @Body() body: StepUpRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new StepUpCommand(session.accountId, session.sessionId, body, relyingPartyOf(request, this.config), writeMeta(request))) };

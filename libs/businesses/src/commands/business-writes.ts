@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Decider } from '@lib/domain';
-import { CommandRunner, EVENT_STORE, RunResult, EventStore, RecordedEvent, StreamNotFoundError, WriteMeta, metadataFor } from '@lib/eventstore';
+import { CommandRunner, EVENT_STORE, RunResult, EventStore, RecordedEvent, WriteMeta, metadataFor, readStreamOrEmpty } from '@lib/eventstore';
 import type { BusinessState, DecideContext } from '../business.decider';
 import type { BusinessEvent } from '../events';
 import { DomainError } from '../domain-error';
@@ -42,13 +42,8 @@ export class BusinessWrites {
     return this.read(BUSINESS_STREAM.stream(businessId));
   }
 
-  private async read(stream: string): Promise<RecordedEvent[]> {
-    try {
-      return await this.store.readStream(stream);
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return [];
-      throw error;
-    }
+  private read(stream: string): Promise<RecordedEvent[]> {
+    return readStreamOrEmpty(this.store, stream);
   }
 
   /**
