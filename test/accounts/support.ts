@@ -80,10 +80,11 @@ export interface SuiteAccountsApp extends AccountsTestApp {
 }
 
 /**
- * Called in a describe block: startAccountsApp on the embedded store before its tests (its log
- * lines kept in `logs`), closed after them. What it answers stands for the app once started.
+ * Called in a describe block: startAccountsApp on a fresh store of `kind` before its tests,
+ * closed after them; with `logs` (default), every line it logs kept in `logs`, else the app
+ * silent. What it answers stands for the app once started.
  */
-export function accountsAppForSuite(): SuiteAccountsApp {
+export function accountsAppForSuite({ kind = 'embedded', logs: keepLogs = true }: { kind?: StoreKind; logs?: boolean } = {}): SuiteAccountsApp {
   const logs: string[] = [];
   let started: AccountsTestApp | undefined;
   const app = (): AccountsTestApp => {
@@ -97,7 +98,7 @@ export function accountsAppForSuite(): SuiteAccountsApp {
         done();
       },
     });
-    started = await startAccountsApp('embedded', {}, sink);
+    started = await startAccountsApp(kind, {}, keepLogs ? sink : undefined);
   });
   afterAll(async () => {
     await started?.close();

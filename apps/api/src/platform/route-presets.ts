@@ -93,5 +93,8 @@ export const ChangeRoute = (path: string | undefined, spec: RouteSpec) => applyD
 /** A POST acting on an object that exists (PostAction): 200 `{data}`. */
 export const ActionRoute = (path: string, spec: RouteSpec) => applyDecorators(...described(spec, ApiOkResponse), PostAction(path));
 
+/** A signed-in person's sensitive change (SensitiveAccountRoute) acting like ActionRoute: 200 `{data}`. */
+export const SensitiveAccountAction = (path: string, spec: RouteSpec) => applyDecorators(...described(spec, ApiOkResponse), SensitiveAccountRoute(), PostAction(path));
+
 /** A DELETE: 200 `{data}`. */
 export const DeleteRoute = (path: string | undefined, spec: RouteSpec) => applyDecorators(...described(spec, ApiOkResponse), Delete(path));

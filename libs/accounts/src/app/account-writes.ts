@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Decider, DomainEvent, DomainRefusal, foldWith } from '@lib/domain';
-import { CommandRunner, EVENT_STORE, EventStore, RunOptions, RunResult, WriteMeta, metadataFor, readStreamOrEmpty } from '@lib/eventstore';
+import { CommandRunner, EVENT_STORE, EventStore, RunResult, WriteMeta, metadataFor, readStreamOrEmpty } from '@lib/eventstore';
 import { ApiError } from '@lib/http';
 import { AccountCommand, AccountEmailCommand, AccountEmailState, AccountState, accountDecider, accountEmailDecider } from '../account.decider';
 import type { AccountEmailEvent, AccountEvent, SignupEvent } from '../events';
@@ -40,18 +40,11 @@ export class AccountStreams {
     return this.clock();
   }
 
-  async run<Command, Event extends DomainEvent, State, Context>(
-    decider: Decider<Command, Event, State, Context>,
-    stream: string,
-    command: Command | ((state: State) => Command),
-    options: RunOptions<Event, State, Context>,
-  ): Promise<RunResult<Event, State>> {
-    try {
-      return await this.runner.run(decider, stream, command, options);
-    } catch (error) {
+  /** CommandRunner.run, a refusal carrying `retry_after` made the API error with Retry-After. */
+  readonly run: CommandRunner['run'] = (decider, stream, command, options) =>
+    this.runner.run(decider, stream, command, options).catch((error: unknown) => {
       throw withRetryAfter(error);
-    }
-  }
+    });
 
   async state<Command, Event extends DomainEvent, State, Context>(decider: Decider<Command, Event, State, Context>, stream: string): Promise<State> {
     return foldWith(decider, await readStreamOrEmpty(this.store, stream));
