@@ -1,4 +1,3 @@
-import { DomainRefusal } from '@lib/domain';
 import { assertDistinctCategories } from '@lib/eventstore';
 import {
   ACCOUNT_EMAIL_STREAM,
@@ -7,42 +6,18 @@ import {
   AccountCommand,
   AccountEmailCommand,
   AccountEmailEvent,
-  AccountEmailState,
   AccountEvent,
-  AccountState,
   SIGNUP_STREAM,
   accountDecider,
   accountEmailDecider,
 } from '@lib/accounts';
 import { ALL_STREAM_CATEGORIES } from '@lib/wiring';
-import { thrownBy } from '../support/thrown';
+import { givenOn } from '../support/decider-spec';
 
 /** given(events).when(command).then(events | refusal), on the person's decider (decision 0034). */
-function given(events: AccountEvent[]) {
-  const state = events.reduce<AccountState>(accountDecider.evolve, accountDecider.initialState);
-  return {
-    when: (command: AccountCommand) => ({
-      then: (expected: AccountEvent[]) => expect(accountDecider.decide(command, state, undefined)).toEqual(expected),
-      refused: (code: string, field: string | null = null) => {
-        const refusal = thrownBy(DomainRefusal, () => accountDecider.decide(command, state, undefined));
-        expect({ code: refusal.code, field: refusal.field }).toEqual({ code, field });
-      },
-    }),
-  };
-}
+const given = (events: AccountEvent[]) => givenOn(accountDecider, events);
 
-function givenAddress(events: AccountEmailEvent[]) {
-  const state = events.reduce<AccountEmailState>(accountEmailDecider.evolve, accountEmailDecider.initialState);
-  return {
-    when: (command: AccountEmailCommand) => ({
-      then: (expected: AccountEmailEvent[]) => expect(accountEmailDecider.decide(command, state, undefined)).toEqual(expected),
-      refused: (code: string, field: string | null = null) => {
-        const refusal = thrownBy(DomainRefusal, () => accountEmailDecider.decide(command, state, undefined));
-        expect({ code: refusal.code, field: refusal.field }).toEqual({ code, field });
-      },
-    }),
-  };
-}
+const givenAddress = (events: AccountEmailEvent[]) => givenOn(accountEmailDecider, events);
 
 const opened: AccountEvent = { type: 'AccountOpened', data: { account_id: 'acc_1', email: 'ann@people.example', password_hash: '$argon2id$1', signup_id: 'sgn_a' } };
 const joined: AccountEvent = { type: 'AccountBusinessJoined', data: { account_id: 'acc_1', business_id: 'biz_1', role: 'owner' } };

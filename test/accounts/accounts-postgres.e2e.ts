@@ -1,18 +1,11 @@
-import { AccountsTestApp, Browser, PASSWORD, signIn, signUp, startAccountsApp } from './support';
+import { accountsAppForSuite, Browser, PASSWORD, expectConcurrentSignIns, signIn, signUp } from './support';
 
 /**
  * Sign-up, sign-in and the session acting for its business on PostgreSQL (decision 0034): the
  * same routes as accounts.e2e.ts, on the store a multi-process deployment uses.
  */
 describe('accounts and sessions over HTTP on PostgreSQL', () => {
-  let app: AccountsTestApp;
-
-  beforeAll(async () => {
-    app = await startAccountsApp('postgres');
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = accountsAppForSuite({ kind: 'postgres', logs: false });
 
   it('signs up, signs in with the password, acts for the business, lists and ends sessions', async () => {
     const first = new Browser(app.api);
@@ -36,5 +29,9 @@ describe('accounts and sessions over HTTP on PostgreSQL', () => {
     expect((await first.get('/me')).status).toBe(401);
     expect((await second.delete('/sessions/current')).status).toBe(200);
     expect((await second.get('/me')).status).toBe(401);
+  });
+
+  it('16 concurrent sign-ins of one person all succeed with 16 sessions, each one append at any revision, no concurrency conflict (issue #14; decision 0034)', async () => {
+    await expectConcurrentSignIns(app, 16);
   });
 });

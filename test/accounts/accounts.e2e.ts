@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { startTestApi } from '../support/api-app';
 import { startSmtpServer } from '../support/smtp';
 import { businessWithKey, testStorage } from '../support/fixtures';
-import { AccountsTestApp, Browser, challenge, PASSWORD, newEmail, signIn, signUp, startAccountsApp } from './support';
+import { accountsAppForSuite, Browser, challenge, expectConcurrentSignIns, PASSWORD, newEmail, signIn, signUp } from './support';
 
 /**
  * People, sign-up and dashboard sessions over real HTTP (issue #14, #19 B17/B18; decision 0034)
@@ -12,21 +11,8 @@ import { AccountsTestApp, Browser, challenge, PASSWORD, newEmail, signIn, signUp
  * jar per browser, and the accounts capability's clock moved by the test (never slept).
  */
 describe('accounts and sessions over HTTP', () => {
-  let app: AccountsTestApp;
-  const logs: string[] = [];
-
-  beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        logs.push(String(chunk));
-        done();
-      },
-    });
-    app = await startAccountsApp('embedded', {}, sink);
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = accountsAppForSuite();
+  const logs = app.logs;
 
   const browser = (origin?: string | null) => new Browser(app.api, origin);
   const SECRETS: string[] = [PASSWORD];
@@ -164,6 +150,10 @@ describe('accounts and sessions over HTTP', () => {
     expect([out.status, out.body.data.id]).toEqual([200, signedIn.body.data.id]);
     expect(second.jar.has('session')).toBe(false);
     expect(second.jar.has('device')).toBe(true);
+  });
+
+  it('16 concurrent sign-ins of one person all succeed with 16 sessions, each one append at any revision, no concurrency conflict (issue #14; decision 0034)', async () => {
+    await expectConcurrentSignIns(app, 16);
   });
 
   it('finishes a sign-up in another browser only with the password (password_required, invalid_credentials)', async () => {

@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { eventually } from '../support/eventually';
-import { AccountsTestApp, Browser, PASSWORD, signUp, startAccountsApp } from './support';
+import { accountsAppForSuite, Browser, PASSWORD, signUp } from './support';
 
 /**
  * API key management from the dashboard and dashboard business creation over real HTTP (issue
@@ -9,22 +8,9 @@ import { AccountsTestApp, Browser, PASSWORD, signUp, startAccountsApp } from './
  * browser, the accounts clock moved by the test for the step-up's 15 minutes.
  */
 describe('API key management over HTTP', () => {
-  let app: AccountsTestApp;
-  const logs: string[] = [];
+  const app = accountsAppForSuite();
+  const logs = app.logs;
   const secrets: string[] = [];
-
-  beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        logs.push(String(chunk));
-        done();
-      },
-    });
-    app = await startAccountsApp('embedded', {}, sink);
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
 
   /** A signed-up person whose session has stepped up, acting for their first (simulated) business. */
   async function owner() {

@@ -5,25 +5,16 @@ import {
   AccountStreamEvent,
   EmailChangeStartedData,
   RecoveryCommand,
-  RecoveryState,
   accountEmailDecider,
   recoveryDecider,
 } from '@lib/accounts';
+import { givenWith } from '../support/decider-spec';
 import { thrownBy } from '../support/thrown';
 
 /** given(events).when(command, now).then(events | refusal), on the recovery decider of decision 0038. */
 function given(events: AccountStreamEvent[]) {
-  const state = events.reduce<RecoveryState>(recoveryDecider.evolve, recoveryDecider.initialState);
-  return {
-    when: (command: RecoveryCommand, now: Date = T0) => ({
-      then: (expected: AccountStreamEvent[]) => expect(recoveryDecider.decide(command, state, { now })).toEqual(expected),
-      refused: (code: string, field: string | null = null, retryAfter?: number) => {
-        const refusal = thrownBy(DomainRefusal, () => recoveryDecider.decide(command, state, { now }));
-        expect({ code: refusal.code, field: refusal.field }).toEqual({ code, field });
-        if (retryAfter !== undefined) expect(refusal.details.retry_after).toBe(retryAfter);
-      },
-    }),
-  };
+  const on = givenWith(recoveryDecider, events);
+  return { when: (command: RecoveryCommand, now: Date = T0) => on.when(command, { now }) };
 }
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');

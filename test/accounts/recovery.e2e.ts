@@ -1,9 +1,8 @@
-import { Writable } from 'node:stream';
 import { testChallengeToken } from '@lib/challenge';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { eventually } from '../support/eventually';
 import { ReceivedMail, codeIn, linkIn } from '../support/smtp';
-import { AccountsTestApp, Browser, PASSWORD, TestSmtp, challenge, newEmail, signIn, signUp, startAccountsApp } from './support';
+import { accountsAppForSuite, Browser, PASSWORD, TestSmtp, challenge, newEmail, signIn, signUp } from './support';
 
 /**
  * Password resets and e-mail changes over real HTTP (issue #14 item 4, §7, §8; decision 0038):
@@ -40,22 +39,9 @@ async function linkToken(smtp: TestSmtp, to: string, nth?: number): Promise<stri
 const changeCode = async (smtp: TestSmtp, to: string, nth: number): Promise<string> => codeIn(await mailTo(smtp, to, nth));
 
 describe('password resets and e-mail changes over HTTP', () => {
-  let app: AccountsTestApp;
-  const logs: string[] = [];
+  const app = accountsAppForSuite();
+  const logs = app.logs;
   const SECRETS: string[] = [];
-
-  beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        logs.push(String(chunk));
-        done();
-      },
-    });
-    app = await startAccountsApp('embedded', {}, sink);
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
 
   const browser = () => new Browser(app.api);
   /** A reset asked for from a fresh browser (one per request: the per-IP rule is 5 an hour). */

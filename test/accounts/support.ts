@@ -1,6 +1,8 @@
+import { Writable } from 'node:stream';
 import type { DestinationStream } from 'pino';
 import { AccountsModule } from '@lib/accounts';
 import { testChallengeToken } from '@lib/challenge';
+import { ConcurrencyError, EVENT_STORE, EventStore, ExpectedRevision } from '@lib/eventstore';
 import { TestApi, startTestApi } from '../support/api-app';
 import { eventually } from '../support/eventually';
 import { StoreKind, testStorage } from '../support/fixtures';
@@ -69,6 +71,50 @@ export async function startAccountsApp(kind: StoreKind = 'embedded', env: NodeJS
       await storage.cleanup();
       await smtp.close();
     },
+  };
+}
+
+/** The app of a describe block, with every log line it wrote (for the never-in-a-log checks). */
+export interface SuiteAccountsApp extends AccountsTestApp {
+  readonly logs: string[];
+}
+
+/**
+ * Called in a describe block: startAccountsApp on a fresh store of `kind` before its tests,
+ * closed after them; with `logs` (default), every line it logs kept in `logs`, else the app
+ * silent. What it answers stands for the app once started.
+ */
+export function accountsAppForSuite({ kind = 'embedded', logs: keepLogs = true }: { kind?: StoreKind; logs?: boolean } = {}): SuiteAccountsApp {
+  const logs: string[] = [];
+  let started: AccountsTestApp | undefined;
+  const app = (): AccountsTestApp => {
+    if (!started) throw new Error('the suite’s accounts app is not started: use it inside tests');
+    return started;
+  };
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        logs.push(String(chunk));
+        done();
+      },
+    });
+    started = await startAccountsApp(kind, {}, keepLogs ? sink : undefined);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return {
+    logs,
+    get api() {
+      return app().api;
+    },
+    get smtp() {
+      return app().smtp;
+    },
+    get clock() {
+      return app().clock;
+    },
+    close: () => app().close(),
   };
 }
 
@@ -159,4 +205,43 @@ export async function signUp(app: AccountsTestApp, browser: Browser, email = new
 /** Signs in with a password in `browser`. */
 export function signIn(browser: Browser, email: string, password = PASSWORD) {
   return browser.post('/sessions', { email, password }, challenge('sign_in'));
+}
+
+/**
+ * `n` browsers sign one new person in at once (issue #14; decision 0034): all answer 201 with
+ * distinct sessions, all listed and usable; and each sign-in is one append to the person's stream
+ * at `any` revision (StartSession does not contend), none refused with a concurrency conflict
+ * and retried. Watched on the app's own event store, which the command runner appends through.
+ */
+export async function expectConcurrentSignIns(app: AccountsTestApp, n: number): Promise<void> {
+  const { email, account } = await signUp(app, new Browser(app.api));
+  const stream = `account-${account.id}`;
+  const store = app.api.app.get<EventStore>(EVENT_STORE);
+  const append = store.append;
+  const expected: ExpectedRevision[] = [];
+  const conflicts: unknown[] = [];
+  store.append = async (name, events, revision) => {
+    if (name === stream) expected.push(revision);
+    try {
+      return await append.call(store, name, events, revision);
+    } catch (error) {
+      if (error instanceof ConcurrencyError) conflicts.push(error);
+      throw error;
+    }
+  };
+  try {
+    const browsers = Array.from({ length: n }, () => new Browser(app.api));
+    const answers = await Promise.all(browsers.map((b) => signIn(b, email)));
+    expect(answers.map((a) => a.status)).toEqual(Array(n).fill(201));
+    const ids = answers.map((a) => a.body.data.id as string);
+    expect(new Set(ids).size).toBe(n);
+    expect(conflicts).toEqual([]);
+    expect(expected).toEqual(Array(n).fill('any'));
+    const listed = (await browsers[0].get('/sessions')).body.data.map((s: { id: string }) => s.id);
+    expect(listed).toHaveLength(n + 1); // and the sign-up's
+    expect(listed).toEqual(expect.arrayContaining(ids));
+    for (const b of browsers) expect((await b.get('/me')).status).toBe(200);
+  } finally {
+    store.append = append;
+  }
 }

@@ -2,21 +2,14 @@ import { generate } from 'otplib';
 import { DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
 import { KeyEncryptionKey } from '@lib/wallets';
-import { AccountsTestApp, Browser, PASSWORD, signIn, signUp, startAccountsApp } from './support';
+import { accountsAppForSuite, Browser, PASSWORD, signIn, signUp } from './support';
 
 /**
  * Two-step sign-in on PostgreSQL (decision 0036): migration 013's vault, the secret sealed under
  * the configured WALLET_KEK (the wallets' key), sign-in with a code and a recovery code.
  */
 describe('two-step sign-in over HTTP on PostgreSQL', () => {
-  let app: AccountsTestApp;
-
-  beforeAll(async () => {
-    app = await startAccountsApp('postgres');
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = accountsAppForSuite({ kind: 'postgres', logs: false });
 
   it('turns on, signs in with a code and a recovery code, keeps the secret sealed under WALLET_KEK, turns off', async () => {
     const owner = new Browser(app.api);

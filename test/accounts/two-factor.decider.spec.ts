@@ -1,20 +1,17 @@
-import { DomainRefusal } from '@lib/domain';
 import {
   ACCOUNT_STREAM_CATEGORIES,
   TWO_FACTOR_CHALLENGE_STREAM,
   TwoFactorChallengeCommand,
   TwoFactorChallengeEvent,
-  TwoFactorChallengeState,
   TwoFactorCommand,
   TwoFactorEvent,
-  TwoFactorState,
   accountDecider,
   asTwoFactorEvent,
   twoFactorChallengeDecider,
   twoFactorDecider,
 } from '@lib/accounts';
 import { foldWith } from '@lib/domain';
-import { thrownBy } from '../support/thrown';
+import { givenWith } from '../support/decider-spec';
 
 const NOW = new Date('2026-11-27T10:00:00.000Z');
 const at = (ms: number) => new Date(NOW.getTime() + ms);
@@ -22,29 +19,13 @@ const MINUTE = 60_000;
 
 /** given(events).when(command, now).then(events | refusal), on two-step sign-in's decider (decision 0036). */
 function given(events: TwoFactorEvent[]) {
-  const state = events.reduce<TwoFactorState>(twoFactorDecider.evolve, twoFactorDecider.initialState);
-  return {
-    when: (command: TwoFactorCommand, now = NOW) => ({
-      then: (expected: TwoFactorEvent[]) => expect(twoFactorDecider.decide(command, state, { now })).toEqual(expected),
-      refused: (code: string, field: string | null = null) => {
-        const refusal = thrownBy(DomainRefusal, () => twoFactorDecider.decide(command, state, { now }));
-        expect({ code: refusal.code, field: refusal.field }).toEqual({ code, field });
-      },
-    }),
-  };
+  const on = givenWith(twoFactorDecider, events);
+  return { when: (command: TwoFactorCommand, now = NOW) => on.when(command, { now }) };
 }
 
 function givenChallenge(events: TwoFactorChallengeEvent[]) {
-  const state = events.reduce<TwoFactorChallengeState>(twoFactorChallengeDecider.evolve, twoFactorChallengeDecider.initialState);
-  return {
-    when: (command: TwoFactorChallengeCommand, now = NOW) => ({
-      then: (expected: TwoFactorChallengeEvent[]) => expect(twoFactorChallengeDecider.decide(command, state, { now })).toEqual(expected),
-      refused: (code: string, field: string | null = null) => {
-        const refusal = thrownBy(DomainRefusal, () => twoFactorChallengeDecider.decide(command, state, { now }));
-        expect({ code: refusal.code, field: refusal.field }).toEqual({ code, field });
-      },
-    }),
-  };
+  const on = givenWith(twoFactorChallengeDecider, events);
+  return { when: (command: TwoFactorChallengeCommand, now = NOW) => on.when(command, { now }) };
 }
 
 const setupStarted = (setupId = 'tfs_1', sessionId = 'ses_1', expiresAt = at(10 * MINUTE)): TwoFactorEvent => ({

@@ -1,11 +1,10 @@
-import { Writable } from 'node:stream';
 import { generate } from 'otplib';
 import { DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { businessWithKey } from '../support/fixtures';
 import { buildCorpus, HttpCase } from '../api/fuzz-corpus';
-import { AccountsTestApp, Browser, PASSWORD, signIn, signUp, startAccountsApp } from './support';
+import { accountsAppForSuite, Browser, PASSWORD, signIn, signUp } from './support';
 
 const MINUTE = 60_000;
 
@@ -17,25 +16,12 @@ const MINUTE = 60_000;
  * (never sleeps).
  */
 describe('two-step sign-in over HTTP', () => {
-  let app: AccountsTestApp;
-  const logs: string[] = [];
+  const app = accountsAppForSuite();
+  const logs = app.logs;
   /** Long secrets (TOTP secrets, otpauth URIs, recovery codes, challenge ids): never in a log line or an event, as substrings. */
   const SECRETS: string[] = [PASSWORD];
   /** 6-digit codes: never in a log line or an event as a whole token. */
   const CODES: string[] = [];
-
-  beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        logs.push(String(chunk));
-        done();
-      },
-    });
-    app = await startAccountsApp('embedded', {}, sink);
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
 
   const browser = (origin?: string | null) => new Browser(app.api, origin);
   const epoch = () => Math.floor(app.clock.now().getTime() / 1000);

@@ -79,6 +79,20 @@ describe('CommandRunner: load, fold, decide, append at the revision read', () =>
     expect(last.state.total).toBe(16); // 8, then doubled from the state it was decided on
   });
 
+  it('appendAtAnyRevision: concurrent runs each decide once and append at any revision, no conflict', async () => {
+    const expected: unknown[] = [];
+    const watched: EventStore = Object.create(opened.store, {
+      append: { value: (name: string, events: never[], revision: unknown) => (expected.push(revision), opened.store.append(name, events, revision as 'any')) },
+    });
+    const runner = new CommandRunner(watched);
+    const s = stream();
+    await runner.run(counter, s, { type: 'Add', by: 1 }, { context });
+    const runs = await Promise.all(Array.from({ length: 8 }, () => runner.run(counter, s, { type: 'Add', by: 1 }, { context, appendAtAnyRevision: true })));
+    expect(expected).toEqual(['no_stream', ...Array(8).fill('any')]);
+    expect(runs.map((r) => r.revision).sort((a, b) => a! - b!)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect((await opened.store.readStream(s)).length).toBe(9);
+  });
+
   it('gives up after a bounded number of conflicts', async () => {
     let appends = 0;
     const conflicted: EventStore = Object.create(opened.store, {

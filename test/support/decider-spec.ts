@@ -8,19 +8,37 @@ export interface PlainDecider<C, E, S> {
   initialState: S;
 }
 
+/** A decider that decides with a context (the time, mostly): `undefined` for one that takes none. */
+export interface ContextDecider<C, E, S, X> {
+  decide(command: C, state: S, ctx: X): E[];
+  evolve(state: S, event: E): S;
+  initialState: S;
+}
+
+/**
+ * given(events).when(command, context).then(events) | .refused(code, field, retryAfter?): the
+ * given/when/then of a decider; a refusal is the DomainRefusal it throws, by code and field, and
+ * by its `retry_after` detail when the test names one.
+ */
+export function givenWith<C, E, S, X>(decider: ContextDecider<C, E, S, X>, events: E[]) {
+  const state = events.reduce(decider.evolve, decider.initialState);
+  return {
+    when: (command: C, context: X) => ({
+      then: (expected: E[]) => expect(decider.decide(command, state, context)).toEqual(expected),
+      refused: (code: string, field: string | null = null, retryAfter?: number) => {
+        const refusal = thrownBy(DomainRefusal, () => decider.decide(command, state, context));
+        expect({ code: refusal.code, field: refusal.field }).toEqual({ code, field });
+        if (retryAfter !== undefined) expect(refusal.details.retry_after).toBe(retryAfter);
+      },
+    }),
+  };
+}
+
 /**
  * given(events).when(command).then(events) | .refused(code, field): the given/when/then of a
  * decider that takes no context; a refusal is the DomainRefusal it throws, by code and field.
  */
 export function givenOn<C, E, S>(decider: PlainDecider<C, E, S>, events: E[]) {
-  const state = events.reduce(decider.evolve, decider.initialState);
-  return {
-    when: (command: C) => ({
-      then: (expected: E[]) => expect(decider.decide(command, state, undefined)).toEqual(expected),
-      refused: (code: string, field: string | null = null) => {
-        const refusal = thrownBy(DomainRefusal, () => decider.decide(command, state, undefined));
-        expect({ code: refusal.code, field: refusal.field }).toEqual({ code, field });
-      },
-    }),
-  };
+  const given = givenWith(decider, events);
+  return { when: (command: C) => given.when(command, undefined) };
 }

@@ -6,8 +6,9 @@ import { MAILER, Mailer } from '@lib/mail';
 import { LimitsEmailBudget, LimitsPasswordFailures, LimitsSignupCodes } from './adapters/limits';
 import { MailerAccountMail } from './adapters/mail';
 import { PasswordServicePasswords } from './adapters/passwords';
-import { AccountWrites } from './app/account-writes';
+import { AccountStreams, AccountWrites } from './app/account-writes';
 import { CodeMailer } from './app/code-mailer';
+import { CurrentPassword } from './app/current-password';
 import { SessionAuthenticator } from './app/session-authenticator';
 import { SessionStarter } from './app/session-starter';
 import { ChangePasswordHandler } from './commands/change-password/change-password.handler';
@@ -79,7 +80,7 @@ export class AccountsModule {
       module: AccountsModule,
       global: true,
       imports: [LimitsModule, PasswordsModule.forRoot(options.breaches ?? { breachSource: 'offline' })],
-      providers: [...bindings, AccountsReadModel, AccountWrites, CodeMailer, SessionStarter, SessionAuthenticator, ...ACCOUNT_HANDLERS, ...TWO_FACTOR_PROVIDERS, ...TWO_FACTOR_HANDLERS, ...PASSKEY_PROVIDERS, ...recoveryProviders(options)],
+      providers: [...bindings, AccountsReadModel, AccountStreams, AccountWrites, CurrentPassword, CodeMailer, SessionStarter, SessionAuthenticator, ...ACCOUNT_HANDLERS, ...TWO_FACTOR_PROVIDERS, ...TWO_FACTOR_HANDLERS, ...PASSKEY_PROVIDERS, ...recoveryProviders(options)],
       exports: [SessionAuthenticator, StepUpCheck, AccountsReadModel, ACCOUNTS_CLOCK],
     };
   }

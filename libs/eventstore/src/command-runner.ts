@@ -42,6 +42,16 @@ export interface RunOptions<Event, State, Context> {
   eventId?: (index: number) => string;
   /** The stream is new (a freshly minted id): append with no_stream without reading it first. */
   newStream?: boolean;
+  /**
+   * Append at `any` revision instead of the one read: for a command whose decision cannot be
+   * made wrong by anything appended to the stream after the read — it depends only on facts that
+   * never revert once recorded and on ids the command itself makes new (e.g. StartSession: the
+   * account opened, a fresh session id). Concurrent runs then all land without a conflict to
+   * retry. The stream is still read and the decider still decides; the result's `state` is the
+   * state read plus this run's events (others appended meanwhile are not in it). Never for a
+   * decision that counts, limits or replaces what the stream holds.
+   */
+  appendAtAnyRevision?: boolean;
   /** Concurrency conflicts answered by reading and deciding again after a short random pause (default 10 attempts in all). */
   maxAttempts?: number;
   /** Runs once the decider accepted the command, before the append (e.g. store a pending secret). */
@@ -70,7 +80,8 @@ export interface RunResult<Event, State> {
 /**
  * The one way to run a command (DESIGN "Write side"): read the stream, fold it with the
  * decider's evolve, decide, append at the revision read, and on a concurrency conflict read and
- * decide again (bounded), never skip the check. Every event carries the run's metadata. When a
+ * decide again (bounded), never skip the check — unless the command declares a decision that
+ * nothing appended later can make wrong (appendAtAnyRevision). Every event carries the run's metadata. When a
  * decision with deterministic ids finds nothing to do because that very decision was already
  * appended (another process settled it first), the run answers with those events, so whoever
  * asked still sees the consequences and waits for their position. Then, unless told otherwise,
@@ -103,7 +114,7 @@ export class CommandRunner {
       }
       await options.beforeAppend?.(decided, before);
       const ids = decided.map((_, i) => (options.eventId ? options.eventId(i) : randomUUID()));
-      const expected: ExpectedRevision = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1].revision;
+      const expected: ExpectedRevision = options.appendAtAnyRevision ? 'any' : recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1].revision;
       try {
         const appendedAt = await this.store.append(
           stream,

@@ -5,10 +5,8 @@ import type { FastifyRequest } from 'fastify';
 import { ChangePasswordCommand, ChangePasswordRequest, GetAccountQuery } from '@lib/accounts';
 import { AccountRoute } from '../auth/auth.decorators';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
-import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
-import { RateLimit } from '../platform/rate-limit.guard';
-import { PostAction } from '../platform/route-presets';
+import { SensitiveAccountAction } from '../platform/route-presets';
 import { ACCOUNT_SCHEMA } from './schemas';
 
 /** The signed-in person (decision 0034): who they are, their businesses and roles, their password. */
@@ -29,16 +27,12 @@ export class MeController {
     return { data: await this.queries.execute(new GetAccountQuery(session.accountId)) };
   }
 
-  @ApiOperation({
+  @SensitiveAccountAction('password', {
     summary: 'Change the password (the current one checked)',
     description: 'Ends every other session of the person. Wrong current passwords per session lock this for the same times as sign-in (429 `too_many_attempts`).',
+    data: [ACCOUNT_SCHEMA, 'The person.'],
+    errors: ['invalid_credentials', 'weak_password', 'too_many_attempts', 'cross_site_request'],
   })
-  @ApiOkResponse({ description: 'The person.', schema: dataOf(ACCOUNT_SCHEMA) })
-  @ApiErrors('invalid_credentials', 'weak_password', 'too_many_attempts', 'cross_site_request')
-  @AccountRoute()
-  @RateLimit('me.sensitive')
-  @IdempotencyKeyIgnored()
-  @PostAction('password')
   async changePassword(@CurrentSession() session: SessionAuth, @Body() body: ChangePasswordRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new ChangePasswordCommand(session.accountId, session.sessionId, body, writeMeta(request))) };
   }

@@ -18,7 +18,7 @@ import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
 import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { RateLimit } from '../platform/rate-limit.guard';
-import { PostAction } from '../platform/route-presets';
+import { SensitiveAccountAction, SensitiveAccountRoute } from '../platform/route-presets';
 import { browserOf, visitorMeta } from './browser';
 import { SESSION_SCHEMA } from './schemas';
 import { TWO_FACTOR_ENABLED_SCHEMA, TWO_FACTOR_SCHEMA, TWO_FACTOR_SETUP_SCHEMA } from './two-factor-schemas';
@@ -53,42 +53,31 @@ export class TwoFactorController {
   })
   @ApiCreatedResponse({ description: 'The setup.', schema: dataOf(TWO_FACTOR_SETUP_SCHEMA) })
   @ApiErrors('two_factor_enabled', 'cross_site_request')
-  @AccountRoute()
-  @RateLimit('me.sensitive')
-  @IdempotencyKeyIgnored()
+  @SensitiveAccountRoute()
   @HttpCode(201)
   @Post('setup')
   async setup(@CurrentSession() session: SessionAuth, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new StartTwoFactorSetupCommand(session.accountId, session.email, session.sessionId, writeMeta(request))) };
   }
 
-  @ApiOperation({
+  @SensitiveAccountAction('', {
     summary: 'Turn two-step sign-in on: a code for the setup’s secret and the current password',
     description:
       'Answers ten recovery codes, shown once. Setup not started in this session or older than 10 minutes: 409 `two_factor_setup_required`; already on: 409 `two_factor_enabled`; wrong password: 400 `invalid_credentials`, counted per session with the same locks as sign-in (429 `too_many_attempts`); wrong code: 400 `invalid_code`.',
+    data: [TWO_FACTOR_ENABLED_SCHEMA, 'Two-step sign-in, on, with its recovery codes.'],
+    errors: ['two_factor_setup_required', 'two_factor_enabled', 'invalid_credentials', 'invalid_code', 'too_many_attempts', 'cross_site_request'],
   })
-  @ApiOkResponse({ description: 'Two-step sign-in, on, with its recovery codes.', schema: dataOf(TWO_FACTOR_ENABLED_SCHEMA) })
-  @ApiErrors('two_factor_setup_required', 'two_factor_enabled', 'invalid_credentials', 'invalid_code', 'too_many_attempts', 'cross_site_request')
-  @AccountRoute()
-  @RateLimit('me.sensitive')
-  @IdempotencyKeyIgnored()
-  @HttpCode(200)
-  @Post()
   async enable(@CurrentSession() session: SessionAuth, @Body() body: EnableTwoFactorRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new EnableTwoFactorCommand(session.accountId, session.sessionId, body, writeMeta(request))) };
   }
 
-  @ApiOperation({
+  @SensitiveAccountAction('disable', {
     summary: 'Turn two-step sign-in off: the current password and a code or a recovery code',
     description:
       'Off already: 409 `two_factor_disabled`. Wrong password: 400 `invalid_credentials` (the session’s ladder); wrong code: 400 `invalid_code`, counted with sign-in’s codes (5 wrong lock codes 15 minutes: 429 `too_many_attempts`). The secret and recovery codes stop working.',
+    data: [TWO_FACTOR_SCHEMA, 'Two-step sign-in, off.'],
+    errors: ['two_factor_disabled', 'invalid_credentials', 'invalid_code', 'too_many_attempts', 'cross_site_request'],
   })
-  @ApiOkResponse({ description: 'Two-step sign-in, off.', schema: dataOf(TWO_FACTOR_SCHEMA) })
-  @ApiErrors('two_factor_disabled', 'invalid_credentials', 'invalid_code', 'too_many_attempts', 'cross_site_request')
-  @AccountRoute()
-  @RateLimit('me.sensitive')
-  @IdempotencyKeyIgnored()
-  @PostAction('disable')
   async disable(@CurrentSession() session: SessionAuth, @Body() body: DisableTwoFactorRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new DisableTwoFactorCommand(session.accountId, session.sessionId, body, writeMeta(request))) };
   }

@@ -1,15 +1,11 @@
 import { Body, Controller, Inject, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { StartStepUpCommand, StepUpCommand, StepUpRequest } from '@lib/accounts';
 import { APP_CONFIG, AppConfig } from '@lib/core';
-import { AccountRoute } from '../auth/auth.decorators';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
-import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
-import { ApiErrors, dataOf } from '../platform/openapi';
-import { RateLimit } from '../platform/rate-limit.guard';
-import { PostAction } from '../platform/route-presets';
+import { SensitiveAccountAction } from '../platform/route-presets';
 import { relyingPartyOf } from './relying-party';
 import { REQUEST_OPTIONS_SCHEMA, STEP_UP_SCHEMA } from './schemas';
 
@@ -22,28 +18,23 @@ export class StepUpController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @ApiOperation({ summary: 'Start a passkey step-up: the options for navigator.credentials.get()', description: 'An account without passkeys is 409 `no_passkeys` (step up with the password).' })
-  @ApiOkResponse({ description: 'The WebAuthn request options, naming the person’s passkeys.', schema: dataOf(REQUEST_OPTIONS_SCHEMA) })
-  @ApiErrors('no_passkeys', 'cross_site_request')
-  @AccountRoute()
-  @RateLimit('me.sensitive')
-  @IdempotencyKeyIgnored()
-  @PostAction('options')
+  @SensitiveAccountAction('options', {
+    summary: 'Start a passkey step-up: the options for navigator.credentials.get()',
+    description: 'An account without passkeys is 409 `no_passkeys` (step up with the password).',
+    data: [REQUEST_OPTIONS_SCHEMA, 'The WebAuthn request options, naming the person’s passkeys.'],
+    errors: ['no_passkeys', 'cross_site_request'],
+  })
   async options(@CurrentSession() session: SessionAuth, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new StartStepUpCommand(session.accountId, session.sessionId, relyingPartyOf(request, this.config))) };
   }
 
-  @ApiOperation({
+  @SensitiveAccountAction('', {
     summary: 'Step up: prove it is you with the current password or a passkey',
     description:
       'Exactly one of `current_password` and `credential`. A wrong password is 400 `invalid_credentials`, counted on the session’s own ladder (429 `too_many_attempts`); another person’s passkey 400 `passkey_unknown`; an assertion that cannot be verified 400 `passkey_failed`. Valid 15 minutes.',
+    data: [STEP_UP_SCHEMA, 'Until when sensitive changes are open to this session.'],
+    errors: ['invalid_credentials', 'too_many_attempts', 'passkey_failed', 'passkey_unknown', 'cross_site_request'],
   })
-  @ApiOkResponse({ description: 'Until when sensitive changes are open to this session.', schema: dataOf(STEP_UP_SCHEMA) })
-  @ApiErrors('invalid_credentials', 'too_many_attempts', 'passkey_failed', 'passkey_unknown', 'cross_site_request')
-  @AccountRoute()
-  @RateLimit('me.sensitive')
-  @IdempotencyKeyIgnored()
-  @PostAction('')
   async stepUp(@CurrentSession() session: SessionAuth, @Body() body: StepUpRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new StepUpCommand(session.accountId, session.sessionId, body, relyingPartyOf(request, this.config), writeMeta(request))) };
   }

@@ -3,7 +3,8 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery } f
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import type { Access, Resource } from '@lib/businesses';
 import type { ErrorCode } from '@lib/http';
-import { LiveModeAction, Public, RequiresPermission } from '../auth/auth.decorators';
+import { AccountRoute, LiveModeAction, Public, RequiresPermission } from '../auth/auth.decorators';
+import { IdempotencyKeyIgnored } from './idempotency.interceptor';
 import { ApiErrors, dataOf } from './openapi';
 import { RateLimit } from './rate-limit.guard';
 import { listOf } from './resource-schemas';
@@ -28,6 +29,14 @@ export function ApiPage(item: ReferenceObject, description: string, cursor?: str
     ApiErrors('invalid_request'),
   );
 }
+
+/**
+ * A signed-in person's sensitive change of their own (the current password or a second factor
+ * checked: /me/password, /me/two-factor, /sessions/current/step-up): a session-only route
+ * (@AccountRoute), counted on the `me.sensitive` rate limit, and never stored for replay (§8.8:
+ * the Idempotency-Key is ignored).
+ */
+export const SensitiveAccountRoute = () => applyDecorators(AccountRoute(), RateLimit('me.sensitive'), IdempotencyKeyIgnored());
 
 /**
  * A POST that acts on an object that already exists (cancel, resend, rotate-secret, …): it
@@ -83,6 +92,9 @@ export const ChangeRoute = (path: string | undefined, spec: RouteSpec) => applyD
 
 /** A POST acting on an object that exists (PostAction): 200 `{data}`. */
 export const ActionRoute = (path: string, spec: RouteSpec) => applyDecorators(...described(spec, ApiOkResponse), PostAction(path));
+
+/** A signed-in person's sensitive change (SensitiveAccountRoute) acting like ActionRoute: 200 `{data}`. */
+export const SensitiveAccountAction = (path: string, spec: RouteSpec) => applyDecorators(...described(spec, ApiOkResponse), SensitiveAccountRoute(), PostAction(path));
 
 /** A DELETE: 200 `{data}`. */
 export const DeleteRoute = (path: string | undefined, spec: RouteSpec) => applyDecorators(...described(spec, ApiOkResponse), Delete(path));

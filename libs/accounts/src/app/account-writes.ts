@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Decider, DomainRefusal, foldWith } from '@lib/domain';
-import { CommandRunner, EVENT_STORE, EventStore, RecordedEvent, RunResult, StreamNotFoundError, WriteMeta, metadataFor } from '@lib/eventstore';
+import { Decider, DomainEvent, DomainRefusal, foldWith } from '@lib/domain';
+import { CommandRunner, EVENT_STORE, EventStore, RunResult, WriteMeta, metadataFor, readStreamOrEmpty } from '@lib/eventstore';
 import { ApiError } from '@lib/http';
 import { AccountCommand, AccountEmailCommand, AccountEmailState, AccountState, accountDecider, accountEmailDecider } from '../account.decider';
 import type { AccountEmailEvent, AccountEvent, SignupEvent } from '../events';
@@ -22,62 +22,76 @@ export function withRetryAfter(error: unknown): unknown {
 export const retryLater = (code: 'too_many_attempts' | 'too_many_emails', message: string, seconds: number) => new ApiError(code, message, null, { 'retry-after': String(Math.max(1, seconds)) });
 
 /**
- * What the account use cases share (decision 0034): deciding on a person's, an address's or a
- * sign-up's stream through the CommandRunner (retried on conflicts, read models waited for),
- * with the injected clock as the deciders' `now`; and reading those streams' states.
+ * The one write helper of the accounts capability's streams (decision 0034): a decision through
+ * the CommandRunner (retried on conflicts; a refusal with `retry_after` becomes the API error
+ * with Retry-After), a stream's state folded from its events (none yet: the initial state), and
+ * the injected clock the deciders take as `now`. AccountWrites, TwoFactorWrites and
+ * RecoveryWrites name their deciders and streams over it.
  */
 @Injectable()
-export class AccountWrites {
+export class AccountStreams {
   constructor(
     private readonly runner: CommandRunner,
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(ACCOUNTS_CLOCK) readonly clock: AccountsClock,
+    @Inject(ACCOUNTS_CLOCK) private readonly clock: AccountsClock,
   ) {}
 
   now(): Date {
     return this.clock();
   }
 
+  /** CommandRunner.run, a refusal carrying `retry_after` made the API error with Retry-After. */
+  readonly run: CommandRunner['run'] = (decider, stream, command, options) =>
+    this.runner.run(decider, stream, command, options).catch((error: unknown) => {
+      throw withRetryAfter(error);
+    });
+
+  async state<Command, Event extends DomainEvent, State, Context>(decider: Decider<Command, Event, State, Context>, stream: string): Promise<State> {
+    return foldWith(decider, await readStreamOrEmpty(this.store, stream));
+  }
+}
+
+/** Account commands whose decision nothing appended to the person's stream later can make wrong (decision 0034): appended at `any` revision, so they never contend. */
+const UNCONTENDED: ReadonlySet<AccountCommand['type']> = new Set(['StartSession']);
+
+/**
+ * What the account use cases share (decision 0034): deciding on a person's, an address's or a
+ * sign-up's stream (AccountStreams: retried on conflicts, read models waited for), with the
+ * injected clock as the deciders' `now`; and reading those streams' states. StartSession (every
+ * sign-in) appends at `any` revision: its decision depends only on the account being opened,
+ * which never reverts, and on a session id it makes new, so one person's concurrent sign-ins
+ * do not conflict on the person's stream.
+ */
+@Injectable()
+export class AccountWrites {
+  constructor(private readonly streams: AccountStreams) {}
+
+  now(): Date {
+    return this.streams.now();
+  }
+
   async account(accountId: string, command: AccountCommand | ((state: AccountState) => AccountCommand), meta: WriteMeta, newStream = false): Promise<RunResult<AccountEvent, AccountState>> {
-    return this.guarded(() => this.runner.run(accountDecider, ACCOUNT_STREAM.stream(accountId), command, { context: undefined, metadata: metadataFor(meta), newStream }));
+    const appendAtAnyRevision = typeof command !== 'function' && UNCONTENDED.has(command.type);
+    return this.streams.run(accountDecider, ACCOUNT_STREAM.stream(accountId), command, { context: undefined, metadata: metadataFor(meta), newStream, appendAtAnyRevision });
   }
 
   async email(email: string, command: AccountEmailCommand, meta: WriteMeta): Promise<RunResult<AccountEmailEvent, AccountEmailState>> {
-    return this.guarded(() => this.runner.run(accountEmailDecider, ACCOUNT_EMAIL_STREAM.stream(emailFingerprint(email)), command, { context: undefined, metadata: metadataFor(meta), waitForReadModels: false }));
+    return this.streams.run(accountEmailDecider, ACCOUNT_EMAIL_STREAM.stream(emailFingerprint(email)), command, { context: undefined, metadata: metadataFor(meta), waitForReadModels: false });
   }
 
   async signup(signupId: string, command: SignupCommand | ((state: SignupState) => SignupCommand), meta: WriteMeta, newStream = false): Promise<RunResult<SignupEvent, SignupState>> {
-    return this.guarded(() =>
-      this.runner.run(signupDecider, SIGNUP_STREAM.stream(signupId), command, { context: { now: this.now() }, metadata: metadataFor(meta), newStream, waitForReadModels: false }),
-    );
+    return this.streams.run(signupDecider, SIGNUP_STREAM.stream(signupId), command, { context: { now: this.now() }, metadata: metadataFor(meta), newStream, waitForReadModels: false });
   }
 
   async signupState(signupId: string): Promise<SignupState> {
-    return foldWith(signupDecider, await this.read(SIGNUP_STREAM.stream(signupId)));
+    return this.streams.state(signupDecider, SIGNUP_STREAM.stream(signupId));
   }
 
   async emailState(email: string): Promise<AccountEmailState> {
-    return foldWith(accountEmailDecider, await this.read(ACCOUNT_EMAIL_STREAM.stream(emailFingerprint(email))));
+    return this.streams.state(accountEmailDecider, ACCOUNT_EMAIL_STREAM.stream(emailFingerprint(email)));
   }
 
   async accountState(accountId: string): Promise<AccountState> {
-    return foldWith(accountDecider as Decider<AccountCommand, AccountEvent, AccountState>, await this.read(ACCOUNT_STREAM.stream(accountId)));
-  }
-
-  private async guarded<T>(run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      throw withRetryAfter(error);
-    }
-  }
-
-  private async read(stream: string): Promise<RecordedEvent[]> {
-    try {
-      return await this.store.readStream(stream);
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return [];
-      throw error;
-    }
+    return this.streams.state(accountDecider as Decider<AccountCommand, AccountEvent, AccountState>, ACCOUNT_STREAM.stream(accountId));
   }
 }

@@ -1,9 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { foldWith } from '@lib/domain';
-import { CommandRunner, EVENT_STORE, EventStore, RunResult, StreamNotFoundError, WriteMeta, metadataFor } from '@lib/eventstore';
-import { withRetryAfter } from '../app/account-writes';
+import { Injectable } from '@nestjs/common';
+import { RunResult, WriteMeta, metadataFor } from '@lib/eventstore';
+import { AccountStreams, withRetryAfter } from '../app/account-writes';
 import { isToken, newToken, tokenHash } from '../app/secrets';
-import { ACCOUNTS_CLOCK, AccountsClock } from '../ports';
 import { ACCOUNT_STREAM, isAccountId } from '../stream-categories';
 import { RecoveryCommand, RecoveryState, recoveryDecider } from './recovery.decider';
 import type { AccountStreamEvent } from './recovery.events';
@@ -28,34 +26,21 @@ export function readRecoveryToken(token: unknown): { accountId: string; hash: st
   return { accountId, hash: tokenHash(token) };
 }
 
-/** Deciding with recoveryDecider on a person's stream (retried on conflicts, read models waited for) on the injected clock. */
+/** Deciding with recoveryDecider on a person's stream through AccountStreams (retried on conflicts, read models waited for) on the injected clock. */
 @Injectable()
 export class RecoveryWrites {
-  constructor(
-    private readonly runner: CommandRunner,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(ACCOUNTS_CLOCK) private readonly clock: AccountsClock,
-  ) {}
+  constructor(private readonly streams: AccountStreams) {}
 
   now(): Date {
-    return this.clock();
+    return this.streams.now();
   }
 
   async run(accountId: string, command: RecoveryCommand, meta: WriteMeta, now = this.now()): Promise<RunResult<AccountStreamEvent, RecoveryState>> {
-    try {
-      return await this.runner.run(recoveryDecider, ACCOUNT_STREAM.stream(accountId), command, { context: { now }, metadata: metadataFor(meta) });
-    } catch (error) {
-      throw withRetryAfter(error);
-    }
+    return this.streams.run(recoveryDecider, ACCOUNT_STREAM.stream(accountId), command, { context: { now }, metadata: metadataFor(meta) });
   }
 
   async state(accountId: string): Promise<RecoveryState> {
-    try {
-      return foldWith(recoveryDecider, await this.store.readStream(ACCOUNT_STREAM.stream(accountId)));
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return recoveryDecider.initialState;
-      throw error;
-    }
+    return this.streams.state(recoveryDecider, ACCOUNT_STREAM.stream(accountId));
   }
 
   /** The decider's answer without appending (rules checked before anything is spent, as resends do). */

@@ -10,7 +10,6 @@ import { DisableTwoFactorHandler } from '../commands/disable-two-factor/disable-
 import { EnableTwoFactorHandler } from '../commands/enable-two-factor/enable-two-factor.handler';
 import { StartTwoFactorSetupHandler } from '../commands/start-two-factor-setup/start-two-factor-setup.handler';
 import { GetTwoFactorHandler } from '../queries/get-two-factor/get-two-factor.handler';
-import { CurrentPassword } from './current-password';
 import { TWO_STEP_CODE_LIMIT, TwoStepCodeLimit } from './ports';
 import { TOTP_VAULT, TotpVault, DatabaseTotpVault } from './totp-vault';
 import { TwoFactorCodes } from './two-factor-codes';
@@ -19,7 +18,7 @@ import { TwoFactorWrites } from './two-factor-writes';
 
 /** Two-step sign-in's use cases (decision 0036), registered by AccountsModule beside the others. */
 export const TWO_FACTOR_HANDLERS = [StartTwoFactorSetupHandler, EnableTwoFactorHandler, DisableTwoFactorHandler, CompleteTwoFactorSignInHandler, GetTwoFactorHandler];
-export const TWO_FACTOR_PROVIDERS: Provider[] = [TwoFactorWrites, TwoFactorCodes, TwoFactorSignIn, CurrentPassword];
+export const TWO_FACTOR_PROVIDERS: Provider[] = [TwoFactorWrites, TwoFactorCodes, TwoFactorSignIn];
 
 /** Bindings of two-step sign-in's ports (each left out: its default). */
 export interface TwoFactorOptions {

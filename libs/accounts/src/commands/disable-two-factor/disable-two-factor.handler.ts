@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainRefusal } from '@lib/domain';
-import { CurrentPassword } from '../../two-factor/current-password';
+import { CurrentPassword } from '../../app/current-password';
 import { TwoFactorCodes } from '../../two-factor/two-factor-codes';
 import { TwoFactorWrites } from '../../two-factor/two-factor-writes';
 import { TOTP_VAULT, TotpVault } from '../../two-factor/totp-vault';

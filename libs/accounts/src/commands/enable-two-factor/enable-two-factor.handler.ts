@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainRefusal } from '@lib/domain';
-import { CurrentPassword } from '../../two-factor/current-password';
+import { CurrentPassword } from '../../app/current-password';
 import { RECOVERY_CODE_COUNT, setupFor } from '../../two-factor/two-factor.decider';
 import { TwoFactorWrites } from '../../two-factor/two-factor-writes';
 import { newRecoveryCodes, normalRecoveryCode, normalTotpCode, recoveryCodeHash, totpStep } from '../../two-factor/totp';

@@ -3,10 +3,10 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainRefusal } from '@lib/domain';
 import { newId } from '@lib/http';
 import { emailKey } from '../../accounts.projector';
-import { AccountsReadModel } from '../../accounts.read-model';
-import { AccountWrites, retryLater } from '../../app/account-writes';
+import { AccountWrites } from '../../app/account-writes';
+import { CurrentPassword } from '../../app/current-password';
 import { newCode } from '../../app/secrets';
-import { ACCOUNT_PASSWORDS, AccountPasswords, EMAIL_BUDGET, EmailBudget, PASSWORD_FAILURES, PasswordFailures, PasswordSubject } from '../../ports';
+import { ACCOUNT_PASSWORDS, AccountPasswords, EMAIL_BUDGET, EmailBudget } from '../../ports';
 import { EMAIL_CHANGE_CODE_LIFETIME_MS, EMAIL_CHANGE_LIFETIME_MS } from '../../recovery/recovery.decider';
 import { EmailChangeStartedData } from '../../recovery/recovery.events';
 import { RECOVERY_MAIL, RecoveryMail } from '../../recovery/recovery-mail';
@@ -26,26 +26,16 @@ import { StartEmailChangeCommand } from './start-email-change.command';
 @CommandHandler(StartEmailChangeCommand)
 export class StartEmailChangeHandler implements ICommandHandler<StartEmailChangeCommand, EmailChangeView> {
   constructor(
-    private readonly read: AccountsReadModel,
+    private readonly currentPassword: CurrentPassword,
     private readonly accounts: AccountWrites,
     private readonly writes: RecoveryWrites,
     @Inject(ACCOUNT_PASSWORDS) private readonly passwords: AccountPasswords,
-    @Inject(PASSWORD_FAILURES) private readonly failures: PasswordFailures,
     @Inject(EMAIL_BUDGET) private readonly budget: EmailBudget,
     @Inject(RECOVERY_MAIL) private readonly mail: RecoveryMail,
   ) {}
 
   async execute({ accountId, sessionId, input, meta }: StartEmailChangeCommand): Promise<EmailChangeView> {
-    const account = await this.read.byId(accountId);
-    if (account === null) throw new DomainRefusal('not_found', 'No account with this id.');
-    const subject: PasswordSubject = { kind: 'session', sessionId };
-    const gate = await this.failures.check(subject);
-    if (gate.state === 'locked') throw retryLater('too_many_attempts', 'Too many wrong passwords: wait before trying again.', gate.retryAfterSec);
-    if (!(await this.passwords.verify(account.password_hash, input.current_password))) {
-      await this.failures.fail(subject);
-      throw new DomainRefusal('invalid_credentials', 'The current password is wrong.', 'current_password');
-    }
-    await this.failures.clear(subject);
+    const account = await this.currentPassword.check(accountId, sessionId, input.current_password);
     if (emailKey(input.email) === emailKey(account.email)) throw new DomainRefusal('invalid_request', 'This is already the account’s address.', 'email');
     const holder = (await this.accounts.emailState(input.email)).holder;
     if (holder !== null && holder !== accountId) throw new DomainRefusal('email_taken', 'Another account uses this e-mail address.', 'email');

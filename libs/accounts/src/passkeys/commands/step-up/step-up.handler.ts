@@ -1,15 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainRefusal } from '@lib/domain';
-import { AccountsReadModel } from '../../../accounts.read-model';
-import { retryLater } from '../../../app/account-writes';
-import { ACCOUNTS_CLOCK, ACCOUNT_PASSWORDS, AccountPasswords, AccountsClock, PASSWORD_FAILURES, PasswordFailures, PasswordSubject } from '../../../ports';
+import { CurrentPassword } from '../../../app/current-password';
+import { ACCOUNTS_CLOCK, AccountsClock } from '../../../ports';
 import { AssertionCheck } from '../../app/assertion';
 import { PasskeyWrites } from '../../app/passkey-writes';
 import { STEP_UP_VALIDITY_MS } from '../../passkey.decider';
 import { StepUpCommand, StepUpView } from './step-up.command';
-
-const wrongPassword = () => new DomainRefusal('invalid_credentials', 'The current password is wrong.', 'current_password');
 
 /**
  * Steps a session up (spec §5.6; decision 0037) with exactly one proof: `current_password`
@@ -21,11 +18,9 @@ const wrongPassword = () => new DomainRefusal('invalid_credentials', 'The curren
 @CommandHandler(StepUpCommand)
 export class StepUpHandler implements ICommandHandler<StepUpCommand, StepUpView> {
   constructor(
-    private readonly accounts: AccountsReadModel,
+    private readonly currentPassword: CurrentPassword,
     private readonly writes: PasskeyWrites,
     private readonly assertions: AssertionCheck,
-    @Inject(ACCOUNT_PASSWORDS) private readonly passwords: AccountPasswords,
-    @Inject(PASSWORD_FAILURES) private readonly failures: PasswordFailures,
     @Inject(ACCOUNTS_CLOCK) private readonly clock: AccountsClock,
   ) {}
 
@@ -34,17 +29,7 @@ export class StepUpHandler implements ICommandHandler<StepUpCommand, StepUpView>
     if (byPassword === (input.credential !== undefined)) throw new DomainRefusal('invalid_request', 'Give either current_password or a passkey credential.', byPassword ? 'credential' : 'current_password');
     let passkeyId: string | null = null;
     if (byPassword) {
-      const account = await this.accounts.byId(accountId);
-      if (account === null) throw new DomainRefusal('not_found', 'No account with this id.');
-      const subject: PasswordSubject = { kind: 'session', sessionId };
-      const gate = await this.failures.check(subject);
-      if (gate.state === 'locked') throw retryLater('too_many_attempts', 'Too many wrong passwords: wait before trying again.', gate.retryAfterSec);
-      const matches = Boolean(account.password_hash) && (await this.passwords.verify(account.password_hash, input.current_password!));
-      if (!matches) {
-        await this.failures.fail(subject);
-        throw wrongPassword();
-      }
-      await this.failures.clear(subject);
+      await this.currentPassword.check(accountId, sessionId, input.current_password!);
     } else {
       passkeyId = (await this.assertions.verify({ purpose: 'step_up', sessionId }, input.credential!, rp, meta, accountId)).id;
     }
