@@ -765,6 +765,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wallet/recovery-phrase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Show the wallet’s recovery phrase (dashboard sessions of the owner with a recent step-up; wallets created or imported here)
+         * @description Answers the BIP-39 phrase the wallet was created with (the one shown once by POST /wallet) or imported from, with `Cache-Control: no-store`; every reveal is recorded on the wallet (who and when, never the phrase). An external wallet keeps its own keys: 409 `external_wallet`. `Idempotency-Key` is ignored: the answer is never stored or replayed.
+         *
+         *     Dashboard sessions only: API keys get 403 session_required.
+         *
+         *     The Idempotency-Key is ignored: the response is never stored or replayed.
+         */
+        post: operations["revealWalletRecoveryPhrase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wallet/transactions": {
         parameters: {
             query?: never;
@@ -3060,6 +3084,15 @@ export interface components {
             /** @enum {boolean} */
             deleted: true;
         };
+        /** @description The recovery phrase of a wallet created or imported in the service (decision 0041). */
+        RecoveryPhrase: {
+            /** @enum {string} */
+            kind: "recovery_phrase";
+            /** @description wal_… */
+            wallet_id: string;
+            /** @description The BIP-39 English phrase the wallet was created with (24 words) or imported from. Keep it offline: whoever holds it holds the funds. */
+            recovery_phrase: string;
+        };
         /** @description Whether the business is still in setup (decision 0041). While in setup, DELETE /wallet removes the wallet at once if nothing was received. */
         BusinessSetup: {
             /** @enum {string} */
@@ -4010,6 +4043,7 @@ export type SearchPayment = components['schemas']['SearchPayment'];
 export type SearchResult = components['schemas']['SearchResult'];
 export type WalletChange = components['schemas']['WalletChange'];
 export type DeletedWallet = components['schemas']['DeletedWallet'];
+export type RecoveryPhrase = components['schemas']['RecoveryPhrase'];
 export type BusinessSetup = components['schemas']['BusinessSetup'];
 export type Wallet = components['schemas']['Wallet'];
 export type WalletWithRecoveryPhrase = components['schemas']['WalletWithRecoveryPhrase'];
@@ -10029,6 +10063,169 @@ export interface operations {
             /**
              * @description Unavailable. Error codes:
              *     - `email_unavailable`: the deployment cannot send the e-mail this request needs now (its SMTP server unreachable or refusing, or no e-mail configured); retry later
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             */
+            503: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revealWalletRecoveryPhrase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recovery phrase. */
+            200: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RecoveryPhrase"];
+                    };
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8
+             *     - `business_required`: a dashboard session did not name the business in the Service-Business header
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: no API key or dashboard session was sent, or the session ended or expired
+             *     - `invalid_api_key`: the key is invalid or revoked, a publishable key, or the Authorization header is not "Bearer <key>"
+             */
+            401: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Forbidden. Error codes:
+             *     - `edge_forbidden`: the request did not come through the API’s own address
+             *     - `session_required`: this route is for dashboard sessions only; API keys are refused
+             *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `step_up_required`
+             *     - `permission_denied`
+             */
+            403: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not found. Error codes:
+             *     - `not_found`: nothing with that ID for the business, or no such path
+             */
+            404: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict. Error codes:
+             *     - `external_wallet`
+             */
+            409: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Payload too large. Error codes:
+             *     - `payload_too_large`: the body is larger than 1 MiB
+             */
+            413: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unsupported media type. Error codes:
+             *     - `unsupported_media_type`: a body was sent without Content-Type: application/json
+             */
+            415: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too many requests. Error codes:
+             *     - `rate_limited`: more than 20 requests per 10 minutes per IP address; wait Retry-After seconds
+             */
+            429: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal error. Error codes:
+             *     - `internal_error`: failure on the service’s side
+             */
+            500: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unavailable. Error codes:
              *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
              */
             503: {

@@ -72,15 +72,28 @@ export interface BusinessSetupFinishedData {
   finished_at: string;
 }
 
+/**
+ * The recovery phrase of a wallet created or imported here was shown (POST
+ * /wallet/recovery-phrase, decision 0041 "Recovery phrase"): who asked (`account_id`, a
+ * stepped-up dashboard session) and when. An audit record only: never the phrase itself.
+ */
+export interface WalletRecoveryPhraseRevealedData {
+  wallet_id: string;
+  business_id: string;
+  account_id: string;
+  revealed_at: string;
+}
+
 export type WalletEvent =
   | { type: 'WalletCreated'; data: WalletCreatedData }
   | { type: 'WalletDeletionRequested'; data: WalletDeletionRequestedData }
   | { type: 'WalletChangeCanceled'; data: WalletChangeCanceledData }
   | { type: 'WalletDeleted'; data: WalletDeletedData }
-  | { type: 'BusinessSetupFinished'; data: BusinessSetupFinishedData };
+  | { type: 'BusinessSetupFinished'; data: BusinessSetupFinishedData }
+  | { type: 'WalletRecoveryPhraseRevealed'; data: WalletRecoveryPhraseRevealedData };
 export type WalletKeyEvent = { type: 'WalletKeyClaimed'; data: WalletKeyClaimedData };
 
-export const WALLET_EVENT_TYPES = ['WalletCreated', 'WalletDeletionRequested', 'WalletChangeCanceled', 'WalletDeleted', 'BusinessSetupFinished'] as const;
+export const WALLET_EVENT_TYPES = ['WalletCreated', 'WalletDeletionRequested', 'WalletChangeCanceled', 'WalletDeleted', 'BusinessSetupFinished', 'WalletRecoveryPhraseRevealed'] as const;
 
 /** A recorded event as a wallet event, or null (another stream's, or a type this version does not know). */
 export function asWalletEvent(event: { stream?: string; type: string; data: unknown }): WalletEvent | null {

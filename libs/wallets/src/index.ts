@@ -36,5 +36,6 @@ export * from './commands/cancel-wallet-change/cancel-wallet-change.command';
 export * from './commands/cancel-wallet-change/cancel-wallet-change.dto';
 export * from './commands/delete-wallet/delete-wallet.command';
 export * from './commands/finish-setup/finish-setup.command';
+export * from './commands/reveal-recovery-phrase/reveal-recovery-phrase.command';
 export * from './queries/get-setup/get-setup.query';
 export * from './received-funds';

@@ -75,7 +75,19 @@ export interface FinishSetup {
   at: string;
 }
 
-export type WalletCommand = CreateWallet | DeleteWallet | CancelWalletChange | ApplyWalletChange | FinishSetup;
+/**
+ * Show the wallet's recovery phrase to a stepped-up dashboard session (decision 0041 "Recovery
+ * phrase"): no wallet → 404 not_found; an external wallet → 409 external_wallet; otherwise the
+ * reveal is recorded (who and when), before the phrase leaves the vault.
+ */
+export interface RevealRecoveryPhrase {
+  type: 'RevealRecoveryPhrase';
+  businessId: string;
+  accountId: string;
+  at: string;
+}
+
+export type WalletCommand = CreateWallet | DeleteWallet | CancelWalletChange | ApplyWalletChange | FinishSetup | RevealRecoveryPhrase;
 
 /** Whether the business is still in setup (decision 0041): it never finished it. */
 export const inSetup = (state: WalletState): boolean => !state.setupFinishedAt;
@@ -106,6 +118,8 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
         return applyWalletChange(command, state);
       case 'FinishSetup':
         return finishSetup(command, state);
+      case 'RevealRecoveryPhrase':
+        return revealRecoveryPhrase(command, state);
     }
   },
   evolve(state, event) {
@@ -224,6 +238,14 @@ function finishSetup(command: FinishSetup, state: WalletState): WalletEvent[] {
   if (!inSetup(state)) return [];
   if (state.current === null) throw new DomainRefusal('wallet_required', 'Create, import or connect a wallet first (POST /wallet): setup needs one.');
   return [{ type: 'BusinessSetupFinished', data: { business_id: command.businessId, wallet_id: state.current.wallet_id, finished_at: command.at } }];
+}
+
+/** Every reveal is recorded (a pending deletion does not stop it: the owner may want the phrase before the wallet goes). */
+function revealRecoveryPhrase(command: RevealRecoveryPhrase, state: WalletState): WalletEvent[] {
+  const wallet = state.current;
+  if (wallet === null) throw new DomainRefusal('not_found', 'This business has no wallet.');
+  if (wallet.type === 'external') throw new DomainRefusal('external_wallet', 'This wallet keeps its own keys: the service holds no recovery phrase for it.');
+  return [{ type: 'WalletRecoveryPhraseRevealed', data: { wallet_id: wallet.wallet_id, business_id: command.businessId, account_id: command.accountId, revealed_at: command.at } }];
 }
 
 /** Who holds a key: the last claim, or null. */

@@ -11,6 +11,7 @@ import { CancelWalletChangeHandler } from './commands/cancel-wallet-change/cance
 import { CreateWalletHandler } from './commands/create-wallet/create-wallet.handler';
 import { DeleteWalletHandler } from './commands/delete-wallet/delete-wallet.handler';
 import { FinishSetupHandler } from './commands/finish-setup/finish-setup.handler';
+import { RevealRecoveryPhraseHandler } from './commands/reveal-recovery-phrase/reveal-recovery-phrase.handler';
 import { GetSetupHandler } from './queries/get-setup/get-setup.handler';
 import { loadKek } from './key-encryption';
 import { SendFromWalletHandler } from './commands/send-from-wallet/send-from-wallet.handler';
@@ -36,6 +37,8 @@ export const WALLET_HANDLERS = [
   CancelWalletChangeHandler,
   FinishSetupHandler,
   GetSetupHandler,
+  // the recovery phrase, shown again (decision 0041 "Recovery phrase")
+  RevealRecoveryPhraseHandler,
 ];
 
 /**

@@ -12,6 +12,7 @@ import { asWalletEvent } from './events';
  *   `address_index`, `network`) — keyed by family and address (EVM in lower case: one address
  *   serves every EVM network). The chain watchers ask it which addresses are watched; a
  *   transfer to one is matched to its checkout.
+ * BusinessSetupFinished and WalletRecoveryPhraseRevealed (an audit record) change no table here.
  */
 export const walletsProjector: Projector = {
   name: 'wallets',

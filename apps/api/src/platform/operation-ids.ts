@@ -91,6 +91,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /wallet': 'createWallet',
   'GET /wallet': 'getWallet',
   'DELETE /wallet': 'deleteWallet',
+  'POST /wallet/recovery-phrase': 'revealWalletRecoveryPhrase',
   'POST /wallet-changes/cancel': 'cancelWalletChangeByLink',
   'POST /wallet-changes/{id}/cancel': 'cancelWalletChange',
   'POST /wallet/transactions': 'createWalletTransaction',

@@ -10,6 +10,7 @@ export const SEND_CONTEXT_SCHEMA = ref('SendContext');
 export const WALLET_CHANGE_SCHEMA = ref('WalletChange');
 export const DELETED_WALLET_SCHEMA = ref('DeletedWallet');
 export const BUSINESS_SETUP_SCHEMA = ref('BusinessSetup');
+export const RECOVERY_PHRASE_SCHEMA = ref('RecoveryPhrase');
 
 /** The wallet change object (spec §2; decision 0041). */
 const WALLET_CHANGE_PROPERTIES = {
@@ -58,6 +59,14 @@ export const WALLET_COMPONENTS: Record<string, SchemaObject> = {
   DeletedWallet: object(
     { kind: { type: 'string', enum: ['wallet'] }, id: { ...str, description: 'wal_…' }, deleted: { type: 'boolean', enum: [true] } },
     { description: 'The wallet, deleted at once (a business still in setup that has received nothing).' },
+  ),
+  RecoveryPhrase: object(
+    {
+      kind: { type: 'string', enum: ['recovery_phrase'] },
+      wallet_id: { ...str, description: 'wal_…' },
+      recovery_phrase: { ...str, description: 'The BIP-39 English phrase the wallet was created with (24 words) or imported from. Keep it offline: whoever holds it holds the funds.' },
+    },
+    { description: 'The recovery phrase of a wallet created or imported in the service (decision 0041).' },
   ),
   BusinessSetup: object(
     {

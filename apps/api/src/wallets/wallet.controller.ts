@@ -1,17 +1,18 @@
-import { Body, Controller, Delete, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '@lib/http';
 import type { Business } from '@lib/businesses';
-import { CreateWalletCommand, CreateWalletRequest, DeleteWalletCommand, GetSendContextQuery, GetWalletQuery, GetWalletTransactionQuery, ListWalletTransactionsQuery, SendFromWalletCommand, SendFromWalletRequest } from '@lib/wallets';
+import { CreateWalletCommand, CreateWalletRequest, DeleteWalletCommand, RevealRecoveryPhraseCommand, GetSendContextQuery, GetWalletQuery, GetWalletTransactionQuery, ListWalletTransactionsQuery, SendFromWalletCommand, SendFromWalletRequest } from '@lib/wallets';
 import { DashboardOnly, RequiresPermission } from '../auth/auth.decorators';
 import { Auth, CurrentBusiness, RequestAuth, writeMeta } from '../auth/request-auth';
 import { RequiresStepUp } from '../auth/step-up';
 import { IdempotencyKeyIgnored, IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
-import { ApiPage, CreateRoute, GetRoute } from '../platform/route-presets';
-import { CREATED_WALLET_SCHEMA, DELETED_WALLET_SCHEMA, SEND_CONTEXT_SCHEMA, WALLET_CHANGE_SCHEMA, WALLET_SCHEMA, WALLET_TRANSACTION_SCHEMA } from './schemas';
+import { RateLimit } from '../platform/rate-limit.guard';
+import { ApiPage, CreateRoute, GetRoute, PostAction } from '../platform/route-presets';
+import { CREATED_WALLET_SCHEMA, DELETED_WALLET_SCHEMA, RECOVERY_PHRASE_SCHEMA, SEND_CONTEXT_SCHEMA, WALLET_CHANGE_SCHEMA, WALLET_SCHEMA, WALLET_TRANSACTION_SCHEMA } from './schemas';
 
 /**
  * The business's wallet (decision 0024): create, import or connect it, and read it. Thin: each
@@ -60,6 +61,35 @@ export class WalletController {
     if (result.removed) return { data: result.deleted };
     reply.status(202);
     return { data: result.change };
+  }
+
+  /**
+   * The recovery phrase of a wallet created or imported here, shown again (decision 0041
+   * "Recovery phrase"; the spec names no route): a POST, so nothing caches or prefetches it, with
+   * `Cache-Control: no-store`; a dashboard session of the business's owner with a step-up within
+   * 15 minutes (API keys 403 session_required); 404 not_found without a wallet, 409
+   * external_wallet for one that keeps its own keys. Each reveal is recorded on the wallet's
+   * stream (who and when). Idempotency-Key is ignored: the phrase is never stored for replay.
+   * Counted on the step-up's per-IP rule (me.sensitive).
+   */
+  @ApiOperation({
+    summary: 'Show the wallet’s recovery phrase (dashboard sessions of the owner with a recent step-up; wallets created or imported here)',
+    description:
+      'Answers the BIP-39 phrase the wallet was created with (the one shown once by POST /wallet) or imported from, with `Cache-Control: no-store`; every reveal is recorded on the wallet (who and when, never the phrase). An external wallet keeps its own keys: 409 `external_wallet`. `Idempotency-Key` is ignored: the answer is never stored or replayed.',
+  })
+  @ApiOkResponse({ description: 'The recovery phrase.', schema: dataOf(RECOVERY_PHRASE_SCHEMA) })
+  @ApiErrors('session_required', 'permission_denied', 'not_found', 'external_wallet')
+  @IdempotencyKeyIgnored()
+  @RateLimit('me.sensitive')
+  @RequiresStepUp()
+  @DashboardOnly()
+  @Header('Cache-Control', 'no-store')
+  @PostAction('recovery-phrase')
+  async recoveryPhrase(@Auth() auth: RequestAuth, @CurrentBusiness() business: Business, @Req() request: FastifyRequest) {
+    if (auth.kind !== 'session') throw new ApiError('session_required', 'Only a dashboard session can see the recovery phrase.');
+    // owner is the only role today (decision 0034); a person with another role may not see the phrase
+    if (auth.role !== 'owner') throw new ApiError('permission_denied', 'Only an owner of the business can see its recovery phrase.');
+    return { data: await this.commands.execute(new RevealRecoveryPhraseCommand(business.id, auth.accountId, writeMeta(request))) };
   }
 
   /** §4: sends from the wallet belong to dashboard sessions; API keys get 403 session_required (decision 0040). */
