@@ -1,6 +1,6 @@
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { eventually } from '../support/eventually';
-import { accountsAppForSuite, Browser, PASSWORD, signUp } from './support';
+import { accountsAppForSuite, Browser, PASSWORD, signUp, steppedUpOwner } from './support';
 
 /**
  * API key management from the dashboard and dashboard business creation over real HTTP (issue
@@ -13,18 +13,7 @@ describe('API key management over HTTP', () => {
   const secrets: string[] = [];
 
   /** A signed-up person whose session has stepped up, acting for their first (simulated) business. */
-  async function owner() {
-    const b = new Browser(app.api);
-    const person = await signUp(app, b);
-    expect((await b.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
-    const h = { 'service-business': person.businessId };
-    const as = {
-      get: (path: string) => b.get(path, h),
-      post: (path: string, body?: unknown, more: Record<string, string> = {}) => b.post(path, body, { ...h, ...more }),
-      patch: (path: string, body: unknown) => b.call('PATCH', path, body, h),
-    };
-    return { b, person, as, businessId: person.businessId };
-  }
+  const owner = () => steppedUpOwner(app);
 
   /** A request with an API key (no cookie). */
   async function withKey(key: string, method: string, path: string, body?: unknown) {

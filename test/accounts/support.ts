@@ -202,6 +202,24 @@ export async function signUp(app: AccountsTestApp, browser: Browser, email = new
   return { email, signupId: started.body.data.id as string, account: verified.body.data.account, session: verified.body.data.session, businessId: verified.body.data.account.businesses[0].id as string };
 }
 
+/**
+ * A person signed up in a new browser whose session has stepped up, acting for their first
+ * (simulated) business: `as` sends its Service-Business header on every request.
+ */
+export async function steppedUpOwner(app: AccountsTestApp) {
+  const b = new Browser(app.api);
+  const person = await signUp(app, b);
+  expect((await b.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
+  const h = { 'service-business': person.businessId };
+  const as = {
+    get: (path: string) => b.get(path, h),
+    post: (path: string, body?: unknown, more: Record<string, string> = {}) => b.post(path, body, { ...h, ...more }),
+    patch: (path: string, body: unknown) => b.call('PATCH', path, body, h),
+    delete: (path: string) => b.delete(path, h),
+  };
+  return { b, person, as, businessId: person.businessId };
+}
+
 /** Signs in with a password in `browser`. */
 export function signIn(browser: Browser, email: string, password = PASSWORD) {
   return browser.post('/sessions', { email, password }, challenge('sign_in'));

@@ -1,9 +1,8 @@
-import { Writable } from 'node:stream';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { IdempotencyStore, fingerprint } from '@lib/idempotency';
 import { keysOfPhrase } from '@lib/wallets';
 import { IDEMPOTENCY_STORE } from '../../../apps/api/src/platform/idempotency.interceptor';
-import { AccountsTestApp, Browser, PASSWORD, signUp, startAccountsApp } from '../../accounts/support';
+import { PASSWORD, accountsAppForSuite, steppedUpOwner } from '../../accounts/support';
 import { Client } from '../../support/client';
 
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
@@ -16,37 +15,17 @@ const LEGAL = 'legal winner thank year wave sausage worth useful legal winner th
  * idempotency record).
  */
 describe('the wallet recovery phrase over HTTP', () => {
-  let app: AccountsTestApp;
-  const logs: string[] = [];
+  const app = accountsAppForSuite();
+  const logs = app.logs;
   const phrases: string[] = [];
-
-  beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        logs.push(String(chunk));
-        done();
-      },
-    });
-    app = await startAccountsApp('embedded', {}, sink);
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
 
   /** A signed-up owner of a simulated business, stepped up, its sign-up wallet replaced by `wallet` (POST /wallet's body), or none. */
   async function owner(wallet: Record<string, unknown> | null) {
-    const b = new Browser(app.api);
-    const person = await signUp(app, b);
-    expect((await b.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
-    const h = { 'service-business': person.businessId };
-    const as = {
-      get: (path: string) => b.get(path, h),
-      post: (path: string, body?: unknown, more: Record<string, string> = {}) => b.post(path, body, { ...h, ...more }),
-    };
-    expect((await b.delete('/wallet', h)).status).toBe(200); // in setup with nothing received: gone at once
-    const created = wallet === null ? null : await as.post('/wallet', wallet);
+    const o = await steppedUpOwner(app);
+    expect((await o.as.delete('/wallet')).status).toBe(200); // in setup with nothing received: gone at once
+    const created = wallet === null ? null : await o.as.post('/wallet', wallet);
     if (created) expect(created.status).toBe(201);
-    return { b, person, as, businessId: person.businessId, accountId: person.account.id as string, created: created?.body.data };
+    return { ...o, accountId: o.person.account.id as string, created: created?.body.data };
   }
 
   const reveal = (o: Awaited<ReturnType<typeof owner>>, headers: Record<string, string> = {}) => o.as.post('/wallet/recovery-phrase', undefined, headers);

@@ -1,11 +1,10 @@
-import { Writable } from 'node:stream';
 import { DATABASE } from '@lib/core';
 import type { Database } from '@lib/database';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { rebuildProjection, verifyProjection } from '@lib/projections';
 import { walletsProjector } from '@lib/wallets';
 import { linkIn } from '../../support/smtp';
-import { AccountsTestApp, Browser, PASSWORD, signUp, startAccountsApp } from '../../accounts/support';
+import { Browser, PASSWORD, accountsAppForSuite, steppedUpOwner } from '../../accounts/support';
 import { Client } from '../../support/client';
 import { eventually } from '../../support/eventually';
 
@@ -17,35 +16,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * from a real SMTP server, the 24 hours passed on the business's test clock (never slept).
  */
 describe('wallet deletion and setup over HTTP', () => {
-  let app: AccountsTestApp;
-  const logs: string[] = [];
+  const app = accountsAppForSuite();
+  const logs = app.logs;
   const tokens: string[] = [];
-
-  beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        logs.push(String(chunk));
-        done();
-      },
-    });
-    app = await startAccountsApp('embedded', {}, sink);
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
 
   /** A signed-up owner of a simulated business (its wallet made at sign-up), stepped up. */
   async function owner() {
-    const b = new Browser(app.api);
-    const person = await signUp(app, b);
-    expect((await b.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
-    const h = { 'service-business': person.businessId };
-    const as = {
-      get: (path: string) => b.get(path, h),
-      post: (path: string, body?: unknown) => b.post(path, body, h),
-      delete: (path: string) => b.delete(path, h),
-    };
-    return { b, person, as, businessId: person.businessId, email: person.email };
+    const o = await steppedUpOwner(app);
+    return { ...o, email: o.person.email };
   }
 
   /** A secret test key of the owner's business, as an API client. */
