@@ -1,7 +1,7 @@
 import { testChallengeToken } from '@lib/challenge';
 import { eventually } from '../support/eventually';
 import { linkIn } from '../support/smtp';
-import { AccountsTestApp, Browser, PASSWORD, challenge, newEmail, signIn, signUp, startAccountsApp } from './support';
+import { accountsAppForSuite, Browser, PASSWORD, challenge, newEmail, signIn, signUp } from './support';
 import { SoftwareAuthenticator } from './software-authenticator';
 
 const MINUTE = 60 * 1000;
@@ -15,16 +15,7 @@ const MINUTE = 60 * 1000;
  * then signs the person in.
  */
 describe('passkey sign-up over HTTP', () => {
-  let app: AccountsTestApp;
-  let origin: string;
-
-  beforeAll(async () => {
-    app = await startAccountsApp('embedded');
-    origin = new URL(app.api.base).origin;
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = accountsAppForSuite({ logs: false });
 
   const browser = () => new Browser(app.api);
 
@@ -54,7 +45,7 @@ describe('passkey sign-up over HTTP', () => {
 
     const creation = await options(b, signupId);
     expect(creation).toMatchObject({
-      rp: { id: new URL(origin).hostname },
+      rp: { id: new URL(app.origin).hostname },
       user: { name: email },
       attestation: 'none',
       authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
@@ -65,7 +56,7 @@ describe('passkey sign-up over HTTP', () => {
     expect(again.challenge).not.toBe(creation.challenge);
     expect(again.user.id).toBe(creation.user.id);
 
-    const authenticator = new SoftwareAuthenticator(origin);
+    const authenticator = new SoftwareAuthenticator(app.origin);
     const credential = authenticator.create(again);
     const code = await app.smtp.code(email);
     const verified = await b.post('/accounts/verify', { signup_id: signupId, code, credential });
@@ -116,7 +107,7 @@ describe('passkey sign-up over HTTP', () => {
   it('a password reset is the way back: it gives the person a password, and then the passkey may go', async () => {
     const b = browser();
     const { email, signupId } = await startPasswordless(b);
-    const authenticator = new SoftwareAuthenticator(origin);
+    const authenticator = new SoftwareAuthenticator(app.origin);
     const credential = authenticator.create(await options(b, signupId));
     expect((await b.post('/accounts/verify', { signup_id: signupId, code: await app.smtp.code(email), credential })).status).toBe(201);
     const passkeyId = (await b.get('/me/passkeys')).body.data[0].id as string;
@@ -137,7 +128,7 @@ describe('passkey sign-up over HTTP', () => {
   it('another browser (no sign-up cookie, or another sign-up’s): 400 signup_browser_required for the options and the verify, before the code — no try spent', async () => {
     const b = browser();
     const { email, signupId } = await startPasswordless(b);
-    const authenticator = new SoftwareAuthenticator(origin);
+    const authenticator = new SoftwareAuthenticator(app.origin);
     const credential = authenticator.create(await options(b, signupId));
     const code = await app.smtp.code(email);
 
@@ -170,7 +161,7 @@ describe('passkey sign-up over HTTP', () => {
   it('the code rules still hold: the form first, a wrong code spends a try (the passkey stays usable); a right code with a bad passkey spends none and opens nothing', async () => {
     const b = browser();
     const { email, signupId } = await startPasswordless(b);
-    const authenticator = new SoftwareAuthenticator(origin);
+    const authenticator = new SoftwareAuthenticator(app.origin);
     const creation = await options(b, signupId);
     const credential = authenticator.create(creation);
     const code = await app.smtp.code(email);
@@ -188,7 +179,7 @@ describe('passkey sign-up over HTTP', () => {
       expect([refused.status, refused.body.error.code]).toEqual([400, 'invalid_code']);
     }
     // the right code with registrations that do not verify: 400 passkey_failed, no try spent, nothing opened
-    const noUserVerification = new SoftwareAuthenticator(origin);
+    const noUserVerification = new SoftwareAuthenticator(app.origin);
     noUserVerification.verifiesUser = false;
     const phishing = new SoftwareAuthenticator('https://evil.example');
     for (const bad of [noUserVerification.create(creation), phishing.create(creation), authenticator.create({ ...creation, challenge: Buffer.from('another challenge').toString('base64url') })]) {
@@ -211,7 +202,7 @@ describe('passkey sign-up over HTTP', () => {
     const { email, signupId } = await startPasswordless(b);
     const code = await app.smtp.code(email);
     const wrong = code === '000000' ? '000001' : '000000';
-    const authenticator = new SoftwareAuthenticator(origin);
+    const authenticator = new SoftwareAuthenticator(app.origin);
     const credential = authenticator.create(await options(b, signupId));
     for (let i = 0; i < 5; i++) expect((await b.post('/accounts/verify', { signup_id: signupId, code: wrong, credential })).body.error.code).toBe('invalid_code');
     const locked = await b.post('/accounts/verify', { signup_id: signupId, code, credential });
@@ -245,7 +236,7 @@ describe('passkey sign-up over HTTP', () => {
     const asked = await b.post('/accounts/passkey-options', { signup_id: signupId });
     expect([asked.status, asked.body.error.code, asked.body.error.field]).toEqual([400, 'invalid_request', 'signup_id']);
     const code = await app.smtp.code(email);
-    const credential = new SoftwareAuthenticator(origin).create({ challenge: 'AAAA', rp: { name: 'x' }, user: { id: 'eA', name: email } });
+    const credential = new SoftwareAuthenticator(app.origin).create({ challenge: 'AAAA', rp: { name: 'x' }, user: { id: 'eA', name: email } });
     const withPasskey = await b.post('/accounts/verify', { signup_id: signupId, code, credential });
     expect([withPasskey.status, withPasskey.body.error.code, withPasskey.body.error.field]).toEqual([400, 'invalid_request', 'credential']);
     const verified = await b.post('/accounts/verify', { signup_id: signupId, code });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { businessWithKey } from '../support/fixtures';
-import { AccountsTestApp, Browser, challenge, PASSWORD, signIn, signUp, startAccountsApp } from './support';
+import { accountsAppForSuite, Browser, challenge, PASSWORD, signIn, signUp } from './support';
 import { SoftwareAuthenticator } from './software-authenticator';
 
 const MINUTE = 60 * 1000;
@@ -12,21 +12,12 @@ const MINUTE = 60 * 1000;
  * the test (never slept).
  */
 describe('passkeys and step-up over HTTP', () => {
-  let app: AccountsTestApp;
-  let origin: string;
-
-  beforeAll(async () => {
-    app = await startAccountsApp('embedded');
-    origin = new URL(app.api.base).origin;
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = accountsAppForSuite({ logs: false });
 
   const browser = () => new Browser(app.api);
 
   /** A signed-up person, stepped up with the password, with `n` passkeys on `authenticator`. */
-  async function personWithPasskeys(n: number, authenticator = new SoftwareAuthenticator(origin)) {
+  async function personWithPasskeys(n: number, authenticator = new SoftwareAuthenticator(app.origin)) {
     const b = browser();
     const person = await signUp(app, b);
     expect((await b.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
@@ -65,13 +56,13 @@ describe('passkeys and step-up over HTTP', () => {
     const options = await b.post('/me/passkeys/registration/options');
     expect(options.status).toBe(200);
     expect(options.body.data).toMatchObject({
-      rp: { id: new URL(origin).hostname },
+      rp: { id: new URL(app.origin).hostname },
       user: { id: Buffer.from(account.id).toString('base64url'), name: account.email },
       attestation: 'none',
       authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
       excludeCredentials: [],
     });
-    const authenticator = new SoftwareAuthenticator(origin);
+    const authenticator = new SoftwareAuthenticator(app.origin);
     const added = await b.post('/me/passkeys', { credential: authenticator.create(options.body.data), name: ' Laptop ' });
     expect(added.status).toBe(201);
     expect(added.body.data).toEqual({
@@ -158,7 +149,7 @@ describe('passkeys and step-up over HTTP', () => {
     const replayed = await b.post('/passkeys/authentication/verify', { credential });
     expect([replayed.status, replayed.body.error.code]).toEqual([400, 'passkey_failed']);
     // a passkey on no account
-    const stranger = new SoftwareAuthenticator(origin);
+    const stranger = new SoftwareAuthenticator(app.origin);
     stranger.create({ challenge: 'x', rp: { name: 'x' }, user: { id: 'dXNlcg', name: 'u' } });
     const unknown = await passkeySignIn(browser(), stranger);
     expect([unknown.result.status, unknown.result.body.error.code]).toEqual([400, 'passkey_unknown']);
@@ -210,7 +201,7 @@ describe('passkeys and step-up over HTTP', () => {
     const { b, authenticator } = await personWithPasskeys(1);
     const options = await b.post('/sessions/current/step-up/options');
     expect(options.status).toBe(200);
-    expect(options.body.data).toMatchObject({ rpId: new URL(origin).hostname, userVerification: 'required', allowCredentials: [{ id: authenticator.credentials[0].id.toString('base64url') }] });
+    expect(options.body.data).toMatchObject({ rpId: new URL(app.origin).hostname, userVerification: 'required', allowCredentials: [{ id: authenticator.credentials[0].id.toString('base64url') }] });
     const stepped = await b.post('/sessions/current/step-up', { credential: authenticator.get(options.body.data) });
     expect([stepped.status, stepped.body.data.method]).toEqual([200, 'passkey']);
 

@@ -77,6 +77,8 @@ export async function startAccountsApp(kind: StoreKind = 'embedded', env: NodeJS
 /** The app of a describe block, with every log line it wrote (for the never-in-a-log checks). */
 export interface SuiteAccountsApp extends AccountsTestApp {
   readonly logs: string[];
+  /** The service's own origin (what a browser on its pages sends, and a passkey is bound to). */
+  readonly origin: string;
 }
 
 /**
@@ -113,6 +115,9 @@ export function accountsAppForSuite({ kind = 'embedded', logs: keepLogs = true }
     },
     get clock() {
       return app().clock;
+    },
+    get origin() {
+      return new URL(app().api.base).origin;
     },
     close: () => app().close(),
   };
