@@ -1,6 +1,4 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, ConsoleMessage, Page, Response, chromium } from 'playwright-core';
@@ -89,15 +87,7 @@ export function noErrors(watched: Watched, allowed: RegExp[] = []): void {
 }
 
 /** A TCP port free right now on 127.0.0.1 (for an app whose own URLs must name its real origin). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort } from '../support/free-port';
 
 /**
  * The steps both walks take on the running app (`api`) in the launched browser (`browser`): a

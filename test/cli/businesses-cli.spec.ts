@@ -5,23 +5,14 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { BusinessService, businessesProjector } from '@lib/businesses';
 import { openEventStore } from '@lib/eventstore';
 import { ProjectionRunner } from '@lib/projections';
 import { ROOT, cli } from '../support/cli';
+import { freePort } from '../support/free-port';
 import { createTestDatabase } from '../support/postgres';
 import { tempDir } from '../support/temp-dir';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('CLI businesses and keys against a running server on the embedded store', () => {
   const dir = tempDir();

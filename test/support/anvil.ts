@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { freePort } from './free-port';
 import type { CompiledContract } from './solidity';
 import { tempDir } from './temp-dir';
 
@@ -76,16 +76,6 @@ export interface AnvilNode {
   close(): Promise<void>;
   /** What anvil printed (for failure messages). */
   output(): string;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Starts anvil; resolves once it answers JSON-RPC. Close it in an afterAll. */
