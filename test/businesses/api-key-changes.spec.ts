@@ -1,29 +1,12 @@
 import { BusinessCommand, BusinessEvent, BusinessRows, DecideContext, DomainError, decide, foldBusiness } from '@lib/businesses';
-import { thrownBy } from '../support/thrown';
+import { givenFolded } from '../support/decider-spec';
 
 /**
  * The business decider's key changes (decision 0039), given/when/then: UpdateApiKey (name, a
  * restricted key's grants) and RollApiKey (a new secret's hash), and what BusinessRows — the
  * projection's fold — makes of them.
  */
-function given(events: BusinessEvent[]) {
-  const state = foldBusiness(events);
-  return {
-    when(command: BusinessCommand) {
-      const ctx: DecideContext = { now: new Date('2026-01-02T03:04:05.678Z'), ids: { business: () => 'biz_1', key: () => 'key_new' } };
-      const run = () => decide(command, state, ctx);
-      return {
-        then: (expected: BusinessEvent[]) => expect(run()).toEqual(expected),
-        thenRefused(code: DomainError['code'], field: string | null = null, message?: RegExp) {
-          const caught = thrownBy(DomainError, run);
-          expect(caught).toMatchObject({ code, field });
-          if (message) expect(caught.message).toMatch(message);
-        },
-        thenThrows: (message: RegExp) => expect(run).toThrow(message),
-      };
-    },
-  };
-}
+const given = givenFolded({ fold: foldBusiness, decide }, DomainError, (): DecideContext => ({ now: new Date('2026-01-02T03:04:05.678Z'), ids: { business: () => 'biz_1', key: () => 'key_new' } }));
 
 const HASH = 'a'.repeat(64);
 const created: BusinessEvent = { type: 'BusinessCreated', data: { business_id: 'biz_1', name: 'Acme', simulated: false, website: null, support_email: null } };

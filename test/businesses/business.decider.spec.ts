@@ -10,26 +10,10 @@ import {
   foldBusiness,
   initialBusinessState,
 } from '@lib/businesses';
-import { thrownBy } from '../support/thrown';
+import { givenFolded } from '../support/decider-spec';
 
 /** Emmett-style specification: given these events, when this command, then these events (or this error). */
-function given(events: BusinessEvent[]) {
-  const state = foldBusiness(events);
-  return {
-    when(command: BusinessCommand, ctx: DecideContext = context()) {
-      const run = () => decide(command, state, ctx);
-      return {
-        then: (expected: BusinessEvent[]) => expect(run()).toEqual(expected),
-        thenRefused(code: DomainError['code'], field: string | null = null, message?: RegExp) {
-          const caught = thrownBy(DomainError, run);
-          expect(caught).toMatchObject({ code, field });
-          if (message) expect(caught.message).toMatch(message);
-        },
-        thenThrows: (message: RegExp) => expect(run).toThrow(message),
-      };
-    },
-  };
-}
+const given = givenFolded({ fold: foldBusiness, decide }, DomainError, () => context());
 
 function context(): DecideContext {
   return { now: new Date('2026-01-02T03:04:05.678Z'), ids: { business: () => 'biz_1', key: () => 'key_1' } };

@@ -42,3 +42,30 @@ export function givenOn<C, E, S>(decider: PlainDecider<C, E, S>, events: E[]) {
   const given = givenWith(decider, events);
   return { when: (command: C) => given.when(command, undefined) };
 }
+
+/**
+ * The given/when/then of a decider that folds its own events and decides with a context (the
+ * businesses capability): `given(events).when(command, context = defaultContext())` then
+ * `.then(events)`, `.thenRefused(code, field, message?)` (the `refusal` it throws, by code and
+ * field, and its message when the test names one) or `.thenThrows(message)` (an error that is
+ * no refusal).
+ */
+export function givenFolded<C, E, S, X, R extends DomainRefusal>(decider: { fold(events: E[]): S; decide(command: C, state: S, ctx: X): E[] }, refusal: abstract new (...args: never[]) => R, defaultContext: () => X) {
+  return (events: E[]) => {
+    const state = decider.fold(events);
+    return {
+      when(command: C, ctx: X = defaultContext()) {
+        const run = () => decider.decide(command, state, ctx);
+        return {
+          then: (expected: E[]) => expect(run()).toEqual(expected),
+          thenRefused(code: R['code'], field: string | null = null, message?: RegExp): void {
+            const caught = thrownBy(refusal, run);
+            expect(caught).toMatchObject({ code, field });
+            if (message) expect(caught.message).toMatch(message);
+          },
+          thenThrows: (message: RegExp) => expect(run).toThrow(message),
+        };
+      },
+    };
+  };
+}
