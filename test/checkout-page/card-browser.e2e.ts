@@ -1,6 +1,6 @@
 import { Page } from 'playwright-core';
-import { appPerSuite, startApp } from '../support/fixtures';
-import { Browser, SHOWN, accessible, freePort, launchChromium, noErrors, pageSteps, shot } from './chromium';
+import { appPerSuite } from '../support/fixtures';
+import { SHOWN, accessible, appOnItsOwnPort, chromiumPerSuite, noErrors, pageSteps, shot } from './chromium';
 
 /**
  * The card flows of the hosted checkout page walked by a customer in real headless Chromium
@@ -21,21 +21,10 @@ import { Browser, SHOWN, accessible, freePort, launchChromium, noErrors, pageSte
 const SECURE_PAGE = /\/simulated-processor\/attempts\/sim_[A-Za-z0-9_-]+$/;
 
 describe('checkout page in Chromium: paying by card (simulated processors)', () => {
-  let browser: Browser;
-  // declared before the app's hooks: afterAll hooks run in declaration order, so the browser (and
-  // its keep-alive connections to the app) is gone before the app closes
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  const suite = appPerSuite(async () => {
-    const port = await freePort();
-    return startApp('embedded', { TRUSTED_PROXIES: 'loopback', PORT: String(port), CHECKOUT_BASE_URL: `http://127.0.0.1:${port}/checkout` });
-  });
-  const { openPage, pageUrl, checkoutIdOf, status, visible, getCheckout, ...steps } = pageSteps(() => browser, () => suite.api);
+  // declared before the app's hooks, so the browser closes before the app
+  const browser = chromiumPerSuite();
+  const suite = appPerSuite(appOnItsOwnPort);
+  const { openPage, pageUrl, checkoutIdOf, status, visible, getCheckout, ...steps } = pageSteps(browser, () => suite.api);
   const newShop = (name = 'Card Corner') => steps.newShop(name);
 
   /** Card, then the e-mail and country, then Continue. */

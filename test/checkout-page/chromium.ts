@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, ConsoleMessage, Page, Response, chromium } from 'playwright-core';
-import { Client, TestApi, businessWithKey } from '../support/fixtures';
+import { Client, TestApi, businessWithKey, startApp } from '../support/fixtures';
+import { freePort } from '../support/free-port';
 
 /**
  * What the checkout page's browser walks share (browser.e2e.ts, card-browser.e2e.ts): Debian's
@@ -86,8 +87,36 @@ export function noErrors(watched: Watched, allowed: RegExp[] = []): void {
   expect(watched.errors.filter((e) => !allowed.some((a) => a.test(e)))).toEqual([]);
 }
 
-/** A TCP port free right now on 127.0.0.1 (for an app whose own URLs must name its real origin). */
-export { freePort } from '../support/free-port';
+/**
+ * Called in a describe block: the walk's Chromium, launched (then `prepare`d) before its tests and
+ * closed after them; read it with the function returned, inside tests. Call it before the app's
+ * appPerSuite: afterAll hooks run in declaration order, so the browser (and its keep-alive
+ * connections to the app) is gone before the app closes.
+ */
+export function chromiumPerSuite(prepare?: (browser: Browser) => Promise<void>): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+    if (prepare) await prepare(browser);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('chromiumPerSuite: the browser is not launched (read it inside tests)');
+    return browser;
+  };
+}
+
+/**
+ * The app on the embedded store listening on a port chosen beforehand, CHECKOUT_BASE_URL naming
+ * that real origin: a processor sends the customer back to `{CHECKOUT_BASE_URL}/<code>?s=…`, and
+ * PORT=0 would give http://localhost:0 return URLs.
+ */
+export async function appOnItsOwnPort(): Promise<TestApi> {
+  const port = await freePort();
+  return startApp('embedded', { TRUSTED_PROXIES: 'loopback', PORT: String(port), CHECKOUT_BASE_URL: `http://127.0.0.1:${port}/checkout` });
+}
 
 /**
  * The steps both walks take on the running app (`api`) in the launched browser (`browser`): a

@@ -2,8 +2,8 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { Page } from 'playwright-core';
 import type { Client } from '../support/fixtures';
-import { appPerSuite, startApp } from '../support/fixtures';
-import { Browser, SHOWN, accessible, freePort, launchChromium, noErrors, pageSteps, shot } from './chromium';
+import { appPerSuite } from '../support/fixtures';
+import { SHOWN, accessible, appOnItsOwnPort, chromiumPerSuite, noErrors, pageSteps, shot } from './chromium';
 
 /**
  * A payment link's page walked by a customer in real headless Chromium (issues 12 and 13;
@@ -19,21 +19,12 @@ const SHOP = 'https://shop.example';
 const SECURE_PAGE = /\/simulated-processor\/attempts\/sim_[A-Za-z0-9_-]+$/;
 
 describe('a payment link’s page in Chromium (a customer buys through a link)', () => {
-  let browser: Browser;
-  // declared before the app's hooks: afterAll hooks run in declaration order, so the browser closes before the app
-  beforeAll(async () => {
-    browser = await launchChromium();
-    await browser.context.route(`${SHOP}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!DOCTYPE html><html lang="en"><title>Shop</title><h1>Back at the shop</h1></html>' }));
+  // declared before the app's hooks, so the browser closes before the app
+  const browser = chromiumPerSuite(async (b) => {
+    await b.context.route(`${SHOP}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!DOCTYPE html><html lang="en"><title>Shop</title><h1>Back at the shop</h1></html>' }));
   });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  const suite = appPerSuite(async () => {
-    const port = await freePort();
-    return startApp('embedded', { TRUSTED_PROXIES: 'loopback', PORT: String(port), CHECKOUT_BASE_URL: `http://127.0.0.1:${port}/checkout` });
-  });
-  const { openPage, pageUrl, checkoutIdOf, status, visible, getCheckout, ...steps } = pageSteps(() => browser, () => suite.api);
+  const suite = appPerSuite(appOnItsOwnPort);
+  const { openPage, pageUrl, checkoutIdOf, status, visible, getCheckout, ...steps } = pageSteps(browser, () => suite.api);
 
   async function newLink(shop: Client, fields: Record<string, unknown> = {}): Promise<{ id: string; code: string; url: string }> {
     const answer = await shop.post('/links', { name: 'Blue mug', description: 'A blue mug, 350 ml', amount: 2_500, currency: 'USD', success_url: `${SHOP}/thanks`, ...fields });
