@@ -34,6 +34,26 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await browser.context.route(`${SHOP}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!DOCTYPE html><html lang="en"><title>Shop</title><h1>Back at the shop</h1></html>' }));
   });
 
+  /**
+   * A new shop's payment page whose quote (for `asset`, else the page's default) has ended: set
+   * aside so the simulated chain sends nothing 20 s in, then ended on the business's clock; the
+   * page shows "expired".
+   */
+  async function endedQuote(asset?: string) {
+    const shop = await newShop();
+    const payment = await shop.createPayment();
+    const watched = await openPage(pageUrl(payment));
+    const { page } = watched;
+    if (asset) await page.selectOption('#asset', asset);
+    await page.click('#choose-submit');
+    await visible(page, 'pay');
+    const ended = checkoutIdOf(page)!;
+    expect((await shop.as(null).post(`/checkouts/${ended}/supersede`)).status).toBe(200);
+    await shop.advance(16 * 60);
+    await visible(page, 'expired');
+    return { shop, payment, watched, page, ended };
+  }
+
   /** Decodes the QR code the element shows, from a screenshot of it. */
   async function qrOf(page: Page, selector: string): Promise<string | null> {
     const image = PNG.sync.read(await page.locator(selector).screenshot());
@@ -189,18 +209,7 @@ describe('checkout page in Chromium (a customer pays)', () => {
   });
 
   it('quote ended: a new quote for the same choice in one click', async () => {
-    const shop = await newShop();
-    const payment = await shop.createPayment();
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
-    await page.selectOption('#asset', 'BTC');
-    await page.click('#choose-submit');
-    await visible(page, 'pay');
-    const ended = checkoutIdOf(page)!;
-    // set aside so the simulated chain sends nothing 20 s in; the quote then ends on the business's clock
-    expect((await shop.as(null).post(`/checkouts/${ended}/supersede`)).status).toBe(200);
-    await shop.advance(16 * 60);
-    await visible(page, 'expired');
+    const { shop, payment, watched, page, ended } = await endedQuote('BTC');
     expect(await status(page)).toBe('The quote has ended.');
     await accessible(page, 'expired');
     await shot(page, '3-01-expired');
@@ -220,16 +229,7 @@ describe('checkout page in Chromium (a customer pays)', () => {
   });
 
   it('late payer: the claim form takes the transaction hash, shows errors in words next to the field, then the review', async () => {
-    const shop = await newShop();
-    const payment = await shop.createPayment();
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
-    await page.click('#choose-submit');
-    await visible(page, 'pay');
-    const ended = checkoutIdOf(page)!;
-    expect((await shop.as(null).post(`/checkouts/${ended}/supersede`)).status).toBe(200);
-    await shop.advance(16 * 60);
-    await visible(page, 'expired');
+    const { shop, payment, watched, page, ended } = await endedQuote();
 
     await page.click('#view-expired .claim summary');
     const form = page.locator('#view-expired .claim-form');
