@@ -9825,6 +9825,7 @@ export interface operations {
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
              *     - `permission_denied`: the restricted key lacks write access to wallet
              *     - `test_mode_unavailable`: a test key cannot do this on a live business
+             *     - `step_up_required`
              */
             403: {
                 headers: {

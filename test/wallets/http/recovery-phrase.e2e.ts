@@ -1,3 +1,4 @@
+import { english, generateMnemonic } from 'viem/accounts';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { IdempotencyStore, fingerprint } from '@lib/idempotency';
 import { keysOfPhrase } from '@lib/wallets';
@@ -64,6 +65,20 @@ describe('the wallet recovery phrase over HTTP', () => {
     expect(JSON.stringify(stale.body)).not.toContain(o.created.recovery_phrase);
     expect((await o.b.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
     expect((await reveal(o)).body.data.recovery_phrase).toBe(o.created.recovery_phrase);
+  });
+
+  it('creating, importing or connecting a wallet from a session needs a step-up within 15 minutes (where payments go, §5.6); an API key is never asked', async () => {
+    const o = await owner(null);
+    const key = await o.as.post('/api-keys', { type: 'secret', mode: 'test', name: 'Server' });
+    expect(key.status).toBe(201);
+    const connect = { type: 'external', evm_xpub: keysOfPhrase(generateMnemonic(english)).evmXpub };
+    app.clock.advance(16 * 60_000); // the step-up (and the sign-in) older than 15 minutes
+    const stale = await o.as.post('/wallet', connect);
+    expect([stale.status, stale.body.error.code]).toEqual([403, 'step_up_required']);
+    expect((await o.as.get('/wallet')).status).toBe(404); // nothing connected
+    const byKey = await new Client(app.api, key.body.data.secret).call('POST', '/wallet', connect);
+    expect(byKey.status).toBe(201);
+    expect((await o.as.get('/wallet')).body.data.id).toBe(byKey.body.data.id);
   });
 
   it('an external wallet: 409 external_wallet; no wallet: 404 not_found', async () => {

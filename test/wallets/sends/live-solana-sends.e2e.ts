@@ -8,7 +8,7 @@ import { generateMnemonic, english } from 'viem/accounts';
 import { ASSOCIATED_TOKEN_PROGRAM, SYSTEM_PROGRAM, TOKEN_PROGRAM, associatedTokenAddress, base58Encode, defaultRegistry, loadSolanaWeb3 } from '@lib/chains';
 import { eventually } from '../../support/eventually';
 import { TickerServer, startTickerServer } from '../../rates/ticker-server';
-import { AccountsTestApp, Browser, signUp, startAccountsApp } from '../../accounts/support';
+import { AccountsTestApp, Browser, PASSWORD, signUp, startAccountsApp } from '../../accounts/support';
 import { LocalLedger, SOL } from '../../chains/solana/local-ledger';
 import { SolanaRpcStandIn } from '../../chains/solana/rpc-stand-in';
 import { Shop, send } from './support';
@@ -69,6 +69,7 @@ describe('SOL and USDC sends of a live business relayed through a Solana node (l
     app = await startAccountsApp('embedded', { RATES_URL: ticker.url, SOLANA_RPC_URL: url, CHAIN_POLL_MS: '100', QUOTE_TTL_SECONDS: '60' });
     const browser = new Browser(app.api);
     const { businessId } = await signUp(app, browser, undefined, 'Live Bakery', false);
+    expect((await browser.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200); // POST /wallet: where payments go (§5.6)
     shop = browser.forBusiness(businessId);
     phrase = generateMnemonic(english);
     expect((await shop.post('/wallet', { type: 'imported', recovery_phrase: phrase })).status).toBe(201);
@@ -210,6 +211,7 @@ describe('SOL and USDC sends of a live business relayed through a Solana node (l
   it('external records on Solana: matched against the transaction’s transfers — confirmed and valued when they match; failed on another amount, recipient, asset or sender', async () => {
     const browser = new Browser(app.api);
     const { businessId } = await signUp(app, browser, undefined, 'Outside Solana', false);
+    expect((await browser.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200); // POST /wallet: where payments go (§5.6)
     const outside = browser.forBusiness(businessId);
     // an external wallet's Solana address: its own key, never a checkout's (decision 0024), the sender its records are matched against
     const own = web3.Keypair.generate();

@@ -10,7 +10,7 @@ import { ANVIL_MNEMONIC, AnvilNode, Hex, startAnvil } from '../../support/anvil'
 import { TestUsdc, deployTestUsdc } from '../../support/test-usdc';
 import { eventually } from '../../support/eventually';
 import { TickerServer, startTickerServer } from '../../rates/ticker-server';
-import { AccountsTestApp, Browser, signUp, startAccountsApp } from '../../accounts/support';
+import { AccountsTestApp, Browser, PASSWORD, signUp, startAccountsApp } from '../../accounts/support';
 import { RECIPIENT, Shop, eth, ethTransfer, send, signerOf } from './support';
 
 /**
@@ -53,6 +53,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
     });
     const browser = new Browser(app.api);
     ({ businessId } = await signUp(app, browser, undefined, 'Live Coffee', false));
+    expect((await browser.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200); // POST /wallet: where payments go (§5.6)
     shop = browser.forBusiness(businessId);
     phrase = generateMnemonic(english);
     const wallet = await shop.post('/wallet', { type: 'imported', recovery_phrase: phrase });
@@ -262,6 +263,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
     // a second live business connecting the same kind of phrase as an external wallet (its xpub only)
     const browser = new Browser(app.api);
     const { businessId } = await signUp(app, browser, undefined, 'Outside Wallet', false);
+    expect((await browser.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200); // POST /wallet: where payments go (§5.6)
     const outside = browser.forBusiness(businessId);
     const phrase = generateMnemonic(english);
     const xpub = HDKey.fromMasterSeed(mnemonicToSeedSync(phrase)).derive("m/44'/60'/0'").publicExtendedKey;

@@ -26,7 +26,9 @@ export class WalletController {
     private readonly queries: QueryBus,
   ) {}
 
-  // §8.8: a response with a secret (the recovery phrase) is never kept for replay
+  // §8.8: a response with a secret (the recovery phrase) is never kept for replay; §5.6: where
+  // payments go, so a session needs a step-up within 15 minutes (API keys are never asked)
+  @RequiresStepUp()
   @IdempotencyKeyIgnored()
   @CreateRoute(undefined, { summary: "Create, import or connect the business's wallet", data: [CREATED_WALLET_SCHEMA, 'The wallet; a created one with its recovery phrase, shown this once.'], errors: ['wallet_exists'], access: ['wallet', 'write'], live: true })
   async create(@CurrentBusiness() business: Business, @Body() body: CreateWalletRequest, @Req() request: FastifyRequest) {
