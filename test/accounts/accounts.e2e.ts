@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
+import { ServicePauses } from '@lib/operations';
 import { startTestApi } from '../support/api-app';
+import { eventually } from '../support/eventually';
 import { startSmtpServer } from '../support/smtp';
 import { businessWithKey, testStorage } from '../support/fixtures';
 import { accountsAppForSuite, Browser, challenge, expectConcurrentSignIns, PASSWORD, newEmail, signIn, signUp } from './support';
@@ -43,6 +45,31 @@ describe('accounts and sessions over HTTP', () => {
     // the address is taken now
     const taken = await browser().post('/accounts', { email: email.toUpperCase(), password: PASSWORD, business_name: 'Again' }, challenge('sign_up'));
     expect([taken.status, taken.body.error.code, taken.body.error.field]).toEqual([409, 'email_taken', 'email']);
+  });
+
+  it('the operator pause of sign-ups answers POST /accounts 503 temporarily_unavailable, sending nothing; a sign-up started before it can still be verified', async () => {
+    const pauses = app.api.app.get(ServicePauses);
+    const operator = { kind: 'operator', id: 'test', name: null };
+    const before = browser();
+    const email = newEmail();
+    const started = await before.post('/accounts', { email, password: PASSWORD, business_name: 'Before The Pause', simulated: true }, challenge('sign_up'));
+    expect(started.status).toBe(201);
+    const code = await app.smtp.code(email);
+    await pauses.pause('signups', 'sign-up abuse', operator);
+    try {
+      const late = newEmail();
+      await eventually(async () => {
+        const paused = await browser().post('/accounts', { email: late, password: PASSWORD, business_name: 'During The Pause', simulated: true }, challenge('sign_up'));
+        expect([paused.status, paused.body.error?.code]).toEqual([503, 'temporarily_unavailable']);
+        return true;
+      });
+      expect(app.smtp.countTo(late)).toBe(0);
+      const verified = await before.post('/accounts/verify', { signup_id: started.body.data.id, code });
+      expect(verified.status).toBe(201);
+    } finally {
+      await pauses.resume('signups', operator);
+    }
+    await eventually(async () => (await browser().post('/accounts', { email: newEmail(), password: PASSWORD, business_name: 'After', simulated: true }, challenge('sign_up'))).status === 201);
   });
 
   it('acts for its business with the session as with a secret key: GET /business, POST /payments, GET /payments; idempotency keys per business (same key, other body: 409)', async () => {

@@ -3,6 +3,7 @@ import { LIMIT_STORE, LimitStore, LimitsModule, PeopleLimits } from '@lib/limits
 import { PasswordService, PasswordsModule, PasswordsOptions } from '@lib/passwords';
 import { AccountsReadModel } from './accounts.read-model';
 import { MAILER, Mailer } from '@lib/mail';
+import { OperationsModule } from '@lib/operations';
 import { LimitsEmailBudget, LimitsPasswordFailures, LimitsSignupCodes } from './adapters/limits';
 import { MailerAccountMail } from './adapters/mail';
 import { PasswordServicePasswords } from './adapters/passwords';
@@ -79,7 +80,7 @@ export class AccountsModule {
     return {
       module: AccountsModule,
       global: true,
-      imports: [LimitsModule, PasswordsModule.forRoot(options.breaches ?? { breachSource: 'offline' })],
+      imports: [LimitsModule, OperationsModule, PasswordsModule.forRoot(options.breaches ?? { breachSource: 'offline' })],
       providers: [...bindings, AccountsReadModel, AccountStreams, AccountWrites, CurrentPassword, CodeMailer, SessionStarter, SessionAuthenticator, ...ACCOUNT_HANDLERS, ...TWO_FACTOR_PROVIDERS, ...TWO_FACTOR_HANDLERS, ...PASSKEY_PROVIDERS, ...recoveryProviders(options)],
       exports: [SessionAuthenticator, StepUpCheck, AccountsReadModel, ACCOUNTS_CLOCK],
     };

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainRefusal } from '@lib/domain';
 import { newId } from '@lib/http';
+import { ServicePauses } from '@lib/operations';
 import { AccountWrites } from '../../app/account-writes';
 import { CodeMailer } from '../../app/code-mailer';
 import { newCode, newToken, tokenHash } from '../../app/secrets';
@@ -11,7 +12,9 @@ import { SignupView, signupView } from '../../views';
 import { StartSignupCommand } from './start-signup.command';
 
 /**
- * Starts a sign-up (POST /accounts; decision 0034): an address an account holds is 409
+ * Starts a sign-up (POST /accounts; decision 0034): while the operator has paused sign-ups, 503
+ * temporarily_unavailable (issue 19 B14; a sign-up started before the pause may still be
+ * verified); an address an account holds is 409
  * email_taken; the password must pass the policy (400 weak_password) — without a password it is
  * a passkey sign-up (decision 0037): no hash, and the account's id chosen now (its passkey's
  * user handle); then a code is made and
@@ -25,9 +28,11 @@ export class StartSignupHandler implements ICommandHandler<StartSignupCommand> {
     private readonly writes: AccountWrites,
     private readonly mailer: CodeMailer,
     @Inject(ACCOUNT_PASSWORDS) private readonly passwords: AccountPasswords,
+    private readonly pauses: ServicePauses,
   ) {}
 
   async execute({ input, meta }: StartSignupCommand): Promise<{ signup: SignupView; signupToken: string }> {
+    await this.pauses.check('signups');
     const email = input.email;
     if ((await this.writes.emailState(email)).holder !== null) throw new DomainRefusal('email_taken', 'Another account uses this e-mail address.', 'email');
     const password = input.password;
