@@ -1,6 +1,6 @@
 import { NETWORK_IDS, NetworkId } from '@lib/chains';
 import { Decider, DomainRefusal } from '@lib/domain';
-import { Actor, CommandRunner, EventStore, StreamCategory, StreamNotFoundError, metadataFor, streamCategory } from '@lib/eventstore';
+import { Actor, CommandRunner, EventStore, StreamCategory, metadataFor, readStreamOrEmpty, streamCategory } from '@lib/eventstore';
 
 /**
  * Operator pauses (issue 19 B14): an operator stops, for every business, new checkouts, card
@@ -76,12 +76,7 @@ export class ServicePauses {
   async list(): Promise<Pause[]> {
     const now = this.clock();
     if (this.cached && now - this.cached.at < PAUSES_CACHE_MS) return this.cached.pauses;
-    let recorded: Awaited<ReturnType<EventStore['readStream']>> = [];
-    try {
-      recorded = await this.store.readStream(PAUSES_STREAM);
-    } catch (error) {
-      if (!(error instanceof StreamNotFoundError)) throw error;
-    }
+    const recorded = await readStreamOrEmpty(this.store, PAUSES_STREAM);
     const active = new Map<PauseTarget, Pause>();
     for (const event of recorded) {
       const data = event.data as { target: PauseTarget; reason?: string };
