@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
 import { DomainRefusal, foldWith } from '@lib/domain';
-import { EVENT_STORE, EventStore, StreamNotFoundError } from '@lib/eventstore';
+import { EVENT_STORE, EventStore, readStreamOrEmpty } from '@lib/eventstore';
 import { NetworkFamily, NetworkId, family } from '@lib/chains';
 import type { WalletCreatedData } from './events';
 import { bitcoinAddress, evmAddress, phraseSeed, solanaAddress } from './keys';
@@ -40,12 +40,7 @@ export class WalletAddresses {
   }
 
   async state(businessId: string): Promise<WalletState> {
-    try {
-      return foldWith(walletDecider, await this.store.readStream(WALLET_STREAM.stream(businessId)));
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return walletDecider.initialState;
-      throw error;
-    }
+    return foldWith(walletDecider, await readStreamOrEmpty(this.store, WALLET_STREAM.stream(businessId)));
   }
 
   /** 409 not_accepting unless the business's wallet receives on `network`; the wallet otherwise. */

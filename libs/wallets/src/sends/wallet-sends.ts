@@ -3,7 +3,7 @@ import { AssetCode, ChainRegistry, NetworkFamily, NetworkId, defaultRegistry, fa
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
 import { DomainRefusal, foldWith } from '@lib/domain';
-import { CommandRunner, EVENT_STORE, EventStore, StreamNotFoundError, WriteMeta, metadataFor } from '@lib/eventstore';
+import { CommandRunner, EVENT_STORE, EventStore, WriteMeta, metadataFor, readStreamOrEmpty } from '@lib/eventstore';
 import { parseCryptoAmount } from '@lib/money';
 import { addressKey } from '../wallets.projector';
 import { WALLET_TX_STREAM } from '../stream-categories';
@@ -44,12 +44,7 @@ export class WalletSends {
   }
 
   async state(walletId: string): Promise<WalletSendsState> {
-    try {
-      return foldWith(walletSendsDecider, await this.store.readStream(WALLET_TX_STREAM.stream(walletId)));
-    } catch (error) {
-      if (error instanceof StreamNotFoundError) return walletSendsDecider.initialState;
-      throw error;
-    }
+    return foldWith(walletSendsDecider, await readStreamOrEmpty(this.store, WALLET_TX_STREAM.stream(walletId)));
   }
 
   /** Decides on the wallet's sends stream; concurrent sends conflict there and are decided again (the CommandRunner waits for the read models). */
