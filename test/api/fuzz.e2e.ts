@@ -29,6 +29,8 @@ import { newId, notFound } from '@lib/http';
 import { Public } from '../../apps/api/src/auth/auth.decorators';
 import { appPerSuite, businessWithKey, startTestApi } from '../support/fixtures';
 import { Expectation, HttpCase, SocketCase, VALID_ORDER, buildCorpus } from './fuzz-corpus';
+import { committedHead } from '../support/log-head';
+import { eventually } from '../support/eventually';
 
 /**
  * Fuzzing every POST and PATCH route with malformed bodies (spec §7 errors, §8 limits): each case must get
@@ -419,7 +421,7 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
   });
 
   it('accepts the valid body (control: the probe stores, so "nothing stored" below means something)', async () => {
-    const before = await store().headPosition();
+    const before = await committedHead(store());
     const body = Buffer.from(JSON.stringify(VALID_ORDER));
     const created = await sendHttp(suite.api.port, PROBE_ORDERS, headersFor('anonymous', undefined), body);
     expect(created.kind === 'answer' && created.answer.status).toBe(201);
@@ -429,9 +431,9 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
     expect(amended.kind === 'answer' && amended.answer.status).toBe(201);
     const unknown = await sendHttp(suite.api.port, fill(PROBE_AMEND, newId('ord')), headersFor('secret key', undefined), body);
     expect(unknown.kind === 'answer' && unknown.answer.status).toBe(404);
-    expect(await store().countAfter(before)).toBe(2);
+    await eventually(() => store().countAfter(before), (n) => n === 2, { what: 'the two probe events visible to log readers' });
 
-    head = await store().headPosition();
+    head = await committedHead(store());
     rowCounts = await settledRowCounts();
   });
 
@@ -540,7 +542,7 @@ describe('fuzz: malformed bodies on every POST route (spec §7, §8)', () => {
 
   it('stored nothing: no event, no row, no idempotency key, no prototype pollution', async () => {
     expect(await store().countAfter(head)).toBe(0);
-    expect(await store().headPosition()).toEqual(head);
+    expect(await committedHead(store())).toEqual(head);
     expect(await settledRowCounts()).toEqual(rowCounts);
     const probe = {} as Record<string, unknown>;
     expect([probe.polluted, probe.isAdmin, ([] as unknown as Record<string, unknown>).polluted]).toEqual([

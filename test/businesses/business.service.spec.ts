@@ -14,6 +14,7 @@ import { ProjectionRunner, rebuildProjection, verifyProjection } from '@lib/proj
 import { STORE_KINDS } from '../support/fixtures';
 import { rejectedBy } from '../support/thrown';
 import { businessesPerSuite, twoReplicas } from './support';
+import { committedHead } from '../support/log-head';
 
 /** A database that counts the statements sent through it (to see the cache at work). */
 function counting(db: Database): { db: Database; statements: { text: string; name?: string }[] } {
@@ -273,7 +274,7 @@ describe.each(STORE_KINDS)('businesses and keys on %s', (kind) => {
     const created = await late.createBusiness({ name: 'Late', simulated: false });
     expect(created.business.name).toBe('Late');
     expect(created.keys).toHaveLength(2);
-    await suite.runner.waitFor((await suite.store.headPosition())!, 10_000);
+    expect(await suite.runner.waitFor((await committedHead(suite.store))!, 10_000)).toBe(true);
     expect(await suite.service.getBusiness(created.business.id)).toEqual(created.business);
     expect(await suite.service.listKeys(created.business.id)).toEqual(created.keys);
   });

@@ -5,6 +5,7 @@ import { BUSINESS_STREAM } from '@lib/businesses';
 import { ProjectionRunner, ReactorRunner, verifyProjection } from '@lib/projections';
 import { eventually } from '../support/eventually';
 import { TestStore, openTestStore } from '../support/fixtures';
+import { committedHead } from '../support/log-head';
 
 /**
  * Referral payouts (issue 19 B11, decision 0035): from the log, a referred live business's
@@ -86,7 +87,7 @@ describe('referral payouts', () => {
       const payoutEvents = await opened.store.readStream(REFERRAL_PAYOUT_STREAM.stream(`pmt_a${suffix}`));
       expect(payoutEvents).toHaveLength(1);
       for (const id of ['b', 'c', 'd']) await expect(opened.store.readStream(REFERRAL_PAYOUT_STREAM.stream(`pmt_${id}${suffix}`))).rejects.toThrow();
-      await runner.waitFor((await opened.store.headPosition())!);
+      expect(await runner.waitFor((await committedHead(opened.store))!, 20_000)).toBe(true);
       expect(await payoutsOf(referrer)).toHaveLength(1);
       expect(await hasReceivedFunds(opened.db, referrer)).toBe(true);
       expect(await hasReceivedFunds(opened.db, stranger)).toBe(true); // its own succeeded payment counts
@@ -104,7 +105,7 @@ describe('referral payouts', () => {
       const stream = BUSINESS_STREAM.stream(id);
       const last = (await opened.store.readStream(stream)).at(-1)!.revision;
       await opened.store.append(stream, [{ id: randomUUID(), type: event.type, data: event.data, metadata: {} }], last);
-      await runner.waitFor((await opened.store.headPosition())!); // one batch each: changes land on rows of earlier batches
+      expect(await runner.waitFor((await committedHead(opened.store))!, 20_000)).toBe(true); // one batch each: changes land on rows of earlier batches
     };
     await append({ type: 'BusinessSettingsChanged', data: { business_id: id, name: 'Renamed', website: 'https://x.example', email_alerts: false } });
     const sent = { business_id: id, email: 'ops@x.example', code_salt: '0'.repeat(32), code_hash: '1'.repeat(64), sent_at: '2026-01-01T00:00:00.000Z', pending_since: '2026-01-01T00:00:00.000Z' };

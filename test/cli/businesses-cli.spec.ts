@@ -13,6 +13,7 @@ import { ROOT, cli } from '../support/cli';
 import { freePort } from '../support/free-port';
 import { createTestDatabase } from '../support/postgres';
 import { tempDir } from '../support/temp-dir';
+import { committedHead } from '../support/log-head';
 
 describe('CLI businesses and keys against a running server on the embedded store', () => {
   const dir = tempDir();
@@ -192,7 +193,7 @@ describe('CLI businesses and keys directly against PostgreSQL', () => {
         const referred = await cli(['businesses', 'create', '--name', 'Referred Shop', '--referral-code', result.business.referral_code.toUpperCase(), '--json'], { DATABASE_URL: database.url });
         expect(referred.code).toBe(0);
         const referredId = JSON.parse(referred.stdout).business.id;
-        await runner.waitFor((await opened.store.headPosition())!);
+        expect(await runner.waitFor((await committedHead(opened.store))!, 20_000)).toBe(true);
         expect((await opened.db.query<{ referred_by: string }>(`SELECT referred_by FROM businesses WHERE id = $1`, [referredId])).rows[0].referred_by).toBe(result.business.id);
         const unknown = await cli(['businesses', 'create', '--name', 'Nobody', '--referral-code', 'no-such-code'], { DATABASE_URL: database.url });
         expect(unknown.code).not.toBe(0);

@@ -4,6 +4,7 @@ import { BusinessClock, PaymentStreams, PaymentsProcessManager } from '@lib/paym
 import { eventually } from '../support/eventually';
 import { TestApi, appPerSuite, businessWithKey, startApp } from '../support/fixtures';
 import { TickerServer, startTickerServer } from './ticker-server';
+import { committedHead } from '../support/log-head';
 
 /**
  * Live exchange rates end to end (decision 0020): the real app on the embedded store, its live
@@ -69,7 +70,7 @@ describe('live exchange rates over HTTP', () => {
 
   it('a stale, failing or malformed source: 503 temporarily_unavailable and nothing appended; the same key works once a fresh price is back', async () => {
     const payment = await suite.live.createPayment({ amount: 2_500, currency: 'USD' });
-    const head = await store().headPosition();
+    const head = await committedHead(store());
     const key = randomUUID();
     const open = () => suite.live.post('/checkouts', { payment_code: code(payment), asset: 'ETH', network: 'ethereum' }, { 'idempotency-key': key });
     const refusals: [string, Parameters<TickerServer['set']>[1]][] = [
@@ -120,7 +121,7 @@ describe('live exchange rates over HTTP', () => {
     const served = server.lastPriceTime('BTC-EUR')!;
     await eventually(() => Date.now() > served + MAX_AGE_S * 1000 + 50, { what: 'the cached price past the bound' });
     server.set('BTC-EUR', { kind: 'status', status: 502, body: '{"message":"Bad gateway"}' });
-    const head = await store().headPosition();
+    const head = await committedHead(store());
     const key = randomUUID();
     const request = () => suite.live.post(`/payments/${payment.id}/request-remainder`, undefined, { 'idempotency-key': key });
     const unreachable = await request();

@@ -3,9 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { IncomingHttpHeaders, Server, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import type { Database } from '@lib/database';
-import { CommandRunner, EventStore, LogPosition, ReadModelWaiter, RecordedEvent, WriteMeta, comparePositions } from '@lib/eventstore';
+import { CommandRunner, EventStore, LogPosition, ReadModelWaiter, RecordedEvent, WriteMeta } from '@lib/eventstore';
 import { ProjectionRunner } from '@lib/projections';
 import { type TestApi, appPerSuite, startTestApi } from '../support/fixtures';
+import { committedHead } from '../support/log-head';
 import {
   ApiEventDraft,
   ApiEventSource,
@@ -187,8 +188,6 @@ export function testWorkerProjectors() {
   return [...READ_MODEL_PROJECTORS, ...testProjectors()];
 }
 
-const lastAppended = new WeakMap<EventStore, LogPosition>();
-
 /** Appends test payment events (fresh ids) to `testpay-<id>`. */
 export async function appendPayment(
   store: EventStore,
@@ -196,26 +195,15 @@ export async function appendPayment(
   events: { type: string; data: Record<string, unknown> }[],
   actor = { kind: 'api_key', id: 'key_test', name: null },
 ) {
-  const appended = await store.append(
+  return store.append(
     `testpay-${paymentId}`,
     events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata: { actor } })),
     'any',
   );
-  const last = lastAppended.get(store);
-  if (!last || comparePositions(appended.position, last) > 0) lastAppended.set(store, appended.position);
-  return appended;
 }
 
-/**
- * The position projections must reach to have seen every test payment appended so far: the
- * visible head can trail an append while another transaction is open, so the later of the two.
- */
-export async function settledPosition(store: EventStore): Promise<LogPosition> {
-  const head = await store.headPosition();
-  const last = lastAppended.get(store);
-  if (!head) return last!;
-  return last && comparePositions(last, head) > 0 ? last : head;
-}
+/** The position projections must reach to have seen everything appended so far. */
+export const settledPosition = async (store: EventStore): Promise<LogPosition> => (await committedHead(store))!;
 
 /** The projections webhooks need, plus a dispatcher, on a store and database (the worker's part). */
 export interface WebhookWorker {

@@ -16,6 +16,7 @@ import {
 import { STORE_KINDS, TestStore, openTestStore } from '../../support/fixtures';
 import { TestDatabase, createTestDatabase } from '../../support/postgres';
 import { BIZ_A, CHECKOUT_BASE, businessCreated, recordedLog, scenarios } from './fixtures';
+import { committedHead } from '../../support/log-head';
 
 /**
  * The `payments` projector: deterministic (one batch, one event at a time and uneven batches
@@ -183,7 +184,7 @@ describe.each(STORE_KINDS)('payments projection through the engine on %s', (kind
     const runner = new ProjectionRunner(store, db, [paymentsProjector], { batchSize: 4 });
     await runner.start();
     try {
-      expect(await runner.waitFor((await store.headPosition())!, 30_000)).toBe(true);
+      expect(await runner.waitFor((await committedHead(store))!, 30_000)).toBe(true);
     } finally {
       await runner.stop();
     }
