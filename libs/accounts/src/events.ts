@@ -1,3 +1,4 @@
+import { eventOf } from '@lib/eventstore';
 import { ACCOUNT_EMAIL_STREAM, ACCOUNT_STREAM, SIGNUP_STREAM } from './stream-categories';
 
 /**
@@ -46,9 +47,7 @@ export type AccountEvent =
 export const ACCOUNT_EVENT_TYPES = ['AccountOpened', 'AccountBusinessJoined', 'SessionStarted', 'SessionEnded', 'AccountPasswordChanged'] as const;
 
 export function asAccountEvent(event: { stream?: string; type: string; data: unknown }): AccountEvent | null {
-  if (event.stream !== undefined && !ACCOUNT_STREAM.owns(event.stream)) return null;
-  if (!(ACCOUNT_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
-  return { type: event.type, data: event.data } as AccountEvent;
+  return eventOf<AccountEvent>(ACCOUNT_STREAM, ACCOUNT_EVENT_TYPES, event);
 }
 
 // ---------------------------------------------------------------- account_email-<fingerprint>
@@ -62,9 +61,7 @@ export type AccountEmailEvent =
 export const ACCOUNT_EMAIL_EVENT_TYPES = ['AccountEmailSignupStarted', 'AccountEmailClaimed', 'AccountEmailReleased'] as const;
 
 export function asAccountEmailEvent(event: { stream?: string; type: string; data: unknown }): AccountEmailEvent | null {
-  if (event.stream !== undefined && !ACCOUNT_EMAIL_STREAM.owns(event.stream)) return null;
-  if (!(ACCOUNT_EMAIL_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
-  return { type: event.type, data: event.data } as AccountEmailEvent;
+  return eventOf<AccountEmailEvent>(ACCOUNT_EMAIL_STREAM, ACCOUNT_EMAIL_EVENT_TYPES, event);
 }
 
 // ---------------------------------------------------------------- signup-<sgn_id>
@@ -107,7 +104,5 @@ export type SignupEvent =
 export const SIGNUP_EVENT_TYPES = ['SignupStarted', 'SignupCodeSent', 'SignupCodeRejected', 'SignupCompleted'] as const;
 
 export function asSignupEvent(event: { stream?: string; type: string; data: unknown }): SignupEvent | null {
-  if (event.stream !== undefined && !SIGNUP_STREAM.owns(event.stream)) return null;
-  if (!(SIGNUP_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
-  return { type: event.type, data: event.data } as SignupEvent;
+  return eventOf<SignupEvent>(SIGNUP_STREAM, SIGNUP_EVENT_TYPES, event);
 }

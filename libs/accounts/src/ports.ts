@@ -44,15 +44,18 @@ export interface PasswordFailures {
   signedIn(email: string, browser: string): Promise<void>;
 }
 
+/** What a limit answers before an attempt: allowed, or refused with the seconds to wait (429 with Retry-After). */
+export type Allowance = { allowed: true } | { allowed: false; retryAfterSec: number };
+
 /** The e-mails-per-address budget (5 an hour, 20 a day): false when spent (then send nothing). */
 export const EMAIL_BUDGET = Symbol('EMAIL_BUDGET');
 export interface EmailBudget {
-  take(address: string): Promise<{ allowed: true } | { allowed: false; retryAfterSec: number }>;
+  take(address: string): Promise<Allowance>;
 }
 
 /** Wrong sign-up codes per address (10 a day): `blocked` answers 429 too_many_attempts before a code is checked. */
 export const SIGNUP_CODE_LIMIT = Symbol('SIGNUP_CODE_LIMIT');
 export interface SignupCodeLimit {
-  check(address: string): Promise<{ allowed: true } | { allowed: false; retryAfterSec: number }>;
+  check(address: string): Promise<Allowance>;
   fail(address: string): Promise<void>;
 }

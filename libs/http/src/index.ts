@@ -3,6 +3,7 @@ export * from './checked-by';
 export * from './error-filter';
 export * from './ids';
 export * from './json-body';
+export * from './link-tokens';
 export * from './logging';
 export * from './pagination';
 export * from './route-table';

@@ -93,6 +93,25 @@ export function splitListQuery(query: Record<string, unknown> | null | undefined
   return { page, params };
 }
 
+/**
+ * The query of a list whose one filter is `status`, one of `statuses`: its page (for pageRequest)
+ * and the status given (null: none). A status not listed, or any other parameter, is 400
+ * invalid_request naming it.
+ */
+export function statusListQuery(query: Record<string, unknown> | null | undefined, statuses: readonly string[]): { page: { limit?: unknown; cursor?: unknown }; filters: { status: string | null } } {
+  const filters: { status: string | null } = { status: null };
+  const { page, params: given } = splitListQuery(query);
+  for (const [name, value] of given) {
+    if (name === 'status') {
+      if (!statuses.includes(value)) throw new ApiError('invalid_request', `status must be one of ${statuses.join(', ')}.`, 'status');
+      filters.status = value;
+    } else {
+      throw new ApiError('invalid_request', `${name} is not a known parameter.`, name);
+    }
+  }
+  return { page, filters };
+}
+
 /** What newestFirstPage reads with (libs/database's Sql has this shape). */
 export interface RowReader {
   query<R extends object>(text: string, params?: unknown[]): Promise<{ rows: R[] }>;

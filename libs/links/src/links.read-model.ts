@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
-import { ApiError, NewestFirstTable, Page, newestFirstPage, splitListQuery } from '@lib/http';
+import { NewestFirstTable, Page, newestFirstPage, statusListQuery } from '@lib/http';
 import { LINK_CODE, isLinkId } from './stream-categories';
 import { LinkRow, LinkView, linkUrl, linkView } from './views';
 
@@ -62,16 +62,7 @@ export class LinksReadModel {
 
   /** GET /links: newest first (created_at, then id), filter `status`, paged by a cursor bound to this list and its filter. */
   async list(businessId: string, query: Record<string, unknown> | null | undefined): Promise<Page<LinkView>> {
-    const filters: { status: string | null } = { status: null };
-    const { page, params: given } = splitListQuery(query);
-    for (const [name, value] of given) {
-      if (name === 'status') {
-        if (!STATUSES.includes(value)) throw new ApiError('invalid_request', `status must be one of ${STATUSES.join(', ')}.`, 'status');
-        filters.status = value;
-      } else {
-        throw new ApiError('invalid_request', `${name} is not a known parameter.`, name);
-      }
-    }
+    const { page, filters } = statusListQuery(query, STATUSES);
     const paged = await newestFirstPage<LinkRow>(this.db, LINKS_TABLE, businessId, filters, page);
     return { ...paged, data: paged.data.map((r) => this.view(r)) };
   }

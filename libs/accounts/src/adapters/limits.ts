@@ -1,5 +1,5 @@
 import { LimitDecision, PeopleLimits } from '@lib/limits';
-import type { EmailBudget, PasswordFailures, PasswordGate, PasswordSubject, SignupCodeLimit } from '../ports';
+import type { Allowance, EmailBudget, PasswordFailures, PasswordGate, PasswordSubject, SignupCodeLimit } from '../ports';
 
 /**
  * The accounts ports over libs/limits' PeopleLimits (decision 0033: Redis when REDIS_URL is set,
@@ -7,6 +7,11 @@ import type { EmailBudget, PasswordFailures, PasswordGate, PasswordSubject, Sign
  */
 
 const retry = (decision: LimitDecision): number => (decision.allowed ? 0 : (decision.retryAfterSec ?? 1));
+
+/** A decision as the ports answer it: allowed, or refused with the seconds to wait (at least 1 when the limit names none). */
+export function allowance(decision: LimitDecision): Allowance {
+  return decision.allowed ? { allowed: true } : { allowed: false, retryAfterSec: retry(decision) };
+}
 
 function gate(decision: LimitDecision): PasswordGate {
   if (decision.allowed) return { state: 'open' };
@@ -40,9 +45,8 @@ export class LimitsPasswordFailures implements PasswordFailures {
 export class LimitsEmailBudget implements EmailBudget {
   constructor(private readonly limits: PeopleLimits) {}
 
-  async take(address: string): Promise<{ allowed: true } | { allowed: false; retryAfterSec: number }> {
-    const decision = await this.limits.takeEmail(address, 'code');
-    return decision.allowed ? { allowed: true } : { allowed: false, retryAfterSec: retry(decision) };
+  async take(address: string): Promise<Allowance> {
+    return allowance(await this.limits.takeEmail(address, 'code'));
   }
 }
 
@@ -50,9 +54,8 @@ export class LimitsEmailBudget implements EmailBudget {
 export class LimitsSignupCodes implements SignupCodeLimit {
   constructor(private readonly limits: PeopleLimits) {}
 
-  async check(address: string): Promise<{ allowed: true } | { allowed: false; retryAfterSec: number }> {
-    const decision = await this.limits.checkSignupCode(address);
-    return decision.allowed ? { allowed: true } : { allowed: false, retryAfterSec: retry(decision) };
+  async check(address: string): Promise<Allowance> {
+    return allowance(await this.limits.checkSignupCode(address));
   }
 
   async fail(address: string): Promise<void> {

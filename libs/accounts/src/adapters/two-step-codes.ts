@@ -1,7 +1,7 @@
-import { LimitDecision, PeopleLimits } from '@lib/limits';
+import { PeopleLimits } from '@lib/limits';
+import type { Allowance } from '../ports';
 import type { TwoStepCodeLimit } from '../two-factor/ports';
-
-const retry = (decision: LimitDecision): number => (decision.allowed ? 0 : (decision.retryAfterSec ?? 1));
+import { allowance } from './limits';
 
 /**
  * TWO_STEP_CODE_LIMIT over libs/limits' PeopleLimits (decisions 0033, 0036): every 5th wrong
@@ -11,9 +11,8 @@ const retry = (decision: LimitDecision): number => (decision.allowed ? 0 : (deci
 export class LimitsTwoStepCodes implements TwoStepCodeLimit {
   constructor(private readonly limits: PeopleLimits) {}
 
-  async check(accountId: string): Promise<{ allowed: true } | { allowed: false; retryAfterSec: number }> {
-    const decision = await this.limits.checkTwoStepCode(accountId);
-    return decision.allowed ? { allowed: true } : { allowed: false, retryAfterSec: retry(decision) };
+  async check(accountId: string): Promise<Allowance> {
+    return allowance(await this.limits.checkTwoStepCode(accountId));
   }
 
   async fail(accountId: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { eventOf } from '@lib/eventstore';
 import { ACCOUNT_STREAM } from '../stream-categories';
 
 /**
@@ -42,13 +43,9 @@ export type PersonEventForPasskeys =
 const FOLDED = [...PASSKEY_EVENT_TYPES, 'AccountOpened', 'AccountPasswordChanged', 'SessionStarted', 'SessionEnded'];
 
 export function asPasskeyEvent(event: { stream?: string; type: string; data: unknown }): PasskeyEvent | null {
-  if (event.stream !== undefined && !ACCOUNT_STREAM.owns(event.stream)) return null;
-  if (!(PASSKEY_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
-  return { type: event.type, data: event.data } as PasskeyEvent;
+  return eventOf<PasskeyEvent>(ACCOUNT_STREAM, PASSKEY_EVENT_TYPES, event);
 }
 
 export function asPersonEventForPasskeys(event: { stream?: string; type: string; data: unknown }): PersonEventForPasskeys | null {
-  if (event.stream !== undefined && !ACCOUNT_STREAM.owns(event.stream)) return null;
-  if (!FOLDED.includes(event.type)) return null;
-  return { type: event.type, data: event.data } as PersonEventForPasskeys;
+  return eventOf<PersonEventForPasskeys>(ACCOUNT_STREAM, FOLDED, event);
 }

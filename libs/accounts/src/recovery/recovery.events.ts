@@ -1,3 +1,4 @@
+import { eventOf } from '@lib/eventstore';
 import { ACCOUNT_EVENT_TYPES, AccountEvent, asAccountEvent } from '../events';
 import { ACCOUNT_STREAM } from '../stream-categories';
 
@@ -64,9 +65,7 @@ export const RECOVERY_EVENT_TYPES = [
 export type AccountStreamEvent = AccountEvent | RecoveryEvent;
 
 export function asRecoveryEvent(event: { stream?: string; type: string; data: unknown }): RecoveryEvent | null {
-  if (event.stream !== undefined && !ACCOUNT_STREAM.owns(event.stream)) return null;
-  if (!(RECOVERY_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
-  return { type: event.type, data: event.data } as RecoveryEvent;
+  return eventOf<RecoveryEvent>(ACCOUNT_STREAM, RECOVERY_EVENT_TYPES, event);
 }
 
 export function asAccountStreamEvent(event: { stream?: string; type: string; data: unknown }): AccountStreamEvent | null {

@@ -1,3 +1,4 @@
+import { eventOf } from '@lib/eventstore';
 import { ACCOUNT_STREAM, TWO_FACTOR_CHALLENGE_STREAM } from '../stream-categories';
 
 /**
@@ -22,9 +23,7 @@ export type TwoFactorEvent =
 export const TWO_FACTOR_EVENT_TYPES = ['TwoFactorSetupStarted', 'TwoFactorEnabled', 'TwoFactorCodeAccepted', 'TwoFactorDisabled'] as const;
 
 export function asTwoFactorEvent(event: { stream?: string; type: string; data: unknown }): TwoFactorEvent | null {
-  if (event.stream !== undefined && !ACCOUNT_STREAM.owns(event.stream)) return null;
-  if (!(TWO_FACTOR_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
-  return { type: event.type, data: event.data } as TwoFactorEvent;
+  return eventOf<TwoFactorEvent>(ACCOUNT_STREAM, TWO_FACTOR_EVENT_TYPES, event);
 }
 
 // ---------------------------------------------------------------- two_factor_challenge-<sha256 of the challenge id>
@@ -36,7 +35,5 @@ export type TwoFactorChallengeEvent =
 export const TWO_FACTOR_CHALLENGE_EVENT_TYPES = ['TwoFactorChallengeStarted', 'TwoFactorChallengeUsed'] as const;
 
 export function asTwoFactorChallengeEvent(event: { stream?: string; type: string; data: unknown }): TwoFactorChallengeEvent | null {
-  if (event.stream !== undefined && !TWO_FACTOR_CHALLENGE_STREAM.owns(event.stream)) return null;
-  if (!(TWO_FACTOR_CHALLENGE_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
-  return { type: event.type, data: event.data } as TwoFactorChallengeEvent;
+  return eventOf<TwoFactorChallengeEvent>(TWO_FACTOR_CHALLENGE_STREAM, TWO_FACTOR_CHALLENGE_EVENT_TYPES, event);
 }

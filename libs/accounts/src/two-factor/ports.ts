@@ -1,3 +1,5 @@
+import type { Allowance } from '../ports';
+
 /**
  * Wrong two-step codes per person (spec §8: 5 wrong codes across all challenges lock codes for
  * 15 minutes; decision 0036). `check` before a code is checked (429 too_many_attempts with
@@ -7,7 +9,7 @@
  */
 export const TWO_STEP_CODE_LIMIT = Symbol('TWO_STEP_CODE_LIMIT');
 export interface TwoStepCodeLimit {
-  check(accountId: string): Promise<{ allowed: true } | { allowed: false; retryAfterSec: number }>;
+  check(accountId: string): Promise<Allowance>;
   fail(accountId: string): Promise<void>;
   clear(accountId: string): Promise<void>;
 }

@@ -43,6 +43,11 @@ export function checkoutPageHtml(model: CheckoutPageModel, paths: PagePaths): st
     const uri = part === 'remaining' ? crypto?.remaining_payment_uri : crypto?.payment_uri;
     return checkout && uri ? ` src="${pageUrl}/qr.svg?s=${encodeURIComponent(checkout.id)}${part === 'remaining' ? '&amp;part=remaining' : ''}"` : '';
   };
+  // what arrived and what is still due: the underpaid view and the one after its quote ended both show it
+  const partArrived = `<dl class="facts">
+<div><dt>Received</dt><dd><span data-f="received">${text(crypto?.received_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span></dd></div>
+<div><dt>Still due</dt><dd><span data-f="remaining">${text(crypto?.remaining_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span></dd></div>
+</dl>`;
   const title = `Pay ${business.name}${payment.description ? ` — ${payment.description}` : ''}`;
   const data = { ...model, base: paths.base, api: paths.api, names: NAMES };
 
@@ -97,10 +102,7 @@ ${simulateControls(business.simulated, 'pay')}
 
 <section id="view-underpaid" aria-labelledby="underpaid-title"${show('underpaid')}>
 <h2 id="underpaid-title" tabindex="-1">Part of the payment arrived</h2>
-<dl class="facts">
-<div><dt>Received</dt><dd><span data-f="received">${text(crypto?.received_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span></dd></div>
-<div><dt>Still due</dt><dd><span data-f="remaining">${text(crypto?.remaining_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span></dd></div>
-</dl>
+${partArrived}
 <p>Send the rest to the same address on <span data-f="network-name">${text(networkName)}</span> before the quote ends.</p>
 <img class="qr" data-qr="remaining"${qr('remaining')} width="240" height="240" alt="QR code of the rest still due: the address and the remaining amount, for a wallet app to scan">
 <p class="address"><code data-f="address">${text(crypto?.address)}</code></p>
@@ -116,10 +118,7 @@ ${simulateControls(business.simulated, 'underpaid')}
 
 <section id="view-remainder-wait" aria-labelledby="remainder-title"${show('remainder-wait')}>
 <h2 id="remainder-title" tabindex="-1">Part of the payment arrived</h2>
-<dl class="facts">
-<div><dt>Received</dt><dd><span data-f="received">${text(crypto?.received_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span></dd></div>
-<div><dt>Still due</dt><dd><span data-f="remaining">${text(crypto?.remaining_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span></dd></div>
-</dl>
+${partArrived}
 <p>The quote has ended. ${text(business.name)} can send you a link to pay the rest; what you sent stays with this payment.</p>
 <p><a class="button secondary" id="resume-link" href="${attr(resumeUrl)}">Check for a way to pay the rest</a></p>
 </section>

@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE } from '@lib/core';
 import type { Database, Sql } from '@lib/database';
 import { DomainRefusal } from '@lib/domain';
 import { CommandRunner, RunResult, SYSTEM_ACTOR, WriteMeta, metadataFor } from '@lib/eventstore';
+import { newLinkToken, readLinkToken } from '@lib/http';
 import { TimerStore, clockOffsetMs } from '@lib/timers';
 import type { WalletEvent } from '../events';
 import { WALLET_STREAM } from '../stream-categories';
@@ -32,29 +32,17 @@ export function walletChangeView(change: WalletChangeState): WalletChangeView {
 }
 
 const BUSINESS_ID = /^biz_[A-Za-z0-9]{1,64}$/;
-const SECRET = /^[A-Za-z0-9_-]{43}$/;
 
-/**
- * A cancel link's token (decision 0041, the mechanism of decision 0038): `<biz_id>.<256 random
- * bits, base64url>`; only its SHA-256 is stored (in WalletDeletionRequested). The business id
- * names the stream, so no lookup table is needed.
- */
+/** A cancel link's token (decision 0041, the mechanism of decision 0038): newLinkToken of the business id (`<biz_id>.<secret>`), its hash stored in WalletDeletionRequested. */
 export function newCancelToken(businessId: string): { token: string; hash: string } {
-  const token = `${businessId}.${randomBytes(32).toString('base64url')}`;
-  return { token, hash: sha256(token) };
+  return newLinkToken(businessId);
 }
 
 /** The business and hash a token names, or null for anything malformed. */
 export function readCancelToken(token: unknown): { businessId: string; hash: string } | null {
-  if (typeof token !== 'string') return null;
-  const dot = token.indexOf('.');
-  if (dot < 0) return null;
-  const businessId = token.slice(0, dot);
-  if (!BUSINESS_ID.test(businessId) || !SECRET.test(token.slice(dot + 1))) return null;
-  return { businessId, hash: sha256(token) };
+  const named = readLinkToken(token, (id) => BUSINESS_ID.test(id));
+  return named && { businessId: named.id, hash: named.hash };
 }
-
-const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /**
  * What the wallet-change use cases share: the business's time (its test clock), the wallet

@@ -1,3 +1,4 @@
+import { eventOf } from '@lib/eventstore';
 import type { AssetCode, NetworkId } from '@lib/chains';
 import { WALLET_TX_STREAM } from '../stream-categories';
 
@@ -85,7 +86,5 @@ export type WalletTransactionEvent =
 export const WALLET_TRANSACTION_EVENT_TYPES = ['WalletSendReserved', 'WalletSendReleased', 'WalletTransactionRecorded', 'WalletTransactionConfirmed', 'WalletTransactionFailed'] as const;
 
 export function asWalletTransactionEvent(event: { stream?: string; type: string; data: unknown }): WalletTransactionEvent | null {
-  if (event.stream !== undefined && !WALLET_TX_STREAM.owns(event.stream)) return null;
-  if (!(WALLET_TRANSACTION_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
-  return { type: event.type, data: event.data } as WalletTransactionEvent;
+  return eventOf<WalletTransactionEvent>(WALLET_TX_STREAM, WALLET_TRANSACTION_EVENT_TYPES, event);
 }

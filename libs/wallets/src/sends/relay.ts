@@ -19,6 +19,9 @@ const ALREADY_KNOWN = /already known|already imported|known transaction|AlreadyP
 /** Marker: the node already has this transaction (a retry): the relay succeeded. */
 const ALREADY_RELAYED = new Error('already relayed');
 
+/** getTransaction's answer (`encoding: 'json'`): the transaction with its meta (`fee` in lamports) and slot. */
+type SolanaTransactionAnswer = SolanaRpcTransactionWithMeta & { slot?: number; meta: (NonNullable<SolanaRpcTransactionWithMeta['meta']> & { fee?: number }) | null };
+
 /**
  * Relays signed sends through the network's node (decision 0040): the EVM node of
  * EVM_RPC_URL_<NETWORK> (viem `sendRawTransaction`, decisions 0021/0025), the Solana node of
@@ -136,16 +139,27 @@ export class WalletRelay {
    * lamports and its slot.
    */
   private async solanaOutcome(signature: string): Promise<ChainOutcome> {
-    let answer: { error?: { message?: string }; result?: { slot?: number; meta?: { err?: unknown; fee?: number } | null } | null };
+    const found = await this.solanaTransaction(signature);
+    if (found === null) return { status: 'pending' };
+    if (found.meta.err !== null && found.meta.err !== undefined) return { status: 'failed', reason: `The transaction failed on the network: ${JSON.stringify(found.meta.err)}.` };
+    return { status: 'confirmed', block: typeof found.slot === 'number' ? found.slot : null, feeUnits: typeof found.meta.fee === 'number' ? String(found.meta.fee) : null };
+  }
+
+  /**
+   * A Solana transaction by its signature (`getTransaction` at confirmed commitment) with its
+   * meta and slot; null while the node has none, answers an error or cannot be reached (both
+   * callers read that as still pending).
+   */
+  private async solanaTransaction(signature: string): Promise<(SolanaTransactionAnswer & { meta: NonNullable<SolanaTransactionAnswer['meta']> }) | null> {
+    let answer: { error?: { message?: string }; result?: SolanaTransactionAnswer | null };
     try {
       answer = await this.solanaCall('getTransaction', [signature, { encoding: 'json', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }]);
     } catch {
-      return { status: 'pending' };
+      return null;
     }
     const found = answer.result;
-    if (answer.error || !found || !found.meta) return { status: 'pending' };
-    if (found.meta.err !== null && found.meta.err !== undefined) return { status: 'failed', reason: `The transaction failed on the network: ${JSON.stringify(found.meta.err)}.` };
-    return { status: 'confirmed', block: typeof found.slot === 'number' ? found.slot : null, feeUnits: typeof found.meta.fee === 'number' ? String(found.meta.fee) : null };
+    if (answer.error || !found || !found.meta) return null;
+    return { ...found, meta: found.meta };
   }
 
   /**
@@ -194,14 +208,8 @@ export class WalletRelay {
 
   /** matchExternal on Solana: one transfer of the transaction must be from the wallet, of the asset, to `to`, of exactly `units`. */
   private async matchSolanaExternal(signature: string, expected: { asset: AssetCode; units: bigint; to: string; from: readonly string[] }): Promise<ChainOutcome> {
-    let answer: { error?: { message?: string }; result?: (SolanaRpcTransactionWithMeta & { slot?: number }) | null };
-    try {
-      answer = await this.solanaCall('getTransaction', [signature, { encoding: 'json', commitment: 'confirmed', maxSupportedTransactionVersion: 0 }]);
-    } catch {
-      return { status: 'pending' };
-    }
-    const found = answer.result;
-    if (answer.error || !found || !found.meta) return { status: 'pending' };
+    const found = await this.solanaTransaction(signature);
+    if (found === null) return { status: 'pending' };
     if (found.meta.err !== null && found.meta.err !== undefined) return { status: 'failed', reason: 'The transaction failed on the network.' };
     const transfers = new SolanaTransfers(await loadSolanaWeb3(), { registry: this.registry });
     const decoded = transfers.decodeRpc(found);

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE } from '@lib/core';
 import { AssetCode, NetworkId, defaultRegistry } from '@lib/chains';
 import type { Sql } from '@lib/database';
-import { ApiError, Page, pageRequest, splitListQuery, toPage } from '@lib/http';
+import { NewestFirstTable, Page, newestFirstPage, statusListQuery } from '@lib/http';
 import { isWalletTransactionId } from '../stream-categories';
 import type { WalletTransactionRecordedData } from './events';
 
@@ -107,6 +107,7 @@ function view(r: WalletTransactionRow): WalletTransactionView {
 }
 
 const COLUMNS = `id, business_id, wallet_id, mode, origin, status, asset, network, amount, from_address, to_address, tx_hash, speed, note, value_usd, network_fee_usd, failure_reason, created_at, confirmed_at, failed_at`;
+const WALLET_TRANSACTIONS_TABLE: NewestFirstTable = { list: WALLET_TRANSACTIONS_LIST, table: 'wallet_transactions', columns: COLUMNS, filterColumns: { status: 'status' } };
 
 /** Queries over the `wallet_transactions` projection, scoped by business: another business's send reads as none. */
 @Injectable()
@@ -127,24 +128,8 @@ export class WalletTransactionsReadModel {
 
   /** GET /wallet/transactions: newest first, filter `status`, paged by a cursor bound to this list and its filter. */
   async list(businessId: string, query: Record<string, unknown> | null | undefined): Promise<Page<WalletTransactionView>> {
-    const filters: { status: string | null } = { status: null };
-    const { page, params: given } = splitListQuery(query);
-    for (const [name, value] of given) {
-      if (name === 'status') {
-        if (!STATUSES.includes(value)) throw new ApiError('invalid_request', `status must be one of ${STATUSES.join(', ')}.`, 'status');
-        filters.status = value;
-      } else {
-        throw new ApiError('invalid_request', `${name} is not a known parameter.`, name);
-      }
-    }
-    const { limit, after } = pageRequest(WALLET_TRANSACTIONS_LIST, filters, page);
-    const params: unknown[] = [businessId];
-    const param = (value: unknown): string => `$${params.push(value)}`;
-    const where = ['business_id = $1'];
-    if (filters.status !== null) where.push(`status = ${param(filters.status)}`);
-    if (after) where.push(`(created_at, id) < (${param(after.created_at)}::timestamptz, ${param(after.id)})`);
-    const { rows } = await this.db.query<WalletTransactionRow>(`SELECT ${COLUMNS} FROM wallet_transactions WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${param(limit + 1)}`, params);
-    const paged = toPage(WALLET_TRANSACTIONS_LIST, filters, rows, limit, (r) => ({ created_at: new Date(r.created_at).toISOString(), id: r.id }));
+    const { page, filters } = statusListQuery(query, STATUSES);
+    const paged = await newestFirstPage<WalletTransactionRow>(this.db, WALLET_TRANSACTIONS_TABLE, businessId, filters, page);
     return { ...paged, data: paged.data.map(view) };
   }
 

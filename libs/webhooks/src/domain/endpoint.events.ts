@@ -1,3 +1,4 @@
+import { eventOf } from '@lib/eventstore';
 import { WEBHOOK_STREAM } from './stream-categories';
 
 /**
@@ -52,7 +53,5 @@ export const WEBHOOK_EVENT_TYPES: readonly WebhookEndpointEvent['type'][] = [
 
 /** An event read from the log as a webhook endpoint event, or null (another stream's, or an unknown type). */
 export function asWebhookEndpointEvent(event: { stream?: string; type: string; data: unknown }): WebhookEndpointEvent | null {
-  if (event.stream !== undefined && !WEBHOOK_STREAM.owns(event.stream)) return null;
-  if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(event.type)) return null;
-  return { type: event.type, data: event.data } as WebhookEndpointEvent;
+  return eventOf<WebhookEndpointEvent>(WEBHOOK_STREAM, WEBHOOK_EVENT_TYPES, event);
 }
