@@ -1,4 +1,4 @@
-import { Decider, DomainRefusal, decideBy, ignoreUnknown } from '@lib/domain';
+import { Decider, DomainRefusal, decideBy, ignoreUnknown, repeatedCreation } from '@lib/domain';
 import { AccountEmailEvent, AccountEvent, AccountRole, SessionEndReason, SessionStartedData, asAccountEmailEvent, asAccountEvent } from './events';
 
 /**
@@ -44,10 +44,7 @@ export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState>
     decideBy<AccountCommand, AccountState, void, AccountEvent>(
       {
         OpenAccount(c, s) {
-          if (s.account !== null) {
-            if (s.account.id === c.accountId) return [];
-            throw new Error(`account ${c.accountId} decided on the stream of ${s.account.id}`);
-          }
+          if (repeatedCreation('account', s.account?.id ?? null, c.accountId)) return [];
           return [{ type: 'AccountOpened', data: { account_id: c.accountId, email: c.email, password_hash: c.passwordHash, signup_id: c.signupId } }];
         },
         JoinBusiness(c, s) {

@@ -1,4 +1,4 @@
-import { Decider, DomainRefusal, decideBy, ignoreUnknown } from '@lib/domain';
+import { Decider, DomainRefusal, decideBy, ignoreUnknown, repeatedCreation } from '@lib/domain';
 import { EMAILED_CODE_RULES, emailedCodeAttempt, emailedCodeResend } from '@lib/limits';
 import { SignupCodeSentData, SignupEvent, SignupStartedData, asSignupEvent } from './events';
 
@@ -123,10 +123,7 @@ export const signupDecider: Decider<SignupCommand, SignupEvent, SignupState, Sig
     decideBy<SignupCommand, SignupState, SignupContext, SignupEvent>(
       {
         StartSignup(c, s) {
-          if (s.signup !== null) {
-            if (s.signup.id === c.signup.signup_id) return [];
-            throw new Error(`sign-up ${c.signup.signup_id} decided on the stream of ${s.signup.id}`);
-          }
+          if (repeatedCreation('sign-up', s.signup?.id ?? null, c.signup.signup_id)) return [];
           return [
             { type: 'SignupStarted', data: c.signup },
             { type: 'SignupCodeSent', data: c.code },

@@ -68,3 +68,15 @@ export function decideBy<Command extends { type: string }, State, Context, Event
   const handler = handlers[command.type as Command['type']] as (command: Command, state: State, context: Context) => Event[];
   return handler(command, state, context);
 }
+
+/**
+ * A creation decided on a stream that may hold its aggregate already (`existingId`; null: none
+ * yet): true when it holds this very one (a retry of the creation: decide nothing again), false
+ * when it holds none (decide the creation). Another aggregate's id there throws: a broken
+ * invariant (one aggregate a stream), never a refusal.
+ */
+export function repeatedCreation(kind: string, existingId: string | null, id: string): boolean {
+  if (existingId === null) return false;
+  if (existingId === id) return true;
+  throw new Error(`${kind} ${id} decided on the stream of ${existingId}`);
+}

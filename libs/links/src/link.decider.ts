@@ -1,4 +1,4 @@
-import { Decider, DomainRefusal, decideBy, ignoreUnknown } from '@lib/domain';
+import { Decider, DomainRefusal, decideBy, ignoreUnknown, repeatedCreation } from '@lib/domain';
 import { LinkEvent, LinkFields, asLinkEvent } from './events';
 
 /**
@@ -82,10 +82,7 @@ export const linkDecider: Decider<LinkCommand, LinkEvent, LinkState> = {
     decideBy<LinkCommand, LinkState, void, LinkEvent>(
       {
         CreateLink(c, s) {
-          if (s.link !== null) {
-            if (s.link.id === c.linkId) return [];
-            throw new Error(`link ${c.linkId} decided on the stream of ${s.link.id}`);
-          }
+          if (repeatedCreation('link', s.link?.id ?? null, c.linkId)) return [];
           return [{ type: 'LinkCreated', data: { link_id: c.linkId, business_id: c.businessId, mode: c.mode, code: c.code, ...fieldsOf(c.fields) } }];
         },
         UpdateLink(c, s) {

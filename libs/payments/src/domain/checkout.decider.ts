@@ -1,7 +1,7 @@
 import { AssetCode, NetworkId, confirmationsRequired, isValidTxHash, normalizeTxHash, otherEvmNetworksCarrying } from '@lib/chains';
 import { FeePayer, MoneyError, buildBreakdown, overpaid, quoteCryptoAmount, remaining, simulatedOverpaid, simulatedUnderpaid, validateCardPrice } from '@lib/money';
 import { CardAttemptStatus, CardReviewReason, CheckoutEvent, CheckoutReviewReason } from './checkout.events';
-import { CommandHandlers, Decider, decideBy, foldWith, ignoreUnknown, unhandled } from '@lib/domain';
+import { CommandHandlers, Decider, decideBy, foldWith, ignoreUnknown, repeatedCreation, unhandled } from '@lib/domain';
 import { PaymentDomainError } from './errors';
 import { DecideContext, REMAINDER_WAIT_MS, carried, fmt, laterOf, money, parse } from './shared';
 
@@ -486,10 +486,7 @@ export function cardRetryable(state: CardCheckoutState, now: Date): boolean {
 }
 
 function openCard(command: OpenCardCheckout, state: CheckoutState): CheckoutEvent[] {
-  if (state.status !== 'none') {
-    if (state.id === command.checkoutId) return [];
-    throw new Error(`checkout ${command.checkoutId} decided on the stream of ${state.id}`);
-  }
+  if (repeatedCreation('checkout', state.status === 'none' ? null : state.id, command.checkoutId)) return [];
   if (command.routes.length === 0) throw new PaymentDomainError('rail_unavailable', 'No card route is available for this checkout.', 'rail');
   const breakdown = money(() => buildBreakdown({ currency: command.currency, priceMinor: command.priceMinor, rail: 'card', feePayer: command.feePayer, feeRateBps: command.feeRateBps }));
   // §8 card price: what the card is charged (the breakdown's total), in the payment's own currency (decision 0026)
@@ -584,10 +581,7 @@ export function quoteEnded(state: CryptoCheckoutState, now: Date): boolean {
 }
 
 function open(command: OpenCryptoCheckout, state: CheckoutState, ctx: DecideContext): CheckoutEvent[] {
-  if (state.status !== 'none') {
-    if (state.id === command.checkoutId) return []; // a retry of the same opening
-    throw new Error(`checkout ${command.checkoutId} decided on the stream of ${state.id}`);
-  }
+  if (repeatedCreation('checkout', state.status === 'none' ? null : state.id, command.checkoutId)) return []; // a retry of the same opening
   if ((command.rail as string) !== 'crypto') throw new PaymentDomainError('wrong_rail', 'Only crypto checkouts are decided here.', 'rail');
   const { decimals } = carried(command.asset, command.network);
   const price = command.remainder ? command.remainder.priceMinor : command.priceMinor;

@@ -1,6 +1,6 @@
 import { AssetCode, NetworkId, normalizeTxHash } from '@lib/chains';
 import { FeePayer, buildBreakdown, buildReporting, customerFeeFor, fiatExponent, fiatValueOf, overpaid, quoteCryptoAmount, receivedValueMinor, remaining, validatePaymentAmount } from '@lib/money';
-import { CommandHandlers, Decider, decideBy, foldWith, ignoreUnknown } from '@lib/domain';
+import { CommandHandlers, Decider, decideBy, foldWith, ignoreUnknown, repeatedCreation } from '@lib/domain';
 import { PaymentDomainError } from './errors';
 import { PaymentDetails, PaymentEvent, PaymentReviewReason } from './payment.events';
 import { mergeMetadata } from './metadata';
@@ -386,10 +386,7 @@ function quoteTotal(state: LivePaymentState): number {
 }
 
 function create(command: CreatePayment, state: PaymentState): PaymentEvent[] {
-  if (state.status !== 'none') {
-    if (state.id === command.paymentId) return [];
-    throw new Error(`payment ${command.paymentId} decided on the stream of ${state.id}`);
-  }
+  if (repeatedCreation('payment', state.status === 'none' ? null : state.id, command.paymentId)) return [];
   const amount = money(() => validatePaymentAmount(command.amount, command.currency));
   const customerFee = money(() => customerFeeFor(amount, command.feeRateBps, command.feePayer));
   return [
