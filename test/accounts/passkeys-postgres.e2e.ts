@@ -1,4 +1,4 @@
-import { AccountsTestApp, Browser, challenge, PASSWORD, signUp, startAccountsApp } from './support';
+import { accountsAppForSuite, Browser, challenge, PASSWORD, signUp } from './support';
 import { SoftwareAuthenticator } from './software-authenticator';
 
 /**
@@ -6,14 +6,7 @@ import { SoftwareAuthenticator } from './software-authenticator';
  * account_passkeys projection and the counter, on the store a multi-process deployment uses.
  */
 describe('passkeys over HTTP on PostgreSQL', () => {
-  let app: AccountsTestApp;
-
-  beforeAll(async () => {
-    app = await startAccountsApp('postgres');
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = accountsAppForSuite({ kind: 'postgres', logs: false });
 
   it('steps up, adds a passkey, signs in with it (the counter recorded), steps up with it, removes it', async () => {
     const origin = new URL(app.api.base).origin;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AccountsTestApp, Browser, PASSWORD, signUp, startAccountsApp } from '../accounts/support';
+import { accountsAppForSuite, Browser, PASSWORD, signUp } from '../accounts/support';
 
 /**
  * Idempotency-Key with a dashboard session (spec §8 rules 5 and 6, issue #19 B17): kept per
@@ -9,14 +9,7 @@ import { AccountsTestApp, Browser, PASSWORD, signUp, startAccountsApp } from '..
  * keys of its own; a person's own routes (no business) keep keys per person.
  */
 describe('Idempotency-Key with a dashboard session', () => {
-  let app: AccountsTestApp;
-
-  beforeAll(async () => {
-    app = await startAccountsApp('embedded');
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = accountsAppForSuite({ logs: false });
 
   const withKey = async (secret: string, path: string, body: unknown, key: string) => {
     const response = await fetch(`${app.api.base}${path}`, {

@@ -1,8 +1,5 @@
-import jsQR from 'jsqr';
-import { PNG } from 'pngjs';
-import { Page } from 'playwright-core';
 import { appPerSuite, startApp } from '../support/fixtures';
-import { Browser, SHOWN, accessible, launchChromium, noErrors, pageSteps, shot } from './chromium';
+import { Browser, SHOWN, accessible, launchChromium, noErrors, pageSteps, qrOf, shot } from './chromium';
 
 /**
  * The hosted checkout page walked by a customer in real headless Chromium (Debian's
@@ -25,7 +22,7 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await browser?.close();
   });
   const suite = appPerSuite(() => startApp('embedded', { TRUSTED_PROXIES: 'loopback' }));
-  const { origin, openPage, pageUrl, checkoutIdOf, status, visible, getCheckout, ...steps } = pageSteps(() => browser, () => suite.api);
+  const { origin, openPage, pageUrl, checkoutIdOf, status, visible, getCheckout, sendExactlyToSucceeded, ...steps } = pageSteps(() => browser, () => suite.api);
   const newShop = (name = 'Sandbox Café') => steps.newShop(name);
 
   beforeAll(async () => {
@@ -53,13 +50,6 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await visible(page, 'expired');
     return { shop, payment, watched, page, ended };
   }
-
-  /** Decodes the QR code the element shows, from a screenshot of it. */
-  async function qrOf(page: Page, selector: string): Promise<string | null> {
-    const image = PNG.sync.read(await page.locator(selector).screenshot());
-    return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data ?? null;
-  }
-
 
   it('pays a simulated crypto payment to succeeded: choice, QR, copy, test-mode send, confirmations rising, receipt, back to the shop', async () => {
     const shop = await newShop();
@@ -196,10 +186,7 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await accessible(page, 'remainder');
     await shot(page, '2-03-remainder');
 
-    await page.click('#view-pay [data-simulate="exact"]');
-    await visible(page, 'confirming');
-    await shop.advance(60);
-    await visible(page, 'succeeded');
+    await sendExactlyToSucceeded(page, shop);
     const done = await shop.payment(payment.id);
     expect(done.status).toBe('succeeded');
     expect(done.events.map((e: { type: string }) => e.type)).toContain('remainder_paid');

@@ -1,6 +1,6 @@
 import { Page } from 'playwright-core';
 import { appPerSuite } from '../support/fixtures';
-import { SHOWN, accessible, appOnItsOwnPort, chromiumPerSuite, noErrors, pageSteps, shot } from './chromium';
+import { SHOWN, accessible, appOnItsOwnPort, chooseCard, chromiumPerSuite, noErrors, pageSteps, shot } from './chromium';
 
 /**
  * The card flows of the hosted checkout page walked by a customer in real headless Chromium
@@ -29,12 +29,19 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
 
   /** Card, then the e-mail and country, then Continue. */
   async function fillCardChoice(page: Page, fields: { email?: string; country?: string }): Promise<void> {
-    await page.getByLabel('Card', { exact: true }).check();
-    await page.locator('#card-fields').waitFor({ state: 'visible', ...SHOWN });
+    await chooseCard(page, fields);
     expect(await page.locator('#crypto-fields').isHidden()).toBe(true);
-    await page.getByLabel('E-mail for the receipt').fill(fields.email ?? '');
-    await page.getByLabel(/^Country/).fill(fields.country ?? '');
     await page.click('#choose-submit');
+  }
+
+  /** A new payment's page with Card chosen (fillCardChoice): on the card view, with its checkout's id. */
+  async function onCardView(fields: { email: string; country: string }) {
+    const shop = await newShop();
+    const payment = await shop.createPayment();
+    const watched = await openPage(pageUrl(payment));
+    await fillCardChoice(watched.page, fields);
+    await visible(watched.page, 'card');
+    return { shop, payment, watched, page: watched.page, id: checkoutIdOf(watched.page)! };
   }
 
   /** Pay by card (or Try again): the browser goes to the processor's secure page. */
@@ -58,10 +65,7 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
     const payment = await shop.createPayment({ amount: 2_500, description: 'Tea tin', success_url: 'https://shop.example/thanks' });
     const watched = await openPage(pageUrl(payment));
     const { page } = watched;
-    await page.getByLabel('Card', { exact: true }).check();
-    await page.locator('#card-fields').waitFor({ state: 'visible', ...SHOWN });
-    await page.getByLabel('E-mail for the receipt').fill('ann@example.com');
-    await page.getByLabel(/^Country/).fill('us');
+    await chooseCard(page, { email: 'ann@example.com', country: 'us' });
     await accessible(page, 'card choice');
     await shot(page, 'card-1-01-choose-card');
     await page.click('#choose-submit');
@@ -109,13 +113,7 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
   });
 
   it('a decline is shown in words, "Try again" takes the next route, and the card then goes through', async () => {
-    const shop = await newShop();
-    const payment = await shop.createPayment();
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
-    await fillCardChoice(page, { email: 'bo@example.com', country: 'DE' });
-    await visible(page, 'card');
-    const id = checkoutIdOf(page)!;
+    const { shop, payment, watched, page, id } = await onCardView({ email: 'bo@example.com', country: 'DE' });
     await toSecurePage(page, 'simulated_a');
     await payOnSecurePage(page, '4000 0000 0000 0002');
 
@@ -142,13 +140,7 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
   });
 
   it('a decline that must not be retried: said in words, no "Try again", another way to pay offered', async () => {
-    const shop = await newShop();
-    const payment = await shop.createPayment();
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
-    await fillCardChoice(page, { email: 'cy@example.com', country: 'FR' });
-    await visible(page, 'card');
-    const id = checkoutIdOf(page)!;
+    const { shop, watched, page, id } = await onCardView({ email: 'cy@example.com', country: 'FR' });
     await toSecurePage(page, 'simulated_a');
     await payOnSecurePage(page, '4100 0000 0000 0019');
 
@@ -171,13 +163,7 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
   });
 
   it('the challenge card: the processor’s challenge page, Complete, succeeded', async () => {
-    const shop = await newShop();
-    const payment = await shop.createPayment();
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
-    await fillCardChoice(page, { email: 'di@example.com', country: 'GB' });
-    await visible(page, 'card');
-    const id = checkoutIdOf(page)!;
+    const { shop, payment, watched, page, id } = await onCardView({ email: 'di@example.com', country: 'GB' });
     await toSecurePage(page, 'simulated_a');
     await payOnSecurePage(page, '4000 0000 0000 3220');
     await page.getByRole('button', { name: 'Complete' }).waitFor(SHOWN);

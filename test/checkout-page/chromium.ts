@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
 import { BrowserContext, ConsoleMessage, Page, Response, chromium } from 'playwright-core';
 import { Client, TestApi, businessWithKey, startApp } from '../support/fixtures';
 import { freePort } from '../support/free-port';
@@ -118,6 +120,20 @@ export async function appOnItsOwnPort(): Promise<TestApi> {
   return startApp('embedded', { TRUSTED_PROXIES: 'loopback', PORT: String(port), CHECKOUT_BASE_URL: `http://127.0.0.1:${port}/checkout` });
 }
 
+/** The text of the QR code shown at `selector`, read from a screenshot of it (null when none reads). */
+export async function qrOf(page: Page, selector: string): Promise<string | null> {
+  const image = PNG.sync.read(await page.locator(selector).screenshot());
+  return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data ?? null;
+}
+
+/** On the choice view: Card, its fields shown, the receipt e-mail and the country filled (Continue not yet pressed). */
+export async function chooseCard(page: Page, fields: { email?: string; country?: string }): Promise<void> {
+  await page.getByLabel('Card', { exact: true }).check();
+  await page.locator('#card-fields').waitFor({ state: 'visible', ...SHOWN });
+  await page.getByLabel('E-mail for the receipt').fill(fields.email ?? '');
+  await page.getByLabel(/^Country/).fill(fields.country ?? '');
+}
+
 /**
  * The steps both walks take on the running app (`api`) in the launched browser (`browser`): a
  * fresh simulated business, a watched page at a URL (its headers checked), the page URL of a
@@ -125,6 +141,7 @@ export async function appOnItsOwnPort(): Promise<TestApi> {
  */
 export function pageSteps(browser: () => Browser, api: () => TestApi) {
   const origin = () => `http://127.0.0.1:${api().port}`;
+  const visible = (page: Page, view: string) => page.locator(`#view-${view}`).waitFor({ state: 'visible', ...SHOWN });
   return {
     origin,
     /** A fresh simulated business (its own test clock), as a client signed with its secret key. */
@@ -137,7 +154,14 @@ export function pageSteps(browser: () => Browser, api: () => TestApi) {
     pageUrl: (payment: { url: string }, search = '') => `${origin()}${new URL(payment.url).pathname}${search}`,
     checkoutIdOf: (page: Page) => new URL(page.url()).searchParams.get('s'),
     status: (page: Page) => page.locator('#status').textContent(),
-    visible: (page: Page, view: string) => page.locator(`#view-${view}`).waitFor({ state: 'visible', ...SHOWN }),
+    visible,
+    /** The test-mode "send exactly" on the pay view, then every confirmation (one simulated block every 3 s) on `shop`'s clock: confirming, then succeeded. */
+    sendExactlyToSucceeded: async (page: Page, shop: Client) => {
+      await page.click('#view-pay [data-simulate="exact"]');
+      await visible(page, 'confirming');
+      await shop.advance(60);
+      await visible(page, 'succeeded');
+    },
     getCheckout: async (shop: Client, id: string) => {
       const answer = await shop.get(`/checkouts/${id}`);
       expect(answer.status).toBe(200);

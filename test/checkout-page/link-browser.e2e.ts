@@ -1,9 +1,6 @@
-import jsQR from 'jsqr';
-import { PNG } from 'pngjs';
-import { Page } from 'playwright-core';
 import type { Client } from '../support/fixtures';
 import { appPerSuite } from '../support/fixtures';
-import { SHOWN, accessible, appOnItsOwnPort, chromiumPerSuite, noErrors, pageSteps, shot } from './chromium';
+import { SHOWN, accessible, appOnItsOwnPort, chooseCard, chromiumPerSuite, noErrors, pageSteps, qrOf, shot } from './chromium';
 
 /**
  * A payment link's page walked by a customer in real headless Chromium (issues 12 and 13;
@@ -24,17 +21,12 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
     await b.context.route(`${SHOP}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!DOCTYPE html><html lang="en"><title>Shop</title><h1>Back at the shop</h1></html>' }));
   });
   const suite = appPerSuite(appOnItsOwnPort);
-  const { openPage, pageUrl, checkoutIdOf, status, visible, getCheckout, ...steps } = pageSteps(browser, () => suite.api);
+  const { openPage, pageUrl, checkoutIdOf, status, visible, getCheckout, sendExactlyToSucceeded, ...steps } = pageSteps(browser, () => suite.api);
 
   async function newLink(shop: Client, fields: Record<string, unknown> = {}): Promise<{ id: string; code: string; url: string }> {
     const answer = await shop.post('/links', { name: 'Blue mug', description: 'A blue mug, 350 ml', amount: 2_500, currency: 'USD', success_url: `${SHOP}/thanks`, ...fields });
     expect(answer.status).toBe(201);
     return answer.body.data;
-  }
-
-  async function qrOf(page: Page, selector: string): Promise<string | null> {
-    const image = PNG.sync.read(await page.locator(selector).screenshot());
-    return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data ?? null;
   }
 
   it('crypto: the link’s page, the e-mail it asks, the link’s payment made by the checkout, paid to succeeded, its receipt; the link page again starts afresh', async () => {
@@ -69,10 +61,7 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
     await visible(page, 'pay');
     await expect(page.locator('#view-pay [data-f="address"]').textContent()).resolves.toBe(checkout.crypto.address);
 
-    await page.click('#view-pay [data-simulate="exact"]');
-    await visible(page, 'confirming');
-    await shop.advance(60); // every confirmation (one simulated block every 3 s); the page polls until it shows the outcome
-    await visible(page, 'succeeded');
+    await sendExactlyToSucceeded(page, shop);
     expect((await shop.payment(payment.id)).status).toBe('succeeded');
     await expect(page.locator('#success-link').getAttribute('href')).resolves.toBe(`${SHOP}/thanks`);
     await shot(page, 'link-1-03-succeeded');
@@ -159,10 +148,7 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
     await accessible(page, 'link remainder');
     await shot(page, 'link-3-01-remainder');
 
-    await page.click('#view-pay [data-simulate="exact"]');
-    await visible(page, 'confirming');
-    await shop.advance(60);
-    await visible(page, 'succeeded');
+    await sendExactlyToSucceeded(page, shop);
     expect((await shop.payment(paymentId)).status).toBe('succeeded');
     noErrors(watched);
     await page.close();
@@ -173,10 +159,7 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
     const link = await newLink(shop);
     const watched = await openPage(pageUrl(link));
     const { page } = watched;
-    await page.getByLabel('Card', { exact: true }).check();
-    await page.locator('#card-fields').waitFor({ state: 'visible', ...SHOWN });
-    await page.getByLabel('E-mail for the receipt').fill('cy@example.com');
-    await page.getByLabel(/^Country/).fill('US');
+    await chooseCard(page, { email: 'cy@example.com', country: 'US' });
     await page.click('#choose-submit');
     await visible(page, 'card');
     const id = checkoutIdOf(page)!;

@@ -130,12 +130,16 @@ describe('checkout page routes (GET /checkout/<code>, outside /api/v1)', () => {
     expect(refused.body.error.code).toBe('not_accepting');
   });
 
-  it('resumes ?s=<checkout> only for a checkout of this payment; otherwise the payment’s current checkout', async () => {
+  /** A payment of the shop with its checkout open, and the checkout of another of its payments (a foreign `?s=`). */
+  async function checkoutAndForeign() {
     const shop = suite.shop.client;
     const payment = await shop.createPayment();
     const other = await shop.createPayment();
-    const first = await shop.openCheckout(payment);
-    const foreign = await shop.openCheckout(other);
+    return { payment, checkout: await shop.openCheckout(payment), foreign: await shop.openCheckout(other) };
+  }
+
+  it('resumes ?s=<checkout> only for a checkout of this payment; otherwise the payment’s current checkout', async () => {
+    const { payment, checkout: first, foreign } = await checkoutAndForeign();
     const resumed = pageData((await get(suite.api, `${pathOf(payment.url)}?s=${first.id}`)).body);
     expect(resumed.checkout).toMatchObject({ id: first.id, status: 'open', crypto: { payment_uri: first.crypto.payment_uri } });
     expect(resumed.checkout).not.toHaveProperty('email'); // the public checkout, as GET /checkouts/{id} without a key
@@ -148,11 +152,7 @@ describe('checkout page routes (GET /checkout/<code>, outside /api/v1)', () => {
   });
 
   it('answers the QR code of a checkout of this payment only, as SVG; 404 for another payment’s checkout or none', async () => {
-    const shop = suite.shop.client;
-    const payment = await shop.createPayment();
-    const other = await shop.createPayment();
-    const checkout = await shop.openCheckout(payment);
-    const foreign = await shop.openCheckout(other);
+    const { payment, checkout, foreign } = await checkoutAndForeign();
     const qr = await get(suite.api, `${pathOf(payment.url)}/qr.svg?s=${checkout.id}`);
     expect(qr.status).toBe(200);
     expect(qr.headers['content-type']).toBe('image/svg+xml; charset=utf-8');

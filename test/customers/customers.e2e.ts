@@ -1,4 +1,4 @@
-import { appPerSuite, businessWithKey, clientWithNewKey, expectQueriesRefused, startTestApi } from '../support/fixtures';
+import { appPerSuite, businessWithKey, clientWithNewKey, expectQueriesRefused, expectTwoPages, startTestApi } from '../support/fixtures';
 import { appWithReceiver } from '../webhooks/support';
 
 /**
@@ -201,12 +201,7 @@ describe('customers over HTTP', () => {
     const { client } = await businessWithKey(suite.api, true);
     const ids: string[] = [];
     for (const name of ['a', 'b', 'c']) ids.push((await client.post('/customers', { email: `${name}@list.example` })).body.data.id);
-    const first = await client.get('/customers?limit=2');
-    expect(first.body.data.map((c: { id: string }) => c.id)).toEqual([ids[2], ids[1]]);
-    expect(first.body.has_more).toBe(true);
-    const second = await client.get(`/customers?limit=2&cursor=${first.body.next_cursor}`);
-    expect(second.body).toMatchObject({ has_more: false, next_cursor: null });
-    expect(second.body.data.map((c: { id: string }) => c.id)).toEqual([ids[0]]);
+    const first = await expectTwoPages(client, '/customers', ids);
     expect((await client.get('/customers?email=B@LIST.example')).body.data.map((c: { id: string }) => c.id)).toEqual([ids[1]]);
 
     await client.createPayment();

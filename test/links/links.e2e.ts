@@ -1,7 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { DisableLinkCommand } from '@lib/links';
 import { ServicePauses } from '@lib/operations';
-import { Client, appPerSuite, businessWithKey, clientWithNewKey, expectQueriesRefused, startTestApi } from '../support/fixtures';
+import { Client, appPerSuite, businessWithKey, clientWithNewKey, expectQueriesRefused, expectTwoPages, startTestApi } from '../support/fixtures';
 import { appWithReceiver } from '../webhooks/support';
 
 /**
@@ -94,12 +94,7 @@ describe('payment links over HTTP', () => {
     const ids: string[] = [];
     for (const name of ['a', 'b', 'c']) ids.push((await createLink(client, { name })).id);
     await client.post(`/links/${ids[1]}/archive`);
-    const first = await client.get('/links?limit=2');
-    expect(first.body.data.map((l: { id: string }) => l.id)).toEqual([ids[2], ids[1]]);
-    expect(first.body.has_more).toBe(true);
-    const second = await client.get(`/links?limit=2&cursor=${first.body.next_cursor}`);
-    expect(second.body).toMatchObject({ has_more: false, next_cursor: null });
-    expect(second.body.data.map((l: { id: string }) => l.id)).toEqual([ids[0]]);
+    const first = await expectTwoPages(client, '/links', ids);
     expect((await client.get('/links?status=archived')).body.data.map((l: { id: string }) => l.id)).toEqual([ids[1]]);
     expect((await client.get('/links?status=active')).body.data.map((l: { id: string }) => l.id)).toEqual([ids[2], ids[0]]);
     const other = await client.get(`/links?status=active&cursor=${first.body.next_cursor}`);

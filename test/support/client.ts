@@ -113,6 +113,21 @@ export async function expectQueriesRefused(client: Client, path: string, cases: 
   }
 }
 
+/**
+ * GET `path` in pages of two over a list of three (`ids`, created oldest first): newest first,
+ * `has_more` on the first page, the second page the last. Answers the first page (its
+ * next_cursor serves the checks that follow).
+ */
+export async function expectTwoPages(client: Client, path: string, ids: readonly string[]): Promise<Answer> {
+  const first = await client.get(`${path}?limit=2`);
+  expect(first.body.data.map((o: { id: string }) => o.id)).toEqual([ids[2], ids[1]]);
+  expect(first.body.has_more).toBe(true);
+  const second = await client.get(`${path}?limit=2&cursor=${first.body.next_cursor}`);
+  expect(second.body).toMatchObject({ has_more: false, next_cursor: null });
+  expect(second.body.data.map((o: { id: string }) => o.id)).toEqual([ids[0]]);
+  return first;
+}
+
 export const SHOP_CONTACT = { website: 'https://shop.example', support_email: 'help@shop.example' };
 
 /** A business as created by `businessWithKey`: its keys, and a client signed with its secret key. */

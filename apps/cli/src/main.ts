@@ -59,6 +59,12 @@ async function using<R extends { close(): Promise<void> }, T>(open: (config: App
 const withStore = <T>(fn: (opened: OpenedStore) => Promise<T>) => using(openEventStore, fn);
 const withAdmin = <T>(fn: (admin: BusinessAdmin) => Promise<T>) => using(openBusinessAdmin, fn);
 
+/** `--reason`, required of an operator's action on a business, link or pause: the event records it. */
+const reasonOption = () => new Option('--reason <text>', 'why, for the record (at most 500 characters)').makeOptionMandatory();
+
+/** `--operator`, the actor the event records; `verb` says what they do ("suspends"). */
+const operatorOption = (verb: string) => new Option('--operator <name>', `who ${verb} it, recorded as the actor (default: the OS user name)`).default(defaultOperator());
+
 function program(): Command {
   const cli = new Command('payments').description('Operator CLI of the payments service').showHelpAfterError();
 
@@ -115,14 +121,14 @@ function program(): Command {
   businesses
     .command('suspend <business_id>')
     .description('suspend a business: no new payments or checkouts (open checkouts can finish) until reinstated')
-    .requiredOption('--reason <text>', 'why, for the record (at most 500 characters)')
-    .option('--operator <name>', 'who suspends it, recorded as the actor (default: the OS user name)', defaultOperator())
+    .addOption(reasonOption())
+    .addOption(operatorOption('suspends'))
     .option('--json', 'print the business as JSON')
     .action(async (businessId: string, options) => withAdmin((admin) => suspendBusiness(admin, businessId, options, out)));
   businesses
     .command('reinstate <business_id>')
     .description('lift a suspension')
-    .option('--operator <name>', 'who reinstates it, recorded as the actor (default: the OS user name)', defaultOperator())
+    .addOption(operatorOption('reinstates'))
     .option('--json', 'print the business as JSON')
     .action(async (businessId: string, options) => withAdmin((admin) => reinstateBusiness(admin, businessId, options, out)));
 
@@ -130,8 +136,8 @@ function program(): Command {
   links
     .command('disable <link_id>')
     .description('disable a payment link: its checkouts answer 404 link_not_found, the business cannot restore it (409 link_disabled)')
-    .requiredOption('--reason <text>', 'why, for the record (at most 500 characters)')
-    .option('--operator <name>', 'who disables it, recorded as the actor (default: the OS user name)', defaultOperator())
+    .addOption(reasonOption())
+    .addOption(operatorOption('disables'))
     .option('--json', 'print JSON')
     .action(async (linkId: string, options) => withAdmin((admin) => disableLink(admin, linkId, options, out)));
 
@@ -144,14 +150,14 @@ function program(): Command {
   pauses
     .command('set <target>')
     .description('pause checkouts | card_payments | signups | network:<network> (e.g. network:polygon)')
-    .requiredOption('--reason <text>', 'why, for the record (at most 500 characters)')
-    .option('--operator <name>', 'who pauses it, recorded as the actor (default: the OS user name)', defaultOperator())
+    .addOption(reasonOption())
+    .addOption(operatorOption('pauses'))
     .option('--json', 'print the pauses as JSON')
     .action(async (target: string, options) => withAdmin((admin) => setPause(admin, target, options, out)));
   pauses
     .command('clear <target>')
     .description('let a paused action go again')
-    .option('--operator <name>', 'who resumes it, recorded as the actor (default: the OS user name)', defaultOperator())
+    .addOption(operatorOption('resumes'))
     .option('--json', 'print the pauses as JSON')
     .action(async (target: string, options) => withAdmin((admin) => clearPause(admin, target, options, out)));
 

@@ -2372,51 +2372,17 @@ export interface components {
             last_used_at: string | null;
         };
         NewApiKey: {
-            /** @enum {string} */
-            kind: "api_key";
-            /** @description key_… */
-            id: string;
-            business_id: string;
-            /** @enum {string} */
-            type: "secret" | "publishable" | "restricted";
-            /** @enum {string} */
-            mode: "live" | "test";
-            name: string | null;
-            /** @description A restricted key’s grants (write implies read; a resource left out is not accessible); null for a secret key (every permission) and a publishable key (none). */
-            permissions: {
-                /** @enum {string} */
-                payments?: "read" | "write";
-                /** @enum {string} */
-                checkouts?: "read" | "write";
-                /** @enum {string} */
-                customers?: "read" | "write";
-                /** @enum {string} */
-                links?: "read" | "write";
-                /** @enum {string} */
-                webhooks?: "read" | "write";
-                /** @enum {string} */
-                events?: "read" | "write";
-                /** @enum {string} */
-                search?: "read" | "write";
-                /** @enum {string} */
-                wallet?: "read" | "write";
-                /** @enum {string} */
-                business?: "read" | "write";
-            } | null;
-            /** @description The key’s prefix and last 4 characters, e.g. `sk_live_…a1b2`: never the secret. */
-            redacted_key: string;
-            /** Format: date-time */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description When it was revoked (it then stops working and cannot be changed).
-             */
-            revoked_at: string | null;
-            /**
-             * Format: date-time
-             * @description When a request last authenticated with it, to within a minute; null if never.
-             */
-            last_used_at: string | null;
+            kind: components["schemas"]["ApiKey"]["kind"];
+            id: components["schemas"]["ApiKey"]["id"];
+            business_id: components["schemas"]["ApiKey"]["business_id"];
+            type: components["schemas"]["ApiKey"]["type"];
+            mode: components["schemas"]["ApiKey"]["mode"];
+            name: components["schemas"]["ApiKey"]["name"];
+            permissions: components["schemas"]["ApiKey"]["permissions"];
+            redacted_key: components["schemas"]["ApiKey"]["redacted_key"];
+            created_at: components["schemas"]["ApiKey"]["created_at"];
+            revoked_at: components["schemas"]["ApiKey"]["revoked_at"];
+            last_used_at: components["schemas"]["ApiKey"]["last_used_at"];
             /** @description The whole key, shown in this answer only: it is kept as a hash and cannot be shown again. */
             secret: string;
         };
@@ -2882,171 +2848,47 @@ export interface components {
         };
         /** @description A payment as GET /payments/{id} returns it; with include=customer, also its customer. */
         SearchPayment: {
-            /** @enum {string} */
-            kind: "payment";
-            /** @example pmt_… */
-            id: string;
-            /** @enum {string} */
-            status: "pending" | "underpaid" | "needs_review" | "succeeded" | "failed" | "canceled";
-            /** @description Price in minor units. */
-            amount: number;
-            /** @example USD */
-            currency: string;
-            /** @enum {string} */
-            fee_payer: "business" | "customer";
-            customer_fee: number;
-            /** @description Minor units of `currency` received. */
-            amount_received: number;
-            /** @description What the business receives, in minor units of `currency`: net = amount − fee − transaction_fee. */
-            reporting: {
-                currency: string;
-                amount: number;
-                fee: number;
-                transaction_fee: number;
-                customer_fee: number;
-                net: number;
-            };
-            /** @description Basis points. */
-            fee_rate_bps: number;
-            /** @description How the payment is paid. A card method has no coin, network or amounts (null). */
-            method: {
-                /** @enum {string} */
-                rail: "crypto" | "card";
-                /** @enum {string|null} */
-                asset: "USDC" | "USDT" | "BTC" | "ETH" | "SOL" | null;
-                /** @enum {string|null} */
-                network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin" | null;
-                /**
-                 * @description Decimal amount in the coin, no more decimals than the coin has.
-                 * @example 100.5
-                 */
-                amount: string | null;
-                /**
-                 * @description Decimal amount in the coin, no more decimals than the coin has.
-                 * @example 100.5
-                 */
-                expected_amount: string | null;
-                /**
-                 * @description Decimal amount in the coin, no more decimals than the coin has.
-                 * @example 100.5
-                 */
-                overpaid_amount: string | null;
-                from_address: string | null;
-                tx_hash: string | null;
-                explorer_url: string | null;
-                /** @description The card charged (card methods, once charged); null on a crypto method. */
-                card: {
-                    processor: string;
-                    /** @example visa */
-                    brand: string;
-                    /** @example 4242 */
-                    last4: string;
-                } | null;
-            } | null;
-            settlement: {
-                /** @enum {string} */
-                destination: "wallet";
-                /** @enum {string} */
-                asset: "USDC" | "USDT" | "BTC" | "ETH" | "SOL";
-                /** @enum {string} */
-                network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin";
-                /**
-                 * @description Decimal amount in the coin, no more decimals than the coin has.
-                 * @example 100.5
-                 */
-                amount: string;
-                wallet_id: string | null;
-                address: string | null;
-                tx_hash: string;
-                explorer_url: string | null;
-            } | null;
-            /** @example cst_… */
-            customer_id: string | null;
-            link_id: string | null;
-            /** @description The hosted checkout page: CHECKOUT_BASE_URL/<payment code>. */
-            url: string | null;
-            reference: string | null;
-            /** @description String keys to string values. */
-            metadata: {
-                [key: string]: string;
-            };
-            success_url: string | null;
-            cancel_url: string | null;
-            /** Format: date-time */
-            expires_at: string | null;
-            /** Format: date-time */
-            canceled_at: string | null;
-            /** Format: date-time */
-            confirmed_at: string | null;
-            checkout_id: string | null;
-            description: string | null;
-            country: string | null;
-            failure_code: string | null;
-            failure_message: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            /** @description The timeline, oldest first. */
-            events: {
-                /**
-                 * @description created, method_selected, detected, withdrawn (a chain reorganisation took the transfer away before it was final), confirmation, underpaid, expired, succeeded, remainder_requested, claimed, failed, remainder_paid, canceled, accepted
-                 * @example confirmation
-                 */
-                type: string;
-                /** Format: date-time */
-                created_at: string;
-                /** @description What the entry carries (null for created, expired, succeeded). */
-                data: {
-                    [key: string]: unknown;
-                } | null;
-            }[];
+            kind: components["schemas"]["Payment"]["kind"];
+            id: components["schemas"]["Payment"]["id"];
+            status: components["schemas"]["Payment"]["status"];
+            amount: components["schemas"]["Payment"]["amount"];
+            currency: components["schemas"]["Payment"]["currency"];
+            fee_payer: components["schemas"]["Payment"]["fee_payer"];
+            customer_fee: components["schemas"]["Payment"]["customer_fee"];
+            amount_received: components["schemas"]["Payment"]["amount_received"];
+            reporting: components["schemas"]["Payment"]["reporting"];
+            fee_rate_bps: components["schemas"]["Payment"]["fee_rate_bps"];
+            method: components["schemas"]["Payment"]["method"];
+            settlement: components["schemas"]["Payment"]["settlement"];
+            customer_id: components["schemas"]["Payment"]["customer_id"];
+            link_id: components["schemas"]["Payment"]["link_id"];
+            url: components["schemas"]["Payment"]["url"];
+            reference: components["schemas"]["Payment"]["reference"];
+            metadata: components["schemas"]["Payment"]["metadata"];
+            success_url: components["schemas"]["Payment"]["success_url"];
+            cancel_url: components["schemas"]["Payment"]["cancel_url"];
+            expires_at: components["schemas"]["Payment"]["expires_at"];
+            canceled_at: components["schemas"]["Payment"]["canceled_at"];
+            confirmed_at: components["schemas"]["Payment"]["confirmed_at"];
+            checkout_id: components["schemas"]["Payment"]["checkout_id"];
+            description: components["schemas"]["Payment"]["description"];
+            country: components["schemas"]["Payment"]["country"];
+            failure_code: components["schemas"]["Payment"]["failure_code"];
+            failure_message: components["schemas"]["Payment"]["failure_message"];
+            created_at: components["schemas"]["Payment"]["created_at"];
+            updated_at: components["schemas"]["Payment"]["updated_at"];
+            events: components["schemas"]["Payment"]["events"];
             /** @description include=customer only: the customer as GET /customers/{id} returns it; null when the payment names none. */
             customer?: {
-                /** @enum {string} */
-                kind: "customer";
-                /** @description cst_… */
-                id: string;
-                /** @description Null when never given (a customer known only from a payment’s e-mail). */
-                name: string | null;
-                email: string;
-                /** @description A blocked customer’s payments and checkouts are refused (403 customer_blocked). */
-                blocked: boolean;
-                /** @description "" when none. */
-                note: string;
-                /** @description Always present in API responses; null in webhook events (decision 0029). */
-                stats: {
-                    /** @description Payments naming the customer. */
-                    payments_count: number;
-                    /** @description Those not succeeded. */
-                    incomplete_count: number;
-                    volume: {
-                        /** @description The sum of the prices of its succeeded payments in the stats currency, integer minor units of currency. */
-                        amount: number;
-                        /** @description The stats currency: that of the latest succeeded payment, else of the latest payment; null without payments. */
-                        currency: string | null;
-                    };
-                    average: {
-                        /** @description That sum divided by their number, rounded down (0 without any), integer minor units of currency. */
-                        amount: number;
-                        /** @description The stats currency: that of the latest succeeded payment, else of the latest payment; null without payments. */
-                        currency: string | null;
-                    };
-                    /**
-                     * Format: date-time
-                     * @description When its latest payment was created.
-                     */
-                    last_payment_at: string | null;
-                    /**
-                     * @description The rail most of its succeeded payments used; null when none succeeded.
-                     * @enum {string|null}
-                     */
-                    preferred_rail: "crypto" | "card" | null;
-                } | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
+                kind: components["schemas"]["Customer"]["kind"];
+                id: components["schemas"]["Customer"]["id"];
+                name: components["schemas"]["Customer"]["name"];
+                email: components["schemas"]["Customer"]["email"];
+                blocked: components["schemas"]["Customer"]["blocked"];
+                note: components["schemas"]["Customer"]["note"];
+                stats: components["schemas"]["Customer"]["stats"];
+                created_at: components["schemas"]["Customer"]["created_at"];
+                updated_at: components["schemas"]["Customer"]["updated_at"];
             } | null;
         };
         /** @description A payment, customer or link as its own endpoint returns it; `kind` says which. */
@@ -3179,72 +3021,14 @@ export interface components {
         };
         /** @description The wallet just created (POST /wallet). */
         WalletWithRecoveryPhrase: {
-            /** @enum {string} */
-            kind: "wallet";
-            /** @description wal_… */
-            id: string;
-            /**
-             * @description `external` wallets keep their own keys (no recovery phrase here).
-             * @enum {string}
-             */
-            type: "created" | "imported" | "external";
-            /** @description Every network: whether the wallet receives there (a fresh address per checkout), and why not. */
-            networks: {
-                /** @enum {string} */
-                network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin";
-                assets: ("USDC" | "USDT" | "BTC" | "ETH" | "SOL")[];
-                receiving: boolean;
-                reason: string | null;
-            }[];
-            /** @description The public keys receiving addresses are derived from. */
-            keys: {
-                evm_xpub: string | null;
-                bitcoin_xpub: string | null;
-                solana_address: string | null;
-                solana_derived: boolean;
-            };
-            /** @description Addresses in use. */
-            addresses: {
-                /** @description Addresses checkouts reserved in this wallet. */
-                total: number;
-                /** @description The latest (at most 20), newest first. */
-                recent: {
-                    address: string;
-                    /** @enum {string} */
-                    network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin";
-                    index: number;
-                    checkout_id: string;
-                    payment_id: string;
-                    /** Format: date-time */
-                    reserved_at: string;
-                }[];
-            };
-            /** @description The deletion waiting for its 24-hour hold (DELETE /wallet); null while there is none. */
-            pending_change: {
-                /** @enum {string} */
-                kind: "wallet_change";
-                /** @description wcr_… */
-                id: string;
-                /** @enum {string} */
-                change: "delete";
-                /**
-                 * @description `pending` until `effective_at`; `canceled` by the e-mailed link or the dashboard; `applied` once the wallet was deleted.
-                 * @enum {string}
-                 */
-                status: "pending" | "canceled" | "applied";
-                wallet_id: string;
-                /**
-                 * Format: date-time
-                 * @description When the deletion takes effect (24 hours after it was asked for, in the business’s time); the wallet keeps receiving until then.
-                 */
-                effective_at: string;
-                /** Format: date-time */
-                canceled_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-            } | null;
-            /** Format: date-time */
-            created_at: string;
+            kind: components["schemas"]["Wallet"]["kind"];
+            id: components["schemas"]["Wallet"]["id"];
+            type: components["schemas"]["Wallet"]["type"];
+            networks: components["schemas"]["Wallet"]["networks"];
+            keys: components["schemas"]["Wallet"]["keys"];
+            addresses: components["schemas"]["Wallet"]["addresses"];
+            pending_change: components["schemas"]["Wallet"]["pending_change"];
+            created_at: components["schemas"]["Wallet"]["created_at"];
             /** @description A `created` wallet: its 24-word recovery phrase, shown this once. Null for imported and external wallets. */
             recovery_phrase: string | null;
         };
@@ -3341,24 +3125,15 @@ export interface components {
         };
         /** @description A webhook endpoint with its whole signing secret: the answer of POST /webhooks and POST /webhooks/{id}/rotate-secret, never replayed. */
         WebhookEndpointWithSecret: {
-            /** @enum {string} */
-            kind: "webhook";
-            /** @example whk_… */
-            id: string;
-            url: string;
-            description: string;
-            /** @description Event types delivered; ["*"] for every type. */
-            event_types: string[];
-            enabled: boolean;
-            /**
-             * @description A masked form of the signing secret: a fixed prefix, dots, and its last 4 characters.
-             * @example whsec_••••AbC=
-             */
-            secret_hint: string;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
+            kind: components["schemas"]["WebhookEndpoint"]["kind"];
+            id: components["schemas"]["WebhookEndpoint"]["id"];
+            url: components["schemas"]["WebhookEndpoint"]["url"];
+            description: components["schemas"]["WebhookEndpoint"]["description"];
+            event_types: components["schemas"]["WebhookEndpoint"]["event_types"];
+            enabled: components["schemas"]["WebhookEndpoint"]["enabled"];
+            secret_hint: components["schemas"]["WebhookEndpoint"]["secret_hint"];
+            created_at: components["schemas"]["WebhookEndpoint"]["created_at"];
+            updated_at: components["schemas"]["WebhookEndpoint"]["updated_at"];
             /** @description The whole signing secret (`whsec_` + standard base64), shown in this answer only: keep it to verify deliveries (Standard Webhooks). */
             secret: string;
             /**

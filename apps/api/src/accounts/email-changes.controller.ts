@@ -1,14 +1,10 @@
-import { Body, Controller, Post, Req } from '@nestjs/common';
+import { Body, Controller, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { StartEmailChangeCommand, StartEmailChangeRequest, UndoEmailChangeCommand, UndoEmailChangeRequest, VerifyEmailChangeCommand, VerifyEmailChangeRequest } from '@lib/accounts';
-import { AccountRoute, Public, SameOriginOnly } from '../auth/auth.decorators';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
-import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
-import { ApiErrors, dataOf } from '../platform/openapi';
-import { RateLimit } from '../platform/rate-limit.guard';
-import { PostAction } from '../platform/route-presets';
+import { ActionRoute, CreateRoute, publicForm } from '../platform/route-presets';
 import { visitorMeta } from './browser';
 import { EMAIL_CHANGE_SCHEMA, EMAIL_CHANGE_UNDO_SCHEMA } from './recovery-schemas';
 import { ACCOUNT_SCHEMA } from './schemas';
@@ -19,31 +15,29 @@ import { ACCOUNT_SCHEMA } from './schemas';
 export class MeEmailController {
   constructor(private readonly commands: CommandBus) {}
 
-  @ApiOperation({
+  @CreateRoute(undefined, {
     summary: 'Change the e-mail address: a 6-digit code is e-mailed to the new one',
     description:
       'The current password is checked (wrong ones count on the session’s own ladder: 429 `too_many_attempts`). At most 3 changes started per person an hour (429 `too_many_emails`). A new change replaces a pending one. Past the new address’s e-mail budget the answer is the same but nothing is sent.',
+    data: [EMAIL_CHANGE_SCHEMA, 'The change, waiting for its code.'],
+    errors: ['invalid_credentials', 'email_taken', 'too_many_emails', 'too_many_attempts', 'email_unavailable', 'cross_site_request'],
+    access: 'account',
+    rateLimit: 'me.email',
+    replay: false,
   })
-  @ApiCreatedResponse({ description: 'The change, waiting for its code.', schema: dataOf(EMAIL_CHANGE_SCHEMA) })
-  @ApiErrors('invalid_credentials', 'email_taken', 'too_many_emails', 'too_many_attempts', 'email_unavailable', 'cross_site_request')
-  @AccountRoute()
-  @RateLimit('me.email')
-  @IdempotencyKeyIgnored()
-  @Post()
   async start(@CurrentSession() session: SessionAuth, @Body() body: StartEmailChangeRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new StartEmailChangeCommand(session.accountId, session.sessionId, body, writeMeta(request))) };
   }
 
-  @ApiOperation({
+  @ActionRoute('verify', {
     summary: 'Confirm the e-mail change with its code',
     description:
       'The code is valid 15 minutes (400 `code_expired`); 5 wrong tries lock it (429 `too_many_attempts`: start again); the change lives a day. Once changed, the old address receives a link that undoes it (POST /email-changes/undo).',
+    data: [ACCOUNT_SCHEMA, 'The person, with the new address.'],
+    errors: ['verification_expired', 'invalid_code', 'code_expired', 'too_many_attempts', 'email_taken', 'email_unavailable', 'cross_site_request'],
+    access: 'account',
+    replay: false,
   })
-  @ApiOkResponse({ description: 'The person, with the new address.', schema: dataOf(ACCOUNT_SCHEMA) })
-  @ApiErrors('verification_expired', 'invalid_code', 'code_expired', 'too_many_attempts', 'email_taken', 'email_unavailable', 'cross_site_request')
-  @AccountRoute()
-  @IdempotencyKeyIgnored()
-  @PostAction('verify')
   async verify(@CurrentSession() session: SessionAuth, @Body() body: VerifyEmailChangeRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new VerifyEmailChangeCommand(session.accountId, body, writeMeta(request))) };
   }
@@ -55,18 +49,14 @@ export class MeEmailController {
 export class EmailChangesController {
   constructor(private readonly commands: CommandBus) {}
 
-  @ApiOperation({
+  @ActionRoute('undo', {
     summary: 'Undo an e-mail change through the link e-mailed to the old address',
     description:
       'Puts the old address back and ends every session. The password stops working (403 `password_reset_required` at sign-in) and a new one can be set through a reset link only after a day (409 `reset_on_hold`).',
+    data: [EMAIL_CHANGE_UNDO_SCHEMA, 'The change, undone.'],
+    errors: ['invalid_token', 'email_taken', 'cross_site_request'],
+    ...publicForm('tokens'),
   })
-  @ApiOkResponse({ description: 'The change, undone.', schema: dataOf(EMAIL_CHANGE_UNDO_SCHEMA) })
-  @ApiErrors('invalid_token', 'email_taken', 'cross_site_request')
-  @Public()
-  @SameOriginOnly()
-  @RateLimit('tokens')
-  @IdempotencyKeyIgnored()
-  @PostAction('undo')
   async undo(@Body() body: UndoEmailChangeRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new UndoEmailChangeCommand(body.token, visitorMeta(request))) };
   }

@@ -1,12 +1,10 @@
-import { Body, Controller, Get, Req } from '@nestjs/common';
+import { Body, Controller, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ChangePasswordCommand, ChangePasswordRequest, GetAccountQuery } from '@lib/accounts';
-import { AccountRoute } from '../auth/auth.decorators';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
-import { ApiErrors, dataOf } from '../platform/openapi';
-import { SensitiveAccountAction } from '../platform/route-presets';
+import { GetRoute, SensitiveAccountAction } from '../platform/route-presets';
 import { ACCOUNT_SCHEMA } from './schemas';
 
 /** The signed-in person (decision 0034): who they are, their businesses and roles, their password. */
@@ -18,11 +16,12 @@ export class MeController {
     private readonly queries: QueryBus,
   ) {}
 
-  @ApiOperation({ summary: 'The signed-in person, the businesses they act for and their roles' })
-  @ApiOkResponse({ description: 'The person.', schema: dataOf(ACCOUNT_SCHEMA) })
-  @ApiErrors('cross_site_request')
-  @AccountRoute()
-  @Get()
+  @GetRoute(undefined, {
+    summary: 'The signed-in person, the businesses they act for and their roles',
+    data: [ACCOUNT_SCHEMA, 'The person.'],
+    errors: ['cross_site_request'],
+    access: 'account',
+  })
   async get(@CurrentSession() session: SessionAuth) {
     return { data: await this.queries.execute(new GetAccountQuery(session.accountId)) };
   }

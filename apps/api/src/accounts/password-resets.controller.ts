@@ -1,6 +1,6 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { Body, Controller, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import {
   CheckPasswordResetCommand,
@@ -10,12 +10,7 @@ import {
   RequestPasswordResetCommand,
   RequestPasswordResetRequest,
 } from '@lib/accounts';
-import { RequiresChallenge } from '@lib/challenge';
-import { Public, SameOriginOnly } from '../auth/auth.decorators';
-import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
-import { ApiErrors, dataOf } from '../platform/openapi';
-import { RateLimit } from '../platform/rate-limit.guard';
-import { PostAction } from '../platform/route-presets';
+import { AcceptRoute, ActionRoute, publicForm } from '../platform/route-presets';
 import { visitorMeta } from './browser';
 import { PASSWORD_RESET_REQUEST_SCHEMA, PASSWORD_RESET_SCHEMA } from './recovery-schemas';
 
@@ -25,48 +20,36 @@ import { PASSWORD_RESET_REQUEST_SCHEMA, PASSWORD_RESET_SCHEMA } from './recovery
 export class PasswordResetsController {
   constructor(private readonly commands: CommandBus) {}
 
-  @ApiOperation({
+  @AcceptRoute(undefined, {
     summary: 'Ask for a password reset link',
     description:
       'The answer is the same whether or not an account uses the address. When one does, a link (valid an hour, once; a newer one replaces it) is e-mailed to it — at most 3 an hour and within the address’s e-mail budget; past them nothing is sent.',
+    data: [PASSWORD_RESET_REQUEST_SCHEMA, 'Asked.'],
+    errors: ['cross_site_request'],
+    ...publicForm('password_resets.create', 'password_reset'),
   })
-  @ApiAcceptedResponse({ description: 'Asked.', schema: dataOf(PASSWORD_RESET_REQUEST_SCHEMA) })
-  @ApiErrors('cross_site_request')
-  @Public()
-  @SameOriginOnly()
-  @RequiresChallenge('password_reset')
-  @RateLimit('password_resets.create')
-  @IdempotencyKeyIgnored()
-  @HttpCode(202)
-  @Post()
   async request(@Body() body: RequestPasswordResetRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new RequestPasswordResetCommand(body, visitorMeta(request))) };
   }
 
-  @ApiOperation({ summary: 'Check a password reset link before choosing the new password' })
-  @ApiOkResponse({ description: 'The link, usable.', schema: dataOf(PASSWORD_RESET_SCHEMA) })
-  @ApiErrors('invalid_token', 'cross_site_request')
-  @Public()
-  @SameOriginOnly()
-  @RateLimit('tokens')
-  @IdempotencyKeyIgnored()
-  @PostAction('check')
+  @ActionRoute('check', {
+    summary: 'Check a password reset link before choosing the new password',
+    data: [PASSWORD_RESET_SCHEMA, 'The link, usable.'],
+    errors: ['invalid_token', 'cross_site_request'],
+    ...publicForm('tokens'),
+  })
   async check(@Body() body: CheckPasswordResetRequest) {
     return { data: await this.commands.execute(new CheckPasswordResetCommand(body.token)) };
   }
 
-  @ApiOperation({
+  @ActionRoute('confirm', {
     summary: 'Set a new password through a reset link',
     description:
       'Ends every session of the person and clears the failed-password count of the address (a password that stopped working after 100 failures works again). After an undone e-mail change, 409 `reset_on_hold` until a day has passed (`Retry-After`).',
+    data: [PASSWORD_RESET_SCHEMA, 'The link, now used.'],
+    errors: ['invalid_token', 'weak_password', 'reset_on_hold', 'cross_site_request'],
+    ...publicForm('tokens'),
   })
-  @ApiOkResponse({ description: 'The link, now used.', schema: dataOf(PASSWORD_RESET_SCHEMA) })
-  @ApiErrors('invalid_token', 'weak_password', 'reset_on_hold', 'cross_site_request')
-  @Public()
-  @SameOriginOnly()
-  @RateLimit('tokens')
-  @IdempotencyKeyIgnored()
-  @PostAction('confirm')
   async confirm(@Body() body: ConfirmPasswordResetRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new ConfirmPasswordResetCommand(body, visitorMeta(request))) };
   }

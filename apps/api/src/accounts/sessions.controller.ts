@@ -1,16 +1,14 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EndSessionCommand, ListSessionsQuery, SignInCommand, SignInRequest } from '@lib/accounts';
-import { RequiresChallenge } from '@lib/challenge';
-import { AccountRoute, Public, SameOriginOnly } from '../auth/auth.decorators';
+import { AccountRoute } from '../auth/auth.decorators';
 import { DashboardCookies } from '../auth/cookies';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
-import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
-import { RateLimit } from '../platform/rate-limit.guard';
 import { listOf } from '../platform/resource-schemas';
+import { CreateRoute, DeleteRoute, publicForm } from '../platform/route-presets';
 import { browserOf, visitorMeta } from './browser';
 import { SESSION_SCHEMA } from './schemas';
 import { TWO_FACTOR_CHALLENGE_SCHEMA } from './two-factor-schemas';
@@ -25,20 +23,15 @@ export class SessionsController {
     private readonly cookies: DashboardCookies,
   ) {}
 
-  @ApiOperation({
+  @ApiOkResponse({ description: 'Two-step sign-in is on: no session yet, a challenge to answer at POST /sessions/two-factor (decision 0036).', schema: dataOf(TWO_FACTOR_CHALLENGE_SCHEMA) })
+  @CreateRoute(undefined, {
     summary: 'Sign in with an e-mail address and a password',
     description:
       'Sets the session and device cookies. Wrong passwords per address lock sign-in for 1 minute after 5, 5 after 10, 15 after 15, an hour after 20 and every 5 more (429 `too_many_attempts`); after 100 the password stops working (403 `password_reset_required`); a browser that signed in before keeps its own count.',
+    data: [SESSION_SCHEMA, 'The new session.'],
+    errors: ['invalid_credentials', 'too_many_attempts', 'password_reset_required', 'cross_site_request'],
+    ...publicForm('sessions.create', 'sign_in'),
   })
-  @ApiCreatedResponse({ description: 'The new session.', schema: dataOf(SESSION_SCHEMA) })
-  @ApiOkResponse({ description: 'Two-step sign-in is on: no session yet, a challenge to answer at POST /sessions/two-factor (decision 0036).', schema: dataOf(TWO_FACTOR_CHALLENGE_SCHEMA) })
-  @ApiErrors('invalid_credentials', 'too_many_attempts', 'password_reset_required', 'cross_site_request')
-  @Public()
-  @SameOriginOnly()
-  @RequiresChallenge('sign_in')
-  @RateLimit('sessions.create')
-  @IdempotencyKeyIgnored()
-  @Post()
   async signIn(@Body() body: SignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const started = await this.commands.execute(new SignInCommand(body, browserOf(request, this.cookies), visitorMeta(request)));
     // two-step sign-in on: 200 and a challenge, no cookie (POST /sessions/two-factor answers it; decision 0036)
@@ -60,24 +53,26 @@ export class SessionsController {
     return this.queries.execute(new ListSessionsQuery(session.accountId, session.sessionId));
   }
 
-  @ApiOperation({ summary: 'Sign out: end the current session', description: 'Clears the session cookie.' })
-  @ApiOkResponse({ description: 'The session, as it was.', schema: dataOf(SESSION_SCHEMA) })
-  @ApiErrors('cross_site_request')
-  @AccountRoute()
-  @HttpCode(200)
-  @Delete('current')
+  @DeleteRoute('current', {
+    summary: 'Sign out: end the current session',
+    description: 'Clears the session cookie.',
+    data: [SESSION_SCHEMA, 'The session, as it was.'],
+    errors: ['cross_site_request'],
+    access: 'account',
+  })
   async signOut(@CurrentSession() session: SessionAuth, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const ended = await this.commands.execute(new EndSessionCommand(session.accountId, session.sessionId, session.sessionId, 'signed_out', writeMeta(request)));
     this.cookies.clear(reply, 'session');
     return { data: ended };
   }
 
-  @ApiOperation({ summary: 'End another of the person’s sessions', description: 'The current session is 409 `current_session`: sign out instead (DELETE /sessions/current).' })
-  @ApiOkResponse({ description: 'The session, as it was.', schema: dataOf(SESSION_SCHEMA) })
-  @ApiErrors('current_session', 'cross_site_request')
-  @AccountRoute()
-  @HttpCode(200)
-  @Delete(':id')
+  @DeleteRoute(':id', {
+    summary: 'End another of the person’s sessions',
+    description: 'The current session is 409 `current_session`: sign out instead (DELETE /sessions/current).',
+    data: [SESSION_SCHEMA, 'The session, as it was.'],
+    errors: ['current_session', 'cross_site_request'],
+    access: 'account',
+  })
   async end(@CurrentSession() session: SessionAuth, @Param('id') id: string, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new EndSessionCommand(session.accountId, id, session.sessionId, 'revoked', writeMeta(request))) };
   }

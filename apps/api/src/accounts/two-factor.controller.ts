@@ -1,6 +1,6 @@
-import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   CompleteTwoFactorSignInCommand,
@@ -12,13 +12,9 @@ import {
   GetTwoFactorQuery,
   StartTwoFactorSetupCommand,
 } from '@lib/accounts';
-import { AccountRoute, Public, SameOriginOnly } from '../auth/auth.decorators';
 import { DashboardCookies } from '../auth/cookies';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
-import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
-import { ApiErrors, dataOf } from '../platform/openapi';
-import { RateLimit } from '../platform/rate-limit.guard';
-import { SensitiveAccountAction, SensitiveAccountRoute } from '../platform/route-presets';
+import { CreateRoute, GetRoute, SENSITIVE_ACCOUNT, SensitiveAccountAction, publicForm } from '../platform/route-presets';
 import { browserOf, visitorMeta } from './browser';
 import { SESSION_SCHEMA } from './schemas';
 import { TWO_FACTOR_ENABLED_SCHEMA, TWO_FACTOR_SCHEMA, TWO_FACTOR_SETUP_SCHEMA } from './two-factor-schemas';
@@ -37,25 +33,24 @@ export class TwoFactorController {
     private readonly queries: QueryBus,
   ) {}
 
-  @ApiOperation({ summary: 'The signed-in person’s two-step sign-in: on or off, recovery codes left' })
-  @ApiOkResponse({ description: 'Two-step sign-in.', schema: dataOf(TWO_FACTOR_SCHEMA) })
-  @ApiErrors('cross_site_request')
-  @AccountRoute()
-  @Get()
+  @GetRoute(undefined, {
+    summary: 'The signed-in person’s two-step sign-in: on or off, recovery codes left',
+    data: [TWO_FACTOR_SCHEMA, 'Two-step sign-in.'],
+    errors: ['cross_site_request'],
+    access: 'account',
+  })
   async get(@CurrentSession() session: SessionAuth) {
     return { data: await this.queries.execute(new GetTwoFactorQuery(session.accountId)) };
   }
 
-  @ApiOperation({
+  @CreateRoute('setup', {
     summary: 'Set up two-step sign-in: a new TOTP secret, its otpauth:// URI and QR code',
     description:
       'Valid 10 minutes, in this session only: turn it on with POST /me/two-factor. A new setup replaces the last. Already on: 409 `two_factor_enabled`. The secret is shown only in this answer and kept encrypted.',
+    data: [TWO_FACTOR_SETUP_SCHEMA, 'The setup.'],
+    errors: ['two_factor_enabled', 'cross_site_request'],
+    ...SENSITIVE_ACCOUNT,
   })
-  @ApiCreatedResponse({ description: 'The setup.', schema: dataOf(TWO_FACTOR_SETUP_SCHEMA) })
-  @ApiErrors('two_factor_enabled', 'cross_site_request')
-  @SensitiveAccountRoute()
-  @HttpCode(201)
-  @Post('setup')
   async setup(@CurrentSession() session: SessionAuth, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new StartTwoFactorSetupCommand(session.accountId, session.email, session.sessionId, writeMeta(request))) };
   }
@@ -92,18 +87,14 @@ export class TwoFactorSignInController {
     private readonly cookies: DashboardCookies,
   ) {}
 
-  @ApiOperation({
+  @CreateRoute(undefined, {
     summary: 'Sign in, second step: the challenge and a code from the authenticator app or a recovery code',
     description:
       'Sets the session and device cookies, as sign-in does. A challenge is valid 5 minutes and answered once (400 `challenge_expired`); a wrong, reused or malformed code is 400 `invalid_code`; 5 wrong codes across the person’s challenges lock codes for 15 minutes (429 `too_many_attempts` with Retry-After). A TOTP code works once; each recovery code works once.',
+    data: [SESSION_SCHEMA, 'The new session.'],
+    errors: ['challenge_expired', 'invalid_code', 'too_many_attempts', 'cross_site_request'],
+    ...publicForm('sessions.two_factor'),
   })
-  @ApiCreatedResponse({ description: 'The new session.', schema: dataOf(SESSION_SCHEMA) })
-  @ApiErrors('challenge_expired', 'invalid_code', 'too_many_attempts', 'cross_site_request')
-  @Public()
-  @SameOriginOnly()
-  @RateLimit('sessions.two_factor')
-  @IdempotencyKeyIgnored()
-  @Post()
   async complete(@Body() body: CompleteTwoFactorSignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const started = await this.commands.execute(new CompleteTwoFactorSignInCommand(body, browserOf(request, this.cookies), visitorMeta(request)));
     this.cookies.set(reply, 'session', started.sessionToken);

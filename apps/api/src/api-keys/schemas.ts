@@ -1,6 +1,6 @@
 import type { SchemaObject } from '@nestjs/swagger';
 import { ACCESS_LEVELS, KEY_KINDS, KEY_MODES, RESOURCES } from '@lib/businesses';
-import { nullable, object, ref, str, timestamp } from '../platform/resource-schemas';
+import { nullable, object, propertiesOf, ref, str, timestamp } from '../platform/resource-schemas';
 
 /** OpenAPI schemas of the API key routes (decision 0039), as apiKeyView renders a key. */
 export const API_KEY_SCHEMA = ref('ApiKey');
@@ -27,5 +27,5 @@ const keyProperties = {
 
 export const API_KEY_COMPONENTS: Record<string, SchemaObject> = {
   ApiKey: object(keyProperties),
-  NewApiKey: object({ ...keyProperties, secret: { ...str, description: 'The whole key, shown in this answer only: it is kept as a hash and cannot be shown again.' } }),
+  NewApiKey: object({ ...propertiesOf('ApiKey', keyProperties), secret: { ...str, description: 'The whole key, shown in this answer only: it is kept as a hash and cannot be shown again.' } }),
 };

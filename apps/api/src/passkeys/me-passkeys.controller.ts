@@ -1,17 +1,14 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Param, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AddPasskeyCommand, AddPasskeyRequest, ListPasskeysQuery, RemovePasskeyCommand, StartPasskeyRegistrationCommand } from '@lib/accounts';
 import { APP_CONFIG, AppConfig } from '@lib/core';
 import { AccountRoute } from '../auth/auth.decorators';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
-import { RequiresStepUp } from '../auth/step-up';
-import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
-import { ApiErrors, dataOf } from '../platform/openapi';
-import { RateLimit } from '../platform/rate-limit.guard';
+import { ApiErrors } from '../platform/openapi';
 import { listOf } from '../platform/resource-schemas';
-import { PostAction } from '../platform/route-presets';
+import { ActionRoute, CreateRoute, DeleteRoute } from '../platform/route-presets';
 import { relyingPartyOf } from './relying-party';
 import { CREATION_OPTIONS_SCHEMA, PASSKEY_SCHEMA } from './schemas';
 
@@ -25,32 +22,30 @@ export class MePasskeysController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @ApiOperation({
+  @ActionRoute('registration/options', {
     summary: 'Start adding a passkey: the options for navigator.credentials.create()',
     description: 'Needs a step-up within 15 minutes. The challenge is valid five minutes, once, in this session. An account with 10 passkeys is 409 `passkey_limit`.',
+    data: [CREATION_OPTIONS_SCHEMA, 'The WebAuthn creation options.'],
+    errors: ['passkey_limit', 'cross_site_request'],
+    access: 'account',
+    stepUp: true,
+    rateLimit: 'me.passkeys',
+    replay: false,
   })
-  @ApiOkResponse({ description: 'The WebAuthn creation options.', schema: dataOf(CREATION_OPTIONS_SCHEMA) })
-  @ApiErrors('passkey_limit', 'cross_site_request')
-  @AccountRoute()
-  @RequiresStepUp()
-  @RateLimit('me.passkeys')
-  @IdempotencyKeyIgnored()
-  @PostAction('registration/options')
   async options(@CurrentSession() session: SessionAuth, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new StartPasskeyRegistrationCommand(session.accountId, session.sessionId, relyingPartyOf(request, this.config))) };
   }
 
-  @ApiOperation({
+  @CreateRoute(undefined, {
     summary: 'Add a passkey: the browser’s answer to the registration options',
     description:
       'Needs a step-up within 15 minutes. An answer that cannot be verified, or to no waiting options, is 400 `passkey_failed`; a passkey already on an account 409 `passkey_exists`; at most 10 per account (409 `passkey_limit`).',
+    data: [PASSKEY_SCHEMA, 'The passkey.'],
+    errors: ['passkey_failed', 'passkey_exists', 'passkey_limit', 'cross_site_request'],
+    access: 'account',
+    stepUp: true,
+    rateLimit: 'me.passkeys',
   })
-  @ApiCreatedResponse({ description: 'The passkey.', schema: dataOf(PASSKEY_SCHEMA) })
-  @ApiErrors('passkey_failed', 'passkey_exists', 'passkey_limit', 'cross_site_request')
-  @AccountRoute()
-  @RequiresStepUp()
-  @RateLimit('me.passkeys')
-  @Post()
   async add(@CurrentSession() session: SessionAuth, @Body() body: AddPasskeyRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new AddPasskeyCommand(session.accountId, session.sessionId, body, relyingPartyOf(request, this.config), writeMeta(request))) };
   }
@@ -64,16 +59,14 @@ export class MePasskeysController {
     return this.queries.execute(new ListPasskeysQuery(session.accountId));
   }
 
-  @ApiOperation({
+  @DeleteRoute(':id', {
     summary: 'Remove a passkey',
     description: 'Needs a step-up within 15 minutes. Removing the only way left to sign in (no password, no other passkey) is 409 `last_sign_in_method`.',
+    data: [PASSKEY_SCHEMA, 'The passkey, as it was.'],
+    errors: ['last_sign_in_method', 'cross_site_request'],
+    access: 'account',
+    stepUp: true,
   })
-  @ApiOkResponse({ description: 'The passkey, as it was.', schema: dataOf(PASSKEY_SCHEMA) })
-  @ApiErrors('last_sign_in_method', 'cross_site_request')
-  @AccountRoute()
-  @RequiresStepUp()
-  @HttpCode(200)
-  @Delete(':id')
   async remove(@CurrentSession() session: SessionAuth, @Param('id') id: string, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new RemovePasskeyCommand(session.accountId, id, writeMeta(request))) };
   }

@@ -1,17 +1,12 @@
-import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Inject, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PasskeySignInCommand, PasskeySignInRequest, StartPasskeySignInCommand } from '@lib/accounts';
-import { RequiresChallenge } from '@lib/challenge';
 import { APP_CONFIG, AppConfig } from '@lib/core';
-import { Public, SameOriginOnly } from '../auth/auth.decorators';
 import { DashboardCookies } from '../auth/cookies';
 import { browserOf, visitorMeta } from '../accounts/browser';
-import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
-import { ApiErrors, dataOf } from '../platform/openapi';
-import { RateLimit } from '../platform/rate-limit.guard';
-import { PostAction } from '../platform/route-presets';
+import { ActionRoute, CreateRoute, publicForm } from '../platform/route-presets';
 import { SESSION_SCHEMA } from '../accounts/schemas';
 import { relyingPartyOf } from './relying-party';
 import { REQUEST_OPTIONS_SCHEMA } from './schemas';
@@ -30,37 +25,28 @@ export class PasskeysController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @ApiOperation({
+  @ActionRoute('options', {
     summary: 'Start signing in with a passkey: the options for navigator.credentials.get()',
     description:
       'A sign-in: it needs a bot-challenge token (spec §5.9; the verify step needs none). Sets the `webauthn` cookie: the answer must come from this browser, within five minutes, once. Any of the person’s passkeys (discoverable credentials); user verification required.',
+    data: [REQUEST_OPTIONS_SCHEMA, 'The WebAuthn request options.'],
+    errors: ['cross_site_request'],
+    ...publicForm('passkeys.authentication', 'sign_in'),
   })
-  @ApiOkResponse({ description: 'The WebAuthn request options.', schema: dataOf(REQUEST_OPTIONS_SCHEMA) })
-  @ApiErrors('cross_site_request')
-  @Public()
-  @SameOriginOnly()
-  @RequiresChallenge('sign_in')
-  @RateLimit('passkeys.authentication')
-  @IdempotencyKeyIgnored()
-  @PostAction('options')
   async options(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const { options, browserToken } = await this.commands.execute(new StartPasskeySignInCommand(relyingPartyOf(request, this.config)));
     this.cookies.set(reply, 'webauthn', browserToken);
     return { data: options };
   }
 
-  @ApiOperation({
+  @CreateRoute('verify', {
     summary: 'Sign in with a passkey: the browser’s answer to the options',
     description:
       'Sets the session and device cookies. A passkey on no account is 400 `passkey_unknown`; an answer that cannot be verified, from another browser, to used or expired options, or with a counter that did not grow, 400 `passkey_failed`.',
+    data: [SESSION_SCHEMA, 'The new session.'],
+    errors: ['passkey_failed', 'passkey_unknown', 'cross_site_request'],
+    ...publicForm('passkeys.authentication'),
   })
-  @ApiCreatedResponse({ description: 'The new session.', schema: dataOf(SESSION_SCHEMA) })
-  @ApiErrors('passkey_failed', 'passkey_unknown', 'cross_site_request')
-  @Public()
-  @SameOriginOnly()
-  @RateLimit('passkeys.authentication')
-  @IdempotencyKeyIgnored()
-  @Post('verify')
   async verify(@Body() body: PasskeySignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const browserToken = this.cookies.read(request, 'webauthn');
     this.cookies.clear(reply, 'webauthn');

@@ -24,6 +24,20 @@ export function object(properties: Record<string, SchemaObject | ReferenceObject
 }
 
 /**
+ * The `properties` of the component `name` by reference to its own
+ * (`#/components/schemas/<name>/properties/<property>`), for a component that is that object with
+ * more (spread them and add). OpenAPI 3.0's allOf cannot extend a closed object (the referenced
+ * one's `additionalProperties: false` would refuse the added fields), and a copy would repeat
+ * every property in the document and in the generated client.
+ */
+export function propertiesOf(name: string, properties: Record<string, unknown>): Record<string, ReferenceObject> {
+  return Object.fromEntries(Object.keys(properties).map((p) => [p, { $ref: `${ref(name).$ref}/properties/${p}` }]));
+}
+
+/** The closed object `schema`, the component `name`, again with its properties by reference (propertiesOf). */
+export const sameAs = (name: string, schema: SchemaObject): SchemaObject => ({ ...schema, properties: propertiesOf(name, schema.properties ?? {}) });
+
+/**
  * A list response (spec §2 Lists) of `item`, a component reference: `<Name>List`, a named
  * component that platform/openapi.ts derives from the `ListEnvelope` component.
  */

@@ -1,9 +1,11 @@
 import { Delete, Get, HttpCode, Patch, Post, applyDecorators } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery } from '@nestjs/swagger';
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import type { Access, Resource } from '@lib/businesses';
+import { type ChallengeForm, RequiresChallenge } from '@lib/challenge';
 import type { ErrorCode } from '@lib/http';
-import { AccountRoute, LiveModeAction, Public, RequiresPermission } from '../auth/auth.decorators';
+import { AccountRoute, DashboardOnly, LiveModeAction, Public, RequiresPermission, SameOriginOnly } from '../auth/auth.decorators';
+import { RequiresStepUp } from '../auth/step-up';
 import { IdempotencyKeyIgnored } from './idempotency.interceptor';
 import { ApiErrors, dataOf } from './openapi';
 import { RateLimit } from './rate-limit.guard';
@@ -31,14 +33,6 @@ export function ApiPage(item: ReferenceObject, description: string, cursor?: str
 }
 
 /**
- * A signed-in person's sensitive change of their own (the current password or a second factor
- * checked: /me/password, /me/two-factor, /sessions/current/step-up): a session-only route
- * (@AccountRoute), counted on the `me.sensitive` rate limit, and never stored for replay (§8.8:
- * the Idempotency-Key is ignored).
- */
-export const SensitiveAccountRoute = () => applyDecorators(AccountRoute(), RateLimit('me.sensitive'), IdempotencyKeyIgnored());
-
-/**
  * A POST that acts on an object that already exists (cancel, resend, rotate-secret, …): it
  * answers 200 with the object, not 201, and so does a replay of it (the idempotency interceptor
  * replays the route's static status).
@@ -46,38 +40,88 @@ export const SensitiveAccountRoute = () => applyDecorators(AccountRoute(), RateL
 export const PostAction = (path: string) => applyDecorators(HttpCode(200), Post(path));
 
 /**
- * What a route says of itself, in one place instead of a stack of five or six decorators:
+ * Who may call a route and what it is held to (each key one decorator), for RouteRules and the
+ * route presets below:
+ * - `access`: the permission a key needs (@RequiresPermission); `'public'` (@Public);
+ *   `'same-origin'`, public but from the dashboard's own pages only (@Public, @SameOriginOnly:
+ *   sign-up, sign-in, the e-mailed links); `'account'`, the signed-in person (@AccountRoute);
+ * - `dashboardOnly`: dashboard sessions only (@DashboardOnly); `stepUp`: a session needs a
+ *   step-up within 15 minutes (@RequiresStepUp);
+ * - `challenge`: the bot challenge of that form (@RequiresChallenge);
+ * - `live`: refused to a test key on a live business (@LiveModeAction);
+ * - `rateLimit`: the rule of RATE_LIMITS it counts against (@RateLimit);
+ * - `replay: false`: never stored for replay (§8.8: the Idempotency-Key is ignored), for answers
+ *   that set cookies, carry a secret or check a password.
+ */
+export interface RouteRules {
+  access?: [Resource, Access] | 'public' | 'same-origin' | 'account';
+  dashboardOnly?: true;
+  stepUp?: true;
+  challenge?: ChallengeForm;
+  live?: true;
+  rateLimit?: string;
+  replay?: false;
+}
+
+function ruled(rules: RouteRules): MethodDecorator[] {
+  const { access, dashboardOnly, stepUp, challenge, live, rateLimit, replay } = rules;
+  const who =
+    access === 'public' ? [Public()] : access === 'same-origin' ? [Public(), SameOriginOnly()] : access === 'account' ? [AccountRoute()] : access ? [RequiresPermission(...access)] : [];
+  return [
+    ...who,
+    ...(dashboardOnly ? [DashboardOnly()] : []),
+    ...(stepUp ? [RequiresStepUp()] : []),
+    ...(challenge === undefined ? [] : [RequiresChallenge(challenge)]),
+    ...(live ? [LiveModeAction()] : []),
+    ...(rateLimit === undefined ? [] : [RateLimit(rateLimit)]),
+    ...(replay === false ? [IdempotencyKeyIgnored()] : []),
+  ];
+}
+
+/**
+ * A public form of the dashboard's own pages (sign-up, sign-in, password resets, the e-mailed
+ * links): from the same origin only, counted on the `rateLimit` rule, behind the bot challenge of
+ * the `challenge` form when given, and never stored for replay (its answers set cookies or spend
+ * a token).
+ */
+export const publicForm = (rateLimit: string, challenge?: ChallengeForm): RouteRules => ({ access: 'same-origin', ...(challenge === undefined ? {} : { challenge }), rateLimit, replay: false });
+
+/** A route's rules alone (RouteRules), for a route that documents itself. */
+export const RouteRules = (rules: RouteRules) => applyDecorators(...ruled(rules));
+
+/**
+ * A signed-in person's sensitive change of their own (the current password or a second factor
+ * checked: /me/password, /me/two-factor, /sessions/current/step-up): a session-only route,
+ * counted on the `me.sensitive` rate limit, and never stored for replay.
+ */
+export const SENSITIVE_ACCOUNT: RouteRules = { access: 'account', rateLimit: 'me.sensitive', replay: false };
+
+/**
+ * What a route says of itself, in one place instead of a stack of five or six decorators: its
+ * rules (RouteRules) and
  * - `summary`, `description`: its @ApiOperation; `id`: what its `{id}` is (@ApiParam, e.g. `whk_…`);
  * - `data`: the schema of what its `{data}` holds and the response's description (200, or 201
- *   for CreateRoute);
- * - `errors`: the error codes of its own (@ApiErrors);
- * - `access`: the permission a key needs (@RequiresPermission), or `'public'` (@Public);
- * - `live`: refused to a test key on a live business (@LiveModeAction);
- * - `rateLimit`: the rule of RATE_LIMITS it counts against (@RateLimit).
+ *   for CreateRoute, 202 for AcceptRoute);
+ * - `errors`: the error codes of its own (@ApiErrors).
  */
-export interface RouteSpec {
+export interface RouteSpec extends RouteRules {
   summary: string;
   description?: string;
   data?: [SchemaObject | ReferenceObject, string];
   errors?: ErrorCode[];
-  access?: [Resource, Access] | 'public';
-  live?: true;
   id?: string;
-  rateLimit?: string;
 }
 
 type Answer = typeof ApiOkResponse;
 
 function described(spec: RouteSpec, answer: Answer): MethodDecorator[] {
-  const { summary, description, id, data, errors, access, live, rateLimit } = spec;
+  const { summary, description, id, data, errors } = spec;
   return [
     ApiOperation(description === undefined ? { summary } : { summary, description }),
     ...(id === undefined ? [] : [ApiParam({ name: 'id', description: id })]),
     ...(data ? [answer({ description: data[1], schema: dataOf(data[0]) })] : []),
+    ...ruled(spec), // before the route's own errors: a step-up's step_up_required is listed first
     ...(errors?.length ? [ApiErrors(...errors)] : []),
-    ...(access === 'public' ? [Public()] : access ? [RequiresPermission(...access)] : []),
-    ...(live ? [LiveModeAction()] : []),
-    ...(rateLimit === undefined ? [] : [RateLimit(rateLimit)]),
   ];
 }
 
@@ -93,8 +137,11 @@ export const ChangeRoute = (path: string | undefined, spec: RouteSpec) => applyD
 /** A POST acting on an object that exists (PostAction): 200 `{data}`. */
 export const ActionRoute = (path: string, spec: RouteSpec) => applyDecorators(...described(spec, ApiOkResponse), PostAction(path));
 
-/** A signed-in person's sensitive change (SensitiveAccountRoute) acting like ActionRoute: 200 `{data}`. */
-export const SensitiveAccountAction = (path: string, spec: RouteSpec) => applyDecorators(...described(spec, ApiOkResponse), SensitiveAccountRoute(), PostAction(path));
+/** A POST whose work goes on after the answer: 202 `{data}`. */
+export const AcceptRoute = (path: string | undefined, spec: RouteSpec) => applyDecorators(...described(spec, ApiAcceptedResponse), HttpCode(202), Post(path));
+
+/** A signed-in person's sensitive change (SENSITIVE_ACCOUNT) acting like ActionRoute: 200 `{data}`. */
+export const SensitiveAccountAction = (path: string, spec: RouteSpec) => ActionRoute(path, { ...spec, ...SENSITIVE_ACCOUNT });
 
 /** A DELETE: 200 `{data}`. */
 export const DeleteRoute = (path: string | undefined, spec: RouteSpec) => applyDecorators(...described(spec, ApiOkResponse), Delete(path));

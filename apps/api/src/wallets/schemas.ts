@@ -1,6 +1,6 @@
 import type { SchemaObject } from '@nestjs/swagger';
 import { ASSET_CODES, NETWORK_IDS } from '@lib/chains';
-import { int, nullable, object, ref, str, timestamp } from '../platform/resource-schemas';
+import { int, nullable, object, propertiesOf, ref, str, timestamp } from '../platform/resource-schemas';
 
 /** OpenAPI schemas of the wallet routes (decision 0024), as WalletView renders them. */
 export const WALLET_SCHEMA = ref('Wallet');
@@ -80,7 +80,7 @@ export const WALLET_COMPONENTS: Record<string, SchemaObject> = {
   ),
   Wallet: object(WALLET_PROPERTIES, { description: "The business's wallet: where checkouts reserve fresh receiving addresses." }),
   WalletWithRecoveryPhrase: object(
-    { ...WALLET_PROPERTIES, recovery_phrase: { ...nullable(str), description: 'A `created` wallet: its 24-word recovery phrase, shown this once. Null for imported and external wallets.' } },
+    { ...propertiesOf('Wallet', WALLET_PROPERTIES), recovery_phrase: { ...nullable(str), description: 'A `created` wallet: its 24-word recovery phrase, shown this once. Null for imported and external wallets.' } },
     { description: 'The wallet just created (POST /wallet).' },
   ),
   WalletTransaction: object(

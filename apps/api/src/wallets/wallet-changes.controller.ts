@@ -1,17 +1,13 @@
-import { Body, Controller, Get, Param, Req } from '@nestjs/common';
+import { Body, Controller, Param, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Business } from '@lib/businesses';
 import { ApiError } from '@lib/http';
 import { CancelWalletChangeCommand, CancelWalletChangeRequest, FinishSetupCommand, GetSetupQuery } from '@lib/wallets';
 import { visitorMeta } from '../accounts/browser';
-import { DashboardOnly, Public, RequiresPermission, SameOriginOnly } from '../auth/auth.decorators';
 import { CurrentBusiness, writeMeta } from '../auth/request-auth';
-import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
-import { ApiErrors, dataOf } from '../platform/openapi';
-import { RateLimit } from '../platform/rate-limit.guard';
-import { PostAction } from '../platform/route-presets';
+import { ActionRoute, GetRoute, publicForm } from '../platform/route-presets';
 import { BUSINESS_SETUP_SCHEMA, WALLET_CHANGE_SCHEMA } from './schemas';
 
 /** Pending wallet changes (decision 0041): canceled through the e-mailed link, or from the dashboard. Thin. */
@@ -21,32 +17,29 @@ export class WalletChangesController {
   constructor(private readonly commands: CommandBus) {}
 
   /** The link e-mailed to the owner: public (the link is the proof), same-origin, rule `tokens` (§8: 20 per 10 minutes with the other links). */
-  @ApiOperation({
+  @ActionRoute('cancel', {
     summary: 'Cancel a pending wallet deletion through the link e-mailed to the owner (no sign-in)',
-    description: 'The token is the one after `#token=` in the link. A used, replaced or unknown link is 400 `invalid_token`; a deletion that already took effect is 409 `wallet_change_applied`.',
+    description:
+      'The token is the one after `#token=` in the link. A used, replaced or unknown link is 400 `invalid_token`; a deletion that already took effect is 409 `wallet_change_applied`.',
+    data: [WALLET_CHANGE_SCHEMA, 'The wallet change, canceled.'],
+    errors: ['invalid_token', 'wallet_change_applied', 'cross_site_request'],
+    ...publicForm('tokens'),
   })
-  @ApiOkResponse({ description: 'The wallet change, canceled.', schema: dataOf(WALLET_CHANGE_SCHEMA) })
-  @ApiErrors('invalid_token', 'wallet_change_applied', 'cross_site_request')
-  @Public()
-  @SameOriginOnly()
-  @RateLimit('tokens')
-  @IdempotencyKeyIgnored()
-  @PostAction('cancel')
   async cancelByLink(@Body() body: CancelWalletChangeRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new CancelWalletChangeCommand({ token: body.token }, visitorMeta(request))) };
   }
 
-  @ApiOperation({
+  @ActionRoute(':id/cancel', {
     summary: 'Cancel a pending wallet deletion from the dashboard (dashboard sessions only)',
-    description: 'Canceling a canceled change answers it as it is; a deletion that already took effect is 409 `wallet_change_applied`; another business’s change is 404.',
+    description:
+      'Canceling a canceled change answers it as it is; a deletion that already took effect is 409 `wallet_change_applied`; another business’s change is 404.',
+    id: 'wcr_…',
+    data: [WALLET_CHANGE_SCHEMA, 'The wallet change, canceled.'],
+    errors: ['session_required', 'not_found', 'wallet_change_applied'],
+    access: ['wallet', 'write'],
+    dashboardOnly: true,
+    replay: false,
   })
-  @ApiParam({ name: 'id', description: 'wcr_…' })
-  @ApiOkResponse({ description: 'The wallet change, canceled.', schema: dataOf(WALLET_CHANGE_SCHEMA) })
-  @ApiErrors('session_required', 'not_found', 'wallet_change_applied')
-  @RequiresPermission('wallet', 'write')
-  @DashboardOnly()
-  @IdempotencyKeyIgnored()
-  @PostAction(':id/cancel')
   async cancel(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new CancelWalletChangeCommand({ businessId: business.id, changeId: id }, writeMeta(request))) };
   }
@@ -61,28 +54,29 @@ export class BusinessSetupController {
     private readonly queries: QueryBus,
   ) {}
 
-  @ApiOperation({ summary: 'Whether the business is still in setup, and what finishing it needs' })
-  @ApiParam({ name: 'id', description: 'biz_…' })
-  @ApiOkResponse({ description: 'The setup.', schema: dataOf(BUSINESS_SETUP_SCHEMA) })
-  @ApiErrors('not_found')
-  @RequiresPermission('business', 'read')
-  @Get(':id/setup')
+  @GetRoute(':id/setup', {
+    summary: 'Whether the business is still in setup, and what finishing it needs',
+    id: 'biz_…',
+    data: [BUSINESS_SETUP_SCHEMA, 'The setup.'],
+    errors: ['not_found'],
+    access: ['business', 'read'],
+  })
   async setup(@CurrentBusiness() business: Business, @Param('id') id: string) {
     ownBusiness(business, id);
     return { data: await this.queries.execute(new GetSetupQuery(business.id)) };
   }
 
-  @ApiOperation({
+  @ActionRoute(':id/finish-setup', {
     summary: 'Finish setup (dashboard sessions only): the business needs a wallet',
-    description: 'Without a wallet: 409 `wallet_required` (create, import or connect one with POST /wallet). Finishing again answers the same. Once finished, deleting the wallet always waits 24 hours.',
+    description:
+      'Without a wallet: 409 `wallet_required` (create, import or connect one with POST /wallet). Finishing again answers the same. Once finished, deleting the wallet always waits 24 hours.',
+    id: 'biz_…',
+    data: [BUSINESS_SETUP_SCHEMA, 'The setup, finished.'],
+    errors: ['session_required', 'not_found', 'wallet_required'],
+    access: ['business', 'write'],
+    dashboardOnly: true,
+    replay: false,
   })
-  @ApiParam({ name: 'id', description: 'biz_…' })
-  @ApiOkResponse({ description: 'The setup, finished.', schema: dataOf(BUSINESS_SETUP_SCHEMA) })
-  @ApiErrors('session_required', 'not_found', 'wallet_required')
-  @RequiresPermission('business', 'write')
-  @DashboardOnly()
-  @IdempotencyKeyIgnored()
-  @PostAction(':id/finish-setup')
   async finish(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
     ownBusiness(business, id);
     return { data: await this.commands.execute(new FinishSetupCommand(business.id, writeMeta(request))) };

@@ -8,10 +8,9 @@ import { CreateWalletCommand, CreateWalletRequest, DeleteWalletCommand, RevealRe
 import { DashboardOnly, RequiresPermission } from '../auth/auth.decorators';
 import { Auth, CurrentBusiness, RequestAuth, writeMeta } from '../auth/request-auth';
 import { RequiresStepUp } from '../auth/step-up';
-import { IdempotencyKeyIgnored, IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
+import { IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
-import { RateLimit } from '../platform/rate-limit.guard';
-import { ApiPage, CreateRoute, GetRoute, PostAction } from '../platform/route-presets';
+import { ActionRoute, ApiPage, CreateRoute, GetRoute } from '../platform/route-presets';
 import { CREATED_WALLET_SCHEMA, DELETED_WALLET_SCHEMA, RECOVERY_PHRASE_SCHEMA, SEND_CONTEXT_SCHEMA, WALLET_CHANGE_SCHEMA, WALLET_SCHEMA, WALLET_TRANSACTION_SCHEMA } from './schemas';
 
 /**
@@ -28,9 +27,15 @@ export class WalletController {
 
   // §8.8: a response with a secret (the recovery phrase) is never kept for replay; §5.6: where
   // payments go, so a session needs a step-up within 15 minutes (API keys are never asked)
-  @RequiresStepUp()
-  @IdempotencyKeyIgnored()
-  @CreateRoute(undefined, { summary: "Create, import or connect the business's wallet", data: [CREATED_WALLET_SCHEMA, 'The wallet; a created one with its recovery phrase, shown this once.'], errors: ['wallet_exists'], access: ['wallet', 'write'], live: true })
+  @CreateRoute(undefined, {
+    summary: "Create, import or connect the business's wallet",
+    data: [CREATED_WALLET_SCHEMA, 'The wallet; a created one with its recovery phrase, shown this once.'],
+    errors: ['wallet_exists'],
+    access: ['wallet', 'write'],
+    stepUp: true,
+    live: true,
+    replay: false,
+  })
   async create(@CurrentBusiness() business: Business, @Body() body: CreateWalletRequest, @Req() request: FastifyRequest) {
     const { wallet, recoveryPhrase } = await this.commands.execute(new CreateWalletCommand(business.id, body, writeMeta(request)));
     return { data: { ...wallet, recovery_phrase: recoveryPhrase } };
@@ -74,19 +79,18 @@ export class WalletController {
    * stream (who and when). Idempotency-Key is ignored: the phrase is never stored for replay.
    * Counted on the step-up's per-IP rule (me.sensitive).
    */
-  @ApiOperation({
+  @Header('Cache-Control', 'no-store')
+  @ActionRoute('recovery-phrase', {
     summary: 'Show the wallet’s recovery phrase (dashboard sessions of the owner with a recent step-up; wallets created or imported here)',
     description:
       'Answers the BIP-39 phrase the wallet was created with (the one shown once by POST /wallet) or imported from, with `Cache-Control: no-store`; every reveal is recorded on the wallet (who and when, never the phrase). An external wallet keeps its own keys: 409 `external_wallet`. `Idempotency-Key` is ignored: the answer is never stored or replayed.',
+    data: [RECOVERY_PHRASE_SCHEMA, 'The recovery phrase.'],
+    errors: ['session_required', 'permission_denied', 'not_found', 'external_wallet'],
+    dashboardOnly: true,
+    stepUp: true,
+    rateLimit: 'me.sensitive',
+    replay: false,
   })
-  @ApiOkResponse({ description: 'The recovery phrase.', schema: dataOf(RECOVERY_PHRASE_SCHEMA) })
-  @ApiErrors('session_required', 'permission_denied', 'not_found', 'external_wallet')
-  @IdempotencyKeyIgnored()
-  @RateLimit('me.sensitive')
-  @RequiresStepUp()
-  @DashboardOnly()
-  @Header('Cache-Control', 'no-store')
-  @PostAction('recovery-phrase')
   async recoveryPhrase(@Auth() auth: RequestAuth, @CurrentBusiness() business: Business, @Req() request: FastifyRequest) {
     if (auth.kind !== 'session') throw new ApiError('session_required', 'Only a dashboard session can see the recovery phrase.');
     // owner is the only role today (decision 0034); a person with another role may not see the phrase
@@ -126,11 +130,12 @@ export class WalletController {
     return this.queries.execute(new ListWalletTransactionsQuery(business.id, query));
   }
 
-  @ApiOperation({ summary: 'Follow a wallet transaction' })
-  @ApiOkResponse({ description: 'The wallet transaction.', schema: dataOf(WALLET_TRANSACTION_SCHEMA) })
-  @ApiErrors('not_found')
-  @RequiresPermission('wallet', 'read')
-  @Get('transactions/:id')
+  @GetRoute('transactions/:id', {
+    summary: 'Follow a wallet transaction',
+    data: [WALLET_TRANSACTION_SCHEMA, 'The wallet transaction.'],
+    errors: ['not_found'],
+    access: ['wallet', 'read'],
+  })
   async getTransaction(@CurrentBusiness() business: Business, @Param('id') id: string) {
     return { data: await this.queries.execute(new GetWalletTransactionQuery(business.id, id)) };
   }

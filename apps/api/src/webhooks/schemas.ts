@@ -1,5 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger';
-import { object, ref, str, timestamp } from '../platform/resource-schemas';
+import { object, propertiesOf, ref, str, timestamp } from '../platform/resource-schemas';
 
 /**
  * OpenAPI schemas of the webhook and event routes' objects (spec §2, §6), as named components
@@ -40,7 +40,7 @@ const SECRET: SchemaObject = {
 };
 
 const WEBHOOK_WITH_SECRET = object(
-  { ...WEBHOOK_PROPERTIES, secret: SECRET, previous_secret_expires_at: { ...timestamp, description: 'POST /webhooks/{id}/rotate-secret only: until then deliveries are also signed with the previous secret.' } },
+  { ...propertiesOf('WebhookEndpoint', WEBHOOK_PROPERTIES), secret: SECRET, previous_secret_expires_at: { ...timestamp, description: 'POST /webhooks/{id}/rotate-secret only: until then deliveries are also signed with the previous secret.' } },
   { description: 'A webhook endpoint with its whole signing secret: the answer of POST /webhooks and POST /webhooks/{id}/rotate-secret, never replayed.' },
   ['previous_secret_expires_at'],
 );

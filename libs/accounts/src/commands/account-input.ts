@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsNotEmpty, IsString, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
 
@@ -32,6 +33,11 @@ export function Password(field: string, required: boolean): PropertyDecorator {
     IsString({ message: `${field} ${required ? 'is required' : 'must be a string'}` }),
     ...(required ? [] : [unlessLeftOut()]),
   );
+}
+
+/** `current_password`: the person's password now, checked by the use case (400 invalid_credentials when wrong). */
+export function CurrentPassword(): PropertyDecorator {
+  return applyDecorators(Password('current_password', true), ApiProperty({ description: 'The password now (400 invalid_credentials when wrong).', maxLength: PASSWORD_MAX }));
 }
 
 /** A required name, trimmed. */

@@ -1,10 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PASSWORD_MAX, Password } from '../account-input';
+import { CurrentPassword, PASSWORD_MAX, Password } from '../account-input';
 
 /** POST /me/password (decision 0034). */
 export class ChangePasswordRequest {
-  @Password('current_password', true)
-  @ApiProperty({ description: 'The password now (400 invalid_credentials when wrong).', maxLength: PASSWORD_MAX })
+  @CurrentPassword()
   current_password!: string;
 
   @Password('new_password', true)

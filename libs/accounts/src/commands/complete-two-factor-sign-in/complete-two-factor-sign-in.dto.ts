@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { RequiredString } from '../account-input';
-import { CHALLENGE_ID_MAX, OptionalCode, SECOND_FACTOR_MAX } from '../../two-factor/two-factor-input';
+import { CHALLENGE_ID_MAX, OptionalCode } from '../../two-factor/two-factor-input';
 
 /** POST /sessions/two-factor (decision 0036): answer the challenge POST /sessions gave with a code or a recovery code. */
 export class CompleteTwoFactorSignInRequest {
@@ -8,11 +8,9 @@ export class CompleteTwoFactorSignInRequest {
   @ApiProperty({ description: 'The `id` of the two_factor_challenge POST /sessions answered (tfc_…).', maxLength: CHALLENGE_ID_MAX })
   challenge_id!: string;
 
-  @OptionalCode('code')
-  @ApiProperty({ required: false, description: 'A 6-digit code from the authenticator app (spaces ignored). Give this or `recovery_code`.', maxLength: SECOND_FACTOR_MAX })
+  @OptionalCode('code', 'A 6-digit code from the authenticator app (spaces ignored). Give this or `recovery_code`.')
   code?: string;
 
-  @OptionalCode('recovery_code')
-  @ApiProperty({ required: false, description: 'An unused recovery code (XXXX-XXXX-XXXX-XXXX; case, spaces and dashes ignored). Each works once.', maxLength: SECOND_FACTOR_MAX })
+  @OptionalCode('recovery_code', 'An unused recovery code (XXXX-XXXX-XXXX-XXXX; case, spaces and dashes ignored). Each works once.')
   recovery_code?: string;
 }

@@ -1,18 +1,14 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { PASSWORD_MAX, Password } from '../account-input';
-import { OptionalCode, SECOND_FACTOR_MAX } from '../../two-factor/two-factor-input';
+import { CurrentPassword } from '../account-input';
+import { OptionalCode } from '../../two-factor/two-factor-input';
 
 /** POST /me/two-factor/disable (decision 0036): the current password and a second factor (a code or a recovery code). */
 export class DisableTwoFactorRequest {
-  @Password('current_password', true)
-  @ApiProperty({ description: 'The password now (400 invalid_credentials when wrong).', maxLength: PASSWORD_MAX })
+  @CurrentPassword()
   current_password!: string;
 
-  @OptionalCode('code')
-  @ApiProperty({ required: false, description: 'A 6-digit code from the authenticator app. Give this or `recovery_code`.', maxLength: SECOND_FACTOR_MAX })
+  @OptionalCode('code', 'A 6-digit code from the authenticator app. Give this or `recovery_code`.')
   code?: string;
 
-  @OptionalCode('recovery_code')
-  @ApiProperty({ required: false, description: 'An unused recovery code (XXXX-XXXX-XXXX-XXXX). Give this or `code`.', maxLength: SECOND_FACTOR_MAX })
+  @OptionalCode('recovery_code', 'An unused recovery code (XXXX-XXXX-XXXX-XXXX). Give this or `code`.')
   recovery_code?: string;
 }

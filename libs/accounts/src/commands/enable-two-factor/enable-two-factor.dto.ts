@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PASSWORD_MAX, Password, RequiredString } from '../account-input';
+import { CurrentPassword, RequiredString } from '../account-input';
 import { SECOND_FACTOR_MAX } from '../../two-factor/two-factor-input';
 
 /** POST /me/two-factor (decision 0036): turn two-step sign-in on with the setup of this session. */
@@ -8,7 +8,6 @@ export class EnableTwoFactorRequest {
   @ApiProperty({ description: 'The 6-digit code the authenticator app shows for the setup’s secret (spaces ignored).', maxLength: SECOND_FACTOR_MAX })
   code!: string;
 
-  @Password('current_password', true)
-  @ApiProperty({ description: 'The password now (400 invalid_credentials when wrong).', maxLength: PASSWORD_MAX })
+  @CurrentPassword()
   current_password!: string;
 }

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ACCOUNT_EMAIL_MAX, AccountEmail, PASSWORD_MAX, Password } from '../account-input';
+import { ACCOUNT_EMAIL_MAX, AccountEmail, CurrentPassword } from '../account-input';
 
 /** POST /me/email (decision 0038). */
 export class StartEmailChangeRequest {
@@ -7,7 +7,6 @@ export class StartEmailChangeRequest {
   @ApiProperty({ description: 'The new address: a 6-digit code is e-mailed to it (409 email_taken when another account uses it).', maxLength: ACCOUNT_EMAIL_MAX })
   email!: string;
 
-  @Password('current_password', true)
-  @ApiProperty({ description: 'The password now (400 invalid_credentials when wrong).', maxLength: PASSWORD_MAX })
+  @CurrentPassword()
   current_password!: string;
 }
