@@ -187,7 +187,7 @@ describe('operator CLI on postgres', () => {
       expect(bad.stdout).toBe('');
       expect(bad.stderr).toMatch(/expected a whole number of at least [01]/);
     }
-  });
+  }, 120_000); // seven CLI processes start at once: on 2 loaded cores that alone can take most of a minute
 
   it('projections verify: OK, then DIFFERENT with the tampered rows after editing the live table, OK again after a rebuild', async () => {
     const ok = await cli(['projections', 'verify', 'stream_catalog'], env);
