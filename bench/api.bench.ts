@@ -29,7 +29,8 @@
  *
  * Env: BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (16),
  * BENCH_LAG_RATE (200), BENCH_LAG_SECONDS (10), BENCH_STORES (embedded,postgres),
- * BENCH_DATABASE_URL (admin URL of the PostgreSQL server).
+ * BENCH_DATABASE_URL (admin URL of the PostgreSQL server), BENCH_LIVE_LOAD (1: the business that
+ * creates payments is a live one, whose now needs no test-clock read, instead of a simulated one).
  */
 import { ChildProcess, execFile, execFileSync, fork, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -311,9 +312,9 @@ async function stopBareServer(child: ChildProcess): Promise<void> {
   await Promise.race([exited, sleep(10_000).then(() => child.kill('SIGKILL'))]);
 }
 
-/** A simulated business and its secret key, created as an operator would: the CLI (`businesses create`). */
-async function createBusiness(env: NodeJS.ProcessEnv, name: string): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'dist/apps/cli/src/main.js'), 'businesses', 'create', '--name', name, '--simulated', '--json'], { env });
+/** A business (simulated unless told) and its secret key, created as an operator would: the CLI (`businesses create`). */
+async function createBusiness(env: NodeJS.ProcessEnv, name: string, simulated = true): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'dist/apps/cli/src/main.js'), 'businesses', 'create', '--name', name, ...(simulated ? ['--simulated'] : []), '--json'], { env });
   return (JSON.parse(stdout) as { secret_key: string }).secret_key;
 }
 
@@ -453,7 +454,7 @@ async function benchStore(store: string): Promise<StoreResult> {
     app = await AppProcess.start(env);
     rss = new RssSampler(app.pid);
     const idleAfterStartMb = await rss.idle(IDLE_MS);
-    const keys = { list: await createBusiness(env, 'Bench list'), load: await createBusiness(env, 'Bench load') };
+    const keys = { list: await createBusiness(env, 'Bench list'), load: await createBusiness(env, 'Bench load', process.env.BENCH_LIVE_LOAD !== '1') };
     const base = app.base;
     const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
@@ -641,6 +642,7 @@ function print(results: StoreResult[]): void {
       `- app: \`node dist/apps/api/src/main.js\` (ROLE=all, one process) in a child process, first started on a fresh store; RSS = its VmRSS every 100 ms; its kernel high-water mark (VmHWM) after the load ${r.rss.hwmMb.toFixed(0)} MB; "after a restart": a second process on the same store`,
     );
     console.log(`- A and B: bench/support/bare-server.ts (plain node:http${r.store === 'embedded' ? ', its own PGlite directory' : ', same database, same pool settings'}); B's page is the app's own, ${int(r.pageBytes)} bytes`);
+    console.log(`- POST /payments: a ${process.env.BENCH_LIVE_LOAD === '1' ? 'live' : 'simulated'} business's secret key (BENCH_LIVE_LOAD)`);
     console.log(`- lag: ${lag.method}; POST latency from each request's scheduled time`);
     console.log('');
   }

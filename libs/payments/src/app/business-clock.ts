@@ -13,6 +13,16 @@ export class BusinessClock {
     return this.timers.clock.now(businessId);
   }
 
+  /**
+   * A business's now, without a read for a live business: only a simulated business has a test
+   * clock (AdvanceTestClockHandler refuses the others, and `simulated` is fixed when the business
+   * is created), so a live business's offset is always 0 and its now is wall time. A simulated
+   * business's offset is read (it may have moved in another process a moment ago).
+   */
+  nowOf(business: { id: string; simulated: boolean }): Promise<Date> {
+    return business.simulated ? this.timers.clock.now(business.id) : this.timers.clock.now();
+  }
+
   /** Moves a business's test clock forward; resolves its new time. */
   advance(businessId: string, seconds: number): Promise<Date> {
     return this.timers.advanceClock(businessId, seconds);

@@ -55,7 +55,7 @@ export class CreatePaymentHandler implements ICommandHandler<CreatePaymentComman
     if (email !== null && !isValidEmail(email)) throw new PaymentDomainError('invalid_email', 'customer_email is not a valid e-mail address.', 'customer_email');
     // the customer the e-mail names (decision 0029): 403 customer_blocked when blocked
     const customerId = email === null ? null : await this.customers.customerFor(business.id, email, 'customer_email');
-    const now = await this.clock.now(business.id);
+    const now = await this.clock.nowOf(business);
     const expiresAt = input.expires_at ?? null;
     if (expiresAt !== null) {
       const t = Date.parse(expiresAt);
