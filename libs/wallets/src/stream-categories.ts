@@ -7,7 +7,8 @@ import { StreamCategory, streamCategory } from '@lib/eventstore';
  * - `wallet_key-<sha256, 64 hex>`: which wallet holds a key (keyFingerprint), so key material
  *   used by one wallet — this business's or another's — is refused to every other (§7).
  */
-export const WALLET_STREAM: StreamCategory = streamCategory('wallet', /biz_[A-Za-z0-9]{1,64}/);
+const BUSINESS_ID = /biz_[A-Za-z0-9]{1,64}/;
+export const WALLET_STREAM: StreamCategory = streamCategory('wallet', BUSINESS_ID);
 export const WALLET_KEY_STREAM: StreamCategory = streamCategory('wallet_key', /[0-9a-f]{64}/);
 
 /** `wallet_tx-<wal_id>`: the sends of one wallet (decision 0040): duplicates and reserved funds are rules of one stream. */
@@ -20,3 +21,7 @@ export const isWalletTransactionId = (id: string): boolean => WALLET_TRANSACTION
 
 const WALLET_ID = /^wal_[A-Za-z0-9]{1,64}$/;
 export const isWalletId = (id: string): boolean => WALLET_ID.test(id);
+
+/** True for a well-formed business id, as `wallet-<biz_id>` takes it (wallets cannot import the businesses capability: it imports wallets). */
+const BUSINESS_ID_ANCHORED = new RegExp(`^${BUSINESS_ID.source}$`);
+export const isBusinessIdOfWallet = (id: string): boolean => BUSINESS_ID_ANCHORED.test(id);

@@ -1,17 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { RunResult, WriteMeta, metadataFor } from '@lib/eventstore';
-import { newLinkToken, readLinkToken } from '@lib/http';
+import { readLinkToken } from '@lib/http';
 import { AccountStreams, withRetryAfter } from '../app/account-writes';
 import { ACCOUNT_STREAM, isAccountId } from '../stream-categories';
 import { RecoveryCommand, RecoveryState, recoveryDecider } from './recovery.decider';
 import type { AccountStreamEvent } from './recovery.events';
 
-/** A reset or undo link's token (decision 0038): newLinkToken of the account id (`<acc_id>.<secret>`). */
-export function newRecoveryToken(accountId: string): { token: string; hash: string } {
-  return newLinkToken(accountId);
-}
-
-/** The account and hash a token names, or null for anything malformed. */
+/** The account and hash a reset or undo link's token names (decision 0038: newLinkToken of the account id), or null for anything malformed. */
 export function readRecoveryToken(token: unknown): { accountId: string; hash: string } | null {
   const named = readLinkToken(token, isAccountId);
   return named && { accountId: named.id, hash: named.hash };

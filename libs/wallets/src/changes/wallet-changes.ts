@@ -3,10 +3,10 @@ import { DATABASE } from '@lib/core';
 import type { Database, Sql } from '@lib/database';
 import { DomainRefusal } from '@lib/domain';
 import { CommandRunner, RunResult, SYSTEM_ACTOR, WriteMeta, metadataFor } from '@lib/eventstore';
-import { newLinkToken, readLinkToken } from '@lib/http';
+import { readLinkToken } from '@lib/http';
 import { TimerStore, clockOffsetMs } from '@lib/timers';
 import type { WalletEvent } from '../events';
-import { WALLET_STREAM } from '../stream-categories';
+import { WALLET_STREAM, isBusinessIdOfWallet } from '../stream-categories';
 import { WalletChangeState, WalletCommand, WalletState, walletDecider } from '../wallet.decider';
 import { WalletAddresses } from '../addresses';
 
@@ -31,16 +31,9 @@ export function walletChangeView(change: WalletChangeState): WalletChangeView {
   return { kind: 'wallet_change', id: change.id, change: 'delete', status: change.status, wallet_id: change.walletId, effective_at: change.effectiveAt, canceled_at: change.canceledAt, created_at: change.requestedAt };
 }
 
-const BUSINESS_ID = /^biz_[A-Za-z0-9]{1,64}$/;
-
-/** A cancel link's token (decision 0041, the mechanism of decision 0038): newLinkToken of the business id (`<biz_id>.<secret>`), its hash stored in WalletDeletionRequested. */
-export function newCancelToken(businessId: string): { token: string; hash: string } {
-  return newLinkToken(businessId);
-}
-
-/** The business and hash a token names, or null for anything malformed. */
+/** The business and hash a cancel link's token names (decision 0041: newLinkToken of the business id, its hash stored in WalletDeletionRequested), or null for anything malformed. */
 export function readCancelToken(token: unknown): { businessId: string; hash: string } | null {
-  const named = readLinkToken(token, (id) => BUSINESS_ID.test(id));
+  const named = readLinkToken(token, isBusinessIdOfWallet);
   return named && { businessId: named.id, hash: named.hash };
 }
 

@@ -1,12 +1,12 @@
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { newId } from '@lib/http';
+import { newId, newLinkToken } from '@lib/http';
 import { AccountsReadModel } from '../../accounts.read-model';
 import { MailUnavailableError } from '@lib/mail';
 import { EMAIL_BUDGET, EmailBudget } from '../../ports';
 import { mayRequestReset } from '../../recovery/recovery.decider';
 import { RECOVERY_LINK_BASE, RECOVERY_MAIL, RecoveryMail, resetLink } from '../../recovery/recovery-mail';
-import { RecoveryWrites, newRecoveryToken } from '../../recovery/recovery-writes';
+import { RecoveryWrites } from '../../recovery/recovery-writes';
 import { PasswordResetRequestView } from '../../recovery/recovery.views';
 import { RequestPasswordResetCommand } from './request-password-reset.command';
 
@@ -36,7 +36,7 @@ export class RequestPasswordResetHandler implements ICommandHandler<RequestPassw
     const now = this.writes.now();
     if (!mayRequestReset(await this.writes.state(account.id), now)) return answer;
     if (!(await this.budget.take(account.email)).allowed) return answer;
-    const { token, hash } = newRecoveryToken(account.id);
+    const { token, hash } = newLinkToken(account.id);
     try {
       await this.mail.sendPasswordReset(account.email, resetLink(this.linkBase, token));
     } catch (error) {

@@ -1,11 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainRefusal } from '@lib/domain';
+import { newLinkToken } from '@lib/http';
 import { AccountsReadModel } from '../../accounts.read-model';
 import { AccountWrites } from '../../app/account-writes';
 import { ACCOUNT_PASSWORDS, AccountPasswords } from '../../ports';
 import { RECOVERY_LINK_BASE, RECOVERY_MAIL, RecoveryMail, undoLink } from '../../recovery/recovery-mail';
-import { RecoveryWrites, newRecoveryToken } from '../../recovery/recovery-writes';
+import { RecoveryWrites } from '../../recovery/recovery-writes';
 import { AccountView } from '../../views';
 import { VerifyEmailChangeCommand } from './verify-email-change.command';
 
@@ -45,7 +46,7 @@ export class VerifyEmailChangeHandler implements ICommandHandler<VerifyEmailChan
     }
     const holder = (await this.accounts.emailState(change.newEmail)).holder;
     if (holder !== null && holder !== accountId) throw new DomainRefusal('email_taken', 'Another account took this e-mail address meanwhile.', 'email');
-    const undo = newRecoveryToken(accountId);
+    const undo = newLinkToken(accountId);
     await this.mail.sendEmailChangeUndo(oldEmail, change.newEmail, undoLink(this.linkBase, undo.token)); // MailUnavailableError: 503 email_unavailable
     await this.accounts.email(change.newEmail, { type: 'ClaimEmailForChange', email: change.newEmail, accountId }, meta);
     await this.writes.run(accountId, { type: 'TryEmailChangeCode', checkedHash: change.codeHash, codeMatches: true, undoTokenHash: undo.hash }, meta, now);

@@ -3,9 +3,9 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
 import { DomainRefusal } from '@lib/domain';
-import { newId } from '@lib/http';
+import { newId, newLinkToken } from '@lib/http';
 import { WALLET_CHANGE_LINK_BASE, WALLET_CHANGE_MAIL, WalletChangeMail, walletChangeCancelLink } from '../../changes/wallet-change-mail';
-import { WalletChanges, newCancelToken, walletChangeTimerId, walletChangeView } from '../../changes/wallet-changes';
+import { WalletChanges, walletChangeTimerId, walletChangeView } from '../../changes/wallet-changes';
 import { hasReceivedFunds } from '../../received-funds';
 import { DeleteWalletCommand, WalletDeletion } from './delete-wallet.command';
 
@@ -32,7 +32,7 @@ export class DeleteWalletHandler implements ICommandHandler<DeleteWalletCommand,
     if (state.current === null) throw new DomainRefusal('not_found', 'This business has no wallet.');
     if (state.pending) throw new DomainRefusal('wallet_change_pending', 'The wallet is already set to be deleted.');
     const receivedFunds = await hasReceivedFunds(this.db, business.id);
-    const { token, hash } = newCancelToken(business.id);
+    const { token, hash } = newLinkToken(business.id);
     const changeId = newId('wcr');
     const at = (await this.changes.now(business.id)).toISOString();
     const result = await this.changes.run(
