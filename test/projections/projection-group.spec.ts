@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Database, Sql } from '@lib/database';
 import { EventStore, LogPosition, NewEvent, RecordedEvent, comparePositions } from '@lib/eventstore';
-import { ProjectionRunner, Projector, readCheckpoint, streamCatalog } from '@lib/projections';
+import { ProjectionRunner, Projector, applyBatches, ensureCheckpoint, ensureTables, readCheckpoint, streamCatalog } from '@lib/projections';
 import { eventually } from '../support/eventually';
 import { STORE_KINDS, TestStore, openTestStore } from '../support/fixtures';
 
@@ -56,6 +56,47 @@ describe.each(STORE_KINDS)('projection runner: every projector on one subscripti
     expect(await counts(db, a.name, prefix)).toEqual(expected(prefix, 3, 2));
     expect(await counts(db, b.name, prefix)).toEqual(expected(prefix, 3, 2));
     for (const p of [a, b]) expect(comparePositions((await readCheckpoint(db, p.name)).position!, last)).toBeGreaterThanOrEqual(0);
+  });
+
+  it('runs the projectors of a batch side by side on the transaction, and a failing statement is reported as itself, with nothing applied', async () => {
+    const prefix = named('sbs');
+    const order: string[] = [];
+    const slow = (name: string): Projector => {
+      const inner = streamCatalog(name);
+      const handle = async (events: RecordedEvent[], tx: Sql) => {
+        order.push(`${name} start`);
+        await inner.handle(events, tx);
+        order.push(`${name} end`);
+      };
+      return { ...inner, handle };
+    };
+    const [a, b] = [slow(named('sa')), slow(named('sb'))];
+    await appendMany(store, prefix, 2, 1);
+    const events = (await store.readAll({ maxCount: 100_000 })).filter((e) => e.stream.startsWith(`${prefix}-`));
+    for (const p of [a, b]) {
+      await db.transaction((tx) => ensureTables(tx, p));
+      await ensureCheckpoint(db, p.name);
+    }
+    await applyBatches(db, [
+      { projector: a, from: null, events },
+      { projector: b, from: null, events },
+    ]);
+    expect(order.slice(0, 2).every((o) => o.endsWith('start'))).toBe(true); // the second began before the first ended
+    expect(await counts(db, a.name, prefix)).toEqual(expected(prefix, 2, 1));
+
+    const broken: Projector = { ...streamCatalog(named('sc')), handle: async (_events, tx) => void (await tx.query(`SELECT * FROM no_such_table_${kind}`)) };
+    const c = slow(named('sd'));
+    for (const p of [broken, c]) {
+      await db.transaction((tx) => ensureTables(tx, p));
+      await ensureCheckpoint(db, p.name);
+    }
+    const failed = applyBatches(db, [
+      { projector: c, from: null, events },
+      { projector: broken, from: null, events },
+    ]);
+    await expect(failed).rejects.toMatchObject({ code: '42P01' }); // the cause, not "current transaction is aborted" (25P02)
+    expect(await counts(db, c.name, prefix)).toEqual({}); // one transaction: the other's rows were rolled back
+    expect((await readCheckpoint(db, c.name)).position).toBeNull();
   });
 
   it('a projector that fails leaves the group and retries alone; the others keep up, nothing is applied twice', async () => {

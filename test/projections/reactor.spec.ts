@@ -49,6 +49,52 @@ describe('reactors on the one checkpointed subscriber loop (PostgreSQL)', () => 
     expect(status).toMatchObject({ name: 'test-reactor-a', state: 'running', lag: 0, lastError: null });
   });
 
+  it('batches with nothing the reactor wants move no checkpoint: it is saved with the next wanted batch, before a status, on stop', async () => {
+    const seen: number[] = [];
+    const reactor: Reactor = {
+      name: 'test-reactor-w',
+      wants: (e) => e.stream === 'w-wanted',
+      react: async (events) => void seen.push(...events.filter((e) => e.stream === 'w-wanted').map((e) => (e.data as { i: number }).i)),
+    };
+    const checkpoint = () => readCheckpoint(opened.db, reactor.name);
+    const runner = new ReactorRunner(opened.store, opened.db, reactor, { idleFlushMs: 600_000 });
+    await runner.start();
+    const first = await append('w-wanted', 1);
+    const stored = await eventually(checkpoint, (c) => c.position !== null && comparePositions(c.position, first) >= 0, { what: 'checkpoint at the first wanted event' });
+    expect(stored.events).toBe(await opened.store.countAfter(null)); // every event of the log so far, once
+
+    const skipped = await append('w-other', 3);
+    await eventually(() => runner.position, (p) => p !== null && comparePositions(p, skipped) >= 0, { what: 'the unwanted events read' });
+    expect(await checkpoint()).toEqual(stored); // read, not saved
+
+    const wanted = await append('w-wanted', 1);
+    const after = await eventually(checkpoint, (c) => comparePositions(c.position!, wanted) >= 0, { what: 'checkpoint after the next wanted event' });
+    expect(after.events).toBe(await opened.store.countAfter(null)); // the skipped ones counted once, with it
+    expect(seen).toEqual([0, 1]);
+
+    const last = await append('w-other', 2);
+    await eventually(() => runner.position, (p) => p !== null && comparePositions(p, last) >= 0, { what: 'the last events read' });
+    expect(comparePositions((await checkpoint()).position!, wanted)).toBe(0);
+    const status = await runner.status(); // saves what was read first
+    expect(status).toMatchObject({ lag: 0, events: await opened.store.countAfter(null) });
+    expect(comparePositions(status.position!, last)).toBe(0);
+
+    const tail = await append('w-other', 1);
+    await eventually(() => runner.position, (p) => p !== null && comparePositions(p, tail) >= 0, { what: 'the tail read' });
+    await runner.stop(); // saves it too
+    expect(comparePositions((await checkpoint()).position!, tail)).toBe(0);
+    expect(seen).toEqual([0, 1]);
+  });
+
+  it('unwanted batches are saved once the log has been quiet for the idle flush', async () => {
+    const reactor: Reactor = { name: 'test-reactor-q', wants: () => false, react: async () => undefined };
+    const runner = new ReactorRunner(opened.store, opened.db, reactor, { idleFlushMs: 50 });
+    await runner.start();
+    const last = await append('q-1', 2);
+    await eventually(() => readCheckpoint(opened.db, reactor.name), (c) => c.position !== null && comparePositions(c.position, last) >= 0, { what: 'saved by the idle flush' });
+    await runner.stop();
+  });
+
   it('a failing batch is retried from the last finished one, and the status says it is retrying meanwhile', async () => {
     let fail = true;
     const handled: RecordedEvent[] = [];

@@ -30,8 +30,13 @@ export class PaymentsReactor implements Reactor {
     private readonly options: PaymentsReactorOptions = {},
   ) {}
 
+  /** A payment or checkout event that no request of this process has settled. */
+  wants(event: RecordedEvent): boolean {
+    return (PAYMENT_STREAM.owns(event.stream) || CHECKOUT_STREAM.owns(event.stream)) && !this.processManager.settledInThisProcess(event.id);
+  }
+
   async react(events: RecordedEvent[]): Promise<void> {
-    const mine = events.filter((e) => (PAYMENT_STREAM.owns(e.stream) || CHECKOUT_STREAM.owns(e.stream)) && !this.processManager.settledInThisProcess(e.id));
+    const mine = events.filter((e) => this.wants(e));
     if (mine.length > 0) {
       const wait = mine[mine.length - 1].recordedAt.getTime() + (this.options.graceMs ?? 1000) - Date.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));

@@ -62,11 +62,15 @@ export async function ensureTables(tx: Sql, projector: Projector, schema = LIVE_
  * commit it with the batch's rows (projectors); reactors move it after their effects.
  */
 export async function moveCheckpoint(sql: Sql, name: string, from: LogPosition | null, events: readonly RecordedEvent[]): Promise<void> {
-  const to = events[events.length - 1].position;
+  await moveCheckpointTo(sql, name, from, events[events.length - 1].position, events.length);
+}
+
+/** moveCheckpoint to a position, counting `events` events handled since `from`. */
+export async function moveCheckpointTo(sql: Sql, name: string, from: LogPosition | null, to: LogPosition, events: number): Promise<void> {
   const moved = await sql.query(
     `UPDATE public.projection_checkpoints SET position = $3, events = events + $4, updated_at = now()
      WHERE name = $1 AND position = $2`,
-    [name, formatPosition(from), formatPosition(to), events.length],
+    [name, formatPosition(from), formatPosition(to), events],
     'checkpoints_move',
   );
   if (moved.rowCount !== 1) throw new CheckpointMovedError(name);
@@ -89,8 +93,8 @@ export interface ProjectorBatch {
 
 /**
  * Applies several projectors' batches in ONE transaction: one compare-and-set statement moves all
- * their checkpoints (CheckpointMovedError if any was moved by another process), then each
- * projector writes its rows. All commit together or none does; a deadlock between two processes
+ * their checkpoints (CheckpointMovedError if any was moved by another process), then the
+ * projectors write their rows, side by side (handleTogether). All commit together or none does; a deadlock between two processes
  * moving the same checkpoints is reported as a moved checkpoint (nothing was applied: re-read, go on).
  */
 export async function applyBatches(db: Database, batches: readonly ProjectorBatch[]): Promise<void> {
@@ -100,7 +104,7 @@ export async function applyBatches(db: Database, batches: readonly ProjectorBatc
     await db.transaction(
       async (tx) => {
         await moveCheckpoints(tx, work);
-        for (const { projector, events } of work) await projector.handle(events, tx);
+        await handleTogether(tx, work);
       },
       'read committed',
       `SET LOCAL search_path TO ${quoteIdent(LIVE_SCHEMA)}`,
@@ -110,6 +114,24 @@ export async function applyBatches(db: Database, batches: readonly ProjectorBatc
     throw error;
   }
 }
+
+/**
+ * Every projector's share of the batch at once on the one transaction: each owns its tables and
+ * reads no other's, so their order does not matter, and the driver sends each queued statement
+ * the moment the previous one is answered instead of one projector's chain after another's
+ * (the batch commits sooner, which is the projection lag). A failure aborts the transaction, so
+ * the statements queued behind it fail with "current transaction is aborted": every projector
+ * is awaited, and the error that caused it is the one thrown.
+ */
+async function handleTogether(tx: Sql, work: readonly ProjectorBatch[]): Promise<void> {
+  if (work.length === 1) return work[0].projector.handle(work[0].events, tx);
+  const results = await Promise.allSettled(work.map(({ projector, events }) => projector.handle(events, tx)));
+  const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+  if (failures.length > 0) throw failures.find((e) => (e as { code?: string }).code !== IN_FAILED_TRANSACTION) ?? failures[0];
+}
+
+/** PostgreSQL's "current transaction is aborted, commands ignored until end of transaction block". */
+const IN_FAILED_TRANSACTION = '25P02';
 
 async function moveCheckpoints(tx: Sql, work: readonly ProjectorBatch[]): Promise<void> {
   if (work.length === 1) return moveCheckpoint(tx, work[0].projector.name, work[0].from, work[0].events);

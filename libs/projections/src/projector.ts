@@ -9,7 +9,10 @@ import { RecordedEvent } from '@lib/eventstore';
  *   (public) or at a scratch schema when it rebuilds into one;
  * - `schema` creates every table of `tables` (and their indexes) from nothing;
  * - `handle` is deterministic: it uses only the events (recordedAt, data, ids), never the
- *   clock or random values, so replaying the log always produces the same rows.
+ *   clock or random values, so replaying the log always produces the same rows;
+ * - `handle` reads and writes only its own `tables` (and its own rows of shared public tables such
+ *   as the webhook outbox): the projectors of a batch run side by side on one transaction, in no
+ *   set order.
  */
 export interface Projector {
   readonly name: string;

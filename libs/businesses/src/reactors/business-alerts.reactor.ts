@@ -45,10 +45,15 @@ export class BusinessAlertsReactor implements Reactor {
     private readonly options: { now?: () => number } = {},
   ) {}
 
+  /** A payment's needs-review event. */
+  wants(event: RecordedEvent): boolean {
+    return NEEDS_REVIEW.includes(event.type) && this.paymentStream.owns(event.stream);
+  }
+
   async react(events: RecordedEvent[]): Promise<void> {
     const now = (this.options.now ?? Date.now)();
     for (const event of events) {
-      if (!NEEDS_REVIEW.includes(event.type) || !this.paymentStream.owns(event.stream)) continue;
+      if (!this.wants(event)) continue;
       if (now - event.recordedAt.getTime() > ALERT_MAX_AGE_MS) continue;
       await this.needsReview(this.paymentStream.parse(event.stream)!, event);
     }

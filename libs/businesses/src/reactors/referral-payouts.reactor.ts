@@ -34,9 +34,14 @@ export class ReferralPayoutsReactor implements Reactor {
     private readonly paymentStream: StreamCategory,
   ) {}
 
+  /** A payment's PaymentSucceeded. */
+  wants(event: RecordedEvent): boolean {
+    return event.type === 'PaymentSucceeded' && this.paymentStream.owns(event.stream);
+  }
+
   async react(events: RecordedEvent[]): Promise<void> {
     for (const event of events) {
-      if (event.type !== 'PaymentSucceeded' || !this.paymentStream.owns(event.stream)) continue;
+      if (!this.wants(event)) continue;
       await this.payout(this.paymentStream.parse(event.stream)!, event);
     }
   }
