@@ -170,8 +170,11 @@ async function handle(name: string, sources: readonly ApiEventSource[], events: 
     steps.push({ kind: 'events', event, rows });
   }
 
-  if (eventRows.length > 0) {
-    await tx.query(
+  // the rows, the views and the outbox's horizon do not depend on each other: sent together (one
+  // connection answers them in order, so a failure is the first rejection, the others 25P02)
+  const insertEvents =
+    eventRows.length > 0 &&
+    tx.query(
       `INSERT INTO events (id, business_id, type, subject_kind, subject_id, mode, created_at, seq, source_event_id, payload)
        SELECT r.id, r.business_id, r.type, r.subject_kind, r.subject_id, r.mode, r.created_at, r.seq, r.source_event_id, r.payload
          FROM jsonb_to_recordset($1::jsonb) AS r(id text, business_id text, type text, subject_kind text, subject_id text,
@@ -193,20 +196,19 @@ async function handle(name: string, sources: readonly ApiEventSource[], events: 
         ),
       ],
     );
-  }
   const dirtyViews = [...views.entries()].filter(([, v]) => v.dirty);
-  if (dirtyViews.length > 0) {
-    await tx.query(
+  const upsertViews =
+    dirtyViews.length > 0 &&
+    tx.query(
       `INSERT INTO event_source_views (source, view_key, view)
        SELECT r.source, r.view_key, r.view FROM jsonb_to_recordset($1::jsonb) AS r(source text, view_key text, view text)
        ON CONFLICT (source, view_key) DO UPDATE SET view = excluded.view`,
       [JSON.stringify(dirtyViews.map(([k, v]) => ({ source: k.split('\u0000')[0], view_key: k.split('\u0000')[1], view: v.view === null ? null : JSON.stringify(v.view) })))],
     );
-  }
+  const [, , outbox] = await Promise.all([insertEvents, upsertViews, outboxState(name, tx, events)]);
 
   // 3. subscriptions and the outbox, in log order
   const webhookSteps = steps.filter((s) => s.kind === 'webhook');
-  const outbox = await outboxState(name, tx, events);
   if (webhookSteps.length === 0 && (!outbox.live || !steps.some((s) => s.kind === 'events' && outbox.decides(s.event.position)))) {
     await outbox.advance();
     return;
@@ -252,29 +254,30 @@ async function handle(name: string, sources: readonly ApiEventSource[], events: 
   }
   const upserts = [...changed].filter((id) => subscriptions.has(id)).map((id) => subscriptions.get(id)!);
   const removed = [...changed].filter((id) => !subscriptions.has(id));
-  if (upserts.length > 0) {
-    await tx.query(
-      `INSERT INTO event_subscriptions (webhook_id, business_id, event_types, enabled)
-       SELECT r.webhook_id, r.business_id, r.event_types, r.enabled
-         FROM jsonb_to_recordset($1::jsonb) AS r(webhook_id text, business_id text, event_types jsonb, enabled boolean)
-       ON CONFLICT (webhook_id) DO UPDATE SET event_types = excluded.event_types, enabled = excluded.enabled`,
-      [JSON.stringify(upserts)],
-    );
-  }
-  if (removed.length > 0) await tx.query(`DELETE FROM event_subscriptions WHERE webhook_id = ANY($1::text[])`, [removed]);
-  if (deliveries.length > 0) {
-    await tx.query(
-      `INSERT INTO public.webhook_deliveries (id, business_id, webhook_id, event_id, event_type, subject_kind, subject_id, payload,
-              sort_key, status, next_retry_at, created_at, updated_at)
-       SELECT r.id, r.business_id, r.webhook_id, r.event_id, r.event_type, r.subject_kind, r.subject_id, r.payload::json,
-              r.sort_key, 'retrying', r.next_retry_at, r.created_at, r.created_at
-         FROM jsonb_to_recordset($1::jsonb) AS r(id text, business_id text, webhook_id text, event_id text, event_type text,
-              subject_kind text, subject_id text, payload text, sort_key text, next_retry_at timestamptz, created_at timestamptz)
-       ON CONFLICT DO NOTHING`,
-      [JSON.stringify(deliveries)],
-    );
-  }
-  await outbox.advance();
+  // independent writes, sent together (see above)
+  await Promise.all([
+    upserts.length > 0 &&
+      tx.query(
+        `INSERT INTO event_subscriptions (webhook_id, business_id, event_types, enabled)
+         SELECT r.webhook_id, r.business_id, r.event_types, r.enabled
+           FROM jsonb_to_recordset($1::jsonb) AS r(webhook_id text, business_id text, event_types jsonb, enabled boolean)
+         ON CONFLICT (webhook_id) DO UPDATE SET event_types = excluded.event_types, enabled = excluded.enabled`,
+        [JSON.stringify(upserts)],
+      ),
+    removed.length > 0 && tx.query(`DELETE FROM event_subscriptions WHERE webhook_id = ANY($1::text[])`, [removed]),
+    deliveries.length > 0 &&
+      tx.query(
+        `INSERT INTO public.webhook_deliveries (id, business_id, webhook_id, event_id, event_type, subject_kind, subject_id, payload,
+                sort_key, status, next_retry_at, created_at, updated_at)
+         SELECT r.id, r.business_id, r.webhook_id, r.event_id, r.event_type, r.subject_kind, r.subject_id, r.payload::json,
+                r.sort_key, 'retrying', r.next_retry_at, r.created_at, r.created_at
+           FROM jsonb_to_recordset($1::jsonb) AS r(id text, business_id text, webhook_id text, event_id text, event_type text,
+                subject_kind text, subject_id text, payload text, sort_key text, next_retry_at timestamptz, created_at timestamptz)
+         ON CONFLICT DO NOTHING`,
+        [JSON.stringify(deliveries)],
+      ),
+    outbox.advance(),
+  ]);
 }
 
 /** Applies a webhook stream event to the subscriptions; resolves the endpoint id it touched. */
