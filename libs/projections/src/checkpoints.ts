@@ -94,8 +94,9 @@ export interface ProjectorBatch {
 /**
  * Applies several projectors' batches in ONE transaction: one compare-and-set statement moves all
  * their checkpoints (CheckpointMovedError if any was moved by another process), then the
- * projectors write their rows, side by side (handleTogether). All commit together or none does; a deadlock between two processes
- * moving the same checkpoints is reported as a moved checkpoint (nothing was applied: re-read, go on).
+ * projectors write their rows, side by side (handleTogether). All commit together or none does;
+ * a deadlock between two processes moving the same checkpoints is reported as a moved checkpoint
+ * (nothing was applied: re-read, go on).
  */
 export async function applyBatches(db: Database, batches: readonly ProjectorBatch[]): Promise<void> {
   const work = batches.filter((b) => b.events.length > 0).sort((a, b) => (a.projector.name < b.projector.name ? -1 : 1));
