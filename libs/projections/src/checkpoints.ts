@@ -125,7 +125,6 @@ export async function applyBatches(db: Database, batches: readonly ProjectorBatc
  * is awaited, and the error that caused it is the one thrown.
  */
 async function handleTogether(tx: Sql, work: readonly ProjectorBatch[]): Promise<void> {
-  if (work.length === 1) return work[0].projector.handle(work[0].events, tx);
   const results = await Promise.allSettled(work.map(({ projector, events }) => projector.handle(events, tx)));
   const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
   if (failures.length > 0) throw failures.find((e) => (e as { code?: string }).code !== IN_FAILED_TRANSACTION) ?? failures[0];
