@@ -48,10 +48,7 @@ export class PostgresDatabase implements Database {
     try {
       // one simple-protocol message: the explicit BEGIN keeps the block open after it
       await client.query(setup ? `${beginStatement(isolation)}; ${setup}` : beginStatement(isolation));
-      const result = await fn({
-        query: (text, params, name) => clientQuery(client, text, params, name),
-        exec: async (script) => void (await client.query(script)),
-      });
+      const result = await fn(inOrder(client));
       await client.query('COMMIT');
       return result;
     } catch (error) {
@@ -69,6 +66,25 @@ export class PostgresDatabase implements Database {
   async close(): Promise<void> {
     await this.pool.end();
   }
+}
+
+/**
+ * A transaction's statements, one after another on its connection: callers may issue several at
+ * once (the projectors of a batch run side by side), and each is sent the moment the one before
+ * it is answered — what pg's own queue did, without leaning on it (pg 8 deprecates a second
+ * query on a busy client, pg 9 refuses it).
+ */
+function inOrder(client: PoolClient): Sql {
+  let tail: Promise<unknown> = Promise.resolve();
+  const next = <T>(run: () => Promise<T>): Promise<T> => {
+    const result = tail.then(run);
+    tail = result.catch(() => undefined);
+    return result;
+  };
+  return {
+    query: (text, params, name) => next(() => clientQuery(client, text, params, name)),
+    exec: (script) => next(async () => void (await client.query(script))),
+  };
 }
 
 async function clientQuery<R extends object>(client: Pool | PoolClient, text: string, params?: unknown[], name?: string) {
