@@ -67,6 +67,10 @@ export interface AppConfig extends StoreConfig {
   turnstileSecretKey: string | null;
   /** Turnstile's siteverify endpoint (TURNSTILE_VERIFY_URL; default Cloudflare's). */
   turnstileVerifyUrl: string;
+  /** Megabytes of list pages a process running the projections keeps in memory (READ_CACHE_MB; 0: none). Decision 0019. */
+  readCacheMb: number;
+  /** Age at which a kept page is read again whatever was announced (READ_CACHE_MAX_AGE_SECONDS). */
+  readCacheMaxAgeMs: number;
 }
 
 /** Cloudflare Turnstile's server-side validation endpoint. */
@@ -115,6 +119,8 @@ export const CONFIG_VARIABLES = [
   'CHALLENGE_PROVIDER',
   'TURNSTILE_SECRET_KEY',
   'TURNSTILE_VERIFY_URL',
+  'READ_CACHE_MB',
+  'READ_CACHE_MAX_AGE_SECONDS',
 ] as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -179,6 +185,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     challengeProvider: challengeProvider(env.CHALLENGE_PROVIDER),
     turnstileSecretKey: env.TURNSTILE_SECRET_KEY || null,
     turnstileVerifyUrl: url(env, 'TURNSTILE_VERIFY_URL', ['http:', 'https:']) ?? TURNSTILE_SITEVERIFY_URL,
+    readCacheMb: integer(env, 'READ_CACHE_MB', 8, 0, 1024),
+    readCacheMaxAgeMs: integer(env, 'READ_CACHE_MAX_AGE_SECONDS', 10, 1, 3600) * 1000,
   };
   if (config.smtpUrl !== null && (env.MAIL_FROM ?? '') === '') throw new ConfigError('MAIL_FROM is required with SMTP_URL: the address every e-mail is sent from');
   if (config.challengeProvider === 'turnstile' && config.turnstileSecretKey === null) throw new ConfigError('TURNSTILE_SECRET_KEY is required with CHALLENGE_PROVIDER=turnstile');

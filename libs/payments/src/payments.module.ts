@@ -2,15 +2,15 @@ import { LinkPayments } from './commands/open-checkout/link-payments';
 import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
-import { ReactorHost } from '@lib/projections';
+import { ProjectionRunner, ReactorHost, ScopedReadCache } from '@lib/projections';
 import { TimerRunner, TimerStore } from '@lib/timers';
 import { FixedRates, LiveRates, NoLiveRates } from '@lib/rates';
 import { CardsModule } from '@lib/cards';
 import { BusinessClock, CardAttempts, PAYMENTS_SETTINGS, PAYMENT_RATES, PaymentAccess, PaymentRateSources, PaymentRates, PaymentStreams, PaymentsProcessManager, PaymentsSettings, TIMER_KINDS, TimerFiring } from './app';
 import { PAYMENT_COMMAND_HANDLERS, PaymentUseCaseSteps } from './commands';
 import { PaymentsReactor } from './payments-reactor';
-import { PAYMENT_QUERY_HANDLERS } from './queries';
-import { PaymentsReadModel } from './read';
+import { PAYMENT_PAGES, PAYMENT_QUERY_HANDLERS } from './queries';
+import { PAYMENTS_PROJECTION, PaymentsReadModel } from './read';
 import { WalletsModule } from '@lib/wallets';
 import { OperationsModule } from '@lib/operations';
 import type { NetworkId } from '@lib/chains';
@@ -72,6 +72,12 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
   providers: [
     { provide: TimerStore, useFactory: (db: Database) => new TimerStore(db), inject: [DATABASE] },
     { provide: PaymentsReadModel, useFactory: (db: Database, config: AppConfig) => new PaymentsReadModel(db, { checkoutBaseUrl: config.checkoutBaseUrl }), inject: [DATABASE, APP_CONFIG] },
+    {
+      provide: PAYMENT_PAGES,
+      useFactory: (runner: ProjectionRunner, config: AppConfig) =>
+        new ScopedReadCache(runner, PAYMENTS_PROJECTION, { maxBytes: config.readCacheMb * 1024 * 1024, maxAgeMs: config.readCacheMaxAgeMs }),
+      inject: [ProjectionRunner, APP_CONFIG],
+    },
     { provide: PAYMENTS_SETTINGS, useFactory: (config: AppConfig): PaymentsSettings => ({ quoteTtlMs: config.quoteTtlMs, feeRateBps: config.feeRateBps, liveNetworks: watchedNetworks(config) }), inject: [APP_CONFIG] },
     // simulated businesses quote from the fixed table, live ones from the live source (decision 0020)
     {

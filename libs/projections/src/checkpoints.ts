@@ -1,6 +1,6 @@
 import { Database, Sql } from '@lib/database';
 import { LogPosition, RecordedEvent, formatPosition, parsePosition } from '@lib/eventstore';
-import { Projector } from './projector';
+import { BatchChanges, Projector } from './projector';
 
 export const LIVE_SCHEMA = 'public';
 
@@ -80,9 +80,12 @@ export async function moveCheckpointTo(sql: Sql, name: string, from: LogPosition
  * Applies a batch and moves the checkpoint from `from` to the batch's last position in one
  * transaction: the rows and the checkpoint commit together or not at all.
  */
-export async function applyBatch(db: Database, projector: Projector, from: LogPosition | null, events: RecordedEvent[]): Promise<void> {
-  await applyBatches(db, [{ projector, from, events }]);
+export async function applyBatch(db: Database, projector: Projector, from: LogPosition | null, events: RecordedEvent[]): Promise<ChangedScopes> {
+  return (await applyBatches(db, [{ projector, from, events }])).get(projector.name) ?? null;
 }
+
+/** The scopes a projector's batch changed (BatchChanges), or null when it did not say: any may have. */
+export type ChangedScopes = readonly string[] | null;
 
 /** One projector's share of a batch: the events after its checkpoint `from`. */
 export interface ProjectorBatch {
@@ -98,14 +101,14 @@ export interface ProjectorBatch {
  * a deadlock between two processes moving the same checkpoints is reported as a moved checkpoint
  * (nothing was applied: re-read, go on).
  */
-export async function applyBatches(db: Database, batches: readonly ProjectorBatch[]): Promise<void> {
+export async function applyBatches(db: Database, batches: readonly ProjectorBatch[]): Promise<Map<string, ChangedScopes>> {
   const work = batches.filter((b) => b.events.length > 0).sort((a, b) => (a.projector.name < b.projector.name ? -1 : 1));
-  if (work.length === 0) return;
+  if (work.length === 0) return new Map();
   try {
-    await db.transaction(
+    return await db.transaction(
       async (tx) => {
         await moveCheckpoints(tx, work);
-        await handleTogether(tx, work);
+        return handleTogether(tx, work);
       },
       'read committed',
       `SET LOCAL search_path TO ${quoteIdent(LIVE_SCHEMA)}`,
@@ -124,10 +127,15 @@ export async function applyBatches(db: Database, batches: readonly ProjectorBatc
  * the statements queued behind it fail with "current transaction is aborted": every projector
  * is awaited, and the error that caused it is the one thrown.
  */
-async function handleTogether(tx: Sql, work: readonly ProjectorBatch[]): Promise<void> {
+async function handleTogether(tx: Sql, work: readonly ProjectorBatch[]): Promise<Map<string, ChangedScopes>> {
   const results = await Promise.allSettled(work.map(({ projector, events }) => projector.handle(events, tx)));
   const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
   if (failures.length > 0) throw failures.find((e) => (e as { code?: string }).code !== IN_FAILED_TRANSACTION) ?? failures[0];
+  return new Map(work.map(({ projector }, i) => [projector.name, scopesOf((results[i] as PromiseFulfilledResult<void | BatchChanges>).value)]));
+}
+
+function scopesOf(changes: void | BatchChanges): ChangedScopes {
+  return changes && Array.isArray(changes.scopes) ? changes.scopes : null;
 }
 
 /** PostgreSQL's "current transaction is aborted, commands ignored until end of transaction block". */

@@ -1,6 +1,6 @@
 import { Database } from '@lib/database';
 import { EventStore, LogPosition, RecordedEvent, comparePositions } from '@lib/eventstore';
-import { Checkpoint, CheckpointMovedError, ProjectorBatch, applyBatch, applyBatches, ensureTables, readCheckpoints } from './checkpoints';
+import { ChangedScopes, Checkpoint, CheckpointMovedError, ProjectorBatch, applyBatch, applyBatches, ensureTables, readCheckpoints } from './checkpoints';
 import { Projector } from './projector';
 import { FollowedGroup, FollowedSubscriber, SubscriberStatus, eventsAfter, followCheckpoints, followFromCheckpoint, subscriberStatus } from './subscriber';
 
@@ -21,6 +21,7 @@ export class ProjectionRunner {
   /** Projectors that failed in the group, each followed alone (followFromCheckpoint). */
   private readonly alone = new Map<string, FollowedSubscriber>();
   private readonly listeners = new Set<(projection: string, events: number) => void>();
+  private readonly changeListeners = new Set<(projection: string, scopes: ChangedScopes) => void>();
   private readonly waiters = new Set<() => void>();
   /**
    * Writes answered before the projections had them (noteWrite), by scope (a business id), and
@@ -28,8 +29,8 @@ export class ProjectionRunner {
    */
   private readonly unseen = new Map<string, LogPosition>();
   private unseenAny: LogPosition | null = null;
-  /** What the group's current batch applied, announced once the group's positions show it. */
-  private pending: [string, number][] = [];
+  /** What the group's current batch applied (projection, events, scopes changed), announced once the group's positions show it. */
+  private pending: [string, number, ChangedScopes][] = [];
   private stopped = false;
 
   constructor(
@@ -49,6 +50,28 @@ export class ProjectionRunner {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Calls `listener` whenever rows of a projection this process applies in its group may have
+   * changed: after each batch committed here, with the scopes the projector said it changed
+   * (null: it did not say), and with null for every member when the group re-reads its
+   * checkpoints (another process may have committed batches: a second replica, a rebuild), or
+   * when a projector leaves the group. What caches of the read models listen to
+   * (ScopedReadCache); returns the unsubscribe function.
+   */
+  onChanged(listener: (projection: string, scopes: ChangedScopes) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  /**
+   * Whether every change to `projection`'s rows is announced to onChanged in this process: it
+   * runs here in the group (not in an API-only process, not after it left the group to retry
+   * alone, not once stopped).
+   */
+  announcesChanges(projection: string): boolean {
+    return !this.stopped && this.group !== null && this.group.names.has(projection);
+  }
+
   async start(): Promise<void> {
     for (const projector of this.projectors) {
       // Two transactions, never one: a batch locks the checkpoint row and then the tables, so
@@ -63,10 +86,15 @@ export class ProjectionRunner {
       {
         batchSize: this.options.batchSize ?? 500,
         handle: (from, events) => this.applyToGroup(from, events),
-        onHandled: () => {
+        onHandled: (events) => {
           const done = this.pending;
           this.pending = [];
-          for (const [name, events] of done) this.applied(name, events);
+          // no events: the checkpoints were (re-)read, maybe moved ahead by another process
+          if (events.length === 0) for (const name of this.group?.names ?? []) this.changed(name, null);
+          for (const [name, count, scopes] of done) {
+            this.changed(name, scopes);
+            this.applied(name, count);
+          }
           this.checkWaiters();
         },
         onError: (error) => this.options.onError?.([...(this.group?.names ?? [])].join(', '), error),
@@ -154,8 +182,8 @@ export class ProjectionRunner {
     this.pending = [];
     if (batches.length === 0) return;
     try {
-      await applyBatches(this.db, batches);
-      this.pending = batches.map((b) => [b.projector.name, b.events.length]);
+      const scopes = await applyBatches(this.db, batches);
+      this.pending = batches.map((b) => [b.projector.name, b.events.length, scopes.get(b.projector.name) ?? null]);
       return;
     } catch (error) {
       if (error instanceof CheckpointMovedError || batches.length === 1) throw error;
@@ -163,8 +191,8 @@ export class ProjectionRunner {
     const failed: [ProjectorBatch, unknown][] = [];
     for (const b of batches) {
       try {
-        await applyBatch(this.db, b.projector, b.from, b.events);
-        this.pending.push([b.projector.name, b.events.length]);
+        const scopes = await applyBatch(this.db, b.projector, b.from, b.events);
+        this.pending.push([b.projector.name, b.events.length, scopes]);
       } catch (error) {
         if (error instanceof CheckpointMovedError) throw error;
         failed.push([b, error]);
@@ -177,11 +205,12 @@ export class ProjectionRunner {
   /** A projector that failed where the others did not leaves the group and retries on its own. */
   private async followAlone(projector: Projector, error: unknown): Promise<void> {
     this.group?.release(projector.name);
+    this.changed(projector.name, null); // no longer announced (announcesChanges): caches of it let go
     this.options.onError?.(projector.name, error);
     if (this.stopped) return;
     const followed = await followFromCheckpoint(this.store, this.db, projector.name, {
       batchSize: this.options.batchSize ?? 500,
-      handle: (from, events) => applyBatch(this.db, projector, from, events),
+      handle: async (from, events) => void (await applyBatch(this.db, projector, from, events)),
       onHandled: (events) => {
         this.applied(projector.name, events);
         this.checkWaiters();
@@ -221,6 +250,16 @@ export class ProjectionRunner {
       this.checkpointRead = readCheckpoints(this.db, this.projectors.map((p) => p.name)).finally(() => (this.checkpointRead = null));
     }
     return this.checkpointRead;
+  }
+
+  private changed(projection: string, scopes: ChangedScopes): void {
+    for (const listener of this.changeListeners) {
+      try {
+        listener(projection, scopes);
+      } catch {
+        /* a listener's problem is not the projection's */
+      }
+    }
   }
 
   private applied(projection: string, events: number): void {

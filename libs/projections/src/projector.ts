@@ -20,8 +20,17 @@ export interface Projector {
   readonly schema: string;
   /** Every table the projector owns, in the order they may be dropped. */
   readonly tables: readonly string[];
-  /** Applies one batch inside the transaction that also moves the checkpoint. */
-  handle(events: RecordedEvent[], tx: Sql): Promise<void>;
+  /**
+   * Applies one batch inside the transaction that also moves the checkpoint. May say which
+   * scopes (business ids) the batch changed rows of, for this process's caches of the
+   * projector's reads (ScopedReadCache); saying nothing means any scope may have changed.
+   */
+  handle(events: RecordedEvent[], tx: Sql): Promise<void | BatchChanges>;
+}
+
+/** What a projector's batch changed: the scopes (business ids) whose rows it wrote. */
+export interface BatchChanges {
+  scopes: readonly string[];
 }
 
 export const PROJECTORS = Symbol('PROJECTORS');

@@ -12,6 +12,7 @@ export * from './get-payment/get-payment.query';
 export * from './get-payment/get-payment.handler';
 export * from './list-payments/list-payments.query';
 export * from './list-payments/list-payments.handler';
+export * from './list-payments/payment-pages';
 export * from './get-checkout/get-checkout.query';
 export * from './get-checkout/get-checkout.handler';
 export * from './get-receipt/get-receipt.query';

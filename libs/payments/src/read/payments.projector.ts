@@ -1,6 +1,6 @@
 import type { Sql } from '@lib/database';
 import type { RecordedEvent } from '@lib/eventstore';
-import type { Projector } from '@lib/projections';
+import type { BatchChanges, Projector } from '@lib/projections';
 import type { CheckoutOpenedData } from '../domain/checkout.events';
 import { CheckoutViewState, evolveCheckoutView } from './checkout-view';
 import { CHECKOUT_STREAM, PAYMENT_STREAM } from '../domain/stream-categories';
@@ -145,9 +145,10 @@ class BatchStates<State> {
   }
 }
 
-async function handlePaymentEvents(events: RecordedEvent[], tx: Sql): Promise<void> {
+/** Applies a batch; says which businesses' `payments` rows changed (a list's page cache drops just those). */
+async function handlePaymentEvents(events: RecordedEvent[], tx: Sql): Promise<BatchChanges> {
   const ids = touched(events);
-  if (ids.payments.size === 0 && ids.checkouts.size === 0) return;
+  if (ids.payments.size === 0 && ids.checkouts.size === 0) return { scopes: [] };
 
   const payments = new BatchStates<PaymentViewState>('payments', evolvePaymentView);
   const checkouts = new BatchStates<CheckoutViewState>('checkouts', evolveCheckoutView);
@@ -203,6 +204,7 @@ async function handlePaymentEvents(events: RecordedEvent[], tx: Sql): Promise<vo
       [JSON.stringify(checkoutRows.map(checkoutRow))],
     );
   }
+  return { scopes: [...new Set(paymentRows.flatMap((r) => (r.business_id ? [r.business_id] : [])))] };
 }
 
 function paymentRow(s: PaymentViewState) {
