@@ -31,6 +31,8 @@
  * BENCH_LAG_RATE (200), BENCH_LAG_SECONDS (10), BENCH_STORES (embedded,postgres),
  * BENCH_DATABASE_URL (admin URL of the PostgreSQL server), BENCH_LIVE_LOAD (1: the business that
  * creates payments is a live one, whose now needs no test-clock read, instead of a simulated one).
+ * The app's own variables pass through: READ_CACHE_MB=0 measures GET /payments without the pages
+ * a process keeps in memory.
  */
 import { ChildProcess, execFile, execFileSync, fork, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -655,6 +657,9 @@ function print(results: StoreResult[]): void {
     console.log(`- A and B: bench/support/bare-server.ts (plain node:http${r.store === 'embedded' ? ', its own PGlite directory' : ', same database, same pool settings'}); B's page is the app's own, ${int(r.pageBytes)} bytes`);
     console.log(`- POST /payments: a ${process.env.BENCH_LIVE_LOAD === '1' ? 'live' : 'simulated'} business's secret key (BENCH_LIVE_LOAD)`);
     console.log(`- lag: ${lag.method}; POST latency from each request's scheduled time`);
+    console.log(
+      `- GET /payments?limit=25: ${process.env.READ_CACHE_MB === '0' ? 'no page kept (READ_CACHE_MB=0): every request reads the page from the database' : `pages kept in memory (READ_CACHE_MB=${process.env.READ_CACHE_MB || '8, the default'}): nothing is written to the list's business during the cell, so after its first request every page comes from memory; READ_CACHE_MB=0 measures the read`}`,
+    );
     console.log('');
   }
 }
