@@ -23,6 +23,18 @@ describe('Prometheus metrics', () => {
     expect((await fetch(suite.metricsUrl.replace('/metrics', '/other'))).status).toBe(404);
   });
 
+  it('counts GET /payments pages answered from memory and read from the database, and the memory they hold', async () => {
+    const { secret_key } = await businessWithKey(suite.api, true, 'Listed', { contact: false });
+    const list = () => fetch(`${suite.api.base}/payments?limit=3`, { headers: { authorization: `Bearer ${secret_key}` } });
+    const count = (text: string, name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+    const before = await (await fetch(suite.metricsUrl)).text();
+    for (let i = 0; i < 3; i++) expect((await list()).status).toBe(200);
+    const after = await (await fetch(suite.metricsUrl)).text();
+    expect(count(after, 'payment_pages_kept_misses_total') - count(before, 'payment_pages_kept_misses_total')).toBe(1);
+    expect(count(after, 'payment_pages_kept_hits_total') - count(before, 'payment_pages_kept_hits_total')).toBe(2);
+    expect(count(after, 'payment_pages_kept_bytes')).toBeGreaterThan(0);
+  });
+
   it('shows what the operator paused (service_paused per target), and nothing once it is resumed', async () => {
     const pauses = suite.api.app.get(ServicePauses);
     const operator = { kind: 'operator', id: 'ada', name: 'ada' };

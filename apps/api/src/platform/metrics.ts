@@ -6,9 +6,9 @@ import { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ServicePauses } from '@lib/operations';
 import { ChainWatcherStatus } from '@lib/chains';
-import { ChainWatchers } from '@lib/payments';
+import { ChainWatchers, PAYMENT_PAGES } from '@lib/payments';
 import { APP_CONFIG, AppConfig } from '@lib/core';
-import { ProjectionRunner, ProjectionStatus } from '@lib/projections';
+import { ProjectionRunner, ProjectionStatus, ScopedReadCache } from '@lib/projections';
 
 /**
  * Prometheus metrics: requests (count and latency by method, route and status), projection
@@ -65,6 +65,28 @@ export class Metrics implements OnModuleInit, OnApplicationBootstrap, OnApplicat
       async collect() {
         this.reset();
         for (const pause of await pauses.list()) this.set({ target: pause.target }, 1);
+      },
+    });
+    // the GET /payments pages this process keeps (decision 0019): how often a page came from memory
+    const pages = () => modules.get<ScopedReadCache>(PAYMENT_PAGES, { strict: false }).stats;
+    const pageCounter = (name: string, help: string, value: (s: ScopedReadCache['stats']) => number) =>
+      new Counter({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          this.inc(value(pages()));
+        },
+      });
+    pageCounter('payment_pages_kept_hits_total', 'GET /payments pages answered from memory', (s) => s.hits);
+    pageCounter('payment_pages_kept_misses_total', 'GET /payments pages read from the database (not kept, changed, or too old)', (s) => s.misses);
+    new Gauge({
+      name: 'payment_pages_kept_bytes',
+      help: 'Characters of GET /payments pages kept in memory (bounded by READ_CACHE_MB)',
+      registers: [this.registry],
+      collect() {
+        this.set(pages().bytes);
       },
     });
     // one status read per scrape serves the three projection gauges (collected concurrently)
