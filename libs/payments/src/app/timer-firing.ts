@@ -61,16 +61,20 @@ export class TimerFiring {
    * itself schedules already due (an arrival's confirmations). A due timer another worker holds
    * is waited for (bounded), so the caller sees its effects too. Then waits until the read models
    * have every event those timers appended — by their positions, never the visible head (on
-   * PostgreSQL an unrelated open transaction can hold the visible head behind them).
+   * PostgreSQL an unrelated open transaction can hold the visible head behind them). A worker's
+   * poll may take any of these timers, even one that came due during this call, and finish it
+   * between two of this loop's looks: so the last events of every checkout or payment whose
+   * timers were due, or fired here, are read at the end too, whoever fired them.
    */
   async fireDue(businessId: string, deadlineMs = 10_000): Promise<number> {
     const deadline = Date.now() + deadlineMs;
     let fired = 0;
     let last: LogPosition | null = null;
-    const firedElsewhere = new Set<string>();
+    const touched = new Set((await this.timers.dueTimers(businessId)).map((t) => t.subject));
     for (;;) {
       const [timer] = await this.timers.claimDue(1, 30_000, Object.values(TIMER_KINDS), businessId);
       if (timer) {
+        touched.add(timer.subject);
         try {
           last = later(last, await this.fire(timer));
           await this.timers.markFired(timer.id);
@@ -83,11 +87,11 @@ export class TimerFiring {
       }
       const due = await this.timers.dueTimers(businessId);
       if (due.length === 0 || Date.now() > deadline) break;
-      for (const t of due) if (t.leased) firedElsewhere.add(t.subject);
+      for (const t of due) touched.add(t.subject);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    // what other workers' timers appended: the last events of their streams and of the payments behind them
-    for (const subject of firedElsewhere) {
+    // what every firing of these subjects appended, here or in a worker: the last events of their streams and of the payments behind them
+    for (const subject of touched) {
       if (isCheckoutId(subject)) {
         const checkout = await this.streams.loadCheckout(subject);
         last = later(last, checkout.head);
