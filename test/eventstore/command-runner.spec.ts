@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Decider } from '@lib/domain';
 import { CommandRunner, ConcurrencyError, EventStore, LogPosition, comparePositions } from '@lib/eventstore';
 import { TestStore, openTestStore } from '../support/fixtures';
@@ -142,5 +143,144 @@ describe('CommandRunner: load, fold, decide, append at the revision read', () =>
     await runner.run(counter, s, { type: 'Add', by: 1 }, { context, waitForReadModels: false });
     expect(waited).toHaveLength(1);
     expect(calls).toEqual(['before', 'after 0']);
+  });
+});
+
+describe.each(['embedded', 'postgres'] as const)('CommandRunner: the streams it read or wrote last (%s)', (kind) => {
+  let opened: TestStore;
+  let streams = 0;
+  const stream = () => `kept-${kind}-${++streams}-${Date.now()}`;
+  const context = { max: 100 };
+
+  beforeAll(async () => {
+    opened = await openTestStore(kind, 'kept');
+  });
+  afterAll(() => opened.cleanup());
+
+  /** The store, counting the stream reads that reach it. */
+  function counting(store: EventStore = opened.store, options: { hideRecorded?: boolean } = {}) {
+    const reads: string[] = [];
+    const watched: EventStore = Object.create(store, {
+      readStream: { value: (...args: Parameters<EventStore['readStream']>) => (reads.push(args[0]), store.readStream(...args)) },
+      append: {
+        value: async (...args: Parameters<EventStore['append']>) => {
+          const result = await store.append(...args);
+          return options.hideRecorded ? { ...result, recorded: undefined } : result;
+        },
+      },
+    });
+    return { store: watched, reads };
+  }
+
+  /** A runner whose store has already answered an append with its recorded events (as after a process's first write). */
+  async function warmRunner(store: EventStore): Promise<CommandRunner> {
+    const runner = new CommandRunner(store);
+    await runner.run(counter, stream(), { type: 'Add', by: 1 }, { context, newStream: true });
+    return runner;
+  }
+
+  it('decides on a stream it wrote last without reading it again, and answers as a fresh read would', async () => {
+    const { store, reads } = counting();
+    const runner = await warmRunner(store);
+    const s = stream();
+    await runner.run(counter, s, { type: 'Add', by: 1 }, { context, newStream: true });
+    reads.length = 0;
+    const results = [];
+    for (let i = 0; i < 4; i++) results.push(await runner.run(counter, s, { type: 'Add', by: 2 }, { context }));
+    expect(reads).toEqual([]);
+    expect(results.map((r) => [r.before.total, r.state.total, r.revision])).toEqual([
+      [1, 3, 1],
+      [3, 5, 2],
+      [5, 7, 3],
+      [7, 9, 4],
+    ]);
+    expect(results[3].recorded).toEqual(await opened.store.readStream(s).then((all) => all.slice(0, 4)));
+  });
+
+  it('another writer appended since: the append is refused, the stream read again and the command decided on it — nothing lost', async () => {
+    const mine = counting();
+    const runner = await warmRunner(mine.store);
+    const other = new CommandRunner(opened.store); // another process
+    const s = stream();
+    await runner.run(counter, s, { type: 'Add', by: 1 }, { context, newStream: true });
+    await other.run(counter, s, { type: 'Add', by: 10 }, { context });
+    mine.reads.length = 0;
+    const result = await runner.run(counter, s, { type: 'Add', by: 5 }, { context });
+    expect(mine.reads).toEqual([s]); // read again after the refused append
+    expect([result.before.total, result.state.total]).toEqual([11, 16]);
+    expect((await opened.store.readStream(s)).map((e) => (e.data as { by: number }).by)).toEqual([1, 10, 5]);
+  });
+
+  it('a refusal decided on what it kept is decided again on the stream as it is', async () => {
+    const runner = await warmRunner(opened.store);
+    const other = new CommandRunner(opened.store);
+    const s = stream();
+    await runner.run(counter, s, { type: 'Add', by: 99 }, { context, newStream: true });
+    await other.run(counter, s, { type: 'Reset' }, { context }); // kept: 99; as it is: 0
+    const result = await runner.run(counter, s, { type: 'Add', by: 2 }, { context }); // over 100 on what was kept
+    expect(result.state.total).toBe(2);
+    await expect(runner.run(counter, s, { type: 'Add', by: 99 }, { context })).rejects.toThrow('over the maximum'); // a true refusal still refuses
+  });
+
+  it('nothing to do on what it kept is decided again on the stream as it is', async () => {
+    const runner = await warmRunner(opened.store);
+    const other = new CommandRunner(opened.store);
+    const s = stream();
+    await runner.run(counter, s, { type: 'Add', by: 3 }, { context, newStream: true });
+    await runner.run(counter, s, { type: 'Reset' }, { context }); // kept: total 0
+    await other.run(counter, s, { type: 'Add', by: 5 }, { context });
+    const result = await runner.run(counter, s, { type: 'Reset' }, { context }); // nothing to reset on what was kept
+    expect(result.appended.map((a) => a.event.type)).toEqual(['Reset']);
+    expect((await opened.store.readStream(s)).map((e) => e.type)).toEqual(['Added', 'Reset', 'Added', 'Reset']);
+  });
+
+  it('a decision with deterministic ids that another process already appended is answered from the stream as it is', async () => {
+    const runner = await warmRunner(opened.store);
+    const other = new CommandRunner(opened.store);
+    const s = stream();
+    const base = randomUUID().slice(0, -2);
+    const eventId = (i: number) => `${base}${String(i).padStart(2, '0')}`;
+    const replay: Decider<CounterCommand, CounterEvent, CounterState, { max: number }> = { ...counter, decide: (c, st, ctx) => (st.total >= 7 ? [] : counter.decide(c, st, ctx)) };
+    await runner.run(counter, s, { type: 'Add', by: 1 }, { context, newStream: true }); // kept: total 1
+    await other.run(counter, s, { type: 'Add', by: 2 }, { context });
+    const first = await other.run(replay, s, { type: 'AddTwice', by: 3 }, { context, eventId }); // 3 → 6 → 9
+    const second = await runner.run(replay, s, { type: 'AddTwice', by: 3 }, { context, eventId });
+    expect(second.appended.map((a) => [a.eventId, a.before.total, a.after.total])).toEqual(first.appended.map((a) => [a.eventId, a.before.total, a.after.total]));
+    expect(second.appended.map((a) => a.after.total)).toEqual([6, 9]);
+    expect((await opened.store.readStream(s)).length).toBe(4);
+  });
+
+  it('appendAtAnyRevision decides on the stream as it is, never on what was kept', async () => {
+    const runner = await warmRunner(opened.store);
+    const other = new CommandRunner(opened.store);
+    const s = stream();
+    await runner.run(counter, s, { type: 'Add', by: 1 }, { context, newStream: true });
+    await other.run(counter, s, { type: 'Add', by: 4 }, { context });
+    const result = await runner.run(counter, s, (state) => ({ type: 'Add' as const, by: state.total }), { context, appendAtAnyRevision: true });
+    expect([result.before.total, result.state.total]).toEqual([5, 10]);
+  });
+
+  it('keeps nothing with a store that does not answer an append with its recorded events (EventStoreDB)', async () => {
+    const { store, reads } = counting(opened.store, { hideRecorded: true });
+    const runner = await warmRunner(store);
+    const s = stream();
+    await runner.run(counter, s, { type: 'Add', by: 1 }, { context, newStream: true });
+    for (let i = 0; i < 3; i++) await runner.run(counter, s, { type: 'Add', by: 1 }, { context });
+    expect(reads).toEqual([s, s, s]);
+  });
+
+  it('keeps at most keptEvents events, least recently used first out', async () => {
+    const { store, reads } = counting();
+    const runner = new CommandRunner(store, null, { keptEvents: 40 });
+    await runner.run(counter, stream(), { type: 'Add', by: 1 }, { context, newStream: true });
+    const all = Array.from({ length: 20 }, () => stream());
+    for (const s of all) await runner.run(counter, s, { type: 'AddTwice', by: 1 }, { context, newStream: true }); // 2 events each: 40 kept
+    await runner.run(counter, all[0], { type: 'Add', by: 1 }, { context }); // the first, used again: 41, so the least recently used (the second) goes
+    expect(reads).toEqual([]);
+    await runner.run(counter, all[0], { type: 'Add', by: 1 }, { context });
+    await runner.run(counter, all[19], { type: 'Add', by: 1 }, { context });
+    expect(reads).toEqual([]);
+    await runner.run(counter, all[1], { type: 'Add', by: 1 }, { context });
+    expect(reads).toEqual([all[1]]);
   });
 });

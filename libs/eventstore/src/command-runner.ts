@@ -3,6 +3,7 @@ import { Decider, DomainEvent, foldWith } from '@lib/domain';
 import { ConcurrencyError } from './errors';
 import { EventMetadata, EventStore, ExpectedRevision, RecordedEvent } from './event-store.port';
 import { LogPosition } from './position';
+import { KeptStreams } from './kept-streams';
 import { readStreamOrEmpty } from './read-stream';
 
 /** Read your writes: resolves true once every read model has applied the log up to `position`. */
@@ -88,11 +89,17 @@ export interface RunResult<Event, State> {
  * it waits until the read models have the appended position (read your writes).
  */
 export class CommandRunner {
+  private readonly kept: KeptStreams;
+  /** Whether the store has answered an append with its recorded events (AppendResult.recorded): only then are streams kept. */
+  private storeAnswersRecorded = false;
+
   constructor(
     private readonly store: EventStore,
     private readonly readModels: ReadModelWaiter | null = null,
-    private readonly options: { readYourWritesTimeoutMs?: number; maxAttempts?: number } = {},
-  ) {}
+    private readonly options: { readYourWritesTimeoutMs?: number; maxAttempts?: number; keptEvents?: number } = {},
+  ) {
+    this.kept = new KeptStreams(options.keptEvents ?? 2000);
+  }
 
   async run<Command, Event extends DomainEvent, State, Context>(
     decider: Decider<Command, Event, State, Context>,
@@ -102,10 +109,26 @@ export class CommandRunner {
   ): Promise<RunResult<Event, State>> {
     const maxAttempts = options.maxAttempts ?? this.options.maxAttempts ?? 10;
     const metadata = options.metadata ?? {};
+    // a stream this runner read or wrote last is decided on as it was then (no read) when the
+    // decision is appended at its revision: the store refuses it if anything came since
+    const mayKeep = !options.appendAtAnyRevision && this.storeAnswersRecorded;
     for (let attempt = 1; ; attempt++) {
-      const recorded = options.newStream && attempt === 1 ? [] : await this.read(stream);
+      const kept = mayKeep && attempt === 1 && !options.newStream ? this.kept.get(stream) : undefined;
+      const recorded = kept ? [...kept] : options.newStream && attempt === 1 ? [] : await this.read(stream);
+      if (mayKeep && !kept && recorded.length > 0) this.kept.keep(stream, recorded);
       const before = foldWith(decider, recorded);
-      const decided = decider.decide(typeof command === 'function' ? (command as (state: State) => Command)(before) : command, before, options.context);
+      let decided: Event[];
+      try {
+        decided = decider.decide(typeof command === 'function' ? (command as (state: State) => Command)(before) : command, before, options.context);
+      } catch (refusal) {
+        if (!kept) throw refusal;
+        this.kept.forget(stream); // refused on what was kept: decide again on the stream as it is
+        continue;
+      }
+      if (decided.length === 0 && kept) {
+        this.kept.forget(stream); // nothing to do on what was kept: decide again on the stream as it is
+        continue;
+      }
       if (decided.length === 0) {
         const earlier = options.eventId ? this.alreadyAppended(decider, stream, recorded, options.eventId) : null;
         const result = earlier ?? { stream, before, state: before, appended: [], position: null, revision: recorded.length ? recorded[recorded.length - 1].revision : null, recorded };
@@ -121,6 +144,15 @@ export class CommandRunner {
           decided.map((event, i) => ({ id: ids[i], type: event.type, data: event.data, metadata })),
           expected,
         );
+        if (appendedAt.recorded) this.storeAnswersRecorded = true;
+        if (kept && !appendedAt.recorded) {
+          // the store found this decision's ids written already (another process made it): the
+          // kept stream was behind, so answer from the stream as it is, like any replay
+          this.kept.forget(stream);
+          continue;
+        }
+        if (mayKeep && appendedAt.recorded) this.kept.keep(stream, [...recorded, ...appendedAt.recorded]);
+        else this.kept.forget(stream);
         await options.afterAppend?.(appendedAt.nextExpectedRevision);
         const appended: AppendedEvent<Event, State>[] = [];
         let state = before;
@@ -133,6 +165,7 @@ export class CommandRunner {
         await this.settle(result, options);
         return result;
       } catch (error) {
+        this.kept.forget(stream);
         if (error instanceof ConcurrencyError && attempt < maxAttempts) {
           // writers that lost a race would meet again at once: a short random pause spreads them (up to 2, 4, … 20 ms)
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 * attempt));

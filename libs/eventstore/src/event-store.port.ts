@@ -51,6 +51,12 @@ export interface AppendResult {
   nextExpectedRevision: number;
   /** Global position of the last event of this append. */
   position: LogPosition;
+  /**
+   * The events as stored, when this append wrote them (not when it found them written by an
+   * earlier try under the same ids) and the store can tell: what CommandRunner keeps of a stream
+   * it wrote to. A store that cannot tell leaves it out.
+   */
+  recorded?: RecordedEvent[];
 }
 
 export interface ReadStreamOptions {

@@ -55,7 +55,7 @@ function appendStatement(mode: keyof typeof BASE): string {
     FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(value, ord)
     ${mode === 'exact' ? 'WHERE EXISTS (SELECT 1 FROM es_events WHERE stream_id = $1 AND stream_revision = $3::bigint)' : ''}
     ORDER BY e.ord
-    RETURNING stream_revision::text, global_position::text, transaction_id::text`;
+    RETURNING stream_revision::text, global_position::text, transaction_id::text, recorded_at`;
 }
 const APPEND_SQL = {
   no_stream: appendStatement('no_stream'),
@@ -94,7 +94,7 @@ export class SqlEventStore implements EventStore {
     const mode = typeof expected === 'number' ? 'exact' : expected;
     const batch = JSON.stringify(events.map((e) => ({ id: e.id, type: e.type, data: e.data ?? null, metadata: e.metadata ?? {} })));
     const params: unknown[] = mode === 'exact' ? [stream, batch, expected] : [stream, batch];
-    let rows: { stream_revision: string; global_position: string; transaction_id: string }[] = [];
+    let rows: { stream_revision: string; global_position: string; transaction_id: string; recorded_at: Date }[] = [];
     for (let attempt = 1; ; attempt++) {
       try {
         rows = (await this.db.query(APPEND_SQL[mode], params, `es_append_${mode}`)).rows as typeof rows;
@@ -111,7 +111,7 @@ export class SqlEventStore implements EventStore {
     const last = rows.reduce((a, b) => (BigInt(a.global_position) > BigInt(b.global_position) ? a : b));
     const position = positionOf(last);
     this.appended.emit('append', position);
-    return { nextExpectedRevision: Number(last.stream_revision), position };
+    return { nextExpectedRevision: Number(last.stream_revision), position, recorded: recordedOf(stream, batch, rows) };
   }
 
   /** The append wrote nothing: either it was already applied (a retry) or the revision was stale. */
@@ -271,6 +271,19 @@ function warnOnce(error: unknown, failures: number): void {
 /** Where a row stands in the log: its transaction, then its place in the table. */
 function positionOf(row: Pick<EventRow, 'transaction_id' | 'global_position'>): LogPosition {
   return { commit: BigInt(row.transaction_id), prepare: BigInt(row.global_position) };
+}
+
+/**
+ * The events of an append as a read would give them back: data and metadata from the JSON text
+ * sent (what the jsonb columns hold), revisions, positions and times from the rows it returned
+ * (in revision order, which is the order of the batch).
+ */
+function recordedOf(stream: string, batch: string, rows: readonly Pick<EventRow, 'stream_revision' | 'global_position' | 'transaction_id' | 'recorded_at'>[]): RecordedEvent[] {
+  const sent = JSON.parse(batch) as { id: string; type: string; data: unknown; metadata: Record<string, unknown> }[];
+  const stored = [...rows].sort((a, b) => Number(a.stream_revision) - Number(b.stream_revision));
+  return stored.map((row, i) =>
+    toRecordedEvent({ ...row, event_id: sent[i].id.toLowerCase(), event_type: sent[i].type, data: sent[i].data, metadata: sent[i].metadata, stream_id: stream }),
+  );
 }
 
 function toRecordedEvent(row: EventRow): RecordedEvent {
