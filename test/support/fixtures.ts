@@ -1,7 +1,7 @@
 import { OpenedStore, StoreConfig, openEventStore } from '@lib/eventstore';
 import { TestApi, startTestApi } from './api-app';
 import { Client, businessWithKey } from './client';
-import { createTestDatabase } from './postgres';
+import { TestDatabase, createTestDatabase } from './postgres';
 import { tempDir } from './temp-dir';
 
 /**
@@ -98,3 +98,28 @@ export function appPerSuite<T extends object = object>(start: () => Promise<Test
   });
   return suite as { readonly api: TestApi } & Readonly<T>;
 }
+
+/**
+ * Several app processes on one fresh PostgreSQL database for a `describe` block (replicas: two
+ * `all` processes, or an `all` and an `api`), one per `env` (DATABASE_URL is added), started in
+ * order; read `suite.replicas` inside tests. Each is closed, then the database dropped.
+ */
+export function replicasPerSuite(prefix: string, envs: readonly NodeJS.ProcessEnv[]): { readonly replicas: readonly TestApi[] } {
+  let database: TestDatabase | undefined;
+  let replicas: TestApi[] = [];
+  beforeAll(async () => {
+    database = await createTestDatabase(prefix);
+    for (const env of envs) replicas.push(await startTestApi({ ...env, DATABASE_URL: database.url }));
+  }, 60_000);
+  afterAll(async () => {
+    for (const replica of replicas) await replica.close();
+    replicas = [];
+    await database?.drop();
+  });
+  return {
+    get replicas() {
+      return replicas;
+    },
+  };
+}
+

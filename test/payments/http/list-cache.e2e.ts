@@ -1,8 +1,7 @@
 import { PAYMENT_PAGES } from '@lib/payments';
 import type { ScopedReadCache } from '@lib/projections';
 import { eventually } from '../../support/eventually';
-import { Client, STORE_KINDS, TestApi, appPerSuite, businessWithKey, startApp, startTestApi } from '../../support/fixtures';
-import { TestDatabase, createTestDatabase } from '../../support/postgres';
+import { Client, STORE_KINDS, appPerSuite, businessWithKey, replicasPerSuite, startApp } from '../../support/fixtures';
 
 const ids = (page: { body: { data: { id: string }[] } }) => page.body.data.map((p) => p.id);
 
@@ -58,23 +57,11 @@ describe.each(STORE_KINDS)('GET /payments pages kept in memory (%s)', (kind) => 
 });
 
 describe('GET /payments pages kept in memory, two processes running the projections on one PostgreSQL', () => {
-  let database: TestDatabase;
-  let replicas: TestApi[] = [];
-
-  beforeAll(async () => {
-    database = await createTestDatabase('listcache');
-    const env = { DATABASE_URL: database.url, READ_CACHE_MAX_AGE_SECONDS: '3600' }; // only announcements drop a page here
-    replicas = [await startTestApi(env), await startTestApi(env)];
-  }, 60_000);
-
-  afterAll(async () => {
-    for (const replica of replicas) await replica.close();
-    await database?.drop();
-  });
+  const suite = replicasPerSuite('listcache', [{ READ_CACHE_MAX_AGE_SECONDS: '3600' }, { READ_CACHE_MAX_AGE_SECONDS: '3600' }]); // only announcements drop a page here
 
   it('a page kept by one process shows what the other process wrote, once the log reaches it', async () => {
-    const { secret_key } = await businessWithKey(replicas[0], true);
-    const [writer, reader] = replicas.map((replica) => new Client(replica, secret_key));
+    const { secret_key } = await businessWithKey(suite.replicas[0], true);
+    const [writer, reader] = suite.replicas.map((replica) => new Client(replica, secret_key));
     const first = await writer.createPayment({});
     await eventually(() => reader.get('/payments?limit=5'), (page) => ids(page).includes(first.id), { what: 'the first payment on the reader' });
     const kept = await reader.get('/payments?limit=5');

@@ -1,5 +1,4 @@
-import { Client, TestApi, businessWithKey, startTestApi } from '../../support/fixtures';
-import { TestDatabase, createTestDatabase } from '../../support/postgres';
+import { Client, businessWithKey, replicasPerSuite } from '../../support/fixtures';
 
 /**
  * Issue #17 point 8: two API replicas on one PostgreSQL; concurrent POST /payments with one
@@ -10,23 +9,12 @@ import { TestDatabase, createTestDatabase } from '../../support/postgres';
  * answer is 201 with the same payment.
  */
 describe('the same reference on two API replicas at once (#17.8)', () => {
-  let database: TestDatabase;
-  let replicas: TestApi[] = [];
-
-  beforeAll(async () => {
-    database = await createTestDatabase('refrace');
-    // one replica runs the projections (all), the other only waits on their checkpoints (api)
-    replicas = [await startTestApi({ DATABASE_URL: database.url }), await startTestApi({ DATABASE_URL: database.url, ROLE: 'api' })];
-  }, 60_000);
-
-  afterAll(async () => {
-    for (const replica of replicas) await replica.close();
-    await database?.drop();
-  });
+  // one replica runs the projections (all), the other only waits on their checkpoints (api)
+  const suite = replicasPerSuite('refrace', [{}, { ROLE: 'api' }]);
 
   it('20 concurrent creates, alternating replicas: every answer 201 with the same payment, readable at once on both', async () => {
-    const { secret_key } = await businessWithKey(replicas[0], true);
-    const clients = replicas.map((replica) => new Client(replica, secret_key));
+    const { secret_key } = await businessWithKey(suite.replicas[0], true);
+    const clients = suite.replicas.map((replica) => new Client(replica, secret_key));
     for (let round = 0; round < 3; round++) {
       const body = { amount: 4_200 + round, currency: 'USD', reference: `race-${round}` };
       const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => clients[i % 2].post('/payments', body)));
