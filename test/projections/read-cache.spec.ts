@@ -51,13 +51,22 @@ describe.each(STORE_KINDS)('ScopedReadCache over a running projection (%s)', (ki
     return { cache, read, reads: () => reads };
   }
 
+  /** A runner of `projector` alone, started for `fn` and stopped after it. */
+  async function running(projector: Projector, fn: (runner: ProjectionRunner) => Promise<void>): Promise<void> {
+    const runner = new ProjectionRunner(store, db, [projector]);
+    await runner.start();
+    try {
+      await fn(runner);
+    } finally {
+      await runner.stop();
+    }
+  }
+
   it('keeps an answer until a batch changes its scope; the other scopes keep theirs', async () => {
     const [a, b] = [named('a'), named('b')];
     const projector = counter(named('rc'));
-    const runner = new ProjectionRunner(store, db, [projector]);
-    await runner.start();
-    const { read, reads } = cached(runner, projector);
-    try {
+    await running(projector, async (runner) => {
+      const { read, reads } = cached(runner, projector);
       expect(await runner.waitFor(await append(a))).toBe(true);
       expect(await runner.waitFor(await append(b))).toBe(true);
       expect([await read(a), await read(a), await read(b), await read(b)]).toEqual(['1', '1', '1', '1']);
@@ -67,35 +76,27 @@ describe.each(STORE_KINDS)('ScopedReadCache over a running projection (%s)', (ki
       expect(await read(a)).toBe('2'); // read again: its scope changed
       expect(await read(b)).toBe('1');
       expect(reads()).toBe(3); // b was not
-    } finally {
-      await runner.stop();
-    }
+    });
   });
 
   it('drops every answer when the projector does not say what it changed', async () => {
     const [a, b] = [named('a'), named('b')];
     const projector = counter(named('rcs'), { silent: true });
-    const runner = new ProjectionRunner(store, db, [projector]);
-    await runner.start();
-    const { read, reads } = cached(runner, projector);
-    try {
+    await running(projector, async (runner) => {
+      const { read, reads } = cached(runner, projector);
       expect(await runner.waitFor(await append(a))).toBe(true);
       expect([await read(a), await read(b)]).toEqual(['1', '0']);
       expect(await runner.waitFor(await append(a))).toBe(true);
       expect([await read(a), await read(b)]).toEqual(['2', '0']);
       expect(reads()).toBe(4);
-    } finally {
-      await runner.stop();
-    }
+    });
   });
 
   it('does not keep a read that a change overtook', async () => {
     const a = named('a');
     const projector = counter(named('rco'));
-    const runner = new ProjectionRunner(store, db, [projector]);
-    await runner.start();
-    const cache = new ScopedReadCache(runner, projector.name, { maxBytes: 1_000_000, maxAgeMs: 3_600_000 });
-    try {
+    await running(projector, async (runner) => {
+      const cache = new ScopedReadCache(runner, projector.name, { maxBytes: 1_000_000, maxAgeMs: 3_600_000 });
       expect(await runner.waitFor(await append(a))).toBe(true);
       // the read takes the old row, then a batch for its scope commits before the read returns
       const stale = await cache.get(a, 'n', async () => {
@@ -105,9 +106,7 @@ describe.each(STORE_KINDS)('ScopedReadCache over a running projection (%s)', (ki
       });
       expect(stale).toBe('1');
       expect(await cache.get(a, 'n', async () => 'read again')).toBe('read again');
-    } finally {
-      await runner.stop();
-    }
+    });
   });
 
   it('with two processes on the same projection, one that lost the batch to the other drops its answers (checkpoints re-read)', async () => {

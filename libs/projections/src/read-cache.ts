@@ -43,7 +43,6 @@ export class ScopedReadCache {
   private generation = 0;
   private readonly changedAt = new Map<string, number>();
   private allChangedAt = 0;
-  private readonly unsubscribe: () => void;
   private readonly now: () => number;
   private counts = { hits: 0, misses: 0 };
 
@@ -53,7 +52,7 @@ export class ScopedReadCache {
     private readonly options: ScopedReadCacheOptions,
   ) {
     this.now = options.now ?? Date.now;
-    this.unsubscribe = runner.onChanged((name, scopes) => {
+    runner.onChanged((name, scopes) => {
       if (name === projection) this.changed(scopes);
     });
   }
@@ -92,12 +91,6 @@ export class ScopedReadCache {
       }
     }
     return value;
-  }
-
-  stop(): void {
-    this.unsubscribe();
-    this.entries.clear();
-    this.bytes = 0;
   }
 
   /** Whether nothing changed in `scope` since `generation`. */
