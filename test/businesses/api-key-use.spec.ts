@@ -1,6 +1,6 @@
 import { ApiKeyUse, KEY_USE_GRANULARITY_MS, keyLastUsedAt } from '@lib/businesses';
 import { Database, Row } from '@lib/database';
-import { TestStore, openTestStore } from '../support/fixtures';
+import { storePerSuite } from '../support/fixtures';
 
 /** The database, with the statements sent through it counted, and a switch that makes them fail. */
 function watched(db: Database): { db: Database; names: (string | undefined)[]; failing: { on: boolean } } {
@@ -25,15 +25,11 @@ function watched(db: Database): { db: Database; names: (string | undefined)[]; f
  * wrote less than a minute before is left as it is; a failed write is tried again on the next use.
  */
 describe('API key use', () => {
-  let opened: TestStore;
+  const opened = storePerSuite('postgres', 'keyuse');
   let now: number;
   const clock = () => now;
   const keyId = () => `key_${Math.random().toString(36).slice(2, 14)}`;
 
-  beforeAll(async () => {
-    opened = await openTestStore('postgres', 'keyuse');
-  });
-  afterAll(() => opened?.cleanup());
   beforeEach(() => {
     now = Date.parse('2026-11-27T10:00:00.000Z');
   });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { CustomerRow, customerView, customersProjector } from '@lib/customers';
 import type { RecordedEvent } from '@lib/eventstore';
-import { TestStore, openTestStore } from '../support/fixtures';
+import { storePerSuite } from '../support/fixtures';
 
 /**
  * The `customers` projection's stats (decision 0029) against a recomputation from the payments'
@@ -97,15 +97,8 @@ function expectedStats(log: RecordedEvent[], customerId: string) {
 }
 
 describe('customer stats (property-based: projection = recomputation from the payments’ events)', () => {
-  let store: TestStore;
-
-  beforeAll(async () => {
-    store = await openTestStore('postgres', 'custstats');
-    await store.db.exec(customersProjector.schema);
-  });
-  afterAll(async () => {
-    await store?.cleanup();
-  });
+  const store = storePerSuite('postgres', 'custstats');
+  beforeAll(() => store.db.exec(customersProjector.schema));
 
   it('holds for random payments, interleavings and batch splits', async () => {
     await fc.assert(

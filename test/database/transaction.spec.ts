@@ -1,13 +1,9 @@
 import { Client } from 'pg';
-import { STORE_KINDS, TestStore, openTestStore } from '../support/fixtures';
+import { STORE_KINDS, storePerSuite } from '../support/fixtures';
 
 describe.each(STORE_KINDS)('Database.transaction with a setup statement (%s)', (kind) => {
-  let opened: TestStore;
-  beforeAll(async () => {
-    opened = await openTestStore(kind, 'tx');
-    await opened.db.exec(`CREATE SCHEMA IF NOT EXISTS tx_setup; CREATE TABLE IF NOT EXISTS tx_setup.marks (n int)`);
-  });
-  afterAll(async () => opened.cleanup());
+  const opened = storePerSuite(kind, 'tx');
+  beforeAll(() => opened.db.exec(`CREATE SCHEMA IF NOT EXISTS tx_setup; CREATE TABLE IF NOT EXISTS tx_setup.marks (n int)`));
 
   it('runs the setup inside the transaction: its effect holds for the statements of fn, and ends with it', async () => {
     const inside = await opened.db.transaction(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Decider } from '@lib/domain';
 import { CommandRunner, ConcurrencyError, EventStore, LogPosition, comparePositions } from '@lib/eventstore';
-import { TestStore, openTestStore } from '../support/fixtures';
+import { storePerSuite } from '../support/fixtures';
 
 /** A counter: the smallest decider with a refusal, a no-op and several events from one command. */
 type CounterEvent = { type: 'Added'; data: { by: number } } | { type: 'Reset'; data: Record<string, never> };
@@ -32,15 +32,11 @@ const counter: Decider<CounterCommand, CounterEvent, CounterState, { max: number
 };
 
 describe('CommandRunner: load, fold, decide, append at the revision read', () => {
-  let opened: TestStore;
+  const opened = storePerSuite('embedded');
   let streams = 0;
   const stream = () => `counter-${++streams}`;
   const context = { max: 100 };
 
-  beforeAll(async () => {
-    opened = await openTestStore('embedded');
-  });
-  afterAll(() => opened.cleanup());
 
   it('folds the stream, appends the decision with the metadata, and answers the states and position', async () => {
     const runner = new CommandRunner(opened.store);
@@ -147,15 +143,11 @@ describe('CommandRunner: load, fold, decide, append at the revision read', () =>
 });
 
 describe.each(['embedded', 'postgres'] as const)('CommandRunner: the streams it read or wrote last (%s)', (kind) => {
-  let opened: TestStore;
+  const opened = storePerSuite(kind, 'kept');
   let streams = 0;
   const stream = () => `kept-${kind}-${++streams}-${Date.now()}`;
   const context = { max: 100 };
 
-  beforeAll(async () => {
-    opened = await openTestStore(kind, 'kept');
-  });
-  afterAll(() => opened.cleanup());
 
   /** The store, counting the stream reads that reach it. */
   function counting(store: EventStore = opened.store, options: { hideRecorded?: boolean } = {}) {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LogPosition, comparePositions } from '@lib/eventstore';
 import { CreatePaymentCommand, PAYMENT_REFERENCE_STREAM, PAYMENT_STREAM, PaymentDomainError } from '@lib/payments';
-import { TestStore, openTestStore } from '../support/fixtures';
+import { storePerSuite } from '../support/fixtures';
 import { paymentsUseCases } from './support/use-cases';
 
 /**
@@ -10,15 +10,11 @@ import { paymentsUseCases } from './support/use-cases';
  * an answer with an existing payment waits for that payment's last position (#17.8).
  */
 describe('CreatePaymentHandler: references', () => {
-  let opened: TestStore;
+  const opened = storePerSuite('embedded');
   let businesses = 0;
   const business = () => ({ id: `biz_ref${++businesses}`, simulated: true });
   const hash = (reference: string) => createHash('sha256').update(reference).digest('hex').slice(0, 40);
 
-  beforeAll(async () => {
-    opened = await openTestStore('embedded');
-  });
-  afterAll(async () => opened?.cleanup());
 
   /** The use cases with a read-model waiter that records what it was asked to wait for. */
   const useCases = () => {

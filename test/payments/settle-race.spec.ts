@@ -1,6 +1,6 @@
 import { comparePositions } from '@lib/eventstore';
 import { CreatePaymentCommand, PAYMENT_STREAM, simulatedDepositAddress } from '@lib/payments';
-import { TestStore, openTestStore } from '../support/fixtures';
+import { storePerSuite } from '../support/fixtures';
 import { paymentsUseCases } from './support/use-cases';
 import { committedHead } from '../support/log-head';
 
@@ -13,16 +13,12 @@ import { committedHead } from '../support/log-head';
  * as `underpaid` right after an advance that paid its remainder).
  */
 describe('settling an event that another settler already settled', () => {
-  let opened: TestStore;
+  const opened = storePerSuite('embedded');
   const business = { id: 'bus_settle', simulated: true };
 
   // each call is another process: its own process manager (and so its own "settled here" memory)
   const app = () => paymentsUseCases(opened.store, opened.db);
 
-  beforeAll(async () => {
-    opened = await openTestStore('embedded');
-  });
-  afterAll(async () => opened?.cleanup());
 
   it('the second settler answers with the same appended chain and the same last position as the first', async () => {
     const first = app();

@@ -3,7 +3,7 @@ import { Database, Sql } from '@lib/database';
 import { EventStore, LogPosition, NewEvent, RecordedEvent, comparePositions } from '@lib/eventstore';
 import { ProjectionRunner, Projector, applyBatches, ensureCheckpoint, ensureTables, readCheckpoint, streamCatalog } from '@lib/projections';
 import { eventually } from '../support/eventually';
-import { STORE_KINDS, TestStore, openTestStore } from '../support/fixtures';
+import { STORE_KINDS, storePerSuite } from '../support/fixtures';
 
 const event = (type: string): NewEvent => ({ id: randomUUID(), type, data: {} });
 
@@ -28,14 +28,10 @@ function recording(name: string, seen: Sql[]): Projector {
 }
 
 describe.each(STORE_KINDS)('projection runner: every projector on one subscription (%s)', (kind) => {
-  let opened: TestStore;
+  const opened = storePerSuite(kind, 'pgroup');
   let store: EventStore;
   let db: Database;
-  beforeAll(async () => {
-    opened = await openTestStore(kind, 'pgroup');
-    ({ store, db } = opened);
-  });
-  afterAll(async () => opened.cleanup());
+  beforeAll(() => ({ store, db } = opened));
 
   const named = (label: string) => `${label}_${randomUUID().slice(0, 6)}`;
 

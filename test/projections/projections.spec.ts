@@ -10,7 +10,7 @@ import {
   streamCatalog,
   verifyProjection,
 } from '@lib/projections';
-import { STORE_KINDS, TestStore, openTestStore } from '../support/fixtures';
+import { STORE_KINDS, storePerSuite } from '../support/fixtures';
 
 const event = (type: string): NewEvent => ({ id: randomUUID(), type, data: { note: 'ü' } });
 
@@ -33,16 +33,10 @@ async function catalog(db: Database, table: string, prefix: string) {
 }
 
 describe.each(STORE_KINDS)('projection engine on %s', (kind) => {
-  const open = () => openTestStore(kind, 'proj');
-  let opened: TestStore;
+  const opened = storePerSuite(kind, 'proj');
   let store: EventStore;
   let db: Database;
-
-  beforeAll(async () => {
-    opened = await open();
-    ({ store, db } = opened);
-  });
-  afterAll(async () => opened.cleanup());
+  beforeAll(() => ({ store, db } = opened));
 
   /** Each test gets a fresh checkpoint and tables by projecting under its own name. */
   const catalogNamed = (name: string): Projector => streamCatalog(name);

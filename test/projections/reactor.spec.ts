@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { RecordedEvent, comparePositions } from '@lib/eventstore';
 import { Reactor, ReactorHost, ReactorRunner, readCheckpoint, rebuildProjection, streamCatalogProjector } from '@lib/projections';
 import { eventually } from '../support/eventually';
-import { TestStore, openTestStore } from '../support/fixtures';
+import { storePerSuite } from '../support/fixtures';
 
 /**
  * Reactors (subscribers whose effects are commands) run on the projections' one subscriber loop:
@@ -10,12 +10,8 @@ import { TestStore, openTestStore } from '../support/fixtures';
  * rebuild, which replays projectors, never resets or re-runs a reactor.
  */
 describe('reactors on the one checkpointed subscriber loop (PostgreSQL)', () => {
-  let opened: TestStore;
+  const opened = storePerSuite('postgres', 'reactor');
 
-  beforeAll(async () => {
-    opened = await openTestStore('postgres', 'reactor');
-  });
-  afterAll(() => opened.cleanup());
 
   const counts = new Map<string, number>();
   /** Appends n events numbered on from the stream's earlier ones (data.i = 0, 1, 2 …). */

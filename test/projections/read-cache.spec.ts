@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Database, Sql } from '@lib/database';
 import { EventStore, LogPosition, RecordedEvent } from '@lib/eventstore';
 import { BatchChanges, ChangeAnnouncer, ChangedScopes, ProjectionRunner, Projector, ScopedReadCache } from '@lib/projections';
-import { STORE_KINDS, TestStore, openTestStore } from '../support/fixtures';
+import { STORE_KINDS, storePerSuite } from '../support/fixtures';
 
 /** A projector counting events per scope (`data.scope`) in its own table; says which scopes it changed unless `silent`. */
 function counter(name: string, options: { silent?: boolean } = {}): Projector {
@@ -26,14 +26,10 @@ function late(store: EventStore, ms: number): EventStore {
 }
 
 describe.each(STORE_KINDS)('ScopedReadCache over a running projection (%s)', (kind) => {
-  let opened: TestStore;
+  const opened = storePerSuite(kind, 'rcache');
   let store: EventStore;
   let db: Database;
-  beforeAll(async () => {
-    opened = await openTestStore(kind, 'rcache');
-    ({ store, db } = opened);
-  });
-  afterAll(async () => opened.cleanup());
+  beforeAll(() => ({ store, db } = opened));
 
   const named = (label: string) => `${label}_${randomUUID().slice(0, 6)}`;
   const append = async (scope: string): Promise<LogPosition> => (await store.append(`rc-${randomUUID()}`, [{ id: randomUUID(), type: 'Counted', data: { scope } }], 'no_stream')).position;

@@ -44,6 +44,44 @@ export async function openTestStore(kind: StoreKind, prefix = 't', options: Pick
   return { ...opened, kind, env: { DATABASE_URL: database.url }, reopen: open, cleanup: async () => (await opened.close(), await database.drop()) };
 }
 
+/**
+ * A fresh store (as `openTestStore`) for a `describe` block: opened before its first test,
+ * cleaned up after its last. Read its fields inside tests and hooks, after its beforeAll:
+ *
+ *   const opened = storePerSuite(kind, 'proj');
+ *   it('...', async () => { await opened.store.append(...); });
+ */
+export function storePerSuite(kind: StoreKind, prefix = 't', options: Pick<StoreConfig, 'pollIntervalMs'> = {}): TestStore {
+  let opened: TestStore | undefined;
+  const current = (): TestStore => {
+    if (opened === undefined) throw new Error('storePerSuite: the store is not open (read it inside tests and hooks, after its beforeAll)');
+    return opened;
+  };
+  beforeAll(async () => {
+    opened = await openTestStore(kind, prefix, options);
+  }, 60_000);
+  afterAll(async () => {
+    const open = opened;
+    opened = undefined;
+    await open?.cleanup();
+  });
+  return {
+    kind,
+    get store() {
+      return current().store;
+    },
+    get db() {
+      return current().db;
+    },
+    get env() {
+      return current().env;
+    },
+    reopen: () => current().reopen(),
+    close: () => current().close(),
+    cleanup: () => current().cleanup(),
+  };
+}
+
 /** Only the storage of a fresh store, unopened (for a service or CLI that opens it itself). */
 export async function testStorage(kind: StoreKind, prefix = 't'): Promise<{ env: TestStore['env']; cleanup(): Promise<void> }> {
   if (kind === 'embedded') {

@@ -13,7 +13,7 @@ import {
   paymentView,
   paymentsProjector,
 } from '../../../libs/payments/src/read';
-import { STORE_KINDS, TestStore, openTestStore } from '../../support/fixtures';
+import { STORE_KINDS, storePerSuite } from '../../support/fixtures';
 import { TestDatabase, createTestDatabase } from '../../support/postgres';
 import { BIZ_A, CHECKOUT_BASE, businessCreated, recordedLog, scenarios } from './fixtures';
 import { committedHead } from '../../support/log-head';
@@ -128,13 +128,9 @@ async function appendLog(opened: OpenedStore): Promise<void> {
 }
 
 describe.each(STORE_KINDS)('payments projection through the engine on %s', (kind) => {
-  let opened: TestStore;
+  const opened = storePerSuite(kind, 'pay_store');
 
-  beforeAll(async () => {
-    opened = await openTestStore(kind, 'pay_store');
-    await appendLog(opened);
-  }, 120_000);
-  afterAll(async () => opened?.cleanup());
+  beforeAll(() => appendLog(opened), 120_000);
 
   it('rebuilds from the log, answers queries, and verifies against a fresh replay', async () => {
     const { store, db } = opened;
