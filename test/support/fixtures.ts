@@ -53,10 +53,6 @@ export async function openTestStore(kind: StoreKind, prefix = 't', options: Pick
  */
 export function storePerSuite(kind: StoreKind, prefix = 't', options: Pick<StoreConfig, 'pollIntervalMs'> = {}): TestStore {
   let opened: TestStore | undefined;
-  const current = (): TestStore => {
-    if (opened === undefined) throw new Error('storePerSuite: the store is not open (read it inside tests and hooks, after its beforeAll)');
-    return opened;
-  };
   beforeAll(async () => {
     opened = await openTestStore(kind, prefix, options);
   }, 60_000);
@@ -65,21 +61,12 @@ export function storePerSuite(kind: StoreKind, prefix = 't', options: Pick<Store
     opened = undefined;
     await open?.cleanup();
   });
-  return {
-    kind,
-    get store() {
-      return current().store;
+  return new Proxy({} as TestStore, {
+    get(_, field) {
+      if (opened === undefined) throw new Error('storePerSuite: the store is not open (read it inside tests and hooks, after its beforeAll)');
+      return Reflect.get(opened, field);
     },
-    get db() {
-      return current().db;
-    },
-    get env() {
-      return current().env;
-    },
-    reopen: () => current().reopen(),
-    close: () => current().close(),
-    cleanup: () => current().cleanup(),
-  };
+  });
 }
 
 /** Only the storage of a fresh store, unopened (for a service or CLI that opens it itself). */
