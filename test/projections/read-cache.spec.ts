@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Database, Sql } from '@lib/database';
+import { Sql } from '@lib/database';
 import { EventStore, LogPosition, RecordedEvent } from '@lib/eventstore';
 import { BatchChanges, ChangeAnnouncer, ChangedScopes, ProjectionRunner, Projector, ScopedReadCache } from '@lib/projections';
 import { STORE_KINDS, storePerSuite } from '../support/fixtures';
@@ -27,12 +27,9 @@ function late(store: EventStore, ms: number): EventStore {
 
 describe.each(STORE_KINDS)('ScopedReadCache over a running projection (%s)', (kind) => {
   const opened = storePerSuite(kind, 'rcache');
-  let store: EventStore;
-  let db: Database;
-  beforeAll(() => ({ store, db } = opened));
 
   const named = (label: string) => `${label}_${randomUUID().slice(0, 6)}`;
-  const append = async (scope: string): Promise<LogPosition> => (await store.append(`rc-${randomUUID()}`, [{ id: randomUUID(), type: 'Counted', data: { scope } }], 'no_stream')).position;
+  const append = async (scope: string): Promise<LogPosition> => (await opened.store.append(`rc-${randomUUID()}`, [{ id: randomUUID(), type: 'Counted', data: { scope } }], 'no_stream')).position;
 
   /** A cache of `SELECT n` for a scope, counting the reads that reached the database. */
   function cached(runner: ChangeAnnouncer, projector: Projector) {
@@ -41,7 +38,7 @@ describe.each(STORE_KINDS)('ScopedReadCache over a running projection (%s)', (ki
     const read = (scope: string) =>
       cache.get(scope, 'n', async () => {
         reads++;
-        const { rows } = await db.query<{ n: number }>(`SELECT n FROM ${projector.name} WHERE scope = $1`, [scope]);
+        const { rows } = await opened.db.query<{ n: number }>(`SELECT n FROM ${projector.name} WHERE scope = $1`, [scope]);
         return String(rows[0]?.n ?? 0);
       });
     return { cache, read, reads: () => reads };
@@ -49,7 +46,7 @@ describe.each(STORE_KINDS)('ScopedReadCache over a running projection (%s)', (ki
 
   /** A runner of `projector` alone, started for `fn` and stopped after it. */
   async function running(projector: Projector, fn: (runner: ProjectionRunner) => Promise<void>): Promise<void> {
-    const runner = new ProjectionRunner(store, db, [projector]);
+    const runner = new ProjectionRunner(opened.store, opened.db, [projector]);
     await runner.start();
     try {
       await fn(runner);
@@ -96,7 +93,7 @@ describe.each(STORE_KINDS)('ScopedReadCache over a running projection (%s)', (ki
       expect(await runner.waitFor(await append(a))).toBe(true);
       // the read takes the old row, then a batch for its scope commits before the read returns
       const stale = await cache.get(a, 'n', async () => {
-        const { rows } = await db.query<{ n: number }>(`SELECT n FROM ${projector.name} WHERE scope = $1`, [a]);
+        const { rows } = await opened.db.query<{ n: number }>(`SELECT n FROM ${projector.name} WHERE scope = $1`, [a]);
         expect(await runner.waitFor(await append(a))).toBe(true);
         return String(rows[0].n);
       });
@@ -108,9 +105,9 @@ describe.each(STORE_KINDS)('ScopedReadCache over a running projection (%s)', (ki
   it('with two processes on the same projection, one that lost the batch to the other drops its answers (checkpoints re-read)', async () => {
     const a = named('a');
     const projector = counter(named('rc2'));
-    const first = new ProjectionRunner(store, db, [projector]);
+    const first = new ProjectionRunner(opened.store, opened.db, [projector]);
     // the second process sees each batch 2 s after the first: the first always commits it
-    const second = new ProjectionRunner(late(store, 2_000), db, [projector]);
+    const second = new ProjectionRunner(late(opened.store, 2_000), opened.db, [projector]);
     await first.start();
     await second.start();
     const announced: ChangedScopes[] = [];
@@ -140,7 +137,7 @@ describe.each(STORE_KINDS)('ScopedReadCache over a running projection (%s)', (ki
   it('keeps nothing where the projection does not run in this process (an API-only process)', async () => {
     const a = named('a');
     const projector = counter(named('rca'));
-    const runner = new ProjectionRunner(store, db, [projector]); // never started
+    const runner = new ProjectionRunner(opened.store, opened.db, [projector]); // never started
     const cache = new ScopedReadCache(runner, projector.name, { maxBytes: 1_000_000, maxAgeMs: 3_600_000 });
     let reads = 0;
     for (let i = 0; i < 3; i++) await cache.get(a, 'n', async () => String(++reads));
