@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { Body, Controller, Get, Module, Param, Post, Query } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { request as httpRequest } from 'node:http';
@@ -22,6 +22,11 @@ class ProbeController {
   @Post('items')
   create(@Body() body: CreateItem) {
     return { data: { kind: 'item', name: body.name, amount: body.amount } };
+  }
+
+  @Get('items/:id')
+  item(@Param('id') id: string, @Query() query: Record<string, unknown>) {
+    return { data: { kind: 'item', id, query } };
   }
 
   @Get('refused')
@@ -157,6 +162,22 @@ describe('API platform: errors, bodies and the edge (spec §7, §5.8)', () => {
     expect(JSON.parse(pair.body).data.name).toBe('😀');
     expectError(await post('/probe/items', '{"name":"a","amount":1,"__proto__":{"admin":true}}'), 400, 'invalid_request', '__proto__');
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+
+  it('refuses null characters in the URL before a route reads them: 404 in a path parameter, 400 naming a query parameter', async () => {
+    expect(JSON.parse((await raw(suite.api, 'GET', '/probe/items/pmt_1?tag=a&metadata[k]=v')).body).data).toEqual({ kind: 'item', id: 'pmt_1', query: { tag: 'a', 'metadata[k]': 'v' } });
+    expectError(await raw(suite.api, 'GET', '/probe/items/pmt_%00'), 404, 'not_found');
+    expectError(await raw(suite.api, 'GET', '/probe/items/a%00b'), 404, 'not_found');
+    expectError(await raw(suite.api, 'GET', '/probe/items/pmt_1?tag=a%00'), 400, 'invalid_request', 'tag');
+    expectError(await raw(suite.api, 'GET', '/probe/items/pmt_1?metadata%5Bk%5D=x%00'), 400, 'invalid_request', 'metadata[k]');
+    expectError(await raw(suite.api, 'GET', '/probe/items/pmt_1?tag=a&tag=%00'), 400, 'invalid_request', 'tag[1]');
+  });
+
+  it('answers a request whose headers or URL exceed 16 KiB with the §7 envelope (400 invalid_request)', async () => {
+    const error = expectError(await raw(suite.api, 'GET', `/probe/items/pmt_1?cursor=${'A'.repeat(20_000)}`), 400, 'invalid_request');
+    expect(error.message).toContain('16 KiB');
+    expectError(await raw(suite.api, 'GET', '/health', { 'x-padding': 'p'.repeat(20_000) }), 400, 'invalid_request');
+    expect((await raw(suite.api, 'GET', '/health')).status).toBe(200); // the server goes on serving
   });
 
   it('renders a domain refusal with its own code, status and details', async () => {

@@ -1,4 +1,4 @@
-import { ApiError, decodeCursor, encodeCursor, newId, pageJson, pageRequest, toPage } from '@lib/http';
+import { ApiError, businessFilters, decodeCursor, encodeCursor, newId, pageJson, pageRequest, toPage } from '@lib/http';
 
 describe('cursor pagination', () => {
   const rows = Array.from({ length: 7 }, (_, i) => ({ id: `pmt_${7 - i}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, 7 - i)).toISOString() }));
@@ -29,6 +29,8 @@ describe('cursor pagination', () => {
       () => decodeCursor('payments', { status: 'pending' }, 'not-a-cursor'),
       () => decodeCursor('payments', { status: 'pending' }, cursor + '%%'),
       () => decodeCursor('payments', {}, Buffer.from('{"v":1}').toString('base64url')),
+      // the same list and filters of another business
+      () => decodeCursor('payments', businessFilters('biz_b', { status: 'pending' }), encodeCursor('payments', businessFilters('biz_a', { status: 'pending' }), rows[0])),
     ]) {
       expect(attempt).toThrow(ApiError);
       try {

@@ -179,6 +179,11 @@ describe.each(STORE_KINDS)('GET /search (%s store)', (kind) => {
     const stranger = (await businessWithKey(suite.api, true)).client;
     await stranger.createPayment({ description: 'Stranger things' });
     for (const q of ['zebra', payment.id, payment.customer_id, 'c0@zebra.example', 'cursor']) expect({ q, found: ids(await search(stranger, { q })) }).toEqual({ q, found: [] });
+    // the same search of another business is another list: the cursor is refused, not read as a position
+    for (const path of [`/search?q=zebra&limit=1&cursor=${searchCursor}`, `/payments?limit=1&cursor=${paymentsCursor}`, `/customers?limit=1&cursor=${customersCursor}`]) {
+      const answer = await stranger.get(path);
+      expect({ path, status: answer.status, field: answer.body.error?.field }).toEqual({ path, status: 400, field: 'cursor' });
+    }
     expect(ids(await search(client, { q: 'stranger' }))).toEqual([]);
   });
 

@@ -3,7 +3,22 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '@lib/core';
-import { ApiError, ApiExceptionFilter, BODY_LIMIT_BYTES, PinoNestLogger, REQUEST_ID_HEADER, RequestLogController, RouteTable, apiValidationPipe, createLogger, newId, registerJsonBodyParser, sendApiError } from '@lib/http';
+import {
+  ApiError,
+  ApiExceptionFilter,
+  BODY_LIMIT_BYTES,
+  PinoNestLogger,
+  REQUEST_ID_HEADER,
+  RequestLogController,
+  RouteTable,
+  apiValidationPipe,
+  clientErrorHandler,
+  createLogger,
+  newId,
+  registerJsonBodyParser,
+  sendApiError,
+  urlTextRefusal,
+} from '@lib/http';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { setupApiReference } from './platform/api-reference';
@@ -46,6 +61,8 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
           : new ApiError('invalid_request', 'The URL is malformed (bad percent-encoding).', 'path');
       sendApiError(reply, request.id, known);
     },
+    // and so do requests Node's parser refuses before Fastify sees them (headers over 16 KiB)
+    clientErrorHandler,
   });
   const fastify = adapter.getInstance();
   const routes = new RouteTable();
@@ -55,6 +72,11 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
     if (!edge(request)) throw new ApiError('edge_forbidden', 'Requests must come through the API’s own address.');
+  });
+  // null characters or lone surrogates in the URL: the body's rule (§7 invalid_request), before any route reads them
+  fastify.addHook('preValidation', async (request) => {
+    const refusal = urlTextRefusal(request.params, request.query);
+    if (refusal) throw refusal;
   });
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.imports ?? []), adapter, {

@@ -60,6 +60,6 @@ export class ApiExceptionFilter implements ExceptionFilter {
       }
     }
     this.logger.error(`unexpected error on ${request.method} ${request.url} (${request.id})`, exception instanceof Error ? exception.stack : String(exception));
-    return new ApiError('internal_error', 'Something went wrong on our side. Retry with the same Idempotency-Key.');
+    return new ApiError('internal_error', 'Something went wrong on our side. Retry the request (with the same Idempotency-Key if it had one).');
   }
 }

@@ -1,5 +1,6 @@
 export * from './api-error';
 export * from './checked-by';
+export * from './client-error';
 export * from './error-filter';
 export * from './ids';
 export * from './json-body';

@@ -63,6 +63,14 @@ export function toPage<T>(list: string, filters: Record<string, unknown>, rows: 
   return { data, has_more, next_cursor: has_more ? encodeCursor(list, filters, positionOf(data[data.length - 1])) : null };
 }
 
+/**
+ * A list's cursor filters bound to the business whose list it is: the business is hashed into
+ * the cursor with the filters, so a cursor is refused by every other business's list (§2 Lists).
+ */
+export function businessFilters(businessId: string, filters: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...filters, $business: businessId };
+}
+
 function filterHash(filters: Record<string, unknown>): string {
   const canonical = JSON.stringify(Object.keys(filters).sort().map((k) => [k, filters[k] ?? null]));
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 12);
@@ -137,12 +145,13 @@ export async function newestFirstPage<R extends { id: string; created_at: Date |
   filters: Record<string, unknown>,
   page: { limit?: unknown; cursor?: unknown },
 ): Promise<Page<R>> {
-  const { limit, after } = pageRequest(from.list, filters, page);
+  const bound = businessFilters(businessId, filters);
+  const { limit, after } = pageRequest(from.list, bound, page);
   const params: unknown[] = [businessId];
   const param = (value: unknown): string => `$${params.push(value)}`;
   const where = ['business_id = $1'];
   for (const [name, value] of Object.entries(filters)) if (value !== null) where.push(`${from.filterColumns[name]} = ${param(value)}`);
   if (after) where.push(`(created_at, id) < (${param(after.created_at)}::timestamptz, ${param(after.id)})`);
   const { rows } = await db.query<R>(`SELECT ${from.columns} FROM ${from.table} WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${param(limit + 1)}`, params);
-  return toPage(from.list, filters, rows, limit, (r) => ({ created_at: new Date(r.created_at).toISOString(), id: r.id }));
+  return toPage(from.list, bound, rows, limit, (r) => ({ created_at: new Date(r.created_at).toISOString(), id: r.id }));
 }

@@ -1,3 +1,5 @@
+import { ApiError, invalidRequest, notFound } from './api-error';
+
 /** A lone UTF-16 surrogate: what an unpaired escaped surrogate (`"\ud800"`) decodes to. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -36,4 +38,17 @@ function checkString(text: string, field: string): UnsafeText | null {
   if (text.includes('\u0000')) return { field, reason: 'must not contain null characters' };
   if (LONE_SURROGATE.test(text)) return { field, reason: 'must not contain unpaired surrogate escapes' };
   return null;
+}
+
+/**
+ * The same rule for what the URL carries, checked before any route runs: a path parameter holding
+ * such text names nothing that can exist (404 not_found), a query value holding it is an invalid
+ * field (400 invalid_request naming the parameter, `metadata[k]` as written).
+ */
+export function urlTextRefusal(params: unknown, query: unknown): ApiError | null {
+  if (findUnsafeText(params)) return notFound();
+  const unsafe = findUnsafeText(query);
+  if (!unsafe) return null;
+  const [name, ...keys] = unsafe.field.split('.');
+  return invalidRequest(name + keys.map((key) => `[${key}]`).join(''), `The query parameter ${unsafe.reason}.`);
 }

@@ -3,7 +3,7 @@ import { DATABASE } from '@lib/core';
 import { CustomersReadModel } from '@lib/customers';
 import { LinksReadModel } from '@lib/links';
 import type { Sql } from '@lib/database';
-import { ApiError, Page, pageRequest, toPage } from '@lib/http';
+import { ApiError, Page, businessFilters, pageRequest, toPage } from '@lib/http';
 import { PaymentsReadModel } from '@lib/payments';
 import type { SearchRequest } from './search-request';
 import { SearchKind, normaliseQuery } from './terms';
@@ -35,7 +35,7 @@ export class SearchReadModel {
 
   async search(businessId: string, request: SearchRequest): Promise<Page<object>> {
     const query = normaliseQuery(request.q);
-    const filters = { q: query.text, kind: request.kinds.join(','), include: request.includeCustomer ? 'customer' : null };
+    const filters = businessFilters(businessId, { q: query.text, kind: request.kinds.join(','), include: request.includeCustomer ? 'customer' : null });
     const { limit, after } = pageRequest(SEARCH_LIST, filters, request.page);
     const params: unknown[] = [businessId, query.text, query.amount, query.wordPrefix, request.kinds, query.like];
     const param = (value: unknown): string => `$${params.push(value)}`;

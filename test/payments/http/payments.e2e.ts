@@ -299,6 +299,10 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
     const foreign = await lister.get(`/payments?metadata[batch]=even&cursor=${page1.body.next_cursor}`);
     expect(foreign.status).toBe(400);
     expect(foreign.body.error).toMatchObject({ code: 'invalid_request', field: 'cursor' });
+    // the same list of another business is another list: its cursor is refused too (§2 Lists)
+    const otherBusiness = await suite.other.get(`/payments?limit=2&cursor=${page1.body.next_cursor}`);
+    expect(otherBusiness.status).toBe(400);
+    expect(otherBusiness.body.error).toMatchObject({ code: 'invalid_request', field: 'cursor' });
     expect((await lister.get('/payments?limit=0')).status).toBe(400);
     expect((await lister.get('/payments?status=bogus')).status).toBe(400);
   });

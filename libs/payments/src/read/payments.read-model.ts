@@ -1,6 +1,6 @@
 import { ChainRegistry, defaultRegistry } from '@lib/chains';
 import type { Sql } from '@lib/database';
-import { Page, pageJson, pageRequest, toPage } from '@lib/http';
+import { Page, businessFilters, pageJson, pageRequest, toPage } from '@lib/http';
 import { CheckoutRules, DEFAULT_CHECKOUT_RULES } from '../domain/checkout-rules';
 import { CheckoutView, CheckoutViewState, checkoutView } from './checkout-view';
 import { cursorFilters, parseListPaymentsQuery } from './list-payments-query';
@@ -86,7 +86,7 @@ export class PaymentsReadModel {
   /** A page of payments, each as its JSON text. */
   private async listPage(businessId: string, query: Record<string, unknown> | null | undefined): Promise<Page<string>> {
     const { filters, page } = parseListPaymentsQuery(query);
-    const bound = cursorFilters(filters);
+    const bound = businessFilters(businessId, cursorFilters(filters));
     const { limit, after } = pageRequest(PAYMENTS_LIST, bound, page);
     const params: unknown[] = [businessId];
     const where = ['business_id = $1'];

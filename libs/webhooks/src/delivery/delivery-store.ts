@@ -1,5 +1,5 @@
 import type { Sql } from '@lib/database';
-import { Page, PageRequest, toPage } from '@lib/http';
+import { Page, businessFilters, PageRequest, toPage } from '@lib/http';
 import type { ApiEvent } from '../read/events.projector';
 import type { SendResult } from './http-sender';
 import { newestFirstPage } from '../read/newest-first-page';
@@ -376,7 +376,7 @@ export class DeliveryStore {
       ],
     );
     const keys = new Map(rows.map((r) => [r.id, r.sort_key]));
-    return toPage(list, cursorFilters(filters), rows.map(deliveryView), page.limit, (d) => ({ created_at: d.created_at, id: keys.get(d.id)! }));
+    return toPage(list, businessFilters(businessId, cursorFilters(filters)), rows.map(deliveryView), page.limit, (d) => ({ created_at: d.created_at, id: keys.get(d.id)! }));
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Sql } from '@lib/database';
-import { Page, PageRequest, toPage } from '@lib/http';
+import { Page, businessFilters, PageRequest, toPage } from '@lib/http';
 import { WebhookError } from '../domain/errors';
 import { isWebhookId } from '../domain/stream-categories';
 import { newestFirstPage } from './newest-first-page';
@@ -20,7 +20,7 @@ export class EndpointQueries {
           ${newest.sql}`,
       [businessId, ...newest.params],
     );
-    return toPage('webhooks', {}, rows.map(webhookEndpointView), page.limit, (v) => ({ created_at: v.created_at, id: v.id }));
+    return toPage('webhooks', businessFilters(businessId), rows.map(webhookEndpointView), page.limit, (v) => ({ created_at: v.created_at, id: v.id }));
   }
 
   /** One endpoint of the business; 404 not_found for an unknown, deleted or foreign one. */

@@ -1,5 +1,5 @@
 import type { Sql } from '@lib/database';
-import { Page, PageRequest, toPage } from '@lib/http';
+import { Page, businessFilters, PageRequest, toPage } from '@lib/http';
 import { WebhookError } from '../domain/errors';
 import type { ApiEvent } from './events.projector';
 import { newestFirstPage } from './newest-first-page';
@@ -38,7 +38,7 @@ export class EventQueries {
     const seqs = new Map(rows.map((r) => [r.payload.id, r.seq]));
     return toPage(
       'events',
-      eventCursorFilters(filters),
+      businessFilters(businessId, eventCursorFilters(filters)),
       rows.map((r) => r.payload),
       page.limit,
       (e) => ({ created_at: iso(e.created_at), id: seqs.get(e.id)! }),

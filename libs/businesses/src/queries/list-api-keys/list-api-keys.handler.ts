@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
-import { ApiError, Page, pageRequest, splitListQuery, toPage } from '@lib/http';
+import { ApiError, Page, businessFilters, pageRequest, splitListQuery, toPage } from '@lib/http';
 import { ApiKeyReadRow, ApiKeyView, apiKeyView } from '../../views';
 import { ListApiKeysQuery } from './list-api-keys.query';
 
@@ -21,7 +21,7 @@ export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery, Page<
   async execute({ businessId, query }: ListApiKeysQuery): Promise<Page<ApiKeyView>> {
     const { page, params: given } = splitListQuery(query);
     for (const [name] of given) throw new ApiError('invalid_request', `${name} is not a known parameter.`, name);
-    const { limit, after } = pageRequest(API_KEYS_LIST, {}, page);
+    const { limit, after } = pageRequest(API_KEYS_LIST, businessFilters(businessId), page);
     const params: unknown[] = [businessId];
     const param = (value: unknown): string => `$${params.push(value)}`;
     const where = ['k.business_id = $1'];
@@ -32,7 +32,7 @@ export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery, Page<
       params,
       'businesses_list_keys_page',
     );
-    const paged = toPage(API_KEYS_LIST, {}, rows, limit, (r) => ({ created_at: new Date(r.created_at).toISOString(), id: r.id }));
+    const paged = toPage(API_KEYS_LIST, businessFilters(businessId), rows, limit, (r) => ({ created_at: new Date(r.created_at).toISOString(), id: r.id }));
     return { ...paged, data: paged.data.map(apiKeyView) };
   }
 }

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
-import { Page, pageRequest } from '@lib/http';
+import { Page, businessFilters, pageRequest } from '@lib/http';
 import { WebhookDelivery, cursorFilters } from '../../../delivery/delivery-store';
 import { DeliveryQueries } from '../../../read/delivery-queries';
 import { EndpointQueries } from '../../../read/endpoint-queries';
@@ -26,12 +26,12 @@ export class ListDeliveriesHandler implements IQueryHandler<ListDeliveriesQuery>
   async execute({ businessId, query, segments, webhookId }: ListDeliveriesQuery): Promise<Page<WebhookDelivery>> {
     if (webhookId === null) {
       const { values, page } = readQuery(query, ALL_FILTERS);
-      return this.deliveries.list('webhook_deliveries', businessId, values, segments, pageRequest('webhook_deliveries', cursorFilters(values), page));
+      return this.deliveries.list('webhook_deliveries', businessId, values, segments, pageRequest('webhook_deliveries', businessFilters(businessId, cursorFilters(values)), page));
     }
     const { values, page } = readQuery(query, FILTERS);
     await this.endpoints.get(businessId, webhookId); // 404 for an unknown or deleted endpoint
     const filters = { ...values, webhook_id: webhookId };
     const list = 'webhooks/deliveries';
-    return this.deliveries.list(list, businessId, filters, segments, pageRequest(list, cursorFilters(filters), page));
+    return this.deliveries.list(list, businessId, filters, segments, pageRequest(list, businessFilters(businessId, cursorFilters(filters)), page));
   }
 }

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
-import { Page, pageRequest } from '@lib/http';
+import { Page, businessFilters, pageRequest } from '@lib/http';
 import { EndpointQueries } from '../../../read/endpoint-queries';
 import type { WebhookEndpoint } from '../../../read/views';
 import { readQuery } from '../query-params';
@@ -19,6 +19,6 @@ export class ListEndpointsHandler implements IQueryHandler<ListEndpointsQuery> {
 
   async execute({ businessId, query }: ListEndpointsQuery): Promise<Page<WebhookEndpoint>> {
     const { page } = readQuery(query, {});
-    return this.endpoints.list(businessId, pageRequest('webhooks', {}, page));
+    return this.endpoints.list(businessId, pageRequest('webhooks', businessFilters(businessId), page));
   }
 }

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
-import { Page, pageRequest } from '@lib/http';
+import { Page, businessFilters, pageRequest } from '@lib/http';
 import { EventQueries, eventCursorFilters } from '../../../read/event-queries';
 import type { ApiEvent } from '../../../read/events.projector';
 import { readQuery, readers } from '../query-params';
@@ -19,6 +19,6 @@ export class ListEventsHandler implements IQueryHandler<ListEventsQuery> {
 
   async execute({ businessId, query, segments }: ListEventsQuery): Promise<Page<ApiEvent>> {
     const { values, page } = readQuery(query, { type: readers.eventType, subject_id: readers.objectId });
-    return this.events.list(businessId, values, segments, pageRequest('events', eventCursorFilters(values), page));
+    return this.events.list(businessId, values, segments, pageRequest('events', businessFilters(businessId, eventCursorFilters(values)), page));
   }
 }
