@@ -66,11 +66,14 @@ describe('authentication and keys (spec §5)', () => {
     const none = await call('GET', '/business');
     expectError(none, 401, 'unauthenticated');
     expect(none.headers.get('www-authenticate')).toBe('Bearer');
-    for (const header of ['raw:Basic dXNlcjpwYXNz', 'raw:Bearer', 'raw:Bearer ', `raw:bearer ${suite.live.secret_key}`, `raw:Bearer  ${suite.live.secret_key}`, `raw:Bearer ${suite.live.secret_key} x`, 'raw:Token abc']) {
+    for (const header of ['raw:Basic dXNlcjpwYXNz', 'raw:Bearer', 'raw:Bearer ', `raw:Bearer  ${suite.live.secret_key}`, `raw:Bearer ${suite.live.secret_key} x`, 'raw:Token abc']) {
       const r = await call('GET', '/business', header);
       expectError(r, 401, 'invalid_api_key');
       expect(r.headers.get('www-authenticate')).toBe('Bearer');
     }
+    // the scheme's name is case-insensitive (RFC 9110 §11.1); the key is not
+    for (const scheme of ['bearer', 'BEARER']) expect((await call('GET', '/business', `raw:${scheme} ${suite.live.secret_key}`)).status).toBe(200);
+    expectError(await call('GET', '/business', `raw:Bearer ${suite.live.secret_key.toUpperCase()}`), 401, 'invalid_api_key');
     expectError(await call('GET', '/business', 'sk_live_' + 'A'.repeat(32)), 401, 'invalid_api_key');
     expectError(await call('GET', '/business', suite.live.secret_key.slice(0, -1) + (suite.live.secret_key.endsWith('A') ? 'B' : 'A')), 401, 'invalid_api_key');
   });

@@ -106,6 +106,20 @@ describe.each(backends)('idempotency keys (spec §8) stored in %s', (_name, env)
     expect(first.replayed).toBeNull();
     const again = await send('POST', '/probe-idem/effects', { label: l }, { key });
     expect(again).toEqual({ status: 201, replayed: 'true', body: first.body });
+    // the same members in another order are the same body
+    const reordered = await fetch(`${suite.api.base}/probe-idem/effects`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': `${key}-order`, authorization: `Bearer ${suite.shop.secret_key}` },
+      body: `{"label": "${l}-o", "slow": false}`,
+    });
+    const reorderedAgain = await fetch(`${suite.api.base}/probe-idem/effects`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': `${key}-order`, authorization: `Bearer ${suite.shop.secret_key}` },
+      body: `{"slow":false,"label":"${l}-o"}`,
+    });
+    expect([reordered.status, reorderedAgain.status, reorderedAgain.headers.get('idempotent-replayed')]).toEqual([201, 201, 'true']);
+    expect(await reorderedAgain.json()).toEqual(await reordered.json());
+    expect(await effects(`${l}-o`)).toBe(1);
     const act = await send('POST', '/probe-idem/effects/x/act', { label: l }, { key: `${key}-act` });
     expect((await send('POST', '/probe-idem/effects/x/act', { label: l }, { key: `${key}-act` })).status).toBe(act.status);
     expect(act.status).toBe(200); // a replay answers with the route's own status

@@ -118,6 +118,14 @@ describe('API platform: errors, bodies and the edge (spec §7, §5.8)', () => {
     }
   });
 
+  it('answers a trailing slash (an empty last segment) with 404, never a 405 that allows the method it refused', async () => {
+    for (const method of ['GET', 'POST']) {
+      const response = await raw(suite.api, method, '/probe/items/', { 'content-type': 'application/json' }, method === 'GET' ? undefined : '{}');
+      expectError(response, 404, 'not_found');
+    }
+    expectError(await raw(suite.api, 'GET', '/health/'), 404, 'not_found');
+  });
+
   it('refuses a body that is not JSON with 415 unsupported_media_type', async () => {
     expectError(await raw(suite.api, 'POST', '/probe/items', { 'content-type': 'text/plain' }, '{"name":"a","amount":1}'), 415, 'unsupported_media_type');
     expectError(await raw(suite.api, 'POST', '/probe/items', { 'content-type': 'application/x-www-form-urlencoded' }, 'name=a&amount=1'), 415, 'unsupported_media_type');

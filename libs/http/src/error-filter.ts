@@ -36,7 +36,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException && exception.getStatus() === 404 && !(exception instanceof ApiError)) {
       // the router matched nothing: an unknown path, or a known path with another method
       const allowed = this.routes.allowedMethods(request.url);
-      if (allowed.length > 0) {
+      if (allowed.length > 0 && !allowed.includes(request.method)) {
         reply.removeHeader(REQUEST_ID_HEADER);
         void reply.status(405).header('allow', allowed.join(', ')).send();
         return;

@@ -35,9 +35,14 @@ export class RouteTable {
     return [...this.registered];
   }
 
-  /** Methods the path answers to (empty when the path is unknown). */
+  /**
+   * Methods the path answers to (empty when the path is unknown). A path with an empty segment
+   * (`/payments/`, `/payments//x`) names nothing, though the router would read it as a route with
+   * an empty parameter (`/payments/:id`).
+   */
   allowedMethods(url: string): string[] {
     const path = url.split('?')[0];
+    if (/\/(\/|$)/.test(path)) return [];
     return METHODS.filter((method) => this.router.find(method, path) !== null);
   }
 }

@@ -9,7 +9,8 @@ import { ACCOUNT_ROUTE, DASHBOARD_ONLY, LIVE_MODE_ACTION, PERMISSION, PUBLIC_ROU
 import { DashboardCookies, isCrossSite } from './cookies';
 
 const CHALLENGE = { 'www-authenticate': 'Bearer' };
-const BEARER = /^Bearer ([A-Za-z0-9_]{1,200})$/;
+/** `Bearer <key>`: the scheme's name in any case (RFC 9110 §11.1), one space, the key as issued. */
+const BEARER = /^[Bb][Ee][Aa][Rr][Ee][Rr] ([A-Za-z0-9_]{1,200})$/;
 export const BUSINESS_HEADER = 'service-business';
 
 /**

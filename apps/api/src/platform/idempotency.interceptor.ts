@@ -3,6 +3,7 @@ import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, catchError, from, mergeMap, of, throwError } from 'rxjs';
+import stableStringify from 'safe-stable-stringify';
 import { IdempotencyStore, fingerprint } from '@lib/idempotency';
 import { ApiError } from '@lib/http';
 import { authOf, businessOf } from '../auth/request-auth';
@@ -46,7 +47,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (typeof key !== 'string' || key.length < 1 || key.length > 255) {
       throw new ApiError('invalid_request', 'Idempotency-Key must be 1 to 255 characters.', 'Idempotency-Key');
     }
-    const print = fingerprint('POST', request.url, JSON.stringify(request.body ?? null));
+    // the body as data: the same members in another order or spacing are the same request (§8)
+    const print = fingerprint('POST', request.url, stableStringify(request.body ?? null) ?? 'null');
     const auth = authOf(request);
     const business = businessOf(auth);
     // §8.6: per business (a secret key or a session acting for it alike: #19 B17); a person's own routes per person;
