@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Module, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Module, Param, Post, Query } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { request as httpRequest } from 'node:http';
@@ -15,6 +15,8 @@ class CreateItem {
   @IsOptional() @IsObject() @ValidateNested() @Type(() => Label) nested?: Label;
 }
 
+const acted: string[] = [];
+
 /** Probe routes that exercise the platform the way real routes will (public: no key needed). */
 @Public()
 @Controller('probe')
@@ -27,6 +29,13 @@ class ProbeController {
   @Get('items/:id')
   item(@Param('id') id: string, @Query() query: Record<string, unknown>) {
     return { data: { kind: 'item', id, query } };
+  }
+
+  @HttpCode(200)
+  @Post('items/:id/act')
+  act(@Param('id') id: string) {
+    acted.push(id);
+    return { data: { kind: 'item', id } };
   }
 
   @Get('refused')
@@ -170,6 +179,16 @@ describe('API platform: errors, bodies and the edge (spec §7, §5.8)', () => {
     expect(JSON.parse(pair.body).data.name).toBe('😀');
     expectError(await post('/probe/items', '{"name":"a","amount":1,"__proto__":{"admin":true}}'), 400, 'invalid_request', '__proto__');
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+
+  it('refuses a body with members on a route that takes none, naming the first; no body and {} pass', async () => {
+    expectError(await post('/probe/items/a1/act', { bogus_field: 1 }), 400, 'invalid_request', 'bogus_field');
+    expectError(await post('/probe/items/a2/act', [1]), 400, 'invalid_request');
+    expectError(await post('/probe/items/a3/act', '"text"'), 400, 'invalid_request');
+    expect(acted).toEqual([]); // refused before the handler
+    expect((await raw(suite.api, 'POST', '/probe/items/b1/act')).status).toBe(200);
+    expect((await post('/probe/items/b2/act', {})).status).toBe(200);
+    expect(acted).toEqual(['b1', 'b2']);
   });
 
   it('refuses null characters in the URL before a route reads them: 404 in a path parameter, 400 naming a query parameter', async () => {

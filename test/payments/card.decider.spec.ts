@@ -104,11 +104,11 @@ describe('card checkout decider (decision 0026)', () => {
     expect([...closed, ...decline].reduce(evolveCheckout, initialCheckoutState)).toMatchObject({ status: 'failed', failureCode: 'payment_canceled' });
   });
   it('supersede: open, awaiting_customer, failed on a decline; not completed, not failed by the payment', () => {
-    checkout(opened).when({ type: 'SupersedeCheckout' }).then([{ type: 'CheckoutSuperseded', data: { checkout_id: 'chk_1' } }]);
-    checkout(started).when({ type: 'SupersedeCheckout' }).thenIdempotent();
-    checkout(after(started, declined('card_declined', true))).when({ type: 'SupersedeCheckout' }).then([{ type: 'CheckoutSuperseded', data: { checkout_id: 'chk_1' } }]);
-    checkout(after(started, succeeded)).when({ type: 'SupersedeCheckout' }).then('checkout_not_supersedable');
-    checkout(after(opened, { type: 'FailCheckout', failureCode: 'payment_expired' })).when({ type: 'SupersedeCheckout' }).then('checkout_not_supersedable');
+    checkout(opened).when({ type: 'SupersedeCheckout', by: 'customer' }).then([{ type: 'CheckoutSuperseded', data: { checkout_id: 'chk_1' } }]);
+    checkout(started).when({ type: 'SupersedeCheckout', by: 'customer' }).thenIdempotent();
+    checkout(after(started, declined('card_declined', true))).when({ type: 'SupersedeCheckout', by: 'customer' }).then([{ type: 'CheckoutSuperseded', data: { checkout_id: 'chk_1' } }]);
+    checkout(after(started, succeeded)).when({ type: 'SupersedeCheckout', by: 'customer' }).then('checkout_not_supersedable');
+    checkout(after(opened, { type: 'FailCheckout', failureCode: 'payment_expired' })).when({ type: 'SupersedeCheckout', by: 'customer' }).then('checkout_not_supersedable');
   });
   it('crypto-only commands: claim and mark-sent → wrong_rail; a chain report or the quote timer → nothing', () => {
     checkout(after(opened, { type: 'CancelCheckout' })).when({ type: 'ClaimCheckout', txHash: '0x' + 'ab'.repeat(32), paymentSucceeded: false }).then('wrong_rail');

@@ -33,12 +33,20 @@ describe('checkout decider (§3 rows)', () => {
     given([...opened, ...sent('exact')]).when({ type: 'CancelCheckout' }).then('checkout_not_cancelable');
   });
   it('supersede: same status, repeating changes nothing', () => {
-    given(opened).when({ type: 'SupersedeCheckout' }).thenIdempotent();
-    given(opened).when({ type: 'SupersedeCheckout' }).then([{ type: 'CheckoutSuperseded', data: { checkout_id: 'chk_1' } }]);
+    given(opened).when({ type: 'SupersedeCheckout', by: 'customer' }).thenIdempotent();
+    given(opened).when({ type: 'SupersedeCheckout', by: 'customer' }).then([{ type: 'CheckoutSuperseded', data: { checkout_id: 'chk_1' } }]);
+  });
+  it('superseded, then expired → supersede → checkout_not_supersedable (a repeat is a no-op only while it could be replaced)', () => {
+    const superseded = [...opened, ...given(opened).when({ type: 'SupersedeCheckout', by: 'customer' }).events()];
+    const expired = [...superseded, ...given(superseded, at(15 * 60_000)).when({ type: 'ExpireCheckout' }).events()];
+    given(expired, at(16 * 60_000)).when({ type: 'SupersedeCheckout', by: 'customer' }).then('checkout_not_supersedable');
+    // the payment setting its earlier quotes aside (a retried reaction) has nothing to do on an ended one
+    given(expired, at(16 * 60_000)).when({ type: 'SupersedeCheckout', by: 'payment' }).then([]);
+    given(opened).when({ type: 'SupersedeCheckout', by: 'payment' }).then([{ type: 'CheckoutSuperseded', data: { checkout_id: 'chk_1' } }]);
   });
   it('supersede a remainder checkout → checkout_not_supersedable', () => {
     const rem = decideCheckout({ ...openCmd, remainder: { amount: '10', priceMinor: 1000 } }, initialCheckoutState, { now: T0 });
-    given(rem).when({ type: 'SupersedeCheckout' }).then('checkout_not_supersedable');
+    given(rem).when({ type: 'SupersedeCheckout', by: 'customer' }).then('checkout_not_supersedable');
   });
   it('expired → claim → needs_review (claimed); same claim again changes nothing; another → already_claimed', () => {
     const expired = [...opened, ...given(opened, at(15 * 60_000)).when({ type: 'ExpireCheckout' }).events()];

@@ -344,7 +344,7 @@ export class Run {
       case 'supersede': {
         const id = this.picked(step.pick, step.relevant, (c) => c.status === 'open' || c.status === 'awaiting_customer');
         if (id === null) return this.skip(step.kind);
-        this.exec(`supersede ${id}`, () => this.h.checkout(id, { type: 'SupersedeCheckout' }));
+        this.exec(`supersede ${id}`, () => this.h.checkout(id, { type: 'SupersedeCheckout', by: 'customer' }));
         return;
       }
       case 'claim': {

@@ -169,3 +169,8 @@ export function foundOr404<T>(value: T | null, message: string): T {
   if (value === null) throw new DomainRefusal('not_found', message);
   return value;
 }
+
+/** The article a refusal's message puts before a status or word: "An expired checkout", "A canceled payment". */
+export function article(word: string): 'A' | 'An' {
+  return /^[aeiou]/i.test(word) ? 'An' : 'A';
+}

@@ -87,6 +87,10 @@ describe('payment and checkout errors over HTTP', () => {
 
     const p2 = await suite.shop.createPayment();
     const c2 = await suite.shop.openCheckout(p2);
+    // the actions that take no body refuse one with members (§7 "unknown"), and change nothing
+    expect((await anon.post(`/checkouts/${c2.id}/cancel`, { bogus_field: 1 })).body.error).toMatchObject({ code: 'invalid_request', field: 'bogus_field' });
+    expect((await anon.post(`/checkouts/${c2.id}/supersede`, { a: 1 })).body.error).toMatchObject({ code: 'invalid_request', field: 'a' });
+    expect((await suite.shop.get(`/checkouts/${c2.id}`)).body.data).toMatchObject({ status: 'open' });
     await anon.post(`/checkouts/${c2.id}/cancel`);
     expect((await anon.post(`/checkouts/${c2.id}/claim`, { tx_hash: 'not-a-hash' })).body.error.code).toBe('invalid_tx_hash');
     expect((await anon.post(`/checkouts/${c2.id}/claim`, { tx_hash: '0x' + '34'.repeat(32), email: 'bad' })).body.error.code).toBe('invalid_email');
@@ -100,6 +104,8 @@ describe('payment and checkout errors over HTTP', () => {
     const expired = await anon.post(`/checkouts/${c3.id}/mark-sent`, { simulate: 'exact' });
     expect(expired.status).toBe(410);
     expect(expired.body.error.code).toBe('checkout_expired');
+    // superseded, then expired: a supersede now is refused like on any ended checkout (§4 supersede)
+    expect((await anon.post(`/checkouts/${c3.id}/supersede`)).body.error?.code).toBe('checkout_not_supersedable');
     const lateSent = await anon.post(`/checkouts/${c3.id}/mark-sent`, { simulate: 'late' });
     expect(lateSent.body.data.status).toBe('needs_review');
 

@@ -15,6 +15,7 @@ import { AdminServer } from '../admin/admin-server';
 import { AuthGuard } from '../auth/auth.guard';
 import { IDEMPOTENCY_STORE, IdempotencyInterceptor } from './idempotency.interceptor';
 import { Metrics } from './metrics';
+import { NoBodyGuard } from './no-body.guard';
 import { RATE_LIMITER, RateLimitGuard } from './rate-limit.guard';
 import { ReadYourWritesInterceptor } from './read-your-writes.interceptor';
 
@@ -81,6 +82,7 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
     },
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
+    { provide: APP_GUARD, useClass: NoBodyGuard },
     { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
     { provide: APP_INTERCEPTOR, useClass: ReadYourWritesInterceptor },
     PlatformLifecycle,

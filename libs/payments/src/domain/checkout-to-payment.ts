@@ -173,7 +173,7 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
       // by itself" — they stay watched until they expire but stop being the quote on screen.
       return Object.entries(before.checkouts)
         .filter(([id, c]) => c.open && !c.remainder && id !== event.data.checkout_id)
-        .map(([id]) => toCheckout(context, id, { type: 'SupersedeCheckout' }));
+        .map(([id]) => toCheckout(context, id, { type: 'SupersedeCheckout', by: 'payment' }));
     case 'PaymentCanceled':
       return failOpen('payment_canceled');
     case 'PaymentExpired':

@@ -1,7 +1,7 @@
 import { AssetCode, NetworkId, confirmationsRequired, isValidTxHash, normalizeTxHash, otherEvmNetworksCarrying } from '@lib/chains';
 import { FeePayer, MoneyError, buildBreakdown, overpaid, quoteCryptoAmount, remaining, simulatedOverpaid, simulatedUnderpaid, validateCardPrice } from '@lib/money';
 import { CardAttemptStatus, CardReviewReason, CheckoutEvent, CheckoutReviewReason } from './checkout.events';
-import { CommandHandlers, Decider, decideBy, foldWith, ignoreUnknown, repeatedCreation, unhandled } from '@lib/domain';
+import { CommandHandlers, Decider, article, decideBy, foldWith, ignoreUnknown, repeatedCreation, unhandled } from '@lib/domain';
 import { PaymentDomainError } from './errors';
 import { DecideContext, REMAINDER_WAIT_MS, carried, fmt, laterOf, money, parse } from './shared';
 
@@ -183,6 +183,12 @@ export interface CancelCheckout {
 }
 export interface SupersedeCheckout {
   type: 'SupersedeCheckout';
+  /**
+   * `customer`: POST /checkouts/{id}/supersede, refused once the checkout cannot be replaced (§4);
+   * `payment`: the payment setting its earlier quotes aside when a new one opens, which has
+   * nothing to do on a quote that ended meanwhile (a reaction must stay retry-safe).
+   */
+  by: 'customer' | 'payment';
 }
 export interface ClaimCheckout {
   type: 'ClaimCheckout';
@@ -248,7 +254,7 @@ export type CheckoutCommand =
 /** What each command decides on a checkout that exists (OpenCheckout is the one that starts it). */
 const CHECKOUT_COMMANDS: CommandHandlers<Exclude<CheckoutCommand, OpenCryptoCheckout | OpenCardCheckout>, OpenCheckoutState, DecideContext, CheckoutEvent> = {
   CancelCheckout: (_command, state) => cancel(state),
-  SupersedeCheckout: (_command, state) => supersede(state),
+  SupersedeCheckout: (command, state) => supersede(command, state),
   ClaimCheckout: cryptoOnly('Claims are for crypto checkouts.', claim),
   MarkSent: cryptoOnly('Simulated transfers are for crypto checkouts.', markSent),
   DetectTransfer: cryptoOnly(null, (command, state, ctx) => detect(state, ctx, command.txHash, command.network, parse(command.amount, state.decimals), false, false, command.fromAddress ?? null)),
@@ -469,7 +475,7 @@ export function cardRoute(state: CardCheckoutState): number {
 /** Why a card checkout cannot start an attempt now (the code it is refused with), or null. Pure; StartCardAttempt's rules in order. */
 export function cardAttemptRefusal(state: CardCheckoutState, now: Date, route?: number): { code: 'checkout_not_awaiting' | 'stale_route' | 'route_in_progress' | 'checkout_not_retryable' | 'no_route'; message: string } | null {
   const waiting = state.status === 'open' || state.status === 'awaiting_customer' || (state.status === 'failed' && state.failedByAttempt);
-  if (!waiting) return { code: 'checkout_not_awaiting', message: `A ${state.status} checkout is not waiting for a card payment.` };
+  if (!waiting) return { code: 'checkout_not_awaiting', message: `${article(state.status)} ${state.status} checkout is not waiting for a card payment.` };
   if (route !== undefined && route !== cardRoute(state)) return { code: 'stale_route', message: 'The card payment page is out of date: reload the checkout.' };
   const pending = pendingCardAttempt(state);
   if (pending) return { code: 'route_in_progress', message: `The customer's payment on the current secure page may still go through (until ${pending.expiresAt}).` };
@@ -621,21 +627,22 @@ function open(command: OpenCryptoCheckout, state: CheckoutState, ctx: DecideCont
 function cancel(state: OpenCheckoutState): CheckoutEvent[] {
   if (state.status === 'canceled') return []; // cancel again: the checkout unchanged
   if (state.status !== 'open' && state.status !== 'awaiting_customer') {
-    throw new PaymentDomainError('checkout_not_cancelable', `A ${state.status} checkout cannot be canceled: funds may be on the way, or it ended.`);
+    throw new PaymentDomainError('checkout_not_cancelable', `${article(state.status)} ${state.status} checkout cannot be canceled: funds may be on the way, or it ended.`);
   }
   return [
     { type: 'CheckoutCanceled', data: { checkout_id: state.id, payment_id: state.paymentId, link_id: state.linkId, remainder: state.remainder, canceled_by: 'customer' } },
   ];
 }
 
-function supersede(state: OpenCheckoutState): CheckoutEvent[] {
-  if (state.superseded) return []; // repeating changes nothing, whatever happened to the checkout since
+function supersede(command: SupersedeCheckout, state: OpenCheckoutState): CheckoutEvent[] {
   if (state.remainder) throw new PaymentDomainError('checkout_not_supersedable', 'A checkout that collects a remainder cannot be replaced.');
   // §3: a card checkout that failed on a decline (or its attempt timed out) is replaced too
   const failedOnCard = state.rail === 'card' && state.status === 'failed' && state.failedByAttempt;
   if (state.status !== 'open' && state.status !== 'awaiting_customer' && !failedOnCard) {
-    throw new PaymentDomainError('checkout_not_supersedable', `A ${state.status} checkout cannot be replaced: funds may be on the way, or it ended.`);
+    if (command.by === 'payment') return [];
+    throw new PaymentDomainError('checkout_not_supersedable', `${article(state.status)} ${state.status} checkout cannot be replaced: funds may be on the way, or it ended.`);
   }
+  if (state.superseded) return []; // repeating changes nothing while the checkout could still be replaced
   return [{ type: 'CheckoutSuperseded', data: { checkout_id: state.id } }];
 }
 

@@ -1,6 +1,6 @@
 import { AssetCode, NetworkId, normalizeTxHash } from '@lib/chains';
 import { FeePayer, buildBreakdown, buildReporting, customerFeeFor, fiatExponent, fiatValueOf, overpaid, quoteCryptoAmount, receivedValueMinor, remaining, validatePaymentAmount } from '@lib/money';
-import { CommandHandlers, Decider, decideBy, foldWith, ignoreUnknown, repeatedCreation } from '@lib/domain';
+import { CommandHandlers, Decider, article, decideBy, foldWith, ignoreUnknown, repeatedCreation } from '@lib/domain';
 import { PaymentDomainError } from './errors';
 import { PaymentDetails, PaymentEvent, PaymentReviewReason } from './payment.events';
 import { mergeMetadata } from './metadata';
@@ -674,7 +674,7 @@ function accept(command: AcceptPayment, state: LivePaymentState): PaymentEvent[]
 function cancelPayment(state: LivePaymentState): PaymentEvent[] {
   if (state.status === 'canceled') return [];
   if (state.linkId !== null) throw new PaymentDomainError('payment_not_cancelable', 'A payment that came from a link cannot be canceled.');
-  if (state.status !== 'pending') throw new PaymentDomainError('payment_not_cancelable', `A ${state.status} payment cannot be canceled.`);
+  if (state.status !== 'pending') throw new PaymentDomainError('payment_not_cancelable', `${article(state.status)} ${state.status} payment cannot be canceled.`);
   if (inFlight(state)) throw new PaymentDomainError('payment_in_flight', 'A transfer is on its way; the payment cannot be canceled.');
   return [{ type: 'PaymentCanceled', data: { payment_id: state.id } }];
 }

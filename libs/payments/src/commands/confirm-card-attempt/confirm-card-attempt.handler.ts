@@ -1,4 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { article } from '@lib/domain';
 import { CardAttempts } from '../../app/card-attempts';
 import { PaymentDomainError } from '../../domain/errors';
 import { cardCheckout } from '../start-card-attempt/start-card-attempt.handler';
@@ -32,7 +33,7 @@ export class ConfirmCardAttemptHandler implements ICommandHandler<ConfirmCardAtt
     const now = await this.steps.clock.now(card.businessId ?? undefined);
     const resolved = await this.attempts.resolve(card, attempt, now);
     if (resolved.pending) {
-      if (card.status !== 'awaiting_customer') throw new PaymentDomainError('checkout_not_awaiting', `A ${card.status} checkout is not waiting for a card payment, and the processor has no result for this attempt.`);
+      if (card.status !== 'awaiting_customer') throw new PaymentDomainError('checkout_not_awaiting', `${article(card.status)} ${card.status} checkout is not waiting for a card payment, and the processor has no result for this attempt.`);
       await this.steps.waitFor(loaded.head);
       return;
     }

@@ -8,6 +8,6 @@ export class SupersedeCheckoutHandler implements ICommandHandler<SupersedeChecko
   constructor(private readonly steps: PaymentUseCaseSteps) {}
 
   async execute({ checkoutId, actingFor, meta }: SupersedeCheckoutCommand): Promise<void> {
-    await this.steps.onVisibleCheckout(checkoutId, actingFor, { type: 'SupersedeCheckout' }, meta);
+    await this.steps.onVisibleCheckout(checkoutId, actingFor, { type: 'SupersedeCheckout', by: 'customer' }, meta);
   }
 }
