@@ -162,6 +162,9 @@ describe('API platform: errors, bodies and the edge (spec §7, §5.8)', () => {
     expectError(await post('/probe/items', { name: 'a', amount: 1, color: 'red' }), 400, 'invalid_request', 'color');
     expectError(await raw(suite.api, 'POST', '/probe/items/%FF', { 'content-type': 'application/json' }, '{}'), 400, 'invalid_request', 'path');
     expectError(await post('/probe/items', { name: 'a', amount: '1' }), 400, 'invalid_request', 'amount');
+    // a value of the wrong type is told its type, not a rule of the right type (length, range)
+    expect(expectError(await post('/probe/items', { name: 5, amount: 1 }), 400, 'invalid_request', 'name').message).toBe('name must be a string.');
+    expect(expectError(await post('/probe/items', { name: 'a', amount: 'x'.repeat(5) }), 400, 'invalid_request', 'amount').message).toMatch(/integer/);
     expectError(await post('/probe/items', { name: 'a', amount: 1.5 }), 400, 'invalid_request', 'amount');
     expectError(await post('/probe/items', { name: 'a', amount: 1e300 }), 400, 'invalid_request', 'amount');
     expectError(await post('/probe/items', { name: 'a', amount: 1, nested: { label: 5 } }), 400, 'invalid_request', 'nested.label');

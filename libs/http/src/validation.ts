@@ -14,7 +14,8 @@ export function apiValidationPipe(): ValidationPipe {
     transform: true,
     transformOptions: { enableImplicitConversion: false },
     validationError: { target: false, value: true },
-    stopAtFirstError: true,
+    // every rule of the field at fault is checked, so the message can name the type before a length or range
+    stopAtFirstError: false,
     exceptionFactory: (errors) => {
       const { field, message } = firstProblem(errors);
       return new ApiError('invalid_request', message, field);
@@ -22,11 +23,16 @@ export function apiValidationPipe(): ValidationPipe {
   });
 }
 
+/** class-validator's rules on a value's type, reported before any other rule of the same field. */
+const TYPE_RULES = new Set(['whitelistValidation', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isArray', 'isObject', 'isEnum', 'isIn', 'nestedValidation']);
+
 function firstProblem(errors: ValidationError[], parent = ''): { field: string; message: string } {
   const error = errors[0];
   const field = parent ? `${parent}.${error.property}` : error.property;
   if (error.constraints && Object.keys(error.constraints).length > 0) {
-    const [kind, text] = Object.entries(error.constraints)[0];
+    const failed = Object.entries(error.constraints);
+    // a value of the wrong type is told so ("must be a string"), not held to a rule of the right type ("at most 254 characters")
+    const [kind, text] = failed.find(([name]) => TYPE_RULES.has(name)) ?? failed[0];
     if (kind === 'whitelistValidation') return { field, message: `${field} is not a known field.` };
     if (error.value === undefined) return { field, message: `${field} is required.` };
     return { field, message: `${text.replace(error.property, field)}.` };
