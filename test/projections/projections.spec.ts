@@ -3,6 +3,7 @@ import { Database } from '@lib/database';
 import { EventStore, LogPosition, NewEvent, RecordedEvent, comparePositions } from '@lib/eventstore';
 import {
   ProjectionRunner,
+  applyBatch,
   Projector,
   projectionStatus,
   readCheckpoint,
@@ -170,6 +171,29 @@ describe.each(STORE_KINDS)('projection engine on %s', (kind) => {
     const { rows: allAfter } = await db.query(`SELECT * FROM ${projector.name} ORDER BY stream_id`);
     expect(allAfter).toEqual(allBefore);
     expect((await readCheckpoint(db, projector.name)).rebuiltAt).toBeInstanceOf(Date);
+    expect((await verifyProjection(store, db, projector)).differences).toEqual([]);
+  });
+
+  it('a rebuild goes on after the batches a live runner applies meanwhile (the same compare-and-set), instead of failing', async () => {
+    const projector = catalogNamed(`catalog_${randomUUID().slice(0, 6)}`);
+    const prefix = `race${randomUUID().slice(0, 6)}`;
+    const head = await appendMany(store, prefix, 3, 3);
+    const runner = new ProjectionRunner(store, db, [projector]);
+    await runner.start();
+    expect(await runner.waitFor(head)).toBe(true);
+    await runner.stop();
+    const before = await catalog(db, projector.name, prefix);
+    // a store whose second page is read only after "another process" applied that page itself
+    let pages = 0;
+    const racing = Object.create(store) as EventStore;
+    racing.readAll = async (options) => {
+      const page = await store.readAll(options);
+      if (++pages === 2 && page.length > 0) await applyBatch(db, projector, options?.after ?? null, page);
+      return page;
+    };
+    const rebuilt = await rebuildProjection(racing, db, projector, { batchSize: 4 });
+    expect(rebuilt.events).toBe((await store.countAfter(null)) - 4); // the page the other process applied is not counted
+    expect(await catalog(db, projector.name, prefix)).toEqual(before);
     expect((await verifyProjection(store, db, projector)).differences).toEqual([]);
   });
 });

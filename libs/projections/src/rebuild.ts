@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Database, Sql } from '@lib/database';
 import { EventStore, LogPosition, comparePositions } from '@lib/eventstore';
-import { LIVE_SCHEMA, applyBatch, ensureCheckpoint, ensureTables, quoteIdent, readCheckpoint } from './checkpoints';
+import { CheckpointMovedError, LIVE_SCHEMA, applyBatch, ensureCheckpoint, ensureTables, quoteIdent, readCheckpoint } from './checkpoints';
 import { Projector } from './projector';
 
 export interface Progress {
@@ -23,7 +23,9 @@ export interface ReplayOptions {
  * Rebuilds a projection from position zero in place: drops and recreates its tables (so a
  * fixed schema applies too) and resets its checkpoint in one transaction, then replays the
  * whole log through the same compare-and-set path as the live runner. A live runner in
- * another process notices the moved checkpoint and follows the rebuild instead of racing it.
+ * another process notices the moved checkpoint and follows the rebuild; where it applies a batch
+ * first, the rebuild reads the checkpoint again and goes on after it (`events` counts only the
+ * events this call applied).
  */
 export async function rebuildProjection(store: EventStore, db: Database, projector: Projector, options: ReplayOptions = {}): Promise<{ events: number; position: LogPosition | null }> {
   const { onProgress = () => undefined, batchSize = 1000 } = options;
@@ -44,7 +46,14 @@ export async function rebuildProjection(store: EventStore, db: Database, project
   for (;;) {
     const events = await store.readAll({ after: from, maxCount: batchSize });
     if (events.length === 0) break;
-    await applyBatch(db, projector, from, events);
+    try {
+      await applyBatch(db, projector, from, events);
+    } catch (error) {
+      if (!(error instanceof CheckpointMovedError)) throw error;
+      // a live runner of this projection applied the next events first, through the same compare-and-set: go on after them
+      from = (await readCheckpoint(db, projector.name)).position;
+      continue;
+    }
     from = events[events.length - 1].position;
     done += events.length;
     onProgress({ done, total: Math.max(total, done), elapsedMs: Date.now() - started });
