@@ -42,6 +42,18 @@ describe.each(STORE_KINDS)('projection engine on %s', (kind) => {
   /** Each test gets a fresh checkpoint and tables by projecting under its own name. */
   const catalogNamed = (name: string): Projector => streamCatalog(name);
 
+  /** `streams` × `perStream` new events projected by a catalog of its own, its runner stopped: the projector, the streams' prefix and their rows. */
+  const projected = async (label: string, streams: number, perStream: number) => {
+    const projector = catalogNamed(`catalog_${randomUUID().slice(0, 6)}`);
+    const prefix = `${label}${randomUUID().slice(0, 6)}`;
+    const last = await appendMany(store, prefix, streams, perStream);
+    const runner = new ProjectionRunner(store, db, [projector]);
+    await runner.start();
+    expect(await runner.waitFor(last)).toBe(true);
+    await runner.stop();
+    return { projector, prefix, before: await catalog(db, projector.name, prefix) };
+  };
+
   it('projects the log, resumes where it stopped, and reports position and lag', async () => {
     const projector = catalogNamed(`catalog_${randomUUID().slice(0, 6)}`);
     const prefix = `acct${randomUUID().slice(0, 6)}`;
@@ -136,14 +148,7 @@ describe.each(STORE_KINDS)('projection engine on %s', (kind) => {
   });
 
   it('rebuilds from zero to the same rows, and verify finds tampered rows', async () => {
-    const projector = catalogNamed(`catalog_${randomUUID().slice(0, 6)}`);
-    const prefix = `rb${randomUUID().slice(0, 6)}`;
-    const last = await appendMany(store, prefix, 5, 2);
-    const runner = new ProjectionRunner(store, db, [projector]);
-    await runner.start();
-    expect(await runner.waitFor(last)).toBe(true);
-    await runner.stop();
-    const before = await catalog(db, projector.name, prefix);
+    const { projector, prefix, before } = await projected('rb', 5, 2);
     const { rows: allBefore } = await db.query(`SELECT * FROM ${projector.name} ORDER BY stream_id`);
 
     const clean = await verifyProjection(store, db, projector);
@@ -175,14 +180,7 @@ describe.each(STORE_KINDS)('projection engine on %s', (kind) => {
   });
 
   it('a rebuild goes on after the batches a live runner applies meanwhile (the same compare-and-set), instead of failing', async () => {
-    const projector = catalogNamed(`catalog_${randomUUID().slice(0, 6)}`);
-    const prefix = `race${randomUUID().slice(0, 6)}`;
-    const head = await appendMany(store, prefix, 3, 3);
-    const runner = new ProjectionRunner(store, db, [projector]);
-    await runner.start();
-    expect(await runner.waitFor(head)).toBe(true);
-    await runner.stop();
-    const before = await catalog(db, projector.name, prefix);
+    const { projector, prefix, before } = await projected('race', 3, 3);
     // a store whose second page is read only after "another process" applied that page itself
     let pages = 0;
     const racing = Object.create(store) as EventStore;
