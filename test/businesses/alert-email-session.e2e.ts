@@ -62,6 +62,64 @@ describe('the alert e-mail with a dashboard session', () => {
     expect(delivered).toMatchObject({ type: 'business.updated', data: { id: person.businessId, alert_email: to, pending_alert_email: null } });
   });
 
+  it('the pending address again is a new code (a minute after the last), not a new alert e-mail: with the 3 started it is sent, also after 5 wrong tries, which a new code resets', async () => {
+    const b = new Browser(app.api);
+    const person = await signUp(app, b);
+    const shop = b.forBusiness(person.businessId);
+    const address = (n: number) => `resend${n}+${person.businessId.toLowerCase()}@shop.example`;
+    const confirm = (code: string) => shop.post(`/businesses/${person.businessId}/alert-email/confirm`, { code });
+    const wrongFor = (code: string) => (code === '000000' ? '111111' : '000000');
+
+    // the business's own Date (the decider's time) moves with the test: only Date is faked
+    jest.useFakeTimers({
+      advanceTimers: true,
+      doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'requestAnimationFrame', 'cancelAnimationFrame', 'requestIdleCallback', 'cancelIdleCallback', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+    });
+    const aMinuteLater = () => jest.setSystemTime(Date.now() + 61_000);
+    try {
+      // 3 new alert e-mails started: the per-person budget of the hour is spent
+      for (const n of [1, 2, 3]) expect((await patch(b, person.businessId, { alert_email: address(n) })).status).toBe(200);
+      await app.smtp.code(address(3));
+      const started = await patch(b, person.businessId, { alert_email: address(4) });
+      expect([started.status, started.body.error?.code]).toEqual([429, 'too_many_emails']);
+
+      // the pending address again within the minute: the decider's gap, not the per-person budget
+      const soon = await patch(b, person.businessId, { alert_email: address(3) });
+      expect([soon.status, soon.body.error?.code, soon.body.error?.message]).toEqual([429, 'too_many_emails', expect.stringMatching(/wait a minute/)]);
+      expect(Number(soon.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+
+      // a minute later: a new code for it, e-mailed
+      aMinuteLater();
+      const again = await patch(b, person.businessId, { alert_email: address(3) });
+      expect([again.status, again.body.data?.pending_alert_email]).toEqual([200, address(3)]);
+      expect(await app.smtp.code(address(3), 2)).toMatch(/^\d{6}$/);
+      expect(app.smtp.countTo(address(3))).toBe(2);
+
+      // 5 wrong tries lock the code until a new one …
+      const second = await app.smtp.code(address(3), 2);
+      for (let i = 0; i < 5; i++) expect((await confirm(wrongFor(second))).status).toBe(400);
+      const locked = await confirm(second);
+      expect([locked.status, locked.body.error.code]).toEqual([429, 'too_many_attempts']);
+      // … which the same address gives a minute after the last code, still starting nothing
+      aMinuteLater();
+      const fresh = await patch(b, person.businessId, { alert_email: address(3) });
+      expect([fresh.status, fresh.body.data?.pending_alert_email]).toEqual([200, address(3)]);
+      const third = await app.smtp.code(address(3), 3);
+      // the new code has its own 5 tries (the count starts again): 4 wrong ones, then it confirms
+      if (second !== third) expect((await confirm(second)).body.error?.code).toBe('invalid_code'); // the earlier code is void
+      for (let i = second !== third ? 1 : 0; i < 4; i++) expect((await confirm(wrongFor(third))).body.error?.code).toBe('invalid_code');
+      const confirmed = await confirm(third);
+      expect([confirmed.status, confirmed.body.data?.alert_email]).toEqual([200, address(3)]);
+
+      // the per-person budget still holds for a new address: 3 started, resends not among them
+      const fourth = await patch(b, person.businessId, { alert_email: address(4) });
+      expect([fourth.status, fourth.body.error?.code]).toEqual([429, 'too_many_emails']);
+      expect(app.smtp.countTo(address(4))).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('3 new alert e-mails per person per hour across all businesses: the 4th, from either business, is 429 too_many_emails; a key or another person is not held', async () => {
     const b = new Browser(app.api);
     const person = await signUp(app, b);

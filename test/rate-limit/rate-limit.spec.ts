@@ -18,7 +18,10 @@ import { TEST_REDIS_URL } from '../support/redis';
 const RUN_PREFIX = `test-rate-limit:${process.pid}:${randomUUID()}`;
 
 const TINY: RateLimitRule = { name: 'tiny', points: 2, durationSec: 1, per: 'ip' };
-const rulesWithTiny = [...RATE_LIMITS, TINY];
+/** Rules that count only successful requests (refund gives a point back). */
+const SENT: RateLimitRule = { name: 'sent', points: 3, durationSec: 60, per: 'business', counts: 'successful' };
+const TINY_SENT: RateLimitRule = { name: 'tiny-sent', points: 1, durationSec: 1, per: 'business', counts: 'successful' };
+const rulesWithTiny = [...RATE_LIMITS, TINY, SENT, TINY_SENT];
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -96,6 +99,8 @@ describe.each(flavours)('$name rate limiter', (flavour) => {
         await expect(limiter.consume(rule.name, '203.0.113.7')).resolves.toEqual({
           allowed: true,
           remaining: rule.points - i,
+          // a rule that counts only successful requests says which point it took (for refund)
+          ...(rule.counts === 'successful' ? { spent: { windowEndsAt: expect.any(Number) } } : {}),
         });
       }
       for (let i = 0; i < 2; i++) {
@@ -173,6 +178,70 @@ describe.each(flavours)('$name rate limiter', (flavour) => {
     expect(await limiter.consume('tiny', '192.0.2.20')).toEqual({ allowed: true, remaining: 1 });
   });
 
+  describe('a rule that counts only successful requests (refund)', () => {
+    /** Spends the whole `sent` budget of `subject` and returns the points taken. */
+    const fill = async (subject: string) => {
+      const spent = [];
+      for (let i = 0; i < SENT.points; i++) {
+        const decision = await limiter.consume('sent', subject);
+        expect(decision).toEqual({ allowed: true, remaining: SENT.points - 1 - i, spent: { windowEndsAt: expect.any(Number) } });
+        if (decision.allowed) spent.push(decision.spent!);
+      }
+      expect((await limiter.consume('sent', subject)).allowed).toBe(false);
+      return spent;
+    };
+
+    it('a refunded point is free again: the budget holds only the points kept', async () => {
+      const spent = await fill('biz_refund');
+      await limiter.refund('sent', 'biz_refund', spent[0]);
+      await limiter.refund('sent', 'biz_refund', spent[1]);
+      expect(await limiter.consume('sent', 'biz_refund')).toMatchObject({ allowed: true, remaining: 1 });
+      expect(await limiter.consume('sent', 'biz_refund')).toMatchObject({ allowed: true, remaining: 0 });
+      const refused = await limiter.consume('sent', 'biz_refund');
+      expect(refused).toEqual({ allowed: false, retryAfterSec: expect.any(Number) });
+      if (!refused.allowed) expect(refused.retryAfterSec).toBeGreaterThan(55);
+    });
+
+    it('a refused request holds no point: a later refund frees exactly one', async () => {
+      const spent = await fill('biz_refused');
+      for (let i = 0; i < 5; i++) expect((await limiter.consume('sent', 'biz_refused')).allowed).toBe(false);
+      await limiter.refund('sent', 'biz_refused', spent[2]);
+      expect((await limiter.consume('sent', 'biz_refused')).allowed).toBe(true);
+      expect((await limiter.consume('sent', 'biz_refused')).allowed).toBe(false);
+    });
+
+    it('never goes below an empty budget, and a point of a window that ended is not given to the next one', async () => {
+      const first = await limiter.consume('tiny-sent', 'biz_window');
+      expect(first.allowed).toBe(true);
+      await limiter.refund('tiny-sent', 'biz_window', first.allowed ? first.spent! : { windowEndsAt: 0 });
+      await limiter.refund('tiny-sent', 'biz_window', first.allowed ? first.spent! : { windowEndsAt: 0 }); // twice: still one point
+      expect((await limiter.consume('tiny-sent', 'biz_window')).allowed).toBe(true);
+      expect((await limiter.consume('tiny-sent', 'biz_window')).allowed).toBe(false);
+
+      const old = await limiter.consume('tiny-sent', 'biz_window2');
+      await sleep(1_150);
+      expect((await limiter.consume('tiny-sent', 'biz_window2')).allowed).toBe(true); // a new window
+      if (old.allowed) await limiter.refund('tiny-sent', 'biz_window2', old.spent!);
+      expect((await limiter.consume('tiny-sent', 'biz_window2')).allowed).toBe(false);
+    });
+
+    it('a point whose window does not match the current one (its end seconds apart) is not given back', async () => {
+      const spent = await fill('biz_other_window');
+      await limiter.refund('sent', 'biz_other_window', { windowEndsAt: spent[0].windowEndsAt - 20_000 });
+      await limiter.refund('sent', 'biz_other_window', { windowEndsAt: spent[0].windowEndsAt + 20_000 });
+      expect((await limiter.consume('sent', 'biz_other_window')).allowed).toBe(false);
+      await limiter.refund('sent', 'biz_other_window', spent[0]);
+      expect((await limiter.consume('sent', 'biz_other_window')).allowed).toBe(true);
+    });
+
+    it('rules that count every request take no refund', async () => {
+      const decision = await limiter.consume('sessions.create', '192.0.2.30');
+      expect(decision).toEqual({ allowed: true, remaining: 29 });
+      await expect(limiter.refund('sessions.create', '192.0.2.30', { windowEndsAt: Date.now() + 60_000 })).rejects.toThrow('counts every request');
+      await expect(limiter.refund('no.such.rule', 'x', { windowEndsAt: Date.now() + 60_000 })).rejects.toThrow('unknown rate limit rule');
+    });
+  });
+
   it('rejects an unknown rule or an empty subject instead of allowing', async () => {
     await expect(limiter.consume('no.such.rule', '192.0.2.1')).rejects.toThrow('unknown rate limit rule: no.such.rule');
     await expect(limiter.consume('sessions.create', '')).rejects.toThrow('empty subject');
@@ -204,6 +273,30 @@ describe('redis rate limiter', () => {
       const ttl = await admin.ttl(key);
       expect(ttl).toBeGreaterThan(3_500);
       expect(ttl).toBeLessThanOrEqual(3_600);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('a refund on one replica frees the budget on another, also after refusals; concurrent requests never overspend', async () => {
+    const prefix = `${RUN_PREFIX}:refund-replicas`;
+    const a = createRateLimiter({ redisUrl: TEST_REDIS_URL, prefix, rules: rulesWithTiny });
+    const b = createRateLimiter({ redisUrl: TEST_REDIS_URL, prefix, rules: rulesWithTiny });
+    try {
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? a : b).consume('sent', 'biz_R')));
+      const allowed = results.filter((r) => r.allowed);
+      expect(allowed).toHaveLength(SENT.points);
+      // the refused ones left nothing behind: the count is the points kept
+      expect(await admin.get(`${prefix}:sent:biz_R`)).toBe(String(SENT.points));
+      await b.refund('sent', 'biz_R', allowed[0].allowed ? allowed[0].spent! : { windowEndsAt: 0 });
+      expect(await admin.get(`${prefix}:sent:biz_R`)).toBe(String(SENT.points - 1));
+      expect((await a.consume('sent', 'biz_R')).allowed).toBe(true);
+      expect((await a.consume('sent', 'biz_R')).allowed).toBe(false);
+      expect((await b.consume('sent', 'biz_R')).allowed).toBe(false);
+      // the key still expires with its window
+      const ttl = await admin.ttl(`${prefix}:sent:biz_R`);
+      expect(ttl).toBeGreaterThan(50);
+      expect(ttl).toBeLessThanOrEqual(60);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
@@ -260,6 +353,9 @@ describe('redis rate limiter', () => {
       expect(consumeReports).toHaveLength(11);
       // Programming errors are not swallowed by failing open.
       await expect(limiter.consume('no.such.rule', '198.51.100.11')).rejects.toThrow('unknown rate limit rule');
+      // A refund that cannot reach the store is reported, never thrown (the point stays spent).
+      await expect(limiter.refund('webhooks.test_and_resend', 'biz_down', { windowEndsAt: Date.now() + 30_000 })).resolves.toBeUndefined();
+      expect(onError).toHaveBeenLastCalledWith(expect.any(Error), { rule: 'webhooks.test_and_resend', subject: 'biz_down' });
     } finally {
       await limiter.close();
     }
@@ -302,6 +398,7 @@ describe('rate limiter construction', () => {
     expect(() => createRateLimiter({ rules: [TINY, TINY] })).toThrow('duplicate rate limit rule: tiny');
     expect(() => createRateLimiter({ rules: [{ ...TINY, points: 0 }] })).toThrow('points');
     expect(() => createRateLimiter({ rules: [{ ...TINY, durationSec: 0.5 }] })).toThrow('durationSec');
+    expect(() => createRateLimiter({ rules: [{ ...TINY, counts: 'some' as 'every' }] })).toThrow('counts');
   });
 
   it('rounds Retry-After up to whole seconds, at least 1', () => {
@@ -319,7 +416,7 @@ describe('rate limiter construction', () => {
  * libs/rate-limit/src/rules.ts, so that the test checks the code against the spec and not
  * against itself. Durations in seconds.
  */
-const SPEC_SECTION_8: { rule: string; points: number; durationSec: number; per: 'ip' | 'business'; routes: string[] }[] = [
+const SPEC_SECTION_8: { rule: string; points: number; durationSec: number; per: 'ip' | 'business'; routes: string[]; counts?: 'successful' }[] = [
   { rule: 'checkouts.create', points: 30, durationSec: 600, per: 'ip', routes: ['POST /checkouts'] },
   { rule: 'accounts.create', points: 10, durationSec: 3600, per: 'ip', routes: ['POST /accounts'] },
   { rule: 'accounts.verify', points: 20, durationSec: 600, per: 'ip', routes: ['POST /accounts/verify', 'POST /accounts/verify/resend'] },
@@ -333,12 +430,15 @@ const SPEC_SECTION_8: { rule: string; points: number; durationSec: number; per: 
   { rule: 'tokens', points: 20, durationSec: 600, per: 'ip', routes: ['POST /password-resets/check', 'POST /password-resets/confirm', 'POST /email-changes/undo', 'POST /wallet-changes/cancel'] },
   { rule: 'referrals.lookup', points: 60, durationSec: 600, per: 'ip', routes: ['GET /public/referrals/{code}'] },
   // the spec does not name the routes of webhook test events and resends: their handlers spend from it
-  { rule: 'webhooks.test_and_resend', points: 10, durationSec: 60, per: 'business', routes: [] },
+  // only test events and resends actually sent count: errors and replays are given back
+  { rule: 'webhooks.test_and_resend', points: 10, durationSec: 60, per: 'business', routes: [], counts: 'successful' },
 ];
 
 describe('RATE_LIMITS', () => {
   it('is the spec section 8 rate limit table, one rule per shared budget', () => {
-    expect(RATE_LIMITS.map((rule) => ({ ...rule }))).toEqual(SPEC_SECTION_8.map(({ rule, points, durationSec, per }) => ({ name: rule, points, durationSec, per })));
+    expect(RATE_LIMITS.map((rule) => ({ ...rule }))).toEqual(
+      SPEC_SECTION_8.map(({ rule, points, durationSec, per, counts }) => ({ name: rule, points, durationSec, per, ...(counts ? { counts } : {}) })),
+    );
   });
 
   it('maps every route of the table to its rule', () => {

@@ -416,6 +416,33 @@ describe('webhooks over HTTP (issue 5), on PostgreSQL with WEBHOOK_ALLOW_PRIVATE
       expect((await call('GET', `/webhooks/${hook.id}/deliveries`, { key: shop.secret_key })).status).toBe(200);
     });
 
+    it('counts only test events and resends sent: 404s, a reused Idempotency-Key and replays spend none of the 10', async () => {
+      const shop = await business();
+      const rx = await receiver();
+      const hook = await createHook(shop, { url: rx.url, event_types: ['*'] });
+      // the audit's case: unknown endpoint and delivery first
+      expect((await call('POST', '/webhooks/whk_nope/test', { key: shop.secret_key })).status).toBe(404);
+      expect((await call('POST', '/webhook_deliveries/dlv_nope/resend', { key: shop.secret_key })).status).toBe(404);
+      // a keyed test event (sent: counts), its replay (nothing sent) and the key on another route (409)
+      const keyed = { key: shop.secret_key, headers: { 'idempotency-key': `test-${hook.id}` } };
+      const first = await call('POST', `/webhooks/${hook.id}/test`, keyed);
+      expect(first.status).toBe(201);
+      const replay = await call('POST', `/webhooks/${hook.id}/test`, keyed);
+      expect([replay.status, replay.headers.get('idempotent-replayed'), replay.body.data.id]).toEqual([201, 'true', first.body.data.id]);
+      const reused = await call('POST', `/webhook_deliveries/${first.body.data.id}/resend`, keyed);
+      expect([reused.status, reused.body.error.code]).toEqual([409, 'idempotency_key_reused']);
+      // 2 resends and 7 more test events: 10 sent in all, each answered
+      for (let i = 0; i < 2; i++) expect((await call('POST', `/webhook_deliveries/${first.body.data.id}/resend`, { key: shop.secret_key })).status).toBe(200);
+      for (let i = 0; i < 7; i++) expect((await call('POST', `/webhooks/${hook.id}/test`, { key: shop.secret_key })).status).toBe(201);
+      expect(rx.requests).toHaveLength(10);
+      const refused = await call('POST', `/webhooks/${hook.id}/test`, { key: shop.secret_key });
+      expect([refused.status, refused.body.error.code]).toEqual([429, 'rate_limited']);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      expect((await call('POST', `/webhook_deliveries/${first.body.data.id}/resend`, { key: shop.secret_key })).status).toBe(429);
+      expect(rx.requests).toHaveLength(10);
+    });
+
     it('rotation: for the grace period deliveries carry both signatures, each verifying with its secret', async () => {
       const shop = await business();
       const rx = await receiver();

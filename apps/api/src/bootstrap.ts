@@ -23,6 +23,7 @@ import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
 import { setupApiReference } from './platform/api-reference';
 import { OPENAPI_PATH, setupOpenApi } from './platform/openapi';
+import { refundUnsuccessfulRequests } from './platform/rate-limit.guard';
 import { setupSimulatedProcessor } from './platform/simulated-processor';
 
 export const API_PREFIX = 'api/v1';
@@ -78,6 +79,8 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
     const refusal = urlTextRefusal(request.params, request.query);
     if (refusal) throw refusal;
   });
+  // a rate limit that counts only successful requests gets back the points of the others (§8: webhook test events and resends)
+  refundUnsuccessfulRequests(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.imports ?? []), adapter, {
     bodyParser: false,

@@ -50,21 +50,33 @@ export class NoBusinessMail implements BusinessMail {
 /**
  * The limits on new alert e-mails that depend on people (spec §8: "3 new alert e-mails per person
  * per hour across all businesses"; "E-mails per address: 5 an hour and 20 a day") — an extension
- * point the people capability binds (ALERT_EMAIL_LIMITS). `beforeNewAlertEmail` runs before a code is
- * e-mailed and throws a DomainRefusal (429 too_many_emails, Retry-After) past a limit;
+ * point the people capability binds (ALERT_EMAIL_LIMITS). `beforeAlertEmailCode` runs before a
+ * code is e-mailed and throws a DomainRefusal (429 too_many_emails, Retry-After) past a limit;
  * `sent` counts a message once sent. BusinessesModule binds PeopleAlertEmailLimits (@lib/limits);
  * NoAlertEmailLimits keeps only the rules the business decider has (one code a minute, 5 per
  * pending address).
  */
+export interface AlertEmailCodeRequest {
+  businessId: string;
+  email: string;
+  actor: Actor | null;
+  /**
+   * True when the code starts a new alert e-mail (an address that was not pending, or whose 24
+   * hours had ended); false for a new code for the address already pending, which the decider
+   * limits on its own (a minute after the last, 5 in all) and which starts nothing.
+   */
+  starts: boolean;
+}
+
 export interface AlertEmailLimits {
-  beforeNewAlertEmail(request: { businessId: string; email: string; actor: Actor | null }): Promise<void>;
-  sent(request: { businessId: string; email: string; actor: Actor | null }): Promise<void>;
+  beforeAlertEmailCode(request: AlertEmailCodeRequest): Promise<void>;
+  sent(request: AlertEmailCodeRequest): Promise<void>;
 }
 
 export const ALERT_EMAIL_LIMITS = Symbol('ALERT_EMAIL_LIMITS');
 
 export class NoAlertEmailLimits implements AlertEmailLimits {
-  async beforeNewAlertEmail(): Promise<void> {}
+  async beforeAlertEmailCode(): Promise<void> {}
   async sent(): Promise<void> {}
 }
 

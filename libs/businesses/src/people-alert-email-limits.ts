@@ -1,19 +1,21 @@
 import type { PeopleLimits } from '@lib/limits';
-import type { AlertEmailLimits } from './business-mail';
+import type { AlertEmailCodeRequest, AlertEmailLimits } from './business-mail';
 import { DomainError } from './domain-error';
 
 /**
- * The §8 limits on a new alert e-mail, kept by @lib/limits (Redis when configured, else the
+ * The §8 limits on an alert e-mail's code, kept by @lib/limits (Redis when configured, else the
  * database): the e-mails per address (5 an hour, 20 a day, the budget of every code e-mailed)
- * always, and — when a person started it (a dashboard session's actor, `kind: 'person'`) — 3 new
- * alert e-mails per person per hour across all businesses. Past either, 429 too_many_emails with
- * Retry-After, and nothing is sent. API keys are no person: only the address budget applies.
+ * always, and — when the code starts a new alert e-mail and a person started it (a dashboard
+ * session's actor, `kind: 'person'`) — 3 new alert e-mails per person per hour across all
+ * businesses. A new code for the address already pending starts nothing: only the address budget
+ * (and the decider's one a minute, 5 in all). Past either, 429 too_many_emails with Retry-After,
+ * and nothing is sent. API keys are no person: only the address budget applies.
  */
 export class PeopleAlertEmailLimits implements AlertEmailLimits {
   constructor(private readonly limits: PeopleLimits) {}
 
-  async beforeNewAlertEmail({ email, actor }: Parameters<AlertEmailLimits['beforeNewAlertEmail']>[0]): Promise<void> {
-    if (actor?.kind === 'person' && actor.id) this.refuse(await this.limits.startAlertEmail(actor.id), 'Too many new alert e-mails started from this account: wait before entering another.');
+  async beforeAlertEmailCode({ email, actor, starts }: AlertEmailCodeRequest): Promise<void> {
+    if (starts && actor?.kind === 'person' && actor.id) this.refuse(await this.limits.startAlertEmail(actor.id), 'Too many new alert e-mails started from this account: wait before entering another.');
     this.refuse(await this.limits.takeEmail(email, 'code'), 'Too many e-mails were sent to this address: wait before asking for another code.');
   }
 

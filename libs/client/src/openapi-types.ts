@@ -17191,7 +17191,7 @@ export interface operations {
             };
             /**
              * @description Too many requests. Error codes:
-             *     - `rate_limited`: more than 10 requests per minute per business; wait Retry-After seconds
+             *     - `rate_limited`: more than 10 successful requests per minute per business (errors and replays are not counted); wait Retry-After seconds
              */
             429: {
                 headers: {
@@ -17699,7 +17699,7 @@ export interface operations {
             };
             /**
              * @description Too many requests. Error codes:
-             *     - `rate_limited`: more than 10 requests per minute per business; wait Retry-After seconds
+             *     - `rate_limited`: more than 10 successful requests per minute per business (errors and replays are not counted); wait Retry-After seconds
              */
             429: {
                 headers: {

@@ -8,11 +8,22 @@ import {
 import { RATE_LIMITS, type RateLimitRule } from './rules';
 
 /**
+ * The point a request took from a rule that counts only successful requests (`counts:
+ * 'successful'`): what RateLimiter.refund needs to give it back to the window it came from.
+ */
+export interface SpentPoint {
+  /** When the window the point was taken from ends, in epoch ms of this process's clock. */
+  readonly windowEndsAt: number;
+}
+
+/**
  * Answer to one request. When refused, `retryAfterSec` is the `Retry-After` header value of
- * the 429 rate_limited response (whole seconds, at least 1).
+ * the 429 rate_limited response (whole seconds, at least 1). When allowed by a rule that counts
+ * only successful requests, `spent` is the point taken (absent when the store failed and the
+ * request was let through without one).
  */
 export type RateLimitDecision =
-  | { allowed: true; remaining: number }
+  | { allowed: true; remaining: number; spent?: SpentPoint }
   | { allowed: false; retryAfterSec: number };
 
 export interface RateLimiter {
@@ -22,6 +33,15 @@ export interface RateLimiter {
    * those are programming errors.
    */
   consume(rule: string, subject: string): Promise<RateLimitDecision>;
+  /**
+   * Gives back the point `consume` took (its decision's `spent`) for a request of a rule with
+   * `counts: 'successful'` that turned out not to count (an error, a replay). Only to the window
+   * the point came from: once that window has ended the point is gone with it, and nothing
+   * changes. Atomic in the store, so replicas sharing it agree. Rejects (programming error) for
+   * an unknown rule, an empty subject or a rule that counts every request; a store failure is
+   * reported to `onError` and the point stays spent (never more than the budget gets through).
+   */
+  refund(rule: string, subject: string, spent: SpentPoint): Promise<void>;
   /** Releases the store connection if the limiter opened it. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -76,6 +96,15 @@ export function retryAfterSeconds(msBeforeNext: number): number {
   return Math.max(1, Math.ceil(msBeforeNext / 1000));
 }
 
+/**
+ * How far the end of a point's window, as reckoned when it was taken, may be from the end of the
+ * subject's window now for the two to be the same window: a later window ends at least a whole
+ * `durationSec` later, so half of it (at most 5 s) tells them apart whatever the round trips took.
+ */
+function sameWindowToleranceMs(rule: RateLimitRule): number {
+  return Math.min(5_000, (rule.durationSec * 1000) / 2);
+}
+
 function validateRules(rules: readonly RateLimitRule[]): Map<string, RateLimitRule> {
   const byName = new Map<string, RateLimitRule>();
   for (const rule of rules) {
@@ -89,6 +118,9 @@ function validateRules(rules: readonly RateLimitRule[]): Map<string, RateLimitRu
     }
     if (rule.per !== 'ip' && rule.per !== 'business') {
       throw new Error(`rate limit rule ${rule.name}: per must be 'ip' or 'business'`);
+    }
+    if (rule.counts !== undefined && rule.counts !== 'every' && rule.counts !== 'successful') {
+      throw new Error(`rate limit rule ${rule.name}: counts must be 'every' or 'successful'`);
     }
     byName.set(rule.name, rule);
   }
@@ -107,6 +139,12 @@ function asError(error: unknown): Error {
  * sign-in, sign-up and checkout creation against abuse; refusing every payment request because
  * the limiter's store blinked would turn a Redis hiccup into an outage of the payments API.
  * Only the limiter's own errors fail open; an unknown rule or empty subject still rejects.
+ *
+ * A rule that counts only successful requests (`counts: 'successful'`) takes its point on the way
+ * in like any other (a reservation: concurrent requests cannot overspend) and gives it back with
+ * `refund` when the request does not count. rate-limiter-flexible counts a refused request too
+ * (the counter goes past `points`); for these rules that extra count is given back at once, so
+ * that refunds of earlier points free the budget again.
  */
 abstract class FlexibleRateLimiter implements RateLimiter {
   protected readonly rules: Map<string, RateLimitRule>;
@@ -124,20 +162,18 @@ abstract class FlexibleRateLimiter implements RateLimiter {
   }
 
   async consume(ruleName: string, subject: string): Promise<RateLimitDecision> {
-    const rule = this.rules.get(ruleName);
-    const limiter = this.limiters.get(ruleName);
-    if (!rule || !limiter) throw new Error(`unknown rate limit rule: ${ruleName}`);
-    if (typeof subject !== 'string' || subject.length === 0) {
-      throw new Error(`rate limit rule ${ruleName}: empty subject`);
-    }
+    const { rule, limiter } = this.ruleAndLimiter(ruleName, subject);
 
     try {
       const res = await this.spend(limiter, subject);
-      return { allowed: true, remaining: res.remainingPoints };
+      if (rule.counts !== 'successful') return { allowed: true, remaining: res.remainingPoints };
+      return { allowed: true, remaining: res.remainingPoints, spent: { windowEndsAt: Date.now() + res.msBeforeNext } };
     } catch (outcome) {
       // rate-limiter-flexible rejects with a RateLimiterRes when the budget is spent and with
       // an Error when the store failed.
       if (outcome instanceof RateLimiterRes) {
+        // the refused request's own count, given back: it holds no point
+        if (rule.counts === 'successful') await this.giveBackSafely(rule, limiter, subject, { windowEndsAt: Date.now() + outcome.msBeforeNext });
         return { allowed: false, retryAfterSec: retryAfterSeconds(outcome.msBeforeNext) };
       }
       this.report(asError(outcome), { rule: ruleName, subject });
@@ -145,10 +181,43 @@ abstract class FlexibleRateLimiter implements RateLimiter {
     }
   }
 
+  async refund(ruleName: string, subject: string, spent: SpentPoint): Promise<void> {
+    const { rule, limiter } = this.ruleAndLimiter(ruleName, subject);
+    if (rule.counts !== 'successful') throw new Error(`rate limit rule ${ruleName} counts every request: nothing to refund`);
+    if (!spent || !Number.isFinite(spent.windowEndsAt)) throw new Error(`rate limit rule ${ruleName}: refund needs the point consume spent`);
+    await this.giveBackSafely(rule, limiter, subject, spent);
+  }
+
   abstract close(): Promise<void>;
 
   protected spend(limiter: RateLimiterAbstract, subject: string): Promise<RateLimiterRes> {
     return limiter.consume(subject, 1);
+  }
+
+  /**
+   * Takes one from `subject`'s count if its window now is the one `spent` came from (its end
+   * within sameWindowToleranceMs of `spent.windowEndsAt`) and the count is above 0; else nothing.
+   */
+  protected abstract giveBack(rule: RateLimitRule, limiter: RateLimiterAbstract, subject: string, spent: SpentPoint): Promise<void>;
+
+  private async giveBackSafely(rule: RateLimitRule, limiter: RateLimiterAbstract, subject: string, spent: SpentPoint): Promise<void> {
+    // the window has ended (or is about to): the point went with it
+    if (spent.windowEndsAt <= Date.now()) return;
+    try {
+      await this.giveBack(rule, limiter, subject, spent);
+    } catch (error) {
+      this.report(asError(error), { rule: rule.name, subject });
+    }
+  }
+
+  private ruleAndLimiter(ruleName: string, subject: string): { rule: RateLimitRule; limiter: RateLimiterAbstract } {
+    const rule = this.rules.get(ruleName);
+    const limiter = this.limiters.get(ruleName);
+    if (!rule || !limiter) throw new Error(`unknown rate limit rule: ${ruleName}`);
+    if (typeof subject !== 'string' || subject.length === 0) {
+      throw new Error(`rate limit rule ${ruleName}: empty subject`);
+    }
+    return { rule, limiter };
   }
 
   protected report(error: Error, context: RateLimitErrorContext): void {
@@ -173,7 +242,33 @@ export class MemoryRateLimiter extends FlexibleRateLimiter {
   async close(): Promise<void> {
     // Nothing to release: rate-limiter-flexible's memory timers are unref'd.
   }
+
+  protected async giveBack(rule: RateLimitRule, limiter: RateLimiterAbstract, subject: string, spent: SpentPoint): Promise<void> {
+    // get and reward touch one Map with nothing in between but microtasks; a window ending
+    // within 100 ms is left alone, so it cannot end between the two (reward would then open a
+    // new window below zero).
+    const now = await limiter.get(subject);
+    if (now === null || now.consumedPoints <= 0 || now.msBeforeNext < 100) return;
+    if (Math.abs(Date.now() + now.msBeforeNext - spent.windowEndsAt) > sameWindowToleranceMs(rule)) return;
+    await limiter.reward(subject, 1);
+  }
 }
+
+/**
+ * The refund on Redis, atomic: one off the count if the key's window is the point's (its pttl
+ * within ARGV[2] ms of ARGV[1], the ms the caller reckons are left of the point's window) and the
+ * count is above 0. A missing key (the window ended) or another window: nothing. DECR keeps the
+ * key's expiry.
+ */
+const REFUND_SCRIPT = `
+local ttl = redis.call('pttl', KEYS[1])
+if ttl <= 0 then return 0 end
+if math.abs(ttl - tonumber(ARGV[1])) > tonumber(ARGV[2]) then return 0 end
+local consumed = tonumber(redis.call('get', KEYS[1]))
+if consumed == nil or consumed <= 0 then return 0 end
+redis.call('decr', KEYS[1])
+return 1
+`;
 
 export interface RedisRateLimiterOptions {
   /** The client; see CreateRateLimiterOptions.redis. */
@@ -219,8 +314,10 @@ export class RedisRateLimiter extends FlexibleRateLimiter {
           rejectIfRedisNotReady: true,
           // Once a subject has spent its budget, answer its further requests from this
           // process's memory until the window ends (the end comes from Redis, so replicas
-          // agree): a flood from one address costs no Redis round trips.
-          inMemoryBlockOnConsumed: rule.points,
+          // agree): a flood from one address costs no Redis round trips. Not for a rule that
+          // counts only successful requests: a refund (on any replica) frees its budget again
+          // before the window ends, which a block held in one process's memory would not see.
+          ...(rule.counts === 'successful' ? {} : { inMemoryBlockOnConsumed: rule.points }),
         }),
     );
     this.client = options.client;
@@ -264,7 +361,22 @@ export class RedisRateLimiter extends FlexibleRateLimiter {
     });
   }
 
-  protected override async spend(limiter: RateLimiterAbstract, subject: string): Promise<RateLimiterRes> {
+  protected override spend(limiter: RateLimiterAbstract, subject: string): Promise<RateLimiterRes> {
+    return this.withinTimeout(() => limiter.consume(subject, 1));
+  }
+
+  protected async giveBack(rule: RateLimitRule, limiter: RateLimiterAbstract, subject: string, spent: SpentPoint): Promise<void> {
+    const key = limiter.getKey(subject);
+    const leftMs = spent.windowEndsAt - Date.now();
+    await this.withinTimeout(async () => {
+      // as consume (rejectIfRedisNotReady): never queued behind a reconnect
+      if (this.client.status !== 'ready') throw new Error('Redis connection is not ready');
+      return this.client.eval(REFUND_SCRIPT, 1, key, String(Math.round(leftMs)), String(sameWindowToleranceMs(rule)));
+    });
+  }
+
+  /** `command`, after the first connection attempt, failing after timeoutMs (the store then counts as failed). */
+  private async withinTimeout<T>(command: () => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -273,13 +385,13 @@ export class RedisRateLimiter extends FlexibleRateLimiter {
       );
     });
     try {
-      const consume = (async () => {
+      const answer = (async () => {
         if (!this.firstConnectionSettled) await this.firstConnection;
-        return limiter.consume(subject, 1);
+        return command();
       })();
       // If the deadline wins, the late answer or failure is dropped, not left unhandled.
-      consume.catch(() => undefined);
-      return await Promise.race([consume, deadline]);
+      answer.catch(() => undefined);
+      return await Promise.race([answer, deadline]);
     } finally {
       clearTimeout(timer);
     }

@@ -8,6 +8,16 @@
  */
 export type RateLimitSubjectKind = 'ip' | 'business';
 
+/**
+ * Which requests spend a rule's budget:
+ * - `every`: every request the rule lets through, whatever its answer (the default);
+ * - `successful`: only those answered with a 2xx that is not a replay. The point is still taken
+ *   when the request comes in (so concurrent requests on any replica never overspend), and given
+ *   back (RateLimiter.refund) when the answer is an error or an idempotent replay: such a request
+ *   did nothing the budget limits. A request the rule refuses holds no point either.
+ */
+export type RateLimitCounting = 'every' | 'successful';
+
 export interface RateLimitRule {
   /** Stable name; also part of the store key, so renaming a rule resets its counters. */
   readonly name: string;
@@ -16,6 +26,8 @@ export interface RateLimitRule {
   /** Window length in seconds, counted from the subject's first request in the window. */
   readonly durationSec: number;
   readonly per: RateLimitSubjectKind;
+  /** Which requests spend the budget; default 'every'. */
+  readonly counts?: RateLimitCounting;
 }
 
 const MINUTE = 60;
@@ -49,8 +61,10 @@ export const RATE_LIMITS: readonly RateLimitRule[] = Object.freeze([
   // | GET /public/referrals/{code} | 60 per 10 minutes |
   { name: 'referrals.lookup', points: 60, durationSec: 10 * MINUTE, per: 'ip' },
   // | webhook test events and resends | 10 per minute per business |
-  // (section 6 and section 7's rate_limited row say the same: 10 per minute per business)
-  { name: 'webhooks.test_and_resend', points: 10, durationSec: MINUTE, per: 'business' },
+  // (section 6 and section 7's rate_limited row say the same: 10 per minute per business).
+  // The budget is of test events and resends: only those sent count, not a request answered
+  // 404 (unknown delivery or endpoint), 400, 409 or with a replay.
+  { name: 'webhooks.test_and_resend', points: 10, durationSec: MINUTE, per: 'business', counts: 'successful' },
 ].map((rule) => Object.freeze(rule as RateLimitRule)));
 
 /**
@@ -58,7 +72,8 @@ export const RATE_LIMITS: readonly RateLimitRule[] = Object.freeze([
  * the spec, `{code}` for a path parameter). Routes that share a budget map to the same rule.
  *
  * The spec does not name the paths of "webhook test events and resends", so those routes are
- * not listed: their handlers consume 'webhooks.test_and_resend' with the business ID.
+ * not listed: POST /webhooks/{id}/test and POST /webhook_deliveries/{id}/resend name
+ * 'webhooks.test_and_resend' on themselves (@RateLimit), spent per business.
  */
 export const RATE_LIMITED_ROUTES: Readonly<Record<string, string>> = Object.freeze({
   'POST /checkouts': 'checkouts.create',

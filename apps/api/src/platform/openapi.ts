@@ -605,7 +605,10 @@ export function routeErrors(facts: RouteFacts): Map<ErrorCode, string> {
     if (facts.liveMode) add('test_mode_unavailable', `a test key cannot do this on a live business${keySent}`);
     if (facts.rateLimit) {
       const rule = RATE_LIMITS.find((r) => r.name === facts.rateLimit);
-      const budget = rule ? `more than ${rule.points} requests per ${duration(rule.durationSec)} per ${rule.per === 'ip' ? 'IP address' : 'business'}` : 'too many requests';
+      const successful = rule?.counts === 'successful';
+      const budget = rule
+        ? `more than ${rule.points} ${successful ? 'successful ' : ''}requests per ${duration(rule.durationSec)} per ${rule.per === 'ip' ? 'IP address' : 'business'}${successful ? ' (errors and replays are not counted)' : ''}`
+        : 'too many requests';
       add('rate_limited', `${budget}; wait Retry-After seconds`);
     }
   }

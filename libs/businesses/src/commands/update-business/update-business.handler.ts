@@ -61,9 +61,12 @@ export class UpdateBusinessHandler implements ICommandHandler<UpdateBusinessComm
       // decided once here: every refusal (referral_locked, too_many_emails …) before a claim or an e-mail
       const { events } = decideAll(commands, state, context);
       if (newCode !== null) await this.writes.referralCode({ type: 'ClaimReferralCode', code: newCode, businessId }, meta);
-      if (sending !== null && events.some((e) => e.type === 'AlertEmailCodeSent')) {
-        const who = { businessId, email: sending.to, actor: meta.actor ?? null };
-        await this.limits.beforeNewAlertEmail(who);
+      const codeSent = events.find((e) => e.type === 'AlertEmailCodeSent');
+      if (sending !== null && codeSent !== undefined) {
+        // the pending address again keeps its pending_since (a new code for it); anything else starts a new alert e-mail
+        const starts = state.pendingAlert === null || state.pendingAlert.pendingSince !== codeSent.data.pending_since;
+        const who = { businessId, email: sending.to, actor: meta.actor ?? null, starts };
+        await this.limits.beforeAlertEmailCode(who);
         await this.mail.send(alertCodeMessage(state.name, sending.to, sending.code));
         await this.limits.sent(who);
       }
