@@ -1,3 +1,8 @@
+import { DATABASE } from '@lib/core';
+import type { Database } from '@lib/database';
+import { EVENT_STORE, EventStore } from '@lib/eventstore';
+import { findProjector, verifyProjection } from '@lib/projections';
+import { allProjectors } from '@lib/wiring';
 import { appPerSuite, businessWithKey, clientWithNewKey, expectQueriesRefused, expectTwoPages, startTestApi } from '../support/fixtures';
 import { appWithReceiver } from '../webhooks/support';
 
@@ -278,13 +283,61 @@ describe('customers over HTTP', () => {
     const created = (await client.get('/events?type=customer.created')).body.data;
     expect(created.map((e: { subject: { id: string } }) => e.subject.id).sort()).toEqual([made.id, fromPayment.customer_id].sort());
     const createdMade = created.find((e: { subject: { id: string } }) => e.subject.id === made.id);
-    expect(createdMade).toMatchObject({ kind: 'event', type: 'customer.created', subject: { kind: 'customer', id: made.id }, data: { kind: 'customer', id: made.id, email: 'max@shop.example', name: 'Max', blocked: false, stats: null } });
+    expect(createdMade).toMatchObject({ kind: 'event', type: 'customer.created', subject: { kind: 'customer', id: made.id }, data: { kind: 'customer', id: made.id, email: 'max@shop.example', name: 'Max', blocked: false } });
+    // the customer as POST /customers answered it, stats included (zero for a new customer)
+    expect(createdMade.data).toEqual(made);
+    expect(created.find((e: { subject: { id: string } }) => e.subject.id === fromPayment.customer_id).data.stats).toMatchObject({ payments_count: 1, incomplete_count: 1, last_payment_at: fromPayment.created_at });
 
     const updated = (await client.get('/events?type=customer.updated')).body.data;
     expect(updated.map((e: { subject: { id: string }; data: { blocked: boolean; name: string | null } }) => [e.subject.id, e.data.blocked, e.data.name])).toEqual([
       [fromPayment.customer_id, false, 'Nia'],
       [made.id, true, 'Max'],
     ]);
+  });
+});
+
+describe('customer events carry the customer as its endpoint returns it (spec §6), stats included', () => {
+  const suite = appPerSuite(() => startTestApi());
+
+  it('customer.created from POST /customers and from a payment, customer.updated after payments moved the stats: each event’s data is GET /customers/{id} at that moment', async () => {
+    const { client } = await businessWithKey(suite.api, true);
+    const eventOf = async (type: string, id: string) => {
+      const events = (await client.get(`/events?type=${type}&subject_id=${id}`)).body.data as { data: unknown }[];
+      expect(events.length).toBe(1);
+      return events[0].data;
+    };
+    const customerNow = async (id: string) => (await client.get(`/customers/${id}`)).body.data;
+
+    const eve = await client.post('/customers', { email: 'eve@example.com', name: 'Eve Zyx' });
+    expect(eve.status).toBe(201);
+    expect(await eventOf('customer.created', eve.body.data.id)).toEqual(eve.body.data);
+    expect(eve.body.data.stats).toEqual({ payments_count: 0, incomplete_count: 0, volume: { amount: 0, currency: null }, average: { amount: 0, currency: null }, last_payment_at: null, preferred_rail: null });
+
+    const implicit = await client.createPayment({ amount: 4_200, customer_email: 'ivy@example.com' });
+    const ivy = await customerNow(implicit.customer_id);
+    expect(ivy.stats).toMatchObject({ payments_count: 1, incomplete_count: 1, volume: { amount: 0, currency: 'USD' } });
+    expect(await eventOf('customer.created', implicit.customer_id)).toEqual(ivy);
+
+    // Eve pays once (succeeded) and leaves a second payment open; then a change gives customer.updated
+    const paid = await client.createPayment({ amount: 10_000, customer_email: 'eve@example.com' });
+    await client.createPayment({ amount: 2_500, customer_email: 'eve@example.com' });
+    const checkout = await client.openCheckout(paid);
+    await client.markSent(checkout.id, 'exact');
+    await client.advance(60);
+    expect((await client.payment(paid.id)).status).toBe('succeeded');
+    const blocked = await client.post(`/customers/${eve.body.data.id}/block`);
+    expect(blocked.status).toBe(200);
+    const now = await customerNow(eve.body.data.id);
+    expect(now.stats).toMatchObject({ payments_count: 2, incomplete_count: 1, volume: { amount: 10_000, currency: 'USD' }, preferred_rail: 'crypto' });
+    expect(await eventOf('customer.updated', eve.body.data.id)).toEqual(now);
+
+    // the live run and a replay of the log agree (views and links of the events projection, the customers' stats)
+    const store = suite.api.app.get<EventStore>(EVENT_STORE);
+    const db = suite.api.app.get<Database>(DATABASE);
+    for (const name of ['events', 'customers']) {
+      const projector = findProjector(name, allProjectors({ checkoutBaseUrl: suite.api.config.checkoutBaseUrl }));
+      expect({ name, differences: (await verifyProjection(store, db, projector)).differences }).toEqual({ name, differences: [] });
+    }
   });
 });
 
@@ -307,5 +360,8 @@ describe('customer events delivered to an endpoint', () => {
       ].sort(),
     );
     expect(received.find((e) => e.type === 'customer.updated')).toMatchObject({ kind: 'event', subject: { kind: 'customer', id: customer.id }, data: { kind: 'customer', id: customer.id, name: 'Ola' } });
+    // the deliveries carry the stats too: the new customers' zero stats, the payment's customer its payment
+    expect(received.find((e) => e.type === 'customer.created' && e.data.email === 'ola@shop.example').data).toEqual(customer);
+    expect(received.find((e) => e.type === 'customer.created' && e.data.email === 'pia@shop.example').data.stats).toMatchObject({ payments_count: 1, incomplete_count: 1 });
   });
 });

@@ -110,6 +110,37 @@ describe('wallet sends decider (one stream per wallet)', () => {
     given(funded).when(reserve(send('wtx_02', { max_fee_units: '2000' }), noGas)).then([{ type: 'WalletSendReserved', data: send('wtx_02', { max_fee_units: '2000' }) }]);
   });
 
+  describe('a fee coin the service does not track (POL on Polygon): the token against its holdings, no fee-coin rule', () => {
+    // 50 USDC received at FROM on Polygon; POL is never received through checkouts (feeAsset null)
+    const polygon = (id: string, fields: Partial<WalletTransactionRecordedData> = {}) => send(id, { network: 'polygon', max_fee_units: (65_000n * 50_000_000_000n).toString(), ...fields });
+    const untracked: SenderFunds = { asset: 50_000_000n, feeCoin: 0n, feeAsset: null };
+
+    it('given 1.5 USDC sent, 48.5 more fit and 48.500001 is 409 insufficient_funds; 1000 is refused; a held send counts, a released one gives it back', () => {
+      const sent: WalletTransactionEvent[] = [{ type: 'WalletTransactionRecorded', data: polygon('wtx_01', { units: '1500000' }) }];
+      given(sent).when(reserve(polygon('wtx_02', { units: '48500001' }), untracked)).refused('insufficient_funds', 'amount');
+      given(sent).when(record(polygon('wtx_02', { units: '1000000000' }), untracked)).refused('insufficient_funds', 'amount');
+      given(sent).when(reserve(polygon('wtx_02', { units: '48500000' }), untracked)).then([{ type: 'WalletSendReserved', data: polygon('wtx_02', { units: '48500000' }) }]);
+      const all: WalletTransactionEvent[] = [...sent, { type: 'WalletSendReserved', data: polygon('wtx_02', { units: '48500000' }) }];
+      given(all).when(record(polygon('wtx_03', { units: '1' }), untracked)).refused('insufficient_funds', 'amount');
+      given([...all, { type: 'WalletSendReleased', data: { wallet_transaction_id: 'wtx_02', reason: 'transaction_rejected' } }])
+        .when(record(polygon('wtx_03', { units: '48500000' }), untracked))
+        .then([{ type: 'WalletTransactionRecorded', data: polygon('wtx_03', { units: '48500000' }) }]);
+    });
+
+    it('a fresh address (nothing received) cannot send 500 USDT', () => {
+      given([]).when(record(polygon('wtx_01', { asset: 'USDT', units: '500000000' }), { asset: 0n, feeCoin: 0n, feeAsset: null })).refused('insufficient_funds', 'amount');
+    });
+
+    it('the fee, an EIP-3009 submitter’s fee and a funding transaction are not held against POL (the node judges them); Ethereum’s fee coin still is', () => {
+      given([]).when(reserve(polygon('wtx_01'), untracked)).then([{ type: 'WalletSendReserved', data: polygon('wtx_01') }]);
+      const PAYER = '0xAbC0000000000000000000000000000000000002';
+      given([]).when(reserve(polygon('wtx_01', { fee_payer: PAYER }), untracked)).then([{ type: 'WalletSendReserved', data: polygon('wtx_01', { fee_payer: PAYER }) }]);
+      const funding = { from: PAYER, tx_hash: `0x${'f'.repeat(64)}`, units: '3000', max_fee_units: '500', raw: '0x02' };
+      given([]).when(reserve(polygon('wtx_01', { funding }), untracked)).then([{ type: 'WalletSendReserved', data: polygon('wtx_01', { funding }) }]);
+      given([]).when(reserve(send('wtx_01'), { asset: 50_000_000n, feeCoin: 0n, feeAsset: 'ETH' })).refused('insufficient_fee_funds', 'signed_transaction');
+    });
+  });
+
   it('external records hold nothing; pending ones settle once; unknown or held ids are not_found', () => {
     const external = send('wtx_01', { kind: 'external', from_address: null, max_fee_units: null, raw: null, units: '999000000' });
     given([]).when(record(external, null)).then([{ type: 'WalletTransactionRecorded', data: external }]);

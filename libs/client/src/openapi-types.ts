@@ -2764,7 +2764,7 @@ export interface components {
             blocked: boolean;
             /** @description "" when none. */
             note: string;
-            /** @description Always present in API responses; null in webhook events (decision 0029). */
+            /** @description In API responses and in the data of customer.* events alike, as they stand at that moment (decision 0029). */
             stats: {
                 /** @description Payments naming the customer. */
                 payments_count: number;
@@ -2792,7 +2792,7 @@ export interface components {
                  * @enum {string|null}
                  */
                 preferred_rail: "crypto" | "card" | null;
-            } | null;
+            };
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */

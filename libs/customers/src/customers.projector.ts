@@ -1,10 +1,10 @@
 import type { Sql } from '@lib/database';
 import type { RecordedEvent } from '@lib/eventstore';
 import type { Projector } from '@lib/projections';
-import { PAYMENT_STREAM, eventTime } from '@lib/payments';
+import { eventTime } from '@lib/payments';
 import { asCustomerEvent } from './events';
 import { emailKey } from './identity';
-import { isCustomerId } from './stream-categories';
+import { CustomerPayment, customerPaymentChange } from './stats';
 
 /**
  * The `customers` projection (decision 0029; deterministic: event data, metadata and recordedAt only):
@@ -24,7 +24,8 @@ import { isCustomerId } from './stream-categories';
  * is that of its latest succeeded payment, else of its latest payment (null without payments);
  * `last_payment_at` the creation time of its latest payment; `preferred_rail` the rail most of
  * its succeeded payments used (a tie goes to the rail first in alphabetical order), null when
- * none succeeded. "Latest" is by creation time, then payment id.
+ * none succeeded. "Latest" is by creation time, then payment id (ids and rails compare by code
+ * point, COLLATE "C", as the customer events' tally does: stats.ts).
  */
 export const customersProjector: Projector = {
   name: 'customers',
@@ -66,7 +67,7 @@ export const customersProjector: Projector = {
   `,
   async handle(events: RecordedEvent[], tx: Sql): Promise<void> {
     const known = new Map<string, object>();
-    const payments = new Map<string, object>();
+    const payments = new Map<string, CustomerPayment>();
     const changes = new Map<string, { payment_id: string; rail: string | null; succeeded: boolean }>();
     const customerEvents: RecordedEvent[] = [];
     const touched = new Set<string>();
@@ -75,25 +76,24 @@ export const customersProjector: Projector = {
         customerEvents.push(event);
         continue;
       }
-      const paymentId = PAYMENT_STREAM.parse(event.stream);
-      if (paymentId === null) continue;
-      if (event.type === 'PaymentCreated') {
-        const d = event.data as { amount: number; currency: string; business_id?: string; mode?: string; customer_id?: string | null; customer_email?: string | null };
-        if (!d.customer_id || !d.customer_email || !d.business_id || !isCustomerId(d.customer_id)) continue;
-        const at = eventTime(event);
-        if (!known.has(d.customer_id)) {
-          known.set(d.customer_id, {
-            id: d.customer_id,
-            business_id: d.business_id,
-            mode: d.mode === 'live' ? 'live' : 'test',
-            email: d.customer_email,
-            email_key: emailKey(d.customer_email),
+      // the payment events as the customer events' source takes them too (customerPaymentChange)
+      const change = customerPaymentChange(event);
+      if (change === null) continue;
+      if (change.type === 'created') {
+        const p = change.payment;
+        if (!known.has(p.customer_id)) {
+          known.set(p.customer_id, {
+            id: p.customer_id,
+            business_id: p.business_id,
+            mode: change.mode,
+            email: change.email,
+            email_key: emailKey(change.email),
             name: null,
             note: '',
             blocked: false,
             origin: 'payment',
-            created_at: at,
-            updated_at: at,
+            created_at: p.created_at,
+            updated_at: p.created_at,
             payments_count: 0,
             incomplete_count: 0,
             stats_currency: null,
@@ -103,13 +103,13 @@ export const customersProjector: Projector = {
             preferred_rail: null,
           });
         }
-        payments.set(paymentId, { payment_id: paymentId, customer_id: d.customer_id, business_id: d.business_id, currency: d.currency, amount: d.amount, rail: null, succeeded: false, created_at: at });
-        touched.add(d.customer_id);
-      } else if (event.type === 'PaymentMethodSelected' || event.type === 'PaymentSucceeded') {
-        const change = changes.get(paymentId) ?? { payment_id: paymentId, rail: null, succeeded: false };
-        if (event.type === 'PaymentMethodSelected') change.rail = (event.data as { rail: string }).rail;
-        else change.succeeded = true;
-        changes.set(paymentId, change);
+        if (!payments.has(p.payment_id)) payments.set(p.payment_id, p);
+        touched.add(p.customer_id);
+      } else {
+        const update = changes.get(change.payment_id) ?? { payment_id: change.payment_id, rail: null, succeeded: false };
+        if (change.type === 'method') update.rail = change.rail ?? update.rail;
+        else update.succeeded = true;
+        changes.set(change.payment_id, update);
       }
     }
     if (known.size > 0) {
@@ -169,7 +169,7 @@ async function recomputeStats(tx: Sql, customerIds: string[]): Promise<void> {
     `WITH p AS (
        SELECT * FROM customer_payments WHERE customer_id = ANY($1::text[])
      ), cur AS (
-       SELECT DISTINCT ON (customer_id) customer_id, currency AS stats_currency FROM p ORDER BY customer_id, succeeded DESC, created_at DESC, payment_id DESC
+       SELECT DISTINCT ON (customer_id) customer_id, currency AS stats_currency FROM p ORDER BY customer_id, succeeded DESC, created_at DESC, payment_id COLLATE "C" DESC
      ), agg AS (
        SELECT p.customer_id, count(*)::int AS n, (count(*) FILTER (WHERE p.succeeded))::int AS ok, max(p.created_at) AS last_at,
               COALESCE(sum(p.amount) FILTER (WHERE p.succeeded AND p.currency = cur.stats_currency), 0)::bigint AS volume,
@@ -179,7 +179,7 @@ async function recomputeStats(tx: Sql, customerIds: string[]): Promise<void> {
      ), rail AS (
        SELECT DISTINCT ON (customer_id) customer_id, rail FROM (
          SELECT customer_id, rail, count(*) AS k FROM p WHERE succeeded AND rail IS NOT NULL GROUP BY customer_id, rail
-       ) r ORDER BY customer_id, k DESC, rail ASC
+       ) r ORDER BY customer_id, k DESC, rail COLLATE "C" ASC
      )
      UPDATE customers c SET payments_count = agg.n, incomplete_count = agg.n - agg.ok, stats_currency = agg.stats_currency, volume = agg.volume,
        average = CASE WHEN agg.counted = 0 THEN 0 ELSE agg.volume / agg.counted END, last_payment_at = agg.last_at, preferred_rail = rail.rail

@@ -21,4 +21,5 @@ export * from './queries/get-customer/get-customer.query';
 export * from './queries/list-customers/list-customers.handler';
 export * from './queries/list-customers/list-customers.query';
 export * from './stream-categories';
+export * from './stats';
 export * from './views';

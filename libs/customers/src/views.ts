@@ -10,7 +10,7 @@ export interface CustomerView {
   email: string;
   blocked: boolean;
   note: string;
-  stats: CustomerStatsView | null;
+  stats: CustomerStatsView;
   created_at: string;
   updated_at: string;
 }
@@ -24,18 +24,8 @@ export interface CustomerStatsView {
   preferred_rail: string | null;
 }
 
-/** A `customers` row as the queries select it. */
-export interface CustomerRow {
-  id: string;
-  business_id: string;
-  mode: string;
-  email: string;
-  name: string | null;
-  note: string;
-  blocked: boolean;
-  origin: string;
-  created_at: Date | string;
-  updated_at: Date | string;
+/** The stats columns of a `customers` row (bigint money as the driver gives it, or as a decimal string). */
+export interface CustomerStatsColumns {
   payments_count: number;
   incomplete_count: number;
   stats_currency: string | null;
@@ -45,9 +35,31 @@ export interface CustomerRow {
   preferred_rail: string | null;
 }
 
+/** What customerView renders: a customer's fields and its stats columns. */
+export interface CustomerViewRow extends CustomerStatsColumns {
+  id: string;
+  email: string;
+  name: string | null;
+  note: string;
+  blocked: boolean;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+/** A `customers` row as the queries select it. */
+export interface CustomerRow extends CustomerViewRow {
+  business_id: string;
+  mode: string;
+  origin: string;
+}
+
 const iso = (value: Date | string): string => new Date(value).toISOString();
 
-export function customerView(row: CustomerRow): CustomerView {
+/**
+ * The customer object, for GET /customers/{id}, the lists and search, and the data of the
+ * `customer.*` API events (whose source renders its own view's columns through it).
+ */
+export function customerView(row: CustomerViewRow): CustomerView {
   return {
     kind: 'customer',
     id: row.id,

@@ -18,9 +18,11 @@ export * from './queries/list-wallet-transactions/list-wallet-transactions.query
 export * from './receiving';
 export * from './sends/events';
 export * from './sends/relay';
+export * from './sends/send-fees';
 export * from './sends/send-timers';
 export * from './sends/wallet-sends';
 export * from './sends/wallet-transaction.decider';
+export * from './sends/wallet-transaction-view';
 export * from './sends/wallet-transactions.projector';
 export * from './sends/wallet-transactions.read-model';
 export * from './seed-vault';

@@ -122,8 +122,8 @@ describe('SOL and USDC sends of a live business relayed through a Solana node (l
     const signed = solTransfer(recipient, 50_000_000n);
     const created = await send(shop, { asset: 'SOL', network: 'solana', amount: '0.05', to_address: recipient, signed_transaction: signed });
     expect(created.status).toBe(201);
-    // 0.05 SOL at 150.00 USD: 7.50 USD
-    expect(created.body.data).toMatchObject({ status: 'pending', origin: 'signed', asset: 'SOL', network: 'solana', amount: '0.05', from_address: owner.publicKey.toBase58(), value_usd: 750 });
+    // 0.05 SOL at 150.00 USD: 7.50 USD; the fee its one signature sets (5000 lamports) is under half a cent
+    expect(created.body.data).toMatchObject({ status: 'pending', origin: 'signed', asset: 'SOL', network: 'solana', amount: '0.05', from_address: owner.publicKey.toBase58(), value_usd: 750, network_fee_usd: 0 });
     const signature = base58Encode(web3.Transaction.from(Buffer.from(signed, 'base64')).signature!);
     expect(created.body.data.tx_hash).toBe(signature);
     expect(balance(recipient)).toBe(50_000_000n);

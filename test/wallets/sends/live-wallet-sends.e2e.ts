@@ -99,8 +99,8 @@ describe('wallet sends of a live business relayed through anvil', () => {
     const signed = await ethTransfer(signer, { value: eth('0.002'), nonce: nonce++ });
     const created = await send(shop, { asset: 'ETH', network: 'ethereum', amount: '0.002', to_address: RECIPIENT, speed: 'fast', signed_transaction: signed });
     expect([created.status, created.body.data?.status, created.body.data?.origin]).toEqual([201, 'pending', 'signed']);
-    // 0.002 ETH at the live rate of 3000.00 USD: 6.00 USD
-    expect([created.body.data.value_usd, created.body.data.network_fee_usd]).toEqual([600, null]);
+    // 0.002 ETH at the live rate of 3000.00 USD: 6.00 USD; until mined, the fee the transaction sets (21 000 gas × 2 gwei: 12.6 cents, half up)
+    expect([created.body.data.value_usd, created.body.data.network_fee_usd]).toEqual([600, 13]);
     const receipt = await ethereum.receipt(created.body.data.tx_hash);
     expect(receipt.status).toBe('success');
     expect((await balance(RECIPIENT)) - before).toBe(eth('0.002'));
@@ -205,7 +205,8 @@ describe('wallet sends of a live business relayed through anvil', () => {
     const submitted = await usdcCall(signer, await authorize(7_000_000n), { nonce: nonce++ });
     const created = await send(shop, { ...body, signed_transaction: submitted });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ status: 'pending', origin: 'signed', asset: 'USDC', amount: '7', from_address: holder.address, address: holder.address, value_usd: 700 });
+    // the fee the submitter's transaction sets, in ETH at 3000.00 USD: 150 000 gas × 2 gwei = 0.0003 ETH = 90 cents
+    expect(created.body.data).toMatchObject({ status: 'pending', origin: 'signed', asset: 'USDC', amount: '7', from_address: holder.address, address: holder.address, value_usd: 700, network_fee_usd: 90 });
     const sent = await settled(created.body.data.id);
     expect(sent.status).toBe('confirmed');
     expect((await usdcBalance(RECIPIENT)) - before).toBe(7_000_000n);

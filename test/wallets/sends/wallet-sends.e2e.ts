@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { keccak256, type Hex } from 'viem';
+import { encodeFunctionData, erc20Abi, keccak256, parseUnits, type Hex } from 'viem';
+import { defaultRegistry } from '@lib/chains';
 import { eventually } from '../../support/eventually';
 import { businessWithKey } from '../../support/client';
 import { AccountsTestApp, Browser, signUp, startAccountsApp } from '../../accounts/support';
@@ -52,7 +53,7 @@ describe('wallet sends of a simulated business over HTTP (sessions)', () => {
       network: 'ethereum',
       amount: '0.001',
       value_usd: 300, // 0.001 ETH at the fixed table's 3000.00 USD (simulated businesses' rates)
-      network_fee_usd: null,
+      network_fee_usd: 13, // the fee the transaction sets: 21 000 gas × 2 gwei = 0.000042 ETH at 3000.00 USD = 12.6 cents, half up
       address: signer.address,
       from_address: signer.address,
       to_address: RECIPIENT,
@@ -80,6 +81,8 @@ describe('wallet sends of a simulated business over HTTP (sessions)', () => {
     expect((await shop.post('/test_clock/advance', { seconds: 61 })).status).toBe(200);
     const confirmed = await eventually(() => shop.get(`/wallet/transactions/${id}`).then((r) => r.body.data), (t) => t.status === 'confirmed', { what: 'simulated send confirmed' });
     expect(confirmed.confirmed_at).toEqual(expect.any(String));
+    // no chain charged it: the fee the signed transaction set stays
+    expect([confirmed.value_usd, confirmed.network_fee_usd]).toEqual([300, 13]);
     // and the API event for webhooks
     const events = await eventually(() => shop.get(`/events?subject_id=${id}`).then((r) => r.body.data as { type: string; data: { id: string; status: string } }[]), (e) => e.length > 0, { what: 'wallet_transaction.confirmed event' });
     expect(events.map((e) => [e.type, e.data.id, e.data.status])).toEqual([['wallet_transaction.confirmed', id, 'confirmed']]);
@@ -176,6 +179,62 @@ describe('wallet sends of a simulated business over HTTP (sessions)', () => {
     // a case that only adds an ignored field is the valid body: its transaction is recorded once, every other try is a duplicate
     expect(created).toBeLessThanOrEqual(1);
     expect((await shop.get('/wallet/transactions?limit=100')).body.data.length).toBe(before + created);
+  });
+
+  it('Polygon (fee coin POL, which the service does not track): USDC and USDT sends are held against what the address received — 409 insufficient_funds past it; the fee is not priced (network_fee_usd null)', async () => {
+    // a business of its own, so the ETH address's sends above stay as they are
+    const browser = new Browser(app.api);
+    const { businessId: polygonBusiness } = await signUp(app, browser);
+    const polygonShop = browser.forBusiness(polygonBusiness);
+    const wallet = await polygonShop.get('/wallet');
+    const paid = await fundedAddress(polygonShop, 'USDC', 'polygon');
+    const holder = signerOf(await walletPhrase(app.api, wallet.body.data.id), paid.address);
+    let polygonNonce = 0;
+    const tokenTransfer = (asset: 'USDC' | 'USDT', amount: string) =>
+      holder.signTransaction({
+        type: 'eip1559',
+        chainId: 137,
+        to: defaultRegistry.assetOn(asset, 'polygon').contract as Hex,
+        value: 0n,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [RECIPIENT, parseUnits(amount, 6)] }),
+        nonce: polygonNonce++,
+        gas: 65_000n,
+        maxFeePerGas: 50_000_000_000n,
+        maxPriorityFeePerGas: 30_000_000_000n,
+      });
+    const sendToken = async (asset: 'USDC' | 'USDT', amount: string) => send(polygonShop, { asset, network: 'polygon', amount, to_address: RECIPIENT, signed_transaction: await tokenTransfer(asset, amount) });
+    const received = parseUnits(paid.amount, 6);
+    const available = async (asset: string) => (await polygonShop.get(`/wallet/send-context?network=polygon&asset=${asset}&from=${paid.address}`)).body.data.available;
+
+    expect(await available('USDC')).toEqual({ asset: paid.amount, fee_coin: null, fee_coin_asset: null });
+    const first = await sendToken('USDC', '1.5');
+    expect([first.status, first.body.data?.value_usd, first.body.data?.network_fee_usd]).toEqual([201, 150, null]);
+    const tooMuch = await sendToken('USDC', '1000');
+    expect([tooMuch.status, tooMuch.body.error?.code, tooMuch.body.error?.field]).toEqual([409, 'insufficient_funds', 'amount']);
+    // what is left, to the unit: one unit more is refused, exactly that much is taken
+    const leftUnits = received - 1_500_000n;
+    const left = (leftUnits / 1_000_000n).toString() + '.' + (leftUnits % 1_000_000n).toString().padStart(6, '0');
+    const overByOne = (leftUnits + 1n) / 1_000_000n + '.' + ((leftUnits + 1n) % 1_000_000n).toString().padStart(6, '0');
+    const oneUnitOver = await sendToken('USDC', overByOne);
+    expect([oneUnitOver.status, oneUnitOver.body.error?.code]).toEqual([409, 'insufficient_funds']);
+    const rest = await sendToken('USDC', left);
+    expect(rest.status).toBe(201);
+    expect(await available('USDC')).toEqual({ asset: '0', fee_coin: null, fee_coin_asset: null });
+    const more = await sendToken('USDC', '1');
+    expect([more.status, more.body.error?.code]).toEqual([409, 'insufficient_funds']);
+    // no USDT ever reached this address
+    expect((await available('USDT')).asset).toBe('0');
+    const usdt = await sendToken('USDT', '500');
+    expect([usdt.status, usdt.body.error?.code, usdt.body.error?.field]).toEqual([409, 'insufficient_funds', 'amount']);
+
+    // confirmed on the business's clock: still no price for POL, so no fee in USD
+    expect((await polygonShop.post('/test_clock/advance', { seconds: 61 })).status).toBe(200);
+    for (const id of [first.body.data.id, rest.body.data.id]) {
+      const confirmed = await eventually(() => polygonShop.get(`/wallet/transactions/${id}`).then((r) => r.body.data), (t) => t.status === 'confirmed', { what: 'polygon send confirmed' });
+      expect(confirmed.network_fee_usd).toBeNull();
+    }
+    const list = (await polygonShop.get('/wallet/transactions?limit=100')).body.data as { amount: string }[];
+    expect(list.reduce((total, t) => total + parseUnits(t.amount, 6), 0n)).toBe(received);
   });
 
   it('send context: the next nonce, fees per speed and the funds available of one of the wallet’s addresses; another address is 400 invalid_address; API keys 403', async () => {

@@ -17,17 +17,15 @@ export const CUSTOMER_COMPONENTS: Record<string, SchemaObject> = {
       blocked: { type: 'boolean', description: 'A blocked customer’s payments and checkouts are refused (403 customer_blocked).' },
       note: { ...str, description: '"" when none.' },
       stats: {
-        ...nullable(
-          object({
-            payments_count: { ...int, description: 'Payments naming the customer.' },
-            incomplete_count: { ...int, description: 'Those not succeeded.' },
-            volume: money('The sum of the prices of its succeeded payments in the stats currency'),
-            average: money('That sum divided by their number, rounded down (0 without any)'),
-            last_payment_at: { ...nullable(timestamp), description: 'When its latest payment was created.' },
-            preferred_rail: { ...nullable({ type: 'string', enum: ['crypto', 'card'] }), description: 'The rail most of its succeeded payments used; null when none succeeded.' },
-          }),
-        ),
-        description: 'Always present in API responses; null in webhook events (decision 0029).',
+        ...object({
+          payments_count: { ...int, description: 'Payments naming the customer.' },
+          incomplete_count: { ...int, description: 'Those not succeeded.' },
+          volume: money('The sum of the prices of its succeeded payments in the stats currency'),
+          average: money('That sum divided by their number, rounded down (0 without any)'),
+          last_payment_at: { ...nullable(timestamp), description: 'When its latest payment was created.' },
+          preferred_rail: { ...nullable({ type: 'string', enum: ['crypto', 'card'] }), description: 'The rail most of its succeeded payments used; null when none succeeded.' },
+        }),
+        description: 'In API responses and in the data of customer.* events alike, as they stand at that moment (decision 0029).',
       },
       created_at: timestamp,
       updated_at: timestamp,

@@ -40,6 +40,13 @@ export interface WalletTransactionRecordedData {
   funding?: WalletSendFunding | null;
   /** USD cents of the amount at the rate of the send's time (the service's rates); absent or null when no rate was had. */
   value_usd?: number | null;
+  /**
+   * A signed send: USD cents of the network fee its transaction sets (EVM gas limit × max fee per
+   * gas; Solana 5000 lamports a signature plus its priority fee), at the fee coin's rate of the
+   * send's time — until the chain's own fee replaces it on confirmation. Absent (events written
+   * before it) or null when the fee coin has no rate (Polygon's POL) or none was had.
+   */
+  network_fee_usd?: number | null;
 }
 
 /** A funding transaction of a send: the funder's coin it takes (value and greatest fee), credited to the sender. */

@@ -159,7 +159,8 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
       if (outcome.status === 'pending') continue;
       const meta = { actor: SYSTEM_ACTOR };
       if (outcome.status === 'confirmed') {
-        // USD at the rate of the confirmation: an external record's amount, a signed send's fee
+        // USD at the rate of the confirmation: an external record's amount, a signed send's fee as the chain charged it
+        // (no rate, or a fee coin without a price: POL → null, and the projection keeps what the send recorded)
         const feeAsset = this.sends.registry.network(tx.network).nativeCurrency.asset;
         const valueUsd = tx.origin === 'external' ? await this.sends.rates.valueUsd(false, tx.asset, BigInt(tx.units)) : null;
         const networkFeeUsd = tx.origin === 'signed' && outcome.feeUnits !== null && feeAsset !== null ? await this.sends.rates.valueUsd(false, feeAsset, BigInt(outcome.feeUnits)) : null;

@@ -68,12 +68,14 @@ export class WalletSends {
   /**
    * What `address` received on `network` in `asset` and in the network coin, as the service
    * tracks it: the transfers payments saw arriving at it (payment_transfers by the checkout the
-   * address was reserved for). The wallet's own sends are taken off by the decider.
+   * address was reserved for). The wallet's own sends are taken off by the decider. A fee coin the
+   * service never receives (Polygon's POL) is `feeAsset: null`: the asset is still checked, the
+   * fee is judged by the node alone (decision 0040, addendum).
    */
-  async funds(walletId: string, network: NetworkId, address: string, asset: AssetCode, payers: { feePayer?: string; funder?: string } = {}): Promise<SenderFunds | null> {
+  async funds(walletId: string, network: NetworkId, address: string, asset: AssetCode, payers: { feePayer?: string; funder?: string } = {}): Promise<SenderFunds> {
     const feeAsset = this.registry.network(network).nativeCurrency.asset;
-    if (feeAsset === null) return null; // a fee coin the service never receives (POL): the node alone judges the fee
     const received = await this.received(walletId, network, address);
+    if (feeAsset === null) return { asset: received(asset), feeCoin: 0n, feeAsset: null };
     const coinOf = async (other: string | undefined) => (other === undefined ? undefined : (await this.received(walletId, network, other))(feeAsset));
     const feeCoin = payers.feePayer !== undefined && payers.feePayer.toLowerCase() !== address.toLowerCase() ? (await coinOf(payers.feePayer))! : received(feeAsset);
     return { asset: received(asset), feeCoin, feeAsset, ...(payers.funder !== undefined ? { funderCoin: await coinOf(payers.funder) } : {}) };

@@ -26,23 +26,28 @@ export interface WalletSendsState {
   hashes: ReadonlyMap<string, string>;
 }
 
-/** What the sender's address received as the service tracks it, before this wallet's sends: the asset, and the network coin for the fee. */
+/**
+ * What the sender's address received as the service tracks it, before this wallet's sends: the
+ * asset, and the network coin for the fee. The asset is always checked; the fee coin only when the
+ * service tracks it (`feeAsset` null: Polygon's POL, which no checkout receives — the node alone
+ * judges the fee; decision 0040, addendum).
+ */
 export interface SenderFunds {
   /** Smallest units of the asset the address received. */
   asset: bigint;
-  /** Smallest units of the network coin the fee payer received (the sender, or the address submitting an EIP-3009 authorization; equal to `asset` when the asset is the coin). */
+  /** Smallest units of the network coin the fee payer received (the sender, or the address submitting an EIP-3009 authorization; equal to `asset` when the asset is the coin). Not read when `feeAsset` is null. */
   feeCoin: bigint;
-  /** Smallest units of the network coin the funder of a funding transaction received (absent without one). */
+  /** Smallest units of the network coin the funder of a funding transaction received (absent without one). Not read when `feeAsset` is null. */
   funderCoin?: bigint;
-  /** The network coin (ETH, SOL). */
-  feeAsset: AssetCode;
+  /** The network coin (ETH, SOL), or null when the service does not track it (POL on Polygon): then no fee-coin rule, the asset's still applies. */
+  feeAsset: AssetCode | null;
 }
 
 /** Hold a signed send's funds while it is relayed. */
 export interface ReserveWalletSend {
   type: 'ReserveWalletSend';
   data: WalletTransactionRecordedData;
-  /** Null: no balance rule (a fee coin the service does not track). */
+  /** Null: no balance rule (only for a hold already checked; an untracked fee coin is `feeAsset: null`, never null funds). */
   funds: SenderFunds | null;
 }
 
@@ -86,7 +91,7 @@ const HOLDS: readonly WalletTransactionStatus[] = ['reserved', 'pending', 'confi
  * and what its funding transactions give to other addresses, less what funding transactions gave
  * it (a negative `fee` is coin received that way).
  */
-export function committed(state: WalletSendsState, network: NetworkId, address: string, asset: AssetCode, feeAsset: AssetCode): { asset: bigint; fee: bigint } {
+export function committed(state: WalletSendsState, network: NetworkId, address: string, asset: AssetCode, feeAsset: AssetCode | null): { asset: bigint; fee: bigint } {
   const is = (a: string | null | undefined) => !!a && a.toLowerCase() === address.toLowerCase();
   let assetUnits = 0n;
   let fee = 0n;
@@ -94,7 +99,7 @@ export function committed(state: WalletSendsState, network: NetworkId, address: 
     if (!HOLDS.includes(status) || data.kind !== 'signed' || data.network !== network) continue;
     if (is(data.from_address)) {
       if (data.asset === asset) assetUnits += BigInt(data.units);
-      else if (data.asset === feeAsset) fee += BigInt(data.units);
+      else if (feeAsset !== null && data.asset === feeAsset) fee += BigInt(data.units);
       if (data.funding) fee -= BigInt(data.funding.units);
     }
     if (is(data.fee_payer ?? data.from_address)) fee += BigInt(data.max_fee_units ?? '0');
@@ -115,22 +120,31 @@ function check(state: WalletSendsState, data: WalletTransactionRecordedData, fun
   const credit = data.funding ? BigInt(data.funding.units) : 0n;
   const taken = committed(state, data.network, sender, data.asset, funds.feeAsset);
   const short = (who: string, what: string) => `${who} does not hold ${what} beside its pending sends.`;
-  if (data.funding) {
-    const funder = data.funding;
-    const takenByFunder = committed(state, data.network, funder.from, data.asset, funds.feeAsset).fee;
-    if (takenByFunder + BigInt(funder.units) + BigInt(funder.max_fee_units) > (funds.funderCoin ?? 0n)) {
-      throw new DomainRefusal('insufficient_fee_funds', short(funder.from, `the ${funds.feeAsset} the funding transaction sends and its fee`), 'funding_transaction');
-    }
-  }
-  if (data.asset === funds.feeAsset) {
+  const feeAsset = funds.feeAsset;
+  // a funding transaction's funder, on its own coin (only where the service tracks that coin)
+  if (feeAsset !== null) checkFunding(state, data, funds, feeAsset, short);
+  if (feeAsset !== null && data.asset === feeAsset) {
     // the coin pays for itself: the amount first, then the greatest fee on top
     if (taken.asset + taken.fee + units > funds.asset + credit) throw new DomainRefusal('insufficient_funds', short(sender, `this amount of ${data.asset}`), 'amount');
-    if (taken.asset + taken.fee + units + maxFee > funds.asset + credit) throw new DomainRefusal('insufficient_fee_funds', short(sender, `the ${funds.feeAsset} this transaction's fee can cost`), 'signed_transaction');
+    if (taken.asset + taken.fee + units + maxFee > funds.asset + credit) throw new DomainRefusal('insufficient_fee_funds', short(sender, `the ${feeAsset} this transaction's fee can cost`), 'signed_transaction');
     return;
   }
+  // the asset against what the address received, whether or not the service tracks the fee coin
   if (taken.asset + units > funds.asset) throw new DomainRefusal('insufficient_funds', short(sender, `this amount of ${data.asset}`), 'amount');
-  const takenByPayer = payer === sender ? taken.fee : committed(state, data.network, payer, data.asset, funds.feeAsset).fee;
-  if (takenByPayer + maxFee > funds.feeCoin + credit) throw new DomainRefusal('insufficient_fee_funds', short(payer, `the ${funds.feeAsset} this transaction's fee can cost`), 'signed_transaction');
+  // a fee coin the service never receives (POL): no fee-coin rule, the node judges the fee (decision 0040, addendum)
+  if (feeAsset === null) return;
+  const takenByPayer = payer === sender ? taken.fee : committed(state, data.network, payer, data.asset, feeAsset).fee;
+  if (takenByPayer + maxFee > funds.feeCoin + credit) throw new DomainRefusal('insufficient_fee_funds', short(payer, `the ${feeAsset} this transaction's fee can cost`), 'signed_transaction');
+}
+
+/** 409 insufficient_fee_funds on `funding_transaction` when the funder lacks the coin its funding transaction sends and its fee. */
+function checkFunding(state: WalletSendsState, data: WalletTransactionRecordedData, funds: SenderFunds, feeAsset: AssetCode, short: (who: string, what: string) => string): void {
+  if (!data.funding) return;
+  const funder = data.funding;
+  const takenByFunder = committed(state, data.network, funder.from, data.asset, feeAsset).fee;
+  if (takenByFunder + BigInt(funder.units) + BigInt(funder.max_fee_units) > (funds.funderCoin ?? 0n)) {
+    throw new DomainRefusal('insufficient_fee_funds', short(funder.from, `the ${feeAsset} the funding transaction sends and its fee`), 'funding_transaction');
+  }
 }
 
 function settle(state: WalletSendsState, id: string): WalletTransactionRecord {

@@ -1,29 +1,15 @@
-import { defaultRegistry } from '@lib/chains';
 import type { Sql } from '@lib/database';
 import type { RecordedEvent } from '@lib/eventstore';
-import { formatCryptoAmount } from '@lib/money';
 import type { Projector } from '@lib/projections';
 import { asWalletTransactionEvent } from './events';
+import { WALLET_TRANSACTION_COLUMNS, WalletTransactionState, evolveWalletTransaction, happenedAt, walletTransactionStateOfRow } from './wallet-transaction-view';
 
-/** When an event happened: the command's clock (metadata `occurredAt`, an injected test clock) or the store's. */
-function happenedAt(event: Pick<RecordedEvent, 'metadata' | 'recordedAt'>): string {
-  const occurred = (event.metadata as Record<string, unknown> | undefined)?.occurredAt;
-  if (typeof occurred === 'string' && !Number.isNaN(Date.parse(occurred))) return new Date(occurred).toISOString();
-  return new Date(event.recordedAt).toISOString();
-}
-
-/** USD cents of `units` of a stablecoin at par (USDC, USDT); null for a coin whose price moves. */
-export function parValueUsd(asset: string, units: bigint): number | null {
-  if (asset !== 'USDC' && asset !== 'USDT') return null;
-  const decimals = defaultRegistry.decimals(asset);
-  // cents: units / 10^(decimals-2), rounded half up
-  const scale = 10n ** BigInt(decimals - 2);
-  return Number((units + scale / 2n) / scale);
-}
+export { parValueUsd } from './wallet-transaction-view';
 
 /**
  * The `wallet_transactions` projection (decision 0040; deterministic: event data and times only):
- * every send of every wallet as GET /wallet/transactions shows it; and `wallet_send_reservations`,
+ * every send of every wallet as GET /wallet/transactions shows it, folded by
+ * evolveWalletTransaction (wallet-transaction-view.ts, the fold of the API events' source too); and `wallet_send_reservations`,
  * the holds of live sends not yet recorded nor released (what a crash between the hold and the
  * record leaves, for the worker to settle against the node).
  */
@@ -68,52 +54,48 @@ export const walletTransactionsProjector: Projector = {
     CREATE INDEX IF NOT EXISTS wallet_send_reservations_reserved ON wallet_send_reservations (reserved_at, id);
   `,
   async handle(events: RecordedEvent[], tx: Sql): Promise<void> {
+    // the rows this batch changes, read once, folded in log order by the API events' fold too, written once
+    const ids = new Set<string>();
+    for (const event of events) {
+      const e = asWalletTransactionEvent(event);
+      if (e !== null && e.type !== 'WalletSendReserved' && e.type !== 'WalletSendReleased') ids.add(e.data.wallet_transaction_id);
+    }
+    const states = new Map<string, { state: WalletTransactionState | null; changed: boolean }>();
+    if (ids.size > 0) {
+      const { rows } = await tx.query<Record<string, unknown>>(`SELECT ${WALLET_TRANSACTION_COLUMNS.join(', ')} FROM wallet_transactions WHERE id = ANY($1::text[])`, [[...ids]]);
+      for (const row of rows) states.set(row.id as string, { state: walletTransactionStateOfRow(row), changed: false });
+    }
     for (const event of events) {
       const e = asWalletTransactionEvent(event);
       if (e === null) continue;
-      const at = happenedAt(event);
       switch (e.type) {
         case 'WalletSendReserved':
           await tx.query(
             `INSERT INTO wallet_send_reservations (id, wallet_id, network, tx_hash, data, reserved_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
-            [e.data.wallet_transaction_id, e.data.wallet_id, e.data.network, e.data.tx_hash, JSON.stringify(e.data), at],
+            [e.data.wallet_transaction_id, e.data.wallet_id, e.data.network, e.data.tx_hash, JSON.stringify(e.data), happenedAt(event)],
           );
-          break;
+          continue;
         case 'WalletSendReleased':
           await tx.query(`DELETE FROM wallet_send_reservations WHERE id = $1`, [e.data.wallet_transaction_id]);
-          break;
-        case 'WalletTransactionRecorded': {
-          const d = e.data;
-          await tx.query(`DELETE FROM wallet_send_reservations WHERE id = $1`, [d.wallet_transaction_id]);
-          const units = BigInt(d.units);
-          const amount = formatCryptoAmount(units, defaultRegistry.decimals(d.asset));
-          // external records: zero until the chain proves them (§2; issue 19 A10: their fee is always zero)
-          const value = d.kind === 'external' ? 0 : (d.value_usd ?? parValueUsd(d.asset, units));
-          const fee = d.kind === 'external' ? 0 : null;
-          await tx.query(
-            `INSERT INTO wallet_transactions (id, business_id, wallet_id, mode, origin, status, asset, network, units, amount, from_address, to_address, tx_hash, speed, note, value_usd, network_fee_usd, created_at)
-             VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT (id) DO NOTHING`,
-            [d.wallet_transaction_id, d.business_id, d.wallet_id, d.mode, d.kind, d.asset, d.network, d.units, amount, d.from_address, d.to_address, d.tx_hash, d.speed, d.note, value, fee, at],
-          );
-          break;
-        }
-        case 'WalletTransactionConfirmed': {
-          const d = e.data;
-          // an external record proved by the chain takes its value (the rate at confirmation; stablecoins at par); its fee stays zero.
-          // A signed send's fee in USD when the rate was had.
-          await tx.query(
-            `UPDATE wallet_transactions SET status = 'confirmed', confirmed_at = $2, fee_units = $3,
-               value_usd = CASE WHEN origin = 'external' THEN COALESCE($4::bigint, CASE WHEN asset IN ('USDC', 'USDT') THEN ROUND(units::numeric / 10000)::bigint ELSE value_usd END) ELSE value_usd END,
-               network_fee_usd = CASE WHEN origin = 'external' THEN network_fee_usd ELSE COALESCE($5::bigint, network_fee_usd) END
-             WHERE id = $1 AND status = 'pending'`,
-            [d.wallet_transaction_id, at, d.fee_units, d.value_usd ?? null, d.network_fee_usd ?? null],
-          );
-          break;
-        }
-        case 'WalletTransactionFailed':
-          await tx.query(`UPDATE wallet_transactions SET status = 'failed', failed_at = $2, failure_reason = $3 WHERE id = $1 AND status = 'pending'`, [e.data.wallet_transaction_id, at, e.data.reason]);
+          continue;
+        case 'WalletTransactionRecorded':
+          await tx.query(`DELETE FROM wallet_send_reservations WHERE id = $1`, [e.data.wallet_transaction_id]);
           break;
       }
+      const id = e.data.wallet_transaction_id;
+      const before = states.get(id)?.state ?? null;
+      const after = evolveWalletTransaction(before, event);
+      if (after !== before) states.set(id, { state: after, changed: true });
+    }
+    const changed = [...states.values()].flatMap((s) => (s.changed && s.state !== null ? [s.state] : []));
+    if (changed.length > 0) {
+      const columns = WALLET_TRANSACTION_COLUMNS.join(', ');
+      await tx.query(
+        `INSERT INTO wallet_transactions (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(NULL::wallet_transactions, $1::jsonb)
+         ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, value_usd = EXCLUDED.value_usd, network_fee_usd = EXCLUDED.network_fee_usd,
+           fee_units = EXCLUDED.fee_units, failure_reason = EXCLUDED.failure_reason, confirmed_at = EXCLUDED.confirmed_at, failed_at = EXCLUDED.failed_at`,
+        [JSON.stringify(changed)],
+      );
     }
   },
 };

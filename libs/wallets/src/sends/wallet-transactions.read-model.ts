@@ -1,36 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE } from '@lib/core';
-import { AssetCode, NetworkId, defaultRegistry } from '@lib/chains';
+import type { AssetCode, NetworkId } from '@lib/chains';
 import type { Sql } from '@lib/database';
 import { NewestFirstTable, Page, newestFirstPage, statusListQuery } from '@lib/http';
 import { isWalletTransactionId } from '../stream-categories';
 import type { WalletTransactionRecordedData } from './events';
+import { WalletTransactionRow, WalletTransactionView, walletTransactionView as view } from './wallet-transaction-view';
+
+export type { WalletTransactionView } from './wallet-transaction-view';
 
 export const WALLET_TRANSACTIONS_LIST = 'wallet_transactions';
 const STATUSES = ['pending', 'confirmed', 'failed'];
-
-interface WalletTransactionRow {
-  id: string;
-  business_id: string;
-  wallet_id: string;
-  mode: string;
-  origin: 'signed' | 'external';
-  status: 'pending' | 'confirmed' | 'failed';
-  asset: string;
-  network: NetworkId;
-  amount: string;
-  from_address: string | null;
-  to_address: string;
-  tx_hash: string;
-  speed: string;
-  note: string | null;
-  value_usd: string | number | null;
-  network_fee_usd: string | number | null;
-  failure_reason: string | null;
-  created_at: Date | string;
-  confirmed_at: Date | string | null;
-  failed_at: Date | string | null;
-}
 
 /** A send still pending, for the receipt poll. */
 export interface PendingSend {
@@ -44,66 +24,6 @@ export interface PendingSend {
   units: string;
   toAddress: string;
   txHash: string;
-}
-
-/** A wallet transaction as the API shows it (spec §2, decision 0040). */
-export interface WalletTransactionView {
-  kind: 'wallet_transaction';
-  id: string;
-  direction: 'out';
-  status: 'pending' | 'confirmed' | 'failed';
-  /** `signed`: a transaction the service checked and relayed; `external`: an unverified record of a send made in another app. */
-  origin: 'signed' | 'external';
-  asset: string;
-  network: string;
-  amount: string;
-  /** USD cents at the service's rate of the send's time (an external record: of the time the chain proved it, zero until then); null when no rate was had. */
-  value_usd: number | null;
-  /** USD cents; zero for external records; null until known. */
-  network_fee_usd: number | null;
-  /** The wallet's address the send draws on (= from_address; null for an external record until the chain shows it). */
-  address: string | null;
-  from_address: string | null;
-  to_address: string;
-  tx_hash: string;
-  explorer_url: string;
-  payment_id: null;
-  speed: string;
-  note: string | null;
-  failure_reason: string | null;
-  created_at: string;
-  confirmed_at: string | null;
-  failed_at: string | null;
-}
-
-const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
-const cents = (v: string | number | null): number | null => (v === null ? null : Number(v));
-
-function view(r: WalletTransactionRow): WalletTransactionView {
-  return {
-    kind: 'wallet_transaction',
-    id: r.id,
-    direction: 'out',
-    status: r.status,
-    origin: r.origin,
-    asset: r.asset,
-    network: r.network,
-    amount: r.amount,
-    value_usd: cents(r.value_usd),
-    network_fee_usd: cents(r.network_fee_usd),
-    address: r.from_address,
-    from_address: r.from_address,
-    to_address: r.to_address,
-    tx_hash: r.tx_hash,
-    explorer_url: defaultRegistry.explorerTxUrl(r.network, r.tx_hash),
-    payment_id: null,
-    speed: r.speed,
-    note: r.note,
-    failure_reason: r.failure_reason,
-    created_at: iso(r.created_at)!,
-    confirmed_at: iso(r.confirmed_at),
-    failed_at: iso(r.failed_at),
-  };
 }
 
 const COLUMNS = `id, business_id, wallet_id, mode, origin, status, asset, network, amount, from_address, to_address, tx_hash, speed, note, value_usd, network_fee_usd, failure_reason, created_at, confirmed_at, failed_at`;

@@ -24,6 +24,16 @@ export interface ApiEventDraft {
 }
 
 /**
+ * What a source keeps of a stream whose later events fold into a view they do not name (a
+ * payment's events after PaymentCreated and its customer's view): the key of that view and what
+ * the source needs of the stream (JSON values only, like views).
+ */
+export interface EventSourceLink<L = unknown> {
+  view_key: string;
+  data: L;
+}
+
+/**
  * A pluggable source of API events (spec §6): maps a recorded domain event to zero or more API
  * events. Sources must be deterministic (event data, metadata and recordedAt only, never the
  * clock), because the events projection is rebuilt and verified by replaying the log and the
@@ -34,22 +44,35 @@ export interface ApiEventDraft {
  * `viewKey` says otherwise; table event_source_views, JSON), passes it to `map` as it was before
  * and after the event, and replays it on a rebuild. Views are stored as JSON, so they hold JSON values only (times as
  * ISO strings); what `map` gets is always what a JSON round trip gives.
+ *
+ * An object whose view also moves with events that do not name it (a customer's stats move with
+ * its payments, whose later events name only the payment) folds them through a `link`: the
+ * source folds, per stream, the link of that stream to the view (table event_source_links,
+ * JSON, replayed on a rebuild like the views); while a stream has a link, its events fold into
+ * the view the link names (the event that drops a link, into the view it leaves), and `reduce`
+ * gets the link as it was before and after the event.
  */
-export interface ApiEventSource<V = unknown> {
-  /** Stable name: the key of its views. */
+export interface ApiEventSource<V = unknown, L = unknown> {
+  /** Stable name: the key of its views and links. */
   readonly name: string;
   /** The EVENT_TYPES it may emit; emitting another type is a bug and stops the projection. */
   readonly types: readonly string[];
-  /** Cheap filter (usually a stream prefix): only these events reach viewKey, reduce and map. */
+  /** Cheap filter (usually a stream prefix): only these events reach link, viewKey, reduce and map. */
   accepts(event: RecordedEvent): boolean;
   /**
-   * Which view the event folds into (default: its own stream). A payment's view also takes the
-   * `CheckoutOpened` events of its checkouts: the payment source answers `payment-<pmt_id>` for
-   * those. null: the event has no view (map gets nulls).
+   * Which view the event folds into (default: its own stream), when its stream has no link. A
+   * customer's view also takes the PaymentCreated events naming it: the customer source answers
+   * `customer-<cst_id>` for those. null: the event has no view (map gets nulls).
    */
   viewKey?(event: RecordedEvent): string | null;
-  /** Folds the view of the event's stream; omit for a source that needs none. */
-  reduce?(view: V | null, event: RecordedEvent): V | null;
+  /**
+   * Folds the link of the event's stream (null: the stream has none); omit for a source whose
+   * events name their views. An event that ties its stream to a view (a PaymentCreated naming a
+   * customer) should name that view with viewKey too, so the view is read with the others.
+   */
+  link?(link: EventSourceLink<L> | null, event: RecordedEvent): EventSourceLink<L> | null;
+  /** Folds the view of the event's stream; omit for a source that needs none. `link`: the stream's, when the source links streams. */
+  reduce?(view: V | null, event: RecordedEvent, link?: { before: EventSourceLink<L> | null; after: EventSourceLink<L> | null }): V | null;
   map(event: RecordedEvent, view: { before: V | null; after: V | null }): ApiEventDraft[];
 }
 

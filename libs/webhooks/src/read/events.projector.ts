@@ -3,7 +3,7 @@ import { ignoreUnknown } from '@lib/domain';
 import { LogPosition, RecordedEvent, comparePositions, formatPosition, parsePosition } from '@lib/eventstore';
 import type { Projector } from '@lib/projections';
 import { asWebhookEndpointEvent } from '../domain/endpoint.events';
-import { ApiEventDraft, ApiEventSource, EventActor, actorOf } from './event-source';
+import { ApiEventDraft, ApiEventSource, EventActor, EventSourceLink, actorOf } from './event-source';
 import { ALL_EVENT_TYPES, API_VERSION, EVENT_TYPES, apiEventId, deliveryId } from '../domain/event-types';
 
 /** The event envelope (spec §6): the payload of a delivery and what GET /events returns. */
@@ -37,7 +37,9 @@ interface Subscription {
  * Owned tables (dropped and replayed by a rebuild, compared by verify):
  * - `events`: every API event the sources give, with its envelope (GET /events);
  * - `event_source_views`: each source's view of each object (ApiEventSource.reduce, keyed by
- *   stream unless the source's viewKey says otherwise);
+ *   stream unless the source's viewKey or a link says otherwise);
+ * - `event_source_links`: each source's links of streams to the views their events fold into
+ *   (ApiEventSource.link: a payment's later events and its customer's view);
  * - `event_subscriptions`: which endpoint wants which types, folded from `webhook-` streams in
  *   log order, so who gets an event is decided by the log alone (not by another projection that
  *   may be ahead or behind).
@@ -60,7 +62,7 @@ export function eventsProjector(sources: readonly ApiEventSource[], options: Eve
   }
   return {
     name,
-    tables: ['events', 'event_source_views', 'event_subscriptions'],
+    tables: ['events', 'event_source_views', 'event_source_links', 'event_subscriptions'],
     schema: `
       CREATE TABLE IF NOT EXISTS events (
         id              text        PRIMARY KEY,
@@ -86,6 +88,14 @@ export function eventsProjector(sources: readonly ApiEventSource[], options: Eve
         view     text,
         PRIMARY KEY (source, view_key)
       );
+      CREATE TABLE IF NOT EXISTS event_source_links (
+        source   text  NOT NULL,
+        stream   text  NOT NULL,
+        -- the view the stream's events fold into, and what the source keeps of the stream (JSON text)
+        view_key text  NOT NULL,
+        data     text,
+        PRIMARY KEY (source, stream)
+      );
       CREATE TABLE IF NOT EXISTS event_subscriptions (
         webhook_id  text    PRIMARY KEY,
         business_id text    NOT NULL,
@@ -103,43 +113,67 @@ type Step =
   | { kind: 'events'; event: RecordedEvent; rows: { envelope: ApiEvent; business_id: string; seq: string }[] };
 
 async function handle(name: string, sources: readonly ApiEventSource[], events: RecordedEvent[], tx: Sql): Promise<void> {
-  // 1. the views the sources fold, loaded in one query
+  // 1. the links and views the sources fold, loaded in one query
   const views = new Map<string, { view: unknown; dirty: boolean }>();
+  const links = new Map<string, { link: EventSourceLink | null; dirty: boolean }>();
   const key = (source: string, viewKey: string) => `${source}\u0000${viewKey}`;
   const wanted = new Map<string, [string, string]>();
-  const viewKeyOf = (source: ApiEventSource, event: RecordedEvent) => (source.viewKey ? source.viewKey(event) : event.stream);
+  const wantedLinks = new Map<string, [string, string]>();
+  const directKey = (source: ApiEventSource, event: RecordedEvent) => (source.viewKey ? source.viewKey(event) : event.stream);
   for (const event of events) {
     for (const source of sources) {
-      if (!source.reduce || !source.accepts(event)) continue;
-      const viewKey = viewKeyOf(source, event);
+      if (!source.accepts(event)) continue;
+      if (source.link) wantedLinks.set(key(source.name, event.stream), [source.name, event.stream]);
+      if (!source.reduce) continue;
+      const viewKey = directKey(source, event);
       if (viewKey !== null) wanted.set(key(source.name, viewKey), [source.name, viewKey]);
     }
   }
-  if (wanted.size > 0) {
-    const pairs = [...wanted.values()];
-    const { rows } = await tx.query<{ source: string; view_key: string; view: unknown }>(
-      `SELECT v.source, v.view_key, v.view FROM event_source_views v
-         JOIN unnest($1::text[], $2::text[]) AS w(source, view_key) ON w.source = v.source AND w.view_key = v.view_key`,
-      [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
-    );
-    for (const row of rows) views.set(key(row.source, row.view_key), { view: typeof row.view === 'string' ? JSON.parse(row.view) : row.view, dirty: false });
-  }
+  await loadState(tx, wanted, wantedLinks, views, links, key);
+
+  // each event's links (before and after it) and view key, in log order; views named only by a
+  // link made in this batch are read now (a source's viewKey usually names them already)
+  const linked = new Map<string, { before: EventSourceLink | null; after: EventSourceLink | null }>();
+  const viewKeys = new Map<string, string | null>();
+  const late = new Map<string, [string, string]>();
+  events.forEach((event, i) => {
+    for (const source of sources) {
+      if (!source.accepts(event)) continue;
+      const at = `${i}\u0000${source.name}`;
+      let linkedKey: string | null = null;
+      if (source.link) {
+        const k = key(source.name, event.stream);
+        const before = links.get(k)?.link ?? null;
+        const after = jsonRoundTrip(source.link(before, event));
+        if (JSON.stringify(after) !== JSON.stringify(before)) links.set(k, { link: after, dirty: true });
+        linked.set(at, { before, after });
+        // the view the link names after the event, or the one it leaves when the event drops it
+        linkedKey = after?.view_key ?? before?.view_key ?? null;
+      }
+      if (!source.reduce) continue;
+      const viewKey = linkedKey ?? directKey(source, event);
+      viewKeys.set(at, viewKey);
+      if (viewKey !== null && !views.has(key(source.name, viewKey))) late.set(key(source.name, viewKey), [source.name, viewKey]);
+    }
+  });
+  if (late.size > 0) await loadState(tx, late, new Map(), views, links, key);
 
   // 2. API events, in log order
   const steps: Step[] = [];
   const eventRows: { envelope: ApiEvent; business_id: string; source_event_id: string; seq: string }[] = [];
-  for (const event of events) {
+  for (const [i, event] of events.entries()) {
     if (asWebhookEndpointEvent(event)) steps.push({ kind: 'webhook', event });
     const drafts: ApiEventDraft[] = [];
     for (const source of sources) {
       if (!source.accepts(event)) continue;
       let before: unknown = null;
       let after: unknown = null;
-      const viewKey = source.reduce ? viewKeyOf(source, event) : null;
+      const at = `${i}\u0000${source.name}`;
+      const viewKey = source.reduce ? (viewKeys.get(at) ?? null) : null;
       if (source.reduce && viewKey !== null) {
         const k = key(source.name, viewKey);
         before = views.get(k)?.view ?? null;
-        after = jsonRoundTrip(source.reduce(before, event));
+        after = jsonRoundTrip(source.reduce(before, event, linked.get(at) ?? { before: null, after: null }));
         views.set(k, { view: after, dirty: true });
       }
       for (const draft of source.map(event, { before, after })) {
@@ -205,7 +239,28 @@ async function handle(name: string, sources: readonly ApiEventSource[], events: 
        ON CONFLICT (source, view_key) DO UPDATE SET view = excluded.view`,
       [JSON.stringify(dirtyViews.map(([k, v]) => ({ source: k.split('\u0000')[0], view_key: k.split('\u0000')[1], view: v.view === null ? null : JSON.stringify(v.view) })))],
     );
-  const [, , outbox] = await Promise.all([insertEvents, upsertViews, outboxState(name, tx, events)]);
+  const dirtyLinks = [...links.entries()].filter(([, l]) => l.dirty);
+  const keptLinks = dirtyLinks.filter(([, l]) => l.link !== null);
+  const droppedLinks = dirtyLinks.filter(([, l]) => l.link === null);
+  const upsertLinks =
+    keptLinks.length > 0 &&
+    tx.query(
+      `INSERT INTO event_source_links (source, stream, view_key, data)
+       SELECT r.source, r.stream, r.view_key, r.data FROM jsonb_to_recordset($1::jsonb) AS r(source text, stream text, view_key text, data text)
+       ON CONFLICT (source, stream) DO UPDATE SET view_key = excluded.view_key, data = excluded.data`,
+      [
+        JSON.stringify(
+          keptLinks.map(([k, l]) => ({ source: k.split('\u0000')[0], stream: k.split('\u0000')[1], view_key: l.link!.view_key, data: JSON.stringify(l.link!.data ?? null) })),
+        ),
+      ],
+    );
+  const deleteLinks =
+    droppedLinks.length > 0 &&
+    tx.query(`DELETE FROM event_source_links l USING unnest($1::text[], $2::text[]) AS d(source, stream) WHERE l.source = d.source AND l.stream = d.stream`, [
+      droppedLinks.map(([k]) => k.split('\u0000')[0]),
+      droppedLinks.map(([k]) => k.split('\u0000')[1]),
+    ]);
+  const [, , , , outbox] = await Promise.all([insertEvents, upsertViews, upsertLinks, deleteLinks, outboxState(name, tx, events)]);
 
   // 3. subscriptions and the outbox, in log order
   const webhookSteps = steps.filter((s) => s.kind === 'webhook');
@@ -278,6 +333,45 @@ async function handle(name: string, sources: readonly ApiEventSource[], events: 
       ),
     outbox.advance(),
   ]);
+}
+
+/**
+ * Reads the wanted links (source, stream) and views (source, view key) into the maps, with the
+ * views the stored links name, in one query. What is not stored stays absent (a null view).
+ */
+async function loadState(
+  tx: Sql,
+  wanted: Map<string, [string, string]>,
+  wantedLinks: Map<string, [string, string]>,
+  views: Map<string, { view: unknown; dirty: boolean }>,
+  links: Map<string, { link: EventSourceLink | null; dirty: boolean }>,
+  key: (source: string, viewKey: string) => string,
+): Promise<void> {
+  if (wanted.size === 0 && wantedLinks.size === 0) return;
+  const pairs = [...wanted.values()];
+  const linkPairs = [...wantedLinks.values()];
+  const { rows } = await tx.query<{ kind: 'view' | 'link'; source: string; key: string; view_key: string | null; value: unknown }>(
+    `WITH l AS (
+       SELECT k.source, k.stream, k.view_key, k.data FROM event_source_links k
+         JOIN unnest($3::text[], $4::text[]) AS w(source, stream) ON w.source = k.source AND w.stream = k.stream
+     ), w AS (
+       SELECT source, view_key FROM unnest($1::text[], $2::text[]) AS w(source, view_key)
+       UNION SELECT source, view_key FROM l
+     )
+     SELECT 'view' AS kind, v.source, v.view_key AS key, NULL AS view_key, v.view AS value
+       FROM event_source_views v JOIN w ON w.source = v.source AND w.view_key = v.view_key
+     UNION ALL
+     SELECT 'link', l.source, l.stream, l.view_key, l.data FROM l`,
+    [pairs.map((p) => p[0]), pairs.map((p) => p[1]), linkPairs.map((p) => p[0]), linkPairs.map((p) => p[1])],
+  );
+  const parsed = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
+  for (const row of rows) {
+    if (row.kind === 'view') views.set(key(row.source, row.key), { view: parsed(row.value), dirty: false });
+    else links.set(key(row.source, row.key), { link: { view_key: row.view_key!, data: parsed(row.value) }, dirty: false });
+  }
+  // what was looked for and is not stored is known to be absent (not read again)
+  const absent = [...wanted.keys(), ...rows.filter((r) => r.kind === 'link').map((r) => key(r.source, r.view_key!))];
+  for (const k of absent) if (!views.has(k)) views.set(k, { view: null, dirty: false });
 }
 
 /** Applies a webhook stream event to the subscriptions; resolves the endpoint id it touched. */

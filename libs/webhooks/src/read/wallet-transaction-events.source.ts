@@ -1,27 +1,18 @@
-import { defaultRegistry } from '@lib/chains';
 import type { RecordedEvent } from '@lib/eventstore';
-import { formatCryptoAmount } from '@lib/money';
-import { eventTime } from '@lib/payments';
-import { WALLET_TX_STREAM, WalletTransactionView, asWalletTransactionEvent, parValueUsd } from '@lib/wallets';
+import { WALLET_TX_STREAM, WalletTransactionState, WalletTransactionView, evolveWalletTransaction, walletTransactionView } from '@lib/wallets';
 import { ApiEventDraft, ApiEventSource } from './event-source';
-
-/** A wallet transaction as the source folds it: the object as GET /wallet/transactions/{id} shows it, its business and mode. */
-export interface WalletTransactionEventView {
-  object: WalletTransactionView;
-  business_id: string;
-  mode: 'live' | 'test';
-  /** Smallest units of the amount. */
-  units: string;
-}
 
 /**
  * API events of wallet sends (decision 0040): `wallet_transaction.confirmed` when the network
  * confirms a send (or, on a simulated business, its timer does), `wallet_transaction.failed` when
  * it never lands or an external record does not match the chain. `data` is the wallet transaction
- * as GET /wallet/transactions/{id} returns it. A send's held funds (WalletSendReserved,
- * WalletSendReleased) are no event: nothing was sent yet.
+ * as GET /wallet/transactions/{id} returns it at that event: the view is the `wallet_transactions`
+ * projection's row, folded by the same evolveWalletTransaction (the value kept on the record, the
+ * fee and an external record's value kept on the confirmation) and rendered by the same
+ * walletTransactionView. A send's held funds (WalletSendReserved, WalletSendReleased) are no
+ * event: nothing was sent yet.
  */
-export const walletTransactionEventSource: ApiEventSource<WalletTransactionEventView> = {
+export const walletTransactionEventSource: ApiEventSource<WalletTransactionState> = {
   name: 'wallet_transaction',
   types: ['wallet_transaction.confirmed', 'wallet_transaction.failed'],
   accepts: (event) => WALLET_TX_STREAM.owns(event.stream),
@@ -29,67 +20,58 @@ export const walletTransactionEventSource: ApiEventSource<WalletTransactionEvent
     const id = (event.data as { wallet_transaction_id?: string }).wallet_transaction_id;
     return typeof id === 'string' ? `wallet_transaction-${id}` : null;
   },
-  reduce(view: WalletTransactionEventView | null, event: RecordedEvent): WalletTransactionEventView | null {
-    const e = asWalletTransactionEvent(event);
-    if (e === null) return view;
-    const at = eventTime(event);
-    switch (e.type) {
-      case 'WalletTransactionRecorded': {
-        const d = e.data;
-        const units = BigInt(d.units);
-        const object: WalletTransactionView = {
-          kind: 'wallet_transaction',
-          id: d.wallet_transaction_id,
-          direction: 'out',
-          status: 'pending',
-          origin: d.kind,
-          asset: d.asset,
-          network: d.network,
-          amount: formatCryptoAmount(units, defaultRegistry.decimals(d.asset)),
-          value_usd: d.kind === 'external' ? 0 : parValueUsd(d.asset, units),
-          network_fee_usd: d.kind === 'external' ? 0 : null,
-          address: d.from_address,
-          from_address: d.from_address,
-          to_address: d.to_address,
-          tx_hash: d.tx_hash,
-          explorer_url: defaultRegistry.explorerTxUrl(d.network, d.tx_hash),
-          payment_id: null,
-          speed: d.speed,
-          note: d.note,
-          failure_reason: null,
-          created_at: at,
-          confirmed_at: null,
-          failed_at: null,
-        };
-        return { object, business_id: d.business_id, mode: d.mode, units: d.units };
-      }
-      case 'WalletTransactionConfirmed': {
-        if (!view || view.object.status !== 'pending') return view;
-        const o = view.object;
-        // an external record proved by the chain takes its value (stablecoins at par), as the read model does
-        const value = o.origin === 'external' ? (parValueUsd(o.asset, BigInt(view.units)) ?? 0) : o.value_usd;
-        return { ...view, object: { ...o, status: 'confirmed', confirmed_at: at, value_usd: value } };
-      }
-      case 'WalletTransactionFailed':
-        if (!view || view.object.status !== 'pending') return view;
-        return { ...view, object: { ...view.object, status: 'failed', failed_at: at, failure_reason: e.data.reason } };
-      default:
-        return view;
-    }
-  },
+  reduce: (view: WalletTransactionState | null, event: RecordedEvent) => evolveWalletTransaction(storedState(view), event),
   map(event: RecordedEvent, { before, after }): ApiEventDraft[] {
-    if (!after || before?.object.status === after.object.status) return [];
-    const status = after.object.status;
+    if (!after || before?.status === after.status) return [];
+    const status = after.status;
     if (status !== 'confirmed' && status !== 'failed') return [];
     return [
       {
         type: `wallet_transaction.${status}`,
-        subject: { kind: 'wallet_transaction', id: after.object.id },
-        data: after.object as unknown as Record<string, unknown>,
+        subject: { kind: 'wallet_transaction', id: after.id },
+        data: walletTransactionView(after) as unknown as Record<string, unknown>,
         business_id: after.business_id,
         mode: after.mode,
-        created_at: (status === 'confirmed' ? after.object.confirmed_at : after.object.failed_at)!,
+        created_at: (status === 'confirmed' ? after.confirmed_at : after.failed_at)!,
       },
     ];
   },
 };
+
+/** The view as stored by the first version of this source (the object, business, mode and units), for sends pending across the upgrade. */
+interface FirstVersionView {
+  object: WalletTransactionView;
+  business_id: string;
+  mode: 'live' | 'test';
+  units: string;
+}
+
+/** A stored view as a state: views stored before the source shared the projection's fold are read as the state they showed. */
+function storedState(view: WalletTransactionState | FirstVersionView | null): WalletTransactionState | null {
+  if (view === null || !('object' in view)) return view;
+  const o = view.object;
+  return {
+    id: o.id,
+    business_id: view.business_id,
+    wallet_id: '', // not kept then; the object does not show it
+    mode: view.mode,
+    origin: o.origin,
+    status: o.status,
+    asset: o.asset,
+    network: o.network as WalletTransactionState['network'],
+    units: view.units,
+    amount: o.amount,
+    from_address: o.from_address,
+    to_address: o.to_address,
+    tx_hash: o.tx_hash,
+    speed: o.speed,
+    note: o.note,
+    value_usd: o.value_usd,
+    network_fee_usd: o.network_fee_usd,
+    fee_units: null,
+    failure_reason: o.failure_reason,
+    created_at: o.created_at,
+    confirmed_at: o.confirmed_at,
+    failed_at: o.failed_at,
+  };
+}

@@ -5,6 +5,7 @@ import { DomainRefusal, ERROR_STATUS, ErrorCode, Refusal } from '@lib/domain';
 import { newId } from '@lib/http';
 import { MoneyError, parsePositiveCryptoAmount } from '@lib/money';
 import { WalletAddresses } from '../../addresses';
+import { evmFeeUnits, solanaFeeUnits } from '../../sends/send-fees';
 import type { WalletSendFunding, WalletTransactionRecordedData, WalletSendSpeed } from '../../sends/events';
 import { WalletRelay } from '../../sends/relay';
 import { WalletSendTimers } from '../../sends/send-timers';
@@ -101,6 +102,12 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
       const checked = await this.verify(network, asset, units, to, from, input.signed_transaction!);
       return { signed: checked, funding: input.funding_transaction === undefined ? null : await this.verifyFunding(network, input.funding_transaction, checked.from, from) };
     });
+    // USD cents of the amount and of the fee the transaction sets (the fee coin's price; none for POL), at the service's rates
+    const feeAsset = registry.network(network).nativeCurrency.asset;
+    const [valueUsd, networkFeeUsd] = await Promise.all([
+      this.sends.rates.valueUsd(business.simulated, asset, units),
+      feeAsset === null ? Promise.resolve(null) : this.sends.rates.valueUsd(business.simulated, feeAsset, signed.fee),
+    ]);
     const data: WalletTransactionRecordedData = {
       ...base,
       kind: 'signed',
@@ -110,7 +117,8 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
       raw: signed.raw,
       fee_payer: signed.feePayer === signed.from ? null : signed.feePayer,
       funding,
-      value_usd: await this.sends.rates.valueUsd(business.simulated, asset, units),
+      value_usd: valueUsd,
+      network_fee_usd: networkFeeUsd,
     };
     await this.refuseKnownHash(network, data.tx_hash);
     // the fee coin is the fee payer's (an EIP-3009 submitter's); a funding transaction's funder is checked too, and its coin credited to the sender (the decider)
@@ -146,10 +154,11 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
       // USDC may move by an EIP-3009 authorization another address of the wallet submits and pays for
       const authorizations = asset === 'USDC' ? { domain: USDC_EIP712_DOMAIN, now: new Date() } : undefined;
       const v = await verifySignedEvmSend(signedTransaction, { network, asset, amount, to, from }, registry, { authorizations });
-      return { hash: v.hash.toLowerCase(), from: v.from, feePayer: v.feePayer as string, maxFee: v.gas * v.maxFeePerGas, raw: v.serialized as string };
+      const fee = evmFeeUnits(v.gas, v.maxFeePerGas);
+      return { hash: v.hash.toLowerCase(), from: v.from, feePayer: v.feePayer as string, maxFee: fee, fee, raw: v.serialized as string };
     }
     const v = await verifySignedSolanaSend(signedTransaction, { asset, amount, to, from }, registry);
-    return { hash: v.signature, from: v.from, feePayer: v.feePayer, maxFee: SOLANA_FEE_HOLD, raw: v.wire };
+    return { hash: v.signature, from: v.from, feePayer: v.feePayer, maxFee: SOLANA_FEE_HOLD, fee: await solanaFeeUnits(v.wire), raw: v.wire };
   }
 
   /** A funding transaction: an EIP-1559 native transfer on the network's chain, from another address of the wallet to the sender. */

@@ -32,12 +32,12 @@ export class GetSendContextHandler implements IQueryHandler<GetSendContextQuery,
     const registry = this.sends.registry;
     const state = await this.sends.state(wallet.wallet_id);
     const funds = await this.sends.funds(wallet.wallet_id, network, from, asset);
-    const feeAsset = registry.network(network).nativeCurrency.asset;
-    const taken = committed(state, network, from, asset, feeAsset ?? asset);
+    const taken = committed(state, network, from, asset, funds.feeAsset);
     const left = (received: bigint, held: bigint) => (received > held ? received - held : 0n);
     const available =
-      funds === null
-        ? { asset: formatCryptoAmount(left((await this.sends.received(wallet.wallet_id, network, from))(asset), taken.asset), registry.decimals(asset)), fee_coin: null, fee_coin_asset: null }
+      funds.feeAsset === null
+        ? // a fee coin the service does not track (POL): the asset alone
+          { asset: formatCryptoAmount(left(funds.asset, taken.asset), registry.decimals(asset)), fee_coin: null, fee_coin_asset: null }
         : asset === funds.feeAsset
           ? { asset: formatCryptoAmount(left(funds.asset, taken.asset + taken.fee), registry.decimals(asset)), fee_coin: formatCryptoAmount(left(funds.asset, taken.asset + taken.fee), registry.decimals(asset)), fee_coin_asset: funds.feeAsset }
           : { asset: formatCryptoAmount(left(funds.asset, taken.asset), registry.decimals(asset)), fee_coin: formatCryptoAmount(left(funds.feeCoin, taken.fee), registry.decimals(funds.feeAsset)), fee_coin_asset: funds.feeAsset };
