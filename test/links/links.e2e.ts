@@ -75,6 +75,8 @@ describe('payment links over HTTP', () => {
       [{ ...LINK, metadata: { id: 'x' } }, 'metadata.id'],
       [{ ...LINK, ask_email: 'yes' }, 'ask_email'],
       [{ ...LINK, color: 'red' }, 'color'],
+      // each name known, the pair not carried: a link that could never take a crypto payment
+      [{ ...LINK, assets: [{ asset: 'USDC', network: 'ethereum' }, { asset: 'BTC', network: 'ethereum' }] }, 'assets[1]'],
     ];
     for (const [body, field] of cases) {
       const answer = await client.post('/links', body);
@@ -86,7 +88,9 @@ describe('payment links over HTTP', () => {
     expect([nothing.status, nothing.body.error?.code]).toEqual([400, 'invalid_request']);
     const cheap = await client.patch(`/links/${link.id}`, { amount: 0 });
     expect([cheap.status, cheap.body.error?.code, cheap.body.error?.field]).toEqual([400, 'invalid_request', 'amount']);
-    expect((await client.get(`/links/${link.id}`)).body.data.amount).toBe(2_500);
+    const uncarried = await client.patch(`/links/${link.id}`, { assets: [{ asset: 'SOL', network: 'polygon' }] });
+    expect([uncarried.status, uncarried.body.error?.code, uncarried.body.error?.field]).toEqual([400, 'invalid_request', 'assets[0]']);
+    expect((await client.get(`/links/${link.id}`)).body.data).toMatchObject({ amount: 2_500, assets: null });
   });
 
   it('lists newest first in pages, filters by status, refuses a foreign cursor and unknown filters', async () => {

@@ -1,4 +1,5 @@
 import { AssetCode, NetworkId, defaultRegistry } from '@lib/chains';
+import { DomainError } from './domain-error';
 
 /**
  * A business's checkout settings (issue 19 B13, decision 0028): what its customers see and how
@@ -19,6 +20,18 @@ export const CHECKOUT_RAILS: readonly CheckoutRail[] = ['crypto', 'card'];
 export interface AcceptedAsset {
   asset: AssetCode;
   network: NetworkId;
+}
+
+/**
+ * The coin-and-network pairs a request names (a business's checkout settings, a link's `assets`),
+ * each one the service carries; another is 400 invalid_request naming it (`assets[i]`). The DTO
+ * has checked each name alone.
+ */
+export function carriedAssets(assets: readonly { asset: string; network: string }[]): AcceptedAsset[] {
+  return assets.map(({ asset, network }, i) => {
+    if (!defaultRegistry.supports(asset as AssetCode, network as NetworkId)) throw new DomainError('invalid_request', `${network} does not carry ${asset}.`, `assets[${i}]`);
+    return { asset: asset as AssetCode, network: network as NetworkId };
+  });
 }
 
 export interface CheckoutSettings {

@@ -1,7 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AssetCode, NetworkId, defaultRegistry } from '@lib/chains';
 import { businessDecider } from '../../business.decider';
-import { CheckoutRail, CheckoutSettingsChange, CheckoutSettingsView, DEFAULT_CHECKOUT_SETTINGS, checkoutSettingsView } from '../../checkout-settings';
+import { CheckoutRail, CheckoutSettingsChange, CheckoutSettingsView, DEFAULT_CHECKOUT_SETTINGS, carriedAssets, checkoutSettingsView } from '../../checkout-settings';
 import { DomainError } from '../../domain-error';
 import { BusinessWrites } from '../business-writes';
 import { ChangeCheckoutSettingsCommand } from './change-checkout-settings.command';
@@ -22,13 +21,7 @@ export class ChangeCheckoutSettingsHandler implements ICommandHandler<ChangeChec
     if (input.ask_email !== undefined) change.ask_email = input.ask_email;
     if (input.rails !== undefined) change.rails = input.rails as CheckoutRail[];
     if (input.assets !== undefined) {
-      change.assets =
-        input.assets === null
-          ? null
-          : input.assets.map(({ asset, network }, i) => {
-              if (!defaultRegistry.supports(asset as AssetCode, network as NetworkId)) throw new DomainError('invalid_request', `${network} does not carry ${asset}.`, `assets[${i}]`);
-              return { asset: asset as AssetCode, network: network as NetworkId };
-            });
+      change.assets = input.assets === null ? null : carriedAssets(input.assets);
     }
     if (Object.keys(change).length === 0) throw new DomainError('invalid_request', 'Send at least one of display_name, support_email, ask_email, rails and assets.');
     await this.writes.run(businessDecider, businessId, { type: 'ChangeCheckoutSettings', businessId, change }, meta);

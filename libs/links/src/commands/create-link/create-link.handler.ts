@@ -1,4 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { carriedAssets } from '@lib/businesses';
 import { newId } from '@lib/http';
 import { checkMetadata } from '@lib/payments';
 import type { LinkFields, LinkRail } from '../../events';
@@ -27,7 +28,7 @@ export class CreateLinkHandler implements ICommandHandler<CreateLinkCommand, Lin
       amount: input.amount,
       currency: input.currency,
       rails: input.rails === undefined || input.rails === null ? null : (input.rails as LinkRail[]),
-      assets: input.assets === undefined || input.assets === null ? null : input.assets.map((a) => ({ asset: a.asset, network: a.network })),
+      assets: input.assets === undefined || input.assets === null ? null : carriedAssets(input.assets),
       success_url: input.success_url ?? null,
       ask_email: input.ask_email ?? false,
       metadata: checkMetadata(input.metadata),

@@ -1,4 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { carriedAssets } from '@lib/businesses';
 import { DomainRefusal } from '@lib/domain';
 import { checkMetadataPatch, mergeMetadata } from '@lib/payments';
 import type { LinkFields, LinkRail } from '../../events';
@@ -31,7 +32,7 @@ export class UpdateLinkHandler implements ICommandHandler<UpdateLinkCommand, Lin
         if (input.amount !== undefined) change.amount = input.amount;
         if (input.currency !== undefined) change.currency = input.currency;
         if (input.rails !== undefined) change.rails = input.rails === null ? null : (input.rails as LinkRail[]);
-        if (input.assets !== undefined) change.assets = input.assets === null ? null : input.assets.map((a) => ({ asset: a.asset, network: a.network }));
+        if (input.assets !== undefined) change.assets = input.assets === null ? null : carriedAssets(input.assets);
         if (input.success_url !== undefined) change.success_url = input.success_url;
         if (input.ask_email !== undefined) change.ask_email = input.ask_email;
         if (link !== null && !state.deleted && link.businessId === businessId) {
