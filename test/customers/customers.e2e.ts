@@ -61,6 +61,9 @@ describe('customers over HTTP', () => {
       const answer = await client.post('/customers', body);
       expect({ body, status: answer.status, code: answer.body.error?.code, field: answer.body.error?.field }).toEqual({ body, status: 400, code: 'invalid_request', field });
     }
+    // a missing e-mail and a number are told apart
+    expect((await client.post('/customers', {})).body.error.message).toBe('email is required.');
+    expect((await client.post('/customers', { email: 42 })).body.error.message).toBe('email must be a string.');
     const patch = await client.patch(`/customers/cst_nobody`, { email: 'nope' });
     expect(patch.status).toBe(400);
     expect(patch.body.error).toMatchObject({ code: 'invalid_request', field: 'email' });

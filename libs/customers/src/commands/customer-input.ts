@@ -21,7 +21,7 @@ export function CustomerEmail(required: boolean, description: string): PropertyD
     (required ? ApiProperty : ApiPropertyOptional)({ description, maxLength: CUSTOMER_EMAIL_MAX }),
     ValidateBy({ name: 'isCustomerEmail', validator: { validate: (value: unknown) => isValidEmail(value), defaultMessage: () => 'email must be a valid e-mail address' } }),
     MaxLength(CUSTOMER_EMAIL_MAX, { message: `email is at most ${CUSTOMER_EMAIL_MAX} characters` }),
-    IsString({ message: required ? 'email is required' : 'email must be a string' }),
+    IsString({ message: 'email must be a string' }), // left out: the validation pipe says "email is required"
     ...(required ? [] : [ValidateIf((_o: object, value: unknown) => value !== undefined)]),
     trimmed(),
   );
