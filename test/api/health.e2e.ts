@@ -27,3 +27,23 @@ describe('the service on its embedded default', () => {
     await expect(openEventStore({ dataDir: suite.api.config.dataDir })).rejects.toThrow(/data directory .* is in use by process \d+/);
   });
 });
+
+describe('a projection failing on an event', () => {
+  const suite = appPerSuite(() => startTestApi());
+
+  it('turns GET /health to degraded, the projection retrying, while the others keep running (audit, 2026-11-28)', async () => {
+    const store = suite.api.app.get<EventStore>(EVENT_STORE);
+    // an event the payments projector cannot apply (a payment with no id): it retries, it never skips
+    await store.append(`payment-pmt_${randomUUID().replace(/-/g, '').slice(0, 24)}`, [{ id: randomUUID(), type: 'PaymentCreated', data: {} }], 'no_stream');
+    type Health = { data: { status: string; projections: { name: string; state: string; lag: number }[] } };
+    const body = await eventually(
+      async () => (await (await fetch(`${suite.api.base}/health`)).json()) as Health,
+      (b) => b.data.projections.some((p) => p.name === 'payments' && p.state === 'retrying'),
+      { what: 'the payments projection retrying' },
+    );
+    expect(body.data.status).toBe('degraded');
+    expect(body.data.projections.find((p) => p.name === 'payments')).toMatchObject({ state: 'retrying', lag: 1 });
+    expect(body.data.projections.find((p) => p.name === 'stream_catalog')).toMatchObject({ state: 'running' });
+    expect(JSON.stringify(body)).not.toMatch(/failed on|retrying a/); // the error itself goes to the log, not to this public route
+  });
+});

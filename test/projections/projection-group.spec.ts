@@ -117,8 +117,9 @@ describe.each(STORE_KINDS)('projection runner: every projector on one subscripti
     expect(await runner.waitFor(last, 200)).toBe(false);
     const status = await runner.status();
     expect(status.find((s) => s.name === healthy.name)).toMatchObject({ state: 'running', lastError: null });
-    expect(status.find((s) => s.name === failing.name)).toMatchObject({ state: 'retrying', lastError: 'projector bug' });
-    expect(errors.some((e) => e.startsWith(`${failing.name}: projector bug`))).toBe(true);
+    const explained = `projection ${failing.name} failed on `; // …the batch's events and positions, then the projector's own error
+    expect(status.find((s) => s.name === failing.name)).toMatchObject({ state: 'retrying', lastError: expect.stringMatching(new RegExp(`^${explained}.*: projector bug$`)) });
+    expect(errors.some((e) => e.startsWith(`${failing.name}: ${explained}`) && e.endsWith(': projector bug'))).toBe(true);
 
     broken = false; // fixed: it catches up from its own checkpoint
     expect(await runner.waitFor(last, 20_000)).toBe(true);

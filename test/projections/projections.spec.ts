@@ -105,7 +105,9 @@ describe.each(STORE_KINDS)('projection engine on %s', (kind) => {
     await runner.start();
     expect(await runner.waitFor(last, 15_000)).toBe(true);
     await runner.stop();
-    expect(errors).toEqual(['crash after writing rows', 'crash after writing rows']);
+    // each failure names the projection, the batch's positions and its first event, then the projector's own error
+    const failed = new RegExp(`^projection ${name} failed on 4 event\\(s\\) at \\d+/\\d+\\.\\.\\d+/\\d+, the first T\\d of ${prefix}-\\d: crash after writing rows$`);
+    expect(errors).toEqual([expect.stringMatching(failed), expect.stringMatching(failed)]);
     expect(await catalog(db, name, prefix)).toEqual([0, 1, 2, 3].map((s) => ({ stream: `${prefix}-${s}`, events: 3, lastRevision: 2, lastType: 'T2' })));
   });
 

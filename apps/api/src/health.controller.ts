@@ -38,7 +38,8 @@ export class HealthController {
     return {
       data: {
         kind: 'health',
-        status: 'ok',
+        // a projection retrying a failing batch: its reads stand still (the error is in the log, never on this public route)
+        status: projections.some((p) => p.state === 'retrying') ? 'degraded' : 'ok',
         store: { adapter: this.store.kind, head: formatPosition(head) },
         projections: projections.map((p) => ({ name: p.name, state: p.state, position: formatPosition(p.position), lag: p.lag })),
         pauses: (await this.pauses.list()).map((p) => ({ target: p.target, reason: p.reason, since: p.since })),

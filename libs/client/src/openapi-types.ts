@@ -2062,8 +2062,11 @@ export interface components {
         Health: {
             /** @enum {string} */
             kind: "health";
-            /** @enum {string} */
-            status: "ok";
+            /**
+             * @description GET /health: `degraded` while a projection retries a failing batch (its state `retrying`; the reads it serves stand still and the error is in the log); `ok` otherwise.
+             * @enum {string}
+             */
+            status: "ok" | "degraded";
             /** @description GET /health only: the event store and the position of its head. */
             store?: {
                 adapter: string;

@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { Database } from '@lib/database';
 import { CommandRunner, EVENT_STORE, EventStore, OpenedStore, openEventStore } from '@lib/eventstore';
@@ -51,7 +51,11 @@ export class CoreModule {
         { provide: DATABASE, useFactory: (o: OpenedStore) => o.db, inject: [OPENED_STORE] },
         {
           provide: ProjectionRunner,
-          useFactory: (store: EventStore, db: Database) => new ProjectionRunner(store, db, projectors),
+          // a failing batch is retried with backoff (the read side waits, never skips an event): each failure is logged with the batch it failed on
+          useFactory: (store: EventStore, db: Database) => {
+            const logger = new Logger('Projections');
+            return new ProjectionRunner(store, db, projectors, { onError: (name, error) => logger.error(`${name}: ${error instanceof Error ? error.message : String(error)}; retrying`) });
+          },
           inject: [EVENT_STORE, DATABASE],
         },
         // every capability's reactors (side effects from the log), in worker roles only

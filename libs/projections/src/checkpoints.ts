@@ -21,6 +21,37 @@ export class CheckpointMovedError extends Error {
   }
 }
 
+/**
+ * A projector failed on a batch: says which projection, how many events, their positions and the
+ * first one's stream and type, so an operator can find the event in the log (`events stream`).
+ * The projector's own error is the `cause`; its database `code`, if any, is kept.
+ */
+export class ProjectionBatchError extends Error {
+  override readonly name = 'ProjectionBatchError';
+  readonly code: string | undefined;
+  constructor(
+    readonly projectors: readonly string[],
+    events: readonly RecordedEvent[],
+    override readonly cause: unknown,
+  ) {
+    const first = events[0];
+    const last = events[events.length - 1];
+    const where = first === undefined ? 'an empty batch' : `${events.length} event(s) at ${formatPosition(first.position)}..${formatPosition(last.position)}, the first ${first.type} of ${first.stream}`;
+    super(`projection ${projectors.join(', ')} failed on ${where}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.code = (cause as { code?: string } | null)?.code;
+  }
+}
+
+/** Runs a projector's batch, naming the batch in the error of a failure (ProjectionBatchError). */
+export async function handleExplained(projector: Projector, events: RecordedEvent[], tx: Sql): Promise<void | BatchChanges> {
+  try {
+    return await projector.handle(events, tx);
+  } catch (error) {
+    if (error instanceof ProjectionBatchError || (error as { code?: string }).code === IN_FAILED_TRANSACTION) throw error;
+    throw new ProjectionBatchError([projector.name], events, error);
+  }
+}
+
 /** Reads checkpoints (a projection that never ran is at the start); writes nothing. */
 export async function readCheckpoints(db: Sql, names: readonly string[]): Promise<Map<string, Checkpoint>> {
   const { rows } = await db.query<{ name: string; position: string; events: string; updated_at: Date; rebuilt_at: Date | null }>(
@@ -128,7 +159,7 @@ export async function applyBatches(db: Database, batches: readonly ProjectorBatc
  * is awaited, and the error that caused it is the one thrown.
  */
 async function handleTogether(tx: Sql, work: readonly ProjectorBatch[]): Promise<Map<string, ChangedScopes>> {
-  const results = await Promise.allSettled(work.map(({ projector, events }) => projector.handle(events, tx)));
+  const results = await Promise.allSettled(work.map(({ projector, events }) => handleExplained(projector, events, tx)));
   const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
   if (failures.length > 0) throw failures.find((e) => (e as { code?: string }).code !== IN_FAILED_TRANSACTION) ?? failures[0];
   return new Map(work.map(({ projector }, i) => [projector.name, scopesOf((results[i] as PromiseFulfilledResult<void | BatchChanges>).value)]));

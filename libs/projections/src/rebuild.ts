@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Database, Sql } from '@lib/database';
 import { EventStore, LogPosition, comparePositions } from '@lib/eventstore';
-import { CheckpointMovedError, LIVE_SCHEMA, applyBatch, ensureCheckpoint, ensureTables, quoteIdent, readCheckpoint } from './checkpoints';
+import { CheckpointMovedError, LIVE_SCHEMA, applyBatch, ensureCheckpoint, ensureTables, handleExplained, quoteIdent, readCheckpoint } from './checkpoints';
 import { Projector } from './projector';
 
 export interface Progress {
@@ -113,7 +113,7 @@ export async function verifyProjection(store: EventStore, db: Database, projecto
       if (events.length > 0) {
         await db.transaction(async (tx) => {
           await tx.query(`SET LOCAL search_path TO ${quoteIdent(scratch)}`);
-          await projector.handle(events, tx);
+          await handleExplained(projector, events, tx);
         });
         done += events.length;
         from = events[events.length - 1].position;

@@ -270,6 +270,23 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
     expect(different.crypto.address).not.toBe(first.crypto.address);
   });
 
+  it('a transfer to a superseded quote in another coin goes to review, read in its own coin; the read side keeps going (audit, 2026-11-28)', async () => {
+    const payment = await suite.shop.createPayment();
+    const usdc = await suite.shop.openCheckout(payment, { asset: 'USDC', network: 'ethereum' });
+    const eth = await suite.shop.openCheckout(payment, { asset: 'ETH', network: 'ethereum' }); // sets the USDC quote aside
+    const first = await suite.shop.markSent(usdc.id, 'exact');
+    expect(first.status).toBe('confirming'); // the USDC quote is the method again
+    const second = await suite.shop.markSent(eth.id, 'exact');
+    expect(second).toMatchObject({ status: 'confirming', crypto: { asset: 'ETH', received_amount: eth.crypto.amount } });
+    const reviewed = await suite.shop.payment(payment.id);
+    expect(reviewed).toMatchObject({ status: 'needs_review', method: { asset: 'USDC', amount: '100', expected_amount: '100', tx_hash: first.crypto.tx_hash }, settlement: { asset: 'USDC', amount: '100' } });
+    // every business's reads still follow the log (the payments projection did not stop on it)
+    const later = await suite.other.createPayment();
+    expect(await suite.other.payment(later.id)).toEqual(later);
+    const health = (await (await fetch(`${suite.api.base}/health`)).json()) as { data: { status: string } };
+    expect(health.data.status).toBe('ok');
+  });
+
   it('isolation: another business gets 404 for every payment route', async () => {
     const payment = await suite.shop.createPayment();
     expect((await suite.other.get(`/payments/${payment.id}`)).status).toBe(404);

@@ -112,6 +112,25 @@ describe('view reducers', () => {
     expect(paymentView(state, { checkoutBaseUrl: CHECKOUT_BASE }).method).toMatchObject({ tx_hash: 'sim_tx_1', explorer_url: null });
   });
 
+  it('a transfer to a superseded quote in another coin is read in its own coin, never in the current quote\'s (audit, 2026-11-28)', () => {
+    // USDC quote, then an ETH quote that supersedes it; the customer pays the USDC one (it becomes
+    // the method again), then the ETH one too: 18 decimals of ETH must not be parsed as USDC's 6
+    const w = new World();
+    w.at(0).create('pmt_1');
+    w.at(MIN).open('chk_1', 'pmt_1', { asset: 'USDC', network: 'ethereum', rate: 100 });
+    w.at(MIN + 1000).open('chk_2', 'pmt_1', { asset: 'ETH', network: 'ethereum', rate: 300_000, replaces: 'chk_1' });
+    w.at(2 * MIN).send('chk_1', 'exact', hash(1));
+    w.at(2 * MIN + 1000).send('chk_2', 'exact', hash(2));
+    const log = w.recorded();
+    const detected = log.filter((e) => e.type === 'PaymentTransferDetected').map((e) => e.data as { amount: string; review: string | null });
+    expect(detected).toEqual([expect.objectContaining({ amount: '100', review: null }), expect.objectContaining({ amount: '0.033333333333333334', review: 'superseded_quote' })]);
+    const state = foldPaymentView(log.filter((e) => e.stream === 'payment-pmt_1' || e.type === 'CheckoutOpened'))!;
+    const view = paymentView(state, { checkoutBaseUrl: CHECKOUT_BASE });
+    expect(view).toMatchObject({ status: 'needs_review', method: { asset: 'USDC', amount: '100', expected_amount: '100', overpaid_amount: null, tx_hash: hash(1) }, settlement: { asset: 'USDC', amount: '100', tx_hash: hash(1) } });
+    // folded from the payment stream alone (the webhook outbox's way) it reads the same
+    expect(paymentView(foldPaymentView(log.filter((e) => e.stream === 'payment-pmt_1'))!, { checkoutBaseUrl: CHECKOUT_BASE })).toEqual(view);
+  });
+
   it('payment url and failure messages', () => {
     const state = foldPaymentView(paymentEvents(world().recorded()))!;
     expect(paymentUrl(state, 'https://pay.example.test/c///')).toBe('https://pay.example.test/c/code_pmt_1');

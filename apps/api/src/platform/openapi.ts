@@ -138,7 +138,11 @@ const SCHEMAS = {
     required: ['kind', 'status'],
     properties: {
       kind: { type: 'string', enum: ['health'] },
-      status: { type: 'string', enum: ['ok'] },
+      status: {
+        type: 'string',
+        enum: ['ok', 'degraded'],
+        description: 'GET /health: `degraded` while a projection retries a failing batch (its state `retrying`; the reads it serves stand still and the error is in the log); `ok` otherwise.',
+      },
       store: {
         type: 'object',
         additionalProperties: false,

@@ -41,6 +41,9 @@ export async function verify(store: EventStore, db: Database, name: string, out:
   bar.finish(result.events, Date.now() - started);
   if (result.differences.length === 0) {
     out(`${projector.name}: OK, live tables equal a fresh replay of ${result.events} events (up to ${formatPosition(result.position)})`);
+    // what was compared ends at the projection's checkpoint: say so when the log goes further (a live runner behind, or stuck on a failing event)
+    const behind = await store.countAfter(result.position);
+    if (behind > 0) out(`${projector.name}: ${behind} event(s) after that position are not projected yet (\`projections status\`; a projection that stays behind is failing on an event: see the service's log, or run \`projections rebuild ${projector.name}\`)`);
     return 0;
   }
   for (const diff of result.differences) {

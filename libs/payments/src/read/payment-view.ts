@@ -24,6 +24,12 @@ export interface PaymentViewTransfer {
   tx_hash: string;
   /** The network the transfer arrived on (another one than the quote's for wrong_network). */
   network: NetworkId;
+  /**
+   * The coin of the quote it paid, in which `amount` is written: a superseded quote in another
+   * coin is still watched (decision 0011 addendum). Absent in states stored before 2026-11-28:
+   * the method's coin then.
+   */
+  asset?: AssetCode;
   amount: string;
   review: PaymentReviewReason | null;
   from_address: string | null;
@@ -39,6 +45,8 @@ export interface PaymentViewCheckout {
   wallet_id?: string | null;
   country: string | null;
   remainder: boolean;
+  /** The coin of a crypto checkout's quote (null for a card checkout; absent in states stored before 2026-11-28). */
+  asset?: AssetCode | null;
 }
 
 /** A card method (decision 0026): the card checkout, what the card is charged, and the card once charged. */
@@ -249,8 +257,8 @@ function checkoutOpened(state: PaymentViewState, d: CheckoutOpenedData | CardChe
   if (d.payment_id !== state.id || state.checkouts.some((c) => c.id === d.checkout_id)) return state;
   const checkout: PaymentViewCheckout =
     d.rail === 'card'
-      ? { id: d.checkout_id, address: null, wallet_id: null, country: d.country ?? null, remainder: false }
-      : { id: d.checkout_id, address: d.address, wallet_id: d.wallet_id ?? null, country: d.country ?? null, remainder: d.remainder };
+      ? { id: d.checkout_id, address: null, wallet_id: null, country: d.country ?? null, remainder: false, asset: null }
+      : { id: d.checkout_id, address: d.address, wallet_id: d.wallet_id ?? null, country: d.country ?? null, remainder: d.remainder, asset: d.asset };
   // A remainder checkout is current before it opens (PaymentRemainderRequested comes first).
   const country = state.checkout_id === d.checkout_id && checkout.country !== null ? checkout.country : state.country;
   return { ...state, checkouts: [...state.checkouts, checkout], country };
@@ -269,7 +277,9 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
       // the payment's own stream names the checkout's address and country (so a view folded from
       // the payment stream alone, as the webhook outbox does, has them too)
       if (d.address !== undefined && !checkouts.some((c) => c.id === d.checkout_id)) {
-        checkouts = [...checkouts, { id: d.checkout_id, address: d.address, wallet_id: d.wallet_id ?? null, country: d.country ?? null, remainder: false }];
+        checkouts = [...checkouts, { id: d.checkout_id, address: d.address, wallet_id: d.wallet_id ?? null, country: d.country ?? null, remainder: false, asset: d.asset }];
+      } else if (checkouts.some((c) => c.id === d.checkout_id && c.asset == null)) {
+        checkouts = checkouts.map((c) => (c.id === d.checkout_id ? { ...c, asset: d.asset } : c));
       }
       const checkout = checkouts.find((c) => c.id === d.checkout_id);
       return {
@@ -296,6 +306,7 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
         checkout_id: d.checkout_id,
         tx_hash: d.tx_hash,
         network: d.network,
+        asset: transferAsset(state, d.checkout_id),
         amount: d.amount,
         review: d.review,
         from_address: d.from_address ?? null,
@@ -346,7 +357,7 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
       return state;
     case 'PaymentCardMethodSelected': {
       const d = e.data;
-      const checkouts = state.checkouts.some((c) => c.id === d.checkout_id) ? state.checkouts : [...state.checkouts, { id: d.checkout_id, address: null, wallet_id: null, country: d.country, remainder: false }];
+      const checkouts = state.checkouts.some((c) => c.id === d.checkout_id) ? state.checkouts : [...state.checkouts, { id: d.checkout_id, address: null, wallet_id: null, country: d.country, remainder: false, asset: null }];
       return { ...state, checkouts, method: { checkout_id: d.checkout_id, rail: 'card', quoted_amount: d.quoted_amount, card: null }, checkout_id: d.checkout_id, country: d.country ?? state.country };
     }
     case 'PaymentCardCharged': {
@@ -367,10 +378,31 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
   }
 }
 
+/**
+ * The coin a transfer to this checkout is written in: its quote's (a superseded quote in another
+ * coin stays watched), else the method's (a remainder checkout is quoted in the method's coin).
+ */
+function transferAsset(state: PaymentViewState, checkoutId: string): AssetCode | undefined {
+  const quoted = state.checkouts.find((c) => c.id === checkoutId)?.asset;
+  if (quoted != null) return quoted;
+  return state.method?.rail === 'crypto' ? state.method.asset : undefined;
+}
+
 // ---- derived amounts (shared with the receipt) ------------------------------------------------
 
 function decimalsOf(state: PaymentViewState, registry: ChainRegistry): number | null {
   return state.method?.rail === 'crypto' ? registry.decimals(state.method.asset) : null;
+}
+
+/**
+ * The transfers in the coin the payment is quoted in, in the order detected: the only ones whose
+ * amounts add up (a transfer to a superseded quote in another coin is for the business to review,
+ * never summed into this coin's units).
+ */
+function transfersInMethodCoin(state: PaymentViewState): PaymentViewTransfer[] {
+  const method = state.method;
+  if (method?.rail !== 'crypto') return [];
+  return state.transfers.filter((t) => (t.asset ?? method.asset) === method.asset);
 }
 
 function sum(amounts: readonly string[], decimals: number): bigint {
@@ -386,7 +418,7 @@ export function sentAmount(state: PaymentViewState, registry: ChainRegistry = de
   if (state.received_amount !== null) return state.received_amount;
   const decimals = decimalsOf(state, registry);
   if (decimals === null) return '0';
-  return formatCryptoAmount(sum(state.transfers.map((t) => t.amount), decimals), decimals);
+  return formatCryptoAmount(sum(transfersInMethodCoin(state).map((t) => t.amount), decimals), decimals);
 }
 
 /**
@@ -397,7 +429,7 @@ export function overpaidAmount(state: PaymentViewState, registry: ChainRegistry 
   if (state.status === 'succeeded') return state.overpaid_amount;
   const decimals = decimalsOf(state, registry);
   if (decimals === null || state.method?.rail !== 'crypto') return null;
-  const counted = sum(state.transfers.filter((t) => t.review === null).map((t) => t.amount), decimals);
+  const counted = sum(transfersInMethodCoin(state).filter((t) => t.review === null).map((t) => t.amount), decimals);
   const expected = parseCryptoAmount(state.method.expected_amount, decimals);
   return counted > expected ? formatCryptoAmount(counted - expected, decimals) : null;
 }
@@ -441,7 +473,7 @@ function methodView(state: PaymentViewState, registry: ChainRegistry): PaymentMe
     const card = method.card === null ? null : { processor: method.card.processor, brand: method.card.brand, last4: method.card.last4 };
     return { rail: 'card', asset: null, network: null, amount: null, expected_amount: null, overpaid_amount: null, from_address: null, tx_hash: null, explorer_url: null, card };
   }
-  const first = state.transfers[0] ?? null;
+  const first = transfersInMethodCoin(state)[0] ?? null;
   const hash = first?.tx_hash ?? state.claim?.tx_hash ?? null;
   const hashNetwork = first?.network ?? state.claim?.network ?? method.network;
   return {
@@ -465,10 +497,11 @@ function methodView(state: PaymentViewState, registry: ChainRegistry): PaymentMe
  * null only for a checkout opened before wallets existed (its events name none).
  */
 function settlementView(state: PaymentViewState, registry: ChainRegistry): PaymentSettlementView | null {
-  const first = state.transfers[0];
+  const inCoin = transfersInMethodCoin(state);
+  const first = inCoin[0];
   if (first === undefined || state.method?.rail !== 'crypto') return null;
   const decimals = registry.decimals(state.method.asset);
-  const landed = sum(state.transfers.filter((t) => t.network === first.network).map((t) => t.amount), decimals);
+  const landed = sum(inCoin.filter((t) => t.network === first.network).map((t) => t.amount), decimals);
   return {
     destination: 'wallet',
     asset: state.method.asset,
