@@ -249,6 +249,23 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await page.close();
   });
 
+  it('the business cancels the payment while its quote is on screen: the page closes as a reload would, nothing to pay (audit, 2026-11-28)', async () => {
+    const shop = await newShop('Closing Shop');
+    const payment = await shop.createPayment();
+    const watched = await openPage(pageUrl(payment));
+    const { page } = watched;
+    await page.click('#choose-submit');
+    await visible(page, 'pay');
+    expect((await shop.post(`/payments/${payment.id}/cancel`, {})).status).toBe(200);
+    await visible(page, 'closed'); // on the next poll, not "Choose how to pay"
+    expect(await page.locator('#closed-title').textContent()).toBe('This payment was canceled');
+    expect(await page.locator('#closed-reason').textContent()).toBe('Closing Shop canceled it. Nothing more is expected from you.');
+    expect(await status(page)).toBe('This payment is closed.');
+    await accessible(page, 'closed by the business');
+    noErrors(watched);
+    await page.close();
+  });
+
   it('cancel: the checkout is canceled by the customer and the page goes to the cancel_url', async () => {
     const shop = await newShop();
     const payment = await shop.createPayment({ cancel_url: `${SHOP}/cart` });

@@ -221,6 +221,16 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
     await second.page.close();
   });
 
+  it('a card checkout canceled on the page offers no claim form (claims are for crypto quotes; audit, 2026-11-28)', async () => {
+    const { watched } = await onCardView({ email: 'cy@example.com', country: 'DE' });
+    await watched.page.click('#view-card [data-action="cancel"]');
+    await visible(watched.page, 'canceled');
+    expect(await watched.page.locator('#view-canceled details.claim').isHidden()).toBe(true);
+    expect(await watched.page.locator('#view-canceled [data-action="choose"]').isVisible()).toBe(true); // paying another way stays offered
+    noErrors(watched);
+    await watched.page.close();
+  });
+
   it('refusals next to their field: a country no processor serves (rail_unavailable), no e-mail (email_required), no country (asked before any call)', async () => {
     const shop = await newShop();
     const payment = await shop.createPayment();

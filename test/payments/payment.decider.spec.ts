@@ -76,6 +76,20 @@ describe('payment decider', () => {
     expect(types(review.slice(-2))).toEqual(['PaymentTransferDetected', 'PaymentNeedsReview']);
     expect(types(confirmed(review).slice(-1))).toEqual(['PaymentConfirmationRecorded']);
   });
+  it('under review, a counted transfer that brings all that is due succeeds it (§3 "any | confirmations reach required"); a short one leaves the review (audit, 2026-11-28)', () => {
+    // underpaid, a remainder opened, then a claim on the first quote (needs_review), then the remainder paid in full
+    const after = at(20 * 60_000);
+    const requested = run(underpaid(), { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }, after);
+    const claimed = run(requested, { type: 'RecordClaim', checkoutId: 'chk_1', txHash: HASH2, network: 'ethereum' }, after);
+    expect(claimed.at(-1)!.type).toBe('PaymentClaimed');
+    const HASH3 = '0x' + 'ef'.repeat(32);
+    const paid = confirmed(transfer(claimed, '10', HASH3, 'chk_2'), HASH3, 'chk_2', after);
+    expect(types(paid.slice(-2))).toEqual(['PaymentRemainderPaid', 'PaymentSucceeded']);
+    expect(paid.at(-1)!.data).toMatchObject({ amount_received: 10_000, received_amount: '100', accepted: false });
+    // a short counted transfer under review: no underpaid (the status stays needs_review for the business)
+    const short = confirmed(transfer(claimed, '5', HASH3, 'chk_2'), HASH3, 'chk_2', after);
+    expect(types(short.slice(claimed.length))).toEqual(['PaymentTransferDetected', ...Array(4).fill('PaymentConfirmationRecorded')]);
+  });
   it('claim on a succeeded payment → payment_paid', () => {
     given(confirmed(transfer(base(), '100'))).when({ type: 'RecordClaim', checkoutId: 'chk_1', txHash: HASH2, network: 'ethereum' }).then('payment_paid');
   });

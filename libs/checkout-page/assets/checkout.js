@@ -256,6 +256,9 @@
     if (c.status === 'completed') payment.status = 'succeeded';
     else if (c.status === 'needs_review') payment.status = 'needs_review';
     else if (c.status === 'awaiting_customer' || (c.status === 'expired' && c.crypto && !isZero(c.crypto.received_amount))) payment.status = 'underpaid';
+    // the business canceled the payment, or it expired, under an open checkout: the page closes as it would on a reload
+    else if (c.status === 'failed' && c.failure_code === 'payment_canceled') payment.status = 'canceled';
+    else if (c.status === 'failed' && c.failure_code === 'payment_expired') payment.status = 'failed';
   }
 
   /** @param {string} name @param {unknown} value */
@@ -387,6 +390,16 @@
       if (change) change.hidden = !!checkout.remainder;
     }
     all('[data-claimed]').forEach(function (el) { el.hidden = !claimed; });
+    // claims are for crypto quotes (§3): a canceled card checkout offers none
+    all('details.claim').forEach(function (el) { el.hidden = !!checkout && checkout.rail === 'card'; });
+    if (next === 'closed') {
+      var closedAs = payment.status === 'canceled' ? 'canceled' : 'expired';
+      ['closed-title', 'closed-reason'].forEach(function (id) {
+        var el = $(id);
+        var wording = el && el.getAttribute('data-' + closedAs + '-text');
+        if (el && wording && el.textContent !== wording) el.textContent = wording;
+      });
+    }
     if (next !== view) {
       var focusLost = !document.activeElement || document.activeElement === document.body;
       all('#checkout > section').forEach(function (section) {

@@ -12,6 +12,7 @@ import { ApiEventDraft, ApiEventSource } from './read/event-source';
  * |---|---|
  * | PaymentCreated | payment.created |
  * | status becomes underpaid / needs_review / succeeded / failed / canceled | payment.underpaid / payment.needs_review / payment.succeeded / payment.failed / payment.canceled |
+ * | PaymentUnderpaid while already underpaid (a remainder paid short) | payment.underpaid |
  * | PaymentMetadataUpdated, PaymentMethodSelected, PaymentCardMethodSelected, PaymentTransferDetected, PaymentRemainderRequested, PaymentRemainderPaid (status unchanged) | payment.updated |
  *
  * Confirmation counts, accepted markers and checkout bookkeeping change the status (and give its
@@ -47,6 +48,8 @@ export function paymentEventSource(options: { checkoutBaseUrl: string }): ApiEve
       if (event.type === 'PaymentCreated') return before ? [] : [draft('payment.created')];
       if (!before) return [];
       if (before.status !== after.status && STATUS_EVENT[after.status]) return [draft(STATUS_EVENT[after.status])];
+      // another short transfer (a remainder paid short): the status stays underpaid, amount_received moves
+      if (event.type === 'PaymentUnderpaid') return [draft('payment.underpaid')];
       return UPDATES.has(event.type) ? [draft('payment.updated')] : [];
     },
   };

@@ -109,6 +109,35 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
     expect(done.amount_received).toBe(10_000);
   });
 
+  it('a remainder paid short: payment.underpaid again with the new amount; a claim, then the remainder paid in full: succeeded (audit, 2026-11-28)', async () => {
+    const shop = (await businessWithKey(suite.api, true, 'Short remainders')).client; // its own test clock: the advances here move no other test's
+    const payment = await shop.createPayment();
+    const checkout = await shop.openCheckout(payment);
+    await shop.markSent(checkout.id, 'underpaid'); // 90 of 100 USDC
+    await shop.advance(30);
+    await shop.advance(16 * 60);
+    const remainder = (await shop.postOnce(`/payments/${payment.id}/request-remainder`)).body.data.checkout;
+    await shop.markSent(remainder.id, 'underpaid'); // 9 of the 10 left
+    await shop.advance(30);
+    const short = await shop.payment(payment.id);
+    expect(short).toMatchObject({ status: 'underpaid', amount_received: 9_900 });
+    const underpaidEvents = (await shop.get(`/events?subject_id=${payment.id}&type=payment.underpaid`)).body.data;
+    expect(underpaidEvents.map((e: { data: { amount_received: number } }) => e.data.amount_received)).toEqual([9_900, 9_000]); // newest first
+    const latest = (await shop.get(`/events?subject_id=${payment.id}&limit=1`)).body.data[0];
+    expect(latest.data).toEqual(short); // the last event's data is the payment as GET shows it
+
+    // the first quote, expired, is claimed (needs_review); then what is left arrives on the remainder checkout, still awaiting it
+    expect((await shop.as(null).post(`/checkouts/${checkout.id}/claim`, { tx_hash: '0x' + '5a'.repeat(32) })).status).toBe(200);
+    expect((await shop.payment(payment.id)).status).toBe('needs_review');
+    const rest = (await shop.postOnce(`/payments/${payment.id}/request-remainder`)).body;
+    expect(rest.error?.code ?? null).toBe('payment_not_underpaid'); // under review: the business decides; a remainder checkout already open still takes money
+    await shop.markSent(remainder.id, 'exact'); // the awaiting remainder checkout receives what is still due
+    await shop.advance(60);
+    const done = await shop.payment(payment.id);
+    expect(done).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
+    expect(types(done).slice(-2)).toEqual(['remainder_paid', 'succeeded']);
+  });
+
   it('expired checkout → claim → needs_review with a claimed entry; accept → succeeded counting the quoted amount', async () => {
     const payment = await suite.shop.createPayment();
     const checkout = await suite.shop.openCheckout(payment);

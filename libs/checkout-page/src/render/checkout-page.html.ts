@@ -157,8 +157,8 @@ ${payment.success_url ? `<a class="button primary" id="success-link" href="${att
 </section>
 
 <section id="view-closed" aria-labelledby="closed-title"${show('closed')}>
-<h2 id="closed-title" tabindex="-1">${payment.status === 'canceled' ? 'This payment was canceled' : 'This payment can no longer be paid'}</h2>
-<p>${payment.status === 'canceled' ? `${text(business.name)} canceled it.` : 'It expired before it was paid.'} Nothing more is expected from you.</p>
+<h2 id="closed-title" tabindex="-1" data-canceled-text="This payment was canceled" data-expired-text="This payment can no longer be paid">${payment.status === 'canceled' ? 'This payment was canceled' : 'This payment can no longer be paid'}</h2>
+<p id="closed-reason" data-canceled-text="${attr(`${business.name} canceled it. Nothing more is expected from you.`)}" data-expired-text="It expired before it was paid. Nothing more is expected from you.">${payment.status === 'canceled' ? `${text(business.name)} canceled it.` : 'It expired before it was paid.'} Nothing more is expected from you.</p>
 </section>
 
 <section id="view-card" aria-labelledby="card-title"${show('card')}>

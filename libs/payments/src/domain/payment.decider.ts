@@ -551,7 +551,11 @@ function recordConfirmations(command: RecordConfirmations, state: LivePaymentSta
     events.push({ type: 'PaymentConfirmationRecorded', data: { checkout_id: transfer.checkoutId, tx_hash: command.txHash, current: n, required: command.required } });
   }
   if (events.length === 0 || target < command.required || transfer.review !== null) return events;
-  if (state.status !== 'pending' && state.status !== 'underpaid') return events; // decided otherwise already (review, cancel)
+  // §3 "payment | any | confirmations reach required → succeeded": a payment under review (a claim,
+  // a late or wrong-network transfer) that then receives all it is due on a counted transfer succeeds;
+  // a short one leaves the review to the business. Canceled, failed or succeeded: decided already.
+  const underReview = state.status === 'needs_review';
+  if (state.status !== 'pending' && state.status !== 'underpaid' && !underReview) return events;
   // Another counted transfer is still confirming (a second transfer while confirming, 0009): it decides.
   if (Object.entries(state.transfers).some(([hash, t]) => hash !== command.txHash && t.review === null && (t.required === 0 || t.current < t.required))) return events;
   const received = state.received + transfer.amount;
@@ -562,6 +566,7 @@ function recordConfirmations(command: RecordConfirmations, state: LivePaymentSta
     events.push(succeeded(state, method, received, false, command.transactionFeeMinor ?? 0));
     return events;
   }
+  if (underReview) return events;
   const base = state.quoteEndsAt ?? ctx.now.toISOString();
   events.push({
     type: 'PaymentUnderpaid',
