@@ -42,6 +42,12 @@ describe('payment decider', () => {
     given(underpaid(), at(20 * 60_000)).when({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: false }).then('remainder_unavailable');
     given(base()).when({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }).then('payment_not_underpaid');
   });
+  it('request-remainder once the customer canceled the checkout holding the short quote: available at once (audit, 2026-11-28)', () => {
+    const ended = run(underpaid(), { type: 'RecordCheckoutEnded', checkoutId: 'chk_1', outcome: 'canceled' }, at(120_000));
+    expect(ended.at(-1)).toEqual({ type: 'PaymentCheckoutEnded', data: { checkout_id: 'chk_1', outcome: 'canceled' } });
+    const requested = given(ended, at(120_000)).when({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }).events();
+    expect(requested).toEqual([expect.objectContaining({ type: 'PaymentRemainderRequested', data: expect.objectContaining({ checkout_id: 'chk_2', crypto_amount: '10' }) })]);
+  });
   it('money round-trip: underpaid 90% → remainder exactly what is left; paying it → remainder_paid then succeeded', () => {
     const after = at(20 * 60_000);
     const requested = given(underpaid(), after).when({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }).thenIdempotent();

@@ -628,7 +628,9 @@ function requestRemainder(command: RequestRemainder, state: LivePaymentState, ct
   const method = methodOf(state);
   const left = remaining(method.expected, state.received);
   if (left === 0n) throw new PaymentDomainError('nothing_due', 'Nothing is left to collect.');
-  if (state.quoteEndsAt !== null && ctx.now.getTime() < Date.parse(state.quoteEndsAt)) {
+  // the short transfer's quote is held for the customer to top up, unless its checkout ended (canceled by the customer, failed)
+  const held = state.checkouts[method.checkoutId]?.open ?? true;
+  if (held && state.quoteEndsAt !== null && ctx.now.getTime() < Date.parse(state.quoteEndsAt)) {
     throw new PaymentDomainError('remainder_unavailable', `The quote is still live until ${state.quoteEndsAt}.`, null, state.quoteEndsAt);
   }
   if (!command.hasCheckoutPage) throw new PaymentDomainError('remainder_unavailable', 'No checkout page is left for this payment.');
