@@ -205,16 +205,17 @@ describe('business settings, alert e-mail and referrals over HTTP', () => {
     const to = `alerts+${shop.business.id}@acme.example`;
     await shop.client.patch(`/businesses/${shop.business.id}`, { alert_email: to });
     await confirm(shop.business.id, codeIn(to));
-    const needsReview = async () => {
-      const payment = await shop.client.createPayment();
+    const needsReview = async (fields: Record<string, unknown> = {}) => {
+      const payment = await shop.client.createPayment(fields);
       const checkout = await shop.client.openCheckout(payment);
       expect((await shop.client.as(null).post(`/checkouts/${checkout.id}/cancel`)).status).toBe(200);
       expect((await shop.client.as(null).post(`/checkouts/${checkout.id}/claim`, { tx_hash: '0x' + 'ab'.repeat(32) })).status).toBe(200);
       return payment.id as string;
     };
-    const first = await needsReview();
+    const first = await needsReview({ amount: 5050 });
     const alert = await eventually(() => mail.messages.find((m) => m.to === to && m.subject.includes(first)));
     expect(alert.text).toContain('needs your review');
+    expect(alert.text).toContain(`${first}, 50.50 USD.`); // the currency's own minor digits (minorToDecimal: no float, no assumed 2)
     const db = api.app.get<Database>(DATABASE);
     await eventually(async () => ((await db.query(`SELECT * FROM business_alert_emails WHERE subject_id = $1 AND sent_at IS NOT NULL`, [first])).rows.length === 1 ? true : undefined)); // marked sent after the SMTP answer
 

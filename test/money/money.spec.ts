@@ -1,4 +1,5 @@
 import {
+  minorToDecimal,
   buildBreakdown,
   buildReporting,
   customerFeeFor,
@@ -279,6 +280,17 @@ describe('FIAT and payment amounts', () => {
     expectRefused(() => validateCardPrice(499, 'USD'), 'amount_out_of_range');
     expectRefused(() => validateCardPrice(1_000_001, 'USD'), 'amount_out_of_range');
     expect(refusal(() => validateCardPrice(499, 'USD')).message).toMatch(/5 and 10,000 USD/);
+  });
+});
+
+describe('minorToDecimal (prices in words: e-mails, pages)', () => {
+  it('writes every minor digit of the currency, no float, no assumed two', () => {
+    expect(minorToDecimal(5050, 'USD')).toBe('50.50');
+    expect(minorToDecimal(5, 'EUR')).toBe('0.05');
+    expect(minorToDecimal(5000, 'JPY')).toBe('5000');
+    expect(minorToDecimal(-1999, 'GBP')).toBe('-19.99');
+    expect(minorToDecimal(100_000_000, 'USD')).toBe('1000000.00');
+    expect(() => minorToDecimal(1, 'XXX')).toThrow(expect.objectContaining({ code: 'unsupported_currency' }));
   });
 });
 

@@ -96,6 +96,24 @@ describe('payment decider', () => {
     const short = confirmed(transfer(claimed, '5', HASH3, 'chk_2'), HASH3, 'chk_2', after);
     expect(types(short.slice(claimed.length))).toEqual(['PaymentTransferDetected', ...Array(4).fill('PaymentConfirmationRecorded')]);
   });
+  it('accept counts reviewed transfers in the payment\'s coin only: an ETH transfer to a superseded quote is not added as USDC units (review, 2026-11-28)', () => {
+    // an ETH quote, then the USDC quote that sets it aside (the method); 90 USDC arrive (underpaid), then ETH to the old quote
+    const created = run([], { type: 'CreatePayment', paymentId: 'pmt_1', amount: 10_000, currency: 'USD', feePayer: 'business', feeRateBps: 100, linkId: null, expiresAt: '2025-01-02T00:00:00.000Z' });
+    const eth = run(created, { type: 'SelectMethod', checkoutId: 'chk_e', rail: 'crypto', asset: 'ETH', network: 'ethereum', rateMinorPerCoin: 300_000, quoteEndsAt: '2025-01-01T00:15:00.000Z' });
+    const usdc = run(eth, { type: 'SelectMethod', checkoutId: 'chk_1', rail: 'crypto', asset: 'USDC', network: 'ethereum', rateMinorPerCoin: 100, quoteEndsAt: '2025-01-01T00:15:00.000Z' });
+    const short = confirmed(transfer(usdc, '90'), HASH, 'chk_1', at(60_000));
+    expect(short.at(-1)!.type).toBe('PaymentUnderpaid');
+    const reviewed = run(short, { type: 'RecordTransfer', checkoutId: 'chk_e', txHash: HASH2, network: 'ethereum', amount: '0.033333333333333334', review: null }, at(60_000));
+    expect(reviewed.slice(short.length)).toEqual([
+      expect.objectContaining({ type: 'PaymentTransferDetected', data: expect.objectContaining({ amount: '0.033333333333333334', review: 'superseded_quote' }) }),
+      expect.objectContaining({ type: 'PaymentNeedsReview' }),
+    ]);
+    const accepted = given(reviewed, at(60_000)).when({ type: 'AcceptPayment' }).events();
+    expect(accepted).toEqual([
+      { type: 'PaymentAccepted', data: { counted_amount: '90' } },
+      expect.objectContaining({ type: 'PaymentSucceeded', data: expect.objectContaining({ amount_received: 9_000, received_amount: '90', overpaid_amount: null }) }),
+    ]);
+  });
   it('claim on a succeeded payment → payment_paid', () => {
     given(confirmed(transfer(base(), '100'))).when({ type: 'RecordClaim', checkoutId: 'chk_1', txHash: HASH2, network: 'ethereum' }).then('payment_paid');
   });

@@ -4,6 +4,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeF
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import type { PGlite } from '@electric-sql/pglite';
 import { Database, IsolationLevel, Row, Sql, beginStatement } from './database';
 
@@ -74,6 +75,19 @@ async function run<R extends object>(pglite: PGlite, text: string, params?: unkn
 const EMBEDDED_SETTINGS = ['-c', 'shared_buffers=16MB'];
 
 /**
+ * PostgreSQL's WebAssembly is compiled by V8's baseline compiler (Liftoff) only, never tiered up
+ * to the optimizing one (TurboFan): tiering up PGlite's ~10 MB module kept ~60–90 MB of compiled
+ * code and compiler memory resident for the life of the process (idle RSS of the embedded app
+ * 293–316 MB against 211 MB), for no throughput measured (bench:payments embedded 224/240 against
+ * 224/224 payments per 10 s, alternated; docs/benchmarks.md, issue 10 point 6). V8 reads the flag
+ * when it compiles a module: set before PGlite's is compiled, it applies to it (and to any
+ * WebAssembly this process compiles later; the service has none other).
+ */
+function baselineWasmOnly(): void {
+  setFlagsFromString('--liftoff-only');
+}
+
+/**
  * Creates a new embedded database as a copy of a freshly initialised one (a template in the
  * system's temp folder, one per PGlite version and settings), made once in a short-lived child
  * process. PostgreSQL's initdb in WebAssembly holds ~700 MB of buffers that the service would
@@ -122,6 +136,7 @@ export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
   try {
     const pgDir = join(dir, 'pg');
     if (!existsSync(join(pgDir, 'PG_VERSION'))) await createDatabase(pgDir);
+    baselineWasmOnly();
     const { PGlite } = await import('@electric-sql/pglite');
     // pg_trgm (the search index's trigrams, decision 0031) is an extension PGlite loads when told to, on every open
     const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');

@@ -30,6 +30,17 @@ export function fiatExponent(currency: string): number {
 }
 
 /**
+ * Minor units as a decimal string with the currency's every minor digit, no float: 2550 USD →
+ * "25.50", 5000 JPY → "5000", 1234 KWD → "1.234". Throws `unsupported_currency` for another code.
+ */
+export function minorToDecimal(minor: number, currency: string): string {
+  const exponent = fiatExponent(currency);
+  const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
+  const decimal = exponent === 0 ? digits : `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+  return minor < 0 ? `-${decimal}` : decimal;
+}
+
+/**
  * Limits (spec §8), written in MAJOR units of the payment's own currency.
  *
  * The spec states them in dollars. Rule for the other currencies: the same numbers in major

@@ -131,6 +131,22 @@ describe('view reducers', () => {
     expect(paymentView(foldPaymentView(log.filter((e) => e.stream === 'payment-pmt_1'))!, { checkoutBaseUrl: CHECKOUT_BASE })).toEqual(view);
   });
 
+  it('folded from the payment stream alone, events stored before addresses were recorded still read a superseded quote\'s transfer in its coin (review, 2026-11-28)', () => {
+    const w = new World();
+    w.at(0).create('pmt_1');
+    w.at(MIN).open('chk_1', 'pmt_1', { asset: 'USDC', network: 'ethereum', rate: 100 });
+    w.at(MIN + 1000).open('chk_2', 'pmt_1', { asset: 'ETH', network: 'ethereum', rate: 300_000, replaces: 'chk_1' });
+    w.at(2 * MIN).send('chk_1', 'exact', hash(1));
+    w.at(2 * MIN + 1000).send('chk_2', 'exact', hash(2));
+    // the payment stream as an older version wrote it: PaymentMethodSelected without address, wallet or country
+    const old = w
+      .recorded()
+      .filter((e) => e.stream === 'payment-pmt_1')
+      .map((e) => (e.type === 'PaymentMethodSelected' ? { ...e, data: Object.fromEntries(Object.entries(e.data as object).filter(([k]) => !['address', 'wallet_id', 'address_index', 'country'].includes(k))) } : e));
+    const view = paymentView(foldPaymentView(old)!, { checkoutBaseUrl: CHECKOUT_BASE });
+    expect(view).toMatchObject({ status: 'needs_review', method: { asset: 'USDC', amount: '100' }, settlement: { asset: 'USDC', amount: '100', address: null } });
+  });
+
   it('payment url and failure messages', () => {
     const state = foldPaymentView(paymentEvents(world().recorded()))!;
     expect(paymentUrl(state, 'https://pay.example.test/c///')).toBe('https://pay.example.test/c/code_pmt_1');

@@ -2,6 +2,7 @@ import { Database } from '@lib/database';
 import { EventStore, RecordedEvent, StreamCategory, readStreamOrEmpty } from '@lib/eventstore';
 import { Reactor } from '@lib/projections';
 import { renderMail } from '@lib/mail';
+import { minorToDecimal } from '@lib/money';
 import { BusinessMail, BusinessMailMessage } from '../business-mail';
 import { businessDecider } from '../business.decider';
 import { foldWith } from '@lib/domain';
@@ -65,7 +66,7 @@ export class BusinessAlertsReactor implements Reactor {
     const business = foldWith(businessDecider, await readStreamOrEmpty(this.store, BUSINESS_STREAM.stream(created.business_id)));
     if (business.status === 'none' || !business.settings.email_alerts || business.alertEmail === null) return;
     const reason = event.type === 'PaymentClaimed' ? 'claimed' : String((event.data as { reason?: unknown }).reason ?? 'review');
-    const amount = typeof created.amount === 'number' && created.currency ? `${(created.amount / 100).toFixed(2)} ${created.currency}` : null;
+    const amount = typeof created.amount === 'number' && created.currency ? amountText(created.amount, created.currency) : null;
     await this.sendOnce(event.id, business.id, 'payment.needs_review', paymentId, {
       to: business.alertEmail,
       ...renderMail({
@@ -91,5 +92,14 @@ export class BusinessAlertsReactor implements Reactor {
     if (claimed.rows.length === 0) return; // sent before
     await this.mail.send({ ...message, to: claimed.rows[0].recipient });
     await this.db.query(`UPDATE business_alert_emails SET sent_at = now() WHERE id = $1`, [id], 'business_alerts_sent');
+  }
+}
+
+/** A price in the e-mail: its currency's own minor digits (¥5000 is "5000 JPY", $25.50 "25.50 USD"); a code we do not price, as minor units. */
+function amountText(minor: number, currency: string): string {
+  try {
+    return `${minorToDecimal(minor, currency)} ${currency}`;
+  } catch {
+    return `${minor} ${currency} (minor units)`;
   }
 }

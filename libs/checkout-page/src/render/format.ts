@@ -1,4 +1,4 @@
-import { fiatExponent } from '@lib/money';
+import { fiatExponent, minorToDecimal } from '@lib/money';
 
 /**
  * A price in minor units as people read it ("$100.00", "€1,234.50"), without a float: the
@@ -12,11 +12,8 @@ export function formatMoney(minor: number, currency: string, locale = 'en'): str
   } catch {
     return `${minor} ${currency} (minor units)`;
   }
-  const negative = minor < 0;
-  const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
-  const decimal = exponent === 0 ? digits : `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
   const format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format as (value: string) => string;
-  return format(`${negative ? '-' : ''}${decimal}`);
+  return format(minorToDecimal(minor, currency));
 }
 
 /** A timestamp as "27 Nov 2025, 14:05 UTC" (receipts: the service's own time zone, said). */

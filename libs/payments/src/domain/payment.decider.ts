@@ -667,9 +667,11 @@ function accept(command: AcceptPayment, state: LivePaymentState): PaymentEvent[]
     return [{ type: 'PaymentAccepted', data: { counted_amount: fiatDecimal(charged, state.currency) } }, cardSucceeded(state, charged, true)];
   }
   const method = methodOf(state);
-  // An accepted claim counts the full quoted amount; otherwise what arrived (on any network) counts.
+  // An accepted claim counts the full quoted amount; otherwise what arrived (on any network) counts, in
+  // the method's coin only: a transfer to a superseded quote in another coin is settled by hand, never
+  // added as this coin's units (audit, 2026-11-28)
   const arrived = Object.values(state.transfers)
-    .filter((t) => t.review !== null)
+    .filter((t) => t.review !== null && (state.quotes[t.checkoutId]?.method.asset ?? method.asset) === method.asset)
     .reduce((sum, t) => sum + t.amount, state.received);
   const counted = state.claimTxHash !== null && arrived < method.expected ? method.expected : arrived;
   return [

@@ -256,7 +256,13 @@ function created(d: PaymentCreatedData, at: string): PaymentViewState {
 
 /** A checkout of this payment opened: its address (settlement) and country (the payment's country). */
 function checkoutOpened(state: PaymentViewState, d: CheckoutOpenedData | CardCheckoutOpenedData): PaymentViewState {
-  if (d.payment_id !== state.id || state.checkouts.some((c) => c.id === d.checkout_id)) return state;
+  if (d.payment_id !== state.id) return state;
+  const known = state.checkouts.find((c) => c.id === d.checkout_id);
+  // known from the payment's own PaymentMethodSelected of a version that named no address: the checkout's event fills it in
+  if (known && known.address === null && d.rail !== 'card') {
+    return { ...state, checkouts: state.checkouts.map((c) => (c === known ? { ...c, address: d.address, wallet_id: d.wallet_id ?? null, country: c.country ?? d.country ?? null, remainder: d.remainder, asset: d.asset } : c)) };
+  }
+  if (known) return state;
   const checkout: PaymentViewCheckout =
     d.rail === 'card'
       ? { id: d.checkout_id, address: null, wallet_id: null, country: d.country ?? null, remainder: false, asset: null }
@@ -276,10 +282,11 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
     case 'PaymentMethodSelected': {
       const d = e.data;
       let checkouts = state.checkouts;
-      // the payment's own stream names the checkout's address and country (so a view folded from
-      // the payment stream alone, as the webhook outbox does, has them too)
-      if (d.address !== undefined && !checkouts.some((c) => c.id === d.checkout_id)) {
-        checkouts = [...checkouts, { id: d.checkout_id, address: d.address, wallet_id: d.wallet_id ?? null, country: d.country ?? null, remainder: false, asset: d.asset }];
+      // the payment's own stream names the checkout's coin, address and country (so a view folded from
+      // the payment stream alone, as the webhook outbox does, has them too; events stored before
+      // addresses were recorded name the coin only)
+      if (!checkouts.some((c) => c.id === d.checkout_id)) {
+        checkouts = [...checkouts, { id: d.checkout_id, address: d.address ?? null, wallet_id: d.wallet_id ?? null, country: d.country ?? null, remainder: false, asset: d.asset }];
       } else if (checkouts.some((c) => c.id === d.checkout_id && c.asset == null)) {
         checkouts = checkouts.map((c) => (c.id === d.checkout_id ? { ...c, asset: d.asset } : c));
       }

@@ -236,7 +236,7 @@ function transferRows(s: PaymentViewState) {
     checkout_id: t.checkout_id,
     seq,
     network: t.network,
-    asset: s.method?.rail === 'crypto' ? s.method.asset : null,
+    asset: t.asset ?? (s.method?.rail === 'crypto' ? s.method.asset : null), // the coin of the quote it paid
     amount: t.amount,
     review: t.review,
     from_address: t.from_address,
