@@ -149,6 +149,21 @@ export class World {
   }
 }
 
+/**
+ * A USDC quote, then an ETH quote that sets it aside; the customer pays the USDC one (it becomes
+ * the method again: nothing had arrived), then the ETH one too (under review, `superseded_quote`,
+ * written in ETH's 18 decimals): the audit's sequence of 2026-11-28.
+ */
+export function paidTwoQuotesInTwoCoins(): World {
+  const w = new World();
+  w.at(0).create('pmt_1');
+  w.at(MIN).open('chk_1', 'pmt_1', { asset: 'USDC', network: 'ethereum', rate: 100 });
+  w.at(MIN + 1000).open('chk_2', 'pmt_1', { asset: 'ETH', network: 'ethereum', rate: 300_000, replaces: 'chk_1' });
+  w.at(2 * MIN).send('chk_1', 'exact', hash(1));
+  w.at(2 * MIN + 1000).send('chk_2', 'exact', hash(2));
+  return w;
+}
+
 export function recordedLog(h: Harness, wallStart: Date = WALL0): RecordedEvent[] {
   const revisions = new Map<string, number>();
   return h.log.map(({ stream, stored }, i) => {

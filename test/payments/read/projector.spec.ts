@@ -15,7 +15,7 @@ import {
 } from '../../../libs/payments/src/read';
 import { STORE_KINDS, storePerSuite } from '../../support/fixtures';
 import { TestDatabase, createTestDatabase } from '../../support/postgres';
-import { BIZ_A, CHECKOUT_BASE, MIN, World, businessCreated, hash, recordedLog, scenarios } from './fixtures';
+import { BIZ_A, CHECKOUT_BASE, businessCreated, paidTwoQuotesInTwoCoins, recordedLog, scenarios } from './fixtures';
 import { committedHead } from '../../support/log-head';
 
 /**
@@ -86,12 +86,7 @@ describe('payments projector on PostgreSQL', () => {
   });
 
   it('labels each transfer with the coin of the quote it paid (a superseded quote in another coin; review, 2026-11-28)', async () => {
-    const w = new World();
-    w.at(0).create('pmt_1');
-    w.at(MIN).open('chk_1', 'pmt_1', { asset: 'USDC', network: 'ethereum', rate: 100 });
-    w.at(MIN + 1000).open('chk_2', 'pmt_1', { asset: 'ETH', network: 'ethereum', rate: 300_000, replaces: 'chk_1' });
-    w.at(2 * MIN).send('chk_1', 'exact', hash(1));
-    w.at(2 * MIN + 1000).send('chk_2', 'exact', hash(2));
+    const w = paidTwoQuotesInTwoCoins();
     const rows = await projectInSchema(db, 'coins', w.recorded(), [3]);
     expect((rows.payment_transfers as { checkout_id: string; asset: string; amount: string }[]).map((t) => [t.checkout_id, t.asset, t.amount]).sort()).toEqual([
       ['chk_1', 'USDC', '100'],

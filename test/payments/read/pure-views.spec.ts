@@ -9,7 +9,7 @@ import {
   paymentUrl,
   paymentView,
 } from '../../../libs/payments/src/read';
-import { CHECKOUT_BASE, MIN, SENDER, World, hash } from './fixtures';
+import { CHECKOUT_BASE, MIN, SENDER, World, hash, paidTwoQuotesInTwoCoins } from './fixtures';
 
 /**
  * The pure parts of the read side: payment URIs per chain family (BIP-21, EIP-681 native and
@@ -115,12 +115,7 @@ describe('view reducers', () => {
   it('a transfer to a superseded quote in another coin is read in its own coin, never in the current quote\'s (audit, 2026-11-28)', () => {
     // USDC quote, then an ETH quote that supersedes it; the customer pays the USDC one (it becomes
     // the method again), then the ETH one too: 18 decimals of ETH must not be parsed as USDC's 6
-    const w = new World();
-    w.at(0).create('pmt_1');
-    w.at(MIN).open('chk_1', 'pmt_1', { asset: 'USDC', network: 'ethereum', rate: 100 });
-    w.at(MIN + 1000).open('chk_2', 'pmt_1', { asset: 'ETH', network: 'ethereum', rate: 300_000, replaces: 'chk_1' });
-    w.at(2 * MIN).send('chk_1', 'exact', hash(1));
-    w.at(2 * MIN + 1000).send('chk_2', 'exact', hash(2));
+    const w = paidTwoQuotesInTwoCoins();
     const log = w.recorded();
     const detected = log.filter((e) => e.type === 'PaymentTransferDetected').map((e) => e.data as { amount: string; review: string | null });
     expect(detected).toEqual([expect.objectContaining({ amount: '100', review: null }), expect.objectContaining({ amount: '0.033333333333333334', review: 'superseded_quote' })]);
@@ -132,12 +127,7 @@ describe('view reducers', () => {
   });
 
   it('folded from the payment stream alone, events stored before addresses were recorded still read a superseded quote\'s transfer in its coin (review, 2026-11-28)', () => {
-    const w = new World();
-    w.at(0).create('pmt_1');
-    w.at(MIN).open('chk_1', 'pmt_1', { asset: 'USDC', network: 'ethereum', rate: 100 });
-    w.at(MIN + 1000).open('chk_2', 'pmt_1', { asset: 'ETH', network: 'ethereum', rate: 300_000, replaces: 'chk_1' });
-    w.at(2 * MIN).send('chk_1', 'exact', hash(1));
-    w.at(2 * MIN + 1000).send('chk_2', 'exact', hash(2));
+    const w = paidTwoQuotesInTwoCoins();
     // the payment stream as an older version wrote it: PaymentMethodSelected without address, wallet or country
     const old = w
       .recorded()
