@@ -194,6 +194,18 @@ describe('checkout page routes (GET /checkout/<code>, outside /api/v1)', () => {
     expect(page.body).toContain('href="https://shop.example/"'); // back_url: the business's website
   });
 
+  it('a receipt where nothing arrived says what was quoted, not "Paid in" (a claim under review; audit, 2026-11-28)', async () => {
+    const shop = suite.shop.client;
+    const payment = await shop.createPayment();
+    const checkout = await shop.openCheckout(payment);
+    expect((await shop.as(null).post(`/checkouts/${checkout.id}/cancel`)).status).toBe(200);
+    expect((await shop.as(null).post(`/checkouts/${checkout.id}/claim`, { tx_hash: '0x' + '7c'.repeat(32) })).status).toBe(200);
+    const page = await get(suite.api, `${pathOf(payment.url)}/receipt`);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatch(/<dt>Quoted<\/dt><dd>100 USDC on Ethereum<\/dd>/);
+    expect(page.body).not.toMatch(/Paid in|<dt>Received<\/dt>/);
+  });
+
   describe('a payment link’s page (decision 0030)', () => {
     const newLink = async (fields: Record<string, unknown> = {}) => {
       const answer = await suite.shop.client.post('/links', { name: 'Blue mug', description: HOSTILE, amount: 2_500, currency: 'USD', ...fields });

@@ -28,7 +28,8 @@ export function receiptHtml(receipt: ReceiptView, code: string, paths: PagePaths
     ...(receipt.breakdown.processing_fee !== null ? ([['Processing fee', formatMoney(receipt.breakdown.processing_fee, receipt.currency)]] as [string, string][]) : []),
     ['Total', formatMoney(receipt.breakdown.total, receipt.currency)],
     ...(receipt.rail === 'card' ? ([['Paid by', 'Card']] as [string, string][]) : []),
-    ...(receipt.crypto ? ([['Paid in', `${receipt.crypto.amount} ${receipt.crypto.asset} on ${network(receipt.crypto.network)}`]] as [string, string][]) : []),
+    // the quote: "Paid in" once something arrived (or the payment succeeded), "Quoted" while nothing did (a claim under review, a canceled payment)
+    ...(receipt.crypto ? ([[receipt.received_amount !== null || receipt.paid_at !== null ? 'Paid in' : 'Quoted', `${receipt.crypto.amount} ${receipt.crypto.asset} on ${network(receipt.crypto.network)}`]] as [string, string][]) : []),
     ...(receipt.received_amount !== null && receipt.crypto ? ([['Received', `${receipt.received_amount} ${receipt.crypto.asset}`]] as [string, string][]) : []),
     ...(receipt.overpaid_amount !== null && receipt.crypto ? ([['Overpaid', `${receipt.overpaid_amount} ${receipt.crypto.asset}`]] as [string, string][]) : []),
     ...(receipt.reference ? ([['Reference', receipt.reference]] as [string, string][]) : []),
