@@ -133,7 +133,8 @@ describe('card checkouts over HTTP (simulated processors)', () => {
 
     const confirmed = await suite.shop.as(null).post(`/checkouts/${opened.id}/card-attempts/${returnUrl.searchParams.get('attempt')}/confirm`);
     expect(confirmed.status).toBe(200);
-    expect(confirmed.body.data).toMatchObject({ status: 'completed', card: { brand: 'visa', last4: '4242', decline_code: null, retryable: false } });
+    // the card object names the route that paid, as its attempt does (was the next route's: route 2, simulated_b; audit, 2026-11-28)
+    expect(confirmed.body.data).toMatchObject({ status: 'completed', card: { route: 1, routes: 2, processor: 'simulated_a', brand: 'visa', last4: '4242', decline_code: null, retryable: false } });
     expect(confirmed.body.data.card.attempt).toMatchObject({ status: 'succeeded', secure_url: null });
     expect(confirmed.body.data.expires_at).toBeNull();
 

@@ -344,11 +344,12 @@ function withAttempt(card: CardViewState, id: string, change: Partial<CardAttemp
   return card.attempts.map((a) => (a.id === id ? { ...a, ...change } : a));
 }
 
-/** The card object (decision 0026): the route of the next or current attempt, the latest attempt, and whether another attempt can start. */
+/** The card object (decision 0026): the route of the next or current attempt (once one went through, that one's), the latest attempt, and whether another attempt can start. */
 export function cardView(state: CheckoutViewState, card: CardViewState): CheckoutCardView {
   const last = card.attempts[card.attempts.length - 1] ?? null;
   const pending = last !== null && last.status === 'pending' ? last : null;
-  const route = pending ? pending.route : Math.min(card.attempts.length + 1, card.routes.length);
+  const current = pending ?? (last?.status === 'succeeded' ? last : null);
+  const route = current ? current.route : Math.min(card.attempts.length + 1, card.routes.length);
   const waiting = state.status === 'open' || state.status === 'awaiting_customer' || (state.status === 'failed' && card.failed_by_attempt);
   const retryable = waiting && pending === null && !(last?.status === 'declined' && !last.retryable) && card.attempts.length < card.routes.length;
   return {
