@@ -78,10 +78,11 @@ const EMBEDDED_SETTINGS = ['-c', 'shared_buffers=16MB'];
  * PostgreSQL's WebAssembly is compiled by V8's baseline compiler (Liftoff) only, never tiered up
  * to the optimizing one (TurboFan): tiering up PGlite's ~10 MB module kept ~60–90 MB of compiled
  * code and compiler memory resident for the life of the process (idle RSS of the embedded app
- * 293–316 MB against 211 MB), for no throughput measured (bench:payments embedded 224/240 against
- * 224/224 payments per 10 s, alternated; docs/benchmarks.md, issue 10 point 6). V8 reads the flag
- * when it compiles a module: set before PGlite's is compiled, it applies to it (and to any
- * WebAssembly this process compiles later; the service has none other).
+ * 293–316 MB against 211 MB on Node 20, 318 against 219 MB on Node 24), for no throughput
+ * measured (docs/benchmarks.md, issue 10 point 6). The start scripts pass `--liftoff-only` to
+ * node, which every Node version honours; set here as well, it also reaches the processes that
+ * open a store without those scripts (the CLI, the tests) where V8 still takes the flag after
+ * start-up: Node 20 does, Node 24 ignores it (its processes then tier up as before).
  */
 function baselineWasmOnly(): void {
   setFlagsFromString('--liftoff-only');
