@@ -141,7 +141,7 @@ describe('accounts and sessions over HTTP', () => {
 
   it('signs in and out: challenge required, invalid_credentials the same for an unknown e-mail, sessions listed with the current one marked, current_session, revocation', async () => {
     const first = browser();
-    const { email, session: signupSession } = await signUp(app, first);
+    const { email, session: signupSession, businessId } = await signUp(app, first);
     const noChallenge = await browser().post('/sessions', { email, password: PASSWORD });
     expect([noChallenge.status, noChallenge.body.error.code, noChallenge.body.error.field]).toEqual([400, 'challenge_failed', 'Service-Challenge']);
     const failed = await browser().post('/sessions', { email, password: PASSWORD }, { 'service-challenge': 'fail' });
@@ -177,6 +177,10 @@ describe('accounts and sessions over HTTP', () => {
     expect([out.status, out.body.data.id]).toEqual([200, signedIn.body.data.id]);
     expect(second.jar.has('session')).toBe(false);
     expect(second.jar.has('device')).toBe(true);
+    // a signed-out dashboard asking for its business is told to sign in, not to send an API key (audit, 2026-11-28)
+    const after = await second.forBusiness(businessId).get('/business');
+    expect([after.status, after.body.error.code]).toEqual([401, 'unauthenticated']);
+    expect(after.body.error.message).toMatch(/^Not signed in: sign in again/);
   });
 
   it('16 concurrent sign-ins of one person all succeed with 16 sessions, each one append at any revision, no concurrency conflict (issue #14; decision 0034)', async () => {

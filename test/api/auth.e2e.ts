@@ -91,7 +91,9 @@ describe('authentication and keys (spec §5)', () => {
   });
 
   it('refuses a business header naming a business the key cannot act for (403 business_forbidden)', async () => {
-    expectError(await call('GET', '/business', suite.live.secret_key, { 'service-business': suite.other.business.id }), 403, 'business_forbidden');
+    const foreign = await call('GET', '/business', suite.live.secret_key, { 'service-business': suite.other.business.id });
+    expectError(foreign, 403, 'business_forbidden');
+    expect(foreign.body.error.field).toBe('Service-Business'); // as the session's refusals spell it
     expectError(await call('GET', '/business', suite.live.secret_key, { 'service-business': 'biz_nope' }), 403, 'business_forbidden');
     expect((await call('GET', '/business', suite.live.secret_key, { 'service-business': suite.live.business.id })).status).toBe(200);
   });

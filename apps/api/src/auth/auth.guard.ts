@@ -63,7 +63,7 @@ export class AuthGuard implements CanActivate {
 
     const named = request.headers[BUSINESS_HEADER];
     if (named !== undefined && named !== found.business.id) {
-      throw new ApiError('business_forbidden', 'With an API key, leave out the Service-Business header: the key names its business.', BUSINESS_HEADER);
+      throw new ApiError('business_forbidden', 'With an API key, leave out the Service-Business header: the key names its business.', 'Service-Business');
     }
     const permission = meta<{ resource: Resource; access: Access }>(PERMISSION);
     if (found.key.type === 'restricted' && !isPublic) {
@@ -83,7 +83,12 @@ export class AuthGuard implements CanActivate {
   private async bySession(request: FastifyRequest, accountRoute: boolean): Promise<boolean> {
     const token = this.cookies.read(request, 'session');
     if (token === null || !this.sessions) {
-      throw new ApiError('unauthenticated', accountRoute ? 'Sign in first: this route needs a dashboard session.' : 'No API key: send Authorization: Bearer <secret key>.', null, CHALLENGE);
+      const message = accountRoute
+        ? 'Sign in first: this route needs a dashboard session.'
+        : request.headers[BUSINESS_HEADER] !== undefined
+          ? 'Not signed in: sign in again (a dashboard session with the Service-Business header), or send Authorization: Bearer <secret key>.'
+          : 'No API key: send Authorization: Bearer <secret key>.';
+      throw new ApiError('unauthenticated', message, null, CHALLENGE);
     }
     this.assertSameSite(request);
     const live = await this.sessions.session(token);
