@@ -96,6 +96,13 @@ describe('payment decider', () => {
     const short = confirmed(transfer(claimed, '5', HASH3, 'chk_2'), HASH3, 'chk_2', after);
     expect(types(short.slice(claimed.length))).toEqual(['PaymentTransferDetected', ...Array(4).fill('PaymentConfirmationRecorded')]);
   });
+  it('under review for money that arrived (a wrong-network transfer), a full counted transfer does not succeed it: the business decides (audit, 2026-11-28)', () => {
+    const review = transfer(base(), '100', HASH, 'chk_1', 'wrong_network');
+    const HASH3 = '0x' + 'ef'.repeat(32);
+    const paid = confirmed(transfer(review, '100', HASH3), HASH3);
+    expect(types(paid.slice(review.length))).toEqual(['PaymentTransferDetected', ...Array(4).fill('PaymentConfirmationRecorded')]);
+    expect(paid.reduce(evolvePayment, initialPaymentState)).toMatchObject({ status: 'needs_review' });
+  });
   it('accept counts reviewed transfers in the payment\'s coin only: an ETH transfer to a superseded quote is not added as USDC units (review, 2026-11-28)', () => {
     // an ETH quote, then the USDC quote that sets it aside (the method); 90 USDC arrive (underpaid), then ETH to the old quote
     const created = run([], { type: 'CreatePayment', paymentId: 'pmt_1', amount: 10_000, currency: 'USD', feePayer: 'business', feeRateBps: 100, linkId: null, expiresAt: '2025-01-02T00:00:00.000Z' });

@@ -370,7 +370,7 @@ export interface paths {
         put?: never;
         /**
          * Start a card attempt on the checkout’s current route (the processor’s secure page)
-         * @description Card checkouts only. The processor of the checkout’s `card.route` creates its secure page: the checkout becomes `awaiting_customer` with `card.attempt` pending and its `secure_url`; the processor sends the customer back to the checkout page (`?s=<checkout>&attempt=<attempt>`), which then calls confirm. A checkout that failed on a decline or a timeout takes its next attempt on the next route. 503 `upstream_unavailable`: the processor cannot be reached; nothing was started, retry with the same Idempotency-Key.
+         * @description Card checkouts only. The processor of the checkout’s `card.route` creates its secure page: the checkout becomes `awaiting_customer` with `card.attempt` pending and its `secure_url`; the processor sends the customer back to the checkout page (`?s=<checkout>&attempt=<attempt>`), which then calls confirm. A checkout that failed on a decline or a timeout takes its next attempt on the next route. While a crypto transfer to the payment is on its way: 409 `payment_in_flight` (it decides the payment). 503 `upstream_unavailable`: the processor cannot be reached; nothing was started, retry with the same Idempotency-Key.
          *
          *     Public: no credentials needed (a key sent anyway must be valid).
          */
@@ -6560,6 +6560,7 @@ export interface operations {
              *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
              *     - `wrong_rail`
              *     - `checkout_not_awaiting`
+             *     - `payment_in_flight`
              *     - `stale_route`
              *     - `route_in_progress`
              *     - `checkout_not_retryable`

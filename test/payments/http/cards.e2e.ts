@@ -106,6 +106,18 @@ describe('card checkouts over HTTP (simulated processors)', () => {
     expect(noCountry.body.error).toMatchObject({ code: 'invalid_request', field: 'country' });
   });
 
+  it('no card attempt while a crypto transfer to the payment is on its way: 409 payment_in_flight, nothing started (audit, 2026-11-28)', async () => {
+    const payment = await suite.shop.createPayment();
+    const crypto = await suite.shop.openCheckout(payment);
+    const card = await openCard(suite.shop, payment); // the crypto quote stays watched
+    expect((await suite.shop.markSent(crypto.id, 'exact')).status).toBe('confirming');
+    const refused = await suite.shop.as(null).postOnce(`/checkouts/${card.id}/card-attempts`, {});
+    expect([refused.status, refused.body.error.code]).toEqual([409, 'payment_in_flight']);
+    expect((await suite.shop.as(null).get(`/checkouts/${card.id}`)).body.data.card.attempt).toBeNull();
+    await suite.shop.advance(60);
+    expect(await suite.shop.payment(payment.id)).toMatchObject({ status: 'succeeded', method: { rail: 'crypto' } });
+  });
+
   it('success end to end: attempt → secure page → redirect to the checkout page → confirm → completed; payment succeeded; card receipt', async () => {
     const payment = await suite.shop.createPayment();
     const opened = await openCard(suite.shop, payment);

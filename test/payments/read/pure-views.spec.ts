@@ -137,6 +137,21 @@ describe('view reducers', () => {
     expect(view).toMatchObject({ status: 'needs_review', method: { asset: 'USDC', amount: '100' }, settlement: { asset: 'USDC', amount: '100', address: null } });
   });
 
+  it('money detected after the payment succeeded (accepted short, then topped up) is in the timeline, never in the method or the settlement (audit, 2026-11-28)', () => {
+    const w = new World();
+    w.at(0).create('pmt_1');
+    w.at(MIN).open('chk_1', 'pmt_1');
+    w.at(2 * MIN).send('chk_1', 'underpaid', hash(1));
+    w.at(3 * MIN).confirm('chk_1', hash(1));
+    w.at(4 * MIN).payment('pmt_1', { type: 'AcceptPayment' });
+    const accepted = paymentView(foldPaymentView(w.recorded().filter((e) => e.stream === 'payment-pmt_1'))!, { checkoutBaseUrl: CHECKOUT_BASE });
+    expect(accepted).toMatchObject({ status: 'succeeded', amount_received: 9_000, method: { amount: '90' }, settlement: { amount: '90', tx_hash: hash(1) } });
+    w.at(5 * MIN).send('chk_1', 'exact', hash(2)); // the checkout still awaited the rest
+    const later = paymentView(foldPaymentView(w.recorded().filter((e) => e.stream === 'payment-pmt_1'))!, { checkoutBaseUrl: CHECKOUT_BASE });
+    expect(later).toMatchObject({ status: 'succeeded', amount_received: 9_000, method: { amount: '90', tx_hash: hash(1) }, settlement: { amount: '90', tx_hash: hash(1) } });
+    expect(later.events.at(-1)).toMatchObject({ type: 'detected', data: { tx_hash: hash(2) } });
+  });
+
   it('payment url and failure messages', () => {
     const state = foldPaymentView(paymentEvents(world().recorded()))!;
     expect(paymentUrl(state, 'https://pay.example.test/c///')).toBe('https://pay.example.test/c/code_pmt_1');

@@ -377,6 +377,11 @@ export function foldPayment(events: Iterable<PaymentEvent>, state: PaymentState 
 }
 
 /** A transfer detected and not yet confirmed (nor under review): funds on their way. */
+/** Money that arrived and waits for the business's review: a transfer or a card charge recorded under review. */
+function moneyUnderReview(state: LivePaymentState): boolean {
+  return Object.values(state.transfers).some((t) => t.review !== null) || Object.values(state.cardCharges).some((c) => c.review !== null);
+}
+
 export function inFlight(state: LivePaymentState): boolean {
   return Object.values(state.transfers).some((t) => t.review === null && (t.required === 0 || t.current < t.required));
 }
@@ -506,7 +511,8 @@ function recordTransfer(command: RecordTransfer, state: LivePaymentState): Payme
   let review = command.review;
   const quote = state.quotes[command.checkoutId];
   let method = current;
-  if (quote && quote.method.checkoutId !== current.checkoutId) {
+  // a superseded quote, or the crypto quote a card checkout opened after it set aside (still pending: nothing charged)
+  if (quote && (quote.method.checkoutId !== current.checkoutId || (state.rail === 'card' && state.status === 'pending'))) {
     // A superseded quote (still watched, §4) was paid: it is what the customer chose. If nothing
     // has arrived yet it becomes the method again (recorded, so views follow); otherwise the
     // payment already takes another quote's money, and this transfer is for the business to
@@ -551,10 +557,13 @@ function recordConfirmations(command: RecordConfirmations, state: LivePaymentSta
     events.push({ type: 'PaymentConfirmationRecorded', data: { checkout_id: transfer.checkoutId, tx_hash: command.txHash, current: n, required: command.required } });
   }
   if (events.length === 0 || target < command.required || transfer.review !== null) return events;
-  // §3 "payment | any | confirmations reach required → succeeded": a payment under review (a claim,
-  // a late or wrong-network transfer) that then receives all it is due on a counted transfer succeeds;
-  // a short one leaves the review to the business. Canceled, failed or succeeded: decided already.
+  // §3 "payment | any | confirmations reach required → succeeded": a payment under review for a
+  // claim alone (an assertion: no money seen) that then receives all it is due on a counted transfer
+  // succeeds; a short one leaves the review to the business. Under review for money that did arrive
+  // (a late, wrong-network or superseded-quote transfer, a card charged too), the business decides:
+  // succeeding would hide a second payment to refund. Canceled, failed or succeeded: decided already.
   const underReview = state.status === 'needs_review';
+  if (underReview && moneyUnderReview(state)) return events;
   if (state.status !== 'pending' && state.status !== 'underpaid' && !underReview) return events;
   // Another counted transfer is still confirming (a second transfer while confirming, 0009): it decides.
   if (Object.entries(state.transfers).some(([hash, t]) => hash !== command.txHash && t.review === null && (t.required === 0 || t.current < t.required))) return events;

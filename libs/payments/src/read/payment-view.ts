@@ -32,6 +32,8 @@ export interface PaymentViewTransfer {
   asset?: AssetCode;
   amount: string;
   review: PaymentReviewReason | null;
+  /** Detected once the payment had succeeded (a second payment, for the business to refund): never its method's or settlement's. Absent otherwise. */
+  after_success?: true;
   from_address: string | null;
   detected_at: string;
   confirmations: { current: number; required: number };
@@ -321,6 +323,7 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
         from_address: d.from_address ?? null,
         detected_at: at,
         confirmations: { current: 0, required: 0 },
+        ...(state.status === 'succeeded' ? { after_success: true as const } : {}),
       };
       return { ...state, transfers: [...state.transfers, transfer] };
     }
@@ -404,14 +407,16 @@ function decimalsOf(state: PaymentViewState, registry: ChainRegistry): number | 
 }
 
 /**
- * The transfers in the coin the payment is quoted in, in the order detected: the only ones whose
- * amounts add up (a transfer to a superseded quote in another coin is for the business to review,
- * never summed into this coin's units).
+ * The transfers that paid this payment, in the order detected: in the coin it is quoted in (a
+ * transfer to a superseded quote in another coin is for the business to review, never summed into
+ * this coin's units) and detected before it succeeded (money that arrives after, on a quote still
+ * watched, is a second payment to refund: it stays in the timeline and the receipt's transfers,
+ * never in the method or the settlement).
  */
 function transfersInMethodCoin(state: PaymentViewState): PaymentViewTransfer[] {
   const method = state.method;
   if (method?.rail !== 'crypto') return [];
-  return state.transfers.filter((t) => (t.asset ?? method.asset) === method.asset);
+  return state.transfers.filter((t) => (t.asset ?? method.asset) === method.asset && t.after_success !== true);
 }
 
 function sum(amounts: readonly string[], decimals: number): bigint {

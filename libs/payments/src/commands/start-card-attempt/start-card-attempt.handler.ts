@@ -9,7 +9,7 @@ import { CardAttempts } from '../../app/card-attempts';
 import { LINK_GATE, LinkGate } from '../../app/links';
 import { CardCheckoutState, OpenCheckoutState, StartCardAttempt, decideCheckout, pendingCardAttempt } from '../../domain/checkout.decider';
 import { PaymentDomainError } from '../../domain/errors';
-import type { PaymentState } from '../../domain/payment.decider';
+import { PaymentState, inFlight } from '../../domain/payment.decider';
 import { PaymentUseCaseSteps } from '../use-case-steps';
 import { StartCardAttemptCommand } from './start-card-attempt.command';
 
@@ -18,7 +18,7 @@ import { StartCardAttemptCommand } from './start-card-attempt.command';
  * (not_found), a card checkout (wrong_rail), card payments not paused (503
  * temporarily_unavailable); an attempt past its end the timer has not ended yet is ended first
  * (its processor's result, else timed out); the payment still pending (else
- * checkout_not_awaiting); the decider's rules on a dry run (checkout_not_awaiting, stale_route,
+ * checkout_not_awaiting), no crypto transfer on its way (payment_in_flight); the decider's rules on a dry run (checkout_not_awaiting, stale_route,
  * route_in_progress, checkout_not_retryable, no_route); then the next route's processor creates
  * the attempt and its secure page (unreachable: 503 upstream_unavailable, nothing recorded);
  * decide, append, settle (the attempt's expiry timer), wait.
@@ -49,6 +49,8 @@ export class StartCardAttemptHandler implements ICommandHandler<StartCardAttempt
     if (payment.status !== 'pending' && (card.status === 'open' || card.status === 'awaiting_customer' || card.status === 'failed')) {
       throw new PaymentDomainError('checkout_not_awaiting', `The payment is ${payment.status}: this checkout no longer waits for a card payment.`);
     }
+    // a crypto transfer on its way decides the payment (decision 0009): charging a card too would take the money twice
+    if (payment.status === 'pending' && inFlight(payment)) throw new PaymentDomainError('payment_in_flight', 'A transfer to this payment is on its way: wait for it before paying by card.');
     const attemptId = newId('att');
     const route = card.attempts.length + 1;
     const processorName = card.routes[route - 1] ?? '';
