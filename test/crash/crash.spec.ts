@@ -5,6 +5,7 @@ import { OpenedStore, openEventStore } from '@lib/eventstore';
 import { ProjectionRunner, streamCatalogProjector, verifyProjection } from '@lib/projections';
 import { readAllAfter } from '../eventstore/event-store.contract';
 import { STORE_KINDS, testStorage } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -50,6 +51,19 @@ async function appendThenKill(env: NodeJS.ProcessEnv, minAcks: number, minMs: nu
 
 async function checkAfterCrash(opened: OpenedStore, acked: Acked[]): Promise<void> {
   const { store, db } = opened;
+  // On PostgreSQL the log shows an event once every transaction older than its own has ended: the
+  // killed process's open transactions end when the server notices its connections closed, which
+  // a loaded machine may take a moment to do. Wait for that (a lost append never shows: the
+  // deadline fails the test, naming the ids still missing), then check the whole log.
+  const acknowledged = acked.flatMap((a) => a.ids);
+  await eventually(
+    async () => {
+      const seen = new Set((await readAllAfter(store, null)).map((e) => e.id));
+      return acknowledged.filter((id) => !seen.has(id));
+    },
+    (missing) => missing.length === 0,
+    { what: 'every acknowledged append in the log', timeoutMs: 30_000, intervalMs: 100 },
+  );
   const log = await readAllAfter(store, null);
   const ids = log.map((e) => e.id);
   // nothing duplicated
