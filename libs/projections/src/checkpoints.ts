@@ -30,14 +30,14 @@ export class ProjectionBatchError extends Error {
   override readonly name = 'ProjectionBatchError';
   readonly code: string | undefined;
   constructor(
-    readonly projectors: readonly string[],
+    readonly projector: string,
     events: readonly RecordedEvent[],
     override readonly cause: unknown,
   ) {
     const first = events[0];
     const last = events[events.length - 1];
     const where = first === undefined ? 'an empty batch' : `${events.length} event(s) at ${formatPosition(first.position)}..${formatPosition(last.position)}, the first ${first.type} of ${first.stream}`;
-    super(`projection ${projectors.join(', ')} failed on ${where}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(`projection ${projector} failed on ${where}: ${cause instanceof Error ? cause.message : String(cause)}`);
     this.code = (cause as { code?: string } | null)?.code;
   }
 }
@@ -47,8 +47,8 @@ export async function handleExplained(projector: Projector, events: RecordedEven
   try {
     return await projector.handle(events, tx);
   } catch (error) {
-    if (error instanceof ProjectionBatchError || (error as { code?: string }).code === IN_FAILED_TRANSACTION) throw error;
-    throw new ProjectionBatchError([projector.name], events, error);
+    if (error instanceof ProjectionBatchError || (error as { code?: string } | null)?.code === IN_FAILED_TRANSACTION) throw error;
+    throw new ProjectionBatchError(projector.name, events, error);
   }
 }
 

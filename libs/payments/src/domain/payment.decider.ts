@@ -376,12 +376,12 @@ export function foldPayment(events: Iterable<PaymentEvent>, state: PaymentState 
   return foldWith(paymentDecider, events, state);
 }
 
-/** A transfer detected and not yet confirmed (nor under review): funds on their way. */
 /** Money that arrived and waits for the business's review: a transfer or a card charge recorded under review. */
 function moneyUnderReview(state: LivePaymentState): boolean {
   return Object.values(state.transfers).some((t) => t.review !== null) || Object.values(state.cardCharges).some((c) => c.review !== null);
 }
 
+/** A transfer detected and not yet confirmed (nor under review): funds on their way. */
 export function inFlight(state: LivePaymentState): boolean {
   return Object.values(state.transfers).some((t) => t.review === null && (t.required === 0 || t.current < t.required));
 }

@@ -413,7 +413,7 @@ function decimalsOf(state: PaymentViewState, registry: ChainRegistry): number | 
  * watched, is a second payment to refund: it stays in the timeline and the receipt's transfers,
  * never in the method or the settlement).
  */
-function transfersInMethodCoin(state: PaymentViewState): PaymentViewTransfer[] {
+function payingTransfers(state: PaymentViewState): PaymentViewTransfer[] {
   const method = state.method;
   if (method?.rail !== 'crypto') return [];
   return state.transfers.filter((t) => (t.asset ?? method.asset) === method.asset && t.after_success !== true);
@@ -432,7 +432,7 @@ export function sentAmount(state: PaymentViewState, registry: ChainRegistry = de
   if (state.received_amount !== null) return state.received_amount;
   const decimals = decimalsOf(state, registry);
   if (decimals === null) return '0';
-  return formatCryptoAmount(sum(transfersInMethodCoin(state).map((t) => t.amount), decimals), decimals);
+  return formatCryptoAmount(sum(payingTransfers(state).map((t) => t.amount), decimals), decimals);
 }
 
 /**
@@ -443,7 +443,7 @@ export function overpaidAmount(state: PaymentViewState, registry: ChainRegistry 
   if (state.status === 'succeeded') return state.overpaid_amount;
   const decimals = decimalsOf(state, registry);
   if (decimals === null || state.method?.rail !== 'crypto') return null;
-  const counted = sum(transfersInMethodCoin(state).filter((t) => t.review === null).map((t) => t.amount), decimals);
+  const counted = sum(payingTransfers(state).filter((t) => t.review === null).map((t) => t.amount), decimals);
   const expected = parseCryptoAmount(state.method.expected_amount, decimals);
   return counted > expected ? formatCryptoAmount(counted - expected, decimals) : null;
 }
@@ -487,7 +487,7 @@ function methodView(state: PaymentViewState, registry: ChainRegistry): PaymentMe
     const card = method.card === null ? null : { processor: method.card.processor, brand: method.card.brand, last4: method.card.last4 };
     return { rail: 'card', asset: null, network: null, amount: null, expected_amount: null, overpaid_amount: null, from_address: null, tx_hash: null, explorer_url: null, card };
   }
-  const first = transfersInMethodCoin(state)[0] ?? null;
+  const first = payingTransfers(state)[0] ?? null;
   const hash = first?.tx_hash ?? state.claim?.tx_hash ?? null;
   const hashNetwork = first?.network ?? state.claim?.network ?? method.network;
   return {
@@ -511,7 +511,7 @@ function methodView(state: PaymentViewState, registry: ChainRegistry): PaymentMe
  * null only for a checkout opened before wallets existed (its events name none).
  */
 function settlementView(state: PaymentViewState, registry: ChainRegistry): PaymentSettlementView | null {
-  const inCoin = transfersInMethodCoin(state);
+  const inCoin = payingTransfers(state);
   const first = inCoin[0];
   if (first === undefined || state.method?.rail !== 'crypto') return null;
   const decimals = registry.decimals(state.method.asset);
