@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@lib/eventstore';
-import { PAYMENT_STREAM, PaymentViewState, evolvePaymentView, paymentView } from '@lib/payments';
+import { PAYMENT_STREAM, PaymentViewState, evolvePaymentView, paymentObjectAsAnswered } from '@lib/payments';
 import { ApiEventDraft, ApiEventSource } from './read/event-source';
 
 /**
@@ -40,7 +40,7 @@ export function paymentEventSource(options: { checkoutBaseUrl: string }): ApiEve
       const draft = (type: string): ApiEventDraft => ({
         type,
         subject: { kind: 'payment', id: after.id },
-        data: paymentView(after, { checkoutBaseUrl: options.checkoutBaseUrl }) as unknown as Record<string, unknown>,
+        data: paymentObjectAsAnswered(after, { checkoutBaseUrl: options.checkoutBaseUrl }) as unknown as Record<string, unknown>, // GET's bytes, key order included
         business_id: after.business_id!,
         mode: after.mode === 'live' ? 'live' : 'test',
         created_at: typeof event.metadata?.occurredAt === 'string' ? event.metadata.occurredAt : undefined,

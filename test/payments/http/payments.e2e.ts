@@ -124,7 +124,7 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
     const underpaidEvents = (await shop.get(`/events?subject_id=${payment.id}&type=payment.underpaid`)).body.data;
     expect(underpaidEvents.map((e: { data: { amount_received: number } }) => e.data.amount_received)).toEqual([9_900, 9_000]); // newest first
     const latest = (await shop.get(`/events?subject_id=${payment.id}&limit=1`)).body.data[0];
-    expect(latest.data).toEqual(short); // the last event's data is the payment as GET shows it
+    expect(JSON.stringify(latest.data)).toBe(JSON.stringify(short)); // the last event's data is the payment as GET answers it, to the key order (audit, 2026-11-28)
 
     // the first quote, expired, is claimed (needs_review); then what is left arrives on the remainder checkout, still awaiting it
     expect((await shop.as(null).post(`/checkouts/${checkout.id}/claim`, { tx_hash: '0x' + '5a'.repeat(32) })).status).toBe(200);

@@ -611,6 +611,16 @@ export function withPaymentUrl(view: string, url: string | null): string {
 }
 
 /**
+ * The Payment object exactly as the payment routes answer it, key order included (the stored
+ * view's text with its url): what an event's `data` carries, so a webhook payload and
+ * GET /payments/{id} of the same moment are the same bytes (§6: "the object as its endpoint
+ * returns it").
+ */
+export function paymentObjectAsAnswered(state: PaymentViewState, options: PaymentViewOptions): PaymentView {
+  return JSON.parse(withPaymentUrl(storedPaymentView(state, options.registry), paymentUrl(state, options.checkoutBaseUrl))) as PaymentView;
+}
+
+/**
  * A deep copy of plain JSON whose objects have their keys in PostgreSQL's jsonb order (shorter
  * keys first, then by their UTF-8 bytes).
  */
