@@ -563,8 +563,7 @@ function recordConfirmations(command: RecordConfirmations, state: LivePaymentSta
   // (a late, wrong-network or superseded-quote transfer, a card charged too), the business decides:
   // succeeding would hide a second payment to refund. Canceled, failed or succeeded: decided already.
   const underReview = state.status === 'needs_review';
-  if (underReview && moneyUnderReview(state)) return events;
-  if (state.status !== 'pending' && state.status !== 'underpaid' && !underReview) return events;
+  if (underReview ? moneyUnderReview(state) : state.status !== 'pending' && state.status !== 'underpaid') return events;
   // Another counted transfer is still confirming (a second transfer while confirming, 0009): it decides.
   if (Object.entries(state.transfers).some(([hash, t]) => hash !== command.txHash && t.review === null && (t.required === 0 || t.current < t.required))) return events;
   const received = state.received + transfer.amount;

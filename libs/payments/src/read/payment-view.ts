@@ -287,10 +287,11 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
       // the payment's own stream names the checkout's coin, address and country (so a view folded from
       // the payment stream alone, as the webhook outbox does, has them too; events stored before
       // addresses were recorded name the coin only)
-      if (!checkouts.some((c) => c.id === d.checkout_id)) {
+      const known = checkouts.find((c) => c.id === d.checkout_id);
+      if (!known) {
         checkouts = [...checkouts, { id: d.checkout_id, address: d.address ?? null, wallet_id: d.wallet_id ?? null, country: d.country ?? null, remainder: false, asset: d.asset }];
-      } else if (checkouts.some((c) => c.id === d.checkout_id && c.asset == null)) {
-        checkouts = checkouts.map((c) => (c.id === d.checkout_id ? { ...c, asset: d.asset } : c));
+      } else if (known.asset == null) {
+        checkouts = checkouts.map((c) => (c === known ? { ...c, asset: d.asset } : c));
       }
       const checkout = checkouts.find((c) => c.id === d.checkout_id);
       return {
@@ -416,7 +417,12 @@ function decimalsOf(state: PaymentViewState, registry: ChainRegistry): number | 
 function payingTransfers(state: PaymentViewState): PaymentViewTransfer[] {
   const method = state.method;
   if (method?.rail !== 'crypto') return [];
-  return state.transfers.filter((t) => (t.asset ?? method.asset) === method.asset && t.after_success !== true);
+  return state.transfers.filter((t) => transferCoin(state, t) === method.asset && t.after_success !== true);
+}
+
+/** The coin a transfer's amount is written in: its own (`asset`), else, in a state stored before transfers named it, the method's. */
+export function transferCoin(state: PaymentViewState, transfer: PaymentViewTransfer): AssetCode | null {
+  return transfer.asset ?? (state.method?.rail === 'crypto' ? state.method.asset : null);
 }
 
 function sum(amounts: readonly string[], decimals: number): bigint {

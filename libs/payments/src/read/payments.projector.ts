@@ -4,7 +4,7 @@ import type { BatchChanges, Projector } from '@lib/projections';
 import type { CheckoutOpenedData } from '../domain/checkout.events';
 import { CheckoutViewState, evolveCheckoutView } from './checkout-view';
 import { CHECKOUT_STREAM, PAYMENT_STREAM } from '../domain/stream-categories';
-import { PAYMENT_VIEW_VERSION, PaymentViewState, evolvePaymentView, storedPaymentView } from './payment-view';
+import { PAYMENT_VIEW_VERSION, PaymentViewState, evolvePaymentView, storedPaymentView, transferCoin } from './payment-view';
 
 /**
  * The `payments` projection: the read side of payment and checkout streams (PAYMENT_STREAM,
@@ -236,7 +236,7 @@ function transferRows(s: PaymentViewState) {
     checkout_id: t.checkout_id,
     seq,
     network: t.network,
-    asset: t.asset ?? (s.method?.rail === 'crypto' ? s.method.asset : null), // the coin of the quote it paid
+    asset: transferCoin(s, t), // the coin of the quote it paid
     amount: t.amount,
     review: t.review,
     from_address: t.from_address,
