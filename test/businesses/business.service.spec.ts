@@ -14,7 +14,7 @@ import { ProjectionRunner, rebuildProjection, verifyProjection } from '@lib/proj
 import { STORE_KINDS } from '../support/fixtures';
 import { rejectedBy } from '../support/thrown';
 import { businessesPerSuite, twoReplicas } from './support';
-import { committedHead } from '../support/log-head';
+import { committedHead, settledHead } from '../support/log-head';
 
 /** A database that counts the statements sent through it (to see the cache at work). */
 function counting(db: Database): { db: Database; statements: { text: string; name?: string }[] } {
@@ -294,6 +294,7 @@ describe.each(STORE_KINDS)('businesses and keys on %s', (kind) => {
 
     expect((await verifyProjection(suite.store, suite.db, businessesProjector)).differences).toEqual([]);
     await suite.runner.stop();
+    await settledHead(suite.store); // the rebuild replays what readers see: wait until that is everything written
     try {
       const rebuilt = await rebuildProjection(suite.store, suite.db, businessesProjector, { batchSize: 3 }); // small batches: revocations land in later batches
       expect(rebuilt.events).toBe(await suite.store.countAfter(null));

@@ -11,7 +11,9 @@ import {
   streamCatalog,
   verifyProjection,
 } from '@lib/projections';
+import { Client } from 'pg';
 import { STORE_KINDS, storePerSuite } from '../support/fixtures';
+import { TEST_POSTGRES_URL } from '../support/postgres';
 
 const event = (type: string): NewEvent => ({ id: randomUUID(), type, data: { note: 'ü' } });
 
@@ -195,5 +197,38 @@ describe.each(STORE_KINDS)('projection engine on %s', (kind) => {
     expect(rebuilt.events).toBe((await store.countAfter(null)) - 4); // the page the other process applied is not counted
     expect(await catalog(db, projector.name, prefix)).toEqual(before);
     expect((await verifyProjection(store, db, projector)).differences).toEqual([]);
+  });
+});
+
+// The embedded store has one connection, so only PostgreSQL can hold the horizon from outside.
+describe('projection lag on postgres', () => {
+  const opened = storePerSuite('postgres', 'lag');
+  let store: EventStore;
+  let db: Database;
+  beforeAll(() => ({ store, db } = opened));
+
+  it('counts as lag what an open transaction in another database still hides from ordered reads', async () => {
+    const projector = streamCatalog(`catalog_${randomUUID().slice(0, 6)}`);
+    const prefix = `held${randomUUID().slice(0, 6)}`;
+    const head = await appendMany(store, prefix, 1, 2);
+    const runner = new ProjectionRunner(store, db, [projector]);
+    await runner.start();
+    expect(await runner.waitFor(head)).toBe(true);
+    await runner.stop();
+
+    // a transaction in another database of the cluster holds the visibility horizon (as a parallel test file's or another service's would)
+    const other = new Client({ connectionString: TEST_POSTGRES_URL });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT txid_current()');
+      await appendMany(store, `${prefix}x`, 2, 1);
+      expect(await store.countAfter(head)).toBe(2);
+      const [stopped] = await projectionStatus(store, db, [projector]);
+      expect(stopped).toMatchObject({ state: 'stopped', lag: 2 });
+    } finally {
+      await other.query('ROLLBACK');
+      await other.end();
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { EventStore, LogPosition, SqlEventStore } from '@lib/eventstore';
+import { EventStore, LogPosition, SqlEventStore, comparePositions } from '@lib/eventstore';
+import { eventually } from './eventually';
 
 /**
  * The newest event committed so far, whether or not log readers may see it yet. On PostgreSQL
@@ -14,4 +15,15 @@ export async function committedHead(store: EventStore): Promise<LogPosition | nu
      ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
   );
   return rows[0] ? { commit: BigInt(rows[0].transaction_id), prepare: BigInt(rows[0].global_position) } : null;
+}
+
+/**
+ * Waits until log readers see everything committed so far (no transaction older than the last
+ * append is still open anywhere on the server) and returns that head. A test that reads the
+ * whole log, or rebuilds from it, and compares with what it wrote waits for this first.
+ */
+export async function settledHead(store: EventStore): Promise<LogPosition | null> {
+  const committed = await committedHead(store);
+  if (committed === null) return null;
+  return eventually(() => store.headPosition(), (head) => head !== null && comparePositions(head, committed) >= 0, { what: 'the log visible up to its committed head' });
 }

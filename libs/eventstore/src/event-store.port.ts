@@ -101,7 +101,7 @@ export interface EventStore {
   subscribe(handler: BatchHandler, options?: SubscribeOptions): Subscription;
   /** Position of the newest event readers may see, or null for an empty log. */
   headPosition(): Promise<LogPosition | null>;
-  /** How many events readers may see after a position (for lag); stops counting at `cap`. */
+  /** How many committed events lie after a position (for lag), counting those not yet visible to ordered reads; stops counting at `cap`. */
   countAfter(after: LogPosition | null, cap?: number): Promise<number>;
   close(): Promise<void>;
 }

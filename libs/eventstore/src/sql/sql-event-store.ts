@@ -210,11 +210,16 @@ export class SqlEventStore implements EventStore {
     return rows[0] ? positionOf(rows[0]) : null;
   }
 
+  /**
+   * Every committed event after the position, including those the visibility horizon still holds
+   * back (a transaction of any database in the cluster that began earlier and is still open): they
+   * are behind a subscriber all the same, and the count does not depend on what else is running.
+   */
   async countAfter(after: LogPosition | null, cap = 1_000_000_000): Promise<number> {
     const from = after ?? { commit: 0n, prepare: 0n };
     const { rows } = await this.db.query<{ n: string }>(
       `SELECT count(*)::text AS n FROM (SELECT 1 FROM es_events
-         WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE} LIMIT $3) AS behind`,
+         WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) LIMIT $3) AS behind`,
       [from.commit.toString(), from.prepare.toString(), cap],
     );
     return Number(rows[0].n);
