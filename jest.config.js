@@ -26,7 +26,8 @@ module.exports = {
   testMatch: ['**/*.spec.ts', '**/*.e2e.ts'],
   transform: { '^.+\\.ts$': swc, [`${OTPLIB_ESM}.+\\.js$`]: swcEsm },
   transformIgnorePatterns: [`^(?!.*${OTPLIB_ESM}).*/node_modules/`],
-  moduleNameMapper: { '^@lib/(.*)$': '<rootDir>/libs/$1/src' },
+  // a relative import written for Node's ESM resolution (`./x.js`) is the TypeScript file beside it
+  moduleNameMapper: { '^@lib/(.*)$': '<rootDir>/libs/$1/src', '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 60000,
   verbose: true,
   globalSetup: '<rootDir>/test/support/global-setup.ts',

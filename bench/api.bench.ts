@@ -52,10 +52,17 @@ const { SECONDS, ROUNDS, WARMUP_SECONDS, CONNECTIONS, LAG_RATE, LAG_SECONDS } = 
 const STORES = benchStores();
 const ROOT = join(__dirname, '..');
 
-/** The node flags `npm start` runs the service with (package.json scripts.start: `node <flags> dist/…`). */
-const START_NODE_FLAGS: string[] = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'));
+/** How `npm start` runs the service (package.json scripts.start: `[NAME=value …] node <flags> dist/…`). */
+const START_SCRIPT: string[] = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+/** Its node flags (the heap limits, the baseline compiler). */
+const START_NODE_FLAGS: string[] = START_SCRIPT.filter((word) => word.startsWith('--'));
+/** The environment it sets before node (glibc's arena cap). */
+const START_ENV: Record<string, string> = Object.fromEntries(
+  START_SCRIPT.slice(0, START_SCRIPT.indexOf('node'))
+    .map((word) => /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word))
+    .filter((match) => match !== null)
+    .map((match) => [match[1], match[2]]),
+);
 /** How long an idle RSS is sampled (its median is reported). */
 const IDLE_MS = 1500;
 const API = '/api/v1';
@@ -250,10 +257,10 @@ class AppProcess {
     if (exitCode !== null || signalCode !== null) throw new Error(`the app ended (${exitCode !== null ? `exit code ${exitCode}` : signalCode}) during ${during}; its stderr: ${this.stderr || '(empty)'}`);
   }
 
-  /** Started as `npm start` starts it: with the node flags of package.json's start script (the heap limit). */
+  /** Started as `npm start` starts it: with the environment and node flags of package.json's start script. */
   static async start(env: NodeJS.ProcessEnv): Promise<AppProcess> {
     const port = await freePort();
-    const child = spawn(process.execPath, [...START_NODE_FLAGS, join(ROOT, 'dist/apps/api/src/main.js')], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [...START_NODE_FLAGS, join(ROOT, 'dist/apps/api/src/main.js')], { env: { ...env, ...START_ENV, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
     const app = new AppProcess(child, `http://127.0.0.1:${port}`);
     const deadline = Date.now() + 60_000;
     let exited = false;

@@ -1,6 +1,5 @@
 import { Database, connectPostgres, migrate, openEmbedded } from '@lib/database';
 import { EventStore } from './event-store.port';
-import { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store';
 import { SqlEventStore } from './sql/sql-event-store';
 
 export interface StoreConfig {
@@ -42,6 +41,8 @@ export async function openEventStore(config: StoreConfig): Promise<OpenedStore> 
   try {
     await migrate(db);
     if (config.eventstoreUrl) {
+      // loaded only when chosen: the gRPC client and its protocol buffers cost ~12 MB of memory that the other adapters never use
+      const { EventStoreDbEventStore } = await import('./eventstoredb/eventstoredb-event-store.js');
       const store = EventStoreDbEventStore.connect(config.eventstoreUrl);
       return { store, db, close: async () => (await store.close(), await db.close()) };
     }

@@ -1,11 +1,4 @@
-import {
-  AuthenticationResponseJSON,
-  RegistrationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { DomainRefusal } from '@lib/domain';
 import { WEBAUTHN_CHALLENGE_MS } from './challenges';
 import type { StoredPasskey } from './passkeys.read-model';
@@ -23,13 +16,24 @@ export interface RelyingParty {
 
 export const passkeyFailed = (why = 'The passkey could not be verified.') => new DomainRefusal('passkey_failed', why);
 
+const load = () => import('@simplewebauthn/server');
+let loading: ReturnType<typeof load> | undefined;
+
+/**
+ * @simplewebauthn/server, loaded on first use (as @solana/web3.js is): with its ASN.1 and X.509
+ * parsers it is ~150 modules and several MB of memory that a process serving no passkey
+ * ceremony (the worker, the CLI, an API that only takes payments) never needs.
+ */
+const simpleWebAuthn = () => (loading ??= load());
+
 /** Passkeys prove the person on their own (sign-in without a password): the authenticator must verify them (PIN, biometrics). */
 const USER_VERIFICATION = 'required' as const;
 const TIMEOUT = WEBAUTHN_CHALLENGE_MS;
 /** The challenge's bytes: the options carry them base64url-encoded, which is the stored challenge again. */
 const bytesOf = (challenge: string) => new Uint8Array(Buffer.from(challenge, 'base64url'));
 
-export function registrationOptions(rp: RelyingParty, account: { id: string; email: string }, existing: StoredPasskey[], challenge: string) {
+export async function registrationOptions(rp: RelyingParty, account: { id: string; email: string }, existing: StoredPasskey[], challenge: string) {
+  const { generateRegistrationOptions } = await simpleWebAuthn();
   return generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -44,7 +48,8 @@ export function registrationOptions(rp: RelyingParty, account: { id: string; ema
   });
 }
 
-export function authenticationOptions(rp: RelyingParty, challenge: string, allow: StoredPasskey[] = []) {
+export async function authenticationOptions(rp: RelyingParty, challenge: string, allow: StoredPasskey[] = []) {
+  const { generateAuthenticationOptions } = await simpleWebAuthn();
   return generateAuthenticationOptions({
     rpID: rp.id,
     challenge: bytesOf(challenge),
@@ -56,6 +61,7 @@ export function authenticationOptions(rp: RelyingParty, challenge: string, allow
 
 /** A registration response checked against its challenge and the relying party; anything wrong is 400 passkey_failed. */
 export async function verifyRegistration(rp: RelyingParty, response: RegistrationResponseJSON, challenge: string) {
+  const { verifyRegistrationResponse } = await simpleWebAuthn();
   try {
     const verified = await verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: true });
     if (!verified.verified) throw passkeyFailed();
@@ -68,6 +74,7 @@ export async function verifyRegistration(rp: RelyingParty, response: Registratio
 
 /** An assertion checked against its challenge, the relying party, the passkey's public key and counter; anything wrong is 400 passkey_failed. */
 export async function verifyAssertion(rp: RelyingParty, response: AuthenticationResponseJSON, challenge: string, passkey: StoredPasskey) {
+  const { verifyAuthenticationResponse } = await simpleWebAuthn();
   try {
     const verified = await verifyAuthenticationResponse({
       response,
