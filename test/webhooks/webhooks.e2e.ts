@@ -483,6 +483,18 @@ describe('webhooks over HTTP (issue 5), on PostgreSQL with WEBHOOK_ALLOW_PRIVATE
       expect(() => new Webhook(secret).verify(after.body, after.headers as Record<string, string>)).toThrow();
       expect(new Webhook(again.secret).verify(after.body, after.headers as Record<string, string>)).toBeTruthy();
     });
+    it('concurrent rotations and updates: each answer is the endpoint as its own write left it (audit, 2026-11-28)', async () => {
+      const shop = await business();
+      const hook = await createHook(shop, { url: 'http://127.0.0.1:9/hook', event_types: ['payment.succeeded'] });
+      const rotations = await Promise.all(Array.from({ length: 6 }, () => call('POST', `/webhooks/${hook.id}/rotate-secret`, { key: shop.secret_key })));
+      for (const r of rotations) {
+        expect(r.status).toBe(200);
+        expect(r.body.data.secret_hint).toBe(`whsec_••••${r.body.data.secret.slice(-4)}`); // its own secret's hint, not a concurrent rotation's
+      }
+      const descriptions = ['one', 'two', 'three', 'four', 'five', 'six'];
+      const updates = await Promise.all(descriptions.map((description) => call('PATCH', `/webhooks/${hook.id}`, { key: shop.secret_key, body: { description } })));
+      expect(updates.map((u) => [u.status, u.body.data.description])).toEqual(descriptions.map((d) => [200, d]));
+    });
   });
 
   describe('events', () => {

@@ -62,11 +62,17 @@ export class EndpointWrites {
    * is forgotten (a recorded one stays: the sweep's job). So no delivery is ever signed with a
    * secret whose write the endpoint's stream does not hold. `newStream`: as RunOptions (create).
    */
-  async runWithNewSecret(webhookId: string, command: WebhookEndpointCommand, meta: WriteMeta, secret: NewSecret, { newStream = false } = {}): Promise<void> {
+  async runWithNewSecret(
+    webhookId: string,
+    command: WebhookEndpointCommand,
+    meta: WriteMeta,
+    secret: NewSecret,
+    { newStream = false } = {},
+  ): Promise<RunResult<WebhookEndpointEvent, WebhookEndpointState>> {
     let secretId: string | null = null;
     let recorded = false;
     try {
-      await this.runWith(webhookId, command, meta, {
+      return await this.runWith(webhookId, command, meta, {
         newStream,
         beforeAppend: async () => {
           secretId ??= await secret.storePending();
@@ -82,9 +88,13 @@ export class EndpointWrites {
     }
   }
 
-  /** A write's answer: the endpoint as the stream it appended to now leaves it (whatever the projection has reached). */
-  async endpoint(webhookId: string): Promise<WebhookEndpoint> {
-    return endpointOf(await this.store.readStream(WEBHOOK_STREAM.stream(webhookId)), webhookId);
+  /**
+   * A write's answer: the endpoint as the stream stood once this write was decided and appended
+   * (its revision; whatever the projection has reached), so a concurrent write to the same
+   * endpoint never shows in another's answer (a rotation's `secret_hint` is its own secret's).
+   */
+  async endpoint(written: Pick<RunResult<WebhookEndpointEvent, WebhookEndpointState>, 'stream' | 'revision'>, webhookId: string): Promise<WebhookEndpoint> {
+    return endpointOf(await this.store.readStream(written.stream, { maxCount: (written.revision ?? 0) + 1 }), webhookId);
   }
 
   private async runWith(

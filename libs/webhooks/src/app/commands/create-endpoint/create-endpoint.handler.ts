@@ -20,7 +20,7 @@ export class CreateEndpointHandler implements ICommandHandler<CreateEndpointComm
     const body = await validateInput(CreateWebhookBody, input);
     const secret = mintSecret();
     const webhookId = newId('whk');
-    await this.endpoints.runWithNewSecret(
+    const written = await this.endpoints.runWithNewSecret(
       webhookId,
       {
         type: 'CreateWebhookEndpoint',
@@ -35,6 +35,6 @@ export class CreateEndpointHandler implements ICommandHandler<CreateEndpointComm
       { storePending: () => this.endpoints.secrets.reserveForNewEndpoint(businessId, webhookId, secret), graceUntil: () => this.endpoints.now() },
       { newStream: true },
     );
-    return { ...(await this.endpoints.endpoint(webhookId)), secret };
+    return { ...(await this.endpoints.endpoint(written, webhookId)), secret };
   }
 }

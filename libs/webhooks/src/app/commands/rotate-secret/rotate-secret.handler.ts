@@ -17,12 +17,12 @@ export class RotateSecretHandler implements ICommandHandler<RotateSecretCommand>
   async execute({ businessId, webhookId, meta }: RotateSecretCommand): Promise<RotatedEndpoint> {
     const secret = mintSecret();
     const graceUntil = new Date(this.endpoints.now().getTime() + (this.endpoints.options.rotationGraceMs ?? DEFAULT_ROTATION_GRACE_MS));
-    await this.endpoints.runWithNewSecret(
+    const written = await this.endpoints.runWithNewSecret(
       webhookId,
       { type: 'RotateWebhookSecret', businessId, webhookId, secretHint: secretHint(secret), previousSecretExpiresAt: graceUntil },
       meta,
       { storePending: () => this.endpoints.secrets.addPending(businessId, webhookId, secret), graceUntil: () => graceUntil },
     );
-    return { ...(await this.endpoints.endpoint(webhookId)), secret, previous_secret_expires_at: graceUntil.toISOString() };
+    return { ...(await this.endpoints.endpoint(written, webhookId)), secret, previous_secret_expires_at: graceUntil.toISOString() };
   }
 }

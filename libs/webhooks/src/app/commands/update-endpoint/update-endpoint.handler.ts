@@ -16,7 +16,7 @@ export class UpdateEndpointHandler implements ICommandHandler<UpdateEndpointComm
 
   async execute({ businessId, webhookId, input, meta }: UpdateEndpointCommand): Promise<WebhookEndpoint> {
     const body = await validateInput(UpdateWebhookBody, input ?? {});
-    await this.endpoints.run(webhookId, { type: 'UpdateWebhookEndpoint', businessId, webhookId, url: body.url, eventTypes: body.event_types, description: body.description, enabled: body.enabled }, meta);
-    return this.endpoints.endpoint(webhookId);
+    const written = await this.endpoints.run(webhookId, { type: 'UpdateWebhookEndpoint', businessId, webhookId, url: body.url, eventTypes: body.event_types, description: body.description, enabled: body.enabled }, meta);
+    return this.endpoints.endpoint(written, webhookId);
   }
 }
