@@ -1,6 +1,9 @@
 import { Body, Controller, HttpCode, Inject, Module, Patch, Post } from '@nestjs/common';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
+import { DATABASE } from '@lib/core';
+import { Database } from '@lib/database';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { ApiError } from '@lib/http';
 import { Public } from '../../apps/api/src/auth/auth.decorators';
@@ -124,6 +127,40 @@ describe.each(backends)('idempotency keys (spec §8) stored in %s', (_name, env)
     expect((await send('POST', '/probe-idem/effects/x/act', { label: l }, { key: `${key}-act` })).status).toBe(act.status);
     expect(act.status).toBe(200); // a replay answers with the route's own status
     expect(await effects(l)).toBe(2);
+  });
+
+  /** What a request's crash leaves once its lock has expired: its writes, no kept response (the key is free). */
+  const forget = async (key: string) => {
+    if (env.REDIS_URL) {
+      const redis = new Redis(env.REDIS_URL);
+      try {
+        const keys = await redis.keys(`*:${key}`);
+        expect(keys).toHaveLength(1);
+        await redis.del(...keys);
+      } finally {
+        redis.disconnect();
+      }
+    } else {
+      const { rowCount } = await suite.api.app.get<Database>(DATABASE).query(`DELETE FROM idempotency_keys WHERE key = $1`, [key]);
+      expect(rowCount).toBe(1);
+    }
+  };
+
+  it('a retry after the first run died between its write and its kept response finds that payment, never a second (audit, 2026-11-28)', async () => {
+    const key = randomUUID();
+    const body = { amount: 2500, currency: 'USD', metadata: { order_id: 'crash-1' } };
+    const first = await send('POST', '/payments', body, { key });
+    expect(first.status).toBe(201);
+    await forget(key);
+    const again = await send('POST', '/payments', body, { key });
+    expect(again.status).toBe(201);
+    expect(again.body.data.id).toBe(first.body.data.id);
+    expect(again.body).toEqual(first.body); // the payment as it is: nothing written twice
+    // the key, once free, with another body is another request: another payment
+    await forget(key);
+    const other = await send('POST', '/payments', { ...body, amount: 2600 }, { key });
+    expect(other.status).toBe(201);
+    expect(other.body.data.id).not.toBe(first.body.data.id);
   });
 
   it('refuses the key for a different method, path or body (409 idempotency_key_reused)', async () => {

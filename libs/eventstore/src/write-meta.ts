@@ -7,6 +7,14 @@ export interface WriteMeta {
   requestId?: string;
   correlationId?: string;
   causationId?: string;
+  /**
+   * Set when the request runs under an Idempotency-Key (the key's scope, the key and the body,
+   * hashed): the same for every run of the same idempotent request. A run can be the second one
+   * when the first died after writing and before its response was kept; a handler that creates
+   * derives the new object's id and its events' ids from it, so the second run finds the first
+   * one's write instead of making another. Not stored in events.
+   */
+  idempotencySeed?: string;
 }
 
 export const SYSTEM_ACTOR: Actor = Object.freeze({ kind: 'system', id: null, name: null });

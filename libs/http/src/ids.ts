@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -15,6 +15,18 @@ export function newId(prefix: string): string {
   let out = '';
   for (let i = offset; i < offset + 24; i++) out += ALPHABET[pool[i] % 62]; // 256 % 62 bias is < 1.6%: fine for ids, never for secrets
   offset += 24;
+  return `${prefix}_${out}`;
+}
+
+/**
+ * An object id derived from a seed instead of drawn at random: the same seed gives the same id
+ * (a request re-run under the same Idempotency-Key names the object its first run created).
+ * Same shape as newId: the prefix and 24 base62 characters.
+ */
+export function idFromSeed(prefix: string, seed: string): string {
+  const digest = createHash('sha256').update(`${prefix}|${seed}`).digest();
+  let out = '';
+  for (let i = 0; i < 24; i++) out += ALPHABET[digest[i] % 62];
   return `${prefix}_${out}`;
 }
 

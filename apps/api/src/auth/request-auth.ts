@@ -27,6 +27,8 @@ export type RequestAuth = { kind: 'api_key'; key: ApiKeyView; business: Business
 declare module 'fastify' {
   interface FastifyRequest {
     auth?: RequestAuth;
+    /** Set by the idempotency interceptor for a request it runs under an Idempotency-Key (WriteMeta.idempotencySeed). */
+    idempotencySeed?: string;
   }
 }
 
@@ -79,5 +81,5 @@ export function actorOf(auth: RequestAuth): { kind: string; id: string | null; n
 
 /** The metadata of what a request writes: its actor and request id. */
 export function writeMeta(request: FastifyRequest): WriteMeta {
-  return { actor: actorOf(authOf(request)), requestId: String(request.id) };
+  return { actor: actorOf(authOf(request)), requestId: String(request.id), idempotencySeed: request.idempotencySeed };
 }

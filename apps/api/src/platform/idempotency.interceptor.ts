@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { CallHandler, ExecutionContext, HttpStatus, Inject, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
@@ -68,6 +69,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
           case 'reused':
             return throwError(() => new ApiError('idempotency_key_reused', 'This Idempotency-Key was used for a different request (method, path or body).', 'Idempotency-Key'));
           case 'started':
+            // the same for every run of this request: a run after one that died mid-way derives the same ids (WriteMeta.idempotencySeed)
+            request.idempotencySeed = createHash('sha256').update(JSON.stringify([scope, storeKey, print])).digest('hex');
             return next.handle().pipe(
               mergeMap(async (body) => {
                 await this.store.complete(scope, storeKey, claim.token, { status, headers: {}, body: JSON.stringify(body ?? null) });

@@ -1,11 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandRunner, ConcurrencyError, EVENT_STORE, EventStore, LogPosition, metadataFor } from '@lib/eventstore';
-import { newId } from '@lib/http';
+import { idFromSeed, newId } from '@lib/http';
 import { assertActive } from '../../app/access';
 import { BusinessClock } from '../../app/business-clock';
 import { CUSTOMER_GATE, CustomerGate, isValidEmail } from '../../app/customers';
 import { later } from '../../app/positions';
+import { uuidv5 } from '../../domain/checkout-to-payment';
 import { PaymentsProcessManager } from '../../app/process-manager';
 import { PAYMENTS_SETTINGS, PaymentsSettings } from '../../app/settings';
 import { AppendedEvent, PaymentStreams } from '../../app/streams';
@@ -89,7 +90,15 @@ export class CreatePaymentHandler implements ICommandHandler<CreatePaymentComman
     decidePayment(command(newId('pmt')), initialPaymentState, { now });
 
     // 2. load: a reference names at most one live payment
-    const target: Target = reference === null ? { paymentId: newId('pmt'), create: true } : await this.byReference(business.id, reference, input.amount, input.currency);
+    // under an Idempotency-Key the id and event ids come from the request: a run after one that
+    // died between its append and its kept response finds that payment instead of making a second
+    const seed = reference === null ? meta.idempotencySeed : undefined;
+    const target: Target =
+      reference !== null
+        ? await this.byReference(business.id, reference, input.amount, input.currency)
+        : seed === undefined
+          ? { paymentId: newId('pmt'), create: true }
+          : await this.byIdempotencySeed(seed);
     if (!target.create) {
       // the held payment, as it is: the read models must have it before the answer is read from them (#17.8)
       await this.runner.waitFor(target.head);
@@ -97,7 +106,8 @@ export class CreatePaymentHandler implements ICommandHandler<CreatePaymentComman
     }
 
     // 3. decide and append (CommandRunner), 4. settle the consequences
-    const decided = await this.streams.decidePayment(target.paymentId, command(target.paymentId), { now, metadata: metadataFor(meta), newStream: true });
+    const eventId = seed === undefined ? undefined : (i: number) => uuidv5(`idempotency|${seed}#${i}`);
+    const decided = await this.streams.decidePayment(target.paymentId, command(target.paymentId), { now, metadata: metadataFor(meta), newStream: true, eventId });
     const settled = await this.process.settle(decided.appended);
     // 5. read your writes: a new payment alone is answered from its own events, as the projection
     // will show it, and this process's next reads for the business wait for it (readBarrier);
@@ -111,6 +121,13 @@ export class CreatePaymentHandler implements ICommandHandler<CreatePaymentComman
     }
     await this.runner.waitFor(later(decided.head, settled.position));
     return { paymentId: target.paymentId };
+  }
+
+  /** The payment an earlier run of this idempotent request created, if it did (its stream exists), else the id to create it under. */
+  private async byIdempotencySeed(seed: string): Promise<Target> {
+    const paymentId = idFromSeed('pmt', seed);
+    const head = await this.streams.head('payment', paymentId);
+    return head === null ? { paymentId, create: true } : { paymentId, create: false, head };
   }
 
   /**
