@@ -147,16 +147,16 @@ export class BusinessService implements ApiKeyCache {
   }
 
   /** CreateBusinessCommand: a business with one secret and one publishable key (test keys for a simulated business). */
-  async createBusiness({ actor, requestId, correlationId, causationId, ...input }: CreateBusinessInput): Promise<CreatedBusiness> {
-    const meta = { actor, requestId, correlationId, causationId };
+  async createBusiness({ actor, requestId, correlationId, causationId, idempotencySeed, ...input }: CreateBusinessInput): Promise<CreatedBusiness> {
+    const meta = { actor, requestId, correlationId, causationId, idempotencySeed };
     const created = await this.handlers.createBusiness.execute(new CreateBusinessCommand(input, meta));
     await this.afterCreate?.(created, meta);
     return created;
   }
 
   /** CreateApiKeyCommand: the whole key is in the answer and nowhere else. */
-  createKey({ actor, requestId, correlationId, causationId, businessId, kind, ...input }: CreateKeyInput): Promise<CreatedKey> {
-    return this.handlers.createKey.execute(new CreateApiKeyCommand(businessId, { type: kind, ...input }, { actor, requestId, correlationId, causationId }));
+  createKey({ actor, requestId, correlationId, causationId, idempotencySeed, businessId, kind, ...input }: CreateKeyInput): Promise<CreatedKey> {
+    return this.handlers.createKey.execute(new CreateApiKeyCommand(businessId, { type: kind, ...input }, { actor, requestId, correlationId, causationId, idempotencySeed }));
   }
 
   /** A business's keys, revoked ones included, oldest first; [] for an unknown business. */

@@ -81,5 +81,7 @@ export function actorOf(auth: RequestAuth): { kind: string; id: string | null; n
 
 /** The metadata of what a request writes: its actor and request id. */
 export function writeMeta(request: FastifyRequest): WriteMeta {
-  return { actor: actorOf(authOf(request)), requestId: String(request.id), idempotencySeed: request.idempotencySeed };
+  const meta: WriteMeta = { actor: actorOf(authOf(request)), requestId: String(request.id) };
+  if (request.idempotencySeed !== undefined) meta.idempotencySeed = request.idempotencySeed;
+  return meta;
 }
