@@ -6,16 +6,23 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 const pool = Buffer.alloc(4096);
 let offset = pool.length;
 
+const ID_CHARS = 24;
+
+/** `prefix_` and 24 base62 characters from the bytes at `from` (256 % 62 bias is < 1.6%: fine for ids, never for secrets). */
+function idOf(prefix: string, bytes: Uint8Array, from: number): string {
+  let out = '';
+  for (let i = from; i < from + ID_CHARS; i++) out += ALPHABET[bytes[i] % 62];
+  return `${prefix}_${out}`;
+}
+
 /** An object id: the kind's prefix and 24 random base62 characters (~142 bits), e.g. `pmt_…`. */
 export function newId(prefix: string): string {
-  if (offset + 24 > pool.length) {
+  if (offset + ID_CHARS > pool.length) {
     randomFillSync(pool);
     offset = 0;
   }
-  let out = '';
-  for (let i = offset; i < offset + 24; i++) out += ALPHABET[pool[i] % 62]; // 256 % 62 bias is < 1.6%: fine for ids, never for secrets
-  offset += 24;
-  return `${prefix}_${out}`;
+  offset += ID_CHARS;
+  return idOf(prefix, pool, offset - ID_CHARS);
 }
 
 /**
@@ -24,10 +31,7 @@ export function newId(prefix: string): string {
  * Same shape as newId: the prefix and 24 base62 characters.
  */
 export function idFromSeed(prefix: string, seed: string): string {
-  const digest = createHash('sha256').update(`${prefix}|${seed}`).digest();
-  let out = '';
-  for (let i = 0; i < 24; i++) out += ALPHABET[digest[i] % 62];
-  return `${prefix}_${out}`;
+  return idOf(prefix, createHash('sha256').update(`${prefix}|${seed}`).digest(), 0);
 }
 
 /** Timestamps on the wire: ISO 8601, UTC, milliseconds. */
