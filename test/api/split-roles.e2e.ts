@@ -36,7 +36,7 @@ function start(entry: string, env: NodeJS.ProcessEnv, args: string[] = []): { ch
 }
 
 async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await exited;
@@ -121,6 +121,37 @@ describe('API and worker as separate processes on PostgreSQL and Redis', () => {
         { what: 'the worker fired the wall-clock expiry' },
       );
       expect(expired.body.data.status).toBe('failed'); // fired by the worker's timer runner: the API process runs none
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('answers its own writes while no worker runs: the API process applies the projections a write needs itself', async () => {
+    const opened = await openEventStore({ databaseUrl: database.url });
+    try {
+      const { secret_key } = await writerOf(opened).createBusiness({ name: 'Split no worker', simulated: true });
+      // the worker dies (no graceful stop): nothing moves the checkpoints but the API process
+      const died = new Promise((r) => worker.child.once('exit', r));
+      worker.child.kill('SIGKILL');
+      await died;
+      const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+        const response = await fetch(`${base}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${secret_key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        return { status: response.status, body: (await response.json()) as any };
+      };
+      const created = await call('POST', '/payments', { amount: 1200, currency: 'USD', metadata: { order: 'o-1' } });
+      expect(created.status).toBe(201);
+      const read = await call('GET', `/payments/${created.body.data.id}`);
+      expect({ status: read.status, id: read.body.data?.id }).toEqual({ status: 200, id: created.body.data.id }); // was 404: the read model lacked it
+      const patched = await call('PATCH', `/payments/${created.body.data.id}`, { metadata: { note: 'n' } });
+      expect({ status: patched.status, metadata: patched.body.data?.metadata }).toEqual({ status: 200, metadata: { order: 'o-1', note: 'n' } });
+      const checkout = await call('POST', '/checkouts', { payment_code: created.body.data.url.split('/').pop(), asset: 'USDC', network: 'ethereum' }, { 'idempotency-key': 'split-no-worker' });
+      expect(checkout.status).toBe(201);
+      const listed = await call('GET', '/payments?limit=5');
+      expect(listed.body.data.map((p: { id: string }) => p.id)).toContain(created.body.data.id);
     } finally {
       await opened.close();
     }

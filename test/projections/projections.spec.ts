@@ -136,13 +136,32 @@ describe.each(STORE_KINDS)('projection engine on %s', (kind) => {
 
   it('lets an API-only process wait for its writes through the checkpoints the worker moves', async () => {
     const projector = catalogNamed(`catalog_${randomUUID().slice(0, 6)}`);
-    const apiSide = new ProjectionRunner(store, db, [projector]); // never started: reads checkpoints
+    const apiSide = new ProjectionRunner(store, db, [projector], { catchUpAfterMs: null }); // never started, never catches up: reads checkpoints
     const last = await appendMany(store, `api${randomUUID().slice(0, 6)}`, 2, 2);
     expect(await apiSide.waitFor(last, 300)).toBe(false); // no worker yet: nothing moves
     const worker = new ProjectionRunner(store, db, [projector]);
     await worker.start();
     expect(await apiSide.waitFor(last, 10_000)).toBe(true);
     await worker.stop();
+  });
+
+  it('lets an API-only process with no worker running apply what its write needs itself, once, beside a worker that starts meanwhile', async () => {
+    const projector = catalogNamed(`catalog_${randomUUID().slice(0, 6)}`); // its tables do not exist yet: no process ever ran it
+    const prefix = `cu${randomUUID().slice(0, 6)}`;
+    const apiSide = new ProjectionRunner(store, db, [projector], { catchUpAfterMs: 50, batchSize: 3 });
+    const otherApi = new ProjectionRunner(store, db, [projector], { catchUpAfterMs: 50, batchSize: 3 });
+    const first = await appendMany(store, `${prefix}a`, 4, 2);
+    expect(await apiSide.waitFor(first, 10_000)).toBe(true); // no worker: it applied the batches itself
+    expect(comparePositions((await readCheckpoint(db, projector.name)).position!, first)).toBeGreaterThanOrEqual(0);
+    // two API processes and a worker race over the next writes: each batch is applied once
+    const worker = new ProjectionRunner(store, db, [projector], { batchSize: 3 });
+    const last = await appendMany(store, `${prefix}b`, 10, 2);
+    const [a, b] = await Promise.all([apiSide.waitFor(last, 15_000), otherApi.waitFor(last, 15_000), worker.start()]);
+    expect([a, b]).toEqual([true, true]);
+    await worker.stop();
+    const { rows } = await db.query<{ total: string }>(`SELECT coalesce(sum(events), 0)::text AS total FROM ${projector.name} WHERE stream_id LIKE $1`, [`${prefix}%`]);
+    expect(Number(rows[0].total)).toBe(28);
+    expect((await readCheckpoint(db, projector.name)).events).toBeGreaterThanOrEqual(28);
   });
 
   it('verifies a projection that has never run (no tables yet) as equal to an empty replay', async () => {

@@ -19,4 +19,14 @@ describe('kept list pages configuration', () => {
       expect(() => load({ READ_CACHE_MAX_AGE_SECONDS: bad })).toThrow(new ConfigError(`READ_CACHE_MAX_AGE_SECONDS must be an integer from 1 to 3600, got ${JSON.stringify(bad)}`));
     }
   });
+
+  it('lets an api replica catch its projections up after 1 s of waiting by default; off, or 0 to 4000 ms', () => {
+    expect(load({}).projectionCatchUpMs).toBe(1000);
+    expect(load({ PROJECTION_CATCH_UP_MS: 'off' }).projectionCatchUpMs).toBeNull();
+    expect(load({ PROJECTION_CATCH_UP_MS: '0' }).projectionCatchUpMs).toBe(0);
+    expect(CONFIG_VARIABLES).toContain('PROJECTION_CATCH_UP_MS');
+    for (const bad of ['-1', '4001', '1.5', 'no']) {
+      expect(() => load({ PROJECTION_CATCH_UP_MS: bad })).toThrow(new ConfigError(`PROJECTION_CATCH_UP_MS must be off or an integer from 0 to 4000, got ${JSON.stringify(bad)}`));
+    }
+  });
 });

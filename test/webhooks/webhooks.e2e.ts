@@ -55,7 +55,8 @@ describe('webhooks over HTTP (issue 5), on PostgreSQL with WEBHOOK_ALLOW_PRIVATE
 
   beforeAll(async () => {
     // the API alone (no projections, no dispatcher); the test worker runs them with test event sources
-    api = await startApp('postgres', { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ROLE: 'api' }, 'whapi');
+    // (PROJECTION_CATCH_UP_MS=off: the app's own events projection, on the real sources, must never apply the test worker's batches)
+    api = await startApp('postgres', { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ROLE: 'api', PROJECTION_CATCH_UP_MS: 'off' }, 'whapi');
     store = api.app.get(EVENT_STORE);
     db = api.app.get(DATABASE);
     worker = await startWebhookWorker(store, db, { schedule: [0, 100, 100, 100, 100, 100, 100, 100] });

@@ -71,6 +71,11 @@ export interface AppConfig extends StoreConfig {
   readCacheMb: number;
   /** Age at which a kept page is read again whatever was announced (READ_CACHE_MAX_AGE_SECONDS). */
   readCacheMaxAgeMs: number;
+  /**
+   * An `api` replica whose read-your-writes wait has lasted this long (no worker running, or one
+   * far behind) applies the projections its write needs itself (PROJECTION_CATCH_UP_MS; `off`: never). Decision 0019.
+   */
+  projectionCatchUpMs: number | null;
 }
 
 /** Cloudflare Turnstile's server-side validation endpoint. */
@@ -121,6 +126,7 @@ export const CONFIG_VARIABLES = [
   'TURNSTILE_VERIFY_URL',
   'READ_CACHE_MB',
   'READ_CACHE_MAX_AGE_SECONDS',
+  'PROJECTION_CATCH_UP_MS',
 ] as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -187,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     turnstileVerifyUrl: url(env, 'TURNSTILE_VERIFY_URL', ['http:', 'https:']) ?? TURNSTILE_SITEVERIFY_URL,
     readCacheMb: integer(env, 'READ_CACHE_MB', 8, 0, 1024),
     readCacheMaxAgeMs: integer(env, 'READ_CACHE_MAX_AGE_SECONDS', 10, 1, 3600) * 1000,
+    projectionCatchUpMs: catchUpMs(env.PROJECTION_CATCH_UP_MS),
   };
   if (config.smtpUrl !== null && (env.MAIL_FROM ?? '') === '') throw new ConfigError('MAIL_FROM is required with SMTP_URL: the address every e-mail is sent from');
   if (config.challengeProvider === 'turnstile' && config.turnstileSecretKey === null) throw new ConfigError('TURNSTILE_SECRET_KEY is required with CHALLENGE_PROVIDER=turnstile');
@@ -283,6 +290,14 @@ function trustedProxies(value: string | undefined): string[] {
   } catch (error) {
     throw new ConfigError(`TRUSTED_PROXIES: ${(error as Error).message}`);
   }
+}
+
+/** PROJECTION_CATCH_UP_MS: `off`, or milliseconds below the 5 s read-your-writes wait. */
+function catchUpMs(text: string | undefined): number | null {
+  if (text === undefined || text === '') return 1000;
+  if (text === 'off') return null;
+  if (!/^\d+$/.test(text) || Number(text) > 4000) throw new ConfigError(`PROJECTION_CATCH_UP_MS must be off or an integer from 0 to 4000, got ${JSON.stringify(text)}`);
+  return Number(text);
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

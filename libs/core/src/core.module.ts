@@ -54,7 +54,10 @@ export class CoreModule {
           // a failing batch is retried with backoff (the read side waits, never skips an event): each failure is logged with the batch it failed on
           useFactory: (store: EventStore, db: Database) => {
             const logger = new Logger('Projections');
-            return new ProjectionRunner(store, db, projectors, { onError: (name, error) => logger.error(`${name}: ${error instanceof Error ? error.message : String(error)}; retrying`) });
+            return new ProjectionRunner(store, db, projectors, {
+              onError: (name, error) => logger.error(`${name}: ${error instanceof Error ? error.message : String(error)}; retrying`),
+              catchUpAfterMs: config.projectionCatchUpMs,
+            });
           },
           inject: [EVENT_STORE, DATABASE],
         },

@@ -1,8 +1,8 @@
 import { Database } from '@lib/database';
 import { EventStore, LogPosition, RecordedEvent, comparePositions } from '@lib/eventstore';
-import { ChangedScopes, Checkpoint, CheckpointMovedError, ProjectorBatch, applyBatch, applyBatches, ensureTables, readCheckpoints } from './checkpoints';
+import { ChangedScopes, Checkpoint, CheckpointMovedError, ProjectorBatch, applyBatch, applyBatches, ensureCheckpoint, ensureTables, readCheckpoints } from './checkpoints';
 import { Projector } from './projector';
-import { FollowedGroup, FollowedSubscriber, SubscriberStatus, eventsAfter, followCheckpoints, followFromCheckpoint, subscriberStatus } from './subscriber';
+import { FollowedGroup, FollowedSubscriber, SubscriberStatus, eventsAfter, followCheckpoints, followFromCheckpoint, lowestPosition, subscriberStatus } from './subscriber';
 
 export type ProjectionStatus = SubscriberStatus;
 
@@ -37,7 +37,15 @@ export class ProjectionRunner {
     private readonly store: EventStore,
     private readonly db: Database,
     private readonly projectors: readonly Projector[],
-    private readonly options: { batchSize?: number; onError?: (name: string, error: unknown) => void } = {},
+    private readonly options: {
+      batchSize?: number;
+      onError?: (name: string, error: unknown) => void;
+      /**
+       * An API-only process (never started) that has waited this long for the checkpoints to
+       * reach a write applies the missing batches itself (catchUp); default 1,000 ms, null: never.
+       */
+      catchUpAfterMs?: number | null;
+    } = {},
   ) {}
 
   /**
@@ -233,12 +241,67 @@ export class ProjectionRunner {
    * them (every 5 ms while anyone waits) and answers every waiter, instead of a query per waiter.
    */
   private async pollCheckpoints(reached: (at: LogPosition | null) => boolean, timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
+    const started = Date.now();
+    const deadline = started + timeoutMs;
+    const catchUpAfter = this.options.catchUpAfterMs === undefined ? 1000 : this.options.catchUpAfterMs;
     for (;;) {
       const checkpoints = await this.sharedCheckpointRead();
       if ([...checkpoints.values()].every((c) => reached(c.position))) return true;
       if (Date.now() > deadline) return false;
+      if (catchUpAfter !== null && Date.now() - started >= catchUpAfter && Date.now() >= this.catchUpPausedUntil && !this.stopped) await this.sharedCatchUp(reached, deadline);
       await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  private catchingUp: Promise<void> | null = null;
+  private tablesEnsured = false;
+  /** After a catch-up failed (a batch that fails, the database): no other attempt before this time. */
+  private catchUpPausedUntil = 0;
+
+  /** One catch-up at a time in this process, shared by every waiter that asks meanwhile. */
+  private sharedCatchUp(reached: (at: LogPosition | null) => boolean, deadline: number): Promise<void> {
+    if (!this.catchingUp) {
+      this.catchingUp = this.catchUp(reached, deadline)
+        .catch((error: unknown) => {
+          this.catchUpPausedUntil = Date.now() + 1000;
+          this.options.onError?.(`${this.projectors.map((p) => p.name).join(', ')} (catch-up)`, error);
+        })
+        .finally(() => (this.catchingUp = null));
+    }
+    return this.catchingUp;
+  }
+
+  /**
+   * Read your writes with no worker running (or one far behind): an API-only process that has
+   * waited catchUpAfterMs applies the batches its write needs itself, on the same compare-and-set
+   * of the checkpoints as every runner (applyBatches) — whoever moves a checkpoint first wins,
+   * the other re-reads, so two processes never both apply a batch. Stops at the deadline, at a
+   * batch that fails (the waiter times out as before; the worker retries it), or when the log
+   * shows nothing more yet (PostgreSQL's visibility horizon: the poll goes on).
+   */
+  private async catchUp(reached: (at: LogPosition | null) => boolean, deadline: number): Promise<void> {
+    const names = this.projectors.map((p) => p.name);
+    if (!this.tablesEnsured) {
+      for (const projector of this.projectors) {
+        await this.db.transaction((tx) => ensureTables(tx, projector));
+        await ensureCheckpoint(this.db, projector.name);
+      }
+      this.tablesEnsured = true;
+    }
+    while (Date.now() <= deadline && !this.stopped) {
+      const checkpoints = await readCheckpoints(this.db, names);
+      const behind = this.projectors.filter((p) => !reached(checkpoints.get(p.name)!.position));
+      if (behind.length === 0) return;
+      const from = behind.map((p) => checkpoints.get(p.name)!.position);
+      const events = await this.store.readAll({ after: lowestPosition(from), maxCount: this.options.batchSize ?? 500 });
+      if (events.length === 0) return;
+      const batches = behind.map((projector, i) => ({ projector, from: from[i], events: eventsAfter(from[i], events) }));
+      try {
+        await applyBatches(this.db, batches);
+      } catch (error) {
+        if (!(error instanceof CheckpointMovedError)) throw error;
+        // another process (the worker, another replica) applied it first: read again
+      }
     }
   }
 

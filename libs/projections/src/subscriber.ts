@@ -161,7 +161,7 @@ export async function followCheckpoints(store: EventStore, db: Database, names: 
         group.lastError = null;
         options.onHandled?.(events);
       },
-      { after: lowest([...from.values()]), batchSize: options.batchSize },
+      { after: lowestPosition([...from.values()]), batchSize: options.batchSize },
     );
     subscription = current;
     current.done.catch(onFailure);
@@ -171,7 +171,7 @@ export async function followCheckpoints(store: EventStore, db: Database, names: 
 }
 
 /** The lowest of some positions (null, the start of the log, when any is null). */
-function lowest(positions: readonly (LogPosition | null)[]): LogPosition | null {
+export function lowestPosition(positions: readonly (LogPosition | null)[]): LogPosition | null {
   let low: LogPosition | null | undefined;
   for (const p of positions) if (p === null || low === undefined || (low !== null && comparePositions(p, low) < 0)) low = p;
   return low ?? null;
