@@ -163,6 +163,34 @@ describe.each(backends)('idempotency keys (spec §8) stored in %s', (_name, env)
     expect(other.body.data.id).not.toBe(first.body.data.id);
   });
 
+  it('a retry of POST /checkouts after the first run died between its write and its kept response answers that checkout, never opens a second', async () => {
+    const payment = (await send('POST', '/payments', { amount: 2500, currency: 'USD' })).body.data as unknown as { id: string; url: string };
+    const key = randomUUID();
+    const body = { payment_code: payment.url.split('/').pop(), asset: 'USDC', network: 'ethereum' };
+    const first = await send('POST', '/checkouts', body, { key });
+    expect(first.status).toBe(201);
+    await forget(key);
+    const again = await send('POST', '/checkouts', body, { key });
+    expect([again.status, again.replayed, again.body.data.id]).toEqual([201, null, first.body.data.id]);
+    expect(again.body).toEqual(first.body); // the checkout as it is: same address, same quote
+    const shown = (await send('GET', `/payments/${payment.id}`, undefined)).body.data as unknown as { checkout_id: string; events: { type: string }[] };
+    expect(shown.checkout_id).toBe(first.body.data.id);
+    expect(shown.events.filter((e) => e.type === 'method_selected')).toHaveLength(1); // one checkout opened
+  });
+
+  it('a retry of POST /links after the first run died between its write and its kept response answers that link, never creates a second', async () => {
+    const key = randomUUID();
+    const body = { name: `Crash ${key.slice(0, 6)}`, amount: 1500, currency: 'USD' };
+    const first = await send('POST', '/links', body, { key });
+    expect(first.status).toBe(201);
+    await forget(key);
+    const again = await send('POST', '/links', body, { key });
+    expect([again.status, again.body.data.id]).toEqual([201, first.body.data.id]);
+    expect(again.body).toEqual(first.body); // same id, same code and url
+    const listed = (await send('GET', '/links?limit=100', undefined)).body as unknown as { data: { name: string }[] };
+    expect(listed.data.filter((l) => l.name === body.name)).toHaveLength(1);
+  });
+
   it('refuses the key for a different method, path or body (409 idempotency_key_reused)', async () => {
     const l = label();
     const key = randomUUID();

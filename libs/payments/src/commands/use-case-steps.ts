@@ -57,10 +57,11 @@ export class PaymentUseCaseSteps {
 
   /**
    * Decides the command on the checkout's stream and appends it, settles the consequences and
-   * waits for the read models. `newStream`: the checkout id was just minted (no read before the append).
+   * waits for the read models. `newStream`: the checkout id was just minted (no read before the append);
+   * `eventId`: ids derived from the request (an idempotent create), random otherwise.
    */
-  async decideCheckout(checkoutId: string, command: CheckoutCommand, now: Date, meta: WriteMeta, newStream = false): Promise<Decided<CheckoutState>> {
-    const decided = await this.streams.decideCheckout(checkoutId, command, { now, metadata: metadataFor(meta), newStream });
+  async decideCheckout(checkoutId: string, command: CheckoutCommand, now: Date, meta: WriteMeta, newStream = false, eventId?: (index: number) => string): Promise<Decided<CheckoutState>> {
+    const decided = await this.streams.decideCheckout(checkoutId, command, { now, metadata: metadataFor(meta), newStream, eventId });
     await this.waitFor(await this.settle(decided));
     return decided;
   }

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { carriedAssets } from '@lib/businesses';
-import { newId } from '@lib/http';
+import { idFromSeed, newId } from '@lib/http';
 import { checkMetadata } from '@lib/payments';
 import type { LinkFields, LinkRail } from '../../events';
 import { LinkView } from '../../views';
@@ -12,8 +12,8 @@ export const LINK_CODE_LENGTH = 12;
 
 /**
  * Creates a payment link (POST /links; decision 0030): the price for its currency (as a
- * payment's), the metadata rules of payments; a new id and code (random; the code is the last
- * segment of its url), then LinkCreated on its stream, the read models waited for, the link
+ * payment's), the metadata rules of payments; a new id and code (random, or derived from the
+ * Idempotency-Key's request; the code is the last segment of its url), then LinkCreated on its stream, the read models waited for, the link
  * answered. Test keys on a live business are refused before (403 test_mode_unavailable, §5.4).
  */
 @CommandHandler(CreateLinkCommand)
@@ -33,8 +33,11 @@ export class CreateLinkHandler implements ICommandHandler<CreateLinkCommand, Lin
       ask_email: input.ask_email ?? false,
       metadata: checkMetadata(input.metadata),
     };
-    const linkId = newId('lnk');
-    const code = newId('x').slice(2, 2 + LINK_CODE_LENGTH);
+    // under an Idempotency-Key both come from the request: a run after one that died between its
+    // append and its kept response decides the same creation again, which the decider takes as done
+    const seed = meta.idempotencySeed;
+    const linkId = seed === undefined ? newId('lnk') : idFromSeed('lnk', seed);
+    const code = (seed === undefined ? newId('x') : idFromSeed('x', `${seed}#code`)).slice(2, 2 + LINK_CODE_LENGTH);
     await this.writes.decide(linkId, { type: 'CreateLink', linkId, businessId: business.id, mode: business.simulated ? 'test' : 'live', code, fields }, meta);
     return this.writes.answer(business.id, linkId);
   }

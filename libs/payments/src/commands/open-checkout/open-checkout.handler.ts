@@ -1,7 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AssetCode, NetworkId } from '@lib/chains';
-import { newId } from '@lib/http';
+import { idFromSeed, newId } from '@lib/http';
+import { WriteMeta } from '@lib/eventstore';
 import { assertActive } from '../../app/access';
 import { CardRoutes } from '@lib/cards';
 import { CARD_ATTEMPT_TTL_MS } from '../../app/card-attempts';
@@ -14,6 +15,7 @@ import { OpenCardCheckout, OpenCryptoCheckout, decideCheckout, initialCheckoutSt
 import { DEFAULT_CHECKOUT_RULES, assertAssetAccepted, assertEmailGiven, assertRailAccepted } from '../../domain/checkout-rules';
 import { PaymentDomainError } from '../../domain/errors';
 import { decidePayment } from '../../domain/payment.decider';
+import { uuidv5 } from '../../domain/checkout-to-payment';
 import { PaymentUseCaseSteps } from '../use-case-steps';
 import { LinkPayments, ResolvedLinkPayment } from './link-payments';
 import { OpenCheckoutCommand } from './open-checkout.command';
@@ -47,6 +49,10 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
   ) {}
 
   async execute({ input, caller, meta }: OpenCheckoutCommand): Promise<{ checkoutId: string; businessId: string }> {
+    // under an Idempotency-Key the checkout's id comes from the request: a run after one that died
+    // between its append and its kept response answers that checkout instead of opening a second
+    const earlier = await this.openedEarlier(meta);
+    if (earlier !== null) return earlier;
     // 1. the rules that need the payment, its business or the registry
     if (input.link_code !== undefined && input.payment_code !== undefined) throw new PaymentDomainError('invalid_request', 'Send payment_code or link_code, not both.', 'link_code');
     if (input.payment_code === undefined && input.link_code === undefined) throw new PaymentDomainError('invalid_request', 'Send payment_code (or link_code).', 'payment_code');
@@ -81,7 +87,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     // the business's source (fixed table or live, decision 0020): asset_unavailable, or 503 temporarily_unavailable without a fresh rate
     const quote = await this.rates.forCheckout(business, asset, payment.currency);
     const rate = quote.rateMinorPerCoin;
-    const checkoutId = newId('chk');
+    const checkoutId = checkoutIdFor(meta);
     // payment_paid, payment_canceled, payment_expired, in flight, asset_unavailable: only a payment that can take a checkout gets one
     decidePayment({ type: 'SelectMethod', checkoutId, rail: 'crypto', asset, network, rateMinorPerCoin: rate, quoteEndsAt: now.toISOString() }, payment, { now });
 
@@ -144,8 +150,18 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
       decideCheckout(command, initialCheckoutState, { now });
       await resolved.unwritten.write();
     }
-    await this.steps.decideCheckout(checkoutId, command, now, meta, true);
+    const seed = meta.idempotencySeed;
+    await this.steps.decideCheckout(checkoutId, command, now, meta, true, seed === undefined ? undefined : (i) => uuidv5(`idempotency|${seed}#${i}`));
     return { checkoutId, businessId: resolved.business.id };
+  }
+
+  /** The checkout an earlier run of this idempotent request opened (its stream exists), answered once the read models have it. */
+  private async openedEarlier(meta: WriteMeta): Promise<{ checkoutId: string; businessId: string } | null> {
+    if (meta.idempotencySeed === undefined) return null;
+    const loaded = await this.steps.streams.loadCheckout(checkoutIdFor(meta));
+    if (loaded.state.status === 'none' || loaded.state.businessId === null) return null;
+    await this.steps.waitFor(loaded.head);
+    return { checkoutId: loaded.state.id, businessId: loaded.state.businessId };
   }
 
   /**
@@ -173,7 +189,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     if (email === null) throw new PaymentDomainError('email_required', 'A card payment needs the customer’s e-mail.', 'email');
     await this.customers.assertNotBlocked(business.id, [input.email, payment.details.customer_email], 'email');
     const now = await this.steps.clock.now(business.id);
-    const checkoutId = newId('chk');
+    const checkoutId = checkoutIdFor(meta);
     // payment_paid, payment_canceled, payment_expired, in flight
     decidePayment({ type: 'SelectCardMethod', checkoutId, quotedMinor: payment.amount, country: input.country }, payment, { now });
 
@@ -206,4 +222,9 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     };
     return this.open(resolved, checkoutId, command, now, meta);
   }
+}
+
+/** A new checkout's id: derived from the request under an Idempotency-Key (WriteMeta.idempotencySeed), random otherwise. */
+function checkoutIdFor(meta: WriteMeta): string {
+  return meta.idempotencySeed === undefined ? newId('chk') : idFromSeed('chk', meta.idempotencySeed);
 }
