@@ -8,6 +8,7 @@ describe('the service on its embedded default', () => {
 
   it('answers /api/v1/health with the store and its projections, which follow the log', async () => {
     const store = suite.api.app.get<EventStore>(EVENT_STORE);
+    const startedAt = Date.now();
     const { position } = await store.append(`health-${randomUUID().slice(0, 8)}`, [{ id: randomUUID(), type: 'Probe', data: {} }], 'no_stream');
     type Health = { data: { kind: string; status: string; store: { adapter: string; head: string }; projections: { name: string; lag: number; state: string }[] } };
     const read = async () => {
@@ -20,7 +21,9 @@ describe('the service on its embedded default', () => {
     expect(body.data).toMatchObject({ kind: 'health', status: 'ok', store: { adapter: 'embedded', head: `${position.commit}/${position.prepare}` } });
     const at = `${position.commit}/${position.prepare}`;
     const names = ['stream_catalog', 'businesses', 'payments', 'wallets', 'customers', 'links', 'search', 'accounts', 'account_passkeys', 'wallet_transactions', 'webhook_endpoints', 'events'];
-    expect(body.data.projections).toEqual(names.map((name) => ({ name, state: 'running', position: at, lag: 0 })));
+    expect(body.data.projections).toEqual(names.map((name) => ({ name, state: 'running', position: at, lag: 0, updated_at: expect.stringMatching(/Z$/) })));
+    // when the checkpoint last moved: not before the probe was appended
+    for (const p of body.data.projections as unknown as { updated_at: string }[]) expect(Date.parse(p.updated_at)).toBeGreaterThanOrEqual(startedAt - 1000);
   });
 
   it('refuses a second owner of the same data directory with a clear error', async () => {

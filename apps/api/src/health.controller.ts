@@ -41,7 +41,8 @@ export class HealthController {
         // a projection retrying a failing batch: its reads stand still (the error is in the log, never on this public route)
         status: projections.some((p) => p.state === 'retrying') ? 'degraded' : 'ok',
         store: { adapter: this.store.kind, head: formatPosition(head) },
-        projections: projections.map((p) => ({ name: p.name, state: p.state, position: formatPosition(p.position), lag: p.lag })),
+        // state is this process's (an `api` replica runs none: stopped); updated_at is when any process last moved the checkpoint
+        projections: projections.map((p) => ({ name: p.name, state: p.state, position: formatPosition(p.position), lag: p.lag, updated_at: p.updatedAt === null ? null : p.updatedAt.toISOString() })),
         pauses: (await this.pauses.list()).map((p) => ({ target: p.target, reason: p.reason, since: p.since })),
         // the chain watchers of this process (a worker role): where each network is, and whether its node answers
         chains: this.modules.get(ChainWatchers, { strict: false }).status().map((s) => ({

@@ -2075,9 +2075,15 @@ export interface components {
             /** @description GET /health only: each projection and how far it lags the store. */
             projections?: {
                 name: string;
+                /** @description In this process: running, retrying, or stopped (an `api` replica runs no projection). */
                 state: string;
                 position: string;
                 lag: number | null;
+                /**
+                 * Format: date-time
+                 * @description When any process (a worker, an `api` replica catching up) last moved its checkpoint.
+                 */
+                updated_at: string | null;
             }[];
             /** @description GET /health only: this process's chain watchers (worker roles), one per watched network: the block scanned, the node's head, and the node's last error while it fails (the watcher backs off). */
             chains?: {

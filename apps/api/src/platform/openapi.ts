@@ -156,8 +156,14 @@ const SCHEMAS = {
         items: {
           type: 'object',
           additionalProperties: false,
-          required: ['name', 'state', 'position', 'lag'],
-          properties: { name: { type: 'string' }, state: { type: 'string' }, position: { type: 'string' }, lag: { type: 'integer', nullable: true } },
+          required: ['name', 'state', 'position', 'lag', 'updated_at'],
+          properties: {
+            name: { type: 'string' },
+            state: { type: 'string', description: 'In this process: running, retrying, or stopped (an `api` replica runs no projection).' },
+            position: { type: 'string' },
+            lag: { type: 'integer', nullable: true },
+            updated_at: { type: 'string', format: 'date-time', nullable: true, description: 'When any process (a worker, an `api` replica catching up) last moved its checkpoint.' },
+          },
         },
       },
       chains: {
