@@ -198,6 +198,9 @@ describe('CLI businesses and keys directly against PostgreSQL', () => {
         const unknown = await cli(['businesses', 'create', '--name', 'Nobody', '--referral-code', 'no-such-code'], { DATABASE_URL: database.url });
         expect(unknown.code).not.toBe(0);
         expect(unknown.stderr).toMatch(/referral code/);
+        // no key-encryption key on a shared store: the message, then the process ends (it used to stay alive for ever)
+        const keyless = await cli(['businesses', 'create', '--name', 'No KEK', '--simulated'], { DATABASE_URL: database.url, WALLET_KEK: '', WALLET_KEK_FILE: '' }, 20_000);
+        expect({ code: keyless.code, stderr: keyless.stderr.trim() }).toEqual({ code: 2, stderr: 'WALLET_KEK or WALLET_KEK_FILE is required when the store is shared' });
       } finally {
         await runner.stop();
         await opened.close();

@@ -48,10 +48,21 @@ export async function openBusinessAdmin(config: AppConfig): Promise<BusinessAdmi
   }
   const opened = await openEventStore(config);
   const runner = new ProjectionRunner(opened.store, opened.db, [businessesProjector, walletsProjector]);
-  await runner.start();
-  // what the server does after a business is created, here too: a simulated business gets its wallet
-  const kek = { walletKek: config.walletKek, walletKekFile: config.walletKekFile, dataDir: config.dataDir, embedded: adapterFor(config) === 'embedded' };
-  const service = new BusinessService(opened.store, opened.db, runner, { afterCreate: standaloneOnboarding(opened.store, opened.db, runner, kek) });
+  const close = async () => {
+    await runner.stop();
+    await opened.close();
+  };
+  let service: BusinessService;
+  try {
+    await runner.start();
+    // what the server does after a business is created, here too: a simulated business gets its wallet
+    const kek = { walletKek: config.walletKek, walletKekFile: config.walletKekFile, dataDir: config.dataDir, embedded: adapterFor(config) === 'embedded' };
+    service = new BusinessService(opened.store, opened.db, runner, { afterCreate: standaloneOnboarding(opened.store, opened.db, runner, kek) });
+  } catch (error) {
+    // (no key-encryption key on a shared store, …): nothing may keep the process alive after the message
+    await close();
+    throw error;
+  }
   const pauses = new ServicePauses(opened.store, new CommandRunner(opened.store, runner));
   const links = new DisableLinkHandler(new LinkWrites(new CommandRunner(opened.store, runner), new LinksReadModel(opened.db, config)));
   return {
@@ -72,10 +83,7 @@ export async function openBusinessAdmin(config: AppConfig): Promise<BusinessAdmi
     pause: ({ target, reason, operator }) => pauses.pause(pauseTarget(target), reason, operatorActor(operator)),
     resume: ({ target, operator }) => pauses.resume(pauseTarget(target), operatorActor(operator)),
     disableLink: (linkId, { reason, operator }) => links.execute(new DisableLinkCommand(linkId, reason, { actor: operatorActor(operator) })),
-    close: async () => {
-      await runner.stop();
-      await opened.close();
-    },
+    close,
   };
 }
 
