@@ -314,4 +314,23 @@ describe('operator CLI on the embedded store', () => {
     expect(cells(row).slice(0, 4)).toEqual(['stream_catalog', 'start', '0', '0']);
     expect(existsSync(join(dir.path, 'LOCK'))).toBe(false); // the CLI released the directory on exit
   }, 90_000);
+
+  it('events stream prints the hashes of credentials as [redacted] (JSON lines and --pretty, which events tail prints too), at any depth; a transaction hash as it is', async () => {
+    const env = { DATA_DIR: dir.path, DATABASE_URL: '' };
+    const stream = `account-acc_${randomUUID().slice(0, 8)}`;
+    const argon = '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNo';
+    const opened = await openEventStore({ dataDir: dir.path });
+    try {
+      await opened.store.append(stream, [{ id: randomUUID(), type: 'SignupStarted', data: { email: 'a@example.com', password_hash: argon, codes: [{ code_hash: 'c1' }], sent: { token_hash: 't1', tx_hash: '0xabc', undo_token_hash: null } } }], 'no_stream');
+    } finally {
+      await opened.close();
+    }
+    const [json, pretty, backwards] = [await cli(['events', 'stream', stream], env, 60_000), await cli(['events', 'stream', stream, '--pretty'], env, 60_000), await cli(['events', 'stream', stream, '--backwards'], env, 60_000)];
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).data).toEqual({ email: 'a@example.com', password_hash: '[redacted]', codes: [{ code_hash: '[redacted]' }], sent: { token_hash: '[redacted]', tx_hash: '0xabc', undo_token_hash: null } });
+    for (const run of [json, pretty, backwards]) {
+      expect(run.stdout).not.toContain('argon2');
+      expect(run.stdout).not.toMatch(/"(c1|t1)"/);
+    }
+  }, 120_000);
 });

@@ -1,6 +1,20 @@
 import { RecordedEvent, formatPosition } from '@lib/eventstore';
 
-/** One event as a JSON line: the stored format, with bigints and dates as strings. */
+/** Hashes of chain objects, printed as they are; every other `*_hash` member is a credential's. */
+const CHAIN_HASHES = new Set(['tx_hash', 'block_hash']);
+
+/**
+ * An event's data as an operator may see it: the hashes of credentials (password_hash,
+ * code_hash, token_hash, secret_hash, …) at any depth replaced by "[redacted]" — an argon2
+ * password hash allows offline guessing, and the log keeps it for ever. The log itself is unchanged.
+ */
+export function redactCredentials(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactCredentials);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, key.endsWith('_hash') && !CHAIN_HASHES.has(key) && v !== null ? '[redacted]' : redactCredentials(v)]));
+}
+
+/** One event as a JSON line: the stored format, with bigints and dates as strings, credentials' hashes redacted. */
 export function eventJson(event: RecordedEvent): string {
   return JSON.stringify({
     id: event.id,
@@ -9,7 +23,7 @@ export function eventJson(event: RecordedEvent): string {
     position: formatPosition(event.position),
     type: event.type,
     recorded_at: event.recordedAt.toISOString(),
-    data: event.data,
+    data: redactCredentials(event.data),
     metadata: event.metadata,
   });
 }
@@ -28,7 +42,7 @@ export function eventRow(event: RecordedEvent): (string | number)[] {
     formatPosition(event.position),
     event.recordedAt.toISOString(),
     event.type,
-    JSON.stringify(event.data),
+    JSON.stringify(redactCredentials(event.data)),
     [event.metadata.actor ? `actor=${event.metadata.actor.kind}:${event.metadata.actor.id ?? '-'}` : '', event.metadata.correlationId ? `corr=${event.metadata.correlationId}` : '']
       .filter(Boolean)
       .join(' '),
