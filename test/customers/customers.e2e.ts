@@ -334,6 +334,13 @@ describe('customer events carry the customer as its endpoint returns it (spec §
     expect(now.stats).toMatchObject({ payments_count: 2, incomplete_count: 1, volume: { amount: 10_000, currency: 'USD' }, preferred_rail: 'crypto' });
     expect(await eventOf('customer.updated', eve.body.data.id)).toEqual(now);
 
+    // a recorded customer that a payment names afterwards, and nothing else: its updated_at stays the
+    // creation's in the live run (two batches) and in a replay (one batch) alike (operators audit)
+    const fay = await client.post('/customers', { email: 'fay@example.com' });
+    await new Promise((r) => setTimeout(r, 5));
+    await client.createPayment({ amount: 1_000, customer_email: 'fay@example.com' });
+    expect((await customerNow(fay.body.data.id)).updated_at).toBe(fay.body.data.updated_at);
+
     // the live run and a replay of the log agree (views and links of the events projection, the customers' stats)
     const store = suite.api.app.get<EventStore>(EVENT_STORE);
     const db = suite.api.app.get<Database>(DATABASE);

@@ -69,11 +69,24 @@ export const customersProjector: Projector = {
     const known = new Map<string, object>();
     const payments = new Map<string, CustomerPayment>();
     const changes = new Map<string, { payment_id: string; rail: string | null; succeeded: boolean }>();
-    const customerEvents: RecordedEvent[] = [];
     const touched = new Set<string>();
+    // in log order: the customers and payments gathered so far are written before a customer
+    // event is applied, so that a batch gives the rows the same events give in smaller batches
+    const flush = async () => {
+      if (known.size > 0) {
+        // a customer known from payments appears once: the first payment naming it (a recorded customer keeps its row)
+        await tx.query(`INSERT INTO customers SELECT * FROM jsonb_populate_recordset(NULL::customers, $1::jsonb) ON CONFLICT (id) DO NOTHING`, [JSON.stringify([...known.values()])]);
+      }
+      if (payments.size > 0) {
+        await tx.query(`INSERT INTO customer_payments SELECT * FROM jsonb_populate_recordset(NULL::customer_payments, $1::jsonb) ON CONFLICT (payment_id) DO NOTHING`, [JSON.stringify([...payments.values()])]);
+      }
+      known.clear();
+      payments.clear();
+    };
     for (const event of events) {
       if (asCustomerEvent(event) !== null) {
-        customerEvents.push(event);
+        await flush();
+        await applyCustomerEvent(event, tx);
         continue;
       }
       // the payment events as the customer events' source takes them too (customerPaymentChange)
@@ -112,14 +125,7 @@ export const customersProjector: Projector = {
         changes.set(change.payment_id, update);
       }
     }
-    if (known.size > 0) {
-      // a customer known from payments appears once: the first payment naming it (a recorded customer keeps its row)
-      await tx.query(`INSERT INTO customers SELECT * FROM jsonb_populate_recordset(NULL::customers, $1::jsonb) ON CONFLICT (id) DO NOTHING`, [JSON.stringify([...known.values()])]);
-    }
-    if (payments.size > 0) {
-      await tx.query(`INSERT INTO customer_payments SELECT * FROM jsonb_populate_recordset(NULL::customer_payments, $1::jsonb) ON CONFLICT (payment_id) DO NOTHING`, [JSON.stringify([...payments.values()])]);
-    }
-    for (const event of customerEvents) await applyCustomerEvent(event, tx);
+    await flush();
     if (changes.size > 0) {
       const { rows } = await tx.query<{ customer_id: string }>(
         `UPDATE customer_payments cp SET rail = COALESCE(u.rail, cp.rail), succeeded = cp.succeeded OR u.succeeded
