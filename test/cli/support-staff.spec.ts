@@ -14,10 +14,15 @@ describe('operators on real payment data (PostgreSQL)', () => {
     const storage = await testStorage('postgres', 'staff');
     const rx = await startReceiver();
     const env = { ...storage.env, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', TRUSTED_PROXIES: 'loopback' };
-    const api = await startTestApi(env);
+    // the service runs with its public checkout address; the operator's CLI is not told it (as the README's commands are written)
+    const serviceEnv = { ...env, CHECKOUT_BASE_URL: 'https://pay.example.test/checkout' };
+    const api = await startTestApi(serviceEnv);
+    let eventsBefore: unknown[] = [];
+    let secretKey = '';
     let paymentId: string;
     try {
-      const { client } = await businessWithKey(api, true);
+      const { client, secret_key } = await businessWithKey(api, true);
+      secretKey = secret_key;
       expect((await client.post('/webhooks', { url: rx.url, event_types: ['*'] })).status).toBe(201);
       const payment = await client.createPayment();
       paymentId = payment.id;
@@ -41,6 +46,8 @@ describe('operators on real payment data (PostgreSQL)', () => {
           rx.requests.length === deliveries.body.data.length,
         { what: 'projections at the head, every delivery sent once and recorded as succeeded' },
       );
+      eventsBefore = (await client.get('/events?limit=100')).body.data;
+      expect(JSON.stringify(eventsBefore)).toContain('https://pay.example.test/checkout/');
     } finally {
       await api.close();
     }
@@ -60,6 +67,8 @@ describe('operators on real payment data (PostgreSQL)', () => {
       for (const name of ['payments', 'events', 'webhook_endpoints']) {
         const verified = await cli(['projections', 'verify', name], env);
         expect({ name, code: verified.code, out: verified.stdout }).toEqual({ name, code: 0, out: expect.stringContaining(`${name}: OK`) });
+        // rendered with the address the service recorded, not the CLI's default (a payment event's url)
+        expect(verified.stderr).toContain("rendering with the service's recorded CHECKOUT_BASE_URL https://pay.example.test/checkout");
       }
       const rebuilt = await cli(['projections', 'rebuild', '--all'], env);
       expect(rebuilt.code).toBe(0);
@@ -68,8 +77,11 @@ describe('operators on real payment data (PostgreSQL)', () => {
       // a rebuild replays the outbox too, but sends nothing again: same deliveries, same attempts
       const after = await pg.query(`SELECT id, status, attempt FROM webhook_deliveries ORDER BY id`);
       expect(after.rows).toEqual(before.rows);
-      const again = await startTestApi(env);
+      const again = await startTestApi(serviceEnv);
       try {
+        // every event as the API shows it is what it was before the rebuild (the url in a payment's data included)
+        const eventsAfter = (await fetch(`${again.base}/events?limit=100`, { headers: { authorization: `Bearer ${secretKey}` } }).then((r) => r.json())) as { data: unknown[] };
+        expect(eventsAfter.data).toEqual(eventsBefore);
         // nothing to wait for but time: a re-send would show within the dispatcher's first polls
         await new Promise((resolve) => setTimeout(resolve, 1000));
         expect(rx.requests.length).toBe(received);

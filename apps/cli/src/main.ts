@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { AppConfig, ConfigError, loadConfig } from '@lib/core';
+import { AppConfig, ConfigError, loadConfig, recordedRenderingSettings } from '@lib/core';
 import { DomainError } from '@lib/businesses';
-import { DataDirectoryLockedError } from '@lib/database';
+import { DataDirectoryLockedError, Sql } from '@lib/database';
 import { DomainRefusal } from '@lib/domain';
 import { OpenedStore, openEventStore } from '@lib/eventstore';
 import { allProjectors } from '@lib/wiring';
@@ -42,8 +42,21 @@ function integerAtLeast(min: number) {
 }
 
 /** The projectors as the service runs them (their output depends on CHECKOUT_BASE_URL). */
-function configuredProjectors() {
-  return allProjectors(loadConfig(process.env, []));
+/**
+ * The projectors as the service renders them: with CHECKOUT_BASE_URL (or PORT) from this
+ * environment when it names one, else as the service last recorded it on this store (said on
+ * stderr), else the default.
+ */
+async function configuredProjectors(db: Sql) {
+  const config = loadConfig(process.env, []);
+  if (!process.env.CHECKOUT_BASE_URL && !process.env.PORT) {
+    const recorded = await recordedRenderingSettings(db);
+    if (recorded && recorded.checkoutBaseUrl !== config.checkoutBaseUrl) {
+      err(`rendering with the service's recorded CHECKOUT_BASE_URL ${recorded.checkoutBaseUrl} (set CHECKOUT_BASE_URL to use another)`);
+      return allProjectors({ ...config, checkoutBaseUrl: recorded.checkoutBaseUrl });
+    }
+  }
+  return allProjectors(config);
 }
 
 /** Runs `fn` on a resource opened from the environment's configuration, and closes it however `fn` ends. */
@@ -96,17 +109,17 @@ function program(): Command {
     .command('status')
     .description('position, events applied and lag of every projection')
     .option('--json', 'JSON lines')
-    .action(async (options) => withStore(({ store, db }) => printStatus(store, db, Boolean(options.json), out, configuredProjectors())));
+    .action(async (options) => withStore(async ({ store, db }) => printStatus(store, db, Boolean(options.json), out, await configuredProjectors(db))));
   projections
     .command('rebuild [names...]')
     .description('rebuild projections from position zero, with progress')
     .option('--all', 'every projection')
-    .action(async (names: string[], options) => withStore(({ store, db }) => rebuild(store, db, names, Boolean(options.all), out, configuredProjectors())));
+    .action(async (names: string[], options) => withStore(async ({ store, db }) => rebuild(store, db, names, Boolean(options.all), out, await configuredProjectors(db))));
   projections
     .command('verify <name>')
     .description('replay into a scratch schema and diff with the live tables; exit 1 on any difference')
     .action(async (name: string) => {
-      process.exitCode = await withStore(({ store, db }) => verify(store, db, name, out, configuredProjectors()));
+      process.exitCode = await withStore(async ({ store, db }) => verify(store, db, name, out, await configuredProjectors(db)));
     });
 
   const businesses = cli.command('businesses').description('businesses');

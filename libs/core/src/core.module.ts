@@ -4,12 +4,13 @@ import { Database } from '@lib/database';
 import { CommandRunner, EVENT_STORE, EventStore, OpenedStore, openEventStore } from '@lib/eventstore';
 import { ProjectionRunner, Projector, ReactorHost } from '@lib/projections';
 import { AppConfig } from './config';
+import { recordRenderingSettings } from './rendering-settings';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 export const DATABASE = Symbol('DATABASE');
 const OPENED_STORE = Symbol('OPENED_STORE');
 
-/** Starts the projections when this process is a worker; on shutdown stops the reactors and projections, then closes the store. */
+/** Records the rendering settings and starts the projections when this process is a worker; on shutdown stops the reactors and projections, then closes the store. */
 @Injectable()
 export class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
@@ -20,6 +21,8 @@ export class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    // what the projections render with, for an operator's rebuild or verify (recordedRenderingSettings)
+    await recordRenderingSettings(this.opened.db, { checkoutBaseUrl: this.config.checkoutBaseUrl });
     if (this.config.role !== 'api') await this.projections.start();
   }
 

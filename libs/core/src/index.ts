@@ -1,2 +1,3 @@
 export * from './config';
 export * from './core.module';
+export * from './rendering-settings';
