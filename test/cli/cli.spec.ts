@@ -93,6 +93,8 @@ describe('operator CLI on postgres', () => {
     expect(records.map((r) => r.name)).toEqual(ALL_PROJECTORS.map((p) => p.name));
     expect([...byName.keys()]).toEqual(ALL_PROJECTORS.map((p) => p.name));
     for (const r of records) expect(r).toEqual(expect.objectContaining({ name: expect.any(String), position: expect.any(String), events: expect.any(Number), lag: expect.any(Number) }));
+    // no live state: the CLI runs no projection, so it would say "stopped" of one a server runs (operators audit)
+    for (const r of records) expect(Object.keys(r)).not.toEqual(expect.arrayContaining(['state']));
     return { table: byName.get('stream_catalog')!, json: records.find((r) => r.name === 'stream_catalog') };
   };
 
@@ -314,6 +316,20 @@ describe('operator CLI on the embedded store', () => {
     expect(cells(row).slice(0, 4)).toEqual(['stream_catalog', 'start', '0', '0']);
     expect(existsSync(join(dir.path, 'LOCK'))).toBe(false); // the CLI released the directory on exit
   }, 90_000);
+
+  it('refuses to read or rebuild a DATA_DIR that holds no store (a typo), creating nothing there (exit 2)', async () => {
+    const missing = join(dir.path, 'typo');
+    for (const args of [['events', 'stream', 'payment-pmt_x'], ['projections', 'status'], ['projections', 'rebuild', '--all']]) {
+      const run = await cli(args, { DATA_DIR: missing, DATABASE_URL: '' }, 60_000);
+      expect({ args, code: run.code, stdout: run.stdout, stderr: run.stderr.trim() }).toEqual({
+        args,
+        code: 2,
+        stdout: '',
+        stderr: `configuration error: no store in DATA_DIR ${resolve(missing)}: run this with the DATA_DIR the server uses (or its DATABASE_URL)`,
+      });
+    }
+    expect(existsSync(missing)).toBe(false);
+  }, 120_000);
 
   it('events stream prints the hashes of credentials as [redacted] (JSON lines and --pretty, which events tail prints too), at any depth; a transaction hash as it is', async () => {
     const env = { DATA_DIR: dir.path, DATABASE_URL: '' };

@@ -3,7 +3,9 @@ import { AppConfig, ConfigError, loadConfig, recordedRenderingSettings } from '@
 import { DomainError } from '@lib/businesses';
 import { DataDirectoryLockedError, Sql } from '@lib/database';
 import { DomainRefusal } from '@lib/domain';
-import { OpenedStore, openEventStore } from '@lib/eventstore';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { OpenedStore, adapterFor, openEventStore } from '@lib/eventstore';
 import { allProjectors } from '@lib/wiring';
 import { printStream, tailLog } from './commands/events';
 import { printStatus, rebuild, verify } from './commands/projections';
@@ -70,6 +72,20 @@ async function using<R extends { close(): Promise<void> }, T>(open: (config: App
 }
 
 const withStore = <T>(fn: (opened: OpenedStore) => Promise<T>) => using(openEventStore, fn);
+
+/**
+ * For the commands that read or rebuild what a server wrote (events, projections): on the
+ * embedded store, DATA_DIR must hold one — a mistyped directory would otherwise open a new,
+ * empty store and answer "not found" about everything (operators audit).
+ */
+const withServerStore = <T>(fn: (opened: OpenedStore) => Promise<T>) =>
+  using(async (config) => {
+    if (adapterFor(config) === 'embedded') {
+      const dir = resolve(config.dataDir ?? './data');
+      if (!existsSync(join(dir, 'pg'))) throw new ConfigError(`no store in DATA_DIR ${dir}: run this with the DATA_DIR the server uses (or its DATABASE_URL)`);
+    }
+    return openEventStore(config);
+  }, fn);
 const withAdmin = <T>(fn: (admin: BusinessAdmin) => Promise<T>) => using(openBusinessAdmin, fn);
 
 /** `--reason`, required of an operator's action on a business, link or pause: the event records it. */
@@ -90,7 +106,7 @@ function program(): Command {
     .option('--limit <count>', 'at most this many events', integerAtLeast(1))
     .option('--backwards', 'newest first')
     .action(async (stream: string, options) => {
-      process.exitCode = await withStore(({ store }) => printStream(store, stream, options, out, err));
+      process.exitCode = await withServerStore(({ store }) => printStream(store, stream, options, out, err));
     });
   events
     .command('tail')
@@ -101,7 +117,7 @@ function program(): Command {
       const abort = new AbortController();
       process.once('SIGINT', () => abort.abort());
       process.once('SIGTERM', () => abort.abort());
-      await withStore(({ store }) => tailLog(store, options, out, abort.signal));
+      await withServerStore(({ store }) => tailLog(store, options, out, abort.signal));
     });
 
   const projections = cli.command('projections').description('projections (read models)');
@@ -109,17 +125,17 @@ function program(): Command {
     .command('status')
     .description('position, events applied and lag of every projection')
     .option('--json', 'JSON lines')
-    .action(async (options) => withStore(async ({ store, db }) => printStatus(store, db, Boolean(options.json), out, await configuredProjectors(db))));
+    .action(async (options) => withServerStore(async ({ store, db }) => printStatus(store, db, Boolean(options.json), out, await configuredProjectors(db))));
   projections
     .command('rebuild [names...]')
     .description('rebuild projections from position zero, with progress')
     .option('--all', 'every projection')
-    .action(async (names: string[], options) => withStore(async ({ store, db }) => rebuild(store, db, names, Boolean(options.all), out, await configuredProjectors(db))));
+    .action(async (names: string[], options) => withServerStore(async ({ store, db }) => rebuild(store, db, names, Boolean(options.all), out, await configuredProjectors(db))));
   projections
     .command('verify <name>')
     .description('replay into a scratch schema and diff with the live tables; exit 1 on any difference')
     .action(async (name: string) => {
-      process.exitCode = await withStore(async ({ store, db }) => verify(store, db, name, out, await configuredProjectors(db)));
+      process.exitCode = await withServerStore(async ({ store, db }) => verify(store, db, name, out, await configuredProjectors(db)));
     });
 
   const businesses = cli.command('businesses').description('businesses');
