@@ -101,6 +101,20 @@ describe('a live business takes real USDC on local EVM chains (anvil), watched b
     expect(delivered.find((e) => e.data.id === payment.id)).toMatchObject({ type: 'payment.succeeded', mode: 'live', data: { status: 'succeeded', settlement: { tx_hash: hash } } });
   });
 
+  it('two Transfer logs to the checkout address in ONE transaction (a batched payout) credit both amounts: succeeded, not underpaid', async () => {
+    const { shop } = suite;
+    const payment = await shop.createPayment({ amount: 1000, currency: 'USD' });
+    const checkout = await shop.openCheckout(payment, { asset: 'USDC', network: 'ethereum' });
+    const to = checkout.crypto.address as Hex;
+    const data = ethereum.viem.encodeFunctionData({ abi: ethereum.viem.parseAbi(['function transferMany(address[] to, uint256[] value)']), functionName: 'transferMany', args: [[to, to], [5_000_000n, 5_000_000n]] });
+    const hash = await ethereum.send(CUSTOMER, { to: usdc, data, gas: 200_000n });
+    const confirming = await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'confirming', { what: 'batched transfer detected' });
+    expect(confirming.crypto).toMatchObject({ tx_hash: hash, received_amount: '10' }); // was 5: the second log was taken for the first again
+    await ethereum.mine(3);
+    const paid = await eventually(() => shop.payment(payment.id), (p) => p.status !== 'pending', { what: 'payment decided' });
+    expect(paid).toMatchObject({ status: 'succeeded', amount_received: 1000, settlement: { amount: '10', tx_hash: hash } });
+  });
+
   it('ETH: quoted from the live rate, paid with a native transfer, succeeded', async () => {
     const { shop } = suite;
     const payment = await shop.createPayment({ amount: 3000, currency: 'USD' });

@@ -293,7 +293,7 @@ export class ChainWatcher {
           await this.rewind(state);
           return 0;
         }
-        for (const transfer of block.transfers) await this.detected(state, block, transfer);
+        for (const transfer of oneTransferPerRecipient(block.transfers)) await this.detected(state, block, transfer);
         state.recent.push({ height: block.height, hash: block.hash });
         if (state.recent.length > this.window) state.recent = thinOut(state.recent, this.window);
         state.nextHeight = block.height + 1;
@@ -499,4 +499,25 @@ export function redactUrls(text: string): string {
       return '[url]';
     }
   });
+}
+
+/**
+ * The transfers of a block with those of one transaction to one address in one coin taken as one
+ * (their amounts summed; the first one's index; the sender when they share it): a transaction is
+ * mined, confirmed and withdrawn whole, and a checkout knows a transfer by its transaction hash,
+ * so two Transfer logs to the same address in one transaction (a batched payout, a router) must
+ * credit both amounts, not the first alone (live EVM audit, 2026-11-28). The same block always
+ * merges the same way, so the key (network, hash, first index) of a repeated report is the same.
+ */
+export function oneTransferPerRecipient(transfers: readonly ObservedTransfer[]): ObservedTransfer[] {
+  const merged = new Map<string, ObservedTransfer>();
+  for (const transfer of transfers) {
+    const key = `${transfer.txHash}|${transfer.to.toLowerCase()}|${transfer.asset}`;
+    const earlier = merged.get(key);
+    merged.set(
+      key,
+      earlier === undefined ? transfer : { ...earlier, amount: earlier.amount + transfer.amount, from: earlier.from === transfer.from ? earlier.from : null, reference: earlier.reference ?? transfer.reference },
+    );
+  }
+  return [...merged.values()];
 }
