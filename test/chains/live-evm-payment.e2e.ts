@@ -80,6 +80,16 @@ describe('a live business takes real USDC on local EVM chains (anvil), watched b
     const payment = await shop.createPayment({ amount: 2500, currency: 'USD' });
     const checkout = await shop.openCheckout(payment, { asset: 'USDC', network: 'ethereum' });
     expect(checkout.crypto.amount).toBe('25');
+    // the URI a wallet opens names the token contract the service watches (EVM_TOKENS_ETHEREUM), not mainnet USDC's
+    expect(checkout.crypto.payment_uri.toLowerCase()).toBe(`ethereum:${usdc}@1/transfer?address=${checkout.crypto.address}&uint256=25000000`.toLowerCase());
+    // and a token the deployment does not name for the network is not offered to live payments (it would never be seen)
+    const usdt = await shop.post('/checkouts', { payment_code: payment.url.split('/').pop(), asset: 'USDT', network: 'ethereum' }, { 'idempotency-key': `usdt-${payment.id}` });
+    expect({ status: usdt.status, code: usdt.body.error?.code, field: usdt.body.error?.field, message: usdt.body.error?.message }).toEqual({
+      status: 400,
+      code: 'asset_unavailable',
+      field: 'asset',
+      message: 'This service watches USDC on ethereum, not USDT: live payments in it are not taken there.',
+    });
     const hash = await pay(ethereum, checkout.crypto.address, 25_000_000n);
 
     const confirming = await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'confirming', { what: 'transfer detected' });

@@ -13,7 +13,7 @@ import { PAYMENT_PAGES, PAYMENT_QUERY_HANDLERS } from './queries';
 import { PAYMENTS_PROJECTION, PaymentsReadModel } from './read';
 import { WalletsModule } from '@lib/wallets';
 import { OperationsModule } from '@lib/operations';
-import type { NetworkId } from '@lib/chains';
+import { type NetworkId, registryWithTokens } from '@lib/chains';
 import { ChainTransfers } from './app/chain-transfers';
 import { ChainWatchers } from './chain-watching';
 
@@ -71,14 +71,14 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
   imports: [WalletsModule, OperationsModule, CardsModule],
   providers: [
     { provide: TimerStore, useFactory: (db: Database) => new TimerStore(db), inject: [DATABASE] },
-    { provide: PaymentsReadModel, useFactory: (db: Database, config: AppConfig) => new PaymentsReadModel(db, { checkoutBaseUrl: config.checkoutBaseUrl }), inject: [DATABASE, APP_CONFIG] },
+    { provide: PaymentsReadModel, useFactory: (db: Database, config: AppConfig) => new PaymentsReadModel(db, { checkoutBaseUrl: config.checkoutBaseUrl, checkoutRegistry: registryWithTokens(config.evmTokens) }), inject: [DATABASE, APP_CONFIG] },
     {
       provide: PAYMENT_PAGES,
       useFactory: (runner: ProjectionRunner, config: AppConfig) =>
         new ScopedReadCache(runner, PAYMENTS_PROJECTION, { maxBytes: config.readCacheMb * 1024 * 1024, maxAgeMs: config.readCacheMaxAgeMs }),
       inject: [ProjectionRunner, APP_CONFIG],
     },
-    { provide: PAYMENTS_SETTINGS, useFactory: (config: AppConfig): PaymentsSettings => ({ quoteTtlMs: config.quoteTtlMs, feeRateBps: config.feeRateBps, liveNetworks: watchedNetworks(config) }), inject: [APP_CONFIG] },
+    { provide: PAYMENTS_SETTINGS, useFactory: (config: AppConfig): PaymentsSettings => ({ quoteTtlMs: config.quoteTtlMs, feeRateBps: config.feeRateBps, liveNetworks: watchedNetworks(config), liveTokens: config.evmTokens }), inject: [APP_CONFIG] },
     // simulated businesses quote from the fixed table, live ones from the live source (decision 0020)
     {
       provide: PAYMENT_RATES,

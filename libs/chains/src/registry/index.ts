@@ -7,6 +7,7 @@
  * injects that instead; address and hash formats are the same in both.
  */
 import { ChainRegistry, createRegistry } from './registry';
+import type { AssetCode, NetworkId } from './types';
 
 export * from './types';
 export * from './errors';
@@ -21,6 +22,22 @@ export { base58Decode, base58Encode, encodeSegwitAddress, toChecksumAddress } fr
 
 /** The registry with default confirmations and explorers. */
 export const defaultRegistry: ChainRegistry = createRegistry();
+
+/**
+ * `base` with the token contracts a deployment names per network (EVM_TOKENS_<NETWORK>: test
+ * chains, testnets) in place of the mainnet ones, as its chain watchers read them: what a send
+ * is checked against and what a checkout's payment URI names. `base` itself when none is named.
+ */
+export function registryWithTokens(tokens: Partial<Record<NetworkId, Partial<Record<AssetCode, string>>>>, base: ChainRegistry = defaultRegistry): ChainRegistry {
+  if (Object.keys(tokens).length === 0) return base;
+  const registry = Object.create(base) as ChainRegistry;
+  registry.assetOn = (asset, network) => {
+    const on = base.assetOn(asset, network);
+    const contract = tokens[network]?.[asset];
+    return contract ? { ...on, contract } : on;
+  };
+  return registry;
+}
 
 /**
  * The module-level functions: defaultRegistry's methods, bound to it (`network(id)` is

@@ -25,6 +25,12 @@ export interface PaymentsReadModelOptions {
   checkoutBaseUrl: string;
   /** Explorer links (a deployment may override explorers); the default registry otherwise. */
   registry?: ChainRegistry;
+  /**
+   * What a checkout's payment URIs name (its token contracts: EVM_TOKENS_<NETWORK>,
+   * registryWithTokens); `registry` otherwise. Checkout objects are rendered at each read, so
+   * this changes no stored view.
+   */
+  checkoutRegistry?: ChainRegistry;
 }
 
 export const PAYMENTS_LIST = 'payments';
@@ -144,7 +150,7 @@ export class PaymentsReadModel {
     );
     const row = rows[0];
     if (!row) return null;
-    return checkoutView(row.state, { registry: this.options.registry, secret: options.secretFields ? { payment: row.payment ?? null } : undefined });
+    return checkoutView(row.state, { registry: this.options.checkoutRegistry ?? this.options.registry, secret: options.secretFields ? { payment: row.payment ?? null } : undefined });
   }
 
   /** The public receipt of a payment (GET /public/receipts/{id}), or null. */

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AssetCode, ChainRegistry, NetworkFamily, NetworkId, defaultRegistry, family } from '@lib/chains';
+import { AssetCode, ChainRegistry, NetworkFamily, NetworkId, family, registryWithTokens } from '@lib/chains';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
 import { DomainRefusal, foldWith } from '@lib/domain';
@@ -15,15 +15,7 @@ import { SenderFunds, WalletSendCommand, WalletSendsState, walletSendsDecider } 
  * configuration names for test chains (EVM_TOKENS_<NETWORK>), as the watchers read them.
  */
 export function sendingRegistry(config: Pick<AppConfig, 'evmTokens'>): ChainRegistry {
-  const tokens = config.evmTokens as Partial<Record<NetworkId, Partial<Record<AssetCode, string>>>>;
-  if (Object.keys(tokens).length === 0) return defaultRegistry;
-  const registry = Object.create(defaultRegistry) as ChainRegistry;
-  registry.assetOn = (asset, network) => {
-    const on = defaultRegistry.assetOn(asset, network);
-    const contract = tokens[network]?.[asset];
-    return contract ? { ...on, contract } : on;
-  };
-  return registry;
+  return registryWithTokens(config.evmTokens);
 }
 
 /** What the wallet-send use cases share (decision 0040): the wallet's sends stream, its addresses, the funds the service tracks. */

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { AssetCode, NetworkId } from '@lib/chains';
+import { AssetCode, NetworkId, defaultRegistry } from '@lib/chains';
 import { idFromSeed, newId } from '@lib/http';
 import { WriteMeta } from '@lib/eventstore';
 import { assertActive } from '../../app/access';
@@ -76,6 +76,11 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     if (input.simulate !== undefined && !business.simulated) throw new PaymentDomainError('invalid_request', 'simulate is for simulated businesses only.', 'simulate');
     // a live business takes real transfers only on networks a chain watcher watches (a node is configured)
     if (!business.simulated && !this.settings.liveNetworks.includes(network)) throw new PaymentDomainError('not_accepting', `This service does not watch ${network} yet: live payments are not taken there.`, 'network');
+    // a network whose token contracts the deployment names is watched for those tokens only (and its native coin)
+    const namedTokens = this.settings.liveTokens?.[network];
+    if (!business.simulated && namedTokens && defaultRegistry.assetOn(asset, network).contract !== null && !namedTokens[asset]) {
+      throw new PaymentDomainError('asset_unavailable', `This service watches ${Object.keys(namedTokens).join(', ')} on ${network}, not ${asset}: live payments in it are not taken there.`, 'asset');
+    }
 
     // 2. load the payment (a link's new one as it will be created), and check its refusals before a checkout is opened for it
     const payment = resolved.unwritten?.state ?? (await this.steps.streams.payment(paymentId));
