@@ -157,8 +157,18 @@ describe('wallet sends of a live business relayed through anvil', () => {
     const available = () => shop.get(`/wallet/send-context?network=ethereum&asset=ETH&from=${signer.address}`).then((r) => eth(r.body.data.available.fee_coin as string));
     const funderBefore = await available();
     const funding = await ethTransfer(signer, { to: holder.address, value: eth('0.001'), nonce: nonce++ });
-    const created = await send(shop, { ...body, funding_transaction: funding });
-    expect(created.status).toBe(201);
+    // blocks every second instead of one per transaction: the node refuses the send until the funding is mined,
+    // as a real pool does (the service relays it again once the funding's receipt is there; it answered 409 before)
+    await ethereum.rpc('evm_setAutomine', [false]);
+    await ethereum.rpc('evm_setIntervalMining', [1]);
+    let created: Awaited<ReturnType<typeof send>>;
+    try {
+      created = await send(shop, { ...body, funding_transaction: funding });
+    } finally {
+      await ethereum.rpc('evm_setIntervalMining', [0]);
+      await ethereum.rpc('evm_setAutomine', [true]);
+    }
+    expect([created.status, created.body.error?.message]).toEqual([201, undefined]);
     // the funder's coin is taken: what it sends and its greatest fee (21000 gas at 2 gwei)
     expect(funderBefore - (await available())).toBe(eth('0.001') + 21_000n * 2_000_000_000n);
     expect(created.body.data).toMatchObject({ status: 'pending', origin: 'signed', asset: 'USDC', amount: '12.5', from_address: holder.address, value_usd: 1250 });

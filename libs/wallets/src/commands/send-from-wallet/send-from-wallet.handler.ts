@@ -15,6 +15,8 @@ import { SendFromWalletCommand } from './send-from-wallet.command';
 
 /** Networks whose transactions the dashboard signs and the service checks (spec §4). */
 export const SIGNING_NETWORKS: readonly NetworkId[] = ['solana', 'polygon', 'ethereum'];
+/** How long a send refused right after its funding transaction waits for the funding to be mined before it is relayed again. */
+const FUNDING_WAIT_MS = 30_000;
 /** The greatest fee of a Solana transfer the service holds: 5000 lamports a signature, two signatures at most, plus a priority fee allowance. */
 const SOLANA_FEE_HOLD = 1_000_000n;
 
@@ -133,7 +135,7 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
     await this.sends.decide(wallet.wallet_id, { type: 'ReserveWalletSend', data, funds }, meta);
     try {
       if (funding !== null) await this.relay.relay(network, funding.raw);
-      await this.relay.relay(network, data.raw!);
+      await this.relaySend(network, data.raw!, funding);
     } catch (error) {
       await this.sends.decide(wallet.wallet_id, { type: 'ReleaseWalletSend', walletTransactionId: data.wallet_transaction_id, reason: error instanceof Refusal ? error.code : 'relay failed' }, meta);
       throw error;
@@ -141,6 +143,31 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
     await this.sends.decide(wallet.wallet_id, { type: 'RecordWalletTransaction', data, funds }, meta);
     await this.timers.recorded(data);
     return this.answer(business.id, data.wallet_transaction_id);
+  }
+
+  /**
+   * Relays the send. After a funding transaction, a node that checks a transaction against the
+   * mined state refuses the send until the funding is mined (a geth-style pool, anvil without
+   * automine; live EVM audit): the funding is then already broadcast, so the send is relayed
+   * again once the funding's receipt is there (up to FUNDING_WAIT_MS) instead of answering
+   * "nothing sent" while the funding lands.
+   */
+  private async relaySend(network: NetworkId, raw: string, funding: WalletSendFunding | null): Promise<void> {
+    try {
+      await this.relay.relay(network, raw);
+      return;
+    } catch (error) {
+      if (funding === null || !(error instanceof Refusal && error.code === 'transaction_rejected')) throw error;
+      const deadline = Date.now() + FUNDING_WAIT_MS;
+      for (;;) {
+        const outcome = await this.relay.outcome(network, funding.tx_hash);
+        if (outcome.status === 'failed') throw error;
+        if (outcome.status === 'confirmed') break;
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+    await this.relay.relay(network, raw);
   }
 
   /** 409 duplicate_transaction when any wallet recorded this hash (the decider checks the wallet's own stream again). */
