@@ -18,8 +18,9 @@ import { PaymentStreams } from './streams';
  * after a restart appends nothing; the deciders ignore what they already know besides.
  *
  * Not credited (logged): a transfer to an address no checkout reserved, one to a simulated
- * business's checkout (simulated businesses move no real money), and a coin the checkout did not
- * quote (it stays at the address, in the business's wallet).
+ * business's checkout (simulated businesses move no real money), a coin the checkout did not
+ * quote, and a transfer to a checkout that has already decided its payment (completed, or in
+ * review): each stays at the address, in the business's wallet.
  */
 @Injectable()
 export class ChainTransfers implements TransferSink {
@@ -69,6 +70,10 @@ export class ChainTransfers implements TransferSink {
     if (checkout.simulated) {
       this.logger.warn(`${transfer.network} ${transfer.txHash}: a real transfer to simulated checkout ${checkout.id} is not credited`);
       return;
+    }
+    if (report.startsWith('detected:') && (checkout.status === 'completed' || checkout.status === 'needs_review') && !checkout.transfers.some((t) => t.txHash === transfer.txHash)) {
+      // the checkout has decided its payment: a further transfer is not credited to it (the coin stays at the address)
+      this.logger.warn(`${transfer.network} ${transfer.txHash}: ${transfer.asset} sent to checkout ${checkout.id} after it was ${checkout.status}: not credited`);
     }
     const decided = command(checkout.asset);
     if (decided === null) {
