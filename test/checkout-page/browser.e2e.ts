@@ -98,6 +98,7 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await shot(page, '1-03-detected');
     const seen: number[] = [Number(await page.locator('#view-confirming [data-f="conf-current"]').textContent())];
     // one simulated block every 3 s: the business's clock moves a block at a time, the page shows each count it polls
+    let shortShown = false;
     while (!(await page.locator('#view-succeeded').isVisible())) {
       await shop.advance(3);
       const before = seen[seen.length - 1];
@@ -110,10 +111,14 @@ describe('checkout page in Chromium (a customer pays)', () => {
         before,
         SHOWN,
       );
-      if (await page.locator('#view-confirming').isVisible()) seen.push(Number(await page.locator('#view-confirming [data-f="conf-current"]').textContent()));
+      if (await page.locator('#view-confirming').isVisible()) {
+        seen.push(Number(await page.locator('#view-confirming [data-f="conf-current"]').textContent()));
+        shortShown ||= await page.locator('#view-confirming [data-short]').isVisible();
+      }
       if (seen.length === 2) await shot(page, '1-04-confirmations');
     }
     expect(seen.length).toBeGreaterThanOrEqual(2); // at least one count between detection and success
+    expect(shortShown).toBe(false); // the exact amount: nothing said to be still due
     expect([...seen].sort((a, b) => a - b)).toEqual(seen);
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.every((n) => n >= 0 && n < 4)).toBe(true);
@@ -155,6 +160,9 @@ describe('checkout page in Chromium (a customer pays)', () => {
     const first = checkoutIdOf(page)!;
     await page.click('#view-pay [data-simulate="underpaid"]');
     await visible(page, 'confirming');
+    // while the short transfer confirms, the page already says what will still be due (an audit's customer saw only "We see your transfer")
+    await page.locator('#view-confirming [data-short]').waitFor(SHOWN);
+    await expect(page.locator('#view-confirming [data-short] [data-f="remaining"]').textContent()).resolves.toBe('10');
     await shop.advance(30); // every confirmation of the short transfer
     await visible(page, 'underpaid');
     const short = await getCheckout(shop, first);

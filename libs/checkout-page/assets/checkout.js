@@ -293,6 +293,11 @@
     setText('address', cr.address);
     setText('received', cr.received_amount);
     setText('remaining', cr.remaining_amount || '0');
+    // a short transfer still confirming: say now what will be left, not only after the confirmations
+    var short = Boolean(cr.remaining_amount) && cr.remaining_amount !== '0';
+    all('[data-short]').forEach(function (el) {
+      el.hidden = !short;
+    });
     all('img[data-qr="quote"]').forEach(function (img) {
       var src = qrSource(c, 'quote');
       if (img.getAttribute('src') !== src) img.setAttribute('src', src);

@@ -95,6 +95,7 @@ ${simulateControls(business.simulated, 'pay')}
 <section id="view-confirming" aria-labelledby="confirming-title"${show('confirming')}>
 <h2 id="confirming-title" tabindex="-1">Transfer detected</h2>
 <p>We see your transfer of <span data-f="received">${text(crypto?.received_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span>. It counts once the network has confirmed it.</p>
+<p data-short${crypto?.remaining_amount && crypto.remaining_amount !== '0' ? '' : ' hidden'}>That is less than the amount due: <strong><span data-f="remaining">${text(crypto?.remaining_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span></strong> will still be due once it is confirmed.</p>
 <p class="confirmations">Confirmations: <strong><span data-f="conf-current">${text(checkout?.confirmations.current)}</span> of <span data-f="conf-required">${text(checkout?.confirmations.required)}</span></strong></p>
 <progress id="conf-progress" max="${text(checkout?.confirmations.required ?? 1)}" value="${text(checkout?.confirmations.current ?? 0)}" aria-label="Confirmations"></progress>
 <p class="muted tx" data-tx hidden>Transaction <a data-f="tx-link" href="#" rel="noopener noreferrer"></a><span data-f="tx-hash"></span></p>
@@ -131,14 +132,14 @@ ${partArrived}
 <button type="button" class="link" data-action="choose">Choose another coin</button>
 </div>
 <p class="form-error" id="expired-error" role="alert"></p>
-${claimForm()}
+${claimForm('Already sent the payment after the quote ended?')}
 </section>
 
 <section id="view-canceled" aria-labelledby="canceled-title"${show('canceled')}>
 <h2 id="canceled-title" tabindex="-1">You canceled this checkout</h2>
 <p>Nothing more is expected on it. You can still pay another way.</p>
 <div class="actions"><button type="button" class="primary" data-action="choose">Pay again</button></div>
-${checkout?.rail === 'card' ? '' : claimForm()}
+${checkout?.rail === 'card' ? '' : claimForm('Sent the payment before or after canceling?')}
 </section>
 
 <section id="view-review" aria-labelledby="review-title"${show('review')}>
@@ -287,9 +288,10 @@ ${buttons}
 </div>`;
 }
 
-function claimForm(): string {
+/** The claim of a transfer the checkout did not take (expired, or canceled: spec §4 claim); `question` fits the view it is on. */
+function claimForm(question: string): string {
   return `<details class="claim">
-<summary>Already sent the payment after the quote ended?</summary>
+<summary>${text(question)}</summary>
 <form class="claim-form" novalidate>
 <p>Give us the transaction hash and the business will review it.</p>
 <div class="field">
