@@ -270,6 +270,33 @@ describe('wallet sends of a live business relayed through anvil', () => {
     expect((await ethereum.receipt(resent.body.data.tx_hash)).status).toBe('success');
   });
 
+  it('a send the network dropped, whose nonce another transaction then used, fails (its hold given back); one still in the pool stays pending', async () => {
+    const available = () => shop.get(`/wallet/send-context?network=ethereum&asset=ETH&from=${signer.address}`).then((r) => eth(r.body.data.available.fee_coin as string));
+    const before = await available();
+    await ethereum.rpc('evm_setAutomine', [false]);
+    let created: Awaited<ReturnType<typeof send>>;
+    const used = nonce++;
+    try {
+      const signed = await ethTransfer(signer, { value: eth('0.0003'), nonce: used });
+      created = await send(shop, { asset: 'ETH', network: 'ethereum', amount: '0.0003', to_address: RECIPIENT, signed_transaction: signed });
+      expect([created.status, created.body.data?.status]).toEqual([201, 'pending']);
+      // in the pool: the poll leaves it pending
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await shop.get(`/wallet/transactions/${created.body.data.id}`)).body.data.status).toBe('pending');
+      // the network drops it; the sender's next transaction, made outside the service, takes its nonce
+      await ethereum.rpc('anvil_dropTransaction', [created.body.data.tx_hash]);
+      await ethereum.sendRaw(await ethTransfer(signer, { value: eth('0.0001'), nonce: used, maxFeePerGas: 3_000_000_000n }));
+      await ethereum.rpc('evm_mine', []);
+    } finally {
+      await ethereum.rpc('evm_setAutomine', [true]);
+    }
+    const failed = await settled(created.body.data.id);
+    expect(failed).toMatchObject({ status: 'failed', failure_reason: expect.stringContaining('used its nonce') });
+    expect(await ethereum.rpc('eth_getTransactionReceipt', [created.body.data.tx_hash])).toBeNull();
+    // its hold is given back (the replacement, made outside the service, is not the service's to count)
+    expect(await available()).toBe(before);
+  });
+
   it('external records: an unverified record by hash (no hold, fee zero) matched against the chain — confirmed when it matches (valued then), failed on another amount, recipient, asset or sender; a signed_transaction is refused', async () => {
     // a second live business connecting the same kind of phrase as an external wallet (its xpub only)
     const browser = new Browser(app.api);

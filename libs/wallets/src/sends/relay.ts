@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BaseError, HttpRequestError, TimeoutError, TransactionNotFoundError, createPublicClient, decodeFunctionData, erc20Abi, http, type Hex } from 'viem';
+import { BaseError, HttpRequestError, TimeoutError, TransactionNotFoundError, createPublicClient, decodeFunctionData, erc20Abi, http, parseTransaction, recoverTransactionAddress, type Hex } from 'viem';
 import { AssetCode, ChainRegistry, NetworkId, SolanaRpcTransactionWithMeta, SolanaTransfers, family, loadSolanaWeb3 } from '@lib/chains';
 import { APP_CONFIG, AppConfig } from '@lib/core';
 import { DomainRefusal } from '@lib/domain';
@@ -222,6 +222,29 @@ export class WalletRelay {
     if (toRecipient.length === 0) return { status: 'failed', reason: 'The transaction pays another address than to_address.' };
     if (!toRecipient.some((c) => c.amount === expected.units)) return { status: 'failed', reason: 'The transaction pays another amount than the record.' };
     return { status: 'confirmed', block: typeof found.slot === 'number' ? found.slot : null, feeUnits: null };
+  }
+
+  /**
+   * Can this EVM transaction never land? Its node knows it neither in the pool nor on the chain,
+   * and its sender's nonce on the chain has moved past the transaction's own (another transaction
+   * used it: a replacement, or the wallet's next send after the network dropped this one). null
+   * when the node cannot tell (unreachable) or the transaction cannot be read.
+   */
+  async evmNeverLands(network: NetworkId, hash: string, raw: string): Promise<boolean | null> {
+    if (family(network) !== 'evm' || this.evmUrl(network) === null) return null;
+    const known = await this.known(network, hash);
+    if (known !== false) return known === true ? false : null;
+    try {
+      const tx = parseTransaction(raw as Hex);
+      if (tx.nonce === undefined) return null;
+      const from = await recoverTransactionAddress({ serializedTransaction: raw as Parameters<typeof recoverTransactionAddress>[0]['serializedTransaction'] });
+      const used = await this.client(network).getTransactionCount({ address: from, blockTag: 'latest' });
+      if (used <= tx.nonce) return false;
+      // the nonce is spent: unless this very transaction was mined meanwhile (a receipt now), it never will be
+      return (await this.outcome(network, hash)).status === 'pending';
+    } catch {
+      return null;
+    }
   }
 
   /**

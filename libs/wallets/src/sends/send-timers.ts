@@ -147,6 +147,12 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
     return from;
   }
 
+  /** Whether a pending signed EVM send can no longer land (WalletRelay.evmNeverLands), from the raw transaction its record keeps. */
+  private async neverLands(tx: { walletId: string; id: string; network: Parameters<typeof family>[0]; txHash: string }): Promise<boolean> {
+    const raw = (await this.sends.state(tx.walletId)).transactions.get(tx.id)?.data.raw ?? null;
+    return raw !== null && (await this.relay.evmNeverLands(tx.network, tx.txHash, raw)) === true;
+  }
+
   /** One round of the live receipt poll. */
   async pollLive(): Promise<void> {
     await this.settleStaleReservations();
@@ -156,8 +162,14 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
         tx.origin === 'external'
           ? await this.relay.matchExternal(tx.network, tx.txHash, { asset: tx.asset, units: BigInt(tx.units), to: tx.toAddress, from: await this.senders(tx) })
           : await this.relay.outcome(tx.network, tx.txHash);
-      if (outcome.status === 'pending') continue;
       const meta = { actor: SYSTEM_ACTOR };
+      if (outcome.status === 'pending') {
+        // a signed EVM send whose nonce another transaction used can never land (§3: pending → failed); its hold is given back
+        if (tx.origin === 'signed' && family(tx.network) === 'evm' && (await this.neverLands(tx))) {
+          await this.sends.decide(tx.walletId, { type: 'FailWalletTransaction', walletTransactionId: tx.id, reason: 'The network dropped this transaction: another transaction from its sender used its nonce, so it can never be mined.' }, meta);
+        }
+        continue;
+      }
       if (outcome.status === 'confirmed') {
         // USD at the rate of the confirmation: an external record's amount, a signed send's fee as the chain charged it
         // (no rate, or a fee coin without a price: POL → null, and the projection keeps what the send recorded)
