@@ -125,7 +125,7 @@ function program(): Command {
     .command('status')
     .description('position, events applied and lag of every projection')
     .option('--json', 'JSON lines')
-    .action(async (options) => withServerStore(async ({ store, db }) => printStatus(store, db, Boolean(options.json), out, await configuredProjectors(db))));
+    .action(async (options) => withServerStore(({ store, db }) => printStatus(store, db, Boolean(options.json), out)));
   projections
     .command('rebuild [names...]')
     .description('rebuild projections from position zero, with progress')
