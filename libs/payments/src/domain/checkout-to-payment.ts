@@ -54,6 +54,15 @@ export type Reaction =
 /** The fixed namespace of reaction ids (a random v4, never to change: stored ids depend on it). */
 export const REACTION_NAMESPACE = '3b0f8a52-6c1e-4d2a-9f47-8e5d1c0b7a93';
 
+/**
+ * The event ids of a create run under an Idempotency-Key (WriteMeta.idempotencySeed): the same for
+ * every run of the same request, so a run racing or following a dead first run appends the same
+ * ids; undefined (random ids) without a seed.
+ */
+export function seededEventIds(seed: string | undefined): ((index: number) => string) | undefined {
+  return seed === undefined ? undefined : (i) => uuidv5(`idempotency|${seed}#${i}`);
+}
+
 /** RFC 4122 version 5 (SHA-1, name-based) UUID. Pure. */
 export function uuidv5(name: string, namespace: string = REACTION_NAMESPACE): string {
   const ns = Buffer.from(namespace.replace(/-/g, ''), 'hex');

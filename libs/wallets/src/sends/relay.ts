@@ -228,16 +228,19 @@ export class WalletRelay {
    * Can this EVM transaction never land? Its node knows it neither in the pool nor on the chain,
    * and its sender's nonce on the chain has moved past the transaction's own (another transaction
    * used it: a replacement, or the wallet's next send after the network dropped this one). null
-   * when the node cannot tell (unreachable) or the transaction cannot be read.
+   * when the node cannot tell (unreachable) or the transaction cannot be read. `raw` is asked for
+   * only once the node does not know the hash (the caller reads it from the log).
    */
-  async evmNeverLands(network: NetworkId, hash: string, raw: string): Promise<boolean | null> {
+  async evmNeverLands(network: NetworkId, hash: string, raw: () => Promise<string | null>): Promise<boolean | null> {
     if (family(network) !== 'evm' || this.evmUrl(network) === null) return null;
     const known = await this.known(network, hash);
     if (known !== false) return known === true ? false : null;
+    const signed = await raw();
+    if (signed === null) return null;
     try {
-      const tx = parseTransaction(raw as Hex);
+      const tx = parseTransaction(signed as Hex);
       if (tx.nonce === undefined) return null;
-      const from = await recoverTransactionAddress({ serializedTransaction: raw as Parameters<typeof recoverTransactionAddress>[0]['serializedTransaction'] });
+      const from = await recoverTransactionAddress({ serializedTransaction: signed as Parameters<typeof recoverTransactionAddress>[0]['serializedTransaction'] });
       const used = await this.client(network).getTransactionCount({ address: from, blockTag: 'latest' });
       if (used <= tx.nonce) return false;
       // the nonce is spent: unless this very transaction was mined meanwhile (a receipt now), it never will be

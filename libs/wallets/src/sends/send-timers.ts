@@ -147,10 +147,10 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
     return from;
   }
 
-  /** Whether a pending signed EVM send can no longer land (WalletRelay.evmNeverLands), from the raw transaction its record keeps. */
+  /** Whether a pending signed EVM send can no longer land (WalletRelay.evmNeverLands); its record's raw transaction is read only when the node no longer knows it. */
   private async neverLands(tx: { walletId: string; id: string; network: Parameters<typeof family>[0]; txHash: string }): Promise<boolean> {
-    const raw = (await this.sends.state(tx.walletId)).transactions.get(tx.id)?.data.raw ?? null;
-    return raw !== null && (await this.relay.evmNeverLands(tx.network, tx.txHash, raw)) === true;
+    const raw = async () => (await this.sends.state(tx.walletId)).transactions.get(tx.id)?.data.raw ?? null;
+    return (await this.relay.evmNeverLands(tx.network, tx.txHash, raw)) === true;
   }
 
   /** One round of the live receipt poll. */

@@ -6,7 +6,7 @@ import { assertActive } from '../../app/access';
 import { BusinessClock } from '../../app/business-clock';
 import { CUSTOMER_GATE, CustomerGate, isValidEmail } from '../../app/customers';
 import { later } from '../../app/positions';
-import { uuidv5 } from '../../domain/checkout-to-payment';
+import { seededEventIds } from '../../domain/checkout-to-payment';
 import { PaymentsProcessManager } from '../../app/process-manager';
 import { PAYMENTS_SETTINGS, PaymentsSettings } from '../../app/settings';
 import { AppendedEvent, PaymentStreams } from '../../app/streams';
@@ -106,7 +106,7 @@ export class CreatePaymentHandler implements ICommandHandler<CreatePaymentComman
     }
 
     // 3. decide and append (CommandRunner), 4. settle the consequences
-    const eventId = seed === undefined ? undefined : (i: number) => uuidv5(`idempotency|${seed}#${i}`);
+    const eventId = seededEventIds(seed);
     const decided = await this.streams.decidePayment(target.paymentId, command(target.paymentId), { now, metadata: metadataFor(meta), newStream: true, eventId });
     const settled = await this.process.settle(decided.appended);
     // 5. read your writes: a new payment alone is answered from its own events, as the projection

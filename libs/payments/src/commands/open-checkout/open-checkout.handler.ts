@@ -15,7 +15,7 @@ import { OpenCardCheckout, OpenCryptoCheckout, decideCheckout, initialCheckoutSt
 import { DEFAULT_CHECKOUT_RULES, assertAssetAccepted, assertEmailGiven, assertRailAccepted } from '../../domain/checkout-rules';
 import { PaymentDomainError } from '../../domain/errors';
 import { decidePayment } from '../../domain/payment.decider';
-import { uuidv5 } from '../../domain/checkout-to-payment';
+import { seededEventIds } from '../../domain/checkout-to-payment';
 import { PaymentUseCaseSteps } from '../use-case-steps';
 import { LinkPayments, ResolvedLinkPayment } from './link-payments';
 import { OpenCheckoutCommand } from './open-checkout.command';
@@ -155,8 +155,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
       decideCheckout(command, initialCheckoutState, { now });
       await resolved.unwritten.write();
     }
-    const seed = meta.idempotencySeed;
-    await this.steps.decideCheckout(checkoutId, command, now, meta, true, seed === undefined ? undefined : (i) => uuidv5(`idempotency|${seed}#${i}`));
+    await this.steps.decideCheckout(checkoutId, command, now, meta, true, seededEventIds(meta.idempotencySeed));
     return { checkoutId, businessId: resolved.business.id };
   }
 
