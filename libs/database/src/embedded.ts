@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import type { PGlite } from '@electric-sql/pglite';
 import { Database, IsolationLevel, Row, Sql, beginStatement } from './database';
+import { PgliteProtocol, PreparedStatements } from './embedded-statements';
 
 /**
  * The embedded database: PGlite (PostgreSQL compiled to WebAssembly) on disk, driven through
@@ -17,36 +18,40 @@ import { Database, IsolationLevel, Row, Sql, beginStatement } from './database';
 export class EmbeddedDatabase implements Database {
   readonly kind = 'embedded' as const;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly statements: PreparedStatements;
 
   constructor(
     private readonly pglite: PGlite,
+    module: PgliteProtocol,
     private readonly onClose: () => void = () => undefined,
-  ) {}
+  ) {
+    this.statements = new PreparedStatements(pglite, module);
+  }
 
   query<R extends object = Row>(text: string, params?: unknown[]) {
-    return this.exclusive(() => run<R>(this.pglite, text, params));
+    return this.exclusive(() => this.statements.run<R>(text, params));
   }
 
   transaction<T>(fn: (tx: Sql) => Promise<T>, isolation: IsolationLevel = 'read committed', setup?: string): Promise<T> {
     return this.exclusive(async () => {
-      await this.pglite.query(beginStatement(isolation));
-      if (setup) await this.pglite.query(setup);
+      await this.statements.exec(beginStatement(isolation));
+      if (setup) await this.statements.exec(setup);
       try {
         const result = await fn({
-          query: (text, params) => run(this.pglite, text, params),
-          exec: async (script) => void (await this.pglite.exec(script)),
+          query: (text, params) => this.statements.run(text, params),
+          exec: (script) => this.statements.exec(script),
         });
-        await this.pglite.query('COMMIT');
+        await this.statements.exec('COMMIT');
         return result;
       } catch (error) {
-        await this.pglite.query('ROLLBACK').catch(() => undefined);
+        await this.statements.exec('ROLLBACK').catch(() => undefined);
         throw error;
       }
     });
   }
 
   async exec(script: string): Promise<void> {
-    await this.exclusive(() => this.pglite.exec(script));
+    await this.exclusive(() => this.statements.exec(script));
   }
 
   async close(): Promise<void> {
@@ -59,11 +64,6 @@ export class EmbeddedDatabase implements Database {
     this.queue = next.catch(() => undefined);
     return next;
   }
-}
-
-async function run<R extends object>(pglite: PGlite, text: string, params?: unknown[]) {
-  const result = await pglite.query<R>(text, params);
-  return { rows: result.rows, rowCount: result.affectedRows || result.rows.length };
 }
 
 /**
@@ -138,11 +138,11 @@ export async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
     const pgDir = join(dir, 'pg');
     if (!existsSync(join(pgDir, 'PG_VERSION'))) await createDatabase(pgDir);
     baselineWasmOnly();
-    const { PGlite } = await import('@electric-sql/pglite');
+    const { PGlite, protocol, parse } = await import('@electric-sql/pglite');
     // pg_trgm (the search index's trigrams, decision 0031) is an extension PGlite loads when told to, on every open
     const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
     const pglite = (await PGlite.create(pgDir, { startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS], extensions: { pg_trgm } })) as unknown as PGlite;
-    return new EmbeddedDatabase(pglite, releaseLock);
+    return new EmbeddedDatabase(pglite, { protocol, parse }, releaseLock);
   } catch (error) {
     releaseLock();
     throw error;
