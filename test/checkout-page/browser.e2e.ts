@@ -94,6 +94,11 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await page.click('#view-pay [data-simulate="exact"]');
     await visible(page, 'confirming');
     expect(await status(page)).toMatch(/^Transfer detected\. Confirmations: \d of 4\.$/);
+    // a simulated hash is on no chain: shown, never linked to a real explorer (audit, 2026-11-28)
+    const sent = await getCheckout(shop, id);
+    await page.locator('#view-confirming [data-f="tx-hash"]', { hasText: sent.crypto.tx_hash }).waitFor(SHOWN);
+    expect(await page.locator('#view-confirming [data-f="tx-link"]').isHidden()).toBe(true);
+    expect(await page.locator('a[href*="etherscan"]').count()).toBe(0);
     await accessible(page, 'confirming');
     await shot(page, '1-03-detected');
     const seen: number[] = [Number(await page.locator('#view-confirming [data-f="conf-current"]').textContent())];
@@ -138,6 +143,8 @@ describe('checkout page in Chromium (a customer pays)', () => {
     expect(facts).toMatch(/Status\s+Paid/);
     expect(facts).toMatch(/Total\s+\$25\.00/);
     expect(facts).toMatch(/Paid in\s+25 USDT on Ethereum/);
+    await expect(page.locator('.transfers').innerText()).resolves.toContain(sent.crypto.tx_hash);
+    expect(await page.locator('.transfers a').count()).toBe(0); // nor on the receipt
     await accessible(page, 'receipt');
     await shot(page, '1-06-receipt');
     noErrors(watched);

@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import * as ts from 'typescript';
-import { PAGE_ASSETS_DIR, cardPriceAccepted, checkoutPagePath, payRails, projectRoot, readPageAssets, formatMoney, jsonData, pageCsp, payOptions, text, viewOf } from '@lib/checkout-page';
+import { PAGE_ASSETS_DIR, cardPriceAccepted, checkoutPagePath, payRails, projectRoot, readPageAssets, formatMoney, jsonData, pageCsp, payOptions, receiptHtml, text, viewOf } from '@lib/checkout-page';
+import type { ReceiptView } from '@lib/payments';
 import { CardProcessor, CardRoutes } from '@lib/cards';
 import type { NetworkId } from '@lib/chains';
 import { tempDir } from '../support/temp-dir';
@@ -119,6 +120,29 @@ describe('which view the page shows (viewOf, pure)', () => {
     expect(viewOf({ status: 'failed' }, canceled, 'link')).toBe('canceled');
     expect(viewOf({ status: 'failed' }, canceled, 'payment')).toBe('closed');
     expect(viewOf({ status: 'failed' }, null, 'link')).toBe('closed');
+  });
+});
+
+describe('the receipt page’s transfers (receiptHtml, pure)', () => {
+  const hash = '0x' + 'ab'.repeat(32);
+  const receipt: ReceiptView = {
+    kind: 'receipt', id: 'pmt_1', status: 'succeeded', description: 'Mug', reference: null, amount: 2_500, currency: 'USD',
+    breakdown: { currency: 'USD', price: 2_500, processing_fee: null, network_fee: null, total: 2_500 },
+    rail: 'crypto', crypto: { asset: 'USDC', network: 'ethereum', amount: '25' }, received_amount: '25', overpaid_amount: null, failure_code: null,
+    transaction: { hash, url: `https://etherscan.io/tx/${hash}` },
+    transfers: [{ hash, network: 'ethereum', url: `https://etherscan.io/tx/${hash}`, amount: '25' }],
+    business: { name: 'Shop', support_email: null }, back_url: null, paid_at: '2026-11-28T10:00:00.000Z', created_at: '2026-11-28T09:55:00.000Z',
+  };
+  const paths = { base: '/checkout', api: '/api/v1', script: '/checkout/assets/checkout.js', style: '/checkout/assets/checkout.css' };
+
+  it('given a live business: each transfer’s hash links to its explorer_url', () => {
+    expect(receiptHtml({ receipt, simulated: false }, 'abc', paths)).toContain(`<a href="https://etherscan.io/tx/${hash}" rel="noopener noreferrer">${hash}</a>`);
+  });
+
+  it('given a simulated business: the hash is shown without a link (it is on no chain; audit, 2026-11-28)', () => {
+    const html = receiptHtml({ receipt, simulated: true }, 'abc', paths);
+    expect(html).toContain(`<span class="mono">${hash}</span>`);
+    expect(html).not.toContain('etherscan.io');
   });
 });
 

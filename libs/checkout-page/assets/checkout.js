@@ -13,7 +13,7 @@
  * @typedef {{ id: string, status: string, rail: 'crypto' | 'card', payment_id: string, crypto: CryptoPart | null, card: CardPart | null, confirmations: { current: number, required: number }, remainder: boolean, replaced_by: string | null, failure_code: string | null, review_reason: string | null, expires_at: string | null, created_at: string, updated_at: string }} Checkout
  * @typedef {{ id: string | null, status: string, cancel_url: string | null, success_url: string | null }} PagePayment
  * @typedef {{ asset: string, network: string, asset_name: string, network_name: string }} PayOption
- * @typedef {{ code: string, source: 'payment' | 'link', base: string, api: string, now: string, payment: PagePayment, checkout: Checkout | null, options: PayOption[], rails: ('crypto' | 'card')[], ask_email: boolean, names: { networks: Record<string, string>, assets: Record<string, string> } }} PageData
+ * @typedef {{ code: string, source: 'payment' | 'link', base: string, api: string, now: string, payment: PagePayment, checkout: Checkout | null, options: PayOption[], rails: ('crypto' | 'card')[], ask_email: boolean, business: { name: string, simulated: boolean }, names: { networks: Record<string, string>, assets: Record<string, string> } }} PageData
  * @typedef {{ code: string, message: string, field: string | null, status?: number, retryAfter?: string | null }} ApiError
  * @typedef {'choose' | 'pay' | 'confirming' | 'underpaid' | 'remainder-wait' | 'expired' | 'canceled' | 'review' | 'succeeded' | 'closed' | 'card'} View
  */
@@ -316,7 +316,8 @@
       /** @type {HTMLElement | null} */
       var plain = el.querySelector('[data-f="tx-hash"]');
       if (!link || !plain) return;
-      var url = quote.explorer_url && /^https?:\/\//.test(quote.explorer_url) ? quote.explorer_url : null;
+      // a simulated business's hashes are on no chain: shown, never linked to a real explorer
+      var url = !D.business.simulated && quote.explorer_url && /^https?:\/\//.test(quote.explorer_url) ? quote.explorer_url : null;
       link.hidden = !url;
       plain.hidden = !!url;
       if (url) { link.setAttribute('href', url); link.textContent = quote.tx_hash; } else { plain.textContent = quote.tx_hash || ''; }

@@ -1,5 +1,5 @@
 import { defaultRegistry } from '@lib/chains';
-import type { ReceiptView } from '@lib/payments';
+import type { PageReceipt } from '../queries/get-page-receipt/get-page-receipt.query';
 import { formatMoney, formatTime } from './format';
 import { attr, documentStart, httpUrl, text } from './html';
 import type { PagePaths } from './checkout-page.html';
@@ -15,9 +15,10 @@ const STATUS_WORDS: Record<string, string> = {
 
 /**
  * The human receipt page, from the public receipt object (spec §2 Receipt: nothing the business
- * pays, no customer details), every value escaped. Links to the same object as JSON.
+ * pays, no customer details), every value escaped. Links to the same object as JSON. A simulated
+ * business's transfer hashes are shown without a link: they are on no chain.
  */
-export function receiptHtml(receipt: ReceiptView, code: string, paths: PagePaths, checkoutId: string | null = null): string {
+export function receiptHtml({ receipt, simulated }: PageReceipt, code: string, paths: PagePaths, checkoutId: string | null = null): string {
   // back to the page: a link's page resumes the checkout the receipt came from
   const pageUrl = `${paths.base}/${encodeURIComponent(code)}${checkoutId ? `?s=${encodeURIComponent(checkoutId)}` : ''}`;
   const network = (id: string) => (defaultRegistry.networks().find((n) => n.id === id)?.name ?? id);
@@ -39,7 +40,7 @@ export function receiptHtml(receipt: ReceiptView, code: string, paths: PagePaths
   ];
   const transfers = receipt.transfers
     .map((t) => {
-      const url = httpUrl(t.url);
+      const url = simulated ? null : httpUrl(t.url);
       const hash = url ? `<a href="${attr(url)}" rel="noopener noreferrer">${text(t.hash)}</a>` : text(t.hash);
       return `<li><span class="mono">${hash}</span> — ${text(t.amount)} on ${text(network(t.network))}</li>`;
     })
