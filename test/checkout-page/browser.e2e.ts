@@ -1,5 +1,5 @@
 import { appPerSuite, startApp } from '../support/fixtures';
-import { Browser, SHOWN, accessible, launchChromium, noErrors, pageSteps, qrOf, shot } from './chromium';
+import { Browser, SHOWN, accessible, expectPageHeaders, launchChromium, noErrors, pageSteps, qrOf, shot, watchedPage } from './chromium';
 
 /**
  * The hosted checkout page walked by a customer in real headless Chromium (Debian's
@@ -277,6 +277,36 @@ describe('checkout page in Chromium (a customer pays)', () => {
     expect(await page.locator('#closed-reason').textContent()).toBe('Closing Shop canceled it. Nothing more is expected from you.');
     expect(await status(page)).toBe('This payment is closed.');
     await accessible(page, 'closed by the business');
+    noErrors(watched);
+    await page.close();
+  });
+
+  it('the quote’s end is a countdown on the business’s clock, the same in any time zone and with a wrong computer clock: no wall-clock time (audit, 2026-11-28)', async () => {
+    const shop = await newShop();
+    await shop.advance(3 * 3600); // the business's test clock runs 3 h ahead of the wall
+    const payment = await shop.createPayment({ amount: 10_000 });
+    // a customer far away whose computer's clock is 47 minutes slow
+    const watched = await watchedPage(browser.context);
+    const { page } = watched;
+    const devtools = await browser.context.newCDPSession(page);
+    await devtools.send('Emulation.setTimezoneOverride', { timezoneId: 'Pacific/Kiritimati' });
+    await page.addInitScript(() => {
+      const wall = Date.now.bind(Date);
+      Date.now = () => wall() - 47 * 60_000;
+    });
+    expectPageHeaders(await page.goto(pageUrl(payment)));
+    expect(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe('Pacific/Kiritimati');
+    await page.click('#choose-submit');
+    await visible(page, 'pay');
+    expect(await page.locator('#view-pay .countdown').innerText()).toMatch(/^Quote valid for 1[45]:[0-5]\d$/);
+    expect(await page.locator('#checkout time').count()).toBe(0);
+    await page.click('#view-pay [data-simulate="underpaid"]');
+    await visible(page, 'confirming');
+    await shop.advance(30);
+    await visible(page, 'underpaid');
+    // the short transfer's quote ends 15 minutes after it was sent (§4 remainder_unavailable): a countdown there too
+    expect(await page.locator('#view-underpaid .countdown').innerText()).toMatch(/^Quote valid for 1[0-5]:[0-5]\d$/);
+    await shot(page, '7-01-countdown-elsewhere');
     noErrors(watched);
     await page.close();
   });

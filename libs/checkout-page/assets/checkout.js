@@ -375,13 +375,6 @@
     setText('conf-required', c.confirmations.required);
     var progress = $('conf-progress');
     if (progress instanceof HTMLProgressElement) { progress.max = Math.max(1, c.confirmations.required); progress.value = c.confirmations.current; }
-    var expiresAt = c.expires_at;
-    all('time[data-f="expires-at"]').forEach(function (el) {
-      if (!expiresAt) return;
-      var at = new Date(Date.parse(expiresAt) - clockOffset);
-      el.setAttribute('datetime', expiresAt);
-      el.textContent = at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-    });
   }
 
   function render() {

@@ -83,7 +83,7 @@ ${
 <button type="button" class="secondary" data-copy="address">Copy address</button>
 <button type="button" class="secondary" data-copy="amount">Copy amount</button>
 </div>
-<p class="countdown">Quote valid for <span data-f="countdown">—</span> <span class="muted">(until <time data-f="expires-at"></time>)</span></p>
+<p class="countdown">Quote valid for <span data-f="countdown">—</span></p>
 ${simulateControls(business.simulated, 'pay')}
 <div class="actions">
 <button type="button" class="link" id="change-coin">Choose another coin</button>
