@@ -63,6 +63,7 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await expect(page.locator('#price').textContent()).resolves.toBe('$25.00');
     await expect(page.locator('.merchant').textContent()).resolves.toBe('Sandbox Café');
     expect(await page.locator('#test-banner').isVisible()).toBe(true);
+    await expect(page.locator('#payment-ref').innerText()).resolves.toBe(`Payment ${payment.id}`); // the footer names the payment (a link's page too, once it has one)
     expect(await status(page)).toBe('Choose how to pay.');
     await accessible(page, 'choose');
     await shot(page, '1-01-choose');

@@ -38,6 +38,9 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
     await expect(page.locator('#price').textContent()).resolves.toBe('$25.00');
     expect(await status(page)).toBe('Choose how to pay.');
     expect((await shop.get(`/payments?link_id=${link.id}`)).body.data).toEqual([]); // looking at the page makes no payment
+    // so the footer names none yet (it said a bare "Payment"; audit, 2026-11-28)
+    expect(await page.locator('footer').innerText()).not.toMatch(/Payment/);
+    expect(await page.locator('#payment-ref').isHidden()).toBe(true);
     await accessible(page, 'link choose');
     await shot(page, 'link-1-01-choose');
 
@@ -52,6 +55,8 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
     expect(checkout).toMatchObject({ status: 'open', link_id: link.id, crypto: { asset: 'USDC', network: 'ethereum', amount: '25' } });
     const payment = await shop.payment(checkout.payment_id);
     expect(payment).toMatchObject({ status: 'pending', link_id: link.id, url: null, customer_id: expect.stringMatching(/^cst_/), amount: 2_500 });
+    // the footer names the payment the checkout made, as a payment's own page names its payment
+    await expect(page.locator('#payment-ref').innerText()).resolves.toBe(`Payment ${payment.id}`);
     expect(await qrOf(page, '#view-pay img.qr')).toBe(checkout.crypto.payment_uri);
     await accessible(page, 'link pay');
     await shot(page, 'link-1-02-pay');
@@ -60,6 +65,7 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
     await page.reload();
     await visible(page, 'pay');
     await expect(page.locator('#view-pay [data-f="address"]').textContent()).resolves.toBe(checkout.crypto.address);
+    await expect(page.locator('#payment-ref').innerText()).resolves.toBe(`Payment ${payment.id}`);
 
     await sendExactlyToSucceeded(page, shop);
     expect((await shop.payment(payment.id)).status).toBe('succeeded');
@@ -108,6 +114,7 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
     await visible(page, 'pay');
     const second = await getCheckout(shop, checkoutIdOf(page)!);
     expect(second.payment_id).not.toBe(first.payment_id);
+    await expect(page.locator('#payment-ref').innerText()).resolves.toBe(`Payment ${second.payment_id}`); // the new payment, not the failed one
     expect((await shop.payment(second.payment_id)).status).toBe('pending');
     const payments = (await shop.get(`/payments?link_id=${link.id}`)).body.data.map((p: { id: string; status: string }) => [p.id, p.status]);
     expect(payments.sort()).toEqual([

@@ -261,6 +261,14 @@
     else if (c.status === 'failed' && c.failure_code === 'payment_expired') payment.status = 'failed';
   }
 
+  /** The footer's reference: the payment on screen (a link's page has none until a checkout made it). */
+  function fillPaymentRef() {
+    var ref = $('payment-ref');
+    if (!ref) return;
+    ref.hidden = !payment.id;
+    setText('payment-id', payment.id || '');
+  }
+
   /** @param {string} name @param {unknown} value */
   function setText(name, value) {
     all('[data-f="' + name + '"]').forEach(function (el) {
@@ -421,6 +429,7 @@
     if (next === 'confirming' && checkout) status = 'Transfer detected. Confirmations: ' + checkout.confirmations.current + ' of ' + checkout.confirmations.required + '.';
     if (next === 'card' && checkout && checkout.card && checkout.card.attempt) status = CARD_STATUS[checkout.card.attempt.status] || status;
     setStatus(status);
+    fillPaymentRef();
     tickCountdown();
     schedulePoll();
   }

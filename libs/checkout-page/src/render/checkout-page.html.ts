@@ -177,7 +177,7 @@ ${payment.success_url ? `<a class="button primary" id="success-link" href="${att
 <p class="copy-feedback" id="copy-feedback" aria-live="polite"></p>
 </main>
 <footer class="foot">${business.support_email ? `<p id="support">Questions about this payment? Write to ${text(business.name)} at <a href="${attr(`mailto:${business.support_email}`)}">${text(business.support_email)}</a>.</p>
-` : ''}<p>Payment ${text(payment.id)}</p></footer>
+` : ''}<p id="payment-ref"${payment.id ? '' : ' hidden'}>Payment <span data-f="payment-id">${text(payment.id)}</span></p></footer>
 <script type="application/json" id="checkout-data">${jsonData(data)}</script>
 </body>
 </html>
