@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { appPerSuite, startApp } from '../support/fixtures';
 import { Browser, SHOWN, accessible, expectPageHeaders, launchChromium, noErrors, pageSteps, qrOf, shot, watchedPage } from './chromium';
 
@@ -279,6 +280,46 @@ describe('checkout page in Chromium (a customer pays)', () => {
     expect(await status(page)).toBe('This payment is closed.');
     await accessible(page, 'closed by the business');
     noErrors(watched);
+    await page.close();
+  });
+
+  /** The closed view of an expired payment: its words, and no choice of coin, network or rail left on screen. */
+  async function expectExpiredAndClosed(page: Page) {
+    await visible(page, 'closed');
+    expect(await page.locator('#closed-title').textContent()).toBe('This payment can no longer be paid');
+    expect(await page.locator('#closed-reason').textContent()).toBe('It expired before it was paid. Nothing more is expected from you.');
+    expect(await status(page)).toBe('This payment is closed.');
+    for (const selector of ['#choose-form', '#asset', '#network', '#choose-submit', '#new-quote']) expect({ selector, hidden: await page.locator(selector).isHidden() }).toEqual({ selector, hidden: true });
+  }
+
+  it('a payment that expires while its page offers the choice closes at expires_at: the expired state, no selector left (audit, 2026-11-28)', async () => {
+    const shop = await newShop('Closing Time');
+    const payment = await shop.createPayment({ expires_at: new Date(Date.now() + 8_000).toISOString() });
+    const watched = await openPage(pageUrl(payment));
+    const { page } = watched;
+    await visible(page, 'choose');
+    expect(await page.locator('#asset').isEditable()).toBe(true);
+    // nothing pressed, nothing reloaded: at expires_at (the business's clock) the page closes
+    await expectExpiredAndClosed(page);
+    await accessible(page, 'closed, payment expired');
+    await shot(page, '6-01-payment-expired');
+    noErrors(watched);
+    await page.close();
+  });
+
+  it('a choice the API refuses with payment_expired closes the page instead of leaving the selector active (audit, 2026-11-28)', async () => {
+    const shop = await newShop('Closing Time');
+    const payment = await shop.createPayment({ expires_at: new Date(Date.now() + 10 * 60_000).toISOString() });
+    const watched = await openPage(pageUrl(payment));
+    const { page } = watched;
+    await visible(page, 'choose');
+    await shop.advance(11 * 60); // the business's clock passes expires_at: the page (timing it from the first paint) does not know
+    expect((await shop.payment(payment.id)).status).toBe('failed');
+    await page.click('#choose-submit');
+    await expectExpiredAndClosed(page);
+    // the one console error is the refused choice's 410, which closed the page
+    noErrors(watched, [/status of 410/]);
+    expect(watched.errors).toHaveLength(1);
     await page.close();
   });
 

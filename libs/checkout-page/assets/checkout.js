@@ -11,7 +11,7 @@
  * @typedef {{ route: number, routes: number, processor: string, attempt: CardAttempt | null, brand: string | null, last4: string | null, decline_code: string | null, retryable: boolean }} CardPart
  * @typedef {{ asset: string, network: string, amount: string, address: string, payment_uri: string, received_amount: string, remaining_amount: string | null, remaining_payment_uri: string | null, tx_hash: string | null, explorer_url: string | null }} CryptoPart
  * @typedef {{ id: string, status: string, rail: 'crypto' | 'card', payment_id: string, crypto: CryptoPart | null, card: CardPart | null, confirmations: { current: number, required: number }, remainder: boolean, replaced_by: string | null, failure_code: string | null, review_reason: string | null, expires_at: string | null, created_at: string, updated_at: string }} Checkout
- * @typedef {{ id: string | null, status: string, cancel_url: string | null, success_url: string | null }} PagePayment
+ * @typedef {{ id: string | null, status: string, cancel_url: string | null, success_url: string | null, expires_at: string | null }} PagePayment
  * @typedef {{ asset: string, network: string, asset_name: string, network_name: string }} PayOption
  * @typedef {{ code: string, source: 'payment' | 'link', base: string, api: string, now: string, payment: PagePayment, checkout: Checkout | null, options: PayOption[], rails: ('crypto' | 'card')[], ask_email: boolean, business: { name: string, simulated: boolean }, names: { networks: Record<string, string>, assets: Record<string, string> } }} PageData
  * @typedef {{ code: string, message: string, field: string | null, status?: number, retryAfter?: string | null }} ApiError
@@ -38,6 +38,8 @@
   var pollDelay = 2000;
   /** @type {number | undefined} */
   var countdownTimer;
+  /** @type {number | undefined} */
+  var expiryTimer;
   var lastStatusText = '';
 
   var POLL_MIN = 2000;
@@ -261,6 +263,31 @@
     else if (c.status === 'failed' && c.failure_code === 'payment_expired') payment.status = 'failed';
   }
 
+  /**
+   * The payment passed its expires_at on the business's clock: POST /checkouts answers 410
+   * payment_expired from then on and the service's timer fails it, so the page closes as a reload
+   * would (no choice left to make) — unless a transfer on screen is confirming (it decides).
+   */
+  function expiredByTime() {
+    if (payment.status !== 'pending' || !payment.expires_at) return false;
+    if (checkout && checkout.status === 'confirming') return false;
+    return Date.parse(payment.expires_at) <= Date.now() + clockOffset;
+  }
+
+  /** Renders again when the payment's expires_at comes (setTimeout takes at most 2^31-1 ms: a later end is timed again then). */
+  function scheduleExpiry() {
+    window.clearTimeout(expiryTimer);
+    expiryTimer = undefined;
+    if (payment.status !== 'pending' || !payment.expires_at) return;
+    var left = Date.parse(payment.expires_at) - (Date.now() + clockOffset);
+    expiryTimer = window.setTimeout(render, Math.min(Math.max(left + 100, 0), 0x7fffffff));
+  }
+
+  /** The API refused because the payment expired: it is closed, whatever the page believed. @param {ApiError} error */
+  function learnFromError(error) {
+    if (error.code === 'payment_expired' && payment.status === 'pending') { payment.status = 'failed'; render(); }
+  }
+
   /** The footer's reference: the payment on screen (a link's page has none until a checkout made it). */
   function fillPaymentRef() {
     var ref = $('payment-ref');
@@ -386,6 +413,7 @@
   }
 
   function render() {
+    if (expiredByTime()) payment.status = 'failed'; // as PaymentExpired leaves it
     var next = viewOf(payment, checkout);
     if (checkout) {
       fillCrypto(checkout);
@@ -432,6 +460,7 @@
     fillPaymentRef();
     tickCountdown();
     schedulePoll();
+    scheduleExpiry();
   }
 
   /** @param {Checkout} c */
@@ -591,7 +620,7 @@
     var replaced = body.replaces || null;
     return call('POST', '/checkouts', body, true).then(
       function (c) { busy(button, false); opened(c, replaced); },
-      function (error) { busy(button, false); showError(root, error, slot); }
+      function (error) { busy(button, false); showError(root, error, slot); learnFromError(error); }
     );
   }
 
@@ -769,7 +798,7 @@
           busy(cardButton, false);
           update(c);
         },
-        function (error) { busy(cardButton, false); showError($('view-card') || document, error, slot); refresh(); }
+        function (error) { busy(cardButton, false); showError($('view-card') || document, error, slot); learnFromError(error); refresh(); }
       );
     });
   }
