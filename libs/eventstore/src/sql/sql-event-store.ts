@@ -16,6 +16,7 @@ import { ConcurrencyError, DuplicateEventIdError, StreamNotFoundError } from '..
 import { LogPosition } from '../position';
 import { PollingSubscription } from '../polling-subscription';
 import { validateAppend } from '../validate-append';
+import { RecentLog } from './recent-log';
 
 interface EventRow {
   event_id: string;
@@ -73,6 +74,8 @@ const REVISION_TAKEN = 'es_events_stream_revision';
 export class SqlEventStore implements EventStore {
   private readonly appended: EventEmitter;
   private readonly subscriptions = new Set<PollingSubscription>();
+  /** Embedded only: the newest events this process appended, which subscriptions read from. */
+  private readonly recent: RecentLog | null;
 
   constructor(
     readonly db: Database,
@@ -80,6 +83,7 @@ export class SqlEventStore implements EventStore {
   ) {
     this.appended = appendSignal(db);
     this.appended.on('append', this.countAppend);
+    this.recent = recentLog(db);
   }
 
   /** Counts every local append on this database (this store's or another's): see subscriptionRead. */
@@ -110,8 +114,10 @@ export class SqlEventStore implements EventStore {
     if (rows.length === 0) return this.resolveRejectedAppend(stream, events, expected);
     const last = rows.reduce((a, b) => (BigInt(a.global_position) > BigInt(b.global_position) ? a : b));
     const position = positionOf(last);
+    const recorded = recordedOf(stream, batch, rows);
+    this.recent?.add(recorded);
     this.appended.emit('append', position);
-    return { nextExpectedRevision: Number(last.stream_revision), position, recorded: recordedOf(stream, batch, rows) };
+    return { nextExpectedRevision: Number(last.stream_revision), position, recorded };
   }
 
   /** The append wrote nothing: either it was already applied (a retry) or the revision was stale. */
@@ -150,6 +156,11 @@ export class SqlEventStore implements EventStore {
     const backwards = options.direction === 'backwards';
     const from = options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
     const limit = options.maxCount ?? null;
+    const kept = this.recent?.stream(stream);
+    if (kept) {
+      const chosen = backwards ? kept.filter((e) => e.revision <= from).reverse() : kept.filter((e) => e.revision >= from);
+      return limit === null ? chosen : chosen.slice(0, limit);
+    }
     const { rows } = await this.db.query<EventRow>(
       `SELECT ${EVENT_COLUMNS} FROM es_events
        WHERE stream_id = $1 AND stream_revision ${backwards ? '<=' : '>='} $2
@@ -188,8 +199,10 @@ export class SqlEventStore implements EventStore {
   private appendSeq = 0;
 
   private async subscriptionRead(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    const after = options.after ?? { commit: 0n, prepare: 0n };
     const maxCount = options.maxCount ?? 1000;
+    const kept = this.recent?.after(options.after ?? null, maxCount);
+    if (kept) return kept;
+    const after = options.after ?? { commit: 0n, prepare: 0n };
     const key = `${after.commit}/${after.prepare}`;
     const shared = this.readsInFlight.get(key);
     if (shared && shared.appendSeq === this.appendSeq && shared.maxCount >= maxCount) return (await shared.rows).slice(0, maxCount).map(toRecordedEvent);
@@ -257,6 +270,15 @@ const appendSignals = new WeakMap<Database, EventEmitter>();
 const EMBEDDED_POLL_MS = 1000;
 /** See PollingOptions.gatherMs: on the embedded store a subscription reads a few ms after an append, with the appends that followed. */
 const EMBEDDED_GATHER_MS = 4;
+
+const recentLogs = new WeakMap<Database, RecentLog>();
+/** The embedded store's recent log, one per database (every store on it appends into it); none on PostgreSQL, where other processes append too. */
+function recentLog(db: Database): RecentLog | null {
+  if (db.kind !== 'embedded') return null;
+  let log = recentLogs.get(db);
+  if (!log) recentLogs.set(db, (log = new RecentLog()));
+  return log;
+}
 
 function appendSignal(db: Database): EventEmitter {
   let signal = appendSignals.get(db);
