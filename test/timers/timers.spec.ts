@@ -194,6 +194,32 @@ function timersContract(backend: () => Backend): void {
     expect(await store.get(id)).toMatchObject({ status: 'failed', attempts: 3, lastError: 'Error: always' });
   });
 
+  it("a business's claim takes its own due timers by its clock, oldest first, and marks the one named fired in the same statement", async () => {
+    const time = manualTime();
+    const store = new TimerStore(db, { now: time.now });
+    const kind = unique('own');
+    const [mine, other] = [unique('biz'), unique('biz')];
+    const at = (s: number) => new Date(time.now().getTime() + s * 1000);
+    await store.schedule({ id: unique('late'), businessId: mine, kind, subject: 's', dueAt: at(20) });
+    const first = unique('first');
+    const second = unique('second');
+    await store.schedule({ id: second, businessId: mine, kind, subject: 's', dueAt: at(10) });
+    await store.schedule({ id: first, businessId: mine, kind, subject: 's', dueAt: at(5) });
+    await store.schedule({ id: unique('theirs'), businessId: other, kind, subject: 's', dueAt: at(1) });
+    await store.advanceClock(mine, 15); // mine is 15 s ahead: 5 s and 10 s are due, 20 s is not; the other business's 1 s is not due by its own clock
+
+    const [a] = await store.claimDue(1, 30_000, [kind], mine);
+    expect(a.id).toBe(first);
+    const [b] = await store.claimDue(1, 30_000, [kind], mine, a.id);
+    expect(b.id).toBe(second);
+    expect(await store.get(first)).toMatchObject({ status: 'fired', lockedUntil: null });
+    expect(await store.get(second)).toMatchObject({ status: 'scheduled', attempts: 1 });
+    expect(await store.claimDue(1, 30_000, [kind], mine, b.id)).toEqual([]); // nothing else due: the last one is marked all the same
+    expect(await store.get(second)).toMatchObject({ status: 'fired' });
+    expect((await store.get(second))!.firedAt).toEqual(time.now());
+    expect(await store.dueTimers(mine)).toEqual([]);
+  });
+
   it("a lease left by a crashed claim is taken again after it expires", async () => {
     const time = manualTime();
     const store = new TimerStore(db, { now: time.now });

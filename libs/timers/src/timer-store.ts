@@ -135,38 +135,68 @@ export class TimerStore {
    * its test clock offset), and not leased (or the lease expired). Each claim increments
    * `attempts` and leases the row for `leaseMs` of wall time. One statement, FOR UPDATE SKIP
    * LOCKED: concurrent workers never claim the same row while a lease holds. Oldest due first.
-   * `kinds` restricts the claim to timers this worker can handle.
+   * `kinds` restricts the claim to timers this worker can handle; `businessId` to one business's
+   * timers (through the index of its scheduled ones), and then `fired` names a timer of the
+   * caller's last claim that has fired: it is marked fired in the same statement (the test clock's
+   * advance fires one timer at a time, and so spends one statement a timer instead of two).
    */
-  async claimDue(limit: number, leaseMs: number, kinds?: readonly string[], businessId?: string): Promise<Timer[]> {
+  async claimDue(limit: number, leaseMs: number, kinds?: readonly string[], businessId?: string, fired?: string): Promise<Timer[]> {
     const wall = this.wall();
-    const { rows } = await this.db.query<TimerRow>(
-      `WITH due AS (
-         SELECT t.id
-           FROM timers t
-           LEFT JOIN business_clocks c ON c.business_id = t.business_id
-          WHERE t.status = 'scheduled'
-            -- index range on (status, due_at): nothing is due beyond the largest offset
-            AND t.due_at <= $1::timestamptz + (SELECT COALESCE(MAX(offset_ms), 0) FROM business_clocks)::float8 * interval '1 millisecond'
-            AND t.due_at <= $1::timestamptz + COALESCE(c.offset_ms, 0)::float8 * interval '1 millisecond'
-            AND (t.locked_until IS NULL OR t.locked_until <= $1::timestamptz)
-            AND ($4::text[] IS NULL OR t.kind = ANY($4::text[]))
-            AND ($5::text IS NULL OR t.business_id = $5::text)
-          ORDER BY t.due_at, t.id
-          LIMIT $2
-          FOR UPDATE OF t SKIP LOCKED
-       )
-       UPDATE timers
-          SET locked_until = $1::timestamptz + $3::float8 * interval '1 millisecond',
-              attempts = timers.attempts + 1
-         FROM due
-        WHERE timers.id = due.id
-          AND timers.status = 'scheduled'
-       RETURNING ${COLUMNS.split(', ')
-         .map((c) => `timers.${c}`)
-         .join(', ')}`,
-      [wall, limit, leaseMs, kinds ? [...kinds] : null, businessId ?? null],
-      'timers_claim_due',
-    );
+    const returning = COLUMNS.split(', ')
+      .map((c) => `timers.${c}`)
+      .join(', ');
+    const { rows } =
+      businessId === undefined
+        ? await this.db.query<TimerRow>(
+            `WITH due AS (
+               SELECT t.id
+                 FROM timers t
+                 LEFT JOIN business_clocks c ON c.business_id = t.business_id
+                WHERE t.status = 'scheduled'
+                  -- index range on (status, due_at): nothing is due beyond the largest offset
+                  AND t.due_at <= $1::timestamptz + (SELECT COALESCE(MAX(offset_ms), 0) FROM business_clocks)::float8 * interval '1 millisecond'
+                  AND t.due_at <= $1::timestamptz + COALESCE(c.offset_ms, 0)::float8 * interval '1 millisecond'
+                  AND (t.locked_until IS NULL OR t.locked_until <= $1::timestamptz)
+                  AND ($4::text[] IS NULL OR t.kind = ANY($4::text[]))
+                ORDER BY t.due_at, t.id
+                LIMIT $2
+                FOR UPDATE OF t SKIP LOCKED
+             )
+             UPDATE timers
+                SET locked_until = $1::timestamptz + $3::float8 * interval '1 millisecond',
+                    attempts = timers.attempts + 1
+               FROM due
+              WHERE timers.id = due.id
+                AND timers.status = 'scheduled'
+             RETURNING ${returning}`,
+            [wall, limit, leaseMs, kinds ? [...kinds] : null],
+            'timers_claim_due',
+          )
+        : await this.db.query<TimerRow>(
+            `WITH fired AS (
+               UPDATE timers SET status = 'fired', fired_at = $1, locked_until = NULL
+                WHERE id = $6 AND status = 'scheduled'
+             ), due AS (
+               SELECT t.id
+                 FROM timers t
+                WHERE t.business_id = $5 AND t.status = 'scheduled'
+                  AND t.due_at <= $1::timestamptz + COALESCE((SELECT offset_ms FROM business_clocks WHERE business_id = $5), 0)::float8 * interval '1 millisecond'
+                  AND (t.locked_until IS NULL OR t.locked_until <= $1::timestamptz)
+                  AND ($4::text[] IS NULL OR t.kind = ANY($4::text[]))
+                ORDER BY t.due_at, t.id
+                LIMIT $2
+                FOR UPDATE OF t SKIP LOCKED
+             )
+             UPDATE timers
+                SET locked_until = $1::timestamptz + $3::float8 * interval '1 millisecond',
+                    attempts = timers.attempts + 1
+               FROM due
+              WHERE timers.id = due.id
+                AND timers.status = 'scheduled'
+             RETURNING ${returning}`,
+            [wall, limit, leaseMs, kinds ? [...kinds] : null, businessId, fired ?? null],
+            'timers_claim_due_of_business',
+          );
     return rows.map(toTimer).sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 

@@ -30,7 +30,7 @@ describe('test clock advance while a worker fires the same timers', () => {
     const claimDue = timers.claimDue.bind(timers);
     let takenByWorker = 0;
     // the advance's first look finds the worker done already: it fired every due timer of the business, and the confirmations those scheduled
-    timers.claimDue = async (limit, leaseMs, kinds, businessId) => {
+    timers.claimDue = async (limit, leaseMs, kinds, businessId, fired) => {
       if (businessId !== undefined && takenByWorker === 0) {
         for (let [timer] = await claimDue(1, leaseMs, kinds, businessId); timer; [timer] = await claimDue(1, leaseMs, kinds, businessId)) {
           await firing.fire(timer);
@@ -39,7 +39,7 @@ describe('test clock advance while a worker fires the same timers', () => {
         }
         return [];
       }
-      return claimDue(limit, leaseMs, kinds, businessId);
+      return claimDue(limit, leaseMs, kinds, businessId, fired);
     };
     const runner = suite.api.app.get(CommandRunner);
     const waited: LogPosition[] = [];

@@ -71,13 +71,15 @@ export class TimerFiring {
     let fired = 0;
     let last: LogPosition | null = null;
     const touched = new Set((await this.timers.dueTimers(businessId)).map((t) => t.subject));
+    let firedLast: string | undefined; // marked fired by the next claim, in its statement
     for (;;) {
-      const [timer] = await this.timers.claimDue(1, 30_000, Object.values(TIMER_KINDS), businessId);
+      const [timer] = await this.timers.claimDue(1, 30_000, Object.values(TIMER_KINDS), businessId, firedLast);
+      firedLast = undefined;
       if (timer) {
         touched.add(timer.subject);
         try {
           last = later(last, await this.fire(timer));
-          await this.timers.markFired(timer.id);
+          firedLast = timer.id;
           fired++;
         } catch (error) {
           await this.timers.markFailed(timer.id, error instanceof Error ? `${error.name}: ${error.message}` : String(error), new Date(Date.now() + 1000), timer.attempts);
