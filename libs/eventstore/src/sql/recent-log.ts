@@ -23,7 +23,7 @@ export class RecentLog {
   private readonly streams = new Map<string, RecordedEvent[]>();
   private dropped = 0;
 
-  constructor(private readonly capacity = 4096) {}
+  constructor(private readonly capacity = 1024) {}
 
   /** Events one append wrote, in their stream order (which is their log order). */
   add(appended: readonly RecordedEvent[]): void {
