@@ -49,6 +49,52 @@ interface TimerRow {
 
 const COLUMNS = `id, business_id, kind, subject, payload, due_at, status, attempts, last_error, locked_until, fired_at, created_at`;
 
+/**
+ * A claim: the CTE `due` picks the rows ($1 wall time, $2 limit, $4 kinds or null), then each is
+ * leased for $3 ms and its attempts counted. `before` adds CTEs that run in the same statement.
+ */
+function claimStatement(due: string, before = ''): string {
+  return `WITH ${before}due AS (${due}
+        AND (t.locked_until IS NULL OR t.locked_until <= $1::timestamptz)
+        AND ($4::text[] IS NULL OR t.kind = ANY($4::text[]))
+      ORDER BY t.due_at, t.id
+      LIMIT $2
+      FOR UPDATE OF t SKIP LOCKED
+    )
+    UPDATE timers
+       SET locked_until = $1::timestamptz + $3::float8 * interval '1 millisecond',
+           attempts = timers.attempts + 1
+      FROM due
+     WHERE timers.id = due.id
+       AND timers.status = 'scheduled'
+    RETURNING ${COLUMNS.split(', ')
+      .map((c) => `timers.${c}`)
+      .join(', ')}`;
+}
+
+/** Every business's due timers, each by its own clock. */
+const CLAIM_DUE = claimStatement(`
+    SELECT t.id
+      FROM timers t
+      LEFT JOIN business_clocks c ON c.business_id = t.business_id
+     WHERE t.status = 'scheduled'
+       -- index range on (status, due_at): nothing is due beyond the largest offset
+       AND t.due_at <= $1::timestamptz + (SELECT COALESCE(MAX(offset_ms), 0) FROM business_clocks)::float8 * interval '1 millisecond'
+       AND t.due_at <= $1::timestamptz + COALESCE(c.offset_ms, 0)::float8 * interval '1 millisecond'`);
+
+/** One business's ($5) due timers, through the index of its scheduled ones; $6, a timer that has fired, marked so first. */
+const CLAIM_DUE_OF_BUSINESS = claimStatement(
+  `
+    SELECT t.id
+      FROM timers t
+     WHERE t.business_id = $5 AND t.status = 'scheduled'
+       AND t.due_at <= $1::timestamptz + COALESCE((SELECT offset_ms FROM business_clocks WHERE business_id = $5), 0)::float8 * interval '1 millisecond'`,
+  `fired AS (
+      UPDATE timers SET status = 'fired', fired_at = $1, locked_until = NULL
+       WHERE id = $6 AND status = 'scheduled'
+    ), `,
+);
+
 export interface TimerStoreOptions {
   /** Wall time (tests inject a controllable one). Used for due checks, leases and back-off. */
   now?: TimeSource;
@@ -142,61 +188,10 @@ export class TimerStore {
    */
   async claimDue(limit: number, leaseMs: number, kinds?: readonly string[], businessId?: string, fired?: string): Promise<Timer[]> {
     const wall = this.wall();
-    const returning = COLUMNS.split(', ')
-      .map((c) => `timers.${c}`)
-      .join(', ');
     const { rows } =
       businessId === undefined
-        ? await this.db.query<TimerRow>(
-            `WITH due AS (
-               SELECT t.id
-                 FROM timers t
-                 LEFT JOIN business_clocks c ON c.business_id = t.business_id
-                WHERE t.status = 'scheduled'
-                  -- index range on (status, due_at): nothing is due beyond the largest offset
-                  AND t.due_at <= $1::timestamptz + (SELECT COALESCE(MAX(offset_ms), 0) FROM business_clocks)::float8 * interval '1 millisecond'
-                  AND t.due_at <= $1::timestamptz + COALESCE(c.offset_ms, 0)::float8 * interval '1 millisecond'
-                  AND (t.locked_until IS NULL OR t.locked_until <= $1::timestamptz)
-                  AND ($4::text[] IS NULL OR t.kind = ANY($4::text[]))
-                ORDER BY t.due_at, t.id
-                LIMIT $2
-                FOR UPDATE OF t SKIP LOCKED
-             )
-             UPDATE timers
-                SET locked_until = $1::timestamptz + $3::float8 * interval '1 millisecond',
-                    attempts = timers.attempts + 1
-               FROM due
-              WHERE timers.id = due.id
-                AND timers.status = 'scheduled'
-             RETURNING ${returning}`,
-            [wall, limit, leaseMs, kinds ? [...kinds] : null],
-            'timers_claim_due',
-          )
-        : await this.db.query<TimerRow>(
-            `WITH fired AS (
-               UPDATE timers SET status = 'fired', fired_at = $1, locked_until = NULL
-                WHERE id = $6 AND status = 'scheduled'
-             ), due AS (
-               SELECT t.id
-                 FROM timers t
-                WHERE t.business_id = $5 AND t.status = 'scheduled'
-                  AND t.due_at <= $1::timestamptz + COALESCE((SELECT offset_ms FROM business_clocks WHERE business_id = $5), 0)::float8 * interval '1 millisecond'
-                  AND (t.locked_until IS NULL OR t.locked_until <= $1::timestamptz)
-                  AND ($4::text[] IS NULL OR t.kind = ANY($4::text[]))
-                ORDER BY t.due_at, t.id
-                LIMIT $2
-                FOR UPDATE OF t SKIP LOCKED
-             )
-             UPDATE timers
-                SET locked_until = $1::timestamptz + $3::float8 * interval '1 millisecond',
-                    attempts = timers.attempts + 1
-               FROM due
-              WHERE timers.id = due.id
-                AND timers.status = 'scheduled'
-             RETURNING ${returning}`,
-            [wall, limit, leaseMs, kinds ? [...kinds] : null, businessId, fired ?? null],
-            'timers_claim_due_of_business',
-          );
+        ? await this.db.query<TimerRow>(CLAIM_DUE, [wall, limit, leaseMs, kinds ? [...kinds] : null], 'timers_claim_due')
+        : await this.db.query<TimerRow>(CLAIM_DUE_OF_BUSINESS, [wall, limit, leaseMs, kinds ? [...kinds] : null, businessId, fired ?? null], 'timers_claim_due_of_business');
     return rows.map(toTimer).sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
