@@ -26,10 +26,10 @@ const FEATURE_NOT_SUPPORTED = '0A000';
 
 /**
  * The embedded database's statements, prepared once and run by name (decision 0019, addendum
- * of the eleventh session). PGlite's own `query` sends every statement unnamed: PostgreSQL parses, analyses
- * and plans it on every call, and PGlite enters its WebAssembly six times (parse, describe,
- * bind, describe, execute, sync) — together more than a third of the embedded store's CPU in
- * `bench:payments`. Here a text seen a second time is prepared (Parse + Describe once), and
+ * of the eleventh session). PGlite's own `query` sends every statement unnamed: PostgreSQL
+ * parses, analyses and plans it on every call, and PGlite enters its WebAssembly six times
+ * (parse, describe, bind, describe, execute, sync) — together more than a third of the
+ * embedded store's CPU in `bench:payments`. Here a text seen a second time is prepared (Parse + Describe once), and
  * every later call is one entry: Bind, Describe, Execute and Sync in one message, answered
  * with the same serializers and parsers PGlite's `query` uses. PostgreSQL keeps the plan (a
  * generic one once it costs no more than the custom ones) and re-plans by itself when a table
