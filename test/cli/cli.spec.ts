@@ -115,7 +115,8 @@ describe('operator CLI on postgres', () => {
     expect(table.slice(0, 4)).toEqual(['stream_catalog', 'start', '0', '140']);
     expect(table[4]).toBe('-'); // never ran: looking at the status writes no checkpoint
     expect(table[5]).toBe('-');
-    expect(json).toMatchObject({ name: 'stream_catalog', position: 'start', events: 0, lag: 140, rebuiltAt: null });
+    // members named as GET /health names a projection's, and as the table's columns
+    expect(json).toEqual({ name: 'stream_catalog', position: 'start', events: 0, lag: 140, updated_at: null, rebuilt_at: null });
   });
 
   let head = '';
@@ -130,7 +131,7 @@ describe('operator CLI on postgres', () => {
     const { table, json } = await status();
     expect(table.slice(0, 4)).toEqual(['stream_catalog', head, '140', '0']);
     expect(table[5]).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect(json).toMatchObject({ name: 'stream_catalog', position: head, events: 140, lag: 0 });
+    expect(json).toMatchObject({ name: 'stream_catalog', position: head, events: 140, lag: 0, updated_at: expect.stringMatching(/Z$/), rebuilt_at: table[5] });
 
     const { rows } = await pg.query<{ stream_id: string; events: string; last_revision: string; last_event_type: string; category: string }>(
       `SELECT stream_id, events::text, last_revision::text, last_event_type, category FROM stream_catalog ORDER BY stream_id`,

@@ -11,7 +11,10 @@ export async function printStatus(store: EventStore, db: Database, json: boolean
   if (json) {
     // from the checkpoints: whether a server is applying a projection now, and its last error, are
     // that process's to tell (GET /api/v1/health, metrics) — this one runs none
-    for (const { state: _state, lastError: _lastError, ...s } of status) out(JSON.stringify({ ...s, position: formatPosition(s.position) }));
+    // named as GET /api/v1/health names a projection's members (and as the table's columns): snake_case
+    for (const s of status) {
+      out(JSON.stringify({ name: s.name, position: formatPosition(s.position), events: s.events, lag: s.lag, updated_at: s.updatedAt?.toISOString() ?? null, rebuilt_at: s.rebuiltAt?.toISOString() ?? null }));
+    }
     return;
   }
   out(
