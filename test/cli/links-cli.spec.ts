@@ -32,6 +32,15 @@ describe('CLI links disable through a running server (embedded store, admin endp
     const events = await server.api.app.get<EventStore>(EVENT_STORE).readStream(LINK_STREAM.stream(link.id));
     expect(events.at(-1)).toMatchObject({ type: 'LinkDisabled', data: { reason: 'Phishing reports' }, metadata: { actor: { kind: 'operator', id: 'ada' } } });
 
+    // again: nothing changes, and the CLI says so (exit 2, nothing on stdout) rather than "disabled"
+    for (const args of [['links', 'disable', link.id, '--reason', 'Another reason'], ['links', 'disable', link.id, '--reason', 'Another reason', '--json']]) {
+      const again = await server.cli(args);
+      expect(again).toMatchObject({ code: 2, stdout: '' });
+      expect(again.stderr).toMatch(/^link_disabled: This link is already disabled: nothing changed/);
+    }
+    const after = await server.api.app.get<EventStore>(EVENT_STORE).readStream(LINK_STREAM.stream(link.id));
+    expect(after).toHaveLength(events.length);
+
     const unknown = await server.cli(['links', 'disable', 'lnk_doesnotexist', '--reason', 'x']);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toMatch(/^not_found: No link with this id\./);

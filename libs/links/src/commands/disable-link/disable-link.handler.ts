@@ -8,6 +8,7 @@ import { DisableLinkCommand } from './disable-link.command';
  * the operator is the events' actor): POST /checkouts on its code answers 404 link_not_found ("no
  * active link with the code"), the business can no longer change or restore it (409
  * link_disabled), and its payments' remainders have no checkout page (409 remainder_unavailable).
+ * A link already disabled: 409 link_disabled (nothing is recorded).
  */
 @CommandHandler(DisableLinkCommand)
 export class DisableLinkHandler implements ICommandHandler<DisableLinkCommand, { id: string; business_id: string; status: 'disabled' }> {
@@ -20,6 +21,8 @@ export class DisableLinkHandler implements ICommandHandler<DisableLinkCommand, {
       linkId,
       (state) => {
         businessId = state.link?.businessId ?? '';
+        // the decider changes nothing on a disabled link: say so rather than answer as if it had been disabled now (with this reason)
+        if (state.link?.status === 'disabled' && !state.deleted) throw new DomainRefusal('link_disabled', 'This link is already disabled: nothing changed (it keeps the reason recorded then).');
         return { type: 'DisableLink', reason: reason.trim() };
       },
       meta,
