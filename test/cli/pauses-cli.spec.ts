@@ -6,8 +6,9 @@
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { SERVICE_STREAM } from '@lib/operations';
 import { businessWithKey } from '../support/fixtures';
-import { cliServerPerSuite } from '../support/cli';
+import { cli, cliServerPerSuite } from '../support/cli';
 import { eventually } from '../support/eventually';
+import { createTestDatabase } from '../support/postgres';
 
 describe('CLI pauses through a running server (embedded store, admin endpoint)', () => {
   const server = cliServerPerSuite();
@@ -48,6 +49,31 @@ describe('CLI pauses through a running server (embedded store, admin endpoint)',
     expect(events[0].metadata.actor).toMatchObject({ kind: 'operator', id: 'ada' });
   });
 
+  it('says so, exit 2 and nothing on stdout, when clearing what is not paused or pausing what is: nothing is recorded, the pause keeps its reason', async () => {
+    const stream = SERVICE_STREAM.stream('pauses');
+    const recorded = async () => (await server.api.app.get<EventStore>(EVENT_STORE).readStream(stream).catch(() => [])).length;
+    const before = await recorded();
+
+    for (const args of [['pauses', 'clear', 'signups'], ['pauses', 'clear', 'signups', '--json']]) {
+      const cleared = await server.cli(args);
+      expect(cleared).toMatchObject({ code: 2, stdout: '', stderr: 'signups is not paused: nothing was resumed\n' });
+    }
+    expect(await recorded()).toBe(before);
+
+    expect(await server.cli(['pauses', 'set', 'signups', '--reason', 'sign-up abuse', '--operator', 'ada'])).toMatchObject({ code: 0, stderr: '' });
+    const again = await server.cli(['pauses', 'set', 'signups', '--reason', 'another reason', '--operator', 'bob', '--json']);
+    expect(again).toMatchObject({ code: 2, stdout: '' });
+    expect(again.stderr).toMatch(/^signups is already paused since \d{4}-\d\d-\d\dT[\d:.]+Z by ada, reason "sign-up abuse": nothing changed \("pauses clear signups" first/);
+    const listed = await server.cli(['pauses', 'list', '--json']);
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ target: 'signups', reason: 'sign-up abuse', by: 'ada' })]);
+    expect(await recorded()).toBe(before + 1);
+
+    const resumed = await server.cli(['pauses', 'clear', 'signups']);
+    expect(resumed).toMatchObject({ code: 0, stdout: 'resumed signups\n', stderr: '' });
+    expect(await server.cli(['pauses', 'clear', 'signups'])).toMatchObject({ code: 2, stdout: '' });
+    expect(await recorded()).toBe(before + 2);
+  });
+
   it('names what can be paused when the target is unknown, and refuses a pause without a reason', async () => {
     const unknown = await server.cli(['pauses', 'set', 'everything', '--reason', 'x']);
     expect(unknown.code).not.toBe(0);
@@ -55,5 +81,19 @@ describe('CLI pauses through a running server (embedded store, admin endpoint)',
     const noReason = await server.cli(['pauses', 'set', 'checkouts']);
     expect(noReason.code).not.toBe(0);
     expect(noReason.stderr).toMatch(/--reason/);
+  });
+});
+
+describe('CLI pauses directly on PostgreSQL', () => {
+  it('clearing what is not paused says so with exit 2, as through a server', async () => {
+    const pg = await createTestDatabase('clipause');
+    try {
+      expect(await cli(['pauses', 'clear', 'checkouts'], { DATABASE_URL: pg.url })).toMatchObject({ code: 2, stdout: '', stderr: 'checkouts is not paused: nothing was resumed\n' });
+      expect(await cli(['pauses', 'set', 'checkouts', '--reason', 'maintenance'], { DATABASE_URL: pg.url })).toMatchObject({ code: 0, stderr: '' });
+      expect(await cli(['pauses', 'set', 'checkouts', '--reason', 'again'], { DATABASE_URL: pg.url })).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^checkouts is already paused since .*, reason "maintenance": nothing changed/) });
+      expect(await cli(['pauses', 'clear', 'checkouts'], { DATABASE_URL: pg.url })).toMatchObject({ code: 0, stdout: 'resumed checkouts\n' });
+    } finally {
+      await pg.drop();
+    }
   });
 });

@@ -178,14 +178,14 @@ function program(): Command {
     .action(async (options) => withAdmin((admin) => listPauses(admin, options, out)));
   pauses
     .command('set <target>')
-    .description('pause checkouts | card_payments | signups | network:<network> (e.g. network:polygon)')
+    .description('pause checkouts | card_payments | signups | network:<network> (e.g. network:polygon); exit 2 when it is already paused')
     .addOption(reasonOption())
     .addOption(operatorOption('pauses'))
     .option('--json', 'print the pauses as JSON')
     .action(async (target: string, options) => withAdmin((admin) => setPause(admin, target, options, out)));
   pauses
     .command('clear <target>')
-    .description('let a paused action go again')
+    .description('let a paused action go again (exit 2 when it is not paused)')
     .addOption(operatorOption('resumes'))
     .option('--json', 'print the pauses as JSON')
     .action(async (target: string, options) => withAdmin((admin) => clearPause(admin, target, options, out)));

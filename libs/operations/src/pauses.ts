@@ -35,6 +35,12 @@ export interface Pause {
   by: string | null;
 }
 
+/** What pause or resume did: `changed` is false when the target already was as asked (no event: the pauses are as they were). */
+export interface PauseChange {
+  changed: boolean;
+  pauses: Pause[];
+}
+
 export type PauseCommand = { type: 'Pause'; target: PauseTarget; reason: string } | { type: 'Resume'; target: PauseTarget };
 
 /** Pausing what is paused, or resuming what is not, changes nothing. */
@@ -95,19 +101,20 @@ export class ServicePauses {
     if (hit) throw new DomainRefusal('temporarily_unavailable', `${describe(hit.target)} paused by the operator; try again later.`);
   }
 
-  async pause(target: PauseTarget, reason: string, actor: Actor): Promise<Pause[]> {
-    await this.run({ type: 'Pause', target, reason }, actor);
-    return this.list();
+  /** Pauses `target`; one already paused stays as it was (its reason too): `changed` false. */
+  async pause(target: PauseTarget, reason: string, actor: Actor): Promise<PauseChange> {
+    return this.run({ type: 'Pause', target, reason }, actor);
   }
 
-  async resume(target: PauseTarget, actor: Actor): Promise<Pause[]> {
-    await this.run({ type: 'Resume', target }, actor);
-    return this.list();
+  /** Lets `target` go again; one that is not paused: `changed` false. */
+  async resume(target: PauseTarget, actor: Actor): Promise<PauseChange> {
+    return this.run({ type: 'Resume', target }, actor);
   }
 
-  private async run(command: PauseCommand, actor: Actor): Promise<void> {
-    await this.runner.run(pausesDecider, PAUSES_STREAM, command, { context: undefined, metadata: metadataFor({ actor }), waitForReadModels: false });
+  private async run(command: PauseCommand, actor: Actor): Promise<PauseChange> {
+    const result = await this.runner.run(pausesDecider, PAUSES_STREAM, command, { context: undefined, metadata: metadataFor({ actor }), waitForReadModels: false });
     this.cached = null;
+    return { changed: result.appended.length > 0, pauses: await this.list() };
   }
 }
 

@@ -92,8 +92,8 @@ export class AdminServer {
         if (req.method === 'GET' && url.pathname === '/pauses') return send(200, { data: await this.pauses.list() });
         if (req.method === 'POST' && isPauseTarget(body.target)) {
           const actor = operatorActor(body.operator);
-          const data = url.pathname === '/pauses' ? await this.pauses.pause(body.target, String(body.reason ?? ''), actor) : await this.pauses.resume(body.target, actor);
-          return send(200, { data });
+          const change = url.pathname === '/pauses' ? await this.pauses.pause(body.target, String(body.reason ?? ''), actor) : await this.pauses.resume(body.target, actor);
+          return send(200, { data: change.pauses, changed: change.changed }); // changed false: it already was as asked (no event)
         }
         if (req.method === 'POST') return send(400, { error: { code: 'invalid_request', message: 'target is not something that can be paused', field: 'target' } });
       }

@@ -5,7 +5,7 @@ import type { ApiKeyView, Business } from '@lib/businesses';
 import { BusinessService, businessesProjector, operatorActor } from '@lib/businesses';
 import { AppConfig } from '@lib/core';
 import { CommandRunner, adapterFor, openEventStore } from '@lib/eventstore';
-import { PAUSE_TARGETS, Pause, PauseTarget, ServicePauses, isPauseTarget } from '@lib/operations';
+import { PAUSE_TARGETS, Pause, PauseChange, PauseTarget, ServicePauses, isPauseTarget } from '@lib/operations';
 import { DisableLinkCommand, DisableLinkHandler, LinkWrites, LinksReadModel } from '@lib/links';
 import { ProjectionRunner } from '@lib/projections';
 import { walletsProjector } from '@lib/wallets';
@@ -27,10 +27,10 @@ export interface BusinessAdmin {
   /** `operator`: who does it (the events' actor). */
   suspendBusiness(businessId: string, input: { reason: string; operator: string }): Promise<Business>;
   reinstateBusiness(businessId: string, input: { operator: string }): Promise<Business>;
-  /** Operator pauses (issue 19 B14): what is paused now; pause or resume one target (the operator is the events' actor). */
+  /** Operator pauses (issue 19 B14): what is paused now; pause or resume one target (the operator is the events' actor; `changed` false: it already was as asked). */
   listPauses(): Promise<Pause[]>;
-  pause(input: { target: string; reason: string; operator: string }): Promise<Pause[]>;
-  resume(input: { target: string; operator: string }): Promise<Pause[]>;
+  pause(input: { target: string; reason: string; operator: string }): Promise<PauseChange>;
+  resume(input: { target: string; operator: string }): Promise<PauseChange>;
   /** The service disables a payment link (decision 0030; the operator is the events' actor). */
   disableLink(linkId: string, input: { reason: string; operator: string }): Promise<DisabledLink>;
   close(): Promise<void>;
@@ -118,11 +118,16 @@ function adminClient(endpoint: { url: string; token: string }): BusinessAdmin {
     suspendBusiness: async (businessId, input) => (await call<{ business: Business }>('POST', `/businesses/${encodeURIComponent(businessId)}/suspend`, input)).business,
     reinstateBusiness: async (businessId, input) => (await call<{ business: Business }>('POST', `/businesses/${encodeURIComponent(businessId)}/reinstate`, input)).business,
     listPauses: async () => (await call<{ data: Pause[] }>('GET', '/pauses')).data,
-    pause: async (input) => (await call<{ data: Pause[] }>('POST', '/pauses', input)).data,
-    resume: async (input) => (await call<{ data: Pause[] }>('POST', '/pauses/resume', input)).data,
+    pause: async (input) => pauseChange(await call<{ data: Pause[]; changed?: boolean }>('POST', '/pauses', input)),
+    resume: async (input) => pauseChange(await call<{ data: Pause[]; changed?: boolean }>('POST', '/pauses/resume', input)),
     disableLink: async (linkId, input) => (await call<{ link: DisabledLink }>('POST', `/links/${encodeURIComponent(linkId)}/disable`, input)).link,
     close: async () => undefined,
   };
+}
+
+/** The admin endpoint's answer to a pause or resume (a server older than `changed` is taken to have changed it, as it then said). */
+function pauseChange(answer: { data: Pause[]; changed?: boolean }): PauseChange {
+  return { pauses: answer.data, changed: answer.changed !== false };
 }
 
 type Out = (line: string) => void;
@@ -198,15 +203,30 @@ export async function listPauses(admin: BusinessAdmin, options: { json?: boolean
   out(table(['target', 'since', 'by', 'reason'], pauses.map((p) => [p.target, p.since, p.by ?? '', p.reason])));
 }
 
+/**
+ * Pausing what is paused changes nothing (the pause keeps its reason): said on stderr with exit 2,
+ * as the CLI answers every action that finds nothing to do (a second suspension, reinstating an
+ * active business, revoking a revoked key).
+ */
 export async function setPause(admin: BusinessAdmin, target: string, options: { reason: string; operator: string; json?: boolean }, out: Out): Promise<void> {
-  const pauses = await admin.pause({ target: pauseTarget(target), reason: options.reason, operator: options.operator });
+  const { changed, pauses } = await admin.pause({ target: pauseTarget(target), reason: options.reason, operator: options.operator });
+  if (!changed) {
+    const held = pauses.find((p) => p.target === target);
+    const since = held ? ` since ${held.since}${held.by ? ` by ${held.by}` : ''}, reason ${JSON.stringify(held.reason)}` : '';
+    throw new NothingChanged(`${target} is already paused${since}: nothing changed ("pauses clear ${target}" first to pause it for another reason)`);
+  }
   out(options.json ? JSON.stringify(pauses) : `paused ${target}: its actions answer 503 temporarily_unavailable until "pauses clear ${target}"`);
 }
 
+/** Clearing what is not paused changes nothing: said on stderr with exit 2 (see setPause). */
 export async function clearPause(admin: BusinessAdmin, target: string, options: { operator: string; json?: boolean }, out: Out): Promise<void> {
-  const pauses = await admin.resume({ target: pauseTarget(target), operator: options.operator });
+  const { changed, pauses } = await admin.resume({ target: pauseTarget(target), operator: options.operator });
+  if (!changed) throw new NothingChanged(`${target} is not paused: nothing was resumed`);
   out(options.json ? JSON.stringify(pauses) : `resumed ${target}`);
 }
+
+/** An operator's action that found nothing to do: main prints the message and exits 2, like a refused one. */
+export class NothingChanged extends Error {}
 
 /** `links disable <lnk_id> --reason …` (decision 0030): customers can no longer pay on it, the business can no longer restore it. */
 export async function disableLink(admin: BusinessAdmin, linkId: string, options: { reason: string; operator: string; json?: boolean }, out: Out): Promise<void> {
