@@ -324,7 +324,7 @@ async function stopBareServer(child: ChildProcess): Promise<void> {
 /** A business (simulated unless told) and its secret key, created as an operator would: the CLI (`businesses create`). */
 async function createBusiness(env: NodeJS.ProcessEnv, name: string, simulated = true): Promise<string> {
   const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'dist/apps/cli/src/main.js'), 'businesses', 'create', '--name', name, ...(simulated ? ['--simulated'] : []), '--json'], { env });
-  return (JSON.parse(stdout) as { secret_key: string }).secret_key;
+  return (JSON.parse(stdout) as { keys: { type: string; secret: string }[] }).keys.find((k) => k.type === 'secret')!.secret;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -197,7 +197,7 @@ async function createBusiness(env: NodeJS.ProcessEnv, name: string): Promise<str
   child.stderr!.on('data', (c) => (stderr += c));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`cli businesses create: exit ${code}\n${stderr}`);
-  return (JSON.parse(stdout) as { secret_key: string }).secret_key;
+  return (JSON.parse(stdout) as { keys: { type: string; secret: string }[] }).keys.find((k) => k.type === 'secret')!.secret;
 }
 
 // ------------------------------------------------------------------ HTTP

@@ -68,52 +68,67 @@ describe('CLI businesses and keys against a running server on the embedded store
     }
   });
 
+  /** The members of a new key as POST /api-keys answers it (NewApiKey in the service's OpenAPI document): the key, its whole secret in `secret`. */
+  const newApiKeyMembers = async () => {
+    const document = (await (await fetch(`${base}/openapi.json`)).json()) as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    return Object.keys(document.components.schemas.NewApiKey.properties).sort();
+  };
+
   it('creates a simulated business and keys through the running server, and the keys work at once', async () => {
     const adminFile = join(dir.path, 'admin.json');
     expect(statSync(adminFile).mode & 0o777).toBe(0o600);
+    const members = await newApiKeyMembers();
+    expect(members).toContain('secret');
 
     const created = await cli(['businesses', 'create', '--name', 'Corner Café', '--simulated', '--json'], env());
     expect(created).toMatchObject({ code: 0, stderr: '' });
     const lines = created.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const result = JSON.parse(lines[0]);
-    expect(Object.keys(result).sort()).toEqual(['business', 'publishable_key', 'secret_key']);
+    // each key as the API shows a new key, its secret named as the API names it (`secret`, not `secret_key`)
+    expect(Object.keys(result).sort()).toEqual(['business', 'keys']);
     expect(result.business).toMatchObject({ kind: 'business', id: expect.stringMatching(/^biz_/), name: 'Corner Café', simulated: true });
-    expect(result.secret_key).toMatch(/^sk_test_[0-9A-Za-z]{32}$/);
-    expect(result.publishable_key).toMatch(/^pk_test_[0-9A-Za-z]{32}$/);
-    expect(await get('/business', result.secret_key)).toEqual({ status: 200, body: { data: expect.objectContaining({ id: result.business.id }) } });
+    expect(result.keys.map((k: object) => Object.keys(k).sort())).toEqual([members, members]);
+    const [secretKey, publishableKey] = result.keys;
+    expect(secretKey).toMatchObject({ kind: 'api_key', business_id: result.business.id, type: 'secret', mode: 'test', secret: expect.stringMatching(/^sk_test_[0-9A-Za-z]{32}$/) });
+    expect(publishableKey).toMatchObject({ kind: 'api_key', business_id: result.business.id, type: 'publishable', mode: 'test', secret: expect.stringMatching(/^pk_test_[0-9A-Za-z]{32}$/) });
+    expect(secretKey.redacted_key).toBe(`sk_test_…${secretKey.secret.slice(-4)}`);
+    expect(await get('/business', secretKey.secret)).toEqual({ status: 200, body: { data: expect.objectContaining({ id: result.business.id }) } });
 
     const restricted = await cli(['keys', 'create', '--business', result.business.id, '--test', '--restricted', 'payments:read', '--json'], env());
     expect(restricted.code).toBe(0);
     const key = JSON.parse(restricted.stdout);
+    // the same object as businesses create prints for each key, and as POST /api-keys answers
+    expect(Object.keys(key).sort()).toEqual(members);
     expect(key.secret).toMatch(/^rk_test_/);
-    expect(key.key).toMatchObject({ type: 'restricted', mode: 'test', permissions: { payments: 'read' } });
+    expect(key).toMatchObject({ kind: 'api_key', id: expect.stringMatching(/^key_/), type: 'restricted', mode: 'test', permissions: { payments: 'read' } });
     expect((await get('/business', key.secret)).body.error?.code).toBe('permission_denied'); // it authenticates, without business access
 
     const listed = await cli(['keys', 'list', '--business', result.business.id, '--json'], env());
     expect(listed.code).toBe(0);
     const keys = listed.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(keys.map((k: { type: string }) => k.type).sort()).toEqual(['publishable', 'restricted', 'secret']);
-    for (const secret of [result.secret_key, result.publishable_key, key.secret]) expect(listed.stdout).not.toContain(secret);
+    for (const secret of [secretKey.secret, publishableKey.secret, key.secret]) expect(listed.stdout).not.toContain(secret);
     expect(listed.stdout).not.toMatch(/hash/);
 
     const table = await cli(['keys', 'list', '--business', result.business.id], env());
     expect(table.stdout).toMatch(/^id\s+type\s+mode\s+key/);
 
     const secretKeyId = keys.find((k: { type: string }) => k.type === 'secret').id;
+    expect(secretKeyId).toBe(secretKey.id);
     const revoked = await cli(['keys', 'revoke', secretKeyId], env());
     expect(revoked.stderr).toBe('');
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toMatch(new RegExp(`^revoked ${secretKeyId} `));
-    expect((await get('/business', result.secret_key)).body.error?.code).toBe('invalid_api_key');
+    expect((await get('/business', secretKey.secret)).body.error?.code).toBe('invalid_api_key');
 
     const live = await cli(['businesses', 'create', '--name', 'Live Co', '--json'], env());
-    expect(JSON.parse(live.stdout).secret_key).toMatch(/^sk_live_/);
+    expect(JSON.parse(live.stdout).keys.map((k: { secret: string }) => k.secret)).toEqual([expect.stringMatching(/^sk_live_/), expect.stringMatching(/^pk_live_/)]);
   });
 
   it('a new user takes payments with the CLI’s simulated business on the running server: succeeded, underpaid → remainder → succeeded, claim → needs_review; timeline and receipt', async () => {
     const created = JSON.parse((await cli(['businesses', 'create', '--name', 'First Shop', '--simulated', '--json'], env())).stdout);
-    const key: string = created.secret_key;
+    const key: string = created.keys[0].secret;
     const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, auth = true) => {
       const response = await fetch(`${base}${path}`, {
         method,
@@ -182,12 +197,18 @@ describe('CLI businesses and keys directly against PostgreSQL', () => {
       const created = await cli(['businesses', 'create', '--name', 'Postgres Shop', '--json'], { DATABASE_URL: database.url });
       expect(created.code).toBe(0);
       const result = JSON.parse(created.stdout);
+      // in this process as through a server: each key with its secret in `secret`, the secret key first
+      expect(result.keys.map((k: { type: string; mode: string; secret: string }) => [k.type, k.mode, k.secret.slice(0, 8)])).toEqual([
+        ['secret', 'live', 'sk_live_'],
+        ['publishable', 'live', 'pk_live_'],
+      ]);
+      expect(result).not.toHaveProperty('secret_key');
       const opened = await openEventStore({ databaseUrl: database.url });
       const runner = new ProjectionRunner(opened.store, opened.db, [businessesProjector]);
       await runner.start();
       try {
         const service = new BusinessService(opened.store, opened.db, runner);
-        const found = await service.authenticate(result.secret_key);
+        const found = await service.authenticate(result.keys[0].secret);
         expect(found?.business).toMatchObject({ id: result.business.id, name: 'Postgres Shop', simulated: false });
         // --referral-code: the new business records the business whose code it gave (decision 0035)
         const referred = await cli(['businesses', 'create', '--name', 'Referred Shop', '--referral-code', result.business.referral_code.toUpperCase(), '--json'], { DATABASE_URL: database.url });

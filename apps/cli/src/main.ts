@@ -145,7 +145,7 @@ function program(): Command {
     .requiredOption('--name <name>', 'the business name')
     .option('--simulated', 'a simulated business: watches no chain, test keys, a clock of its own')
     .option('--referral-code <code>', "another business's referral code: that business is recorded as the referrer")
-    .option('--json', 'print one JSON object {business, secret_key, publishable_key}')
+    .option('--json', 'print one JSON object {business, keys}: each key as POST /api-keys answers it, its whole key in `secret`')
     .action(async (options) => withAdmin((admin) => createBusiness(admin, options.name, Boolean(options.simulated), Boolean(options.json), out, options.referralCode)));
   businesses
     .command('suspend <business_id>')
@@ -199,7 +199,7 @@ function program(): Command {
     .option('--restricted <permissions>', 'a restricted key, e.g. payments:write,webhooks:read')
     .option('--publishable', 'a publishable key')
     .option('--name <name>', 'a name to recognise it by')
-    .option('--json', 'print JSON {key, secret}')
+    .option('--json', 'print the key as POST /api-keys answers it, its whole key in `secret`')
     .action(async (options) => withAdmin((admin) => createKey(admin, options, out)));
   keys
     .command('list')

@@ -20,7 +20,7 @@ export interface DisabledLink {
 
 /** The business and key operations, whether done in this process or by a running server. */
 export interface BusinessAdmin {
-  createBusiness(input: { name: string; simulated: boolean; referral_code?: string }): Promise<{ business: Business; secret_key: string; publishable_key: string }>;
+  createBusiness(input: { name: string; simulated: boolean; referral_code?: string }): Promise<{ business: Business; secret_key: string; publishable_key: string; keys: ApiKeyView[] }>;
   createKey(input: { businessId: string; type: 'secret' | 'restricted' | 'publishable'; mode: 'live' | 'test'; permissions?: string; name?: string }): Promise<{ key: ApiKeyView; secret: string }>;
   listKeys(businessId: string): Promise<ApiKeyView[]>;
   revokeKey(keyId: string): Promise<ApiKeyView>;
@@ -132,9 +132,20 @@ function pauseChange(answer: { data: Pause[]; changed?: boolean }): PauseChange 
 
 type Out = (line: string) => void;
 
+/** A new key as POST /api-keys answers it (the API's NewApiKey): the key, with its whole secret in `secret`. */
+export function newApiKey(key: ApiKeyView, secret: string): ApiKeyView & { secret: string } {
+  return { ...key, secret };
+}
+
+/** `--json`: `{business, keys}`, each key as POST /api-keys answers one (NewApiKey: the key with its `secret`), the secret key first. */
 export async function createBusiness(admin: BusinessAdmin, name: string, simulated: boolean, json: boolean, out: Out, referralCode?: string): Promise<void> {
   const created = await admin.createBusiness({ name, simulated, ...(referralCode === undefined ? {} : { referral_code: referralCode }) });
-  const result = { business: created.business, secret_key: created.secret_key, publishable_key: created.publishable_key };
+  const keyOf = (type: ApiKeyView['type']) => {
+    const key = created.keys.find((k) => k.type === type);
+    if (!key) throw new Error(`the new business ${created.business.id} has no ${type} key`);
+    return key;
+  };
+  const result = { business: created.business, keys: [newApiKey(keyOf('secret'), created.secret_key), newApiKey(keyOf('publishable'), created.publishable_key)] };
   if (json) return out(JSON.stringify(result));
   out(`created ${simulated ? 'simulated' : 'live'} business ${created.business.id} (${created.business.name})`);
   out(`secret key:      ${created.secret_key}`);
@@ -149,7 +160,7 @@ export async function createKey(
 ): Promise<void> {
   const type = options.restricted ? 'restricted' : options.publishable ? 'publishable' : 'secret';
   const created = await admin.createKey({ businessId: options.business, type, mode: options.test ? 'test' : 'live', permissions: options.restricted, name: options.name });
-  if (options.json) return out(JSON.stringify(created));
+  if (options.json) return out(JSON.stringify(newApiKey(created.key, created.secret)));
   out(`created ${created.key.mode} ${created.key.type} key ${created.key.id} for ${created.key.business_id}`);
   out(`key: ${created.secret}`);
   out('It is shown once: store it now.');
