@@ -79,11 +79,7 @@ ${
 <img class="qr" data-qr="quote"${qr('quote')} width="240" height="240" alt="QR code of this payment request: the address and the exact amount, for a wallet app to scan">
 <p class="label" id="address-label">To this address</p>
 <p class="address"><code data-f="address" aria-labelledby="address-label">${text(crypto?.address)}</code></p>
-<div class="actions">
-<button type="button" class="secondary" data-copy="address">Copy address</button>
-<button type="button" class="secondary" data-copy="amount">Copy amount</button>
-</div>
-<p class="countdown">Quote valid for <span data-f="countdown">—</span></p>
+${copyAndCountdown('amount')}
 ${simulateControls(business.simulated, 'pay')}
 <div class="actions">
 <button type="button" class="link" id="change-coin">Choose another coin</button>
@@ -107,11 +103,7 @@ ${partArrived}
 <p>Send the rest to the same address on <span data-f="network-name">${text(networkName)}</span> before the quote ends.</p>
 <img class="qr" data-qr="remaining"${qr('remaining')} width="240" height="240" alt="QR code of the rest still due: the address and the remaining amount, for a wallet app to scan">
 <p class="address"><code data-f="address">${text(crypto?.address)}</code></p>
-<div class="actions">
-<button type="button" class="secondary" data-copy="address">Copy address</button>
-<button type="button" class="secondary" data-copy="remaining">Copy amount</button>
-</div>
-<p class="countdown">Quote valid for <span data-f="countdown">—</span></p>
+${copyAndCountdown('remaining')}
 ${simulateControls(business.simulated, 'underpaid')}
 <div class="actions"><button type="button" class="link danger" data-action="cancel">Cancel payment</button></div>
 <p class="form-error" id="underpaid-error" role="alert"></p>
@@ -273,6 +265,15 @@ ${
 <p class="form-error" id="choose-error" role="alert"></p>
 <button type="submit" class="primary" id="choose-submit">Continue</button>
 </form>`;
+}
+
+/** The address and the amount to copy, and the quote's countdown (the pay and underpaid views: `amount` or `remaining`). */
+function copyAndCountdown(amount: 'amount' | 'remaining'): string {
+  return `<div class="actions">
+<button type="button" class="secondary" data-copy="address">Copy address</button>
+<button type="button" class="secondary" data-copy="${amount}">Copy amount</button>
+</div>
+<p class="countdown">Quote valid for <span data-f="countdown">—</span></p>`;
 }
 
 function simulateControls(simulated: boolean, view: 'pay' | 'underpaid'): string {
