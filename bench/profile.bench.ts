@@ -408,6 +408,7 @@ interface CpuRun {
 interface StoreResult {
   store: string;
   counts: KindCounts[];
+  underLoad: LoadCounts[];
   timings: { kind: Kind; requests: number; p50: number; p90: number; steps: { step: string; msPerRequest: number; callsPerRequest: number }[] }[];
   cpu: CpuRun[];
   rssPeakMb: number;
@@ -473,6 +474,39 @@ async function countQueries(target: Target, kind: Kind, idle: Map<string, number
     idlePerSecond: Object.fromEntries(idle),
     idleCpuMsPerSecond,
   };
+}
+
+/**
+ * Every statement the process runs per request while BENCH_REQUESTS requests of one kind run at
+ * concurrency 16 (the load of bench:api), and the settling window after them, net of idle
+ * polling over the same time: under load the subscriptions read and project batches, so this is
+ * what a request costs in statements at throughput, where countQueries shows one request alone.
+ */
+async function countUnderLoad(target: Target, kind: Kind, idle: Map<string, number>): Promise<LoadCounts> {
+  counting.tallies.clear();
+  counting.withCallers = false;
+  counting.phase = 'request';
+  counting.on = true;
+  const t0 = performance.now();
+  await many(target, kind, REQUESTS, 16);
+  await sleep(WINDOW_MS);
+  const seconds = (performance.now() - t0) / 1000;
+  counting.on = false;
+  const counted = new Map<string, number>();
+  for (const t of counting.tallies.values()) for (const [k, n] of t.kinds) counted.set(k, (counted.get(k) ?? 0) + n);
+  const perRequest = [...counted]
+    .map(([k, n]) => ({ kind: k, n: Math.max(0, n - (idle.get(k) ?? 0) * seconds) / REQUESTS }))
+    .filter((r) => r.n >= 0.005)
+    .sort((a, b) => b.n - a.n);
+  return { kind, concurrency: 16, requests: REQUESTS, perRequest, total: perRequest.reduce((a, r) => a + r.n, 0) };
+}
+
+interface LoadCounts {
+  kind: Kind;
+  concurrency: number;
+  requests: number;
+  perRequest: { kind: string; n: number }[];
+  total: number;
 }
 
 async function idleRate(): Promise<{ rate: Map<string, number>; cpuMsPerSecond: number }> {
@@ -542,6 +576,8 @@ async function benchStore(store: string, session: Session): Promise<StoreResult>
     const idle = await idleRate();
     const counts: KindCounts[] = [];
     for (const kind of KINDS) counts.push(await countQueries(target, kind, idle.rate, idle.cpuMsPerSecond));
+    const underLoad: LoadCounts[] = [];
+    for (const kind of KINDS) underLoad.push(await countUnderLoad(target, kind, idle.rate));
 
     process.stderr.write(`[bench] ${store}: step timings\n`);
     const timings: StoreResult['timings'] = [];
@@ -566,7 +602,7 @@ async function benchStore(store: string, session: Session): Promise<StoreResult>
     requestContext.disable();
     databaseCaller.disable();
     const cpu: CpuRun[] = [];
-    for (const kind of ['POST /payments + Idempotency-Key', 'GET /payments?limit=25'] as const) {
+    for (const kind of KINDS) {
       for (const concurrency of [1, 16]) {
         await many(target, kind, 50, concurrency); // settle the shape of this run
         await sleep(300);
@@ -581,7 +617,7 @@ async function benchStore(store: string, session: Session): Promise<StoreResult>
         const used = process.cpuUsage(cpu0);
         const backend1 = await backendCpuMs(db);
         const { profile } = await session.post('Profiler.stop');
-        const file = `profile-${store}-${kind.startsWith('POST') ? 'post' : 'get'}-c${concurrency}-${new Date().toISOString().slice(0, 10)}.cpuprofile`;
+        const file = `profile-${store}-${kind.startsWith('POST') ? (kind.includes('Idempotency') ? 'post-key' : 'post') : 'get'}-c${concurrency}-${new Date().toISOString().slice(0, 10)}.cpuprofile`;
         mkdirSync(RESULTS, { recursive: true });
         writeFileSync(join(RESULTS, file), JSON.stringify(profile));
         const { steps } = stepsOf(profile);
@@ -607,7 +643,7 @@ async function benchStore(store: string, session: Session): Promise<StoreResult>
         await sleep(500);
       }
     }
-    return { store, counts, timings, cpu, rssPeakMb: rssPeak / 2 ** 20 };
+    return { store, counts, underLoad, timings, cpu, rssPeakMb: rssPeak / 2 ** 20 };
   } finally {
     clearInterval(rssTimer);
     await app.close();
@@ -639,6 +675,11 @@ function print(results: StoreResult[]): void {
       console.log('Callers (innermost app frames; per request):');
       for (const p of c.perRequest.filter((q) => q.requestChain + q.backgroundBefore + q.after >= 0.1))
         for (const [caller, n] of Object.entries(p.callers)) if (n >= 0.1 && !caller.startsWith('after')) console.log(`- ${p.kind}: ${n} × ${caller}`);
+      console.log('');
+    }
+    for (const l of r.underLoad) {
+      console.log(`#### Statements per request under load — ${l.kind}, ${l.requests} at concurrency ${l.concurrency} and the settling window: ${l.total.toFixed(2)} in all (net of idle polling)\n`);
+      console.log(table(['statement', 'per request'], l.perRequest.map((p) => [p.kind, p.n.toFixed(2)])));
       console.log('');
     }
     const idle = r.counts[0]?.idlePerSecond ?? {};
