@@ -88,6 +88,14 @@ export function eventStoreContract(open: () => Promise<{ store: EventStore; clos
     it('reports a missing stream with StreamNotFoundError', async () => {
       await expect(store.readStream(streamName('missing'))).rejects.toBeInstanceOf(StreamNotFoundError);
       await expect(store.readStream(streamName('missing'), { direction: 'backwards' })).rejects.toBeInstanceOf(StreamNotFoundError);
+      await expect(store.readStream(streamName('missing'), { fromRevision: 3 })).rejects.toBeInstanceOf(StreamNotFoundError);
+      await expect(store.readStream(streamName('missing'), { direction: 'backwards', fromRevision: 2, maxCount: 1 })).rejects.toBeInstanceOf(StreamNotFoundError);
+      // a read that finds nothing in an existing stream is an empty answer, not a missing stream
+      const stream = streamName('present');
+      await store.append(stream, [event('One'), event('Two')], 'no_stream');
+      expect(await store.readStream(stream, { fromRevision: 2 })).toEqual([]);
+      expect(await store.readStream(stream, { maxCount: 0 })).toEqual([]);
+      expect(await store.readStream(stream, { direction: 'backwards', maxCount: 0 })).toEqual([]);
     });
 
     it('stores ~100 KB events and non-ASCII text exactly', async () => {

@@ -79,7 +79,10 @@ export class PollingSubscription implements Subscription {
     let busy = SOON_MS;
     /** The latest local append's position this subscription has not read past yet. */
     let awaited: LogPosition | null = null;
+    /** Local appends so far: a short batch is read again at once only if one came after its read began. */
+    let appends = 0;
     const onAppend = (position?: LogPosition) => {
+      appends++;
       lastAppend = Date.now();
       soon = SOON_MS;
       if (position && (awaited === null || comparePositions(position, awaited) > 0)) awaited = position;
@@ -99,6 +102,7 @@ export class PollingSubscription implements Subscription {
     try {
       while (!this.stopped) {
         let batch;
+        const appendsBeforeRead = appends;
         try {
           batch = await this.store.readAll({ after: this.current, maxCount: this.options.batchSize });
           failures = 0;
@@ -122,7 +126,10 @@ export class PollingSubscription implements Subscription {
           if (batch.length === this.options.batchSize) continue;
         }
         this.markCaughtUp();
-        if (batch.length === 0) {
+        // a short batch is all the log showed when it was read: read again at once only if a local
+        // append came since; otherwise wait as after an empty read (soon while a local append is
+        // still hidden, or while following another process's appends; else the next signal)
+        if (batch.length === 0 || appends === appendsBeforeRead) {
           // a local append just happened but is not visible yet: look again soon, backing off
           const lagging =
             this.options.appendsMayLag === true && Date.now() - lastAppend < RECENT_APPEND_MS && soon < this.options.pollIntervalMs && behindLocalAppend();

@@ -27,6 +27,8 @@ interface PaymentSucceededShape {
 export class ReferralPayoutsReactor implements Reactor {
   readonly name = REFERRAL_PAYOUTS_REACTOR;
   readonly batchSize = 200;
+  /** What a business's BusinessCreated says about referrals (it never changes), for the last businesses read. */
+  private readonly referrals = new Map<string, { simulated: boolean; referrer: string | null } | null>();
 
   constructor(
     private readonly store: EventStore,
@@ -51,9 +53,9 @@ export class ReferralPayoutsReactor implements Reactor {
     const payment = await readStreamOrEmpty(this.store, succeeded.stream);
     const created = payment.find((e) => e.type === 'PaymentCreated')?.data as PaymentCreatedShape | undefined;
     if (!created?.business_id) return null;
-    const business = (await readStreamOrEmpty(this.store, BUSINESS_STREAM.stream(created.business_id))).map(asBusinessEvent).find((e): e is Extract<BusinessEvent, { type: 'BusinessCreated' }> => e?.type === 'BusinessCreated');
-    const referrer = business?.data.referred_by?.business_id;
-    if (!business || !referrer || business.data.simulated) return null;
+    const business = await this.referralOf(created.business_id);
+    const referrer = business?.referrer;
+    if (!business || !referrer || business.simulated) return null;
     const reporting = (succeeded.data as PaymentSucceededShape).reporting;
     const fee = reporting?.fee ?? 0;
     const amount = referralShare(fee);
@@ -79,4 +81,21 @@ export class ReferralPayoutsReactor implements Reactor {
     }
     return data;
   }
+
+  /** Whether the business is simulated and who referred it, from its BusinessCreated (null: no such business yet). */
+  private async referralOf(businessId: string): Promise<{ simulated: boolean; referrer: string | null } | null> {
+    const known = this.referrals.get(businessId);
+    if (known) return known;
+    const created = (await readStreamOrEmpty(this.store, BUSINESS_STREAM.stream(businessId), { maxCount: 1 })) // BusinessCreated opens the stream
+      .map(asBusinessEvent)
+      .find((e): e is Extract<BusinessEvent, { type: 'BusinessCreated' }> => e?.type === 'BusinessCreated');
+    if (!created) return null; // not remembered: the business may be created later
+    const referral = { simulated: created.data.simulated, referrer: created.data.referred_by?.business_id ?? null };
+    if (this.referrals.size >= REMEMBERED_BUSINESSES) this.referrals.delete(this.referrals.keys().next().value!);
+    this.referrals.set(businessId, referral);
+    return referral;
+  }
 }
+
+/** How many businesses' referral facts the reactor keeps (each a few dozen bytes). */
+const REMEMBERED_BUSINESSES = 10_000;

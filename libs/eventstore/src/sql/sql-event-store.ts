@@ -167,7 +167,11 @@ export class SqlEventStore implements EventStore {
        ORDER BY es_events.stream_revision ${backwards ? 'DESC' : 'ASC'} LIMIT $3`,
       [stream, from, limit],
     );
-    if (rows.length === 0 && (await this.lastRevision(stream)) === null) throw new StreamNotFoundError(stream);
+    if (rows.length === 0) {
+      // a read that would have met revision 0 and found nothing proves the stream absent; any other asks
+      const wholeStream = (limit === null || limit > 0) && (backwards ? from >= 0 : from === 0);
+      if (wholeStream || (await this.lastRevision(stream)) === null) throw new StreamNotFoundError(stream);
+    }
     return rows.map(toRecordedEvent);
   }
 
