@@ -87,7 +87,8 @@ export function inJsonbOrder(value: unknown): unknown {
   return out;
 }
 
-function frozen<T>(value: T): T {
+/** Deep-frozen in place (events every subscriber of the process shares). */
+export function frozen<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     for (const inner of Object.values(value)) frozen(inner);
     Object.freeze(value);

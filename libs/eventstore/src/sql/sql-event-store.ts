@@ -16,7 +16,8 @@ import { ConcurrencyError, DuplicateEventIdError, StreamNotFoundError } from '..
 import { LogPosition } from '../position';
 import { PollingSubscription } from '../polling-subscription';
 import { validateAppend } from '../validate-append';
-import { RecentLog } from './recent-log';
+import { ReadWindow } from './read-window';
+import { RecentLog, frozen } from './recent-log';
 
 interface EventRow {
   event_id: string;
@@ -76,6 +77,8 @@ export class SqlEventStore implements EventStore {
   private readonly subscriptions = new Set<PollingSubscription>();
   /** Embedded only: the newest events this process appended, which subscriptions read from. */
   private readonly recent: RecentLog | null;
+  /** PostgreSQL only: the stretch of the log this process's subscriptions read last, which they share. */
+  private readonly window: ReadWindow | null;
 
   constructor(
     readonly db: Database,
@@ -84,6 +87,7 @@ export class SqlEventStore implements EventStore {
     this.appended = appendSignal(db);
     this.appended.on('append', this.countAppend);
     this.recent = recentLog(db);
+    this.window = readWindow(db);
   }
 
   /** Counts every local append on this database (this store's or another's): see subscriptionRead. */
@@ -193,30 +197,41 @@ export class SqlEventStore implements EventStore {
 
   /**
    * The subscriptions' reads of the log, by position: every subscription of one process (the
-   * projections, the reactor) wakes on the same local append and asks for the page after the same
-   * position; they share one query (a smaller page takes the first rows of a larger one). A read is
-   * joined only if it started after the latest local append, so a joiner never gets a page that
-   * misses what woke it; a short page is harmless to a subscription, which simply reads again.
-   * Direct readAll calls never share: they get a fresh read.
+   * projections, the reactors, the webhook outbox) wakes on the same local append and asks for the
+   * page after the same position; they share one query (a smaller page takes the first rows of a
+   * larger one). A read is joined only if it started after the latest local append, so a joiner
+   * never gets a page that misses what woke it; a short page is harmless to a subscription, which
+   * simply reads again. Before the database, the embedded store's recent log or PostgreSQL's read
+   * window answer a position they hold. Direct readAll calls never share: they get a fresh read.
    */
-  private readonly readsInFlight = new Map<string, { appendSeq: number; maxCount: number; rows: Promise<EventRow[]> }>();
+  private readonly readsInFlight = new Map<string, { appendSeq: number; maxCount: number; events: Promise<RecordedEvent[]> }>();
   private appendSeq = 0;
 
   private async subscriptionRead(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const maxCount = options.maxCount ?? 1000;
-    const kept = this.recent?.after(options.after ?? null, maxCount);
+    const position = options.after ?? null;
+    const kept = this.recent?.after(position, maxCount) ?? this.window?.after(position, maxCount);
     if (kept) return kept;
-    const after = options.after ?? { commit: 0n, prepare: 0n };
+    const after = position ?? { commit: 0n, prepare: 0n };
     const key = `${after.commit}/${after.prepare}`;
     const shared = this.readsInFlight.get(key);
-    if (shared && shared.appendSeq === this.appendSeq && shared.maxCount >= maxCount) return (await shared.rows).slice(0, maxCount).map(toRecordedEvent);
-    const read = { appendSeq: this.appendSeq, maxCount, rows: this.readRows(after, maxCount) };
+    if (shared && shared.appendSeq === this.appendSeq && shared.maxCount >= maxCount) return (await shared.events).slice(0, maxCount);
+    const read = { appendSeq: this.appendSeq, maxCount, events: this.readRows(after, maxCount).then((rows) => this.shared(position, rows)) };
     this.readsInFlight.set(key, read);
     try {
-      return (await read.rows).map(toRecordedEvent);
+      return (await read.events).slice(0, maxCount);
     } finally {
       if (this.readsInFlight.get(key) === read) this.readsInFlight.delete(key);
     }
+  }
+
+  /** A subscription read's rows as events; on PostgreSQL frozen and kept in the read window, which every subscription shares. */
+  private shared(position: LogPosition | null, rows: EventRow[]): RecordedEvent[] {
+    const events = rows.map(toRecordedEvent);
+    if (!this.window) return events;
+    for (const event of events) frozen(event);
+    this.window.read(position, events);
+    return events;
   }
 
   async headPosition(): Promise<LogPosition | null> {
@@ -282,6 +297,15 @@ function recentLog(db: Database): RecentLog | null {
   let log = recentLogs.get(db);
   if (!log) recentLogs.set(db, (log = new RecentLog()));
   return log;
+}
+
+const readWindows = new WeakMap<Database, ReadWindow>();
+/** PostgreSQL's read window, one per database (every store of the process on it shares it); none on the embedded store, which has its recent log. */
+function readWindow(db: Database): ReadWindow | null {
+  if (db.kind !== 'postgres') return null;
+  let window = readWindows.get(db);
+  if (!window) readWindows.set(db, (window = new ReadWindow()));
+  return window;
 }
 
 function appendSignal(db: Database): EventEmitter {
