@@ -104,6 +104,12 @@ describe('CLI businesses and keys against a running server on the embedded store
     expect(key).toMatchObject({ kind: 'api_key', id: expect.stringMatching(/^key_/), type: 'restricted', mode: 'test', permissions: { payments: 'read' } });
     expect((await get('/business', key.secret)).body.error?.code).toBe('permission_denied'); // it authenticates, without business access
 
+    // a key is one kind: asking for two is refused, and no key is made
+    const both = await cli(['keys', 'create', '--business', result.business.id, '--restricted', 'payments:read', '--publishable'], env());
+    expect(both.code).not.toBe(0);
+    expect(both.stderr).toMatch(/--publishable.*cannot be used with.*--restricted/);
+    expect(both.stdout).toBe('');
+
     const listed = await cli(['keys', 'list', '--business', result.business.id, '--json'], env());
     expect(listed.code).toBe(0);
     const keys = listed.stdout.trim().split('\n').map((l) => JSON.parse(l));

@@ -35,7 +35,8 @@ describe('CLI pauses through a running server (embedded store, admin endpoint)',
     const polygon = await open('polygon');
     expect([polygon.status, polygon.body.error?.code]).toEqual([503, 'temporarily_unavailable']);
     const listed = await server.cli(['pauses', 'list', '--json']);
-    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ target: 'network:polygon', reason: 'node resync' })]);
+    // JSON lines, as every list of the CLI: one pause per line
+    expect(listed.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ target: 'network:polygon', reason: 'node resync' })]);
     expect((await server.cli(['pauses', 'clear', 'network:polygon'])).code).toBe(0);
     await eventually(() => open('polygon'), (a) => a.status === 201, { what: 'polygon resumed' });
 
@@ -65,7 +66,7 @@ describe('CLI pauses through a running server (embedded store, admin endpoint)',
     expect(again).toMatchObject({ code: 2, stdout: '' });
     expect(again.stderr).toMatch(/^signups is already paused since \d{4}-\d\d-\d\dT[\d:.]+Z by ada, reason "sign-up abuse": nothing changed \("pauses clear signups" first/);
     const listed = await server.cli(['pauses', 'list', '--json']);
-    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ target: 'signups', reason: 'sign-up abuse', by: 'ada' })]);
+    expect(listed.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ target: 'signups', reason: 'sign-up abuse', by: 'ada' })]);
     expect(await recorded()).toBe(before + 1);
 
     const resumed = await server.cli(['pauses', 'clear', 'signups']);

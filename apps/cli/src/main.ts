@@ -174,7 +174,7 @@ function program(): Command {
   pauses
     .command('list')
     .description('what is paused')
-    .option('--json', 'print JSON')
+    .option('--json', 'JSON lines, one pause each')
     .action(async (options) => withAdmin((admin) => listPauses(admin, options, out)));
   pauses
     .command('set <target>')
@@ -197,7 +197,7 @@ function program(): Command {
     .requiredOption('--business <id>', 'the business (biz_…)')
     .option('--test', 'a test-mode key')
     .option('--restricted <permissions>', 'a restricted key, e.g. payments:write,webhooks:read')
-    .option('--publishable', 'a publishable key')
+    .addOption(new Option('--publishable', 'a publishable key').conflicts('restricted'))
     .option('--name <name>', 'a name to recognise it by')
     .option('--json', 'print the key as POST /api-keys answers it, its whole key in `secret`')
     .action(async (options) => withAdmin((admin) => createKey(admin, options, out)));

@@ -209,7 +209,7 @@ export function pauseTarget(text: string): PauseTarget {
 
 export async function listPauses(admin: BusinessAdmin, options: { json?: boolean }, out: Out): Promise<void> {
   const pauses = await admin.listPauses();
-  if (options.json) return out(JSON.stringify(pauses));
+  if (options.json) return pauses.forEach((p) => out(JSON.stringify(p))); // JSON lines, as every list of the CLI
   if (pauses.length === 0) return out('nothing is paused');
   out(table(['target', 'since', 'by', 'reason'], pauses.map((p) => [p.target, p.since, p.by ?? '', p.reason])));
 }
