@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Database, connectPostgres, migrate, openEmbedded } from '@lib/database';
+import { Database, Sql, connectPostgres, migrate, openEmbedded } from '@lib/database';
 import { SystemClock, Timer, TimerRunner, TimerStore } from '../../libs/timers/src';
 import { createTestDatabase } from '../support/postgres';
 import { tempDir } from '../support/temp-dir';
@@ -129,6 +129,86 @@ function timersContract(backend: () => Backend): void {
     await store.advanceClock(biz, 900);
     expect(await r.runDue()).toBe(2);
     expect(order).toEqual(['arrival', 'confirm', 'expiry']);
+  });
+
+  it('scheduleMany writes every timer in one statement of one text, each idempotent per id (the first kept), and they fire in due order', async () => {
+    const time = manualTime();
+    const store = new TimerStore(db, { now: time.now });
+    const statements: { text: string; name?: string }[] = [];
+    const counted: Sql = {
+      query: (text, params, name) => {
+        statements.push({ text, name });
+        return db.query(text, params, name);
+      },
+      exec: (script) => db.exec(script),
+    };
+    const biz = unique('biz');
+    const kind = unique('many');
+    const at = (s: number) => new Date(time.now().getTime() + s * 1000);
+    const [late, early, middle] = [unique('late'), unique('early'), unique('middle')];
+    await store.schedule({ id: middle, businessId: biz, kind, subject: 'stored', dueAt: at(10) });
+    const created = await store.scheduleMany(
+      [
+        { id: late, businessId: biz, kind, subject: 's', payload: { n: 1, nested: { a: [1, 'x'] } }, dueAt: at(20) },
+        { id: early, businessId: biz, kind, subject: 's', dueAt: at(5) },
+        { id: middle, businessId: biz, kind, subject: 'not stored', dueAt: at(1) }, // stored already: kept as it is
+        { id: late, businessId: biz, kind, subject: 'not stored', dueAt: at(2) }, // repeated: the first wins
+      ],
+      counted,
+    );
+    expect(created).toBe(2);
+    expect(statements).toHaveLength(1);
+    expect(await store.get(late)).toMatchObject({ subject: 's', payload: { n: 1, nested: { a: [1, 'x'] } }, dueAt: at(20), status: 'scheduled', attempts: 0, createdAt: time.now() });
+    expect(await store.get(early)).toMatchObject({ subject: 's', payload: {}, dueAt: at(5) });
+    expect(await store.get(middle)).toMatchObject({ subject: 'stored', dueAt: at(10) });
+
+    // three more timers: the same statement text (the embedded store prepares it once)
+    const more = [unique('a'), unique('b'), unique('c')];
+    expect(await store.scheduleMany(more.map((id, i) => ({ id, businessId: biz, kind, subject: 's', dueAt: at(30 + i) })), counted)).toBe(3);
+    expect(statements).toHaveLength(2);
+    expect(statements[1]).toEqual(statements[0]);
+    expect(await store.scheduleMany([], counted)).toBe(0);
+    expect(statements).toHaveLength(2);
+    await expect(store.scheduleMany([{ id: unique('bad'), businessId: biz, kind, subject: 's', dueAt: new Date(NaN) }])).rejects.toThrow(TypeError);
+
+    await store.advanceClock(biz, 60);
+    const claimed: string[] = [];
+    let fired: string | undefined;
+    for (;;) {
+      const [t] = await store.claimDue(1, 30_000, [kind], biz, fired);
+      if (!t) break;
+      claimed.push(t.id);
+      fired = t.id;
+    }
+    expect(claimed).toEqual([early, middle, late, ...more]);
+  });
+
+  it("a firing's timers scheduled together interleave with the remaining due ones in due order (the advance's claim, one at a time)", async () => {
+    const store = new TimerStore(db);
+    const biz = unique('biz');
+    const kind = unique('k');
+    const now = await store.clock.now(biz);
+    const at = (ms: number) => new Date(now.getTime() + ms);
+    await store.schedule({ id: unique('expiry'), businessId: biz, kind, subject: 'expiry', dueAt: at(10_000) });
+    await store.schedule({ id: unique('open'), businessId: biz, kind, subject: 'open', dueAt: at(1_000) });
+    await store.advanceClock(biz, 60);
+    const order: string[] = [];
+    let fired: string | undefined;
+    for (;;) {
+      const [t] = await store.claimDue(1, 30_000, [kind], biz, fired);
+      if (!t) break;
+      order.push(t.subject);
+      fired = t.id;
+      // the first firing sets two timers in one statement, one due before the expiry and one after
+      if (t.subject === 'open') {
+        await store.scheduleMany([
+          { id: `${t.id}:two`, businessId: biz, kind, subject: 'two', dueAt: new Date(t.dueAt.getTime() + 20_000) },
+          { id: `${t.id}:one`, businessId: biz, kind, subject: 'one', dueAt: new Date(t.dueAt.getTime() + 5_000) },
+        ]);
+      }
+    }
+    expect(order).toEqual(['open', 'one', 'expiry', 'two']);
+    expect(await store.dueTimers(biz)).toEqual([]);
   });
 
   it('cancel prevents firing', async () => {

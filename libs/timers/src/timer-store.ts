@@ -142,6 +142,31 @@ export class TimerStore {
   }
 
   /**
+   * Schedules several timers in one statement (the timers one event sets), each idempotent per id
+   * as with `schedule`: an id already stored, or repeated in `timers`, keeps its first row. The
+   * statement's text is the same for any number of timers (the rows travel as one jsonb
+   * parameter), so the embedded store prepares it once. Pass `sql` to schedule inside a caller's
+   * transaction. Resolves how many rows this call created.
+   */
+  async scheduleMany(timers: readonly ScheduleTimer[], sql: Sql = this.db): Promise<number> {
+    for (const timer of timers) if (!(timer.dueAt instanceof Date) || Number.isNaN(timer.dueAt.getTime())) throw new TypeError(`timer ${timer.id}: invalid dueAt`);
+    const ids = new Set<string>();
+    const firsts = timers.filter((t) => !ids.has(t.id) && ids.add(t.id));
+    if (firsts.length === 0) return 0;
+    if (firsts.length === 1) return (await this.schedule(firsts[0], sql)) ? 1 : 0;
+    const rows = firsts.map((t) => ({ id: t.id, business_id: t.businessId, kind: t.kind, subject: t.subject, payload: t.payload ?? {}, due_at: t.dueAt.toISOString() }));
+    const { rowCount } = await sql.query(
+      `INSERT INTO timers (id, business_id, kind, subject, payload, due_at, created_at)
+       SELECT r.id, r.business_id, r.kind, r.subject, r.payload, r.due_at, $2::timestamptz
+         FROM jsonb_to_recordset($1::jsonb) AS r(id text, business_id text, kind text, subject text, payload jsonb, due_at timestamptz)
+       ON CONFLICT (id) DO NOTHING`,
+      [JSON.stringify(rows), this.wall()],
+      'timers_schedule_many',
+    );
+    return rowCount;
+  }
+
+  /**
    * Cancels a scheduled timer; true when it was still scheduled. A timer already claimed by a
    * worker may still fire (its handler is running); handlers check their own state.
    */

@@ -133,6 +133,6 @@ export class PaymentsProcessManager {
       appended.aggregate === 'payment'
         ? timersForPaymentEvent(appended.event as PaymentEvent, appended.after as PaymentState)
         : timersForCheckoutEvent(appended.event as CheckoutEvent, appended.after as CheckoutState, appended.occurredAt);
-    for (const timer of timers) await this.timers.schedule(timer);
+    await this.timers.scheduleMany(timers); // one statement for all of them (CheckoutOpened sets two)
   }
 }
