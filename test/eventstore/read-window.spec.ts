@@ -102,4 +102,33 @@ describe('postgres store: subscriptions that follow one another read each stretc
       store.db.query = query;
     }
   });
+
+  it('does not cut a page at the window’s end: what it holds, then the log past it', async () => {
+    const store = opened.store as SqlEventStore;
+    const head = await store.headPosition();
+    const stream = `window-${randomUUID().slice(0, 8)}`;
+    const visible = async (count: number) => {
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline) {
+        if ((await store.readAll({ after: head, maxCount: 100 })).filter((e) => e.stream === stream).length === count) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error('the appends never became visible');
+    };
+    const firstBatch = async (): Promise<RecordedEvent[]> => {
+      let batch: RecordedEvent[] | null = null;
+      const subscription = store.subscribe(async (events) => void (batch ??= events.filter((e) => e.stream === stream)), { after: head, batchSize: 50 });
+      const deadline = Date.now() + 10_000;
+      while (batch === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      await subscription.stop();
+      return batch ?? [];
+    };
+    await store.append(stream, [event('A', {}), event('B', {})], 'no_stream');
+    await visible(2);
+    expect((await firstBatch()).map((e) => e.type)).toEqual(['A', 'B']); // the window now ends at B
+    await store.append(stream, [event('C', {}), event('D', {})], 1);
+    await visible(4);
+    // from the same start: A and B from the window, C and D from the log, in one batch
+    expect((await firstBatch()).map((e) => e.type)).toEqual(['A', 'B', 'C', 'D']);
+  });
 });

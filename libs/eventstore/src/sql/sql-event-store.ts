@@ -210,8 +210,17 @@ export class SqlEventStore implements EventStore {
   private async subscriptionRead(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const maxCount = options.maxCount ?? 1000;
     const position = options.after ?? null;
-    const kept = this.recent?.after(position, maxCount) ?? this.window?.after(position, maxCount);
+    const kept = this.recent?.after(position, maxCount);
     if (kept) return kept;
+    // PostgreSQL: what the window holds after the position, then the log past the window's end
+    // (which may have grown since): a page as full as a read of the log alone would give
+    const held = this.window?.after(position, maxCount);
+    if (!held) return this.databaseRead(position, maxCount);
+    if (held.length === maxCount) return held;
+    return [...held, ...(await this.databaseRead(held[held.length - 1].position, maxCount - held.length))];
+  }
+
+  private async databaseRead(position: LogPosition | null, maxCount: number): Promise<RecordedEvent[]> {
     const after = position ?? { commit: 0n, prepare: 0n };
     const key = `${after.commit}/${after.prepare}`;
     const shared = this.readsInFlight.get(key);
