@@ -8,10 +8,11 @@ import { frozen } from './recent-log';
  * events below the visibility horizon (`transaction_id` under the oldest running transaction), so
  * no event can ever appear between two it returned, nor between its `after` and its first: a
  * read's answer is a complete, final run of the log. The window keeps such runs end to end: a
- * subscription whose position is inside it gets what follows from memory, one at its end (or
- * outside it) reads the database, and that read's answer extends the window when it begins where
- * the window ends. So subscriptions that follow one another through the same events (the
- * projections, the reactors, the webhook outbox) read each stretch of the log once, not once each.
+ * subscription whose position is inside it gets what follows from memory (and, for the rest of
+ * its page, the log past the window's end: SqlEventStore.subscriptionRead), one outside it reads
+ * the database, and a read's answer extends the window when it begins at or inside its end. So
+ * subscriptions that follow one another through the same events (the projections, the reactors,
+ * the webhook outbox) fetch and parse each event once, not once each.
  *
  * The embedded store keeps its own appends instead (RecentLog): there one process writes
  * everything. Here other processes append too, so only what was read is kept. The events are
