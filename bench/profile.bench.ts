@@ -10,10 +10,13 @@
  *      "after the response" (a BENCH_WINDOW_MS (400) window, less what the same window counts
  *      when idle: the subscriptions' and timers' polling). Each statement is labelled by kind
  *      (verb + table, prepared name) and by its caller (the innermost app frames of its stack);
+ *   2b. the same count under load: every statement while BENCH_REQUESTS requests of each kind run
+ *      at concurrency 16 (bench:api's load) and the settling window after them, net of idle
+ *      polling, per request: what a request costs at throughput, projection batches included;
  *   3. wall time per step at concurrency 1: key async functions wrapped with performance.now()
  *      (inclusive times, request chain only: nested steps are included in their parents);
  *   4. CPU profiles (node:inspector Profiler, 100 µs sampling) over BENCH_REQUESTS (500)
- *      requests of each kind at concurrency 1 and 16, written to bench/results/*.cpuprofile
+ *      requests of each kind (POST with and without an Idempotency-Key, GET) at concurrency 1 and 16, written to bench/results/*.cpuprofile
  *      (open in Chrome DevTools or speedscope); each sample's self time is given to the step of
  *      the innermost stack frame whose file (or, in the event store, function) belongs to one.
  * The load generator (node:http with a keep-alive agent) runs in the same process: its frames
