@@ -1,7 +1,7 @@
 import { comparePositions } from '@lib/eventstore';
-import { CreatePaymentCommand, PAYMENT_STREAM, simulatedDepositAddress } from '@lib/payments';
+import { CreatePaymentCommand, PAYMENT_STREAM } from '@lib/payments';
 import { storePerSuite } from '../support/fixtures';
-import { paymentsUseCases } from './support/use-cases';
+import { paymentsUseCases, simulatedOpenCheckout } from './support/use-cases';
 import { committedHead } from '../support/log-head';
 
 /**
@@ -26,12 +26,7 @@ describe('settling an event that another settler already settled', () => {
     const checkoutId = 'chk_settlerace000000000001';
     const openedCheckout = await first.streams.decideCheckout(
       checkoutId,
-      {
-        type: 'OpenCheckout', checkoutId, paymentId, linkId: null, rail: 'crypto', simulated: true, asset: 'USDC', network: 'ethereum',
-        address: simulatedDepositAddress(business.id, checkoutId, 'ethereum'), rateMinorPerCoin: 100, currency: 'USD', priceMinor: 10_000,
-        feePayer: 'business', feeRateBps: 100, remainder: null, quoteTtlMs: 900_000,
-        details: { business_id: business.id, email: null, country: null, success_url: null, replaces: null, simulate: null },
-      },
+      simulatedOpenCheckout(business.id, checkoutId, paymentId),
       { now: new Date(), metadata: {} },
     );
 

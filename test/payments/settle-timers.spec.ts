@@ -1,6 +1,6 @@
-import { CreatePaymentCommand, TIMER_KINDS, simulatedDepositAddress } from '@lib/payments';
+import { CreatePaymentCommand, TIMER_KINDS } from '@lib/payments';
 import { storePerSuite } from '../support/fixtures';
-import { paymentsUseCases } from './support/use-cases';
+import { paymentsUseCases, simulatedOpenCheckout } from './support/use-cases';
 
 /**
  * The timers an event sets are scheduled together, in one statement (TimerStore.scheduleMany), right
@@ -18,12 +18,7 @@ describe("settling an event schedules all of its timers in one statement", () =>
     const now = new Date();
     const decided = await app.streams.decideCheckout(
       checkoutId,
-      {
-        type: 'OpenCheckout', checkoutId, paymentId, linkId: null, rail: 'crypto', simulated: true, asset: 'USDC', network: 'ethereum',
-        address: simulatedDepositAddress(business.id, checkoutId, 'ethereum'), rateMinorPerCoin: 100, currency: 'USD', priceMinor: 10_000,
-        feePayer: 'business', feeRateBps: 100, remainder: null, quoteTtlMs: 900_000,
-        details: { business_id: business.id, email: null, country: null, success_url: null, replaces: null, simulate: null },
-      },
+      simulatedOpenCheckout(business.id, checkoutId, paymentId),
       { now, metadata: {} },
     );
     const inserts: string[] = [];

@@ -69,10 +69,12 @@ export class EmbeddedDatabase implements Database {
 /**
  * PostgreSQL settings of the embedded database. Its memory lives in the process: PostgreSQL's
  * default 128 MB buffer cache alone added ~130 MB to the service's resident memory (measured:
- * docs/benchmarks.md, issue 10 point 6). 16 MB holds the hot rows of a shop's store; the files
- * stay in the operating system's page cache behind it.
+ * docs/benchmarks.md, issue 10 point 6). 8 MB holds the hot rows of a shop's store; the files
+ * stay in the operating system's page cache behind it. (16 MB, until the twelfth session: ~10 MB
+ * more resident under bench:api's load, the app's peak 252–255 MB against 242–243; the payment
+ * flow ran as fast with either, single creates ~15 % faster with 16.)
  */
-const EMBEDDED_SETTINGS = ['-c', 'shared_buffers=16MB'];
+const EMBEDDED_SETTINGS = ['-c', 'shared_buffers=8MB'];
 
 /**
  * PostgreSQL's WebAssembly is compiled by V8's baseline compiler (Liftoff) only, never tiered up

@@ -299,22 +299,20 @@ const EMBEDDED_POLL_MS = 1000;
 /** See PollingOptions.gatherMs: on the embedded store a subscription reads a few ms after an append, with the appends that followed. */
 const EMBEDDED_GATHER_MS = 4;
 
-const recentLogs = new WeakMap<Database, RecentLog>();
 /** The embedded store's recent log, one per database (every store on it appends into it); none on PostgreSQL, where other processes append too. */
-function recentLog(db: Database): RecentLog | null {
-  if (db.kind !== 'embedded') return null;
-  let log = recentLogs.get(db);
-  if (!log) recentLogs.set(db, (log = new RecentLog()));
-  return log;
-}
-
-const readWindows = new WeakMap<Database, ReadWindow>();
+const recentLog = onePerDatabase('embedded', () => new RecentLog());
 /** PostgreSQL's read window, one per database (every store of the process on it shares it); none on the embedded store, which has its recent log. */
-function readWindow(db: Database): ReadWindow | null {
-  if (db.kind !== 'postgres') return null;
-  let window = readWindows.get(db);
-  if (!window) readWindows.set(db, (window = new ReadWindow()));
-  return window;
+const readWindow = onePerDatabase('postgres', () => new ReadWindow());
+
+/** One value per database object of a kind, made on first use; null for a database of the other kind. */
+function onePerDatabase<T extends object>(kind: Database['kind'], make: () => T): (db: Database) => T | null {
+  const made = new WeakMap<Database, T>();
+  return (db) => {
+    if (db.kind !== kind) return null;
+    let value = made.get(db);
+    if (!value) made.set(db, (value = make()));
+    return value;
+  };
 }
 
 function appendSignal(db: Database): EventEmitter {
