@@ -223,9 +223,9 @@ export class SqlEventStore implements EventStore {
   private async databaseRead(position: LogPosition | null, maxCount: number): Promise<RecordedEvent[]> {
     const after = position ?? { commit: 0n, prepare: 0n };
     const key = `${after.commit}/${after.prepare}`;
-    const shared = this.readsInFlight.get(key);
-    if (shared && shared.appendSeq === this.appendSeq && shared.maxCount >= maxCount) return (await shared.events).slice(0, maxCount);
-    const read = { appendSeq: this.appendSeq, maxCount, events: this.readRows(after, maxCount).then((rows) => this.shared(position, rows)) };
+    const inFlight = this.readsInFlight.get(key);
+    if (inFlight && inFlight.appendSeq === this.appendSeq && inFlight.maxCount >= maxCount) return (await inFlight.events).slice(0, maxCount);
+    const read = { appendSeq: this.appendSeq, maxCount, events: this.readRows(after, maxCount).then((rows) => this.keep(position, rows)) };
     this.readsInFlight.set(key, read);
     try {
       return (await read.events).slice(0, maxCount);
@@ -235,7 +235,7 @@ export class SqlEventStore implements EventStore {
   }
 
   /** A subscription read's rows as events; on PostgreSQL frozen and kept in the read window, which every subscription shares. */
-  private shared(position: LogPosition | null, rows: EventRow[]): RecordedEvent[] {
+  private keep(position: LogPosition | null, rows: EventRow[]): RecordedEvent[] {
     const events = rows.map(toRecordedEvent);
     if (!this.window) return events;
     for (const event of events) frozen(event);
