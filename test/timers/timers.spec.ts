@@ -21,6 +21,17 @@ function manualTime(start = Date.now()) {
   return { now: () => new Date(t), advance: (ms: number) => void (t += ms) };
 }
 
+/** A business's due timers claimed as the test clock's advance does: one at a time, each claim marking the previous one fired; `fire` runs before the next claim. */
+async function claimOneByOne(store: TimerStore, kind: string, businessId: string, fire: (timer: Timer) => Promise<void> = async () => undefined): Promise<Timer[]> {
+  const claimed: Timer[] = [];
+  for (;;) {
+    const [timer] = await store.claimDue(1, 30_000, [kind], businessId, claimed[claimed.length - 1]?.id);
+    if (!timer) return claimed;
+    claimed.push(timer);
+    await fire(timer);
+  }
+}
+
 function timersContract(backend: () => Backend): void {
   let b: Backend;
   let db: Database;
@@ -172,15 +183,7 @@ function timersContract(backend: () => Backend): void {
     await expect(store.scheduleMany([{ id: unique('bad'), businessId: biz, kind, subject: 's', dueAt: new Date(NaN) }])).rejects.toThrow(TypeError);
 
     await store.advanceClock(biz, 60);
-    const claimed: string[] = [];
-    let fired: string | undefined;
-    for (;;) {
-      const [t] = await store.claimDue(1, 30_000, [kind], biz, fired);
-      if (!t) break;
-      claimed.push(t.id);
-      fired = t.id;
-    }
-    expect(claimed).toEqual([early, middle, late, ...more]);
+    expect((await claimOneByOne(store, kind, biz)).map((t) => t.id)).toEqual([early, middle, late, ...more]);
   });
 
   it("a firing's timers scheduled together interleave with the remaining due ones in due order (the advance's claim, one at a time)", async () => {
@@ -192,13 +195,7 @@ function timersContract(backend: () => Backend): void {
     await store.schedule({ id: unique('expiry'), businessId: biz, kind, subject: 'expiry', dueAt: at(10_000) });
     await store.schedule({ id: unique('open'), businessId: biz, kind, subject: 'open', dueAt: at(1_000) });
     await store.advanceClock(biz, 60);
-    const order: string[] = [];
-    let fired: string | undefined;
-    for (;;) {
-      const [t] = await store.claimDue(1, 30_000, [kind], biz, fired);
-      if (!t) break;
-      order.push(t.subject);
-      fired = t.id;
+    const claimed = await claimOneByOne(store, kind, biz, async (t) => {
       // the first firing sets two timers in one statement, one due before the expiry and one after
       if (t.subject === 'open') {
         await store.scheduleMany([
@@ -206,8 +203,8 @@ function timersContract(backend: () => Backend): void {
           { id: `${t.id}:one`, businessId: biz, kind, subject: 'one', dueAt: new Date(t.dueAt.getTime() + 5_000) },
         ]);
       }
-    }
-    expect(order).toEqual(['open', 'one', 'expiry', 'two']);
+    });
+    expect(claimed.map((t) => t.subject)).toEqual(['open', 'one', 'expiry', 'two']);
     expect(await store.dueTimers(biz)).toEqual([]);
   });
 
