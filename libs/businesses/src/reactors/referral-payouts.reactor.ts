@@ -28,7 +28,7 @@ export class ReferralPayoutsReactor implements Reactor {
   readonly name = REFERRAL_PAYOUTS_REACTOR;
   readonly batchSize = 200;
   /** What a business's BusinessCreated says about referrals (it never changes), for the last businesses read. */
-  private readonly referrals = new Map<string, { simulated: boolean; referrer: string | null } | null>();
+  private readonly referrals = new Map<string, Referral>();
 
   constructor(
     private readonly store: EventStore,
@@ -83,18 +83,24 @@ export class ReferralPayoutsReactor implements Reactor {
   }
 
   /** Whether the business is simulated and who referred it, from its BusinessCreated (null: no such business yet). */
-  private async referralOf(businessId: string): Promise<{ simulated: boolean; referrer: string | null } | null> {
+  private async referralOf(businessId: string): Promise<Referral | null> {
     const known = this.referrals.get(businessId);
     if (known) return known;
     const created = (await readStreamOrEmpty(this.store, BUSINESS_STREAM.stream(businessId), { maxCount: 1 })) // BusinessCreated opens the stream
       .map(asBusinessEvent)
       .find((e): e is Extract<BusinessEvent, { type: 'BusinessCreated' }> => e?.type === 'BusinessCreated');
     if (!created) return null; // not remembered: the business may be created later
-    const referral = { simulated: created.data.simulated, referrer: created.data.referred_by?.business_id ?? null };
+    const referral: Referral = { simulated: created.data.simulated, referrer: created.data.referred_by?.business_id ?? null };
     if (this.referrals.size >= REMEMBERED_BUSINESSES) this.referrals.delete(this.referrals.keys().next().value!);
     this.referrals.set(businessId, referral);
     return referral;
   }
+}
+
+/** What a business's BusinessCreated says that a payout needs. */
+interface Referral {
+  simulated: boolean;
+  referrer: string | null;
 }
 
 /** How many businesses' referral facts the reactor keeps (each a few dozen bytes). */
