@@ -5,7 +5,7 @@ import { BUSINESS_STREAM } from '@lib/businesses';
 import { ProjectionRunner, ReactorRunner, verifyProjection } from '@lib/projections';
 import { eventually } from '../support/eventually';
 import { TestStore, openTestStore } from '../support/fixtures';
-import { committedHead } from '../support/log-head';
+import { committedHead, settledHead } from '../support/log-head';
 
 /**
  * Referral payouts (issue 19 B11, decision 0035): from the log, a referred live business's
@@ -81,7 +81,9 @@ describe('referral payouts', () => {
       expect(rows).toEqual([{ payment_id: `pmt_a${suffix}`, referrer_business_id: referrer, referred_business_id: referred, currency: 'USD', fee: '299', share_bps: 1000, amount: '29', created_at: expect.any(Date) }]);
 
       // the same events again, straight into a reactor (a replay after a crash before the checkpoint moved)
+      await settledHead(opened.store); // every payment above visible to the log reader, so the replay has them all
       const all = await opened.store.readAll();
+      expect(all.filter((e) => e.stream.startsWith('payment-pmt_') && e.stream.endsWith(suffix)).length).toBeGreaterThanOrEqual(4);
       await reactor.react(all);
       await new ReferralPayoutsReactor(opened.store, PAYMENT_STREAM).react(all);
       const payoutEvents = await opened.store.readStream(REFERRAL_PAYOUT_STREAM.stream(`pmt_a${suffix}`));
