@@ -27,6 +27,16 @@ export interface Database extends Sql {
    * PostgreSQL in the same round trip.
    */
   transaction<T>(fn: (tx: Sql) => Promise<T>, isolation?: IsolationLevel, setup?: string): Promise<T>;
+  /**
+   * PostgreSQL: resolves once every statement and transaction this process had in flight when it
+   * was called has ended, or after `limitMs`. Log readers see only rows below the oldest running
+   * transaction, so a commit is hidden until the writes begun before it have ended; the event
+   * store tells its subscriptions about an append only then, and they read it at the first try
+   * instead of finding nothing and looking again. (Other processes' transactions can still hide
+   * it: the subscriptions keep looking soon after an empty read.) Absent on the embedded store,
+   * which runs one statement at a time.
+   */
+  earlierWorkDone?(limitMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,13 +47,37 @@ export function beginStatement(isolation: IsolationLevel): string {
 export class PostgresDatabase implements Database {
   readonly kind = 'postgres' as const;
 
+  /** What this process has running on the server (statements outside transactions, whole transactions): see earlierWorkDone. */
+  private readonly inFlight = new Set<Promise<unknown>>();
+
   constructor(private readonly pool: Pool) {}
 
   query<R extends object = Row>(text: string, params?: unknown[], name?: string) {
-    return clientQuery<R>(this.pool, text, params, name);
+    return this.track(clientQuery<R>(this.pool, text, params, name));
   }
 
-  async transaction<T>(fn: (tx: Sql) => Promise<T>, isolation: IsolationLevel = 'read committed', setup?: string): Promise<T> {
+  transaction<T>(fn: (tx: Sql) => Promise<T>, isolation: IsolationLevel = 'read committed', setup?: string): Promise<T> {
+    return this.track(this.runTransaction(fn, isolation, setup));
+  }
+
+  async earlierWorkDone(limitMs: number): Promise<void> {
+    if (this.inFlight.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, limitMs)));
+    await Promise.race([Promise.allSettled([...this.inFlight]), limit]);
+    clearTimeout(timer);
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    work.then(
+      () => this.inFlight.delete(work),
+      () => this.inFlight.delete(work),
+    );
+    return work;
+  }
+
+  private async runTransaction<T>(fn: (tx: Sql) => Promise<T>, isolation: IsolationLevel, setup?: string): Promise<T> {
     const client = await this.pool.connect();
     try {
       // one simple-protocol message: the explicit BEGIN keeps the block open after it
@@ -60,7 +94,7 @@ export class PostgresDatabase implements Database {
   }
 
   async exec(script: string): Promise<void> {
-    await this.pool.query(script);
+    await this.track(this.pool.query(script));
   }
 
   async close(): Promise<void> {

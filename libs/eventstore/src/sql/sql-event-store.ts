@@ -65,6 +65,9 @@ const APPEND_SQL = {
   exact: appendStatement('exact'),
 };
 
+/** The longest an append's announcement waits for the work begun before it (see announce). */
+const ANNOUNCE_WAIT_LIMIT_MS = 25;
+
 /** A unique violation on the stream's revisions: another append got there first. */
 const REVISION_TAKEN = 'es_events_stream_revision';
 
@@ -82,7 +85,12 @@ export class SqlEventStore implements EventStore {
 
   constructor(
     readonly db: Database,
-    private readonly options: { pollIntervalMs?: number; onReadError?: (error: unknown, failures: number) => void } = {},
+    private readonly options: {
+      pollIntervalMs?: number;
+      onReadError?: (error: unknown, failures: number) => void;
+      /** PostgreSQL: the longest an append's announcement waits for the work begun before it (default 25 ms; see announce). */
+      announceWaitLimitMs?: number;
+    } = {},
   ) {
     this.appended = appendSignal(db);
     this.appended.on('append', this.countAppend);
@@ -120,8 +128,18 @@ export class SqlEventStore implements EventStore {
     const position = positionOf(last);
     const recorded = recordedOf(stream, batch, rows);
     this.recent?.add(recorded);
-    this.appended.emit('append', position);
+    this.announce(position);
     return { nextExpectedRevision: Number(last.stream_revision), position, recorded };
+  }
+
+  /**
+   * Wakes this process's subscriptions for an append. On PostgreSQL only once the statements and
+   * transactions begun before it have ended (bounded): until then they may hold it below the
+   * visibility horizon, and a subscription woken at once would read nothing and look again.
+   */
+  private announce(position: LogPosition): void {
+    if (!this.db.earlierWorkDone) return void this.appended.emit('append', position);
+    void this.db.earlierWorkDone(this.options.announceWaitLimitMs ?? ANNOUNCE_WAIT_LIMIT_MS).then(() => this.appended.emit('append', position));
   }
 
   /** The append wrote nothing: either it was already applied (a retry) or the revision was stale. */
