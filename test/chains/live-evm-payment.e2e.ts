@@ -210,4 +210,69 @@ describe('a live business takes real USDC on local EVM chains (anvil), watched b
     const paid = await eventually(() => shop.payment(payment.id), (p) => p.status === 'succeeded', { what: 'paid after the reorg' });
     expect(paid.settlement.tx_hash).toBe(again);
   });
+
+  it('a second transfer to the address of a checkout that completed is credited to it (0025 addendum, 2026-11-28): listed and detected at once, withdrawn by a reorg before it is final, counted once final; the payment stays succeeded', async () => {
+    const { shop } = suite;
+    const updates = await startReceiver();
+    try {
+      const hook = await shop.post('/webhooks', { url: updates.url, event_types: ['payment.updated'] });
+      expect(hook.status).toBe(201);
+      const payment = await shop.createPayment({ amount: 1000, currency: 'USD' });
+      const checkout = await shop.openCheckout(payment, { asset: 'USDC', network: 'ethereum' });
+      const address = checkout.crypto.address as string;
+      const first = await pay(ethereum, address, 10_000_000n);
+      await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'confirming', { what: 'first transfer detected' });
+      await ethereum.mine(3);
+      await eventually(() => shop.payment(payment.id), (p) => p.status === 'succeeded', { what: 'payment succeeded' });
+      await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'completed', { what: 'checkout completed' });
+      const detections = (p: { events: { type: string }[] }) => p.events.filter((e) => e.type === 'detected').length;
+
+      // 2 USDC more, in a block a reorganisation then takes away before it is final
+      const fork = await ethereum.snapshot();
+      const undone = await pay(ethereum, address, 2_000_000n);
+      const seen = await eventually(() => shop.payment(payment.id), (p) => detections(p) === 2, { what: 'the second transfer detected on the payment' });
+      expect(seen).toMatchObject({ status: 'succeeded', amount_received: 1000, method: { amount: '10', overpaid_amount: null } });
+      expect(seen.events.filter((e: { type: string }) => e.type === 'detected').at(-1)).toMatchObject({ data: { tx_hash: undone, amount: '2', network: 'ethereum' } });
+      const twelve = await eventually(() => checkoutOf(shop, checkout.id), (c) => c.crypto.tx_hash === undone, { what: 'the checkout with it' });
+      expect(twelve).toMatchObject({ status: 'completed', crypto: { received_amount: '12', overpaid_amount: '2' } });
+      await ethereum.revert(fork);
+      await ethereum.mine(6);
+      const withdrawn = await eventually(() => shop.payment(payment.id), (p) => p.events.some((e: { type: string }) => e.type === 'withdrawn'), { what: 'withdrawn on the payment' });
+      expect(withdrawn).toMatchObject({ status: 'succeeded', method: { amount: '10', overpaid_amount: null }, settlement: { amount: '10', tx_hash: first } });
+      const back = await eventually(() => checkoutOf(shop, checkout.id), (c) => c.crypto.received_amount === '10', { what: 'the checkout without it' });
+      expect(back).toMatchObject({ status: 'completed', crypto: { overpaid_amount: null, tx_hash: first }, confirmations: { current: 4, required: 4 } });
+
+      // 5 USDC more, final this time: counted
+      const second = await pay(ethereum, address, 5_000_000n);
+      await eventually(() => shop.payment(payment.id), (p) => detections(p) === 3, { what: 'the third transfer detected' });
+      await ethereum.mine(3);
+      const counted = await eventually(() => shop.payment(payment.id), (p) => p.method.overpaid_amount !== null, { what: 'the second transfer counted' });
+      expect(counted).toMatchObject({
+        status: 'succeeded',
+        amount_received: 1000,
+        method: { amount: '15', overpaid_amount: '5', tx_hash: first },
+        settlement: { amount: '15', tx_hash: first },
+      });
+      const timeline = counted.events as { type: string; data: { current?: number } | null }[];
+      const success = timeline.findIndex((e) => e.type === 'succeeded');
+      expect(timeline.slice(0, success + 1).map((e) => e.type)).toEqual(['created', 'method_selected', 'detected', 'confirmation', 'confirmation', 'confirmation', 'confirmation', 'succeeded']);
+      // after it (the undone transfer may have had its first confirmation before the reorg): detected, withdrawn, detected, then the last one's four confirmations
+      const after = timeline.slice(success + 1);
+      expect(after.filter((e) => e.type !== 'confirmation').map((e) => e.type)).toEqual(['detected', 'withdrawn', 'detected']);
+      expect(after.slice(after.findLastIndex((e) => e.type === 'detected') + 1).map((e) => e.data?.current)).toEqual([1, 2, 3, 4]);
+      const receipt = (await shop.as(null).get(`/public/receipts/${payment.id}`)).body.data;
+      expect(receipt).toMatchObject({ status: 'succeeded', received_amount: '15', overpaid_amount: '5', transaction: { hash: first } });
+      expect(receipt.transfers).toEqual([expect.objectContaining({ hash: first, amount: '10' }), expect.objectContaining({ hash: second, amount: '5' })]);
+      expect(await checkoutOf(shop, checkout.id)).toMatchObject({ status: 'completed', crypto: { received_amount: '15', overpaid_amount: '5', tx_hash: second }, confirmations: { current: 4, required: 4 } });
+      // a subscriber to payment.updated learns of it, with the payment as GET shows it
+      const delivered = await eventually(
+        () => updates.requests.map((r) => new Webhook(hook.body.data.secret as string).verify(r.body, r.headers as Record<string, string>) as { type: string; data: { id: string; method: { overpaid_amount: string | null } } }),
+        (events) => events.some((e) => e.data.id === payment.id && e.data.method.overpaid_amount === '5'),
+        { what: 'payment.updated with the overpayment delivered' },
+      );
+      expect(delivered.filter((e) => e.data.id === payment.id).every((e) => e.type === 'payment.updated')).toBe(true);
+    } finally {
+      await updates.close();
+    }
+  });
 });

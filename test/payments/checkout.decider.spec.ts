@@ -212,6 +212,54 @@ describe('checkout decider: a reorganisation withdraws a transfer before it is f
   });
 });
 
+describe('checkout decider: a transfer to a checkout that already completed (0025 addendum, 2026-11-28)', () => {
+  const detect = (txHash: string, amount: string, network: 'ethereum' | 'polygon' = 'ethereum'): CheckoutCommand => ({ type: 'DetectTransfer', txHash, network, amount });
+  const confirm = (txHash: string, current: number): CheckoutCommand => ({ type: 'RecordConfirmations', txHash, current });
+  const after = (events: CheckoutEvent[], ...steps: [CheckoutCommand, Date?][]) =>
+    steps.reduce((log, [command, now]) => [...log, ...given(log, now ?? T0).when(command).events()], events);
+  const completed = after(opened, [detect(HASH, '100')], [confirm(HASH, 4)]);
+  const fold = (events: CheckoutEvent[]) => events.reduce(evolveCheckout, initialCheckoutState);
+
+  it('given a completed checkout, when a transfer arrives on its network (even after the quote time), then it is recorded: received and overpaid grow, the checkout stays completed', () => {
+    expect(fold(completed).status).toBe('completed');
+    const detected = given(completed, at(60 * 60_000)).when(detect(HASH2, '5')).thenIdempotent();
+    expect(detected).toEqual([
+      { type: 'CheckoutTransferDetected', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH2, network: 'ethereum', amount: '5', received_amount: '105', remaining_amount: null, overpaid_amount: '5', simulated: false } },
+    ]);
+    expect(fold([...completed, ...detected])).toMatchObject({ status: 'completed', received: 105_000_000n });
+  });
+
+  it('its confirmations are recorded up to required; the checkout decides nothing again (no second CheckoutCompleted)', () => {
+    const second = after(completed, [detect(HASH2, '5')]);
+    const confirmations = given(second).when(confirm(HASH2, 4)).thenIdempotent();
+    expect(confirmations.map((e) => (e.type === 'CheckoutConfirmationRecorded' ? e.data.current : e.type))).toEqual([1, 2, 3, 4]);
+    expect(fold([...second, ...confirmations])).toMatchObject({ status: 'completed', received: 105_000_000n, confirmations: { current: 4, required: 4 } });
+  });
+
+  it('the same transfer reported again (a restart, a replay, the transaction in a re-mined block) is recorded once', () => {
+    const second = after(completed, [detect(HASH2, '5')], [confirm(HASH2, 2)]);
+    given(second).when(detect(HASH2, '5')).then([]);
+    given(after(second, [confirm(HASH2, 4)])).when(detect(HASH2, '5')).then([]);
+  });
+
+  it('withdrawn by a reorganisation before it is final: the amounts go back, the checkout stays completed; once final it is never withdrawn', () => {
+    const second = after(completed, [detect(HASH2, '5')], [confirm(HASH2, 2)]);
+    const withdrawn = given(second).when({ type: 'WithdrawTransfer', txHash: HASH2 }).thenIdempotent();
+    expect(withdrawn).toEqual([
+      { type: 'CheckoutTransferWithdrawn', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH2, network: 'ethereum', amount: '5', received_amount: '100', remaining_amount: null, overpaid_amount: null, status: 'completed' } },
+    ]);
+    expect(fold([...second, ...withdrawn])).toMatchObject({ status: 'completed', received: 100_000_000n, transfers: [{ txHash: HASH, current: 4 }] });
+    given(after(second, [confirm(HASH2, 4)])).when({ type: 'WithdrawTransfer', txHash: HASH2 }).then([]);
+    given(second).when({ type: 'WithdrawTransfer', txHash: HASH }).then([]); // the transfer it completed on is final
+  });
+
+  it('on another network, or to a checkout in review: nothing recorded (the sink logs it as not credited); mark-sent stays a no-op', () => {
+    given(completed).when(detect(HASH2, '5', 'polygon')).then([]);
+    given(after(opened, [detect(HASH, '100', 'polygon')])).when(detect(HASH2, '100')).then([]);
+    given(completed).when({ type: 'MarkSent', simulate: 'exact', txHash: HASH2 }).then([]);
+  });
+});
+
 describe('checkout decider: a short transfer holds the quote for the quote life (QUOTE_TTL_SECONDS)', () => {
   it('with a 60-second quote life, awaiting_customer ends 60 s after the short transfer confirms, not 15 minutes', () => {
     const short = decideCheckout({ ...openCmd, quoteTtlMs: 60_000 }, initialCheckoutState, { now: T0 });

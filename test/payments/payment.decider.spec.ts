@@ -161,3 +161,53 @@ describe('payment decider', () => {
     expect(() => decidePayment({ type: 'toString' } as never, state, { now: T0 })).toThrow('unhandled command: "toString"');
   });
 });
+
+describe('payment decider: a transfer to a checkout that completed, after the payment succeeded (0025 addendum, 2026-11-28)', () => {
+  const paid = () => confirmed(transfer(base(), '100'));
+  const fold = (events: PaymentEvent[]) => events.reduce(evolvePayment, initialPaymentState);
+
+  it('given a succeeded payment, when another transfer of its coin arrives on its network, then it is recorded (detected) and the status stays succeeded', () => {
+    expect(fold(paid())).toMatchObject({ status: 'succeeded' });
+    const detected = given(paid()).when({ type: 'RecordTransfer', checkoutId: 'chk_1', txHash: HASH2, network: 'ethereum', amount: '5', review: null }).thenIdempotent();
+    expect(detected).toEqual([{ type: 'PaymentTransferDetected', data: { checkout_id: 'chk_1', tx_hash: HASH2, network: 'ethereum', amount: '5', review: null } }]);
+    expect(fold([...paid(), ...detected])).toMatchObject({ status: 'succeeded' });
+  });
+
+  it('once final it is counted: received and overpaid grow (PaymentTransferCountedAfterSuccess); amount_received stays; no second PaymentSucceeded', () => {
+    const second = transfer(paid(), '5', HASH2);
+    const final = given(second).when({ type: 'RecordConfirmations', checkoutId: 'chk_1', txHash: HASH2, current: 4, required: 4 }).thenIdempotent();
+    expect(types(final)).toEqual([...Array(4).fill('PaymentConfirmationRecorded'), 'PaymentTransferCountedAfterSuccess']);
+    expect(final.at(-1)).toEqual({ type: 'PaymentTransferCountedAfterSuccess', data: { checkout_id: 'chk_1', tx_hash: HASH2, amount: '5', received_amount: '105', overpaid_amount: '5' } });
+    expect(fold([...second, ...final])).toMatchObject({ status: 'succeeded', received: 105_000_000n, amountReceived: 10_000 });
+    // a third one adds again
+    const HASH3 = '0x' + 'ef'.repeat(32);
+    const third = confirmed(transfer([...second, ...final], '2.5', HASH3), HASH3);
+    expect(third.at(-1)).toMatchObject({ type: 'PaymentTransferCountedAfterSuccess', data: { received_amount: '107.5', overpaid_amount: '7.5' } });
+    // and the timeline shows each as any other transfer: detected, then its confirmations
+    const tl = timeline(third.map((e) => ({ ...e, recorded_at: T0.toISOString() }))).map((e) => e.type);
+    expect(tl.slice(tl.indexOf('succeeded'))).toEqual(['succeeded', 'detected', ...Array(4).fill('confirmation'), 'detected', ...Array(4).fill('confirmation')]);
+  });
+
+  it('withdrawn before it is final: only the record goes; once final it is never withdrawn', () => {
+    const second = transfer(paid(), '5', HASH2);
+    const two = run(second, { type: 'RecordConfirmations', checkoutId: 'chk_1', txHash: HASH2, current: 2, required: 4 });
+    expect(given(two).when({ type: 'WithdrawTransfer', checkoutId: 'chk_1', txHash: HASH2 }).thenIdempotent()).toEqual([
+      { type: 'PaymentTransferWithdrawn', data: { checkout_id: 'chk_1', tx_hash: HASH2, network: 'ethereum', amount: '5' } },
+    ]);
+    given(confirmed(second, HASH2)).when({ type: 'WithdrawTransfer', checkoutId: 'chk_1', txHash: HASH2 }).then([]);
+  });
+
+  it('not counted: a transfer under review (another network), money after an accepted payment (what the business accepted counts), crypto after a card paid it', () => {
+    const wrong = run(paid(), { type: 'RecordTransfer', checkoutId: 'chk_1', txHash: HASH2, network: 'polygon', amount: '5', review: 'wrong_network' });
+    expect(types(confirmed(wrong, HASH2).slice(wrong.length))).toEqual(Array(4).fill('PaymentConfirmationRecorded'));
+    const accepted = run(underpaid(), { type: 'AcceptPayment' });
+    const topUp = transfer(accepted, '10', HASH2);
+    expect(types(confirmed(topUp, HASH2).slice(topUp.length))).toEqual(Array(4).fill('PaymentConfirmationRecorded'));
+    const card = run(run(base(), { type: 'SelectCardMethod', checkoutId: 'chk_c', quotedMinor: 10_100, country: 'US' }), {
+      type: 'RecordCardPayment', checkoutId: 'chk_c', attemptId: 'att_1', processor: 'simulated_a', brand: 'visa', last4: '4242', amountMinor: 10_100, review: null,
+    });
+    expect(fold(card)).toMatchObject({ status: 'succeeded', rail: 'card' });
+    const crypto = transfer(card, '100', HASH2);
+    expect(types(confirmed(crypto, HASH2).slice(crypto.length))).toEqual(Array(4).fill('PaymentConfirmationRecorded'));
+  });
+});

@@ -311,7 +311,8 @@ export class Run {
         return;
       }
       case 'detect': {
-        const id = this.picked(step.pick, step.relevant, (c) => c.status === 'open' || c.status === 'awaiting_customer' || c.status === 'confirming');
+        // a completed checkout takes a further transfer on its network too (0025 addendum, 2026-11-28)
+        const id = this.picked(step.pick, step.relevant, (c) => c.status === 'open' || c.status === 'awaiting_customer' || c.status === 'confirming' || c.status === 'completed');
         if (id === null) return this.skip(step.kind);
         const c = this.checkout(id);
         const other = step.otherNetwork ? otherEvmNetworksCarrying(c.asset, c.network)[0] : undefined;
@@ -490,6 +491,7 @@ const PAYMENT_CRYPTO_FIELDS: Partial<Record<PaymentEvent['type'], readonly strin
   PaymentRemainderRequested: ['crypto_amount'],
   PaymentRemainderPaid: ['amount'],
   PaymentSucceeded: ['received_amount', 'overpaid_amount'],
+  PaymentTransferCountedAfterSuccess: ['amount', 'received_amount', 'overpaid_amount'],
   PaymentAccepted: ['counted_amount'],
 };
 const CHECKOUT_CRYPTO_FIELDS: Partial<Record<CheckoutEvent['type'], readonly string[]>> = {

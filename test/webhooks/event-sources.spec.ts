@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RecordedEvent } from '@lib/eventstore';
-import { apiEventId, businessEventSource, deliveryId } from '../../libs/webhooks/src';
+import { apiEventId, businessEventSource, deliveryId, paymentEventSource } from '../../libs/webhooks/src';
+import { MIN, World, hash } from '../payments/read/fixtures';
 
 const recorded = (stream: string, type: string, data: unknown, revision: number): RecordedEvent => ({
   id: randomUUID(),
@@ -85,5 +86,32 @@ describe('API event sources and ids', () => {
       expect.objectContaining({ type: 'business.updated', mode: 'test', data: expect.objectContaining({ name: 'New', updated_at: '2030-01-01T00:00:09.000Z' }) }),
     ]);
     expect(businessEventSource.map(recorded('business-biz_2', 'X', {}, 1), { before, after: { ...before, updated_at: '2030-01-01T00:00:10.000Z' } })).toEqual([]);
+  });
+});
+
+describe('payment event source', () => {
+  it('a second transfer to a completed checkout after success (0025 addendum, 2026-11-28): payment.updated when detected and when counted, no second payment.succeeded', () => {
+    const w = new World();
+    w.at(0).create('pmt_1');
+    w.at(MIN).open('chk_1', 'pmt_1');
+    w.at(2 * MIN).send('chk_1', 'exact', hash(1));
+    w.at(3 * MIN).confirm('chk_1', hash(1));
+    w.at(10 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(2), network: 'ethereum', amount: '5' });
+    w.at(11 * MIN).confirm('chk_1', hash(2));
+    const source = paymentEventSource({ checkoutBaseUrl: 'https://pay.example.test/c' });
+    let view = null;
+    const out: { type: string; event: string; data: Record<string, unknown> }[] = [];
+    for (const event of w.recorded().filter((e) => source.accepts(e))) {
+      const before = view;
+      view = JSON.parse(JSON.stringify(source.reduce!(view, event))); // as stored
+      out.push(...source.map(event, { before, after: view }).map((d) => ({ type: d.type, event: event.type, data: d.data })));
+    }
+    const succeeded = out.findIndex((e) => e.type === 'payment.succeeded');
+    expect(out.slice(succeeded).map((e) => [e.type, e.event])).toEqual([
+      ['payment.succeeded', 'PaymentSucceeded'],
+      ['payment.updated', 'PaymentTransferDetected'],
+      ['payment.updated', 'PaymentTransferCountedAfterSuccess'],
+    ]);
+    expect(out.at(-1)!.data).toMatchObject({ status: 'succeeded', method: { amount: '105', overpaid_amount: '5' }, settlement: { amount: '105' } });
   });
 });

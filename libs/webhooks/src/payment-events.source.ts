@@ -13,7 +13,11 @@ import { ApiEventDraft, ApiEventSource } from './read/event-source';
  * | PaymentCreated | payment.created |
  * | status becomes underpaid / needs_review / succeeded / failed / canceled | payment.underpaid / payment.needs_review / payment.succeeded / payment.failed / payment.canceled |
  * | PaymentUnderpaid while already underpaid (a remainder paid short) | payment.underpaid |
- * | PaymentMetadataUpdated, PaymentMethodSelected, PaymentCardMethodSelected, PaymentTransferDetected, PaymentRemainderRequested, PaymentRemainderPaid (status unchanged) | payment.updated |
+ * | PaymentMetadataUpdated, PaymentMethodSelected, PaymentCardMethodSelected, PaymentTransferDetected, PaymentRemainderRequested, PaymentRemainderPaid, PaymentTransferCountedAfterSuccess (status unchanged) | payment.updated |
+ *
+ * A transfer to a completed checkout after the payment succeeded (0025 addendum, 2026-11-28)
+ * therefore gives two payment.updated: when it is detected (the timeline and the transfers gain
+ * it) and when it is final (method.amount, overpaid_amount and the settlement grow).
  *
  * Confirmation counts, accepted markers and checkout bookkeeping change the status (and give its
  * event) or nothing a subscriber acts on: no event, so a 32-confirmation network does not send
@@ -27,7 +31,7 @@ const STATUS_EVENT: Record<string, string> = {
   canceled: 'payment.canceled',
 };
 
-const UPDATES = new Set(['PaymentMetadataUpdated', 'PaymentMethodSelected', 'PaymentCardMethodSelected', 'PaymentTransferDetected', 'PaymentRemainderRequested', 'PaymentRemainderPaid']);
+const UPDATES = new Set(['PaymentMetadataUpdated', 'PaymentMethodSelected', 'PaymentCardMethodSelected', 'PaymentTransferDetected', 'PaymentRemainderRequested', 'PaymentRemainderPaid', 'PaymentTransferCountedAfterSuccess']);
 
 export function paymentEventSource(options: { checkoutBaseUrl: string }): ApiEventSource<PaymentViewState> {
   return {

@@ -8,8 +8,9 @@ import {
   paymentUri,
   paymentUrl,
   paymentView,
+  receiptView,
 } from '../../../libs/payments/src/read';
-import { CHECKOUT_BASE, MIN, SENDER, World, hash, paidTwoQuotesInTwoCoins } from './fixtures';
+import { CHECKOUT_BASE, MIN, SENDER, World, hash, iso, paidTwoQuotesInTwoCoins } from './fixtures';
 
 /**
  * The pure parts of the read side: payment URIs per chain family (BIP-21, EIP-681 native and
@@ -150,6 +151,49 @@ describe('view reducers', () => {
     const later = paymentView(foldPaymentView(w.recorded().filter((e) => e.stream === 'payment-pmt_1'))!, { checkoutBaseUrl: CHECKOUT_BASE });
     expect(later).toMatchObject({ status: 'succeeded', amount_received: 9_000, method: { amount: '90', tx_hash: hash(1) }, settlement: { amount: '90', tx_hash: hash(1) } });
     expect(later.events.at(-1)).toMatchObject({ type: 'detected', data: { tx_hash: hash(2) } });
+  });
+
+  it('a second transfer to a completed checkout after success (0025 addendum, 2026-11-28): listed and in the timeline at once; counted in received, overpaid and the settlement once final; the status stays succeeded', () => {
+    const w = new World();
+    w.at(0).create('pmt_1');
+    w.at(MIN).open('chk_1', 'pmt_1');
+    w.at(2 * MIN).send('chk_1', 'exact', hash(1));
+    w.at(3 * MIN).confirm('chk_1', hash(1));
+    const views = () => {
+      const state = foldPaymentView(w.recorded().filter((e) => e.stream === 'payment-pmt_1'))!;
+      const checkout = checkoutView(foldCheckoutView(w.recorded().filter((e) => e.stream === 'checkout-chk_1'))!);
+      return { payment: paymentView(state, { checkoutBaseUrl: CHECKOUT_BASE }), receipt: receiptView(state, null), checkout };
+    };
+    expect(views().payment).toMatchObject({ status: 'succeeded', amount_received: 10_000, method: { amount: '100', overpaid_amount: null }, settlement: { amount: '100' } });
+    // a chain watcher reports another 5 USDC to the completed checkout's address
+    w.at(10 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(2), network: 'ethereum', amount: '5', fromAddress: SENDER });
+    const detected = views();
+    expect(detected.payment).toMatchObject({ status: 'succeeded', amount_received: 10_000, method: { amount: '100', overpaid_amount: null }, settlement: { amount: '100', tx_hash: hash(1) } });
+    expect(detected.payment.events.at(-1)).toMatchObject({ type: 'detected', data: { amount: '5', network: 'ethereum', tx_hash: hash(2) } });
+    expect(detected.receipt.transfers.map((t) => [t.hash, t.amount])).toEqual([[hash(1), '100'], [hash(2), '5']]);
+    expect(detected.checkout).toMatchObject({ status: 'completed', crypto: { received_amount: '105', overpaid_amount: '5', remaining_payment_uri: null }, confirmations: { current: 0, required: 4 } });
+    // withdrawn by a reorganisation before it is final: everything as it was at success
+    w.at(10 * MIN + 30_000).confirm('chk_1', hash(2), 2).checkout('chk_1', { type: 'WithdrawTransfer', txHash: hash(2) });
+    const withdrawn = views();
+    expect(withdrawn.payment).toMatchObject({ status: 'succeeded', method: { amount: '100', overpaid_amount: null }, settlement: { amount: '100' } });
+    expect(withdrawn.payment.events.at(-1)).toMatchObject({ type: 'withdrawn', data: { tx_hash: hash(2) } });
+    expect(withdrawn.receipt.transfers.map((t) => t.hash)).toEqual([hash(1)]);
+    expect(withdrawn.checkout).toMatchObject({ status: 'completed', crypto: { received_amount: '100', overpaid_amount: null, tx_hash: hash(1) }, confirmations: { current: 4, required: 4 } });
+    // sent again (the same hash in another block): counted once final
+    w.at(10 * MIN + 40_000).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(2), network: 'ethereum', amount: '5', fromAddress: SENDER });
+    w.at(11 * MIN).confirm('chk_1', hash(2));
+    const final = views();
+    expect(final.payment).toMatchObject({
+      status: 'succeeded',
+      amount_received: 10_000,
+      confirmed_at: iso(3 * MIN),
+      method: { amount: '105', overpaid_amount: '5', tx_hash: hash(1) },
+      settlement: { amount: '105', tx_hash: hash(1) },
+    });
+    expect(final.payment.events.filter((e) => e.type === 'succeeded')).toHaveLength(1);
+    expect(final.receipt).toMatchObject({ status: 'succeeded', received_amount: '105', overpaid_amount: '5', transaction: { hash: hash(1) } });
+    expect(final.receipt.transfers).toHaveLength(2);
+    expect(final.checkout).toMatchObject({ status: 'completed', crypto: { received_amount: '105', overpaid_amount: '5' }, confirmations: { current: 4, required: 4 } });
   });
 
   it('payment url and failure messages', () => {

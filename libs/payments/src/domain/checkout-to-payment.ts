@@ -225,6 +225,7 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
     case 'PaymentTransferDetected':
     case 'PaymentTransferWithdrawn':
     case 'PaymentConfirmationRecorded':
+    case 'PaymentTransferCountedAfterSuccess':
     case 'PaymentUnderpaid':
     case 'PaymentRemainderPaid':
     case 'PaymentSucceeded':

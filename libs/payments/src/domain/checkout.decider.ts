@@ -704,13 +704,22 @@ function markSent(command: MarkSent, state: CryptoCheckoutState, ctx: DecideCont
  * decides (completed / awaiting_customer) once every transfer on the quoted network has its
  * confirmations. On another network it puts the checkout in needs_review (wrong_network).
  * mark-sent never reaches here while confirming (spec: no second simulated transfer).
+ *
+ * A completed checkout takes a further real transfer on its quoted network too (0025 addendum,
+ * 2026-11-28): the customer sent it for this payment, so it is recorded and adds to
+ * received_amount and overpaid_amount; the checkout stays completed (it decided already) and the
+ * transfer's confirmations are recorded as any other's. One on another network, or to a checkout
+ * in review, changes nothing (the sink logs it as not credited). mark-sent never reaches here on a
+ * completed checkout either.
  */
 function detect(state: CryptoCheckoutState, ctx: DecideContext, txHash: string, network: NetworkId, amount: bigint, late: boolean, simulated: boolean, fromAddress: string | null = null): CheckoutEvent[] {
   if (state.transfers.some((t) => t.txHash === txHash)) return []; // seen already
-  if (state.status === 'completed' || state.status === 'needs_review') return [];
+  if (state.status === 'needs_review') return [];
+  if (state.status === 'completed' && network !== state.network) return [];
   const events: CheckoutEvent[] = [];
   const held = state.status === 'confirming';
-  const ended = !held && (late || quoteEnded(state, ctx.now) || state.status === 'canceled' || state.status === 'failed');
+  // a completed checkout has decided its payment: a further transfer on its network is neither late nor for review
+  const ended = !held && state.status !== 'completed' && (late || quoteEnded(state, ctx.now) || state.status === 'canceled' || state.status === 'failed');
   if (ended && (state.status === 'open' || state.status === 'awaiting_customer')) {
     // `late` ends a quote still live first (§3): its end becomes now, so expires_at is not ahead
     const endedEarly = ctx.now.getTime() < Date.parse(state.expiresAt);
@@ -746,7 +755,8 @@ function detect(state: CryptoCheckoutState, ctx: DecideContext, txHash: string, 
 function confirm(command: RecordCheckoutConfirmations, state: CryptoCheckoutState, ctx: DecideContext): CheckoutEvent[] {
   const transfer = state.transfers.find((t) => t.txHash === command.txHash);
   if (!transfer) return []; // not a transfer of this checkout
-  if (state.status !== 'confirming' && state.status !== 'needs_review') return [];
+  // a completed checkout records the confirmations of a transfer that came after it completed (it decides nothing)
+  if (state.status !== 'confirming' && state.status !== 'needs_review' && state.status !== 'completed') return [];
   const { required } = state.confirmations;
   const target = Math.min(command.current, required);
   const events: CheckoutEvent[] = [];
@@ -779,19 +789,20 @@ function confirm(command: RecordCheckoutConfirmations, state: CryptoCheckoutStat
 /**
  * A transfer whose block a reorganisation took away before it was final (a chain watcher's
  * report): the checkout no longer counts it. A final transfer is never withdrawn (its
- * confirmations reached `required`, where watchers stop), nor one of a completed checkout. A
- * confirming checkout left with nothing confirming takes transfers again — `open`, or
- * `awaiting_customer` when a confirmed short transfer remains — and ends at once when its quote
- * ended meanwhile (the quote was held only while the transfer confirmed).
+ * confirmations reached `required`, where watchers stop) — every transfer a checkout completed
+ * on is final, so on a completed checkout only one that came after it completed can be, and the
+ * checkout stays completed. A confirming checkout left with nothing confirming takes transfers
+ * again — `open`, or `awaiting_customer` when a confirmed short transfer remains — and ends at
+ * once when its quote ended meanwhile (the quote was held only while the transfer confirmed).
  */
 function withdraw(command: WithdrawTransfer, state: CryptoCheckoutState, ctx: DecideContext): CheckoutEvent[] {
   const transfer = state.transfers.find((t) => t.txHash === command.txHash);
-  if (!transfer || state.status === 'completed' || transfer.current >= state.confirmations.required) return [];
+  if (!transfer || transfer.current >= state.confirmations.required) return [];
   const received = transfer.network === state.network ? state.received - transfer.amount : state.received;
   const left = remaining(state.expected, received);
   const over = overpaid(state.expected, received);
   const after = state.transfers.filter((t) => t.txHash !== transfer.txHash);
-  const status = state.status === 'confirming' ? statusWithout(after, state) : (state.status as Exclude<CheckoutStatus, 'completed'>); // completed returned above
+  const status = state.status === 'confirming' ? statusWithout(after, state) : state.status;
   const events: CheckoutEvent[] = [
     {
       type: 'CheckoutTransferWithdrawn',

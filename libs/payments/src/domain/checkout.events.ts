@@ -117,8 +117,12 @@ export type CheckoutEvent =
   | { type: 'CheckoutSuperseded'; data: { checkout_id: string } }
   | { type: 'CheckoutClaimed'; data: { checkout_id: string; payment_id: string; tx_hash: string; network: NetworkId; email: string | null } }
   | { type: 'CheckoutTransferDetected'; data: CheckoutTransferDetectedData }
-  /** A chain reorganisation took the transfer's block away before it was final (issue 11): the amounts as they are without it. */
-  | { type: 'CheckoutTransferWithdrawn'; data: { checkout_id: string; payment_id: string; tx_hash: string; network: NetworkId; amount: string; received_amount: string; remaining_amount: string | null; overpaid_amount: string | null; /** The checkout's status without it. */ status: Exclude<CheckoutStatusName, 'completed'> } }
+  /**
+   * A chain reorganisation took the transfer's block away before it was final (issue 11): the
+   * amounts as they are without it. `status` `completed` only for a transfer that came after the
+   * checkout completed (0025 addendum, 2026-11-28): the checkout stays completed.
+   */
+  | { type: 'CheckoutTransferWithdrawn'; data: { checkout_id: string; payment_id: string; tx_hash: string; network: NetworkId; amount: string; received_amount: string; remaining_amount: string | null; overpaid_amount: string | null; /** The checkout's status without it. */ status: CheckoutStatusName } }
   | { type: 'CheckoutConfirmationRecorded'; data: { checkout_id: string; tx_hash: string; current: number; required: number } }
   | { type: 'CheckoutCompleted'; data: { checkout_id: string; payment_id: string; received_amount: string; overpaid_amount: string | null } }
   | { type: 'CheckoutAwaitingCustomer'; data: { checkout_id: string; received_amount: string; remaining_amount: string; expires_at: string } }

@@ -45,6 +45,8 @@ export interface PaymentTransferState {
   review: PaymentReviewReason | null;
   current: number;
   required: number;
+  /** Detected once the payment had succeeded. */
+  afterSuccess: boolean;
 }
 
 export interface LivePaymentState {
@@ -293,7 +295,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       const decimals = state.quotes[d.checkout_id]?.method.decimals ?? state.method?.decimals ?? 0;
       return {
         ...state,
-        transfers: { ...state.transfers, [d.tx_hash]: { checkoutId: d.checkout_id, network: d.network, amount: parse(d.amount, decimals), review: d.review, current: 0, required: 0 } },
+        transfers: { ...state.transfers, [d.tx_hash]: { checkoutId: d.checkout_id, network: d.network, amount: parse(d.amount, decimals), review: d.review, current: 0, required: 0, afterSuccess: state.status === 'succeeded' } },
       };
     }
     case 'PaymentTransferWithdrawn': {
@@ -312,6 +314,8 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         received: reached && transfer.review === null ? state.received + transfer.amount : state.received,
       };
     }
+    case 'PaymentTransferCountedAfterSuccess':
+      return state; // `received` took the transfer with its last confirmation
     case 'PaymentUnderpaid':
       return { ...state, status: 'underpaid', amountReceived: event.data.amount_received, quoteEndsAt: event.data.quote_ends_at };
     case 'PaymentRemainderRequested': {
@@ -557,6 +561,10 @@ function recordConfirmations(command: RecordConfirmations, state: LivePaymentSta
     events.push({ type: 'PaymentConfirmationRecorded', data: { checkout_id: transfer.checkoutId, tx_hash: command.txHash, current: n, required: command.required } });
   }
   if (events.length === 0 || target < command.required || transfer.review !== null) return events;
+  if (state.status === 'succeeded') {
+    if (countsAfterSuccess(state, method, transfer)) events.push(countedAfterSuccess(state, method, command.txHash, transfer));
+    return events;
+  }
   // §3 "payment | any | confirmations reach required → succeeded": a payment under review for a
   // claim alone (an assertion: no money seen) that then receives all it is due on a counted transfer
   // succeeds; a short one leaves the review to the business. Under review for money that did arrive
@@ -588,6 +596,29 @@ function recordConfirmations(command: RecordConfirmations, state: LivePaymentSta
     },
   });
   return events;
+}
+
+/**
+ * Whether a transfer that reached its confirmations after the payment succeeded is counted (0025
+ * addendum, 2026-11-28): the customer sent it to a checkout of the payment that had completed —
+ * detected after success, not under review (so on that checkout's network, the quoted one, and
+ * not on a quote set aside) — in the payment's coin, and the payment succeeded on its own
+ * crypto transfers. An accepted payment counts what the business accepted (money after it stays
+ * a second payment to refund, 0011 addendum); one paid by card counts the charge.
+ */
+function countsAfterSuccess(state: LivePaymentState, method: PaymentMethodState, transfer: PaymentTransferState): boolean {
+  if (!transfer.afterSuccess || transfer.review !== null || state.accepted || state.rail !== 'crypto') return false;
+  return transfer.network === method.network && (state.quotes[transfer.checkoutId]?.method.asset ?? method.asset) === method.asset;
+}
+
+/** The payment's totals once a transfer after success counts: what arrived and what is over the quote. */
+function countedAfterSuccess(state: LivePaymentState, method: PaymentMethodState, txHash: string, transfer: PaymentTransferState): PaymentEvent {
+  const received = state.received + transfer.amount;
+  const over = overpaid(method.expected, received);
+  return {
+    type: 'PaymentTransferCountedAfterSuccess',
+    data: { checkout_id: transfer.checkoutId, tx_hash: txHash, amount: fmt(transfer.amount, method.decimals), received_amount: fmt(received, method.decimals), overpaid_amount: over > 0n ? fmt(over, method.decimals) : null },
+  };
 }
 
 function valueOf(method: PaymentMethodState, received: bigint): number {

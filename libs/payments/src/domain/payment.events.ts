@@ -72,6 +72,13 @@ export type PaymentEvent =
   | { type: 'PaymentTransferWithdrawn'; data: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string } }
   | { type: 'PaymentTransferDetected'; data: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string; review: PaymentReviewReason | null; from_address?: string | null } }
   | { type: 'PaymentConfirmationRecorded'; data: { checkout_id: string; tx_hash: string; current: number; required: number } }
+  /**
+   * A transfer detected after the payment succeeded on its own transfers (to a checkout that had
+   * completed, on its quoted network, in its coin) reached its confirmations: the payment counts it
+   * (0025 addendum, 2026-11-28). `received_amount` and `overpaid_amount`: the payment's totals with
+   * it. The fiat figures (amount_received, reporting) stay as PaymentSucceeded set them.
+   */
+  | { type: 'PaymentTransferCountedAfterSuccess'; data: { checkout_id: string; tx_hash: string; amount: string; received_amount: string; overpaid_amount: string | null } }
   | { type: 'PaymentUnderpaid'; data: { expected: string; received: string; remaining: string; amount_received: number; quote_ends_at: string } }
   | { type: 'PaymentRemainderRequested'; data: PaymentRemainderRequestedData }
   | { type: 'PaymentRemainderPaid'; data: { checkout_id: string; amount: string } }

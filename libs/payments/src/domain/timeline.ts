@@ -22,6 +22,8 @@ const TIMELINE_ENTRIES: { [Type in PaymentEvent['type']]: (data: Extract<Payment
   PaymentTransferDetected: (d) => [['detected', { amount: d.amount, network: d.network, tx_hash: d.tx_hash }]],
   PaymentTransferWithdrawn: (d) => [['withdrawn', { amount: d.amount, network: d.network, tx_hash: d.tx_hash }]],
   PaymentConfirmationRecorded: (d) => [['confirmation', { current: d.current, required: d.required }]],
+  // a transfer after success counted (0025 addendum): its `detected` and `confirmation` entries show it
+  PaymentTransferCountedAfterSuccess: () => [],
   PaymentUnderpaid: (d) => [['underpaid', { expected: d.expected, received: d.received }]],
   PaymentSucceeded: () => [['succeeded', null]],
   PaymentRemainderRequested: (d) => [['remainder_requested', { checkout_id: d.checkout_id, amount: d.amount, currency: d.currency }]],

@@ -290,7 +290,9 @@ function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): Checkout
     case 'CheckoutTransferWithdrawn': {
       const d = e.data;
       const transfers = state.transfers.filter((t) => t.tx_hash !== d.tx_hash);
-      return { ...state, status: d.status, transfers, received_amount: d.received_amount, remaining_amount: d.remaining_amount, overpaid_amount: d.overpaid_amount, confirmations: { ...state.confirmations, current: 0 } };
+      // a completed checkout stays as it completed: its transfers from then are final (0025 addendum)
+      const current = d.status === 'completed' ? state.confirmations.required : 0;
+      return { ...state, status: d.status, transfers, received_amount: d.received_amount, remaining_amount: d.remaining_amount, overpaid_amount: d.overpaid_amount, confirmations: { ...state.confirmations, current } };
     }
     case 'CheckoutConfirmationRecorded':
       return { ...state, confirmations: { current: e.data.current, required: e.data.required } };

@@ -32,7 +32,11 @@ export interface PaymentViewTransfer {
   asset?: AssetCode;
   amount: string;
   review: PaymentReviewReason | null;
-  /** Detected once the payment had succeeded (a second payment, for the business to refund): never its method's or settlement's. Absent otherwise. */
+  /**
+   * Detected once the payment had succeeded (a second payment, for the business to refund): never
+   * its method's or settlement's. Absent otherwise, and once the payment counted it
+   * (PaymentTransferCountedAfterSuccess: a transfer to a completed checkout, final; 0025 addendum).
+   */
   after_success?: true;
   from_address: string | null;
   detected_at: string;
@@ -339,6 +343,12 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
         ),
       };
     }
+    case 'PaymentTransferCountedAfterSuccess': {
+      const d = e.data;
+      // the transfer pays the payment from here (method, settlement); amount_received and reporting stay as at success
+      const transfers = state.transfers.map((t) => (t.tx_hash === d.tx_hash ? withoutAfterSuccess(t) : t));
+      return { ...state, transfers, received_amount: d.received_amount, overpaid_amount: d.overpaid_amount };
+    }
     case 'PaymentUnderpaid':
       return { ...state, status: 'underpaid', amount_received: e.data.amount_received };
     case 'PaymentRemainderRequested': {
@@ -389,6 +399,11 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
     default:
       return ignoreUnknown(e, null); // a new type left out fails to compile; an unknown stored type is null (left as it is)
   }
+}
+
+function withoutAfterSuccess(transfer: PaymentViewTransfer): PaymentViewTransfer {
+  const { after_success: _counted, ...rest } = transfer;
+  return rest;
 }
 
 /**
