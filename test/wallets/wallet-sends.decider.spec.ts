@@ -1,5 +1,5 @@
 import { DomainRefusal } from '@lib/domain';
-import { SenderFunds, WalletSendCommand, WalletTransactionEvent, WalletTransactionRecordedData, walletSendsDecider } from '@lib/wallets';
+import { SenderFunds, WalletSendCommand, WalletTransactionConfirmedData, WalletTransactionEvent, WalletTransactionRecordedData, walletSendsDecider } from '@lib/wallets';
 import { thrownBy } from '../support/thrown';
 
 /** given(events).when(command).then(events | refusal code and field), on the wallet sends decider (decision 0040). */
@@ -145,9 +145,80 @@ describe('wallet sends decider (one stream per wallet)', () => {
     const external = send('wtx_01', { kind: 'external', from_address: null, max_fee_units: null, raw: null, units: '999000000' });
     given([]).when(record(external, null)).then([{ type: 'WalletTransactionRecorded', data: external }]);
     const pending: WalletTransactionEvent[] = [{ type: 'WalletTransactionRecorded', data: send('wtx_01') }];
-    given(pending).when({ type: 'ConfirmWalletTransaction', walletTransactionId: 'wtx_01', feeUnits: '21', block: 7 }).then([{ type: 'WalletTransactionConfirmed', data: { wallet_transaction_id: 'wtx_01', fee_units: '21', block: 7 } }]);
+    given(pending).when({ type: 'ConfirmWalletTransaction', walletTransactionId: 'wtx_01', feeUnits: '21', block: 7, confirmations: 4 }).then([{ type: 'WalletTransactionConfirmed', data: { wallet_transaction_id: 'wtx_01', fee_units: '21', block: 7 } }]);
     given([...pending, { type: 'WalletTransactionConfirmed', data: { wallet_transaction_id: 'wtx_01', fee_units: null, block: null } }]).when({ type: 'FailWalletTransaction', walletTransactionId: 'wtx_01', reason: 'late' }).then([]);
     given([{ type: 'WalletSendReserved', data: send('wtx_01') }]).when({ type: 'ConfirmWalletTransaction', walletTransactionId: 'wtx_01' }).refused('not_found');
     given([]).when({ type: 'FailWalletTransaction', walletTransactionId: 'wtx_09', reason: 'x' }).refused('not_found');
+  });
+
+  describe('a live send’s chain verdict is taken once its block is final: the confirmations incoming transfers need (4 on Ethereum, 32 slots on Solana)', () => {
+    const recorded = (data: WalletTransactionRecordedData): WalletTransactionEvent[] => [{ type: 'WalletTransactionRecorded', data }];
+    const confirm = (confirmations: number | null | undefined, fields: Partial<Extract<WalletSendCommand, { type: 'ConfirmWalletTransaction' }>> = {}): WalletSendCommand => ({
+      type: 'ConfirmWalletTransaction',
+      walletTransactionId: 'wtx_01',
+      feeUnits: '21000',
+      block: 7,
+      networkFeeUsd: 6,
+      ...(confirmations !== undefined ? { confirmations } : {}),
+      ...fields,
+    });
+    const confirmed = (fields: Partial<WalletTransactionConfirmedData> = {}): WalletTransactionEvent => ({ type: 'WalletTransactionConfirmed', data: { wallet_transaction_id: 'wtx_01', fee_units: '21000', block: 7, network_fee_usd: 6, ...fields } });
+    const fail = (reason: string, confirmations?: number): WalletSendCommand => ({ type: 'FailWalletTransaction', walletTransactionId: 'wtx_01', reason, ...(confirmations !== undefined ? { confirmations } : {}) });
+    const failed = (reason: string): WalletTransactionEvent => ({ type: 'WalletTransactionFailed', data: { wallet_transaction_id: 'wtx_01', reason } });
+
+    it('given a live Ethereum send, when its receipt is 1, 2 or 3 blocks deep (or its depth unknown), then nothing: it stays pending; at 4, then confirmed with the fee of that receipt', () => {
+      for (const depth of [null, undefined, 0, 1, 2, 3]) given(recorded(send('wtx_01'))).when(confirm(depth)).then([]);
+      given(recorded(send('wtx_01'))).when(confirm(4)).then([confirmed()]);
+      given(recorded(send('wtx_01'))).when(confirm(9, { block: 8, feeUnits: '21500', networkFeeUsd: 7 })).then([confirmed({ block: 8, fee_units: '21500', network_fee_usd: 7 })]);
+    });
+
+    it('given a live Solana send, when it is 31 slots deep, then nothing; at 32, then confirmed', () => {
+      const sol = send('wtx_01', { network: 'solana', asset: 'SOL', from_address: 'HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk' });
+      given(recorded(sol)).when(confirm(31)).then([]);
+      given(recorded(sol)).when(confirm(32)).then([confirmed()]);
+    });
+
+    it('given a live external record, when the chain proves it in a block not final yet, then nothing; once final, then confirmed and valued', () => {
+      const external = send('wtx_01', { kind: 'external', from_address: null, max_fee_units: null, raw: null });
+      given(recorded(external)).when(confirm(3, { feeUnits: null, networkFeeUsd: null, valueUsd: 1000 })).then([]);
+      given(recorded(external))
+        .when(confirm(4, { feeUnits: null, networkFeeUsd: null, valueUsd: 1000 }))
+        .then([{ type: 'WalletTransactionConfirmed', data: { wallet_transaction_id: 'wtx_01', fee_units: null, block: 7, value_usd: 1000 } }]);
+    });
+
+    it('given a simulated business’s send (no chain), when its timer confirms it without confirmations, then confirmed', () => {
+      given(recorded(send('wtx_01', { mode: 'test' })))
+        .when({ type: 'ConfirmWalletTransaction', walletTransactionId: 'wtx_01', feeUnits: null, block: null })
+        .then([{ type: 'WalletTransactionConfirmed', data: { wallet_transaction_id: 'wtx_01', fee_units: null, block: null } }]);
+    });
+
+    it('given a live send, when it reverted in a block not final yet, then nothing (its hold stays); once final, then failed; a failure no block decides (its nonce spent, a mismatching record) fails at once', () => {
+      given(recorded(send('wtx_01'))).when(fail('The transaction was mined but reverted.', 3)).then([]);
+      given(recorded(send('wtx_01'))).when(fail('The transaction was mined but reverted.', 4)).then([failed('The transaction was mined but reverted.')]);
+      given(recorded(send('wtx_01'))).when(fail('The network dropped this transaction.')).then([failed('The network dropped this transaction.')]);
+      // the hold stays while the revert is not final: 15 USDC of the 25 received are still taken by the 10 USDC send
+      given(recorded(send('wtx_01'))).when(reserve(send('wtx_02', { units: '15000001', max_fee_units: '1000' }))).refused('insufficient_funds', 'amount');
+    });
+
+    it('given a live send whose first receipt was not final and whose block a reorganisation then removed, when its node shows it mined again and final, then confirmed once — from the new receipt', () => {
+      // the poll's earlier reads (1, 2, 3 deep) wrote nothing, so nothing is undone: the stream holds the record alone
+      const events = recorded(send('wtx_01'));
+      given(events).when(confirm(2, { block: 7 })).then([]);
+      given(events).when(confirm(4, { block: 9, feeUnits: '21007', networkFeeUsd: 5 })).then([confirmed({ block: 9, fee_units: '21007', network_fee_usd: 5 })]);
+      // confirmed is final: no second confirmation, no failure after it (no confirmed → pending or failed)
+      const done: WalletTransactionEvent[] = [...events, confirmed({ block: 9 })];
+      given(done).when(confirm(12, { block: 9 })).then([]);
+      given(done).when(fail('The transaction was mined but reverted.', 4)).then([]);
+      given(done).when(fail('The network dropped this transaction.')).then([]);
+    });
+
+    it('given a live send dropped (failed, its hold given back once), when a late receipt of it is final, then nothing: failed stays failed', () => {
+      const dropped: WalletTransactionEvent[] = [...recorded(send('wtx_01', { units: '20000000' })), failed('The network dropped this transaction.')];
+      given(dropped).when(confirm(4)).then([]);
+      given(dropped).when(fail('The transaction was mined but reverted.', 4)).then([]);
+      // the hold was given back once: all 25 USDC are available again, no more
+      given(dropped).when(reserve(send('wtx_02', { units: '25000000' }))).then([{ type: 'WalletSendReserved', data: send('wtx_02', { units: '25000000' }) }]);
+      given(dropped).when(reserve(send('wtx_02', { units: '25000001' }))).refused('insufficient_funds', 'amount');
+    });
   });
 });

@@ -11,6 +11,7 @@ import { TickerServer, startTickerServer } from '../../rates/ticker-server';
 import { AccountsTestApp, Browser, PASSWORD, signUp, startAccountsApp } from '../../accounts/support';
 import { LocalLedger, SOL } from '../../chains/solana/local-ledger';
 import { SolanaRpcStandIn } from '../../chains/solana/rpc-stand-in';
+import { WalletSendsWorker } from '@lib/wallets';
 import { Shop, send } from './support';
 
 /**
@@ -27,7 +28,9 @@ import { Shop, send } from './support';
  * paid by the SOL address, both signing: the mint is mainnet USDC's address, written into litesvm.
  * External records on Solana: matched against getTransaction's transfers — confirmed (valued at
  * the rate then) when one is from the wallet, of the asset, to the recipient, of the amount;
- * failed with the reason otherwise.
+ * failed with the reason otherwise. A send is confirmed only once its slot is 32 deep under the
+ * node's confirmed slot, as the watcher counts incoming transfers (skipped slots count): the tests
+ * serve a block that far above what they wait for.
  */
 describe('SOL and USDC sends of a live business relayed through a Solana node (litesvm)', () => {
   let ledger: LocalLedger;
@@ -46,6 +49,14 @@ describe('SOL and USDC sends of a live business relayed through a Solana node (l
     const { slot, block } = ledger.produceBlock();
     node.blocks.set(slot, block);
     node.tip = slot;
+  };
+
+  /** The confirmations (slots) incoming transfers need on Solana: what a send's slot needs before the service takes it. */
+  const REQUIRED = defaultRegistry.confirmationsRequired('solana');
+  /** Serves a block REQUIRED − 1 slots above the tip (the slots between skipped by their leaders): what was served so far is final. */
+  const finalise = () => {
+    ledger.svm.warpToSlot(BigInt(node.tip + REQUIRED - 1));
+    serveBlock();
   };
 
   beforeAll(async () => {
@@ -127,9 +138,41 @@ describe('SOL and USDC sends of a live business relayed through a Solana node (l
     const signature = base58Encode(web3.Transaction.from(Buffer.from(signed, 'base64')).signature!);
     expect(created.body.data.tx_hash).toBe(signature);
     expect(balance(recipient)).toBe(50_000_000n);
+    finalise();
     const confirmed = await eventually(() => shop.get(`/wallet/transactions/${created.body.data.id}`).then((r) => r.body.data), (t) => t.status !== 'pending', { what: 'SOL send confirmed' });
     // 5000 lamports of fee at 150.00 USD: under half a cent
     expect([confirmed.status, confirmed.value_usd, confirmed.network_fee_usd]).toEqual(['confirmed', 750, 0]);
+  });
+
+  it('a SOL send is confirmed only once its slot is 32 deep (as the watcher counts incoming transfers): pending at 31; a fork whose block at its slot lacks it leaves it pending, and it confirms once it lands again and is final', async () => {
+    const worker = app.api.app.get(WalletSendsWorker);
+    const view = (id: string) => shop.get(`/wallet/transactions/${id}`).then((r) => r.body.data);
+    const recipient = freshAddress();
+    const created = await send(shop, { asset: 'SOL', network: 'solana', amount: '0.01', to_address: recipient, signed_transaction: solTransfer(recipient, 10_000_000n) });
+    expect([created.status, created.body.data?.status]).toEqual([201, 'pending']);
+    const id = created.body.data.id as string;
+    const slot = node.tip; // the node's preflight served it in a block at once
+    // 31 slots deep: a block 30 slots above its own; a round of the receipt poll leaves it pending
+    ledger.svm.warpToSlot(BigInt(slot + REQUIRED - 2));
+    serveBlock();
+    expect(node.tip - slot + 1).toBe(REQUIRED - 1);
+    await worker.pollLive();
+    expect((await view(id)).status).toBe('pending');
+    // a fork: the cluster's block at that slot does not hold it; the chain grows far past it: still pending
+    const own = node.blocks.get(slot)!;
+    node.blocks.set(slot, { ...own, transactions: [] });
+    finalise();
+    await worker.pollLive();
+    expect((await view(id)).status).toBe('pending');
+    // it lands again in a later block: pending until that one is 32 deep, then confirmed
+    const { slot: later, block } = ledger.produceBlock();
+    node.blocks.set(later, { ...block, transactions: own.transactions });
+    node.tip = later;
+    await worker.pollLive();
+    expect((await view(id)).status).toBe('pending');
+    finalise();
+    const confirmed = await eventually(() => view(id), (t) => t.status !== 'pending', { what: 'SOL send confirmed once final' });
+    expect([confirmed.status, confirmed.value_usd, confirmed.network_fee_usd]).toEqual(['confirmed', 150, 0]);
   });
 
   it('answers 409 transaction_rejected for a transaction the node refuses (a blockhash it does not know), and records nothing', async () => {
@@ -156,6 +199,7 @@ describe('SOL and USDC sends of a live business relayed through a Solana node (l
     expect([retried.status, retried.body.data?.status]).toEqual([201, 'pending']);
     const again = await send(shop, body, key);
     expect([again.status, again.headers.get('idempotent-replayed'), again.body.data.id]).toEqual([201, 'true', retried.body.data.id]);
+    finalise();
     await eventually(() => shop.get(`/wallet/transactions/${retried.body.data.id}`).then((r) => r.body.data), (t) => t.status === 'confirmed', { what: 'retried SOL send confirmed' });
     expect(balance(recipient)).toBe(20_000_000n);
   });
@@ -202,6 +246,7 @@ describe('SOL and USDC sends of a live business relayed through a Solana node (l
     const created = await send(shop, { asset: 'USDC', network: 'solana', amount: '12.5', to_address: recipient, signed_transaction: tx.serialize().toString('base64') });
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ status: 'pending', asset: 'USDC', network: 'solana', amount: '12.5', from_address: paidTo, value_usd: 1250 });
+    finalise();
     const confirmed = await eventually(() => shop.get(`/wallet/transactions/${created.body.data.id}`).then((r) => r.body.data), (t) => t.status !== 'pending', { what: 'USDC send confirmed' });
     expect(confirmed.status).toBe('confirmed');
     expect([usdcBalance(recipient), usdcBalance(paidTo)]).toEqual([12_500_000n, 17_500_000n]);
@@ -234,7 +279,9 @@ describe('SOL and USDC sends of a live business relayed through a Solana node (l
       return eventually(() => outside.get(`/wallet/transactions/${created.body.data.id}`).then((r) => r.body.data), (t) => t.status !== 'pending', { what: 'external record matched' });
     };
     const recipient = freshAddress();
-    expect(await record({ asset: 'SOL', amount: '0.01', to_address: recipient, tx_hash: sentElsewhere(recipient, 10_000_000n) })).toMatchObject({ status: 'confirmed', value_usd: 150, network_fee_usd: 0 });
+    const matching = sentElsewhere(recipient, 10_000_000n);
+    finalise();
+    expect(await record({ asset: 'SOL', amount: '0.01', to_address: recipient, tx_hash: matching })).toMatchObject({ status: 'confirmed', value_usd: 150, network_fee_usd: 0 });
     expect(await record({ asset: 'SOL', amount: '0.02', to_address: recipient, tx_hash: sentElsewhere(recipient, 10_000_000n) })).toMatchObject({ status: 'failed', failure_reason: 'The transaction pays another amount than the record.' });
     expect(await record({ asset: 'SOL', amount: '0.01', to_address: freshAddress(), tx_hash: sentElsewhere(recipient, 10_000_000n) })).toMatchObject({ status: 'failed', failure_reason: 'The transaction pays another address than to_address.' });
     expect(await record({ asset: 'USDC', amount: '0.01', to_address: recipient, tx_hash: sentElsewhere(recipient, 10_000_000n) })).toMatchObject({ status: 'failed', failure_reason: 'The transaction does not move USDC.' });

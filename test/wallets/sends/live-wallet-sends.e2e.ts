@@ -3,9 +3,9 @@ import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { encodeFunctionData, erc20Abi, keccak256, parseSignature } from 'viem';
 import { generateMnemonic, english } from 'viem/accounts';
-import { TRANSFER_WITH_AUTHORIZATION_ABI, TRANSFER_WITH_AUTHORIZATION_TYPES } from '@lib/chains';
+import { TRANSFER_WITH_AUTHORIZATION_ABI, TRANSFER_WITH_AUTHORIZATION_TYPES, defaultRegistry } from '@lib/chains';
 import { newId } from '@lib/http';
-import { WalletSends } from '@lib/wallets';
+import { WalletSends, WalletSendsWorker } from '@lib/wallets';
 import { ANVIL_MNEMONIC, AnvilNode, Hex, startAnvil } from '../../support/anvil';
 import { TestUsdc, deployTestUsdc } from '../../support/test-usdc';
 import { eventually } from '../../support/eventually';
@@ -23,7 +23,10 @@ import { RECIPIENT, Shop, eth, ethTransfer, send, signerOf } from './support';
  * by an EIP-3009 authorization the ETH address submits and pays for. A nonce the node refuses, or
  * a sender without gas on the node, is 409 transaction_rejected with nothing recorded; the node
  * down is 503 network_unavailable, and the retry with the same key lands exactly once. External
- * records are matched against the chain: sender, recipient, asset and amount.
+ * records are matched against the chain: sender, recipient, asset and amount. A send is confirmed
+ * (or failed when it reverted) only once its block is 4 deep, the confirmations incoming transfers
+ * need on Ethereum: anvil mines a block per transaction, so the tests mine the rest; a send whose
+ * block is reorganised away before that stays pending.
  */
 describe('wallet sends of a live business relayed through anvil', () => {
   let ethereum: AnvilNode;
@@ -78,6 +81,16 @@ describe('wallet sends of a live business relayed through anvil', () => {
   const balance = (address: Hex) => ethereum.rpc<Hex>('eth_getBalance', [address, 'latest']).then(BigInt);
   const usdcBalance = (address: Hex) => ethereum.rpc<Hex>('eth_call', [{ to: usdc.address, data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [address] }) }, 'latest']).then(BigInt);
   const settled = (id: string) => eventually(() => shop.get(`/wallet/transactions/${id}`).then((r) => r.body.data), (t) => t.status !== 'pending', { what: `send ${id} settled` });
+  /** The confirmations incoming transfers need on Ethereum (4): what a send's block needs before the service takes its receipt. */
+  const REQUIRED = defaultRegistry.confirmationsRequired('ethereum');
+  /** Waits for `hash` to be mined, then mines blocks on it until it is final (REQUIRED deep); its receipt. */
+  const final = async (hash: Hex) => {
+    const receipt = await ethereum.receipt(hash);
+    const head = await ethereum.head();
+    const missing = Number(receipt.blockNumber) + REQUIRED - 1 - head;
+    if (missing > 0) await ethereum.mine(missing);
+    return receipt;
+  };
 
   /** A USDC checkout of 30 USD paid by the customer with a real token transfer: a second address of the wallet, holding USDC and no ETH. */
   async function usdcAddress(): Promise<ReturnType<typeof signerOf>> {
@@ -101,7 +114,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
     expect([created.status, created.body.data?.status, created.body.data?.origin]).toEqual([201, 'pending', 'signed']);
     // 0.002 ETH at the live rate of 3000.00 USD: 6.00 USD; until mined, the fee the transaction sets (21 000 gas × 2 gwei: 12.6 cents, half up)
     expect([created.body.data.value_usd, created.body.data.network_fee_usd]).toEqual([600, 13]);
-    const receipt = await ethereum.receipt(created.body.data.tx_hash);
+    const receipt = await final(created.body.data.tx_hash);
     expect(receipt.status).toBe('success');
     expect((await balance(RECIPIENT)) - before).toBe(eth('0.002'));
     const confirmed = await eventually(() => shop.get(`/wallet/transactions/${created.body.data.id}`).then((r) => r.body.data), (t) => t.status === 'confirmed', { what: 'send confirmed by its receipt' });
@@ -141,6 +154,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
     expect([retried.status, retried.body.data?.status]).toEqual([201, 'pending']);
     const again = await send(shop, body, key);
     expect([again.status, again.headers.get('idempotent-replayed'), again.body.data.id]).toEqual([201, 'true', retried.body.data.id]);
+    await final(retried.body.data.tx_hash);
     await eventually(() => shop.get(`/wallet/transactions/${retried.body.data.id}`).then((r) => r.body.data), (t) => t.status === 'confirmed', { what: 'retried send confirmed' });
     expect((await balance(RECIPIENT)) - before).toBe(eth('0.001'));
     const list = await shop.get('/wallet/transactions');
@@ -172,6 +186,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
     // the funder's coin is taken: what it sends and its greatest fee (21000 gas at 2 gwei)
     expect(funderBefore - (await available())).toBe(eth('0.001') + 21_000n * 2_000_000_000n);
     expect(created.body.data).toMatchObject({ status: 'pending', origin: 'signed', asset: 'USDC', amount: '12.5', from_address: holder.address, value_usd: 1250 });
+    await final(created.body.data.tx_hash);
     const sent = await settled(created.body.data.id);
     expect(sent.status).toBe('confirmed');
     expect((await usdcBalance(RECIPIENT)) - before).toBe(12_500_000n);
@@ -208,6 +223,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
     // enough gas to be mined, not to run the call: relayed, then failed from its reverted receipt (its hold given back)
     const outOfGas = await send(shop, { ...body, signed_transaction: await usdcCall(signer, await authorize(7_000_000n), { nonce: nonce++, gas: 30_000n }) });
     expect([outOfGas.status, outOfGas.body.data?.status]).toEqual([201, 'pending']);
+    await final(outOfGas.body.data.tx_hash);
     const reverted = await settled(outOfGas.body.data.id);
     expect([reverted.status, reverted.failure_reason]).toEqual(['failed', 'The transaction was mined but reverted.']);
     expect(await usdcBalance(holder.address)).toBe(30_000_000n);
@@ -217,6 +233,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
     expect(created.status).toBe(201);
     // the fee the submitter's transaction sets, in ETH at 3000.00 USD: 150 000 gas × 2 gwei = 0.0003 ETH = 90 cents
     expect(created.body.data).toMatchObject({ status: 'pending', origin: 'signed', asset: 'USDC', amount: '7', from_address: holder.address, address: holder.address, value_usd: 700, network_fee_usd: 90 });
+    await final(created.body.data.tx_hash);
     const sent = await settled(created.body.data.id);
     expect(sent.status).toBe('confirmed');
     expect((await usdcBalance(RECIPIENT)) - before).toBe(7_000_000n);
@@ -251,7 +268,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
     };
     // relayed before the crash: the node has it
     const relayed = await ethTransfer(signer, { value: eth('0.0005'), nonce: nonce++ });
-    await ethereum.receipt(await ethereum.sendRaw(relayed));
+    await final(await ethereum.sendRaw(relayed));
     const relayedId = await holdOnly(relayed, eth('0.0005'));
     const recorded = await eventually(() => shop.get(`/wallet/transactions/${relayedId}`).then((r) => r.body.data), (t) => t?.status === 'confirmed', { what: 'a relayed hold recorded and confirmed' });
     expect(recorded).toMatchObject({ origin: 'signed', amount: '0.0005', tx_hash: keccak256(relayed).toLowerCase() });
@@ -266,6 +283,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
     expect([resent.status, resent.body.data?.status]).toEqual([201, 'pending']);
     expect(resent.body.data.id).not.toBe(lostId);
     expect((await shop.get(`/wallet/transactions/${lostId}`)).status).toBe(404);
+    await final(resent.body.data.tx_hash);
     await settled(resent.body.data.id);
     expect((await ethereum.receipt(resent.body.data.tx_hash)).status).toBe('success');
   });
@@ -297,6 +315,59 @@ describe('wallet sends of a live business relayed through anvil', () => {
     expect(await available()).toBe(before);
   });
 
+  it('a send is confirmed only once its block is as deep as incoming transfers need (4): pending after its first block and at 3; reorganised away at 3 it stays pending (its hold kept) however long the chain grows; mined again, it is confirmed once final, its fee from the new receipt', async () => {
+    const worker = app.api.app.get(WalletSendsWorker);
+    const view = (id: string) => shop.get(`/wallet/transactions/${id}`).then((r) => r.body.data);
+    const available = () => shop.get(`/wallet/send-context?network=ethereum&asset=ETH&from=${signer.address}`).then((r) => eth(r.body.data.available.fee_coin as string));
+    const before = await available();
+    const signed = await ethTransfer(signer, { value: eth('0.0002'), nonce: nonce++ });
+    const created = await send(shop, { asset: 'ETH', network: 'ethereum', amount: '0.0002', to_address: RECIPIENT, signed_transaction: signed });
+    expect([created.status, created.body.data?.status]).toEqual([201, 'pending']);
+    const { id, tx_hash: hash } = created.body.data as { id: string; tx_hash: Hex };
+    // its hold: the amount and the greatest fee (21 000 gas at 2 gwei)
+    const held = eth('0.0002') + 21_000n * 2_000_000_000n;
+    expect(before - (await available())).toBe(held);
+
+    // mined (anvil mines a block per transaction): one confirmation. A round of the receipt poll reads the receipt and leaves it pending
+    const first = await ethereum.receipt(hash);
+    expect(first.status).toBe('success');
+    await worker.pollLive();
+    expect((await view(id)).status).toBe('pending');
+    await ethereum.mine(REQUIRED - 2); // 3 deep
+    await worker.pollLive();
+    expect((await view(id)).status).toBe('pending');
+
+    // a reorganisation replaces its block and the two above with three blocks without it (anvil_reorg: the transaction is not put back in the pool)
+    await ethereum.rpc('anvil_reorg', [REQUIRED - 1, []]);
+    expect(await ethereum.rpc('eth_getTransactionReceipt', [hash])).toBeNull();
+    // the chain grows far past the depth its old block would have had: no receipt, its nonce unused (it can still land): pending, held
+    await ethereum.mine(REQUIRED + 2);
+    await worker.pollLive();
+    expect((await view(id)).status).toBe('pending');
+    expect(before - (await available())).toBe(held);
+
+    // mined again (a node puts a reorganised block's transactions back in its pool; here its bytes are relayed again), in another block
+    await ethereum.sendRaw(signed);
+    const again = await ethereum.receipt(hash);
+    expect(again.blockNumber).toBeGreaterThan(first.blockNumber);
+    await worker.pollLive();
+    expect((await view(id)).status).toBe('pending');
+    await ethereum.mine(REQUIRED - 1);
+    const confirmed = await eventually(() => view(id), (t) => t.status !== 'pending', { what: 'send confirmed once its new block is final' });
+    expect(confirmed.status).toBe('confirmed');
+    // the fee of the receipt it was confirmed from (the new block's base fee), in cents at 3000.00 USD, rounded half up
+    const mined = await ethereum.rpc<{ gasUsed: Hex; effectiveGasPrice: Hex; blockHash: Hex }>('eth_getTransactionReceipt', [hash]);
+    expect(mined.blockHash).toBe(again.blockHash);
+    const feeCents = (BigInt(mined.gasUsed) * BigInt(mined.effectiveGasPrice) * 300_000n + 500_000_000_000_000_000n) / 1_000_000_000_000_000_000n;
+    expect([confirmed.value_usd, confirmed.network_fee_usd]).toEqual([60, Number(feeCents)]);
+    // confirmed once: its hold stays taken (the coin is spent), never given back; one API event
+    await worker.pollLive();
+    expect((await view(id)).status).toBe('confirmed');
+    expect(before - (await available())).toBe(held);
+    const events = await eventually(() => shop.get(`/events?subject_id=${id}`).then((r) => r.body.data as { type: string }[]), (e) => e.length > 0, { what: 'wallet_transaction.confirmed event' });
+    expect(events.map((e) => e.type)).toEqual(['wallet_transaction.confirmed']);
+  });
+
   it('external records: an unverified record by hash (no hold, fee zero) matched against the chain — confirmed when it matches (valued then), failed on another amount, recipient, asset or sender; a signed_transaction is refused', async () => {
     // a second live business connecting the same kind of phrase as an external wallet (its xpub only)
     const browser = new Browser(app.api);
@@ -315,7 +386,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
     await usdc.mint(address, 10_000_000n); // USDC the owner holds outside the service's tracking
     // the business sends from its own app, then records the hash
     const sent = await ethereum.sendRaw(await ethTransfer(owner, { value: eth('0.003'), nonce: 0 }));
-    await ethereum.receipt(sent);
+    await final(sent);
     const signedRefused = await send(outside, { asset: 'ETH', network: 'ethereum', amount: '0.003', to_address: RECIPIENT, signed_transaction: await ethTransfer(owner, { value: eth('0.003'), nonce: 1 }) });
     expect([signedRefused.status, signedRefused.body.error.code, signedRefused.body.error.field]).toEqual([400, 'invalid_request', 'signed_transaction']);
     const recorded = await send(outside, { asset: 'ETH', network: 'ethereum', amount: '0.003', to_address: RECIPIENT, tx_hash: sent.toUpperCase().replace('0X', '0x') });
@@ -347,7 +418,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
     expect(await record({ asset: 'ETH', amount: '0.001', to_address: RECIPIENT, tx_hash: stranger })).toMatchObject({ status: 'failed', failure_reason: 'The transaction was not sent from one of this wallet’s addresses.', value_usd: 0 });
     // a matching USDC transfer from the wallet confirms, valued at par
     const paid = await ethereum.sendRaw(await owner.signTransaction({ type: 'eip1559', chainId: 1, to: usdc.address, value: 0n, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [RECIPIENT, 2_500_000n] }), nonce: 4, gas: 100_000n, maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n }));
-    await ethereum.receipt(paid);
+    await final(paid);
     expect(await record({ asset: 'USDC', amount: '2.5', to_address: RECIPIENT, tx_hash: paid })).toMatchObject({ status: 'confirmed', value_usd: 250, network_fee_usd: 0 });
     // the ETH record that matched earlier took its value at the rate when the chain proved it: 0.003 ETH at 3000.00 USD
     expect(confirmed.value_usd).toBe(900);

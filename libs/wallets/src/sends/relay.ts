@@ -5,8 +5,17 @@ import { APP_CONFIG, AppConfig } from '@lib/core';
 import { DomainRefusal } from '@lib/domain';
 import { sendingRegistry } from './wallet-sends';
 
-/** What the chain says of a relayed transaction. */
-export type ChainOutcome = { status: 'pending' } | { status: 'confirmed'; block: number | null; feeUnits: string | null } | { status: 'failed'; reason: string };
+/**
+ * What the chain says of a relayed transaction: not mined (pending), mined and succeeded (for an
+ * external record: and matching it), or failed. `confirmations`: blocks (slots on Solana) from its
+ * block to the head, its own included, as the chain watchers count them — a verdict read from a
+ * block is final only once they reach the network's required count (isFinal); absent on a failure
+ * no block decides (an external record's transaction is not the one recorded).
+ */
+export type ChainOutcome =
+  | { status: 'pending' }
+  | { status: 'confirmed'; block: number | null; feeUnits: string | null; confirmations: number }
+  | { status: 'failed'; reason: string; confirmations?: number };
 
 /** The node answered and refused the transaction (409 transaction_rejected; nothing is recorded as sent). */
 export const transactionRejected = (detail: string) => new DomainRefusal('transaction_rejected', `The network refused this transaction: ${detail}`, 'signed_transaction');
@@ -97,16 +106,49 @@ export class WalletRelay {
     }
   }
 
-  /** Where a relayed transaction stands on the chain (a receipt poll); unreachable nodes answer pending. */
+  /** Where a relayed transaction stands on the chain (a receipt poll), with its confirmations; unreachable nodes answer pending. */
   async outcome(network: NetworkId, hash: string): Promise<ChainOutcome> {
     if (family(network) === 'solana') return this.solanaOutcome(hash);
     if (family(network) !== 'evm' || this.evmUrl(network) === null) return { status: 'pending' };
+    const client = this.client(network);
     try {
-      const receipt = await this.client(network).getTransactionReceipt({ hash: hash as Hex });
-      if (receipt.status === 'success') return { status: 'confirmed', block: Number(receipt.blockNumber), feeUnits: (receipt.gasUsed * receipt.effectiveGasPrice).toString() };
-      return { status: 'failed', reason: 'The transaction was mined but reverted.' };
+      const receipt = await client.getTransactionReceipt({ hash: hash as Hex });
+      const confirmations = await this.evmConfirmations(client, receipt);
+      if (receipt.status === 'success') return { status: 'confirmed', block: Number(receipt.blockNumber), feeUnits: (receipt.gasUsed * receipt.effectiveGasPrice).toString(), confirmations };
+      return { status: 'failed', reason: 'The transaction was mined but reverted.', confirmations };
     } catch {
       return { status: 'pending' };
+    }
+  }
+
+  /**
+   * A receipt's confirmations as the EVM watcher counts them: head − its block's height + 1, the
+   * head read after the receipt; 0 when the chain's block at that height is no longer the
+   * receipt's (a reorganisation between the reads: the next round reads again) or cannot be read.
+   */
+  private async evmConfirmations(client: ReturnType<WalletRelay['client']>, receipt: { blockNumber: bigint; blockHash: Hex }): Promise<number> {
+    try {
+      const head = await client.getBlockNumber({ cacheTime: 0 });
+      const block = await client.getBlock({ blockNumber: receipt.blockNumber });
+      if (block.hash !== receipt.blockHash) return 0;
+      return Math.max(0, Number(head - receipt.blockNumber) + 1);
+    } catch {
+      return 0;
+    }
+  }
+
+  /**
+   * A Solana transaction's confirmations as the Solana watcher counts them (decision 0022): the
+   * node's slot at `confirmed` commitment − the transaction's slot + 1, skipped slots counted; 0
+   * when the node does not answer.
+   */
+  private async solanaConfirmations(slot: number | undefined): Promise<number> {
+    if (typeof slot !== 'number') return 0;
+    try {
+      const answer = await this.solanaCall<number>('getSlot', [{ commitment: 'confirmed' }]);
+      return !answer.error && typeof answer.result === 'number' ? Math.max(0, answer.result - slot + 1) : 0;
+    } catch {
+      return 0;
     }
   }
 
@@ -136,13 +178,14 @@ export class WalletRelay {
   /**
    * A Solana send by its signature: `getTransaction` at confirmed commitment — none yet is pending,
    * an error in its meta is failed (the fee was still charged), else confirmed with the fee in
-   * lamports and its slot.
+   * lamports and its slot; both with the slots counted on top of it.
    */
   private async solanaOutcome(signature: string): Promise<ChainOutcome> {
     const found = await this.solanaTransaction(signature);
     if (found === null) return { status: 'pending' };
-    if (found.meta.err !== null && found.meta.err !== undefined) return { status: 'failed', reason: `The transaction failed on the network: ${JSON.stringify(found.meta.err)}.` };
-    return { status: 'confirmed', block: typeof found.slot === 'number' ? found.slot : null, feeUnits: typeof found.meta.fee === 'number' ? String(found.meta.fee) : null };
+    const confirmations = await this.solanaConfirmations(found.slot);
+    if (found.meta.err !== null && found.meta.err !== undefined) return { status: 'failed', reason: `The transaction failed on the network: ${JSON.stringify(found.meta.err)}.`, confirmations };
+    return { status: 'confirmed', block: typeof found.slot === 'number' ? found.slot : null, feeUnits: typeof found.meta.fee === 'number' ? String(found.meta.fee) : null, confirmations };
   }
 
   /**
@@ -181,7 +224,8 @@ export class WalletRelay {
     } catch {
       return { status: 'pending' };
     }
-    if (receipt.status !== 'success') return { status: 'failed', reason: 'The transaction was mined but reverted.' };
+    const confirmations = await this.evmConfirmations(client, receipt);
+    if (receipt.status !== 'success') return { status: 'failed', reason: 'The transaction was mined but reverted.', confirmations };
     const same = (a: string | null | undefined, b: string) => !!a && this.registry.sameAddress(network, a, b);
     if (!expected.from.some((a) => same(tx.from, a))) return { status: 'failed', reason: 'The transaction was not sent from one of this wallet’s addresses.' };
     const on = this.registry.assetOn(expected.asset, network);
@@ -203,14 +247,15 @@ export class WalletRelay {
     }
     if (!same(recipient, expected.to)) return { status: 'failed', reason: 'The transaction pays another address than to_address.' };
     if (amount !== expected.units) return { status: 'failed', reason: 'The transaction pays another amount than the record.' };
-    return { status: 'confirmed', block: Number(receipt.blockNumber), feeUnits: null };
+    return { status: 'confirmed', block: Number(receipt.blockNumber), feeUnits: null, confirmations };
   }
 
   /** matchExternal on Solana: one transfer of the transaction must be from the wallet, of the asset, to `to`, of exactly `units`. */
   private async matchSolanaExternal(signature: string, expected: { asset: AssetCode; units: bigint; to: string; from: readonly string[] }): Promise<ChainOutcome> {
     const found = await this.solanaTransaction(signature);
     if (found === null) return { status: 'pending' };
-    if (found.meta.err !== null && found.meta.err !== undefined) return { status: 'failed', reason: 'The transaction failed on the network.' };
+    const confirmations = await this.solanaConfirmations(found.slot);
+    if (found.meta.err !== null && found.meta.err !== undefined) return { status: 'failed', reason: 'The transaction failed on the network.', confirmations };
     const transfers = new SolanaTransfers(await loadSolanaWeb3(), { registry: this.registry });
     const decoded = transfers.decodeRpc(found);
     const candidates = decoded === null ? [] : transfers.candidates(decoded);
@@ -221,7 +266,7 @@ export class WalletRelay {
     const toRecipient = ofAsset.filter((c) => c.to === expected.to);
     if (toRecipient.length === 0) return { status: 'failed', reason: 'The transaction pays another address than to_address.' };
     if (!toRecipient.some((c) => c.amount === expected.units)) return { status: 'failed', reason: 'The transaction pays another amount than the record.' };
-    return { status: 'confirmed', block: typeof found.slot === 'number' ? found.slot : null, feeUnits: null };
+    return { status: 'confirmed', block: typeof found.slot === 'number' ? found.slot : null, feeUnits: null, confirmations };
   }
 
   /**

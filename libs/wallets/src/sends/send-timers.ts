@@ -11,6 +11,7 @@ import { WALLET_CHANGE_TIMER, WalletChanges } from '../changes/wallet-changes';
 import { WalletRelay } from './relay';
 import { WalletSends } from './wallet-sends';
 import { WalletTransactionsReadModel } from './wallet-transactions.read-model';
+import { isFinal } from './wallet-transaction.decider';
 
 /** The durable timer that settles a simulated business's send (decision 0040). */
 export const WALLET_SEND_TIMER = 'wallet_transaction.simulated_settle';
@@ -56,8 +57,10 @@ export class WalletSendTimers {
  * the apply timers of pending wallet deletions, decision 0041), and
  * a poll of the live sends still pending — each one's receipt from its network's node (decision
  * 0040: a receipt poll rather than the watchers, which follow only the wallet's receiving
- * addresses) → confirmed, or failed when it reverted; an external record is matched against the
- * chain (sender, recipient, asset, amount) and fails on a mismatch.
+ * addresses) → confirmed, or failed when it reverted, once its block is final (the confirmations
+ * incoming transfers need; until then, and when a reorganisation removes it, it stays pending);
+ * an external record is matched against the chain (sender, recipient, asset, amount) and fails on
+ * a mismatch.
  */
 @Injectable()
 export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -170,15 +173,18 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
         }
         continue;
       }
+      // mined in a block not final yet: read again next round (the decider holds the same rule; skipping here spares the
+      // stream read and the rate look-up). A reorganisation that removes it meanwhile finds no receipt: still pending.
+      if (outcome.confirmations !== undefined && !isFinal(tx.network, outcome.confirmations)) continue;
       if (outcome.status === 'confirmed') {
         // USD at the rate of the confirmation: an external record's amount, a signed send's fee as the chain charged it
         // (no rate, or a fee coin without a price: POL → null, and the projection keeps what the send recorded)
         const feeAsset = this.sends.registry.network(tx.network).nativeCurrency.asset;
         const valueUsd = tx.origin === 'external' ? await this.sends.rates.valueUsd(false, tx.asset, BigInt(tx.units)) : null;
         const networkFeeUsd = tx.origin === 'signed' && outcome.feeUnits !== null && feeAsset !== null ? await this.sends.rates.valueUsd(false, feeAsset, BigInt(outcome.feeUnits)) : null;
-        await this.sends.decide(tx.walletId, { type: 'ConfirmWalletTransaction', walletTransactionId: tx.id, feeUnits: outcome.feeUnits, block: outcome.block, valueUsd, networkFeeUsd }, meta);
+        await this.sends.decide(tx.walletId, { type: 'ConfirmWalletTransaction', walletTransactionId: tx.id, feeUnits: outcome.feeUnits, block: outcome.block, valueUsd, networkFeeUsd, confirmations: outcome.confirmations }, meta);
       }
-      else await this.sends.decide(tx.walletId, { type: 'FailWalletTransaction', walletTransactionId: tx.id, reason: outcome.reason }, meta);
+      else await this.sends.decide(tx.walletId, { type: 'FailWalletTransaction', walletTransactionId: tx.id, reason: outcome.reason, ...(outcome.confirmations !== undefined ? { confirmations: outcome.confirmations } : {}) }, meta);
     }
   }
 }

@@ -1,5 +1,5 @@
 import { Decider, DomainRefusal, decideBy } from '@lib/domain';
-import type { AssetCode, NetworkId } from '@lib/chains';
+import { AssetCode, NetworkId, confirmationsRequired } from '@lib/chains';
 import { WalletTransactionEvent, WalletTransactionRecordedData, asWalletTransactionEvent } from './events';
 
 /**
@@ -9,7 +9,10 @@ import { WalletTransactionEvent, WalletTransactionRecordedData, asWalletTransact
  * when the node refuses it or cannot be reached, so nothing is recorded as sent. Pending and
  * confirmed sends keep their hold, failed ones give it back. The funds a command is given (what
  * the address received, as the service tracks it) are never exceeded: concurrent sends conflict
- * on this stream and are decided again.
+ * on this stream and are decided again. A live send's chain verdict (confirmed, or failed because
+ * it reverted) is taken only once its block is final — the confirmations incoming transfers need
+ * on its network (isFinal; decision 0040, addendum of 2026-11-28): until then it stays pending
+ * with its hold, so a reorganisation before that leaves nothing to undo.
  */
 
 export type WalletTransactionStatus = 'reserved' | 'released' | 'pending' | 'confirmed' | 'failed';
@@ -72,15 +75,38 @@ export interface ConfirmWalletTransaction {
   block?: number | null;
   networkFeeUsd?: number | null;
   valueUsd?: number | null;
+  /**
+   * Blocks (slots on Solana) from the transaction's block to the head, its own included, as the
+   * chain was read. A live send confirms only when they make it final (isFinal); a simulated
+   * business's send (its timer: no chain) confirms without.
+   */
+  confirmations?: number | null;
 }
 
 export interface FailWalletTransaction {
   type: 'FailWalletTransaction';
   walletTransactionId: string;
   reason: string;
+  /**
+   * A verdict read from a mined block (it reverted): its confirmations, and on a live business the
+   * failure is taken only once they make it final, as a confirmation is. Absent for a failure no
+   * block decides: a dropped send whose nonce another transaction used, an external record whose
+   * transaction is not the one recorded (its content is fixed by its hash), a simulated timer.
+   */
+  confirmations?: number;
 }
 
 export type WalletSendCommand = ReserveWalletSend | RecordWalletTransaction | ReleaseWalletSend | ConfirmWalletTransaction | FailWalletTransaction;
+
+/**
+ * Is a transaction `confirmations` deep final on `network`: as deep as the confirmations the
+ * service requires of incoming transfers there (the registry's, which the chain watchers and
+ * checkouts use: 4 on Ethereum, 32 slots on Solana)? A verdict read from a shallower block can
+ * still be undone by a reorganisation.
+ */
+export function isFinal(network: NetworkId, confirmations: number | null | undefined): boolean {
+  return confirmations != null && confirmations >= confirmationsRequired(network);
+}
 
 const HOLDS: readonly WalletTransactionStatus[] = ['reserved', 'pending', 'confirmed'];
 
@@ -174,7 +200,10 @@ export const walletSendsDecider: Decider<WalletSendCommand, WalletTransactionEve
           return s.transactions.get(c.walletTransactionId)?.status === 'reserved' ? [{ type: 'WalletSendReleased', data: { wallet_transaction_id: c.walletTransactionId, reason: c.reason } }] : [];
         },
         ConfirmWalletTransaction(c, s) {
-          if (settle(s, c.walletTransactionId).status !== 'pending') return [];
+          const tx = settle(s, c.walletTransactionId);
+          if (tx.status !== 'pending') return [];
+          // a live send's block not final yet: it stays pending (with its hold), read again later
+          if (tx.data.mode === 'live' && !isFinal(tx.data.network, c.confirmations)) return [];
           return [
             {
               type: 'WalletTransactionConfirmed',
@@ -189,7 +218,10 @@ export const walletSendsDecider: Decider<WalletSendCommand, WalletTransactionEve
           ];
         },
         FailWalletTransaction(c, s) {
-          if (settle(s, c.walletTransactionId).status !== 'pending') return [];
+          const tx = settle(s, c.walletTransactionId);
+          if (tx.status !== 'pending') return [];
+          // reverted in a block not final yet: a reorganisation may still mine it elsewhere, so its hold stays
+          if (tx.data.mode === 'live' && c.confirmations !== undefined && !isFinal(tx.data.network, c.confirmations)) return [];
           return [{ type: 'WalletTransactionFailed', data: { wallet_transaction_id: c.walletTransactionId, reason: c.reason } }];
         },
       },
