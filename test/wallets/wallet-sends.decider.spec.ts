@@ -1,5 +1,5 @@
 import { DomainRefusal } from '@lib/domain';
-import { SenderFunds, WalletSendCommand, WalletTransactionConfirmedData, WalletTransactionEvent, WalletTransactionRecordedData, walletSendsDecider } from '@lib/wallets';
+import { SenderFunds, WalletSendCommand, WalletTransactionConfirmedData, WalletTransactionEvent, WalletTransactionRecordedData, fundingTransaction, walletSendsDecider } from '@lib/wallets';
 import { thrownBy } from '../support/thrown';
 
 /** given(events).when(command).then(events | refusal code and field), on the wallet sends decider (decision 0040). */
@@ -108,6 +108,69 @@ describe('wallet sends decider (one stream per wallet)', () => {
     // the sender keeps what its first funding left: 3000 - 1000 = 2000 wei for the next fee
     given(funded).when(reserve(send('wtx_02', { max_fee_units: '2001' }), noGas)).refused('insufficient_fee_funds', 'signed_transaction');
     given(funded).when(reserve(send('wtx_02', { max_fee_units: '2000' }), noGas)).then([{ type: 'WalletSendReserved', data: send('wtx_02', { max_fee_units: '2000' }) }]);
+  });
+
+  describe('a funding transaction is a wallet transaction of its own (addendum 2026-11-28)', () => {
+    const FUNDER = '0xAbC0000000000000000000000000000000000003';
+    const funding = { from: FUNDER, tx_hash: `0x${'f'.repeat(64)}`, units: '3000', max_fee_units: '500', raw: '0x02' };
+    // the sender holds no ETH; the funder 4000 wei
+    const noGas: SenderFunds = { asset: 25_000_000n, feeCoin: 0n, feeAsset: 'ETH', funderCoin: 4_000n };
+    /** The funding of send `sendId` as its own record `id`. */
+    const own = (sendId: string, id = 'wtx_f1') => fundingTransaction(send(sendId, { funding }), id, 'ETH', { value_usd: 900, network_fee_usd: 0 });
+    /** The send as held: naming its funding's record. */
+    const naming = (sendId: string, id = 'wtx_f1', fields: Partial<WalletTransactionRecordedData> = {}) => send(sendId, { ...fields, funding: { ...funding, wallet_transaction_id: id } });
+    const fundedReserve = (sendId: string, f: SenderFunds = noGas, id = 'wtx_f1'): WalletSendCommand => ({ type: 'ReserveWalletSend', data: send(sendId, { funding }), funds: f, fundingRecord: own(sendId, id) });
+    /** The send refused after its funding was relayed: the send released, the funding recorded (pending). */
+    const refused: WalletTransactionEvent[] = [
+      { type: 'WalletSendReserved', data: own('wtx_01') },
+      { type: 'WalletSendReserved', data: naming('wtx_01') },
+      { type: 'WalletTransactionRecorded', data: own('wtx_01') },
+      { type: 'WalletSendReleased', data: { wallet_transaction_id: 'wtx_01', reason: 'transaction_rejected' } },
+    ];
+
+    it('is the network coin from the funder to the sender, held with its send (live) or recorded with it (simulated); the send names it', () => {
+      expect(own('wtx_01')).toEqual({ ...send('wtx_f1', { asset: 'ETH', units: '3000', from_address: FUNDER, to_address: FROM, tx_hash: funding.tx_hash, max_fee_units: '500', raw: '0x02' }), funding_of: 'wtx_01', value_usd: 900, network_fee_usd: 0 });
+      given([]).when(fundedReserve('wtx_01')).then([
+        { type: 'WalletSendReserved', data: own('wtx_01') },
+        { type: 'WalletSendReserved', data: naming('wtx_01') },
+      ]);
+      given([]).when({ type: 'RecordWalletTransaction', data: send('wtx_01', { funding }), funds: noGas, fundingRecord: own('wtx_01') }).then([
+        { type: 'WalletTransactionRecorded', data: own('wtx_01') },
+        { type: 'WalletTransactionRecorded', data: naming('wtx_01') },
+      ]);
+      // the funder is checked as before
+      given([]).when(fundedReserve('wtx_01', { ...noGas, funderCoin: 3_499n })).refused('insufficient_fee_funds', 'funding_transaction');
+    });
+
+    it('stays on the books when its send is released: the funder’s coin held (value and greatest fee), the sender credited — until it fails', () => {
+      // the funder: 4000 - 3500 = 500 left; another funding of 400 + 200 passes it
+      const other = { ...funding, tx_hash: `0x${'e'.repeat(64)}`, units: '400', max_fee_units: '200' };
+      given(refused)
+        .when({ type: 'ReserveWalletSend', data: send('wtx_02', { funding: other }), funds: noGas, fundingRecord: fundingTransaction(send('wtx_02', { funding: other }), 'wtx_f2', 'ETH', { value_usd: null, network_fee_usd: null }) })
+        .refused('insufficient_fee_funds', 'funding_transaction');
+      // the sender: the pending funding's 3000 wei pay a fee of 3000, not one more
+      given(refused).when(reserve(send('wtx_02', { max_fee_units: '3001' }), noGas)).refused('insufficient_fee_funds', 'signed_transaction');
+      given(refused).when(reserve(send('wtx_02', { max_fee_units: '3000' }), noGas)).then([{ type: 'WalletSendReserved', data: send('wtx_02', { max_fee_units: '3000' }) }]);
+      // confirmed: still held and credited
+      const confirmed: WalletTransactionEvent[] = [...refused, { type: 'WalletTransactionConfirmed', data: { wallet_transaction_id: 'wtx_f1', fee_units: '420', block: 9 } }];
+      given(confirmed).when(reserve(send('wtx_02', { max_fee_units: '3001' }), noGas)).refused('insufficient_fee_funds', 'signed_transaction');
+      // failed (it never landed): the funder's hold given back, the sender's credit gone
+      const failed: WalletTransactionEvent[] = [...refused, { type: 'WalletTransactionFailed', data: { wallet_transaction_id: 'wtx_f1', reason: 'dropped' } }];
+      given(failed).when(reserve(send('wtx_02', { max_fee_units: '1' }), noGas)).refused('insufficient_fee_funds', 'signed_transaction');
+      // the same funding again leans on its failed record: it brings nothing
+      given(failed).when(fundedReserve('wtx_02', { ...noGas, funderCoin: 3_500n }, 'wtx_f2')).refused('insufficient_fee_funds', 'signed_transaction');
+    });
+
+    it('a send again with the same funding leans on its record: neither held nor credited twice, not recorded again', () => {
+      // the funder's coin is held by the record already: a funder holding nothing more is not refused
+      given(refused).when(fundedReserve('wtx_02', { ...noGas, funderCoin: 0n }, 'wtx_f2')).then([{ type: 'WalletSendReserved', data: naming('wtx_02', 'wtx_f1') }]);
+      // the sender is credited once: 3000 wei for this send's fee and any other
+      const leaning: WalletTransactionEvent[] = [...refused, { type: 'WalletSendReserved', data: naming('wtx_02', 'wtx_f1', { max_fee_units: '2000' }) }];
+      given(leaning).when(reserve(send('wtx_03', { max_fee_units: '1001' }), noGas)).refused('insufficient_fee_funds', 'signed_transaction');
+      given(leaning).when(reserve(send('wtx_03', { max_fee_units: '1000' }), noGas)).then([{ type: 'WalletSendReserved', data: send('wtx_03', { max_fee_units: '1000' }) }]);
+      // its hash held by a transaction that is not this funding: 409 duplicate_transaction on funding_transaction
+      given([{ type: 'WalletTransactionRecorded', data: send('wtx_09', { asset: 'ETH', tx_hash: funding.tx_hash }) }]).when(fundedReserve('wtx_01')).refused('duplicate_transaction', 'funding_transaction');
+    });
   });
 
   describe('a fee coin the service does not track (POL on Polygon): the token against its holdings, no fee-coin rule', () => {

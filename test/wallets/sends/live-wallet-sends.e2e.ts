@@ -5,7 +5,7 @@ import { encodeFunctionData, erc20Abi, keccak256, parseSignature } from 'viem';
 import { generateMnemonic, english } from 'viem/accounts';
 import { TRANSFER_WITH_AUTHORIZATION_ABI, TRANSFER_WITH_AUTHORIZATION_TYPES, defaultRegistry } from '@lib/chains';
 import { newId } from '@lib/http';
-import { WalletSends, WalletSendsWorker } from '@lib/wallets';
+import { WalletSendOptionsModule, WalletSends, WalletSendsWorker, fundingTransaction } from '@lib/wallets';
 import { ANVIL_MNEMONIC, AnvilNode, Hex, startAnvil } from '../../support/anvil';
 import { TestUsdc, deployTestUsdc } from '../../support/test-usdc';
 import { eventually } from '../../support/eventually';
@@ -40,6 +40,8 @@ describe('wallet sends of a live business relayed through anvil', () => {
   let usdc: TestUsdc;
   let nonce = 0;
   const CUSTOMER = 1;
+  /** How long a send refused after its funding waits for the funding's receipt (30 s in production): past a few one-second blocks. */
+  const FUNDING_WAIT_MS = 4_000;
 
   beforeAll(async () => {
     ethereum = await startAnvil({ chainId: 1 });
@@ -53,7 +55,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
       EVM_TOKENS_ETHEREUM: `USDC=${usdc.address}`,
       CHAIN_POLL_MS: '100',
       QUOTE_TTL_SECONDS: '60',
-    });
+    }, undefined, [WalletSendOptionsModule.using({ fundingWaitMs: FUNDING_WAIT_MS })]);
     const browser = new Browser(app.api);
     ({ businessId } = await signUp(app, browser, undefined, 'Live Coffee', false));
     expect((await browser.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200); // POST /wallet: where payments go (§5.6)
@@ -91,6 +93,16 @@ describe('wallet sends of a live business relayed through anvil', () => {
     if (missing > 0) await ethereum.mine(missing);
     return receipt;
   };
+  type Listed = { id: string; status: string; tx_hash: string; from_address: string | null };
+  /** The wallet transactions with this hash, once the list shows them in `status`. */
+  const booked = (hash: string, status: string) =>
+    eventually(
+      () => shop.get('/wallet/transactions?limit=100').then((r) => (r.body.data as Listed[]).filter((t) => t.tx_hash === hash)),
+      (found) => found.length > 0 && found.every((t) => t.status === status),
+      { what: `${hash} listed ${status}` },
+    );
+  /** What the ETH address may still spend of its coin (the send context's `available.fee_coin`). */
+  const funderAvailable = () => shop.get(`/wallet/send-context?network=ethereum&asset=ETH&from=${signer.address}`).then((r) => eth(r.body.data.available.fee_coin as string));
 
   /** A USDC checkout of 30 USD paid by the customer with a real token transfer: a second address of the wallet, holding USDC and no ETH. */
   async function usdcAddress(): Promise<ReturnType<typeof signerOf>> {
@@ -193,6 +205,102 @@ describe('wallet sends of a live business relayed through anvil', () => {
     // the holder paid its gas with the funded ETH
     expect(await balance(holder.address)).toBeLessThan(eth('0.001'));
     expect(await balance(holder.address)).toBeGreaterThan(0n);
+    // the funding transaction is a wallet transaction of its own, confirmed from its receipt
+    expect(await booked(keccak256(funding).toLowerCase(), 'confirmed')).toEqual([
+      expect.objectContaining({ origin: 'signed', direction: 'out', asset: 'ETH', amount: '0.001', from_address: signer.address, to_address: holder.address }),
+    ]);
+  });
+
+  it('a funding transaction still unmined when its send is finally refused stays on the books: 409 with nothing of the send recorded, the funding a pending wallet transaction (its coin and fee held) that confirms once mined; the same request again leans on it and lands', async () => {
+    const holder = await usdcAddress();
+    const before = await usdcBalance(RECIPIENT);
+    const funderBefore = await funderAvailable();
+    const transfer = await usdcCall(holder, encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [RECIPIENT, 5_000_000n] }), { nonce: 0 });
+    const funding = await ethTransfer(signer, { to: holder.address, value: eth('0.001'), nonce: nonce++ });
+    const fundingHash = keccak256(funding).toLowerCase();
+    const body = { asset: 'USDC', network: 'ethereum', amount: '5', to_address: RECIPIENT, signed_transaction: transfer, funding_transaction: funding };
+    const held = eth('0.001') + 21_000n * 2_000_000_000n; // what the funding sends and its greatest fee
+    // no blocks: the funding waits in the pool past the send's wait for it, and the node refuses the send (its sender holds no gas)
+    await ethereum.rpc('evm_setAutomine', [false]);
+    let fundingId: string;
+    try {
+      const refused = await send(shop, body);
+      expect([refused.status, refused.body.error?.code]).toEqual([409, 'transaction_rejected']);
+      // nothing of the send is recorded
+      const listed = (await shop.get('/wallet/transactions?limit=100')).body.data as Listed[];
+      expect(listed.filter((t) => t.from_address === holder.address)).toEqual([]);
+      // the funding is, pending: its amount and its fee (21 000 gas × 2 gwei) at 3000.00 USD
+      const [pending] = await booked(fundingHash, 'pending');
+      expect(pending).toMatchObject({ origin: 'signed', direction: 'out', asset: 'ETH', network: 'ethereum', amount: '0.001', from_address: signer.address, to_address: holder.address, value_usd: 300, network_fee_usd: 13 });
+      fundingId = pending!.id;
+      // the refusal names it
+      expect(refused.body.error.message).toContain(fundingId);
+      // the funder's coin is held for it
+      expect(funderBefore - (await funderAvailable())).toBe(held);
+      await ethereum.rpc('evm_mine', []);
+    } finally {
+      await ethereum.rpc('evm_setAutomine', [true]);
+    }
+    // mined after the wait (and buried as deep as a send must be to be final): confirmed by the receipt poll, the fee the chain charged
+    await final(fundingHash as Hex);
+    const confirmed = await settled(fundingId);
+    expect(confirmed.status).toBe('confirmed');
+    expect((await ethereum.receipt(fundingHash as Hex)).status).toBe('success');
+    expect(await balance(holder.address)).toBe(eth('0.001'));
+    expect(funderBefore - (await funderAvailable())).toBe(held);
+    // sent again, the same request leans on the funding's record: not relayed again (mined, the node would refuse it), not held twice
+    const again = await send(shop, body);
+    expect([again.status, again.body.error?.message]).toEqual([201, undefined]);
+    await final(again.body.data.tx_hash);
+    expect((await settled(again.body.data.id)).status).toBe('confirmed');
+    expect((await usdcBalance(RECIPIENT)) - before).toBe(5_000_000n);
+    expect(await booked(fundingHash, 'confirmed')).toHaveLength(1);
+    expect(funderBefore - (await funderAvailable())).toBe(held);
+  });
+
+  it('a funding transaction the dashboard broadcast itself first (mined: the node refuses it again) counts as relayed: on the books, and the send lands', async () => {
+    const holder = await usdcAddress();
+    const funding = await ethTransfer(signer, { to: holder.address, value: eth('0.001'), nonce: nonce++ });
+    await ethereum.receipt(await ethereum.sendRaw(funding));
+    const transfer = await usdcCall(holder, encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [RECIPIENT, 1_000_000n] }), { nonce: 0 });
+    const created = await send(shop, { asset: 'USDC', network: 'ethereum', amount: '1', to_address: RECIPIENT, signed_transaction: transfer, funding_transaction: funding });
+    expect([created.status, created.body.error?.message]).toEqual([201, undefined]);
+    await final(created.body.data.tx_hash); // the funding's block is below the send's: final with it
+    expect((await settled(created.body.data.id)).status).toBe('confirmed');
+    expect(await booked(keccak256(funding).toLowerCase(), 'confirmed')).toEqual([expect.objectContaining({ asset: 'ETH', amount: '0.001', from_address: signer.address, to_address: holder.address })]);
+  });
+
+  it('a funding transaction only held by another request (its send released, the funding not yet known relayed) is relayed by the next request leaning on it: recorded once, and the send lands', async () => {
+    const sends = app.api.app.get(WalletSends);
+    const holder = await usdcAddress();
+    const funding = await ethTransfer(signer, { to: holder.address, value: eth('0.001'), nonce: nonce++ });
+    const transfer = await usdcCall(holder, encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [RECIPIENT, 2_000_000n] }), { nonce: 0 });
+    // what the other request wrote before it relayed anything: its send and the funding held, then its send released
+    const other = {
+      wallet_transaction_id: newId('wtx'),
+      wallet_id: walletId,
+      business_id: businessId,
+      mode: 'live' as const,
+      kind: 'signed' as const,
+      asset: 'USDC' as const,
+      network: 'ethereum' as const,
+      units: '2000000',
+      from_address: holder.address,
+      to_address: RECIPIENT,
+      tx_hash: keccak256(transfer).toLowerCase(),
+      speed: 'standard' as const,
+      note: null,
+      max_fee_units: (150_000n * 2_000_000_000n).toString(),
+      raw: transfer,
+      funding: { from: signer.address, tx_hash: keccak256(funding).toLowerCase(), units: eth('0.001').toString(), max_fee_units: (21_000n * 2_000_000_000n).toString(), raw: funding },
+    };
+    await sends.decide(walletId, { type: 'ReserveWalletSend', data: other, funds: null, fundingRecord: fundingTransaction(other, newId('wtx'), 'ETH', { value_usd: null, network_fee_usd: null }) }, {});
+    await sends.decide(walletId, { type: 'ReleaseWalletSend', walletTransactionId: other.wallet_transaction_id, reason: 'transaction_rejected' }, {});
+    const created = await send(shop, { asset: 'USDC', network: 'ethereum', amount: '2', to_address: RECIPIENT, signed_transaction: transfer, funding_transaction: funding });
+    expect([created.status, created.body.error?.message]).toEqual([201, undefined]);
+    await final(created.body.data.tx_hash); // the funding's block is below the send's: final with it
+    expect((await settled(created.body.data.id)).status).toBe('confirmed');
+    expect(await booked(keccak256(funding).toLowerCase(), 'confirmed')).toEqual([expect.objectContaining({ asset: 'ETH', amount: '0.001', from_address: signer.address, to_address: holder.address })]);
   });
 
   it('EIP-3009: a USDC send from an address with no gas as a transferWithAuthorization it signed, submitted and paid by the ETH address; a tampered authorization is 400; a gas limit the node refuses is 409 transaction_rejected with nothing recorded', async () => {

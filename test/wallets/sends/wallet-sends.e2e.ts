@@ -237,6 +237,46 @@ describe('wallet sends of a simulated business over HTTP (sessions)', () => {
     expect(list.reduce((total, t) => total + parseUnits(t.amount, 6), 0n)).toBe(received);
   });
 
+  it('a funding transaction is a wallet transaction of its own: recorded with its send (the funder’s coin held, its nonce counted), confirmed on the same timer', async () => {
+    // a business of its own, so the ETH address's sends above stay as they are
+    const browser = new Browser(app.api);
+    const { businessId: fundingBusiness } = await signUp(app, browser);
+    const fundingShop = browser.forBusiness(fundingBusiness);
+    const phrase = await walletPhrase(app.api, (await fundingShop.get('/wallet')).body.data.id);
+    const coin = await fundedAddress(fundingShop);
+    const tokens = await fundedAddress(fundingShop, 'USDC', 'ethereum');
+    const funder = signerOf(phrase, coin.address);
+    const holder = signerOf(phrase, tokens.address);
+    const transfer = await holder.signTransaction({
+      type: 'eip1559',
+      chainId: 1,
+      to: defaultRegistry.assetOn('USDC', 'ethereum').contract as Hex,
+      value: 0n,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [RECIPIENT, 10_000_000n] }),
+      nonce: 0,
+      gas: 65_000n,
+      maxFeePerGas: 2_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+    });
+    const funding = await ethTransfer(funder, { to: holder.address, value: eth('0.001'), nonce: 0 });
+    const created = await send(fundingShop, { asset: 'USDC', network: 'ethereum', amount: '10', to_address: RECIPIENT, signed_transaction: transfer, funding_transaction: funding });
+    expect([created.status, created.body.data?.from_address]).toEqual([201, holder.address]);
+    const fundingHash = keccak256(funding).toLowerCase();
+    const listed = (await fundingShop.get('/wallet/transactions?limit=100')).body.data as { id: string; tx_hash: string }[];
+    const booked = listed.filter((t) => t.tx_hash === fundingHash);
+    // its amount and its fee (21 000 gas × 2 gwei) at the fixed table's 3000.00 USD
+    expect(booked).toEqual([
+      expect.objectContaining({ status: 'pending', origin: 'signed', direction: 'out', asset: 'ETH', amount: '0.001', value_usd: 300, network_fee_usd: 13, from_address: funder.address, to_address: holder.address, note: null }),
+    ]);
+    // the funder's coin is held for it, and its nonce counted
+    const context = (await fundingShop.get(`/wallet/send-context?network=ethereum&asset=ETH&from=${coin.address}`)).body.data;
+    expect([context.nonce, eth(context.available.fee_coin)]).toEqual([1, eth(coin.amount) - eth('0.001') - 21_000n * 2_000_000_000n]);
+    expect((await fundingShop.post('/test_clock/advance', { seconds: 61 })).status).toBe(200);
+    for (const id of [created.body.data.id, booked[0]!.id]) {
+      await eventually(() => fundingShop.get(`/wallet/transactions/${id}`).then((r) => r.body.data), (t) => t.status === 'confirmed', { what: `${id} confirmed` });
+    }
+  });
+
   it('send context: the next nonce, fees per speed and the funds available of one of the wallet’s addresses; another address is 400 invalid_address; API keys 403', async () => {
     const context = await shop.get(`/wallet/send-context?network=ethereum&asset=ETH&from=${funded.address}`);
     expect(context.status).toBe(200);

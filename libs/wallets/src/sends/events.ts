@@ -38,6 +38,12 @@ export interface WalletTransactionRecordedData {
   fee_payer?: string | null;
   /** The gas-funding transaction relayed first (EVM), from another address of the wallet to the sender. Absent: none. */
   funding?: WalletSendFunding | null;
+  /**
+   * A funding transaction recorded as a wallet transaction of its own (decision 0040, addendum
+   * 2026-11-28 "a funding transaction on the books"): the id of the send whose
+   * `funding_transaction` brought it. Absent: an ordinary send.
+   */
+  funding_of?: string;
   /** USD cents of the amount at the rate of the send's time (the service's rates); absent or null when no rate was had. */
   value_usd?: number | null;
   /**
@@ -58,6 +64,13 @@ export interface WalletSendFunding {
   /** Its greatest fee, in the network coin's smallest units. */
   max_fee_units: string;
   raw: string;
+  /**
+   * The wallet transaction the funding is recorded as, of its own (held with the send, recorded once
+   * relayed, settled by its own receipt): then its record holds the funder's coin and credits the
+   * sender, not the send. Absent on events written before (decision 0040, addendum 2026-11-28): the
+   * send itself holds and credits it, as it did.
+   */
+  wallet_transaction_id?: string;
 }
 
 export interface WalletTransactionConfirmedData {

@@ -39,10 +39,10 @@ export class WalletSends {
     return foldWith(walletSendsDecider, await readStreamOrEmpty(this.store, WALLET_TX_STREAM.stream(walletId)));
   }
 
-  /** Decides on the wallet's sends stream; concurrent sends conflict there and are decided again (the CommandRunner waits for the read models). */
-  async decide(walletId: string, command: WalletSendCommand, meta: WriteMeta, occurredAt?: Date): Promise<void> {
+  /** Decides on the wallet's sends stream; concurrent sends conflict there and are decided again (the CommandRunner waits for the read models). The wallet's sends after the decision. */
+  async decide(walletId: string, command: WalletSendCommand, meta: WriteMeta, occurredAt?: Date): Promise<WalletSendsState> {
     const metadata = { ...metadataFor(meta), ...(occurredAt ? { occurredAt: occurredAt.toISOString() } : {}) };
-    await this.runner.run(walletSendsDecider, WALLET_TX_STREAM.stream(walletId), command, { context: undefined, metadata, maxAttempts: 50 });
+    return (await this.runner.run(walletSendsDecider, WALLET_TX_STREAM.stream(walletId), command, { context: undefined, metadata, maxAttempts: 50 })).state;
   }
 
   /** The wallet's addresses of a family that checkouts reserved (the `wallets` projection's address book). */

@@ -1,6 +1,6 @@
 import { Decider, DomainRefusal, decideBy } from '@lib/domain';
 import { AssetCode, NetworkId, confirmationsRequired } from '@lib/chains';
-import { WalletTransactionEvent, WalletTransactionRecordedData, asWalletTransactionEvent } from './events';
+import { WalletSendFunding, WalletTransactionEvent, WalletTransactionRecordedData, asWalletTransactionEvent } from './events';
 
 /**
  * The sends of one wallet (decision 0040), decided on its `wallet_tx-<wal_id>` stream. A hash is
@@ -52,6 +52,8 @@ export interface ReserveWalletSend {
   data: WalletTransactionRecordedData;
   /** Null: no balance rule (only for a hold already checked; an untracked fee coin is `feeAsset: null`, never null funds). */
   funds: SenderFunds | null;
+  /** `data.funding` as a wallet transaction of its own (`fundingTransaction`), held with the send: see `withFunding`. */
+  fundingRecord?: WalletTransactionRecordedData;
 }
 
 /** Record a send: a reserved one once relayed, or a new one (a simulated send, an external record) checked here. */
@@ -60,6 +62,8 @@ export interface RecordWalletTransaction {
   data: WalletTransactionRecordedData;
   /** Null: no balance rule (external records reserve and deduct nothing). */
   funds: SenderFunds | null;
+  /** A new send's funding transaction as a wallet transaction of its own, recorded with it (a simulated send): see `withFunding`. */
+  fundingRecord?: WalletTransactionRecordedData;
 }
 
 export interface ReleaseWalletSend {
@@ -115,7 +119,10 @@ const HOLDS: readonly WalletTransactionStatus[] = ['reserved', 'pending', 'confi
  * of the asset it sends, and `fee` units of the network coin — the greatest fees it pays (its own
  * sends', and those of EIP-3009 sends it submits for another address), the coin it sends itself,
  * and what its funding transactions give to other addresses, less what funding transactions gave
- * it (a negative `fee` is coin received that way).
+ * it (a negative `fee` is coin received that way). A funding transaction recorded as a wallet
+ * transaction of its own counts through that record (a send from the funder to this address,
+ * which the API never takes otherwise: `to_address` is never one of the wallet's); one written
+ * before that (no `wallet_transaction_id` on the send's `funding`) through its send, as it did.
  */
 export function committed(state: WalletSendsState, network: NetworkId, address: string, asset: AssetCode, feeAsset: AssetCode | null): { asset: bigint; fee: bigint } {
   const is = (a: string | null | undefined) => !!a && a.toLowerCase() === address.toLowerCase();
@@ -123,13 +130,20 @@ export function committed(state: WalletSendsState, network: NetworkId, address: 
   let fee = 0n;
   for (const { data, status } of state.transactions.values()) {
     if (!HOLDS.includes(status) || data.kind !== 'signed' || data.network !== network) continue;
+    // a funding transaction without a record of its own (events written before): held and credited through its send
+    const funding = data.funding && data.funding.wallet_transaction_id === undefined ? data.funding : null;
     if (is(data.from_address)) {
       if (data.asset === asset) assetUnits += BigInt(data.units);
       else if (feeAsset !== null && data.asset === feeAsset) fee += BigInt(data.units);
-      if (data.funding) fee -= BigInt(data.funding.units);
+      if (funding) fee -= BigInt(funding.units);
+    }
+    // what a send of the wallet brings to this address (a funding transaction of its own)
+    if (is(data.to_address)) {
+      if (data.asset === asset) assetUnits -= BigInt(data.units);
+      else if (feeAsset !== null && data.asset === feeAsset) fee -= BigInt(data.units);
     }
     if (is(data.fee_payer ?? data.from_address)) fee += BigInt(data.max_fee_units ?? '0');
-    if (data.funding && is(data.funding.from)) fee += BigInt(data.funding.units) + BigInt(data.funding.max_fee_units);
+    if (funding && is(funding.from)) fee += BigInt(funding.units) + BigInt(funding.max_fee_units);
   }
   return { asset: assetUnits, fee };
 }
@@ -142,8 +156,8 @@ function check(state: WalletSendsState, data: WalletTransactionRecordedData, fun
   const maxFee = BigInt(data.max_fee_units ?? '0');
   const sender = data.from_address;
   const payer = data.fee_payer ?? sender;
-  // the coin this send's own funding transaction brings to the sender
-  const credit = data.funding ? BigInt(data.funding.units) : 0n;
+  // the coin this send's own funding transaction brings to the sender (a funding the wallet recorded already: its record brings it, in `taken`)
+  const credit = BigInt(newFunding(state, data)?.units ?? '0');
   const taken = committed(state, data.network, sender, data.asset, funds.feeAsset);
   const short = (who: string, what: string) => `${who} does not hold ${what} beside its pending sends.`;
   const feeAsset = funds.feeAsset;
@@ -165,12 +179,70 @@ function check(state: WalletSendsState, data: WalletTransactionRecordedData, fun
 
 /** 409 insufficient_fee_funds on `funding_transaction` when the funder lacks the coin its funding transaction sends and its fee. */
 function checkFunding(state: WalletSendsState, data: WalletTransactionRecordedData, funds: SenderFunds, feeAsset: AssetCode, short: (who: string, what: string) => string): void {
-  if (!data.funding) return;
-  const funder = data.funding;
+  const funder = newFunding(state, data);
+  if (funder === null) return;
   const takenByFunder = committed(state, data.network, funder.from, data.asset, feeAsset).fee;
   if (takenByFunder + BigInt(funder.units) + BigInt(funder.max_fee_units) > (funds.funderCoin ?? 0n)) {
     throw new DomainRefusal('insufficient_fee_funds', short(funder.from, `the ${feeAsset} the funding transaction sends and its fee`), 'funding_transaction');
   }
+}
+
+/** The send's funding transaction when it is new here (its coin and fee checked on the funder, credited to the sender by this check); null without one, or when the wallet recorded it already: its record holds them. */
+function newFunding(state: WalletSendsState, data: WalletTransactionRecordedData): WalletSendFunding | null {
+  const funding = data.funding ?? null;
+  return funding !== null && (funding.wallet_transaction_id === undefined || !state.transactions.has(funding.wallet_transaction_id)) ? funding : null;
+}
+
+/**
+ * A send's funding transaction as a wallet transaction of its own (decision 0040, addendum
+ * 2026-11-28): `coin` (the network's) from the funder to the sender, its greatest fee held on the
+ * funder, its raw bytes kept (a retry relays them, the receipt poll reads them), settled by its own
+ * receipt like any send. `usd`: its amount and fee at the service's rates.
+ */
+export function fundingTransaction(send: WalletTransactionRecordedData, walletTransactionId: string, coin: AssetCode, usd: { value_usd: number | null; network_fee_usd: number | null }): WalletTransactionRecordedData {
+  const funding = send.funding;
+  if (!funding || send.from_address === null) throw new Error(`wallet transaction ${send.wallet_transaction_id}: no funding transaction`);
+  return {
+    wallet_transaction_id: walletTransactionId,
+    wallet_id: send.wallet_id,
+    business_id: send.business_id,
+    mode: send.mode,
+    kind: 'signed',
+    asset: coin,
+    network: send.network,
+    units: funding.units,
+    from_address: funding.from,
+    to_address: send.from_address,
+    tx_hash: funding.tx_hash,
+    speed: send.speed,
+    note: null,
+    max_fee_units: funding.max_fee_units,
+    raw: funding.raw,
+    funding_of: send.wallet_transaction_id,
+    value_usd: usd.value_usd,
+    network_fee_usd: usd.network_fee_usd,
+  };
+}
+
+/**
+ * A send whose funding transaction comes with a record of its own (`fundingRecord`): the send names
+ * the record (`funding.wallet_transaction_id`) and the record is taken with it — unless the wallet holds
+ * the funding's hash already (a retry after the funding was relayed and the send refused or
+ * unreachable; two sends leaning on one funding): then the send names that record and no other is
+ * taken (the funding is never held or credited twice). A hash held by anything but this funding is
+ * 409 duplicate_transaction on `funding_transaction`.
+ */
+function withFunding(state: WalletSendsState, data: WalletTransactionRecordedData, fundingRecord: WalletTransactionRecordedData | undefined): { send: WalletTransactionRecordedData; funding: WalletTransactionRecordedData | null } {
+  if (!data.funding || fundingRecord === undefined) return { send: data, funding: null };
+  if (fundingRecord.tx_hash !== data.funding.tx_hash || fundingRecord.funding_of !== data.wallet_transaction_id) throw new Error(`wallet transaction ${data.wallet_transaction_id}: a funding record of another transaction`);
+  const heldId = state.hashes.get(data.funding.tx_hash);
+  if (heldId === undefined) return { send: { ...data, funding: { ...data.funding, wallet_transaction_id: fundingRecord.wallet_transaction_id } }, funding: fundingRecord };
+  const held = state.transactions.get(heldId)!.data;
+  const same = (a: string | null, b: string | null) => a !== null && b !== null && a.toLowerCase() === b.toLowerCase();
+  if (held.funding_of === undefined || !same(held.from_address, data.funding.from) || !same(held.to_address, data.from_address)) {
+    throw new DomainRefusal('duplicate_transaction', 'This funding transaction is already recorded for this wallet as another transaction.', 'funding_transaction');
+  }
+  return { send: { ...data, funding: { ...data.funding, wallet_transaction_id: heldId } }, funding: null };
 }
 
 function settle(state: WalletSendsState, id: string): WalletTransactionRecord {
@@ -184,17 +256,19 @@ export const walletSendsDecider: Decider<WalletSendCommand, WalletTransactionEve
   decide: (command, state) =>
     decideBy<WalletSendCommand, WalletSendsState, void, WalletTransactionEvent>(
       {
-        ReserveWalletSend({ data, funds }, s) {
+        ReserveWalletSend({ data, funds, fundingRecord }, s) {
           if (s.transactions.has(data.wallet_transaction_id)) return [];
-          check(s, data, funds);
-          return [{ type: 'WalletSendReserved', data }];
+          const { send, funding } = withFunding(s, data, fundingRecord);
+          check(s, send, funds);
+          return [...(funding ? [{ type: 'WalletSendReserved' as const, data: funding }] : []), { type: 'WalletSendReserved', data: send }];
         },
-        RecordWalletTransaction({ data, funds }, s) {
+        RecordWalletTransaction({ data, funds, fundingRecord }, s) {
           const known = s.transactions.get(data.wallet_transaction_id);
           if (known?.status === 'reserved') return [{ type: 'WalletTransactionRecorded', data: known.data }];
           if (known !== undefined) return [];
-          check(s, data, funds);
-          return [{ type: 'WalletTransactionRecorded', data }];
+          const { send, funding } = withFunding(s, data, fundingRecord);
+          check(s, send, funds);
+          return [...(funding ? [{ type: 'WalletTransactionRecorded' as const, data: funding }] : []), { type: 'WalletTransactionRecorded', data: send }];
         },
         ReleaseWalletSend(c, s) {
           return s.transactions.get(c.walletTransactionId)?.status === 'reserved' ? [{ type: 'WalletSendReleased', data: { wallet_transaction_id: c.walletTransactionId, reason: c.reason } }] : [];

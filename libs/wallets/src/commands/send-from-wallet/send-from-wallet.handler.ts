@@ -1,3 +1,4 @@
+import { Inject, Optional } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { type Hex, isHex, keccak256, parseTransaction, recoverTransactionAddress } from 'viem';
 import { NetworkId, SignedSendRefused, USDC_EIP712_DOMAIN, family, isAssetCode, isNetworkId, verifySignedEvmSend, verifySignedSolanaSend } from '@lib/chains';
@@ -8,15 +9,15 @@ import { WalletAddresses } from '../../addresses';
 import { evmFeeUnits, solanaFeeUnits } from '../../sends/send-fees';
 import type { WalletSendFunding, WalletTransactionRecordedData, WalletSendSpeed } from '../../sends/events';
 import { WalletRelay } from '../../sends/relay';
+import { FUNDING_WAIT_MS, WALLET_SEND_OPTIONS, WalletSendOptions } from '../../sends/send-options';
 import { WalletSendTimers } from '../../sends/send-timers';
 import { WalletSends } from '../../sends/wallet-sends';
+import { WalletSendsState, fundingTransaction } from '../../sends/wallet-transaction.decider';
 import { WalletTransactionView, WalletTransactionsReadModel } from '../../sends/wallet-transactions.read-model';
 import { SendFromWalletCommand } from './send-from-wallet.command';
 
 /** Networks whose transactions the dashboard signs and the service checks (spec §4). */
 export const SIGNING_NETWORKS: readonly NetworkId[] = ['solana', 'polygon', 'ethereum'];
-/** How long a send refused right after its funding transaction waits for the funding to be mined before it is relayed again. */
-const FUNDING_WAIT_MS = 30_000;
 /** The greatest fee of a Solana transfer the service holds: 5000 lamports a signature, two signatures at most, plus a priority fee allowance. */
 const SOLANA_FEE_HOLD = 1_000_000n;
 
@@ -38,7 +39,9 @@ const invalid = (message: string, field: string) => new DomainRefusal('invalid_r
  * asset to the recipient from one of the wallet's addresses), its funds held, relayed (a live
  * business; the funding transaction first) and recorded by hash — a simulated business broadcasts
  * nothing and its send confirms on a timer. An external wallet: an unverified record of a hash,
- * which holds nothing and is matched against the chain (failed on a timer when simulated).
+ * which holds nothing and is matched against the chain (failed on a timer when simulated). A
+ * funding transaction is a wallet transaction of its own, held with the send and recorded once
+ * relayed, whatever becomes of the send (decision 0040, addendum 2026-11-28).
  */
 @CommandHandler(SendFromWalletCommand)
 export class SendFromWalletHandler implements ICommandHandler<SendFromWalletCommand, WalletTransactionView> {
@@ -48,6 +51,7 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
     private readonly relay: WalletRelay,
     private readonly read: WalletTransactionsReadModel,
     private readonly timers: WalletSendTimers,
+    @Optional() @Inject(WALLET_SEND_OPTIONS) private readonly options: WalletSendOptions = {},
   ) {}
 
   async execute({ business, input, meta }: SendFromWalletCommand): Promise<WalletTransactionView> {
@@ -106,9 +110,12 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
     });
     // USD cents of the amount and of the fee the transaction sets (the fee coin's price; none for POL), at the service's rates
     const feeAsset = registry.network(network).nativeCurrency.asset;
-    const [valueUsd, networkFeeUsd] = await Promise.all([
-      this.sends.rates.valueUsd(business.simulated, asset, units),
-      feeAsset === null ? Promise.resolve(null) : this.sends.rates.valueUsd(business.simulated, feeAsset, signed.fee),
+    const usdOf = (units: bigint | string, of: typeof feeAsset = feeAsset) => (of === null ? Promise.resolve(null) : this.sends.rates.valueUsd(business.simulated, of, BigInt(units)));
+    const [valueUsd, networkFeeUsd, fundingValueUsd, fundingFeeUsd] = await Promise.all([
+      usdOf(units, asset),
+      usdOf(signed.fee),
+      funding === null ? null : usdOf(funding.units),
+      funding === null ? null : usdOf(funding.max_fee_units),
     ]);
     const data: WalletTransactionRecordedData = {
       ...base,
@@ -122,23 +129,47 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
       value_usd: valueUsd,
       network_fee_usd: networkFeeUsd,
     };
+    // the funding transaction as a wallet transaction of its own: its coin and fee are on the books whatever becomes of the send
+    // (POL, which the service does not track, has no asset to record it in: its funding stays on the send alone)
+    const fundingRecord = funding === null || feeAsset === null ? undefined : fundingTransaction(data, newId('wtx'), feeAsset, { value_usd: fundingValueUsd, network_fee_usd: fundingFeeUsd });
     await this.refuseKnownHash(network, data.tx_hash);
+    if (funding !== null) await this.refuseForeignFunding(business.id, network, funding.tx_hash);
     // the fee coin is the fee payer's (an EIP-3009 submitter's); a funding transaction's funder is checked too, and its coin credited to the sender (the decider)
     const funds = await this.sends.funds(wallet.wallet_id, network, signed.from, asset, { feePayer: signed.feePayer, funder: funding?.from });
+    /** The funding's record the send names after `state` (a new one, or the one a retry leans on): whether it is the new one, and whether it is only held yet (not known relayed). */
+    const fundingOf = (state: WalletSendsState) => {
+      const id = state.transactions.get(data.wallet_transaction_id)?.data.funding?.wallet_transaction_id ?? null;
+      const record = id === null ? undefined : state.transactions.get(id);
+      return { id, record: record?.data, isNew: fundingRecord !== undefined && id === fundingRecord.wallet_transaction_id, held: record?.status === 'reserved' };
+    };
 
     if (business.simulated) {
-      // a simulated business broadcasts nothing: recorded, confirmed on its timer (§3)
-      await this.sends.decide(wallet.wallet_id, { type: 'RecordWalletTransaction', data, funds }, meta);
+      // a simulated business broadcasts nothing: recorded (with its funding transaction), confirmed on its timer (§3)
+      const recorded = fundingOf(await this.sends.decide(wallet.wallet_id, { type: 'RecordWalletTransaction', data, funds, fundingRecord }, meta));
+      if (recorded.isNew) await this.timers.recorded(fundingRecord!);
       await this.timers.recorded(data);
       return this.answer(business.id, data.wallet_transaction_id);
     }
-    await this.sends.decide(wallet.wallet_id, { type: 'ReserveWalletSend', data, funds }, meta);
+    const held = fundingOf(await this.sends.decide(wallet.wallet_id, { type: 'ReserveWalletSend', data, funds, fundingRecord }, meta));
+    const release = (id: string, error: unknown) => this.sends.decide(wallet.wallet_id, { type: 'ReleaseWalletSend', walletTransactionId: id, reason: error instanceof Refusal ? error.code : 'relay failed' }, meta);
+    // relayed first, unless the wallet recorded it already (a retry leaning on it): not relayed again (mined, the node would refuse it);
+    // one only held yet (another request's, relaying it now or interrupted) is relayed here too — the same bytes
+    if (funding !== null && (fundingRecord === undefined || held.held)) {
+      try {
+        await this.relayFunding(network, funding);
+      } catch (error) {
+        if (held.isNew) await release(held.id!, error);
+        await release(data.wallet_transaction_id, error);
+        throw error;
+      }
+      // broadcast: on the books from now on, settled by its own receipt whatever becomes of the send
+      if (held.record !== undefined) await this.sends.decide(wallet.wallet_id, { type: 'RecordWalletTransaction', data: held.record, funds: null }, meta);
+    }
     try {
-      if (funding !== null) await this.relay.relay(network, funding.raw);
       await this.relaySend(network, data.raw!, funding);
     } catch (error) {
-      await this.sends.decide(wallet.wallet_id, { type: 'ReleaseWalletSend', walletTransactionId: data.wallet_transaction_id, reason: error instanceof Refusal ? error.code : 'relay failed' }, meta);
-      throw error;
+      await release(data.wallet_transaction_id, error);
+      throw held.id === null ? error : this.fundingKept(error, held.id);
     }
     await this.sends.decide(wallet.wallet_id, { type: 'RecordWalletTransaction', data, funds }, meta);
     await this.timers.recorded(data);
@@ -146,10 +177,31 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
   }
 
   /**
+   * Relays the funding transaction. A node that refuses it may hold it already — mined, it answers
+   * "nonce too low" (the dashboard broadcast it first, or an earlier try whose answer was lost): a
+   * funding the node knows counts as relayed, so it is on the books.
+   */
+  private async relayFunding(network: NetworkId, funding: WalletSendFunding): Promise<void> {
+    try {
+      await this.relay.relay(network, funding.raw);
+    } catch (error) {
+      if (error instanceof Refusal && error.code === 'transaction_rejected' && (await this.relay.known(network, funding.tx_hash)) === true) return;
+      throw error;
+    }
+  }
+
+  /** A send refused (or unreachable) after its funding was relayed: the same refusal, telling the client that nothing of the send was sent and where its funding is on the books. */
+  private fundingKept(error: unknown, fundingId: string): unknown {
+    if (!(error instanceof DomainRefusal)) return error;
+    const message = `${error.message} Nothing of this send was sent; its funding_transaction was relayed and is recorded as wallet transaction ${fundingId}, which settles on its own. Sending again with the same funding_transaction leans on that record.`;
+    return new DomainRefusal(error.code, message, error.field, error.details);
+  }
+
+  /**
    * Relays the send. After a funding transaction, a node that checks a transaction against the
    * mined state refuses the send until the funding is mined (a geth-style pool, anvil without
    * automine; live EVM audit): the funding is then already broadcast, so the send is relayed
-   * again once the funding's receipt is there (up to FUNDING_WAIT_MS) instead of answering
+   * again once the funding's receipt is there (up to FUNDING_WAIT_MS, or the options') instead of answering
    * "nothing sent" while the funding lands.
    */
   private async relaySend(network: NetworkId, raw: string, funding: WalletSendFunding | null): Promise<void> {
@@ -158,7 +210,7 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
       return;
     } catch (error) {
       if (funding === null || !(error instanceof Refusal && error.code === 'transaction_rejected')) throw error;
-      const deadline = Date.now() + FUNDING_WAIT_MS;
+      const deadline = Date.now() + (this.options.fundingWaitMs ?? FUNDING_WAIT_MS);
       for (;;) {
         const outcome = await this.relay.outcome(network, funding.tx_hash);
         if (outcome.status === 'failed') throw error;
@@ -168,6 +220,12 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
       }
     }
     await this.relay.relay(network, raw);
+  }
+
+  /** 409 duplicate_transaction on funding_transaction when another business recorded this hash (this wallet's own record of it is the decider's: a retry leans on it). */
+  private async refuseForeignFunding(businessId: string, network: NetworkId, hash: string): Promise<void> {
+    const known = await this.read.byHash(network, hash);
+    if (known !== null && known.businessId !== businessId) throw new DomainRefusal('duplicate_transaction', 'This funding transaction is already recorded.', 'funding_transaction');
   }
 
   /** 409 duplicate_transaction when any wallet recorded this hash (the decider checks the wallet's own stream again). */
