@@ -14,8 +14,10 @@ import { PaymentStreams } from './streams';
  * report becomes the checkout command the simulation uses — DetectTransfer, RecordConfirmations —
  * or WithdrawTransfer for a reorganisation, on the checkout whose address received it (the
  * wallets' address book), then settled like any other command. Event ids come from the
- * transfer's key (network, hash, index), its block and what is reported, so a report repeated
- * after a restart appends nothing; the deciders ignore what they already know besides.
+ * transfer's key (network, hash, index), its block, what is reported and how often the checkout
+ * has had the transfer withdrawn, so a report repeated after a restart appends nothing, while
+ * the transaction found again in a block it was withdrawn from (the chain going back to that
+ * block) counts again; the deciders ignore what they already know besides.
  *
  * Not credited (logged): a transfer to an address no checkout reserved, one to a simulated
  * business's checkout (simulated businesses move no real money), a coin the checkout did not
@@ -59,7 +61,7 @@ export class ChainTransfers implements TransferSink {
       this.logger.warn(`${transfer.network} ${transfer.txHash}#${transfer.index}: ${transfer.to} is no checkout's address`);
       return;
     }
-    const checkout = await this.streams.checkout(owner.checkoutId);
+    const { state: checkout, events } = await this.streams.checkoutHistory(owner.checkoutId);
     if (checkout.status === 'none') {
       // never thrown: a sink that throws holds its network's watcher on this block
       this.logger.error(`checkout ${owner.checkoutId} of address ${transfer.to} has no stream: ${transfer.network} ${transfer.txHash} not credited`);
@@ -83,7 +85,15 @@ export class ChainTransfers implements TransferSink {
       this.logger.warn(`${transfer.network} ${transfer.txHash}: ${transfer.asset} sent to checkout ${checkout.id}, which quoted ${checkout.asset}: not credited`);
       return;
     }
-    const key = `chain|${transfer.network}|${transfer.txHash}|${transfer.index}|${report}`;
+    // A withdrawal ends what the reports of the transfer before it said. The chain may go back to
+    // the very block the transfer was withdrawn from (a reorganisation undone, nodes behind one
+    // URL that disagreed): the same hash, index and block, which must count again — with the
+    // earlier reports' ids the store would take the new events for those already written and
+    // drop them, and the payment on the chain would be lost to the books (Solana / Bitcoin
+    // audit, 2026-11-28). So the ids also name how often the checkout had it withdrawn; a
+    // report repeated without a withdrawal in between keeps its ids.
+    const withdrawals = events.filter((e) => e.type === 'CheckoutTransferWithdrawn' && (e.data as { tx_hash?: unknown } | null)?.tx_hash === transfer.txHash).length;
+    const key = `chain|${transfer.network}|${transfer.txHash}|${transfer.index}|${report}${withdrawals > 0 ? `|withdrawn-before:${withdrawals}` : ''}`;
     await this.process.decideAndSettle(
       { checkoutId: owner.checkoutId, command: decided },
       { now: await this.clock.now(owner.businessId), eventId: (i) => uuidv5(`${key}#${i}`), metadata: { causationId: key, actor: SYSTEM_ACTOR } },

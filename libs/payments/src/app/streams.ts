@@ -122,14 +122,28 @@ export class PaymentStreams {
     return fold(aggregate, events);
   }
 
+  /**
+   * The checkout's state and the events it was folded from (none for a malformed id or a
+   * checkout that does not exist): for a caller that needs what the state forgets, such as
+   * how often a chain transfer was withdrawn (ChainTransfers).
+   */
+  async checkoutHistory(checkoutId: string): Promise<{ state: CheckoutState; events: readonly RecordedEvent[] }> {
+    const events = await this.events('checkout', checkoutId);
+    return { state: fold('checkout', events) as CheckoutState, events };
+  }
+
   private async load(aggregate: Aggregate, id: string): Promise<Loaded<PaymentState | CheckoutState>> {
-    const initial = aggregate === 'payment' ? initialPaymentState : initialCheckoutState;
-    if (!(aggregate === 'payment' ? isPaymentId(id) : isCheckoutId(id))) return { state: initial, head: null };
+    const events = await this.events(aggregate, id);
+    return { state: fold(aggregate, events), head: events.length > 0 ? events[events.length - 1].position : null };
+  }
+
+  /** A payment's or checkout's recorded events; none for a malformed id or a stream that does not exist. */
+  private async events(aggregate: Aggregate, id: string): Promise<RecordedEvent[]> {
+    if (!(aggregate === 'payment' ? isPaymentId(id) : isCheckoutId(id))) return [];
     try {
-      const events = await this.store.readStream(streamOf(aggregate, id));
-      return { state: fold(aggregate, events), head: events.length > 0 ? events[events.length - 1].position : null };
+      return await this.store.readStream(streamOf(aggregate, id));
     } catch (error) {
-      if (error instanceof StreamNotFoundError) return { state: initial, head: null };
+      if (error instanceof StreamNotFoundError) return [];
       throw error;
     }
   }

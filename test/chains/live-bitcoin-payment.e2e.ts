@@ -1,0 +1,123 @@
+import { Client, TestApi, appPerSuite, businessWithKey, startApp } from '../support/fixtures';
+import { eventually } from '../support/eventually';
+import { type TestEsplora, startTestEsplora } from '../support/esplora';
+import { TickerServer, startTickerServer } from '../rates/ticker-server';
+import { LocalBitcoinChain } from './bitcoin/local-chain';
+
+/**
+ * Real money in on a local Bitcoin chain (issue 11; the live EVM suite's shape). No Bitcoin node
+ * runs here: the test writes mainnet-shaped blocks (real transactions paying the business's
+ * BIP-84 addresses, real headers and merkle roots, no proof of work) and the Esplora stand-in
+ * serves them; the service watches it through BITCOIN_ESPLORA_URL. A LIVE business with a
+ * created wallet takes the payments: detected, 2 confirmations, succeeded — or withdrawn by a
+ * reorganisation, and counted again when the transaction is mined again.
+ */
+describe('a live business takes real BTC on a local Bitcoin chain (Esplora stand-in), watched by the service', () => {
+  let esplora: TestEsplora;
+  let chain: LocalBitcoinChain;
+  let ticker: TickerServer;
+  const ELSEWHERE = 'bc1qg8m8gcgses87cypwsvzn6nq2u4h6kx7a92ckrn'; // the customer's change
+
+  const suite = appPerSuite(
+    async () => {
+      esplora = await startTestEsplora();
+      chain = new LocalBitcoinChain(esplora);
+      chain.mine();
+      ticker = await startTickerServer();
+      ticker.set('BTC-USD', { kind: 'price', price: '60000.00' });
+      return startApp('postgres', { RATES_URL: ticker.url, BITCOIN_ESPLORA_URL: esplora.url, CHAIN_POLL_MS: '100' });
+    },
+    async (api: TestApi) => {
+      const shop = (await businessWithKey(api, false, 'Live Bitcoin Shop')).client;
+      expect((await shop.post('/wallet', { type: 'created' })).status).toBe(201);
+      return { shop };
+    },
+  );
+  afterAll(async () => {
+    await esplora?.close();
+    await ticker?.close();
+  });
+
+  const checkoutOf = (shop: Client, id: string) => shop.get(`/checkouts/${id}`).then((r) => r.body.data);
+  const detections = (payment: { events: { type: string }[] }) => payment.events.map((e) => e.type).filter((t) => t === 'detected' || t === 'withdrawn');
+
+  it('two outputs to the checkout address in ONE transaction are credited in full, once; 2 confirmations → succeeded; a satoshi short is underpaid by exactly one', async () => {
+    const { shop } = suite;
+    const payment = await shop.createPayment({ amount: 3000, currency: 'USD' });
+    const checkout = await shop.openCheckout(payment, { asset: 'BTC', network: 'bitcoin' });
+    expect(checkout.crypto).toMatchObject({ amount: '0.0005', network: 'bitcoin', payment_uri: `bitcoin:${checkout.crypto.address}?amount=0.0005` });
+    expect(checkout.crypto.address).toMatch(/^bc1q[0-9a-z]{38}$/);
+    const short = await shop.createPayment({ amount: 3000, currency: 'USD' });
+    const shortCheckout = await shop.openCheckout(short, { asset: 'BTC', network: 'bitcoin' });
+
+    const tx = chain.pay([
+      { address: checkout.crypto.address, sats: 30_000n },
+      { address: ELSEWHERE, sats: 1_234_567n },
+      { address: checkout.crypto.address, sats: 20_000n },
+    ]);
+    const shortTx = chain.pay([{ address: shortCheckout.crypto.address, sats: 49_999n }]);
+    chain.mine([tx, shortTx]);
+    const confirming = await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'confirming' && c.confirmations.current === 1, { what: 'BTC detected' });
+    expect(confirming.crypto).toMatchObject({ tx_hash: tx.txid, received_amount: '0.0005', remaining_amount: null, detected_network: 'bitcoin', explorer_url: `https://mempool.space/tx/${tx.txid}` });
+    expect(confirming.confirmations).toEqual({ current: 1, required: 2 });
+
+    chain.mine();
+    const paid = await eventually(() => shop.payment(payment.id), (p) => p.status !== 'pending', { what: 'payment decided' });
+    expect(paid).toMatchObject({ status: 'succeeded', amount_received: 3000, settlement: { asset: 'BTC', network: 'bitcoin', amount: '0.0005', tx_hash: tx.txid, address: checkout.crypto.address } });
+    expect(paid.events.map((e: { type: string }) => e.type)).toEqual(['created', 'method_selected', 'detected', 'confirmation', 'confirmation', 'succeeded']);
+    const receipt = (await shop.as(null).get(`/public/receipts/${payment.id}`)).body.data;
+    expect(receipt.transaction).toEqual({ hash: tx.txid, url: `https://mempool.space/tx/${tx.txid}` });
+    expect(receipt.transfers).toEqual([expect.objectContaining({ hash: tx.txid, network: 'bitcoin', amount: '0.0005' })]);
+
+    const underpaid = await eventually(() => shop.payment(short.id), (p) => p.status === 'underpaid', { what: 'a satoshi short' });
+    expect(underpaid.events.find((e: { type: string }) => e.type === 'underpaid').data).toMatchObject({ expected: '0.0005', received: '0.00049999' });
+    expect((await checkoutOf(shop, shortCheckout.id)).crypto).toMatchObject({
+      received_amount: '0.00049999',
+      remaining_amount: '0.00000001',
+      remaining_payment_uri: `bitcoin:${shortCheckout.crypto.address}?amount=0.00000001`,
+    });
+  });
+
+  it('a reorganised block: the transfer is withdrawn before its second confirmation, counted again when mined again, never twice', async () => {
+    const { shop } = suite;
+    const payment = await shop.createPayment({ amount: 1200, currency: 'USD' });
+    const checkout = await shop.openCheckout(payment, { asset: 'BTC', network: 'bitcoin' });
+    const tx = chain.pay([{ address: checkout.crypto.address, sats: 20_000n }]);
+    const parent = chain.tip;
+    chain.mine([tx]);
+    await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'confirming', { what: 'detected' });
+
+    // a longer branch from the parent without the transaction
+    const other = chain.mineOn(parent);
+    chain.adopt([other, chain.mineOn(other)]);
+    const reopened = await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'open', { what: 'withdrawn' });
+    expect(reopened.crypto).toMatchObject({ received_amount: '0', tx_hash: null });
+
+    chain.mine([tx]); // back from the mempool into the next block
+    chain.mine();
+    const paid = await eventually(() => shop.payment(payment.id), (p) => p.status === 'succeeded', { what: 'paid after the reorganisation' });
+    expect(detections(paid)).toEqual(['detected', 'withdrawn', 'detected']);
+    expect(paid).toMatchObject({ amount_received: 1200, settlement: { amount: '0.0002', tx_hash: tx.txid } });
+  });
+
+  it('a reorganisation undone (the first branch wins after all): the transfer withdrawn from its block is credited again when that very block returns', async () => {
+    const { shop } = suite;
+    const payment = await shop.createPayment({ amount: 600, currency: 'USD' });
+    const checkout = await shop.openCheckout(payment, { asset: 'BTC', network: 'bitcoin' });
+    const tx = chain.pay([{ address: checkout.crypto.address, sats: 10_000n }]);
+    const parent = chain.tip;
+    const carrying = chain.mine([tx]);
+    await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'confirming', { what: 'detected' });
+
+    const other = chain.mineOn(parent);
+    chain.adopt([other, chain.mineOn(other)]);
+    await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'open', { what: 'withdrawn' });
+
+    // the first branch grows longer: its block, the same hash, carries the transaction again
+    const next = chain.mineOn(carrying);
+    chain.adopt([carrying, next, chain.mineOn(next)]);
+    const paid = await eventually(() => shop.payment(payment.id), (p) => p.status !== 'pending', { what: 'payment decided' });
+    expect(paid).toMatchObject({ status: 'succeeded', amount_received: 600, settlement: { amount: '0.0001', tx_hash: tx.txid } });
+    expect(detections(paid)).toEqual(['detected', 'withdrawn', 'detected']);
+  });
+});
