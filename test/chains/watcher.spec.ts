@@ -14,8 +14,8 @@ interface FakeBlock {
   height: number;
   hash: string;
   parentHash: string;
-  /** [to, txHash, amount] */
-  transfers: [string, string, bigint][];
+  /** [to, txHash, amount, index in the transaction (default 0)] */
+  transfers: [string, string, bigint, number?][];
 }
 
 /** A chain in memory; `fork` starts another branch. Addresses are plain strings. */
@@ -39,7 +39,7 @@ class FakeChain {
   }
 
   /** A block at `height` (default: the next), after the current tip; heights between stay empty (skipped slots). */
-  append(height: number | null, transfers: [string, string, bigint][]): FakeBlock {
+  append(height: number | null, transfers: [string, string, bigint, number?][]): FakeBlock {
     const tip = this.blocks.size ? this.blocks.get(this.tipHeight) : undefined;
     const at = height ?? (tip ? tip.height + 1 : 0);
     const hash = createHash('sha256').update(`${at}:${this.salt}:${tip?.hash ?? ''}`).digest('hex');
@@ -70,7 +70,7 @@ class FakeChain {
     const wanted = await watched.watched('bitcoin', block.transfers.map(([to]) => to));
     const transfers: ObservedTransfer[] = block.transfers
       .filter(([to]) => wanted.has(to))
-      .map(([to, txHash, amount]) => ({ network: this.network, txHash, index: 0, asset: 'BTC', amount, to, from: null, block: { height, hash: block.hash } }));
+      .map(([to, txHash, amount, index]) => ({ network: this.network, txHash, index: index ?? 0, asset: 'BTC', amount, to, from: null, block: { height, hash: block.hash } }));
     return { height, hash: block.hash, parentHash: block.parentHash, transfers };
   }
 
@@ -181,6 +181,35 @@ describe.each([
     expect(reorg?.ancestor).toBeGreaterThanOrEqual(400 - 4 * 150);
     expect(sink.entry('bitcoin', 'old', 0)?.withdrawals).toBe(0);
     await eventually(() => watcher.status().height, (h) => h === 420, { what: 'scanned the new branch' });
+  });
+
+  it('a transaction mined again with its transfer at another place in it (a CPI, a log, placed by the state it ran on) has moved: never withdrawn; with another amount it is withdrawn first, then detected with the new amount', async () => {
+    // the sink knows a transfer by its transaction (a checkout does): a withdrawal of the old
+    // place after the new one was detected would take the transaction away while it is in the
+    // chain, and a new amount reported as a move would leave the old amount credited
+    const chain = new FakeChain('bitcoin', batch);
+    const sink = new RecordingSink();
+    const watcher = watcherOf(chain, sink);
+    watcher.start();
+    chain.append(1, [['alice', 'moved', 5n, 1999], ['bob', 'changed', 7n, 1999]]);
+    await eventually(() => ['moved', 'changed'].map((tx) => sink.entry('bitcoin', tx, 1999)), (es) => es.every((e) => e?.confirmations.at(-1) === 1), { what: 'both detected at 1' });
+    chain.fork(0);
+    chain.append(1, []);
+    chain.append(2, [['alice', 'moved', 5n, 1003], ['bob', 'changed', 6n, 1999]]);
+    for (let h = 3; h <= 6; h++) chain.append(h, []);
+    await eventually(() => [sink.entry('bitcoin', 'moved', 1003), sink.entry('bitcoin', 'changed', 1999)], (es) => es.every((e) => e?.confirmations.at(-1) === 3), { what: 'both final on the new branch' });
+    await eventually(() => watcher.status(), (s) => s.height === 6 && s.pending === 0 && s.orphaned === 0, { what: 'nothing left to follow' });
+    const reports = (tx: string) => sink.calls.filter((c) => c.transfer.txHash === tx && c.kind !== 'confirmed').map((c) => [c.kind, c.transfer.index, c.transfer.amount, c.transfer.block.height]);
+    expect(reports('moved')).toEqual([
+      ['detected', 1999, 5n, 1],
+      ['detected', 1003, 5n, 2],
+    ]);
+    expect(reports('changed')).toEqual([
+      ['detected', 1999, 7n, 1],
+      ['withdrawn', 1999, 7n, 1],
+      ['detected', 1999, 6n, 2],
+    ]);
+    expect(await suite.db.query(`SELECT 1 FROM chain_transfers WHERE network = 'bitcoin'`)).toMatchObject({ rowCount: 0 });
   });
 
   it('a lease taken over by another worker stops the writes of the one that lost it', async () => {

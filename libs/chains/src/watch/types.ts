@@ -98,7 +98,9 @@ export interface ChainReader {
 export interface TransferSink {
   /**
    * A transfer seen in a canonical block. Reported again, with its new block, when a reorg moved
-   * it to another block (the same key).
+   * it to another block — under the same key, or under its new index when the transaction, mined
+   * again, put it at another place (the old key is then let go, never withdrawn). Mined again with
+   * another amount, it is withdrawn first and then reported with the new amount.
    */
   detected(transfer: ObservedTransfer): Promise<void>;
   /**

@@ -106,7 +106,9 @@ export interface ChainWatcherStatus {
  *   reaches the required count the transfer is final and no longer followed;
  * - withdrawn: its block left the chain in a reorg and the new chain, scanned past the height
  *   the old one had reached, does not carry it. A transfer the new chain carries is detected
- *   again with its new block, and its count starts again from there.
+ *   again with its new block, and its count starts again from there (at another place in its
+ *   transaction: the old place is let go, not withdrawn; of another amount: withdrawn, then
+ *   detected with the new amount).
  *
  * Reorgs: each block's parentHash must be the hash of the block scanned before it (and, with
  * nothing new to scan, the newest scanned block must still be the node's); otherwise the watcher
@@ -140,6 +142,8 @@ export class ChainWatcher {
   private readonly changed = new Set<string>();
   private readonly removed = new Set<string>();
   private cursorMoved = false;
+  /** The orphaned transfers by transaction, recipient and coin, built when a round first needs it (null: not yet). */
+  private orphans: Map<string, string[]> | null = null;
 
   private loop: Promise<void> | null = null;
   private stopping = false;
@@ -286,6 +290,7 @@ export class ChainWatcher {
       const from = state.nextHeight;
       const to = Math.min(head, from + this.batchBlocks - 1);
       const blocks = await this.read(from, to);
+      this.orphans = null;
       for (const block of blocks) {
         if (block.height < from || block.height > to) throw new Error(`the ${this.network} reader answered block ${block.height} for ${from}..${to}`);
         const tip = lastOf(state.recent);
@@ -327,11 +332,48 @@ export class ChainWatcher {
     const key = transferKey(transfer);
     const known = state.transfers.get(key);
     if (known && known.status === 'pending' && known.transfer.block.hash === block.hash) return;
+    const earlier = this.orphanedPartOf(state, transfer);
+    if (earlier) {
+      // the transaction mined again after a reorg, its transfer to this address in this coin at
+      // another place in it or of another amount (a CPI or a log whose place and amount the
+      // state it ran on decided): a sink knows a transfer by its transaction, so the old place
+      // must not be withdrawn once the new one is reported (that would take the transaction
+      // away while it is in the chain), and an amount that changed must replace the old one,
+      // withdrawn first (a new detection of a known transaction changes nothing)
+      if (earlier.tracked.transfer.amount !== transfer.amount) {
+        await this.options.sink.withdrawn(earlier.tracked.transfer);
+        this.counters.transfersWithdrawn++;
+      }
+      if (earlier.key !== key) this.forget(state, earlier.key);
+    }
     await this.options.sink.detected(transfer);
     this.counters.transfersDetected++;
     state.transfers.set(key, { transfer, confirmations: 0, status: 'pending', orphanedTip: null, stored: known?.stored ?? false });
     this.changed.add(key);
     this.removed.delete(key);
+  }
+
+  /**
+   * The orphaned transfer of the same transaction to the same address in the same coin as
+   * `transfer`, when it sits at another place in the transaction or moved another amount (null
+   * otherwise: the same key and amount is the plain move the sink is told of by a new detection).
+   */
+  private orphanedPartOf(state: WatchState, transfer: ObservedTransfer): { key: string; tracked: TrackedTransfer } | null {
+    if (this.orphans === null) {
+      this.orphans = new Map();
+      for (const [key, tracked] of state.transfers) {
+        if (tracked.status !== 'orphaned') continue;
+        const part = recipientKey(tracked.transfer);
+        this.orphans.set(part, [...(this.orphans.get(part) ?? []), key]);
+      }
+    }
+    const key = transferKey(transfer);
+    for (const otherKey of this.orphans.get(recipientKey(transfer)) ?? []) {
+      const tracked = state.transfers.get(otherKey);
+      if (tracked?.status !== 'orphaned') continue; // found again or let go since the index was built
+      if (otherKey !== key || tracked.transfer.amount !== transfer.amount) return { key: otherKey, tracked };
+    }
+    return null;
   }
 
   /** Reports grown confirmations, lets final transfers go, and (caught up) withdraws orphans the new chain did not carry. */
@@ -512,7 +554,7 @@ export function redactUrls(text: string): string {
 export function oneTransferPerRecipient(transfers: readonly ObservedTransfer[]): ObservedTransfer[] {
   const merged = new Map<string, ObservedTransfer>();
   for (const transfer of transfers) {
-    const key = `${transfer.txHash}|${transfer.to.toLowerCase()}|${transfer.asset}`;
+    const key = recipientKey(transfer);
     const earlier = merged.get(key);
     merged.set(
       key,
@@ -520,4 +562,9 @@ export function oneTransferPerRecipient(transfers: readonly ObservedTransfer[]):
     );
   }
   return [...merged.values()];
+}
+
+/** What makes transfers one (oneTransferPerRecipient): their transaction, recipient and coin. */
+function recipientKey(transfer: ObservedTransfer): string {
+  return `${transfer.txHash}|${transfer.to.toLowerCase()}|${transfer.asset}`;
 }
