@@ -185,6 +185,45 @@ describe('a live business takes real USDC on local EVM chains (anvil), watched b
     await eventually(() => shop.payment(payment.id), (p) => p.status === 'needs_review', { what: 'payment in review' });
   });
 
+  it('paid on the other chain first (needs_review), then on the quoted one: both recorded, the receipt lists both, the payment stays in review for the business; a completed checkout paid again on the other chain lists that transfer too (0025 addendum, 2026-11-28, second)', async () => {
+    const { shop } = suite;
+    const detected = (p: { events: { type: string }[] }) => p.events.filter((e) => e.type === 'detected').length;
+    // (a) wrong network, then the quoted network, to the same address
+    const payment = await shop.createPayment({ amount: 1000, currency: 'USD' });
+    const checkout = await shop.openCheckout(payment, { asset: 'USDC', network: 'ethereum' });
+    const wrong = await pay(polygon, checkout.crypto.address, 10_000_000n);
+    await eventually(() => shop.payment(payment.id), (p) => p.status === 'needs_review', { what: 'payment in review' });
+    const right = await pay(ethereum, checkout.crypto.address, 10_000_000n);
+    await eventually(() => shop.payment(payment.id), (p) => detected(p) === 2, { what: 'the second transfer detected on the payment' });
+    await ethereum.mine(3);
+    const reviewed = await eventually(() => checkoutOf(shop, checkout.id), (c) => c.crypto.tx_hash === right && c.confirmations.current === 4, { what: 'the transfer on the quoted network final' });
+    expect(reviewed).toMatchObject({ status: 'needs_review', review_reason: 'wrong_network', crypto: { received_amount: '10', detected_network: 'ethereum' } });
+    const inReview = await eventually(() => shop.payment(payment.id), (p) => p.events.some((e: { type: string; data: { current?: number } | null }) => e.type === 'confirmation' && e.data?.current === 4), { what: 'its last confirmation on the payment' });
+    expect(inReview.status).toBe('needs_review'); // money arrived on another network: the business decides
+    expect(inReview.events.filter((e: { type: string }) => e.type === 'detected').map((e: { data: unknown }) => e.data)).toEqual([
+      { amount: '10', network: 'polygon', tx_hash: wrong },
+      { amount: '10', network: 'ethereum', tx_hash: right },
+    ]);
+    const receipt = (await shop.as(null).get(`/public/receipts/${payment.id}`)).body.data;
+    expect(receipt.transfers).toEqual([expect.objectContaining({ hash: wrong, network: 'polygon', amount: '10' }), expect.objectContaining({ hash: right, network: 'ethereum', amount: '10' })]);
+
+    // (b) a completed checkout paid again, on the other chain: listed for the business to refund, never counted
+    const paidPayment = await shop.createPayment({ amount: 700, currency: 'USD' });
+    const paidCheckout = await shop.openCheckout(paidPayment, { asset: 'USDC', network: 'ethereum' });
+    const first = await pay(ethereum, paidCheckout.crypto.address, 7_000_000n);
+    await eventually(() => checkoutOf(shop, paidCheckout.id), (c) => c.status === 'confirming', { what: 'transfer detected' });
+    await ethereum.mine(3);
+    await eventually(() => checkoutOf(shop, paidCheckout.id), (c) => c.status === 'completed', { what: 'checkout completed' });
+    const again = await pay(polygon, paidCheckout.crypto.address, 1_000_000n);
+    const listed = await eventually(() => shop.payment(paidPayment.id), (p) => detected(p) === 2, { what: 'the other chain\'s transfer on the payment' });
+    expect(listed).toMatchObject({ status: 'succeeded', method: { network: 'ethereum', amount: '7', overpaid_amount: null, tx_hash: first }, settlement: { network: 'ethereum', amount: '7' } });
+    expect(listed.events.filter((e: { type: string }) => e.type === 'detected').at(-1)).toMatchObject({ data: { tx_hash: again, network: 'polygon', amount: '1' } });
+    const paidReceipt = (await shop.as(null).get(`/public/receipts/${paidPayment.id}`)).body.data;
+    expect(paidReceipt).toMatchObject({ status: 'succeeded', received_amount: '7', crypto: { network: 'ethereum' } });
+    expect(paidReceipt.transfers).toEqual([expect.objectContaining({ hash: first, network: 'ethereum', amount: '7' }), expect.objectContaining({ hash: again, network: 'polygon', amount: '1' })]);
+    expect(await checkoutOf(shop, paidCheckout.id)).toMatchObject({ status: 'completed', crypto: { received_amount: '7', overpaid_amount: null, detected_network: 'polygon', tx_hash: again } });
+  });
+
   it('a reorganisation before the transfer is final withdraws it: no success, the checkout takes a transfer again', async () => {
     const { shop } = suite;
     const payment = await shop.createPayment({ amount: 500, currency: 'USD' });

@@ -161,4 +161,9 @@ describe('payment decider: card method and charges (decision 0026)', () => {
     const events = payment(paid).when(charge(null, 'att_2')).events();
     expect(events).toEqual([{ type: 'PaymentCardCharged', data: expect.objectContaining({ attempt_id: 'att_2', review: 'paid_after_close' }) }]);
   });
+  it('a second charge under review on a payment in review is recorded without a second PaymentNeedsReview (0025 addendum, 2026-11-28, second: reviewed once)', () => {
+    const review = [...selected, ...payment(selected).when(charge('paid_after_cancel')).events()];
+    const events = payment(review).when(charge('paid_after_cancel', 'att_2')).thenIdempotent();
+    expect(events).toEqual([{ type: 'PaymentCardCharged', data: expect.objectContaining({ attempt_id: 'att_2', review: 'paid_after_cancel' }) }]);
+  });
 });

@@ -164,6 +164,50 @@ describe('checkout ⇄ payment end to end (in-memory streams)', () => {
     expect(h.timeline('pmt_1')).not.toContain('underpaid');
   });
 
+  it('wrong network first (needs_review), then the quoted amount on the quoted network: both listed on the payment, no second review; checkout and payment stay in review for the business (0025 addendum, 2026-11-28, second)', () => {
+    const h = started();
+    h.at(at(MIN)).checkout('chk_1', { type: 'DetectTransfer', txHash: HASH, network: 'polygon', amount: '100' });
+    expect(status(h.paymentState('pmt_1'))).toBe('needs_review');
+    h.at(at(2 * MIN)).checkout('chk_1', { type: 'DetectTransfer', txHash: HASH2, network: 'ethereum', amount: '100' });
+    confirmAll(h, 'chk_1', HASH2);
+    expect(h.checkoutState('chk_1')).toMatchObject({ status: 'needs_review', reviewReason: 'wrong_network', received: 100_000_000n });
+    expect(h.paymentState('pmt_1')).toMatchObject({ status: 'needs_review', received: 100_000_000n });
+    const detected = h.paymentEvents('pmt_1').filter((e) => e.type === 'PaymentTransferDetected').map((e) => e.data);
+    expect(detected).toEqual([expect.objectContaining({ tx_hash: HASH, network: 'polygon', review: 'wrong_network' }), expect.objectContaining({ tx_hash: HASH2, network: 'ethereum', review: null })]);
+    expect(h.paymentEvents('pmt_1').filter((e) => e.type === 'PaymentNeedsReview')).toHaveLength(1);
+    expect(h.timeline('pmt_1')).toEqual(['created', 'method_selected', 'detected', 'detected', 'confirmation', 'confirmation', 'confirmation', 'confirmation']);
+    expect(h.replay()).toBe(0);
+  });
+
+  it('claimed, then all that is due arrives at the claimed checkout: the checkout completes and the payment succeeds (not accepted), and they agree (0025 addendum, 2026-11-28, second)', () => {
+    const h = started();
+    h.at(at(15 * MIN)).checkout('chk_1', { type: 'ExpireCheckout' });
+    h.checkout('chk_1', { type: 'ClaimCheckout', txHash: HASH, paymentSucceeded: false });
+    h.at(at(20 * MIN)).checkout('chk_1', { type: 'DetectTransfer', txHash: HASH, network: 'ethereum', amount: '100' }); // the claimed transaction, seen at last
+    expect(status(h.checkoutState('chk_1'))).toBe('needs_review');
+    expect(status(h.paymentState('pmt_1'))).toBe('needs_review');
+    confirmAll(h, 'chk_1', HASH);
+    expect(h.checkoutState('chk_1')).toMatchObject({ status: 'completed', reviewReason: null });
+    expect(h.paymentEvents('pmt_1').at(-1)).toMatchObject({ type: 'PaymentSucceeded', data: { received_amount: '100', accepted: false } });
+    expect(h.paymentEvents('pmt_1').filter((e) => e.type === 'PaymentCheckoutEnded')).toHaveLength(1); // ended once, when it expired
+    expect(h.timeline('pmt_1')).toEqual(['created', 'method_selected', 'claimed', 'detected', 'confirmation', 'confirmation', 'confirmation', 'confirmation', 'succeeded']);
+    expect(h.replay()).toBe(0);
+  });
+
+  it('completed, then a transfer on another network: listed on the payment for review (wrong_network), never counted; the payment stays succeeded, the checkout completed (0025 addendum, 2026-11-28, second)', () => {
+    const h = started();
+    h.at(at(MIN)).checkout('chk_1', { type: 'DetectTransfer', txHash: HASH, network: 'ethereum', amount: '100' });
+    confirmAll(h, 'chk_1', HASH);
+    h.at(at(30 * MIN)).checkout('chk_1', { type: 'DetectTransfer', txHash: HASH2, network: 'polygon', amount: '5' });
+    confirmAll(h, 'chk_1', HASH2);
+    expect(h.checkoutState('chk_1')).toMatchObject({ status: 'completed', reviewReason: null, received: 100_000_000n });
+    expect(h.paymentState('pmt_1')).toMatchObject({ status: 'succeeded', received: 100_000_000n });
+    expect(h.paymentEvents('pmt_1').filter((e) => e.type === 'PaymentTransferDetected').at(-1)?.data).toMatchObject({ tx_hash: HASH2, network: 'polygon', review: 'wrong_network' });
+    expect(h.paymentEvents('pmt_1').map((e) => e.type)).not.toContain('PaymentNeedsReview');
+    expect(h.paymentEvents('pmt_1').map((e) => e.type)).not.toContain('PaymentTransferCountedAfterSuccess');
+    expect(h.replay()).toBe(0);
+  });
+
   it('replaying every event through react twice appends nothing (idempotence)', () => {
     const h = started();
     h.at(at(MIN)).checkout('chk_1', { type: 'MarkSent', simulate: 'underpaid', txHash: HASH });

@@ -253,10 +253,99 @@ describe('checkout decider: a transfer to a checkout that already completed (002
     given(second).when({ type: 'WithdrawTransfer', txHash: HASH }).then([]); // the transfer it completed on is final
   });
 
-  it('on another network, or to a checkout in review: nothing recorded (the sink logs it as not credited); mark-sent stays a no-op', () => {
-    given(completed).when(detect(HASH2, '5', 'polygon')).then([]);
-    given(after(opened, [detect(HASH, '100', 'polygon')])).when(detect(HASH2, '100')).then([]);
+  it('mark-sent stays a no-op (no second simulated transfer)', () => {
     given(completed).when({ type: 'MarkSent', simulate: 'exact', txHash: HASH2 }).then([]);
+  });
+});
+
+describe('checkout decider: a transfer to a checkout in review, or on another network to one that completed (0025 addendum, 2026-11-28, second)', () => {
+  const HASH3 = '0x' + 'ef'.repeat(32);
+  const detect = (txHash: string, amount: string, network: 'ethereum' | 'polygon' = 'ethereum'): CheckoutCommand => ({ type: 'DetectTransfer', txHash, network, amount });
+  const confirm = (txHash: string, current: number): CheckoutCommand => ({ type: 'RecordConfirmations', txHash, current });
+  const after = (events: CheckoutEvent[], ...steps: [CheckoutCommand, Date?][]) =>
+    steps.reduce((log, [command, now]) => [...log, ...given(log, now ?? T0).when(command).events()], events);
+  const fold = (events: CheckoutEvent[]) => events.reduce(evolveCheckout, initialCheckoutState);
+  const completed = after(opened, [detect(HASH, '100')], [confirm(HASH, 4)]);
+  const wrongNetwork = after(opened, [detect(HASH, '100', 'polygon')]);
+  const late = after(opened, [{ type: 'ExpireCheckout' }, at(15 * 60_000)], [detect(HASH, '100'), at(16 * 60_000)]);
+  const claimed = after(opened, [{ type: 'ExpireCheckout' }, at(15 * 60_000)], [{ type: 'ClaimCheckout', txHash: HASH, paymentSucceeded: false }, at(16 * 60_000)]);
+
+  it('given a completed checkout, when a transfer arrives on another network, then it is listed (received stays), the checkout stays completed and is not put in review', () => {
+    const detected = given(completed, at(60 * 60_000)).when(detect(HASH2, '5', 'polygon')).thenIdempotent();
+    expect(detected).toEqual([
+      { type: 'CheckoutTransferDetected', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH2, network: 'polygon', amount: '5', received_amount: '100', remaining_amount: null, overpaid_amount: null, simulated: false } },
+    ]);
+    expect(fold([...completed, ...detected])).toMatchObject({ status: 'completed', reviewReason: null, received: 100_000_000n, transfers: [{ txHash: HASH }, { txHash: HASH2, network: 'polygon' }] });
+    // its confirmations are recorded, the checkout decides nothing; a reorganisation withdraws it only before it is final
+    const two = after([...completed, ...detected], [confirm(HASH2, 2)]);
+    expect(given(two).when({ type: 'WithdrawTransfer', txHash: HASH2 }).events()).toEqual([
+      { type: 'CheckoutTransferWithdrawn', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH2, network: 'polygon', amount: '5', received_amount: '100', remaining_amount: null, overpaid_amount: null, status: 'completed' } },
+    ]);
+    const final = given(two).when(confirm(HASH2, 4)).thenIdempotent();
+    expect(types(final)).toEqual(['CheckoutConfirmationRecorded', 'CheckoutConfirmationRecorded']);
+    given([...two, ...final]).when({ type: 'WithdrawTransfer', txHash: HASH2 }).then([]);
+  });
+
+  it.each([
+    ['wrong_network', wrongNetwork, 0n],
+    ['late', late, 100_000_000n],
+  ] as const)('given a checkout in review (%s), when the quoted amount arrives on its network, then it is recorded (received grows) without a second review; once final the checkout stays in review (the business decides)', (reason, review, before) => {
+    expect(fold(review)).toMatchObject({ status: 'needs_review', reviewReason: reason, received: before });
+    const detected = given(review, at(20 * 60_000)).when(detect(HASH2, '100')).thenIdempotent();
+    expect(types(detected)).toEqual(['CheckoutTransferDetected']);
+    expect(detected[0].data).toMatchObject({ tx_hash: HASH2, network: 'ethereum', amount: '100', simulated: false });
+    expect(fold([...review, ...detected])).toMatchObject({ status: 'needs_review', reviewReason: reason, received: before + 100_000_000n });
+    const final = given([...review, ...detected]).when(confirm(HASH2, 4)).thenIdempotent();
+    expect(types(final)).toEqual(Array(4).fill('CheckoutConfirmationRecorded'));
+    expect(fold([...review, ...detected, ...final])).toMatchObject({ status: 'needs_review', reviewReason: reason });
+  });
+
+  it('given a checkout in review, when another transfer on another network arrives, then it is listed without a second review', () => {
+    const detected = given(wrongNetwork).when(detect(HASH2, '3', 'polygon')).thenIdempotent();
+    expect(types(detected)).toEqual(['CheckoutTransferDetected']);
+    expect(fold([...wrongNetwork, ...detected])).toMatchObject({ status: 'needs_review', reviewReason: 'wrong_network', received: 0n });
+  });
+
+  it('given a claimed checkout, when all it asked for arrives on its network and is final, then it completes (the chain settled the claim: no longer in review)', () => {
+    expect(fold(claimed)).toMatchObject({ status: 'needs_review', reviewReason: 'claimed' });
+    const paid = after(claimed, [detect(HASH2, '100'), at(20 * 60_000)]);
+    expect(types(paid.slice(claimed.length))).toEqual(['CheckoutTransferDetected']);
+    const final = given(paid, at(21 * 60_000)).when(confirm(HASH2, 4)).thenIdempotent();
+    expect(types(final)).toEqual([...Array(4).fill('CheckoutConfirmationRecorded'), 'CheckoutCompleted']);
+    expect(final.at(-1)).toEqual({ type: 'CheckoutCompleted', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', received_amount: '100', overpaid_amount: null } });
+    expect(fold([...paid, ...final])).toMatchObject({ status: 'completed', reviewReason: null, received: 100_000_000n });
+  });
+
+  it('given a claimed checkout, a short transfer leaves it in review; the rest then completes it; money on another network leaves it to the business', () => {
+    const short = after(claimed, [detect(HASH2, '40')], [confirm(HASH2, 4)]);
+    expect(fold(short)).toMatchObject({ status: 'needs_review', reviewReason: 'claimed', received: 40_000_000n });
+    const rest = after(short, [detect(HASH3, '60')]);
+    expect(given(rest).when(confirm(HASH3, 4)).events().at(-1)).toMatchObject({ type: 'CheckoutCompleted', data: { received_amount: '100' } });
+    // two in flight: the last to be final decides
+    const both = after(claimed, [detect(HASH2, '50')], [detect(HASH3, '50')], [confirm(HASH2, 4)]);
+    expect(fold(both).status).toBe('needs_review');
+    expect(given(both).when(confirm(HASH3, 4)).events().at(-1)).toMatchObject({ type: 'CheckoutCompleted' });
+    // money on another network too: not a claim alone any more
+    const mixed = after(claimed, [detect(HASH2, '5', 'polygon')], [detect(HASH3, '100')]);
+    expect(types(given(mixed).when(confirm(HASH3, 4)).events())).toEqual(Array(4).fill('CheckoutConfirmationRecorded'));
+  });
+
+  it('the same transfer reported again (a restart, a replay) is recorded once; a reorganisation withdraws it only before it is final, the review staying as it is', () => {
+    const seen = after(wrongNetwork, [detect(HASH2, '100')], [confirm(HASH2, 2)]);
+    given(seen).when(detect(HASH2, '100')).then([]);
+    const withdrawn = given(seen).when({ type: 'WithdrawTransfer', txHash: HASH2 }).thenIdempotent();
+    expect(withdrawn).toEqual([
+      { type: 'CheckoutTransferWithdrawn', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH2, network: 'ethereum', amount: '100', received_amount: '0', remaining_amount: '100', overpaid_amount: null, status: 'needs_review' } },
+    ]);
+    expect(fold([...seen, ...withdrawn])).toMatchObject({ status: 'needs_review', reviewReason: 'wrong_network', received: 0n });
+    const final = after(seen, [confirm(HASH2, 4)]);
+    given(final).when({ type: 'WithdrawTransfer', txHash: HASH2 }).then([]);
+    given(final).when(detect(HASH2, '100')).then([]);
+  });
+
+  it('mark-sent on a checkout in review stays a no-op (no second simulated transfer)', () => {
+    given(wrongNetwork).when({ type: 'MarkSent', simulate: 'exact', txHash: HASH2 }).then([]);
+    given(claimed).when({ type: 'MarkSent', simulate: 'exact', txHash: HASH2 }).then([]);
   });
 });
 

@@ -211,3 +211,48 @@ describe('payment decider: a transfer to a checkout that completed, after the pa
     expect(types(confirmed(crypto, HASH2).slice(crypto.length))).toEqual(Array(4).fill('PaymentConfirmationRecorded'));
   });
 });
+
+describe('payment decider: money to a checkout in review, or on another network after success (0025 addendum, 2026-11-28, second)', () => {
+  const HASH3 = '0x' + 'ef'.repeat(32);
+  const fold = (events: PaymentEvent[]) => events.reduce(evolvePayment, initialPaymentState);
+  const claim: PaymentCommand = { type: 'RecordClaim', checkoutId: 'chk_1', txHash: HASH, network: 'ethereum' };
+  const claimed = () => run(run(base(), { type: 'RecordCheckoutEnded', checkoutId: 'chk_1', outcome: 'expired' }, at(15 * 60_000)), claim, at(16 * 60_000));
+
+  it('given a payment in review, when another transfer under review arrives (another network to the same checkout), then it is listed without a second PaymentNeedsReview', () => {
+    const review = transfer(base(), '100', HASH, 'chk_1', 'wrong_network');
+    const again = given(review).when({ type: 'RecordTransfer', checkoutId: 'chk_1', txHash: HASH2, network: 'polygon', amount: '3', review: 'wrong_network' }).thenIdempotent();
+    expect(again).toEqual([{ type: 'PaymentTransferDetected', data: { checkout_id: 'chk_1', tx_hash: HASH2, network: 'polygon', amount: '3', review: 'wrong_network' } }]);
+    // a claimed payment too: the business reviews it once, every transfer listed with its reason
+    expect(types(given(claimed()).when({ type: 'RecordTransfer', checkoutId: 'chk_1', txHash: HASH2, network: 'polygon', amount: '100', review: 'wrong_network' }).events())).toEqual(['PaymentTransferDetected']);
+    // accepting counts what arrived, both transfers (what arrived on any network counts)
+    const accepted = given([...review, ...again]).when({ type: 'AcceptPayment' }).events();
+    expect(accepted[0]).toEqual({ type: 'PaymentAccepted', data: { counted_amount: '103' } });
+  });
+
+  it('given a payment in review for a wrong-network transfer, when the quoted amount arrives on the quoted network (no review), then it is listed and confirmed, and the payment stays in review for the business', () => {
+    const review = transfer(base(), '100', HASH, 'chk_1', 'wrong_network');
+    const paid = confirmed(transfer(review, '100', HASH2), HASH2);
+    expect(types(paid.slice(review.length))).toEqual(['PaymentTransferDetected', ...Array(4).fill('PaymentConfirmationRecorded')]);
+    expect(fold(paid)).toMatchObject({ status: 'needs_review', received: 100_000_000n });
+  });
+
+  it('given a claimed payment, when all that is due arrives at the claimed checkout and is final, then it succeeds (not accepted); a short one leaves the review', () => {
+    const paid = confirmed(transfer(claimed(), '100', HASH2), HASH2, 'chk_1', at(20 * 60_000));
+    expect(types(paid.slice(claimed().length))).toEqual(['PaymentTransferDetected', ...Array(4).fill('PaymentConfirmationRecorded'), 'PaymentSucceeded']);
+    expect(paid.at(-1)!.data).toMatchObject({ amount_received: 10_000, received_amount: '100', overpaid_amount: null, accepted: false });
+    const short = confirmed(transfer(claimed(), '40', HASH2), HASH2, 'chk_1', at(20 * 60_000));
+    expect(types(short.slice(claimed().length))).toEqual(['PaymentTransferDetected', ...Array(4).fill('PaymentConfirmationRecorded')]);
+    expect(fold(short)).toMatchObject({ status: 'needs_review', received: 40_000_000n });
+    // the rest then succeeds it
+    expect(confirmed(transfer(short, '60', HASH3), HASH3, 'chk_1', at(21 * 60_000)).at(-1)).toMatchObject({ type: 'PaymentSucceeded', data: { received_amount: '100', accepted: false } });
+  });
+
+  it('given a succeeded payment, when a transfer on another network arrives at its completed checkout, then it is listed (wrong_network), the payment stays succeeded and never counts it', () => {
+    const paid = confirmed(transfer(base(), '100'));
+    const wrong = given(paid).when({ type: 'RecordTransfer', checkoutId: 'chk_1', txHash: HASH2, network: 'polygon', amount: '5', review: 'wrong_network' }).thenIdempotent();
+    expect(wrong).toEqual([{ type: 'PaymentTransferDetected', data: { checkout_id: 'chk_1', tx_hash: HASH2, network: 'polygon', amount: '5', review: 'wrong_network' } }]);
+    const final = confirmed([...paid, ...wrong], HASH2);
+    expect(types(final.slice(paid.length + 1))).toEqual(Array(4).fill('PaymentConfirmationRecorded'));
+    expect(fold(final)).toMatchObject({ status: 'succeeded', received: 100_000_000n });
+  });
+});

@@ -311,8 +311,8 @@ export class Run {
         return;
       }
       case 'detect': {
-        // a completed checkout takes a further transfer on its network too (0025 addendum, 2026-11-28)
-        const id = this.picked(step.pick, step.relevant, (c) => c.status === 'open' || c.status === 'awaiting_customer' || c.status === 'confirming' || c.status === 'completed');
+        // a completed checkout, or one in review, takes a further transfer too (0025 addenda, 2026-11-28)
+        const id = this.picked(step.pick, step.relevant, (c) => c.status === 'open' || c.status === 'awaiting_customer' || c.status === 'confirming' || c.status === 'completed' || c.status === 'needs_review');
         if (id === null) return this.skip(step.kind);
         const c = this.checkout(id);
         const other = step.otherNetwork ? otherEvmNetworksCarrying(c.asset, c.network)[0] : undefined;
@@ -484,6 +484,28 @@ export const CHECKOUT_EDGES: Record<CheckoutStatus, readonly CheckoutStatus[]> =
   failed: ['needs_review'],
 };
 
+/**
+ * The one move out of a checkout's review (0025 addendum, 2026-11-28, second): a checkout in
+ * review for a claim alone (CheckoutClaimed, no transfer on another network) that then receives
+ * all it asked for on its network completes — the chain settled the claim. Reviews for money
+ * that arrived (wrong_network, late) stay for the business.
+ */
+export const CHECKOUT_CLAIM_EDGES: Partial<Record<CheckoutStatus, readonly CheckoutStatus[]>> = {
+  needs_review: ['completed'],
+};
+
+/** Whether a checkout stream allows the claim edge: claimed, nothing on another network, and completed by CheckoutCompleted with all it asked for. */
+function claimSettled(stream: readonly { event: CheckoutEvent }[]): boolean {
+  const opened = stream.find((e) => e.event.type === 'CheckoutOpened')?.event;
+  if (opened?.type !== 'CheckoutOpened') return false;
+  const claimed = stream.some((e) => e.event.type === 'CheckoutClaimed');
+  const elsewhere = stream.some((e) => e.event.type === 'CheckoutTransferDetected' && e.event.data.network !== opened.data.network);
+  const completed = stream.find((e) => e.event.type === 'CheckoutCompleted')?.event;
+  if (!claimed || elsewhere || completed?.type !== 'CheckoutCompleted') return false;
+  const decimals = decimalsOf(opened.data.asset, opened.data.network);
+  return parseCryptoAmount(completed.data.received_amount, decimals) >= parseCryptoAmount(opened.data.amount, decimals);
+}
+
 const PAYMENT_CRYPTO_FIELDS: Partial<Record<PaymentEvent['type'], readonly string[]>> = {
   PaymentMethodSelected: ['expected_amount'],
   PaymentTransferDetected: ['amount'],
@@ -529,7 +551,12 @@ interface CheckoutFacts {
   asset: AssetCode;
   network: NetworkId;
   decimals: number;
-  /** Transfers the checkout put under review (CheckoutNeedsReview with their hash). */
+  /**
+   * Transfers under review by the checkout's facts: those it put in review (CheckoutNeedsReview
+   * with their hash), and every one on another network than its quote's — to a checkout in review
+   * or completed it is recorded without a second CheckoutNeedsReview, and is wrong_network all the
+   * same (0025 addendum, 2026-11-28, second).
+   */
   reviewed: Set<string>;
 }
 
@@ -540,7 +567,10 @@ function checkoutFacts(h: Harness): Map<string, CheckoutFacts> {
     if (!opened || opened.event.type !== 'CheckoutOpened') continue;
     const { asset, network } = opened.event.data;
     const reviewed = new Set<string>();
-    for (const { event } of stream) if (event.type === 'CheckoutNeedsReview') reviewed.add(event.data.tx_hash);
+    for (const { event } of stream) {
+      if (event.type === 'CheckoutNeedsReview') reviewed.add(event.data.tx_hash);
+      if (event.type === 'CheckoutTransferDetected' && event.data.network !== network) reviewed.add(event.data.tx_hash);
+    }
     out.set(id, { asset, network, decimals: decimalsOf(asset, network), reviewed });
   }
   return out;
@@ -563,10 +593,12 @@ export function checkInvariants(run: Run, before: Statuses): Statuses {
   const checkoutNow = new Map<string, CheckoutState>();
   for (const [id, stream] of h.checkouts) {
     let state = initialCheckoutState;
+    const settled = claimSettled(stream);
     for (const { event } of stream) {
       const next = evolveCheckout(state, event);
       if (state.status !== 'none' && next.status !== 'none' && next.status !== state.status && !CHECKOUT_EDGES[state.status].includes(next.status)) {
-        fail(`checkout ${id}: ${state.status} → ${next.status} on ${event.type} is not an allowed transition`);
+        const claimEdge = event.type === 'CheckoutCompleted' && settled && (CHECKOUT_CLAIM_EDGES[state.status] ?? []).includes(next.status);
+        if (!claimEdge) fail(`checkout ${id}: ${state.status} → ${next.status} on ${event.type} is not an allowed transition`);
       }
       state = next;
     }
@@ -592,7 +624,8 @@ export function checkInvariants(run: Run, before: Statuses): Statuses {
   for (const [id, was] of Object.entries(before.checkouts)) {
     const now = statuses.checkouts[id];
     if (was === 'none' || now === was) continue;
-    if (!CHECKOUT_EDGES[was as CheckoutStatus].includes(now as CheckoutStatus)) fail(`checkout ${id}: ${was} → ${now} in one step is not an allowed transition`);
+    const claimEdge = claimSettled(h.checkouts.get(id) ?? []) && (CHECKOUT_CLAIM_EDGES[was as CheckoutStatus] ?? []).includes(now as CheckoutStatus);
+    if (!CHECKOUT_EDGES[was as CheckoutStatus].includes(now as CheckoutStatus) && !claimEdge) fail(`checkout ${id}: ${was} → ${now} in one step is not an allowed transition`);
   }
 
   // 3. Amounts in events: crypto strings fit the coin; every number an integer.

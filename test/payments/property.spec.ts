@@ -22,7 +22,8 @@ import { PAYMENT_ID, Run, Setup, Statuses, Step, checkInvariants, checkReplay, s
  *    reporting.amount = amount_received and reporting.net = amount − fee − transaction_fee;
  *  - payment and checkout statuses move only along the allowed edges (0009), event by event and
  *    across each step; succeeded/canceled/failed payments and completed checkouts stay put
- *    (a claim on a failed/canceled payment's ended checkout is the one move out, spec §3);
+ *    (a claim on a failed/canceled payment's ended checkout is the one move out, spec §3; a
+ *    claimed checkout the chain then pays in full completes: its one move out of review, 0025);
  *  - every crypto amount in an event is a canonical decimal string with at most the coin's
  *    decimals; every number in an event is a safe integer.
  *

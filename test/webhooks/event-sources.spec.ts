@@ -114,4 +114,64 @@ describe('payment event source', () => {
     ]);
     expect(out.at(-1)!.data).toMatchObject({ status: 'succeeded', method: { amount: '105', overpaid_amount: '5' }, settlement: { amount: '105' } });
   });
+
+  const deliveries = (w: World) => {
+    const source = paymentEventSource({ checkoutBaseUrl: 'https://pay.example.test/c' });
+    let view = null;
+    const out: { type: string; event: string; data: Record<string, unknown> }[] = [];
+    for (const event of w.recorded().filter((e) => source.accepts(e))) {
+      const before = view;
+      view = JSON.parse(JSON.stringify(source.reduce!(view, event))); // as stored
+      out.push(...source.map(event, { before, after: view }).map((d) => ({ type: d.type, event: event.type, data: d.data })));
+    }
+    return out;
+  };
+
+  it('a transfer to a checkout in review (0025 addendum, 2026-11-28, second): payment.updated when detected, no second payment.needs_review; a claim the chain settles gives payment.succeeded', () => {
+    const w = new World();
+    w.at(0).create('pmt_1');
+    w.at(MIN).open('chk_1', 'pmt_1');
+    w.at(2 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(1), network: 'polygon', amount: '100' });
+    w.at(3 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(2), network: 'ethereum', amount: '100' });
+    w.at(3 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(3), network: 'polygon', amount: '1' });
+    w.at(4 * MIN).confirm('chk_1', hash(2));
+    const review = deliveries(w);
+    const from = review.findIndex((e) => e.type === 'payment.needs_review');
+    expect(review.slice(from).map((e) => [e.type, e.event])).toEqual([
+      ['payment.needs_review', 'PaymentNeedsReview'],
+      ['payment.updated', 'PaymentTransferDetected'],
+      ['payment.updated', 'PaymentTransferDetected'],
+    ]);
+    expect(review.at(-1)!.data).toMatchObject({ status: 'needs_review' });
+
+    const claimed = new World();
+    claimed.at(0).create('pmt_1');
+    claimed.at(MIN).open('chk_1', 'pmt_1');
+    claimed.at(16 * MIN).checkout('chk_1', { type: 'ExpireCheckout' }).checkout('chk_1', { type: 'ClaimCheckout', txHash: hash(1), paymentSucceeded: false });
+    claimed.at(20 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(2), network: 'ethereum', amount: '100' });
+    claimed.at(21 * MIN).confirm('chk_1', hash(2));
+    expect(deliveries(claimed).slice(1).map((e) => [e.type, e.event])).toEqual([
+      ['payment.updated', 'PaymentMethodSelected'],
+      ['payment.needs_review', 'PaymentClaimed'],
+      ['payment.updated', 'PaymentTransferDetected'],
+      ['payment.succeeded', 'PaymentSucceeded'],
+    ]);
+  });
+
+  it('a transfer on another network to a completed checkout (0025 addendum, 2026-11-28, second): one payment.updated when detected, the payment stays succeeded', () => {
+    const w = new World();
+    w.at(0).create('pmt_1');
+    w.at(MIN).open('chk_1', 'pmt_1');
+    w.at(2 * MIN).send('chk_1', 'exact', hash(1));
+    w.at(3 * MIN).confirm('chk_1', hash(1));
+    w.at(10 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(2), network: 'polygon', amount: '5' });
+    w.at(11 * MIN).confirm('chk_1', hash(2));
+    const out = deliveries(w);
+    const succeeded = out.findIndex((e) => e.type === 'payment.succeeded');
+    expect(out.slice(succeeded).map((e) => [e.type, e.event])).toEqual([
+      ['payment.succeeded', 'PaymentSucceeded'],
+      ['payment.updated', 'PaymentTransferDetected'],
+    ]);
+    expect(out.at(-1)!.data).toMatchObject({ status: 'succeeded', method: { amount: '100', overpaid_amount: null } });
+  });
 });

@@ -196,6 +196,67 @@ describe('view reducers', () => {
     expect(final.checkout).toMatchObject({ status: 'completed', crypto: { received_amount: '105', overpaid_amount: '5' }, confirmations: { current: 4, required: 4 } });
   });
 
+  describe('a transfer to a checkout in review, or on another network to one that completed (0025 addendum, 2026-11-28, second)', () => {
+    const views = (w: World) => {
+      const state = foldPaymentView(w.recorded().filter((e) => e.stream === 'payment-pmt_1'))!;
+      const checkout = checkoutView(foldCheckoutView(w.recorded().filter((e) => e.stream === 'checkout-chk_1'))!);
+      return { payment: paymentView(state, { checkoutBaseUrl: CHECKOUT_BASE }), receipt: receiptView(state, null), checkout };
+    };
+    const polygon = (w: World, txHash: string, amount: string) => w.checkout('chk_1', { type: 'DetectTransfer', txHash, network: 'polygon', amount, fromAddress: SENDER });
+    const ethereum = (w: World, txHash: string, amount: string) => w.checkout('chk_1', { type: 'DetectTransfer', txHash, network: 'ethereum', amount, fromAddress: SENDER });
+
+    it('wrong network first, then the quoted amount on the quoted network: the payment (in review) and the receipt list both with their networks; the checkout, in review, received it', () => {
+      const w = new World();
+      w.at(0).create('pmt_1');
+      w.at(MIN).open('chk_1', 'pmt_1');
+      polygon(w.at(2 * MIN), hash(1), '100');
+      ethereum(w.at(3 * MIN), hash(2), '100');
+      w.at(4 * MIN).confirm('chk_1', hash(2));
+      const { payment, receipt, checkout } = views(w);
+      expect(payment).toMatchObject({ status: 'needs_review', amount_received: 0, confirmed_at: null });
+      expect(payment.events.map((e) => e.type)).toEqual(['created', 'method_selected', 'detected', 'detected', 'confirmation', 'confirmation', 'confirmation', 'confirmation']);
+      expect(payment.events.filter((e) => e.type === 'detected').map((e) => e.data)).toEqual([
+        { amount: '100', network: 'polygon', tx_hash: hash(1) },
+        { amount: '100', network: 'ethereum', tx_hash: hash(2) },
+      ]);
+      expect(receipt.transfers.map((t) => [t.hash, t.network, t.amount])).toEqual([[hash(1), 'polygon', '100'], [hash(2), 'ethereum', '100']]);
+      expect(receipt).toMatchObject({ status: 'needs_review', paid_at: null, transaction: { hash: hash(1) } });
+      expect(checkout).toMatchObject({ status: 'needs_review', review_reason: 'wrong_network', crypto: { received_amount: '100', remaining_amount: null, remaining_payment_uri: null, tx_hash: hash(2) }, confirmations: { current: 4, required: 4 } });
+    });
+
+    it('claimed, then all that is due arrives at the claimed checkout: the payment succeeded on it (paid_at set), the checkout completed with no review left', () => {
+      const w = new World();
+      w.at(0).create('pmt_1');
+      w.at(MIN).open('chk_1', 'pmt_1');
+      w.at(16 * MIN).checkout('chk_1', { type: 'ExpireCheckout' }).checkout('chk_1', { type: 'ClaimCheckout', txHash: hash(1), paymentSucceeded: false });
+      expect(views(w).checkout).toMatchObject({ status: 'needs_review', review_reason: 'claimed' });
+      ethereum(w.at(20 * MIN), hash(2), '100');
+      w.at(21 * MIN).confirm('chk_1', hash(2));
+      const { payment, receipt, checkout } = views(w);
+      expect(payment).toMatchObject({ status: 'succeeded', amount_received: 10_000, confirmed_at: iso(21 * MIN), method: { amount: '100', overpaid_amount: null, tx_hash: hash(2) }, settlement: { amount: '100', tx_hash: hash(2) } });
+      expect(payment.events.map((e) => e.type)).toEqual(['created', 'method_selected', 'claimed', 'detected', 'confirmation', 'confirmation', 'confirmation', 'confirmation', 'succeeded']);
+      expect(receipt).toMatchObject({ status: 'succeeded', received_amount: '100', paid_at: iso(21 * MIN), transfers: [{ hash: hash(2), network: 'ethereum', amount: '100' }] });
+      expect(checkout).toMatchObject({ status: 'completed', review_reason: null, crypto: { received_amount: '100', tx_hash: hash(2) } });
+    });
+
+    it('completed, then a transfer on another network: listed on the payment and the receipt with its network, never in the method or the settlement; the checkout stays completed', () => {
+      const w = new World();
+      w.at(0).create('pmt_1');
+      w.at(MIN).open('chk_1', 'pmt_1');
+      w.at(2 * MIN).send('chk_1', 'exact', hash(1));
+      w.at(3 * MIN).confirm('chk_1', hash(1));
+      polygon(w.at(10 * MIN), hash(2), '5');
+      w.at(11 * MIN).confirm('chk_1', hash(2));
+      const { payment, receipt, checkout } = views(w);
+      expect(payment).toMatchObject({ status: 'succeeded', amount_received: 10_000, confirmed_at: iso(3 * MIN), method: { network: 'ethereum', amount: '100', overpaid_amount: null, tx_hash: hash(1) }, settlement: { network: 'ethereum', amount: '100', tx_hash: hash(1) } });
+      expect(payment.events.filter((e) => e.type === 'detected').at(-1)).toMatchObject({ data: { amount: '5', network: 'polygon', tx_hash: hash(2) } });
+      expect(payment.events.filter((e) => e.type === 'succeeded')).toHaveLength(1);
+      expect(receipt).toMatchObject({ status: 'succeeded', received_amount: '100', overpaid_amount: null, crypto: { network: 'ethereum' }, transaction: { hash: hash(1) } });
+      expect(receipt.transfers.map((t) => [t.hash, t.network, t.amount])).toEqual([[hash(1), 'ethereum', '100'], [hash(2), 'polygon', '5']]);
+      expect(checkout).toMatchObject({ status: 'completed', review_reason: null, crypto: { received_amount: '100', overpaid_amount: null, detected_network: 'polygon', tx_hash: hash(2) } });
+    });
+  });
+
   it('payment url and failure messages', () => {
     const state = foldPaymentView(paymentEvents(world().recorded()))!;
     expect(paymentUrl(state, 'https://pay.example.test/c///')).toBe('https://pay.example.test/c/code_pmt_1');

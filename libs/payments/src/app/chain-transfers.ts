@@ -21,10 +21,10 @@ import { PaymentStreams } from './streams';
  *
  * Not credited (logged): a transfer to an address no checkout reserved, one to a simulated
  * business's checkout (simulated businesses move no real money), a coin the checkout did not
- * quote, a transfer to a checkout in review, and one to a completed checkout on another network
- * than its quote's: each stays at the address, in the business's wallet. A further transfer to a
- * completed checkout in its coin on its network is credited to it and its payment (0025
- * addendum, 2026-11-28).
+ * quote: each stays at the address, in the business's wallet. A further transfer to a checkout
+ * that completed or is in review is recorded on it and its payment like any other (0025 addenda,
+ * 2026-11-28): on its network counted as the payment's rules say, on another listed for the
+ * business to review (wrong_network).
  */
 @Injectable()
 export class ChainTransfers implements TransferSink {
@@ -74,11 +74,6 @@ export class ChainTransfers implements TransferSink {
     if (checkout.simulated) {
       this.logger.warn(`${transfer.network} ${transfer.txHash}: a real transfer to simulated checkout ${checkout.id} is not credited`);
       return;
-    }
-    const notCredited = checkout.status === 'needs_review' || (checkout.status === 'completed' && transfer.network !== checkout.network);
-    if (report.startsWith('detected:') && notCredited && !checkout.transfers.some((t) => t.txHash === transfer.txHash)) {
-      // the checkout is in review, or completed and paid on another network: the decider records nothing (the coin stays at the address)
-      this.logger.warn(`${transfer.network} ${transfer.txHash}: ${transfer.asset} sent to checkout ${checkout.id} after it was ${checkout.status}${checkout.status === 'completed' ? ` (it quoted ${checkout.network})` : ''}: not credited`);
     }
     const decided = command(checkout.asset);
     if (decided === null) {

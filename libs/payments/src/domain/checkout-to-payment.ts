@@ -116,6 +116,10 @@ function fromCheckout(event: CheckoutEvent, context: ReactContext): Reaction[] {
       if (!before || before.status === 'none') throw new Error(`react: ${event.type} needs the checkout state before it`);
       // Same rule as the checkout decider: another network → wrong_network; a transfer on an ended
       // checkout (expired — also by `late` or a detection after the quote end — canceled, failed) → late.
+      // To a completed checkout or one in review (0025 addenda, 2026-11-28): on its network no review
+      // (counted; the payment decides as for any money arriving while it is in review), on another
+      // wrong_network (listed for the business, never counted). Its CheckoutCompleted, when the chain
+      // settles a claim, closes nothing more on the payment: the claimed checkout had ended there.
       const ended = before.status === 'expired' || before.status === 'canceled' || before.status === 'failed';
       if (before.rail !== 'crypto') throw new Error(`react: ${event.type} on card checkout ${before.id}`);
       const review = d.network !== before.network ? 'wrong_network' : ended ? 'late' : null;

@@ -394,7 +394,7 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
       };
     }
     case 'CheckoutCompleted':
-      return { ...state, status: 'completed' };
+      return { ...state, status: 'completed', reviewReason: null }; // a claim the chain settled is no longer under review
     case 'CheckoutAwaitingCustomer':
       return { ...state, status: 'awaiting_customer', expiresAt: event.data.expires_at };
     case 'CheckoutNeedsReview':
@@ -705,21 +705,22 @@ function markSent(command: MarkSent, state: CryptoCheckoutState, ctx: DecideCont
  * confirmations. On another network it puts the checkout in needs_review (wrong_network).
  * mark-sent never reaches here while confirming (spec: no second simulated transfer).
  *
- * A completed checkout takes a further real transfer on its quoted network too (0025 addendum,
- * 2026-11-28): the customer sent it for this payment, so it is recorded and adds to
- * received_amount and overpaid_amount; the checkout stays completed (it decided already) and the
- * transfer's confirmations are recorded as any other's. One on another network, or to a checkout
- * in review, changes nothing (the sink logs it as not credited). mark-sent never reaches here on a
- * completed checkout either.
+ * A completed checkout, or one in review, takes a further real transfer too (0025 addenda,
+ * 2026-11-28): the customer sent it for this payment, so it is recorded — on the quoted network it
+ * adds to received_amount (and overpaid_amount), on another it is listed only — and its
+ * confirmations are recorded as any other's. The status stays: a completed checkout decided
+ * already, and one in review is not put in review again (no second CheckoutNeedsReview, nothing
+ * late: who decides does not change). `confirm` completes a checkout in review for a claim alone
+ * that then receives all it asked for (the payment's rule, see `claimAlone`). mark-sent never
+ * reaches here on a completed checkout or one in review.
  */
 function detect(state: CryptoCheckoutState, ctx: DecideContext, txHash: string, network: NetworkId, amount: bigint, late: boolean, simulated: boolean, fromAddress: string | null = null): CheckoutEvent[] {
   if (state.transfers.some((t) => t.txHash === txHash)) return []; // seen already
-  if (state.status === 'needs_review') return [];
-  if (state.status === 'completed' && network !== state.network) return [];
   const events: CheckoutEvent[] = [];
   const held = state.status === 'confirming';
-  // a completed checkout has decided its payment: a further transfer on its network is neither late nor for review
-  const ended = !held && state.status !== 'completed' && (late || quoteEnded(state, ctx.now) || state.status === 'canceled' || state.status === 'failed');
+  // decided, or waiting for the business: a further transfer is neither late nor a new review
+  const settled = state.status === 'completed' || state.status === 'needs_review';
+  const ended = !held && !settled && (late || quoteEnded(state, ctx.now) || state.status === 'canceled' || state.status === 'failed');
   if (ended && (state.status === 'open' || state.status === 'awaiting_customer')) {
     // `late` ends a quote still live first (§3): its end becomes now, so expires_at is not ahead
     const endedEarly = ctx.now.getTime() < Date.parse(state.expiresAt);
@@ -746,7 +747,7 @@ function detect(state: CryptoCheckoutState, ctx: DecideContext, txHash: string, 
       ...(fromAddress ? { from_address: fromAddress } : {}),
     },
   });
-  if (network !== state.network || ended) {
+  if (!settled && (network !== state.network || ended)) {
     events.push({ type: 'CheckoutNeedsReview', data: { checkout_id: state.id, payment_id: state.paymentId, review_reason: network !== state.network ? 'wrong_network' : 'late', tx_hash: txHash } });
   }
   return events;
@@ -763,7 +764,9 @@ function confirm(command: RecordCheckoutConfirmations, state: CryptoCheckoutStat
   for (let n = transfer.current + 1; n <= target; n++) {
     events.push({ type: 'CheckoutConfirmationRecorded', data: { checkout_id: state.id, tx_hash: command.txHash, current: n, required } });
   }
-  if (events.length === 0 || target < required || state.status !== 'confirming') return events;
+  if (events.length === 0 || target < required) return events;
+  // Confirming decides; in review only a claim alone may be settled by the chain (the business decides the rest).
+  if (state.status === 'needs_review' ? !claimAlone(state) : state.status !== 'confirming') return events;
   // Another transfer on the quoted network is still confirming: it decides.
   if (state.transfers.some((t) => t.txHash !== transfer.txHash && t.network === state.network && t.current < required)) return events;
   if (state.received >= state.expected) {
@@ -772,7 +775,7 @@ function confirm(command: RecordCheckoutConfirmations, state: CryptoCheckoutStat
       type: 'CheckoutCompleted',
       data: { checkout_id: state.id, payment_id: state.paymentId, received_amount: fmt(state.received, state.decimals), overpaid_amount: over > 0n ? fmt(over, state.decimals) : null },
     });
-  } else {
+  } else if (state.status === 'confirming') {
     events.push({
       type: 'CheckoutAwaitingCustomer',
       data: {
@@ -784,6 +787,18 @@ function confirm(command: RecordCheckoutConfirmations, state: CryptoCheckoutStat
     });
   }
   return events;
+}
+
+/**
+ * Whether a checkout in review is there for a claim alone — the customer's assertion, no money
+ * seen on another network — so that all it asked for, arriving on its network and final,
+ * completes it (0025 addendum, 2026-11-28, second): the checkout's side of the payment decider's
+ * rule "a payment under review for a claim alone that then receives all it is due on a counted
+ * transfer succeeds; a short one leaves the review to the business". Under review for money that
+ * did arrive (wrong_network, late) the business decides, as on the payment.
+ */
+function claimAlone(state: CryptoCheckoutState): boolean {
+  return state.reviewReason === 'claimed' && state.transfers.every((t) => t.network === state.network);
 }
 
 /**

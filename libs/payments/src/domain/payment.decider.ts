@@ -385,6 +385,17 @@ function moneyUnderReview(state: LivePaymentState): boolean {
   return Object.values(state.transfers).some((t) => t.review !== null) || Object.values(state.cardCharges).some((c) => c.review !== null);
 }
 
+/**
+ * Whether money under review (a transfer or a card charge recorded with a reason) puts the payment
+ * in review: not once it succeeded (the money is listed for the business to refund), and not when
+ * it is in review already (0025 addendum, 2026-11-28, second): the business reviews the payment
+ * once, with every transfer and charge listed with its reason; no second PaymentNeedsReview (nor
+ * a second alert e-mail).
+ */
+function opensReview(state: LivePaymentState): boolean {
+  return state.status !== 'succeeded' && state.status !== 'needs_review';
+}
+
 /** A transfer detected and not yet confirmed (nor under review): funds on their way. */
 export function inFlight(state: LivePaymentState): boolean {
   return Object.values(state.transfers).some((t) => t.review === null && (t.required === 0 || t.current < t.required));
@@ -474,7 +485,8 @@ function selectCardMethod(command: SelectCardMethod, state: LivePaymentState, ct
  * checkout that waited for it: the payment succeeded with what was charged (no network fee:
  * transaction_fee 0). A charge the checkout no longer waited for (`review`), or on a payment
  * that cannot take it any more (paid, canceled, failed, a transfer on its way), is for the
- * business to review: needs_review unless the payment already succeeded.
+ * business to review: needs_review unless the payment already succeeded or is in review
+ * (`opensReview`).
  */
 function recordCardPayment(command: RecordCardPayment, state: LivePaymentState): PaymentEvent[] {
   if (state.cardCharges[command.attemptId]) return [];
@@ -484,7 +496,7 @@ function recordCardPayment(command: RecordCardPayment, state: LivePaymentState):
     { type: 'PaymentCardCharged', data: { checkout_id: command.checkoutId, attempt_id: command.attemptId, processor: command.processor, brand: command.brand, last4: command.last4, amount: command.amountMinor, review } },
   ];
   if (review !== null) {
-    if (state.status !== 'succeeded') events.push({ type: 'PaymentNeedsReview', data: { checkout_id: command.checkoutId, reason: review, attempt_id: command.attemptId } });
+    if (opensReview(state)) events.push({ type: 'PaymentNeedsReview', data: { checkout_id: command.checkoutId, reason: review, attempt_id: command.attemptId } });
     return events;
   }
   if (state.checkouts[command.checkoutId]?.open) events.push({ type: 'PaymentCheckoutEnded', data: { checkout_id: command.checkoutId, outcome: 'completed' } });
@@ -507,6 +519,14 @@ function methodOf(state: LivePaymentState): PaymentMethodState {
   return state.method;
 }
 
+/**
+ * A transfer a checkout of the payment recorded (the process manager names its review: another
+ * network, or after its checkout ended). Listed at once (the timeline's `detected`, the receipt's
+ * transfers); one under review puts the payment in review (`opensReview`). A transfer to a
+ * checkout in review on its quoted network comes with no review (0025 addendum, 2026-11-28,
+ * second): it is counted like any other, and `recordConfirmations` applies the rule for money
+ * arriving while the payment is in review.
+ */
 function recordTransfer(command: RecordTransfer, state: LivePaymentState): PaymentEvent[] {
   const current = methodOf(state);
   if (state.transfers[command.txHash]) return [];
@@ -536,7 +556,7 @@ function recordTransfer(command: RecordTransfer, state: LivePaymentState): Payme
     type: 'PaymentTransferDetected',
     data: { checkout_id: command.checkoutId, tx_hash: command.txHash, network: command.network, amount: fmt(parse(command.amount, method.decimals), method.decimals), review, ...(command.fromAddress ? { from_address: command.fromAddress } : {}) },
   });
-  if (review !== null && state.status !== 'succeeded') {
+  if (review !== null && opensReview(state)) {
     events.push({ type: 'PaymentNeedsReview', data: { checkout_id: command.checkoutId, reason: review, tx_hash: command.txHash } });
   }
   return events;

@@ -297,7 +297,8 @@ function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): Checkout
     case 'CheckoutConfirmationRecorded':
       return { ...state, confirmations: { current: e.data.current, required: e.data.required } };
     case 'CheckoutCompleted':
-      return { ...state, status: 'completed', received_amount: e.data.received_amount, remaining_amount: null, overpaid_amount: e.data.overpaid_amount };
+      // a claim the chain then settled (all it asked for arrived, 0025 addendum): no longer under review
+      return { ...state, status: 'completed', review_reason: null, received_amount: e.data.received_amount, remaining_amount: null, overpaid_amount: e.data.overpaid_amount };
     case 'CheckoutAwaitingCustomer':
       return { ...state, status: 'awaiting_customer', received_amount: e.data.received_amount, remaining_amount: e.data.remaining_amount, expires_at: e.data.expires_at };
     case 'CheckoutNeedsReview':
