@@ -90,14 +90,20 @@ describe('API event sources and ids', () => {
 });
 
 describe('payment event source', () => {
-  it('a second transfer to a completed checkout after success (0025 addendum, 2026-11-28): payment.updated when detected and when counted, no second payment.succeeded', () => {
+  /** A payment that succeeded on chk_1, then 5 more sent to chk_1's address on `network` and confirmed. */
+  const succeededThenPaidAgain = (network: 'ethereum' | 'polygon'): World => {
     const w = new World();
     w.at(0).create('pmt_1');
     w.at(MIN).open('chk_1', 'pmt_1');
     w.at(2 * MIN).send('chk_1', 'exact', hash(1));
     w.at(3 * MIN).confirm('chk_1', hash(1));
-    w.at(10 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(2), network: 'ethereum', amount: '5' });
+    w.at(10 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(2), network, amount: '5' });
     w.at(11 * MIN).confirm('chk_1', hash(2));
+    return w;
+  };
+
+  it('a second transfer to a completed checkout after success (0025 addendum, 2026-11-28): payment.updated when detected and when counted, no second payment.succeeded', () => {
+    const w = succeededThenPaidAgain('ethereum');
     const source = paymentEventSource({ checkoutBaseUrl: 'https://pay.example.test/c' });
     let view = null;
     const out: { type: string; event: string; data: Record<string, unknown> }[] = [];
@@ -159,13 +165,7 @@ describe('payment event source', () => {
   });
 
   it('a transfer on another network to a completed checkout (0025 addendum, 2026-11-28, second): one payment.updated when detected, the payment stays succeeded', () => {
-    const w = new World();
-    w.at(0).create('pmt_1');
-    w.at(MIN).open('chk_1', 'pmt_1');
-    w.at(2 * MIN).send('chk_1', 'exact', hash(1));
-    w.at(3 * MIN).confirm('chk_1', hash(1));
-    w.at(10 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(2), network: 'polygon', amount: '5' });
-    w.at(11 * MIN).confirm('chk_1', hash(2));
+    const w = succeededThenPaidAgain('polygon');
     const out = deliveries(w);
     const succeeded = out.findIndex((e) => e.type === 'payment.succeeded');
     expect(out.slice(succeeded).map((e) => [e.type, e.event])).toEqual([

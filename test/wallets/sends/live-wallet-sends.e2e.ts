@@ -101,6 +101,13 @@ describe('wallet sends of a live business relayed through anvil', () => {
       (found) => found.length > 0 && found.every((t) => t.status === status),
       { what: `${hash} listed ${status}` },
     );
+  /** A funded send answered 201, confirmed once final, and its funding (0.001 ETH from the ETH address) on the books, confirmed, once. */
+  const landsWithItsFunding = async (created: { status: number; body: { data: { id: string; tx_hash: Hex }; error?: { message: string } } }, funding: Hex, holder: string) => {
+    expect([created.status, created.body.error?.message]).toEqual([201, undefined]);
+    await final(created.body.data.tx_hash); // the funding's block is below the send's: final with it
+    expect((await settled(created.body.data.id)).status).toBe('confirmed');
+    expect(await booked(keccak256(funding).toLowerCase(), 'confirmed')).toEqual([expect.objectContaining({ asset: 'ETH', amount: '0.001', from_address: signer.address, to_address: holder })]);
+  };
   /** What the ETH address may still spend of its coin (the send context's `available.fee_coin`). */
   const funderAvailable = () => shop.get(`/wallet/send-context?network=ethereum&asset=ETH&from=${signer.address}`).then((r) => eth(r.body.data.available.fee_coin as string));
 
@@ -264,10 +271,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
     await ethereum.receipt(await ethereum.sendRaw(funding));
     const transfer = await usdcCall(holder, encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [RECIPIENT, 1_000_000n] }), { nonce: 0 });
     const created = await send(shop, { asset: 'USDC', network: 'ethereum', amount: '1', to_address: RECIPIENT, signed_transaction: transfer, funding_transaction: funding });
-    expect([created.status, created.body.error?.message]).toEqual([201, undefined]);
-    await final(created.body.data.tx_hash); // the funding's block is below the send's: final with it
-    expect((await settled(created.body.data.id)).status).toBe('confirmed');
-    expect(await booked(keccak256(funding).toLowerCase(), 'confirmed')).toEqual([expect.objectContaining({ asset: 'ETH', amount: '0.001', from_address: signer.address, to_address: holder.address })]);
+    await landsWithItsFunding(created, funding, holder.address);
   });
 
   it('a funding transaction only held by another request (its send released, the funding not yet known relayed) is relayed by the next request leaning on it: recorded once, and the send lands', async () => {
@@ -297,10 +301,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
     await sends.decide(walletId, { type: 'ReserveWalletSend', data: other, funds: null, fundingRecord: fundingTransaction(other, newId('wtx'), 'ETH', { value_usd: null, network_fee_usd: null }) }, {});
     await sends.decide(walletId, { type: 'ReleaseWalletSend', walletTransactionId: other.wallet_transaction_id, reason: 'transaction_rejected' }, {});
     const created = await send(shop, { asset: 'USDC', network: 'ethereum', amount: '2', to_address: RECIPIENT, signed_transaction: transfer, funding_transaction: funding });
-    expect([created.status, created.body.error?.message]).toEqual([201, undefined]);
-    await final(created.body.data.tx_hash); // the funding's block is below the send's: final with it
-    expect((await settled(created.body.data.id)).status).toBe('confirmed');
-    expect(await booked(keccak256(funding).toLowerCase(), 'confirmed')).toEqual([expect.objectContaining({ asset: 'ETH', amount: '0.001', from_address: signer.address, to_address: holder.address })]);
+    await landsWithItsFunding(created, funding, holder.address);
   });
 
   it('EIP-3009: a USDC send from an address with no gas as a transferWithAuthorization it signed, submitted and paid by the ETH address; a tampered authorization is 400; a gas limit the node refuses is 409 transaction_rejected with nothing recorded', async () => {
