@@ -102,25 +102,7 @@ describe('payment event source', () => {
     return w;
   };
 
-  it('a second transfer to a completed checkout after success (0025 addendum, 2026-11-28): payment.updated when detected and when counted, no second payment.succeeded', () => {
-    const w = succeededThenPaidAgain('ethereum');
-    const source = paymentEventSource({ checkoutBaseUrl: 'https://pay.example.test/c' });
-    let view = null;
-    const out: { type: string; event: string; data: Record<string, unknown> }[] = [];
-    for (const event of w.recorded().filter((e) => source.accepts(e))) {
-      const before = view;
-      view = JSON.parse(JSON.stringify(source.reduce!(view, event))); // as stored
-      out.push(...source.map(event, { before, after: view }).map((d) => ({ type: d.type, event: event.type, data: d.data })));
-    }
-    const succeeded = out.findIndex((e) => e.type === 'payment.succeeded');
-    expect(out.slice(succeeded).map((e) => [e.type, e.event])).toEqual([
-      ['payment.succeeded', 'PaymentSucceeded'],
-      ['payment.updated', 'PaymentTransferDetected'],
-      ['payment.updated', 'PaymentTransferCountedAfterSuccess'],
-    ]);
-    expect(out.at(-1)!.data).toMatchObject({ status: 'succeeded', method: { amount: '105', overpaid_amount: '5' }, settlement: { amount: '105' } });
-  });
-
+  /** What the payment event source sends for `w`'s events, each mapped from the view as stored. */
   const deliveries = (w: World) => {
     const source = paymentEventSource({ checkoutBaseUrl: 'https://pay.example.test/c' });
     let view = null;
@@ -132,6 +114,17 @@ describe('payment event source', () => {
     }
     return out;
   };
+
+  it('a second transfer to a completed checkout after success (0025 addendum, 2026-11-28): payment.updated when detected and when counted, no second payment.succeeded', () => {
+    const out = deliveries(succeededThenPaidAgain('ethereum'));
+    const succeeded = out.findIndex((e) => e.type === 'payment.succeeded');
+    expect(out.slice(succeeded).map((e) => [e.type, e.event])).toEqual([
+      ['payment.succeeded', 'PaymentSucceeded'],
+      ['payment.updated', 'PaymentTransferDetected'],
+      ['payment.updated', 'PaymentTransferCountedAfterSuccess'],
+    ]);
+    expect(out.at(-1)!.data).toMatchObject({ status: 'succeeded', method: { amount: '105', overpaid_amount: '5' }, settlement: { amount: '105' } });
+  });
 
   it('a transfer to a checkout in review (0025 addendum, 2026-11-28, second): payment.updated when detected, no second payment.needs_review; a claim the chain settles gives payment.succeeded', () => {
     const w = new World();
