@@ -78,6 +78,44 @@ describe('a live business takes real BTC on a local Bitcoin chain (Esplora stand
     });
   });
 
+  it('one transaction paying two checkouts of one payment (a superseded quote and the current one): the payment sees both outputs, each from its own checkout (0025 addendum, 2026-11-28, third)', async () => {
+    const { shop } = suite;
+    const payment = await shop.createPayment({ amount: 3000, currency: 'USD' });
+    const first = await shop.openCheckout(payment, { asset: 'BTC', network: 'bitcoin' });
+    const second = await shop.openCheckout(payment, { asset: 'BTC', network: 'bitcoin' }); // sets the first aside, still watched (§4)
+    expect(second.crypto.address).not.toBe(first.crypto.address);
+    // a batched withdrawal naming both addresses: 0.0003 + 0.0002 BTC, the quote in all
+    const tx = chain.pay([
+      { address: first.crypto.address, sats: 30_000n },
+      { address: ELSEWHERE, sats: 777_000n },
+      { address: second.crypto.address, sats: 20_000n },
+    ]);
+    chain.mine([tx]);
+    chain.mine();
+    for (const [checkout, received] of [[first, '0.0003'], [second, '0.0002']] as const) {
+      const short = await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'awaiting_customer', { what: `${checkout.id} short` });
+      expect(short.crypto).toMatchObject({ tx_hash: tx.txid, received_amount: received });
+    }
+    // the first becomes the method again (nothing had arrived), the second is for review, as two transactions would be
+    const reviewed = await eventually(
+      () => shop.payment(payment.id),
+      (p) => p.status === 'needs_review' && p.events.filter((e: { type: string }) => e.type === 'confirmation').length === 4,
+      { what: 'both outputs on the payment, confirmed' },
+    );
+    expect(reviewed).toMatchObject({ method: { asset: 'BTC', amount: '0.0005', expected_amount: '0.0005', tx_hash: tx.txid }, settlement: { amount: '0.0005', tx_hash: tx.txid } });
+    expect(reviewed.events.filter((e: { type: string }) => e.type === 'detected').map((e: { data: unknown }) => e.data)).toEqual([
+      { amount: '0.0003', network: 'bitcoin', tx_hash: tx.txid },
+      { amount: '0.0002', network: 'bitcoin', tx_hash: tx.txid },
+    ]);
+    const receipt = (await shop.as(null).get(`/public/receipts/${payment.id}`)).body.data;
+    expect(receipt).toMatchObject({ received_amount: '0.0005', transaction: { hash: tx.txid } });
+    expect(receipt.transfers.map((t: { hash: string; amount: string }) => [t.hash, t.amount])).toEqual([[tx.txid, '0.0003'], [tx.txid, '0.0002']]);
+    // the business accepts: both outputs count, the whole quote
+    const accepted = await shop.post(`/payments/${payment.id}/accept`);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.data).toMatchObject({ status: 'succeeded', amount_received: 3000, method: { amount: '0.0005', overpaid_amount: null } });
+  });
+
   it('a reorganised block: the transfer is withdrawn before its second confirmation, counted again when mined again, never twice', async () => {
     const { shop } = suite;
     const payment = await shop.createPayment({ amount: 1200, currency: 'USD' });

@@ -208,6 +208,36 @@ describe('checkout ⇄ payment end to end (in-memory streams)', () => {
     expect(h.replay()).toBe(0);
   });
 
+  it('one transaction paying the first checkout (its quote ended) and the remainder one: each checkout credits its output, the payment lists both and counts each by its rule; a withdrawal takes only its checkout\'s output (0025 addendum, 2026-11-28, third)', () => {
+    const h = started();
+    h.at(at(MIN)).checkout('chk_1', { type: 'DetectTransfer', txHash: HASH, network: 'ethereum', amount: '90' });
+    confirmAll(h, 'chk_1', HASH);
+    expect(status(h.paymentState('pmt_1'))).toBe('underpaid');
+    h.at(at(17 * MIN)).checkout('chk_1', { type: 'ExpireCheckout' });
+    h.at(at(20 * MIN)).payment('pmt_1', { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true });
+    // a batched withdrawal naming both addresses: 4 USDC to the first (late), 10 to the remainder
+    h.at(at(21 * MIN)).checkout('chk_1', { type: 'DetectTransfer', txHash: HASH3, network: 'ethereum', amount: '4' });
+    h.checkout('chk_2', { type: 'DetectTransfer', txHash: HASH3, network: 'ethereum', amount: '10' });
+    expect(h.checkoutState('chk_1')).toMatchObject({ status: 'needs_review', received: 94_000_000n });
+    expect(h.checkoutState('chk_2')).toMatchObject({ status: 'confirming', received: 10_000_000n });
+    const detected = () => h.paymentEvents('pmt_1').filter((e) => e.type === 'PaymentTransferDetected' && e.data.tx_hash === HASH3).map((e) => e.data);
+    expect(detected()).toEqual([
+      expect.objectContaining({ checkout_id: 'chk_1', amount: '4', review: 'late' }),
+      expect.objectContaining({ checkout_id: 'chk_2', amount: '10', review: null }),
+    ]);
+    expect(status(h.paymentState('pmt_1'))).toBe('needs_review');
+    // the chain reorganises: the first checkout's output is withdrawn, the remainder's stays on the payment
+    h.at(at(22 * MIN)).checkout('chk_1', { type: 'WithdrawTransfer', txHash: HASH3 });
+    expect(h.paymentEvents('pmt_1').filter((e) => e.type === 'PaymentTransferWithdrawn').map((e) => e.data)).toEqual([expect.objectContaining({ checkout_id: 'chk_1', tx_hash: HASH3, amount: '4' })]);
+    confirmAll(h, 'chk_2', HASH3);
+    const confirmations = h.paymentEvents('pmt_1').flatMap((e) => (e.type === 'PaymentConfirmationRecorded' && e.data.tx_hash === HASH3 ? [e.data.checkout_id] : []));
+    expect(confirmations).toEqual(Array(4).fill('chk_2'));
+    // counted: the remainder's output brings all that is due, and no money is left under review (the late output is gone): succeeded
+    expect(h.paymentState('pmt_1')).toMatchObject({ status: 'succeeded', received: 100_000_000n });
+    expect(h.paymentEvents('pmt_1').map((e) => e.type).filter((t) => t === 'PaymentRemainderPaid' || t === 'PaymentSucceeded')).toEqual(['PaymentRemainderPaid', 'PaymentSucceeded']);
+    expect(h.replay()).toBe(0);
+  });
+
   it('replaying every event through react twice appends nothing (idempotence)', () => {
     const h = started();
     h.at(at(MIN)).checkout('chk_1', { type: 'MarkSent', simulate: 'underpaid', txHash: HASH });

@@ -256,3 +256,91 @@ describe('payment decider: money to a checkout in review, or on another network 
     expect(fold(final)).toMatchObject({ status: 'succeeded', received: 100_000_000n });
   });
 });
+
+describe('payment decider: one transaction paying two checkouts of the payment (0025 addendum, 2026-11-28, third)', () => {
+  // A batched exchange withdrawal naming both addresses: each checkout credits its own output, under
+  // the same transaction hash. The payment knows a transfer by (checkout, hash).
+  const HASH3 = '0x' + 'ef'.repeat(32);
+  const fold = (events: PaymentEvent[]) => events.reduce(evolvePayment, initialPaymentState) as Extract<PaymentState, { id: string }>;
+  const after = at(20 * 60_000);
+  // underpaid at 90 on chk_1, a remainder chk_2 for 10, then a claim on chk_1 (its quote ended): chk_1 in review for a claim alone
+  const claimedWithRemainder = () =>
+    run(run(underpaid(), { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }, after), { type: 'RecordClaim', checkoutId: 'chk_1', txHash: HASH2, network: 'ethereum' }, after);
+  const record = (events: PaymentEvent[], checkoutId: string, amount: string, review: 'late' | null = null): PaymentEvent[] =>
+    run(events, { type: 'RecordTransfer', checkoutId, txHash: HASH3, network: 'ethereum', amount, review }, after);
+  const confirm = (events: PaymentEvent[], checkoutId: string, current = 4): PaymentEvent[] =>
+    run(events, { type: 'RecordConfirmations', checkoutId, txHash: HASH3, current, required: 4 }, after);
+
+  it('given a payment with two checkouts, when one hash pays both, then both are recorded, each from its own checkout; a repeated report of either adds nothing', () => {
+    const given1 = record(claimedWithRemainder(), 'chk_1', '4');
+    const second = given(given1, after).when({ type: 'RecordTransfer', checkoutId: 'chk_2', txHash: HASH3, network: 'ethereum', amount: '6', review: null }).thenIdempotent();
+    expect(second).toEqual([{ type: 'PaymentTransferDetected', data: { checkout_id: 'chk_2', tx_hash: HASH3, network: 'ethereum', amount: '6', review: null } }]);
+    const both = [...given1, ...second];
+    given(both, after).when({ type: 'RecordTransfer', checkoutId: 'chk_1', txHash: HASH3, network: 'ethereum', amount: '4', review: null }).then([]);
+    expect(Object.values(fold(both).transfers).filter((t) => t.txHash === HASH3).map((t) => [t.checkoutId, t.amount])).toEqual([['chk_1', 4_000_000n], ['chk_2', 6_000_000n]]);
+  });
+
+  it('given both recorded, when each checkout confirms its output, then the confirmations are recorded separately and the payment succeeds on the sum (both counted)', () => {
+    const both = record(record(claimedWithRemainder(), 'chk_1', '4'), 'chk_2', '6');
+    // chk_1's output final first: chk_2's, on the same hash, is still confirming and decides
+    const first = given(both, after).when({ type: 'RecordConfirmations', checkoutId: 'chk_1', txHash: HASH3, current: 4, required: 4 }).thenIdempotent();
+    expect(first).toEqual([1, 2, 3, 4].map((n) => ({ type: 'PaymentConfirmationRecorded', data: { checkout_id: 'chk_1', tx_hash: HASH3, current: n, required: 4 } })));
+    expect(fold([...both, ...first])).toMatchObject({ status: 'needs_review', received: 94_000_000n });
+    const second = given([...both, ...first], after).when({ type: 'RecordConfirmations', checkoutId: 'chk_2', txHash: HASH3, current: 4, required: 4 }).thenIdempotent();
+    expect(second.slice(0, 4)).toEqual([1, 2, 3, 4].map((n) => ({ type: 'PaymentConfirmationRecorded', data: { checkout_id: 'chk_2', tx_hash: HASH3, current: n, required: 4 } })));
+    expect(types(second.slice(4))).toEqual(['PaymentRemainderPaid', 'PaymentSucceeded']);
+    expect(second.at(-1)!.data).toMatchObject({ amount_received: 10_000, received_amount: '100', overpaid_amount: null, accepted: false });
+    expect(fold([...both, ...first, ...second])).toMatchObject({ status: 'succeeded', received: 100_000_000n });
+  });
+
+  it('given both recorded and partly confirmed, when the chain withdraws the transaction, then each checkout withdraws its own output and the other stays until its own withdrawal', () => {
+    const both = confirm(confirm(record(record(claimedWithRemainder(), 'chk_1', '4'), 'chk_2', '6'), 'chk_1', 2), 'chk_2', 1);
+    const one = given(both, after).when({ type: 'WithdrawTransfer', checkoutId: 'chk_2', txHash: HASH3 }).thenIdempotent();
+    expect(one).toEqual([{ type: 'PaymentTransferWithdrawn', data: { checkout_id: 'chk_2', tx_hash: HASH3, network: 'ethereum', amount: '6' } }]);
+    const left = fold([...both, ...one]);
+    expect(Object.values(left.transfers).filter((t) => t.txHash === HASH3).map((t) => [t.checkoutId, t.amount, t.current])).toEqual([['chk_1', 4_000_000n, 2]]);
+    // chk_1's output still confirms (and, all that is due not there, leaves the review to the business)
+    expect(types(confirm([...both, ...one], 'chk_1').slice(both.length + 1))).toEqual(['PaymentConfirmationRecorded', 'PaymentConfirmationRecorded']);
+    const other = given([...both, ...one], after).when({ type: 'WithdrawTransfer', checkoutId: 'chk_1', txHash: HASH3 }).thenIdempotent();
+    expect(other).toEqual([{ type: 'PaymentTransferWithdrawn', data: { checkout_id: 'chk_1', tx_hash: HASH3, network: 'ethereum', amount: '4' } }]);
+    expect(Object.values(fold([...both, ...one, ...other]).transfers).filter((t) => t.txHash === HASH3)).toEqual([]);
+  });
+
+  it('a superseded quote and the current one paid by one transaction: as two transactions would be — the first becomes the method, the second is for review (superseded_quote); accepting counts both', () => {
+    const two = run(base(), { type: 'SelectMethod', checkoutId: 'chk_2', rail: 'crypto', asset: 'USDC', network: 'ethereum', rateMinorPerCoin: 100, quoteEndsAt: '2025-01-01T00:15:00.000Z' });
+    const paid = run(run(two, { type: 'RecordTransfer', checkoutId: 'chk_1', txHash: HASH3, network: 'ethereum', amount: '60', review: null }), { type: 'RecordTransfer', checkoutId: 'chk_2', txHash: HASH3, network: 'ethereum', amount: '40', review: null });
+    expect(types(paid.slice(two.length))).toEqual(['PaymentMethodSelected', 'PaymentTransferDetected', 'PaymentTransferDetected', 'PaymentNeedsReview']);
+    expect(paid.filter((e) => e.type === 'PaymentTransferDetected').map((e) => e.data)).toEqual([
+      { checkout_id: 'chk_1', tx_hash: HASH3, network: 'ethereum', amount: '60', review: null },
+      { checkout_id: 'chk_2', tx_hash: HASH3, network: 'ethereum', amount: '40', review: 'superseded_quote' },
+    ]);
+    const final = run(run(paid, { type: 'RecordConfirmations', checkoutId: 'chk_1', txHash: HASH3, current: 4, required: 4 }), { type: 'RecordConfirmations', checkoutId: 'chk_2', txHash: HASH3, current: 4, required: 4 });
+    expect(fold(final)).toMatchObject({ status: 'needs_review', received: 60_000_000n });
+    const accepted = given(final).when({ type: 'AcceptPayment' }).events();
+    expect(accepted).toEqual([
+      { type: 'PaymentAccepted', data: { counted_amount: '100' } },
+      expect.objectContaining({ type: 'PaymentSucceeded', data: expect.objectContaining({ amount_received: 10_000, received_amount: '100', overpaid_amount: null, accepted: true }) }),
+    ]);
+  });
+
+  it('after success, one transaction paying two completed checkouts: each output counted once final', () => {
+    const after0 = at(20 * 60_000);
+    const requested = run(underpaid(), { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }, after0);
+    const paid = confirmed(transfer(requested, '10', HASH2, 'chk_2'), HASH2, 'chk_2', after0);
+    expect(fold(paid)).toMatchObject({ status: 'succeeded', received: 100_000_000n });
+    const more = confirm(confirm(record(record(paid, 'chk_1', '1'), 'chk_2', '2'), 'chk_1'), 'chk_2');
+    expect(more.filter((e) => e.type === 'PaymentTransferCountedAfterSuccess').map((e) => e.data)).toEqual([
+      { checkout_id: 'chk_1', tx_hash: HASH3, amount: '1', received_amount: '101', overpaid_amount: '1' },
+      { checkout_id: 'chk_2', tx_hash: HASH3, amount: '2', received_amount: '103', overpaid_amount: '3' },
+    ]);
+    expect(fold(more)).toMatchObject({ status: 'succeeded', received: 103_000_000n });
+  });
+
+  it('streams stored before: a confirmation of an output the payment never recorded (another checkout held its hash) is nothing to record, not an error', () => {
+    // the old key took chk_2's output for chk_1's and recorded nothing: its confirmations now find no (chk_2, hash)
+    const old = confirm(record(claimedWithRemainder(), 'chk_1', '4'), 'chk_1');
+    given(old, after).when({ type: 'RecordConfirmations', checkoutId: 'chk_2', txHash: HASH3, current: 4, required: 4 }).then([]);
+    // a hash no checkout of the payment had stays an error
+    expect(() => decidePayment({ type: 'RecordConfirmations', checkoutId: 'chk_2', txHash: '0x' + '99'.repeat(32), current: 1, required: 4 }, fold(old), { now: after })).toThrow('no transfer');
+  });
+});

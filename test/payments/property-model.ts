@@ -73,9 +73,9 @@ export interface Setup {
 export type SimulateKind = 'exact' | 'underpaid' | 'overpaid' | 'wrong_network' | 'late';
 
 export type Step =
-  | { kind: 'open'; pair: number }
+  | { kind: 'open'; pair: number; again?: boolean }
   | { kind: 'markSent'; pick: number; relevant: boolean; simulate: SimulateKind; retry: boolean; thenConfirm: boolean }
-  | { kind: 'detect'; pick: number; relevant: boolean; otherNetwork: boolean; percent: number; thenConfirm: boolean }
+  | { kind: 'detect'; pick: number; relevant: boolean; otherNetwork: boolean; percent: number; thenConfirm: boolean; sameTx: boolean }
   | { kind: 'confirm'; pick: number; relevant: boolean; full: boolean; partial: number }
   | { kind: 'advance'; ms: number }
   | { kind: 'cancelCheckout'; pick: number; relevant: boolean }
@@ -99,7 +99,15 @@ const pick = fc.nat({ max: 7 });
 const relevant = fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) });
 
 export const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('open' as const), pair: fc.nat({ max: ALL_PAIRS.length - 1 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('open' as const),
+      pair: fc.nat({ max: ALL_PAIRS.length - 1 }),
+      /** The customer opens the latest checkout's coin and network again (a quote of the same coin set aside; two checkouts one transaction may pay). */
+      again: fc.oneof({ weight: 2, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+    }),
+  },
   {
     weight: 6,
     arbitrary: fc.record({
@@ -118,7 +126,7 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   },
   {
     // Beyond mark-sent: a real transfer a chain watcher saw (0009 addendum: a second transfer while confirming counts).
-    weight: 2,
+    weight: 3,
     arbitrary: fc.record({
       kind: fc.constant('detect' as const),
       pick,
@@ -126,6 +134,8 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
       otherNetwork: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
       percent: fc.oneof(fc.constantFrom(10, 50, 90, 100, 110), fc.integer({ min: 1, max: 150 })),
       thenConfirm: fc.boolean(),
+      /** The transaction of an earlier transfer to another checkout on the network: one transaction paying two checkouts (0025 addendum, 2026-11-28, third). */
+      sameTx: fc.boolean(),
     }),
   },
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('confirm' as const), pick, relevant, full: fc.boolean(), partial: fc.integer({ min: 1, max: 100 }) }) },
@@ -187,6 +197,8 @@ export class Run {
   private remainderCount = 0;
   private txCount = 0;
   private readonly lastTx = new Map<string, string>();
+  /** Every transfer's transaction, with its network and checkout, in the order sent. */
+  private readonly sent: { network: NetworkId; checkoutId: string; txHash: string }[] = [];
   private readonly claims: string[] = [];
 
   constructor(readonly setup: Setup) {}
@@ -263,7 +275,8 @@ export class Run {
   play(step: Step): void {
     switch (step.kind) {
       case 'open': {
-        const { asset, network } = PAIRS[step.pair % PAIRS.length];
+        const latest = step.again ? this.checkoutIds().at(-1) : undefined;
+        const { asset, network } = latest !== undefined ? this.checkout(latest) : PAIRS[step.pair % PAIRS.length];
         const checkoutId = `chk_${++this.openCount}`;
         const label = `open ${checkoutId} ${asset}/${network}`;
         // POST /checkouts asks the payment first (commands/open-checkout/open-checkout.handler.ts): a checkout is opened only for a payment that can take it.
@@ -306,25 +319,46 @@ export class Run {
         const previous = this.lastTx.get(id);
         const txHash = step.retry && previous ? previous : hashFor(c.network, seededBytes(`tx#${++this.txCount}`));
         this.lastTx.set(id, txHash);
+        this.sent.push({ network: c.network, checkoutId: id, txHash });
         this.exec(`markSent ${id} ${step.simulate}${step.retry && previous ? ' (same hash)' : ''}`, () => this.h.checkout(id, { type: 'MarkSent', simulate: step.simulate, txHash }));
         if (step.thenConfirm) this.confirmAll(id, true, 100);
         return;
       }
       case 'detect': {
         // a completed checkout, or one in review, takes a further transfer too (0025 addenda, 2026-11-28)
-        const id = this.picked(step.pick, step.relevant, (c) => c.status === 'open' || c.status === 'awaiting_customer' || c.status === 'confirming' || c.status === 'completed' || c.status === 'needs_review');
+        const takes = (id: string) => ['open', 'awaiting_customer', 'confirming', 'completed', 'needs_review'].includes(this.checkout(id).status);
+        const networkOf = (id: string) => {
+          const c = this.checkout(id);
+          return (step.otherNetwork ? otherEvmNetworksCarrying(c.asset, c.network)[0] : undefined) ?? c.network;
+        };
+        // One transaction paying two checkouts (0025 addendum, 2026-11-28, third): `sameTx` pays this
+        // checkout and another on the network in one transaction — whatever the other's status: the
+        // chain does not ask (a first checkout whose quote ended and its remainder, say) — or else this
+        // checkout in the latest transaction that paid another (its output reported later).
+        const taking = this.checkoutIds().filter(takes);
+        const pairs = step.sameTx ? taking.flatMap((a) => this.checkoutIds().filter((b) => b !== a && networkOf(b) === networkOf(a)).map((b) => [a, b] as const)) : [];
+        const earlier = (id: string) => {
+          const c = this.checkout(id);
+          return [...this.sent].reverse().find((t) => t.network === networkOf(id) && t.checkoutId !== id && !c.transfers.some((own) => own.txHash === t.txHash));
+        };
+        const joining = step.sameTx && pairs.length === 0 ? taking.filter((id) => earlier(id) !== undefined) : [];
+        const [id, partner] = pairs.length > 0 ? pairs[step.pick % pairs.length] : [joining.length > 0 ? joining[step.pick % joining.length] : this.picked(step.pick, step.relevant, (c) => takes(c.id)), undefined];
         if (id === null) return this.skip(step.kind);
-        const c = this.checkout(id);
-        const other = step.otherNetwork ? otherEvmNetworksCarrying(c.asset, c.network)[0] : undefined;
-        const network = other ?? c.network;
-        const due = c.expected > c.received ? c.expected - c.received : c.expected;
-        const amount = (due * BigInt(step.percent)) / 100n || 1n;
-        const txHash = hashFor(network, seededBytes(`tx#${++this.txCount}`));
-        this.lastTx.set(id, txHash);
-        this.exec(`detect ${id} ${formatCryptoAmount(amount, c.decimals)} on ${network} (${step.percent}% of due)`, () =>
-          this.h.checkout(id, { type: 'DetectTransfer', txHash, network, amount: formatCryptoAmount(amount, c.decimals) }),
-        );
-        if (step.thenConfirm) this.confirmAll(id, true, 100);
+        const network = networkOf(id);
+        const joined = joining.length > 0 ? earlier(id) : undefined;
+        const txHash = joined?.txHash ?? hashFor(network, seededBytes(`tx#${++this.txCount}`));
+        for (const to of partner === undefined ? [id] : [id, partner]) {
+          const c = this.checkout(to);
+          const due = c.expected > c.received ? c.expected - c.received : c.expected;
+          const amount = (due * BigInt(step.percent)) / 100n || 1n;
+          this.lastTx.set(to, txHash);
+          this.sent.push({ network, checkoutId: to, txHash });
+          const shared = partner !== undefined ? ' (one transaction paying two checkouts)' : joined ? ` in ${joined.checkoutId}'s transaction` : '';
+          this.exec(`detect ${to} ${formatCryptoAmount(amount, c.decimals)} on ${network} (${step.percent}% of due)${shared}`, () =>
+            this.h.checkout(to, { type: 'DetectTransfer', txHash, network, amount: formatCryptoAmount(amount, c.decimals) }),
+          );
+        }
+        if (step.thenConfirm) for (const to of partner === undefined ? [id] : [id, partner]) this.confirmAll(to, true, 100);
         return;
       }
       case 'confirm': {
@@ -630,7 +664,8 @@ export function checkInvariants(run: Run, before: Statuses): Statuses {
 
   // 3. Amounts in events: crypto strings fit the coin; every number an integer.
   let method: { asset: AssetCode; network: NetworkId; decimals: number; quoted: number } | null = null;
-  const transfers = new Map<string, { checkoutId: string; network: NetworkId; amount: string; review: string | null }>();
+  // by checkout and transaction: one transaction may pay two checkouts (0025 addendum, 2026-11-28, third)
+  const transfers = new Map<string, { checkoutId: string; hash: string; network: NetworkId; amount: string; review: string | null }>();
   const confirmations = new Map<string, { current: number; required: number }>();
   let overpaidSeen = false;
   for (const [i, stored] of (h.payments.get(PAYMENT_ID) ?? []).entries()) {
@@ -654,11 +689,16 @@ export function checkInvariants(run: Run, before: Statuses): Statuses {
     }
     switch (event.type) {
       case 'PaymentTransferDetected':
-        transfers.set(event.data.tx_hash, { checkoutId: event.data.checkout_id, network: event.data.network, amount: event.data.amount, review: event.data.review });
+        transfers.set(`${event.data.checkout_id}|${event.data.tx_hash}`, { checkoutId: event.data.checkout_id, hash: event.data.tx_hash, network: event.data.network, amount: event.data.amount, review: event.data.review });
+        break;
+      case 'PaymentTransferWithdrawn':
+        transfers.delete(`${event.data.checkout_id}|${event.data.tx_hash}`);
+        confirmations.delete(`${event.data.checkout_id}|${event.data.tx_hash}`);
         break;
       case 'PaymentConfirmationRecorded': {
-        const seen = confirmations.get(event.data.tx_hash);
-        confirmations.set(event.data.tx_hash, { current: Math.max(seen?.current ?? 0, event.data.current), required: event.data.required });
+        const key = `${event.data.checkout_id}|${event.data.tx_hash}`;
+        const seen = confirmations.get(key);
+        confirmations.set(key, { current: Math.max(seen?.current ?? 0, event.data.current), required: event.data.required });
         break;
       }
       case 'PaymentUnderpaid':
@@ -702,13 +742,14 @@ export function checkInvariants(run: Run, before: Statuses): Statuses {
   const p = pstate;
   if (p.status !== 'none') {
     let credited = 0n;
-    for (const [hash, t] of transfers) {
+    for (const [key, t] of transfers) {
+      const hash = t.hash;
       const f = facts.get(t.checkoutId) ?? fail(`transfer ${hash} on unknown checkout ${t.checkoutId}`);
       const underReview = t.review !== null || f.reviewed.has(hash);
       if (t.review === null && f.reviewed.has(hash)) fail(`transfer ${hash.slice(0, 12)}: the checkout ${t.checkoutId} put it under review but the payment recorded it with review null`);
       // superseded_quote is the payment's own review (the checkout got what it asked for): 0011 addendum
       if (t.review !== null && t.review !== 'superseded_quote' && !f.reviewed.has(hash)) fail(`transfer ${hash.slice(0, 12)}: the payment recorded review ${t.review} but the checkout ${t.checkoutId} did not review it`);
-      const c = confirmations.get(hash);
+      const c = confirmations.get(key);
       const confirmed = c !== undefined && c.required > 0 && c.current >= c.required;
       if (!confirmed || underReview || t.network !== f.network) continue;
       // A superseded checkout stays watched (§4): what arrives there counts, but only in the coin the payment is quoted in.
@@ -733,6 +774,29 @@ export function checkInvariants(run: Run, before: Statuses): Statuses {
     let sum = 0n;
     for (const { event } of stream) if (event.type === 'CheckoutTransferDetected' && event.data.network === f.network) sum += units(event.data.amount, f.decimals, `checkout ${id} transfer`);
     if (c.received !== sum) fail(`checkout ${id}: received ${c.received} ≠ ${sum}, its transfers on ${f.network}`);
+  }
+
+  // 6. The payment knows every transfer its checkouts hold, each by its checkout and transaction, with
+  //    the checkout's amount and confirmations — two checkouts paid by one transaction included — and no other.
+  if (p.status !== 'none') {
+    const held = new Map<string, { amount: string; current: number }>();
+    for (const [id, stream] of h.checkouts) {
+      for (const { event } of stream) {
+        if (event.type === 'CheckoutTransferDetected') held.set(`${id}|${event.data.tx_hash}`, { amount: event.data.amount, current: 0 });
+        if (event.type === 'CheckoutTransferWithdrawn') held.delete(`${id}|${event.data.tx_hash}`);
+        if (event.type === 'CheckoutConfirmationRecorded') {
+          const t = held.get(`${id}|${event.data.tx_hash}`);
+          if (t) t.current = Math.max(t.current, event.data.current);
+        }
+      }
+    }
+    for (const [key, t] of held) {
+      const known = transfers.get(key) ?? fail(`transfer ${key.slice(0, 24)}… of ${t.amount}: its checkout holds it, the payment does not`);
+      if (known.amount !== t.amount) fail(`transfer ${key.slice(0, 24)}…: ${known.amount} on the payment, ${t.amount} on its checkout`);
+      const confirmed = confirmations.get(key)?.current ?? 0;
+      if (confirmed !== t.current) fail(`transfer ${key.slice(0, 24)}…: ${confirmed} confirmations on the payment, ${t.current} on its checkout`);
+    }
+    for (const key of transfers.keys()) if (!held.has(key)) fail(`transfer ${key.slice(0, 24)}…: on the payment, held by no checkout`);
   }
 
   return statuses;

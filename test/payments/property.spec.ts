@@ -18,6 +18,9 @@ import { PAYMENT_ID, Run, Setup, Statuses, Step, checkInvariants, checkReplay, s
  *  - payment.received = the confirmed transfers on their checkout's network not under review,
  *    computed from the stored events (and only units of the payment's quoted coin are summed);
  *    a checkout's received = its transfers on its network;
+ *  - the payment knows every transfer its checkouts hold, by checkout and transaction (one
+ *    transaction paying two checkouts is two transfers: `detect` with `sameTx`), with the
+ *    checkout's amount and confirmations, and no other;
  *  - amount_received ≥ 0 and ≤ the quoted value unless something was overpaid; on PaymentSucceeded
  *    reporting.amount = amount_received and reporting.net = amount − fee − transaction_fee;
  *  - payment and checkout statuses move only along the allowed edges (0009), event by event and

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RecordedEvent } from '@lib/eventstore';
 import { apiEventId, businessEventSource, deliveryId, paymentEventSource } from '../../libs/webhooks/src';
-import { MIN, World, hash } from '../payments/read/fixtures';
+import { MIN, World, hash, oneTransactionTwoCheckouts } from '../payments/read/fixtures';
 
 const recorded = (stream: string, type: string, data: unknown, revision: number): RecordedEvent => ({
   id: randomUUID(),
@@ -166,5 +166,21 @@ describe('payment event source', () => {
       ['payment.updated', 'PaymentTransferDetected'],
     ]);
     expect(out.at(-1)!.data).toMatchObject({ status: 'succeeded', method: { amount: '100', overpaid_amount: null } });
+  });
+
+  it('one transaction paying two checkouts of the payment (0025 addendum, 2026-11-28, third): a payment.updated for each output, the payment carrying both', () => {
+    const out = deliveries(oneTransactionTwoCheckouts());
+    const from = out.findIndex((e) => e.event === 'PaymentTransferDetected');
+    expect(out.slice(from).map((e) => [e.type, e.event])).toEqual([
+      ['payment.updated', 'PaymentTransferDetected'],
+      ['payment.updated', 'PaymentTransferDetected'],
+      ['payment.needs_review', 'PaymentNeedsReview'],
+    ]);
+    const both = out[from + 1].data as { method: unknown; settlement: unknown; events: { type: string; data: unknown }[] };
+    expect(both).toMatchObject({ status: 'pending', method: { amount: '100', tx_hash: hash(7) }, settlement: { amount: '100', tx_hash: hash(7) } });
+    expect(both.events.filter((e) => e.type === 'detected').map((e) => e.data)).toEqual([
+      { amount: '60', network: 'ethereum', tx_hash: hash(7) },
+      { amount: '40', network: 'ethereum', tx_hash: hash(7) },
+    ]);
   });
 });

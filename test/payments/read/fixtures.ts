@@ -164,6 +164,23 @@ export function paidTwoQuotesInTwoCoins(): World {
   return w;
 }
 
+/**
+ * One transaction paying two checkouts of a payment (a batched withdrawal naming both addresses):
+ * a USDC quote, then another that sets it aside; one hash pays the first 60 USDC and the second
+ * 40, each checkout crediting its own output (the live audit's Bitcoin case, 2026-11-28). The
+ * first becomes the method again (nothing had arrived), the second is for review
+ * (`superseded_quote`), as two transactions would be.
+ */
+export function oneTransactionTwoCheckouts(): World {
+  const w = new World();
+  w.at(0).create('pmt_1');
+  w.at(MIN).open('chk_1', 'pmt_1');
+  w.at(MIN + 1000).open('chk_2', 'pmt_1', { replaces: 'chk_1' });
+  w.at(2 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(7), network: 'ethereum', amount: '60', fromAddress: SENDER });
+  w.at(2 * MIN).checkout('chk_2', { type: 'DetectTransfer', txHash: hash(7), network: 'ethereum', amount: '40', fromAddress: SENDER });
+  return w;
+}
+
 export function recordedLog(h: Harness, wallStart: Date = WALL0): RecordedEvent[] {
   const revisions = new Map<string, number>();
   return h.log.map(({ stream, stored }, i) => {

@@ -15,7 +15,7 @@ import {
 } from '../../../libs/payments/src/read';
 import { STORE_KINDS, storePerSuite } from '../../support/fixtures';
 import { TestDatabase, createTestDatabase } from '../../support/postgres';
-import { BIZ_A, CHECKOUT_BASE, businessCreated, paidTwoQuotesInTwoCoins, recordedLog, scenarios } from './fixtures';
+import { BIZ_A, CHECKOUT_BASE, businessCreated, hash, oneTransactionTwoCheckouts, paidTwoQuotesInTwoCoins, recordedLog, scenarios } from './fixtures';
 import { committedHead } from '../../support/log-head';
 
 /**
@@ -31,7 +31,7 @@ const log = world.recorded();
 /** Every row of the projector's tables, as JSON, in key order. */
 async function rowsOf(sql: Sql): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
-  for (const [table, key] of [['payments', 'id'], ['checkouts', 'id'], ['payment_transfers', 'payment_id, tx_hash']]) {
+  for (const [table, key] of [['payments', 'id'], ['checkouts', 'id'], ['payment_transfers', 'payment_id, tx_hash, checkout_id']]) {
     out[table] = (await sql.query<{ row: unknown }>(`SELECT to_jsonb(t) AS row FROM ${table} t ORDER BY ${key}`)).rows.map((r) => r.row);
   }
   return out;
@@ -92,6 +92,16 @@ describe('payments projector on PostgreSQL', () => {
       ['chk_1', 'USDC', '100'],
       ['chk_2', 'ETH', '0.033333333333333334'],
     ]);
+  });
+
+  it('one transaction paying two checkouts of a payment: a row for each checkout\'s output, in one batch or one event at a time (0025 addendum, 2026-11-28, third)', async () => {
+    const events = oneTransactionTwoCheckouts().recorded();
+    const whole = await projectInSchema(db, 'one_tx_whole', events, [events.length]);
+    expect((whole.payment_transfers as { checkout_id: string; tx_hash: string; amount: string; review: string | null }[]).map((t) => [t.checkout_id, t.tx_hash, t.amount, t.review])).toEqual([
+      ['chk_1', hash(7), '60', null],
+      ['chk_2', hash(7), '40', 'superseded_quote'],
+    ]);
+    expect(await projectInSchema(db, 'one_tx_single', events, [1])).toEqual(whole);
   });
 
   it('stores exactly what the pure reducers fold from the same events', async () => {
@@ -180,6 +190,26 @@ describe.each(STORE_KINDS)('payments projection through the engine on %s', (kind
     await db.query(`UPDATE payments SET view = '{"stale":true}', view_version = ${PAYMENT_VIEW_VERSION - 1}`);
     expect(await answers()).toEqual(before);
     await rebuildProjection(store, db, paymentsProjector);
+  });
+
+  it('upgrades a payment_transfers table keyed by payment and hash alone: the key gains the checkout, the rows stay (0025 addendum, 2026-11-28, third)', async () => {
+    const { db } = opened;
+    const keyColumns = async () =>
+      (
+        await db.query<{ name: string }>(
+          `SELECT a.attname AS name FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+            WHERE i.indrelid = 'payment_transfers'::regclass AND i.indisprimary ORDER BY a.attname`,
+        )
+      ).rows.map((r) => r.name);
+    const before = await rowsOf(db);
+    expect(await keyColumns()).toEqual(['checkout_id', 'payment_id', 'tx_hash']);
+    // the table as older code made it, then the projector's schema as the runner applies it at start (twice: a no-op the second time)
+    await db.exec(`ALTER TABLE payment_transfers DROP CONSTRAINT payment_transfers_pkey, ADD PRIMARY KEY (payment_id, tx_hash)`);
+    expect(await keyColumns()).toEqual(['payment_id', 'tx_hash']);
+    await db.exec(paymentsProjector.schema);
+    await db.exec(paymentsProjector.schema);
+    expect(await keyColumns()).toEqual(['checkout_id', 'payment_id', 'tx_hash']);
+    expect(await rowsOf(db)).toEqual(before);
   });
 
   it('follows the live log with the runner from scratch (batches of 4) to the same rows', async () => {

@@ -10,7 +10,7 @@ import {
   paymentView,
   receiptView,
 } from '../../../libs/payments/src/read';
-import { CHECKOUT_BASE, MIN, SENDER, World, hash, iso, paidTwoQuotesInTwoCoins } from './fixtures';
+import { CHECKOUT_BASE, MIN, SENDER, World, hash, iso, oneTransactionTwoCheckouts, paidTwoQuotesInTwoCoins } from './fixtures';
 
 /**
  * The pure parts of the read side: payment URIs per chain family (BIP-21, EIP-681 native and
@@ -255,6 +255,36 @@ describe('view reducers', () => {
       expect(receipt.transfers.map((t) => [t.hash, t.network, t.amount])).toEqual([[hash(1), 'ethereum', '100'], [hash(2), 'polygon', '5']]);
       expect(checkout).toMatchObject({ status: 'completed', review_reason: null, crypto: { received_amount: '100', overpaid_amount: null, detected_network: 'polygon', tx_hash: hash(2) } });
     });
+  });
+
+  it('one transaction paying two checkouts of the payment (0025 addendum, 2026-11-28, third): the payment and the receipt list both outputs under the one hash, each with its amount; confirmations and a withdrawal each reach their own', () => {
+    const w = oneTransactionTwoCheckouts();
+    const views = () => {
+      const state = foldPaymentView(w.recorded().filter((e) => e.stream === 'payment-pmt_1'))!;
+      return { state, payment: paymentView(state, { checkoutBaseUrl: CHECKOUT_BASE }), receipt: receiptView(state, null) };
+    };
+    const detected = views();
+    expect(detected.payment).toMatchObject({ status: 'needs_review', method: { asset: 'USDC', amount: '100', expected_amount: '100', tx_hash: hash(7) }, settlement: { amount: '100', tx_hash: hash(7) } });
+    expect(detected.payment.events.filter((e) => e.type === 'detected').map((e) => e.data)).toEqual([
+      { amount: '60', network: 'ethereum', tx_hash: hash(7) },
+      { amount: '40', network: 'ethereum', tx_hash: hash(7) },
+    ]);
+    expect(detected.receipt).toMatchObject({ received_amount: '100', transaction: { hash: hash(7) } });
+    expect(detected.receipt.transfers.map((t) => [t.hash, t.network, t.amount])).toEqual([[hash(7), 'ethereum', '60'], [hash(7), 'ethereum', '40']]);
+
+    // each checkout's confirmations reach its own output
+    w.at(3 * MIN).confirm('chk_1', hash(7), 2).confirm('chk_2', hash(7), 1);
+    expect(views().state.transfers.map((t) => [t.checkout_id, t.amount, t.review, t.confirmations.current])).toEqual([
+      ['chk_1', '60', null, 2],
+      ['chk_2', '40', 'superseded_quote', 1],
+    ]);
+    // a reorganisation: the second checkout's withdrawal takes its output only
+    w.at(4 * MIN).checkout('chk_2', { type: 'WithdrawTransfer', txHash: hash(7) });
+    const withdrawn = views();
+    expect(withdrawn.state.transfers.map((t) => [t.checkout_id, t.amount, t.confirmations.current])).toEqual([['chk_1', '60', 2]]);
+    expect(withdrawn.payment).toMatchObject({ method: { amount: '60' }, settlement: { amount: '60', tx_hash: hash(7) } });
+    expect(withdrawn.payment.events.at(-1)).toMatchObject({ type: 'withdrawn', data: { amount: '40', tx_hash: hash(7) } });
+    expect(withdrawn.receipt.transfers.map((t) => [t.hash, t.amount])).toEqual([[hash(7), '60']]);
   });
 
   it('payment url and failure messages', () => {

@@ -40,6 +40,7 @@ export interface PaymentMethodState {
 
 export interface PaymentTransferState {
   checkoutId: string;
+  txHash: string;
   network: NetworkId;
   amount: bigint;
   review: PaymentReviewReason | null;
@@ -62,6 +63,11 @@ export interface LivePaymentState {
   method: PaymentMethodState | null;
   /** Checkouts known to the payment, and whether each is still open. */
   checkouts: Readonly<Record<string, { remainder: boolean; open: boolean }>>;
+  /**
+   * Transfers by checkout and transaction (`transferKey`): one transaction may pay two checkouts of
+   * the payment (a superseded quote and the current one, a remainder and the first; a batched
+   * withdrawal naming both addresses), each crediting its own output (0025 addendum, 2026-11-28, third).
+   */
   transfers: Readonly<Record<string, PaymentTransferState>>;
   /** Units confirmed on the quoted network (transfers not under review). */
   received: bigint;
@@ -85,6 +91,15 @@ export interface LivePaymentState {
 }
 
 export type PaymentState = { status: 'none' } | LivePaymentState;
+
+/**
+ * How the payment knows a transfer: the checkout it paid and its transaction. The events have
+ * always named both, and a stream stored while the payment knew transfers by hash alone holds no
+ * two transfers of one hash at once (the second was dropped), so it folds to the same transfers.
+ */
+export function transferKey(checkoutId: string, txHash: string): string {
+  return `${checkoutId}|${txHash}`;
+}
 
 export const initialPaymentState: PaymentState = Object.freeze({ status: 'none' });
 
@@ -295,22 +310,23 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       const decimals = state.quotes[d.checkout_id]?.method.decimals ?? state.method?.decimals ?? 0;
       return {
         ...state,
-        transfers: { ...state.transfers, [d.tx_hash]: { checkoutId: d.checkout_id, network: d.network, amount: parse(d.amount, decimals), review: d.review, current: 0, required: 0, afterSuccess: state.status === 'succeeded' } },
+        transfers: { ...state.transfers, [transferKey(d.checkout_id, d.tx_hash)]: { checkoutId: d.checkout_id, txHash: d.tx_hash, network: d.network, amount: parse(d.amount, decimals), review: d.review, current: 0, required: 0, afterSuccess: state.status === 'succeeded' } },
       };
     }
     case 'PaymentTransferWithdrawn': {
       const transfers = { ...state.transfers };
-      delete transfers[event.data.tx_hash];
+      delete transfers[transferKey(event.data.checkout_id, event.data.tx_hash)];
       return { ...state, transfers };
     }
     case 'PaymentConfirmationRecorded': {
       const d = event.data;
-      const transfer = state.transfers[d.tx_hash];
+      const key = transferKey(d.checkout_id, d.tx_hash);
+      const transfer = state.transfers[key];
       if (!transfer) return state;
       const reached = d.current >= d.required && transfer.current < d.required;
       return {
         ...state,
-        transfers: { ...state.transfers, [d.tx_hash]: { ...transfer, current: d.current, required: d.required } },
+        transfers: { ...state.transfers, [key]: { ...transfer, current: d.current, required: d.required } },
         received: reached && transfer.review === null ? state.received + transfer.amount : state.received,
       };
     }
@@ -529,7 +545,7 @@ function methodOf(state: LivePaymentState): PaymentMethodState {
  */
 function recordTransfer(command: RecordTransfer, state: LivePaymentState): PaymentEvent[] {
   const current = methodOf(state);
-  if (state.transfers[command.txHash]) return [];
+  if (state.transfers[transferKey(command.checkoutId, command.txHash)]) return []; // this checkout's output of the transaction, seen already
   if (!state.checkouts[command.checkoutId]) throw new Error(`checkout ${command.checkoutId} is not one of payment ${state.id}'s`);
   const events: PaymentEvent[] = [];
   let review = command.review;
@@ -564,7 +580,8 @@ function recordTransfer(command: RecordTransfer, state: LivePaymentState): Payme
 
 /** A transfer the payment saw is withdrawn: it was never counted (only confirmed transfers are), so only the record goes. */
 function withdrawTransfer(command: WithdrawPaymentTransfer, state: LivePaymentState): PaymentEvent[] {
-  const transfer = state.transfers[command.txHash];
+  // this checkout's output only: another checkout's output of the same transaction is withdrawn by its own checkout
+  const transfer = state.transfers[transferKey(command.checkoutId, command.txHash)];
   if (!transfer || (transfer.required > 0 && transfer.current >= transfer.required)) return [];
   const decimals = state.quotes[transfer.checkoutId]?.method.decimals ?? state.method?.decimals ?? 0;
   return [{ type: 'PaymentTransferWithdrawn', data: { checkout_id: transfer.checkoutId, tx_hash: command.txHash, network: transfer.network, amount: fmt(transfer.amount, decimals) } }];
@@ -572,8 +589,14 @@ function withdrawTransfer(command: WithdrawPaymentTransfer, state: LivePaymentSt
 
 function recordConfirmations(command: RecordConfirmations, state: LivePaymentState, ctx: DecideContext): PaymentEvent[] {
   const method = methodOf(state);
-  const transfer = state.transfers[command.txHash];
-  if (!transfer) throw new Error(`no transfer ${command.txHash} on payment ${state.id}`);
+  const key = transferKey(command.checkoutId, command.txHash);
+  const transfer = state.transfers[key];
+  if (!transfer) {
+    // A stream stored while the payment knew transfers by hash alone may have dropped this
+    // checkout's output, taking it for another checkout's of the same transaction: nothing to record.
+    if (Object.values(state.transfers).some((t) => t.txHash === command.txHash)) return [];
+    throw new Error(`no transfer ${command.txHash} of checkout ${command.checkoutId} on payment ${state.id}`);
+  }
   const already = transfer.required === 0 ? 0 : transfer.current;
   const target = Math.min(command.current, command.required);
   const events: PaymentEvent[] = [];
@@ -582,7 +605,7 @@ function recordConfirmations(command: RecordConfirmations, state: LivePaymentSta
   }
   if (events.length === 0 || target < command.required || transfer.review !== null) return events;
   if (state.status === 'succeeded') {
-    if (countsAfterSuccess(state, method, transfer)) events.push(countedAfterSuccess(state, method, command.txHash, transfer));
+    if (countsAfterSuccess(state, method, transfer)) events.push(countedAfterSuccess(state, method, transfer));
     return events;
   }
   // §3 "payment | any | confirmations reach required → succeeded": a payment under review for a
@@ -593,7 +616,7 @@ function recordConfirmations(command: RecordConfirmations, state: LivePaymentSta
   const underReview = state.status === 'needs_review';
   if (underReview ? moneyUnderReview(state) : state.status !== 'pending' && state.status !== 'underpaid') return events;
   // Another counted transfer is still confirming (a second transfer while confirming, 0009): it decides.
-  if (Object.entries(state.transfers).some(([hash, t]) => hash !== command.txHash && t.review === null && (t.required === 0 || t.current < t.required))) return events;
+  if (Object.entries(state.transfers).some(([other, t]) => other !== key && t.review === null && (t.required === 0 || t.current < t.required))) return events;
   const received = state.received + transfer.amount;
   if (received >= method.expected) {
     if (state.checkouts[transfer.checkoutId]?.remainder) {
@@ -632,12 +655,12 @@ function countsAfterSuccess(state: LivePaymentState, method: PaymentMethodState,
 }
 
 /** The payment's totals once a transfer after success counts: what arrived and what is over the quote. */
-function countedAfterSuccess(state: LivePaymentState, method: PaymentMethodState, txHash: string, transfer: PaymentTransferState): PaymentEvent {
+function countedAfterSuccess(state: LivePaymentState, method: PaymentMethodState, transfer: PaymentTransferState): PaymentEvent {
   const received = state.received + transfer.amount;
   const over = overpaid(method.expected, received);
   return {
     type: 'PaymentTransferCountedAfterSuccess',
-    data: { checkout_id: transfer.checkoutId, tx_hash: txHash, amount: fmt(transfer.amount, method.decimals), received_amount: fmt(received, method.decimals), overpaid_amount: over > 0n ? fmt(over, method.decimals) : null },
+    data: { checkout_id: transfer.checkoutId, tx_hash: transfer.txHash, amount: fmt(transfer.amount, method.decimals), received_amount: fmt(received, method.decimals), overpaid_amount: over > 0n ? fmt(over, method.decimals) : null },
   };
 }
 

@@ -317,7 +317,7 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
     }
     case 'PaymentTransferDetected': {
       const d = e.data;
-      if (state.transfers.some((t) => t.tx_hash === d.tx_hash)) return state;
+      if (state.transfers.some((t) => sameTransfer(t, d))) return state;
       const transfer: PaymentViewTransfer = {
         checkout_id: d.checkout_id,
         tx_hash: d.tx_hash,
@@ -333,20 +333,20 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
       return { ...state, transfers: [...state.transfers, transfer] };
     }
     case 'PaymentTransferWithdrawn':
-      return { ...state, transfers: state.transfers.filter((t) => t.tx_hash !== e.data.tx_hash) };
+      return { ...state, transfers: state.transfers.filter((t) => !sameTransfer(t, e.data)) };
     case 'PaymentConfirmationRecorded': {
       const d = e.data;
       return {
         ...state,
         transfers: state.transfers.map((t) =>
-          t.tx_hash === d.tx_hash ? { ...t, confirmations: { current: Math.max(t.confirmations.current, d.current), required: d.required } } : t,
+          sameTransfer(t, d) ? { ...t, confirmations: { current: Math.max(t.confirmations.current, d.current), required: d.required } } : t,
         ),
       };
     }
     case 'PaymentTransferCountedAfterSuccess': {
       const d = e.data;
       // the transfer pays the payment from here (method, settlement); amount_received and reporting stay as at success
-      const transfers = state.transfers.map((t) => (t.tx_hash === d.tx_hash ? withoutAfterSuccess(t) : t));
+      const transfers = state.transfers.map((t) => (sameTransfer(t, d) ? withoutAfterSuccess(t) : t));
       return { ...state, transfers, received_amount: d.received_amount, overpaid_amount: d.overpaid_amount };
     }
     case 'PaymentUnderpaid':
@@ -399,6 +399,15 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
     default:
       return ignoreUnknown(e, null); // a new type left out fails to compile; an unknown stored type is null (left as it is)
   }
+}
+
+/**
+ * A transfer is its checkout's output of a transaction: one transaction may pay two checkouts of
+ * the payment, each listed with its own amount (0025 addendum, 2026-11-28, third). Events have
+ * always named the checkout, so states folded before match the same way.
+ */
+function sameTransfer(transfer: PaymentViewTransfer, event: { checkout_id: string; tx_hash: string }): boolean {
+  return transfer.checkout_id === event.checkout_id && transfer.tx_hash === event.tx_hash;
 }
 
 function withoutAfterSuccess(transfer: PaymentViewTransfer): PaymentViewTransfer {

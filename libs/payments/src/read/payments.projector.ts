@@ -15,7 +15,8 @@ import { PAYMENT_VIEW_VERSION, PaymentViewState, evolvePaymentView, storedPaymen
  *   `view_version`), which the payment routes answer from without parsing (decision 0018);
  * - `checkouts`: one row per checkout, with `state` the `CheckoutViewState`;
  * - `payment_transfers`: every transfer a payment saw (hash, network, amount, sender), for
- *   receipts and for search by hash or sender.
+ *   receipts and for search by hash or sender; one row per checkout and transaction (one
+ *   transaction may pay two checkouts of a payment, 0025 addendum, 2026-11-28, third).
  * A batch loads the rows it touches once, applies every event in memory with the pure reducers
  * (`evolvePaymentView`, `evolveCheckoutView`) and writes the changed rows back in one statement
  * per table, so projecting events in one batch or one by one gives the same rows.
@@ -75,8 +76,21 @@ const SCHEMA = `
     review       text,
     from_address text,
     detected_at  timestamptz NOT NULL,
-    PRIMARY KEY (payment_id, tx_hash)
+    PRIMARY KEY (payment_id, checkout_id, tx_hash)
   );
+  -- tables made when a payment knew a transfer by its hash alone: the key gains the checkout
+  -- (their rows stay unique under it); a no-op once it has
+  DO $$
+  DECLARE old_key text;
+  BEGIN
+    SELECT c.conname INTO old_key FROM pg_constraint c
+     WHERE c.conrelid = 'payment_transfers'::regclass AND c.contype = 'p'
+       AND NOT EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey) AND a.attname = 'checkout_id');
+    IF old_key IS NOT NULL THEN
+      EXECUTE format('ALTER TABLE payment_transfers DROP CONSTRAINT %I', old_key);
+      ALTER TABLE payment_transfers ADD PRIMARY KEY (payment_id, checkout_id, tx_hash);
+    END IF;
+  END $$;
   CREATE INDEX IF NOT EXISTS payment_transfers_hash ON payment_transfers (tx_hash);
   CREATE INDEX IF NOT EXISTS payment_transfers_sender ON payment_transfers (business_id, from_address) WHERE from_address IS NOT NULL;
 `;
@@ -187,8 +201,8 @@ async function handlePaymentEvents(events: RecordedEvent[], tx: Sql): Promise<Ba
     if (transfers.length > 0) {
       await tx.query(
         `INSERT INTO payment_transfers AS t SELECT * FROM jsonb_populate_recordset(NULL::payment_transfers, $1::jsonb)
-         ON CONFLICT (payment_id, tx_hash) DO UPDATE SET
-           business_id = excluded.business_id, checkout_id = excluded.checkout_id, seq = excluded.seq, network = excluded.network,
+         ON CONFLICT (payment_id, checkout_id, tx_hash) DO UPDATE SET
+           business_id = excluded.business_id, seq = excluded.seq, network = excluded.network,
            asset = excluded.asset, amount = excluded.amount, review = excluded.review, from_address = excluded.from_address,
            detected_at = excluded.detected_at`,
         [JSON.stringify(transfers)],
