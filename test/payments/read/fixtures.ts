@@ -181,6 +181,17 @@ export function oneTransactionTwoCheckouts(): World {
   return w;
 }
 
+/** A transfer detected, then withdrawn by a reorganisation before it was final, then another transfer paying the checkout. */
+export function withdrawnThenPaid(): World {
+  const w = new World();
+  w.at(0).create('pmt_1');
+  w.at(MIN).open('chk_1', 'pmt_1');
+  w.at(2 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(8), network: 'ethereum', amount: '100', fromAddress: SENDER });
+  w.at(3 * MIN).checkout('chk_1', { type: 'WithdrawTransfer', txHash: hash(8) });
+  w.at(4 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(9), network: 'ethereum', amount: '100', fromAddress: SENDER });
+  return w;
+}
+
 export function recordedLog(h: Harness, wallStart: Date = WALL0): RecordedEvent[] {
   const revisions = new Map<string, number>();
   return h.log.map(({ stream, stored }, i) => {

@@ -15,7 +15,7 @@ import {
 } from '../../../libs/payments/src/read';
 import { STORE_KINDS, storePerSuite } from '../../support/fixtures';
 import { TestDatabase, createTestDatabase } from '../../support/postgres';
-import { BIZ_A, CHECKOUT_BASE, businessCreated, hash, oneTransactionTwoCheckouts, paidTwoQuotesInTwoCoins, recordedLog, scenarios } from './fixtures';
+import { BIZ_A, CHECKOUT_BASE, businessCreated, hash, oneTransactionTwoCheckouts, paidTwoQuotesInTwoCoins, recordedLog, scenarios, withdrawnThenPaid } from './fixtures';
 import { committedHead } from '../../support/log-head';
 
 /**
@@ -102,6 +102,13 @@ describe('payments projector on PostgreSQL', () => {
       ['chk_2', hash(7), '40', 'superseded_quote'],
     ]);
     expect(await projectInSchema(db, 'one_tx_single', events, [1])).toEqual(whole);
+  });
+
+  it('a transfer withdrawn in a later batch than the one that detected it leaves no row (the wallet\'s funds read these rows)', async () => {
+    const events = withdrawnThenPaid().recorded();
+    const whole = await projectInSchema(db, 'withdrawn_whole', events, [events.length]);
+    expect((whole.payment_transfers as { tx_hash: string }[]).map((t) => t.tx_hash)).toEqual([hash(9)]);
+    expect(await projectInSchema(db, 'withdrawn_single', events, [1])).toEqual(whole);
   });
 
   it('stores exactly what the pure reducers fold from the same events', async () => {

@@ -168,10 +168,12 @@ async function handlePaymentEvents(events: RecordedEvent[], tx: Sql): Promise<Ba
   const checkouts = new BatchStates<CheckoutViewState>('checkouts', evolveCheckoutView);
   await payments.load(tx, ids.payments);
   await checkouts.load(tx, ids.checkouts);
+  const withdrawals = new Set<string>(); // payments a transfer was withdrawn from in this batch
   for (const event of events) {
     const paymentId = PAYMENT_STREAM.parse(event.stream);
     if (paymentId !== null) {
       payments.apply(paymentId, event);
+      if (event.type === 'PaymentTransferWithdrawn') withdrawals.add(paymentId);
       continue;
     }
     const checkoutId = CHECKOUT_STREAM.parse(event.stream);
@@ -206,6 +208,17 @@ async function handlePaymentEvents(events: RecordedEvent[], tx: Sql): Promise<Ba
            asset = excluded.asset, amount = excluded.amount, review = excluded.review, from_address = excluded.from_address,
            detected_at = excluded.detected_at`,
         [JSON.stringify(transfers)],
+      );
+    }
+    // a reorganisation withdrew a transfer, perhaps detected in an earlier batch: its row goes
+    // (only batches with a withdrawal pay for this statement; the wallet's funds read these rows)
+    const withdrawnFrom = paymentRows.filter((p) => withdrawals.has(p.id));
+    if (withdrawnFrom.length > 0) {
+      await tx.query(
+        `DELETE FROM payment_transfers t WHERE t.payment_id = ANY($1::text[])
+           AND NOT EXISTS (SELECT 1 FROM jsonb_to_recordset($2::jsonb) AS kept(payment_id text, checkout_id text, tx_hash text)
+                           WHERE kept.payment_id = t.payment_id AND kept.checkout_id = t.checkout_id AND kept.tx_hash = t.tx_hash)`,
+        [withdrawnFrom.map((p) => p.id), JSON.stringify(withdrawnFrom.flatMap(transferRows))],
       );
     }
   }
