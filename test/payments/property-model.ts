@@ -533,8 +533,10 @@ function claimSettled(stream: readonly { event: CheckoutEvent }[]): boolean {
   const opened = stream.find((e) => e.event.type === 'CheckoutOpened')?.event;
   if (opened?.type !== 'CheckoutOpened') return false;
   const claimed = stream.some((e) => e.event.type === 'CheckoutClaimed');
-  const elsewhere = stream.some((e) => e.event.type === 'CheckoutTransferDetected' && e.event.data.network !== opened.data.network);
-  const completed = stream.find((e) => e.event.type === 'CheckoutCompleted')?.event;
+  const completedAt = stream.findIndex((e) => e.event.type === 'CheckoutCompleted');
+  // on another network before it completed (one after it is listed and changes nothing: 0025 addendum, second)
+  const elsewhere = stream.slice(0, completedAt < 0 ? stream.length : completedAt).some((e) => e.event.type === 'CheckoutTransferDetected' && e.event.data.network !== opened.data.network);
+  const completed = stream[completedAt]?.event;
   if (!claimed || elsewhere || completed?.type !== 'CheckoutCompleted') return false;
   const decimals = decimalsOf(opened.data.asset, opened.data.network);
   return parseCryptoAmount(completed.data.received_amount, decimals) >= parseCryptoAmount(opened.data.amount, decimals);
