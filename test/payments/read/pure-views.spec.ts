@@ -287,6 +287,52 @@ describe('view reducers', () => {
     expect(withdrawn.receipt.transfers.map((t) => [t.hash, t.amount])).toEqual([[hash(7), '60']]);
   });
 
+  describe('a card charged late, under review (card audit, 2026-11-28)', () => {
+    const openCard = (w: World, checkoutId: string) =>
+      w.checkout(checkoutId, {
+        type: 'OpenCardCheckout', checkoutId, paymentId: 'pmt_1', linkId: null, simulated: true, currency: 'USD', priceMinor: 10_000,
+        feePayer: 'business', feeRateBps: 100, routes: ['simulated_a', 'simulated_b'], attemptTtlMs: 10 * MIN,
+      });
+    const startAttempt = (w: World, checkoutId: string, attemptId: string, expiresAt: string) =>
+      w.checkout(checkoutId, { type: 'StartCardAttempt', attemptId, processor: 'simulated_a', ref: `ref_${attemptId}`, secureUrl: `https://pay.example/${attemptId}`, expiresAt });
+    const charged = (w: World, checkoutId: string, attemptId: string) =>
+      w.checkout(checkoutId, { type: 'RecordCardResult', attemptId, result: { status: 'succeeded', brand: 'visa', last4: '4242', amountMinor: 10_000, currency: 'USD' } });
+    const views = (w: World) => {
+      const state = foldPaymentView(w.recorded().filter((e) => e.stream === 'payment-pmt_1'))!;
+      return { payment: paymentView(state, { checkoutBaseUrl: CHECKOUT_BASE }), receipt: receiptView(state, null) };
+    };
+
+    it('a payment paid in crypto keeps its crypto method, settlement and receipt when a card left open on another checkout is charged after', () => {
+      // the customer starts a card attempt, goes back and pays in USDC; later submits the card page too
+      const w = new World();
+      w.at(0).create('pmt_1');
+      openCard(w.at(MIN), 'chk_card');
+      startAttempt(w, 'chk_card', 'att_1', iso(11 * MIN));
+      w.at(2 * MIN).open('chk_1', 'pmt_1');
+      w.at(3 * MIN).send('chk_1', 'exact', hash(1));
+      w.at(4 * MIN).confirm('chk_1', hash(1));
+      const paid = views(w);
+      expect(paid.payment).toMatchObject({ status: 'succeeded', method: { rail: 'crypto', asset: 'USDC', amount: '100', tx_hash: hash(1), card: null }, settlement: { asset: 'USDC', amount: '100', tx_hash: hash(1) } });
+      charged(w.at(5 * MIN), 'chk_card', 'att_1');
+      const after = views(w);
+      expect(after.payment).toMatchObject({ status: 'succeeded', amount_received: 10_000, checkout_id: 'chk_1', method: { rail: 'crypto', asset: 'USDC', amount: '100', tx_hash: hash(1), card: null }, settlement: { asset: 'USDC', amount: '100', tx_hash: hash(1) } });
+      expect(after.receipt).toMatchObject({ rail: 'crypto', crypto: { asset: 'USDC', network: 'ethereum', amount: '100' }, received_amount: '100', transaction: { hash: hash(1) } });
+    });
+
+    it('a charge under review on a payment nothing else paid is still its method (what accepting it counts)', () => {
+      const w = new World();
+      w.at(0).create('pmt_1');
+      openCard(w.at(MIN), 'chk_card');
+      startAttempt(w, 'chk_card', 'att_1', iso(11 * MIN));
+      w.at(2 * MIN).checkout('chk_card', { type: 'CancelCheckout' });
+      w.at(2 * MIN + 1000).open('chk_1', 'pmt_1'); // a crypto quote on screen, nothing sent to it
+      charged(w.at(3 * MIN), 'chk_card', 'att_1'); // paid on the secure page left open: paid_after_cancel
+      const review = views(w);
+      expect(review.payment).toMatchObject({ status: 'needs_review', method: { rail: 'card', card: { processor: 'simulated_a', brand: 'visa', last4: '4242' } }, settlement: null });
+      expect(review.receipt).toMatchObject({ rail: 'card', crypto: null, received_amount: '100' });
+    });
+  });
+
   it('payment url and failure messages', () => {
     const state = foldPaymentView(paymentEvents(world().recorded()))!;
     expect(paymentUrl(state, 'https://pay.example.test/c///')).toBe('https://pay.example.test/c/code_pmt_1');

@@ -385,8 +385,12 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
     }
     case 'PaymentCardCharged': {
       const d = e.data;
-      // the card that paid (or, under review, the first one charged) is the method's card
-      if (d.review !== null && state.method?.rail === 'card' && state.method.card !== null) return state;
+      // the card that paid (or, under review, the first one charged) is the method's card. Under
+      // review it is the method only where accepting the payment counts it (the payment decider's
+      // accept): not once the payment succeeded otherwise, nor next to a transfer or a claim — a
+      // card charged after a crypto payment must not take the place of the coin that paid, its
+      // settlement and receipt (card audit, 2026-11-28)
+      if (d.review !== null && (state.status === 'succeeded' || state.transfers.length > 0 || state.claim !== null || (state.method?.rail === 'card' && state.method.card !== null))) return state;
       const card = { processor: d.processor, brand: d.brand, last4: d.last4, attempt_id: d.attempt_id };
       return { ...state, method: { checkout_id: d.checkout_id, rail: 'card', quoted_amount: d.amount, card }, checkout_id: d.review === null ? d.checkout_id : state.checkout_id };
     }
