@@ -258,6 +258,26 @@ describe('card checkouts over HTTP (simulated processors)', () => {
     expect(none.body.error.code).toBe('no_route');
   });
 
+  it('no second card attempt on another checkout of the payment while a secure page may still take the card: 409 route_in_progress, nothing started; once that checkout is canceled the customer pays again (card audit, 2026-11-28)', async () => {
+    // two tabs, or a supersede of an awaiting card checkout: both secure pages paid would charge the card twice
+    const { payment, opened: first, attempt } = await startedCard();
+    const second = await openCard(suite.shop, payment); // no replaces: a second tab
+    const refused = await suite.shop.as(null).postOnce(`/checkouts/${second.id}/card-attempts`, {});
+    expect([refused.status, refused.body.error.code, refused.body.error.field]).toEqual([409, 'route_in_progress', null]);
+    expect(await checkout(suite.shop, second.id)).toMatchObject({ status: 'open', card: { attempt: null } });
+    // a supersede of the awaiting one and a checkout that replaces it: refused the same way
+    expect((await suite.shop.as(null).post(`/checkouts/${first.id}/supersede`)).body.data.status).toBe('awaiting_customer');
+    const replacing = await openCard(suite.shop, payment, { replaces: first.id });
+    expect((await suite.shop.as(null).postOnce(`/checkouts/${replacing.id}/card-attempts`, {})).body.error.code).toBe('route_in_progress');
+    // the customer cancels the first: a new attempt starts; the first page paid after goes to review
+    expect((await suite.shop.as(null).post(`/checkouts/${first.id}/cancel`)).body.data.status).toBe('canceled');
+    const next = await startAttempt(suite.shop, replacing.id);
+    await payOnPage(next.card.attempt.secure_url, '4242424242424242');
+    expect(await suite.shop.payment(payment.id)).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
+    await payOnPage(attempt.card.attempt.secure_url, '5555555555554444');
+    expect(await checkout(suite.shop, first.id)).toMatchObject({ status: 'needs_review', review_reason: 'paid_after_cancel' });
+  });
+
   it('a do-not-retry decline: checkout_not_retryable; a challenge that fails: authentication_failed', async () => {
     const opened = await openCard(suite.shop, await suite.shop.createPayment());
     const attempt = await startAttempt(suite.shop, opened.id);

@@ -7,7 +7,7 @@ import { newId } from '@lib/http';
 import { ServicePauses } from '@lib/operations';
 import { CardAttempts } from '../../app/card-attempts';
 import { LINK_GATE, LinkGate } from '../../app/links';
-import { CardCheckoutState, OpenCheckoutState, StartCardAttempt, decideCheckout, pendingCardAttempt } from '../../domain/checkout.decider';
+import { CardAttemptState, CardCheckoutState, OpenCheckoutState, StartCardAttempt, decideCheckout, pendingCardAttempt } from '../../domain/checkout.decider';
 import { PaymentDomainError } from '../../domain/errors';
 import { PaymentState, inFlight } from '../../domain/payment.decider';
 import { PaymentUseCaseSteps } from '../use-case-steps';
@@ -19,7 +19,8 @@ import { StartCardAttemptCommand } from './start-card-attempt.command';
  * temporarily_unavailable); an attempt past its end the timer has not ended yet is ended first
  * (its processor's result, else timed out); the payment still pending (else
  * checkout_not_awaiting), no crypto transfer on its way (payment_in_flight); the decider's rules on a dry run (checkout_not_awaiting, stale_route,
- * route_in_progress, checkout_not_retryable, no_route); then the next route's processor creates
+ * route_in_progress, checkout_not_retryable, no_route); no card attempt that may still go through
+ * on another checkout of the payment (route_in_progress; card audit, 2026-11-28); then the next route's processor creates
  * the attempt and its secure page (unreachable: 503 upstream_unavailable, nothing recorded);
  * decide, append, settle (the attempt's expiry timer), wait.
  */
@@ -45,6 +46,8 @@ export class StartCardAttemptHandler implements ICommandHandler<StartCardAttempt
       checkout = (await this.steps.access.visibleCheckout(checkoutId, actingFor)).state;
       card = cardCheckout(checkout);
     }
+    // another checkout's attempt past its end is ended first too (its result may decide the payment), so the payment is read after
+    const elsewhere = await this.attemptInProgressElsewhere(card, now);
     const payment = await this.steps.streams.payment(card.paymentId);
     if (payment.status !== 'pending' && (card.status === 'open' || card.status === 'awaiting_customer' || card.status === 'failed')) {
       throw new PaymentDomainError('checkout_not_awaiting', `The payment is ${payment.status}: this checkout no longer waits for a card payment.`);
@@ -57,6 +60,9 @@ export class StartCardAttemptHandler implements ICommandHandler<StartCardAttempt
     const expiresAt = new Date(now.getTime() + card.attemptTtlMs).toISOString();
     const draft: StartCardAttempt = { type: 'StartCardAttempt', attemptId, route: input.route, processor: processorName, ref: '', secureUrl: '', expiresAt };
     decideCheckout(draft, card, { now }); // the rules before the processor is asked
+    if (elsewhere) {
+      throw new PaymentDomainError('route_in_progress', `The customer's card payment on another checkout of this payment may still go through on its secure page (until ${elsewhere.expiresAt}): finish it there, or cancel that checkout.`);
+    }
 
     const returnUrl = `${await this.pageOf(payment)}?s=${encodeURIComponent(checkoutId)}&attempt=${encodeURIComponent(attemptId)}`;
     let created;
@@ -77,6 +83,32 @@ export class StartCardAttemptHandler implements ICommandHandler<StartCardAttempt
       throw error;
     }
     await this.steps.decideCheckout(checkoutId, { ...draft, ref: created.ref, secureUrl: created.secureUrl }, now, meta);
+  }
+
+  /**
+   * A card attempt that may still go through on another checkout of the payment (card audit,
+   * 2026-11-28): its secure page is live, and a second charge there would take the money twice
+   * — the later charge completes its own checkout while the payment, paid already, only records
+   * it. A checkout the customer canceled is not waited for: §3 lets the payment be retried, and
+   * a charge on its page goes to the business's review (paid_after_cancel). An attempt past its
+   * end that its timer has not ended yet is ended first, as the checkout's own is.
+   */
+  private async attemptInProgressElsewhere(card: CardCheckoutState, now: Date): Promise<CardAttemptState | null> {
+    const payment = await this.steps.streams.payment(card.paymentId);
+    if (payment.status === 'none') return null;
+    for (const id of Object.keys(payment.checkouts)) {
+      if (id === card.id) continue;
+      let other = await this.steps.streams.checkout(id);
+      if (other.status === 'none' || other.rail !== 'card' || other.status === 'canceled') continue;
+      let pending = pendingCardAttempt(other);
+      if (pending && now.getTime() >= Date.parse(pending.expiresAt)) {
+        await this.attempts.expire(id, pending.id, { now, eventId: undefined, metadata: { causationId: `card:expiry:${pending.id}`, actor: SYSTEM_ACTOR } });
+        other = await this.steps.streams.checkout(id);
+        pending = other.status !== 'none' && other.rail === 'card' ? pendingCardAttempt(other) : null;
+      }
+      if (pending) return pending;
+    }
+    return null;
   }
 
   /** The page the customer comes back to from the processor: the payment's own, or its link's (a link payment has no page of its own, decision 0030). */
