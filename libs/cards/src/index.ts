@@ -5,3 +5,4 @@ export * from './test-cards';
 export * from './simulated-processor';
 export * from './simulated-pages';
 export * from './cards.module';
+export * from './countries';

@@ -106,6 +106,19 @@ describe('card checkouts over HTTP (simulated processors)', () => {
     expect(noCountry.body.error).toMatchObject({ code: 'invalid_request', field: 'country' });
   });
 
+  it('country is a country: two letters that name none (XX, ZZ, UK for GB) are 400 invalid_request naming country, nothing opened; GB and XK are taken (card audit, 2026-11-28)', async () => {
+    const payment = await suite.shop.createPayment();
+    for (const country of ['XX', 'ZZ', 'UK', 'us']) {
+      const refused = await suite.shop.as(null).postOnce('/checkouts', { payment_code: codeOf(payment), rail: 'card', email: 'a@example.com', country });
+      expect([country, refused.status, refused.body.error.code, refused.body.error.field]).toEqual([country, 400, 'invalid_request', 'country']);
+    }
+    const crypto = await suite.shop.as(null).postOnce('/checkouts', { payment_code: codeOf(payment), asset: 'USDC', network: 'ethereum', country: 'XX' });
+    expect([crypto.status, crypto.body.error.field]).toEqual([400, 'country']);
+    expect(await suite.shop.payment(payment.id)).toMatchObject({ checkout_id: null, country: null, method: null });
+    expect((await openCard(suite.shop, payment, { country: 'GB' })).card.routes).toBe(2);
+    expect((await openCard(suite.shop, payment, { country: 'XK' })).card.routes).toBe(2);
+  });
+
   it('no card attempt while a crypto transfer to the payment is on its way: 409 payment_in_flight, nothing started (audit, 2026-11-28)', async () => {
     const payment = await suite.shop.createPayment();
     const crypto = await suite.shop.openCheckout(payment);

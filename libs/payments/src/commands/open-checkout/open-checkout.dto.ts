@@ -1,3 +1,4 @@
+import { COUNTRY_CODES } from '@lib/cards';
 import { ASSET_CODES, NETWORK_IDS } from '@lib/chains';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, Matches, MaxLength, MinLength, ValidationArguments } from 'class-validator';
@@ -55,9 +56,9 @@ export class OpenCheckoutRequest {
   email?: string;
 
   @OmittableNotNull()
-  @Matches(/^[A-Z]{2}$/, { message: 'country must be a two-letter code (ISO 3166-1 alpha-2, upper case)' })
+  @IsIn(COUNTRY_CODES, { message: 'country must be a two-letter country code (ISO 3166-1 alpha-2, upper case, such as US or GB)' })
   @IsString()
-  @ApiPropertyOptional({ description: "The customer's country, ISO 3166-1 alpha-2." })
+  @ApiPropertyOptional({ description: "The customer's country, an ISO 3166-1 alpha-2 code in upper case (or XK); another two letters, such as XX or UK, are 400 invalid_request." })
   country?: string;
 
   @OmittableNotNull()
