@@ -36,6 +36,7 @@ describe('card checkout decider (decision 0026)', () => {
     checkout([]).when({ ...openCmd, priceMinor: 499 }).then('amount_out_of_range');
     checkout([]).when({ ...openCmd, priceMinor: 1_000_001 }).then('amount_out_of_range');
     checkout([]).when({ ...openCmd, priceMinor: 1_000_000, feePayer: 'customer' }).then('amount_out_of_range');
+    expect(() => decideCheckout({ ...openCmd, priceMinor: 499 }, initialCheckoutState, { now: T0 })).toThrow(/^The card price must be between 5 and 10,000 USD \(500 to 1000000 minor units\)\.$/); // one pair of brackets
     expect(checkout([]).when({ ...openCmd, priceMinor: 500 }).events()).toHaveLength(1);
     expect(checkout([]).when({ ...openCmd, priceMinor: 1_000, currency: 'JPY' }).events()).toHaveLength(1); // ¥5 to ¥10,000
   });

@@ -142,6 +142,16 @@ describe('checkout ⇄ payment end to end (in-memory streams)', () => {
     expect(status(h.checkoutState('chk_1'))).toBe('canceled');
   });
 
+  it('link card checkout canceled by the customer → link payment failed too (§3: cancel of a link\'s checkout gives payment.failed; card audit, 2026-11-28)', () => {
+    const h = new Harness(T0);
+    h.payment('pmt_1', { type: 'CreatePayment', paymentId: 'pmt_1', amount: 10_000, currency: 'USD', feePayer: 'business', feeRateBps: 100, linkId: 'lnk_1', expiresAt: '2025-01-02T00:00:00.000Z' });
+    h.checkout('chk_1', { type: 'OpenCardCheckout', checkoutId: 'chk_1', paymentId: 'pmt_1', linkId: 'lnk_1', simulated: true, currency: 'USD', priceMinor: 10_000, feePayer: 'business', feeRateBps: 100, routes: ['simulated_a'], attemptTtlMs: 10 * MIN });
+    h.checkout('chk_1', { type: 'CancelCheckout' });
+    expect(status(h.checkoutState('chk_1'))).toBe('canceled');
+    expect(h.paymentState('pmt_1')).toMatchObject({ status: 'failed', failureCode: 'checkout_canceled' });
+    expect(h.timeline('pmt_1').at(-1)).toBe('failed');
+  });
+
   it('payment expiry → failed + checkout failed', () => {
     const h = started();
     h.at(at(24 * 3600_000)).payment('pmt_1', { type: 'ExpirePayment' });

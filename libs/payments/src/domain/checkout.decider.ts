@@ -499,7 +499,7 @@ function openCard(command: OpenCardCheckout, state: CheckoutState): CheckoutEven
   try {
     validateCardPrice(breakdown.total, command.currency, 'amount');
   } catch (error) {
-    if (error instanceof MoneyError && error.code === 'amount_out_of_range') throw new PaymentDomainError('amount_out_of_range', `The card price (${error.message.replace(/^card price /, '')}).`, 'amount');
+    if (error instanceof MoneyError && error.code === 'amount_out_of_range') throw new PaymentDomainError('amount_out_of_range', `The card price ${error.message.replace(/^card price /, '')}.`, 'amount');
     throw new PaymentDomainError('invalid_request', (error as Error).message, 'amount');
   }
   return [

@@ -689,7 +689,8 @@ function checkoutEnded(command: RecordCheckoutEnded, state: LivePaymentState): P
   const known = state.checkouts[command.checkoutId];
   if (!known || !known.open) return [];
   const events: PaymentEvent[] = [{ type: 'PaymentCheckoutEnded', data: { checkout_id: command.checkoutId, outcome: command.outcome } }];
-  const current = state.method?.checkoutId === command.checkoutId;
+  // the checkout the payment is paid through now: its card checkout on the card rail (card audit, 2026-11-28)
+  const current = (state.rail === 'card' ? state.cardMethod?.checkoutId : state.method?.checkoutId) === command.checkoutId;
   if (command.outcome === 'canceled' && state.linkId !== null && current && state.status === 'pending' && !inFlight(state)) {
     events.push({ type: 'PaymentFailed', data: { reason: 'canceled', failure_code: 'checkout_canceled' } });
   }
