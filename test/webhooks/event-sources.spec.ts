@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RecordedEvent } from '@lib/eventstore';
 import { apiEventId, businessEventSource, deliveryId, paymentEventSource } from '../../libs/webhooks/src';
-import { MIN, World, hash, oneTransactionTwoCheckouts } from '../payments/read/fixtures';
+import { MIN, World, hash, iso, oneTransactionTwoCheckouts } from '../payments/read/fixtures';
 
 const recorded = (stream: string, type: string, data: unknown, revision: number): RecordedEvent => ({
   id: randomUUID(),
@@ -124,6 +124,36 @@ describe('payment event source', () => {
       ['payment.updated', 'PaymentTransferCountedAfterSuccess'],
     ]);
     expect(out.at(-1)!.data).toMatchObject({ status: 'succeeded', method: { amount: '105', overpaid_amount: '5' }, settlement: { amount: '105' } });
+  });
+
+  it('a card charged on a page left open after the payment succeeded in crypto (0026 addendum, 2026-11-28, later): one payment.updated carrying the `card_charged` entry; a card paid on time gives only payment.succeeded', () => {
+    const withCardAttempt = (): World => {
+      const w = new World();
+      w.at(0).create('pmt_1');
+      w.at(MIN).checkout('chk_card', { type: 'OpenCardCheckout', checkoutId: 'chk_card', paymentId: 'pmt_1', linkId: null, simulated: true, currency: 'USD', priceMinor: 10_000, feePayer: 'business', feeRateBps: 100, routes: ['simulated_a'], attemptTtlMs: 10 * MIN });
+      w.checkout('chk_card', { type: 'StartCardAttempt', attemptId: 'att_1', processor: 'simulated_a', ref: 'ref_att_1', secureUrl: 'https://pay.example/att_1', expiresAt: iso(11 * MIN) });
+      return w;
+    };
+    const charge = { type: 'RecordCardResult' as const, attemptId: 'att_1', result: { status: 'succeeded' as const, brand: 'visa', last4: '4242', amountMinor: 10_000, currency: 'USD' } };
+
+    const onTime = withCardAttempt();
+    onTime.at(2 * MIN).checkout('chk_card', charge);
+    const paidByCard = deliveries(onTime);
+    expect(paidByCard.slice(paidByCard.findIndex((e) => e.type === 'payment.succeeded')).map((e) => e.type)).toEqual(['payment.succeeded']);
+    expect((paidByCard.at(-1)!.data.events as { type: string }[]).map((e) => e.type)).not.toContain('card_charged');
+
+    const late = withCardAttempt();
+    late.at(2 * MIN).open('chk_1', 'pmt_1');
+    late.at(3 * MIN).send('chk_1', 'exact', hash(1));
+    late.at(4 * MIN).confirm('chk_1', hash(1));
+    late.at(5 * MIN).checkout('chk_card', charge);
+    const out = deliveries(late);
+    expect(out.slice(out.findIndex((e) => e.type === 'payment.succeeded')).map((e) => [e.type, e.event])).toEqual([
+      ['payment.succeeded', 'PaymentSucceeded'],
+      ['payment.updated', 'PaymentCardCharged'],
+    ]);
+    expect(out.at(-1)!.data).toMatchObject({ status: 'succeeded', method: { rail: 'crypto' } });
+    expect((out.at(-1)!.data.events as { type: string }[]).at(-1)).toMatchObject({ type: 'card_charged', data: { checkout_id: 'chk_card', attempt_id: 'att_1', amount: 10_000, currency: 'USD', review_reason: 'paid_after_close' } });
   });
 
   it('a transfer to a checkout in review (0025 addendum, 2026-11-28, second): payment.updated when detected, no second payment.needs_review; a claim the chain settles gives payment.succeeded', () => {

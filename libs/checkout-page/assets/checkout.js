@@ -261,6 +261,8 @@
     // the business canceled the payment, or it expired, under an open checkout: the page closes as it would on a reload
     else if (c.status === 'failed' && c.failure_code === 'payment_canceled') payment.status = 'canceled';
     else if (c.status === 'failed' && c.failure_code === 'payment_expired') payment.status = 'failed';
+    // paid another way while this card page was open (decision 0026): the page shows the payment paid
+    else if (c.status === 'failed' && c.failure_code === 'payment_succeeded') payment.status = 'succeeded';
   }
 
   /**

@@ -2505,7 +2505,7 @@ export interface components {
             /** @description The timeline, oldest first. */
             events: {
                 /**
-                 * @description created, method_selected, detected, withdrawn (a chain reorganisation took the transfer away before it was final), confirmation, underpaid, expired, succeeded, remainder_requested, claimed, failed, remainder_paid, canceled, accepted
+                 * @description created, method_selected, detected, withdrawn (a chain reorganisation took the transfer away before it was final), confirmation, underpaid, expired, succeeded, remainder_requested, claimed, failed, remainder_paid, canceled, accepted, card_charged (a card charged for review — e.g. on a page left open after the payment was paid another way: `checkout_id`, `attempt_id`, `amount` in minor units, `currency`, `review_reason`)
                  * @example confirmation
                  */
                 type: string;

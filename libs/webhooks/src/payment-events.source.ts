@@ -15,6 +15,8 @@ import { ApiEventDraft, ApiEventSource } from './read/event-source';
  * | PaymentUnderpaid while already underpaid (a remainder paid short) | payment.underpaid |
  * | PaymentMetadataUpdated, PaymentMethodSelected, PaymentCardMethodSelected, PaymentTransferDetected, PaymentRemainderRequested, PaymentRemainderPaid, PaymentTransferCountedAfterSuccess (status unchanged) | payment.updated |
  *
+ * | PaymentCardCharged for review on a payment that stays succeeded or in review (no status event follows) | payment.updated |
+ *
  * A transfer to a completed checkout after the payment succeeded (0025 addendum, 2026-11-28)
  * therefore gives two payment.updated: when it is detected (the timeline and the transfers gain
  * it) and when it is final (method.amount, overpaid_amount and the settlement grow).
@@ -54,6 +56,9 @@ export function paymentEventSource(options: { checkoutBaseUrl: string }): ApiEve
       if (before.status !== after.status && STATUS_EVENT[after.status]) return [draft(STATUS_EVENT[after.status])];
       // another short transfer (a remainder paid short): the status stays underpaid, amount_received moves
       if (event.type === 'PaymentUnderpaid') return [draft('payment.underpaid')];
+      // a card charged for review where the status does not move (paid another way, or in review already;
+      // decision 0026 addendum 2026-11-28): its `card_charged` entry reaches the business this way
+      if (event.type === 'PaymentCardCharged' && (event.data as { review: unknown }).review !== null && (after.status === 'succeeded' || after.status === 'needs_review')) return [draft('payment.updated')];
       return UPDATES.has(event.type) ? [draft('payment.updated')] : [];
     },
   };

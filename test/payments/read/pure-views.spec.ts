@@ -313,10 +313,16 @@ describe('view reducers', () => {
       w.at(4 * MIN).confirm('chk_1', hash(1));
       const paid = views(w);
       expect(paid.payment).toMatchObject({ status: 'succeeded', method: { rail: 'crypto', asset: 'USDC', amount: '100', tx_hash: hash(1), card: null }, settlement: { asset: 'USDC', amount: '100', tx_hash: hash(1) } });
+      // the paid payment ended its card checkout (addendum 2026-11-28, later): the page can no longer be a second `completed`
+      expect(w.h.checkoutState('chk_card')).toMatchObject({ status: 'failed', failureCode: 'payment_succeeded' });
+      expect(paid.payment.events.map((e) => e.type)).not.toContain('card_charged');
       charged(w.at(5 * MIN), 'chk_card', 'att_1');
       const after = views(w);
       expect(after.payment).toMatchObject({ status: 'succeeded', amount_received: 10_000, checkout_id: 'chk_1', method: { rail: 'crypto', asset: 'USDC', amount: '100', tx_hash: hash(1), card: null }, settlement: { asset: 'USDC', amount: '100', tx_hash: hash(1) } });
       expect(after.receipt).toMatchObject({ rail: 'crypto', crypto: { asset: 'USDC', network: 'ethereum', amount: '100' }, received_amount: '100', transaction: { hash: hash(1) } });
+      // the money to refund is on the checkout (in review) and on the payment's timeline
+      expect(w.h.checkoutState('chk_card')).toMatchObject({ status: 'needs_review', reviewReason: 'paid_after_close' });
+      expect(after.payment.events.at(-1)).toEqual({ type: 'card_charged', created_at: iso(5 * MIN), data: { checkout_id: 'chk_card', attempt_id: 'att_1', amount: 10_000, currency: 'USD', review_reason: 'paid_after_close' } });
     });
 
     it('a charge under review on a payment nothing else paid is still its method (what accepting it counts)', () => {

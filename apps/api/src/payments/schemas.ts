@@ -45,7 +45,7 @@ const TIMELINE_ENTRY: SchemaObject = object({
   type: {
     type: 'string',
     example: 'confirmation',
-    description: 'created, method_selected, detected, withdrawn (a chain reorganisation took the transfer away before it was final), confirmation, underpaid, expired, succeeded, remainder_requested, claimed, failed, remainder_paid, canceled, accepted',
+    description: 'created, method_selected, detected, withdrawn (a chain reorganisation took the transfer away before it was final), confirmation, underpaid, expired, succeeded, remainder_requested, claimed, failed, remainder_paid, canceled, accepted, card_charged (a card charged for review — e.g. on a page left open after the payment was paid another way: `checkout_id`, `attempt_id`, `amount` in minor units, `currency`, `review_reason`)',
   },
   created_at: timestamp,
   data: { type: 'object', additionalProperties: true, nullable: true, description: 'What the entry carries (null for created, expired, succeeded).' },

@@ -191,6 +191,14 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
       return failOpen('payment_canceled');
     case 'PaymentExpired':
       return failOpen('payment_expired');
+    case 'PaymentSucceeded':
+      // A paid payment's card checkouts still open or waiting for a page end (decision 0026 addendum,
+      // 2026-11-28): a card then charged there is `paid_after_close` on the checkout too (needs_review),
+      // not a second `completed`. Crypto checkouts stay as they are: a transfer to them is counted or
+      // listed by their own rules (0025 addenda).
+      return Object.entries(before.checkouts)
+        .filter(([, c]) => c.open && c.card === true)
+        .map(([id]) => toCheckout(context, id, { type: 'FailCheckout', failureCode: 'payment_succeeded' }));
     case 'PaymentFailed':
       // A link payment failed because its checkout was canceled (closed by the PaymentCheckoutEnded
       // before this event): any other checkout still open on it fails too.
@@ -232,7 +240,6 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
     case 'PaymentTransferCountedAfterSuccess':
     case 'PaymentUnderpaid':
     case 'PaymentRemainderPaid':
-    case 'PaymentSucceeded':
     case 'PaymentNeedsReview':
     case 'PaymentClaimed':
     case 'PaymentAccepted':

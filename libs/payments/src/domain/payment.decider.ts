@@ -61,8 +61,8 @@ export interface LivePaymentState {
   linkId: string | null;
   expiresAt: string | null;
   method: PaymentMethodState | null;
-  /** Checkouts known to the payment, and whether each is still open. */
-  checkouts: Readonly<Record<string, { remainder: boolean; open: boolean }>>;
+  /** Checkouts known to the payment, and whether each is still open (`card` on the card rail's: decision 0026). */
+  checkouts: Readonly<Record<string, { remainder: boolean; open: boolean; card?: true }>>;
   /**
    * Transfers by checkout and transaction (`transferKey`): one transaction may pay two checkouts of
    * the payment (a superseded quote and the current one, a remainder and the first; a batched
@@ -375,7 +375,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
         ...state,
         rail: 'card',
         cardMethod: { checkoutId: d.checkout_id, quoted: d.quoted_amount },
-        checkouts: { ...state.checkouts, [d.checkout_id]: { remainder: false, open: state.checkouts[d.checkout_id]?.open ?? true } },
+        checkouts: { ...state.checkouts, [d.checkout_id]: { remainder: false, open: state.checkouts[d.checkout_id]?.open ?? true, card: true } },
       };
     }
     case 'PaymentCardCharged': {

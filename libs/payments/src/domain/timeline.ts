@@ -16,7 +16,7 @@ type EntryOf = [type: TimelineEntry['type'], data: TimelineEntry['data']];
  * timeline does not list (metadata, needs_review, accepted, checkout ended). One member a type,
  * so a new type left out fails to compile.
  */
-const TIMELINE_ENTRIES: { [Type in PaymentEvent['type']]: (data: Extract<PaymentEvent, { type: Type }>['data']) => EntryOf[] } = {
+const TIMELINE_ENTRIES: { [Type in PaymentEvent['type']]: (data: Extract<PaymentEvent, { type: Type }>['data'], currency: string | null) => EntryOf[] } = {
   PaymentCreated: () => [['created', null]],
   PaymentMethodSelected: (d) => [['method_selected', { rail: d.rail, asset: d.asset, network: d.network }]],
   PaymentTransferDetected: (d) => [['detected', { amount: d.amount, network: d.network, tx_hash: d.tx_hash }]],
@@ -39,17 +39,23 @@ const TIMELINE_ENTRIES: { [Type in PaymentEvent['type']]: (data: Extract<Payment
   PaymentNeedsReview: () => [],
   PaymentAccepted: () => [],
   PaymentCheckoutEnded: () => [],
-  // decision 0026: a card method is a method_selected with no coin or network; the charge itself adds no entry (succeeded or needs_review follows)
+  // decision 0026: a card method is a method_selected with no coin or network; a charge the checkout
+  // waited for adds no entry (succeeded follows). One for the business to review — above all one on
+  // a payment already paid another way, whose status does not change — is `card_charged`
+  // (addendum 2026-11-28): money to refund is never only in the log.
   PaymentCardMethodSelected: (d) => [['method_selected', { rail: d.rail, asset: null, network: null }]],
-  PaymentCardCharged: () => [],
+  PaymentCardCharged: (d, currency) =>
+    d.review === null ? [] : [['card_charged', { checkout_id: d.checkout_id, attempt_id: d.attempt_id, amount: d.amount, currency, review_reason: d.review }]],
 };
 
 /** The payment's `events` (spec §2), oldest first, derived from its stream alone. */
-export function timeline(events: readonly RecordedPaymentEvent[]): TimelineEntry[] {
+export function timeline(events: readonly RecordedPaymentEvent[], paymentCurrency: string | null = null): TimelineEntry[] {
+  let currency = paymentCurrency; // the payment's (or its PaymentCreated's): amounts in minor units name it
   return events.flatMap((e) => {
+    if (e.type === 'PaymentCreated') currency = e.data.currency;
     if (!Object.hasOwn(TIMELINE_ENTRIES, e.type)) return []; // an unknown stored type adds no entry
     // the member of e's own type: its data is that type's
-    const entriesOf = TIMELINE_ENTRIES[e.type] as (data: PaymentEvent['data']) => EntryOf[];
-    return entriesOf(e.data).map(([type, data]) => ({ type, created_at: e.recorded_at, data }));
+    const entriesOf = TIMELINE_ENTRIES[e.type] as (data: PaymentEvent['data'], currency: string | null) => EntryOf[];
+    return entriesOf(e.data, currency).map(([type, data]) => ({ type, created_at: e.recorded_at, data }));
   });
 }

@@ -207,7 +207,7 @@ export function evolvePaymentView(state: PaymentViewState | null, event: LoggedE
   if (state === null) return null;
   const next = apply(state, e, at);
   if (next === null) return state; // a type this version does not know
-  const entries = timeline([{ ...e, recorded_at: at }]);
+  const entries = timeline([{ ...e, recorded_at: at }], state.currency);
   // bookkeeping that changes nothing shown (a set-aside quote ending, an accepted marker): updated_at stays
   if (next === state && entries.length === 0) return state;
   return { ...next, events: entries.length > 0 ? [...state.events, ...entries] : state.events, updated_at: at };
