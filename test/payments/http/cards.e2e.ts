@@ -362,6 +362,32 @@ describe('card checkouts over HTTP (simulated processors)', () => {
     expect(accepted.body.data).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
   });
 
+  it('a card page left open while the payment is paid in crypto: the card checkout fails (payment_succeeded); the card paid there after goes to review (paid_after_close), on the payment a card_charged entry and a payment.updated (0026 addendum, 2026-11-28, later)', async () => {
+    const { payment, opened, attempt } = await startedCard();
+    const crypto = await suite.shop.openCheckout(payment); // the customer goes back and pays in USDC
+    expect((await suite.shop.markSent(crypto.id, 'exact')).status).toBe('confirming');
+    await suite.shop.advance(60);
+    expect(await suite.shop.payment(payment.id)).toMatchObject({ status: 'succeeded', method: { rail: 'crypto' } });
+    await eventually(async () => {
+      expect(await checkout(suite.shop, opened.id)).toMatchObject({ status: 'failed', failure_code: 'payment_succeeded' });
+      return true;
+    });
+    // then submits the card page that was still open
+    await payOnPage(attempt.card.attempt.secure_url, '4242424242424242');
+    await eventually(async () => {
+      expect(await checkout(suite.shop, opened.id)).toMatchObject({ status: 'needs_review', review_reason: 'paid_after_close' });
+      return true;
+    });
+    const after = await suite.shop.payment(payment.id);
+    expect(after).toMatchObject({ status: 'succeeded', method: { rail: 'crypto' } });
+    expect(after.events.at(-1)).toMatchObject({ type: 'card_charged', data: { checkout_id: opened.id, attempt_id: attempt.card.attempt.id, amount: 10_000, currency: 'USD', review_reason: 'paid_after_close' } });
+    await eventually(async () => {
+      const updates = (await suite.shop.get(`/events?subject_id=${payment.id}&type=payment.updated`)).body.data as { data: { events: { type: string }[] } }[];
+      expect(updates.some((e) => e.data.events.some((entry) => entry.type === 'card_charged'))).toBe(true);
+      return true;
+    });
+  });
+
   it('wrong_rail: card attempts on a crypto checkout; claim and mark-sent on a card checkout', async () => {
     const crypto = await suite.shop.openCheckout(await suite.shop.createPayment());
     const attempt = await suite.shop.as(null).postOnce(`/checkouts/${crypto.id}/card-attempts`, {});
