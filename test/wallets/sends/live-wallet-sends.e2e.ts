@@ -424,6 +424,30 @@ describe('wallet sends of a live business relayed through anvil', () => {
     expect(await available()).toBe(before);
   });
 
+  it('a send the network dropped while its nonce is unused is relayed again by the receipt poll (its signed bytes, the same hash) and lands: confirmed once final, its hold kept as spent (0040 addendum, 2026-11-28, later)', async () => {
+    const worker = app.api.app.get(WalletSendsWorker);
+    await ethereum.rpc('evm_setAutomine', [false]);
+    let id: string;
+    let hash: Hex;
+    try {
+      const signed = await ethTransfer(signer, { value: eth('0.0001'), nonce: nonce++ });
+      const created = await send(shop, { asset: 'ETH', network: 'ethereum', amount: '0.0001', to_address: RECIPIENT, signed_transaction: signed });
+      expect([created.status, created.body.data?.status]).toEqual([201, 'pending']);
+      ({ id, tx_hash: hash } = created.body.data as { id: string; tx_hash: Hex });
+      await ethereum.rpc('anvil_dropTransaction', [hash]);
+      // a round of the receipt poll: the node does not know it, its nonce is unused → its bytes are relayed again
+      await worker.pollLive();
+      expect(await ethereum.rpc('eth_getTransactionByHash', [hash])).toMatchObject({ hash });
+      expect((await shop.get(`/wallet/transactions/${id}`)).body.data.status).toBe('pending');
+      await ethereum.rpc('evm_mine', []);
+    } finally {
+      await ethereum.rpc('evm_setAutomine', [true]);
+    }
+    await final(hash);
+    const confirmed = await settled(id);
+    expect(confirmed).toMatchObject({ status: 'confirmed', tx_hash: hash });
+  });
+
   it('a send is confirmed only once its block is as deep as incoming transfers need (4): pending after its first block and at 3; reorganised away at 3 it stays pending (its hold kept) however long the chain grows; mined again, it is confirmed once final, its fee from the new receipt', async () => {
     const worker = app.api.app.get(WalletSendsWorker);
     const view = (id: string) => shop.get(`/wallet/transactions/${id}`).then((r) => r.body.data);
@@ -449,14 +473,13 @@ describe('wallet sends of a live business relayed through anvil', () => {
     // a reorganisation replaces its block and the two above with three blocks without it (anvil_reorg: the transaction is not put back in the pool)
     await ethereum.rpc('anvil_reorg', [REQUIRED - 1, []]);
     expect(await ethereum.rpc('eth_getTransactionReceipt', [hash])).toBeNull();
-    // the chain grows far past the depth its old block would have had: no receipt, its nonce unused (it can still land): pending, held
+    // the chain grows far past the depth its old block would have had: no receipt, its nonce unused (it can still land): pending, held;
+    // its node forgot it (a geth-style node puts a reorganised block's transactions back in its pool, anvil does not), so the
+    // receipt poll relays its signed bytes again (0040 addendum, 2026-11-28, later) and it is mined again, in another block
     await ethereum.mine(REQUIRED + 2);
     await worker.pollLive();
     expect((await view(id)).status).toBe('pending');
     expect(before - (await available())).toBe(held);
-
-    // mined again (a node puts a reorganised block's transactions back in its pool; here its bytes are relayed again), in another block
-    await ethereum.sendRaw(signed);
     const again = await ethereum.receipt(hash);
     expect(again.blockNumber).toBeGreaterThan(first.blockNumber);
     await worker.pollLive();

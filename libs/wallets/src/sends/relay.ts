@@ -270,16 +270,18 @@ export class WalletRelay {
   }
 
   /**
-   * Can this EVM transaction never land? Its node knows it neither in the pool nor on the chain,
-   * and its sender's nonce on the chain has moved past the transaction's own (another transaction
-   * used it: a replacement, or the wallet's next send after the network dropped this one). null
-   * when the node cannot tell (unreachable) or the transaction cannot be read. `raw` is asked for
-   * only once the node does not know the hash (the caller reads it from the log).
+   * A pending EVM send its node no longer knows, neither in the pool nor on the chain (the network
+   * dropped it, or a reorganisation took its block away and the node did not put it back in its
+   * pool, as anvil does not): `nonce_used` when its sender's nonce on the chain has moved past the
+   * transaction's own (another transaction used it: it can never land); otherwise its signed bytes
+   * are relayed again (`relayed_again`; the same hash, the same nonce: it can land once, and only
+   * as signed). null when the node knows it, cannot tell (unreachable), refuses the bytes again
+   * (it then waits for the next round), or the transaction cannot be read. `raw` is asked for only
+   * once the node does not know the hash (the caller reads it from the log).
    */
-  async evmNeverLands(network: NetworkId, hash: string, raw: () => Promise<string | null>): Promise<boolean | null> {
+  async evmForgotten(network: NetworkId, hash: string, raw: () => Promise<string | null>): Promise<'nonce_used' | 'relayed_again' | null> {
     if (family(network) !== 'evm' || this.evmUrl(network) === null) return null;
-    const known = await this.known(network, hash);
-    if (known !== false) return known === true ? false : null;
+    if ((await this.known(network, hash)) !== false) return null;
     const signed = await raw();
     if (signed === null) return null;
     try {
@@ -287,9 +289,12 @@ export class WalletRelay {
       if (tx.nonce === undefined) return null;
       const from = await recoverTransactionAddress({ serializedTransaction: signed as Parameters<typeof recoverTransactionAddress>[0]['serializedTransaction'] });
       const used = await this.client(network).getTransactionCount({ address: from, blockTag: 'latest' });
-      if (used <= tx.nonce) return false;
+      if (used <= tx.nonce) {
+        await this.relay(network, signed);
+        return 'relayed_again';
+      }
       // the nonce is spent: unless this very transaction was mined meanwhile (a receipt now), it never will be
-      return (await this.outcome(network, hash)).status === 'pending';
+      return (await this.outcome(network, hash)).status === 'pending' ? 'nonce_used' : null;
     } catch {
       return null;
     }

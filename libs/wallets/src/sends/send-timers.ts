@@ -150,10 +150,16 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
     return from;
   }
 
-  /** Whether a pending signed EVM send can no longer land (WalletRelay.evmNeverLands); its record's raw transaction is read only when the node no longer knows it. */
-  private async neverLands(tx: { walletId: string; id: string; network: Parameters<typeof family>[0]; txHash: string }): Promise<boolean> {
+  /**
+   * A pending signed EVM send its node forgot (WalletRelay.evmForgotten): relayed again while its
+   * nonce is unused, `nonce_used` once another transaction took the nonce. Its record's raw
+   * transaction is read only when the node no longer knows it.
+   */
+  private async forgotten(tx: { walletId: string; id: string; network: Parameters<typeof family>[0]; txHash: string }): Promise<'nonce_used' | 'relayed_again' | null> {
     const raw = async () => (await this.sends.state(tx.walletId)).transactions.get(tx.id)?.data.raw ?? null;
-    return (await this.relay.evmNeverLands(tx.network, tx.txHash, raw)) === true;
+    const found = await this.relay.evmForgotten(tx.network, tx.txHash, raw);
+    if (found === 'relayed_again') this.logger.log(`wallet transaction ${tx.id}: its node no longer knew ${tx.txHash} and its nonce is unused; its signed bytes were relayed again`);
+    return found;
   }
 
   /** One round of the live receipt poll. */
@@ -167,8 +173,10 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
           : await this.relay.outcome(tx.network, tx.txHash);
       const meta = { actor: SYSTEM_ACTOR };
       if (outcome.status === 'pending') {
-        // a signed EVM send whose nonce another transaction used can never land (§3: pending → failed); its hold is given back
-        if (tx.origin === 'signed' && family(tx.network) === 'evm' && (await this.neverLands(tx))) {
+        // a signed EVM send its node forgot (dropped, or its block reorganised away): relayed again while its nonce is
+        // unused (decision 0040 addendum, 2026-11-28, later); once another transaction used the nonce it can never land
+        // (§3: pending → failed) and its hold is given back
+        if (tx.origin === 'signed' && family(tx.network) === 'evm' && (await this.forgotten(tx)) === 'nonce_used') {
           await this.sends.decide(tx.walletId, { type: 'FailWalletTransaction', walletTransactionId: tx.id, reason: 'The network dropped this transaction: another transaction from its sender used its nonce, so it can never be mined.' }, meta);
         }
         continue;
