@@ -13,7 +13,7 @@ export interface RpcRequest {
  * with a block in a range, up to the tip), getBlock (`transactionDetails` 'full' or 'none';
  * -32004 "Block not available" above the tip, -32007 "was skipped" for a slot without a block
  * below it; error texts as agave writes them), getTransaction (a transaction of a served block at
- * or below the tip, or null), and sendTransaction when a test gives `onSendTransaction` (the
+ * or below the tip, or null), isBlockhashValid when a test gives `blockhashValid`, and sendTransaction when a test gives `onSendTransaction` (the
  * wire bytes in; the signature out, or a JSON-RPC error thrown as `{code, message}`). Every
  * request is kept for the test to check.
  */
@@ -33,6 +33,8 @@ export class SolanaRpcStandIn {
   readonly lagging = new Set<number>();
   /** Never answer (a node that hangs). */
   hang = false;
+  /** isBlockhashValid: whether the node still takes transactions signed on this blockhash (none given: Method not found). */
+  blockhashValid: ((blockhash: string) => boolean) | null = null;
   /** sendTransaction (base64 wire bytes): resolves the signature, or throws `{code, message}` as the node's error. */
   onSendTransaction: ((wire: Uint8Array) => string | Promise<string>) | null = null;
 
@@ -95,6 +97,11 @@ export class SolanaRpcStandIn {
           if (found) return void answer({ result: { slot, blockTime: block.blockTime, ...found } });
         }
         return void answer({ result: null });
+      }
+      case 'isBlockhashValid': {
+        if (!this.blockhashValid) break;
+        const [blockhash] = params as [string];
+        return void answer({ result: { context: { slot: this.tip }, value: this.blockhashValid(blockhash) } });
       }
       case 'sendTransaction': {
         if (!this.onSendTransaction) break;

@@ -175,6 +175,50 @@ describe('SOL and USDC sends of a live business relayed through a Solana node (l
     expect([confirmed.status, confirmed.value_usd, confirmed.network_fee_usd]).toEqual(['confirmed', 150, 0]);
   });
 
+  it('a SOL send the network dropped while its blockhash is valid is relayed again by the receipt poll and lands; one dropped until its blockhash expired fails, its hold given back (0040 addendum, 2026-11-28, later)', async () => {
+    const worker = app.api.app.get(WalletSendsWorker);
+    const view = (id: string) => shop.get(`/wallet/transactions/${id}`).then((r) => r.body.data);
+    const available = () => shop.get(`/wallet/send-context?network=solana&asset=SOL&from=${owner.publicKey.toBase58()}`).then((r) => BigInt(Math.round(Number(r.body.data.available.fee_coin) * 1e9)));
+    const relay = node.onSendTransaction!;
+    // a node that answers with the signature and drops the transaction (never executed, never in a block)
+    const dropping = (wire: Uint8Array) => base58Encode(wire.subarray(1, 65));
+    node.blockhashValid = (blockhash) => blockhash === ledger.svm.latestBlockhash();
+    try {
+      const recipient = freshAddress();
+      node.onSendTransaction = dropping;
+      const created = await send(shop, { asset: 'SOL', network: 'solana', amount: '0.01', to_address: recipient, signed_transaction: solTransfer(recipient, 10_000_000n) });
+      expect([created.status, created.body.data?.status]).toEqual([201, 'pending']);
+      expect(balance(recipient)).toBe(0n);
+      // the receipt poll (its rounds run every 100 ms here, and once more by hand): the node does not know it, its blockhash
+      // is valid → its bytes are relayed again, and land
+      node.onSendTransaction = relay;
+      await worker.pollLive();
+      await eventually(async () => balance(recipient), (lamports) => lamports === 10_000_000n, { what: 'the dropped send relayed again' });
+      expect((await view(created.body.data.id)).status).toBe('pending');
+      finalise();
+      const confirmed = await eventually(() => view(created.body.data.id), (t) => t.status !== 'pending', { what: 'relayed-again SOL send confirmed' });
+      expect(confirmed).toMatchObject({ status: 'confirmed', tx_hash: created.body.data.tx_hash });
+
+      // dropped, and the node moves past the blockhash it was signed on (expired): it can never be processed → failed, hold back
+      const before = await available();
+      const other = freshAddress();
+      node.onSendTransaction = dropping;
+      const lost = await send(shop, { asset: 'SOL', network: 'solana', amount: '0.02', to_address: other, signed_transaction: solTransfer(other, 20_000_000n) });
+      expect([lost.status, lost.body.data?.status]).toEqual([201, 'pending']);
+      expect(before - (await available())).toBeGreaterThanOrEqual(20_000_000n);
+      serveBlock();
+      node.onSendTransaction = relay;
+      await worker.pollLive();
+      const failed = await eventually(() => view(lost.body.data.id), (t) => t.status !== 'pending', { what: 'the expired send failed' });
+      expect(failed).toMatchObject({ status: 'failed', failure_reason: expect.stringContaining('blockhash') });
+      expect(balance(other)).toBe(0n);
+      expect(await available()).toBe(before);
+    } finally {
+      node.onSendTransaction = relay;
+      node.blockhashValid = null;
+    }
+  });
+
   it('answers 409 transaction_rejected for a transaction the node refuses (a blockhash it does not know), and records nothing', async () => {
     const recipient = freshAddress();
     const before = (await shop.get('/wallet/transactions?limit=100')).body.data.length as number;

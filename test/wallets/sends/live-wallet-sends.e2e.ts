@@ -435,9 +435,10 @@ describe('wallet sends of a live business relayed through anvil', () => {
       expect([created.status, created.body.data?.status]).toEqual([201, 'pending']);
       ({ id, tx_hash: hash } = created.body.data as { id: string; tx_hash: Hex });
       await ethereum.rpc('anvil_dropTransaction', [hash]);
-      // a round of the receipt poll: the node does not know it, its nonce is unused → its bytes are relayed again
+      // the receipt poll (its rounds run every 100 ms here, and once more by hand): the node does not know it, its nonce is
+      // unused → its bytes are relayed again
       await worker.pollLive();
-      expect(await ethereum.rpc('eth_getTransactionByHash', [hash])).toMatchObject({ hash });
+      await eventually(() => ethereum.rpc<{ hash: Hex } | null>('eth_getTransactionByHash', [hash]), (tx) => tx?.hash === hash, { what: 'the dropped send relayed again' });
       expect((await shop.get(`/wallet/transactions/${id}`)).body.data.status).toBe('pending');
       await ethereum.rpc('evm_mine', []);
     } finally {

@@ -270,34 +270,53 @@ export class WalletRelay {
   }
 
   /**
-   * A pending EVM send its node no longer knows, neither in the pool nor on the chain (the network
-   * dropped it, or a reorganisation took its block away and the node did not put it back in its
-   * pool, as anvil does not): `nonce_used` when its sender's nonce on the chain has moved past the
-   * transaction's own (another transaction used it: it can never land); otherwise its signed bytes
-   * are relayed again (`relayed_again`; the same hash, the same nonce: it can land once, and only
-   * as signed). null when the node knows it, cannot tell (unreachable), refuses the bytes again
-   * (it then waits for the next round), or the transaction cannot be read. `raw` is asked for only
-   * once the node does not know the hash (the caller reads it from the log).
+   * A pending signed send its node no longer knows, neither in the pool nor on the chain (the
+   * network dropped it, or a reorganisation took its block away and the node did not put it back
+   * in its pool, as anvil does not). `never_lands` (with the reason) when it can no longer be
+   * mined: on EVM its sender's nonce on the chain has moved past the transaction's own (another
+   * transaction used it); on Solana the recent blockhash it was signed on is no longer valid.
+   * Otherwise its signed bytes are relayed again (`relayed_again`; the same hash, nonce or
+   * blockhash: it can land once, and only as signed). null when the node knows it, cannot tell
+   * (unreachable), refuses the bytes again (it then waits for the next round), or the transaction
+   * cannot be read. `raw` is asked for only once the node does not know the hash (the caller reads
+   * it from the log).
    */
-  async evmForgotten(network: NetworkId, hash: string, raw: () => Promise<string | null>): Promise<'nonce_used' | 'relayed_again' | null> {
-    if (family(network) !== 'evm' || this.evmUrl(network) === null) return null;
+  async forgotten(network: NetworkId, hash: string, raw: () => Promise<string | null>): Promise<{ fate: 'never_lands'; reason: string } | { fate: 'relayed_again' } | null> {
+    if (family(network) === 'evm' && this.evmUrl(network) === null) return null;
+    if (family(network) !== 'evm' && family(network) !== 'solana') return null;
     if ((await this.known(network, hash)) !== false) return null;
     const signed = await raw();
     if (signed === null) return null;
     try {
-      const tx = parseTransaction(signed as Hex);
-      if (tx.nonce === undefined) return null;
-      const from = await recoverTransactionAddress({ serializedTransaction: signed as Parameters<typeof recoverTransactionAddress>[0]['serializedTransaction'] });
-      const used = await this.client(network).getTransactionCount({ address: from, blockTag: 'latest' });
-      if (used <= tx.nonce) {
+      const landable = family(network) === 'solana' ? await this.solanaLandable(signed) : await this.evmLandable(network, signed);
+      if (landable === null) return null;
+      if (landable === true) {
         await this.relay(network, signed);
-        return 'relayed_again';
+        return { fate: 'relayed_again' };
       }
-      // the nonce is spent: unless this very transaction was mined meanwhile (a receipt now), it never will be
-      return (await this.outcome(network, hash)).status === 'pending' ? 'nonce_used' : null;
+      // it cannot be mined any more: unless this very transaction landed meanwhile (a receipt now), it never will be
+      return (await this.outcome(network, hash)).status === 'pending' ? { fate: 'never_lands', reason: landable } : null;
     } catch {
       return null;
     }
+  }
+
+  /** true while the EVM transaction's nonce is unused on the chain; the reason it never lands once used. */
+  private async evmLandable(network: NetworkId, signed: string): Promise<true | string | null> {
+    const tx = parseTransaction(signed as Hex);
+    if (tx.nonce === undefined) return null;
+    const from = await recoverTransactionAddress({ serializedTransaction: signed as Parameters<typeof recoverTransactionAddress>[0]['serializedTransaction'] });
+    const used = await this.client(network).getTransactionCount({ address: from, blockTag: 'latest' });
+    return used <= tx.nonce ? true : 'The network dropped this transaction: another transaction from its sender used its nonce, so it can never be mined.';
+  }
+
+  /** true while the Solana transaction's recent blockhash is valid (`isBlockhashValid`); the reason it never lands once not. */
+  private async solanaLandable(wire: string): Promise<true | string | null> {
+    const web3 = await loadSolanaWeb3();
+    const blockhash = web3.VersionedTransaction.deserialize(Buffer.from(wire, 'base64')).message.recentBlockhash;
+    const answer = await this.solanaCall<{ value?: unknown }>('isBlockhashValid', [blockhash, { commitment: 'processed' }]);
+    if (answer.error || typeof answer.result?.value !== 'boolean') return null;
+    return answer.result.value ? true : 'The network dropped this transaction and the blockhash it was signed on has expired, so it can never be processed.';
   }
 
   /**

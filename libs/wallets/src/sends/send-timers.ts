@@ -151,14 +151,14 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
   }
 
   /**
-   * A pending signed EVM send its node forgot (WalletRelay.evmForgotten): relayed again while its
-   * nonce is unused, `nonce_used` once another transaction took the nonce. Its record's raw
-   * transaction is read only when the node no longer knows it.
+   * A pending signed send its node forgot (WalletRelay.forgotten): relayed again while it can still
+   * land, `never_lands` once it cannot (EVM: its nonce used; Solana: its blockhash expired). Its
+   * record's raw transaction is read only when the node no longer knows it.
    */
-  private async forgotten(tx: { walletId: string; id: string; network: Parameters<typeof family>[0]; txHash: string }): Promise<'nonce_used' | 'relayed_again' | null> {
+  private async forgotten(tx: { walletId: string; id: string; network: Parameters<typeof family>[0]; txHash: string }) {
     const raw = async () => (await this.sends.state(tx.walletId)).transactions.get(tx.id)?.data.raw ?? null;
-    const found = await this.relay.evmForgotten(tx.network, tx.txHash, raw);
-    if (found === 'relayed_again') this.logger.log(`wallet transaction ${tx.id}: its node no longer knew ${tx.txHash} and its nonce is unused; its signed bytes were relayed again`);
+    const found = await this.relay.forgotten(tx.network, tx.txHash, raw);
+    if (found?.fate === 'relayed_again') this.logger.log(`wallet transaction ${tx.id}: its node no longer knew ${tx.txHash} and it can still land; its signed bytes were relayed again`);
     return found;
   }
 
@@ -173,12 +173,11 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
           : await this.relay.outcome(tx.network, tx.txHash);
       const meta = { actor: SYSTEM_ACTOR };
       if (outcome.status === 'pending') {
-        // a signed EVM send its node forgot (dropped, or its block reorganised away): relayed again while its nonce is
-        // unused (decision 0040 addendum, 2026-11-28, later); once another transaction used the nonce it can never land
-        // (§3: pending → failed) and its hold is given back
-        if (tx.origin === 'signed' && family(tx.network) === 'evm' && (await this.forgotten(tx)) === 'nonce_used') {
-          await this.sends.decide(tx.walletId, { type: 'FailWalletTransaction', walletTransactionId: tx.id, reason: 'The network dropped this transaction: another transaction from its sender used its nonce, so it can never be mined.' }, meta);
-        }
+        // a signed send its node forgot (dropped, or its block reorganised away): relayed again while it can still land
+        // (decision 0040 addendum, 2026-11-28, later); once it cannot (EVM: another transaction used its nonce; Solana: its
+        // blockhash expired) it fails (§3: pending → failed) and its hold is given back
+        const found = tx.origin === 'signed' ? await this.forgotten(tx) : null;
+        if (found?.fate === 'never_lands') await this.sends.decide(tx.walletId, { type: 'FailWalletTransaction', walletTransactionId: tx.id, reason: found.reason }, meta);
         continue;
       }
       // mined in a block not final yet: read again next round (the decider holds the same rule; skipping here spares the
