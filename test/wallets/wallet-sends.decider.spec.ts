@@ -275,6 +275,21 @@ describe('wallet sends decider (one stream per wallet)', () => {
       given(done).when(fail('The network dropped this transaction.')).then([]);
     });
 
+    it('given a live send that reverted on the chain, when it fails with the fee it was charged, then failed with that fee; the amount is given back, the fee stays spent on its payer (0040 addendum, 2026-11-28, later)', () => {
+      given(recorded(send('wtx_01')))
+        .when({ type: 'FailWalletTransaction', walletTransactionId: 'wtx_01', reason: 'The transaction was mined but reverted.', confirmations: 4, feeUnits: '700', networkFeeUsd: 2 })
+        .then([{ type: 'WalletTransactionFailed', data: { wallet_transaction_id: 'wtx_01', reason: 'The transaction was mined but reverted.', fee_units: '700', network_fee_usd: 2 } }]);
+      const reverted: WalletTransactionEvent[] = [
+        ...recorded(send('wtx_01')),
+        { type: 'WalletTransactionFailed', data: { wallet_transaction_id: 'wtx_01', reason: 'The transaction was mined but reverted.', fee_units: '700' } },
+      ];
+      // 25 USDC back for a new send; of the 2000 wei of ETH, 700 went to the reverted send's fee: a greatest fee of 1300 fits, 1301 does not
+      given(reverted).when(reserve(send('wtx_02', { units: '25000000', max_fee_units: '1300' }))).then([{ type: 'WalletSendReserved', data: send('wtx_02', { units: '25000000', max_fee_units: '1300' }) }]);
+      given(reverted).when(reserve(send('wtx_02', { units: '1', max_fee_units: '1301' }))).refused('insufficient_fee_funds', 'signed_transaction');
+      // a failure without a fee (dropped, nothing mined) gives the whole hold back, as before
+      given([...recorded(send('wtx_01')), failed('The network dropped this transaction.')]).when(reserve(send('wtx_02', { units: '1', max_fee_units: '2000' }))).then([{ type: 'WalletSendReserved', data: send('wtx_02', { units: '1', max_fee_units: '2000' }) }]);
+    });
+
     it('given a live send dropped (failed, its hold given back once), when a late receipt of it is final, then nothing: failed stays failed', () => {
       const dropped: WalletTransactionEvent[] = [...recorded(send('wtx_01', { units: '20000000' })), failed('The network dropped this transaction.')];
       given(dropped).when(confirm(4)).then([]);

@@ -329,13 +329,23 @@ describe('wallet sends of a live business relayed through anvil', () => {
     expect([tooLittleGas.status, tooLittleGas.body.error.code]).toEqual([409, 'transaction_rejected']);
     const listed = (await shop.get('/wallet/transactions?limit=100')).body.data as { from_address: string; status: string }[];
     expect(listed.filter((t) => t.from_address === holder.address)).toEqual([]);
-    // enough gas to be mined, not to run the call: relayed, then failed from its reverted receipt (its hold given back)
+    // enough gas to be mined, not to run the call: relayed, then failed from its reverted receipt — its hold given back
+    // but for the fee the chain charged all the same, which stays spent on the submitter and is the send's network fee
+    // (0040 addendum, 2026-11-28, later)
+    const submitterEth = () => shop.get(`/wallet/send-context?network=ethereum&asset=ETH&from=${signer.address}`).then((r) => eth(r.body.data.available.fee_coin as string));
+    const ethBefore = await submitterEth();
     const outOfGas = await send(shop, { ...body, signed_transaction: await usdcCall(signer, await authorize(7_000_000n), { nonce: nonce++, gas: 30_000n }) });
     expect([outOfGas.status, outOfGas.body.data?.status]).toEqual([201, 'pending']);
     await final(outOfGas.body.data.tx_hash);
     const reverted = await settled(outOfGas.body.data.id);
     expect([reverted.status, reverted.failure_reason]).toEqual(['failed', 'The transaction was mined but reverted.']);
     expect(await usdcBalance(holder.address)).toBe(30_000_000n);
+    const charged = await ethereum.rpc<{ gasUsed: Hex; effectiveGasPrice: Hex; status: Hex }>('eth_getTransactionReceipt', [outOfGas.body.data.tx_hash]);
+    expect(charged.status).toBe('0x0');
+    const chargedWei = BigInt(charged.gasUsed) * BigInt(charged.effectiveGasPrice);
+    expect(chargedWei).toBeGreaterThan(0n);
+    expect(ethBefore - (await submitterEth())).toBe(chargedWei);
+    expect(reverted.network_fee_usd).toBe(Number((chargedWei * 300_000n + 500_000_000_000_000_000n) / 1_000_000_000_000_000_000n));
 
     const submitted = await usdcCall(signer, await authorize(7_000_000n), { nonce: nonce++ });
     const created = await send(shop, { ...body, signed_transaction: submitted });

@@ -87,6 +87,14 @@ export interface WalletTransactionConfirmedData {
 export interface WalletTransactionFailedData {
   wallet_transaction_id: string;
   reason: string;
+  /**
+   * A signed send mined and failed on the chain (reverted; a Solana error): the fee the chain
+   * charged all the same, in the network coin's smallest units — it stays spent on the fee payer
+   * (decision 0040, addendum 2026-11-28, later). Absent when nothing was mined or not known.
+   */
+  fee_units?: string | null;
+  /** USD cents of that fee at the rate of the failure's time; absent or null when unknown. */
+  network_fee_usd?: number | null;
 }
 
 export interface WalletSendReleasedData {

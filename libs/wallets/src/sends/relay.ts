@@ -15,7 +15,7 @@ import { sendingRegistry } from './wallet-sends';
 export type ChainOutcome =
   | { status: 'pending' }
   | { status: 'confirmed'; block: number | null; feeUnits: string | null; confirmations: number }
-  | { status: 'failed'; reason: string; confirmations?: number };
+  | { status: 'failed'; reason: string; confirmations?: number; feeUnits?: string | null };
 
 /** The node answered and refused the transaction (409 transaction_rejected; nothing is recorded as sent). */
 export const transactionRejected = (detail: string) => new DomainRefusal('transaction_rejected', `The network refused this transaction: ${detail}`, 'signed_transaction');
@@ -115,7 +115,7 @@ export class WalletRelay {
       const receipt = await client.getTransactionReceipt({ hash: hash as Hex });
       const confirmations = await this.evmConfirmations(client, receipt);
       if (receipt.status === 'success') return { status: 'confirmed', block: Number(receipt.blockNumber), feeUnits: (receipt.gasUsed * receipt.effectiveGasPrice).toString(), confirmations };
-      return { status: 'failed', reason: 'The transaction was mined but reverted.', confirmations };
+      return { status: 'failed', reason: 'The transaction was mined but reverted.', confirmations, feeUnits: (receipt.gasUsed * receipt.effectiveGasPrice).toString() };
     } catch {
       return { status: 'pending' };
     }
@@ -184,8 +184,9 @@ export class WalletRelay {
     const found = await this.solanaTransaction(signature);
     if (found === null) return { status: 'pending' };
     const confirmations = await this.solanaConfirmations(found.slot);
-    if (found.meta.err !== null && found.meta.err !== undefined) return { status: 'failed', reason: `The transaction failed on the network: ${JSON.stringify(found.meta.err)}.`, confirmations };
-    return { status: 'confirmed', block: typeof found.slot === 'number' ? found.slot : null, feeUnits: typeof found.meta.fee === 'number' ? String(found.meta.fee) : null, confirmations };
+    const feeUnits = typeof found.meta.fee === 'number' ? String(found.meta.fee) : null;
+    if (found.meta.err !== null && found.meta.err !== undefined) return { status: 'failed', reason: `The transaction failed on the network: ${JSON.stringify(found.meta.err)}.`, confirmations, feeUnits };
+    return { status: 'confirmed', block: typeof found.slot === 'number' ? found.slot : null, feeUnits, confirmations };
   }
 
   /**

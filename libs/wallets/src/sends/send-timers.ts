@@ -183,15 +183,18 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
       // mined in a block not final yet: read again next round (the decider holds the same rule; skipping here spares the
       // stream read and the rate look-up). A reorganisation that removes it meanwhile finds no receipt: still pending.
       if (outcome.confirmations !== undefined && !isFinal(tx.network, outcome.confirmations)) continue;
+      // a signed send's fee as the chain charged it, confirmed or failed on the chain (a reverted send pays it too: 0040
+      // addendum, 2026-11-28, later), in USD at the rate of that time (no rate, or a fee coin without a price: POL → null,
+      // and the projection keeps what the send recorded)
+      const feeAsset = this.sends.registry.network(tx.network).nativeCurrency.asset;
+      const feeUnits = tx.origin === 'signed' ? (outcome.feeUnits ?? null) : null;
+      const networkFeeUsd = feeUnits !== null && feeAsset !== null ? await this.sends.rates.valueUsd(false, feeAsset, BigInt(feeUnits)) : null;
       if (outcome.status === 'confirmed') {
-        // USD at the rate of the confirmation: an external record's amount, a signed send's fee as the chain charged it
-        // (no rate, or a fee coin without a price: POL → null, and the projection keeps what the send recorded)
-        const feeAsset = this.sends.registry.network(tx.network).nativeCurrency.asset;
+        // an external record's amount at the rate of the confirmation
         const valueUsd = tx.origin === 'external' ? await this.sends.rates.valueUsd(false, tx.asset, BigInt(tx.units)) : null;
-        const networkFeeUsd = tx.origin === 'signed' && outcome.feeUnits !== null && feeAsset !== null ? await this.sends.rates.valueUsd(false, feeAsset, BigInt(outcome.feeUnits)) : null;
         await this.sends.decide(tx.walletId, { type: 'ConfirmWalletTransaction', walletTransactionId: tx.id, feeUnits: outcome.feeUnits, block: outcome.block, valueUsd, networkFeeUsd, confirmations: outcome.confirmations }, meta);
       }
-      else await this.sends.decide(tx.walletId, { type: 'FailWalletTransaction', walletTransactionId: tx.id, reason: outcome.reason, ...(outcome.confirmations !== undefined ? { confirmations: outcome.confirmations } : {}) }, meta);
+      else await this.sends.decide(tx.walletId, { type: 'FailWalletTransaction', walletTransactionId: tx.id, reason: outcome.reason, feeUnits, networkFeeUsd, ...(outcome.confirmations !== undefined ? { confirmations: outcome.confirmations } : {}) }, meta);
     }
   }
 }

@@ -226,7 +226,15 @@ export function evolveWalletTransaction(state: WalletTransactionState | null, ev
     }
     case 'WalletTransactionFailed':
       if (state === null || state.status !== 'pending') return state;
-      return { ...state, status: 'failed', failed_at: at, failure_reason: e.data.reason };
+      // a send failed on the chain keeps the fee it was charged (0040 addendum, 2026-11-28, later)
+      return {
+        ...state,
+        status: 'failed',
+        failed_at: at,
+        failure_reason: e.data.reason,
+        ...(e.data.fee_units != null ? { fee_units: e.data.fee_units } : {}),
+        ...(e.data.network_fee_usd != null ? { network_fee_usd: e.data.network_fee_usd } : {}),
+      };
     default:
       return state;
   }

@@ -20,6 +20,8 @@ export type WalletTransactionStatus = 'reserved' | 'released' | 'pending' | 'con
 export interface WalletTransactionRecord {
   data: WalletTransactionRecordedData;
   status: WalletTransactionStatus;
+  /** A send failed on the chain: the fee it was charged all the same (smallest units of the network's coin). */
+  feeCharged?: bigint;
 }
 
 export interface WalletSendsState {
@@ -91,6 +93,9 @@ export interface FailWalletTransaction {
   type: 'FailWalletTransaction';
   walletTransactionId: string;
   reason: string;
+  /** Mined and failed: the fee the chain charged (it stays spent on the fee payer); null or absent when nothing was mined. */
+  feeUnits?: string | null;
+  networkFeeUsd?: number | null;
   /**
    * A verdict read from a mined block (it reverted): its confirmations, and on a live business the
    * failure is taken only once they make it final, as a confirmation is. Absent for a failure no
@@ -128,8 +133,13 @@ export function committed(state: WalletSendsState, network: NetworkId, address: 
   const is = (a: string | null | undefined) => !!a && a.toLowerCase() === address.toLowerCase();
   let assetUnits = 0n;
   let fee = 0n;
-  for (const { data, status } of state.transactions.values()) {
-    if (!HOLDS.includes(status) || data.kind !== 'signed' || data.network !== network) continue;
+  for (const { data, status, feeCharged } of state.transactions.values()) {
+    if (data.kind !== 'signed' || data.network !== network) continue;
+    if (!HOLDS.includes(status)) {
+      // failed on the chain: nothing sent, but the fee it was charged is spent (0040 addendum, 2026-11-28, later)
+      if (status === 'failed' && feeCharged !== undefined && is(data.fee_payer ?? data.from_address)) fee += feeCharged;
+      continue;
+    }
     // a funding transaction without a record of its own (events written before): held and credited through its send
     const funding = data.funding && data.funding.wallet_transaction_id === undefined ? data.funding : null;
     if (is(data.from_address)) {
@@ -296,7 +306,17 @@ export const walletSendsDecider: Decider<WalletSendCommand, WalletTransactionEve
           if (tx.status !== 'pending') return [];
           // reverted in a block not final yet: a reorganisation may still mine it elsewhere, so its hold stays
           if (tx.data.mode === 'live' && c.confirmations !== undefined && !isFinal(tx.data.network, c.confirmations)) return [];
-          return [{ type: 'WalletTransactionFailed', data: { wallet_transaction_id: c.walletTransactionId, reason: c.reason } }];
+          return [
+            {
+              type: 'WalletTransactionFailed',
+              data: {
+                wallet_transaction_id: c.walletTransactionId,
+                reason: c.reason,
+                ...(c.feeUnits != null ? { fee_units: c.feeUnits } : {}),
+                ...(c.networkFeeUsd != null ? { network_fee_usd: c.networkFeeUsd } : {}),
+              },
+            },
+          ];
         },
       },
       command,
@@ -327,9 +347,12 @@ export const walletSendsDecider: Decider<WalletSendCommand, WalletTransactionEve
       case 'WalletTransactionConfirmed':
         to(event.data.wallet_transaction_id, 'confirmed');
         return { ...state, transactions };
-      case 'WalletTransactionFailed':
+      case 'WalletTransactionFailed': {
         to(event.data.wallet_transaction_id, 'failed');
+        const tx = transactions.get(event.data.wallet_transaction_id);
+        if (tx && event.data.fee_units != null) transactions.set(event.data.wallet_transaction_id, { ...tx, feeCharged: BigInt(event.data.fee_units) });
         return { ...state, transactions };
+      }
       default:
         return state;
     }
