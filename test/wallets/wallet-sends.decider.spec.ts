@@ -275,7 +275,7 @@ describe('wallet sends decider (one stream per wallet)', () => {
       given(done).when(fail('The network dropped this transaction.')).then([]);
     });
 
-    it('given a live send that reverted on the chain, when it fails with the fee it was charged, then failed with that fee; the amount is given back, the fee stays spent on its payer (0040 addendum, 2026-11-28, later)', () => {
+    it('given a live send that reverted on the chain, when it fails with the fee it was charged, then failed with that fee; the amount is given back, the fee stays spent on its payer; a confirmed send spends the fee charged, not its greatest (0040 addenda, 2026-11-28, later)', () => {
       given(recorded(send('wtx_01')))
         .when({ type: 'FailWalletTransaction', walletTransactionId: 'wtx_01', reason: 'The transaction was mined but reverted.', confirmations: 4, feeUnits: '700', networkFeeUsd: 2 })
         .then([{ type: 'WalletTransactionFailed', data: { wallet_transaction_id: 'wtx_01', reason: 'The transaction was mined but reverted.', fee_units: '700', network_fee_usd: 2 } }]);
@@ -286,6 +286,12 @@ describe('wallet sends decider (one stream per wallet)', () => {
       // 25 USDC back for a new send; of the 2000 wei of ETH, 700 went to the reverted send's fee: a greatest fee of 1300 fits, 1301 does not
       given(reverted).when(reserve(send('wtx_02', { units: '25000000', max_fee_units: '1300' }))).then([{ type: 'WalletSendReserved', data: send('wtx_02', { units: '25000000', max_fee_units: '1300' }) }]);
       given(reverted).when(reserve(send('wtx_02', { units: '1', max_fee_units: '1301' }))).refused('insufficient_fee_funds', 'signed_transaction');
+      // confirmed with the fee its receipt charged: that fee is spent, no longer the greatest one (0040 addendum, 2026-11-28, later still)
+      const paid: WalletTransactionEvent[] = [...recorded(send('wtx_01', { units: '1' })), confirmed({ fee_units: '400' })];
+      given(paid).when(reserve(send('wtx_02', { units: '1', max_fee_units: '1600' }))).then([{ type: 'WalletSendReserved', data: send('wtx_02', { units: '1', max_fee_units: '1600' }) }]);
+      given(paid).when(reserve(send('wtx_02', { units: '1', max_fee_units: '1601' }))).refused('insufficient_fee_funds', 'signed_transaction');
+      // confirmed without a known fee (a simulated send): its greatest fee stays held
+      given([...recorded(send('wtx_01', { units: '1' })), confirmed({ fee_units: null })]).when(reserve(send('wtx_02', { units: '1', max_fee_units: '1001' }))).refused('insufficient_fee_funds', 'signed_transaction');
       // a failure without a fee (dropped, nothing mined) gives the whole hold back, as before
       given([...recorded(send('wtx_01')), failed('The network dropped this transaction.')]).when(reserve(send('wtx_02', { units: '1', max_fee_units: '2000' }))).then([{ type: 'WalletSendReserved', data: send('wtx_02', { units: '1', max_fee_units: '2000' }) }]);
     });

@@ -254,7 +254,11 @@ describe('wallet sends of a live business relayed through anvil', () => {
     expect(confirmed.status).toBe('confirmed');
     expect((await ethereum.receipt(fundingHash as Hex)).status).toBe('success');
     expect(await balance(holder.address)).toBe(eth('0.001'));
-    expect(funderBefore - (await funderAvailable())).toBe(held);
+    // confirmed: what it sent and the fee its receipt charged stay spent (no longer its greatest fee: 0040 addendum, 2026-11-28, later still)
+    const fundingReceipt = await ethereum.rpc<{ gasUsed: Hex; effectiveGasPrice: Hex }>('eth_getTransactionReceipt', [fundingHash]);
+    const spent = eth('0.001') + BigInt(fundingReceipt.gasUsed) * BigInt(fundingReceipt.effectiveGasPrice);
+    expect(spent).toBeLessThan(held);
+    expect(funderBefore - (await funderAvailable())).toBe(spent);
     // sent again, the same request leans on the funding's record: not relayed again (mined, the node would refuse it), not held twice
     const again = await send(shop, body);
     expect([again.status, again.body.error?.message]).toEqual([201, undefined]);
@@ -262,7 +266,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
     expect((await settled(again.body.data.id)).status).toBe('confirmed');
     expect((await usdcBalance(RECIPIENT)) - before).toBe(5_000_000n);
     expect(await booked(fundingHash, 'confirmed')).toHaveLength(1);
-    expect(funderBefore - (await funderAvailable())).toBe(held);
+    expect(funderBefore - (await funderAvailable())).toBe(spent);
   });
 
   it('a funding transaction the dashboard broadcast itself first (mined: the node refuses it again) counts as relayed: on the books, and the send lands', async () => {
@@ -503,10 +507,11 @@ describe('wallet sends of a live business relayed through anvil', () => {
     expect(mined.blockHash).toBe(again.blockHash);
     const feeCents = (BigInt(mined.gasUsed) * BigInt(mined.effectiveGasPrice) * 300_000n + 500_000_000_000_000_000n) / 1_000_000_000_000_000_000n;
     expect([confirmed.value_usd, confirmed.network_fee_usd]).toEqual([60, Number(feeCents)]);
-    // confirmed once: its hold stays taken (the coin is spent), never given back; one API event
+    // confirmed once: the coin and the fee its receipt charged stay spent (its greatest fee no longer held: 0040 addendum,
+    // 2026-11-28, later still), never given back; one API event
     await worker.pollLive();
     expect((await view(id)).status).toBe('confirmed');
-    expect(before - (await available())).toBe(held);
+    expect(before - (await available())).toBe(eth('0.0002') + BigInt(mined.gasUsed) * BigInt(mined.effectiveGasPrice));
     const events = await eventually(() => shop.get(`/events?subject_id=${id}`).then((r) => r.body.data as { type: string }[]), (e) => e.length > 0, { what: 'wallet_transaction.confirmed event' });
     expect(events.map((e) => e.type)).toEqual(['wallet_transaction.confirmed']);
   });

@@ -20,7 +20,7 @@ export type WalletTransactionStatus = 'reserved' | 'released' | 'pending' | 'con
 export interface WalletTransactionRecord {
   data: WalletTransactionRecordedData;
   status: WalletTransactionStatus;
-  /** A send failed on the chain: the fee it was charged all the same (smallest units of the network's coin). */
+  /** The fee the chain charged, once known (confirmed, or failed on the chain), in the smallest units of the network's coin. */
   feeCharged?: bigint;
 }
 
@@ -152,7 +152,8 @@ export function committed(state: WalletSendsState, network: NetworkId, address: 
       if (data.asset === asset) assetUnits -= BigInt(data.units);
       else if (feeAsset !== null && data.asset === feeAsset) fee -= BigInt(data.units);
     }
-    if (is(data.fee_payer ?? data.from_address)) fee += BigInt(data.max_fee_units ?? '0');
+    // the greatest fee while it may still be charged; once confirmed, the fee charged (0040 addendum, 2026-11-28, later still)
+    if (is(data.fee_payer ?? data.from_address)) fee += status === 'confirmed' && feeCharged !== undefined ? feeCharged : BigInt(data.max_fee_units ?? '0');
     if (funding && is(funding.from)) fee += BigInt(funding.units) + BigInt(funding.max_fee_units);
   }
   return { asset: assetUnits, fee };
@@ -344,9 +345,12 @@ export const walletSendsDecider: Decider<WalletSendCommand, WalletTransactionEve
         to(event.data.wallet_transaction_id, 'released');
         return { transactions, hashes };
       }
-      case 'WalletTransactionConfirmed':
+      case 'WalletTransactionConfirmed': {
         to(event.data.wallet_transaction_id, 'confirmed');
+        const tx = transactions.get(event.data.wallet_transaction_id);
+        if (tx && event.data.fee_units != null) transactions.set(event.data.wallet_transaction_id, { ...tx, feeCharged: BigInt(event.data.fee_units) });
         return { ...state, transactions };
+      }
       case 'WalletTransactionFailed': {
         to(event.data.wallet_transaction_id, 'failed');
         const tx = transactions.get(event.data.wallet_transaction_id);
