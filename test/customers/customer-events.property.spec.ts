@@ -79,7 +79,7 @@ function logOf(steps: Step[]): RecordedEvent[] {
         const paymentId = `pmt_${i % 2 === 0 ? 'a' : 'B'}${i}`;
         const payment = `payment-${paymentId}`;
         push(payment, 'PaymentCreated', { payment_id: paymentId, amount: step.amount, currency: step.currency, business_id: BUSINESS, mode: 'test', customer_id: id, customer_email: email }, step.at);
-        for (const rail of step.rails) push(payment, 'PaymentMethodSelected', { checkout_id: 'chk_x', rail }, step.at);
+        for (const rail of step.rails) push(payment, rail === 'card' ? 'PaymentCardMethodSelected' : 'PaymentMethodSelected', { checkout_id: 'chk_x', rail }, step.at);
         if (step.succeeds && step.rails.length > 0) push(payment, 'PaymentSucceeded', { amount_received: step.amount }, step.at);
         return;
       }

@@ -7,7 +7,7 @@ import { storePerSuite } from '../support/fixtures';
  * The `customers` projection's stats (decision 0029) against a recomputation from the payments'
  * events (property-based, fast-check): random payments of a few customers — two currencies,
  * random prices, methods on either rail, some succeeded — as the payment streams record them
- * (PaymentCreated, PaymentMethodSelected, PaymentSucceeded), applied to the projector in random
+ * (PaymentCreated, PaymentMethodSelected or PaymentCardMethodSelected, PaymentSucceeded), applied to the projector in random
  * batches; every customer's stats must equal what a plain fold of the same events says.
  */
 
@@ -45,7 +45,8 @@ function logOf(plans: PaymentPlan[], schedule: number[]): RecordedEvent[] {
         data: { payment_id: paymentId, amount: plan.amount, currency: plan.currency, business_id: 'biz_prop', mode: 'test', customer_id: CUSTOMERS[plan.customer], customer_email: `${CUSTOMERS[plan.customer]}@prop.example` },
         occurredAt: created,
       },
-      ...plan.rails.map((rail) => ({ type: 'PaymentMethodSelected', data: { checkout_id: 'chk_x', rail }, occurredAt: created })),
+      // a card method is recorded as the payment decider records it (PaymentCardMethodSelected)
+      ...plan.rails.map((rail) => ({ type: rail === 'card' ? 'PaymentCardMethodSelected' : 'PaymentMethodSelected', data: { checkout_id: 'chk_x', rail }, occurredAt: created })),
     ];
     if (plan.succeeds && plan.rails.length > 0) events.push({ type: 'PaymentSucceeded', data: { amount_received: plan.amount }, occurredAt: created });
     return { stream, events };
@@ -72,7 +73,7 @@ function expectedStats(log: RecordedEvent[], customerId: string) {
       if (d.customer_id === customerId) payments.set(event.stream, { id: event.stream.slice('payment-'.length), currency: d.currency as string, amount: d.amount as number, rail: null, succeeded: false, at: event.metadata.occurredAt as string });
     } else if (payments.has(event.stream)) {
       const p = payments.get(event.stream)!;
-      if (event.type === 'PaymentMethodSelected') p.rail = d.rail as string;
+      if (event.type === 'PaymentMethodSelected' || event.type === 'PaymentCardMethodSelected') p.rail = d.rail as string;
       if (event.type === 'PaymentSucceeded') p.succeeded = true;
     }
   }

@@ -25,13 +25,19 @@ export interface AcceptedAsset {
 /**
  * The coin-and-network pairs a request names (a business's checkout settings, a link's `assets`),
  * each one the service carries; another is 400 invalid_request naming it (`assets[i]`). The DTO
- * has checked each name alone.
+ * has checked each name alone. Answered in the canonical form both keep: unique pairs in the
+ * registry's order (a pair named twice, or the same pairs in another order, are the same list).
  */
 export function carriedAssets(assets: readonly { asset: string; network: string }[]): AcceptedAsset[] {
-  return assets.map(({ asset, network }, i) => {
+  assets.forEach(({ asset, network }, i) => {
     if (!defaultRegistry.supports(asset as AssetCode, network as NetworkId)) throw new DomainError('invalid_request', `${network} does not carry ${asset}.`, `assets[${i}]`);
-    return { asset: asset as AssetCode, network: network as NetworkId };
   });
+  return canonicalAssets(assets as readonly AcceptedAsset[]);
+}
+
+/** Rails in their canonical order (CHECKOUT_RAILS'): the same rails sent in another order are the same list. */
+export function canonicalRails(rails: readonly string[]): CheckoutRail[] {
+  return CHECKOUT_RAILS.filter((rail) => rails.includes(rail));
 }
 
 export interface CheckoutSettings {
@@ -59,7 +65,7 @@ export function applySettingsChange(current: CheckoutSettings, change: CheckoutS
   if (change.display_name !== undefined) next.display_name = change.display_name;
   if (change.support_email !== undefined) next.support_email = change.support_email;
   if (change.ask_email !== undefined) next.ask_email = change.ask_email;
-  if (change.rails !== undefined) next.rails = CHECKOUT_RAILS.filter((rail) => change.rails!.includes(rail));
+  if (change.rails !== undefined) next.rails = canonicalRails(change.rails);
   if (change.assets !== undefined) next.assets = change.assets === null ? null : canonicalAssets(change.assets);
   return next;
 }

@@ -13,8 +13,8 @@ import type { CustomerStatsColumns } from './views';
  * projection's SQL applies (test/customers/stats.property.spec.ts holds the two equal).
  */
 
-/** The payment events the customers read side takes. */
-export const CUSTOMER_PAYMENT_EVENT_TYPES: readonly string[] = ['PaymentCreated', 'PaymentMethodSelected', 'PaymentSucceeded'];
+/** The payment events the customers read side takes (a method of either rail: its rail is what `preferred_rail` counts). */
+export const CUSTOMER_PAYMENT_EVENT_TYPES: readonly string[] = ['PaymentCreated', 'PaymentMethodSelected', 'PaymentCardMethodSelected', 'PaymentSucceeded'];
 
 /** What the stats count of one payment naming a customer (a `customer_payments` row; `created_at` ISO). */
 export interface CustomerPayment {
@@ -51,6 +51,7 @@ export function customerPaymentChange(event: RecordedEvent): CustomerPaymentChan
       };
     }
     case 'PaymentMethodSelected':
+    case 'PaymentCardMethodSelected':
       return { type: 'method', payment_id: paymentId, rail: (event.data as { rail?: string | null }).rail ?? null };
     case 'PaymentSucceeded':
       return { type: 'succeeded', payment_id: paymentId };

@@ -1,8 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { carriedAssets } from '@lib/businesses';
+import { canonicalRails, carriedAssets } from '@lib/businesses';
 import { idFromSeed, newId } from '@lib/http';
 import { checkMetadata } from '@lib/payments';
-import type { LinkFields, LinkRail } from '../../events';
+import type { LinkFields } from '../../events';
 import { LinkView } from '../../views';
 import { LinkWrites, checkLinkPrice } from '../link-writes';
 import { CreateLinkCommand } from './create-link.command';
@@ -27,7 +27,7 @@ export class CreateLinkHandler implements ICommandHandler<CreateLinkCommand, Lin
       description: input.description ?? null,
       amount: input.amount,
       currency: input.currency,
-      rails: input.rails === undefined || input.rails === null ? null : (input.rails as LinkRail[]),
+      rails: input.rails === undefined || input.rails === null ? null : canonicalRails(input.rails),
       assets: input.assets === undefined || input.assets === null ? null : carriedAssets(input.assets),
       success_url: input.success_url ?? null,
       ask_email: input.ask_email ?? false,

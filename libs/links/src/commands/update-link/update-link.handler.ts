@@ -1,8 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { carriedAssets } from '@lib/businesses';
+import { canonicalRails, carriedAssets } from '@lib/businesses';
 import { DomainRefusal } from '@lib/domain';
 import { checkMetadataPatch, mergeMetadata } from '@lib/payments';
-import type { LinkFields, LinkRail } from '../../events';
+import type { LinkFields } from '../../events';
 import { LinkView } from '../../views';
 import { LinkWrites, checkLinkPrice } from '../link-writes';
 import { UpdateLinkCommand } from './update-link.command';
@@ -31,7 +31,7 @@ export class UpdateLinkHandler implements ICommandHandler<UpdateLinkCommand, Lin
         if (input.description !== undefined) change.description = input.description;
         if (input.amount !== undefined) change.amount = input.amount;
         if (input.currency !== undefined) change.currency = input.currency;
-        if (input.rails !== undefined) change.rails = input.rails === null ? null : (input.rails as LinkRail[]);
+        if (input.rails !== undefined) change.rails = input.rails === null ? null : canonicalRails(input.rails);
         if (input.assets !== undefined) change.assets = input.assets === null ? null : carriedAssets(input.assets);
         if (input.success_url !== undefined) change.success_url = input.success_url;
         if (input.ask_email !== undefined) change.ask_email = input.ask_email;
