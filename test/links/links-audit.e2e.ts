@@ -221,6 +221,30 @@ describe('links and customers: the audit of 2026-11-28', () => {
     expect(await linkEvents(client, 'customer.updated')).toEqual([]);
   });
 
+  it('races decided on their streams: one customer per address among concurrent creations; an Idempotency-Key in use is 409; a delete and a checkout never both win', async () => {
+    const { client } = await businessWithKey(suite.api, true);
+    const created = await Promise.all([1, 2, 3].map(() => client.post('/customers', { email: 'race@shop.example' })));
+    expect(created.map((a) => a.status).sort()).toEqual([201, 409, 409]);
+    for (const answer of created.filter((a) => a.status === 409)) expectError(answer, 409, 'customer_exists', 'email');
+    expect((await client.get('/customers')).body.data).toHaveLength(1);
+
+    const key = randomUUID();
+    const links = await Promise.all([1, 2, 3].map(() => client.post('/links', LINK, { 'idempotency-key': key })));
+    for (const answer of links.filter((a) => a.status !== 201)) expectError(answer, 409, 'idempotency_key_in_use');
+    expect((await client.get('/links')).body.data).toHaveLength(1);
+
+    const link = await createLink(client, { name: 'Race' });
+    const [deleted, opened] = await Promise.all([client.call('DELETE', `/links/${link.id}`), client.as(null).postOnce('/checkouts', { link_code: link.code, asset: 'USDC', network: 'ethereum' })]);
+    if (deleted.status === 200) {
+      expectError(opened, 404, 'link_not_found', 'link_code');
+      expect((await client.get('/payments?limit=100')).body.data.filter((p: { link_id: string | null }) => p.link_id === link.id)).toEqual([]);
+    } else {
+      expectError(deleted, 409, 'link_has_payments');
+      expect(opened.status).toBe(201);
+      expect((await client.get(`/links/${link.id}`)).body.data.payments_count).toBe(1);
+    }
+  });
+
   it('fixed: a link keeps its rails and coins in one canonical form — a pair named twice is kept once, the same lists in another order change nothing', async () => {
     const { client } = await businessWithKey(suite.api, true);
     const usdc = { asset: 'USDC', network: 'ethereum' };
