@@ -1,3 +1,4 @@
+import { thrownBy } from '../support/thrown';
 import { ApiError, businessFilters, decodeCursor, encodeCursor, newId, pageJson, pageRequest, toPage } from '@lib/http';
 
 describe('cursor pagination', () => {
@@ -38,6 +39,18 @@ describe('cursor pagination', () => {
       } catch (error) {
         expect(error).toMatchObject({ code: 'invalid_request', field: 'cursor', status: 400 });
       }
+    }
+  });
+
+  it('refuses a cursor of the right list whose time no list wrote (a tampered cursor): 400, not a query that fails', () => {
+    const filters = businessFilters('biz_a');
+    const tampered = (c: unknown) => {
+      const payload = JSON.parse(Buffer.from(encodeCursor('payments', filters, rows[0]), 'base64url').toString('utf8')) as Record<string, unknown>;
+      return Buffer.from(JSON.stringify({ ...payload, c })).toString('base64url');
+    };
+    expect(decodeCursor('payments', filters, tampered(rows[0].created_at))).toEqual(rows[0]);
+    for (const c of ['12', '1/2/3', 'Tue, 01 Dec 2026', '2026-02-30T00:00:00.000Z', '2026-01-01T00:00:00Z', '2026-01-01', '+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '0000-01-01T00:00:00.000Z', 12, null]) {
+      expect({ c, error: thrownBy(ApiError, () => decodeCursor('payments', filters, tampered(c))) }).toMatchObject({ c, error: { code: 'invalid_request', field: 'cursor', status: 400 } });
     }
   });
 

@@ -38,8 +38,19 @@ export function decodeCursor(list: string, filters: Record<string, unknown>, cur
     throw foreign();
   }
   if (payload?.v !== 1 || payload.l !== list || payload.f !== filterHash(filters)) throw foreign();
-  if (typeof payload.c !== 'string' || Number.isNaN(Date.parse(payload.c)) || typeof payload.i !== 'string') throw foreign();
+  if (!isPositionTime(payload.c) || typeof payload.i !== 'string') throw foreign();
   return { created_at: payload.c, id: payload.i };
+}
+
+/**
+ * A cursor's time is what every list writes there: `toISOString()` of a row's creation, years
+ * 1000 to 9999. Anything else was not made by a list (Date.parse reads `12`, `1/2/3` or a year of
+ * six digits that PostgreSQL cannot, and the page's query failed with a 500).
+ */
+function isPositionTime(value: unknown): value is string {
+  if (typeof value !== 'string' || !/^[1-9]\d{3}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value)) return false;
+  const time = new Date(value);
+  return !Number.isNaN(time.getTime()) && time.toISOString() === value;
 }
 
 /** `limit` (1–100, default 25) and `cursor` from a query string. */
