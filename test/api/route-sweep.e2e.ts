@@ -328,6 +328,9 @@ describe('route sweep: every route of the OpenAPI document refuses client mistak
     const noValidBody = bodyRoutes().filter((r) => validBody(r) === null).map(name);
     expect(noValidBody).toEqual([]);
     expect(suite.routes.filter(isList).length).toBeGreaterThan(8);
+    // GET /search states what q may be (spec §4: required, at most 100 characters), so the sweep tries it
+    const q = queryParams(suite.routes.find((r) => name(r) === 'GET /search')!).find((p) => p.name === 'q');
+    expect(q).toMatchObject({ required: true, schema: { type: 'string', minLength: 1, maxLength: 100 } });
   });
 
   it('a body of null, [] or "x" → 400 invalid_request (field null)', async () => {
@@ -446,6 +449,17 @@ describe('route sweep: every route of the OpenAPI document refuses client mistak
         [`cursor=${b64({ v: 1, l: 'payments', f: 'x', c: '2026-01-01T00:00:00.000Z', i: 'pmt_1' })}`, 'cursor'],
         ['cursor=a&cursor=b', 'cursor'],
       ];
+      // each filter one character over the length the document states
+      for (const param of queryParams(route).filter((p) => typeof (p.schema as SchemaObject | undefined)?.maxLength === 'number')) {
+        cases.push([`${param.required ? '!' : ''}${encodeURIComponent(param.name)}=${'y'.repeat((param.schema as SchemaObject).maxLength! + 1)}`, param.name]);
+      }
+      // each filter with a null character, and given twice
+      for (const param of queryParams(route).filter((p) => !['limit', 'cursor'].includes(p.name))) {
+        // (a required parameter is given only as the case says)
+        const given = param.required ? '!' : '';
+        cases.push([`${given}${encodeURIComponent(param.name)}=a%00b`, param.name]);
+        if (!param.name.includes('[') && param.name !== 'metadata') cases.push([`${given}${encodeURIComponent(param.name)}=a&${encodeURIComponent(param.name)}=b`, param.name]);
+      }
       // a cursor of another list, and (on payments) one of another business's same list
       for (const [list, cursor] of Object.entries(cursors)) if (route.path !== list) cases.push([`cursor=${cursor}`, 'cursor']);
       if (route.path === '/payments') cases.push([`cursor=${foreignPaymentsCursor}`, 'cursor']);
@@ -457,7 +471,8 @@ describe('route sweep: every route of the OpenAPI document refuses client mistak
         for (const i of [5, null, ['x']]) cases.push([`cursor=${b64({ ...payload, i })}`, 'cursor']);
       }
       for (const [query, field] of cases) {
-        const problem = await refused(route, query.slice(0, 60), path, { status: 400, code: 'invalid_request', field }, undefined, `?${required}${query}`);
+        const full = query.startsWith('!') ? query.slice(1) : `${required}${query}`;
+        const problem = await refused(route, full.slice(0, 60), path, { status: 400, code: 'invalid_request', field }, undefined, `?${full}`);
         if (problem) problems.push(problem);
       }
     }

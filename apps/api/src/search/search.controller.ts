@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { SearchQuery } from '@lib/search';
+import { MAX_QUERY_LENGTH, SearchQuery } from '@lib/search';
 import { RequiresPermission } from '../auth/auth.decorators';
 import { Auth, CurrentBusiness, RequestAuth, accessOf } from '../auth/request-auth';
 import type { Business } from '@lib/businesses';
@@ -20,7 +20,7 @@ export class SearchController {
     description:
       'Exact ids, codes, e-mails, hashes and addresses first, then word prefixes and amounts (25, 25.00 or 2500 for 25.00), then matches anywhere; ties: links, customers, payments, newest first. Restricted keys need search:read and find only the kinds they can read.',
   })
-  @ApiQuery({ name: 'q', required: true, description: 'The text to find, 1 to 100 characters.' })
+  @ApiQuery({ name: 'q', required: true, description: `The text to find, 1 to ${MAX_QUERY_LENGTH} characters.`, schema: { type: 'string', minLength: 1, maxLength: MAX_QUERY_LENGTH } })
   @ApiQuery({ name: 'kind', required: false, description: 'payment, customer or link, or several comma separated; default every kind the key can read.' })
   @ApiQuery({ name: 'include', required: false, description: 'customer: each payment with its customer.' })
   @ApiPage(SEARCH_RESULT_SCHEMA, 'A page of results.', 'next_cursor of the previous page (bound to this search).')
