@@ -893,8 +893,6 @@ export interface paths {
          *     Dashboard sessions only: API keys get 403 session_required.
          *
          *     Restricted keys need write access to wallet.
-         *
-         *     The Idempotency-Key is ignored: the response is never stored or replayed.
          */
         post: operations["cancelWalletChange"];
         delete?: never;
@@ -939,8 +937,6 @@ export interface paths {
          *     Dashboard sessions only: API keys get 403 session_required.
          *
          *     Restricted keys need write access to business.
-         *
-         *     The Idempotency-Key is ignored: the response is never stored or replayed.
          */
         post: operations["finishBusinessSetup"];
         delete?: never;
@@ -10691,7 +10687,10 @@ export interface operations {
     cancelWalletChange: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional: a new random value per operation (1 to 255 characters). A 2xx response is kept 24 hours and replayed for the same key, method, path and body. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description wcr_… */
                 id: string;
@@ -10704,6 +10703,7 @@ export interface operations {
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10716,7 +10716,7 @@ export interface operations {
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
              *     - `business_required`: a dashboard session did not name the business in the Service-Business header
-             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
              */
             400: {
                 headers: {
@@ -10773,6 +10773,8 @@ export interface operations {
             };
             /**
              * @description Conflict. Error codes:
+             *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
              *     - `wallet_change_applied`
              */
             409: {
@@ -10812,7 +10814,7 @@ export interface operations {
             };
             /**
              * @description Internal error. Error codes:
-             *     - `internal_error`: failure on the service’s side
+             *     - `internal_error`: failure on the service’s side; retry with the same Idempotency-Key
              */
             500: {
                 headers: {
@@ -10825,7 +10827,7 @@ export interface operations {
             };
             /**
              * @description Unavailable. Error codes:
-             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later with the same Idempotency-Key
              */
             503: {
                 headers: {
@@ -10950,7 +10952,10 @@ export interface operations {
     finishBusinessSetup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional: a new random value per operation (1 to 255 characters). A 2xx response is kept 24 hours and replayed for the same key, method, path and body. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description biz_… */
                 id: string;
@@ -10963,6 +10968,7 @@ export interface operations {
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10975,7 +10981,7 @@ export interface operations {
              * @description Bad request. Error codes:
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
              *     - `business_required`: a dashboard session did not name the business in the Service-Business header
-             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
              */
             400: {
                 headers: {
@@ -11032,6 +11038,8 @@ export interface operations {
             };
             /**
              * @description Conflict. Error codes:
+             *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
              *     - `wallet_required`
              */
             409: {
@@ -11071,7 +11079,7 @@ export interface operations {
             };
             /**
              * @description Internal error. Error codes:
-             *     - `internal_error`: failure on the service’s side
+             *     - `internal_error`: failure on the service’s side; retry with the same Idempotency-Key
              */
             500: {
                 headers: {
@@ -11084,7 +11092,7 @@ export interface operations {
             };
             /**
              * @description Unavailable. Error codes:
-             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later
+             *     - `temporarily_unavailable`: the service is shutting down or has paused something this route needs; retry later with the same Idempotency-Key
              */
             503: {
                 headers: {

@@ -38,7 +38,6 @@ export class WalletChangesController {
     errors: ['session_required', 'not_found', 'wallet_change_applied'],
     access: ['wallet', 'write'],
     dashboardOnly: true,
-    replay: false,
   })
   async cancel(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new CancelWalletChangeCommand({ businessId: business.id, changeId: id }, writeMeta(request))) };
@@ -75,7 +74,6 @@ export class BusinessSetupController {
     errors: ['session_required', 'not_found', 'wallet_required'],
     access: ['business', 'write'],
     dashboardOnly: true,
-    replay: false,
   })
   async finish(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
     ownBusiness(business, id);
