@@ -46,6 +46,15 @@ describe('sign-up decider', () => {
     given([started, sent]).when(start, T0).then([]);
   });
 
+  it('keeps the referral code a sign-up gave for the first business (decision 0035); none given is null, as for sign-ups recorded before', () => {
+    const fold = (events: SignupEvent[]) => events.reduce<SignupState>(signupDecider.evolve, signupDecider.initialState).signup;
+    const referred: SignupEvent = { type: 'SignupStarted', data: { ...(started.data as object), referral_code: 'corner-shop' } as never };
+    const start: SignupCommand = { type: 'StartSignup', signup: referred.data as never, code: sent.data as never };
+    given([]).when(start, T0).then([referred, sent]);
+    expect(fold([referred, sent])?.referralCode).toBe('corner-shop');
+    expect(fold([started, sent])?.referralCode).toBeNull();
+  });
+
   it('completes with the right code in the starting browser', () => {
     given([started, sent]).when(attempt(), at(60)).then([completed]);
   });

@@ -1,5 +1,6 @@
 import { BusinessService, operatorActor } from '@lib/businesses';
-import { Browser, PASSWORD, accountsAppForSuite, signUp, steppedUpOwner } from '../accounts/support';
+import { EVENT_STORE, EventStore } from '@lib/eventstore';
+import { Browser, PASSWORD, accountsAppForSuite, challenge, newEmail, signUp, steppedUpOwner } from '../accounts/support';
 import { Answer, Client } from '../support/client';
 import { eventually } from '../support/eventually';
 import { linkIn } from '../support/smtp';
@@ -341,6 +342,65 @@ describe('business side audit over HTTP', () => {
       expectError(await simulated.as.patch(`/businesses/${simulated.businessId}`, { referral_code: `sim-${Date.now().toString(36)}` }), 409, 'referral_locked');
       await app.api.app.get(BusinessService).suspendBusiness(live.businessId, { reason: 'audit', actor: operatorActor('audit') });
       expectError(await anonymous.get(`/public/referrals/${code}`), 404, 'not_found');
+    });
+  });
+
+  describe('referrals at sign-up (decision 0035: the referrer recorded at sign-up)', () => {
+    /** The referrer BusinessCreated recorded for a business, or null. */
+    async function referredBy(businessId: string) {
+      const events = await app.api.app.get<EventStore>(EVENT_STORE).readStream(`business-${businessId}`);
+      return (events.find((e) => e.type === 'BusinessCreated')!.data as { referred_by?: unknown }).referred_by ?? null;
+    }
+
+    async function referrer() {
+      const live = await liveOwner();
+      const code = `inv-${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+      expect((await live.as.patch(`/businesses/${live.businessId}`, { referral_code: code })).status).toBe(200);
+      return { ...live, code };
+    }
+
+    it('POST /accounts takes a referral code (case folded): the first business records its referrer; an unknown or malformed code is 400 and sends nothing', async () => {
+      const inviter = await referrer();
+      const b = new Browser(app.api);
+      const email = newEmail('referred');
+      for (const [code, field] of [['no-such-code', 'referral_code'], [42, 'referral_code'], [null, 'referral_code'], ['x'.repeat(65), 'referral_code']] as const) {
+        const refused = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Referred', simulated: true, referral_code: code }, challenge('sign_up'));
+        expectError(refused, 400, 'invalid_request', field);
+      }
+      expect(app.smtp.countTo(email)).toBe(0);
+      const started = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Referred', simulated: true, referral_code: ` ${inviter.code.toUpperCase()} ` }, challenge('sign_up'));
+      expect(started.status).toBe(201);
+      const verified = await b.post('/accounts/verify', { signup_id: started.body.data.id, code: await app.smtp.code(email) });
+      expect(verified.status).toBe(201);
+      const businessId = verified.body.data.account.businesses[0].id as string;
+      expect(await referredBy(businessId)).toEqual({ business_id: inviter.businessId, code: inviter.code });
+      // a sign-up without a code: no referrer
+      const plain = await signUp(app, new Browser(app.api));
+      expect(await referredBy(plain.businessId)).toBeNull();
+    });
+
+    it('a code its holder changed between the start and the verify: the sign-up still completes, with no referrer', async () => {
+      const inviter = await referrer();
+      const b = new Browser(app.api);
+      const email = newEmail('late');
+      const started = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Late', simulated: true, referral_code: inviter.code }, challenge('sign_up'));
+      expect(started.status).toBe(201);
+      expect((await inviter.as.patch(`/businesses/${inviter.businessId}`, { referral_code: `${inviter.code}-new` })).status).toBe(200);
+      const verified = await b.post('/accounts/verify', { signup_id: started.body.data.id, code: await app.smtp.code(email) });
+      expect(verified.status).toBe(201);
+      expect(await referredBy(verified.body.data.account.businesses[0].id)).toBeNull();
+    });
+
+    it('POST /businesses (a signed-in person’s new business) takes a referral code too; an unknown one is 400 and creates nothing', async () => {
+      const inviter = await referrer();
+      const o = await owner();
+      const before = (await o.b.get('/me')).body.data.businesses.length;
+      expectError(await o.b.post('/businesses', { name: 'Second', referral_code: 'no-such-code' }), 400, 'invalid_request', 'referral_code');
+      expectError(await o.b.post('/businesses', { name: 'Second', referral_code: ['x'] }), 400, 'invalid_request', 'referral_code');
+      expect((await o.b.get('/me')).body.data.businesses).toHaveLength(before);
+      const created = await o.b.post('/businesses', { name: 'Second', referral_code: inviter.code.toUpperCase() });
+      expect(created.status).toBe(201);
+      expect(await referredBy(created.body.data.id)).toEqual({ business_id: inviter.businessId, code: inviter.code });
     });
   });
 

@@ -79,6 +79,8 @@ export interface SignupStartedData {
   account_id?: string;
   business_name: string;
   simulated: boolean;
+  /** The referral code given at sign-up, folded (decision 0035): the first business's referrer. Absent when none was given. */
+  referral_code?: string;
   /** SHA-256 (hex) of the sign-up cookie's token: the browser that started it. */
   browser_hash: string;
   /** The sign-up ends a day after it started (verification_expired). */

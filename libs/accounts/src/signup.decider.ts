@@ -39,6 +39,8 @@ export interface SignupRecord {
   accountId: string | null;
   businessName: string;
   simulated: boolean;
+  /** The referral code given at sign-up (folded), or null. */
+  referralCode: string | null;
   browserHash: string;
   expiresAt: string;
 }
@@ -167,7 +169,7 @@ export const signupDecider: Decider<SignupCommand, SignupEvent, SignupState, Sig
     switch (event.type) {
       case 'SignupStarted': {
         const d = event.data;
-        return { ...state, signup: { id: d.signup_id, email: d.email, passwordHash: d.password_hash, accountId: d.account_id ?? null, businessName: d.business_name, simulated: d.simulated, browserHash: d.browser_hash, expiresAt: d.expires_at } };
+        return { ...state, signup: { id: d.signup_id, email: d.email, passwordHash: d.password_hash, accountId: d.account_id ?? null, businessName: d.business_name, simulated: d.simulated, referralCode: d.referral_code ?? null, browserHash: d.browser_hash, expiresAt: d.expires_at } };
       }
       case 'SignupCodeSent':
         return { ...state, code: { hash: event.data.code_hash, sentAt: event.data.sent_at, expiresAt: event.data.expires_at, wrongTries: 0 }, codesSent: state.codesSent + 1 };

@@ -16,6 +16,7 @@ import { RevokeApiKeyHandler } from './commands/revoke-api-key/revoke-api-key.ha
 import { SuspendBusinessCommand } from './commands/suspend-business/suspend-business.command';
 import { SuspendBusinessHandler } from './commands/suspend-business/suspend-business.handler';
 import { Permissions } from './permissions';
+import { normalizeReferralCode } from './referrals';
 import { findBusiness } from './queries/get-business/get-business.handler';
 import { isKeyId } from './stream-categories';
 import { ApiKeyReadRow, ApiKeyRow, ApiKeyView, Business, BusinessRow, apiKeyView, businessView, compareKeyRows } from './views';
@@ -115,6 +116,7 @@ export class BusinessService implements ApiKeyCache {
   private readonly cacheMaxEntries: number;
   private readonly clock: () => number;
   private readonly afterCreate: ((created: CreatedBusiness, meta: WriteMeta) => Promise<void>) | null;
+  private readonly writes: BusinessWrites;
   private readonly handlers: {
     createBusiness: CreateBusinessHandler;
     createKey: CreateApiKeyHandler;
@@ -137,6 +139,7 @@ export class BusinessService implements ApiKeyCache {
     this.keyUse = new ApiKeyUse(db, { clock: this.clock, onError: (error) => logger.warn(`recording an API key's use: ${error instanceof Error ? error.message : String(error)}`) });
     const runner = new CommandRunner(store, projections, { readYourWritesTimeoutMs: options.projectionTimeoutMs ?? 5000 });
     const writes = new BusinessWrites(runner, store);
+    this.writes = writes;
     this.handlers = {
       createBusiness: new CreateBusinessHandler(writes),
       createKey: new CreateApiKeyHandler(writes, this),
@@ -152,6 +155,16 @@ export class BusinessService implements ApiKeyCache {
     const created = await this.handlers.createBusiness.execute(new CreateBusinessCommand(input, meta));
     await this.afterCreate?.(created, meta);
     return created;
+  }
+
+  /**
+   * A referral code as a sign-up may give it (decision 0035): folded to lower case, or null when no
+   * business holds it (its claim stream, as createBusiness reads it), so a sign-up can refuse an
+   * unknown code before anything is sent or recorded.
+   */
+  async referralCode(given: string): Promise<string | null> {
+    const code = normalizeReferralCode(given);
+    return code !== null && (await this.writes.referralCodeHolder(code)) !== null ? code : null;
   }
 
   /** CreateApiKeyCommand: the whole key is in the answer and nowhere else. */

@@ -3539,6 +3539,8 @@ export interface components {
             business_name: string;
             /** @description Create the first business as a simulated one (test keys, no chain watched). Default false: a live business. */
             simulated?: boolean;
+            /** @description The referral code of the business that invited this one (GET /public/referrals/{code} shows whose it is); case is folded. An unknown code is 400 invalid_request. The first business records it as its referrer when the sign-up is verified. */
+            referral_code?: string;
         };
         VerifySignUpBody: {
             /** @description The sign-up’s id (sgn_…), from POST /accounts. */
@@ -3684,6 +3686,8 @@ export interface components {
             name: string;
             /** @description A simulated business (test keys, no chain watched). Default false: a live business, as at sign-up. */
             simulated?: boolean;
+            /** @description The referral code of the business that invited this one (decision 0035); case is folded. An unknown code is 400 invalid_request. */
+            referral_code?: string;
         };
         CreateWebhookEndpointBody: {
             /**

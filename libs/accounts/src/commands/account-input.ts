@@ -49,6 +49,19 @@ export function OptionalFlag(field: string): PropertyDecorator {
   return applyDecorators(IsBoolean({ message: `${field} must be true or false` }), unlessLeftOut());
 }
 
+/** Longest referral code given (the codes are 4–32 characters; the use case folds and checks it). */
+export const REFERRAL_CODE_INPUT_MAX = 64;
+
+/** Another business's referral code (decision 0035), trimmed; left out is fine, null is not. Whether a business holds it is the use case's to judge. */
+export function OptionalReferralCode(): PropertyDecorator {
+  return applyDecorators(
+    MaxLength(REFERRAL_CODE_INPUT_MAX, { message: `referral_code is at most ${REFERRAL_CODE_INPUT_MAX} characters` }),
+    IsString({ message: 'referral_code must be a string' }),
+    unlessLeftOut(),
+    trimmed(),
+  );
+}
+
 /** An id or code given as a string (its form is the use case's to judge: a wrong one has its own code). */
 export function RequiredString(field: string, max: number): PropertyDecorator {
   return applyDecorators(MaxLength(max, { message: `${field} is at most ${max} characters` }), IsString({ message: `${field} is required` }));

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { BUSINESS_NAME_MAX, OptionalFlag, RequiredName } from '../account-input';
+import { BUSINESS_NAME_MAX, OptionalFlag, OptionalReferralCode, REFERRAL_CODE_INPUT_MAX, RequiredName } from '../account-input';
 
 /** POST /businesses (decision 0039): a signed-in person creates another business and becomes its owner. */
 export class OpenBusinessRequest {
@@ -10,4 +10,11 @@ export class OpenBusinessRequest {
   @OptionalFlag('simulated')
   @ApiPropertyOptional({ description: 'A simulated business (test keys, no chain watched). Default false: a live business, as at sign-up.' })
   simulated?: boolean;
+
+  @OptionalReferralCode()
+  @ApiPropertyOptional({
+    description: 'The referral code of the business that invited this one (decision 0035); case is folded. An unknown code is 400 invalid_request.',
+    maxLength: REFERRAL_CODE_INPUT_MAX,
+  })
+  referral_code?: string;
 }

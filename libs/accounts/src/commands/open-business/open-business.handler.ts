@@ -18,7 +18,7 @@ export class OpenBusinessHandler implements ICommandHandler<OpenBusinessCommand,
   ) {}
 
   async execute({ accountId, input, meta }: OpenBusinessCommand): Promise<Business> {
-    const created = await this.businesses.createBusiness({ name: input.name, simulated: input.simulated ?? false, ...meta });
+    const created = await this.businesses.createBusiness({ name: input.name, simulated: input.simulated ?? false, ...(input.referral_code === undefined ? {} : { referral_code: input.referral_code }), ...meta });
     await this.writes.account(accountId, { type: 'JoinBusiness', businessId: created.business.id, role: 'owner' }, meta);
     return created.business;
   }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ACCOUNT_EMAIL_MAX, AccountEmail, BUSINESS_NAME_MAX, OptionalFlag, PASSWORD_MAX, Password, RequiredName } from '../account-input';
+import { ACCOUNT_EMAIL_MAX, AccountEmail, BUSINESS_NAME_MAX, OptionalFlag, OptionalReferralCode, PASSWORD_MAX, Password, REFERRAL_CODE_INPUT_MAX, RequiredName } from '../account-input';
 
 /** POST /accounts (decision 0034): a person signs up with an address, a password (or a passkey, decision 0037) and their first business's name. */
 export class StartSignupRequest {
@@ -22,4 +22,11 @@ export class StartSignupRequest {
   @OptionalFlag('simulated')
   @ApiPropertyOptional({ description: 'Create the first business as a simulated one (test keys, no chain watched). Default false: a live business.' })
   simulated?: boolean;
+
+  @OptionalReferralCode()
+  @ApiPropertyOptional({
+    description: 'The referral code of the business that invited this one (GET /public/referrals/{code} shows whose it is); case is folded. An unknown code is 400 invalid_request. The first business records it as its referrer when the sign-up is verified.',
+    maxLength: REFERRAL_CODE_INPUT_MAX,
+  })
+  referral_code?: string;
 }

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { BusinessService } from '@lib/businesses';
 import { DomainRefusal } from '@lib/domain';
 import { newId } from '@lib/http';
 import { ServicePauses } from '@lib/operations';
@@ -15,7 +16,8 @@ import { StartSignupCommand } from './start-signup.command';
  * Starts a sign-up (POST /accounts; decision 0034): while the operator has paused sign-ups, 503
  * temporarily_unavailable (issue 19 B14; a sign-up started before the pause may still be
  * verified); an address an account holds is 409
- * email_taken; the password must pass the policy (400 weak_password) — without a password it is
+ * email_taken; the password must pass the policy (400 weak_password); a referral code no business
+ * holds is 400 invalid_request (field referral_code) — without a password it is
  * a passkey sign-up (decision 0037): no hash, and the account's id chosen now (its passkey's
  * user handle); then a code is made and
  * e-mailed (past the address's e-mail budget nothing is sent, and the answer is the same), the
@@ -29,6 +31,7 @@ export class StartSignupHandler implements ICommandHandler<StartSignupCommand> {
     private readonly mailer: CodeMailer,
     @Inject(ACCOUNT_PASSWORDS) private readonly passwords: AccountPasswords,
     private readonly pauses: ServicePauses,
+    private readonly businesses: BusinessService,
   ) {}
 
   async execute({ input, meta }: StartSignupCommand): Promise<{ signup: SignupView; signupToken: string }> {
@@ -37,6 +40,9 @@ export class StartSignupHandler implements ICommandHandler<StartSignupCommand> {
     if ((await this.writes.emailState(email)).holder !== null) throw new DomainRefusal('email_taken', 'Another account uses this e-mail address.', 'email');
     const password = input.password;
     if (password !== undefined) await this.passwords.assertStrong(password, 'password', { email });
+    // the referrer (decision 0035): a code no business holds is refused before anything is sent or recorded
+    const referralCode = input.referral_code === undefined ? null : await this.businesses.referralCode(input.referral_code);
+    if (input.referral_code !== undefined && referralCode === null) throw new DomainRefusal('invalid_request', 'No business has this referral code.', 'referral_code');
     const passwordHash = password === undefined ? null : await this.passwords.hash(password);
     const signupId = newId('sgn');
     const signupToken = newToken();
@@ -54,6 +60,7 @@ export class StartSignupHandler implements ICommandHandler<StartSignupCommand> {
           ...(passwordHash === null ? { account_id: newId('acc') } : {}),
           business_name: input.business_name,
           simulated: input.simulated ?? false,
+          ...(referralCode === null ? {} : { referral_code: referralCode }),
           browser_hash: tokenHash(signupToken),
           expires_at: new Date(now.getTime() + SIGNUP_LIFETIME_MS).toISOString(),
         },

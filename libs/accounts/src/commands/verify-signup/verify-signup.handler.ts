@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { BusinessService } from '@lib/businesses';
 import { DomainRefusal } from '@lib/domain';
+import type { WriteMeta } from '@lib/eventstore';
 import { newId } from '@lib/http';
 import { AccountsReadModel } from '../../accounts.read-model';
 import { AccountWrites, retryLater } from '../../app/account-writes';
@@ -87,13 +88,29 @@ export class VerifySignupHandler implements ICommandHandler<VerifySignupCommand,
       await this.challenges.take({ purpose: 'sign_up', signupId: signup.id }); // spent: the sign-up is completed, so it could not be answered again anyway
       await this.passkeyWrites.run(accountId, { type: 'AddPasskey', passkey: addedPasskey(registration, input.credential!.response.transports) }, personMeta);
     }
-    const created = await this.businesses.createBusiness({ name: signup.businessName, simulated: signup.simulated, ...personMeta });
+    const created = await this.firstBusiness(signup, personMeta);
     await this.writes.account(accountId, { type: 'JoinBusiness', businessId: created.business.id, role: 'owner' }, personMeta);
     const started = await this.sessions.start(accountId, passwordless ? 'passkey' : 'sign_up', browser, personMeta);
     await this.failures.signedIn(signup.email, tokenHash(started.deviceToken)); // a browser that signed in: its own failed-password count
     const account = await this.read.view(accountId);
     if (account === null) throw new Error(`account ${accountId}: not in the read model after its write`);
     return { answer: { account, session: started.answer }, sessionToken: started.sessionToken, deviceToken: started.deviceToken };
+  }
+
+  /**
+   * The person's first business, referred by the business whose code the sign-up gave (decision
+   * 0035). A code released since the sign-up started (its holder changed it) no longer names a
+   * referrer: the business is created without one rather than the verified sign-up refused.
+   */
+  private async firstBusiness(signup: SignupRecord, meta: WriteMeta) {
+    const input = { name: signup.businessName, simulated: signup.simulated, ...meta };
+    if (signup.referralCode === null) return this.businesses.createBusiness(input);
+    try {
+      return await this.businesses.createBusiness({ ...input, referral_code: signup.referralCode });
+    } catch (error) {
+      if (!(error instanceof DomainRefusal && error.code === 'invalid_request' && error.field === 'referral_code')) throw error;
+      return this.businesses.createBusiness(input);
+    }
   }
 
   /** A passkey sign-up's registration verified against the sign-up's waiting challenge (not taken), or null when it does not verify. */
