@@ -391,6 +391,22 @@ describe('business side audit over HTTP', () => {
       expect(await referredBy(verified.body.data.account.businesses[0].id)).toBeNull();
     });
 
+    it('a suspended referrer’s code is refused as unknown, as GET /public/referrals/{code} answers it (404): at sign-up, on POST /businesses and by the operator', async () => {
+      const inviter = await referrer();
+      await app.api.app.get(BusinessService).suspendBusiness(inviter.businessId, { reason: 'audit', actor: operatorActor('audit') });
+      expectError(await new Client(app.api, null).get(`/public/referrals/${inviter.code}`), 404, 'not_found');
+      const email = newEmail('suspended-ref');
+      expectError(await new Browser(app.api).post('/accounts', { email, password: PASSWORD, business_name: 'Nope', simulated: true, referral_code: inviter.code }, challenge('sign_up')), 400, 'invalid_request', 'referral_code');
+      expect(app.smtp.countTo(email)).toBe(0);
+      const o = await owner();
+      expectError(await o.b.post('/businesses', { name: 'Nope', referral_code: inviter.code }), 400, 'invalid_request', 'referral_code');
+      await expect(app.api.app.get(BusinessService).createBusiness({ name: 'Nope', simulated: true, referral_code: inviter.code })).rejects.toMatchObject({ code: 'invalid_request', field: 'referral_code' });
+      // reinstated, it refers again
+      await app.api.app.get(BusinessService).reinstateBusiness(inviter.businessId, { actor: operatorActor('audit') });
+      const created = await app.api.app.get(BusinessService).createBusiness({ name: 'Referred', simulated: true, referral_code: inviter.code });
+      expect(await referredBy(created.business.id)).toEqual({ business_id: inviter.businessId, code: inviter.code });
+    });
+
     it('POST /businesses (a signed-in person’s new business) takes a referral code too; an unknown one is 400 and creates nothing', async () => {
       const inviter = await referrer();
       const o = await owner();

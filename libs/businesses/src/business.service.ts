@@ -8,7 +8,7 @@ import { BusinessWrites } from './commands/business-writes';
 import { CreateApiKeyCommand, CreatedKey } from './commands/create-api-key/create-api-key.command';
 import { CreateApiKeyHandler } from './commands/create-api-key/create-api-key.handler';
 import { CreateBusinessCommand, CreatedBusiness } from './commands/create-business/create-business.command';
-import { CreateBusinessHandler } from './commands/create-business/create-business.handler';
+import { CreateBusinessHandler, activeReferrer } from './commands/create-business/create-business.handler';
 import { RevokeApiKeyCommand } from './commands/revoke-api-key/revoke-api-key.command';
 import { ReinstateBusinessCommand } from './commands/reinstate-business/reinstate-business.command';
 import { ReinstateBusinessHandler } from './commands/reinstate-business/reinstate-business.handler';
@@ -16,7 +16,6 @@ import { RevokeApiKeyHandler } from './commands/revoke-api-key/revoke-api-key.ha
 import { SuspendBusinessCommand } from './commands/suspend-business/suspend-business.command';
 import { SuspendBusinessHandler } from './commands/suspend-business/suspend-business.handler';
 import { Permissions } from './permissions';
-import { normalizeReferralCode } from './referrals';
 import { findBusiness } from './queries/get-business/get-business.handler';
 import { isKeyId } from './stream-categories';
 import { ApiKeyReadRow, ApiKeyRow, ApiKeyView, Business, BusinessRow, apiKeyView, businessView, compareKeyRows } from './views';
@@ -159,12 +158,11 @@ export class BusinessService implements ApiKeyCache {
 
   /**
    * A referral code as a sign-up may give it (decision 0035): folded to lower case, or null when no
-   * business holds it (its claim stream, as createBusiness reads it), so a sign-up can refuse an
-   * unknown code before anything is sent or recorded.
+   * business holds it or its holder is suspended (activeReferrer, as createBusiness reads it), so a
+   * sign-up can refuse it before anything is sent or recorded.
    */
   async referralCode(given: string): Promise<string | null> {
-    const code = normalizeReferralCode(given);
-    return code !== null && (await this.writes.referralCodeHolder(code)) !== null ? code : null;
+    return (await activeReferrer(this.writes, given))?.code ?? null;
   }
 
   /** CreateApiKeyCommand: the whole key is in the answer and nowhere else. */

@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { newId } from '@lib/http';
 import { KeyKind, KeyMode, MintedKey, mintApiKey } from '../../api-keys';
-import { BusinessCommandStep, businessBatchDecider } from '../../business.decider';
+import { BusinessCommandStep, businessBatchDecider, foldBusiness } from '../../business.decider';
 import { businessView, compareKeyRows, apiKeyView } from '../../views';
 import { BusinessWrites } from '../business-writes';
 import { decideContext } from '../decide-context';
@@ -10,6 +10,21 @@ import { DomainError } from '../../domain-error';
 import { newReferralCode, normalizeReferralCode } from '../../referrals';
 import { CreateBusinessCommand, CreatedBusiness } from './create-business.command';
 import { CreateBusinessDto } from './create-business.dto';
+import { asBusinessEvent } from '../../events';
+
+/**
+ * The business a referral code (as given: trimmed, case folded) names and that may refer: its
+ * claim stream's holder, unless that business is suspended — GET /public/referrals/{code}
+ * answers 404 for a suspended referrer, so a sign-up does not record one either (decision 0035).
+ * Null otherwise.
+ */
+export async function activeReferrer(writes: BusinessWrites, given: string): Promise<{ businessId: string; code: string } | null> {
+  const code = normalizeReferralCode(given);
+  const holder = code === null ? null : await writes.referralCodeHolder(code);
+  if (code === null || holder === null) return null;
+  const state = foldBusiness((await writes.readStream(holder)).map(asBusinessEvent).filter((e) => e !== null));
+  return state.status === 'active' && !state.suspended ? { businessId: holder, code } : null;
+}
 
 /**
  * Validates the input, mints the two keys (only their hashes reach the decider), decides the
@@ -51,13 +66,12 @@ export class CreateBusinessHandler implements ICommandHandler<CreateBusinessComm
     };
   }
 
-  /** The business a referral code names (its claim stream), or 400 invalid_request (field referral_code). */
+  /** The business a referral code names (activeReferrer), or 400 invalid_request (field referral_code). */
   private async referrer(given: string | null): Promise<{ businessId: string; code: string } | null> {
     if (given === null) return null;
-    const code = normalizeReferralCode(given);
-    const holder = code === null ? null : await this.writes.referralCodeHolder(code);
-    if (code === null || holder === null) throw new DomainError('invalid_request', 'No business has this referral code.', 'referral_code');
-    return { businessId: holder, code };
+    const referrer = await activeReferrer(this.writes, given);
+    if (referrer === null) throw new DomainError('invalid_request', 'No business has this referral code.', 'referral_code');
+    return referrer;
   }
 
   /** A fresh generated referral code, claimed for the new business (another when one is taken). */
