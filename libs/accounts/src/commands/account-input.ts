@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsNotEmpty, IsString, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
+import { IsBoolean, IsNotEmpty, IsString, Matches, MaxLength, MinLength, ValidateBy, ValidateIf } from 'class-validator';
+import { REFERRAL_CODE_MAX, REFERRAL_CODE_MIN, REFERRAL_CODE_RE } from '@lib/businesses';
 
 /** Left out is fine; null is not (an optional field that is not nullable). */
 const unlessLeftOut = () => ValidateIf((_o: object, value: unknown) => value !== undefined);
@@ -49,16 +50,16 @@ export function OptionalFlag(field: string): PropertyDecorator {
   return applyDecorators(IsBoolean({ message: `${field} must be true or false` }), unlessLeftOut());
 }
 
-/** Longest referral code given (the codes are 4–32 characters; the use case folds and checks it). */
-export const REFERRAL_CODE_INPUT_MAX = 64;
-
-/** Another business's referral code (decision 0035), trimmed; left out is fine, null is not. Whether a business holds it is the use case's to judge. */
+/** Another business's referral code (decision 0035), trimmed and folded to lower case, of the codes' shape (4–32 letters, digits and single inner hyphens); left out is fine, null is not. Whether a business holds it is the use case's to judge. */
 export function OptionalReferralCode(): PropertyDecorator {
+  const shape = `referral_code is ${REFERRAL_CODE_MIN}–${REFERRAL_CODE_MAX} letters, digits and single inner hyphens`;
   return applyDecorators(
-    MaxLength(REFERRAL_CODE_INPUT_MAX, { message: `referral_code is at most ${REFERRAL_CODE_INPUT_MAX} characters` }),
+    MaxLength(REFERRAL_CODE_MAX, { message: `referral_code is at most ${REFERRAL_CODE_MAX} characters` }),
+    MinLength(REFERRAL_CODE_MIN, { message: `referral_code is at least ${REFERRAL_CODE_MIN} characters` }),
+    Matches(REFERRAL_CODE_RE, { message: shape }),
     IsString({ message: 'referral_code must be a string' }),
     unlessLeftOut(),
-    trimmed(),
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value)),
   );
 }
 

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { BUSINESS_NAME_MAX, OptionalFlag, OptionalReferralCode, REFERRAL_CODE_INPUT_MAX, RequiredName } from '../account-input';
+import { REFERRAL_CODE_MAX, REFERRAL_CODE_PATTERN } from '@lib/businesses';
+import { BUSINESS_NAME_MAX, OptionalFlag, OptionalReferralCode, RequiredName } from '../account-input';
 
 /** POST /businesses (decision 0039): a signed-in person creates another business and becomes its owner. */
 export class OpenBusinessRequest {
@@ -14,7 +15,9 @@ export class OpenBusinessRequest {
   @OptionalReferralCode()
   @ApiPropertyOptional({
     description: 'The referral code of the business that invited this one (decision 0035); case is folded. An unknown code is 400 invalid_request.',
-    maxLength: REFERRAL_CODE_INPUT_MAX,
+    minLength: 4,
+    maxLength: REFERRAL_CODE_MAX,
+    pattern: REFERRAL_CODE_PATTERN,
   })
   referral_code?: string;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ACCOUNT_EMAIL_MAX, AccountEmail, BUSINESS_NAME_MAX, OptionalFlag, OptionalReferralCode, PASSWORD_MAX, Password, REFERRAL_CODE_INPUT_MAX, RequiredName } from '../account-input';
+import { REFERRAL_CODE_MAX, REFERRAL_CODE_PATTERN } from '@lib/businesses';
+import { ACCOUNT_EMAIL_MAX, AccountEmail, BUSINESS_NAME_MAX, OptionalFlag, OptionalReferralCode, PASSWORD_MAX, Password, RequiredName } from '../account-input';
 
 /** POST /accounts (decision 0034): a person signs up with an address, a password (or a passkey, decision 0037) and their first business's name. */
 export class StartSignupRequest {
@@ -26,7 +27,9 @@ export class StartSignupRequest {
   @OptionalReferralCode()
   @ApiPropertyOptional({
     description: 'The referral code of the business that invited this one (GET /public/referrals/{code} shows whose it is); case is folded. An unknown code is 400 invalid_request. The first business records it as its referrer when the sign-up is verified.',
-    maxLength: REFERRAL_CODE_INPUT_MAX,
+    minLength: 4,
+    maxLength: REFERRAL_CODE_MAX,
+    pattern: REFERRAL_CODE_PATTERN,
   })
   referral_code?: string;
 }
