@@ -121,7 +121,11 @@ describe('chain registry: assets and networks', () => {
       kind: 'token',
       standard: 'erc20',
       contract: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+      minimumTransfer: 0,
     });
+    // the least a fresh address takes: SOL's rent-exempt minimum, Bitcoin's P2WPKH dust limit; any amount elsewhere
+    const minimums = ASSET_CODES.flatMap((asset) => networksFor(asset).map((net) => [`${asset}@${net}`, assetOn(asset, net).minimumTransfer] as const)).filter(([, m]) => m > 0);
+    expect(Object.fromEntries(minimums)).toEqual({ 'BTC@bitcoin': 294, 'SOL@solana': 890_880 });
     const contracts = Object.fromEntries(
       ASSET_CODES.flatMap((asset) => networksFor(asset).map((net) => [`${asset}@${net}`, assetOn(asset, net).contract])),
     );

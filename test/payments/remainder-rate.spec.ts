@@ -97,3 +97,34 @@ describe('remainder at the rate now', () => {
     expect(reaction.command).not.toHaveProperty('rateOrigin');
   });
 });
+
+describe('a remainder below what a fresh address can take (0025 addendum, 2026-11-28, later)', () => {
+  // $10.00 in SOL at $150.00 (9 decimals): 0.066666667 SOL due; 0.0666 SOL arrived, 0.000066667 SOL (~1 cent) left
+  const solUnderpaid = () => {
+    const created = run([], { type: 'CreatePayment', paymentId: 'pmt_1', amount: 1_000, currency: 'USD', feePayer: 'business', feeRateBps: 100, linkId: null, expiresAt: null });
+    const selected = run(created, { type: 'SelectMethod', checkoutId: 'chk_1', rail: 'crypto', asset: 'SOL', network: 'solana', rateMinorPerCoin: 15_000, quoteEndsAt: '2025-01-01T00:15:00.000Z' });
+    const sig = '5'.repeat(88);
+    const detected = run(selected, { type: 'RecordTransfer', checkoutId: 'chk_1', txHash: sig, network: 'solana', amount: '0.0666', review: null });
+    return run(detected, { type: 'RecordConfirmations', checkoutId: 'chk_1', txHash: sig, current: 32, required: 32 });
+  };
+
+  it('a SOL remainder under the rent-exempt minimum (0.00089088 SOL) is quoted at that minimum: a fresh account takes no less; the excess counts as overpaid', () => {
+    const before = solUnderpaid();
+    expect(last(before)).toMatchObject({ type: 'PaymentUnderpaid', data: { remaining: '0.000066667' } });
+    const requested = given(before, LATER).when({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }).thenIdempotent();
+    expect(requested[0]).toMatchObject({ type: 'PaymentRemainderRequested', data: { amount: 1, crypto_amount: '0.00089088', asset: 'SOL', network: 'solana' } });
+    // the remainder checkout asks for that amount
+    const [reaction] = react(requested[0], { eventId: '00000000-0000-4000-8000-000000000001', payment: [...before].reduce(evolvePayment, initialPaymentState) });
+    expect(reaction.command).toMatchObject({ remainder: { amount: '0.00089088', priceMinor: 1 } });
+    // paid: the payment succeeds; the excess over what was left is overpaid (and counts in amount_received, as any overpayment)
+    const sig2 = '6'.repeat(88);
+    const detected = run([...before, ...requested], { type: 'RecordTransfer', checkoutId: 'chk_2', txHash: sig2, network: 'solana', amount: '0.00089088', review: null }, LATER);
+    const done = run(detected, { type: 'RecordConfirmations', checkoutId: 'chk_2', txHash: sig2, current: 32, required: 32 }, LATER);
+    expect(done.slice(-2).map((e) => e.type)).toEqual(['PaymentRemainderPaid', 'PaymentSucceeded']);
+    expect(last(done).data).toMatchObject({ amount_received: 1_012, received_amount: '0.06749088', overpaid_amount: '0.000824213' }); // worth floor(0.06749088 × 150.00)
+  });
+
+  it('a remainder at or above the minimum, or on a network that takes any amount, is exactly what is left (unchanged)', () => {
+    expect(requestAt(underpaid())[0].data).toMatchObject({ crypto_amount: '0.013333333333333334', asset: 'ETH' });
+  });
+});

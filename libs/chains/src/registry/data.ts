@@ -138,6 +138,8 @@ export interface CarriageData {
   readonly standard: AssetStandard;
   /** Token contract or mint; null for a native coin. */
   readonly contract: string | null;
+  /** The least one transfer can bring to a fresh address, in smallest units (AssetOnNetwork.minimumTransfer); absent: any amount. */
+  readonly minimumTransfer?: number;
 }
 
 /*
@@ -170,7 +172,11 @@ export const CARRIAGE_DATA: readonly CarriageData[] = [
   { asset: 'ETH', network: 'base', standard: 'native', contract: null },
   { asset: 'ETH', network: 'arbitrum', standard: 'native', contract: null },
 
-  { asset: 'BTC', network: 'bitcoin', standard: 'native', contract: null },
+  // Bitcoin Core's dust limit for a P2WPKH output (the addresses checkouts get) at its default dust relay fee of 3 sat/vB:
+  // a smaller output is not relayed
+  { asset: 'BTC', network: 'bitcoin', standard: 'native', contract: null, minimumTransfer: 294 },
 
-  { asset: 'SOL', network: 'solana', standard: 'native', contract: null },
+  // the rent-exempt minimum of an account with no data (128 bytes of account overhead at 3480 lamports a byte-year, ×2 years):
+  // a transfer that leaves a fresh address below it fails (InsufficientFundsForRent)
+  { asset: 'SOL', network: 'solana', standard: 'native', contract: null, minimumTransfer: 890_880 },
 ];

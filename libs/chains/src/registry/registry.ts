@@ -117,6 +117,7 @@ export class ChainRegistry {
           kind: entry.standard === 'native' ? 'native' : 'token',
           standard: entry.standard,
           contract: entry.contract,
+          minimumTransfer: entry.minimumTransfer ?? 0,
         }),
       );
     }

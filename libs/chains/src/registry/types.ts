@@ -75,6 +75,12 @@ export interface AssetOnNetwork {
   readonly standard: AssetStandard;
   /** ERC-20 contract (EIP-55 form) or SPL mint address; null for a native coin. */
   readonly contract: string | null;
+  /**
+   * The least, in smallest units, one transfer can bring to a fresh address (a checkout's): SOL's
+   * rent-exempt minimum for an account with no data, Bitcoin's dust limit for a P2WPKH output;
+   * 0 where the network takes any amount. A remainder below it is quoted at it (decision 0025).
+   */
+  readonly minimumTransfer: number;
 }
 
 /** Kinds of Bitcoin address the registry accepts. */

@@ -720,7 +720,11 @@ function requestRemainder(command: RequestRemainder, state: LivePaymentState, ct
   const amount = method.quoted - state.amountReceived;
   const rate = command.rate;
   // 0009: exactly the units left, at the method's rate; 0020: at another rate, the fiat left quoted afresh (rounded UP, as every quote)
-  const units = rate === undefined || rate.rateMinorPerCoin === method.rate ? left : money(() => quoteCryptoAmount({ priceMinor: amount, rateMinorPerCoin: rate.rateMinorPerCoin, decimals: method.decimals }));
+  const quoted = rate === undefined || rate.rateMinorPerCoin === method.rate ? left : money(() => quoteCryptoAmount({ priceMinor: amount, rateMinorPerCoin: rate.rateMinorPerCoin, decimals: method.decimals }));
+  // 0025 addendum (2026-11-28, later): a remainder goes to a fresh address, which takes no less than the network's minimum
+  // (SOL's rent-exempt minimum, Bitcoin's dust limit): quoted at that minimum, the excess counted as overpaid
+  const minimum = BigInt(carried(method.asset, method.network).minimumTransfer);
+  const units = quoted < minimum ? minimum : quoted;
   return [
     {
       type: 'PaymentRemainderRequested',

@@ -14,7 +14,7 @@ export interface DecideContext {
 }
 
 /** The asset on the network, the registry's asset_unavailable turned into a domain error. */
-export function carried(asset: AssetCode, network: NetworkId): { decimals: number } {
+export function carried(asset: AssetCode, network: NetworkId): { decimals: number; minimumTransfer: number } {
   try {
     return assetOn(asset, network);
   } catch (error) {
