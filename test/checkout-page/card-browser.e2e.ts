@@ -1,6 +1,6 @@
 import { Page } from 'playwright-core';
 import { appPerSuite } from '../support/fixtures';
-import { SHOWN, accessible, appOnItsOwnPort, chooseCard, chromiumPerSuite, noErrors, pageSteps, shot } from './chromium';
+import { SHOWN, accessible, appOnItsOwnPort, chooseCard, chromiumPerSuite, noErrors, pageSteps, shot, type Watched } from './chromium';
 
 /**
  * The card flows of the hosted checkout page walked by a customer in real headless Chromium
@@ -60,6 +60,20 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
     await page.getByRole('button', { name: 'Pay' }).click();
   }
 
+  /** A new payment's card view (onCardView), Pay by card on the first route, and the given card number submitted on the secure page. */
+  async function paidOnFirstRoute(fields: { email: string; country: string }, number: string) {
+    const view = await onCardView(fields);
+    await toSecurePage(view.page, 'simulated_a');
+    await payOnSecurePage(view.page, number);
+    return view;
+  }
+
+  /** The end of a test: no console or page errors were seen on the page, which is then closed. */
+  async function closeWithoutErrors(watched: Watched): Promise<void> {
+    noErrors(watched);
+    await watched.page.close();
+  }
+
   it('success: Card, e-mail and country, the secure page, back on the page the attempt is confirmed, succeeded, the card receipt', async () => {
     const shop = await newShop();
     const payment = await shop.createPayment({ amount: 2_500, description: 'Tea tin', success_url: 'https://shop.example/thanks' });
@@ -108,14 +122,11 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
     expect(receipt).toMatchObject({ rail: 'card', crypto: null, transfers: [], transaction: null, status: 'succeeded' });
     await accessible(page, 'card receipt');
     await shot(page, 'card-1-05-receipt');
-    noErrors(watched);
-    await page.close();
+    await closeWithoutErrors(watched);
   });
 
   it('a decline is shown in words, "Try again" takes the next route, and the card then goes through', async () => {
-    const { shop, payment, watched, page, id } = await onCardView({ email: 'bo@example.com', country: 'DE' });
-    await toSecurePage(page, 'simulated_a');
-    await payOnSecurePage(page, '4000 0000 0000 0002');
+    const { shop, payment, watched, page, id } = await paidOnFirstRoute({ email: 'bo@example.com', country: 'DE' }, '4000 0000 0000 0002');
 
     await page.locator('#card-pay', { hasText: 'Try again' }).waitFor({ state: 'visible', ...SHOWN });
     await expect(page.locator('#card-message').textContent()).resolves.toBe('Your card was declined. You can try again.');
@@ -135,14 +146,11 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
     expect(await getCheckout(shop, id)).toMatchObject({ status: 'completed', card: { processor: 'simulated_b', attempt: { number: 2, route: 2, status: 'succeeded' } } });
     expect((await shop.payment(payment.id)).status).toBe('succeeded');
     await shot(page, 'card-2-02-succeeded-on-retry');
-    noErrors(watched);
-    await page.close();
+    await closeWithoutErrors(watched);
   });
 
   it('a decline that must not be retried: said in words, no "Try again", another way to pay offered', async () => {
-    const { shop, watched, page, id } = await onCardView({ email: 'cy@example.com', country: 'FR' });
-    await toSecurePage(page, 'simulated_a');
-    await payOnSecurePage(page, '4100 0000 0000 0019');
+    const { shop, watched, page, id } = await paidOnFirstRoute({ email: 'cy@example.com', country: 'FR' }, '4100 0000 0000 0019');
 
     await page.locator('#card-message', { hasText: 'asks not to try it again' }).waitFor(SHOWN);
     await expect(page.locator('#card-message').textContent()).resolves.toBe('Your card was declined, and the card issuer asks not to try it again. This card checkout cannot be tried again. Choose another way to pay.');
@@ -158,14 +166,11 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
     // another way to pay: back to the choice
     await page.click('#view-card [data-action="choose"]');
     await visible(page, 'choose');
-    noErrors(watched);
-    await page.close();
+    await closeWithoutErrors(watched);
   });
 
   it('the challenge card: the processor’s challenge page, Complete, succeeded', async () => {
-    const { shop, payment, watched, page, id } = await onCardView({ email: 'di@example.com', country: 'GB' });
-    await toSecurePage(page, 'simulated_a');
-    await payOnSecurePage(page, '4000 0000 0000 3220');
+    const { shop, payment, watched, page, id } = await paidOnFirstRoute({ email: 'di@example.com', country: 'GB' }, '4000 0000 0000 3220');
     await page.getByRole('button', { name: 'Complete' }).waitFor(SHOWN);
     await expect(page.locator('body').innerText()).resolves.toContain('Your bank asks you to confirm this payment (card ending 3220).');
     await accessible(page, 'simulated challenge page');
@@ -175,8 +180,7 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
     expect(await getCheckout(shop, id)).toMatchObject({ status: 'completed', card: { last4: '3220' } });
     expect((await shop.payment(payment.id)).status).toBe('succeeded');
     await shot(page, 'card-4-02-succeeded');
-    noErrors(watched);
-    await page.close();
+    await closeWithoutErrors(watched);
   });
 
   it('cancel while the secure page is open: a second tab is refused a second attempt (route_in_progress) and cancels; paying on the secure page then ends under review', async () => {
@@ -227,8 +231,7 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
     await visible(watched.page, 'canceled');
     expect(await watched.page.locator('#view-canceled details.claim').isHidden()).toBe(true);
     expect(await watched.page.locator('#view-canceled [data-action="choose"]').isVisible()).toBe(true); // paying another way stays offered
-    noErrors(watched);
-    await watched.page.close();
+    await closeWithoutErrors(watched);
   });
 
   it('refusals next to their field: a country no processor serves (rail_unavailable), no e-mail (email_required), no country (asked before any call)', async () => {

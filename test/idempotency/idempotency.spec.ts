@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import { Database, connectPostgres, migrate, openEmbedded } from '@lib/database';
+import { Database, migrate, openEmbedded } from '@lib/database';
 import {
   BeginResult,
   IdempotencyStore,
@@ -10,7 +10,7 @@ import {
   createIdempotencyStore,
   fingerprint,
 } from '../../libs/idempotency/src';
-import { createTestDatabase } from '../support/postgres';
+import { migratedDatabaseWithReplica } from '../support/postgres';
 import { TEST_REDIS_URL } from '../support/redis';
 import { tempDir } from '../support/temp-dir';
 
@@ -221,20 +221,8 @@ describe('idempotency store: redis', () => {
 describe('idempotency store: postgres', () => {
   let backend: Backend;
   idempotencyContract(async () => {
-    const database = await createTestDatabase('idem');
-    const db = connectPostgres(database.url, 5);
-    await migrate(db);
-    const second = connectPostgres(database.url, 5);
-    backend = {
-      store: new SqlIdempotencyStore(db),
-      replica: new SqlIdempotencyStore(second),
-      db,
-      close: async () => {
-        await second.close();
-        await db.close();
-        await database.drop();
-      },
-    };
+    const { db, second, close } = await migratedDatabaseWithReplica('idem', 5);
+    backend = { store: new SqlIdempotencyStore(db), replica: new SqlIdempotencyStore(second), db, close };
     return backend;
   });
   sqlPurge(() => backend);

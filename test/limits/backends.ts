@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { connectPostgres, migrate, openEmbedded } from '@lib/database';
+import { migrate, openEmbedded } from '@lib/database';
 import { createLimitStore, LimitStore, RedisLimitStore, SqlLimitStore } from '@lib/limits';
-import { createTestDatabase } from '../support/postgres';
+import { migratedDatabaseWithReplica } from '../support/postgres';
 import { TEST_REDIS_URL } from '../support/redis';
 import { tempDir } from '../support/temp-dir';
 
@@ -23,21 +23,8 @@ const RUN = `test-limits:${process.pid}:${randomUUID()}`;
 export async function openBackend(name: LimitsBackend['name']): Promise<LimitsBackend> {
   const prefix = () => `${RUN}:${++counter}`;
   if (name === 'postgres') {
-    const database = await createTestDatabase('limits');
-    const db = connectPostgres(database.url, 25);
-    await migrate(db);
-    const second = connectPostgres(database.url, 25);
-    return {
-      name,
-      store: createLimitStore({ db }),
-      replica: new SqlLimitStore(second),
-      prefix,
-      close: async () => {
-        await second.close();
-        await db.close();
-        await database.drop();
-      },
-    };
+    const { db, second, close } = await migratedDatabaseWithReplica('limits', 25);
+    return { name, store: createLimitStore({ db }), replica: new SqlLimitStore(second), prefix, close };
   }
   if (name === 'embedded') {
     const dir = tempDir();

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { connectPostgres, migrate, PostgresDatabase } from '@lib/database';
 
 /** The PostgreSQL server the tests use; CI and this machine run one at 127.0.0.1:5432. */
 export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -20,6 +21,26 @@ export async function createTestDatabase(prefix = 't'): Promise<TestDatabase> {
     url: url.toString(),
     name,
     drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+/**
+ * A fresh database, migrated, with two pools on it: `db`, and `second` (another replica's, for
+ * tests of what two processes see). `close` closes both and drops the database.
+ */
+export async function migratedDatabaseWithReplica(prefix: string, poolSize: number): Promise<{ db: PostgresDatabase; second: PostgresDatabase; close(): Promise<void> }> {
+  const database = await createTestDatabase(prefix);
+  const db = connectPostgres(database.url, poolSize);
+  await migrate(db);
+  const second = connectPostgres(database.url, poolSize);
+  return {
+    db,
+    second,
+    close: async () => {
+      await second.close();
+      await db.close();
+      await database.drop();
+    },
   };
 }
 

@@ -64,6 +64,27 @@ describe('view reducers', () => {
     return w;
   };
   const paymentEvents = (log: RecordedEvent[]) => log.filter((e) => e.stream === 'payment-pmt_1' || e.type === 'CheckoutOpened');
+  const paymentStream = (log: RecordedEvent[]) => log.filter((e) => e.stream === 'payment-pmt_1');
+  /** pmt_1 created, chk_1 opened on it a minute later */
+  const opened = () => {
+    const w = new World();
+    w.at(0).create('pmt_1');
+    w.at(MIN).open('chk_1', 'pmt_1');
+    return w;
+  };
+  /** opened, then a transfer (hash 1) sent at 2 min and confirmed at 3 min */
+  const sentAndConfirmed = (kind: 'exact' | 'underpaid') => {
+    const w = opened();
+    w.at(2 * MIN).send('chk_1', kind, hash(1));
+    w.at(3 * MIN).confirm('chk_1', hash(1));
+    return w;
+  };
+  /** the payment (folded from its own stream, the webhook outbox's way), its receipt and chk_1's view */
+  const views = (w: World) => {
+    const state = foldPaymentView(paymentStream(w.recorded()))!;
+    const checkout = foldCheckoutView(w.recorded().filter((e) => e.stream === 'checkout-chk_1'));
+    return { state, payment: paymentView(state, { checkoutBaseUrl: CHECKOUT_BASE }), receipt: receiptView(state, null), checkout: checkout && checkoutView(checkout) };
+  };
 
   it('a payment with a transfer on its way: pending, settlement shown, nothing confirmed yet', () => {
     const state = foldPaymentView(paymentEvents(world().recorded()))!;
@@ -91,7 +112,7 @@ describe('view reducers', () => {
 
   it("ignores another payment's checkout and events before the payment exists", () => {
     const log = world().recorded();
-    const state = foldPaymentView(log.filter((e) => e.stream === 'payment-pmt_1'))!;
+    const state = foldPaymentView(paymentStream(log))!;
     const foreign = { ...log.find((e) => e.type === 'CheckoutOpened')!, data: { ...(log.find((e) => e.type === 'CheckoutOpened')!.data as object), payment_id: 'pmt_2', checkout_id: 'chk_9' } };
     expect(foldPaymentView([foreign], state)).toBe(state);
     expect(foldPaymentView(log.filter((e) => e.stream === 'payment-pmt_1' && e.type !== 'PaymentCreated'))).toBeNull();
@@ -105,9 +126,7 @@ describe('view reducers', () => {
   });
 
   it('a hash that does not fit the network (a simulated id) has no explorer link', () => {
-    const w = new World();
-    w.at(0).create('pmt_1');
-    w.at(MIN).open('chk_1', 'pmt_1');
+    const w = opened();
     w.at(2 * MIN).send('chk_1', 'exact', 'sim_tx_1');
     const state = foldPaymentView(paymentEvents(w.recorded()))!;
     expect(paymentView(state, { checkoutBaseUrl: CHECKOUT_BASE }).method).toMatchObject({ tx_hash: 'sim_tx_1', explorer_url: null });
@@ -120,61 +139,45 @@ describe('view reducers', () => {
     const log = w.recorded();
     const detected = log.filter((e) => e.type === 'PaymentTransferDetected').map((e) => e.data as { amount: string; review: string | null });
     expect(detected).toEqual([expect.objectContaining({ amount: '100', review: null }), expect.objectContaining({ amount: '0.033333333333333334', review: 'superseded_quote' })]);
-    const state = foldPaymentView(log.filter((e) => e.stream === 'payment-pmt_1' || e.type === 'CheckoutOpened'))!;
+    const state = foldPaymentView(paymentEvents(log))!;
     const view = paymentView(state, { checkoutBaseUrl: CHECKOUT_BASE });
     expect(view).toMatchObject({ status: 'needs_review', method: { asset: 'USDC', amount: '100', expected_amount: '100', overpaid_amount: null, tx_hash: hash(1) }, settlement: { asset: 'USDC', amount: '100', tx_hash: hash(1) } });
     // folded from the payment stream alone (the webhook outbox's way) it reads the same
-    expect(paymentView(foldPaymentView(log.filter((e) => e.stream === 'payment-pmt_1'))!, { checkoutBaseUrl: CHECKOUT_BASE })).toEqual(view);
+    expect(views(w).payment).toEqual(view);
   });
 
   it('folded from the payment stream alone, events stored before addresses were recorded still read a superseded quote\'s transfer in its coin (review, 2026-11-28)', () => {
     const w = paidTwoQuotesInTwoCoins();
     // the payment stream as an older version wrote it: PaymentMethodSelected without address, wallet or country
-    const old = w
-      .recorded()
-      .filter((e) => e.stream === 'payment-pmt_1')
-      .map((e) => (e.type === 'PaymentMethodSelected' ? { ...e, data: Object.fromEntries(Object.entries(e.data as object).filter(([k]) => !['address', 'wallet_id', 'address_index', 'country'].includes(k))) } : e));
+    const old = paymentStream(w.recorded()).map((e) => (e.type === 'PaymentMethodSelected' ? { ...e, data: Object.fromEntries(Object.entries(e.data as object).filter(([k]) => !['address', 'wallet_id', 'address_index', 'country'].includes(k))) } : e));
     const view = paymentView(foldPaymentView(old)!, { checkoutBaseUrl: CHECKOUT_BASE });
     expect(view).toMatchObject({ status: 'needs_review', method: { asset: 'USDC', amount: '100' }, settlement: { asset: 'USDC', amount: '100', address: null } });
   });
 
   it('money detected after the payment succeeded (accepted short, then topped up) is in the timeline, never in the method or the settlement (audit, 2026-11-28)', () => {
-    const w = new World();
-    w.at(0).create('pmt_1');
-    w.at(MIN).open('chk_1', 'pmt_1');
-    w.at(2 * MIN).send('chk_1', 'underpaid', hash(1));
-    w.at(3 * MIN).confirm('chk_1', hash(1));
+    const w = sentAndConfirmed('underpaid');
     w.at(4 * MIN).payment('pmt_1', { type: 'AcceptPayment' });
-    const accepted = paymentView(foldPaymentView(w.recorded().filter((e) => e.stream === 'payment-pmt_1'))!, { checkoutBaseUrl: CHECKOUT_BASE });
+    const accepted = views(w).payment;
     expect(accepted).toMatchObject({ status: 'succeeded', amount_received: 9_000, method: { amount: '90' }, settlement: { amount: '90', tx_hash: hash(1) } });
     w.at(5 * MIN).send('chk_1', 'exact', hash(2)); // the checkout still awaited the rest
-    const later = paymentView(foldPaymentView(w.recorded().filter((e) => e.stream === 'payment-pmt_1'))!, { checkoutBaseUrl: CHECKOUT_BASE });
+    const later = views(w).payment;
     expect(later).toMatchObject({ status: 'succeeded', amount_received: 9_000, method: { amount: '90', tx_hash: hash(1) }, settlement: { amount: '90', tx_hash: hash(1) } });
     expect(later.events.at(-1)).toMatchObject({ type: 'detected', data: { tx_hash: hash(2) } });
   });
 
   it('a second transfer to a completed checkout after success (0025 addendum, 2026-11-28): listed and in the timeline at once; counted in received, overpaid and the settlement once final; the status stays succeeded', () => {
-    const w = new World();
-    w.at(0).create('pmt_1');
-    w.at(MIN).open('chk_1', 'pmt_1');
-    w.at(2 * MIN).send('chk_1', 'exact', hash(1));
-    w.at(3 * MIN).confirm('chk_1', hash(1));
-    const views = () => {
-      const state = foldPaymentView(w.recorded().filter((e) => e.stream === 'payment-pmt_1'))!;
-      const checkout = checkoutView(foldCheckoutView(w.recorded().filter((e) => e.stream === 'checkout-chk_1'))!);
-      return { payment: paymentView(state, { checkoutBaseUrl: CHECKOUT_BASE }), receipt: receiptView(state, null), checkout };
-    };
-    expect(views().payment).toMatchObject({ status: 'succeeded', amount_received: 10_000, method: { amount: '100', overpaid_amount: null }, settlement: { amount: '100' } });
+    const w = sentAndConfirmed('exact');
+    expect(views(w).payment).toMatchObject({ status: 'succeeded', amount_received: 10_000, method: { amount: '100', overpaid_amount: null }, settlement: { amount: '100' } });
     // a chain watcher reports another 5 USDC to the completed checkout's address
     w.at(10 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(2), network: 'ethereum', amount: '5', fromAddress: SENDER });
-    const detected = views();
+    const detected = views(w);
     expect(detected.payment).toMatchObject({ status: 'succeeded', amount_received: 10_000, method: { amount: '100', overpaid_amount: null }, settlement: { amount: '100', tx_hash: hash(1) } });
     expect(detected.payment.events.at(-1)).toMatchObject({ type: 'detected', data: { amount: '5', network: 'ethereum', tx_hash: hash(2) } });
     expect(detected.receipt.transfers.map((t) => [t.hash, t.amount])).toEqual([[hash(1), '100'], [hash(2), '5']]);
     expect(detected.checkout).toMatchObject({ status: 'completed', crypto: { received_amount: '105', overpaid_amount: '5', remaining_payment_uri: null }, confirmations: { current: 0, required: 4 } });
     // withdrawn by a reorganisation before it is final: everything as it was at success
     w.at(10 * MIN + 30_000).confirm('chk_1', hash(2), 2).checkout('chk_1', { type: 'WithdrawTransfer', txHash: hash(2) });
-    const withdrawn = views();
+    const withdrawn = views(w);
     expect(withdrawn.payment).toMatchObject({ status: 'succeeded', method: { amount: '100', overpaid_amount: null }, settlement: { amount: '100' } });
     expect(withdrawn.payment.events.at(-1)).toMatchObject({ type: 'withdrawn', data: { tx_hash: hash(2) } });
     expect(withdrawn.receipt.transfers.map((t) => t.hash)).toEqual([hash(1)]);
@@ -182,7 +185,7 @@ describe('view reducers', () => {
     // sent again (the same hash in another block): counted once final
     w.at(10 * MIN + 40_000).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(2), network: 'ethereum', amount: '5', fromAddress: SENDER });
     w.at(11 * MIN).confirm('chk_1', hash(2));
-    const final = views();
+    const final = views(w);
     expect(final.payment).toMatchObject({
       status: 'succeeded',
       amount_received: 10_000,
@@ -197,18 +200,11 @@ describe('view reducers', () => {
   });
 
   describe('a transfer to a checkout in review, or on another network to one that completed (0025 addendum, 2026-11-28, second)', () => {
-    const views = (w: World) => {
-      const state = foldPaymentView(w.recorded().filter((e) => e.stream === 'payment-pmt_1'))!;
-      const checkout = checkoutView(foldCheckoutView(w.recorded().filter((e) => e.stream === 'checkout-chk_1'))!);
-      return { payment: paymentView(state, { checkoutBaseUrl: CHECKOUT_BASE }), receipt: receiptView(state, null), checkout };
-    };
     const polygon = (w: World, txHash: string, amount: string) => w.checkout('chk_1', { type: 'DetectTransfer', txHash, network: 'polygon', amount, fromAddress: SENDER });
     const ethereum = (w: World, txHash: string, amount: string) => w.checkout('chk_1', { type: 'DetectTransfer', txHash, network: 'ethereum', amount, fromAddress: SENDER });
 
     it('wrong network first, then the quoted amount on the quoted network: the payment (in review) and the receipt list both with their networks; the checkout, in review, received it', () => {
-      const w = new World();
-      w.at(0).create('pmt_1');
-      w.at(MIN).open('chk_1', 'pmt_1');
+      const w = opened();
       polygon(w.at(2 * MIN), hash(1), '100');
       ethereum(w.at(3 * MIN), hash(2), '100');
       w.at(4 * MIN).confirm('chk_1', hash(2));
@@ -225,9 +221,7 @@ describe('view reducers', () => {
     });
 
     it('claimed, then all that is due arrives at the claimed checkout: the payment succeeded on it (paid_at set), the checkout completed with no review left', () => {
-      const w = new World();
-      w.at(0).create('pmt_1');
-      w.at(MIN).open('chk_1', 'pmt_1');
+      const w = opened();
       w.at(16 * MIN).checkout('chk_1', { type: 'ExpireCheckout' }).checkout('chk_1', { type: 'ClaimCheckout', txHash: hash(1), paymentSucceeded: false });
       expect(views(w).checkout).toMatchObject({ status: 'needs_review', review_reason: 'claimed' });
       ethereum(w.at(20 * MIN), hash(2), '100');
@@ -240,11 +234,7 @@ describe('view reducers', () => {
     });
 
     it('completed, then a transfer on another network: listed on the payment and the receipt with its network, never in the method or the settlement; the checkout stays completed', () => {
-      const w = new World();
-      w.at(0).create('pmt_1');
-      w.at(MIN).open('chk_1', 'pmt_1');
-      w.at(2 * MIN).send('chk_1', 'exact', hash(1));
-      w.at(3 * MIN).confirm('chk_1', hash(1));
+      const w = sentAndConfirmed('exact');
       polygon(w.at(10 * MIN), hash(2), '5');
       w.at(11 * MIN).confirm('chk_1', hash(2));
       const { payment, receipt, checkout } = views(w);
@@ -259,11 +249,7 @@ describe('view reducers', () => {
 
   it('one transaction paying two checkouts of the payment (0025 addendum, 2026-11-28, third): the payment and the receipt list both outputs under the one hash, each with its amount; confirmations and a withdrawal each reach their own', () => {
     const w = oneTransactionTwoCheckouts();
-    const views = () => {
-      const state = foldPaymentView(w.recorded().filter((e) => e.stream === 'payment-pmt_1'))!;
-      return { state, payment: paymentView(state, { checkoutBaseUrl: CHECKOUT_BASE }), receipt: receiptView(state, null) };
-    };
-    const detected = views();
+    const detected = views(w);
     expect(detected.payment).toMatchObject({ status: 'needs_review', method: { asset: 'USDC', amount: '100', expected_amount: '100', tx_hash: hash(7) }, settlement: { amount: '100', tx_hash: hash(7) } });
     expect(detected.payment.events.filter((e) => e.type === 'detected').map((e) => e.data)).toEqual([
       { amount: '60', network: 'ethereum', tx_hash: hash(7) },
@@ -274,13 +260,13 @@ describe('view reducers', () => {
 
     // each checkout's confirmations reach its own output
     w.at(3 * MIN).confirm('chk_1', hash(7), 2).confirm('chk_2', hash(7), 1);
-    expect(views().state.transfers.map((t) => [t.checkout_id, t.amount, t.review, t.confirmations.current])).toEqual([
+    expect(views(w).state.transfers.map((t) => [t.checkout_id, t.amount, t.review, t.confirmations.current])).toEqual([
       ['chk_1', '60', null, 2],
       ['chk_2', '40', 'superseded_quote', 1],
     ]);
     // a reorganisation: the second checkout's withdrawal takes its output only
     w.at(4 * MIN).checkout('chk_2', { type: 'WithdrawTransfer', txHash: hash(7) });
-    const withdrawn = views();
+    const withdrawn = views(w);
     expect(withdrawn.state.transfers.map((t) => [t.checkout_id, t.amount, t.confirmations.current])).toEqual([['chk_1', '60', 2]]);
     expect(withdrawn.payment).toMatchObject({ method: { amount: '60' }, settlement: { amount: '60', tx_hash: hash(7) } });
     expect(withdrawn.payment.events.at(-1)).toMatchObject({ type: 'withdrawn', data: { amount: '40', tx_hash: hash(7) } });
@@ -297,10 +283,6 @@ describe('view reducers', () => {
       w.checkout(checkoutId, { type: 'StartCardAttempt', attemptId, processor: 'simulated_a', ref: `ref_${attemptId}`, secureUrl: `https://pay.example/${attemptId}`, expiresAt });
     const charged = (w: World, checkoutId: string, attemptId: string) =>
       w.checkout(checkoutId, { type: 'RecordCardResult', attemptId, result: { status: 'succeeded', brand: 'visa', last4: '4242', amountMinor: 10_000, currency: 'USD' } });
-    const views = (w: World) => {
-      const state = foldPaymentView(w.recorded().filter((e) => e.stream === 'payment-pmt_1'))!;
-      return { payment: paymentView(state, { checkoutBaseUrl: CHECKOUT_BASE }), receipt: receiptView(state, null) };
-    };
 
     it('a payment paid in crypto keeps its crypto method, settlement and receipt when a card left open on another checkout is charged after', () => {
       // the customer starts a card attempt, goes back and pays in USDC; later submits the card page too
