@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import { Database, migrate, openEmbedded } from '@lib/database';
+import { Database } from '@lib/database';
 import {
   BeginResult,
   IdempotencyStore,
@@ -12,7 +12,7 @@ import {
 } from '../../libs/idempotency/src';
 import { migratedDatabaseWithReplica } from '../support/postgres';
 import { TEST_REDIS_URL } from '../support/redis';
-import { tempDir } from '../support/temp-dir';
+import { migratedEmbedded } from '../support/embedded';
 
 interface Backend {
   /** The store under test. */
@@ -231,19 +231,9 @@ describe('idempotency store: postgres', () => {
 describe('idempotency store: embedded', () => {
   let backend: Backend;
   idempotencyContract(async () => {
-    const dir = tempDir();
-    const db = await openEmbedded(dir.path);
-    await migrate(db);
+    const { db, close } = await migratedEmbedded();
     const store = new SqlIdempotencyStore(db);
-    backend = {
-      store,
-      replica: store,
-      db,
-      close: async () => {
-        await db.close();
-        dir.remove();
-      },
-    };
+    backend = { store, replica: store, db, close };
     return backend;
   });
   sqlPurge(() => backend);

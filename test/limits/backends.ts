@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { migrate, openEmbedded } from '@lib/database';
 import { createLimitStore, LimitStore, RedisLimitStore, SqlLimitStore } from '@lib/limits';
 import { migratedDatabaseWithReplica } from '../support/postgres';
 import { TEST_REDIS_URL } from '../support/redis';
-import { tempDir } from '../support/temp-dir';
+import { migratedEmbedded } from '../support/embedded';
 
 /** A limits store on one backend, and a second store on the same data (another process's). */
 export interface LimitsBackend {
@@ -27,20 +26,9 @@ export async function openBackend(name: LimitsBackend['name']): Promise<LimitsBa
     return { name, store: createLimitStore({ db }), replica: new SqlLimitStore(second), prefix, close };
   }
   if (name === 'embedded') {
-    const dir = tempDir();
-    const db = await openEmbedded(dir.path);
-    await migrate(db);
+    const { db, close } = await migratedEmbedded();
     const store = createLimitStore({ db });
-    return {
-      name,
-      store,
-      replica: store,
-      prefix,
-      close: async () => {
-        await db.close();
-        dir.remove();
-      },
-    };
+    return { name, store, replica: store, prefix, close };
   }
   const store = createLimitStore({ redisUrl: TEST_REDIS_URL, db: undefined as never });
   const replica = new RedisLimitStore(TEST_REDIS_URL);
