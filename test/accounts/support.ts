@@ -209,11 +209,12 @@ export async function signUp(app: AccountsTestApp, browser: Browser, email = new
 
 /**
  * A person signed up in a new browser whose session has stepped up, acting for their first
- * (simulated) business: `as` sends its Service-Business header on every request.
+ * business (simulated unless `business.simulated` is false): `as` sends its Service-Business
+ * header on every request.
  */
-export async function steppedUpOwner(app: AccountsTestApp) {
+export async function steppedUpOwner(app: AccountsTestApp, business: { name?: string; simulated?: boolean } = {}) {
   const b = new Browser(app.api);
-  const person = await signUp(app, b);
+  const person = await signUp(app, b, undefined, business.name, business.simulated);
   expect((await b.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
   const h = { 'service-business': person.businessId };
   const as = {

@@ -20,19 +20,7 @@ describe('business side audit over HTTP', () => {
   const owner = (): Promise<Owner> => steppedUpOwner(app);
 
   /** A stepped-up owner of a live business (no wallet: a live business gets none at sign-up). */
-  async function liveOwner(): Promise<Owner> {
-    const b = new Browser(app.api);
-    const person = await signUp(app, b, undefined, 'Live Corner', false);
-    expect((await b.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
-    const h = { 'service-business': person.businessId };
-    const as = {
-      get: (path: string) => b.get(path, h),
-      post: (path: string, body?: unknown, more: Record<string, string> = {}) => b.post(path, body, { ...h, ...more }),
-      patch: (path: string, body: unknown) => b.call('PATCH', path, body, h),
-      delete: (path: string) => b.delete(path, h),
-    };
-    return { b, person, as, businessId: person.businessId };
-  }
+  const liveOwner = (): Promise<Owner> => steppedUpOwner(app, { name: 'Live Corner', simulated: false });
 
   /** A new key of the owner's business made through the dashboard, as an API client. */
   async function keyOf(o: Owner, body: Record<string, unknown> = { type: 'secret', mode: 'test' }): Promise<Client & { id: string }> {
