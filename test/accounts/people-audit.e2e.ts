@@ -2,7 +2,7 @@ import { generate } from 'otplib';
 import { testChallengeToken } from '@lib/challenge';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { eventually } from '../support/eventually';
-import { linkIn } from '../support/smtp';
+import { codeIn, linkIn } from '../support/smtp';
 import { accountsAppForSuite, Browser, PASSWORD, challenge, newEmail, signIn, signUp } from './support';
 import { SoftwareAuthenticator } from './software-authenticator';
 
@@ -299,5 +299,42 @@ describe('people audit over HTTP', () => {
     expect(answers.map((r) => r.status).sort()).toEqual([...Array(5).fill(400), ...Array(4).fill(429)]);
     app.clock.advance(MINUTE);
     expect(answer(await b.post('/sessions/current/step-up', { current_password: PASSWORD }))).toEqual([200, 'step_up']);
+  });
+
+  it('an undone e-mail change keeps out whoever held the account: their passkey and a two-step challenge asked before the undo start no session (403 password_reset_required) until a reset', async () => {
+    const owner = fresh();
+    const { email } = await signUp(app, owner);
+    // someone who knows the password signs in, adds a passkey, turns two-step sign-in on and moves the address
+    const intruder = fresh();
+    expect((await signIn(intruder, email)).status).toBe(201);
+    const authenticator = new SoftwareAuthenticator(app.origin);
+    const options = await intruder.post('/me/passkeys/registration/options');
+    expect((await intruder.post('/me/passkeys', { credential: authenticator.create(options.body.data) })).status).toBe(201);
+    const setup = await intruder.post('/me/two-factor/setup');
+    const secret = setup.body.data.secret as string;
+    expect((await intruder.post('/me/two-factor', { code: await generate({ secret, epoch: epoch() }), current_password: PASSWORD })).status).toBe(200);
+    const pending = fresh();
+    const challenged = await signIn(pending, email);
+    expect(answer(challenged)).toEqual([200, 'two_factor_challenge']);
+    const elsewhere = newEmail('intruder');
+    const mailed = app.smtp.server.messages.length;
+    expect((await intruder.post('/me/email', { email: elsewhere, current_password: PASSWORD })).status).toBe(201);
+    expect((await intruder.post('/me/email/verify', { code: codeIn(await mailTo(elsewhere, /./, mailed)) })).status).toBe(200);
+
+    // the owner undoes it from the old address
+    const undo = tokenIn(linkIn(await mailTo(email, /./, mailed)));
+    expect(answer(await fresh().post('/email-changes/undo', { token: undo }))).toEqual([200, 'email_change_undo']);
+    expect(answer(await intruder.get('/me'))).toEqual([401, 'unauthenticated']);
+
+    // the passkey verifies, but starts no session
+    const again = fresh();
+    const asked = await again.post('/passkeys/authentication/options', undefined, challenge('sign_in'));
+    const byPasskey = await again.post('/passkeys/authentication/verify', { credential: authenticator.get(asked.body.data) });
+    expect([...answer(byPasskey), again.jar.has('session')]).toEqual([403, 'password_reset_required', false]);
+    // nor does the challenge asked before the undo, with a right code
+    app.clock.advance(30_000);
+    const second = await pending.post('/sessions/two-factor', { challenge_id: challenged.body.data.id, code: await generate({ secret, epoch: epoch() }) });
+    expect([...answer(second), pending.jar.has('session')]).toEqual([403, 'password_reset_required', false]);
+    expect(answer(await signIn(fresh(), email))).toEqual([403, 'password_reset_required']);
   });
 });

@@ -1390,7 +1390,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with a passkey: the browser’s answer to the options
-         * @description Sets the session and device cookies. A passkey on no account is 400 `passkey_unknown`; an answer that cannot be verified, from another browser, to used or expired options, or with a counter that did not grow, 400 `passkey_failed`.
+         * @description Sets the session and device cookies. A passkey on no account is 400 `passkey_unknown`; an answer that cannot be verified, from another browser, to used or expired options, or with a counter that did not grow, 400 `passkey_failed`. After an undone e-mail change, no session until the password is reset (403 `password_reset_required`).
          *
          *     Public: no credentials needed (a key sent anyway must be valid).
          *
@@ -11835,6 +11835,7 @@ export interface operations {
              *     - `edge_forbidden`: the request did not come through the API’s own address
              *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             *     - `password_reset_required`
              */
             403: {
                 headers: {
@@ -14072,6 +14073,7 @@ export interface operations {
              *     - `edge_forbidden`: the request did not come through the API’s own address
              *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             *     - `password_reset_required`
              */
             403: {
                 headers: {

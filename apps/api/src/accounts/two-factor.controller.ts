@@ -92,7 +92,7 @@ export class TwoFactorSignInController {
     description:
       'Sets the session and device cookies, as sign-in does. A challenge is valid 5 minutes and answered once (400 `challenge_expired`); a wrong, reused or malformed code is 400 `invalid_code`; 5 wrong codes across the person’s challenges lock codes for 15 minutes (429 `too_many_attempts` with Retry-After). A TOTP code works once; each recovery code works once.',
     data: [SESSION_SCHEMA, 'The new session.'],
-    errors: ['challenge_expired', 'invalid_code', 'too_many_attempts', 'cross_site_request'],
+    errors: ['challenge_expired', 'invalid_code', 'too_many_attempts', 'password_reset_required', 'cross_site_request'],
     ...publicForm('sessions.two_factor'),
   })
   async complete(@Body() body: CompleteTwoFactorSignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {

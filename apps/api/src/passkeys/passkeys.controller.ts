@@ -42,9 +42,9 @@ export class PasskeysController {
   @CreateRoute('verify', {
     summary: 'Sign in with a passkey: the browser’s answer to the options',
     description:
-      'Sets the session and device cookies. A passkey on no account is 400 `passkey_unknown`; an answer that cannot be verified, from another browser, to used or expired options, or with a counter that did not grow, 400 `passkey_failed`.',
+      'Sets the session and device cookies. A passkey on no account is 400 `passkey_unknown`; an answer that cannot be verified, from another browser, to used or expired options, or with a counter that did not grow, 400 `passkey_failed`. After an undone e-mail change, no session until the password is reset (403 `password_reset_required`).',
     data: [SESSION_SCHEMA, 'The new session.'],
-    errors: ['passkey_failed', 'passkey_unknown', 'cross_site_request'],
+    errors: ['passkey_failed', 'passkey_unknown', 'password_reset_required', 'cross_site_request'],
     ...publicForm('passkeys.authentication'),
   })
   async verify(@Body() body: PasskeySignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {

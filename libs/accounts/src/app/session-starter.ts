@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { DomainRefusal } from '@lib/domain';
 import type { WriteMeta } from '@lib/eventstore';
 import { newId } from '@lib/http';
 import { AccountsReadModel, SESSION_ABSOLUTE_MS } from '../accounts.read-model';
 import type { BrowserContext, StartedSession } from '../commands/account-input';
 import { SessionView } from '../views';
+import { RESET_REQUIRED_HASH } from '../recovery/recovery.projection';
 import { AccountWrites } from './account-writes';
 import { isToken, newToken, tokenHash } from './secrets';
 
@@ -14,6 +16,12 @@ const USER_AGENT_MAX = 300;
  * (only its SHA-256 is recorded), the browser's device token kept or made (the "browser that
  * signed in before" rule), SessionStarted on the person's stream, its first use noted on the
  * injected clock. The tokens go back to the controller, which puts them in cookies.
+ *
+ * A person whose e-mail change was undone starts no session by any method until a password
+ * reset (403 password_reset_required): the undo ends every session because someone else held
+ * the account, and that someone may have added a passkey or answered a two-step challenge
+ * asked before the undo (decision 0038, addendum of 2026-11-28). Read from the projection the
+ * undo updates before it answers; StartSession itself stays uncontended (decision 0034).
  */
 @Injectable()
 export class SessionStarter {
@@ -23,6 +31,9 @@ export class SessionStarter {
   ) {}
 
   async start(accountId: string, method: 'sign_up' | 'password' | 'passkey', browser: BrowserContext, meta: WriteMeta): Promise<StartedSession<SessionView>> {
+    if ((await this.read.byId(accountId))?.password_hash === RESET_REQUIRED_HASH) {
+      throw new DomainRefusal('password_reset_required', 'This account was locked when an e-mail change was undone: set a new password through a reset link first.');
+    }
     const sessionId = newId('ses');
     const sessionToken = newToken();
     const deviceToken = isToken(browser.deviceToken) ? browser.deviceToken : newToken();
