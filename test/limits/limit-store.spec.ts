@@ -117,38 +117,6 @@ describe.each(['postgres', 'embedded', 'redis'] as const)('limit store: %s', (na
     expect((await store.read(key, clock.now())).count).toBe(20);
   });
 
-  it('an attempt on a ladder counts, locks at its step in the same operation, is refused uncounted while locked, and the clock or a clear releases it', async () => {
-    const clock = testClock();
-    const key = `${p}:ladder`;
-    const ladder = { every: 3, locksMs: [MINUTE, HOUR] };
-    for (let i = 1; i <= 2; i++) expect(await store.attempt(key, ladder, clock.now())).toEqual({ allowed: true, state: { count: i, windowEndsAt: null, lockedUntil: null } });
-    expect(await store.attempt(key, ladder, clock.now())).toEqual({ allowed: true, state: { count: 3, windowEndsAt: null, lockedUntil: clock.now() + MINUTE } });
-    expect(await store.attempt(key, ladder, clock.now())).toEqual({ allowed: false, state: { count: 3, windowEndsAt: null, lockedUntil: clock.now() + MINUTE } });
-    clock.advance(MINUTE);
-    for (let i = 4; i <= 5; i++) expect((await store.attempt(key, ladder, clock.now())).state.count).toBe(i);
-    expect((await store.attempt(key, ladder, clock.now())).state.lockedUntil).toBe(clock.now() + HOUR);
-    clock.advance(HOUR);
-    for (let i = 7; i <= 9; i++) expect((await store.attempt(key, ladder, clock.now())).allowed).toBe(true);
-    expect((await store.read(key, clock.now())).lockedUntil).toBe(clock.now() + HOUR); // past the last step: the last lock again
-    await store.clear(key);
-    expect((await store.attempt(key, ladder, clock.now())).state).toEqual({ count: 1, windowEndsAt: null, lockedUntil: null });
-    // refuseFrom: refused from that count on, whatever the locks; keepMs: forgotten after it
-    const capped = `${p}:capped`;
-    for (let i = 0; i < 2; i++) await store.attempt(capped, { every: 10, locksMs: [], refuseFrom: 2, keepMs: MINUTE }, clock.now());
-    expect((await store.attempt(capped, { every: 10, locksMs: [], refuseFrom: 2, keepMs: MINUTE }, clock.now())).allowed).toBe(false);
-    clock.advance(MINUTE);
-    expect((await store.attempt(capped, { every: 10, locksMs: [], refuseFrom: 2, keepMs: MINUTE }, clock.now())).state.count).toBe(1);
-  });
-
-  it('20 concurrent attempts on a ladder locking at 5, from two processes: exactly 5 allowed, none counted past the lock', async () => {
-    const clock = testClock();
-    const key = `${p}:attempts`;
-    const stores = [backend.store, backend.replica];
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => stores[i % 2].attempt(key, { every: 5, locksMs: [MINUTE] }, clock.now())));
-    expect(results.filter((r) => r.allowed)).toHaveLength(5);
-    expect(await store.read(key, clock.now())).toEqual({ count: 5, windowEndsAt: null, lockedUntil: clock.now() + MINUTE });
-  });
-
   it('20 concurrent takes of a budget of 5 from two processes: exactly 5 taken', async () => {
     const clock = testClock();
     const bucket = { key: `${p}:t:{b}:hour`, limit: 5, windowMs: HOUR };

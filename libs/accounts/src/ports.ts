@@ -36,12 +36,8 @@ export type PasswordGate = { state: 'open' } | { state: 'locked'; retryAfterSec:
 /** The failed-password ladder of spec §8 (5 → 1 min, 10 → 5 min, 15 → 15 min, 20 and every 5 after → 1 h; 100 → disabled). */
 export const PASSWORD_FAILURES = Symbol('PASSWORD_FAILURES');
 export interface PasswordFailures {
-  /**
-   * Before checking a password: refused while locked or disabled; otherwise the attempt is
-   * counted at once, as a failure unless `clear` follows (one atomic step: concurrent attempts
-   * cannot all pass before the first failure is counted).
-   */
-  attempt(subject: PasswordSubject): Promise<PasswordGate>;
+  check(subject: PasswordSubject): Promise<PasswordGate>;
+  fail(subject: PasswordSubject): Promise<void>;
   /** A right password: the count that judged it is cleared. */
   clear(subject: PasswordSubject): Promise<void>;
   /** A completed sign-in from this browser: from now on it has its own count for the address. */

@@ -20,37 +20,6 @@ export interface HitOptions {
   keepMs?: number;
 }
 
-/**
- * A ladder of locks (decision 0033; the race of decision 0033's addendum of 2026-11-28): every
- * `every`-th attempt in a row locks the counter, for `locksMs[i]` after the (i+1)-th such step
- * (the last for every step after). `refuseFrom`: from this count on, every attempt is refused.
- */
-export interface LadderOptions {
-  every: number;
-  locksMs: readonly number[];
-  /** A streak is forgotten this long after its last attempt. Absent: kept until cleared. */
-  keepMs?: number;
-  refuseFrom?: number;
-}
-
-/**
- * An attempt taken on a ladder: refused, without counting, while the counter is locked (or at
- * `refuseFrom`); otherwise counted at once (as a failure until the caller clears the counter)
- * and, when it is a step of the ladder, locking the counter in the same atomic operation — so
- * concurrent attempts can never pass a lock that an earlier one should have set.
- */
-export interface AttemptResult {
-  allowed: boolean;
-  /** The counter after the attempt (allowed) or as it stood (refused). */
-  state: CounterState;
-}
-
-/** The lock (ms) that the `count`-th attempt in a row starts on `ladder`, or null. */
-export function ladderLockMs(ladder: Pick<LadderOptions, 'every' | 'locksMs'>, count: number): number | null {
-  if (count <= 0 || count % ladder.every !== 0 || ladder.locksMs.length === 0) return null;
-  return ladder.locksMs[Math.min(count / ladder.every, ladder.locksMs.length) - 1];
-}
-
 export interface Bucket {
   key: string;
   /** Takes allowed per window. */
@@ -66,8 +35,6 @@ export interface LimitStore {
   /** Locks a live counter until at least `until` (a later lock is kept). */
   lock(key: string, until: number, now: number): Promise<void>;
   read(key: string, now: number): Promise<CounterState>;
-  /** One attempt on a ladder of locks, decided and counted atomically (AttemptResult). */
-  attempt(key: string, ladder: LadderOptions, now: number): Promise<AttemptResult>;
   clear(key: string): Promise<void>;
   /**
    * All or nothing: when every bucket is below its limit, adds one to each; otherwise adds to

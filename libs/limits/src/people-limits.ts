@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
 import { TimeSource, wallTime } from '@lib/timers';
-import { Budget, EmailKind, emailBudgets, ALERT_EMAILS_PER_PERSON, BROWSER_COUNT_KEEP_SEC, EMAIL_CHANGES_PER_PERSON, KNOWN_BROWSER_KEEP_SEC, PASSWORD_DISABLED_AFTER, passwordDisabled, passwordLockSec, retryAfterSec, SESSION_COUNT_KEEP_SEC, SIGNUP_CODE_FAILURES, TWO_STEP_COUNT_KEEP_SEC, twoStepLockSec } from './policies';
-import { AttemptResult, LadderOptions, LimitStore } from './limit-store';
-
-/** passwordLockSec as a ladder for the store's atomic attempt: every 5th in a row, 1 min, 5 min, 15 min, then an hour. */
-const PASSWORD_LADDER: LadderOptions = { every: 5, locksMs: [5, 10, 15, 20].map((n) => passwordLockSec(n)! * 1000) };
+import { Budget, EmailKind, emailBudgets, ALERT_EMAILS_PER_PERSON, BROWSER_COUNT_KEEP_SEC, EMAIL_CHANGES_PER_PERSON, KNOWN_BROWSER_KEEP_SEC, passwordDisabled, passwordLockSec, retryAfterSec, SESSION_COUNT_KEEP_SEC, SIGNUP_CODE_FAILURES, TWO_STEP_COUNT_KEEP_SEC, twoStepLockSec } from './policies';
+import { LimitStore } from './limit-store';
 
 /** The §7 codes these limits answer with (status: too_many_attempts 429, too_many_emails 429, password_reset_required 403). */
 export type LimitRefusalCode = 'too_many_attempts' | 'too_many_emails' | 'password_reset_required';
@@ -95,25 +92,6 @@ export class PeopleLimits {
     return this.lockDecision(state, now);
   }
 
-  /**
-   * One password attempt for `email`, decided and counted in one atomic step of the store (the
-   * same rules as checkPassword then passwordFailed): refused while locked (429) or disabled
-   * (403); otherwise counted at once as a failure — a right password clears it
-   * (passwordSucceeded), a wrong one needs nothing more. Checking first and counting after the
-   * slow hash let concurrent guesses all pass the check before the first failure was counted
-   * (decision 0033, addendum of 2026-11-28): here the 5th attempt in a row locks as it is taken.
-   */
-  async attemptPassword(email: string, browserId?: string | null): Promise<LimitDecision> {
-    const now = this.now();
-    const address = normalizeAddress(required(email, 'e-mail'));
-    if (browserId && (await this.isKnownBrowser(address, browserId, now))) {
-      return this.attemptDecision(await this.store.attempt(this.browserKey(address, browserId), { ...PASSWORD_LADDER, keepMs: BROWSER_COUNT_KEEP_SEC * 1000 }, now), now);
-    }
-    const result = await this.store.attempt(this.key('pw-email', address), { ...PASSWORD_LADDER, refuseFrom: PASSWORD_DISABLED_AFTER }, now);
-    if (!result.allowed && passwordDisabled(result.state.count)) return { allowed: false, refused: 'password_reset_required', retryAfterSec: null };
-    return this.attemptDecision(result, now);
-  }
-
   /** A wrong password (or an unknown e-mail: count it the same). Counts on the browser's own count when it is a known one. */
   async passwordFailed(email: string, browserId?: string | null): Promise<FailureOutcome> {
     const now = this.now();
@@ -159,12 +137,6 @@ export class PeopleLimits {
   async checkCurrentPassword(sessionId: string): Promise<LimitDecision> {
     const now = this.now();
     return this.lockDecision(await this.store.read(this.key('pw-session', required(sessionId, 'session id')), now), now);
-  }
-
-  /** One current_password attempt of a session, decided and counted atomically (as attemptPassword; never disabling). */
-  async attemptCurrentPassword(sessionId: string): Promise<LimitDecision> {
-    const now = this.now();
-    return this.attemptDecision(await this.store.attempt(this.key('pw-session', required(sessionId, 'session id')), { ...PASSWORD_LADDER, keepMs: SESSION_COUNT_KEEP_SEC * 1000 }, now), now);
   }
 
   async currentPasswordFailed(sessionId: string): Promise<FailureOutcome> {
@@ -257,10 +229,6 @@ export class PeopleLimits {
     else if (lockSec !== null) next = this.refused('too_many_attempts', now + lockSec * 1000, now);
     else next = this.lockDecision(state, now);
     return { failures: state.count, lockSec, next };
-  }
-
-  private attemptDecision(result: AttemptResult, now: number): LimitDecision {
-    return result.allowed ? ALLOWED : this.refused('too_many_attempts', result.state.lockedUntil ?? now, now);
   }
 
   private lockDecision(state: { lockedUntil: number | null }, now: number): LimitDecision {

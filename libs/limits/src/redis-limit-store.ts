@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { AttemptResult, Bucket, CounterState, HitOptions, LadderOptions, LimitStore, TakeResult } from './limit-store';
+import { Bucket, CounterState, HitOptions, LimitStore, TakeResult } from './limit-store';
 
 /**
  * Each counter is a hash: c (count), w (window end), l (lock), e (forgotten at; absent = kept
@@ -62,28 +62,6 @@ local c, w, l = load(KEYS[1], tonumber(ARGV[1]))
 return {c, w and s(w) or '-1', l and s(l) or '-1'}
 `;
 
-/**
- * KEYS[1]; ARGV now, keepMs (0: until cleared), every, refuseFrom (-1: never), then the locks in
- * ms. Returns {allowed 1|0, count, window end or -1, lock or -1}.
- */
-const ATTEMPT_LUA = `${COMMON}
-local now, keepMs, every, refuseFrom = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local c, w, l = load(KEYS[1], now)
-if (l and l > now) or (refuseFrom >= 0 and c >= refuseFrom) then
-  return {0, c, w and s(w) or '-1', l and s(l) or '-1'}
-end
-c = c + 1
-local steps = #ARGV - 4
-if steps > 0 and c % every == 0 then
-  local lockMs = tonumber(ARGV[4 + math.min(c / every, steps)])
-  l = math.max(l or 0, now + lockMs)
-end
-local e = nil
-if keepMs > 0 then e = math.max(now + keepMs, l or 0) end
-store(KEYS[1], now, c, nil, l, e)
-return {1, c, '-1', l and s(l) or '-1'}
-`;
-
 /** KEYS buckets; ARGV now, then limit and windowMs per bucket. Returns {1} or {0, retryAt}. */
 const TAKE_LUA = `${COMMON}
 local now = tonumber(ARGV[1])
@@ -139,11 +117,6 @@ export class RedisLimitStore implements LimitStore {
 
   async read(key: string, now: number): Promise<CounterState> {
     return counter((await this.redis.eval(READ_LUA, 1, key, now)) as Triple);
-  }
-
-  async attempt(key: string, ladder: LadderOptions, now: number): Promise<AttemptResult> {
-    const [allowed, ...rest] = (await this.redis.eval(ATTEMPT_LUA, 1, key, now, ladder.keepMs ?? 0, ladder.every, ladder.refuseFrom ?? -1, ...ladder.locksMs)) as [number, number, string, string];
-    return { allowed: Number(allowed) === 1, state: counter(rest) };
   }
 
   async clear(key: string): Promise<void> {

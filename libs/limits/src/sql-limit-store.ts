@@ -1,5 +1,5 @@
 import { Database, Sql } from '@lib/database';
-import { AttemptResult, Bucket, CounterState, EMPTY_COUNTER, HitOptions, LadderOptions, LimitStore, TakeResult, ladderLockMs } from './limit-store';
+import { Bucket, CounterState, EMPTY_COUNTER, HitOptions, LimitStore, TakeResult } from './limit-store';
 
 type Row = { count: number; window_ends_at: Date | string | null; locked_until: Date | string | null; expires_at?: Date | string | null };
 
@@ -63,24 +63,6 @@ export class SqlLimitStore implements LimitStore {
   async read(key: string, now: number): Promise<CounterState> {
     const { rows } = await this.db.query<Row>(`SELECT count, window_ends_at, locked_until, expires_at FROM people_limits WHERE key = $1`, [key], 'limits_read');
     return live(rows[0], now);
-  }
-
-  /** One transaction: the row created when missing and locked (FOR UPDATE) while deciding, so concurrent attempts are decided one after another. */
-  attempt(key: string, ladder: LadderOptions, now: number): Promise<AttemptResult> {
-    return this.db.transaction(async (tx) => {
-      const state = await lockedRow(tx, key, now);
-      if ((state.lockedUntil !== null && state.lockedUntil > now) || (ladder.refuseFrom !== undefined && state.count >= ladder.refuseFrom)) return { allowed: false, state };
-      const count = state.count + 1;
-      const lockMs = ladderLockMs(ladder, count);
-      const lockedUntil = lockMs === null ? state.lockedUntil : Math.max(state.lockedUntil ?? 0, now + lockMs);
-      const expiresAt = ladder.keepMs === undefined ? null : Math.max(now + ladder.keepMs, lockedUntil ?? 0);
-      await tx.query(
-        `UPDATE people_limits SET count = $2, window_ends_at = NULL, locked_until = $3, expires_at = $4 WHERE key = $1`,
-        [key, count, at(lockedUntil), at(expiresAt)],
-        'limits_attempt',
-      );
-      return { allowed: true, state: { count, windowEndsAt: null, lockedUntil } };
-    });
   }
 
   async clear(key: string): Promise<void> {

@@ -22,8 +22,13 @@ function gate(decision: LimitDecision): PasswordGate {
 export class LimitsPasswordFailures implements PasswordFailures {
   constructor(private readonly limits: PeopleLimits) {}
 
-  async attempt(subject: PasswordSubject): Promise<PasswordGate> {
-    return gate(subject.kind === 'email' ? await this.limits.attemptPassword(subject.email, subject.browser) : await this.limits.attemptCurrentPassword(subject.sessionId));
+  async check(subject: PasswordSubject): Promise<PasswordGate> {
+    return gate(subject.kind === 'email' ? await this.limits.checkPassword(subject.email, subject.browser) : await this.limits.checkCurrentPassword(subject.sessionId));
+  }
+
+  async fail(subject: PasswordSubject): Promise<void> {
+    if (subject.kind === 'email') await this.limits.passwordFailed(subject.email, subject.browser);
+    else await this.limits.currentPasswordFailed(subject.sessionId);
   }
 
   async clear(subject: PasswordSubject): Promise<void> {

@@ -24,9 +24,12 @@ export class CurrentPassword {
     const account = await this.read.byId(accountId);
     if (account === null) throw new DomainRefusal('not_found', 'No account with this id.');
     const subject: PasswordSubject = { kind: 'session', sessionId };
-    const gate = await this.failures.attempt(subject); // counted now, cleared below when right
+    const gate = await this.failures.check(subject);
     if (gate.state === 'locked') throw retryLater('too_many_attempts', 'Too many wrong passwords: wait before trying again.', gate.retryAfterSec);
-    if (!(Boolean(account.password_hash) && (await this.passwords.verify(account.password_hash, password)))) throw new DomainRefusal('invalid_credentials', 'The current password is wrong.', 'current_password');
+    if (!(Boolean(account.password_hash) && (await this.passwords.verify(account.password_hash, password)))) {
+      await this.failures.fail(subject);
+      throw new DomainRefusal('invalid_credentials', 'The current password is wrong.', 'current_password');
+    }
     await this.failures.clear(subject);
     return account;
   }

@@ -39,13 +39,16 @@ export class SignInHandler implements ICommandHandler<SignInCommand, StartedSess
     const account = await this.read.byEmail(input.email);
     const device = isToken(browser.deviceToken) ? tokenHash(browser.deviceToken) : null;
     const subject: PasswordSubject = { kind: 'email', email: emailKey(input.email), browser: device };
-    const gate = await this.failures.attempt(subject); // counted now, cleared below when right
+    const gate = await this.failures.check(subject);
     if (gate.state === 'locked') throw retryLater('too_many_attempts', 'Too many wrong passwords: wait before trying again.', gate.retryAfterSec);
     if (gate.state === 'disabled') throw new DomainRefusal('password_reset_required', 'This password stopped working after too many failures: reset it.');
     if (account?.password_hash === RESET_REQUIRED_HASH) throw new DomainRefusal('password_reset_required', 'This password stopped working when an e-mail change was undone: reset it.');
     // a person without a password (a passkey sign-up, decision 0037: '' in the projection) answers as an unknown address, in the same time
     const matches = account !== null && account.password_hash !== '' ? await this.passwords.verify(account.password_hash, input.password) : (await this.passwords.verify(await this.decoyHash(), input.password), false);
-    if (!matches) throw new DomainRefusal('invalid_credentials', 'The e-mail address and password do not match.');
+    if (!matches) {
+      await this.failures.fail(subject);
+      throw new DomainRefusal('invalid_credentials', 'The e-mail address and password do not match.');
+    }
     await this.failures.clear(subject);
     const personMeta = { ...meta, actor: { kind: 'person', id: account!.id, name: null } };
     // two-step sign-in on: a challenge instead of a session; the browser counts as signed in once the second step is done (decision 0036)
