@@ -3,6 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
+import { secp256k1 } from '@noble/curves/secp256k1';
+import { p2wpkh } from '@scure/btc-signer';
+import { bytesToHex } from 'viem';
+import { publicKeyToAddress } from 'viem/accounts';
 import {
   DEVELOPMENT_KEK_FILE,
   KeyEncryptionKey,
@@ -33,6 +37,28 @@ describe('wallet keys (kept libraries, published vectors)', () => {
     expect(keys.bitcoinXpub).toBe('zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs');
     expect(bitcoinAddress(keys.bitcoinXpub, 0)).toBe('bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu');
     expect(bitcoinAddress(keys.bitcoinXpub, 1)).toBe('bc1qnjg0jd8228aq7egyzacy8cys3knf9xvrerkf9g');
+  });
+
+  it('addresses of several accounts asked in turn are each their own account\'s (the receiving chains kept between calls never mix)', () => {
+    const other = keysOfPhrase('legal winner thank year wave sausage worth useful legal winner thank yellow');
+    // m/…/0/index derived here from the xpub alone, with no state kept between calls
+    const fresh = (xpub: string, index: number): Uint8Array => {
+      const versions = xpub.startsWith('zpub') ? { private: 0x04b2430c, public: 0x04b24746 } : { private: 0x0488ade4, public: 0x0488b21e };
+      return HDKey.fromExtendedKey(xpub, versions).deriveChild(0).deriveChild(index).publicKey!;
+    };
+    const seen = new Set<string>();
+    for (let round = 0; round < 2; round++) {
+      for (let index = 0; index < 4; index++) {
+        for (const account of [keys, other]) {
+          const evm = evmAddress(account.evmXpub, index);
+          expect(evm).toBe(publicKeyToAddress(bytesToHex(secp256k1.ProjectivePoint.fromHex(fresh(account.evmXpub, index)).toRawBytes(false))));
+          const bitcoin = bitcoinAddress(account.bitcoinXpub, index);
+          expect(bitcoin).toBe(p2wpkh(fresh(account.bitcoinXpub, index)).address);
+          seen.add(evm).add(bitcoin);
+        }
+      }
+    }
+    expect(seen.size).toBe(16);
   });
 
   it("Solana: m/44'/501'/0'/0' of the test phrase is HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk (Phantom's first account)", () => {

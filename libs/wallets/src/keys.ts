@@ -110,11 +110,31 @@ export function solanaAddress(seed: Uint8Array, index: number): string {
   return base58.encode(ed25519.getPublicKey(key));
 }
 
+/**
+ * The receiving chain (m / … / account' / 0) of account keys derived lately, by family and xpub:
+ * every checkout derives one address from it, and parsing the xpub and deriving the chain key
+ * cost two point decompressions and a multiplication each time (about half of an address).
+ * Public keys only; bounded, the oldest entry dropped first.
+ */
+const RECEIVING_CHAINS = new Map<string, HDKey>();
+const RECEIVING_CHAINS_KEPT = 256;
+
+function receivingChain(accountXpub: string, family: 'evm' | 'bitcoin'): HDKey {
+  const cacheKey = `${family}:${accountXpub}`;
+  let chain = RECEIVING_CHAINS.get(cacheKey);
+  if (chain === undefined) {
+    const account = parseAccountXpub(accountXpub, family);
+    if (!account) throw new Error(`not an account xpub for ${family}`);
+    chain = account.deriveChild(0);
+    if (RECEIVING_CHAINS.size >= RECEIVING_CHAINS_KEPT) RECEIVING_CHAINS.delete(RECEIVING_CHAINS.keys().next().value!);
+    RECEIVING_CHAINS.set(cacheKey, chain);
+  }
+  return chain;
+}
+
 function accountChild(accountXpub: string, family: 'evm' | 'bitcoin', index: number): Uint8Array {
   if (!Number.isInteger(index) || index < 0 || index > MAX_ADDRESS_INDEX) throw new RangeError(`address index ${index} out of range`);
-  const account = parseAccountXpub(accountXpub, family);
-  if (!account) throw new Error(`not an account xpub for ${family}`);
-  const key = account.deriveChild(0).deriveChild(index).publicKey;
+  const key = receivingChain(accountXpub, family).deriveChild(index).publicKey;
   if (!key) throw new Error('derivation gave no public key');
   return key;
 }
