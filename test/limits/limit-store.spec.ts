@@ -1,6 +1,6 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
-import { LimitStore, RedisLimitStore, SqlLimitStore } from '@lib/limits';
+import { LimitStore, RedisLimitStore, ReserveResult, SqlLimitStore } from '@lib/limits';
 import { TEST_REDIS_URL } from '../support/redis';
 import { LimitsBackend, openBackend, testClock } from './backends';
 
@@ -117,6 +117,101 @@ describe.each(['postgres', 'embedded', 'redis'] as const)('limit store: %s', (na
     expect((await store.read(key, clock.now())).count).toBe(20);
   });
 
+  describe('attempts in flight on a ladder (reserve, failed, succeeded, release)', () => {
+    const LADDER = { every: 5, locksMs: [MINUTE, 5 * MINUTE] };
+    const HOLD = 30_000;
+    const reserved = (r: ReserveResult): string => {
+      if (r.outcome !== 'reserved') throw new Error(`not reserved: ${JSON.stringify(r)}`);
+      return r.hold;
+    };
+
+    it('20 concurrent reservations from two processes on a key with no failures: at most 5 slots, the rest busy', async () => {
+      const clock = testClock();
+      const key = `${p}:reserve:{a}`;
+      const stores = [backend.store, backend.replica];
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => stores[i % 2].reserve(key, LADDER, HOLD, clock.now())));
+      expect(results.filter((r) => r.outcome === 'reserved')).toHaveLength(5);
+      expect(results.filter((r) => r.outcome === 'busy')).toHaveLength(15);
+      expect(await store.read(key, clock.now())).toEqual({ count: 0, windowEndsAt: null, lockedUntil: null });
+    });
+
+    it('wrong answers free their slots and count; the 5th locks in the same step; nothing is reserved while locked', async () => {
+      const clock = testClock();
+      const key = `${p}:reserve:{b}`;
+      const holds = await Promise.all(Array.from({ length: 5 }, () => store.reserve(key, LADDER, HOLD, clock.now()).then(reserved)));
+      expect((await store.reserve(key, LADDER, HOLD, clock.now())).outcome).toBe('busy');
+      const counts = await Promise.all(holds.map((hold, i) => (i % 2 ? backend.replica : store).failed(key, hold, LADDER, clock.now())));
+      expect(counts.map((c) => c.count).sort()).toEqual([1, 2, 3, 4, 5]);
+      expect(counts.find((c) => c.count === 5)!.lockedUntil).toBe(clock.now() + MINUTE);
+      expect(counts.filter((c) => c.count < 5).every((c) => c.lockedUntil === null)).toBe(true);
+      expect(await store.reserve(key, LADDER, HOLD, clock.now())).toEqual({ outcome: 'locked', state: { count: 5, windowEndsAt: null, lockedUntil: clock.now() + MINUTE } });
+      // after the lock: 5 more slots up to the next step (10, which locks 5 minutes)
+      clock.advance(MINUTE);
+      const next = await Promise.all(Array.from({ length: 8 }, () => store.reserve(key, LADDER, HOLD, clock.now())));
+      expect(next.filter((r) => r.outcome === 'reserved')).toHaveLength(5);
+      for (const r of next) if (r.outcome === 'reserved') await store.failed(key, r.hold, LADDER, clock.now());
+      expect(await store.read(key, clock.now())).toEqual({ count: 10, windowEndsAt: null, lockedUntil: clock.now() + 5 * MINUTE });
+    });
+
+    it('failures counted and slots in flight share the slots left before the next lock', async () => {
+      const clock = testClock();
+      const key = `${p}:reserve:{c}`;
+      for (let i = 0; i < 3; i++) await store.failed(key, null, LADDER, clock.now());
+      const results = await Promise.all(Array.from({ length: 6 }, () => store.reserve(key, LADDER, HOLD, clock.now())));
+      expect(results.map((r) => r.outcome).sort()).toEqual(['busy', 'busy', 'busy', 'busy', 'reserved', 'reserved']);
+      // refuseFrom caps the slots and refuses from that count on
+      const capped = `${p}:reserve:{c2}`;
+      const ladder = { ...LADDER, refuseFrom: 2 };
+      const two = await Promise.all(Array.from({ length: 4 }, () => store.reserve(capped, ladder, HOLD, clock.now())));
+      expect(two.filter((r) => r.outcome === 'reserved')).toHaveLength(2);
+      for (const r of two) if (r.outcome === 'reserved') await store.failed(capped, r.hold, ladder, clock.now());
+      clock.advance(24 * HOUR);
+      expect(await store.reserve(capped, ladder, HOLD, clock.now())).toEqual({ outcome: 'locked', state: { count: 2, windowEndsAt: null, lockedUntil: null } });
+    });
+
+    it('a right answer frees its slot and clears the count; the other slots stay held; a released slot counts nothing', async () => {
+      const clock = testClock();
+      const key = `${p}:reserve:{d}`;
+      await store.failed(key, null, LADDER, clock.now());
+      const holds = await Promise.all(Array.from({ length: 4 }, () => store.reserve(key, LADDER, HOLD, clock.now()).then(reserved)));
+      expect((await store.reserve(key, LADDER, HOLD, clock.now())).outcome).toBe('busy');
+      await backend.replica.succeeded(key, holds[0]);
+      expect(await store.read(key, clock.now())).toEqual({ count: 0, windowEndsAt: null, lockedUntil: null });
+      // 3 still in flight: 2 slots left before the 5th
+      const after = await Promise.all(Array.from({ length: 4 }, () => store.reserve(key, LADDER, HOLD, clock.now())));
+      expect(after.filter((r) => r.outcome === 'reserved')).toHaveLength(2);
+      await store.release(key, holds[1]);
+      expect(await store.read(key, clock.now())).toEqual({ count: 0, windowEndsAt: null, lockedUntil: null });
+      reserved(await store.reserve(key, LADDER, HOLD, clock.now()));
+      expect((await store.reserve(key, LADDER, HOLD, clock.now())).outcome).toBe('busy');
+    });
+
+    it('a slot never ended (its process died) is freed when it expires, on the caller\'s clock', async () => {
+      const clock = testClock();
+      const key = `${p}:reserve:{e}`;
+      for (let i = 0; i < 5; i++) reserved(await store.reserve(key, LADDER, HOLD, clock.now()));
+      clock.advance(HOLD - 1);
+      expect((await store.reserve(key, LADDER, HOLD, clock.now())).outcome).toBe('busy');
+      clock.advance(1);
+      const again = await Promise.all(Array.from({ length: 7 }, () => store.reserve(key, LADDER, HOLD, clock.now())));
+      expect(again.filter((r) => r.outcome === 'reserved')).toHaveLength(5);
+    });
+
+    it('failed without a slot counts on the ladder as well: every 5th locks, the last lock for every step past the ladder, kept streaks forgotten', async () => {
+      const clock = testClock();
+      const key = `${p}:ladder:{f}`;
+      const ladder = { ...LADDER, keepMs: HOUR };
+      for (let i = 1; i <= 4; i++) expect(await store.failed(key, null, ladder, clock.now())).toEqual({ count: i, windowEndsAt: null, lockedUntil: null });
+      expect((await store.failed(key, null, ladder, clock.now())).lockedUntil).toBe(clock.now() + MINUTE);
+      for (let i = 6; i <= 9; i++) await store.failed(key, null, ladder, clock.now());
+      expect((await store.failed(key, null, ladder, clock.now())).lockedUntil).toBe(clock.now() + 5 * MINUTE);
+      for (let i = 11; i <= 14; i++) await store.failed(key, null, ladder, clock.now());
+      expect((await store.failed(key, null, ladder, clock.now())).lockedUntil).toBe(clock.now() + 5 * MINUTE);
+      clock.advance(HOUR);
+      expect(await store.read(key, clock.now())).toEqual({ count: 0, windowEndsAt: null, lockedUntil: null });
+    });
+  });
+
   it('20 concurrent takes of a budget of 5 from two processes: exactly 5 taken', async () => {
     const clock = testClock();
     const bucket = { key: `${p}:t:{b}:hour`, limit: 5, windowMs: HOUR };
@@ -147,12 +242,16 @@ describe('limit store: Redis key expiry collects garbage', () => {
     await backend.store.lock(`${p}:k`, clock.now() + 2 * HOUR, clock.now());
     await backend.store.hit(`${p}:f`, {}, clock.now());
     await backend.store.take([{ key: `${p}:t`, limit: 3, windowMs: 24 * HOUR }], clock.now());
+    await backend.store.reserve(`${p}:r`, { every: 5, locksMs: [MINUTE] }, 30_000, clock.now());
     const ttl = async (k: string) => admin.pttl(`${p}:${k}`);
     expect(await ttl('w')).toBeGreaterThan(HOUR - 5_000);
     expect(await ttl('w')).toBeLessThanOrEqual(HOUR);
     expect(await ttl('k')).toBeGreaterThan(2 * HOUR - 5_000);
     expect(await ttl('t')).toBeGreaterThan(24 * HOUR - 5_000);
     expect(await ttl('f')).toBe(-1);
+    // a slot in flight expires with its hold
+    expect(await ttl('r:holds')).toBeGreaterThan(30_000 - 5_000);
+    expect(await ttl('r:holds')).toBeLessThanOrEqual(30_000);
   });
 });
 

@@ -176,6 +176,87 @@ describe.each(['postgres', 'embedded', 'redis'] as const)('people limits on %s',
     });
   });
 
+  describe('attempts in flight: a slot while verifying, never more than the failures left before the next lock', () => {
+    /** A verification that takes a few event-loop turns, as argon2 does. */
+    const verifying = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+    it('12 concurrent wrong passwords on one address from two processes: 5 verified and counted (the 5th locks), 7 refused 429 too_many_attempts', async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, async (_, i) => {
+          const decision = await (i % 2 ? replica : limits).reservePassword('ned@example.com');
+          if (!decision.allowed) return decision;
+          await verifying();
+          return (await decision.attempt.failed()).next;
+        }),
+      );
+      expect(answers.filter((a) => a.allowed)).toHaveLength(4); // the first 4 failures: the next attempt allowed
+      expect(answers.filter((a) => !a.allowed)).toEqual(Array(8).fill(attempts(60))); // the 5th failure's answer, and the 7 refused
+      expect(await limits.checkPassword('ned@example.com')).toEqual(attempts(60));
+      expect(await limits.reservePassword('ned@example.com')).toEqual(attempts(60));
+      clock.advance(MINUTE);
+      expect((await limits.reservePassword('ned@example.com')).allowed).toBe(true);
+    });
+
+    it('16 concurrent right passwords of one person all get a slot in turn (waiting while 5 are in flight): none counted, none locked', async () => {
+      await failPasswords('ora@example.com', 3);
+      const answers = await Promise.all(
+        Array.from({ length: 16 }, async (_, i) => {
+          const decision = await (i % 2 ? replica : limits).reservePassword('ora@example.com');
+          if (!decision.allowed) return decision;
+          await verifying();
+          await decision.attempt.succeeded();
+          return allowed;
+        }),
+      );
+      expect(answers).toEqual(Array(16).fill(allowed));
+      expect((await limits.passwordFailed('ora@example.com')).failures).toBe(1);
+    });
+
+    it('a known browser reserves on its own count: the e-mail locked or disabled does not refuse it', async () => {
+      await limits.browserSignedIn('pia@example.com', 'browser-of-pia');
+      await failPasswords('pia@example.com', 100);
+      expect(await limits.reservePassword('pia@example.com')).toEqual(resetRequired);
+      const own = await limits.reservePassword('pia@example.com', 'browser-of-pia');
+      if (!own.allowed) throw new Error('refused');
+      expect((await own.attempt.failed()).failures).toBe(1);
+      expect(await limits.checkPassword('pia@example.com')).toEqual(resetRequired);
+    });
+
+    it('all slots in flight and never ended: the next attempt waits busyWaitMs, then 429 too_many_attempts Retry-After 1; released slots free it; expired ones too', async () => {
+      const impatient = new PeopleLimits(backend.store, { time: clock.time, prefix: backend.prefix(), busyWaitMs: 60 });
+      const held = await Promise.all(Array.from({ length: 5 }, () => impatient.reserveCurrentPassword('ses_9')));
+      expect(held.every((d) => d.allowed)).toBe(true);
+      expect(await impatient.reserveCurrentPassword('ses_9')).toEqual(attempts(1));
+      const first = held[0] as Extract<typeof held[0], { allowed: true }>;
+      await first.attempt.release();
+      await first.attempt.release(); // a second release does nothing
+      const freed = await impatient.reserveCurrentPassword('ses_9');
+      expect(freed.allowed).toBe(true);
+      expect(await impatient.reserveCurrentPassword('ses_9')).toEqual(attempts(1));
+      clock.advance(30 * SEC);
+      expect((await impatient.reserveCurrentPassword('ses_9')).allowed).toBe(true);
+      // ended once: a release after failed frees nothing more, a second end is a programming error
+      if (!freed.allowed) throw new Error('refused');
+      expect((await freed.attempt.failed()).failures).toBe(1);
+      await freed.attempt.release();
+      await expect(freed.attempt.succeeded()).rejects.toThrow('ended once');
+    });
+
+    it('two-step codes: 12 concurrent wrong codes are 5 counted (the 5th locks codes 15 minutes), 7 refused', async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, async (_, i) => {
+          const decision = await (i % 2 ? replica : limits).reserveTwoStepCode('per_9');
+          if (!decision.allowed) return 'refused';
+          await verifying();
+          return (await decision.attempt.failed()).failures;
+        }),
+      );
+      expect(answers.filter((a) => a === 'refused')).toHaveLength(7);
+      expect(answers.filter((a) => a !== 'refused').sort()).toEqual([1, 2, 3, 4, 5]);
+      expect(await limits.reserveTwoStepCode('per_9')).toEqual(attempts(900));
+    });
+  });
+
   describe('e-mails per address', () => {
     it('5 an hour: the 6th is refused with Retry-After until the hour ends, then allowed', async () => {
       for (let i = 0; i < 5; i++) {

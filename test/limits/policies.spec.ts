@@ -1,6 +1,10 @@
 import {
   emailBudgets,
+  ladderLockMs,
   LIMIT_REFUSAL_STATUS,
+  nextLadderStep,
+  PASSWORD_LADDER,
+  TWO_STEP_LADDER,
   limitRefusalMessage,
   EMAILS_PER_ADDRESS,
   passwordDisabled,
@@ -114,5 +118,29 @@ describe('refusal messages', () => {
     expect(limitRefusalMessage({ refused: 'too_many_attempts', retryAfterSec: 60 })).toBe('Too many attempts. Try again in 60 seconds.');
     expect(limitRefusalMessage({ refused: 'too_many_emails', retryAfterSec: 1 })).toBe('Too many e-mails sent. Try again in 1 second.');
     expect(limitRefusalMessage({ refused: 'password_reset_required', retryAfterSec: null })).toBe('Password no longer works after too many failed attempts; reset it.');
+  });
+});
+
+describe('the ladders the stores lock by, and the attempts they let in flight', () => {
+  it('lock at the same counts and for as long as passwordLockSec and twoStepLockSec say', () => {
+    for (let n = 0; n <= 200; n++) {
+      expect([n, ladderLockMs(PASSWORD_LADDER, n)]).toEqual([n, passwordLockSec(n) === null ? null : passwordLockSec(n)! * 1000]);
+      expect([n, ladderLockMs(TWO_STEP_LADDER, n)]).toEqual([n, twoStepLockSec(n) === null ? null : twoStepLockSec(n)! * 1000]);
+    }
+  });
+
+  it.each([
+    [0, 5],
+    [4, 5],
+    [5, 10],
+    [97, 100],
+    [99, 100],
+  ])('given %i failures, failures + attempts in flight stay below %i (the next lock; never past the disabling at 100)', (failures, step) => {
+    expect(nextLadderStep({ ...PASSWORD_LADDER, refuseFrom: PASSWORD_DISABLED_AFTER }, failures)).toBe(step);
+  });
+
+  it('a count that never disables (a known browser, a session) goes on by fives past 100', () => {
+    expect(nextLadderStep(PASSWORD_LADDER, 100)).toBe(105);
+    expect(nextLadderStep(PASSWORD_LADDER, 103)).toBe(105);
   });
 });

@@ -20,6 +20,45 @@ export interface HitOptions {
   keepMs?: number;
 }
 
+/**
+ * A ladder of locks (decision 0033): every `every`-th failure in a row locks the counter, for
+ * `locksMs[i]` after the (i+1)-th such step (the last for every step after). `refuseFrom`: from
+ * this count on every attempt is refused (the password disabled until a reset).
+ */
+export interface Ladder {
+  every: number;
+  locksMs: readonly number[];
+  /** A streak is forgotten this long after its last failure. Absent: kept until cleared. */
+  keepMs?: number;
+  refuseFrom?: number;
+}
+
+/** The lock (ms) that the `count`-th failure in a row starts on `ladder`, or null. */
+export function ladderLockMs(ladder: Pick<Ladder, 'every' | 'locksMs'>, count: number): number | null {
+  if (count <= 0 || count % ladder.every !== 0 || ladder.locksMs.length === 0) return null;
+  return ladder.locksMs[Math.min(count / ladder.every, ladder.locksMs.length) - 1];
+}
+
+/**
+ * The failure count at which the counter's next lock (or its refusal) starts: the attempts in
+ * flight plus the failures may never reach past it, so concurrent guesses cannot outrun a lock.
+ */
+export function nextLadderStep(ladder: Pick<Ladder, 'every' | 'refuseFrom'>, count: number): number {
+  const step = (Math.floor(count / ladder.every) + 1) * ladder.every;
+  return ladder.refuseFrom === undefined ? step : Math.min(step, ladder.refuseFrom);
+}
+
+/**
+ * A reservation's answer. `locked`: the counter is locked or at `refuseFrom` (nothing held).
+ * `busy`: every attempt left before the next lock is already in flight (nothing held; try again
+ * shortly). `reserved`: a slot is held under `hold` until `failed`, `succeeded` or `release`
+ * (or until it expires: a process that died does not hold it forever).
+ */
+export type ReserveResult =
+  | { outcome: 'reserved'; hold: string; state: CounterState }
+  | { outcome: 'locked'; state: CounterState }
+  | { outcome: 'busy'; state: CounterState; inFlight: number };
+
 export interface Bucket {
   key: string;
   /** Takes allowed per window. */
@@ -36,6 +75,23 @@ export interface LimitStore {
   lock(key: string, until: number, now: number): Promise<void>;
   read(key: string, now: number): Promise<CounterState>;
   clear(key: string): Promise<void>;
+  /**
+   * Before an attempt judged by a ladder (a password, a two-step code), in one atomic step:
+   * refused while locked or at `refuseFrom`; otherwise a slot, held until `now + holdMs`, only
+   * while failures + slots held stay below `nextLadderStep` — else busy. Checking first and
+   * counting after the slow verification let concurrent guesses all pass before the first was
+   * counted (decision 0033, addendum of 2026-11-28); correct attempts are never counted.
+   */
+  reserve(key: string, ladder: Ladder, holdMs: number, now: number): Promise<ReserveResult>;
+  /**
+   * A wrong answer: frees `hold` (when given) and counts the failure, locking the counter when it
+   * is a step of the ladder — in the same atomic step. Answers the counter after.
+   */
+  failed(key: string, hold: string | null, ladder: Ladder, now: number): Promise<CounterState>;
+  /** A right answer: frees `hold` (when given) and clears the counter; other slots stay held. */
+  succeeded(key: string, hold: string | null): Promise<void>;
+  /** An attempt that ended otherwise: frees `hold`, counts nothing. */
+  release(key: string, hold: string): Promise<void>;
   /**
    * All or nothing: when every bucket is below its limit, adds one to each; otherwise adds to
    * none and answers when the latest full bucket's window ends.

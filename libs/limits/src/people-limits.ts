@@ -1,7 +1,25 @@
 import { createHash } from 'node:crypto';
 import { TimeSource, wallTime } from '@lib/timers';
-import { Budget, EmailKind, emailBudgets, ALERT_EMAILS_PER_PERSON, BROWSER_COUNT_KEEP_SEC, EMAIL_CHANGES_PER_PERSON, KNOWN_BROWSER_KEEP_SEC, passwordDisabled, passwordLockSec, retryAfterSec, SESSION_COUNT_KEEP_SEC, SIGNUP_CODE_FAILURES, TWO_STEP_COUNT_KEEP_SEC, twoStepLockSec } from './policies';
-import { LimitStore } from './limit-store';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Budget, EmailKind, emailBudgets, ALERT_EMAILS_PER_PERSON, BROWSER_COUNT_KEEP_SEC, EMAIL_CHANGES_PER_PERSON, KNOWN_BROWSER_KEEP_SEC, PASSWORD_DISABLED_AFTER, passwordDisabled, passwordLockSec, retryAfterSec, SESSION_COUNT_KEEP_SEC, SIGNUP_CODE_FAILURES, TWO_STEP_CODE_FAILURES, TWO_STEP_COUNT_KEEP_SEC, TWO_STEP_LOCK_SEC } from './policies';
+import { Ladder, ladderLockMs, LimitStore } from './limit-store';
+
+/** passwordLockSec as the store's ladder: every 5th failure in a row, 1 min, 5 min, 15 min, then an hour. */
+export const PASSWORD_LADDER: Ladder = Object.freeze({ every: 5, locksMs: Object.freeze([5, 10, 15, 20].map((n) => passwordLockSec(n)! * 1000)) });
+/** twoStepLockSec as the store's ladder: every 5th wrong code in a row locks 15 minutes. */
+export const TWO_STEP_LADDER: Ladder = Object.freeze({ every: TWO_STEP_CODE_FAILURES, locksMs: Object.freeze([TWO_STEP_LOCK_SEC * 1000]), keepMs: TWO_STEP_COUNT_KEEP_SEC * 1000 });
+
+/** How long a slot of an attempt in flight is held at most (on the limits' clock) if its process never ends it. */
+export const ATTEMPT_HOLD_MS = 30_000;
+/** How long (real time) an attempt waits for a slot while all those left before the next lock are in flight. */
+export const ATTEMPT_BUSY_WAIT_MS = 5_000;
+
+/** The e-mail's count: the password ladder, kept until a success or reset, disabling at 100. */
+const EMAIL_LADDER: Ladder = Object.freeze({ ...PASSWORD_LADDER, refuseFrom: PASSWORD_DISABLED_AFTER });
+/** A known browser's own count: the same locks, never disabling, forgotten 30 days after its last failure. */
+const BROWSER_LADDER: Ladder = Object.freeze({ ...PASSWORD_LADDER, keepMs: BROWSER_COUNT_KEEP_SEC * 1000 });
+/** A session's wrong current passwords: the same locks, never disabling, forgotten after 30 days. */
+const SESSION_LADDER: Ladder = Object.freeze({ ...PASSWORD_LADDER, keepMs: SESSION_COUNT_KEEP_SEC * 1000 });
 
 /** The §7 codes these limits answer with (status: too_many_attempts 429, too_many_emails 429, password_reset_required 403). */
 export type LimitRefusalCode = 'too_many_attempts' | 'too_many_emails' | 'password_reset_required';
@@ -40,6 +58,23 @@ export function limitRefusalMessage(refusal: { refused: LimitRefusalCode; retryA
 
 const ALLOWED: LimitDecision = Object.freeze({ allowed: true });
 
+/**
+ * An attempt in flight (a password or a two-step code being verified) holding one of the slots
+ * left before its counter's next lock. End it exactly once: `failed` (a wrong answer: counted,
+ * locking at a ladder step) or `succeeded` (a right one: the count cleared); `release` frees the
+ * slot without counting and does nothing once the attempt was ended, so callers put it in a
+ * `finally` for attempts that end otherwise (an exception). A slot never ended is freed when it
+ * expires (ATTEMPT_HOLD_MS on the limits' clock).
+ */
+export interface LimitAttempt {
+  failed(): Promise<FailureOutcome>;
+  succeeded(): Promise<void>;
+  release(): Promise<void>;
+}
+
+/** Before an attempt: a slot to verify it in, or the refusal (429 too_many_attempts, 403 password_reset_required). */
+export type AttemptDecision = { allowed: true; attempt: LimitAttempt } | { allowed: false; refused: LimitRefusalCode; retryAfterSec: number | null };
+
 /** An e-mail address as the limits count it: trimmed, lower case. */
 export function normalizeAddress(address: string): string {
   return address.trim().toLowerCase();
@@ -56,20 +91,32 @@ function required(value: string, what: string): string {
 
 /**
  * Every per person, address or code limit of spec §8, over one LimitStore (Redis or SQL) and
- * the injected clock. Methods come in check / failed / succeeded triples for attempts, and
- * take-style methods for budgets. Subjects are stored as hashes (`<prefix>:<rule>:{<sha256>}`),
+ * the injected clock. Attempts judged by a ladder (passwords, current passwords, two-step codes)
+ * take a slot first (`reserve…`: a LimitAttempt, ended failed / succeeded / released), so
+ * concurrent guesses never outrun a lock; `check…` only reads, `…Failed` counts without a slot.
+ * Take-style methods for budgets. Subjects are stored as hashes (`<prefix>:<rule>:{<sha256>}`),
  * never as addresses.
  */
 export class PeopleLimits {
   private readonly time: TimeSource;
   private readonly prefix: string;
 
+  private readonly holdMs: number;
+  private readonly busyWaitMs: number;
+
+  /**
+   * `holdMs`: how long a slot of an attempt in flight is held at most (ATTEMPT_HOLD_MS, on
+   * `time`); `busyWaitMs`: how long (real time) an attempt waits for a slot when all are in
+   * flight, before 429 too_many_attempts with Retry-After 1 (ATTEMPT_BUSY_WAIT_MS).
+   */
   constructor(
     private readonly store: LimitStore,
-    options: { time?: TimeSource; prefix?: string } = {},
+    options: { time?: TimeSource; prefix?: string; holdMs?: number; busyWaitMs?: number } = {},
   ) {
     this.time = options.time ?? wallTime;
     this.prefix = options.prefix ?? 'people-limits';
+    this.holdMs = options.holdMs ?? ATTEMPT_HOLD_MS;
+    this.busyWaitMs = options.busyWaitMs ?? ATTEMPT_BUSY_WAIT_MS;
     if (!this.prefix || this.prefix.includes('*')) throw new Error(`invalid people limits prefix: ${this.prefix}`);
   }
 
@@ -92,14 +139,26 @@ export class PeopleLimits {
     return this.lockDecision(state, now);
   }
 
+  /**
+   * Before verifying a password for `email`, the way to take an attempt (checkPassword's rules,
+   * judged by the same count): refused while locked (429) or disabled (403); otherwise a slot is
+   * held while the password is verified, and only while the failures plus the attempts in flight
+   * stay below the next lock — concurrent guesses can never outrun the ladder, and a right
+   * password is never counted. When every slot left is in flight the attempt waits (briefly,
+   * real time) for one, then answers 429 too_many_attempts with Retry-After 1.
+   */
+  async reservePassword(email: string, browserId?: string | null): Promise<AttemptDecision> {
+    const address = normalizeAddress(required(email, 'e-mail'));
+    const [key, ladder] = await this.passwordCount(address, browserId, this.now());
+    return this.reserve(key, ladder);
+  }
+
   /** A wrong password (or an unknown e-mail: count it the same). Counts on the browser's own count when it is a known one. */
   async passwordFailed(email: string, browserId?: string | null): Promise<FailureOutcome> {
     const now = this.now();
     const address = normalizeAddress(required(email, 'e-mail'));
-    if (browserId && (await this.isKnownBrowser(address, browserId, now))) {
-      return this.ladderFailure(this.browserKey(address, browserId), { keepMs: BROWSER_COUNT_KEEP_SEC * 1000 }, now, false);
-    }
-    return this.ladderFailure(this.key('pw-email', address), {}, now, true);
+    const [key, ladder] = await this.passwordCount(address, browserId, now);
+    return this.ladderFailure(key, null, ladder, now);
   }
 
   /**
@@ -139,8 +198,13 @@ export class PeopleLimits {
     return this.lockDecision(await this.store.read(this.key('pw-session', required(sessionId, 'session id')), now), now);
   }
 
+  /** Before verifying current_password: a slot, as reservePassword (the session's count; never disabling). */
+  async reserveCurrentPassword(sessionId: string): Promise<AttemptDecision> {
+    return this.reserve(this.key('pw-session', required(sessionId, 'session id')), SESSION_LADDER);
+  }
+
   async currentPasswordFailed(sessionId: string): Promise<FailureOutcome> {
-    return this.ladderFailure(this.key('pw-session', required(sessionId, 'session id')), { keepMs: SESSION_COUNT_KEEP_SEC * 1000 }, this.now(), false);
+    return this.ladderFailure(this.key('pw-session', required(sessionId, 'session id')), null, SESSION_LADDER, this.now());
   }
 
   async currentPasswordSucceeded(sessionId: string): Promise<void> {
@@ -155,14 +219,14 @@ export class PeopleLimits {
     return this.lockDecision(await this.store.read(this.key('two-step', required(personId, 'person id')), now), now);
   }
 
+  /** Before checking an authenticator or recovery code: a slot, as reservePassword (the person's code count: at most 5 wrong in flight or counted before the lock). */
+  async reserveTwoStepCode(personId: string): Promise<AttemptDecision> {
+    return this.reserve(this.key('two-step', required(personId, 'person id')), TWO_STEP_LADDER);
+  }
+
   /** A wrong code, in any challenge: every 5th in a row locks codes for 15 minutes. */
   async twoStepCodeFailed(personId: string): Promise<FailureOutcome> {
-    const now = this.now();
-    const key = this.key('two-step', required(personId, 'person id'));
-    const state = await this.store.hit(key, { keepMs: TWO_STEP_COUNT_KEEP_SEC * 1000 }, now);
-    const lockSec = twoStepLockSec(state.count);
-    if (lockSec !== null) await this.store.lock(key, now + lockSec * 1000, now);
-    return { failures: state.count, lockSec, next: lockSec !== null ? this.refused('too_many_attempts', now + lockSec * 1000, now) : this.lockDecision(state, now) };
+    return this.ladderFailure(this.key('two-step', required(personId, 'person id')), null, TWO_STEP_LADDER, this.now());
   }
 
   async twoStepCodeSucceeded(personId: string): Promise<void> {
@@ -220,22 +284,70 @@ export class PeopleLimits {
     return result.taken ? ALLOWED : this.refused('too_many_emails', result.retryAt, now);
   }
 
-  private async ladderFailure(key: string, keep: { keepMs?: number }, now: number, canDisable: boolean): Promise<FailureOutcome> {
-    const state = await this.store.hit(key, keep, now);
-    const lockSec = passwordLockSec(state.count);
-    if (lockSec !== null) await this.store.lock(key, now + lockSec * 1000, now);
+  /** The count that judges a password for `address`: a known browser's own (never disabling), else the e-mail's. */
+  private async passwordCount(address: string, browserId: string | null | undefined, now: number): Promise<[string, Ladder]> {
+    if (browserId && (await this.isKnownBrowser(address, browserId, now))) return [this.browserKey(address, browserId), BROWSER_LADDER];
+    return [this.key('pw-email', address), EMAIL_LADDER];
+  }
+
+  /** A failure counted and its step's lock set in one atomic step of the store (freeing `hold` when given). */
+  private async ladderFailure(key: string, hold: string | null, ladder: Ladder, now: number): Promise<FailureOutcome> {
+    const state = await this.store.failed(key, hold, ladder, now);
+    const lockMs = ladderLockMs(ladder, state.count);
+    const lockSec = lockMs === null ? null : lockMs / 1000;
     let next: LimitDecision;
-    if (canDisable && passwordDisabled(state.count)) next = { allowed: false, refused: 'password_reset_required', retryAfterSec: null };
-    else if (lockSec !== null) next = this.refused('too_many_attempts', now + lockSec * 1000, now);
+    if (ladder.refuseFrom !== undefined && passwordDisabled(state.count)) next = { allowed: false, refused: 'password_reset_required', retryAfterSec: null };
     else next = this.lockDecision(state, now);
     return { failures: state.count, lockSec, next };
+  }
+
+  /**
+   * A slot on `key`'s ladder for one attempt, waiting (real time, 10–25 ms between tries, at
+   * most busyWaitMs) while every slot left before the next lock is in flight.
+   */
+  private async reserve(key: string, ladder: Ladder): Promise<AttemptDecision> {
+    const started = performance.now();
+    for (;;) {
+      const now = this.now();
+      const result = await this.store.reserve(key, ladder, this.holdMs, now);
+      if (result.outcome === 'reserved') return { allowed: true, attempt: this.attempt(key, result.hold, ladder) };
+      if (result.outcome === 'locked') {
+        if (ladder.refuseFrom !== undefined && result.state.count >= ladder.refuseFrom) return { allowed: false, refused: 'password_reset_required', retryAfterSec: null };
+        return this.refused('too_many_attempts', result.state.lockedUntil ?? now, now);
+      }
+      if (performance.now() - started >= this.busyWaitMs) return { allowed: false, refused: 'too_many_attempts', retryAfterSec: 1 };
+      await sleep(10 + Math.floor(Math.random() * 16));
+    }
+  }
+
+  private attempt(key: string, hold: string, ladder: Ladder): LimitAttempt {
+    let ended = false;
+    const end = () => {
+      if (ended) throw new Error('people limits: an attempt is ended once');
+      ended = true;
+    };
+    return {
+      failed: async () => {
+        end();
+        return this.ladderFailure(key, hold, ladder, this.now());
+      },
+      succeeded: async () => {
+        end();
+        await this.store.succeeded(key, hold);
+      },
+      release: async () => {
+        if (ended) return;
+        ended = true;
+        await this.store.release(key, hold);
+      },
+    };
   }
 
   private lockDecision(state: { lockedUntil: number | null }, now: number): LimitDecision {
     return state.lockedUntil !== null && state.lockedUntil > now ? this.refused('too_many_attempts', state.lockedUntil, now) : ALLOWED;
   }
 
-  private refused(code: LimitRefusalCode, untilMs: number, now: number): LimitDecision {
+  private refused(code: LimitRefusalCode, untilMs: number, now: number): Extract<LimitDecision, { allowed: false }> {
     return { allowed: false, refused: code, retryAfterSec: retryAfterSec(untilMs, now) };
   }
 

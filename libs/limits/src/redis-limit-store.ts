@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import { Bucket, CounterState, HitOptions, LimitStore, TakeResult } from './limit-store';
+import { Bucket, CounterState, HitOptions, Ladder, LimitStore, ReserveResult, TakeResult } from './limit-store';
 
 /**
  * Each counter is a hash: c (count), w (window end), l (lock), e (forgotten at; absent = kept
@@ -62,6 +63,49 @@ local c, w, l = load(KEYS[1], tonumber(ARGV[1]))
 return {c, w and s(w) or '-1', l and s(l) or '-1'}
 `;
 
+/**
+ * The slots in flight of a counter are a sorted set beside it (KEYS[2], `<key>:holds`: the same
+ * {hash tag}): member the hold's id, score when it expires (the caller's clock).
+ * KEYS[1], KEYS[2]; ARGV now, holdMs, every, refuseFrom (-1: never), hold id.
+ * Returns {outcome 1 reserved | 0 locked | 2 busy, count, lock or -1, slots in flight}.
+ */
+const RESERVE_LUA = `${COMMON}
+local now, holdMs, every, refuseFrom, id = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
+local c, w, l = load(KEYS[1], now)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', s(now))
+local held = redis.call('ZCARD', KEYS[2])
+if (l and l > now) or (refuseFrom >= 0 and c >= refuseFrom) then
+  return {0, c, l and s(l) or '-1', held}
+end
+local step = (math.floor(c / every) + 1) * every
+if refuseFrom >= 0 and step > refuseFrom then step = refuseFrom end
+if c + held >= step then return {2, c, l and s(l) or '-1', held} end
+redis.call('ZADD', KEYS[2], s(now + holdMs), id)
+local last = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
+redis.call('PEXPIRE', KEYS[2], math.max(1, tonumber(last[2]) - now))
+return {1, c, l and s(l) or '-1', held + 1}
+`;
+
+/**
+ * KEYS[1], KEYS[2]; ARGV now, hold id ('' for none), keepMs (0: until cleared), every, then the
+ * locks in ms. The hold freed, the failure counted and the lock of its step set, at once.
+ * Returns {count, window end or -1, lock or -1}.
+ */
+const FAILED_LUA = `${COMMON}
+local now, id, keepMs, every = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+if id ~= '' then redis.call('ZREM', KEYS[2], id) end
+local c, w, l = load(KEYS[1], now)
+c = c + 1
+local steps = #ARGV - 4
+if steps > 0 and c % every == 0 then
+  l = math.max(l or 0, now + tonumber(ARGV[4 + math.min(c / every, steps)]))
+end
+local e = nil
+if w or keepMs > 0 then e = math.max(w or 0, keepMs > 0 and (now + keepMs) or 0, l or 0) end
+store(KEYS[1], now, c, w, l, e)
+return {c, w and s(w) or '-1', l and s(l) or '-1'}
+`;
+
 /** KEYS buckets; ARGV now, then limit and windowMs per bucket. Returns {1} or {0, retryAt}. */
 const TAKE_LUA = `${COMMON}
 local now = tonumber(ARGV[1])
@@ -83,6 +127,9 @@ return {1}
 `;
 
 type Triple = [number, string, string];
+
+/** The sorted set of a counter's slots in flight; the same {hash tag} as the counter, so one script can touch both. */
+const holdsKey = (key: string): string => `${key}:holds`;
 
 const counter = ([count, w, l]: Triple): CounterState => ({
   count: Number(count),
@@ -121,6 +168,30 @@ export class RedisLimitStore implements LimitStore {
 
   async clear(key: string): Promise<void> {
     await this.redis.del(key);
+  }
+
+  async reserve(key: string, ladder: Ladder, holdMs: number, now: number): Promise<ReserveResult> {
+    const hold = randomUUID();
+    const [outcome, count, l, held] = (await this.redis.eval(RESERVE_LUA, 2, key, holdsKey(key), now, holdMs, ladder.every, ladder.refuseFrom ?? -1, hold)) as [number, number, string, number];
+    const state: CounterState = { count: Number(count), windowEndsAt: null, lockedUntil: l === '-1' ? null : Number(l) };
+    if (Number(outcome) === 1) return { outcome: 'reserved', hold, state };
+    return Number(outcome) === 0 ? { outcome: 'locked', state } : { outcome: 'busy', state, inFlight: Number(held) };
+  }
+
+  async failed(key: string, hold: string | null, ladder: Ladder, now: number): Promise<CounterState> {
+    return counter((await this.redis.eval(FAILED_LUA, 2, key, holdsKey(key), now, hold ?? '', ladder.keepMs ?? 0, ladder.every, ...ladder.locksMs)) as Triple);
+  }
+
+  async succeeded(key: string, hold: string | null): Promise<void> {
+    const multi = this.redis.multi().del(key);
+    if (hold !== null) multi.zrem(holdsKey(key), hold);
+    const results = await multi.exec();
+    const failure = results?.find(([error]) => error !== null);
+    if (failure) throw failure[0];
+  }
+
+  async release(key: string, hold: string): Promise<void> {
+    await this.redis.zrem(holdsKey(key), hold);
   }
 
   async take(buckets: readonly Bucket[], now: number): Promise<TakeResult> {

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Database, Sql } from '@lib/database';
-import { Bucket, CounterState, EMPTY_COUNTER, HitOptions, LimitStore, TakeResult } from './limit-store';
+import { Bucket, CounterState, EMPTY_COUNTER, HitOptions, Ladder, ladderLockMs, LimitStore, nextLadderStep, ReserveResult, TakeResult } from './limit-store';
 
 type Row = { count: number; window_ends_at: Date | string | null; locked_until: Date | string | null; expires_at?: Date | string | null };
 
@@ -69,6 +70,55 @@ export class SqlLimitStore implements LimitStore {
     await this.db.query(`DELETE FROM people_limits WHERE key = $1`, [key], 'limits_clear');
   }
 
+  /**
+   * One transaction: the counter's row created when missing and locked (FOR UPDATE) while its
+   * live slots (people_limit_holds) are counted and one is added, so concurrent reservations on
+   * any number of processes are decided one after another.
+   */
+  reserve(key: string, ladder: Ladder, holdMs: number, now: number): Promise<ReserveResult> {
+    return this.db.transaction(async (tx) => {
+      const state = await lockedRow(tx, key, now);
+      await tx.query(`DELETE FROM people_limit_holds WHERE key = $1 AND expires_at <= $2`, [key, new Date(now)], 'limits_holds_expire');
+      const { rows } = await tx.query<{ held: number | string }>(`SELECT count(*) AS held FROM people_limit_holds WHERE key = $1`, [key], 'limits_holds_count');
+      const held = Number(rows[0].held);
+      if ((state.lockedUntil !== null && state.lockedUntil > now) || (ladder.refuseFrom !== undefined && state.count >= ladder.refuseFrom)) return { outcome: 'locked', state };
+      if (state.count + held >= nextLadderStep(ladder, state.count)) return { outcome: 'busy', state, inFlight: held };
+      const hold = randomUUID();
+      await tx.query(`INSERT INTO people_limit_holds (key, hold, expires_at) VALUES ($1, $2, $3)`, [key, hold, new Date(now + holdMs)], 'limits_hold');
+      return { outcome: 'reserved', hold, state };
+    });
+  }
+
+  /** One transaction: the hold freed, the row locked, the failure counted and its step's lock set. */
+  failed(key: string, hold: string | null, ladder: Ladder, now: number): Promise<CounterState> {
+    return this.db.transaction(async (tx) => {
+      if (hold !== null) await tx.query(`DELETE FROM people_limit_holds WHERE key = $1 AND hold = $2`, [key, hold], 'limits_unhold');
+      const state = await lockedRow(tx, key, now);
+      const count = state.count + 1;
+      const lockMs = ladderLockMs(ladder, count);
+      const lockedUntil = lockMs === null ? state.lockedUntil : Math.max(state.lockedUntil ?? 0, now + lockMs);
+      const windowEndsAt = state.windowEndsAt;
+      const expiresAt = windowEndsAt === null && ladder.keepMs === undefined ? null : Math.max(windowEndsAt ?? 0, ladder.keepMs === undefined ? 0 : now + ladder.keepMs, lockedUntil ?? 0);
+      await tx.query(
+        `UPDATE people_limits SET count = $2, window_ends_at = $3, locked_until = $4, expires_at = $5 WHERE key = $1`,
+        [key, count, at(windowEndsAt), at(lockedUntil), at(expiresAt)],
+        'limits_failed',
+      );
+      return { count, windowEndsAt, lockedUntil };
+    });
+  }
+
+  succeeded(key: string, hold: string | null): Promise<void> {
+    return this.db.transaction(async (tx) => {
+      if (hold !== null) await tx.query(`DELETE FROM people_limit_holds WHERE key = $1 AND hold = $2`, [key, hold], 'limits_unhold');
+      await tx.query(`DELETE FROM people_limits WHERE key = $1`, [key], 'limits_clear');
+    });
+  }
+
+  async release(key: string, hold: string): Promise<void> {
+    await this.db.query(`DELETE FROM people_limit_holds WHERE key = $1 AND hold = $2`, [key, hold], 'limits_unhold');
+  }
+
   take(buckets: readonly Bucket[], now: number): Promise<TakeResult> {
     const sorted = [...buckets].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     return this.db.transaction(async (tx) => {
@@ -94,6 +144,7 @@ export class SqlLimitStore implements LimitStore {
   /** Deletes forgotten rows (the SQL store's garbage; Redis expires its keys itself). */
   async purgeExpired(now: number): Promise<number> {
     const { rowCount } = await this.db.query(`DELETE FROM people_limits WHERE expires_at IS NOT NULL AND expires_at <= $1`, [new Date(now)]);
+    await this.db.query(`DELETE FROM people_limit_holds WHERE expires_at <= $1`, [new Date(now)]);
     return rowCount;
   }
 
