@@ -31,14 +31,31 @@ export interface AccountPasswords {
  */
 export type PasswordSubject = { kind: 'email'; email: string; browser: string | null } | { kind: 'session'; sessionId: string };
 
-export type PasswordGate = { state: 'open' } | { state: 'locked'; retryAfterSec: number } | { state: 'disabled' };
+/**
+ * An answer being verified (a password, a two-step code), holding one of the slots its count has
+ * left before the next lock (decision 0033, addendum of 2026-11-28: concurrent guesses can never
+ * outrun the ladder). End it once: `failed` (wrong: counted) or `succeeded` (right: the count
+ * cleared); `release` frees the slot without counting and does nothing once ended — put it in a
+ * `finally` for attempts that end otherwise.
+ */
+export interface LimitedAttempt {
+  failed(): Promise<void>;
+  succeeded(): Promise<void>;
+  release(): Promise<void>;
+}
+
+export type PasswordGate = { state: 'open'; attempt: LimitedAttempt } | { state: 'locked'; retryAfterSec: number } | { state: 'disabled' };
 
 /** The failed-password ladder of spec §8 (5 → 1 min, 10 → 5 min, 15 → 15 min, 20 and every 5 after → 1 h; 100 → disabled). */
 export const PASSWORD_FAILURES = Symbol('PASSWORD_FAILURES');
 export interface PasswordFailures {
-  check(subject: PasswordSubject): Promise<PasswordGate>;
-  fail(subject: PasswordSubject): Promise<void>;
-  /** A right password: the count that judged it is cleared. */
+  /**
+   * Before verifying a password: refused while locked (also when every slot left before the next
+   * lock stayed in flight for a few seconds: 429, Retry-After 1) or disabled; otherwise the
+   * attempt to end once verified.
+   */
+  reserve(subject: PasswordSubject): Promise<PasswordGate>;
+  /** The count is cleared (a new password set by a reset). */
   clear(subject: PasswordSubject): Promise<void>;
   /** A completed sign-in from this browser: from now on it has its own count for the address. */
   signedIn(email: string, browser: string): Promise<void>;

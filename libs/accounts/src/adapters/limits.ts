@@ -1,20 +1,31 @@
-import { LimitDecision, PeopleLimits } from '@lib/limits';
-import type { Allowance, EmailBudget, PasswordFailures, PasswordGate, PasswordSubject, SignupCodeLimit } from '../ports';
+import { AttemptDecision, LimitAttempt, LimitDecision, PeopleLimits } from '@lib/limits';
+import type { Allowance, EmailBudget, LimitedAttempt, PasswordFailures, PasswordGate, PasswordSubject, SignupCodeLimit } from '../ports';
 
 /**
  * The accounts ports over libs/limits' PeopleLimits (decision 0033: Redis when REDIS_URL is set,
  * the database otherwise; shared by every process): adapters only, the rules are theirs.
  */
 
-const retry = (decision: LimitDecision): number => (decision.allowed ? 0 : (decision.retryAfterSec ?? 1));
+const retry = (decision: LimitDecision | AttemptDecision): number => (decision.allowed ? 0 : (decision.retryAfterSec ?? 1));
 
 /** A decision as the ports answer it: allowed, or refused with the seconds to wait (at least 1 when the limit names none). */
 export function allowance(decision: LimitDecision): Allowance {
   return decision.allowed ? { allowed: true } : { allowed: false, retryAfterSec: retry(decision) };
 }
 
-function gate(decision: LimitDecision): PasswordGate {
-  if (decision.allowed) return { state: 'open' };
+/** A slot of the limits as the ports hold it (the failure's outcome is the limits' business). */
+export function limitedAttempt(attempt: LimitAttempt): LimitedAttempt {
+  return {
+    failed: async () => {
+      await attempt.failed();
+    },
+    succeeded: () => attempt.succeeded(),
+    release: () => attempt.release(),
+  };
+}
+
+function gate(decision: AttemptDecision): PasswordGate {
+  if (decision.allowed) return { state: 'open', attempt: limitedAttempt(decision.attempt) };
   return decision.refused === 'password_reset_required' ? { state: 'disabled' } : { state: 'locked', retryAfterSec: retry(decision) };
 }
 
@@ -22,13 +33,8 @@ function gate(decision: LimitDecision): PasswordGate {
 export class LimitsPasswordFailures implements PasswordFailures {
   constructor(private readonly limits: PeopleLimits) {}
 
-  async check(subject: PasswordSubject): Promise<PasswordGate> {
-    return gate(subject.kind === 'email' ? await this.limits.checkPassword(subject.email, subject.browser) : await this.limits.checkCurrentPassword(subject.sessionId));
-  }
-
-  async fail(subject: PasswordSubject): Promise<void> {
-    if (subject.kind === 'email') await this.limits.passwordFailed(subject.email, subject.browser);
-    else await this.limits.currentPasswordFailed(subject.sessionId);
+  async reserve(subject: PasswordSubject): Promise<PasswordGate> {
+    return gate(subject.kind === 'email' ? await this.limits.reservePassword(subject.email, subject.browser) : await this.limits.reserveCurrentPassword(subject.sessionId));
   }
 
   async clear(subject: PasswordSubject): Promise<void> {

@@ -8,9 +8,10 @@ import { retryLater } from './account-writes';
  * The current password of a signed-in person, checked the one way spec §8 asks of
  * `current_password` on /me/password, /me/email, /me/two-factor and /sessions/current/step-up
  * (decisions 0034, 0036-0038): the session's own wrong-password ladder first (429
- * too_many_attempts), a wrong one counted and 400 invalid_credentials on `current_password` (a
- * person without a password answers the same), a right one clears the count. Answers the
- * person's account row.
+ * too_many_attempts; a slot of it held while verifying, so concurrent wrong passwords never
+ * outrun it: decision 0033), a wrong one counted and 400 invalid_credentials on
+ * `current_password` (a person without a password answers the same), a right one clears the
+ * count. Answers the person's account row.
  */
 @Injectable()
 export class CurrentPassword {
@@ -24,13 +25,18 @@ export class CurrentPassword {
     const account = await this.read.byId(accountId);
     if (account === null) throw new DomainRefusal('not_found', 'No account with this id.');
     const subject: PasswordSubject = { kind: 'session', sessionId };
-    const gate = await this.failures.check(subject);
-    if (gate.state === 'locked') throw retryLater('too_many_attempts', 'Too many wrong passwords: wait before trying again.', gate.retryAfterSec);
-    if (!(Boolean(account.password_hash) && (await this.passwords.verify(account.password_hash, password)))) {
-      await this.failures.fail(subject);
-      throw new DomainRefusal('invalid_credentials', 'The current password is wrong.', 'current_password');
+    const gate = await this.failures.reserve(subject); // a slot while verifying: concurrent guesses never outrun the ladder
+    // (a session's count locks but never disables the password)
+    if (gate.state !== 'open') throw retryLater('too_many_attempts', 'Too many wrong passwords: wait before trying again.', gate.state === 'locked' ? gate.retryAfterSec : 1);
+    try {
+      if (!(Boolean(account.password_hash) && (await this.passwords.verify(account.password_hash, password)))) {
+        await gate.attempt.failed();
+        throw new DomainRefusal('invalid_credentials', 'The current password is wrong.', 'current_password');
+      }
+      await gate.attempt.succeeded();
+    } finally {
+      await gate.attempt.release();
     }
-    await this.failures.clear(subject);
     return account;
   }
 }

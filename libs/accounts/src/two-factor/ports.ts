@@ -1,15 +1,15 @@
-import type { Allowance } from '../ports';
+import type { LimitedAttempt } from '../ports';
 
 /**
  * Wrong two-step codes per person (spec §8: 5 wrong codes across all challenges lock codes for
- * 15 minutes; decision 0036). `check` before a code is checked (429 too_many_attempts with
- * Retry-After while locked), `fail` after a wrong one, `clear` after a right one. Bound to
- * libs/limits' PeopleLimits (checkTwoStepCode, twoStepCodeFailed, twoStepCodeSucceeded) where
- * that is available, else to the in-memory stand-in.
+ * 15 minutes; decisions 0033, 0036). `reserve` before a code is checked: 429 too_many_attempts
+ * with Retry-After while locked (or while every slot left before the lock stays in flight:
+ * Retry-After 1), else a slot to end once the code is judged — `failed` for a wrong one,
+ * `succeeded` for a right one, `release` otherwise — so concurrent wrong codes never outnumber
+ * the 5. Bound to libs/limits' PeopleLimits (reserveTwoStepCode).
  */
 export const TWO_STEP_CODE_LIMIT = Symbol('TWO_STEP_CODE_LIMIT');
+export type TwoStepCodeGate = { allowed: true; attempt: LimitedAttempt } | { allowed: false; retryAfterSec: number };
 export interface TwoStepCodeLimit {
-  check(accountId: string): Promise<Allowance>;
-  fail(accountId: string): Promise<void>;
-  clear(accountId: string): Promise<void>;
+  reserve(accountId: string): Promise<TwoStepCodeGate>;
 }

@@ -41,9 +41,7 @@ export class CompleteTwoFactorSignInHandler implements ICommandHandler<CompleteT
     const state = await this.writes.state(accountId);
     if (state.enabled === null) throw expired();
     const personMeta = { ...meta, actor: { kind: 'person', id: accountId, name: null } };
-    const proof = await this.codes.prove(accountId, state.enabled, input, now);
-    await this.writes.decide(accountId, { type: 'AcceptTwoFactorCode', proof }, personMeta);
-    await this.codes.succeeded(accountId);
+    await this.codes.prove(accountId, state.enabled, input, now, (proof) => this.writes.decide(accountId, { type: 'AcceptTwoFactorCode', proof }, personMeta));
     await this.writes.challenge(input.challenge_id, { type: 'UseTwoFactorChallenge' }, personMeta);
     const started = await this.sessions.start(accountId, 'password', browser, personMeta);
     // the sign-in is complete: from now on this browser keeps its own failed-password count (decision 0034)

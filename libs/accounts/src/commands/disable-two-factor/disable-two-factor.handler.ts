@@ -27,9 +27,7 @@ export class DisableTwoFactorHandler implements ICommandHandler<DisableTwoFactor
     const state = await this.writes.state(accountId);
     if (state.enabled === null) throw new DomainRefusal('two_factor_disabled', 'Two-step sign-in is off.');
     await this.password.check(accountId, sessionId, input.current_password);
-    const proof = await this.codes.prove(accountId, state.enabled, input, this.writes.now());
-    const result = await this.writes.decide(accountId, { type: 'DisableTwoFactor', proof }, meta);
-    await this.codes.succeeded(accountId);
+    const result = await this.codes.prove(accountId, state.enabled, input, this.writes.now(), (proof) => this.writes.decide(accountId, { type: 'DisableTwoFactor', proof }, meta));
     await this.vault.forget(accountId, null);
     return twoFactorView(result.state);
   }

@@ -21,9 +21,11 @@ let decoy: Promise<string> | null = null;
  * Signs a person in with a password (POST /sessions; decision 0034). The address's failed-password
  * ladder first (429 too_many_attempts with Retry-After; past 100 failures 403
  * password_reset_required) — a browser that signed in to this account before counts on its own
- * and is never disabled; then the password against the argon2id hash (an unknown address is
- * checked against a decoy hash: the same 400 invalid_credentials, the same time); a failure
- * counts, a success clears the count and starts a session.
+ * and is never disabled — which gives the attempt a slot only while the failures plus the
+ * attempts in flight stay below the next lock (decision 0033); then the password against the
+ * argon2id hash (an unknown address is checked against a decoy hash: the same 400
+ * invalid_credentials, the same time); a failure counts, a success clears the count and starts a
+ * session.
  */
 @CommandHandler(SignInCommand)
 export class SignInHandler implements ICommandHandler<SignInCommand, StartedSession<SessionView> | TwoFactorChallengeView> {
@@ -39,17 +41,22 @@ export class SignInHandler implements ICommandHandler<SignInCommand, StartedSess
     const account = await this.read.byEmail(input.email);
     const device = isToken(browser.deviceToken) ? tokenHash(browser.deviceToken) : null;
     const subject: PasswordSubject = { kind: 'email', email: emailKey(input.email), browser: device };
-    const gate = await this.failures.check(subject);
+    // a slot of the ladder while the password is verified: concurrent guesses never outnumber the failures left before the next lock
+    const gate = await this.failures.reserve(subject);
     if (gate.state === 'locked') throw retryLater('too_many_attempts', 'Too many wrong passwords: wait before trying again.', gate.retryAfterSec);
     if (gate.state === 'disabled') throw new DomainRefusal('password_reset_required', 'This password stopped working after too many failures: reset it.');
-    if (account?.password_hash === RESET_REQUIRED_HASH) throw new DomainRefusal('password_reset_required', 'This password stopped working when an e-mail change was undone: reset it.');
-    // a person without a password (a passkey sign-up, decision 0037: '' in the projection) answers as an unknown address, in the same time
-    const matches = account !== null && account.password_hash !== '' ? await this.passwords.verify(account.password_hash, input.password) : (await this.passwords.verify(await this.decoyHash(), input.password), false);
-    if (!matches) {
-      await this.failures.fail(subject);
-      throw new DomainRefusal('invalid_credentials', 'The e-mail address and password do not match.');
+    try {
+      if (account?.password_hash === RESET_REQUIRED_HASH) throw new DomainRefusal('password_reset_required', 'This password stopped working when an e-mail change was undone: reset it.');
+      // a person without a password (a passkey sign-up, decision 0037: '' in the projection) answers as an unknown address, in the same time
+      const matches = account !== null && account.password_hash !== '' ? await this.passwords.verify(account.password_hash, input.password) : (await this.passwords.verify(await this.decoyHash(), input.password), false);
+      if (!matches) {
+        await gate.attempt.failed();
+        throw new DomainRefusal('invalid_credentials', 'The e-mail address and password do not match.');
+      }
+      await gate.attempt.succeeded();
+    } finally {
+      await gate.attempt.release(); // ended otherwise (an exception): the slot is freed, nothing counted
     }
-    await this.failures.clear(subject);
     const personMeta = { ...meta, actor: { kind: 'person', id: account!.id, name: null } };
     // two-step sign-in on: a challenge instead of a session; the browser counts as signed in once the second step is done (decision 0036)
     const challenge = await this.twoFactor.challengeIfEnabled(account!.id, personMeta);
