@@ -1,6 +1,10 @@
 import { generate } from 'otplib';
 import { testChallengeToken } from '@lib/challenge';
+import { accountsProjector, passkeysProjector } from '@lib/accounts';
+import { DATABASE } from '@lib/core';
+import type { Database } from '@lib/database';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
+import { rebuildProjection, verifyProjection } from '@lib/projections';
 import { eventually } from '../support/eventually';
 import { codeIn, linkIn } from '../support/smtp';
 import { accountsAppForSuite, Browser, PASSWORD, challenge, newEmail, signIn, signUp } from './support';
@@ -277,7 +281,7 @@ describe('people audit over HTTP', () => {
     expect(ended).toBeLessThanOrEqual(14 * 24 + 11);
   });
 
-  it('an undone e-mail change keeps out whoever held the account: their passkey and a two-step challenge asked before the undo start no session (403 password_reset_required) until a reset', async () => {
+  it('an undone e-mail change keeps out whoever held the account: their passkey is removed (400 passkey_unknown), a two-step challenge asked before the undo is over (400 challenge_expired), the password answers 403 password_reset_required until a reset', async () => {
     const owner = fresh();
     const { email } = await signUp(app, owner);
     // someone who knows the password signs in, adds a passkey, turns two-step sign-in on and moves the address
@@ -302,15 +306,104 @@ describe('people audit over HTTP', () => {
     expect(answer(await fresh().post('/email-changes/undo', { token: undo }))).toEqual([200, 'email_change_undo']);
     expect(answer(await intruder.get('/me'))).toEqual([401, 'unauthenticated']);
 
-    // the passkey verifies, but starts no session
+    // the undo removed the passkey: it is on no account any more, and starts no session
     const again = fresh();
     const asked = await again.post('/passkeys/authentication/options', undefined, challenge('sign_in'));
     const byPasskey = await again.post('/passkeys/authentication/verify', { credential: authenticator.get(asked.body.data) });
-    expect([...answer(byPasskey), again.jar.has('session')]).toEqual([403, 'password_reset_required', false]);
-    // nor does the challenge asked before the undo, with a right code
+    expect([...answer(byPasskey), again.jar.has('session')]).toEqual([400, 'passkey_unknown', false]);
+    // and turned two-step sign-in off: the challenge asked before the undo is over, even with a right code
     app.clock.advance(30_000);
     const second = await pending.post('/sessions/two-factor', { challenge_id: challenged.body.data.id, code: await generate({ secret, epoch: epoch() }) });
-    expect([...answer(second), pending.jar.has('session')]).toEqual([403, 'password_reset_required', false]);
+    expect([...answer(second), pending.jar.has('session')]).toEqual([400, 'challenge_expired', false]);
     expect(answer(await signIn(fresh(), email))).toEqual([403, 'password_reset_required']);
+  });
+
+  it('an undone e-mail change takes away every way in the intruder added: after the reset their passkey is unknown (400 passkey_unknown) and the owner signs in with the new password without their second step; the read models say so and replay the same', async () => {
+    const owner = fresh();
+    const { email, account } = await signUp(app, owner);
+    // the owner's own passkey, added long before anything happens: the undo cannot tell it from the intruder's
+    expect((await owner.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
+    const ownerKey = new SoftwareAuthenticator(app.origin);
+    expect((await owner.post('/me/passkeys', { credential: ownerKey.create((await owner.post('/me/passkeys/registration/options')).body.data) })).status).toBe(201);
+    app.clock.advance(3 * 24 * HOUR); // the owner's session goes idle
+
+    // the intruder signs in with the password, adds a passkey, turns two-step sign-in on — all before starting the e-mail change
+    const intruder = fresh();
+    expect((await signIn(intruder, email)).status).toBe(201);
+    const intruderKey = new SoftwareAuthenticator(app.origin);
+    expect((await intruder.post('/me/passkeys', { credential: intruderKey.create((await intruder.post('/me/passkeys/registration/options')).body.data) })).status).toBe(201);
+    const setup = await intruder.post('/me/two-factor/setup');
+    const secret = setup.body.data.secret as string;
+    const enabled = await intruder.post('/me/two-factor', { code: await generate({ secret, epoch: epoch() }), current_password: PASSWORD });
+    expect([enabled.status, enabled.body.data.enabled]).toEqual([200, true]);
+    const recoveryCode = (enabled.body.data.recovery_codes as string[])[0];
+    app.clock.advance(HOUR);
+    const elsewhere = newEmail('intruder');
+    const mailed = app.smtp.server.messages.length;
+    expect((await intruder.post('/me/email', { email: elsewhere, current_password: PASSWORD })).status).toBe(201);
+    expect((await intruder.post('/me/email/verify', { code: codeIn(await mailTo(elsewhere, /./, mailed)) })).status).toBe(200);
+
+    // the owner undoes it through the link e-mailed to the old address
+    const undoMail = await mailTo(email, /./, mailed);
+    const undone = await fresh().post('/email-changes/undo', { token: tokenIn(linkIn(undoMail)) });
+    expect(undone.status).toBe(200);
+    // then resets the password after the day's hold; the reset e-mail says what was removed
+    app.clock.advance(24 * HOUR + 1000);
+    const asked = app.smtp.server.messages.length;
+    expect((await fresh().post('/password-resets', { email }, { 'service-challenge': testChallengeToken('password_reset') })).status).toBe(202);
+    const resetMail = await mailTo(email, /password/i, asked);
+    const NEW_PASSWORD = 'the owner’s brand new passphrase';
+    expect((await fresh().post('/password-resets/confirm', { token: tokenIn(linkIn(resetMail)), new_password: NEW_PASSWORD })).status).toBe(200);
+
+    // the intruder's passkey is on no account: it starts no session
+    const byKey = fresh();
+    const options = await byKey.post('/passkeys/authentication/options', undefined, challenge('sign_in'));
+    const byPasskey = await byKey.post('/passkeys/authentication/verify', { credential: intruderKey.get(options.body.data) });
+    expect([...answer(byPasskey), byKey.jar.has('session')]).toEqual([400, 'passkey_unknown', false]);
+    // the owner signs in with the new password: a session at once, no second step asked
+    const ownerAgain = fresh();
+    const signedIn = await signIn(ownerAgain, email, NEW_PASSWORD);
+    expect([signedIn.status, signedIn.body.data.kind, ownerAgain.jar.has('session')]).toEqual([201, 'session', true]);
+    expect((await ownerAgain.get('/me/two-factor')).body.data).toEqual({ kind: 'two_factor', enabled: false, enabled_at: null, recovery_codes_remaining: 0 });
+    expect((await ownerAgain.get('/me/passkeys')).body.data).toEqual([]);
+    // nor does the intruder's recovery code or authenticator turn anything off or on: two-step sign-in is off
+    expect(answer(await ownerAgain.post('/me/two-factor/disable', { current_password: NEW_PASSWORD, recovery_code: recoveryCode }))).toEqual([409, 'two_factor_disabled']);
+
+    // what was removed: in the undo's answer, on the person's stream, in the reset e-mail
+    expect(undone.body.data).toEqual({ kind: 'email_change_undo', email, reset_hold_until: expect.any(String), passkeys_removed: 2, two_factor_turned_off: true });
+    const store = app.api.app.get<EventStore>(EVENT_STORE);
+    const stream = await store.readStream(`account-${account.id}`);
+    const undoneAt = stream.findIndex((e) => e.type === 'EmailChangeUndone');
+    expect(stream.slice(undoneAt).filter((e) => e.type === 'PasskeyRemoved' || e.type === 'TwoFactorDisabled').map((e) => [e.type, (e.data as { reason?: string }).reason])).toEqual([
+      ['PasskeyRemoved', 'email_change_undone'],
+      ['PasskeyRemoved', 'email_change_undone'],
+      ['TwoFactorDisabled', 'email_change_undone'],
+    ]);
+    expect(resetMail.text).toContain('removed its 2 passkeys and turned two-step sign-in off');
+    expect(undoMail.text).toContain('removes every passkey of the account and turns two-step sign-in off');
+
+    // the projections replay to the same rows: the passkeys stay gone, the password stays the new one
+    const db = app.api.app.get<Database>(DATABASE);
+    const rows = async () => ({
+      passkeys: (await db.query('SELECT id FROM account_passkeys WHERE account_id = $1', [account.id])).rows,
+      account: (await db.query('SELECT email, password_hash FROM accounts WHERE id = $1', [account.id])).rows,
+    });
+    const before = await rows();
+    for (const projector of [passkeysProjector, accountsProjector]) expect((await verifyProjection(store, db, projector)).differences).toEqual([]);
+    await rebuildProjection(store, db, passkeysProjector, { batchSize: 7 });
+    await rebuildProjection(store, db, accountsProjector, { batchSize: 7 });
+    expect(await rows()).toEqual(before);
+    expect(before.passkeys).toEqual([]);
+    const afterRebuild = fresh();
+    const options2 = await afterRebuild.post('/passkeys/authentication/options', undefined, challenge('sign_in'));
+    expect(answer(await afterRebuild.post('/passkeys/authentication/verify', { credential: intruderKey.get(options2.body.data) }))).toEqual([400, 'passkey_unknown']);
+    expect(answer(await signIn(fresh(), email, NEW_PASSWORD))).toEqual([201, 'session']);
+
+    // the owner adds a passkey again and signs in with it
+    const readd = await ownerAgain.post('/me/passkeys', { credential: ownerKey.create((await ownerAgain.post('/me/passkeys/registration/options')).body.data) });
+    expect(readd.status).toBe(201);
+    const withKey = fresh();
+    const options3 = await withKey.post('/passkeys/authentication/options', undefined, challenge('sign_in'));
+    expect(answer(await withKey.post('/passkeys/authentication/verify', { credential: ownerKey.get(options3.body.data, ownerKey.credentials.at(-1)) }))).toEqual([201, 'session']);
   });
 });

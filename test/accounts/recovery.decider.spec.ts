@@ -6,8 +6,12 @@ import {
   EmailChangeStartedData,
   RecoveryCommand,
   accountEmailDecider,
+  passkeyDecider,
   recoveryDecider,
+  twoFactorDecider,
+  undoneNotice,
 } from '@lib/accounts';
+import { foldWith } from '@lib/domain';
 import { givenWith } from '../support/decider-spec';
 import { thrownBy } from '../support/thrown';
 
@@ -126,6 +130,74 @@ describe('recovery decider: e-mail changes', () => {
     ]);
     const state = [opened, hold, requested('pwr_1', 'h1', at(DAY)), { type: 'PasswordResetCompleted', data: { reset_id: 'pwr_1' } } as AccountStreamEvent].reduce(recoveryDecider.evolve, recoveryDecider.initialState);
     expect([state.resetRequired, state.holdUntil]).toEqual([false, null]);
+  });
+});
+
+describe('recovery decider: an undo takes away every way in (addendum of 2026-11-28)', () => {
+  const passkey = (n: number): AccountStreamEvent => ({
+    type: 'PasskeyAdded',
+    data: { passkey_id: `pky_${n}`, credential_id: `cred${n}`, public_key: 'pQECAyYgASFYIA', counter: 0, transports: ['internal'], name: 'Passkey', device_type: 'multiDevice', backed_up: true },
+  });
+  const setup = (id: string): AccountStreamEvent => ({ type: 'TwoFactorSetupStarted', data: { setup_id: id, session_id: 'ses_a', expires_at: at(10 * MIN).toISOString() } });
+  const twoStepOn = (id: string): AccountStreamEvent => ({ type: 'TwoFactorEnabled', data: { setup_id: id, recovery_code_hashes: ['r1', 'r2'], time_step: 100, enabled_at: T0.toISOString() } });
+  const removed = (n: number): AccountStreamEvent => ({ type: 'PasskeyRemoved', data: { passkey_id: `pky_${n}`, reason: 'email_change_undone' } });
+  const twoStepOff = (id: string): AccountStreamEvent => ({ type: 'TwoFactorDisabled', data: { setup_id: id, reason: 'email_change_undone' } });
+  const undoneEvents = (until: Date): AccountStreamEvent[] => [
+    { type: 'EmailChangeUndone', data: { change_id: 'emc_1', email: 'ann@people.example', from_email: 'new@people.example' } },
+    { type: 'PasswordResetRequired', data: { reason: 'email_change_undone', hold_until: new Date(until.getTime() + DAY).toISOString() } },
+  ];
+  const undo: RecoveryCommand = { type: 'UndoEmailChange', tokenHash: 'undo-1' };
+
+  it('removes every passkey — those added before the change began too — and turns two-step sign-in off, in the same decision as the undo', () => {
+    // the owner's passkey, then the intruder's passkey and authenticator, all before the change was started
+    given([opened, passkey(1), session('ses_a'), passkey(2), setup('tfs_1'), twoStepOn('tfs_1'), started('emc_1', 'new@people.example'), changed])
+      .when(undo, at(HOUR))
+      .then([...undoneEvents(at(HOUR)), { type: 'SessionEnded', data: { session_id: 'ses_a', reason: 'email_change_undone' } }, removed(1), removed(2), twoStepOff('tfs_1')]);
+  });
+
+  it('removes only what is there: a passkey already removed stays removed, two-step sign-in already off (or only a setup begun) is not turned off again', () => {
+    const byPerson: AccountStreamEvent = { type: 'PasskeyRemoved', data: { passkey_id: 'pky_1' } };
+    const offByPerson: AccountStreamEvent = { type: 'TwoFactorDisabled', data: { setup_id: 'tfs_1' } };
+    given([opened, passkey(1), passkey(2), byPerson, setup('tfs_1'), twoStepOn('tfs_1'), offByPerson, setup('tfs_2'), changed])
+      .when(undo, at(HOUR))
+      .then([...undoneEvents(at(HOUR)), removed(2)]);
+    given([opened, changed]).when(undo, at(HOUR)).then(undoneEvents(at(HOUR)));
+  });
+
+  it('leaves the other deciders without them: the passkey is unknown at sign-in, a two-step challenge is over, GET /me/two-factor is off', () => {
+    const events = [opened, session('ses_a'), passkey(1), setup('tfs_1'), twoStepOn('tfs_1'), changed];
+    const after = [...events, ...recoveryDecider.decide(undo, events.reduce(recoveryDecider.evolve, recoveryDecider.initialState), { now: at(HOUR) })];
+    const stored = after.map((e) => ({ stream: 'account-acc_1', ...e }));
+    const passkeys = foldWith(passkeyDecider, stored);
+    expect(passkeys.passkeys).toEqual([]);
+    expect(thrownBy(DomainRefusal, () => passkeyDecider.decide({ type: 'UsePasskey', passkeyId: 'pky_1', counter: 1, at: at(HOUR).toISOString() }, passkeys, undefined)).code).toBe('passkey_unknown');
+    const twoStep = foldWith(twoFactorDecider, stored);
+    expect(twoStep.enabled).toBeNull();
+    expect(thrownBy(DomainRefusal, () => twoFactorDecider.decide({ type: 'AcceptTwoFactorCode', proof: { kind: 'totp', timeStep: 101 } }, twoStep, { now: at(HOUR) })).code).toBe('challenge_expired');
+    // and the recovery state folded from the stored events counts what went (the reset e-mail says it) until the reset
+    const state = foldWith(recoveryDecider, stored);
+    expect([state.passkeys, state.twoFactorSetupId, state.undoRemoved]).toEqual([[], null, { passkeys: 1, twoFactor: true }]);
+    expect(undoneNotice(state.undoRemoved!)).toContain('removed its passkey and turned two-step sign-in off');
+    const reset = [...after, requested('pwr_1', 'h1', at(DAY + 2 * HOUR)), { type: 'PasswordResetCompleted', data: { reset_id: 'pwr_1' } } as AccountStreamEvent];
+    expect(reset.reduce(recoveryDecider.evolve, recoveryDecider.initialState).undoRemoved).toBeNull();
+  });
+
+  it('the reset that lifts the lock removes a passkey or two-step sign-in added during it (only a session racing the undo could); a reset without an undo removes nothing', () => {
+    const lock = undoneEvents(T0);
+    given([opened, ...lock, passkey(3), setup('tfs_9'), twoStepOn('tfs_9'), requested('pwr_1', 'h1', at(DAY))])
+      .when({ type: 'CompletePasswordReset', tokenHash: 'h1', passwordHash: 'p' }, at(DAY + MIN))
+      .then([
+        { type: 'AccountPasswordChanged', data: { account_id: 'acc_1', password_hash: 'p' } },
+        { type: 'PasswordResetCompleted', data: { reset_id: 'pwr_1' } },
+        removed(3),
+        twoStepOff('tfs_9'),
+      ]);
+    given([opened, passkey(1), setup('tfs_1'), twoStepOn('tfs_1'), requested('pwr_1', 'h1')])
+      .when({ type: 'CompletePasswordReset', tokenHash: 'h1', passwordHash: 'p' }, at(MIN))
+      .then([
+        { type: 'AccountPasswordChanged', data: { account_id: 'acc_1', password_hash: 'p' } },
+        { type: 'PasswordResetCompleted', data: { reset_id: 'pwr_1' } },
+      ]);
   });
 });
 

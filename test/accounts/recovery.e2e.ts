@@ -246,7 +246,7 @@ describe('password resets and e-mail changes over HTTP', () => {
     expect((await signIn(thief, next)).status).toBe(201);
 
     const undone = await browser().post('/email-changes/undo', { token });
-    expect([undone.status, undone.body.data]).toEqual([200, { kind: 'email_change_undo', email: old, reset_hold_until: expect.any(String) }]);
+    expect([undone.status, undone.body.data]).toEqual([200, { kind: 'email_change_undo', email: old, reset_hold_until: expect.any(String), passkeys_removed: 0, two_factor_turned_off: false }]);
     for (const b of [ann, thief]) expect((await b.get('/me')).status).toBe(401);
     const used = await browser().post('/email-changes/undo', { token });
     expect([used.status, used.body.error.code]).toEqual([400, 'invalid_token']);

@@ -1588,7 +1588,7 @@ export interface paths {
         put?: never;
         /**
          * Undo an e-mail change through the link e-mailed to the old address
-         * @description Puts the old address back and ends every session. The password stops working (403 `password_reset_required` at sign-in) and a new one can be set through a reset link only after a day (409 `reset_on_hold`).
+         * @description Puts the old address back and ends every session. Whoever changed the address may have added a way in, so every passkey of the account is removed (a passkey sign-in then answers 400 `passkey_unknown`) and two-step sign-in is turned off (its secret and recovery codes deleted); the answer says what was removed, and the owner adds them again after the reset. The password stops working (403 `password_reset_required` at sign-in) and a new one can be set through a reset link only after a day (409 `reset_on_hold`).
          *
          *     Public: no credentials needed (a key sent anyway must be valid).
          *
@@ -2317,7 +2317,7 @@ export interface components {
              */
             code_expires_at: string;
         };
-        /** @description An undone e-mail change: every session ended, the password stopped working. */
+        /** @description An undone e-mail change: every session ended, every passkey removed, two-step sign-in turned off, the password stopped working. */
         EmailChangeUndo: {
             /** @enum {string} */
             kind: "email_change_undo";
@@ -2328,6 +2328,10 @@ export interface components {
              * @description A new password can be set from this time (POST /password-resets, then /password-resets/confirm).
              */
             reset_hold_until: string;
+            /** @description How many passkeys were removed: all the account had (whoever changed the address may have added them). Add them again after the reset. */
+            passkeys_removed: number;
+            /** @description Whether two-step sign-in was on and was turned off, its secret and recovery codes deleted. Turn it on again after the reset. */
+            two_factor_turned_off: boolean;
         };
         ApiKey: {
             /** @enum {string} */

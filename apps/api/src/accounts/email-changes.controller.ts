@@ -52,7 +52,7 @@ export class EmailChangesController {
   @ActionRoute('undo', {
     summary: 'Undo an e-mail change through the link e-mailed to the old address',
     description:
-      'Puts the old address back and ends every session. The password stops working (403 `password_reset_required` at sign-in) and a new one can be set through a reset link only after a day (409 `reset_on_hold`).',
+      'Puts the old address back and ends every session. Whoever changed the address may have added a way in, so every passkey of the account is removed (a passkey sign-in then answers 400 `passkey_unknown`) and two-step sign-in is turned off (its secret and recovery codes deleted); the answer says what was removed, and the owner adds them again after the reset. The password stops working (403 `password_reset_required` at sign-in) and a new one can be set through a reset link only after a day (409 `reset_on_hold`).',
     data: [EMAIL_CHANGE_UNDO_SCHEMA, 'The change, undone.'],
     errors: ['invalid_token', 'email_taken', 'cross_site_request'],
     ...publicForm('tokens'),

@@ -1,5 +1,5 @@
 import type { SchemaObject } from '@nestjs/swagger';
-import { nullable, object, ref, str, timestamp } from '../platform/resource-schemas';
+import { int, nullable, object, ref, str, timestamp } from '../platform/resource-schemas';
 
 /** OpenAPI schemas of the password-reset and e-mail-change routes (decision 0038). */
 export const PASSWORD_RESET_REQUEST_SCHEMA = ref('PasswordResetRequest');
@@ -36,7 +36,9 @@ export const RECOVERY_COMPONENTS: Record<string, SchemaObject> = {
       kind: { type: 'string', enum: ['email_change_undo'] },
       email: { ...str, description: 'The address put back.' },
       reset_hold_until: { ...timestamp, description: 'A new password can be set from this time (POST /password-resets, then /password-resets/confirm).' },
+      passkeys_removed: { ...int, minimum: 0, description: 'How many passkeys were removed: all the account had (whoever changed the address may have added them). Add them again after the reset.' },
+      two_factor_turned_off: { type: 'boolean', description: 'Whether two-step sign-in was on and was turned off, its secret and recovery codes deleted. Turn it on again after the reset.' },
     },
-    { description: 'An undone e-mail change: every session ended, the password stopped working.' },
+    { description: 'An undone e-mail change: every session ended, every passkey removed, two-step sign-in turned off, the password stopped working.' },
   ),
 };

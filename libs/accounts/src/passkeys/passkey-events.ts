@@ -21,12 +21,19 @@ export interface PasskeyAddedData {
   backed_up: boolean;
 }
 
+/**
+ * Why a passkey went: absent, its person removed it (DELETE /me/passkeys/{id});
+ * `email_change_undone`, an undone e-mail change took away every way in (decision 0038,
+ * addendum of 2026-11-28).
+ */
+export type PasskeyRemovedReason = 'email_change_undone';
+
 /** How a session proved its person again (spec §5.6). */
 export type StepUpMethod = 'password' | 'passkey';
 
 export type PasskeyEvent =
   | { type: 'PasskeyAdded'; data: PasskeyAddedData }
-  | { type: 'PasskeyRemoved'; data: { passkey_id: string } }
+  | { type: 'PasskeyRemoved'; data: { passkey_id: string; reason?: PasskeyRemovedReason } }
   | { type: 'PasskeyUsed'; data: { passkey_id: string; counter: number; at: string } }
   | { type: 'SessionSteppedUp'; data: { session_id: string; method: StepUpMethod; passkey_id: string | null; at: string } };
 

@@ -18,7 +18,13 @@ import { AccountStreamEvent, EmailChangeStartedData, asAccountStreamEvent } from
  *   than a day; 400 code_expired after 15 minutes; 5 wrong tries → 429 too_many_attempts;
  *   a wrong code is recorded, the handler answers 400 invalid_code);
  * - a changed address gives the old one an undo link (7 days, once): undoing puts the old
- *   address back, ends every session, and requires a password reset held a day.
+ *   address back, ends every session, and requires a password reset held a day;
+ * - an undo is a takeover signal and takes away every way in whoever held the account could
+ *   have added (addendum of 2026-11-28): every passkey removed and two-step sign-in turned off,
+ *   in the same decision. All of them, not only those added since the change began: the change
+ *   is the intruder's last step, not their first, and nothing on the stream tells their passkey
+ *   or authenticator from the owner's. The reset that lifts the undo's lock does it again (only
+ *   a session racing the undo could have added one since). The owner adds them again.
  */
 
 export const RESET_LINK_LIFETIME_MS = 60 * 60 * 1000;
@@ -65,6 +71,18 @@ export interface RecoveryState {
   changesStartedAt: readonly string[];
   /** Undo links not used yet (each puts back its own old address). */
   undos: readonly UndoLink[];
+  /** The person's passkeys (ids), which an undo removes. */
+  passkeys: readonly string[];
+  /** The setup id of two-step sign-in while it is on, which an undo turns off. */
+  twoFactorSetupId: string | null;
+  /** What an undo took away, until the reset that lifts its lock (the reset e-mail says it). */
+  undoRemoved: UndoRemovals | null;
+}
+
+/** What an undone e-mail change took away besides the sessions. */
+export interface UndoRemovals {
+  passkeys: number;
+  twoFactor: boolean;
 }
 
 export type RecoveryCommand =
@@ -102,8 +120,27 @@ export const mayRequestReset = (state: RecoveryState, now: Date): boolean => sta
 const endAll = (state: RecoveryState, reason: 'password_reset' | 'email_change_undone'): AccountEvent[] =>
   state.sessions.map((id): AccountEvent => ({ type: 'SessionEnded', data: { session_id: id, reason } }));
 
+/** Every passkey removed and two-step sign-in turned off (an undone e-mail change). */
+const takeAwayWaysIn = (state: RecoveryState): AccountStreamEvent[] => [
+  ...state.passkeys.map((id): AccountStreamEvent => ({ type: 'PasskeyRemoved', data: { passkey_id: id, reason: 'email_change_undone' } })),
+  ...(state.twoFactorSetupId === null ? [] : [{ type: 'TwoFactorDisabled', data: { setup_id: state.twoFactorSetupId, reason: 'email_change_undone' } } as AccountStreamEvent]),
+];
+
 export const recoveryDecider: Decider<RecoveryCommand, AccountStreamEvent, RecoveryState, RecoveryContext> = {
-  initialState: { account: null, sessions: [], resetsRequestedAt: [], reset: null, resetRequired: false, holdUntil: null, pendingChange: null, changesStartedAt: [], undos: [] },
+  initialState: {
+    account: null,
+    sessions: [],
+    resetsRequestedAt: [],
+    reset: null,
+    resetRequired: false,
+    holdUntil: null,
+    pendingChange: null,
+    changesStartedAt: [],
+    undos: [],
+    passkeys: [],
+    twoFactorSetupId: null,
+    undoRemoved: null,
+  },
   decide: (command, state, context) =>
     decideBy<RecoveryCommand, RecoveryState, RecoveryContext, AccountStreamEvent>(
       {
@@ -127,6 +164,8 @@ export const recoveryDecider: Decider<RecoveryCommand, AccountStreamEvent, Recov
             { type: 'AccountPasswordChanged', data: { account_id: account.id, password_hash: c.passwordHash } },
             { type: 'PasswordResetCompleted', data: { reset_id: reset.id } },
             ...endAll(s, 'password_reset'),
+            // the undo's lock lifted: anything added during it came from a session racing the undo
+            ...(s.resetRequired ? takeAwayWaysIn(s) : []),
           ];
         },
         StartEmailChange(c, s, ctx) {
@@ -162,6 +201,7 @@ export const recoveryDecider: Decider<RecoveryCommand, AccountStreamEvent, Recov
             { type: 'EmailChangeUndone', data: { change_id: undo.changeId, email: undo.oldEmail, from_email: account.email } },
             { type: 'PasswordResetRequired', data: { reason: 'email_change_undone', hold_until: new Date(ctx.now.getTime() + RESET_HOLD_MS).toISOString() } },
             ...endAll(s, 'email_change_undone'),
+            ...takeAwayWaysIn(s),
           ];
         },
       },
@@ -182,7 +222,7 @@ export const recoveryDecider: Decider<RecoveryCommand, AccountStreamEvent, Recov
         return { ...state, resetsRequestedAt: [...state.resetsRequestedAt.slice(-(RESET_LINKS_PER_HOUR - 1)), d.requested_at], reset: { id: d.reset_id, tokenHash: d.token_hash, expiresAt: d.expires_at } };
       }
       case 'PasswordResetCompleted':
-        return { ...state, reset: null, resetRequired: false, holdUntil: null };
+        return { ...state, reset: null, resetRequired: false, holdUntil: null, undoRemoved: null };
       case 'EmailChangeStarted': {
         const d = event.data;
         return {
@@ -201,9 +241,37 @@ export const recoveryDecider: Decider<RecoveryCommand, AccountStreamEvent, Recov
       }
       case 'EmailChangeUndone':
         // every other undo, change in progress and reset link ends with it
-        return { ...state, account: state.account && { ...state.account, email: event.data.email }, pendingChange: null, reset: null, undos: [] };
+        return {
+          ...state,
+          account: state.account && { ...state.account, email: event.data.email },
+          pendingChange: null,
+          reset: null,
+          undos: [],
+          undoRemoved: state.undoRemoved ?? { passkeys: 0, twoFactor: false },
+        };
       case 'PasswordResetRequired':
         return { ...state, resetRequired: true, holdUntil: event.data.hold_until };
+      case 'PasskeyAdded':
+        return state.passkeys.includes(event.data.passkey_id) ? state : { ...state, passkeys: [...state.passkeys, event.data.passkey_id] };
+      case 'PasskeyRemoved': {
+        const removed = state.undoRemoved !== null && event.data.reason === 'email_change_undone' && state.passkeys.includes(event.data.passkey_id);
+        return {
+          ...state,
+          passkeys: state.passkeys.filter((id) => id !== event.data.passkey_id),
+          undoRemoved: removed && state.undoRemoved ? { ...state.undoRemoved, passkeys: state.undoRemoved.passkeys + 1 } : state.undoRemoved,
+        };
+      }
+      case 'TwoFactorEnabled':
+        return { ...state, twoFactorSetupId: event.data.setup_id };
+      case 'TwoFactorDisabled': {
+        const turnedOff = state.undoRemoved !== null && event.data.reason === 'email_change_undone' && state.twoFactorSetupId !== null;
+        return { ...state, twoFactorSetupId: null, undoRemoved: turnedOff && state.undoRemoved ? { ...state.undoRemoved, twoFactor: true } : state.undoRemoved };
+      }
+      case 'PasskeyUsed':
+      case 'SessionSteppedUp':
+      case 'TwoFactorSetupStarted':
+      case 'TwoFactorCodeAccepted':
+        return state;
       default:
         return ignoreUnknown(event as never, state);
     }

@@ -1,6 +1,8 @@
 import { eventOf } from '@lib/eventstore';
 import { ACCOUNT_EVENT_TYPES, AccountEvent, asAccountEvent } from '../events';
+import { PASSKEY_EVENT_TYPES, PasskeyEvent, asPasskeyEvent } from '../passkeys/passkey-events';
 import { ACCOUNT_STREAM } from '../stream-categories';
+import { TWO_FACTOR_EVENT_TYPES, TwoFactorEvent, asTwoFactorEvent } from '../two-factor/events';
 
 /**
  * The events of password resets and e-mail changes (decision 0038), on the person's stream
@@ -61,13 +63,20 @@ export const RECOVERY_EVENT_TYPES = [
   'PasswordResetRequired',
 ] as const;
 
-/** What the recovery decider reads of the person's stream: its own events and those of decision 0034. */
-export type AccountStreamEvent = AccountEvent | RecoveryEvent;
+/**
+ * What the recovery decider reads of the person's stream: its own events, those of decision 0034,
+ * and the passkeys' (0037) and two-step sign-in's (0036) — an undone e-mail change removes the
+ * person's passkeys and turns two-step sign-in off in the same decision (addendum of 2026-11-28).
+ */
+export type AccountStreamEvent = AccountEvent | RecoveryEvent | PasskeyEvent | TwoFactorEvent;
 
 export function asRecoveryEvent(event: { stream?: string; type: string; data: unknown }): RecoveryEvent | null {
   return eventOf<RecoveryEvent>(ACCOUNT_STREAM, RECOVERY_EVENT_TYPES, event);
 }
 
 export function asAccountStreamEvent(event: { stream?: string; type: string; data: unknown }): AccountStreamEvent | null {
-  return (ACCOUNT_EVENT_TYPES as readonly string[]).includes(event.type) ? asAccountEvent(event) : asRecoveryEvent(event);
+  if ((ACCOUNT_EVENT_TYPES as readonly string[]).includes(event.type)) return asAccountEvent(event);
+  if ((PASSKEY_EVENT_TYPES as readonly string[]).includes(event.type)) return asPasskeyEvent(event);
+  if ((TWO_FACTOR_EVENT_TYPES as readonly string[]).includes(event.type)) return asTwoFactorEvent(event);
+  return asRecoveryEvent(event);
 }

@@ -27,10 +27,14 @@ export interface EmailChangeView {
   code_expires_at: string;
 }
 
-/** POST /email-changes/undo: the address put back, every session ended, a reset required. */
+/** POST /email-changes/undo: the address put back, every session ended, every passkey removed, two-step sign-in off, a reset required. */
 export interface EmailChangeUndoView {
   kind: 'email_change_undo';
   email: string;
   /** A new password can be set from this time (a day later). */
   reset_hold_until: string;
+  /** How many passkeys were removed (all the account had). */
+  passkeys_removed: number;
+  /** Whether two-step sign-in was on and is now off. */
+  two_factor_turned_off: boolean;
 }

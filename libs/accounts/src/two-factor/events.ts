@@ -18,7 +18,8 @@ export type TwoFactorEvent =
   | { type: 'TwoFactorEnabled'; data: { setup_id: string; recovery_code_hashes: string[]; time_step: number; enabled_at: string } }
   /** A code passed a check (sign-in): a TOTP step (later codes must be of a later step) or a recovery code (used up). */
   | { type: 'TwoFactorCodeAccepted'; data: { time_step: number | null; recovery_code_hash: string | null } }
-  | { type: 'TwoFactorDisabled'; data: { setup_id: string } };
+  /** Off: by its person (no `reason`, a code proved), or `email_change_undone` (decision 0038, addendum of 2026-11-28: an undone e-mail change turns it off). */
+  | { type: 'TwoFactorDisabled'; data: { setup_id: string; reason?: 'email_change_undone' } };
 
 export const TWO_FACTOR_EVENT_TYPES = ['TwoFactorSetupStarted', 'TwoFactorEnabled', 'TwoFactorCodeAccepted', 'TwoFactorDisabled'] as const;
 

@@ -34,11 +34,12 @@ export class RequestPasswordResetHandler implements ICommandHandler<RequestPassw
     const account = await this.read.byEmail(input.email);
     if (account === null) return answer;
     const now = this.writes.now();
-    if (!mayRequestReset(await this.writes.state(account.id), now)) return answer;
+    const state = await this.writes.state(account.id);
+    if (!mayRequestReset(state, now)) return answer;
     if (!(await this.budget.take(account.email)).allowed) return answer;
     const { token, hash } = newLinkToken(account.id);
     try {
-      await this.mail.sendPasswordReset(account.email, resetLink(this.linkBase, token));
+      await this.mail.sendPasswordReset(account.email, resetLink(this.linkBase, token), state.undoRemoved);
     } catch (error) {
       if (!(error instanceof MailUnavailableError)) throw error;
       this.logger.warn('a password reset link was not sent: the service cannot send e-mail');

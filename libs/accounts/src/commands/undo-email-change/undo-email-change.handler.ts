@@ -1,8 +1,10 @@
+import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainRefusal } from '@lib/domain';
 import { AccountWrites } from '../../app/account-writes';
 import { RecoveryWrites, readRecoveryToken } from '../../recovery/recovery-writes';
 import { EmailChangeUndoView } from '../../recovery/recovery.views';
+import { TOTP_VAULT, TotpVault } from '../../two-factor/totp-vault';
 import { UndoEmailChangeCommand } from './undo-email-change.command';
 
 const invalidUndo = () => new DomainRefusal('invalid_token', 'This undo link was used, replaced or has expired.', 'token');
@@ -12,13 +14,17 @@ const invalidUndo = () => new DomainRefusal('invalid_token', 'This undo link was
  * proof). The link must be usable (400 invalid_token); the old address is claimed back (409
  * email_taken when another account took it since), the change undone — every session ended, the
  * password stops working (403 password_reset_required at sign-in) and new passwords are held a
- * day (409 reset_on_hold) — and the address the account had released.
+ * day (409 reset_on_hold), every passkey removed and two-step sign-in turned off (addendum of
+ * 2026-11-28: whoever held the account may have added them; the owner adds them again after the
+ * reset) — and the address the account had released. The person's TOTP secrets are deleted from
+ * the vault, as disabling does.
  */
 @CommandHandler(UndoEmailChangeCommand)
 export class UndoEmailChangeHandler implements ICommandHandler<UndoEmailChangeCommand, EmailChangeUndoView> {
   constructor(
     private readonly accounts: AccountWrites,
     private readonly writes: RecoveryWrites,
+    @Inject(TOTP_VAULT) private readonly vault: TotpVault,
   ) {}
 
   async execute({ token, meta }: UndoEmailChangeCommand): Promise<EmailChangeUndoView> {
@@ -32,7 +38,9 @@ export class UndoEmailChangeHandler implements ICommandHandler<UndoEmailChangeCo
     const personMeta = { ...meta, actor: { kind: 'person' as const, id: named.accountId, name: null } };
     await this.accounts.email(undo.oldEmail, { type: 'ClaimEmailForChange', email: undo.oldEmail, accountId: named.accountId }, personMeta);
     const run = await this.writes.run(named.accountId, { type: 'UndoEmailChange', tokenHash: named.hash }, personMeta, now);
+    await this.vault.forget(named.accountId, null);
     await this.accounts.email(current, { type: 'ReleaseAccountEmail', email: current, accountId: named.accountId }, personMeta);
-    return { kind: 'email_change_undo', email: undo.oldEmail, reset_hold_until: run.state.holdUntil! };
+    const removed = run.state.undoRemoved ?? { passkeys: 0, twoFactor: false };
+    return { kind: 'email_change_undo', email: undo.oldEmail, reset_hold_until: run.state.holdUntil!, passkeys_removed: removed.passkeys, two_factor_turned_off: removed.twoFactor };
   }
 }
