@@ -78,6 +78,10 @@ function violations(schema: Schema): Case[] {
   if (schema.maximum !== undefined) cases.push({ what: `above maximum ${schema.maximum}`, value: schema.maximum + 1 });
   if (schema.enum) cases.push({ what: 'not in the enum', value: 'not_a_value' });
   if (schema.pattern) cases.push({ what: `not matching ${schema.pattern}`, value: '!not matching!' });
+  // a free text's rule (x-text, libs/http @PlainText): a control character, a bidirectional override; a line break in a single line
+  const text = (schema as { 'x-text'?: string })['x-text'];
+  if (text !== undefined) cases.push({ what: 'a control character', value: 'a\u0007b' }, { what: 'a bidirectional override', value: 'a\u202Eb' });
+  if (text === 'single-line') cases.push({ what: 'a line break', value: 'a\nb' });
   if (schema.format === 'email') cases.push({ what: 'not an e-mail', value: 'not-an-email' });
   if (schema.format === 'uri') cases.push({ what: 'not a URI', value: 'not a uri' });
   if (schema.format === 'date-time') cases.push({ what: 'not a date-time', value: 'yesterday' });

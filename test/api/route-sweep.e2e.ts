@@ -86,9 +86,14 @@ const VALID_BODIES: Readonly<Record<string, Record<string, unknown>>> = {
   'POST /email-changes/undo': { token: 'token' },
   'POST /api-keys': { type: 'secret', mode: 'test' },
   'POST /businesses': { name: 'Sweep' },
-  // PATCH routes that refuse an empty change
+  // every PATCH route refuses an empty change (@ChangeBody: 400 before the id is looked at)
   'PATCH /customers/{id}': { name: 'Zed' },
   'PATCH /links/{id}': { name: 'Zed' },
+  'PATCH /payments/{id}': { metadata: { sweep: '1' } },
+  'PATCH /businesses/{id}': { product_updates: true },
+  'PATCH /checkout-settings': { ask_email: false },
+  'PATCH /webhooks/{id}': { enabled: true },
+  'PATCH /api-keys/{id}': { name: 'Zed' },
   'POST /webhooks': { url: 'https://hooks.example.com/in', event_types: ['payment.succeeded'] },
 };
 

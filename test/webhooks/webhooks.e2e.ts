@@ -159,9 +159,11 @@ describe('webhooks over HTTP (issue 5), on PostgreSQL with WEBHOOK_ALLOW_PRIVATE
       expect(Date.parse(changed.body.data.updated_at)).toBeGreaterThan(Date.parse(hook.updated_at));
       expect((await call('GET', `/webhooks/${hook.id}`, { key: shop.secret_key })).body.data).toEqual(changed.body.data);
       expect((await patch(hook.id, { url: 'https://other.example.com/x', description: 'b' })).body.data).toMatchObject({ url: 'https://other.example.com/x', description: 'b', enabled: false });
+      // a body naming nothing to change is refused, as on every PATCH route (@ChangeBody, decision 0039 addendum of 2026-11-28), and changes nothing
+      const before = (await call('GET', `/webhooks/${hook.id}`, { key: shop.secret_key })).body.data;
       const same = await patch(hook.id, {});
-      expect(same.status).toBe(200);
-      expect(same.body.data.updated_at).toBe((await call('GET', `/webhooks/${hook.id}`, { key: shop.secret_key })).body.data.updated_at);
+      expect([same.status, same.body.error?.code, same.body.error?.field]).toEqual([400, 'invalid_request', null]);
+      expect((await call('GET', `/webhooks/${hook.id}`, { key: shop.secret_key })).body.data).toEqual(before);
       for (const [body, field] of [
         [{ url: null }, 'url'],
         [{ url: 'https://169.254.169.254/x' }, 'url'],

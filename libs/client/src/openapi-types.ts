@@ -614,7 +614,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment link
-         * @description A fixed price customers pay on the link’s hosted page (`url`); each checkout on it makes a payment with `link_id` set.
+         * @description A fixed price customers pay on the link’s hosted page (`url`); each checkout on it makes a payment with `link_id` set. A link whose only rail is card is refused above the card price bound of $10,000 (400 `amount_out_of_range`, field `amount`).
          *
          *     Restricted keys need write access to links.
          *
@@ -654,7 +654,7 @@ export interface paths {
         head?: never;
         /**
          * Change a link (send only what changes)
-         * @description Payments already made keep what they were made with.
+         * @description Payments already made keep what they were made with. A body naming no field is 400 `invalid_request`. A link whose only rail is card is refused above the card price bound of $10,000 (400 `amount_out_of_range`, field `amount`).
          *
          *     Restricted keys need write access to links.
          *
@@ -3243,7 +3243,7 @@ export interface components {
             network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin";
         };
         UpdateCheckoutSettingsBody: {
-            /** @description The name customers see on the checkout page and the receipt; null shows the business name. */
+            /** @description The name customers see on the checkout page and the receipt; null shows the business name. One line of plain text: no line break, control character or bidirectional override. */
             display_name?: string | null;
             /**
              * Format: email
@@ -3258,7 +3258,7 @@ export interface components {
             assets?: components["schemas"]["AcceptedAssetDto"][] | null;
         };
         UpdateBusinessBody: {
-            /** @description The business name (shown to customers on checkout pages and receipts). */
+            /** @description The business name (shown to customers on checkout pages and receipts). One line of plain text: no line break, control character or bidirectional override. */
             name?: string;
             /**
              * Format: uri
@@ -3301,13 +3301,13 @@ export interface components {
              * @enum {string}
              */
             currency: "USD" | "EUR";
-            /** @description What the customer pays for, shown on the checkout page and the receipt. */
+            /** @description What the customer pays for, shown on the checkout page and the receipt. Plain text: line breaks and tabs, but no other control character or bidirectional override. */
             description?: string | null;
-            /** @description Your own identifier for the payment: the same reference, amount and currency returns the same payment, so a create without Idempotency-Key is safe to retry; a reference held by a live payment of another amount or currency, or by one that received funds, is refused (409 reference_in_use). */
+            /** @description Your own identifier for the payment: the same reference, amount and currency returns the same payment, so a create without Idempotency-Key is safe to retry; a reference held by a live payment of another amount or currency, or by one that received funds, is refused (409 reference_in_use). One line of plain text: no line break, control character or bidirectional override. */
             reference?: string | null;
             /**
              * Format: email
-             * @description The customer's e-mail: the payment gets its customer, and the checkout does not ask for it. An e-mail address; an invalid one is refused with `invalid_email`.
+             * @description The customer's e-mail: the payment gets its customer, and the checkout does not ask for it. An e-mail address (surrounding whitespace is trimmed, as every address the API takes); an invalid one is refused with `invalid_email`.
              */
             customer_email?: string | null;
             /** @description String keys to string values: at most 20 keys; a key is 1 to 40 letters, digits, "_", "." or "-", not a reserved name (id, kind, object, mode, livemode, business_id, payment_id, checkout_id, customer_id, link_id, or starting with "service."); a value is at most 500 characters. A refused key or value is named in `field` as `metadata.<key>`. An empty value is dropped. */
@@ -3358,7 +3358,7 @@ export interface components {
             network?: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin";
             /**
              * Format: email
-             * @description The customer's e-mail, for the receipt. Default: the payment's `customer_email`. An e-mail address; an invalid one is refused with `invalid_email`.
+             * @description The customer's e-mail, for the receipt. Default: the payment's `customer_email`. An e-mail address (surrounding whitespace is trimmed, as every address the API takes); an invalid one is refused with `invalid_email`.
              */
             email?: string;
             /**
@@ -3383,7 +3383,7 @@ export interface components {
             tx_hash: string;
             /**
              * Format: email
-             * @description The customer's e-mail, kept when the checkout has none. An e-mail address; an invalid one is refused with `invalid_email`.
+             * @description The customer's e-mail, kept when the checkout has none. An e-mail address (surrounding whitespace is trimmed, as every address the API takes); an invalid one is refused with `invalid_email`.
              */
             email?: string | null;
         };
@@ -3404,9 +3404,9 @@ export interface components {
              * @description The customer’s e-mail address (compared case-insensitively): one customer per address and business.
              */
             email: string;
-            /** @description The customer’s name; null or left out: none. */
+            /** @description The customer’s name; null or left out: none. One line of plain text: no line break, control character or bidirectional override. */
             name?: string | null;
-            /** @description A note for the business (never shown to the customer). */
+            /** @description A note for the business (never shown to the customer). Plain text: line breaks and tabs, but no other control character or bidirectional override. */
             note?: string;
         };
         UpdateCustomerBody: {
@@ -3415,15 +3415,15 @@ export interface components {
              * @description A new e-mail address; another customer’s is 409 customer_exists.
              */
             email?: string;
-            /** @description The customer’s name; null or blank removes it. */
+            /** @description The customer’s name; null or blank removes it. One line of plain text: no line break, control character or bidirectional override. */
             name?: string | null;
-            /** @description A note for the business; "" removes it. */
+            /** @description A note for the business; "" removes it. Plain text: line breaks and tabs, but no other control character or bidirectional override. */
             note?: string;
         };
         CreateLinkBody: {
-            /** @description The link’s name, shown on its checkout page. */
+            /** @description The link’s name, shown on its checkout page. One line of plain text: no line break, control character or bidirectional override. */
             name: string;
-            /** @description What the customer pays for, shown on the checkout page and on each payment; null: none. */
+            /** @description What the customer pays for, shown on the checkout page and on each payment; trimmed; null or blank: none. Plain text: line breaks and tabs, but no other control character or bidirectional override. */
             description?: string | null;
             /**
              * @description The fixed price, in minor units of `currency`. Whole minor units of `currency` (cents): 100 to 100000000, that is 1.00 to 1,000,000.00.
@@ -3453,9 +3453,9 @@ export interface components {
             } | null;
         };
         UpdateLinkBody: {
-            /** @description The link’s name. */
+            /** @description The link’s name. One line of plain text: no line break, control character or bidirectional override. */
             name?: string;
-            /** @description What the customer pays for, shown on the checkout page and on each payment; null: none. */
+            /** @description What the customer pays for, shown on the checkout page and on each payment; trimmed; null or blank: none. Plain text: line breaks and tabs, but no other control character or bidirectional override. */
             description?: string | null;
             /** @description The fixed price, in minor units of `currency` (new checkouts only). Whole minor units of `currency` (cents): 100 to 100000000, that is 1.00 to 1,000,000.00. */
             amount?: number;
@@ -3518,7 +3518,7 @@ export interface components {
              * @enum {string}
              */
             speed?: "slow" | "standard" | "fast";
-            /** @description Up to 280 characters, kept with the record. */
+            /** @description Up to 280 characters, kept with the record. Plain text: line breaks and tabs, but no other control character or bidirectional override. */
             note?: string;
             /** @description Wallets created or imported in the service: EVM — 0x hex of a signed EIP-1559 transaction (a USDC send from an address with no gas may be a `transferWithAuthorization` (EIP-3009) that address signed, submitted and paid for by another address of the wallet); Solana — the base64 wire transaction. */
             signed_transaction?: string;
@@ -3539,7 +3539,7 @@ export interface components {
             email: string;
             /** @description The password chosen (400 weak_password says which rule it breaks). Kept only as an argon2id hash. Left out: a passkey sign-up — finished in this browser only, with a passkey registered for the options of POST /accounts/passkey-options. */
             password?: string;
-            /** @description The name of the person’s first business, created when the sign-up is verified (they are its owner). */
+            /** @description The name of the person’s first business, created when the sign-up is verified (they are its owner). One line of plain text: no line break, control character or bidirectional override. */
             business_name: string;
             /** @description Create the first business as a simulated one (test keys, no chain watched). Default false: a live business. */
             simulated?: boolean;
@@ -3608,7 +3608,7 @@ export interface components {
             credential: {
                 [key: string]: unknown;
             };
-            /** @description What the person calls it (default "Passkey"). */
+            /** @description What the person calls it (default "Passkey"). One line of plain text: no line break, control character or bidirectional override. */
             name?: string;
         };
         SignInWithPasskeyBody: {
@@ -3670,7 +3670,7 @@ export interface components {
              * @enum {string}
              */
             mode: "live" | "test";
-            /** @description A name to tell keys apart (not for publishable keys). */
+            /** @description A name to tell keys apart (not for publishable keys). One line of plain text: no line break, control character or bidirectional override. */
             name?: string | null;
             /** @description Restricted keys only: resource to access (read, or write which implies read), e.g. {"payments": "write", "customers": "read"}; a resource left out is not accessible. Resources: payments, checkouts, customers, links, webhooks, events, search, wallet, business. */
             permissions?: {
@@ -3678,7 +3678,7 @@ export interface components {
             } | null;
         };
         UpdateApiKeyBody: {
-            /** @description The new name; null or blank clears it. */
+            /** @description The new name; null or blank clears it. One line of plain text: no line break, control character or bidirectional override. */
             name?: string | null;
             /** @description Restricted keys only: resource to access (read, or write which implies read), e.g. {"payments": "write", "customers": "read"}; a resource left out is not accessible. Resources: payments, checkouts, customers, links, webhooks, events, search, wallet, business. Replaces the grants whole (a restricted key keeps at least one). */
             permissions?: {
@@ -3686,7 +3686,7 @@ export interface components {
             } | null;
         };
         CreateBusinessBody: {
-            /** @description The business’s name. */
+            /** @description The business’s name. One line of plain text: no line break, control character or bidirectional override. */
             name: string;
             /** @description A simulated business (test keys, no chain watched). Default false: a live business, as at sign-up. */
             simulated?: boolean;
@@ -3701,7 +3701,7 @@ export interface components {
             url: string;
             /** @description Event types to receive, at least one: payment.created, payment.updated, payment.underpaid, payment.needs_review, payment.succeeded, payment.failed, payment.canceled, business.created, business.updated, customer.created, customer.updated, link.created, link.updated, wallet_transaction.confirmed, wallet_transaction.failed; or ["*"] for every type, present and future. */
             event_types: ("*" | "payment.created" | "payment.updated" | "payment.underpaid" | "payment.needs_review" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "business.created" | "business.updated" | "customer.created" | "customer.updated" | "link.created" | "link.updated" | "wallet_transaction.confirmed" | "wallet_transaction.failed")[];
-            /** @description Free text for you. */
+            /** @description Free text for you. Plain text: line breaks and tabs, but no other control character or bidirectional override. */
             description?: string | null;
             /** @description false creates it stopped (no deliveries). Default true. */
             enabled?: boolean;
@@ -3714,6 +3714,7 @@ export interface components {
             url?: string;
             /** @description Event types to receive, at least one: payment.created, payment.updated, payment.underpaid, payment.needs_review, payment.succeeded, payment.failed, payment.canceled, business.created, business.updated, customer.created, customer.updated, link.created, link.updated, wallet_transaction.confirmed, wallet_transaction.failed; or ["*"] for every type, present and future. Replaces the whole list. */
             event_types?: ("*" | "payment.created" | "payment.updated" | "payment.underpaid" | "payment.needs_review" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "business.created" | "business.updated" | "customer.created" | "customer.updated" | "link.created" | "link.updated" | "wallet_transaction.confirmed" | "wallet_transaction.failed")[];
+            /** @description Plain text: line breaks and tabs, but no other control character or bidirectional override. */
             description?: string;
             /** @description false stops new deliveries and keeps the settings. */
             enabled?: boolean;
@@ -8486,6 +8487,7 @@ export interface operations {
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
              *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: Idempotency-Key is not 1 to 255 characters; or a field is missing, unknown or invalid; `field` names it
+             *     - `amount_out_of_range`
              */
             400: {
                 headers: {
@@ -8899,6 +8901,7 @@ export interface operations {
              *     - `invalid_json`: the body is not valid JSON or not UTF-8
              *     - `business_required`: a dashboard session did not name the business in the Service-Business header
              *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             *     - `amount_out_of_range`
              */
             400: {
                 headers: {

@@ -10,3 +10,4 @@ export * from './pagination';
 export * from './route-table';
 export * from './text-safety';
 export * from './validation';
+export * from './text-input';

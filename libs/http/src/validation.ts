@@ -1,13 +1,52 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { getMetadataStorage } from 'class-validator';
 import { ApiError } from './api-error';
+
+const CHANGE_BODY = 'api:change-body';
+
+/**
+ * The body of a change (every PATCH route): "send only what changes" (§4), so a body that names
+ * nothing to change — `{}`, or no body — is a client's mistake, 400 invalid_request listing the
+ * fields it may send (decision 0039, addendum of 2026-11-28). Checked by the API's validation
+ * pipe after the DTO's own rules, for every route and use case whose input class carries it; a
+ * field sent as null counts as sent (null clears it where the field allows null).
+ */
+export function ChangeBody(): ClassDecorator {
+  return (target) => Reflect.defineMetadata(CHANGE_BODY, true, target);
+}
+
+/** Whether `type` is a change body (@ChangeBody). */
+export function isChangeBody(type: unknown): boolean {
+  return typeof type === 'function' && Reflect.getMetadata(CHANGE_BODY, type) === true;
+}
+
+/** The fields a DTO validates, in declaration order. */
+function fieldsOf(type: new () => object): string[] {
+  return [...new Set(getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).map((m) => m.propertyName))];
+}
+
+/** 400 invalid_request when a change body names no field (null counts as named). */
+function refuseEmptyChange(type: new () => object, value: unknown): void {
+  const named = value !== null && typeof value === 'object' && Object.values(value).some((v) => v !== undefined);
+  if (!named) throw new ApiError('invalid_request', `Send at least one field to change: ${fieldsOf(type).join(', ')}.`);
+}
+
+/** class-validator's pipe, and the rule of change bodies. */
+class ApiValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const valid: unknown = await super.transform(value, metadata);
+    if (metadata.type === 'body' && isChangeBody(metadata.metatype)) refuseEmptyChange(metadata.metatype as new () => object, valid);
+    return valid;
+  }
+}
 
 /**
  * DTO validation for every route: class-validator rules, unknown fields refused, the first
  * problem reported as 400 invalid_request with `field` as a dotted path (`metadata.order_id`,
- * `items.0.amount`).
+ * `items.0.amount`); a change body (@ChangeBody) that names no field refused.
  */
 export function apiValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new ApiValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,

@@ -15,6 +15,8 @@ import { DELETED_LINK_SCHEMA, LINK_SCHEMA } from './schemas';
  */
 /** Change, archive, restore: a live-mode change of one link that answers the link. */
 const linkChange = (summary: string, description?: string): RouteSpec => ({ summary, description, data: [LINK_SCHEMA, 'The link.'], errors: ['not_found', 'link_disabled'], access: ['links', 'write'], live: true });
+/** A card-only link priced above the card bound (§8): no card could be charged it (decision 0030). */
+const CARD_ONLY_PRICE = 'A link whose only rail is card is refused above the card price bound of $10,000 (400 `amount_out_of_range`, field `amount`).';
 
 @ApiTags('links')
 @Controller('links')
@@ -24,7 +26,7 @@ export class LinksController {
     private readonly queries: QueryBus,
   ) {}
 
-  @CreateRoute(undefined, { summary: 'Create a payment link', description: 'A fixed price customers pay on the link’s hosted page (`url`); each checkout on it makes a payment with `link_id` set.', data: [LINK_SCHEMA, 'The link.'], access: ['links', 'write'], live: true })
+  @CreateRoute(undefined, { summary: 'Create a payment link', description: `A fixed price customers pay on the link’s hosted page (\`url\`); each checkout on it makes a payment with \`link_id\` set. ${CARD_ONLY_PRICE}`, data: [LINK_SCHEMA, 'The link.'], errors: ['amount_out_of_range'], access: ['links', 'write'], live: true })
   async create(@CurrentBusiness() business: Business, @Body() body: CreateLinkRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new CreateLinkCommand(business, body, writeMeta(request))) };
   }
@@ -41,7 +43,7 @@ export class LinksController {
     return { data: await this.queries.execute(new GetLinkQuery(business.id, id)) };
   }
 
-  @ChangeRoute(':id', linkChange('Change a link (send only what changes)', 'Payments already made keep what they were made with.'))
+  @ChangeRoute(':id', { ...linkChange('Change a link (send only what changes)', `Payments already made keep what they were made with. A body naming no field is 400 \`invalid_request\`. ${CARD_ONLY_PRICE}`), errors: ['not_found', 'link_disabled', 'amount_out_of_range'] })
   async update(@CurrentBusiness() business: Business, @Param('id') id: string, @Body() body: UpdateLinkRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new UpdateLinkCommand(business.id, id, body, writeMeta(request))) };
   }

@@ -4,7 +4,7 @@ import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
 import { ValidationTypes, getMetadataStorage, validateSync } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
-import { checkedRuleOf } from '@lib/http';
+import { TEXT_RULE_NAMES, checkedRuleOf, isChangeBody } from '@lib/http';
 
 /**
  * The JSON schema of a request DTO, read at run time from the class-validator metadata that
@@ -18,7 +18,9 @@ import { checkedRuleOf } from '@lib/http';
  *   property is required when leaving it out fails validation, nullable when null passes
  *   (so @IsOptional, @ValidateIf and @Allow all say what they really do).
  * - Unknown properties are refused by the global pipe (forbidNonWhitelisted), hence
- *   `additionalProperties: false`.
+ *   `additionalProperties: false`; a change body (@ChangeBody) has `minProperties: 1`.
+ * - A free text (@PlainText) says its rule in the vendor keyword `x-text` (`single-line` or
+ *   `multi-line`) and in words.
  * - Rules the use case checks instead of the pipe (a handler, a decider: they need state, or a
  *   `field` such as `metadata.<key>`) are declared with @CheckedBy (libs/http) and merged in.
  * - From @ApiProperty only words are taken (description, example, default, deprecated); a limit
@@ -103,6 +105,15 @@ function apply(target: Mutable, name: string, constraints: unknown[]): boolean {
     return true;
   }
   switch (name) {
+    case TEXT_RULE_NAMES['single-line']:
+    case TEXT_RULE_NAMES['multi-line']: {
+      // libs/http text-input.ts: which characters the text refuses, said by the vendor keyword `x-text`
+      const lines = c[0] as string;
+      target['x-text'] = lines;
+      const words = lines === 'single-line' ? 'One line of plain text: no line break, control character or bidirectional override.' : 'Plain text: line breaks and tabs, but no other control character or bidirectional override.';
+      target.description = [target.description, words].filter(Boolean).join(' ');
+      return true;
+    }
     case 'isNumber':
       if (target.type !== 'integer') target.type = 'number';
       return true;
@@ -289,6 +300,8 @@ export function dtoSchema(dto: Type, ref: (cls: Type) => ReferenceObject): DtoSc
 
   const schema: Mutable = { type: 'object', properties, additionalProperties: false };
   if (required.length > 0) schema.required = required;
+  // a change body (@ChangeBody, libs/http validation.ts) names at least one field
+  if (isChangeBody(dto)) schema.minProperties = 1;
   return { schema, empty, nested, findings };
 }
 

@@ -8,13 +8,12 @@ import { REFERRAL_CODE_MAX, REFERRAL_CODE_MIN, REFERRAL_CODE_RE } from '@lib/bus
 const unlessLeftOut = () => ValidateIf((_o: object, value: unknown) => value !== undefined);
 import { PASSWORD_MAX_LENGTH } from '@lib/passwords';
 import { isValidEmail } from '@lib/payments';
+import { PlainText, Trimmed } from '@lib/http';
 
 /** Limits of the account inputs (decision 0034). */
 export const ACCOUNT_EMAIL_MAX = 254;
 export const PASSWORD_MAX = PASSWORD_MAX_LENGTH; // libs/passwords' policy (its length rule counts code points)
 export const BUSINESS_NAME_MAX = 200;
-
-const trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 
 /** A person's e-mail address (the rule payments use for an address), trimmed; else 400 invalid_request on `email`. */
 export function AccountEmail(): PropertyDecorator {
@@ -22,7 +21,7 @@ export function AccountEmail(): PropertyDecorator {
     ValidateBy({ name: 'isAccountEmail', validator: { validate: (value: unknown) => isValidEmail(value), defaultMessage: () => 'email must be a valid e-mail address' } }),
     MaxLength(ACCOUNT_EMAIL_MAX, { message: `email is at most ${ACCOUNT_EMAIL_MAX} characters` }),
     IsString({ message: 'email is required' }),
-    trimmed(),
+    Trimmed(),
   );
 }
 
@@ -41,9 +40,9 @@ export function CurrentPassword(): PropertyDecorator {
   return applyDecorators(Password('current_password', true), ApiProperty({ description: 'The password now (400 invalid_credentials when wrong).', maxLength: PASSWORD_MAX }));
 }
 
-/** A required name, trimmed. */
+/** A required name, trimmed, one line of plain text. */
 export function RequiredName(field: string, max: number): PropertyDecorator {
-  return applyDecorators(MaxLength(max, { message: `${field} is at most ${max} characters` }), IsNotEmpty({ message: `${field} is required` }), IsString({ message: `${field} is required` }), trimmed());
+  return applyDecorators(PlainText('single-line'), MaxLength(max, { message: `${field} is at most ${max} characters` }), IsNotEmpty({ message: `${field} is required` }), IsString({ message: `${field} is required` }), Trimmed());
 }
 
 export function OptionalFlag(field: string): PropertyDecorator {

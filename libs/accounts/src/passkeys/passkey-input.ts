@@ -4,6 +4,7 @@ import { Transform } from 'class-transformer';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { IsNotEmpty, IsString, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
 import { PASSWORD_MAX, Password } from '../commands/account-input';
+import { PlainText } from '@lib/http';
 
 /** Limits of the passkey inputs (decision 0037). */
 export const PASSKEY_NAME_MAX = 100;
@@ -43,6 +44,7 @@ export class AddPasskeyRequest {
   @ApiProperty({ ...CREDENTIAL_DOC, description: 'What navigator.credentials.create() answered for the options of POST /me/passkeys/registration/options, as JSON (PublicKeyCredential.toJSON()).' })
   credential!: RegistrationResponseJSON;
 
+  @PlainText('single-line')
   @MaxLength(PASSKEY_NAME_MAX, { message: `name is at most ${PASSKEY_NAME_MAX} characters` })
   @IsNotEmpty({ message: 'name must not be empty' })
   @IsString({ message: 'name must be a string' })

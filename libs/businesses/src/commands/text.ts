@@ -1,12 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
-import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Trimmed, TrimmedOrNull } from '@lib/http';
 
-/** Trims a string input (anything else is left for the validators to refuse). */
-export const Trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
-
-/** Trims a string input; blank is null (an optional text left empty). */
-export const TrimmedOrNull = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() || null : value));
+/** The API's trims (libs/http text-input.ts), as this library's DTOs name them. */
+export { Trimmed, TrimmedOrNull };
 
 /**
  * An optional text of at most `max` characters, `field` naming it in the messages: trimmed, blank

@@ -1,14 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsOptional, IsString, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
+import { PlainText, TextLines, Trimmed } from '@lib/http';
 import { isValidEmail } from '@lib/payments';
 
 export const CUSTOMER_NAME_MAX = 200;
 export const CUSTOMER_NOTE_MAX = 1000;
 export const CUSTOMER_EMAIL_MAX = 254;
-
-const trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 
 /**
  * A customer's e-mail: the address payments take as `customer_email` (the same rule, so every
@@ -23,17 +21,21 @@ export function CustomerEmail(required: boolean, description: string): PropertyD
     MaxLength(CUSTOMER_EMAIL_MAX, { message: `email is at most ${CUSTOMER_EMAIL_MAX} characters` }),
     IsString({ message: 'email must be a string' }), // left out: the validation pipe says "email is required"
     ...(required ? [] : [ValidateIf((_o: object, value: unknown) => value !== undefined)]),
-    trimmed(),
+    Trimmed(),
   );
 }
 
-/** An optional text (`name` may be null: none), trimmed, at most `max` characters; `description` is the field's in the OpenAPI document. */
-export function CustomerText(field: string, max: number, nullable: boolean, description: string): PropertyDecorator {
+/**
+ * An optional text (`name` may be null: none), trimmed, at most `max` characters, plain text of
+ * one line or several (libs/http PlainText); `description` is the field's in the OpenAPI document.
+ */
+export function CustomerText(field: string, max: number, nullable: boolean, lines: TextLines, description: string): PropertyDecorator {
   return applyDecorators(
     ApiPropertyOptional(nullable ? { description, nullable: true, maxLength: max } : { description, maxLength: max }),
+    PlainText(lines),
     MaxLength(max, { message: `${field} is at most ${max} characters` }),
     IsString({ message: nullable ? `${field} must be a string or null` : `${field} must be a string` }),
     nullable ? IsOptional() : ValidateIf((_o: object, value: unknown) => value !== undefined),
-    trimmed(),
+    Trimmed(),
   );
 }

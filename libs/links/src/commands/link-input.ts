@@ -1,25 +1,25 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { AcceptedAssetDto, CHECKOUT_RAILS } from '@lib/businesses';
-import { CheckedBy } from '@lib/http';
+import { CheckedBy, PlainText, Trimmed, TrimmedOrNull } from '@lib/http';
 import { METADATA_PATCH_RULE, METADATA_RULE, NullableHttpUrl, PAYMENT_CURRENCIES, paymentAmountRule } from '@lib/payments';
 
 export const LINK_NAME_MAX = 200;
 export const LINK_DESCRIPTION_MAX = 1000;
 
-const trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 const present = (field: string) => ValidateIf((o: Record<string, unknown>) => o[field] !== undefined);
 
-/** The link's name (required on create): 1 to 200 characters, trimmed. */
+/** The link's name (required on create): 1 to 200 characters, trimmed, one line of plain text. */
 export function LinkName(required: boolean): PropertyDecorator {
   return applyDecorators(
+    PlainText('single-line'),
     MinLength(1, { message: 'name must not be blank' }),
     MaxLength(LINK_NAME_MAX, { message: `name is at most ${LINK_NAME_MAX} characters` }),
     IsString({ message: 'name must be a string' }),
     ...(required ? [] : [present('name')]),
-    trimmed(),
+    Trimmed(),
   );
 }
 
@@ -37,12 +37,15 @@ export function LinkCurrency(required: boolean): PropertyDecorator {
   );
 }
 
+/** What the customer pays for: trimmed, blank is null (none, as null), at most 1000 characters of plain text (line breaks allowed). */
 export function LinkDescription(): PropertyDecorator {
   return applyDecorators(
+    PlainText('multi-line'),
     MaxLength(LINK_DESCRIPTION_MAX, { message: `description is at most ${LINK_DESCRIPTION_MAX} characters` }),
     IsString({ message: 'description must be a string or null' }),
     IsOptional(),
-    ApiPropertyOptional({ description: 'What the customer pays for, shown on the checkout page and on each payment; null: none.', nullable: true, maxLength: LINK_DESCRIPTION_MAX }),
+    TrimmedOrNull(),
+    ApiPropertyOptional({ description: 'What the customer pays for, shown on the checkout page and on each payment; trimmed; null or blank: none.', nullable: true, maxLength: LINK_DESCRIPTION_MAX }),
   );
 }
 

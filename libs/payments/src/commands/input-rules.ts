@@ -95,4 +95,4 @@ export const METADATA_PATCH_RULE = {
 };
 
 /** An e-mail address (refused with 400 invalid_email, not invalid_request). */
-export const EMAIL_RULE = { format: 'email', description: 'An e-mail address; an invalid one is refused with `invalid_email`.' };
+export const EMAIL_RULE = { format: 'email', description: 'An e-mail address (surrounding whitespace is trimmed, as every address the API takes); an invalid one is refused with `invalid_email`.' };

@@ -5,6 +5,7 @@ import { ASSET_CODES, NETWORK_IDS } from '@lib/chains';
 import { CHECKOUT_RAILS } from '../../checkout-settings';
 import { EMAIL_MAX } from '../create-business/create-business.dto';
 import { OptionalText } from '../text';
+import { ChangeBody, PlainText } from '@lib/http';
 
 export const DISPLAY_NAME_MAX = 100;
 
@@ -26,7 +27,9 @@ export class AcceptedAssetDto {
  * null (show the business's own). `rails` and `assets` replace the whole list; `assets: null`
  * accepts every pair the service carries.
  */
+@ChangeBody()
 export class ChangeCheckoutSettingsDto {
+  @PlainText('single-line')
   @OptionalText('display_name', DISPLAY_NAME_MAX)
   @ApiPropertyOptional({ description: 'The name customers see on the checkout page and the receipt; null shows the business name.', nullable: true })
   display_name?: string | null;

@@ -1,7 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { businessDecider } from '../../business.decider';
 import { CheckoutRail, CheckoutSettingsChange, CheckoutSettingsView, DEFAULT_CHECKOUT_SETTINGS, carriedAssets, checkoutSettingsView } from '../../checkout-settings';
-import { DomainError } from '../../domain-error';
 import { BusinessWrites } from '../business-writes';
 import { ChangeCheckoutSettingsCommand } from './change-checkout-settings.command';
 
@@ -23,7 +22,6 @@ export class ChangeCheckoutSettingsHandler implements ICommandHandler<ChangeChec
     if (input.assets !== undefined) {
       change.assets = input.assets === null ? null : carriedAssets(input.assets);
     }
-    if (Object.keys(change).length === 0) throw new DomainError('invalid_request', 'Send at least one of display_name, support_email, ask_email, rails and assets.');
     await this.writes.run(businessDecider, businessId, { type: 'ChangeCheckoutSettings', businessId, change }, meta);
     const row = (await this.writes.rows(businessId)).checkoutSettings.get(businessId);
     return checkoutSettingsView(businessId, row?.settings ?? DEFAULT_CHECKOUT_SETTINGS, row?.updated_at ?? null);

@@ -3,6 +3,7 @@ import { KEY_KINDS, KEY_MODES, KeyKind, KeyMode } from '../../api-keys';
 import { DomainError } from '../../domain-error';
 import { Permissions, normalizePermissions, parsePermissions } from '../../permissions';
 import { OptionalText } from '../text';
+import { PlainText } from '@lib/http';
 
 export const KEY_NAME_MAX = 100;
 
@@ -43,6 +44,7 @@ export class CreateApiKeyDto {
   @IsIn(KEY_MODES, { message: `A key's mode is live or test` })
   mode!: KeyMode;
 
+  @PlainText('single-line')
   @OptionalText('name', KEY_NAME_MAX)
   name?: string | null;
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsObject, IsOptional } from 'class-validator';
-import { CheckedBy } from '@lib/http';
+import { CheckedBy, PlainText } from '@lib/http';
 import { KEY_KINDS, KEY_MODES, KeyKind, KeyMode } from '../../api-keys';
 import { ACCESS_LEVELS, RESOURCES } from '../../permissions';
 import { OptionalText } from '../text';
@@ -26,6 +26,7 @@ export class CreateApiKeyRequest {
   @ApiProperty({ description: 'live or test (a simulated business has test keys only).', enum: KEY_MODES })
   mode!: KeyMode;
 
+  @PlainText('single-line')
   @OptionalText('name', KEY_NAME_MAX)
   @ApiPropertyOptional({ description: 'A name to tell keys apart (not for publishable keys).', nullable: true })
   name?: string | null;

@@ -1,5 +1,6 @@
 import { IsBoolean } from 'class-validator';
 import { OptionalText, RequiredText } from '../text';
+import { PlainText } from '@lib/http';
 
 export const NAME_MAX = 200;
 export const WEBSITE_MAX = 2048;
@@ -10,6 +11,7 @@ export const EMAIL_MAX = 254;
  * Texts are trimmed; an empty website or support e-mail is none.
  */
 export class CreateBusinessDto {
+  @PlainText('single-line')
   @RequiredText('name', NAME_MAX)
   name!: string;
 

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsObject, IsOptional } from 'class-validator';
-import { CheckedBy } from '@lib/http';
+import { ChangeBody, CheckedBy, PlainText } from '@lib/http';
 import { KEY_NAME_MAX } from '../create-api-key/create-api-key.dto';
 import { PERMISSIONS_RULE } from '../create-api-key/create-api-key.request';
 import { OptionalText } from '../text';
@@ -9,7 +9,9 @@ import { OptionalText } from '../text';
  * PATCH /api-keys/{id} (decision 0039): the HTTP body, as the document shows it; the use case
  * checks it again against UpdateApiKeyDto. Send only what changes.
  */
+@ChangeBody()
 export class UpdateApiKeyRequest {
+  @PlainText('single-line')
   @OptionalText('name', KEY_NAME_MAX)
   @ApiPropertyOptional({ description: 'The new name; null or blank clears it.', nullable: true })
   name?: string | null;

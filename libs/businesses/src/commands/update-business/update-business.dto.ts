@@ -4,6 +4,7 @@ import { IsBoolean, IsEmail, IsNotEmpty, IsString, IsUrl, Matches, MaxLength, Mi
 import { REFERRAL_CODE_MAX, REFERRAL_CODE_MIN, REFERRAL_CODE_PATTERN, REFERRAL_CODE_RE } from '../../referrals';
 import { EMAIL_MAX, NAME_MAX, WEBSITE_MAX } from '../create-business/create-business.dto';
 import { OptionalText, Trimmed } from '../text';
+import { ChangeBody, PlainText } from '@lib/http';
 
 const lowerTrimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value));
 
@@ -12,7 +13,9 @@ const lowerTrimmed = () => Transform(({ value }: { value: unknown }) => (typeof 
  * website or support e-mail is null. A new `alert_email` is not used until confirmed: it becomes
  * `pending_alert_email` and a 6-digit code is e-mailed to it (POST /businesses/{id}/alert-email/confirm).
  */
+@ChangeBody()
 export class UpdateBusinessDto {
+  @PlainText('single-line')
   @MaxLength(NAME_MAX, { message: `name is at most ${NAME_MAX} characters` })
   @IsNotEmpty({ message: 'name cannot be blank' })
   @IsString({ message: 'name must be a string' })

@@ -37,9 +37,6 @@ export class UpdateBusinessHandler implements ICommandHandler<UpdateBusinessComm
     for (const field of ['name', 'website', 'support_email', 'email_alerts', 'product_updates'] as const) {
       if (input[field] !== undefined) (change as Record<string, unknown>)[field] = input[field];
     }
-    if (Object.keys(change).length === 0 && input.alert_email === undefined && input.referral_code === undefined) {
-      throw new DomainError('invalid_request', 'Send at least one of name, website, support_email, email_alerts, product_updates, alert_email and referral_code.');
-    }
     const state = foldBusiness((await this.writes.readStream(businessId)).map(asBusinessEvent).filter((e) => e !== null));
     if (state.status === 'none') throw new DomainError('not_found', `No business ${businessId}.`);
 

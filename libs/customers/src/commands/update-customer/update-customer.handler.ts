@@ -1,5 +1,4 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { DomainRefusal } from '@lib/domain';
 import { emailKey } from '../../identity';
 import { CustomerView } from '../../views';
 import { CustomerWrites } from '../customer-writes';
@@ -11,15 +10,13 @@ import { UpdateCustomerCommand } from './update-customer.command';
  * first (another customer's is 409 customer_exists), then the change is appended, then the old
  * address is released (payments naming it later name a new customer). An address that changes
  * only in case keeps its claim. A change that changes nothing records nothing; a body with no
- * field is 400 invalid_request.
+ * field is refused by the validation pipe (@ChangeBody, 400 invalid_request).
  */
 @CommandHandler(UpdateCustomerCommand)
 export class UpdateCustomerHandler implements ICommandHandler<UpdateCustomerCommand, CustomerView> {
   constructor(private readonly writes: CustomerWrites) {}
 
   async execute({ businessId, customerId, input, meta }: UpdateCustomerCommand): Promise<CustomerView> {
-    // a body that names nothing to change is a client mistake (as PATCH /webhooks/{id})
-    if (input.email === undefined && input.name === undefined && input.note === undefined) throw new DomainRefusal('invalid_request', 'Send at least one of email, name and note.');
     const { current, known } = await this.writes.load(businessId, customerId);
     const moves = input.email !== undefined && emailKey(input.email) !== emailKey(current.email);
     if (moves) await this.writes.claim(businessId, input.email!, customerId, meta);

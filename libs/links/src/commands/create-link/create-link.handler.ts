@@ -21,13 +21,14 @@ export class CreateLinkHandler implements ICommandHandler<CreateLinkCommand, Lin
   constructor(private readonly writes: LinkWrites) {}
 
   async execute({ business, input, meta }: CreateLinkCommand): Promise<LinkView> {
-    checkLinkPrice(input.amount, input.currency);
+    const rails = input.rails === undefined || input.rails === null ? null : canonicalRails(input.rails);
+    checkLinkPrice(input.amount, input.currency, rails);
     const fields: LinkFields = {
       name: input.name,
       description: input.description ?? null,
       amount: input.amount,
       currency: input.currency,
-      rails: input.rails === undefined || input.rails === null ? null : canonicalRails(input.rails),
+      rails,
       assets: input.assets === undefined || input.assets === null ? null : carriedAssets(input.assets),
       success_url: input.success_url ?? null,
       ask_email: input.ask_email ?? false,

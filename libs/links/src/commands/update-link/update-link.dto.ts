@@ -1,8 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { AcceptedAssetDto } from '@lib/businesses';
 import { LINK_NAME_MAX, LinkAmount, LinkAskEmail, LinkAssets, LinkCurrency, LinkDescription, LinkMetadata, LinkName, LinkRails, NullableHttpUrl } from '../link-input';
+import { ChangeBody } from '@lib/http';
 
 /** PATCH /links/{id} (decision 0030): send only what changes; payments already made keep their price. */
+@ChangeBody()
 export class UpdateLinkRequest {
   @LinkName(false)
   @ApiPropertyOptional({ description: 'The link’s name.', maxLength: LINK_NAME_MAX })

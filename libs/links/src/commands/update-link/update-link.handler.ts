@@ -1,6 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { canonicalRails, carriedAssets } from '@lib/businesses';
-import { DomainRefusal } from '@lib/domain';
 import { checkMetadataPatch, mergeMetadata } from '@lib/payments';
 import type { LinkFields } from '../../events';
 import { LinkView } from '../../views';
@@ -9,7 +8,7 @@ import { UpdateLinkCommand } from './update-link.command';
 
 /**
  * Changes a link (PATCH /links/{id}; decision 0030): send only what changes (a body with no field
- * is 400 invalid_request); the price is checked against the currency after the change; metadata
+ * is refused by the validation pipe: @ChangeBody); the price is checked against the currency after the change; metadata
  * merges by key as a payment's PATCH. Another business's or a deleted link: 404 not_found; a
  * disabled one: 409 link_disabled. Payments already made keep what they were made with. A change
  * that changes nothing records nothing.
@@ -19,8 +18,6 @@ export class UpdateLinkHandler implements ICommandHandler<UpdateLinkCommand, Lin
   constructor(private readonly writes: LinkWrites) {}
 
   async execute({ businessId, linkId, input, meta }: UpdateLinkCommand): Promise<LinkView> {
-    const sent = Object.entries(input).filter(([, v]) => v !== undefined);
-    if (sent.length === 0) throw new DomainRefusal('invalid_request', 'Send at least one field to change.');
     const patch = input.metadata === undefined ? undefined : checkMetadataPatch(input.metadata);
     await this.writes.decide(
       linkId,
@@ -37,7 +34,9 @@ export class UpdateLinkHandler implements ICommandHandler<UpdateLinkCommand, Lin
         if (input.ask_email !== undefined) change.ask_email = input.ask_email;
         if (link !== null && !state.deleted && link.businessId === businessId) {
           if (patch !== undefined) change.metadata = mergeMetadata(link.metadata, patch);
-          if (change.amount !== undefined || change.currency !== undefined) checkLinkPrice(change.amount ?? link.amount, change.currency ?? link.currency);
+          if (change.amount !== undefined || change.currency !== undefined || change.rails !== undefined) {
+            checkLinkPrice(change.amount ?? link.amount, change.currency ?? link.currency, change.rails !== undefined ? change.rails : link.rails);
+          }
         }
         return { type: 'UpdateLink', businessId, change };
       },

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { CheckedBy } from '@lib/http';
+import { CheckedBy, Trimmed } from '@lib/http';
 import { EMAIL_RULE } from '../input-rules';
 
 /**
@@ -18,6 +18,7 @@ export class ClaimCheckoutRequest {
   @IsOptional()
   @IsString()
   @MaxLength(254)
+  @Trimmed()
   @CheckedBy('the claim-checkout handler', EMAIL_RULE)
   @ApiPropertyOptional({ description: "The customer's e-mail, kept when the checkout has none." })
   email?: string;

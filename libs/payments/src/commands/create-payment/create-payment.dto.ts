@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { CheckedBy } from '@lib/http';
+import { CheckedBy, PlainText, Trimmed } from '@lib/http';
 import { PAYMENT_CURRENCIES } from '../../app/simulated-chain';
 import { EMAIL_RULE, ISO_TIMESTAMP, IsIsoTimestamp, METADATA_RULE, NullableHttpUrl, PAYMENT_EXPIRY_MAX_DAYS, paymentAmountRule } from '../input-rules';
 
@@ -32,6 +32,7 @@ export class CreatePaymentRequest {
   @IsOptional()
   @IsString()
   @MaxLength(1000)
+  @PlainText('multi-line')
   description?: string;
 
   @ValidateIf((_, v) => v !== null)
@@ -39,6 +40,7 @@ export class CreatePaymentRequest {
   @IsString()
   @MinLength(1)
   @MaxLength(255)
+  @PlainText('single-line')
   @ApiPropertyOptional({ description: 'Your own identifier for the payment: the same reference, amount and currency returns the same payment, so a create without Idempotency-Key is safe to retry; a reference held by a live payment of another amount or currency, or by one that received funds, is refused (409 reference_in_use).' })
   reference?: string | null;
 
@@ -46,6 +48,7 @@ export class CreatePaymentRequest {
   @IsOptional()
   @IsString()
   @MaxLength(254)
+  @Trimmed()
   @CheckedBy('the create-payment handler', EMAIL_RULE)
   @ApiPropertyOptional({ description: "The customer's e-mail: the payment gets its customer, and the checkout does not ask for it." })
   customer_email?: string | null;

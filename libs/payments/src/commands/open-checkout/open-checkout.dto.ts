@@ -2,7 +2,7 @@ import { COUNTRY_CODES } from '@lib/cards';
 import { ASSET_CODES, NETWORK_IDS } from '@lib/chains';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, Matches, MaxLength, MinLength, ValidationArguments } from 'class-validator';
-import { CheckedBy } from '@lib/http';
+import { CheckedBy, Trimmed } from '@lib/http';
 import { EMAIL_RULE, OmittableNotNull } from '../input-rules';
 
 /**
@@ -51,6 +51,7 @@ export class OpenCheckoutRequest {
   @OmittableNotNull()
   @IsString()
   @MaxLength(254)
+  @Trimmed()
   @CheckedBy('the open-checkout handler', EMAIL_RULE)
   @ApiPropertyOptional({ description: "The customer's e-mail, for the receipt. Default: the payment's `customer_email`." })
   email?: string;

@@ -1,5 +1,5 @@
 import { IsObject, IsOptional } from 'class-validator';
-import { CheckedBy } from '@lib/http';
+import { ChangeBody, CheckedBy } from '@lib/http';
 import { METADATA_PATCH_RULE } from '../input-rules';
 
 /**
@@ -7,6 +7,7 @@ import { METADATA_PATCH_RULE } from '../input-rules';
  * clear all: its limits, reserved keys and `field` = `metadata.<key>` are the domain's metadata
  * rules (domain/metadata.ts), checked by the handler (decision 0014) and described by @CheckedBy.
  */
+@ChangeBody()
 export class UpdatePaymentMetadataRequest {
   @IsOptional()
   @IsObject({ message: 'metadata must be an object or null' })

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { PlainText } from '@lib/http';
 
 const Omittable = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
 
@@ -41,6 +42,7 @@ export class SendFromWalletRequest {
   @Omittable()
   @IsString()
   @MaxLength(280)
+  @PlainText('multi-line')
   @ApiPropertyOptional({ description: 'Up to 280 characters, kept with the record.', maxLength: 280 })
   note?: string;
 

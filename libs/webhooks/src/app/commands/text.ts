@@ -1,4 +1,2 @@
-import { Transform } from 'class-transformer';
-
-/** Trims a string input (anything else is left for the validators to refuse). */
-export const Trimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
+/** The API's trim (libs/http text-input.ts), as this library's DTOs name it. */
+export { Trimmed } from '@lib/http';

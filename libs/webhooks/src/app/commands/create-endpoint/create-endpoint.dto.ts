@@ -3,7 +3,7 @@ import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsOptional, IsString, 
 import { WEBHOOK_URL_MAX } from '../../../delivery/url-policy';
 import { DESCRIPTION_MAX, EVENT_TYPES_MAX } from '../../../domain/endpoint.decider';
 import { ALL_EVENT_TYPES, EVENT_TYPES } from '../../../domain/event-types';
-import { CheckedBy } from '@lib/http';
+import { CheckedBy, PlainText } from '@lib/http';
 import { Trimmed } from '../text';
 
 export const TYPES_DOC = `Event types to receive, at least one: ${EVENT_TYPES.join(', ')}; or ["*"] for every type, present and future.`;
@@ -36,6 +36,7 @@ export class CreateWebhookBody {
   @IsOptional()
   @IsString()
   @MaxLength(DESCRIPTION_MAX, { message: `description is at most ${DESCRIPTION_MAX} characters` })
+  @PlainText('multi-line')
   description?: string | null;
 
   @ApiPropertyOptional({ description: 'false creates it stopped (no deliveries). Default true.' })
