@@ -50,8 +50,12 @@ describe('create-endpoint input (CreateWebhookBody): the shape, in one place', (
 });
 
 describe('update-endpoint input (UpdateWebhookBody)', () => {
-  it('takes only what is sent', async () => {
-    expect(await check(UpdateWebhookBody, {})).toEqual({});
+  it('takes only what is sent, and refuses a body that changes nothing (every PATCH route: decision 0039, addendum of 2026-11-28)', async () => {
+    expect(await check(UpdateWebhookBody, {})).toEqual({
+      code: 'invalid_request',
+      field: null,
+      message: 'Send at least one field to change: url, event_types, description, enabled.',
+    });
     expect(await check(UpdateWebhookBody, { enabled: false, description: ' b ' })).toEqual({ enabled: false, description: 'b' });
   });
 
