@@ -213,6 +213,13 @@ describe('operator CLI on postgres', () => {
     for (const row of replayOnly) expect(row).toMatchObject({ events: 7, last_revision: 6, category: 'payment' });
     expect(out[out.length - 1]).toBe('stream_catalog: DIFFERENT: 3 differing rows in 1 table(s); fix with: projections rebuild stream_catalog');
     expect(out).toHaveLength(4);
+    // several at once: each is verified to the end, and one difference makes the exit code 1
+    const two = await cli(['projections', 'verify', 'stream_catalog', 'payments'], env);
+    expect(two.code).toBe(1);
+    expect(lines(two.stdout).filter((l) => /^\w+: (OK|DIFFERENT)/.test(l))).toEqual([
+      'stream_catalog: DIFFERENT: 3 differing rows in 1 table(s); fix with: projections rebuild stream_catalog',
+      expect.stringMatching(/^payments: OK, live tables equal a fresh replay of \d+ events/),
+    ]);
 
     const rebuilt = await cli(['projections', 'rebuild', 'stream_catalog'], env);
     expect(rebuilt.code).toBe(0);
@@ -221,6 +228,15 @@ describe('operator CLI on postgres', () => {
     const again = await cli(['projections', 'verify', 'stream_catalog'], env);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('stream_catalog: OK');
+    // --all: every projection, each OK
+    const all = await cli(['projections', 'verify', '--all'], env);
+    expect(all.code).toBe(0);
+    expect(lines(all.stdout).filter((l) => / OK, live tables equal a fresh replay/.test(l)).map((l) => l.split(':')[0])).toEqual(ALL_PROJECTORS.map((p) => p.name));
+    // no name and no --all: a usage error, nothing verified
+    const none = await cli(['projections', 'verify'], env);
+    expect(none.code).not.toBe(0);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toContain('name a projection to verify, or pass --all');
     const { rows } = await pg.query<{ stream_id: string; events: string }>(`SELECT stream_id, events::text FROM stream_catalog WHERE stream_id = ANY($1)`, [[edited, deleted]]);
     expect(rows.map((r) => r.events)).toEqual(['7', '7']);
     // verify cleans up its scratch schemas

@@ -132,10 +132,11 @@ function program(): Command {
     .option('--all', 'every projection')
     .action(async (names: string[], options) => withServerStore(async ({ store, db }) => rebuild(store, db, names, Boolean(options.all), out, await configuredProjectors(db))));
   projections
-    .command('verify <name>')
+    .command('verify [names...]')
     .description('replay into a scratch schema and diff with the live tables; exit 1 on any difference')
-    .action(async (name: string) => {
-      process.exitCode = await withServerStore(async ({ store, db }) => verify(store, db, name, out, await configuredProjectors(db)));
+    .option('--all', 'every projection')
+    .action(async (names: string[], options) => {
+      process.exitCode = await withServerStore(async ({ store, db }) => verify(store, db, names, Boolean(options.all), out, await configuredProjectors(db)));
     });
 
   const businesses = cli.command('businesses').description('businesses');

@@ -26,9 +26,7 @@ export async function printStatus(store: EventStore, db: Database, json: boolean
 }
 
 export async function rebuild(store: EventStore, db: Database, names: string[], all: boolean, out: Out, projectors = ALL_PROJECTORS): Promise<void> {
-  const targets: readonly Projector[] = all ? projectors : names.map((n) => findProjector(n, projectors));
-  if (targets.length === 0) throw new Error('name a projection to rebuild, or pass --all');
-  for (const projector of targets) {
+  for (const projector of targetsOf(names, all, projectors, 'rebuild')) {
     const bar = new ProgressBar(`rebuild ${projector.name}`);
     const started = Date.now();
     const result = await rebuildProjection(store, db, projector, { onProgress: (p) => bar.update(p.done, p.total, p.elapsedMs) });
@@ -37,9 +35,24 @@ export async function rebuild(store: EventStore, db: Database, names: string[], 
   }
 }
 
-/** Returns the exit code: 0 when the live tables equal a fresh replay, 1 otherwise. */
-export async function verify(store: EventStore, db: Database, name: string, out: Out, projectors = ALL_PROJECTORS): Promise<number> {
-  const projector = findProjector(name, projectors);
+/** The projections a rebuild or verify names (every one with `all`); none named is a usage error. */
+function targetsOf(names: string[], all: boolean, projectors: readonly Projector[], verb: string): readonly Projector[] {
+  const targets = all ? projectors : names.map((n) => findProjector(n, projectors));
+  if (targets.length === 0) throw new Error(`name a projection to ${verb}, or pass --all`);
+  return targets;
+}
+
+/**
+ * Verifies each projection named (every one with `all`), one after another, each to the end.
+ * Returns the exit code: 0 when every one's live tables equal a fresh replay, 1 otherwise.
+ */
+export async function verify(store: EventStore, db: Database, names: string[], all: boolean, out: Out, projectors = ALL_PROJECTORS): Promise<number> {
+  let code = 0;
+  for (const projector of targetsOf(names, all, projectors, 'verify')) code = Math.max(code, await verifyOne(store, db, projector, out));
+  return code;
+}
+
+async function verifyOne(store: EventStore, db: Database, projector: Projector, out: Out): Promise<number> {
   const bar = new ProgressBar(`verify ${projector.name}`);
   const started = Date.now();
   const result = await verifyProjection(store, db, projector, { onProgress: (p) => bar.update(p.done, p.total, p.elapsedMs) });
