@@ -72,6 +72,11 @@ export interface Breakdown {
   total: number;
 }
 
+/** A breakdown with its keys in the API's order, however it was stored (jsonb reorders keys). */
+export function orderedBreakdown(b: Breakdown): Breakdown {
+  return { currency: b.currency, price: b.price, processing_fee: b.processing_fee, network_fee: b.network_fee, total: b.total };
+}
+
 export function buildBreakdown(input: {
   currency: string;
   priceMinor: Minor;
@@ -110,6 +115,11 @@ export interface Reporting {
   transaction_fee: number;
   customer_fee: number;
   net: number;
+}
+
+/** A reporting object with its keys in the API's order, however it was stored (jsonb reorders keys). */
+export function orderedReporting(r: Reporting): Reporting {
+  return { currency: r.currency, amount: r.amount, fee: r.fee, transaction_fee: r.transaction_fee, customer_fee: r.customer_fee, net: r.net };
 }
 
 export function buildReporting(input: {

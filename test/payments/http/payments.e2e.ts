@@ -50,6 +50,18 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
     expect(t[t.length - 1]).toBe('succeeded');
     expect(done.reporting).toMatchObject({ currency: 'USD', amount: 10_000, fee: 100, transaction_fee: 0, customer_fee: 0 }); // 1% of $100.00
     expect(done.reporting.net).toBe(done.reporting.amount - done.reporting.fee - done.reporting.transaction_fee);
+    // keys in the spec's order before and after success (stored state is jsonb, which reorders keys), in the list too
+    const reportingKeys = ['currency', 'amount', 'fee', 'transaction_fee', 'customer_fee', 'net'];
+    const listed = (await suite.shop.get(`/payments?limit=100`)).body.data.find((p: { id: string }) => p.id === payment.id);
+    for (const shown of [payment, done, listed]) {
+      expect(Object.keys(shown.reporting)).toEqual(reportingKeys);
+      for (const entry of shown.events) expect(Object.keys(entry)).toEqual(['type', 'created_at', 'data']);
+    }
+    const completed = (await suite.shop.get(`/checkouts/${checkout.id}`)).body.data;
+    for (const shown of [checkout, completed]) {
+      expect(Object.keys(shown.breakdown)).toEqual(['currency', 'price', 'processing_fee', 'network_fee', 'total']);
+      expect(Object.keys(shown.reporting)).toEqual(reportingKeys);
+    }
 
     const receipt = await suite.shop.as(null).get(`/public/receipts/${payment.id}`);
     expect(receipt.status).toBe(200);

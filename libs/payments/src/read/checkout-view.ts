@@ -1,5 +1,5 @@
 import { AssetCode, ChainRegistry, NetworkId, defaultRegistry } from '@lib/chains';
-import { Breakdown, Reporting } from '@lib/money';
+import { Breakdown, Reporting, orderedBreakdown, orderedReporting } from '@lib/money';
 import type { CheckoutStatus } from '../domain/checkout.decider';
 import type { CardAttemptStatus, CardCheckoutOpenedData, CheckoutEvent, CheckoutOpenedData, CheckoutReviewReason } from '../domain/checkout.events';
 import { CHECKOUT_STREAM } from '../domain/stream-categories';
@@ -388,7 +388,7 @@ export function checkoutView(state: CheckoutViewState, options: CheckoutViewOpti
     payment_id: state.payment_id,
     amount: state.breakdown.price,
     currency: state.breakdown.currency,
-    breakdown: { ...state.breakdown },
+    breakdown: orderedBreakdown(state.breakdown),
     crypto: state.rail !== 'crypto' ? null : {
       asset: state.asset!,
       network: state.network!,
@@ -421,7 +421,7 @@ export function checkoutView(state: CheckoutViewState, options: CheckoutViewOpti
   if (options.secret) {
     const payment = options.secret.payment;
     view.email = state.email;
-    view.reporting = payment ? paymentReporting(payment) : null;
+    view.reporting = payment ? orderedReporting(paymentReporting(payment)) : null;
     view.fee_rate_bps = payment ? payment.fee_rate_bps : null;
   }
   return view;

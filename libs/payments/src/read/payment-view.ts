@@ -1,5 +1,5 @@
 import { AssetCode, ChainRegistry, NetworkId, defaultRegistry } from '@lib/chains';
-import { FeePayer, Reporting, buildReporting, formatCryptoAmount, parseCryptoAmount } from '@lib/money';
+import { FeePayer, Reporting, buildReporting, formatCryptoAmount, orderedReporting, parseCryptoAmount } from '@lib/money';
 import type { CardCheckoutOpenedData, CheckoutOpenedData } from '../domain/checkout.events';
 import type { PaymentStatus } from '../domain/payment.decider';
 import type { PaymentCreatedData, PaymentEvent, PaymentReviewReason } from '../domain/payment.events';
@@ -574,7 +574,7 @@ export function paymentView(state: PaymentViewState, options: PaymentViewOptions
     fee_payer: state.fee_payer,
     customer_fee: state.customer_fee,
     amount_received: state.amount_received,
-    reporting: paymentReporting(state),
+    reporting: orderedReporting(paymentReporting(state)),
     fee_rate_bps: state.fee_rate_bps,
     method: methodView(state, registry),
     settlement: settlementView(state, registry),
@@ -595,7 +595,8 @@ export function paymentView(state: PaymentViewState, options: PaymentViewOptions
     failure_message: paymentFailureMessage(state.failure_code),
     created_at: state.created_at,
     updated_at: state.updated_at,
-    events: state.events.map((entry) => ({ ...entry, data: entry.data === null ? null : { ...entry.data } })),
+    // each entry's keys as the spec names them, however the state was stored (jsonb reorders keys)
+    events: state.events.map((entry) => ({ type: entry.type, created_at: entry.created_at, data: entry.data === null ? null : { ...entry.data } })),
   };
 }
 
@@ -608,14 +609,15 @@ export function paymentView(state: PaymentViewState, options: PaymentViewOptions
  * refreshes it. Bump it whenever the Payment object's text changes (paymentView or the helpers
  * it calls, the default registry's decimals or explorers, storedPaymentView itself).
  */
-export const PAYMENT_VIEW_VERSION = 3; // 3: method.card and card methods (decision 0026)
+export const PAYMENT_VIEW_VERSION = 4; // 3: method.card and card methods (decision 0026); 4: reporting and timeline entries in the spec's key order
 
 /**
  * The Payment object as JSON text, `url` null (the one field that depends on configuration,
  * CHECKOUT_BASE_URL; withPaymentUrl puts it in), with the default registry unless another is
  * given: what the projector keeps in `payments.view`, so the payment routes answer without
- * parsing or serialising. Event data only, so deterministic. The parts copied from the state
- * (metadata, a stored reporting, the timeline) are put in jsonb's key order: the text is then
+ * parsing or serialising. Event data only, so deterministic. The free-form parts copied from the
+ * state (metadata, each timeline entry's data) are put in jsonb's key order; `reporting` and the
+ * timeline entries have the spec's key order from paymentView itself: the text is then
  * the same whether the projector evolved the state in memory (insertion order) or loaded it from
  * the `state` column (jsonb order), and the same as JSON.stringify(paymentView(…)) of a state read
  * from that column, which is what the API answered before views were stored.
@@ -624,10 +626,10 @@ export function storedPaymentView(state: PaymentViewState, registry: ChainRegist
   const view = paymentView(state, { checkoutBaseUrl: '', registry });
   return JSON.stringify({
     ...view, // the keys stay where paymentView puts them; the ones below only get new values
-    reporting: state.reporting === null ? view.reporting : jsonbOrdered(view.reporting),
     url: null,
     metadata: jsonbOrdered(view.metadata),
-    events: jsonbOrdered(view.events),
+    // only each entry's `data` (free-form per type) in jsonb order: its keys are as the spec names them
+    events: view.events.map((entry) => ({ ...entry, data: jsonbOrdered(entry.data) })),
   });
 }
 
