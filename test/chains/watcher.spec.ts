@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ChainWatcher, type ChainReader, type ChainWatcherOptions, type NetworkId, type ObservedTransfer, type ScannedBlock, type WatchedAddresses } from '@lib/chains';
+import { ChainWatcher, type ChainReader, type ChainWatcherOptions, type MempoolSnapshot, type NetworkId, type ObservedTransfer, type PendingTransfer, type ScannedBlock, type WatchedAddresses } from '@lib/chains';
 import { type LedgerEntry, RecordingSink, SetWatched, watchSuite } from '../support/chain-watch';
 import { eventually } from '../support/eventually';
 
@@ -229,5 +229,77 @@ describe.each([
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await stored()).toBe(before);
     expect(watcher.status().leaseHeld).toBe(false);
+  });
+});
+
+describe('ChainWatcher and the mempool (a reader and a sink that look at it: 0023 addendum, 2026-11-29)', () => {
+  const suite = watchSuite('embedded', 'watchmempool');
+
+  /** A sink that also names addresses to look at and records the mempool snapshots it is given. */
+  class MempoolSink extends RecordingSink {
+    readonly snapshots: MempoolSnapshot[] = [];
+    awaiting: string[] = ['alice'];
+    async awaitingAddresses(network: NetworkId): Promise<readonly string[]> {
+      expect(network).toBe('bitcoin');
+      return this.awaiting;
+    }
+    async mempool(snapshot: MempoolSnapshot): Promise<void> {
+      this.snapshots.push(snapshot);
+    }
+  }
+
+  it('once caught up, reports the mempool of each address the sink names, after the blocks and at most every mempoolPollMs; a failed look stops no block', async () => {
+    const chain = new FakeChain('bitcoin', false);
+    chain.append(1, [['alice', 'tx1', 5n]]);
+    let pool: PendingTransfer[] = [{ network: 'bitcoin', txHash: 'tx2', asset: 'BTC', amount: 7n, to: 'alice' }];
+    let failing = false;
+    const looks: string[] = [];
+    const reader: ChainReader = {
+      ...readerOf(chain),
+      mempool: async (address) => {
+        looks.push(address);
+        if (failing) throw new Error('esplora down');
+        return { network: 'bitcoin', address, pending: pool.filter((p) => p.to === address), mined: ['tx1'] };
+      },
+    };
+    const sink = new MempoolSink();
+    const errors: unknown[] = [];
+    const watcher = suite.watch(
+      new ChainWatcher({ reader, watched: new SetWatched(['alice', 'bob'], 'bitcoin'), sink, db: suite.db, startHeight: 1, confirmationsRequired: 3, pollMs: 10, mempoolPollMs: 50, backoffMs: 10, onError: (e) => errors.push(e) }),
+    );
+    watcher.start();
+    const first = await eventually(() => sink.snapshots[0], { what: 'a mempool snapshot' });
+    expect(first).toEqual({ network: 'bitcoin', address: 'alice', pending: [{ network: 'bitcoin', txHash: 'tx2', asset: 'BTC', amount: 7n, to: 'alice' }], mined: ['tx1'] });
+    // the blocks first: tx1 was reported before the first look
+    expect(sink.calls[0]).toMatchObject({ kind: 'detected', transfer: { txHash: 'tx1' } });
+
+    // a look that fails is told, and the blocks go on; the watcher stays healthy
+    failing = true;
+    const failedAt = looks.length;
+    await eventually(() => looks.length, (n) => n > failedAt, { what: 'a failed look' });
+    chain.append(2, [['bob', 'tx3', 1n]]);
+    await eventually(() => sink.entry('bitcoin', 'tx3', 0), { what: 'tx3 detected while the mempool fails' });
+    expect(errors.some((e) => (e as Error).message === 'esplora down')).toBe(true);
+    expect(watcher.status().consecutiveFailures).toBe(0);
+
+    // looked at again once it answers; every look is spaced by mempoolPollMs at least, not every round of 10 ms
+    failing = false;
+    pool = [];
+    const before = sink.snapshots.length;
+    await eventually(() => sink.snapshots.length, (n) => n > before, { what: 'looked at again' });
+    expect(sink.snapshots.at(-1)).toMatchObject({ address: 'alice', pending: [] });
+    expect(watcher.status().mempoolLooks).toBe(sink.snapshots.length);
+    expect(looks.length).toBeLessThan(watcher.status().blocksScanned + 40);
+  });
+
+  it('a reader without the mempool read, or a sink that does not ask, looks at nothing', async () => {
+    const chain = new FakeChain('bitcoin', false);
+    chain.append(1, [['alice', 'tx1', 5n]]);
+    const sink = new MempoolSink();
+    const watcher = suite.watch(new ChainWatcher({ reader: readerOf(chain), watched: new SetWatched(['alice'], 'bitcoin'), sink, db: suite.db, startHeight: 1, confirmationsRequired: 3, pollMs: 10, mempoolPollMs: 10 }));
+    watcher.start();
+    await eventually(() => sink.entry('bitcoin', 'tx1', 0), (e) => e?.confirmations.length === 1, { what: 'tx1 detected' });
+    expect(sink.snapshots).toEqual([]);
+    expect(watcher.status().mempoolLooks).toBe(0);
   });
 });

@@ -248,6 +248,35 @@ describe('checkout ⇄ payment end to end (in-memory streams)', () => {
     expect(h.replay()).toBe(0);
   });
 
+  it('a transaction seen in the mempool at minute 14, mined after the quote and the payment expired: both held, counted on time, succeeded with the on-time timeline (0023 addendum, 2026-11-29)', () => {
+    const h = started();
+    h.at(at(14 * MIN)).checkout('chk_1', { type: 'SightTransfer', txHash: HASH, network: 'ethereum', amount: '100' });
+    expect(h.paymentEvents('pmt_1').map((e) => e.type)).toContain('PaymentTransferSighted');
+    h.at(at(15 * MIN)).checkout('chk_1', { type: 'ExpireCheckout' });
+    h.at(at(24 * 3600_000)).payment('pmt_1', { type: 'ExpirePayment' });
+    expect(status(h.checkoutState('chk_1'))).toBe('open');
+    expect(status(h.paymentState('pmt_1'))).toBe('pending');
+    h.at(at(24 * 3600_000 + 5 * MIN)).checkout('chk_1', { type: 'DetectTransfer', txHash: HASH, network: 'ethereum', amount: '100' });
+    confirmAll(h, 'chk_1');
+    expect(status(h.checkoutState('chk_1'))).toBe('completed');
+    expect(h.paymentState('pmt_1')).toMatchObject({ status: 'succeeded', sightings: {} });
+    expect(h.timeline('pmt_1')).toEqual(['created', 'method_selected', 'detected', 'confirmation', 'confirmation', 'confirmation', 'confirmation', 'succeeded']);
+    expect(h.replay()).toBe(0);
+  });
+
+  it('a sighting dropped after the quote ended: the checkout expires and the payment expiry applies again (0023 addendum, 2026-11-29)', () => {
+    const h = started();
+    h.at(at(14 * MIN)).checkout('chk_1', { type: 'SightTransfer', txHash: HASH, network: 'ethereum', amount: '100' });
+    h.at(at(24 * 3600_000)).payment('pmt_1', { type: 'ExpirePayment' });
+    expect(status(h.paymentState('pmt_1'))).toBe('pending');
+    h.at(at(24 * 3600_000 + MIN)).checkout('chk_1', { type: 'DropSighting', txHash: HASH });
+    expect(status(h.checkoutState('chk_1'))).toBe('expired');
+    expect(h.paymentEvents('pmt_1').map((e) => e.type)).toEqual(expect.arrayContaining(['PaymentSightingDropped', 'PaymentCheckoutEnded']));
+    h.payment('pmt_1', { type: 'ExpirePayment' });
+    expect(h.paymentState('pmt_1')).toMatchObject({ status: 'failed', failureCode: 'payment_expired' });
+    expect(h.replay()).toBe(0);
+  });
+
   it('replaying every event through react twice appends nothing (idempotence)', () => {
     const h = started();
     h.at(at(MIN)).checkout('chk_1', { type: 'MarkSent', simulate: 'underpaid', txHash: HASH });

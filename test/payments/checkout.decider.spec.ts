@@ -358,3 +358,92 @@ describe('checkout decider: a short transfer holds the quote for the quote life 
     expect(confirmed.find((e) => e.type === 'CheckoutAwaitingCustomer')?.data).toMatchObject({ expires_at: '2025-01-01T00:01:50.000Z' });
   });
 });
+
+describe('checkout decider: a transaction seen in the mempool before the quote ends holds it until mined or dropped (0023 addendum, 2026-11-29)', () => {
+  const sight = (txHash: string, amount: string, network: 'ethereum' | 'polygon' = 'ethereum'): CheckoutCommand => ({ type: 'SightTransfer', txHash, network, amount });
+  const detect = (txHash: string, amount: string): CheckoutCommand => ({ type: 'DetectTransfer', txHash, network: 'ethereum', amount });
+  const confirm = (txHash: string, current: number): CheckoutCommand => ({ type: 'RecordConfirmations', txHash, current });
+  const after = (events: CheckoutEvent[], ...steps: [CheckoutCommand, Date?][]) =>
+    steps.reduce((log, [command, now]) => [...log, ...given(log, now ?? T0).when(command).events()], events);
+  const QUOTE_END = 15 * 60_000;
+  const DAY = 24 * 3600_000;
+
+  it('sighted at minute 14 → recorded once, nothing counted; the quote timer at its end changes nothing', () => {
+    const sighted = given(opened, at(14 * 60_000)).when(sight(HASH, '100')).thenIdempotent();
+    expect(sighted).toEqual([
+      { type: 'CheckoutTransferSighted', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH, network: 'ethereum', amount: '100', sighted_at: at(14 * 60_000).toISOString() } },
+    ]);
+    const state = [...opened, ...sighted].reduce(evolveCheckout, initialCheckoutState);
+    expect(state).toMatchObject({ status: 'open', received: 0n, transfers: [] });
+    given([...opened, ...sighted], at(QUOTE_END)).when({ type: 'ExpireCheckout' }).then([]);
+    given([...opened, ...sighted], at(QUOTE_END + 60 * 60_000)).when({ type: 'ExpireCheckout' }).then([]);
+  });
+
+  it('sighted before the quote ends, mined after it → counted on time (confirming, no review), then completed', () => {
+    const sighted = after(opened, [sight(HASH, '100'), at(14 * 60_000)], [{ type: 'ExpireCheckout' }, at(QUOTE_END)]);
+    const mined = given(sighted, at(QUOTE_END + 10 * 60_000)).when(detect(HASH, '100')).events();
+    expect(types(mined)).toEqual(['CheckoutTransferDetected']);
+    expect(mined[0].data).toMatchObject({ tx_hash: HASH, received_amount: '100', remaining_amount: null });
+    const confirming = [...sighted, ...mined];
+    expect(confirming.reduce(evolveCheckout, initialCheckoutState)).toMatchObject({ status: 'confirming', sightings: [] });
+    const done = given(confirming, at(QUOTE_END + 50 * 60_000)).when(confirm(HASH, 4)).events();
+    expect(types(done)).toEqual([...Array(4).fill('CheckoutConfirmationRecorded'), 'CheckoutCompleted']);
+  });
+
+  it('sighted, then dropped from the mempool after the quote ended → the checkout expires then; a transfer mined later is late', () => {
+    const held = after(opened, [sight(HASH, '100'), at(14 * 60_000)], [{ type: 'ExpireCheckout' }, at(QUOTE_END)]);
+    const dropped = given(held, at(QUOTE_END + 30 * 60_000)).when({ type: 'DropSighting', txHash: HASH }).thenIdempotent();
+    expect(dropped).toEqual([
+      { type: 'CheckoutSightingDropped', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH } },
+      { type: 'CheckoutExpired', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', received_amount: '0' } },
+    ]);
+    expect(types(given([...held, ...dropped], at(QUOTE_END + 40 * 60_000)).when(detect(HASH, '100')).events())).toEqual(['CheckoutTransferDetected', 'CheckoutNeedsReview']);
+  });
+
+  it('dropped while the quote is still live → only the sighting ends; the quote ends at its own time', () => {
+    const held = after(opened, [sight(HASH, '100'), at(5 * 60_000)]);
+    given(held, at(6 * 60_000)).when({ type: 'DropSighting', txHash: HASH }).then([{ type: 'CheckoutSightingDropped', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH } }]);
+  });
+
+  it('two sightings: one dropped after the quote ended, the other still holds it', () => {
+    const held = after(opened, [sight(HASH, '50'), at(10 * 60_000)], [sight(HASH2, '50'), at(11 * 60_000)]);
+    expect(types(given(held, at(QUOTE_END + 60_000)).when({ type: 'DropSighting', txHash: HASH }).events())).toEqual(['CheckoutSightingDropped']);
+  });
+
+  it('a sighting never mined nor seen dropped holds the quote at most a day: the timer then ends it', () => {
+    const held = after(opened, [sight(HASH, '100'), at(14 * 60_000)]);
+    given(held, at(14 * 60_000 + DAY - 1)).when({ type: 'ExpireCheckout' }).then([]);
+    expect(types(given(held, at(14 * 60_000 + DAY)).when({ type: 'ExpireCheckout' }).events())).toEqual(['CheckoutExpired']);
+  });
+
+  it('seen only after the quote ended → nothing recorded; mined → late, as before', () => {
+    given(opened, at(QUOTE_END)).when(sight(HASH, '100')).then([]);
+    expect(types(given(opened, at(QUOTE_END + 10 * 60_000)).when(detect(HASH, '100')).events())).toEqual(['CheckoutExpired', 'CheckoutTransferDetected', 'CheckoutNeedsReview']);
+  });
+
+  it('another transaction than the one sighted, mined after the quote ended → late (only the sighted one is held)', () => {
+    const held = after(opened, [sight(HASH, '100'), at(14 * 60_000)]);
+    expect(types(given(held, at(QUOTE_END + 60_000)).when(detect(HASH2, '100')).events())).toEqual(['CheckoutExpired', 'CheckoutTransferDetected', 'CheckoutNeedsReview']);
+  });
+
+  it('nothing to hold: another network, a transaction detected already, a checkout confirming or ended, a zero amount', () => {
+    given(opened, at(60_000)).when(sight(HASH, '100', 'polygon')).then([]);
+    given(opened, at(60_000)).when(sight(HASH, '0')).then([]);
+    const confirming = after(opened, [detect(HASH, '100')]);
+    given(confirming, at(60_000)).when(sight(HASH, '100')).then([]);
+    given(confirming, at(60_000)).when(sight(HASH2, '100')).then([]);
+    const canceled = after(opened, [{ type: 'CancelCheckout' }]);
+    given(canceled, at(60_000)).when(sight(HASH, '100')).then([]);
+    given(opened).when({ type: 'DropSighting', txHash: HASH }).then([]);
+  });
+
+  it('a short transfer awaiting the rest: the rest sighted in the extended quote holds it too', () => {
+    const short = after(opened, [detect(HASH, '40'), at(60_000)], [confirm(HASH, 4), at(2 * 60_000)]);
+    const state = short.reduce(evolveCheckout, initialCheckoutState);
+    expect(state).toMatchObject({ status: 'awaiting_customer' });
+    const end = Date.parse((state as { expiresAt: string }).expiresAt) - T0.getTime();
+    const held = after(short, [sight(HASH2, '60'), at(end - 60_000)]);
+    given(held, at(end)).when({ type: 'ExpireCheckout' }).then([]);
+    expect(types(given(held, at(end + 5 * 60_000)).when(detect(HASH2, '60')).events())).toEqual(['CheckoutTransferDetected']);
+  });
+});

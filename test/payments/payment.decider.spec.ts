@@ -344,3 +344,33 @@ describe('payment decider: one transaction paying two checkouts of the payment (
     expect(() => decidePayment({ type: 'RecordConfirmations', checkoutId: 'chk_2', txHash: '0x' + '99'.repeat(32), current: 1, required: 4 }, fold(old), { now: after })).toThrow('no transfer');
   });
 });
+
+describe('payment decider: a transaction seen in the mempool holds the payment expiry (0023 addendum, 2026-11-29)', () => {
+  const EXPIRY = at(24 * 3600_000); // base(): expires 2025-01-02
+  const sighted = (sightedAt = at(24 * 3600_000 - 60_000)) => run(base(), { type: 'RecordSighting', checkoutId: 'chk_1', txHash: HASH, sightedAt: sightedAt.toISOString() });
+
+  it('sighted → recorded once, no timeline entry; the expiry timer then changes nothing', () => {
+    const events = given(base()).when({ type: 'RecordSighting', checkoutId: 'chk_1', txHash: HASH, sightedAt: at(60_000).toISOString() }).thenIdempotent();
+    expect(events).toEqual([{ type: 'PaymentTransferSighted', data: { checkout_id: 'chk_1', tx_hash: HASH, sighted_at: at(60_000).toISOString() } }]);
+    expect(timeline(sighted().map((e) => ({ ...e, recorded_at: T0.toISOString() }))).map((e) => e.type)).toEqual(['created', 'method_selected']);
+    given(sighted(), EXPIRY).when({ type: 'ExpirePayment' }).then([]);
+  });
+
+  it('mined after the expiry → counted and succeeded, not expired', () => {
+    const mined = transfer(sighted(), '100');
+    given(mined, at(25 * 3600_000)).when({ type: 'ExpirePayment' }).then([]);
+    expect(confirmed(mined, HASH, 'chk_1', at(25 * 3600_000)).at(-1)).toMatchObject({ type: 'PaymentSucceeded' });
+  });
+
+  it('dropped → the hold ends and the expiry applies', () => {
+    const dropped = given(sighted(), at(25 * 3600_000)).when({ type: 'DropSighting', checkoutId: 'chk_1', txHash: HASH }).thenIdempotent();
+    expect(dropped).toEqual([{ type: 'PaymentSightingDropped', data: { checkout_id: 'chk_1', tx_hash: HASH } }]);
+    expect(types(given([...sighted(), ...dropped], at(25 * 3600_000)).when({ type: 'ExpirePayment' }).events())).toEqual(['PaymentExpired']);
+  });
+
+  it('the hold ends with its checkout, or a day after the sighting', () => {
+    const ended = run(sighted(), { type: 'RecordCheckoutEnded', checkoutId: 'chk_1', outcome: 'expired' });
+    expect(types(given(ended, EXPIRY).when({ type: 'ExpirePayment' }).events())).toEqual(['PaymentExpired']);
+    expect(types(given(sighted(at(60_000)), at(24 * 3600_000 + 60_000)).when({ type: 'ExpirePayment' }).events())).toEqual(['PaymentExpired']);
+  });
+});

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Address, NETWORK, OutScript } from '@scure/btc-signer';
 import { BTCArray, RawOldTx, RawTx } from '@scure/btc-signer/script';
 
 /**
@@ -31,6 +32,14 @@ export interface TestEsplora {
   setBlocks(blocks: readonly ServedBlock[], tipHeight?: number): void;
   /** Serves a transaction's bytes under its txid. */
   addTransaction(txid: string, raw: Uint8Array): void;
+  /**
+   * Puts a transaction (its serialized bytes, legacy or segwit) in the mempool, as a broadcast
+   * does: listed unconfirmed by GET /address/:address/txs until a served block carries it
+   * (setBlocks takes it out, as a node does) or it is dropped.
+   */
+  broadcast(raw: Uint8Array): string;
+  /** Takes a transaction out of the mempool unmined (evicted, replaced). */
+  dropFromMempool(txid: string): void;
   /** Requests whose path matches `pattern` get `fault` until the returned function is called. */
   fault(pattern: RegExp, fault: EsploraFault): () => void;
   /** Removes every fault. */
@@ -46,6 +55,24 @@ interface BlockEntry {
 
 const sha256d = (bytes: Uint8Array): Buffer => createHash('sha256').update(createHash('sha256').update(bytes).digest()).digest();
 const reversedHex = (bytes: Uint8Array): string => Buffer.from(bytes).reverse().toString('hex');
+
+type DecodedTx = ReturnType<typeof RawTx.decode>;
+
+/** A transaction as GET /address/:address/txs lists it (the fields a watcher reads, in Esplora's shape). */
+function txJson(tx: DecodedTx, status: { confirmed: false } | { confirmed: true; block_height: number; block_hash: string }): Record<string, unknown> {
+  const vout = tx.outputs.map((output) => {
+    let address: string | undefined;
+    try {
+      address = Address(NETWORK).encode(OutScript.decode(output.script));
+    } catch {
+      address = undefined; // a script with no address (OP_TRUE, OP_RETURN)
+    }
+    return { scriptpubkey: Buffer.from(output.script).toString('hex'), ...(address ? { scriptpubkey_address: address } : {}), value: Number(output.amount) };
+  });
+  return { txid: reversedHex(sha256d(RawOldTx.encode(tx))), version: tx.version, locktime: tx.lockTime, vout, status };
+}
+
+const paysAddress = (json: Record<string, unknown>, address: string): boolean => (json.vout as { scriptpubkey_address?: string }[]).some((o) => o.scriptpubkey_address === address);
 
 /** Esplora's block JSON, computed from the bytes (weight from the sizes with and without witnesses). */
 function blockJson(height: number, raw: Uint8Array): Record<string, unknown> {
@@ -81,6 +108,13 @@ export async function startTestEsplora(options: { prefix?: string } = {}): Promi
   let byHash = new Map<string, BlockEntry>();
   let tip = -1;
   const transactions = new Map<string, Uint8Array>();
+  /** txid → the transaction, in broadcast order. */
+  const mempool = new Map<string, DecodedTx>();
+  const minedIds = (): Set<string> => {
+    const ids = new Set<string>();
+    for (const entry of byHeight.values()) for (const tx of BTCArray(RawTx).decode(entry.raw.subarray(80))) ids.add(reversedHex(sha256d(RawOldTx.encode(tx))));
+    return ids;
+  };
 
   const send = (res: ServerResponse, status: number, body: string | Uint8Array, contentType = 'text/plain'): void => {
     res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
@@ -113,6 +147,19 @@ export async function startTestEsplora(options: { prefix?: string } = {}): Promi
       if (!entry) return send(res, 404, 'Block not found');
       return match[2] ? send(res, 200, entry.raw, 'application/octet-stream') : send(res, 200, JSON.stringify(entry.json), 'application/json');
     }
+    if ((match = /^\/address\/([0-9A-Za-z]+)\/txs$/.exec(path))) {
+      // Esplora: every mempool transaction of the address (newest first), then its newest 25 mined ones
+      const address = match[1];
+      const unconfirmed = [...mempool.values()].reverse().map((tx) => txJson(tx, { confirmed: false })).filter((json) => paysAddress(json, address));
+      const confirmed: Record<string, unknown>[] = [];
+      for (const entry of [...byHeight.values()].sort((a, b) => b.height - a.height)) {
+        for (const tx of BTCArray(RawTx).decode(entry.raw.subarray(80)).reverse()) {
+          const json = txJson(tx, { confirmed: true, block_height: entry.height, block_hash: entry.json.id as string });
+          if (paysAddress(json, address)) confirmed.push(json);
+        }
+      }
+      return send(res, 200, JSON.stringify([...unconfirmed.slice(0, 50), ...confirmed.slice(0, 25)]), 'application/json');
+    }
     if ((match = /^\/tx\/([0-9a-f]{64})\/hex$/.exec(path))) {
       const raw = transactions.get(match[1]);
       return raw ? send(res, 200, Buffer.from(raw).toString('hex')) : send(res, 404, 'Transaction not found');
@@ -136,6 +183,17 @@ export async function startTestEsplora(options: { prefix?: string } = {}): Promi
         byHash.set(entry.json.id as string, entry);
       }
       tip = tipHeight ?? Math.max(-1, ...blocks.map((b) => b.height));
+      const mined = minedIds();
+      for (const txid of [...mempool.keys()]) if (mined.has(txid)) mempool.delete(txid);
+    },
+    broadcast(raw) {
+      const tx = RawTx.decode(raw);
+      const txid = reversedHex(sha256d(RawOldTx.encode(tx)));
+      if (!minedIds().has(txid)) mempool.set(txid, tx);
+      return txid;
+    },
+    dropFromMempool(txid) {
+      mempool.delete(txid);
     },
     addTransaction(txid, raw) {
       transactions.set(txid, raw);

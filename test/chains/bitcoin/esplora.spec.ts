@@ -1,5 +1,6 @@
 import { BitcoinDecodeError, BitcoinReader, EsploraClient, EsploraError, decodeBitcoinTransaction } from '../../../libs/chains/src/bitcoin';
 import { type TestEsplora, startTestEsplora } from '../../support/esplora';
+import { LocalBitcoinChain } from './local-chain';
 import { BLOCK_542213, FakeWatched, GENESIS, SEGWIT_TX, bitcoinFixture } from './fixtures';
 
 /**
@@ -168,5 +169,57 @@ describe('Esplora client and BitcoinReader', () => {
       esplora.fault(/\/raw$/, { status: 200, body: bitcoinFixture(BLOCK_542213.file).subarray(0, 1000), contentType: 'application/octet-stream' });
       await expect(reader.block(BLOCK_542213.height, new FakeWatched([]))).rejects.toBeInstanceOf(BitcoinDecodeError);
     });
+  });
+});
+
+describe('BitcoinReader.mempool: an address\'s transactions in the mempool and lately mined (GET /address/:address/txs; 0023 addendum, 2026-11-29)', () => {
+  let esplora: TestEsplora;
+  let chain: LocalBitcoinChain;
+  let reader: BitcoinReader;
+  const ADDRESS = 'bc1qg8m8gcgses87cypwsvzn6nq2u4h6kx7a92ckrn';
+  const OTHER = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+
+  beforeAll(async () => {
+    esplora = await startTestEsplora();
+    chain = new LocalBitcoinChain(esplora);
+    chain.mine();
+    reader = new BitcoinReader({ esplora: esplora.url });
+  });
+  afterAll(async () => {
+    await esplora.close();
+  });
+
+  it('a broadcast transaction is pending (its outputs to the address summed), mined once a block carries it, gone when dropped', async () => {
+    const tx = chain.pay([
+      { address: ADDRESS, sats: 30_000n },
+      { address: OTHER, sats: 99_000n },
+      { address: ADDRESS, sats: 20_000n },
+    ]);
+    const dropped = chain.pay([{ address: ADDRESS, sats: 5_000n }]);
+    expect(await reader.mempool(ADDRESS)).toEqual({ network: 'bitcoin', address: ADDRESS, pending: [], mined: [] });
+    chain.broadcast(tx);
+    chain.broadcast(dropped);
+    const seen = await reader.mempool(ADDRESS);
+    expect(seen.pending).toEqual([
+      { network: 'bitcoin', txHash: dropped.txid, asset: 'BTC', amount: 5_000n, to: ADDRESS },
+      { network: 'bitcoin', txHash: tx.txid, asset: 'BTC', amount: 50_000n, to: ADDRESS },
+    ]);
+    expect(seen.mined).toEqual([]);
+    expect((await reader.mempool(OTHER)).pending).toEqual([{ network: 'bitcoin', txHash: tx.txid, asset: 'BTC', amount: 99_000n, to: OTHER }]);
+
+    chain.mine([tx]);
+    chain.evict(dropped);
+    expect(await reader.mempool(ADDRESS)).toEqual({ network: 'bitcoin', address: ADDRESS, pending: [], mined: [tx.txid] });
+    expect(esplora.requests).toContain(`/address/${ADDRESS}/txs`);
+  });
+
+  it('refuses an answer that is not a list of transactions, and an address that cannot be one', async () => {
+    const undo = esplora.fault(/^\/address\//, { status: 200, body: '{"txid":1}', contentType: 'application/json' });
+    await expect(reader.mempool(ADDRESS)).rejects.toMatchObject({ name: 'EsploraError', kind: 'malformed' });
+    undo();
+    const bad = esplora.fault(/^\/address\//, { status: 200, body: JSON.stringify([{ txid: 'ab'.repeat(32), status: { confirmed: false }, vout: [{ value: 1.5 }] }]), contentType: 'application/json' });
+    await expect(reader.mempool(ADDRESS)).rejects.toMatchObject({ kind: 'malformed' });
+    bad();
+    await expect(reader.mempool('../blocks/tip/height')).rejects.toBeInstanceOf(RangeError);
   });
 });

@@ -50,6 +50,16 @@ export class LocalBitcoinChain {
     );
   }
 
+  /** Broadcasts `tx`: the Esplora stand-in lists it in the mempool until a block carries it (or `evict` drops it). */
+  broadcast(tx: LocalBitcoinTx): void {
+    this.esplora.broadcast(RawTx.encode(tx.raw));
+  }
+
+  /** Drops `tx` from the mempool unmined (evicted, replaced by fee). */
+  evict(tx: LocalBitcoinTx): void {
+    this.esplora.dropFromMempool(tx.txid);
+  }
+
   /** A block on the best chain's tip carrying `txs`, served as the new tip. */
   mine(txs: readonly LocalBitcoinTx[] = []): LocalBitcoinBlock {
     const block = this.mineOn(this.chain.length > 0 ? this.tip : null, txs);

@@ -26,6 +26,15 @@ export class EsploraError extends Error {
   }
 }
 
+/** One transaction of GET /address/:address/txs, the fields a watcher uses: its id, whether it is mined, its outputs. */
+export interface EsploraAddressTransaction {
+  readonly txid: string;
+  /** In a block of the indexer's best chain (false: in its mempool). */
+  readonly confirmed: boolean;
+  /** Outputs in vout order: the address each pays (null: a script with none) and its value in satoshis. */
+  readonly outputs: readonly { readonly address: string | null; readonly value: bigint }[];
+}
+
 /** GET /block/:hash, as Esplora documents it (fields a watcher may use; others are passed through). */
 export interface EsploraBlock {
   readonly id: string;
@@ -56,6 +65,8 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 const HASH = /^[0-9a-f]{64}$/;
 const HEX = /^(?:[0-9a-f]{2})+$/;
 const HEIGHT = /^\d{1,10}$/;
+/** What may go into the path as an address: base58 or bech32 characters only. */
+const ADDRESS = /^[0-9A-Za-z]{14,90}$/;
 /** The largest block consensus allows is under 4 MB (4,000,000 weight units); a raw answer past this is not a block. */
 const MAX_RAW_BLOCK_BYTES = 4_000_000;
 /** Error bodies are quoted in messages up to this length. */
@@ -109,6 +120,16 @@ export class EsploraClient {
   /** GET /block/:hash/raw: the serialized block, or null when the indexer does not know the hash. */
   rawBlock(hash: string): Promise<Uint8Array | null> {
     return this.get(`/block/${checkHash(hash)}/raw`, readRawBlock, true);
+  }
+
+  /**
+   * GET /address/:address/txs: the address's transactions the indexer knows — every one in its
+   * mempool (up to 50), then its newest 25 mined ones — newest first. A watcher reads both kinds
+   * in one request: a transaction gone from the mempool is told apart from one just mined.
+   */
+  addressTransactions(address: string): Promise<EsploraAddressTransaction[]> {
+    if (typeof address !== 'string' || !ADDRESS.test(address)) throw new RangeError(`not a Bitcoin address: "${String(address)}"`);
+    return this.get(`/address/${address}/txs`, readAddressTransactions, false);
   }
 
   /** GET /tx/:txid/hex: the serialized transaction as hex, or null when the indexer does not know it. */
@@ -180,6 +201,30 @@ async function readRawBlock(response: Response, path: string): Promise<Uint8Arra
   if (bytes.length > MAX_RAW_BLOCK_BYTES) throw malformed(path, response, `a raw block of ${bytes.length} bytes is larger than any block`);
   if (bytes.length < 81) throw malformed(path, response, `a raw block of ${bytes.length} bytes is shorter than a header and a transaction count`);
   return bytes;
+}
+
+async function readAddressTransactions(response: Response, path: string): Promise<EsploraAddressTransaction[]> {
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    throw malformed(path, response, 'the body is not JSON');
+  }
+  if (!Array.isArray(body)) throw malformed(path, response, 'expected an array of transactions');
+  return body.map((item: unknown) => {
+    const tx = item as { txid?: unknown; status?: { confirmed?: unknown } | null; vout?: unknown } | null;
+    if (tx === null || typeof tx !== 'object' || typeof tx.txid !== 'string' || !HASH.test(tx.txid) || typeof tx.status?.confirmed !== 'boolean' || !Array.isArray(tx.vout)) {
+      throw malformed(path, response, 'expected transactions with txid, status.confirmed and vout');
+    }
+    const outputs = tx.vout.map((out: unknown) => {
+      const o = out as { scriptpubkey_address?: unknown; value?: unknown } | null;
+      const value = o?.value;
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw malformed(path, response, `an output of ${tx.txid as string} has no value in satoshis`);
+      const address = o?.scriptpubkey_address;
+      return { address: typeof address === 'string' ? address : null, value: BigInt(value) };
+    });
+    return { txid: tx.txid, confirmed: tx.status.confirmed, outputs };
+  });
 }
 
 async function readBlock(response: Response, path: string): Promise<EsploraBlock> {

@@ -18,5 +18,5 @@ export {
   decodeBitcoinTransaction,
 } from './decode';
 export { type BitcoinMatchOptions, watchedBitcoinBlockTransfers, watchedBitcoinTransfers } from './match';
-export { type EsploraBlock, EsploraClient, type EsploraClientOptions, EsploraError, type EsploraErrorKind } from './esplora';
+export { type EsploraAddressTransaction, type EsploraBlock, EsploraClient, type EsploraClientOptions, EsploraError, type EsploraErrorKind } from './esplora';
 export { BitcoinReader, type BitcoinReaderOptions } from './reader';

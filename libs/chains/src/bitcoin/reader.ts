@@ -1,5 +1,5 @@
 import type { NetworkId } from '../registry';
-import type { ChainReader, ScannedBlock, WatchedAddresses } from '../watch';
+import type { ChainReader, MempoolSnapshot, PendingTransfer, ScannedBlock, WatchedAddresses } from '../watch';
 import { BitcoinDecodeError, decodeBitcoinBlock } from './decode';
 import { EsploraClient, type EsploraClientOptions } from './esplora';
 import { watchedBitcoinBlockTransfers } from './match';
@@ -43,6 +43,25 @@ export class BitcoinReader implements ChainReader {
 
   blockHash(height: number): Promise<string | null> {
     return this.esplora.blockHashAtHeight(height);
+  }
+
+  /**
+   * The address's transactions as the indexer knows them (GET /address/:address/txs, decision
+   * 0023 addendum 2026-11-29): those in its mempool paying the address more than nothing, each
+   * with its outputs to the address summed, and the hashes of the mined ones it lists.
+   */
+  async mempool(address: string): Promise<MempoolSnapshot> {
+    const pending: PendingTransfer[] = [];
+    const mined: string[] = [];
+    for (const tx of await this.esplora.addressTransactions(address)) {
+      if (tx.confirmed) {
+        mined.push(tx.txid);
+        continue;
+      }
+      const amount = tx.outputs.filter((o) => o.address === address).reduce((sum, o) => sum + o.value, 0n);
+      if (amount > 0n) pending.push({ network: this.network, txHash: tx.txid, asset: 'BTC', amount, to: address });
+    }
+    return { network: this.network, address, pending, mined };
   }
 
   async block(height: number, watched: WatchedAddresses): Promise<ScannedBlock | null> {

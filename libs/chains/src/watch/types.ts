@@ -46,6 +46,29 @@ export interface ObservedTransfer {
   readonly reference?: string | null;
 }
 
+/**
+ * A transaction paying a watched address seen unconfirmed, in the node's mempool (decision 0023,
+ * addendum 2026-11-29): nothing is final or even mined; a sink may hold what waits for it.
+ */
+export interface PendingTransfer {
+  readonly network: NetworkId;
+  readonly txHash: string;
+  readonly asset: AssetCode;
+  /** Smallest units, every output of the transaction to the address summed. */
+  readonly amount: bigint;
+  /** The watched address, in the spelling it was asked for. */
+  readonly to: string;
+}
+
+/** What the node knows of one address's transactions at one look: those in its mempool, and those it has mined lately. */
+export interface MempoolSnapshot {
+  readonly network: NetworkId;
+  readonly address: string;
+  readonly pending: readonly PendingTransfer[];
+  /** Hashes of the address's newest mined transactions (a transaction gone from the mempool and here was mined, not dropped). */
+  readonly mined: readonly string[];
+}
+
 /** What a reader finds in one block. */
 export interface ScannedBlock extends BlockRef {
   /**
@@ -92,6 +115,11 @@ export interface ChainReader {
    * last block returned. Watchers use it when present and call block() per height otherwise.
    */
   blocks?(from: number, to: number, watched: WatchedAddresses): Promise<readonly ScannedBlock[]>;
+  /**
+   * Optional (Bitcoin): what the node's mempool holds for `address`, and the address's newest
+   * mined transactions. Watchers whose sink asks for it look at the addresses the sink names.
+   */
+  mempool?(address: string): Promise<MempoolSnapshot>;
 }
 
 /** Where a watcher reports. Each call is idempotent by the transfer's (network, txHash, index). */
@@ -112,4 +140,11 @@ export interface TransferSink {
   confirmed(transfer: ObservedTransfer, confirmations: number): Promise<void>;
   /** Its block left the canonical chain before it was final, and the new chain does not carry it. */
   withdrawn(transfer: ObservedTransfer): Promise<void>;
+  /**
+   * Optional, with `mempool` (decision 0023, addendum 2026-11-29): the addresses on `network`
+   * whose mempool the watcher should look at (those still waiting for money).
+   */
+  awaitingAddresses?(network: NetworkId): Promise<readonly string[]>;
+  /** What the node's mempool holds for one of those addresses: at least once, idempotent. */
+  mempool?(snapshot: MempoolSnapshot): Promise<void>;
 }

@@ -26,6 +26,11 @@ export interface ChainWatcherOptions {
   readonly batchBlocks?: number;
   /** Pause between looks at the head once caught up (default: a quarter of the block time, 200 ms – 3 s). */
   readonly pollMs?: number;
+  /**
+   * Pause between looks at the mempool of the addresses the sink names, when the reader and the
+   * sink both do (default ten times pollMs, 1 s – 30 s): one request an address, so slower than blocks.
+   */
+  readonly mempoolPollMs?: number;
   /** How long the lease holds without renewal (default 30 s of wall time); renewed every third of it. */
   readonly leaseMs?: number;
   /** Back-off after a failed round: backoffMs · 2^(failures − 1), capped at backoffMaxMs (defaults 1 s, 60 s). */
@@ -92,6 +97,8 @@ export interface ChainWatcherStatus {
   readonly confirmationsReported: number;
   readonly transfersWithdrawn: number;
   readonly reorgs: number;
+  /** Addresses whose mempool was looked at and reported (readers and sinks that do: decision 0023, addendum 2026-11-29). */
+  readonly mempoolLooks: number;
   readonly lastReorg: (ReorgInfo & { readonly at: Date }) | null;
 }
 
@@ -130,6 +137,7 @@ export class ChainWatcher {
   private readonly required: number;
   private readonly batchBlocks: number;
   private readonly pollMs: number;
+  private readonly mempoolPollMs: number;
   private readonly leaseMs: number;
   private readonly standbyMs: number;
   private readonly window: number;
@@ -155,7 +163,9 @@ export class ChainWatcher {
   private lastErrorAt: Date | null = null;
   private backingOffUntil: Date | null = null;
   private lastSuccessAt: Date | null = null;
-  private counters = { blocksScanned: 0, transfersDetected: 0, confirmationsReported: 0, transfersWithdrawn: 0, reorgs: 0 };
+  private counters = { blocksScanned: 0, transfersDetected: 0, confirmationsReported: 0, transfersWithdrawn: 0, reorgs: 0, mempoolLooks: 0 };
+  /** When the mempool is looked at next (epoch ms). */
+  private mempoolDueAt = 0;
   private lastReorg: (ReorgInfo & { at: Date }) | null = null;
   /** The state's figures as last seen (kept while the state is reloaded after a failure). */
   private known: { height: number | null; pending: number; orphaned: number } = { height: null, pending: 0, orphaned: 0 };
@@ -168,6 +178,7 @@ export class ChainWatcher {
     if (!Number.isSafeInteger(this.required) || this.required < 1) throw new RangeError(`confirmationsRequired must be a positive integer, got ${this.required}`);
     this.batchBlocks = Math.max(1, options.batchBlocks ?? 20);
     this.pollMs = options.pollMs ?? Math.min(3000, Math.max(200, Math.round(registry.blockTimeMs(this.network) / 4)));
+    this.mempoolPollMs = options.mempoolPollMs ?? Math.min(30_000, Math.max(1000, this.pollMs * 10));
     this.leaseMs = options.leaseMs ?? 30_000;
     this.standbyMs = Math.max(this.pollMs, Math.round(this.leaseMs / 3));
     this.window = Math.max(options.reorgWindow ?? 64, this.required + 1);
@@ -277,6 +288,7 @@ export class ChainWatcher {
     }
 
     let delay: number;
+    let caughtUp = true;
     if (state.nextHeight > head) {
       // nothing new: is the newest scanned block still the node's?
       const tip = lastOf(state.recent);
@@ -308,12 +320,40 @@ export class ChainWatcher {
       // parentHash check catches a block the node failed to serve, and the walk back rescans it
       if (blocks.length === 0 && to < head) state.nextHeight = to + 1;
       if (state.nextHeight !== from) this.cursorMoved = true;
-      const caughtUp = state.nextHeight > head;
+      caughtUp = state.nextHeight > head;
       await this.settle(state, caughtUp);
       delay = caughtUp || blocks.length === 0 ? this.pollMs : 0;
     }
     await this.save(state);
+    if (caughtUp) await this.lookAtMempool();
     return delay;
+  }
+
+  /**
+   * Once caught up, at most every mempoolPollMs: the mempool of each address the sink names
+   * (decision 0023, addendum 2026-11-29), reported to the sink — after the blocks, so a
+   * transaction mined meanwhile is in the snapshot's `mined` or detected already. Best effort: a
+   * failure is told to onError and the blocks go on (the sink's holds are bounded in time).
+   */
+  private async lookAtMempool(): Promise<void> {
+    const { reader, sink } = this.options;
+    if (!reader.mempool || !sink.mempool || !sink.awaitingAddresses) return;
+    const now = Date.now();
+    if (now < this.mempoolDueAt) return;
+    this.mempoolDueAt = now + this.mempoolPollMs;
+    try {
+      for (const address of await sink.awaitingAddresses(this.network)) {
+        if (this.stopping) return;
+        const snapshot = await reader.mempool(address);
+        if (snapshot.network !== this.network || snapshot.address !== address) throw new Error(`the ${this.network} reader answered the mempool of ${snapshot.network} ${snapshot.address} for ${address}`);
+        await sink.mempool(snapshot);
+        this.counters.mempoolLooks++;
+      }
+    } catch (error) {
+      this.lastError = errorText(error);
+      this.lastErrorAt = new Date();
+      this.options.onError?.(error);
+    }
   }
 
   private async read(from: number, to: number): Promise<readonly ScannedBlock[]> {

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ObservedTransfer, TransferSink, decimals, family } from '@lib/chains';
+import { MempoolSnapshot, NetworkId, ObservedTransfer, TransferSink, decimals, family } from '@lib/chains';
 import { SYSTEM_ACTOR } from '@lib/eventstore';
 import { formatCryptoAmount } from '@lib/money';
 import { WalletAddressBook } from '@lib/wallets';
@@ -8,6 +8,7 @@ import { CheckoutCommand } from '../domain/checkout.decider';
 import { BusinessClock } from './business-clock';
 import { PaymentsProcessManager } from './process-manager';
 import { PaymentStreams } from './streams';
+import { PaymentsReadModel } from '../read/payments.read-model';
 
 /**
  * Where the chain watchers report (issue 11; the TransferSink of libs/chains/src/watch): each
@@ -35,7 +36,44 @@ export class ChainTransfers implements TransferSink {
     private readonly process: PaymentsProcessManager,
     private readonly book: WalletAddressBook,
     private readonly clock: BusinessClock,
+    private readonly read: PaymentsReadModel,
   ) {}
+
+  /** The addresses whose mempool the watcher of `network` looks at: checkouts still waiting for money (0023 addendum, 2026-11-29). */
+  awaitingAddresses(network: NetworkId): Promise<readonly string[]> {
+    return this.read.awaitingAddresses(network);
+  }
+
+  /**
+   * What the node's mempool holds for a checkout's address (0023 addendum, 2026-11-29): each
+   * transaction paying it in the checkout's coin is sighted (SightTransfer: the checkout holds its
+   * quote while it waits, if it came in time), and each one sighted before that is neither there
+   * nor among the address's mined transactions was dropped or replaced (DropSighting). Event ids
+   * name the transaction and how often it was dropped before, so a repeated snapshot appends
+   * nothing and a transaction back in the mempool after a drop is a new sighting.
+   */
+  async mempool(snapshot: MempoolSnapshot): Promise<void> {
+    const owner = await this.book.owner(family(snapshot.network), snapshot.address);
+    if (owner === null) return;
+    const { state: checkout, events } = await this.streams.checkoutHistory(owner.checkoutId);
+    if (checkout.status === 'none' || checkout.rail !== 'crypto' || checkout.simulated) return;
+    const drops = (txHash: string) => events.filter((e) => e.type === 'CheckoutSightingDropped' && (e.data as { tx_hash?: unknown } | null)?.tx_hash === txHash).length;
+    const decide = async (txHash: string, report: string, command: CheckoutCommand) => {
+      const key = `chain|${snapshot.network}|${txHash}|${report}|dropped-before:${drops(txHash)}`;
+      await this.process.decideAndSettle(
+        { checkoutId: owner.checkoutId, command },
+        { now: await this.clock.now(owner.businessId), eventId: (i) => uuidv5(`${key}#${i}`), metadata: { causationId: key, actor: SYSTEM_ACTOR } },
+      );
+    };
+    for (const pending of snapshot.pending) {
+      if (pending.asset !== checkout.asset || checkout.sightings.some((s) => s.txHash === pending.txHash) || checkout.transfers.some((t) => t.txHash === pending.txHash)) continue;
+      await decide(pending.txHash, 'sighted', { type: 'SightTransfer', txHash: pending.txHash, network: pending.network, amount: formatCryptoAmount(pending.amount, decimals(pending.asset)) });
+    }
+    const seen = new Set([...snapshot.pending.map((p) => p.txHash), ...snapshot.mined]);
+    for (const sighting of checkout.sightings) {
+      if (!seen.has(sighting.txHash)) await decide(sighting.txHash, 'dropped', { type: 'DropSighting', txHash: sighting.txHash });
+    }
+  }
 
   async detected(transfer: ObservedTransfer): Promise<void> {
     // keyed by block too: the same transaction withdrawn and mined again (a reorganisation, or the

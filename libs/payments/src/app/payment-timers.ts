@@ -1,6 +1,7 @@
 import { ignoreUnknown } from '@lib/domain';
 import type { ScheduleTimer } from '@lib/timers';
 import { CheckoutState } from '../domain/checkout.decider';
+import { SIGHTING_HOLD_MS } from '../domain/shared';
 import { CheckoutEvent } from '../domain/checkout.events';
 import { PaymentState } from '../domain/payment.decider';
 import { PaymentEvent } from '../domain/payment.events';
@@ -40,6 +41,10 @@ export function timersForCheckoutEvent(event: CheckoutEvent, after: CheckoutStat
     case 'CheckoutAwaitingCustomer':
       // the quote of an underpaid checkout is extended (§8 remainder wait): a new expiry
       return [{ id: `${TIMER_KINDS.quoteExpiry}:${checkoutId}:${event.data.expires_at}`, businessId, kind: TIMER_KINDS.quoteExpiry, subject: checkoutId, dueAt: at(event.data.expires_at) }];
+    case 'CheckoutTransferSighted':
+      // a transaction seen in the mempool holds the quote at most SIGHTING_HOLD_MS (0023 addendum,
+      // 2026-11-29): the quote timer fires again then (a dropped sighting ends the quote itself)
+      return [quoteExpiryAt(businessId, checkoutId, `sighted:${event.data.tx_hash}`, at(event.data.sighted_at, SIGHTING_HOLD_MS))];
     case 'CheckoutTransferDetected':
       return event.data.simulated ? [confirmationTimer(businessId, checkoutId, event.data.tx_hash, 1, occurredAt)] : [];
     case 'CheckoutConfirmationRecorded': {
@@ -55,6 +60,7 @@ export function timersForCheckoutEvent(event: CheckoutEvent, after: CheckoutStat
     case 'CheckoutCardAttemptSucceeded':
     case 'CheckoutCardAttemptDeclined':
     case 'CheckoutCardAttemptTimedOut':
+    case 'CheckoutSightingDropped': // the drop decided the quote's end itself
     case 'CheckoutTransferWithdrawn': // an open checkout's quote timer is still scheduled; its confirmations stop with the watcher
     case 'CheckoutCanceled':
     case 'CheckoutSuperseded':
@@ -67,6 +73,10 @@ export function timersForCheckoutEvent(event: CheckoutEvent, after: CheckoutStat
     default:
       return ignoreUnknown(event, []);
   }
+}
+
+function quoteExpiryAt(businessId: string, checkoutId: string, why: string, dueAt: Date): ScheduleTimer {
+  return { id: `${TIMER_KINDS.quoteExpiry}:${checkoutId}:${why}`, businessId, kind: TIMER_KINDS.quoteExpiry, subject: checkoutId, dueAt };
 }
 
 function confirmationTimer(businessId: string, checkoutId: string, txHash: string, current: number, occurredAt: string): ScheduleTimer {
@@ -84,6 +94,17 @@ export function timersForPaymentEvent(event: PaymentEvent, after: PaymentState):
   if (after.status === 'none' || !after.details.business_id) return [];
   if (event.type === 'PaymentCreated' && event.data.expires_at) {
     return [{ id: `${TIMER_KINDS.paymentExpiry}:${after.id}`, businessId: after.details.business_id, kind: TIMER_KINDS.paymentExpiry, subject: after.id, dueAt: at(event.data.expires_at) }];
+  }
+  // a transaction seen in the mempool holds the payment's expiry (0023 addendum, 2026-11-29): the
+  // expiry timer fires again when the hold ends — at its bound, or (dropped) at once (its own time
+  // when that is still ahead); a timer that finds the payment decided or held changes nothing
+  if (event.type === 'PaymentTransferSighted' && after.expiresAt !== null) {
+    const d = event.data;
+    return [{ id: `${TIMER_KINDS.paymentExpiry}:${after.id}:sighted:${d.checkout_id}:${d.tx_hash}`, businessId: after.details.business_id, kind: TIMER_KINDS.paymentExpiry, subject: after.id, dueAt: at(d.sighted_at, SIGHTING_HOLD_MS) }];
+  }
+  if (event.type === 'PaymentSightingDropped' && after.expiresAt !== null) {
+    const d = event.data;
+    return [{ id: `${TIMER_KINDS.paymentExpiry}:${after.id}:dropped:${d.checkout_id}:${d.tx_hash}`, businessId: after.details.business_id, kind: TIMER_KINDS.paymentExpiry, subject: after.id, dueAt: at(after.expiresAt) }];
   }
   return [];
 }

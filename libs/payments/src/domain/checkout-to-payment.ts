@@ -125,6 +125,11 @@ function fromCheckout(event: CheckoutEvent, context: ReactContext): Reaction[] {
       const review = d.network !== before.network ? 'wrong_network' : ended ? 'late' : null;
       return [toPayment(context, d.payment_id, { type: 'RecordTransfer', checkoutId: d.checkout_id, txHash: d.tx_hash, network: d.network, amount: d.amount, review, fromAddress: d.from_address ?? null })];
     }
+    case 'CheckoutTransferSighted':
+      // the payment's expiry is held too while the transaction waits to be mined (0023 addendum, 2026-11-29)
+      return [toPayment(context, event.data.payment_id, { type: 'RecordSighting', checkoutId: event.data.checkout_id, txHash: event.data.tx_hash, sightedAt: event.data.sighted_at })];
+    case 'CheckoutSightingDropped':
+      return [toPayment(context, event.data.payment_id, { type: 'DropSighting', checkoutId: event.data.checkout_id, txHash: event.data.tx_hash })];
     case 'CheckoutTransferWithdrawn':
       return [toPayment(context, event.data.payment_id, { type: 'WithdrawTransfer', checkoutId: event.data.checkout_id, txHash: event.data.tx_hash })];
     case 'CheckoutConfirmationRecorded': {
@@ -235,6 +240,8 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
     case 'PaymentCreated':
     case 'PaymentMetadataUpdated':
     case 'PaymentTransferDetected':
+    case 'PaymentTransferSighted':
+    case 'PaymentSightingDropped':
     case 'PaymentTransferWithdrawn':
     case 'PaymentConfirmationRecorded':
     case 'PaymentTransferCountedAfterSuccess':

@@ -3,7 +3,7 @@ import { FeePayer, MoneyError, buildBreakdown, overpaid, quoteCryptoAmount, rema
 import { CardAttemptStatus, CardReviewReason, CheckoutEvent, CheckoutReviewReason } from './checkout.events';
 import { CommandHandlers, Decider, article, decideBy, foldWith, ignoreUnknown, repeatedCreation, unhandled } from '@lib/domain';
 import { PaymentDomainError } from './errors';
-import { DecideContext, REMAINDER_WAIT_MS, carried, fmt, laterOf, money, parse } from './shared';
+import { DecideContext, REMAINDER_WAIT_MS, SIGHTING_HOLD_MS, carried, fmt, laterOf, money, parse } from './shared';
 
 /**
  * The checkout aggregate's decider (one attempt to pay a payment): pure functions over the
@@ -15,6 +15,13 @@ import { DecideContext, REMAINDER_WAIT_MS, carried, fmt, laterOf, money, parse }
  */
 
 export type CheckoutStatus = 'open' | 'awaiting_customer' | 'confirming' | 'completed' | 'needs_review' | 'expired' | 'canceled' | 'failed';
+
+/** A transaction to the checkout's address seen unconfirmed while the quote was live (nothing counted). */
+export interface CheckoutSighting {
+  txHash: string;
+  amount: bigint;
+  sightedAt: string;
+}
 
 export interface CheckoutTransfer {
   txHash: string;
@@ -84,6 +91,8 @@ export interface CryptoCheckoutState extends CheckoutBaseState {
   /** Units received on the quoted network. */
   received: bigint;
   transfers: readonly CheckoutTransfer[];
+  /** Transactions seen in the mempool while the quote was live, not mined yet nor dropped: they hold the quote. */
+  sightings: readonly CheckoutSighting[];
   /** The latest transfer (the one shown as confirming). Every transfer's own count is in `transfers`. */
   confirmingTx: string | null;
   /** The latest recorded count (shown on the checkout) and the network's required count. */
@@ -216,6 +225,18 @@ export interface DetectTransfer {
   network: NetworkId;
   amount: string;
 }
+/** A chain watcher saw a transaction paying the checkout's address unconfirmed (in its node's mempool). */
+export interface SightTransfer {
+  type: 'SightTransfer';
+  txHash: string;
+  network: NetworkId;
+  amount: string;
+}
+/** A chain watcher found a sighted transaction gone from the mempool without being mined (dropped or replaced). */
+export interface DropSighting {
+  type: 'DropSighting';
+  txHash: string;
+}
 /** A chain watcher saw the transfer's block leave the canonical chain before it was final. */
 export interface WithdrawTransfer {
   type: 'WithdrawTransfer';
@@ -246,6 +267,8 @@ export type CheckoutCommand =
   | ClaimCheckout
   | MarkSent
   | DetectTransfer
+  | SightTransfer
+  | DropSighting
   | WithdrawTransfer
   | RecordCheckoutConfirmations
   | ExpireCheckout
@@ -258,6 +281,8 @@ const CHECKOUT_COMMANDS: CommandHandlers<Exclude<CheckoutCommand, OpenCryptoChec
   ClaimCheckout: cryptoOnly('Claims are for crypto checkouts.', claim),
   MarkSent: cryptoOnly('Simulated transfers are for crypto checkouts.', markSent),
   DetectTransfer: cryptoOnly(null, (command, state, ctx) => detect(state, ctx, command.txHash, command.network, parse(command.amount, state.decimals), false, false, command.fromAddress ?? null)),
+  SightTransfer: cryptoOnly(null, sight),
+  DropSighting: cryptoOnly(null, dropSighting),
   RecordConfirmations: cryptoOnly(null, confirm),
   WithdrawTransfer: cryptoOnly(null, withdraw),
   ExpireCheckout: cryptoOnly(null, (_command, state, ctx) => expire(state, ctx)),
@@ -339,6 +364,7 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
       expected: parse(d.amount, decimals),
       received: 0n,
       transfers: [],
+      sightings: [],
       confirmingTx: null,
       confirmations: { current: 0, required: d.confirmations_required },
       expiresAt: d.expires_at,
@@ -368,10 +394,17 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
         status: state.status === 'open' || state.status === 'awaiting_customer' ? 'confirming' : state.status,
         received: onQuote ? state.received + amount : state.received,
         transfers: [...state.transfers, { txHash: d.tx_hash, network: d.network, amount, current: 0 }],
+        sightings: state.sightings.filter((s) => s.txHash !== d.tx_hash), // mined: it counts from here
         confirmingTx: d.tx_hash,
         confirmations: { ...state.confirmations, current: 0 },
       };
     }
+    case 'CheckoutTransferSighted': {
+      const d = event.data;
+      return { ...state, sightings: [...state.sightings, { txHash: d.tx_hash, amount: parse(d.amount, state.decimals), sightedAt: d.sighted_at }] };
+    }
+    case 'CheckoutSightingDropped':
+      return { ...state, sightings: state.sightings.filter((s) => s.txHash !== event.data.tx_hash) };
     case 'CheckoutTransferWithdrawn': {
       const d = event.data;
       const transfers = state.transfers.filter((t) => t.txHash !== d.tx_hash);
@@ -717,7 +750,9 @@ function markSent(command: MarkSent, state: CryptoCheckoutState, ctx: DecideCont
 function detect(state: CryptoCheckoutState, ctx: DecideContext, txHash: string, network: NetworkId, amount: bigint, late: boolean, simulated: boolean, fromAddress: string | null = null): CheckoutEvent[] {
   if (state.transfers.some((t) => t.txHash === txHash)) return []; // seen already
   const events: CheckoutEvent[] = [];
-  const held = state.status === 'confirming';
+  // confirming holds the quote; so does this very transaction seen in the mempool while the quote
+  // was live (0023 addendum, 2026-11-29): mined after the quote's end, it is on time
+  const held = state.status === 'confirming' || (!late && network === state.network && (state.status === 'open' || state.status === 'awaiting_customer') && state.sightings.some((s) => s.txHash === txHash));
   // decided, or waiting for the business: a further transfer is neither late nor a new review
   const settled = state.status === 'completed' || state.status === 'needs_review';
   const ended = !held && !settled && (late || quoteEnded(state, ctx.now) || state.status === 'canceled' || state.status === 'failed');
@@ -850,7 +885,49 @@ function statusWithout(transfers: readonly CheckoutTransfer[], state: CryptoChec
 function expire(state: CryptoCheckoutState, ctx: DecideContext): CheckoutEvent[] {
   if (state.status !== 'open' && state.status !== 'awaiting_customer') return []; // ended already, or a transfer is confirming
   if (!quoteEnded(state, ctx.now)) return []; // an early timer changes nothing
+  if (checkoutSightingHolds(state, ctx.now)) return []; // a transaction seen in the mempool in time: mined, it decides; dropped, the quote ends then
   return [{ type: 'CheckoutExpired', data: { checkout_id: state.id, payment_id: state.paymentId, received_amount: fmt(state.received, state.decimals) } }];
+}
+
+/**
+ * Whether a transaction seen in the mempool while the quote was live still holds the quote at
+ * `now` (0023 addendum, 2026-11-29): one not mined, not dropped, seen less than SIGHTING_HOLD_MS ago.
+ */
+export function checkoutSightingHolds(state: CryptoCheckoutState, now: Date): boolean {
+  return state.sightings.some((s) => now.getTime() < Date.parse(s.sightedAt) + SIGHTING_HOLD_MS);
+}
+
+/**
+ * A transaction paying the checkout's address seen unconfirmed (0023 addendum, 2026-11-29):
+ * recorded once, and only while the quote is live on a checkout waiting for money (open, or
+ * awaiting the rest of a short payment) and on its own network — seen after the quote's end it
+ * holds nothing (mined, it is late as before). Nothing is counted: the transfer counts when it is
+ * mined (DetectTransfer), the amount is recorded for the reader of the stream.
+ */
+function sight(command: SightTransfer, state: CryptoCheckoutState, ctx: DecideContext): CheckoutEvent[] {
+  if (state.status !== 'open' && state.status !== 'awaiting_customer') return [];
+  if (command.network !== state.network || quoteEnded(state, ctx.now)) return [];
+  if (state.sightings.some((s) => s.txHash === command.txHash) || state.transfers.some((t) => t.txHash === command.txHash)) return []; // seen already
+  const amount = parse(command.amount, state.decimals);
+  if (amount <= 0n) return [];
+  return [
+    {
+      type: 'CheckoutTransferSighted',
+      data: { checkout_id: state.id, payment_id: state.paymentId, tx_hash: command.txHash, network: command.network, amount: fmt(amount, state.decimals), sighted_at: ctx.now.toISOString() },
+    },
+  ];
+}
+
+/**
+ * A sighted transaction left the mempool without being mined (0023 addendum, 2026-11-29): it
+ * holds the quote no longer, and a quote that ended meanwhile ends now — unless another sighting
+ * still holds it.
+ */
+function dropSighting(command: DropSighting, state: CryptoCheckoutState, ctx: DecideContext): CheckoutEvent[] {
+  if (!state.sightings.some((s) => s.txHash === command.txHash)) return []; // mined, dropped already, or never seen
+  const events: CheckoutEvent[] = [{ type: 'CheckoutSightingDropped', data: { checkout_id: state.id, payment_id: state.paymentId, tx_hash: command.txHash } }];
+  const after: CryptoCheckoutState = { ...state, sightings: state.sightings.filter((s) => s.txHash !== command.txHash) };
+  return [...events, ...expire(after, ctx)];
 }
 
 function fail(command: FailCheckout, state: OpenCheckoutState): CheckoutEvent[] {

@@ -123,6 +123,16 @@ export type CheckoutEvent =
    * checkout completed (0025 addendum, 2026-11-28): the checkout stays completed.
    */
   | { type: 'CheckoutTransferWithdrawn'; data: { checkout_id: string; payment_id: string; tx_hash: string; network: NetworkId; amount: string; received_amount: string; remaining_amount: string | null; overpaid_amount: string | null; /** The checkout's status without it. */ status: CheckoutStatusName } }
+  /**
+   * A transaction paying the checkout's address seen unconfirmed (in a node's mempool) while the
+   * quote was live (decision 0023, addendum 2026-11-29): nothing is counted — the transfer counts
+   * when it is mined (CheckoutTransferDetected) — but the quote is held while it waits: the quote
+   * timer does not end the checkout, and the transfer, mined after the quote's end, is on time.
+   * `sighted_at`: when it was seen (the hold lasts at most SIGHTING_HOLD_MS from then).
+   */
+  | { type: 'CheckoutTransferSighted'; data: { checkout_id: string; payment_id: string; tx_hash: string; network: NetworkId; amount: string; sighted_at: string } }
+  /** A sighted transaction left the mempool unmined (dropped, replaced): it holds the quote no longer. */
+  | { type: 'CheckoutSightingDropped'; data: { checkout_id: string; payment_id: string; tx_hash: string } }
   | { type: 'CheckoutConfirmationRecorded'; data: { checkout_id: string; tx_hash: string; current: number; required: number } }
   | { type: 'CheckoutCompleted'; data: { checkout_id: string; payment_id: string; received_amount: string; overpaid_amount: string | null } }
   | { type: 'CheckoutAwaitingCustomer'; data: { checkout_id: string; received_amount: string; remaining_amount: string; expires_at: string } }

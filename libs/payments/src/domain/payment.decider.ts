@@ -4,7 +4,7 @@ import { CommandHandlers, Decider, article, decideBy, foldWith, ignoreUnknown, r
 import { PaymentDomainError } from './errors';
 import { PaymentDetails, PaymentEvent, PaymentReviewReason } from './payment.events';
 import { mergeMetadata } from './metadata';
-import { DecideContext, REMAINDER_WAIT_MS, carried, fmt, laterOf, money, parse } from './shared';
+import { DecideContext, REMAINDER_WAIT_MS, SIGHTING_HOLD_MS, carried, fmt, laterOf, money, parse } from './shared';
 
 /**
  * The payment aggregate's decider: pure functions over one `payment-<pmt_id>` stream. The
@@ -69,6 +69,12 @@ export interface LivePaymentState {
    * withdrawal naming both addresses), each crediting its own output (0025 addendum, 2026-11-28, third).
    */
   transfers: Readonly<Record<string, PaymentTransferState>>;
+  /**
+   * Transactions seen in the mempool paying a checkout of the payment while its quote was live,
+   * not mined yet nor dropped (`transferKey` → when seen): they hold the payment's expiry
+   * (decision 0023, addendum 2026-11-29).
+   */
+  sightings: Readonly<Record<string, { checkoutId: string; sightedAt: string }>>;
   /** Units confirmed on the quoted network (transfers not under review). */
   received: bigint;
   /** When the quote of the short transfer ends (underpaid). */
@@ -165,6 +171,19 @@ export interface RecordTransfer {
   review: PaymentReviewReason | null;
   fromAddress?: string | null;
 }
+/** The checkout recorded a transaction seen in the mempool (CheckoutTransferSighted). */
+export interface RecordSighting {
+  type: 'RecordSighting';
+  checkoutId: string;
+  txHash: string;
+  sightedAt: string;
+}
+/** The checkout's sighted transaction left the mempool unmined (CheckoutSightingDropped). */
+export interface DropPaymentSighting {
+  type: 'DropSighting';
+  checkoutId: string;
+  txHash: string;
+}
 /** The checkout withdrew a transfer (a reorganisation, before it was final). */
 export interface WithdrawPaymentTransfer {
   type: 'WithdrawTransfer';
@@ -224,6 +243,8 @@ export type PaymentCommand =
   | SelectCardMethod
   | RecordCardPayment
   | RecordTransfer
+  | RecordSighting
+  | DropPaymentSighting
   | WithdrawPaymentTransfer
   | RecordConfirmations
   | RecordCheckoutEnded
@@ -240,6 +261,8 @@ const PAYMENT_COMMANDS: CommandHandlers<Exclude<PaymentCommand, CreatePayment>, 
   SelectCardMethod: selectCardMethod,
   RecordCardPayment: recordCardPayment,
   RecordTransfer: recordTransfer,
+  RecordSighting: recordSighting,
+  DropSighting: dropSighting,
   WithdrawTransfer: withdrawTransfer,
   RecordConfirmations: recordConfirmations,
   RecordCheckoutEnded: checkoutEnded,
@@ -274,6 +297,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       method: null,
       checkouts: {},
       transfers: {},
+      sightings: {},
       received: 0n,
       quoteEndsAt: null,
       remainderCheckoutId: null,
@@ -310,9 +334,16 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       const decimals = state.quotes[d.checkout_id]?.method.decimals ?? state.method?.decimals ?? 0;
       return {
         ...state,
+        sightings: withoutKey(state.sightings, transferKey(d.checkout_id, d.tx_hash)), // mined: it counts from here
         transfers: { ...state.transfers, [transferKey(d.checkout_id, d.tx_hash)]: { checkoutId: d.checkout_id, txHash: d.tx_hash, network: d.network, amount: parse(d.amount, decimals), review: d.review, current: 0, required: 0, afterSuccess: state.status === 'succeeded' } },
       };
     }
+    case 'PaymentTransferSighted': {
+      const d = event.data;
+      return { ...state, sightings: { ...state.sightings, [transferKey(d.checkout_id, d.tx_hash)]: { checkoutId: d.checkout_id, sightedAt: d.sighted_at } } };
+    }
+    case 'PaymentSightingDropped':
+      return { ...state, sightings: withoutKey(state.sightings, transferKey(event.data.checkout_id, event.data.tx_hash)) };
     case 'PaymentTransferWithdrawn': {
       const transfers = { ...state.transfers };
       delete transfers[transferKey(event.data.checkout_id, event.data.tx_hash)];
@@ -392,6 +423,13 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
   }
 }
 
+function withoutKey<T>(record: Readonly<Record<string, T>>, key: string): Readonly<Record<string, T>> {
+  if (!Object.hasOwn(record, key)) return record;
+  const rest = { ...record };
+  delete rest[key];
+  return rest;
+}
+
 export function foldPayment(events: Iterable<PaymentEvent>, state: PaymentState = initialPaymentState): PaymentState {
   return foldWith(paymentDecider, events, state);
 }
@@ -415,6 +453,29 @@ function opensReview(state: LivePaymentState): boolean {
 /** A transfer detected and not yet confirmed (nor under review): funds on their way. */
 export function inFlight(state: LivePaymentState): boolean {
   return Object.values(state.transfers).some((t) => t.review === null && (t.required === 0 || t.current < t.required));
+}
+
+/**
+ * Whether a transaction seen in the mempool while its checkout's quote was live holds the
+ * payment's expiry at `now` (0023 addendum, 2026-11-29): its checkout still open on the payment,
+ * seen less than SIGHTING_HOLD_MS ago, neither mined nor dropped since.
+ */
+export function paymentSightingHolds(state: LivePaymentState, now: Date): boolean {
+  return Object.values(state.sightings).some((s) => state.checkouts[s.checkoutId]?.open === true && now.getTime() < Date.parse(s.sightedAt) + SIGHTING_HOLD_MS);
+}
+
+/** A checkout of the payment recorded a transaction seen in the mempool (0023 addendum, 2026-11-29): held on the payment too, once. */
+function recordSighting(command: RecordSighting, state: LivePaymentState): PaymentEvent[] {
+  const key = transferKey(command.checkoutId, command.txHash);
+  if (state.status !== 'pending' || Object.hasOwn(state.sightings, key) || state.transfers[key]) return []; // decided already, or known
+  if (state.checkouts[command.checkoutId]?.open !== true) return [];
+  return [{ type: 'PaymentTransferSighted', data: { checkout_id: command.checkoutId, tx_hash: command.txHash, sighted_at: command.sightedAt } }];
+}
+
+/** The checkout's sighted transaction left the mempool unmined: it holds the payment no longer. */
+function dropSighting(command: DropPaymentSighting, state: LivePaymentState): PaymentEvent[] {
+  if (!Object.hasOwn(state.sightings, transferKey(command.checkoutId, command.txHash))) return [];
+  return [{ type: 'PaymentSightingDropped', data: { checkout_id: command.checkoutId, tx_hash: command.txHash } }];
 }
 
 function quoteTotal(state: LivePaymentState): number {
@@ -779,6 +840,7 @@ function expirePayment(state: LivePaymentState, ctx: DecideContext): PaymentEven
   if (state.status !== 'pending' || state.expiresAt === null) return [];
   if (ctx.now.getTime() < Date.parse(state.expiresAt)) return []; // an early timer changes nothing
   if (inFlight(state)) return []; // the transfer on its way decides
+  if (paymentSightingHolds(state, ctx.now)) return []; // a transaction seen in the mempool in time decides, mined or dropped
   return [{ type: 'PaymentExpired', data: { failure_code: 'payment_expired' } }];
 }
 

@@ -71,6 +71,14 @@ export type PaymentEvent =
   /** The transfer's block left the chain before it was final (CheckoutTransferWithdrawn): it no longer counts. */
   | { type: 'PaymentTransferWithdrawn'; data: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string } }
   | { type: 'PaymentTransferDetected'; data: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string; review: PaymentReviewReason | null; from_address?: string | null } }
+  /**
+   * A transaction paying one of the payment's checkouts seen in the mempool while its quote was
+   * live (CheckoutTransferSighted; decision 0023, addendum 2026-11-29): nothing counted, no
+   * timeline entry, no webhook; the payment's expiry is held while it waits to be mined.
+   */
+  | { type: 'PaymentTransferSighted'; data: { checkout_id: string; tx_hash: string; sighted_at: string } }
+  /** The sighted transaction left the mempool unmined (CheckoutSightingDropped): it holds the payment's expiry no longer. */
+  | { type: 'PaymentSightingDropped'; data: { checkout_id: string; tx_hash: string } }
   | { type: 'PaymentConfirmationRecorded'; data: { checkout_id: string; tx_hash: string; current: number; required: number } }
   /**
    * A transfer detected after the payment succeeded on its own transfers (to a checkout that had

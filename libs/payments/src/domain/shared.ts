@@ -8,6 +8,13 @@ export type PaymentRail = 'crypto' | 'card';
 /** Spec §8: the quote of an underpaid checkout stays live 15 minutes after the short transfer. */
 export const REMAINDER_WAIT_MS = 15 * 60 * 1000;
 
+/**
+ * How long at most a transaction seen in the mempool holds a checkout's quote and its payment's
+ * expiry (decision 0023, addendum 2026-11-29): past this after it was seen, unmined, they end as
+ * if it had not been seen (a transaction stuck at a low fee, or a watcher that never saw it leave).
+ */
+export const SIGHTING_HOLD_MS = 24 * 60 * 60 * 1000;
+
 /** The context of one decision: the time comes in, never from a clock. */
 export interface DecideContext {
   now: Date;

@@ -20,6 +20,9 @@ const TIMELINE_ENTRIES: { [Type in PaymentEvent['type']]: (data: Extract<Payment
   PaymentCreated: () => [['created', null]],
   PaymentMethodSelected: (d) => [['method_selected', { rail: d.rail, asset: d.asset, network: d.network }]],
   PaymentTransferDetected: (d) => [['detected', { amount: d.amount, network: d.network, tx_hash: d.tx_hash }]],
+  // a transaction seen in the mempool holds the expiry (0023 addendum, 2026-11-29): no entry — `detected` shows it once mined
+  PaymentTransferSighted: () => [],
+  PaymentSightingDropped: () => [],
   PaymentTransferWithdrawn: (d) => [['withdrawn', { amount: d.amount, network: d.network, tx_hash: d.tx_hash }]],
   PaymentConfirmationRecorded: (d) => [['confirmation', { current: d.current, required: d.required }]],
   // a transfer after success counted (0025 addendum): its `detected` and `confirmation` entries show it

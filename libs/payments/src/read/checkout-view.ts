@@ -287,6 +287,9 @@ function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): Checkout
         sent_at: state.sent_at ?? at,
       };
     }
+    case 'CheckoutTransferSighted': // seen in the mempool, nothing counted (0023 addendum, 2026-11-29): the view shows money once mined
+    case 'CheckoutSightingDropped':
+      return state;
     case 'CheckoutTransferWithdrawn': {
       const d = e.data;
       const transfers = state.transfers.filter((t) => t.tx_hash !== d.tx_hash);

@@ -332,6 +332,9 @@ function apply(state: PaymentViewState, e: PaymentEvent, at: string): PaymentVie
       };
       return { ...state, transfers: [...state.transfers, transfer] };
     }
+    case 'PaymentTransferSighted': // nothing counted, nothing shown (0023 addendum, 2026-11-29)
+    case 'PaymentSightingDropped':
+      return state;
     case 'PaymentTransferWithdrawn':
       return { ...state, transfers: state.transfers.filter((t) => !sameTransfer(t, e.data)) };
     case 'PaymentConfirmationRecorded': {

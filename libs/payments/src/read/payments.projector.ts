@@ -63,6 +63,8 @@ const SCHEMA = `
     state        jsonb       NOT NULL
   );
   CREATE INDEX IF NOT EXISTS checkouts_payment ON checkouts (payment_id, created_at);
+  -- the checkouts still waiting for money, whose addresses' mempools a chain watcher looks at (0023 addendum, 2026-11-29)
+  CREATE INDEX IF NOT EXISTS checkouts_awaiting ON checkouts (created_at) WHERE status IN ('open', 'awaiting_customer');
 
   CREATE TABLE IF NOT EXISTS payment_transfers (
     payment_id   text        NOT NULL,

@@ -153,6 +153,23 @@ export class PaymentsReadModel {
     return checkoutView(row.state, { registry: this.options.checkoutRegistry ?? this.options.registry, secret: options.secretFields ? { payment: row.payment ?? null } : undefined });
   }
 
+  /**
+   * The addresses of real (not simulated) crypto checkouts on `network` still waiting for money —
+   * open, or awaiting the rest of a short payment — whose mempool a chain watcher looks at
+   * (decision 0023, addendum 2026-11-29). A checkout held past its quote's end by a transaction
+   * seen there is still open, so it stays on the list until that transaction is mined or dropped.
+   */
+  async awaitingAddresses(network: string): Promise<string[]> {
+    const { rows } = await this.db.query<{ address: string }>(
+      `SELECT state->>'address' AS address FROM checkouts
+        WHERE status IN ('open', 'awaiting_customer') AND state->>'rail' = 'crypto' AND state->>'network' = $1
+          AND state->>'simulated' = 'false' AND state->>'address' IS NOT NULL
+        ORDER BY created_at`,
+      [network],
+    );
+    return rows.map((r) => r.address);
+  }
+
   /** The public receipt of a payment (GET /public/receipts/{id}), or null. */
   async getReceipt(paymentId: string): Promise<ReceiptView | null> {
     const { rows } = await this.db.query<{ state: PaymentViewState; name: string | null; support_email: string | null; website: string | null }>(
