@@ -97,6 +97,15 @@ describe('card checkout decider (decision 0026)', () => {
     expect(events[0].data).toMatchObject({ status: 'needs_review', review_reason: 'paid_after_cancel' });
     expect([...canceled, ...events].reduce(evolveCheckout, initialCheckoutState)).toMatchObject({ status: 'needs_review', reviewReason: 'paid_after_cancel', canceledBy: 'customer' });
   });
+  it('canceled, paid on the page (paid_after_cancel), then the payment accepted → completed; paid another way → failed (payment_succeeded); the review reason stays (0025 addendum, 2026-11-29)', () => {
+    const review = after(after(started, { type: 'CancelCheckout' }), succeeded);
+    const accepted = checkout(review).when({ type: 'ResolveReview', resolution: 'payment_accepted', counted: true }).thenIdempotent();
+    expect(accepted).toEqual([{ type: 'CheckoutReviewResolved', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', resolution: 'payment_accepted', status: 'completed', failure_code: null } }]);
+    expect([...review, ...accepted].reduce(evolveCheckout, initialCheckoutState)).toMatchObject({ status: 'completed', reviewReason: 'paid_after_cancel', canceledBy: 'customer' });
+    const other = checkout(review).when({ type: 'ResolveReview', resolution: 'payment_accepted', counted: false }).events();
+    expect([...review, ...other].reduce(evolveCheckout, initialCheckoutState)).toMatchObject({ status: 'failed', failureCode: 'payment_succeeded', failedByAttempt: false, reviewReason: 'paid_after_cancel' });
+    checkout(started).when({ type: 'ResolveReview', resolution: 'payment_accepted', counted: true }).then([]); // not in review
+  });
   it('failed by its payment, then succeeded → needs_review (paid_after_close); a decline there changes only the attempt', () => {
     const closed = after(started, { type: 'FailCheckout', failureCode: 'payment_canceled' });
     expect(checkout(closed).when(succeeded).events()[0].data).toMatchObject({ status: 'needs_review', review_reason: 'paid_after_close' });

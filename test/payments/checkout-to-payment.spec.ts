@@ -277,6 +277,66 @@ describe('checkout ⇄ payment end to end (in-memory streams)', () => {
     expect(h.replay()).toBe(0);
   });
 
+  describe('the review of its checkouts ends when the payment succeeds (0025 addendum, 2026-11-29)', () => {
+    it.each(['wrong_network', 'late'] as const)('%s, then the business accepts: the checkout completes (payment_accepted), the review reason kept; the payment gains only PaymentAccepted and PaymentSucceeded; replay-safe', (simulate) => {
+      const h = started();
+      h.checkout('chk_1', { type: 'MarkSent', simulate, txHash: HASH });
+      expect(status(h.checkoutState('chk_1'))).toBe('needs_review');
+      const paymentBefore = h.paymentEvents('pmt_1').length;
+      const timelineBefore = h.timeline('pmt_1');
+      h.at(at(30 * MIN)).payment('pmt_1', { type: 'AcceptPayment' });
+      expect(h.checkoutState('chk_1')).toMatchObject({ status: 'completed', reviewReason: simulate });
+      expect(h.checkoutEvents('chk_1').at(-1)).toEqual({ type: 'CheckoutReviewResolved', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', resolution: 'payment_accepted', status: 'completed', failure_code: null } });
+      expect(types(h.paymentEvents('pmt_1').slice(paymentBefore))).toEqual(['PaymentAccepted', 'PaymentSucceeded']);
+      expect(h.timeline('pmt_1')).toEqual([...timelineBefore, 'succeeded']); // the checkout's resolution adds nothing to the payment
+      expect(h.replay()).toBe(0);
+    });
+
+    it('claim on the first quote, then the remainder paid in full: the payment succeeds (not accepted), the claimed checkout fails (payment_succeeded), the remainder completed; replay-safe', () => {
+      const h = started();
+      h.at(at(MIN)).checkout('chk_1', { type: 'MarkSent', simulate: 'underpaid', txHash: HASH });
+      confirmAll(h, 'chk_1');
+      h.at(at(16 * MIN)).checkout('chk_1', { type: 'ExpireCheckout' });
+      h.at(at(20 * MIN)).payment('pmt_1', { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true });
+      h.checkout('chk_1', { type: 'ClaimCheckout', txHash: HASH2, paymentSucceeded: false });
+      expect(status(h.paymentState('pmt_1'))).toBe('needs_review');
+      expect(status(h.checkoutState('chk_1'))).toBe('needs_review');
+      h.checkout('chk_2', { type: 'MarkSent', simulate: 'exact', txHash: HASH3 });
+      confirmAll(h, 'chk_2', HASH3);
+      expect(h.paymentEvents('pmt_1').find((e) => e.type === 'PaymentSucceeded')).toMatchObject({ data: { accepted: false } });
+      expect(types(h.paymentEvents('pmt_1')).filter((t) => t === 'PaymentAccepted')).toEqual([]);
+      expect(h.checkoutState('chk_1')).toMatchObject({ status: 'failed', failureCode: 'payment_succeeded', reviewReason: 'claimed' });
+      expect(h.checkoutEvents('chk_1').at(-1)).toMatchObject({ type: 'CheckoutReviewResolved', data: { resolution: 'payment_succeeded', status: 'failed' } });
+      expect(status(h.checkoutState('chk_2'))).toBe('completed');
+      expect(h.checkoutEvents('chk_2').filter((e) => e.type === 'CheckoutReviewResolved')).toEqual([]);
+      expect(h.replay()).toBe(0);
+    });
+
+    it('a claim accepted: the claimed checkout completes (the accepted claim counts the quote)', () => {
+      const h = started();
+      h.at(at(15 * MIN)).checkout('chk_1', { type: 'ExpireCheckout' });
+      h.checkout('chk_1', { type: 'ClaimCheckout', txHash: HASH, paymentSucceeded: false });
+      h.payment('pmt_1', { type: 'AcceptPayment' });
+      expect(h.checkoutState('chk_1')).toMatchObject({ status: 'completed', reviewReason: 'claimed' });
+      expect(h.replay()).toBe(0);
+    });
+
+    it('react: PaymentSucceeded of a payment in review → ResolveReview to each of its checkouts (counted when accepted in its coin); of a payment not in review → none', () => {
+      const h = started();
+      h.checkout('chk_0', { ...openCmd('chk_0') });
+      h.checkout('chk_1', { type: 'MarkSent', simulate: 'wrong_network', txHash: HASH });
+      const payment = h.paymentState('pmt_1');
+      const accepted = react({ type: 'PaymentSucceeded', data: { amount_received: 10_000, received_amount: '100', overpaid_amount: null, accepted: true, reporting: {} as never } }, { eventId: 'e1', payment });
+      expect(accepted.map((r) => [r.target, r.stream, r.command])).toEqual([
+        ['checkout', 'checkout-chk_1', { type: 'ResolveReview', resolution: 'payment_accepted', counted: true }],
+        ['checkout', 'checkout-chk_0', { type: 'ResolveReview', resolution: 'payment_accepted', counted: true }],
+      ]);
+      const plain = started();
+      plain.checkout('chk_1', { type: 'MarkSent', simulate: 'exact', txHash: HASH });
+      expect(react({ type: 'PaymentSucceeded', data: { amount_received: 10_000, received_amount: '100', overpaid_amount: null, accepted: false, reporting: {} as never } }, { eventId: 'e2', payment: plain.paymentState('pmt_1') })).toEqual([]);
+    });
+  });
+
   it('replaying every event through react twice appends nothing (idempotence)', () => {
     const h = started();
     h.at(at(MIN)).checkout('chk_1', { type: 'MarkSent', simulate: 'underpaid', txHash: HASH });

@@ -349,6 +349,56 @@ describe('checkout decider: a transfer to a checkout in review, or on another ne
   });
 });
 
+describe('checkout decider: the review ends when the payment succeeds (0025 addendum, 2026-11-29)', () => {
+  const after = (events: CheckoutEvent[], ...steps: [CheckoutCommand, Date?][]) =>
+    steps.reduce((log, [command, now]) => [...log, ...given(log, now ?? T0).when(command).events()], events);
+  const fold = (events: CheckoutEvent[]) => events.reduce(evolveCheckout, initialCheckoutState);
+  const wrongNetwork = after(opened, [{ type: 'DetectTransfer', txHash: HASH, network: 'polygon', amount: '100' }]);
+  const late = after(opened, [{ type: 'ExpireCheckout' }, at(15 * 60_000)], [{ type: 'DetectTransfer', txHash: HASH, network: 'ethereum', amount: '100' }, at(16 * 60_000)]);
+  const claimed = after(opened, [{ type: 'ExpireCheckout' }, at(15 * 60_000)], [{ type: 'ClaimCheckout', txHash: HASH, paymentSucceeded: false }, at(16 * 60_000)]);
+  const resolved = (resolution: 'payment_accepted' | 'payment_succeeded', status: 'completed' | 'failed'): CheckoutEvent => ({
+    type: 'CheckoutReviewResolved',
+    data: { checkout_id: 'chk_1', payment_id: 'pmt_1', resolution, status, failure_code: status === 'failed' ? 'payment_succeeded' : null },
+  });
+
+  it.each([
+    ['wrong_network', wrongNetwork],
+    ['late', late],
+    ['claimed', claimed],
+  ] as const)('given a checkout in review (%s), when the payment is accepted with its money counted, then it completes; the review reason stays; again → nothing', (reason, review) => {
+    expect(fold(review)).toMatchObject({ status: 'needs_review', reviewReason: reason });
+    const events = given(review, at(60 * 60_000)).when({ type: 'ResolveReview', resolution: 'payment_accepted', counted: true }).thenIdempotent();
+    expect(events).toEqual([resolved('payment_accepted', 'completed')]);
+    expect(fold([...review, ...events])).toMatchObject({ status: 'completed', reviewReason: reason, failureCode: null });
+  });
+
+  it('given a claimed checkout, when the payment is paid in full another way (not counting the claim), then it fails with payment_succeeded, the claim kept', () => {
+    const events = given(claimed, at(60 * 60_000)).when({ type: 'ResolveReview', resolution: 'payment_succeeded', counted: false }).thenIdempotent();
+    expect(events).toEqual([resolved('payment_succeeded', 'failed')]);
+    expect(fold([...claimed, ...events])).toMatchObject({ status: 'failed', reviewReason: 'claimed', failureCode: 'payment_succeeded', claimTxHash: HASH });
+  });
+
+  it('given a checkout not in review (open, confirming, completed, expired, canceled, failed), when the payment succeeds, then nothing', () => {
+    const confirming = after(opened, [{ type: 'DetectTransfer', txHash: HASH, network: 'ethereum', amount: '100' }]);
+    const completed = after(confirming, [{ type: 'RecordConfirmations', txHash: HASH, current: 4 }]);
+    const expired = after(opened, [{ type: 'ExpireCheckout' }, at(15 * 60_000)]);
+    const canceled = after(opened, [{ type: 'CancelCheckout' }]);
+    const failed = after(opened, [{ type: 'FailCheckout', failureCode: 'payment_canceled' }]);
+    for (const state of [opened, confirming, completed, expired, canceled, failed]) {
+      given(state).when({ type: 'ResolveReview', resolution: 'payment_accepted', counted: true }).then([]);
+      given(state).when({ type: 'ResolveReview', resolution: 'payment_succeeded', counted: false }).then([]);
+    }
+  });
+
+  it('a resolved checkout keeps its rules: a completed one records a further transfer without a new review; mark-sent adds nothing', () => {
+    const done = after(wrongNetwork, [{ type: 'ResolveReview', resolution: 'payment_accepted', counted: true }]);
+    const more = given(done, at(60 * 60_000)).when({ type: 'DetectTransfer', txHash: HASH2, network: 'ethereum', amount: '5' }).events();
+    expect(types(more)).toEqual(['CheckoutTransferDetected']);
+    expect(fold([...done, ...more]).status).toBe('completed');
+    given(done).when({ type: 'MarkSent', simulate: 'exact', txHash: HASH2 }).then([]);
+  });
+});
+
 describe('checkout decider: a short transfer holds the quote for the quote life (QUOTE_TTL_SECONDS)', () => {
   it('with a 60-second quote life, awaiting_customer ends 60 s after the short transfer confirms, not 15 minutes', () => {
     const short = decideCheckout({ ...openCmd, quoteTtlMs: 60_000 }, initialCheckoutState, { now: T0 });

@@ -528,6 +528,15 @@ export const CHECKOUT_CLAIM_EDGES: Partial<Record<CheckoutStatus, readonly Check
   needs_review: ['completed'],
 };
 
+/**
+ * The move out of a checkout's review when its payment succeeds (0025 addendum, 2026-11-29):
+ * CheckoutReviewResolved, `completed` when what it reviewed was counted, `failed` otherwise — and
+ * only on a payment that succeeded.
+ */
+export const CHECKOUT_RESOLVE_EDGES: Partial<Record<CheckoutStatus, readonly CheckoutStatus[]>> = {
+  needs_review: ['completed', 'failed'],
+};
+
 /** Whether a checkout stream allows the claim edge: claimed, nothing on another network, and completed by CheckoutCompleted with all it asked for. */
 function claimSettled(stream: readonly { event: CheckoutEvent }[]): boolean {
   const opened = stream.find((e) => e.event.type === 'CheckoutOpened')?.event;
@@ -634,7 +643,8 @@ export function checkInvariants(run: Run, before: Statuses): Statuses {
       const next = evolveCheckout(state, event);
       if (state.status !== 'none' && next.status !== 'none' && next.status !== state.status && !CHECKOUT_EDGES[state.status].includes(next.status)) {
         const claimEdge = event.type === 'CheckoutCompleted' && settled && (CHECKOUT_CLAIM_EDGES[state.status] ?? []).includes(next.status);
-        if (!claimEdge) fail(`checkout ${id}: ${state.status} → ${next.status} on ${event.type} is not an allowed transition`);
+        const resolveEdge = event.type === 'CheckoutReviewResolved' && (CHECKOUT_RESOLVE_EDGES[state.status] ?? []).includes(next.status);
+        if (!claimEdge && !resolveEdge) fail(`checkout ${id}: ${state.status} → ${next.status} on ${event.type} is not an allowed transition`);
       }
       state = next;
     }
@@ -651,6 +661,29 @@ export function checkInvariants(run: Run, before: Statuses): Statuses {
     pstate = next;
   }
   statuses.payment = pstate.status;
+  // a checkout's review ends only because its payment succeeded, and no review open when the payment
+  // succeeds outlives it (0025 addendum, 2026-11-29); one opened after the success (money to refund) stays
+  for (const [id, stream] of h.checkouts) {
+    if (stream.some((e) => e.event.type === 'CheckoutReviewResolved') && pstate.status !== 'succeeded') fail(`checkout ${id}: its review was resolved on a ${pstate.status} payment`);
+  }
+  {
+    let succeededAt = -1;
+    const reviewSince = new Map<string, number>();
+    const walked = new Map<string, CheckoutState>();
+    for (const [i, { stream, stored }] of h.log.entries()) {
+      if (stream === `payment-${PAYMENT_ID}` && stored.event.type === 'PaymentSucceeded' && succeededAt < 0) succeededAt = i;
+      if (!stream.startsWith('checkout-')) continue;
+      const id = stream.slice('checkout-'.length);
+      const was = walked.get(id) ?? initialCheckoutState;
+      const next = evolveCheckout(was, stored.event as CheckoutEvent);
+      walked.set(id, next);
+      if (next.status === 'needs_review' && was.status !== 'needs_review') reviewSince.set(id, i);
+    }
+    for (const [id, state] of walked) {
+      const since = reviewSince.get(id) ?? -1;
+      if (state.status === 'needs_review' && succeededAt >= 0 && since < succeededAt) fail(`checkout ${id}: still in review (since log #${since}) after its payment succeeded (log #${succeededAt})`);
+    }
+  }
   // ... and across the step (several events at once), against the same tables.
   if (before.payment !== 'none' && statuses.payment !== before.payment) {
     const from = before.payment as PaymentStatus;
@@ -661,7 +694,8 @@ export function checkInvariants(run: Run, before: Statuses): Statuses {
     const now = statuses.checkouts[id];
     if (was === 'none' || now === was) continue;
     const claimEdge = claimSettled(h.checkouts.get(id) ?? []) && (CHECKOUT_CLAIM_EDGES[was as CheckoutStatus] ?? []).includes(now as CheckoutStatus);
-    if (!CHECKOUT_EDGES[was as CheckoutStatus].includes(now as CheckoutStatus) && !claimEdge) fail(`checkout ${id}: ${was} → ${now} in one step is not an allowed transition`);
+    const resolveEdge = (h.checkouts.get(id) ?? []).some((e) => e.event.type === 'CheckoutReviewResolved') && (CHECKOUT_RESOLVE_EDGES[was as CheckoutStatus] ?? []).includes(now as CheckoutStatus);
+    if (!CHECKOUT_EDGES[was as CheckoutStatus].includes(now as CheckoutStatus) && !claimEdge && !resolveEdge) fail(`checkout ${id}: ${was} → ${now} in one step is not an allowed transition`);
   }
 
   // 3. Amounts in events: crypto strings fit the coin; every number an integer.

@@ -2635,7 +2635,10 @@ export interface components {
             canceled_by: "customer" | null;
             replaced_by: string | null;
             failure_code: string | null;
-            /** @enum {string|null} */
+            /**
+             * @description Why the checkout is, or was, under review. It stays once the review ends: when the payment succeeds while the checkout is `needs_review`, the checkout leaves it — `completed` when the business accepted the payment with this checkout’s money or claim in it, `failed` with `failure_code` `payment_succeeded` when the payment was paid another way.
+             * @enum {string|null}
+             */
             review_reason: "claimed" | "wrong_network" | "late" | "paid_after_cancel" | "paid_after_close" | null;
             success_url: string | null;
             /**

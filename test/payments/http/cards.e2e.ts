@@ -360,6 +360,9 @@ describe('card checkouts over HTTP (simulated processors)', () => {
     const accepted = await suite.shop.post(`/payments/${payment.id}/accept`);
     expect(accepted.status).toBe(200);
     expect(accepted.body.data).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
+    // and the checkout's review ends with the payment's: completed, its review reason kept (0025 addendum, 2026-11-29)
+    const resolved = await eventually(() => checkout(suite.shop, opened.id), (c) => c.status !== 'needs_review', { what: 'card checkout out of review' });
+    expect(resolved).toMatchObject({ status: 'completed', review_reason: 'paid_after_cancel', canceled_by: 'customer', failure_code: null });
   });
 
   it('a card page left open while the payment is paid in crypto: the card checkout fails (payment_succeeded); the card paid there after goes to review (paid_after_close), on the payment a card_charged entry and a payment.updated (0026 addendum, 2026-11-28, later)', async () => {

@@ -1,3 +1,4 @@
+import { eventually } from '../../support/eventually';
 import { appPerSuite, businessWithKey, shopAndLive, startApp } from '../../support/fixtures';
 
 /**
@@ -179,6 +180,43 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
       expect(sent.status).toBe('needs_review');
       expect((await suite.shop.payment(payment.id)).status).toBe('needs_review');
     }
+  });
+
+  it('a checkout in review leaves it when the payment is accepted (late, wrong_network: completed) or paid on its remainder (a claim: failed, payment_succeeded); the payment and its events unchanged by it (0025 addendum, 2026-11-29)', async () => {
+    const shop = (await businessWithKey(suite.api, true, 'Reviews resolved')).client; // its own test clock and events
+    const checkoutOf = (id: string) => shop.get(`/checkouts/${id}`).then((r) => r.body.data);
+    const eventTypes = async (paymentId: string) => ((await shop.get(`/events?subject_id=${paymentId}&limit=100`)).body.data as { type: string }[]).map((e) => e.type);
+    for (const simulate of ['late', 'wrong_network']) {
+      const payment = await shop.createPayment();
+      const checkout = await shop.openCheckout(payment);
+      expect(await shop.markSent(checkout.id, simulate)).toMatchObject({ status: 'needs_review', review_reason: simulate });
+      const accepted = await shop.post(`/payments/${payment.id}/accept`);
+      expect(accepted.body.data).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
+      const resolved = await eventually(() => checkoutOf(checkout.id), (c) => c.status !== 'needs_review', { what: `${simulate} checkout out of review` });
+      expect(resolved).toMatchObject({ status: 'completed', review_reason: simulate, failure_code: null, crypto: { remaining_amount: null, remaining_payment_uri: null } });
+      const after = await shop.payment(payment.id);
+      expect(after).toEqual({ ...accepted.body.data, updated_at: after.updated_at }); // nothing on the payment moved with it
+      expect(after.updated_at).toBe(accepted.body.data.updated_at);
+      const sent = await eventTypes(payment.id);
+      expect(sent.filter((t) => t === 'payment.succeeded')).toHaveLength(1);
+      expect(sent[0]).toBe('payment.succeeded'); // newest first: nothing after the success
+    }
+
+    // a claim on the first (expired) quote, then the remainder paid in full: the payment succeeds on its own
+    const payment = await shop.createPayment();
+    const checkout = await shop.openCheckout(payment);
+    await shop.markSent(checkout.id, 'underpaid');
+    await shop.advance(30);
+    await shop.advance(16 * 60);
+    const remainder = (await shop.postOnce(`/payments/${payment.id}/request-remainder`)).body.data.checkout;
+    expect((await shop.as(null).post(`/checkouts/${checkout.id}/claim`, { tx_hash: '0x' + '6b'.repeat(32) })).body.data).toMatchObject({ status: 'needs_review', review_reason: 'claimed' });
+    await shop.markSent(remainder.id, 'exact');
+    await shop.advance(60);
+    expect(await shop.payment(payment.id)).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
+    const claimed = await eventually(() => checkoutOf(checkout.id), (c) => c.status !== 'needs_review', { what: 'claimed checkout out of review' });
+    expect(claimed).toMatchObject({ status: 'failed', failure_code: 'payment_succeeded', review_reason: 'claimed', crypto: { tx_hash: expect.any(String) } });
+    expect(await checkoutOf(remainder.id)).toMatchObject({ status: 'completed', review_reason: null });
+    expect((await eventTypes(payment.id)).filter((t) => t === 'payment.succeeded')).toHaveLength(1);
   });
 
   it('late ends the quote first: expires_at not ahead of the business clock, checkout needs_review (not expired), claim refused, receipt and payment needs_review', async () => {

@@ -233,6 +233,29 @@ describe('view reducers', () => {
       expect(checkout).toMatchObject({ status: 'completed', review_reason: null, crypto: { received_amount: '100', tx_hash: hash(2) } });
     });
 
+    it('in review (wrong network), then accepted: the checkout completes with its review reason kept and nothing left to pay; the payment shows no entry for it (0025 addendum, 2026-11-29)', () => {
+      const w = opened();
+      polygon(w.at(2 * MIN), hash(1), '100');
+      expect(views(w).checkout).toMatchObject({ status: 'needs_review', review_reason: 'wrong_network', crypto: { remaining_amount: '100' } });
+      w.at(10 * MIN).payment('pmt_1', { type: 'AcceptPayment' });
+      const { payment, checkout } = views(w);
+      expect(payment).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
+      expect(payment.events.map((e) => e.type)).toEqual(['created', 'method_selected', 'detected', 'succeeded']);
+      expect(checkout).toMatchObject({ status: 'completed', review_reason: 'wrong_network', failure_code: null, updated_at: iso(10 * MIN), crypto: { received_amount: '0', remaining_amount: null, remaining_payment_uri: null, tx_hash: hash(1), detected_network: 'polygon' } });
+    });
+
+    it('claimed on the first quote, then the payment paid in full on its remainder: the claimed checkout failed with payment_succeeded, its claim kept (0025 addendum, 2026-11-29)', () => {
+      const w = sentAndConfirmed('underpaid');
+      w.at(20 * MIN).checkout('chk_1', { type: 'ExpireCheckout' }).payment('pmt_1', { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true });
+      w.at(21 * MIN).checkout('chk_1', { type: 'ClaimCheckout', txHash: hash(3), paymentSucceeded: false });
+      expect(views(w).checkout).toMatchObject({ status: 'needs_review', review_reason: 'claimed' });
+      w.at(22 * MIN).send('chk_2', 'exact', hash(2));
+      w.at(23 * MIN).confirm('chk_2', hash(2));
+      const { payment, checkout } = views(w);
+      expect(payment).toMatchObject({ status: 'succeeded' });
+      expect(checkout).toMatchObject({ status: 'failed', failure_code: 'payment_succeeded', review_reason: 'claimed', updated_at: iso(23 * MIN) });
+    });
+
     it('completed, then a transfer on another network: listed on the payment and the receipt with its network, never in the method or the settlement; the checkout stays completed', () => {
       const w = sentAndConfirmed('exact');
       polygon(w.at(10 * MIN), hash(2), '5');

@@ -232,7 +232,8 @@ describe('payment view', () => {
       settlement: { network: 'polygon', amount: '100', tx_hash: hash(5) },
     });
     const checkout = (await read.getCheckout('chk_wrong', { secretFields: false }))!;
-    expect(checkout).toMatchObject({ status: 'needs_review', review_reason: 'wrong_network' });
+    // accepted: the checkout's review ended with the payment's, its reason kept (0025 addendum, 2026-11-29; before, it stayed in review)
+    expect(checkout).toMatchObject({ status: 'completed', review_reason: 'wrong_network' });
     expect(checkout.crypto).toMatchObject({ network: 'ethereum', detected_network: 'polygon', received_amount: '0', explorer_url: `https://polygonscan.com/tx/${hash(5)}` });
     expect((await read.getReceipt('pmt_wrong'))!.crypto).toEqual({ asset: 'USDC', network: 'polygon', amount: '100' });
   });

@@ -184,7 +184,12 @@ const CHECKOUT: SchemaObject = object(
     canceled_by: nullable({ type: 'string', enum: ['customer'] }),
     replaced_by: nullable(str),
     failure_code: nullable(str),
-    review_reason: nullable({ type: 'string', enum: ['claimed', 'wrong_network', 'late', 'paid_after_cancel', 'paid_after_close'] }),
+    review_reason: nullable({
+      type: 'string',
+      enum: ['claimed', 'wrong_network', 'late', 'paid_after_cancel', 'paid_after_close'],
+      description:
+        'Why the checkout is, or was, under review. It stays once the review ends: when the payment succeeds while the checkout is `needs_review`, the checkout leaves it — `completed` when the business accepted the payment with this checkout’s money or claim in it, `failed` with `failure_code` `payment_succeeded` when the payment was paid another way.',
+    }),
     success_url: nullable(str),
     expires_at: nullable({ ...timestamp, description: 'End of the quote; on a card checkout, the end of the attempt in progress (null without one).' }),
     sent_at: nullable(timestamp),

@@ -69,6 +69,7 @@ export function timersForCheckoutEvent(event: CheckoutEvent, after: CheckoutStat
     case 'CheckoutNeedsReview':
     case 'CheckoutExpired':
     case 'CheckoutFailed':
+    case 'CheckoutReviewResolved':
       return []; // a timer already scheduled for an ended checkout fires and finds nothing to do
     default:
       return ignoreUnknown(event, []);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ignoreUnknown } from '@lib/domain';
 import { CheckoutCommand, CheckoutState, OpenCryptoCheckout } from './checkout.decider';
 import { CheckoutEvent } from './checkout.events';
-import { PaymentCommand, PaymentState } from './payment.decider';
+import { LivePaymentState, PaymentCommand, PaymentState, acceptCountsCard, checkoutAsset } from './payment.decider';
 import { PaymentEvent } from './payment.events';
 import { CHECKOUT_STREAM, PAYMENT_STREAM } from './stream-categories';
 
@@ -168,6 +168,7 @@ function fromCheckout(event: CheckoutEvent, context: ReactContext): Reaction[] {
     case 'CheckoutSuperseded':
     case 'CheckoutAwaitingCustomer': // the payment decides underpaid on its own confirmations
     case 'CheckoutNeedsReview': // carried by RecordTransfer's review flag
+    case 'CheckoutReviewResolved': // caused by the payment's success: nothing to tell it
       return [];
     default:
       return ignoreUnknown(event, []); // a new type left out fails to compile; a stored type this version does not know causes nothing
@@ -200,10 +201,14 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
       // A paid payment's card checkouts still open or waiting for a page end (decision 0026 addendum,
       // 2026-11-28): a card then charged there is `paid_after_close` on the checkout too (needs_review),
       // not a second `completed`. Crypto checkouts stay as they are: a transfer to them is counted or
-      // listed by their own rules (0025 addenda).
-      return Object.entries(before.checkouts)
-        .filter(([, c]) => c.open && c.card === true)
-        .map(([id]) => toCheckout(context, id, { type: 'FailCheckout', failureCode: 'payment_succeeded' }));
+      // listed by their own rules (0025 addenda). And the review of its checkouts ends with the
+      // payment's (0025 addendum, 2026-11-29).
+      return [
+        ...Object.entries(before.checkouts)
+          .filter(([, c]) => c.open && c.card === true)
+          .map(([id]) => toCheckout(context, id, { type: 'FailCheckout', failureCode: 'payment_succeeded' })),
+        ...resolveReviews(before, event.data.accepted, context),
+      ];
     case 'PaymentFailed':
       // A link payment failed because its checkout was canceled (closed by the PaymentCheckoutEnded
       // before this event): any other checkout still open on it fails too.
@@ -249,11 +254,32 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
     case 'PaymentRemainderPaid':
     case 'PaymentNeedsReview':
     case 'PaymentClaimed':
-    case 'PaymentAccepted':
+    case 'PaymentAccepted': // its PaymentSucceeded (`accepted: true`) follows in the same append and ends the checkouts' review
     case 'PaymentCheckoutEnded':
     case 'PaymentCardCharged':
       return []; // facts the checkouts do not act on
     default:
       return ignoreUnknown(event, []);
   }
+}
+
+/**
+ * A payment that succeeds while it is in review — accepted by the business, or paid in full on a
+ * counted transfer while under review for a claim alone — ends the review of its checkouts (0025
+ * addendum, 2026-11-29): ResolveReview goes to every checkout of the payment, and the checkout
+ * decider acts only on one in `needs_review` (the payment does not know its checkouts' statuses).
+ * `counted` follows what acceptance counted (the payment decider's `accept`): the card charges, or
+ * the crypto in the method's coin with the claim; a success that was not an acceptance counted no
+ * reviewed money (a payment with money under review succeeds only by acceptance). A payment that
+ * was not in review has no checkout in review to end: nothing is sent, so a plain success costs no
+ * reaction.
+ */
+function resolveReviews(before: LivePaymentState, accepted: boolean, context: ReactContext): Reaction[] {
+  if (before.status !== 'needs_review') return [];
+  const card = acceptCountsCard(before);
+  const coin = before.method?.asset ?? null;
+  return Object.entries(before.checkouts).map(([id, c]) => {
+    const counted = accepted && (c.card === true ? card : !card && coin !== null && checkoutAsset(before, id) === coin);
+    return toCheckout(context, id, { type: 'ResolveReview', resolution: accepted ? 'payment_accepted' : 'payment_succeeded', counted });
+  });
 }

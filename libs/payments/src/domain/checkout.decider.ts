@@ -1,6 +1,6 @@
 import { AssetCode, NetworkId, confirmationsRequired, isValidTxHash, normalizeTxHash, otherEvmNetworksCarrying } from '@lib/chains';
 import { FeePayer, MoneyError, buildBreakdown, overpaid, quoteCryptoAmount, remaining, simulatedOverpaid, simulatedUnderpaid, validateCardPrice } from '@lib/money';
-import { CardAttemptStatus, CardReviewReason, CheckoutEvent, CheckoutReviewReason } from './checkout.events';
+import { CardAttemptStatus, CardReviewReason, CheckoutEvent, CheckoutReviewReason, CheckoutReviewResolution } from './checkout.events';
 import { CommandHandlers, Decider, article, decideBy, foldWith, ignoreUnknown, repeatedCreation, unhandled } from '@lib/domain';
 import { PaymentDomainError } from './errors';
 import { DecideContext, REMAINDER_WAIT_MS, SIGHTING_HOLD_MS, carried, fmt, laterOf, money, parse } from './shared';
@@ -255,6 +255,18 @@ export interface FailCheckout {
   type: 'FailCheckout';
   failureCode: string;
 }
+/**
+ * The process manager, when the payment succeeds while it is in review (0025 addendum,
+ * 2026-11-29): a checkout in `needs_review` leaves it. `counted`: what this checkout reviewed
+ * (its transfers, its claim, its card charge) is in what the payment counted — read from the
+ * payment by the process manager — so it completes; otherwise it fails with `payment_succeeded`.
+ * Any other status: nothing to do (the reaction goes to every checkout of the payment).
+ */
+export interface ResolveReview {
+  type: 'ResolveReview';
+  resolution: CheckoutReviewResolution;
+  counted: boolean;
+}
 
 export type CheckoutCommand =
   | OpenCryptoCheckout
@@ -272,7 +284,8 @@ export type CheckoutCommand =
   | WithdrawTransfer
   | RecordCheckoutConfirmations
   | ExpireCheckout
-  | FailCheckout;
+  | FailCheckout
+  | ResolveReview;
 
 /** What each command decides on a checkout that exists (OpenCheckout is the one that starts it). */
 const CHECKOUT_COMMANDS: CommandHandlers<Exclude<CheckoutCommand, OpenCryptoCheckout | OpenCardCheckout>, OpenCheckoutState, DecideContext, CheckoutEvent> = {
@@ -287,6 +300,7 @@ const CHECKOUT_COMMANDS: CommandHandlers<Exclude<CheckoutCommand, OpenCryptoChec
   WithdrawTransfer: cryptoOnly(null, withdraw),
   ExpireCheckout: cryptoOnly(null, (_command, state, ctx) => expire(state, ctx)),
   FailCheckout: fail,
+  ResolveReview: resolveReview,
   StartCardAttempt: cardOnly(startAttempt),
   RecordCardResult: cardOnly(recordCardResult),
   TimeOutCardAttempt: cardOnly(timeOutAttempt),
@@ -436,6 +450,8 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
       return { ...state, status: 'expired', expiresAt: event.data.expires_at ?? state.expiresAt };
     case 'CheckoutFailed':
       return { ...state, status: 'failed', failureCode: event.data.failure_code };
+    case 'CheckoutReviewResolved': // the review reason stays: why it was reviewed
+      return { ...state, status: event.data.status, failureCode: event.data.failure_code };
     case 'CheckoutCardAttemptStarted':
     case 'CheckoutCardAttemptSucceeded':
     case 'CheckoutCardAttemptDeclined':
@@ -455,6 +471,8 @@ function evolveCard(state: CardCheckoutState, event: CheckoutEvent): CheckoutSta
       return { ...state, superseded: true };
     case 'CheckoutFailed':
       return { ...state, status: 'failed', failureCode: event.data.failure_code, failedByAttempt: false };
+    case 'CheckoutReviewResolved':
+      return { ...state, status: event.data.status, failureCode: event.data.failure_code, failedByAttempt: false };
     case 'CheckoutCardAttemptStarted': {
       const d = event.data;
       const attempt: CardAttemptState = { id: d.attempt_id, number: d.number, route: d.route, processor: d.processor, ref: d.ref, secureUrl: d.secure_url, expiresAt: d.expires_at, status: 'pending', declineCode: null, retryable: true };
@@ -934,6 +952,24 @@ function fail(command: FailCheckout, state: OpenCheckoutState): CheckoutEvent[] 
   if (state.status === 'failed') return [];
   if (state.status !== 'open' && state.status !== 'awaiting_customer') return []; // ended otherwise: its own outcome stands
   return [{ type: 'CheckoutFailed', data: { checkout_id: state.id, payment_id: state.paymentId, failure_code: command.failureCode } }];
+}
+
+/**
+ * A checkout in review whose payment succeeded (0025 addendum, 2026-11-29): the review is over —
+ * `completed` when what it reviewed was counted, `failed` (`payment_succeeded`, as a card checkout
+ * left open when the payment succeeded) when the payment was paid without it. Either rail. Any
+ * other status, including after it resolved: nothing (retry-safe, and a checkout not in review is
+ * not touched).
+ */
+function resolveReview(command: ResolveReview, state: OpenCheckoutState): CheckoutEvent[] {
+  if (state.status !== 'needs_review') return [];
+  const status = command.counted ? 'completed' : 'failed';
+  return [
+    {
+      type: 'CheckoutReviewResolved',
+      data: { checkout_id: state.id, payment_id: state.paymentId, resolution: command.resolution, status, failure_code: status === 'failed' ? 'payment_succeeded' : null },
+    },
+  ];
 }
 
 /** The checkout aggregate as one Decider: what the command runner and the given/when/then tests use. */

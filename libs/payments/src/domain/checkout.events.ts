@@ -17,6 +17,14 @@ export type CheckoutReviewReason = 'claimed' | 'wrong_network' | 'late' | CardRe
  */
 export type CardReviewReason = 'paid_after_cancel' | 'paid_after_close';
 
+/**
+ * How a checkout's review ended when its payment succeeded while the checkout was in review (0025
+ * addendum, 2026-11-29): the business accepted the payment (`payment_accepted`), or the payment
+ * was paid in full another way — a remainder, another quote — with no one's review needed
+ * (`payment_succeeded`).
+ */
+export type CheckoutReviewResolution = 'payment_accepted' | 'payment_succeeded';
+
 /** A card attempt's status (decision 0026). */
 export type CardAttemptStatus = 'pending' | 'succeeded' | 'declined' | 'timed_out';
 
@@ -140,6 +148,14 @@ export type CheckoutEvent =
   /** `expires_at`: the new end of the quote when it ended before its time (mark-sent `late` ends it first); absent when it ended at its own time. */
   | { type: 'CheckoutExpired'; data: { checkout_id: string; payment_id: string; received_amount: string; expires_at?: string } }
   | { type: 'CheckoutFailed'; data: { checkout_id: string; payment_id: string; failure_code: string } }
+  /**
+   * The checkout left `needs_review` because its payment succeeded (0025 addendum, 2026-11-29):
+   * `status` `completed` when what the checkout reviewed was counted (the business accepted the
+   * payment with this checkout's money or claim in it), `failed` with `failure_code`
+   * `payment_succeeded` otherwise (the payment was paid without it). The review reason stays, as
+   * the history of why it was reviewed.
+   */
+  | { type: 'CheckoutReviewResolved'; data: { checkout_id: string; payment_id: string; resolution: CheckoutReviewResolution; status: 'completed' | 'failed'; failure_code: string | null } }
   | { type: 'CardCheckoutOpened'; data: CardCheckoutOpenedData }
   | { type: 'CheckoutCardAttemptStarted'; data: CardAttemptStartedData }
   /** The processor charged the card. `status`: the checkout's status after it (completed, or needs_review with `review_reason`; unchanged when it had completed or was under review already). */

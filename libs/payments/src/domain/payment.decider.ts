@@ -803,15 +803,29 @@ function requestRemainder(command: RequestRemainder, state: LivePaymentState, ct
   ];
 }
 
+/**
+ * What accepting the payment counts: its card charges when it has card charges and no transfer nor
+ * claim (decision 0026), else the crypto that arrived in the method's coin (or the claimed quote).
+ * The process manager reads the same rule to tell which checkouts in review were counted (0025
+ * addendum, 2026-11-29).
+ */
+export function acceptCountsCard(state: LivePaymentState): boolean {
+  return Object.keys(state.cardCharges).length > 0 && Object.keys(state.transfers).length === 0 && state.claimTxHash === null;
+}
+
+/** The coin a crypto checkout of the payment was quoted in (a remainder's is the method's); null before any method. */
+export function checkoutAsset(state: LivePaymentState, checkoutId: string): AssetCode | null {
+  return state.quotes[checkoutId]?.method.asset ?? state.method?.asset ?? null;
+}
+
 function accept(command: AcceptPayment, state: LivePaymentState): PaymentEvent[] {
   if (state.status === 'succeeded' && state.accepted) return []; // accepted already
   if (state.status !== 'underpaid' && state.status !== 'needs_review') {
     throw new PaymentDomainError('payment_not_acceptable', 'Only underpaid and needs_review payments can be accepted.');
   }
   // a card charge under review (decision 0026): accepting it counts what the card was charged
-  const charges = Object.values(state.cardCharges);
-  if (charges.length > 0 && Object.keys(state.transfers).length === 0 && state.claimTxHash === null) {
-    const charged = charges.reduce((sum, c) => sum + c.amount, 0);
+  if (acceptCountsCard(state)) {
+    const charged = Object.values(state.cardCharges).reduce((sum, c) => sum + c.amount, 0);
     return [{ type: 'PaymentAccepted', data: { counted_amount: fiatDecimal(charged, state.currency) } }, cardSucceeded(state, charged, true)];
   }
   const method = methodOf(state);
@@ -819,7 +833,7 @@ function accept(command: AcceptPayment, state: LivePaymentState): PaymentEvent[]
   // the method's coin only: a transfer to a superseded quote in another coin is settled by hand, never
   // added as this coin's units (audit, 2026-11-28)
   const arrived = Object.values(state.transfers)
-    .filter((t) => t.review !== null && (state.quotes[t.checkoutId]?.method.asset ?? method.asset) === method.asset)
+    .filter((t) => t.review !== null && checkoutAsset(state, t.checkoutId) === method.asset)
     .reduce((sum, t) => sum + t.amount, state.received);
   const counted = state.claimTxHash !== null && arrived < method.expected ? method.expected : arrived;
   return [

@@ -310,6 +310,12 @@ function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): Checkout
       return { ...state, status: 'expired', expires_at: e.data.expires_at ?? state.expires_at };
     case 'CheckoutFailed':
       return { ...state, status: 'failed', failure_code: e.data.failure_code, card: state.card ? { ...state.card, failed_by_attempt: false } : null };
+    case 'CheckoutReviewResolved':
+      // the payment succeeded while the checkout was in review (0025 addendum, 2026-11-29): review_reason stays as history;
+      // completed: nothing more is due on it; failed: `payment_succeeded`, as a card checkout the payment's success ended
+      return e.data.status === 'completed'
+        ? { ...state, status: 'completed', failure_code: null, remaining_amount: null, card: state.card ? { ...state.card, failed_by_attempt: false } : null }
+        : { ...state, status: 'failed', failure_code: e.data.failure_code, card: state.card ? { ...state.card, failed_by_attempt: false } : null };
     case 'CardCheckoutOpened':
       return state;
     case 'CheckoutCardAttemptStarted': {
