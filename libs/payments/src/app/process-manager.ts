@@ -4,7 +4,7 @@ import { LogPosition, SYSTEM_ACTOR } from '@lib/eventstore';
 import { ScheduleTimer, TimerStore } from '@lib/timers';
 import { CheckoutCommand, CheckoutState, OpenCryptoCheckout } from '../domain/checkout.decider';
 import { CheckoutEvent } from '../domain/checkout.events';
-import { Reaction, react, reactionEventId } from '../domain/checkout-to-payment';
+import { Reaction, afterRefusal, react, reactionEventId } from '../domain/checkout-to-payment';
 import { PaymentDomainError } from '../domain/errors';
 import { LivePaymentState, PaymentCommand, PaymentState } from '../domain/payment.decider';
 import { PaymentEvent } from '../domain/payment.events';
@@ -68,11 +68,12 @@ export class PaymentsProcessManager {
           queue.push(...decided.appended);
         } catch (error) {
           if (!(error instanceof PaymentDomainError)) throw error;
-          // a decision, not a fault (0009): a checkout whose payment refused it fails with the reason
-          if (reaction.target === 'payment' && (reaction.command.type === 'SelectMethod' || reaction.command.type === 'SelectCardMethod')) {
-            const failed = await this.streams.decideCheckout(reaction.command.checkoutId, { type: 'FailCheckout', failureCode: error.code }, { ...options, eventId: (i) => reactionEventId(`${reaction.id}|refused`, i) });
-            position = later(position, failed.position);
-            queue.push(...failed.appended);
+          // a decision, not a fault (0009): the checkout whose reaction its payment refused acts on it (`afterRefusal`)
+          const follow = afterRefusal(reaction, error.code);
+          if (follow !== null) {
+            const decided = await this.streams.decideCheckout(follow.checkoutId, follow.command, { ...options, eventId: (i) => reactionEventId(`${reaction.id}|refused`, i) });
+            position = later(position, decided.position);
+            queue.push(...decided.appended);
           }
         }
       }

@@ -283,3 +283,23 @@ function resolveReviews(before: LivePaymentState, accepted: boolean, context: Re
     return toCheckout(context, id, { type: 'ResolveReview', resolution: accepted ? 'payment_accepted' : 'payment_succeeded', counted });
   });
 }
+
+/**
+ * What a checkout does when its payment refused a reaction (a PaymentDomainError: a decision, not
+ * a fault, 0009), or null when nothing follows. Pure; the caller decides it with event ids derived
+ * from the refused reaction's id, so a replay appends nothing.
+ *
+ * - SelectMethod / SelectCardMethod refused (the payment cannot take that checkout): the checkout
+ *   fails with the reason.
+ * - RecordClaim refused with `payment_paid` (0025 addendum, 2026-11-29): the checkout took the claim
+ *   while the payment's success was being recorded (the claim handler read it unpaid), so the
+ *   checkout is in review for a claim the payment never will be: its review ends as for any claimed
+ *   checkout of a payment paid without its claim — `failed`, `payment_succeeded`.
+ */
+export function afterRefusal(reaction: Reaction, code: string): { checkoutId: string; command: CheckoutCommand } | null {
+  if (reaction.target !== 'payment') return null;
+  const command = reaction.command;
+  if (command.type === 'SelectMethod' || command.type === 'SelectCardMethod') return { checkoutId: command.checkoutId, command: { type: 'FailCheckout', failureCode: code } };
+  if (command.type === 'RecordClaim' && code === 'payment_paid') return { checkoutId: command.checkoutId, command: { type: 'ResolveReview', resolution: 'payment_succeeded', counted: false } };
+  return null;
+}
