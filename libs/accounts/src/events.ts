@@ -1,4 +1,4 @@
-import { eventOf } from '@lib/eventstore';
+import { eventOf, type EventUnion } from '@lib/eventstore';
 import { ACCOUNT_EMAIL_STREAM, ACCOUNT_STREAM, SIGNUP_STREAM } from './stream-categories';
 
 /**
@@ -37,12 +37,13 @@ export interface SessionStartedData {
 
 export type SessionEndReason = 'signed_out' | 'revoked' | 'password_changed' | 'password_reset' | 'email_change_undone';
 
-export type AccountEvent =
-  | { type: 'AccountOpened'; data: AccountOpenedData }
-  | { type: 'AccountBusinessJoined'; data: { account_id: string; business_id: string; role: AccountRole } }
-  | { type: 'SessionStarted'; data: SessionStartedData }
-  | { type: 'SessionEnded'; data: { session_id: string; reason: SessionEndReason } }
-  | { type: 'AccountPasswordChanged'; data: { account_id: string; password_hash: string } };
+export type AccountEvent = EventUnion<{
+  AccountOpened: AccountOpenedData;
+  AccountBusinessJoined: { account_id: string; business_id: string; role: AccountRole };
+  SessionStarted: SessionStartedData;
+  SessionEnded: { session_id: string; reason: SessionEndReason };
+  AccountPasswordChanged: { account_id: string; password_hash: string };
+}>;
 
 export const ACCOUNT_EVENT_TYPES = ['AccountOpened', 'AccountBusinessJoined', 'SessionStarted', 'SessionEnded', 'AccountPasswordChanged'] as const;
 
@@ -52,11 +53,12 @@ export function asAccountEvent(event: { stream?: string; type: string; data: unk
 
 // ---------------------------------------------------------------- account_email-<fingerprint>
 
-export type AccountEmailEvent =
-  | { type: 'AccountEmailSignupStarted'; data: { email: string; signup_id: string } }
-  | { type: 'AccountEmailClaimed'; data: { email: string; account_id: string } }
+export type AccountEmailEvent = EventUnion<{
+  AccountEmailSignupStarted: { email: string; signup_id: string };
+  AccountEmailClaimed: { email: string; account_id: string };
   /** The holder let the address go: an e-mail change moved it to another address, or its undo moved it back (decision 0038). */
-  | { type: 'AccountEmailReleased'; data: { email: string; account_id: string } };
+  AccountEmailReleased: { email: string; account_id: string };
+}>;
 
 export const ACCOUNT_EMAIL_EVENT_TYPES = ['AccountEmailSignupStarted', 'AccountEmailClaimed', 'AccountEmailReleased'] as const;
 
@@ -97,11 +99,12 @@ export interface SignupCodeSentData {
   delivered: boolean;
 }
 
-export type SignupEvent =
-  | { type: 'SignupStarted'; data: SignupStartedData }
-  | { type: 'SignupCodeSent'; data: SignupCodeSentData }
-  | { type: 'SignupCodeRejected'; data: { signup_id: string } }
-  | { type: 'SignupCompleted'; data: { signup_id: string; account_id: string } };
+export type SignupEvent = EventUnion<{
+  SignupStarted: SignupStartedData;
+  SignupCodeSent: SignupCodeSentData;
+  SignupCodeRejected: { signup_id: string };
+  SignupCompleted: { signup_id: string; account_id: string };
+}>;
 
 export const SIGNUP_EVENT_TYPES = ['SignupStarted', 'SignupCodeSent', 'SignupCodeRejected', 'SignupCompleted'] as const;
 

@@ -1,4 +1,4 @@
-import { eventOf } from '@lib/eventstore';
+import { eventOf, type EventUnion } from '@lib/eventstore';
 import type { KeyKind, KeyMode } from './api-keys';
 import type { CheckoutSettings } from './checkout-settings';
 import type { Permissions } from './permissions';
@@ -128,20 +128,21 @@ export interface ReferralCodeChangedData {
   previous: string | null;
 }
 
-export type BusinessEvent =
-  | { type: 'BusinessCreated'; data: BusinessCreatedData }
-  | { type: 'ApiKeyCreated'; data: ApiKeyCreatedData }
-  | { type: 'ApiKeyRevoked'; data: ApiKeyRevokedData }
-  | { type: 'ApiKeyUpdated'; data: ApiKeyUpdatedData }
-  | { type: 'ApiKeyRolled'; data: ApiKeyRolledData }
-  | { type: 'BusinessSuspended'; data: BusinessSuspendedData }
-  | { type: 'BusinessReinstated'; data: BusinessReinstatedData }
-  | { type: 'CheckoutSettingsChanged'; data: CheckoutSettingsChangedData }
-  | { type: 'BusinessSettingsChanged'; data: BusinessSettingsChangedData }
-  | { type: 'AlertEmailCodeSent'; data: AlertEmailCodeSentData }
-  | { type: 'AlertEmailCodeRejected'; data: AlertEmailCodeRejectedData }
-  | { type: 'AlertEmailConfirmed'; data: AlertEmailConfirmedData }
-  | { type: 'ReferralCodeChanged'; data: ReferralCodeChangedData };
+export type BusinessEvent = EventUnion<{
+  BusinessCreated: BusinessCreatedData;
+  ApiKeyCreated: ApiKeyCreatedData;
+  ApiKeyRevoked: ApiKeyRevokedData;
+  ApiKeyUpdated: ApiKeyUpdatedData;
+  ApiKeyRolled: ApiKeyRolledData;
+  BusinessSuspended: BusinessSuspendedData;
+  BusinessReinstated: BusinessReinstatedData;
+  CheckoutSettingsChanged: CheckoutSettingsChangedData;
+  BusinessSettingsChanged: BusinessSettingsChangedData;
+  AlertEmailCodeSent: AlertEmailCodeSentData;
+  AlertEmailCodeRejected: AlertEmailCodeRejectedData;
+  AlertEmailConfirmed: AlertEmailConfirmedData;
+  ReferralCodeChanged: ReferralCodeChangedData;
+}>;
 
 export type BusinessEventType = BusinessEvent['type'];
 

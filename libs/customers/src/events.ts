@@ -1,4 +1,4 @@
-import { eventOf } from '@lib/eventstore';
+import { eventOf, type EventUnion } from '@lib/eventstore';
 import { CUSTOMER_EMAIL_STREAM, CUSTOMER_STREAM } from './stream-categories';
 
 /**
@@ -29,11 +29,12 @@ export interface CustomerUpdatedData {
   note: string;
 }
 
-export type CustomerEvent =
-  | { type: 'CustomerCreated'; data: CustomerCreatedData }
-  | { type: 'CustomerUpdated'; data: CustomerUpdatedData }
-  | { type: 'CustomerBlocked'; data: { customer_id: string } }
-  | { type: 'CustomerUnblocked'; data: { customer_id: string } };
+export type CustomerEvent = EventUnion<{
+  CustomerCreated: CustomerCreatedData;
+  CustomerUpdated: CustomerUpdatedData;
+  CustomerBlocked: { customer_id: string };
+  CustomerUnblocked: { customer_id: string };
+}>;
 
 /** An address taken by a customer, or left by one (the stream is named by the address). */
 export interface CustomerEmailData {
@@ -42,7 +43,7 @@ export interface CustomerEmailData {
   customer_id: string;
 }
 
-export type CustomerEmailEvent = { type: 'CustomerEmailClaimed'; data: CustomerEmailData } | { type: 'CustomerEmailReleased'; data: CustomerEmailData };
+export type CustomerEmailEvent = EventUnion<{ CustomerEmailClaimed: CustomerEmailData; CustomerEmailReleased: CustomerEmailData }>;
 
 export const CUSTOMER_EVENT_TYPES = ['CustomerCreated', 'CustomerUpdated', 'CustomerBlocked', 'CustomerUnblocked'] as const;
 const EMAIL_EVENT_TYPES = ['CustomerEmailClaimed', 'CustomerEmailReleased'];

@@ -38,6 +38,12 @@ export function streamCategory(name: string, idPattern: RegExp): StreamCategory 
 }
 
 /**
+ * The union of the events a map of event type → data names: `EventUnion<{ A: AData; B: BData }>` is
+ * `{ type: 'A'; data: AData } | { type: 'B'; data: BData }`, the shape eventOf returns.
+ */
+export type EventUnion<M> = { [K in keyof M & string]: { type: K; data: M[K] } }[keyof M & string];
+
+/**
  * A recorded event as one of `category`'s events of `types`, or null: another category's stream
  * (an event without a stream is taken as its own), or a type this version does not know (readers
  * skip those).

@@ -1,4 +1,4 @@
-import { eventOf } from '@lib/eventstore';
+import { eventOf, type EventUnion } from '@lib/eventstore';
 import { LINK_STREAM } from './stream-categories';
 
 /**
@@ -32,14 +32,15 @@ export interface LinkCreatedData extends LinkFields {
   code: string;
 }
 
-export type LinkEvent =
-  | { type: 'LinkCreated'; data: LinkCreatedData }
-  | { type: 'LinkUpdated'; data: LinkFields }
-  | { type: 'LinkArchived'; data: { link_id: string } }
-  | { type: 'LinkRestored'; data: { link_id: string } }
-  | { type: 'LinkDisabled'; data: { link_id: string; reason: string } }
-  | { type: 'LinkDeleted'; data: { link_id: string } }
-  | { type: 'LinkPaymentRecorded'; data: { link_id: string; payment_id: string } };
+export type LinkEvent = EventUnion<{
+  LinkCreated: LinkCreatedData;
+  LinkUpdated: LinkFields;
+  LinkArchived: { link_id: string };
+  LinkRestored: { link_id: string };
+  LinkDisabled: { link_id: string; reason: string };
+  LinkDeleted: { link_id: string };
+  LinkPaymentRecorded: { link_id: string; payment_id: string };
+}>;
 
 export const LINK_EVENT_TYPES = ['LinkCreated', 'LinkUpdated', 'LinkArchived', 'LinkRestored', 'LinkDisabled', 'LinkDeleted', 'LinkPaymentRecorded'] as const;
 

@@ -1,4 +1,4 @@
-import { eventOf } from '@lib/eventstore';
+import { eventOf, type EventUnion } from '@lib/eventstore';
 import type { NetworkFamily } from '@lib/chains';
 import { WALLET_KEY_STREAM, WALLET_STREAM } from './stream-categories';
 
@@ -84,14 +84,15 @@ export interface WalletRecoveryPhraseRevealedData {
   revealed_at: string;
 }
 
-export type WalletEvent =
-  | { type: 'WalletCreated'; data: WalletCreatedData }
-  | { type: 'WalletDeletionRequested'; data: WalletDeletionRequestedData }
-  | { type: 'WalletChangeCanceled'; data: WalletChangeCanceledData }
-  | { type: 'WalletDeleted'; data: WalletDeletedData }
-  | { type: 'BusinessSetupFinished'; data: BusinessSetupFinishedData }
-  | { type: 'WalletRecoveryPhraseRevealed'; data: WalletRecoveryPhraseRevealedData };
-export type WalletKeyEvent = { type: 'WalletKeyClaimed'; data: WalletKeyClaimedData };
+export type WalletEvent = EventUnion<{
+  WalletCreated: WalletCreatedData;
+  WalletDeletionRequested: WalletDeletionRequestedData;
+  WalletChangeCanceled: WalletChangeCanceledData;
+  WalletDeleted: WalletDeletedData;
+  BusinessSetupFinished: BusinessSetupFinishedData;
+  WalletRecoveryPhraseRevealed: WalletRecoveryPhraseRevealedData;
+}>;
+export type WalletKeyEvent = EventUnion<{ WalletKeyClaimed: WalletKeyClaimedData }>;
 
 export const WALLET_EVENT_TYPES = ['WalletCreated', 'WalletDeletionRequested', 'WalletChangeCanceled', 'WalletDeleted', 'BusinessSetupFinished', 'WalletRecoveryPhraseRevealed'] as const;
 

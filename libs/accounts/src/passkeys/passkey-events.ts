@@ -1,4 +1,4 @@
-import { eventOf } from '@lib/eventstore';
+import { eventOf, type EventUnion } from '@lib/eventstore';
 import { ACCOUNT_STREAM } from '../stream-categories';
 
 /**
@@ -31,21 +31,24 @@ export type PasskeyRemovedReason = 'email_change_undone';
 /** How a session proved its person again (spec §5.6). */
 export type StepUpMethod = 'password' | 'passkey';
 
-export type PasskeyEvent =
-  | { type: 'PasskeyAdded'; data: PasskeyAddedData }
-  | { type: 'PasskeyRemoved'; data: { passkey_id: string; reason?: PasskeyRemovedReason } }
-  | { type: 'PasskeyUsed'; data: { passkey_id: string; counter: number; at: string } }
-  | { type: 'SessionSteppedUp'; data: { session_id: string; method: StepUpMethod; passkey_id: string | null; at: string } };
+export type PasskeyEvent = EventUnion<{
+  PasskeyAdded: PasskeyAddedData;
+  PasskeyRemoved: { passkey_id: string; reason?: PasskeyRemovedReason };
+  PasskeyUsed: { passkey_id: string; counter: number; at: string };
+  SessionSteppedUp: { session_id: string; method: StepUpMethod; passkey_id: string | null; at: string };
+}>;
 
 export const PASSKEY_EVENT_TYPES = ['PasskeyAdded', 'PasskeyRemoved', 'PasskeyUsed', 'SessionSteppedUp'] as const;
 
 /** The events of the person's stream the passkey decider folds: its own, and those of decision 0034 it needs. */
 export type PersonEventForPasskeys =
   | PasskeyEvent
-  | { type: 'AccountOpened'; data: { account_id: string; password_hash: string | null } }
-  | { type: 'AccountPasswordChanged'; data: { password_hash: string } }
-  | { type: 'SessionStarted'; data: { session_id: string } }
-  | { type: 'SessionEnded'; data: { session_id: string } };
+  | EventUnion<{
+      AccountOpened: { account_id: string; password_hash: string | null };
+      AccountPasswordChanged: { password_hash: string };
+      SessionStarted: { session_id: string };
+      SessionEnded: { session_id: string };
+    }>;
 
 const FOLDED = [...PASSKEY_EVENT_TYPES, 'AccountOpened', 'AccountPasswordChanged', 'SessionStarted', 'SessionEnded'];
 

@@ -1,4 +1,4 @@
-import { eventOf } from '@lib/eventstore';
+import { eventOf, type EventUnion } from '@lib/eventstore';
 import { ACCOUNT_EVENT_TYPES, AccountEvent, asAccountEvent } from '../events';
 import { PASSKEY_EVENT_TYPES, PasskeyEvent, asPasskeyEvent } from '../passkeys/passkey-events';
 import { ACCOUNT_STREAM } from '../stream-categories';
@@ -43,15 +43,16 @@ export interface AccountEmailChangedData {
   undo_expires_at: string;
 }
 
-export type RecoveryEvent =
-  | { type: 'PasswordResetRequested'; data: PasswordResetRequestedData }
-  | { type: 'PasswordResetCompleted'; data: { reset_id: string } }
-  | { type: 'EmailChangeStarted'; data: EmailChangeStartedData }
-  | { type: 'EmailChangeCodeRejected'; data: { change_id: string } }
-  | { type: 'AccountEmailChanged'; data: AccountEmailChangedData }
-  | { type: 'EmailChangeUndone'; data: { change_id: string; email: string; from_email: string } }
+export type RecoveryEvent = EventUnion<{
+  PasswordResetRequested: PasswordResetRequestedData;
+  PasswordResetCompleted: { reset_id: string };
+  EmailChangeStarted: EmailChangeStartedData;
+  EmailChangeCodeRejected: { change_id: string };
+  AccountEmailChanged: AccountEmailChangedData;
+  EmailChangeUndone: { change_id: string; email: string; from_email: string };
   /** The password stops working until a reset, which is held until `hold_until` (an undone e-mail change). */
-  | { type: 'PasswordResetRequired'; data: { reason: 'email_change_undone'; hold_until: string } };
+  PasswordResetRequired: { reason: 'email_change_undone'; hold_until: string };
+}>;
 
 export const RECOVERY_EVENT_TYPES = [
   'PasswordResetRequested',

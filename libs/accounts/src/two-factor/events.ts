@@ -1,4 +1,4 @@
-import { eventOf } from '@lib/eventstore';
+import { eventOf, type EventUnion } from '@lib/eventstore';
 import { ACCOUNT_STREAM, TWO_FACTOR_CHALLENGE_STREAM } from '../stream-categories';
 
 /**
@@ -11,15 +11,16 @@ import { ACCOUNT_STREAM, TWO_FACTOR_CHALLENGE_STREAM } from '../stream-categorie
 
 // ---------------------------------------------------------------- account-<acc_id> (beside the account's own events)
 
-export type TwoFactorEvent =
+export type TwoFactorEvent = EventUnion<{
   /** A setup began in a session: its secret is sealed under `setup_id`; enabling must follow in that session before `expires_at`. */
-  | { type: 'TwoFactorSetupStarted'; data: { setup_id: string; session_id: string; expires_at: string } }
+  TwoFactorSetupStarted: { setup_id: string; session_id: string; expires_at: string };
   /** Two-step sign-in is on with the setup's secret; `time_step` is the TOTP step of the code that enabled it (not usable again). */
-  | { type: 'TwoFactorEnabled'; data: { setup_id: string; recovery_code_hashes: string[]; time_step: number; enabled_at: string } }
+  TwoFactorEnabled: { setup_id: string; recovery_code_hashes: string[]; time_step: number; enabled_at: string };
   /** A code passed a check (sign-in): a TOTP step (later codes must be of a later step) or a recovery code (used up). */
-  | { type: 'TwoFactorCodeAccepted'; data: { time_step: number | null; recovery_code_hash: string | null } }
+  TwoFactorCodeAccepted: { time_step: number | null; recovery_code_hash: string | null };
   /** Off: by its person (no `reason`, a code proved), or `email_change_undone` (decision 0038, addendum of 2026-11-28: an undone e-mail change turns it off). */
-  | { type: 'TwoFactorDisabled'; data: { setup_id: string; reason?: 'email_change_undone' } };
+  TwoFactorDisabled: { setup_id: string; reason?: 'email_change_undone' };
+}>;
 
 export const TWO_FACTOR_EVENT_TYPES = ['TwoFactorSetupStarted', 'TwoFactorEnabled', 'TwoFactorCodeAccepted', 'TwoFactorDisabled'] as const;
 
@@ -29,9 +30,10 @@ export function asTwoFactorEvent(event: { stream?: string; type: string; data: u
 
 // ---------------------------------------------------------------- two_factor_challenge-<sha256 of the challenge id>
 
-export type TwoFactorChallengeEvent =
-  | { type: 'TwoFactorChallengeStarted'; data: { account_id: string; expires_at: string } }
-  | { type: 'TwoFactorChallengeUsed'; data: { account_id: string } };
+export type TwoFactorChallengeEvent = EventUnion<{
+  TwoFactorChallengeStarted: { account_id: string; expires_at: string };
+  TwoFactorChallengeUsed: { account_id: string };
+}>;
 
 export const TWO_FACTOR_CHALLENGE_EVENT_TYPES = ['TwoFactorChallengeStarted', 'TwoFactorChallengeUsed'] as const;
 

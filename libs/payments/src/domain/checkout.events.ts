@@ -1,4 +1,5 @@
 import type { AssetCode, NetworkId } from '@lib/chains';
+import type { EventUnion } from '@lib/eventstore';
 import type { Breakdown } from '@lib/money';
 
 /**
@@ -119,18 +120,18 @@ export interface CheckoutTransferDetectedData {
   from_address?: string | null;
 }
 
-export type CheckoutEvent =
-  | { type: 'CheckoutOpened'; data: CheckoutOpenedData }
-  | { type: 'CheckoutCanceled'; data: { checkout_id: string; payment_id: string; link_id: string | null; remainder: boolean; canceled_by: 'customer' } }
-  | { type: 'CheckoutSuperseded'; data: { checkout_id: string } }
-  | { type: 'CheckoutClaimed'; data: { checkout_id: string; payment_id: string; tx_hash: string; network: NetworkId; email: string | null } }
-  | { type: 'CheckoutTransferDetected'; data: CheckoutTransferDetectedData }
+export type CheckoutEvent = EventUnion<{
+  CheckoutOpened: CheckoutOpenedData;
+  CheckoutCanceled: { checkout_id: string; payment_id: string; link_id: string | null; remainder: boolean; canceled_by: 'customer' };
+  CheckoutSuperseded: { checkout_id: string };
+  CheckoutClaimed: { checkout_id: string; payment_id: string; tx_hash: string; network: NetworkId; email: string | null };
+  CheckoutTransferDetected: CheckoutTransferDetectedData;
   /**
    * A chain reorganisation took the transfer's block away before it was final (issue 11): the
    * amounts as they are without it. `status` `completed` only for a transfer that came after the
    * checkout completed (0025 addendum, 2026-11-28): the checkout stays completed.
    */
-  | { type: 'CheckoutTransferWithdrawn'; data: { checkout_id: string; payment_id: string; tx_hash: string; network: NetworkId; amount: string; received_amount: string; remaining_amount: string | null; overpaid_amount: string | null; /** The checkout's status without it. */ status: CheckoutStatusName } }
+  CheckoutTransferWithdrawn: { checkout_id: string; payment_id: string; tx_hash: string; network: NetworkId; amount: string; received_amount: string; remaining_amount: string | null; overpaid_amount: string | null; /** The checkout's status without it. */ status: CheckoutStatusName };
   /**
    * A transaction paying the checkout's address seen unconfirmed (in a node's mempool) while the
    * quote was live (decision 0023, addendum 2026-11-29): nothing is counted — the transfer counts
@@ -138,16 +139,16 @@ export type CheckoutEvent =
    * timer does not end the checkout, and the transfer, mined after the quote's end, is on time.
    * `sighted_at`: when it was seen (the hold lasts at most SIGHTING_HOLD_MS from then).
    */
-  | { type: 'CheckoutTransferSighted'; data: { checkout_id: string; payment_id: string; tx_hash: string; network: NetworkId; amount: string; sighted_at: string } }
+  CheckoutTransferSighted: { checkout_id: string; payment_id: string; tx_hash: string; network: NetworkId; amount: string; sighted_at: string };
   /** A sighted transaction left the mempool unmined (dropped, replaced): it holds the quote no longer. */
-  | { type: 'CheckoutSightingDropped'; data: { checkout_id: string; payment_id: string; tx_hash: string } }
-  | { type: 'CheckoutConfirmationRecorded'; data: { checkout_id: string; tx_hash: string; current: number; required: number } }
-  | { type: 'CheckoutCompleted'; data: { checkout_id: string; payment_id: string; received_amount: string; overpaid_amount: string | null } }
-  | { type: 'CheckoutAwaitingCustomer'; data: { checkout_id: string; received_amount: string; remaining_amount: string; expires_at: string } }
-  | { type: 'CheckoutNeedsReview'; data: { checkout_id: string; payment_id: string; review_reason: 'wrong_network' | 'late'; tx_hash: string } }
+  CheckoutSightingDropped: { checkout_id: string; payment_id: string; tx_hash: string };
+  CheckoutConfirmationRecorded: { checkout_id: string; tx_hash: string; current: number; required: number };
+  CheckoutCompleted: { checkout_id: string; payment_id: string; received_amount: string; overpaid_amount: string | null };
+  CheckoutAwaitingCustomer: { checkout_id: string; received_amount: string; remaining_amount: string; expires_at: string };
+  CheckoutNeedsReview: { checkout_id: string; payment_id: string; review_reason: 'wrong_network' | 'late'; tx_hash: string };
   /** `expires_at`: the new end of the quote when it ended before its time (mark-sent `late` ends it first); absent when it ended at its own time. */
-  | { type: 'CheckoutExpired'; data: { checkout_id: string; payment_id: string; received_amount: string; expires_at?: string } }
-  | { type: 'CheckoutFailed'; data: { checkout_id: string; payment_id: string; failure_code: string } }
+  CheckoutExpired: { checkout_id: string; payment_id: string; received_amount: string; expires_at?: string };
+  CheckoutFailed: { checkout_id: string; payment_id: string; failure_code: string };
   /**
    * The checkout left `needs_review` because its payment succeeded (0025 addendum, 2026-11-29):
    * `status` `completed` when what the checkout reviewed was counted (the business accepted the
@@ -155,12 +156,13 @@ export type CheckoutEvent =
    * `payment_succeeded` otherwise (the payment was paid without it). The review reason stays, as
    * the history of why it was reviewed.
    */
-  | { type: 'CheckoutReviewResolved'; data: { checkout_id: string; payment_id: string; resolution: CheckoutReviewResolution; status: 'completed' | 'failed'; failure_code: string | null } }
-  | { type: 'CardCheckoutOpened'; data: CardCheckoutOpenedData }
-  | { type: 'CheckoutCardAttemptStarted'; data: CardAttemptStartedData }
+  CheckoutReviewResolved: { checkout_id: string; payment_id: string; resolution: CheckoutReviewResolution; status: 'completed' | 'failed'; failure_code: string | null };
+  CardCheckoutOpened: CardCheckoutOpenedData;
+  CheckoutCardAttemptStarted: CardAttemptStartedData;
   /** The processor charged the card. `status`: the checkout's status after it (completed, or needs_review with `review_reason`; unchanged when it had completed or was under review already). */
-  | { type: 'CheckoutCardAttemptSucceeded'; data: { checkout_id: string; payment_id: string; attempt_id: string; processor: string; brand: string; last4: string; amount: number; currency: string; status: CheckoutStatusName; review_reason: CardReviewReason | null } }
+  CheckoutCardAttemptSucceeded: { checkout_id: string; payment_id: string; attempt_id: string; processor: string; brand: string; last4: string; amount: number; currency: string; status: CheckoutStatusName; review_reason: CardReviewReason | null };
   /** The processor declined the card. `failed`: the checkout failed with the decline code (it was waiting for this attempt). */
-  | { type: 'CheckoutCardAttemptDeclined'; data: { checkout_id: string; payment_id: string; attempt_id: string; decline_code: string; retryable: boolean; brand: string | null; last4: string | null; failed: boolean } }
+  CheckoutCardAttemptDeclined: { checkout_id: string; payment_id: string; attempt_id: string; decline_code: string; retryable: boolean; brand: string | null; last4: string | null; failed: boolean };
   /** The processor never answered before the attempt's end. `failed`: the checkout failed with processor_timeout. */
-  | { type: 'CheckoutCardAttemptTimedOut'; data: { checkout_id: string; payment_id: string; attempt_id: string; failed: boolean } };
+  CheckoutCardAttemptTimedOut: { checkout_id: string; payment_id: string; attempt_id: string; failed: boolean };
+}>;

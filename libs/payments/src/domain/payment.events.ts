@@ -1,4 +1,5 @@
 import type { AssetCode, NetworkId } from '@lib/chains';
+import type { EventUnion } from '@lib/eventstore';
 import type { FeePayer, Reporting } from '@lib/money';
 
 /**
@@ -64,42 +65,43 @@ export interface PaymentRemainderRequestedData {
   address_index?: number;
 }
 
-export type PaymentEvent =
-  | { type: 'PaymentCreated'; data: PaymentCreatedData }
-  | { type: 'PaymentMetadataUpdated'; data: { metadata: Record<string, string> } }
-  | { type: 'PaymentMethodSelected'; data: { checkout_id: string; rail: 'crypto'; asset: AssetCode; network: NetworkId; expected_amount: string; rate: { amount: number; currency: string }; quoted_amount: number; quote_ends_at: string; quote_ttl_ms?: number; address?: string; wallet_id?: string; country?: string | null } }
+export type PaymentEvent = EventUnion<{
+  PaymentCreated: PaymentCreatedData;
+  PaymentMetadataUpdated: { metadata: Record<string, string> };
+  PaymentMethodSelected: { checkout_id: string; rail: 'crypto'; asset: AssetCode; network: NetworkId; expected_amount: string; rate: { amount: number; currency: string }; quoted_amount: number; quote_ends_at: string; quote_ttl_ms?: number; address?: string; wallet_id?: string; country?: string | null };
   /** The transfer's block left the chain before it was final (CheckoutTransferWithdrawn): it no longer counts. */
-  | { type: 'PaymentTransferWithdrawn'; data: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string } }
-  | { type: 'PaymentTransferDetected'; data: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string; review: PaymentReviewReason | null; from_address?: string | null } }
+  PaymentTransferWithdrawn: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string };
+  PaymentTransferDetected: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string; review: PaymentReviewReason | null; from_address?: string | null };
   /**
    * A transaction paying one of the payment's checkouts seen in the mempool while its quote was
    * live (CheckoutTransferSighted; decision 0023, addendum 2026-11-29): nothing counted, no
    * timeline entry, no webhook; the payment's expiry is held while it waits to be mined.
    */
-  | { type: 'PaymentTransferSighted'; data: { checkout_id: string; tx_hash: string; sighted_at: string } }
+  PaymentTransferSighted: { checkout_id: string; tx_hash: string; sighted_at: string };
   /** The sighted transaction left the mempool unmined (CheckoutSightingDropped): it holds the payment's expiry no longer. */
-  | { type: 'PaymentSightingDropped'; data: { checkout_id: string; tx_hash: string } }
-  | { type: 'PaymentConfirmationRecorded'; data: { checkout_id: string; tx_hash: string; current: number; required: number } }
+  PaymentSightingDropped: { checkout_id: string; tx_hash: string };
+  PaymentConfirmationRecorded: { checkout_id: string; tx_hash: string; current: number; required: number };
   /**
    * A transfer detected after the payment succeeded on its own transfers (to a checkout that had
    * completed, on its quoted network, in its coin) reached its confirmations: the payment counts it
    * (0025 addendum, 2026-11-28). `received_amount` and `overpaid_amount`: the payment's totals with
    * it. The fiat figures (amount_received, reporting) stay as PaymentSucceeded set them.
    */
-  | { type: 'PaymentTransferCountedAfterSuccess'; data: { checkout_id: string; tx_hash: string; amount: string; received_amount: string; overpaid_amount: string | null } }
-  | { type: 'PaymentUnderpaid'; data: { expected: string; received: string; remaining: string; amount_received: number; quote_ends_at: string } }
-  | { type: 'PaymentRemainderRequested'; data: PaymentRemainderRequestedData }
-  | { type: 'PaymentRemainderPaid'; data: { checkout_id: string; amount: string } }
-  | { type: 'PaymentSucceeded'; data: { amount_received: number; received_amount: string; overpaid_amount: string | null; accepted: boolean; reporting: Reporting } }
+  PaymentTransferCountedAfterSuccess: { checkout_id: string; tx_hash: string; amount: string; received_amount: string; overpaid_amount: string | null };
+  PaymentUnderpaid: { expected: string; received: string; remaining: string; amount_received: number; quote_ends_at: string };
+  PaymentRemainderRequested: PaymentRemainderRequestedData;
+  PaymentRemainderPaid: { checkout_id: string; amount: string };
+  PaymentSucceeded: { amount_received: number; received_amount: string; overpaid_amount: string | null; accepted: boolean; reporting: Reporting };
   /** `tx_hash` for a transfer; `attempt_id` for a card charge (decision 0026). */
-  | { type: 'PaymentNeedsReview'; data: { checkout_id: string; reason: PaymentReviewReason; tx_hash?: string; attempt_id?: string } }
+  PaymentNeedsReview: { checkout_id: string; reason: PaymentReviewReason; tx_hash?: string; attempt_id?: string };
   /** A card checkout opened for the payment (decision 0026): the method is a card; `quoted_amount` is what the card is charged (breakdown total). */
-  | { type: 'PaymentCardMethodSelected'; data: { checkout_id: string; rail: 'card'; quoted_amount: number; country: string | null } }
+  PaymentCardMethodSelected: { checkout_id: string; rail: 'card'; quoted_amount: number; country: string | null };
   /** A processor charged the card (`amount`, minor units of the payment's currency); `review` when the checkout no longer waited for it. */
-  | { type: 'PaymentCardCharged'; data: { checkout_id: string; attempt_id: string; processor: string; brand: string; last4: string; amount: number; review: PaymentReviewReason | null } }
-  | { type: 'PaymentClaimed'; data: { checkout_id: string; tx_hash: string; network: NetworkId } }
-  | { type: 'PaymentAccepted'; data: { counted_amount: string } }
-  | { type: 'PaymentCheckoutEnded'; data: { checkout_id: string; outcome: 'completed' | 'expired' | 'canceled' | 'failed' } }
-  | { type: 'PaymentExpired'; data: { failure_code: 'payment_expired' } }
-  | { type: 'PaymentFailed'; data: { reason: 'canceled'; failure_code: string } }
-  | { type: 'PaymentCanceled'; data: { payment_id: string } };
+  PaymentCardCharged: { checkout_id: string; attempt_id: string; processor: string; brand: string; last4: string; amount: number; review: PaymentReviewReason | null };
+  PaymentClaimed: { checkout_id: string; tx_hash: string; network: NetworkId };
+  PaymentAccepted: { counted_amount: string };
+  PaymentCheckoutEnded: { checkout_id: string; outcome: 'completed' | 'expired' | 'canceled' | 'failed' };
+  PaymentExpired: { failure_code: 'payment_expired' };
+  PaymentFailed: { reason: 'canceled'; failure_code: string };
+  PaymentCanceled: { payment_id: string };
+}>;

@@ -1,4 +1,4 @@
-import { eventOf } from '@lib/eventstore';
+import { eventOf, type EventUnion } from '@lib/eventstore';
 import type { AssetCode, NetworkId } from '@lib/chains';
 import { WALLET_TX_STREAM } from '../stream-categories';
 
@@ -102,14 +102,15 @@ export interface WalletSendReleasedData {
   reason: string;
 }
 
-export type WalletTransactionEvent =
+export type WalletTransactionEvent = EventUnion<{
   /** A signed send's funds held while it is relayed (not yet a wallet transaction: no record shows it). */
-  | { type: 'WalletSendReserved'; data: WalletTransactionRecordedData }
+  WalletSendReserved: WalletTransactionRecordedData;
   /** The node refused it, or could not be reached: the hold ends, nothing was sent. */
-  | { type: 'WalletSendReleased'; data: WalletSendReleasedData }
-  | { type: 'WalletTransactionRecorded'; data: WalletTransactionRecordedData }
-  | { type: 'WalletTransactionConfirmed'; data: WalletTransactionConfirmedData }
-  | { type: 'WalletTransactionFailed'; data: WalletTransactionFailedData };
+  WalletSendReleased: WalletSendReleasedData;
+  WalletTransactionRecorded: WalletTransactionRecordedData;
+  WalletTransactionConfirmed: WalletTransactionConfirmedData;
+  WalletTransactionFailed: WalletTransactionFailedData;
+}>;
 
 export const WALLET_TRANSACTION_EVENT_TYPES = ['WalletSendReserved', 'WalletSendReleased', 'WalletTransactionRecorded', 'WalletTransactionConfirmed', 'WalletTransactionFailed'] as const;
 

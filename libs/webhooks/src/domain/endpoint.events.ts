@@ -1,4 +1,4 @@
-import { eventOf } from '@lib/eventstore';
+import { eventOf, type EventUnion } from '@lib/eventstore';
 import { WEBHOOK_STREAM } from './stream-categories';
 
 /**
@@ -38,11 +38,12 @@ export interface WebhookEndpointDeletedData {
   webhook_id: string;
 }
 
-export type WebhookEndpointEvent =
-  | { type: 'WebhookEndpointCreated'; data: WebhookEndpointCreatedData }
-  | { type: 'WebhookEndpointUpdated'; data: WebhookEndpointUpdatedData }
-  | { type: 'WebhookSecretRotated'; data: WebhookSecretRotatedData }
-  | { type: 'WebhookEndpointDeleted'; data: WebhookEndpointDeletedData };
+export type WebhookEndpointEvent = EventUnion<{
+  WebhookEndpointCreated: WebhookEndpointCreatedData;
+  WebhookEndpointUpdated: WebhookEndpointUpdatedData;
+  WebhookSecretRotated: WebhookSecretRotatedData;
+  WebhookEndpointDeleted: WebhookEndpointDeletedData;
+}>;
 
 export const WEBHOOK_EVENT_TYPES: readonly WebhookEndpointEvent['type'][] = [
   'WebhookEndpointCreated',
