@@ -194,43 +194,41 @@ export class PeopleLimits {
 
   /** Before checking current_password (/me/password, /me/email, /me/two-factor, step-up): the same locks, never disabling. */
   async checkCurrentPassword(sessionId: string): Promise<LimitDecision> {
-    const now = this.now();
-    return this.lockDecision(await this.store.read(this.key('pw-session', required(sessionId, 'session id')), now), now);
+    return this.checkLock(this.sessionKey(sessionId));
   }
 
   /** Before verifying current_password: a slot, as reservePassword (the session's count; never disabling). */
   async reserveCurrentPassword(sessionId: string): Promise<AttemptDecision> {
-    return this.reserve(this.key('pw-session', required(sessionId, 'session id')), SESSION_LADDER);
+    return this.reserve(this.sessionKey(sessionId), SESSION_LADDER);
   }
 
   async currentPasswordFailed(sessionId: string): Promise<FailureOutcome> {
-    return this.ladderFailure(this.key('pw-session', required(sessionId, 'session id')), null, SESSION_LADDER, this.now());
+    return this.ladderFailure(this.sessionKey(sessionId), null, SESSION_LADDER, this.now());
   }
 
   async currentPasswordSucceeded(sessionId: string): Promise<void> {
-    await this.store.clear(this.key('pw-session', required(sessionId, 'session id')));
+    await this.store.clear(this.sessionKey(sessionId));
   }
 
   // ── two-step codes per person ──
 
   /** Before checking an authenticator or recovery code: 429 too_many_attempts while codes are locked. */
   async checkTwoStepCode(personId: string): Promise<LimitDecision> {
-    const now = this.now();
-    return this.lockDecision(await this.store.read(this.key('two-step', required(personId, 'person id')), now), now);
+    return this.checkLock(this.twoStepKey(personId));
   }
 
   /** Before checking an authenticator or recovery code: a slot, as reservePassword (the person's code count: at most 5 wrong in flight or counted before the lock). */
   async reserveTwoStepCode(personId: string): Promise<AttemptDecision> {
-    return this.reserve(this.key('two-step', required(personId, 'person id')), TWO_STEP_LADDER);
+    return this.reserve(this.twoStepKey(personId), TWO_STEP_LADDER);
   }
 
   /** A wrong code, in any challenge: every 5th in a row locks codes for 15 minutes. */
   async twoStepCodeFailed(personId: string): Promise<FailureOutcome> {
-    return this.ladderFailure(this.key('two-step', required(personId, 'person id')), null, TWO_STEP_LADDER, this.now());
+    return this.ladderFailure(this.twoStepKey(personId), null, TWO_STEP_LADDER, this.now());
   }
 
   async twoStepCodeSucceeded(personId: string): Promise<void> {
-    await this.store.clear(this.key('two-step', required(personId, 'person id')));
+    await this.store.clear(this.twoStepKey(personId));
   }
 
   // ── sign-up codes per address ──
@@ -343,6 +341,12 @@ export class PeopleLimits {
     };
   }
 
+  /** `key`'s lock as it stands: 429 too_many_attempts while locked (a count that never disables). */
+  private async checkLock(key: string): Promise<LimitDecision> {
+    const now = this.now();
+    return this.lockDecision(await this.store.read(key, now), now);
+  }
+
   private lockDecision(state: { lockedUntil: number | null }, now: number): LimitDecision {
     return state.lockedUntil !== null && state.lockedUntil > now ? this.refused('too_many_attempts', state.lockedUntil, now) : ALLOWED;
   }
@@ -361,6 +365,16 @@ export class PeopleLimits {
 
   private knownBrowserKey(address: string, browserId: string): string {
     return `${this.prefix}:known-browser:{${digest(address)}}:${digest(browserId)}`;
+  }
+
+  /** A session's wrong current passwords. */
+  private sessionKey(sessionId: string): string {
+    return this.key('pw-session', required(sessionId, 'session id'));
+  }
+
+  /** A person's wrong two-step codes. */
+  private twoStepKey(personId: string): string {
+    return this.key('two-step', required(personId, 'person id'));
   }
 
   /** `{…}` is a Redis Cluster hash tag: one subject's budgets share a slot, so one script can take them together. */
