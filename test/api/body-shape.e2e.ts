@@ -2,7 +2,7 @@ import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
-import { Browser, PASSWORD, signUp, startAccountsApp } from '../accounts/support';
+import { Browser, startAccountsApp, steppedUpOwner } from '../accounts/support';
 import { TestApi, appPerSuite, businessWithKey } from '../support/fixtures';
 
 /**
@@ -87,10 +87,8 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
     // the accounts capability with a real SMTP server: POST /me/password needs a signed-in person
     async () => {
       const accounts = await startAccountsApp('embedded');
-      person = new Browser(accounts.api);
-      personBusiness = (await signUp(accounts, person)).businessId;
       // POST /me/passkeys (decision 0037) and creating a key (decision 0039) need a step-up; the key routes' ids are the person's business's
-      expect((await person.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
+      ({ b: person, businessId: personBusiness } = await steppedUpOwner(accounts));
       ids.apiKey = (await person.get('/api-keys', { 'service-business': personBusiness })).body.data[0].id;
       return { ...accounts.api, close: accounts.close };
     },
@@ -106,15 +104,9 @@ describe('a body must be a JSON object on every route that takes one (spec §7)'
       expect((await client.post(`/checkouts/${ids.open}/supersede`)).status).toBe(200);
       ids.canceled = (await client.openCheckout(payment, { asset: 'USDT' })).id;
       expect((await client.post(`/checkouts/${ids.canceled}/cancel`)).status).toBe(200);
-      const hook = await client.post('/webhooks', { url: 'https://hooks.example.com/in', event_types: ['payment.succeeded'] });
-      expect(hook.status).toBe(201);
-      ids.webhook = hook.body.data.id;
-      const customer = await client.post('/customers', { email: 'ann@example.com', name: 'Ann' });
-      expect(customer.status).toBe(201);
-      ids.customer = customer.body.data.id;
-      const link = await client.post('/links', { name: 'Mug', amount: 1500, currency: 'USD' });
-      expect(link.status).toBe(201);
-      ids.link = link.body.data.id;
+      ids.webhook = (await client.created('/webhooks', { url: 'https://hooks.example.com/in', event_types: ['payment.succeeded'] })).id;
+      ids.customer = (await client.created('/customers', { email: 'ann@example.com', name: 'Ann' })).id;
+      ids.link = (await client.created('/links', { name: 'Mug', amount: 1500, currency: 'USD' })).id;
       // a card checkout waiting for its first attempt
       const card = await client.postOnce('/checkouts', { payment_code: (await client.createPayment()).url.split('/').pop(), rail: 'card', email: 'ann@example.com', country: 'US' });
       expect(card.status).toBe(201);

@@ -1,7 +1,7 @@
 import type { OpenAPIObject, OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
 import { testChallengeToken } from '@lib/challenge';
 import { EVENT_STORE, EventStore, LogPosition } from '@lib/eventstore';
-import { Browser, PASSWORD, signUp, startAccountsApp } from '../accounts/support';
+import { Browser, startAccountsApp, steppedUpOwner } from '../accounts/support';
 import { Client, appPerSuite, businessWithKey } from '../support/fixtures';
 import { committedHead } from '../support/log-head';
 
@@ -165,15 +165,11 @@ describe('route sweep: every route of the OpenAPI document refuses client mistak
   const suite = appPerSuite(
     async () => {
       const accounts = await startAccountsApp('embedded');
-      person = new Browser(accounts.api);
-      personBusiness = (await signUp(accounts, person)).businessId;
-      expect((await person.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
+      ({ b: person, businessId: personBusiness } = await steppedUpOwner(accounts));
       // another person with their own business: the session routes' foreign ids
-      other = new Browser(accounts.api);
-      const otherPerson = await signUp(accounts, other);
-      otherBusiness = otherPerson.businessId;
-      foreign.ses = otherPerson.session.id;
-      expect((await other.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
+      const otherOwner = await steppedUpOwner(accounts);
+      ({ b: other, businessId: otherBusiness } = otherOwner);
+      foreign.ses = otherOwner.person.session.id;
       foreign.key = (await other.get('/api-keys', { 'service-business': otherBusiness })).body.data[0].id;
       own.key = (await person.get('/api-keys', { 'service-business': personBusiness })).body.data[0].id;
       return { ...accounts.api, close: accounts.close };
@@ -194,16 +190,10 @@ describe('route sweep: every route of the OpenAPI document refuses client mistak
         // a checkout canceled at once: no simulated transfer arrives later
         ids.chk = (await client.openCheckout(payment)).id;
         expect((await client.post(`/checkouts/${ids.chk}/cancel`)).status).toBe(200);
-        const customer = await client.post('/customers', { email: 'bob@example.com', name: 'Bob' });
-        expect(customer.status).toBe(201);
-        ids.cst = customer.body.data.id;
-        const link = await client.post('/links', { name: 'Mug', amount: 1500, currency: 'USD' });
-        expect(link.status).toBe(201);
-        ids.lnk = link.body.data.id;
+        ids.cst = (await client.created('/customers', { email: 'bob@example.com', name: 'Bob' })).id;
+        ids.lnk = (await client.created('/links', { name: 'Mug', amount: 1500, currency: 'USD' })).id;
         await client.post('/links', { name: 'Cup', amount: 900, currency: 'USD' });
-        const hook = await client.post('/webhooks', { url: 'https://hooks.example.com/in', event_types: ['payment.succeeded'] });
-        expect(hook.status).toBe(201);
-        ids.whk = hook.body.data.id;
+        ids.whk = (await client.created('/webhooks', { url: 'https://hooks.example.com/in', event_types: ['payment.succeeded'] })).id;
         await client.post('/webhooks', { url: 'https://hooks.example.com/two', event_types: ['payment.succeeded'] });
       }
       own.evt = (await eventuallyList(shop.client, '/events'))[0].id;

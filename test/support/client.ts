@@ -69,6 +69,13 @@ export class Client {
 
   // ------------------------------------------------------------ scenario steps
 
+  /** POST `path`, which must answer 201 (asserted): the created object. */
+  async created(path: string, body: unknown) {
+    const answer = await this.post(path, body);
+    expect(answer.status).toBe(201);
+    return answer.body.data;
+  }
+
   async createPayment(fields: Record<string, unknown> = {}) {
     const answer = await this.post('/payments', { amount: 10_000, currency: 'USD', description: 'Order 1', ...fields });
     if (answer.status !== 201) throw new Error(`create payment: ${answer.status} ${JSON.stringify(answer.body)}`);
