@@ -4,15 +4,14 @@ import { type Address, address } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import { derivePath } from 'ed25519-hd-key';
-import { generateMnemonic, english } from 'viem/accounts';
 import { ASSOCIATED_TOKEN_PROGRAM, SYSTEM_PROGRAM, TOKEN_PROGRAM, associatedTokenAddress, base58Encode, defaultRegistry, loadSolanaWeb3 } from '@lib/chains';
 import { eventually } from '../../support/eventually';
 import { TickerServer, startTickerServer } from '../../rates/ticker-server';
-import { AccountsTestApp, Browser, PASSWORD, signUp, startAccountsApp } from '../../accounts/support';
+import { AccountsTestApp, startAccountsApp } from '../../accounts/support';
 import { LocalLedger, SOL } from '../../chains/solana/local-ledger';
 import { SolanaRpcStandIn } from '../../chains/solana/rpc-stand-in';
 import { WalletSendsWorker } from '@lib/wallets';
-import { Shop, send } from './support';
+import { Shop, liveShop, liveShopWithNewWallet, send } from './support';
 
 /**
  * SOL sends of a LIVE business relayed through a Solana node (decision 0040): litesvm (the real
@@ -78,12 +77,7 @@ describe('SOL and USDC sends of a live business relayed through a Solana node (l
     ticker = await startTickerServer();
     ticker.set('SOL-USD', { kind: 'price', price: '150.00' });
     app = await startAccountsApp('embedded', { RATES_URL: ticker.url, SOLANA_RPC_URL: url, CHAIN_POLL_MS: '100', QUOTE_TTL_SECONDS: '60' });
-    const browser = new Browser(app.api);
-    const { businessId } = await signUp(app, browser, undefined, 'Live Bakery', false);
-    expect((await browser.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200); // POST /wallet: where payments go (§5.6)
-    shop = browser.forBusiness(businessId);
-    phrase = generateMnemonic(english);
-    expect((await shop.post('/wallet', { type: 'imported', recovery_phrase: phrase })).status).toBe(201);
+    ({ shop, phrase } = await liveShopWithNewWallet(app, 'Live Bakery'));
     // a customer pays 30 USD in SOL (0.2 SOL at 150.00) with a real transfer: the address's funds
     const payment = await shop.post('/payments', { amount: 3000, currency: 'USD', description: 'Bread' }, { 'idempotency-key': randomUUID() });
     const checkout = await shop.post('/checkouts', { payment_code: (payment.body.data.url as string).split('/').pop(), asset: 'SOL', network: 'solana' }, { 'idempotency-key': randomUUID() });
@@ -298,10 +292,7 @@ describe('SOL and USDC sends of a live business relayed through a Solana node (l
   });
 
   it('external records on Solana: matched against the transaction’s transfers — confirmed and valued when they match; failed on another amount, recipient, asset or sender', async () => {
-    const browser = new Browser(app.api);
-    const { businessId } = await signUp(app, browser, undefined, 'Outside Solana', false);
-    expect((await browser.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200); // POST /wallet: where payments go (§5.6)
-    const outside = browser.forBusiness(businessId);
+    const { shop: outside } = await liveShop(app, 'Outside Solana');
     // an external wallet's Solana address: its own key, never a checkout's (decision 0024), the sender its records are matched against
     const own = web3.Keypair.generate();
     expect((await outside.post('/wallet', { type: 'external', solana_address: own.publicKey.toBase58() })).status).toBe(201);

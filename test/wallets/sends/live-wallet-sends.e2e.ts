@@ -10,8 +10,8 @@ import { ANVIL_MNEMONIC, AnvilNode, Hex, startAnvil } from '../../support/anvil'
 import { TestUsdc, deployTestUsdc } from '../../support/test-usdc';
 import { eventually } from '../../support/eventually';
 import { TickerServer, startTickerServer } from '../../rates/ticker-server';
-import { AccountsTestApp, Browser, PASSWORD, signUp, startAccountsApp } from '../../accounts/support';
-import { RECIPIENT, Shop, eth, ethTransfer, send, signerOf } from './support';
+import { AccountsTestApp, startAccountsApp } from '../../accounts/support';
+import { RECIPIENT, Shop, eth, ethTransfer, liveShop, liveShopWithNewWallet, send, signerOf } from './support';
 
 /**
  * Sends of a LIVE business relayed through a real node (decision 0040): anvil stands for Ethereum
@@ -56,14 +56,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
       CHAIN_POLL_MS: '100',
       QUOTE_TTL_SECONDS: '60',
     }, undefined, [WalletSendOptionsModule.using({ fundingWaitMs: FUNDING_WAIT_MS })]);
-    const browser = new Browser(app.api);
-    ({ businessId } = await signUp(app, browser, undefined, 'Live Coffee', false));
-    expect((await browser.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200); // POST /wallet: where payments go (§5.6)
-    shop = browser.forBusiness(businessId);
-    phrase = generateMnemonic(english);
-    const wallet = await shop.post('/wallet', { type: 'imported', recovery_phrase: phrase });
-    expect(wallet.status).toBe(201);
-    walletId = wallet.body.data.id;
+    ({ shop, businessId, phrase, walletId } = await liveShopWithNewWallet(app, 'Live Coffee'));
     // a customer pays 30 USD in ETH (0.01 ETH) with a real transfer: the address's funds
     const payment = await shop.post('/payments', { amount: 3000, currency: 'USD', description: 'Beans' }, { 'idempotency-key': randomUUID() });
     expect(payment.status).toBe(201);
@@ -112,6 +105,25 @@ describe('wallet sends of a live business relayed through anvil', () => {
   const funderAvailable = () => shop.get(`/wallet/send-context?network=ethereum&asset=ETH&from=${signer.address}`).then((r) => eth(r.body.data.available.fee_coin as string));
 
   /** A USDC checkout of 30 USD paid by the customer with a real token transfer: a second address of the wallet, holding USDC and no ETH. */
+  /** What a signed send of the wallet's to RECIPIENT holds (ReserveWalletSend's data): `units` of `asset` on Ethereum from `from`, at most `gas` gas at 2 gwei. */
+  const heldSend = (asset: 'ETH' | 'USDC', units: bigint, from: Hex, raw: Hex, gas: bigint) => ({
+    wallet_transaction_id: newId('wtx'),
+    wallet_id: walletId,
+    business_id: businessId,
+    mode: 'live' as const,
+    kind: 'signed' as const,
+    asset,
+    network: 'ethereum' as const,
+    units: units.toString(),
+    from_address: from,
+    to_address: RECIPIENT,
+    tx_hash: keccak256(raw).toLowerCase(),
+    speed: 'standard' as const,
+    note: null,
+    max_fee_units: (gas * 2_000_000_000n).toString(),
+    raw,
+  });
+
   async function usdcAddress(): Promise<ReturnType<typeof signerOf>> {
     const payment = await shop.post('/payments', { amount: 3000, currency: 'USD', description: 'Mugs' }, { 'idempotency-key': randomUUID() });
     const checkout = await shop.post('/checkouts', { payment_code: (payment.body.data.url as string).split('/').pop(), asset: 'USDC', network: 'ethereum' }, { 'idempotency-key': randomUUID() });
@@ -285,21 +297,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
     const transfer = await usdcCall(holder, encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [RECIPIENT, 2_000_000n] }), { nonce: 0 });
     // what the other request wrote before it relayed anything: its send and the funding held, then its send released
     const other = {
-      wallet_transaction_id: newId('wtx'),
-      wallet_id: walletId,
-      business_id: businessId,
-      mode: 'live' as const,
-      kind: 'signed' as const,
-      asset: 'USDC' as const,
-      network: 'ethereum' as const,
-      units: '2000000',
-      from_address: holder.address,
-      to_address: RECIPIENT,
-      tx_hash: keccak256(transfer).toLowerCase(),
-      speed: 'standard' as const,
-      note: null,
-      max_fee_units: (150_000n * 2_000_000_000n).toString(),
-      raw: transfer,
+      ...heldSend('USDC', 2_000_000n, holder.address, transfer, 150_000n),
       funding: { from: signer.address, tx_hash: keccak256(funding).toLowerCase(), units: eth('0.001').toString(), max_fee_units: (21_000n * 2_000_000_000n).toString(), raw: funding },
     };
     await sends.decide(walletId, { type: 'ReserveWalletSend', data: other, funds: null, fundingRecord: fundingTransaction(other, newId('wtx'), 'ETH', { value_usd: null, network_fee_usd: null }) }, {});
@@ -368,26 +366,9 @@ describe('wallet sends of a live business relayed through anvil', () => {
     const sends = app.api.app.get(WalletSends);
     /** What the route writes before it relays, as a crash would leave it: the hold alone, taken 10 minutes ago. */
     const holdOnly = async (signed: Hex, value: bigint) => {
-      const id = newId('wtx');
-      const data = {
-        wallet_transaction_id: id,
-        wallet_id: walletId,
-        business_id: businessId,
-        mode: 'live' as const,
-        kind: 'signed' as const,
-        asset: 'ETH' as const,
-        network: 'ethereum' as const,
-        units: value.toString(),
-        from_address: signer.address,
-        to_address: RECIPIENT,
-        tx_hash: keccak256(signed).toLowerCase(),
-        speed: 'standard' as const,
-        note: null,
-        max_fee_units: (21_000n * 2_000_000_000n).toString(),
-        raw: signed,
-      };
+      const data = heldSend('ETH', value, signer.address, signed, 21_000n);
       await sends.decide(walletId, { type: 'ReserveWalletSend', data, funds: null }, {}, new Date(Date.now() - 10 * 60_000));
-      return id;
+      return data.wallet_transaction_id;
     };
     // relayed before the crash: the node has it
     const relayed = await ethTransfer(signer, { value: eth('0.0005'), nonce: nonce++ });
@@ -518,10 +499,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
 
   it('external records: an unverified record by hash (no hold, fee zero) matched against the chain — confirmed when it matches (valued then), failed on another amount, recipient, asset or sender; a signed_transaction is refused', async () => {
     // a second live business connecting the same kind of phrase as an external wallet (its xpub only)
-    const browser = new Browser(app.api);
-    const { businessId } = await signUp(app, browser, undefined, 'Outside Wallet', false);
-    expect((await browser.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200); // POST /wallet: where payments go (§5.6)
-    const outside = browser.forBusiness(businessId);
+    const { shop: outside } = await liveShop(app, 'Outside Wallet');
     const phrase = generateMnemonic(english);
     const xpub = HDKey.fromMasterSeed(mnemonicToSeedSync(phrase)).derive("m/44'/60'/0'").publicExtendedKey;
     expect((await outside.post('/wallet', { type: 'external', evm_xpub: xpub })).status).toBe(201);

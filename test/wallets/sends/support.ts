@@ -1,13 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { type Hex, parseEther } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
+import { english, generateMnemonic, mnemonicToAccount } from 'viem/accounts';
 import { SEED_VAULT, SeedVault } from '@lib/wallets';
 import type { TestApi } from '../../support/api-app';
 import { eventually } from '../../support/eventually';
-import type { Browser } from '../../accounts/support';
+import { type AccountsTestApp, type Browser, steppedUpOwner } from '../../accounts/support';
 
 /** A business's session in a browser (Service-Business on every request). */
 export type Shop = ReturnType<Browser['forBusiness']>;
+
+/** A live business named `name` whose owner's session has stepped up (POST /wallet: where payments go, §5.6): its session and id. */
+export async function liveShop(app: AccountsTestApp, name: string): Promise<{ shop: Shop; businessId: string }> {
+  const { b, businessId } = await steppedUpOwner(app, { name, simulated: false });
+  return { shop: b.forBusiness(businessId), businessId };
+}
+
+/** liveShop with a new wallet imported: also the wallet's id and recovery phrase. */
+export async function liveShopWithNewWallet(app: AccountsTestApp, name: string) {
+  const { shop, businessId } = await liveShop(app, name);
+  const phrase = generateMnemonic(english);
+  const wallet = await shop.post('/wallet', { type: 'imported', recovery_phrase: phrase });
+  expect(wallet.status).toBe(201);
+  return { shop, businessId, phrase, walletId: wallet.body.data.id as string };
+}
 
 /** The phrase of a wallet created in the service, from its vault (a test reads it as the dashboard's signer would hold it). */
 export async function walletPhrase(api: TestApi, walletId: string): Promise<string> {
