@@ -2,7 +2,7 @@ import { Client, TestApi, appPerSuite, businessWithKey, startApp } from '../supp
 import { eventually } from '../support/eventually';
 import { type TestEsplora, startTestEsplora } from '../support/esplora';
 import { TickerServer, startTickerServer } from '../rates/ticker-server';
-import { LocalBitcoinChain } from './bitcoin/local-chain';
+import { type LocalBitcoinBlock, LocalBitcoinChain } from './bitcoin/local-chain';
 
 /**
  * Real money in on a local Bitcoin chain (issue 11; the live EVM suite's shape). No Bitcoin node
@@ -40,6 +40,22 @@ describe('a live business takes real BTC on a local Bitcoin chain (Esplora stand
 
   const checkoutOf = (shop: Client, id: string) => shop.get(`/checkouts/${id}`).then((r) => r.body.data);
   const detections = (payment: { events: { type: string }[] }) => payment.events.map((e) => e.type).filter((t) => t === 'detected' || t === 'withdrawn');
+  /** A BTC checkout of `amount` (US cents) paid with `sats` in a block mined on the tip, seen detected: also the tip before (`parent`) and the block (`carrying`). */
+  const paidInABlock = async (shop: Client, amount: number, sats: bigint) => {
+    const payment = await shop.createPayment({ amount, currency: 'USD' });
+    const checkout = await shop.openCheckout(payment, { asset: 'BTC', network: 'bitcoin' });
+    const tx = chain.pay([{ address: checkout.crypto.address, sats }]);
+    const parent = chain.tip;
+    const carrying = chain.mine([tx]);
+    await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'confirming', { what: 'detected' });
+    return { payment, checkout, tx, parent, carrying };
+  };
+  /** A longer branch of two blocks from `parent` adopted (without the transaction): the checkout once it is open again. */
+  const reorganisedOnto = async (shop: Client, parent: LocalBitcoinBlock, checkoutId: string) => {
+    const other = chain.mineOn(parent);
+    chain.adopt([other, chain.mineOn(other)]);
+    return eventually(() => checkoutOf(shop, checkoutId), (c) => c.status === 'open', { what: 'withdrawn' });
+  };
 
   it('two outputs to the checkout address in ONE transaction are credited in full, once; 2 confirmations → succeeded; a satoshi short is underpaid by exactly one', async () => {
     const { shop } = suite;
@@ -118,17 +134,10 @@ describe('a live business takes real BTC on a local Bitcoin chain (Esplora stand
 
   it('a reorganised block: the transfer is withdrawn before its second confirmation, counted again when mined again, never twice', async () => {
     const { shop } = suite;
-    const payment = await shop.createPayment({ amount: 1200, currency: 'USD' });
-    const checkout = await shop.openCheckout(payment, { asset: 'BTC', network: 'bitcoin' });
-    const tx = chain.pay([{ address: checkout.crypto.address, sats: 20_000n }]);
-    const parent = chain.tip;
-    chain.mine([tx]);
-    await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'confirming', { what: 'detected' });
+    const { payment, checkout, tx, parent } = await paidInABlock(shop, 1200, 20_000n);
 
     // a longer branch from the parent without the transaction
-    const other = chain.mineOn(parent);
-    chain.adopt([other, chain.mineOn(other)]);
-    const reopened = await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'open', { what: 'withdrawn' });
+    const reopened = await reorganisedOnto(shop, parent, checkout.id);
     expect(reopened.crypto).toMatchObject({ received_amount: '0', tx_hash: null });
 
     chain.mine([tx]); // back from the mempool into the next block
@@ -140,16 +149,9 @@ describe('a live business takes real BTC on a local Bitcoin chain (Esplora stand
 
   it('a reorganisation undone (the first branch wins after all): the transfer withdrawn from its block is credited again when that very block returns', async () => {
     const { shop } = suite;
-    const payment = await shop.createPayment({ amount: 600, currency: 'USD' });
-    const checkout = await shop.openCheckout(payment, { asset: 'BTC', network: 'bitcoin' });
-    const tx = chain.pay([{ address: checkout.crypto.address, sats: 10_000n }]);
-    const parent = chain.tip;
-    const carrying = chain.mine([tx]);
-    await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'confirming', { what: 'detected' });
+    const { payment, checkout, tx, parent, carrying } = await paidInABlock(shop, 600, 10_000n);
 
-    const other = chain.mineOn(parent);
-    chain.adopt([other, chain.mineOn(other)]);
-    await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'open', { what: 'withdrawn' });
+    await reorganisedOnto(shop, parent, checkout.id);
 
     // the first branch grows longer: its block, the same hash, carries the transaction again
     const next = chain.mineOn(carrying);

@@ -250,18 +250,29 @@ describe('a live business takes real SOL and USDC on a local Solana ledger (lite
     return tx;
   }
 
+  /** A USDC checkout of `amount` (US cents) and the customer's transfer of `units` to it, signed but in no block yet. */
+  async function checkoutAndTransfer(shop: Client, amount: number, units: bigint) {
+    const payment = await shop.createPayment({ amount, currency: 'USD' });
+    const checkout = await shop.openCheckout(payment, { asset: 'USDC', network: 'solana' });
+    const tx = await signed(() => payUsdc(checkout.crypto.address, units));
+    return { payment, checkout, tx };
+  }
+  /** The node forgets every block above `slot` (the cluster left the fork they were on). */
+  function forgetAbove(slot: number) {
+    for (const s of [...node.blocks.keys()].filter((s) => s > slot)) node.blocks.delete(s);
+  }
+  const detections = (payment: { events: { type: string }[] }) => payment.events.map((e) => e.type).filter((t) => t === 'detected' || t === 'withdrawn');
+
   it('a fork drops the slot that carried the transfer: withdrawn (the checkout takes a transfer again); the transaction landing on the new fork is credited once', async () => {
     const { shop } = suite;
-    const payment = await shop.createPayment({ amount: 800, currency: 'USD' });
-    const checkout = await shop.openCheckout(payment, { asset: 'USDC', network: 'solana' });
-    const tx = await signed(() => payUsdc(checkout.crypto.address, 8_000_000n));
+    const { payment, checkout, tx } = await checkoutAndTransfer(shop, 800, 8_000_000n);
     const parent = tip;
     const carrying = block(parent.slot + 1, parent, [tx]);
     extend(carrying, 2);
     await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'confirming' && c.confirmations.current === 3, { what: 'detected, 3 slots' });
 
     // the cluster settles on a fork that skipped that slot
-    for (const slot of [...node.blocks.keys()].filter((s) => s > parent.slot)) node.blocks.delete(slot);
+    forgetAbove(parent.slot);
     const fork = extend(block(parent.slot + 2, parent), 5);
     const reopened = await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'open', { what: 'withdrawn' });
     expect(reopened.crypto).toMatchObject({ received_amount: '0', tx_hash: null });
@@ -270,15 +281,13 @@ describe('a live business takes real SOL and USDC on a local Solana ledger (lite
     const landed = block(fork.slot + 1, fork, [tx]);
     extend(landed, 31);
     const paid = await eventually(() => shop.payment(payment.id), (p) => p.status === 'succeeded', { what: 'paid on the new fork' });
-    expect(paid.events.map((e: { type: string }) => e.type).filter((t: string) => t === 'detected' || t === 'withdrawn')).toEqual(['detected', 'withdrawn', 'detected']);
+    expect(detections(paid)).toEqual(['detected', 'withdrawn', 'detected']);
     expect(paid).toMatchObject({ amount_received: 800, settlement: { amount: '8', tx_hash: tx.signature } });
   });
 
   it('forks that go back (the block carrying the transfer, another fork without it, then the first fork again): credited again when its block returns', async () => {
     const { shop } = suite;
-    const payment = await shop.createPayment({ amount: 900, currency: 'USD' });
-    const checkout = await shop.openCheckout(payment, { asset: 'USDC', network: 'solana' });
-    const tx = await signed(() => payUsdc(checkout.crypto.address, 9_000_000n));
+    const { payment, checkout, tx } = await checkoutAndTransfer(shop, 900, 9_000_000n);
     const parent = tip;
     const first = [block(parent.slot + 1, parent, [tx])];
     first.push(block(parent.slot + 2, first[0]));
@@ -286,16 +295,16 @@ describe('a live business takes real SOL and USDC on a local Solana ledger (lite
     await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'confirming' && c.confirmations.current === 2, { what: 'detected in the first fork' });
     const firstBlocks = first.map((b) => [b.slot, node.blocks.get(b.slot)!] as const);
 
-    for (const slot of [...node.blocks.keys()].filter((s) => s > parent.slot)) node.blocks.delete(slot);
+    forgetAbove(parent.slot);
     extend(block(parent.slot + 2, parent), 3); // the other fork skips the slot: the transfer is withdrawn
     await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'open', { what: 'withdrawn' });
 
     // the nodes settle on the first fork after all (a load-balanced RPC whose nodes disagreed, or a fork switch back): the same block, the same hash
-    for (const slot of [...node.blocks.keys()].filter((s) => s > parent.slot)) node.blocks.delete(slot);
+    forgetAbove(parent.slot);
     for (const [slot, served] of firstBlocks) node.blocks.set(slot, served);
     extend(first[1], 40);
     const paid = await eventually(() => shop.payment(payment.id), (p) => p.status !== 'pending', { what: 'payment decided' });
     expect(paid).toMatchObject({ status: 'succeeded', amount_received: 900, settlement: { amount: '9', tx_hash: tx.signature } });
-    expect(paid.events.map((e: { type: string }) => e.type).filter((t: string) => t === 'detected' || t === 'withdrawn')).toEqual(['detected', 'withdrawn', 'detected']);
+    expect(detections(paid)).toEqual(['detected', 'withdrawn', 'detected']);
   });
 });
