@@ -247,9 +247,7 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
     await accessible(page, 'card country refused');
     await shot(page, 'card-6-01-rail-unavailable');
 
-    await page.getByLabel('E-mail for the receipt').fill('');
-    await country.fill('US');
-    await page.click('#choose-submit');
+    await fillCardChoice(page, { email: '', country: 'US' });
     await page.locator('#email-error', { hasText: 'Enter your e-mail address' }).waitFor(SHOWN);
     await expect(page.getByLabel('E-mail for the receipt').getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(page.locator('#country-error').textContent()).resolves.toBe(''); // the earlier refusal is cleared
@@ -258,9 +256,7 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
     await shot(page, 'card-6-02-email-required');
 
     // no country: the page asks for it without calling the service (cards need it)
-    await page.getByLabel('E-mail for the receipt').fill('fi@example.com');
-    await country.fill('');
-    await page.click('#choose-submit');
+    await fillCardChoice(page, { email: 'fi@example.com', country: '' });
     await page.locator('#country-error', { hasText: 'Enter your country' }).waitFor(SHOWN);
     expect(await page.locator('#view-choose').isVisible()).toBe(true);
     expect((await shop.payment(payment.id)).checkout_id).toBeNull(); // nothing was opened

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { CustomersReadModel, CustomerView, customersProjector } from '@lib/customers';
 import type { RecordedEvent } from '@lib/eventstore';
-import { customerEventSource, eventsProjector } from '../../libs/webhooks/src';
-import { storePerSuite } from '../support/fixtures';
+import { customerEventSource } from '../../libs/webhooks/src';
+import { eventsProjectionPerSuite, writtenEvents } from '../support/events-projection';
 
 /**
  * The `customer.*` API events carry the customer as GET /customers/{id} returns it at that event,
@@ -96,12 +96,7 @@ function logOf(steps: Step[]): RecordedEvent[] {
 }
 
 describe('customer.* event data = the customer GET /customers/{id} returns at that event (property-based)', () => {
-  const store = storePerSuite('postgres', 'custevents');
-  const events = eventsProjector([customerEventSource]);
-  beforeAll(async () => {
-    await store.db.exec(customersProjector.schema);
-    await store.db.exec(events.schema);
-  });
+  const { store, events } = eventsProjectionPerSuite('custevents', customersProjector, [customerEventSource]);
 
   it('holds for random customers, payments, changes and batch splits', async () => {
     const customers = new CustomersReadModel(store.db);
@@ -122,8 +117,7 @@ describe('customer.* event data = the customer GET /customers/{id} returns at th
           await store.db.transaction((tx) => events.handle(log.slice(i, i + size), tx));
           i += size;
         }
-        const { rows } = await store.db.query<{ source_event_id: string; payload: string }>('SELECT source_event_id, payload FROM events ORDER BY seq');
-        const sent = rows.map((r) => ({ source: r.source_event_id, event: JSON.parse(r.payload) as { type: string; subject: { id: string }; data: CustomerView } }));
+        const sent = await writtenEvents<CustomerView>(store.db);
         for (const { source, event } of sent) expect({ type: event.type, data: event.data }).toEqual({ type: event.type, data: answers.get(source)!.get(event.subject.id) });
         // one customer.created per customer the business has
         const created = sent.filter((s) => s.event.type === 'customer.created').map((s) => s.event.subject.id);

@@ -4,7 +4,7 @@ import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { findProjector, verifyProjection } from '@lib/projections';
 import { allProjectors } from '@lib/wiring';
 import { appPerSuite, businessWithKey, clientWithNewKey, expectQueriesRefused, expectTwoPages, startTestApi } from '../support/fixtures';
-import { appWithReceiver } from '../webhooks/support';
+import { appWithReceiver, receivedEvents, subscribedBusiness } from '../webhooks/support';
 
 /**
  * Customers over HTTP (issue #13, decision 0029) on the real app: POST/GET/PATCH /customers,
@@ -355,13 +355,11 @@ describe('customer events delivered to an endpoint', () => {
   const suite = appWithReceiver();
 
   it('an endpoint subscribed to customer.* receives customer.created and customer.updated with the customer', async () => {
-    const { client } = await businessWithKey(suite.api, true);
-    const hook = await client.post('/webhooks', { url: suite.receiver.url, event_types: ['customer.created', 'customer.updated'] });
-    expect(hook.status).toBe(201);
+    const client = await subscribedBusiness(suite, ['customer.created', 'customer.updated']);
     const customer = (await client.post('/customers', { email: 'ola@shop.example', name: 'Ola' })).body.data;
     await client.post(`/customers/${customer.id}/block`);
     await client.createPayment({ customer_email: 'pia@shop.example' });
-    const received = (await suite.receiver.waitFor(3, 20_000)).map((r) => JSON.parse(r.body));
+    const received = await receivedEvents(suite.receiver, 3);
     expect(received.map((e) => [e.type, e.data.email, e.data.blocked]).sort()).toEqual(
       [
         ['customer.created', 'ola@shop.example', false],

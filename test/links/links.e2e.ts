@@ -2,7 +2,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { DisableLinkCommand } from '@lib/links';
 import { ServicePauses } from '@lib/operations';
 import { Client, appPerSuite, businessWithKey, clientWithNewKey, expectQueriesRefused, expectTwoPages, startTestApi } from '../support/fixtures';
-import { appWithReceiver } from '../webhooks/support';
+import { appWithReceiver, receivedEvents, subscribedBusiness } from '../webhooks/support';
 
 /**
  * Payment links over HTTP (issue #13 point 1, #19 A9; decision 0030) on the real app: every
@@ -385,13 +385,11 @@ describe('link events and a link payment’s failure delivered to an endpoint', 
   const suite = appWithReceiver();
 
   it('an endpoint receives link.created, then payment.failed when the customer cancels the link payment’s checkout', async () => {
-    const { client } = await businessWithKey(suite.api, true);
-    const hook = await client.post('/webhooks', { url: suite.receiver.url, event_types: ['link.created', 'payment.failed'] });
-    expect(hook.status).toBe(201);
+    const client = await subscribedBusiness(suite, ['link.created', 'payment.failed']);
     const link = (await client.post('/links', { name: 'Poster', amount: 1200, currency: 'USD' })).body.data;
     const checkout = (await client.as(null).postOnce('/checkouts', { link_code: link.code, asset: 'USDC', network: 'ethereum', email: 'fay@shop.example' })).body.data;
     expect((await client.as(null).post(`/checkouts/${checkout.id}/cancel`)).status).toBe(200);
-    const received = (await suite.receiver.waitFor(2, 20_000)).map((r) => JSON.parse(r.body));
+    const received = await receivedEvents(suite.receiver, 2);
     expect(received.map((e) => [e.type, e.subject.id]).sort()).toEqual(
       [
         ['link.created', link.id],

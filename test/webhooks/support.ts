@@ -5,7 +5,7 @@ import { AddressInfo } from 'node:net';
 import type { Database } from '@lib/database';
 import { CommandRunner, EventStore, LogPosition, ReadModelWaiter, RecordedEvent, WriteMeta } from '@lib/eventstore';
 import { ProjectionRunner } from '@lib/projections';
-import { type TestApi, appPerSuite, startTestApi } from '../support/fixtures';
+import { type Client, type TestApi, appPerSuite, businessWithKey, startTestApi } from '../support/fixtures';
 import { committedHead } from '../support/log-head';
 import {
   ApiEventDraft,
@@ -246,6 +246,18 @@ export function appWithReceiver(): { readonly api: TestApi; readonly receiver: R
     await (suite as { receiver?: Receiver }).receiver?.close();
   });
   return suite;
+}
+
+/** A new business in test mode with an endpoint on the suite's receiver subscribed to `eventTypes` (201, asserted): the business's client. */
+export async function subscribedBusiness(suite: { readonly api: TestApi; readonly receiver: Receiver }, eventTypes: readonly string[]): Promise<Client> {
+  const { client } = await businessWithKey(suite.api, true);
+  await client.created('/webhooks', { url: suite.receiver.url, event_types: eventTypes });
+  return client;
+}
+
+/** The bodies of the first `n` deliveries the receiver gets (waiting up to 20 s), parsed. */
+export async function receivedEvents(receiver: Receiver, n: number) {
+  return (await receiver.waitFor(n, 20_000)).map((r) => JSON.parse(r.body));
 }
 
 /** A wall clock the test moves by hand. */

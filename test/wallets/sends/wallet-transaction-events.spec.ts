@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { base58Encode } from '@lib/chains';
 import type { RecordedEvent } from '@lib/eventstore';
 import { WalletTransactionView, WalletTransactionsReadModel, walletTransactionsProjector } from '@lib/wallets';
-import { eventsProjector, walletTransactionEventSource } from '../../../libs/webhooks/src';
-import { storePerSuite } from '../../support/fixtures';
+import { walletTransactionEventSource } from '../../../libs/webhooks/src';
+import { eventsProjectionPerSuite, writtenEvents } from '../../support/events-projection';
 
 /**
  * The `wallet_transaction.*` API events carry the wallet transaction as GET
@@ -86,12 +86,7 @@ function logOf(): RecordedEvent[] {
 }
 
 describe('wallet_transaction.* event data = GET /wallet/transactions/{id} at that event', () => {
-  const store = storePerSuite('postgres', 'wtxevents');
-  const events = eventsProjector([walletTransactionEventSource]);
-  beforeAll(async () => {
-    await store.db.exec(walletTransactionsProjector.schema);
-    await store.db.exec(events.schema);
-  });
+  const { store, events } = eventsProjectionPerSuite('wtxevents', walletTransactionsProjector, [walletTransactionEventSource]);
 
   it('for every batch size of the events projection: ETH and SOL valued, stablecoins at par, fees and external values on confirmation, failures', async () => {
     const log = logOf();
@@ -121,8 +116,7 @@ describe('wallet_transaction.* event data = GET /wallet/transactions/{id} at tha
     for (let size = 1; size <= log.length; size++) {
       await store.db.exec('DELETE FROM events; DELETE FROM event_source_views; DELETE FROM event_source_links;');
       for (let i = 0; i < log.length; i += size) await store.db.transaction((tx) => events.handle(log.slice(i, i + size), tx));
-      const { rows } = await store.db.query<{ source_event_id: string; payload: string }>('SELECT source_event_id, payload FROM events ORDER BY seq');
-      const sent = rows.map((r) => ({ source: r.source_event_id, event: JSON.parse(r.payload) as { type: string; subject: { id: string }; data: WalletTransactionView } }));
+      const sent = await writtenEvents<WalletTransactionView>(store.db);
       expect(sent.map((s) => [s.event.type, s.event.subject.id])).toEqual([
         ['wallet_transaction.confirmed', 'wtx_eth'],
         ['wallet_transaction.confirmed', 'wtx_sol'],
