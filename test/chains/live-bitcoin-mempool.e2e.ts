@@ -1,11 +1,9 @@
 import { DATABASE } from '@lib/core';
 import type { Database } from '@lib/database';
 import { PaymentStreams } from '../../libs/payments/src/app/streams';
-import { appPerSuite, businessWithKey, startApp } from '../support/fixtures';
 import { eventually } from '../support/eventually';
-import { type TestEsplora, startTestEsplora } from '../support/esplora';
-import { TickerServer, startTickerServer } from '../rates/ticker-server';
 import { LocalBitcoinChain } from './bitcoin/local-chain';
+import { liveBitcoinShopPerSuite } from './bitcoin/live-suite';
 
 /**
  * A Bitcoin payment broadcast inside the quote and mined after it ended (decision 0023, addendum
@@ -17,28 +15,10 @@ import { LocalBitcoinChain } from './bitcoin/local-chain';
  * Quotes last 60 s (the shortest QUOTE_TTL_SECONDS), so the test waits for real time to pass.
  */
 describe('a Bitcoin transfer seen in the mempool before the quote ends holds the checkout until mined or dropped', () => {
-  let esplora: TestEsplora;
+  const suite = liveBitcoinShopPerSuite('Live Bitcoin Mempool Shop', { QUOTE_TTL_SECONDS: '60' });
   let chain: LocalBitcoinChain;
-  let ticker: TickerServer;
-
-  const suite = appPerSuite(
-    async () => {
-      esplora = await startTestEsplora();
-      chain = new LocalBitcoinChain(esplora);
-      chain.mine();
-      ticker = await startTickerServer();
-      ticker.set('BTC-USD', { kind: 'price', price: '60000.00' });
-      return startApp('postgres', { RATES_URL: ticker.url, BITCOIN_ESPLORA_URL: esplora.url, CHAIN_POLL_MS: '100', QUOTE_TTL_SECONDS: '60' });
-    },
-    async (api) => {
-      const shop = (await businessWithKey(api, false, 'Live Bitcoin Mempool Shop')).client;
-      expect((await shop.post('/wallet', { type: 'created' })).status).toBe(201);
-      return { shop };
-    },
-  );
-  afterAll(async () => {
-    await esplora?.close();
-    await ticker?.close();
+  beforeAll(() => {
+    chain = suite.chain;
   });
 
   const eventTypes = async (checkoutId: string) => (await suite.api.app.get(PaymentStreams).checkoutHistory(checkoutId)).events.map((e) => e.type);

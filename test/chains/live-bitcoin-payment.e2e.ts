@@ -1,8 +1,7 @@
-import { Client, TestApi, appPerSuite, businessWithKey, startApp } from '../support/fixtures';
+import { Client } from '../support/fixtures';
 import { eventually } from '../support/eventually';
-import { type TestEsplora, startTestEsplora } from '../support/esplora';
-import { TickerServer, startTickerServer } from '../rates/ticker-server';
 import { type LocalBitcoinBlock, LocalBitcoinChain } from './bitcoin/local-chain';
+import { liveBitcoinShopPerSuite } from './bitcoin/live-suite';
 
 /**
  * Real money in on a local Bitcoin chain (issue 11; the live EVM suite's shape). No Bitcoin node
@@ -13,29 +12,11 @@ import { type LocalBitcoinBlock, LocalBitcoinChain } from './bitcoin/local-chain
  * reorganisation, and counted again when the transaction is mined again.
  */
 describe('a live business takes real BTC on a local Bitcoin chain (Esplora stand-in), watched by the service', () => {
-  let esplora: TestEsplora;
-  let chain: LocalBitcoinChain;
-  let ticker: TickerServer;
   const ELSEWHERE = 'bc1qg8m8gcgses87cypwsvzn6nq2u4h6kx7a92ckrn'; // the customer's change
-
-  const suite = appPerSuite(
-    async () => {
-      esplora = await startTestEsplora();
-      chain = new LocalBitcoinChain(esplora);
-      chain.mine();
-      ticker = await startTickerServer();
-      ticker.set('BTC-USD', { kind: 'price', price: '60000.00' });
-      return startApp('postgres', { RATES_URL: ticker.url, BITCOIN_ESPLORA_URL: esplora.url, CHAIN_POLL_MS: '100' });
-    },
-    async (api: TestApi) => {
-      const shop = (await businessWithKey(api, false, 'Live Bitcoin Shop')).client;
-      expect((await shop.post('/wallet', { type: 'created' })).status).toBe(201);
-      return { shop };
-    },
-  );
-  afterAll(async () => {
-    await esplora?.close();
-    await ticker?.close();
+  const suite = liveBitcoinShopPerSuite('Live Bitcoin Shop');
+  let chain: LocalBitcoinChain;
+  beforeAll(() => {
+    chain = suite.chain;
   });
 
   const checkoutOf = (shop: Client, id: string) => shop.get(`/checkouts/${id}`).then((r) => r.body.data);
