@@ -43,24 +43,25 @@ describe('a Bitcoin transfer seen in the mempool before the quote ends holds the
     for (const id of [heldCheckout.id, droppedCheckout.id]) {
       await eventually(() => eventTypes(id), (types) => types.includes('CheckoutTransferSighted'), { what: `${id} sighted in the mempool`, timeoutMs: 30_000 });
     }
-    // nothing counted while it waits: the checkout is open, nothing received
-    expect(await checkoutOf(heldCheckout.id)).toMatchObject({ status: 'open', crypto: { received_amount: '0' } });
+    // nothing counted while it waits: the checkout is open, nothing received, the transaction shown as pending
+    expect(await checkoutOf(heldCheckout.id)).toMatchObject({ status: 'open', crypto: { received_amount: '0', tx_hash: null, pending_tx_hash: tx.txid } });
 
     // the quotes end: their timers fire and change nothing
     for (const checkout of [heldCheckout, droppedCheckout]) {
       await eventually(() => timerStatus(`checkout.quote_expiry:${checkout.id}:${checkout.expires_at}`), (status) => status === 'fired', { what: `${checkout.id} quote timer fired`, timeoutMs: 90_000, intervalMs: 250 });
       expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(checkout.expires_at));
-      expect((await checkoutOf(checkout.id)).status).toBe('open');
+      expect(await checkoutOf(checkout.id)).toMatchObject({ status: 'open', crypto: { pending_tx_hash: checkout.id === heldCheckout.id ? tx.txid : evicted.txid } });
     }
 
     // one transaction leaves the mempool unmined: its checkout's quote ends now
     chain.evict(evicted);
-    await eventually(() => checkoutOf(droppedCheckout.id), (c) => c.status === 'expired', { what: 'dropped → expired', timeoutMs: 30_000 });
+    const expired = await eventually(() => checkoutOf(droppedCheckout.id), (c) => c.status === 'expired', { what: 'dropped → expired', timeoutMs: 30_000 });
+    expect(expired.crypto.pending_tx_hash).toBeNull();
 
     // the other is mined after the quote's end: on time
     chain.mine([tx]);
     const confirming = await eventually(() => checkoutOf(heldCheckout.id), (c) => c.status === 'confirming', { what: 'mined → confirming' });
-    expect(confirming.crypto).toMatchObject({ tx_hash: tx.txid, received_amount: '0.0005' });
+    expect(confirming.crypto).toMatchObject({ tx_hash: tx.txid, received_amount: '0.0005', pending_tx_hash: null });
     chain.mine();
     const paid = await eventually(() => shop.payment(held.id), (p) => p.status !== 'pending', { what: 'payment decided' });
     expect(paid).toMatchObject({ status: 'succeeded', amount_received: 3000, settlement: { amount: '0.0005', tx_hash: tx.txid } });

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { appPerSuite, startApp } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 import { Browser, SHOWN, accessible, expectPageHeaders, launchChromium, noErrors, pageSteps, qrOf, shot, watchedPage } from './chromium';
 
 /**
@@ -228,6 +229,36 @@ describe('checkout page in Chromium (a customer pays)', () => {
     // the countdown is measured on the business's clock (16 minutes ahead here), so the new quote shows its full life
     expect(await page.locator('#view-pay [data-f="countdown"]').textContent()).toMatch(/^1[45]:[0-5]\d$/);
     await shot(page, '3-02-new-quote');
+    noErrors(watched);
+    await page.close();
+  });
+
+  it('a transfer seen in the mempool holds the quote: the page says so instead of counting down, and does not show the quote ended (0023 addendum, 2026-11-29)', async () => {
+    const shop = await newShop();
+    const payment = await shop.createPayment();
+    const watched = await openPage(pageUrl(payment));
+    const { page } = watched;
+    await page.selectOption('#asset', 'BTC');
+    await page.click('#choose-submit');
+    await visible(page, 'pay');
+    const id = checkoutIdOf(page)!;
+    // a simulated business sees no mempool: the page's polls get the checkout as the service answers
+    // one whose quote has ended while a transaction to its address waits to be mined
+    const pending = 'ab'.repeat(32);
+    const real = await getCheckout(shop, id);
+    const held = { ...real, expires_at: new Date(Date.parse(real.created_at) - 1000).toISOString(), crypto: { ...real.crypto, pending_tx_hash: pending } };
+    await page.route(`**/api/v1/checkouts/${id}`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ data: held }) }));
+    await eventually(() => status(page), (text) => text?.startsWith('Your transfer was seen on the network.') === true, { what: 'the seen status', timeoutMs: 30_000 });
+    expect(await page.locator('#view-pay').isVisible()).toBe(true);
+    expect(await page.locator('#view-pay .countdown').innerText()).toBe('Quote valid for as long as your transfer is on its way');
+    await accessible(page, 'pay');
+    await shot(page, '3-03-seen-in-mempool');
+    // mined: the next answer is the checkout confirming, and the page follows it
+    await page.unroute(`**/api/v1/checkouts/${id}`);
+    await page.route(`**/api/v1/checkouts/${id}`, (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ data: { ...held, status: 'confirming', updated_at: new Date().toISOString(), crypto: { ...held.crypto, pending_tx_hash: null, tx_hash: pending } } }) }),
+    );
+    await visible(page, 'confirming');
     noErrors(watched);
     await page.close();
   });

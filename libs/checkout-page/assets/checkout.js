@@ -9,7 +9,7 @@
 /**
  * @typedef {{ id: string, number: number, route: number, processor: string, status: 'pending' | 'succeeded' | 'declined' | 'timed_out', secure_url: string | null, expires_at: string, created_at: string }} CardAttempt
  * @typedef {{ route: number, routes: number, processor: string, attempt: CardAttempt | null, brand: string | null, last4: string | null, decline_code: string | null, retryable: boolean }} CardPart
- * @typedef {{ asset: string, network: string, amount: string, address: string, payment_uri: string, received_amount: string, remaining_amount: string | null, remaining_payment_uri: string | null, tx_hash: string | null, explorer_url: string | null }} CryptoPart
+ * @typedef {{ asset: string, network: string, amount: string, address: string, payment_uri: string, received_amount: string, remaining_amount: string | null, remaining_payment_uri: string | null, tx_hash: string | null, explorer_url: string | null, pending_tx_hash?: string | null }} CryptoPart
  * @typedef {{ id: string, status: string, rail: 'crypto' | 'card', payment_id: string, crypto: CryptoPart | null, card: CardPart | null, confirmations: { current: number, required: number }, remainder: boolean, replaced_by: string | null, failure_code: string | null, review_reason: string | null, expires_at: string | null, created_at: string, updated_at: string }} Checkout
  * @typedef {{ id: string | null, status: string, cancel_url: string | null, success_url: string | null, expires_at: string | null }} PagePayment
  * @typedef {{ asset: string, network: string, asset_name: string, network_name: string }} PayOption
@@ -243,6 +243,9 @@
     card: 'Ready to pay by card.'
   };
 
+  /** The status line while a transfer seen in the mempool holds the quote (pay and underpaid views). */
+  var SEEN_TEXT = 'Your transfer was seen on the network. Waiting for it to be included in a block: the quote is held until then.';
+
   /** The status line of the card view once an attempt exists. @type {Record<string, string>} */
   var CARD_STATUS = {
     pending: 'Waiting for the card processor.',
@@ -272,8 +275,17 @@
    */
   function expiredByTime() {
     if (payment.status !== 'pending' || !payment.expires_at) return false;
-    if (checkout && checkout.status === 'confirming') return false;
+    if (checkout && (checkout.status === 'confirming' || seenPending(checkout))) return false;
     return Date.parse(payment.expires_at) <= Date.now() + clockOffset;
+  }
+
+  /**
+   * The transaction seen in the network's mempool before the quote ended and not mined yet: the
+   * service holds the quote and the payment for it (decision 0023, addendum of 2026-11-29).
+   * @param {Checkout | null} c @returns {string | null}
+   */
+  function seenPending(c) {
+    return c && c.crypto && c.crypto.pending_tx_hash ? c.crypto.pending_tx_hash : null;
   }
 
   /** Renders again when the payment's expires_at comes (setTimeout takes at most 2^31-1 ms: a later end is timed again then). */
@@ -457,6 +469,7 @@
     }
     var status = STATUS_TEXT[next];
     if (next === 'confirming' && checkout) status = 'Transfer detected. Confirmations: ' + checkout.confirmations.current + ' of ' + checkout.confirmations.required + '.';
+    if ((next === 'pay' || next === 'underpaid') && seenPending(checkout)) status = SEEN_TEXT;
     if (next === 'card' && checkout && checkout.card && checkout.card.attempt) status = CARD_STATUS[checkout.card.attempt.status] || status;
     setStatus(status);
     fillPaymentRef();
@@ -529,6 +542,7 @@
   function tickCountdown() {
     window.clearTimeout(countdownTimer);
     if (!checkout || !checkout.expires_at || (view !== 'pay' && view !== 'underpaid')) return;
+    if (seenPending(checkout)) { setText('countdown', 'as long as your transfer is on its way'); return; }
     var left = Math.floor((Date.parse(checkout.expires_at) - (Date.now() + clockOffset)) / 1000);
     var text;
     if (left <= 0) {

@@ -2587,6 +2587,8 @@ export interface components {
                 detected_network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin" | null;
                 tx_hash: string | null;
                 explorer_url: string | null;
+                /** @description A transaction to `address` seen in the network’s mempool before the quote ended and not mined yet (Bitcoin): the quote, and the payment’s expiry, are held for it (at most 24 hours); nothing is counted until it is mined (then `tx_hash` and status `confirming`). Null otherwise, and once the checkout no longer waits for money. */
+                pending_tx_hash: string | null;
             } | null;
             /** @description A card checkout’s routes and attempts (decision 0026); null for crypto checkouts. */
             card: {

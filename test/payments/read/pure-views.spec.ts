@@ -100,6 +100,25 @@ describe('view reducers', () => {
     expect(checkout).toMatchObject({ status: 'confirming', sent_at: '2025-03-01T10:02:00.000Z', confirmations: { current: 0, required: 4 } });
   });
 
+  it('a transaction seen in the mempool: pending_tx_hash while it holds the quote, nothing counted; cleared once mined (then tx_hash) or dropped (0023 addendum, 2026-11-29)', () => {
+    const w = opened();
+    w.at(2 * MIN).checkout('chk_1', { type: 'SightTransfer', txHash: hash(1), network: 'ethereum', amount: '100' });
+    expect(views(w).checkout).toMatchObject({ status: 'open', crypto: { pending_tx_hash: hash(1), tx_hash: null, received_amount: '0' } });
+    w.at(20 * MIN).checkout('chk_1', { type: 'ExpireCheckout' }); // the quote's timer: held
+    expect(views(w).checkout).toMatchObject({ status: 'open', crypto: { pending_tx_hash: hash(1) } });
+    w.at(21 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(1), network: 'ethereum', amount: '100', fromAddress: SENDER });
+    expect(views(w).checkout).toMatchObject({ status: 'confirming', crypto: { pending_tx_hash: null, tx_hash: hash(1), received_amount: '100' } });
+
+    const dropped = opened();
+    dropped.at(2 * MIN).checkout('chk_1', { type: 'SightTransfer', txHash: hash(2), network: 'ethereum', amount: '100' });
+    dropped.at(3 * MIN).checkout('chk_1', { type: 'DropSighting', txHash: hash(2) });
+    expect(views(dropped).checkout).toMatchObject({ status: 'open', crypto: { pending_tx_hash: null, tx_hash: null } });
+    // dropped after the quote ended: expired, and nothing pending is shown
+    dropped.at(4 * MIN).checkout('chk_1', { type: 'SightTransfer', txHash: hash(3), network: 'ethereum', amount: '100' });
+    dropped.at(30 * MIN).checkout('chk_1', { type: 'DropSighting', txHash: hash(3) });
+    expect(views(dropped).checkout).toMatchObject({ status: 'expired', crypto: { pending_tx_hash: null } });
+  });
+
   it('an event delivered twice (a replayed batch) does not add a transfer or a checkout twice', () => {
     const log = paymentEvents(world().recorded());
     const once = foldPaymentView(log)!;

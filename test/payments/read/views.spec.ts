@@ -286,6 +286,7 @@ describe('checkout view', () => {
         detected_network: 'ethereum',
         tx_hash: hash(1),
         explorer_url: etherscan(hash(1)),
+        pending_tx_hash: null,
       },
       card: null,
       confirmations: { current: 4, required: 4 },

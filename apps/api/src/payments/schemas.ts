@@ -148,6 +148,11 @@ const CHECKOUT: SchemaObject = object(
         detected_network: nullable(network),
         tx_hash: nullable(str),
         explorer_url: nullable(str),
+        pending_tx_hash: nullable({
+          type: 'string',
+          description:
+            'A transaction to `address` seen in the network’s mempool before the quote ended and not mined yet (Bitcoin): the quote, and the payment’s expiry, are held for it (at most 24 hours); nothing is counted until it is mined (then `tx_hash` and status `confirming`). Null otherwise, and once the checkout no longer waits for money.',
+        }),
       }),
     ),
     card: nullable(

@@ -66,6 +66,11 @@ export interface CheckoutViewState extends Pick<CheckoutOpenedData, 'payment_id'
   expires_at: string | null;
   confirmations: { current: number; required: number };
   transfers: CheckoutViewTransfer[];
+  /**
+   * Transactions seen in the mempool while the quote was live and not mined or dropped since, oldest
+   * first (0023 addendum, 2026-11-29; absent in states stored before): they hold the quote.
+   */
+  sightings?: string[];
   /** Totals on the quoted network, as the checkout decided them. */
   received_amount: string;
   remaining_amount: string | null;
@@ -126,6 +131,12 @@ export interface CheckoutCryptoView {
   detected_network: NetworkId | null;
   tx_hash: string | null;
   explorer_url: string | null;
+  /**
+   * A transaction to the address seen in the network's mempool while the quote was live, not mined
+   * yet (0023 addendum, 2026-11-29): the quote is held for it; nothing counted until it is mined
+   * (then `tx_hash`, `confirming`). Null otherwise, and once the checkout no longer waits for money.
+   */
+  pending_tx_hash: string | null;
 }
 
 /** The spec §2 Checkout object; the last three members only with secret fields. */
@@ -280,6 +291,7 @@ function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): Checkout
         ...state,
         status: state.status === 'open' || state.status === 'awaiting_customer' ? 'confirming' : state.status,
         transfers: [...state.transfers, { tx_hash: d.tx_hash, network: d.network, amount: d.amount, detected_at: at }],
+        ...withoutSighting(state, d.tx_hash), // mined: it counts from here
         received_amount: d.received_amount,
         remaining_amount: d.remaining_amount,
         overpaid_amount: d.overpaid_amount,
@@ -287,9 +299,11 @@ function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): Checkout
         sent_at: state.sent_at ?? at,
       };
     }
-    case 'CheckoutTransferSighted': // seen in the mempool, nothing counted (0023 addendum, 2026-11-29): the view shows money once mined
+    // seen in the mempool, nothing counted (0023 addendum, 2026-11-29): shown as pending_tx_hash, money once mined
+    case 'CheckoutTransferSighted':
+      return { ...state, sightings: [...(state.sightings ?? []).filter((h) => h !== e.data.tx_hash), e.data.tx_hash] };
     case 'CheckoutSightingDropped':
-      return state;
+      return { ...state, ...withoutSighting(state, e.data.tx_hash) };
     case 'CheckoutTransferWithdrawn': {
       const d = e.data;
       const transfers = state.transfers.filter((t) => t.tx_hash !== d.tx_hash);
@@ -352,6 +366,11 @@ function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): Checkout
   }
 }
 
+/** The state's sightings without `txHash` (mined or dropped); nothing when it held none. */
+function withoutSighting(state: CheckoutViewState, txHash: string): Pick<CheckoutViewState, 'sightings'> {
+  return state.sightings?.includes(txHash) ? { sightings: state.sightings.filter((h) => h !== txHash) } : {};
+}
+
 function withAttempt(card: CardViewState, id: string, change: Partial<CardAttemptViewState>): CardAttemptViewState[] {
   return card.attempts.map((a) => (a.id === id ? { ...a, ...change } : a));
 }
@@ -412,6 +431,7 @@ export function checkoutView(state: CheckoutViewState, options: CheckoutViewOpti
       detected_network: latest?.network ?? null,
       tx_hash: hash,
       explorer_url: txExplorerUrl(registry, hashNetwork, hash),
+      pending_tx_hash: state.status === 'open' || state.status === 'awaiting_customer' ? (state.sightings?.at(-1) ?? null) : null,
     },
     card,
     confirmations: { ...state.confirmations },
