@@ -44,7 +44,9 @@ describe('a Bitcoin transfer seen in the mempool before the quote ends holds the
       await eventually(() => eventTypes(id), (types) => types.includes('CheckoutTransferSighted'), { what: `${id} sighted in the mempool`, timeoutMs: 30_000 });
     }
     // nothing counted while it waits: the checkout is open, nothing received, the transaction shown as pending
-    expect(await checkoutOf(heldCheckout.id)).toMatchObject({ status: 'open', crypto: { received_amount: '0', tx_hash: null, pending_tx_hash: tx.txid } });
+    // (the watcher records the sighting in the background: the checkout's read model follows)
+    const seen = await eventually(() => checkoutOf(heldCheckout.id), (c) => c.crypto.pending_tx_hash !== null, { what: 'pending_tx_hash shown' });
+    expect(seen).toMatchObject({ status: 'open', crypto: { received_amount: '0', tx_hash: null, pending_tx_hash: tx.txid } });
 
     // the quotes end: their timers fire and change nothing
     for (const checkout of [heldCheckout, droppedCheckout]) {
