@@ -292,6 +292,32 @@ describe('ChainWatcher and the mempool (a reader and a sink that look at it: 002
     expect(looks.length).toBeLessThan(watcher.status().blocksScanned + 40);
   });
 
+  it('looks at many addresses up to mempoolConcurrency at once, each once per look', async () => {
+    const chain = new FakeChain('bitcoin', false);
+    chain.append(1, []);
+    let inFlight = 0;
+    let most = 0;
+    const reader: ChainReader = {
+      ...readerOf(chain),
+      mempool: async (address) => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        inFlight--;
+        return { network: 'bitcoin', address, pending: [], mined: [] };
+      },
+    };
+    const sink = new MempoolSink();
+    sink.awaiting = Array.from({ length: 20 }, (_, i) => `addr${i}`);
+    const watcher = suite.watch(
+      new ChainWatcher({ reader, watched: new SetWatched([], 'bitcoin'), sink, db: suite.db, startHeight: 1, confirmationsRequired: 3, pollMs: 10, mempoolPollMs: 60_000, mempoolConcurrency: 4 }),
+    );
+    watcher.start();
+    await eventually(() => sink.snapshots.length, (n) => n === 20, { what: 'the 20 addresses looked at' });
+    expect(new Set(sink.snapshots.map((s) => s.address))).toEqual(new Set(sink.awaiting));
+    expect(most).toBe(4); // four at a time, never more: 20 × 20 ms take ~100 ms, not 400
+    expect(watcher.status().mempoolLooks).toBe(20);
+  });
+
   it('a reader without the mempool read, or a sink that does not ask, looks at nothing', async () => {
     const chain = new FakeChain('bitcoin', false);
     chain.append(1, [['alice', 'tx1', 5n]]);

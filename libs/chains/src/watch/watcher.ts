@@ -31,6 +31,8 @@ export interface ChainWatcherOptions {
    * sink both do (default ten times pollMs, 1 s – 30 s): one request an address, so slower than blocks.
    */
   readonly mempoolPollMs?: number;
+  /** Addresses whose mempool is asked for at once in a look (default 8): many open checkouts do not hold the blocks back one request at a time. */
+  readonly mempoolConcurrency?: number;
   /** How long the lease holds without renewal (default 30 s of wall time); renewed every third of it. */
   readonly leaseMs?: number;
   /** Back-off after a failed round: backoffMs · 2^(failures − 1), capped at backoffMaxMs (defaults 1 s, 60 s). */
@@ -138,6 +140,7 @@ export class ChainWatcher {
   private readonly batchBlocks: number;
   private readonly pollMs: number;
   private readonly mempoolPollMs: number;
+  private readonly mempoolConcurrency: number;
   private readonly leaseMs: number;
   private readonly standbyMs: number;
   private readonly window: number;
@@ -179,6 +182,7 @@ export class ChainWatcher {
     this.batchBlocks = Math.max(1, options.batchBlocks ?? 20);
     this.pollMs = options.pollMs ?? Math.min(3000, Math.max(200, Math.round(registry.blockTimeMs(this.network) / 4)));
     this.mempoolPollMs = options.mempoolPollMs ?? Math.min(30_000, Math.max(1000, this.pollMs * 10));
+    this.mempoolConcurrency = Math.max(1, options.mempoolConcurrency ?? 8);
     this.leaseMs = options.leaseMs ?? 30_000;
     this.standbyMs = Math.max(this.pollMs, Math.round(this.leaseMs / 3));
     this.window = Math.max(options.reorgWindow ?? 64, this.required + 1);
@@ -332,8 +336,9 @@ export class ChainWatcher {
   /**
    * Once caught up, at most every mempoolPollMs: the mempool of each address the sink names
    * (decision 0023, addendum 2026-11-29), reported to the sink — after the blocks, so a
-   * transaction mined meanwhile is in the snapshot's `mined` or detected already. Best effort: a
-   * failure is told to onError and the blocks go on (the sink's holds are bounded in time).
+   * transaction mined meanwhile is in the snapshot's `mined` or detected already; up to
+   * mempoolConcurrency addresses at once. Best effort: a failure is told to onError, no address
+   * is asked for after it in this look, and the blocks go on (the sink's holds are bounded in time).
    */
   private async lookAtMempool(): Promise<void> {
     const { reader, sink } = this.options;
@@ -341,14 +346,29 @@ export class ChainWatcher {
     const now = Date.now();
     if (now < this.mempoolDueAt) return;
     this.mempoolDueAt = now + this.mempoolPollMs;
+    const look = async (address: string): Promise<void> => {
+      const snapshot = await reader.mempool!(address);
+      if (snapshot.network !== this.network || snapshot.address !== address) throw new Error(`the ${this.network} reader answered the mempool of ${snapshot.network} ${snapshot.address} for ${address}`);
+      await sink.mempool!(snapshot);
+      this.counters.mempoolLooks++;
+    };
     try {
-      for (const address of await sink.awaitingAddresses(this.network)) {
-        if (this.stopping) return;
-        const snapshot = await reader.mempool(address);
-        if (snapshot.network !== this.network || snapshot.address !== address) throw new Error(`the ${this.network} reader answered the mempool of ${snapshot.network} ${snapshot.address} for ${address}`);
-        await sink.mempool(snapshot);
-        this.counters.mempoolLooks++;
-      }
+      const addresses = await sink.awaitingAddresses(this.network);
+      let next = 0;
+      let failed = false;
+      const lane = async (): Promise<void> => {
+        while (!this.stopping && !failed && next < addresses.length) {
+          try {
+            await look(addresses[next++]);
+          } catch (error) {
+            failed = true;
+            throw error;
+          }
+        }
+      };
+      const lanes = await Promise.allSettled(Array.from({ length: Math.min(this.mempoolConcurrency, addresses.length) }, lane));
+      const refused = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
+      if (refused) throw refused.reason;
     } catch (error) {
       this.lastError = errorText(error);
       this.lastErrorAt = new Date();
