@@ -251,6 +251,7 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await eventually(() => status(page), (text) => text?.startsWith('Your transfer was seen on the network.') === true, { what: 'the seen status', timeoutMs: 30_000 });
     expect(await page.locator('#view-pay').isVisible()).toBe(true);
     expect(await page.locator('#view-pay .countdown').innerText()).toBe('Quote valid for as long as your transfer is on its way');
+    expect(await page.locator('#view-pay [data-pending]').innerText()).toBe(`Seen transaction ${pending}`);
     await accessible(page, 'pay');
     await shot(page, '3-03-seen-in-mempool');
     // mined: the next answer is the checkout confirming, and the page follows it
@@ -259,6 +260,31 @@ describe('checkout page in Chromium (a customer pays)', () => {
       route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ data: { ...held, status: 'confirming', updated_at: new Date().toISOString(), crypto: { ...held.crypto, pending_tx_hash: null, tx_hash: pending } } }) }),
     );
     await visible(page, 'confirming');
+    noErrors(watched);
+    await page.close();
+  });
+
+  it('a transfer seen in the mempool then dropped after the quote ended: the page shows the quote ended, as without one (0023 addendum, 2026-11-29)', async () => {
+    const shop = await newShop();
+    const payment = await shop.createPayment();
+    const watched = await openPage(pageUrl(payment));
+    const { page } = watched;
+    await page.selectOption('#asset', 'BTC');
+    await page.click('#choose-submit');
+    await visible(page, 'pay');
+    const id = checkoutIdOf(page)!;
+    const pending = 'cd'.repeat(32);
+    const real = await getCheckout(shop, id);
+    const held = { ...real, expires_at: new Date(Date.parse(real.created_at) - 1000).toISOString(), crypto: { ...real.crypto, pending_tx_hash: pending } };
+    await page.route(`**/api/v1/checkouts/${id}`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ data: held }) }));
+    await eventually(() => page.locator('#view-pay [data-pending]').innerText(), (text) => text === `Seen transaction ${pending}`, { what: 'the seen transaction', timeoutMs: 30_000 });
+    // dropped: the service expires the checkout whose quote has ended
+    await page.unroute(`**/api/v1/checkouts/${id}`);
+    await page.route(`**/api/v1/checkouts/${id}`, (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ data: { ...held, status: 'expired', updated_at: new Date().toISOString(), crypto: { ...held.crypto, pending_tx_hash: null } } }) }),
+    );
+    await visible(page, 'expired');
+    expect(await status(page)).toBe('The quote has ended.');
     noErrors(watched);
     await page.close();
   });

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import * as ts from 'typescript';
-import { PAGE_ASSETS_DIR, cardPriceAccepted, checkoutPagePath, payRails, projectRoot, readPageAssets, formatMoney, jsonData, pageCsp, payOptions, receiptHtml, text, viewOf } from '@lib/checkout-page';
+import { PAGE_ASSETS_DIR, SEEN_COUNTDOWN, SEEN_TEXT, cardPriceAccepted, statusText, checkoutPagePath, payRails, projectRoot, readPageAssets, formatMoney, jsonData, pageCsp, payOptions, receiptHtml, text, viewOf } from '@lib/checkout-page';
 import type { ReceiptView } from '@lib/payments';
 import { CardProcessor, CardRoutes } from '@lib/cards';
 import type { NetworkId } from '@lib/chains';
@@ -120,6 +120,24 @@ describe('which view the page shows (viewOf, pure)', () => {
     expect(viewOf({ status: 'failed' }, canceled, 'link')).toBe('canceled');
     expect(viewOf({ status: 'failed' }, canceled, 'payment')).toBe('closed');
     expect(viewOf({ status: 'failed' }, null, 'link')).toBe('closed');
+  });
+});
+
+describe('the status line of a view (statusText, pure; the script says the same after every poll)', () => {
+  const hash = 'ab'.repeat(32);
+  it('given an open or underpaid checkout whose transaction was seen in the mempool: seen, waiting for a block (0023 addendum, 2026-11-29)', () => {
+    expect(statusText('pay', hash)).toBe('Your transfer was seen on the network. Waiting for it to be included in a block: the quote is held until then.');
+    expect(statusText('underpaid', hash)).toBe(SEEN_TEXT);
+  });
+  it('given none seen, or another view: the view’s own line', () => {
+    expect(statusText('pay', null)).toBe('Waiting for your transfer.');
+    expect(statusText('expired', null)).toBe('The quote has ended.');
+    expect(statusText('confirming', hash)).toBe('Transfer detected. Waiting for confirmations.');
+  });
+  it('the script carries the same words (first paint and polls agree)', () => {
+    const script = readPageAssets().script;
+    expect(script).toContain(`'${SEEN_TEXT}'`);
+    expect(script).toContain(`'${SEEN_COUNTDOWN}'`);
   });
 });
 

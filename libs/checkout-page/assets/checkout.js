@@ -243,8 +243,11 @@
     card: 'Ready to pay by card.'
   };
 
-  /** The status line while a transfer seen in the mempool holds the quote (pay and underpaid views). */
+  /** The status line while a transfer seen in the mempool holds the quote (pay and underpaid views; the server's SEEN_TEXT). */
   var SEEN_TEXT = 'Your transfer was seen on the network. Waiting for it to be included in a block: the quote is held until then.';
+
+  /** The countdown's words while that transfer holds the quote (the server's SEEN_COUNTDOWN). */
+  var SEEN_COUNTDOWN = 'as long as your transfer is on its way';
 
   /** The status line of the card view once an attempt exists. @type {Record<string, string>} */
   var CARD_STATUS = {
@@ -371,6 +374,12 @@
       plain.hidden = !!url;
       if (url) { link.setAttribute('href', url); link.textContent = quote.tx_hash; } else { plain.textContent = quote.tx_hash || ''; }
     });
+    // seen in the mempool, not mined yet: its hash, plain (the service gives an explorer_url for a mined tx_hash only)
+    var pending = seenPending(c);
+    all('[data-pending]').forEach(function (el) {
+      el.hidden = !pending;
+    });
+    setText('pending-hash', pending);
   }
 
   /** Why the last card attempt did not go through, in words. @param {Checkout} c @param {CardPart} card */
@@ -542,7 +551,7 @@
   function tickCountdown() {
     window.clearTimeout(countdownTimer);
     if (!checkout || !checkout.expires_at || (view !== 'pay' && view !== 'underpaid')) return;
-    if (seenPending(checkout)) { setText('countdown', 'as long as your transfer is on its way'); return; }
+    if (seenPending(checkout)) { setText('countdown', SEEN_COUNTDOWN); return; }
     var left = Math.floor((Date.parse(checkout.expires_at) - (Date.now() + clockOffset)) / 1000);
     var text;
     if (left <= 0) {

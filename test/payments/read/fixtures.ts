@@ -299,6 +299,15 @@ export function scenarios(): World {
   w.at(t + 1 * MIN).open('chk_rep1', 'pmt_rep', { country: 'DE' });
   w.at(t + 2 * MIN).open('chk_rep2', 'pmt_rep', { country: 'AT', asset: 'USDC', network: 'base', replaces: 'chk_rep1' });
 
+  // a transaction seen in the mempool holds the quote past its timer; another was dropped (0023 addendum, 2026-11-29)
+  t = next();
+  w.at(t).create('pmt_held');
+  w.at(t + 1 * MIN).open('chk_held', 'pmt_held');
+  w.at(t + 2 * MIN).checkout('chk_held', { type: 'SightTransfer', txHash: hash(10), network: 'ethereum', amount: '100' });
+  w.at(t + 3 * MIN).checkout('chk_held', { type: 'SightTransfer', txHash: hash(11), network: 'ethereum', amount: '100' });
+  w.at(t + 4 * MIN).checkout('chk_held', { type: 'DropSighting', txHash: hash(11) });
+  w.at(t + 17 * MIN).checkout('chk_held', { type: 'ExpireCheckout' });
+
   t = next();
   w.at(t).create('pmt_other', { business: BIZ_B, metadata: { order: 'o-1' }, customerId: 'cst_1' });
   w.at(t + 1 * MIN).open('chk_other', 'pmt_other');

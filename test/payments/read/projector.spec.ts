@@ -78,8 +78,8 @@ describe('payments projector on PostgreSQL', () => {
     const whole = await projectInSchema(db, 'whole', log, [log.length]);
     const single = await projectInSchema(db, 'single', log, [1]);
     const uneven = await projectInSchema(db, 'uneven', log, [3, 1, 7, 2, 13]);
-    expect(whole.payments).toHaveLength(10);
-    expect(whole.checkouts).toHaveLength(12);
+    expect(whole.payments).toHaveLength(11);
+    expect(whole.checkouts).toHaveLength(13);
     expect(whole.payment_transfers).toHaveLength(5); // a claim is not a transfer
     expect(single).toEqual(whole);
     expect(uneven).toEqual(whole);
@@ -168,6 +168,8 @@ describe.each(STORE_KINDS)('payments projection through the engine on %s', (kind
     expect(await read.getPayment(BIZ_A, 'pmt_under')).toEqual(expected);
     expect((await read.listPayments(BIZ_A, { 'metadata[order]': 'o-2', status: 'succeeded' })).data.map((p) => p.id)).toEqual(['pmt_under']);
     expect(await read.getCheckout('chk_under2', { secretFields: true, businessId: BIZ_A })).toMatchObject({ remainder: true, fee_rate_bps: 100 });
+    // the sightings are folded into the stored state: a rebuild shows the transaction holding the quote
+    expect(await read.getCheckout('chk_held', { secretFields: false, businessId: BIZ_A })).toMatchObject({ status: 'open', crypto: { pending_tx_hash: hash(10), tx_hash: null, received_amount: '0' } });
 
     expect((await verifyProjection(store, db, paymentsProjector)).differences).toEqual([]);
     await db.query(`UPDATE payments SET status = 'failed' WHERE id = 'pmt_ok'`);

@@ -29,6 +29,8 @@ export function checkoutPageHtml(model: CheckoutPageModel, paths: PagePaths): st
   const { payment, business, checkout } = model;
   const view = viewOf(payment, checkout, model.source);
   const crypto = checkout?.crypto ?? null;
+  // a transaction seen in the mempool holds the quote until it is mined (decision 0023, addendum of 2026-11-29)
+  const pending = crypto?.pending_tx_hash ?? null;
   const show = (v: PageView | PageView[]) => ((Array.isArray(v) ? v.includes(view) : v === view) ? '' : ' hidden');
   const networkName = crypto ? NAMES.networks[crypto.network] ?? crypto.network : '';
   const coins = [...new Map(model.options.map((o) => [o.asset, o.asset_name])).entries()];
@@ -59,7 +61,7 @@ ${business.simulated ? `<p class="banner" id="test-banner"><strong>Test mode.</s
 <p class="price"><span class="label">Amount due</span> <span id="price">${text(payment.amount_text)}</span></p>
 </header>
 
-<div id="status" class="status" role="status" aria-live="polite">${text(statusText(view))}</div>
+<div id="status" class="status" role="status" aria-live="polite">${text(statusText(view, pending))}</div>
 <noscript><p class="note">Paying on this page needs JavaScript. You can still read its state above.</p></noscript>
 
 <section id="view-choose" aria-labelledby="choose-title"${show('choose')}>
@@ -79,7 +81,7 @@ ${
 <img class="qr" data-qr="quote"${qr('quote')} width="240" height="240" alt="QR code of this payment request: the address and the exact amount, for a wallet app to scan">
 <p class="label" id="address-label">To this address</p>
 <p class="address"><code data-f="address" aria-labelledby="address-label">${text(crypto?.address)}</code></p>
-${copyAndCountdown('amount')}
+${copyAndCountdown('amount', pending)}
 ${simulateControls(business.simulated, 'pay')}
 <div class="actions">
 <button type="button" class="link" id="change-coin">Choose another coin</button>
@@ -103,7 +105,7 @@ ${partArrived}
 <p>Send the rest to the same address on <span data-f="network-name">${text(networkName)}</span> before the quote ends.</p>
 <img class="qr" data-qr="remaining"${qr('remaining')} width="240" height="240" alt="QR code of the rest still due: the address and the remaining amount, for a wallet app to scan">
 <p class="address"><code data-f="address">${text(crypto?.address)}</code></p>
-${copyAndCountdown('remaining')}
+${copyAndCountdown('remaining', pending)}
 ${simulateControls(business.simulated, 'underpaid')}
 <div class="actions"><button type="button" class="link danger" data-action="cancel">Cancel payment</button></div>
 <p class="form-error" id="underpaid-error" role="alert"></p>
@@ -177,7 +179,15 @@ ${payment.success_url ? `<a class="button primary" id="success-link" href="${att
 }
 
 /** The status line (live region) for each view; the script keeps it current. */
-export function statusText(view: PageView): string {
+/** The status line while a transfer seen in the mempool holds the quote (pay and underpaid views; the script's SEEN_TEXT). */
+export const SEEN_TEXT = 'Your transfer was seen on the network. Waiting for it to be included in a block: the quote is held until then.';
+
+/** The countdown's words while that transfer holds the quote (the script's SEEN_COUNTDOWN). */
+export const SEEN_COUNTDOWN = 'as long as your transfer is on its way';
+
+/** The status line of a view; `pending`: the checkout's `crypto.pending_tx_hash`. */
+export function statusText(view: PageView, pending: string | null = null): string {
+  if (pending && (view === 'pay' || view === 'underpaid')) return SEEN_TEXT;
   switch (view) {
     case 'choose':
       return 'Choose how to pay.';
@@ -268,12 +278,13 @@ ${
 }
 
 /** The address and the amount to copy, and the quote's countdown (the pay and underpaid views: `amount` or `remaining`). */
-function copyAndCountdown(amount: 'amount' | 'remaining'): string {
+function copyAndCountdown(amount: 'amount' | 'remaining', pending: string | null): string {
   return `<div class="actions">
 <button type="button" class="secondary" data-copy="address">Copy address</button>
 <button type="button" class="secondary" data-copy="${amount}">Copy amount</button>
 </div>
-<p class="countdown">Quote valid for <span data-f="countdown">—</span></p>`;
+<p class="countdown">Quote valid for <span data-f="countdown">${pending ? SEEN_COUNTDOWN : '—'}</span></p>
+<p class="muted tx" data-pending${pending ? '' : ' hidden'}>Seen transaction <span data-f="pending-hash">${text(pending)}</span></p>`;
 }
 
 function simulateControls(simulated: boolean, view: 'pay' | 'underpaid'): string {
