@@ -178,14 +178,13 @@ ${payment.success_url ? `<a class="button primary" id="success-link" href="${att
 `;
 }
 
-/** The status line (live region) for each view; the script keeps it current. */
 /** The status line while a transfer seen in the mempool holds the quote (pay and underpaid views; the script's SEEN_TEXT). */
 export const SEEN_TEXT = 'Your transfer was seen on the network. Waiting for it to be included in a block: the quote is held until then.';
 
 /** The countdown's words while that transfer holds the quote (the script's SEEN_COUNTDOWN). */
 export const SEEN_COUNTDOWN = 'as long as your transfer is on its way';
 
-/** The status line of a view; `pending`: the checkout's `crypto.pending_tx_hash`. */
+/** The status line (live region) of a view, which the script keeps current; `pending`: the checkout's `crypto.pending_tx_hash`. */
 export function statusText(view: PageView, pending: string | null = null): string {
   if (pending && (view === 'pay' || view === 'underpaid')) return SEEN_TEXT;
   switch (view) {
