@@ -75,8 +75,17 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
     businesses = new BusinessService(store, db, waiter);
   });
   afterEach(async () => {
-    await Promise.all(dispatchers.splice(0).map((d) => d.stop()));
+    const stopped = dispatchers.splice(0);
+    await Promise.all(stopped.map((d) => d.stop()));
+    // stopped (stop waits for the round in progress and the attempts it started): nothing in flight
+    for (const d of stopped) expect(d.busy).toBe(0);
     await Promise.all(receivers.splice(0).map((r) => r.close()));
+    // A claim (claimDue, runDue) takes the due deliveries of every endpoint, not only the test's
+    // own: a delivery a test leaves pending (a retry it does not run, a lease it leaves, one of a
+    // test that failed) would be claimed and counted by the next test. End them here, so each
+    // test claims only what its own setup made. (2026-11-29: a test whose deliveries were not
+    // there in time failed, and the next one claimed its late delivery beside its own.)
+    await db.query(`UPDATE webhook_deliveries SET status = 'failed', next_retry_at = NULL, locked_until = NULL, lease_token = NULL WHERE status = 'retrying'`);
   });
   afterAll(async () => {
     await runner?.stop();
