@@ -233,7 +233,13 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await page.close();
   });
 
-  it('a transfer seen in the mempool holds the quote: the page says so instead of counting down, and does not show the quote ended (0023 addendum, 2026-11-29)', async () => {
+  /**
+   * A new shop's BTC quote on screen whose polls the test answers: first as the service answers a
+   * checkout whose quote has ended while a transaction to its address (`pending`) waits in the
+   * mempool (a simulated business sees no mempool); `answer(next)` then serves the checkout as the
+   * service would next (mined, dropped).
+   */
+  async function heldQuote(pending: string) {
     const shop = await newShop();
     const payment = await shop.createPayment();
     const watched = await openPage(pageUrl(payment));
@@ -242,12 +248,21 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await page.click('#choose-submit');
     await visible(page, 'pay');
     const id = checkoutIdOf(page)!;
-    // a simulated business sees no mempool: the page's polls get the checkout as the service answers
-    // one whose quote has ended while a transaction to its address waits to be mined
-    const pending = 'ab'.repeat(32);
     const real = await getCheckout(shop, id);
     const held = { ...real, expires_at: new Date(Date.parse(real.created_at) - 1000).toISOString(), crypto: { ...real.crypto, pending_tx_hash: pending } };
-    await page.route(`**/api/v1/checkouts/${id}`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ data: held }) }));
+    const path = `**/api/v1/checkouts/${id}`;
+    const serve = (data: unknown) => page.route(path, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ data }) }));
+    await serve(held);
+    const answer = async (change: { status: string; crypto: Record<string, unknown> }) => {
+      await page.unroute(path);
+      await serve({ ...held, status: change.status, updated_at: new Date().toISOString(), crypto: { ...held.crypto, ...change.crypto } });
+    };
+    return { watched, page, answer };
+  }
+
+  it('a transfer seen in the mempool holds the quote: the page says so instead of counting down, and does not show the quote ended (0023 addendum, 2026-11-29)', async () => {
+    const pending = 'ab'.repeat(32);
+    const { watched, page, answer } = await heldQuote(pending);
     await eventually(() => status(page), (text) => text?.startsWith('Your transfer was seen on the network.') === true, { what: 'the seen status', timeoutMs: 30_000 });
     expect(await page.locator('#view-pay').isVisible()).toBe(true);
     expect(await page.locator('#view-pay .countdown').innerText()).toBe('Quote valid for as long as your transfer is on its way');
@@ -255,34 +270,18 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await accessible(page, 'pay');
     await shot(page, '3-03-seen-in-mempool');
     // mined: the next answer is the checkout confirming, and the page follows it
-    await page.unroute(`**/api/v1/checkouts/${id}`);
-    await page.route(`**/api/v1/checkouts/${id}`, (route) =>
-      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ data: { ...held, status: 'confirming', updated_at: new Date().toISOString(), crypto: { ...held.crypto, pending_tx_hash: null, tx_hash: pending } } }) }),
-    );
+    await answer({ status: 'confirming', crypto: { pending_tx_hash: null, tx_hash: pending } });
     await visible(page, 'confirming');
     noErrors(watched);
     await page.close();
   });
 
   it('a transfer seen in the mempool then dropped after the quote ended: the page shows the quote ended, as without one (0023 addendum, 2026-11-29)', async () => {
-    const shop = await newShop();
-    const payment = await shop.createPayment();
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
-    await page.selectOption('#asset', 'BTC');
-    await page.click('#choose-submit');
-    await visible(page, 'pay');
-    const id = checkoutIdOf(page)!;
     const pending = 'cd'.repeat(32);
-    const real = await getCheckout(shop, id);
-    const held = { ...real, expires_at: new Date(Date.parse(real.created_at) - 1000).toISOString(), crypto: { ...real.crypto, pending_tx_hash: pending } };
-    await page.route(`**/api/v1/checkouts/${id}`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ data: held }) }));
+    const { watched, page, answer } = await heldQuote(pending);
     await eventually(() => page.locator('#view-pay [data-pending]').innerText(), (text) => text === `Seen transaction ${pending}`, { what: 'the seen transaction', timeoutMs: 30_000 });
     // dropped: the service expires the checkout whose quote has ended
-    await page.unroute(`**/api/v1/checkouts/${id}`);
-    await page.route(`**/api/v1/checkouts/${id}`, (route) =>
-      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ data: { ...held, status: 'expired', updated_at: new Date().toISOString(), crypto: { ...held.crypto, pending_tx_hash: null } } }) }),
-    );
+    await answer({ status: 'expired', crypto: { pending_tx_hash: null } });
     await visible(page, 'expired');
     expect(await status(page)).toBe('The quote has ended.');
     noErrors(watched);
