@@ -93,19 +93,20 @@ function confirmationTimer(businessId: string, checkoutId: string, txHash: strin
 
 export function timersForPaymentEvent(event: PaymentEvent, after: PaymentState): ScheduleTimer[] {
   if (after.status === 'none' || !after.details.business_id) return [];
-  if (event.type === 'PaymentCreated' && event.data.expires_at) {
-    return [{ id: `${TIMER_KINDS.paymentExpiry}:${after.id}`, businessId: after.details.business_id, kind: TIMER_KINDS.paymentExpiry, subject: after.id, dueAt: at(event.data.expires_at) }];
-  }
+  const businessId = after.details.business_id;
+  /** The payment's expiry timer (`why`: a further firing of it, beside the one PaymentCreated scheduled). */
+  const expiryAt = (dueAt: Date, why?: string): ScheduleTimer => ({ id: `${TIMER_KINDS.paymentExpiry}:${after.id}${why ? `:${why}` : ''}`, businessId, kind: TIMER_KINDS.paymentExpiry, subject: after.id, dueAt });
+  if (event.type === 'PaymentCreated' && event.data.expires_at) return [expiryAt(at(event.data.expires_at))];
   // a transaction seen in the mempool holds the payment's expiry (0023 addendum, 2026-11-29): the
   // expiry timer fires again when the hold ends — at its bound, or (dropped) at once (its own time
   // when that is still ahead); a timer that finds the payment decided or held changes nothing
   if (event.type === 'PaymentTransferSighted' && after.expiresAt !== null) {
     const d = event.data;
-    return [{ id: `${TIMER_KINDS.paymentExpiry}:${after.id}:sighted:${d.checkout_id}:${d.tx_hash}`, businessId: after.details.business_id, kind: TIMER_KINDS.paymentExpiry, subject: after.id, dueAt: at(d.sighted_at, SIGHTING_HOLD_MS) }];
+    return [expiryAt(at(d.sighted_at, SIGHTING_HOLD_MS), `sighted:${d.checkout_id}:${d.tx_hash}`)];
   }
   if (event.type === 'PaymentSightingDropped' && after.expiresAt !== null) {
     const d = event.data;
-    return [{ id: `${TIMER_KINDS.paymentExpiry}:${after.id}:dropped:${d.checkout_id}:${d.tx_hash}`, businessId: after.details.business_id, kind: TIMER_KINDS.paymentExpiry, subject: after.id, dueAt: at(after.expiresAt) }];
+    return [expiryAt(at(after.expiresAt), `dropped:${d.checkout_id}:${d.tx_hash}`)];
   }
   return [];
 }
