@@ -47,6 +47,13 @@ describe('a Bitcoin transfer seen in the mempool before the quote ends holds the
     // (the watcher records the sighting in the background: the checkout's read model follows)
     const seen = await eventually(() => checkoutOf(heldCheckout.id), (c) => c.crypto.pending_tx_hash !== null, { what: 'pending_tx_hash shown' });
     expect(seen).toMatchObject({ status: 'open', crypto: { received_amount: '0', tx_hash: null, pending_tx_hash: tx.txid } });
+    // funds on the way (§7): the customer can neither cancel nor replace it, and the page offers neither
+    const customer = shop.as(null);
+    expect((await customer.post(`/checkouts/${heldCheckout.id}/cancel`)).body.error.code).toBe('checkout_not_cancelable');
+    expect((await customer.post(`/checkouts/${heldCheckout.id}/supersede`)).body.error.code).toBe('checkout_not_supersedable');
+    const page = await (await fetch(`${new URL(suite.api.base).origin}${new URL(held.url).pathname}`)).text();
+    expect(page).toContain('Your transfer was seen on the network.');
+    expect(page).toMatch(/<section id="view-pay"[^>]*>[\s\S]*?<button type="button" class="link" id="change-coin" hidden>[\s\S]*?data-action="cancel" hidden>/);
 
     // the quotes end: their timers fire and change nothing
     for (const checkout of [heldCheckout, droppedCheckout]) {

@@ -267,6 +267,9 @@ describe('checkout page in Chromium (a customer pays)', () => {
     expect(await page.locator('#view-pay').isVisible()).toBe(true);
     expect(await page.locator('#view-pay .countdown').innerText()).toBe('Quote valid for as long as your transfer is on its way');
     expect(await page.locator('#view-pay [data-pending]').innerText()).toBe(`Seen transaction ${pending}`);
+    // funds on the way: the checkout can be neither replaced nor canceled (409), so no button offers it
+    expect(await page.locator('#change-coin').isVisible()).toBe(false);
+    expect(await page.locator('#view-pay [data-action="cancel"]').isVisible()).toBe(false);
     await accessible(page, 'pay');
     await shot(page, '3-03-seen-in-mempool');
     // mined: the next answer is the checkout confirming, and the page follows it

@@ -487,6 +487,19 @@ describe('checkout decider: a transaction seen in the mempool before the quote e
     given(opened).when({ type: 'DropSighting', txHash: HASH }).then([]);
   });
 
+  it('funds on the way: the customer can neither cancel nor replace a held checkout; a new quote of the payment still sets it aside; dropped, both work again', () => {
+    const held = after(opened, [sight(HASH, '100'), at(14 * 60_000)]);
+    given(held, at(14 * 60_000 + 1)).when({ type: 'CancelCheckout' }).then('checkout_not_cancelable');
+    given(held, at(QUOTE_END + 60_000)).when({ type: 'CancelCheckout' }).then('checkout_not_cancelable');
+    given(held, at(14 * 60_000 + 1)).when({ type: 'SupersedeCheckout', by: 'customer' }).then('checkout_not_supersedable');
+    given(held, at(14 * 60_000 + 1)).when({ type: 'SupersedeCheckout', by: 'payment' }).then([{ type: 'CheckoutSuperseded', data: { checkout_id: 'chk_1' } }]);
+    const dropped = after(held, [{ type: 'DropSighting', txHash: HASH }, at(14 * 60_000 + 30_000)]);
+    expect(types(given(dropped, at(14 * 60_000 + 40_000)).when({ type: 'CancelCheckout' }).events())).toEqual(['CheckoutCanceled']);
+    given(dropped, at(14 * 60_000 + 40_000)).when({ type: 'SupersedeCheckout', by: 'customer' }).then([{ type: 'CheckoutSuperseded', data: { checkout_id: 'chk_1' } }]);
+    // a sighting older than the hold holds nothing any more
+    expect(types(given(held, at(14 * 60_000 + DAY)).when({ type: 'CancelCheckout' }).events())).toEqual(['CheckoutCanceled']);
+  });
+
   it('a short transfer awaiting the rest: the rest sighted in the extended quote holds it too', () => {
     const short = after(opened, [detect(HASH, '40'), at(60_000)], [confirm(HASH, 4), at(2 * 60_000)]);
     const state = short.reduce(evolveCheckout, initialCheckoutState);

@@ -444,8 +444,11 @@
       if (checkout.rail === 'card') fillCard(checkout);
       var title = $('pay-title');
       if (title) title.textContent = checkout.remainder ? 'Send the rest' : 'Send exactly';
+      // a transfer on its way (seen in the mempool): the checkout can be neither replaced nor canceled (409)
+      var held = !!seenPending(checkout);
       var change = $('change-coin');
-      if (change) change.hidden = !!checkout.remainder;
+      if (change) change.hidden = !!checkout.remainder || held;
+      all('#view-pay [data-action="cancel"], #view-underpaid [data-action="cancel"]').forEach(function (button) { button.hidden = held; });
     }
     all('[data-claimed]').forEach(function (el) { el.hidden = !claimed; });
     // claims are for crypto quotes (§3): a canceled card checkout offers none

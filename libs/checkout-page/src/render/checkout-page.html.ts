@@ -31,6 +31,8 @@ export function checkoutPageHtml(model: CheckoutPageModel, paths: PagePaths): st
   const crypto = checkout?.crypto ?? null;
   // a transaction seen in the mempool holds the quote until it is mined (decision 0023, addendum of 2026-11-29)
   const pending = crypto?.pending_tx_hash ?? null;
+  // with that transfer on its way the checkout can be neither canceled nor replaced (409): no button offers it
+  const heldBack = pending ? ' hidden' : '';
   const show = (v: PageView | PageView[]) => ((Array.isArray(v) ? v.includes(view) : v === view) ? '' : ' hidden');
   const networkName = crypto ? NAMES.networks[crypto.network] ?? crypto.network : '';
   const coins = [...new Map(model.options.map((o) => [o.asset, o.asset_name])).entries()];
@@ -84,8 +86,8 @@ ${
 ${copyAndCountdown('amount', pending)}
 ${simulateControls(business.simulated, 'pay')}
 <div class="actions">
-<button type="button" class="link" id="change-coin">Choose another coin</button>
-<button type="button" class="link danger" data-action="cancel">Cancel payment</button>
+<button type="button" class="link" id="change-coin"${checkout?.remainder || pending ? ' hidden' : ''}>Choose another coin</button>
+<button type="button" class="link danger" data-action="cancel"${heldBack}>Cancel payment</button>
 </div>
 <p class="form-error" id="pay-error" role="alert"></p>
 </section>
@@ -107,7 +109,7 @@ ${partArrived}
 <p class="address"><code data-f="address">${text(crypto?.address)}</code></p>
 ${copyAndCountdown('remaining', pending)}
 ${simulateControls(business.simulated, 'underpaid')}
-<div class="actions"><button type="button" class="link danger" data-action="cancel">Cancel payment</button></div>
+<div class="actions"><button type="button" class="link danger" data-action="cancel"${heldBack}>Cancel payment</button></div>
 <p class="form-error" id="underpaid-error" role="alert"></p>
 </section>
 

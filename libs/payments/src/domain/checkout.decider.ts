@@ -289,8 +289,8 @@ export type CheckoutCommand =
 
 /** What each command decides on a checkout that exists (OpenCheckout is the one that starts it). */
 const CHECKOUT_COMMANDS: CommandHandlers<Exclude<CheckoutCommand, OpenCryptoCheckout | OpenCardCheckout>, OpenCheckoutState, DecideContext, CheckoutEvent> = {
-  CancelCheckout: (_command, state) => cancel(state),
-  SupersedeCheckout: (command, state) => supersede(command, state),
+  CancelCheckout: (_command, state, ctx) => cancel(state, ctx),
+  SupersedeCheckout: (command, state, ctx) => supersede(command, state, ctx),
   ClaimCheckout: cryptoOnly('Claims are for crypto checkouts.', claim),
   MarkSent: cryptoOnly('Simulated transfers are for crypto checkouts.', markSent),
   DetectTransfer: cryptoOnly(null, (command, state, ctx) => detect(state, ctx, command.txHash, command.network, parse(command.amount, state.decimals), false, false, command.fromAddress ?? null)),
@@ -675,17 +675,27 @@ function open(command: OpenCryptoCheckout, state: CheckoutState, ctx: DecideCont
   ];
 }
 
-function cancel(state: OpenCheckoutState): CheckoutEvent[] {
+/**
+ * §7: a checkout whose transfer was seen in the mempool and still holds the quote (0023 addendum)
+ * has funds on the way: the customer can neither cancel nor replace it until the transfer is
+ * mined or dropped.
+ */
+function fundsOnTheWay(state: OpenCheckoutState, ctx: DecideContext): boolean {
+  return state.rail === 'crypto' && checkoutSightingHolds(state, ctx.now);
+}
+
+function cancel(state: OpenCheckoutState, ctx: DecideContext): CheckoutEvent[] {
   if (state.status === 'canceled') return []; // cancel again: the checkout unchanged
   if (state.status !== 'open' && state.status !== 'awaiting_customer') {
     throw new PaymentDomainError('checkout_not_cancelable', `${article(state.status)} ${state.status} checkout cannot be canceled: funds may be on the way, or it ended.`);
   }
+  if (fundsOnTheWay(state, ctx)) throw new PaymentDomainError('checkout_not_cancelable', 'The checkout cannot be canceled: a transfer to it was seen on the network and is waiting to be included in a block.');
   return [
     { type: 'CheckoutCanceled', data: { checkout_id: state.id, payment_id: state.paymentId, link_id: state.linkId, remainder: state.remainder, canceled_by: 'customer' } },
   ];
 }
 
-function supersede(command: SupersedeCheckout, state: OpenCheckoutState): CheckoutEvent[] {
+function supersede(command: SupersedeCheckout, state: OpenCheckoutState, ctx: DecideContext): CheckoutEvent[] {
   if (state.remainder) throw new PaymentDomainError('checkout_not_supersedable', 'A checkout that collects a remainder cannot be replaced.');
   // §3: a card checkout that failed on a decline (or its attempt timed out) is replaced too
   const failedOnCard = state.rail === 'card' && state.status === 'failed' && state.failedByAttempt;
@@ -694,6 +704,10 @@ function supersede(command: SupersedeCheckout, state: OpenCheckoutState): Checko
     throw new PaymentDomainError('checkout_not_supersedable', `${article(state.status)} ${state.status} checkout cannot be replaced: funds may be on the way, or it ended.`);
   }
   if (state.superseded) return []; // repeating changes nothing while the checkout could still be replaced
+  // the customer waits for a seen transfer; a new quote of the payment still sets it aside (it stays watched)
+  if (command.by === 'customer' && fundsOnTheWay(state, ctx)) {
+    throw new PaymentDomainError('checkout_not_supersedable', 'The checkout cannot be replaced: a transfer to it was seen on the network and is waiting to be included in a block.');
+  }
   return [{ type: 'CheckoutSuperseded', data: { checkout_id: state.id } }];
 }
 
