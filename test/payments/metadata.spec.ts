@@ -31,6 +31,9 @@ describe('metadata rules (spec §8) and PATCH merge (§4)', () => {
     expect(refusal(() => checkMetadata({ 'has space': 'x' }))).toEqual({ code: 'invalid_request', field: 'metadata.has space' });
     expect(refusal(() => checkMetadata({ ['k'.repeat(41)]: 'x' }))).toEqual({ code: 'invalid_request', field: `metadata.${'k'.repeat(41)}` });
     expect(refusal(() => checkMetadata({ k: 'v'.repeat(501) }))).toEqual({ code: 'invalid_request', field: 'metadata.k' });
+    // characters, not UTF-16 units (audit, 2026-11-29): 500 emoji fit, 501 do not
+    expect(checkMetadata({ k: '😀'.repeat(500) })).toEqual({ k: '😀'.repeat(500) });
+    expect(refusal(() => checkMetadata({ k: '😀'.repeat(501) }))).toEqual({ code: 'invalid_request', field: 'metadata.k' });
     expect(refusal(() => checkMetadata({ k: 5 }))).toEqual({ code: 'invalid_request', field: 'metadata.k' });
     expect(refusal(() => checkMetadata({ id: 'x' }))).toEqual({ code: 'invalid_request', field: 'metadata.id' });
     expect(refusal(() => checkMetadata({ 'service.x': 'x' }))).toEqual({ code: 'invalid_request', field: 'metadata.service.x' });

@@ -48,6 +48,19 @@ describe('payment decider', () => {
     const requested = given(ended, at(120_000)).when({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }).events();
     expect(requested).toEqual([expect.objectContaining({ type: 'PaymentRemainderRequested', data: expect.objectContaining({ checkout_id: 'chk_2', crypto_amount: '10' }) })]);
   });
+  it('request-remainder while the remainder checkout took part of the rest and its quote is live → remainder_unavailable carrying its end; open with nothing on it → nothing new; its quote ended (the checkout ended) → a new remainder (audit, 2026-11-29)', () => {
+    const after = at(20 * 60_000);
+    const requested = run(underpaid(), { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }, after);
+    given(requested, after).when({ type: 'RequestRemainder', checkoutId: 'chk_3', hasCheckoutPage: true }).then([]);
+    const topped = confirmed(transfer(requested, '7', HASH2, 'chk_2'), HASH2, 'chk_2', after); // 97 of 100: quote live until 00:35
+    expect(topped.at(-1)).toMatchObject({ type: 'PaymentUnderpaid', data: { remaining: '3', quote_ends_at: '2025-01-01T00:35:00.000Z' } });
+    const caught = thrownBy(PaymentDomainError, () => decidePayment({ type: 'RequestRemainder', checkoutId: 'chk_3', hasCheckoutPage: true }, topped.reduce(evolvePayment, initialPaymentState), { now: at(21 * 60_000) }));
+    expect(caught).toMatchObject({ code: 'remainder_unavailable', quoteEndsAt: '2025-01-01T00:35:00.000Z' });
+    const ended = run(topped, { type: 'RecordCheckoutEnded', checkoutId: 'chk_2', outcome: 'expired' }, at(35 * 60_000));
+    expect(given(ended, at(35 * 60_000)).when({ type: 'RequestRemainder', checkoutId: 'chk_3', hasCheckoutPage: true }).events()).toEqual([
+      expect.objectContaining({ type: 'PaymentRemainderRequested', data: expect.objectContaining({ checkout_id: 'chk_3', crypto_amount: '3' }) }),
+    ]);
+  });
   it('money round-trip: underpaid 90% → remainder exactly what is left; paying it → remainder_paid then succeeded', () => {
     const after = at(20 * 60_000);
     const requested = given(underpaid(), after).when({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }).thenIdempotent();
@@ -64,12 +77,13 @@ describe('payment decider', () => {
       expect.objectContaining({ code: 'nothing_due' }),
     );
   });
-  it('claim → needs_review with claimed; repeat changes nothing; accept → succeeded counting the full quote', () => {
+  it('claim → needs_review with claimed; repeat changes nothing; accept → succeeded counting the full quote; accept again → payment_not_acceptable (§7)', () => {
     const claim: PaymentCommand = { type: 'RecordClaim', checkoutId: 'chk_1', txHash: HASH, network: 'ethereum' };
     const claimed = run(base(), claim);
     given(base()).when(claim).thenIdempotent();
-    const accepted = given(claimed).when({ type: 'AcceptPayment' }).thenIdempotent();
+    const accepted = given(claimed).when({ type: 'AcceptPayment' }).events();
     expect(accepted[1]).toMatchObject({ type: 'PaymentSucceeded', data: { amount_received: 10_000, accepted: true } });
+    given([...claimed, ...accepted]).when({ type: 'AcceptPayment' }).then('payment_not_acceptable');
     given([...claimed, ...accepted]).when(claim).then([]);
   });
   it('accept an underpaid payment → succeeded with what arrived; pending → payment_not_acceptable', () => {

@@ -6,6 +6,11 @@ export const METADATA_MAX_KEY_LENGTH = 40;
 export const METADATA_MAX_VALUE_LENGTH = 500;
 const KEY = /^[A-Za-z0-9_.-]+$/;
 
+/** A value's length in characters (Unicode code points, as JSON Schema's maxLength counts them), not UTF-16 units: an emoji is one. */
+export function metadataValueLength(value: string): number {
+  return [...value].length;
+}
+
 /**
  * Reserved metadata key names (the spec leaves the list "not shown"; decision 0011): names our own
  * objects use for identity and mode, so a search or a webhook consumer can never confuse a
@@ -30,7 +35,7 @@ function checkValue(key: string, value: unknown, allowRemoval: boolean): void {
   const field = `metadata.${key}`;
   if (value === null && allowRemoval) return;
   if (typeof value !== 'string') refuse('Metadata values are strings.', field);
-  if (value.length > METADATA_MAX_VALUE_LENGTH) refuse(`Metadata values are at most ${METADATA_MAX_VALUE_LENGTH} characters.`, field);
+  if (metadataValueLength(value) > METADATA_MAX_VALUE_LENGTH) refuse(`Metadata values are at most ${METADATA_MAX_VALUE_LENGTH} characters.`, field);
 }
 
 function checkCount(metadata: Record<string, unknown>): void {

@@ -768,7 +768,16 @@ function recordClaim(command: RecordClaim, state: LivePaymentState): PaymentEven
 
 function requestRemainder(command: RequestRemainder, state: LivePaymentState, ctx: DecideContext): PaymentEvent[] {
   if (state.status !== 'underpaid') throw new PaymentDomainError('payment_not_underpaid', 'Only an underpaid payment has a remainder.');
-  if (state.remainderCheckoutId !== null) return []; // the same checkout is returned while it is open
+  if (state.remainderCheckoutId !== null) {
+    // the same checkout is returned while it is open; once part of the rest arrived on it, the
+    // quote is held for the customer to top up that checkout, as after the first short transfer (§4)
+    const remainderId = state.remainderCheckoutId;
+    const toppedUp = Object.values(state.transfers).some((t) => t.checkoutId === remainderId && t.review === null);
+    if (toppedUp && state.quoteEndsAt !== null && ctx.now.getTime() < Date.parse(state.quoteEndsAt)) {
+      throw new PaymentDomainError('remainder_unavailable', `The quote is still live until ${state.quoteEndsAt}.`, null, state.quoteEndsAt);
+    }
+    return [];
+  }
   const method = methodOf(state);
   const left = remaining(method.expected, state.received);
   if (left === 0n) throw new PaymentDomainError('nothing_due', 'Nothing is left to collect.');
@@ -819,7 +828,8 @@ export function checkoutAsset(state: LivePaymentState, checkoutId: string): Asse
 }
 
 function accept(command: AcceptPayment, state: LivePaymentState): PaymentEvent[] {
-  if (state.status === 'succeeded' && state.accepted) return []; // accepted already
+  // §7: only underpaid and needs_review payments can be accepted — one accepted already is succeeded,
+  // so accepting it again is refused too (a retry with its Idempotency-Key replays the first answer)
   if (state.status !== 'underpaid' && state.status !== 'needs_review') {
     throw new PaymentDomainError('payment_not_acceptable', 'Only underpaid and needs_review payments can be accepted.');
   }

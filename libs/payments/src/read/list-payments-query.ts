@@ -1,6 +1,6 @@
 import { ApiError } from '@lib/http';
 import type { PaymentStatus } from '../domain/payment.decider';
-import { METADATA_MAX_KEY_LENGTH, METADATA_MAX_VALUE_LENGTH } from '../domain/metadata';
+import { METADATA_MAX_KEY_LENGTH, METADATA_MAX_VALUE_LENGTH, metadataValueLength } from '../domain/metadata';
 
 /**
  * GET /payments query parameters, checked and normalised (decision 0012). Accepts the flat shape
@@ -74,7 +74,7 @@ function metadataPair(key: string, value: unknown): [string, string] {
     refuse(field, `Metadata keys are 1 to ${METADATA_MAX_KEY_LENGTH} letters, digits, "_", "." or "-".`);
   }
   const text = single(field, value);
-  if (text.length > METADATA_MAX_VALUE_LENGTH) refuse(field, `Metadata values are at most ${METADATA_MAX_VALUE_LENGTH} characters.`);
+  if (metadataValueLength(text) > METADATA_MAX_VALUE_LENGTH) refuse(field, `Metadata values are at most ${METADATA_MAX_VALUE_LENGTH} characters.`);
   return [key, text];
 }
 
