@@ -1,14 +1,12 @@
-import { Body, Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { Body, Controller, Param, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EndSessionCommand, ListSessionsQuery, SignInCommand, SignInRequest } from '@lib/accounts';
-import { AccountRoute } from '../auth/auth.decorators';
 import { DashboardCookies } from '../auth/cookies';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
-import { ApiErrors, dataOf } from '../platform/openapi';
-import { listOf } from '../platform/resource-schemas';
-import { CreateRoute, DeleteRoute, publicForm } from '../platform/route-presets';
+import { dataOf } from '../platform/openapi';
+import { CreateRoute, DeleteRoute, GetRoute, publicForm } from '../platform/route-presets';
 import { browserOf, visitorMeta } from './browser';
 import { SESSION_SCHEMA } from './schemas';
 import { TWO_FACTOR_CHALLENGE_SCHEMA } from './two-factor-schemas';
@@ -44,11 +42,12 @@ export class SessionsController {
     return { data: started.answer };
   }
 
-  @ApiOperation({ summary: 'List the signed-in person’s sessions, the current one marked' })
-  @ApiOkResponse({ description: 'The live sessions, newest first (one page).', schema: listOf(SESSION_SCHEMA) })
-  @ApiErrors('cross_site_request')
-  @AccountRoute()
-  @Get()
+  @GetRoute(undefined, {
+    summary: 'List the signed-in person’s sessions, the current one marked',
+    list: [SESSION_SCHEMA, 'The live sessions, newest first (one page).'],
+    errors: ['cross_site_request'],
+    access: 'account',
+  })
   list(@CurrentSession() session: SessionAuth) {
     return this.queries.execute(new ListSessionsQuery(session.accountId, session.sessionId));
   }

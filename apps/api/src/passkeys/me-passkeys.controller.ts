@@ -1,14 +1,11 @@
-import { Body, Controller, Get, Inject, Param, Req } from '@nestjs/common';
+import { Body, Controller, Inject, Param, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AddPasskeyCommand, AddPasskeyRequest, ListPasskeysQuery, RemovePasskeyCommand, StartPasskeyRegistrationCommand } from '@lib/accounts';
 import { APP_CONFIG, AppConfig } from '@lib/core';
-import { AccountRoute } from '../auth/auth.decorators';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
-import { ApiErrors } from '../platform/openapi';
-import { listOf } from '../platform/resource-schemas';
-import { ActionRoute, CreateRoute, DeleteRoute } from '../platform/route-presets';
+import { ActionRoute, CreateRoute, DeleteRoute, GetRoute } from '../platform/route-presets';
 import { relyingPartyOf } from './relying-party';
 import { CREATION_OPTIONS_SCHEMA, PASSKEY_SCHEMA } from './schemas';
 
@@ -50,11 +47,12 @@ export class MePasskeysController {
     return { data: await this.commands.execute(new AddPasskeyCommand(session.accountId, session.sessionId, body, relyingPartyOf(request, this.config), writeMeta(request))) };
   }
 
-  @ApiOperation({ summary: 'List the person’s passkeys' })
-  @ApiOkResponse({ description: 'The passkeys, oldest first (one page: at most 10).', schema: listOf(PASSKEY_SCHEMA) })
-  @ApiErrors('cross_site_request')
-  @AccountRoute()
-  @Get()
+  @GetRoute(undefined, {
+    summary: 'List the person’s passkeys',
+    list: [PASSKEY_SCHEMA, 'The passkeys, oldest first (one page: at most 10).'],
+    errors: ['cross_site_request'],
+    access: 'account',
+  })
   list(@CurrentSession() session: SessionAuth) {
     return this.queries.execute(new ListPasskeysQuery(session.accountId));
   }

@@ -102,12 +102,15 @@ export const SENSITIVE_ACCOUNT: RouteRules = { access: 'account', rateLimit: 'me
  * - `summary`, `description`: its @ApiOperation; `id`: what its `{id}` is (@ApiParam, e.g. `whk_…`);
  * - `data`: the schema of what its `{data}` holds and the response's description (200, or 201
  *   for CreateRoute, 202 for AcceptRoute);
+ * - `list`, for a list answered in one page (no cursor, unlike ApiPage): the component it lists
+ *   (listOf) and the response's description;
  * - `errors`: the error codes of its own (@ApiErrors).
  */
 export interface RouteSpec extends RouteRules {
   summary: string;
   description?: string;
   data?: [SchemaObject | ReferenceObject, string];
+  list?: [ReferenceObject, string];
   errors?: ErrorCode[];
   id?: string;
 }
@@ -115,11 +118,12 @@ export interface RouteSpec extends RouteRules {
 type Answer = typeof ApiOkResponse;
 
 function described(spec: RouteSpec, answer: Answer): MethodDecorator[] {
-  const { summary, description, id, data, errors } = spec;
+  const { summary, description, id, data, list, errors } = spec;
   return [
     ApiOperation(description === undefined ? { summary } : { summary, description }),
     ...(id === undefined ? [] : [ApiParam({ name: 'id', description: id })]),
     ...(data ? [answer({ description: data[1], schema: dataOf(data[0]) })] : []),
+    ...(list ? [answer({ description: list[1], schema: listOf(list[0]) })] : []),
     ...ruled(spec), // before the route's own errors: a step-up's step_up_required is listed first
     ...(errors?.length ? [ApiErrors(...errors)] : []),
   ];
