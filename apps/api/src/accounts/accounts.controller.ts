@@ -40,7 +40,7 @@ export class AccountsController {
     description:
       'Sets the sign-up cookie (the browser that may finish without the password again). An address an account holds is 409 `email_taken`; a new sign-up for the same address replaces a pending one. Past the address’s e-mail budget the answer is the same but nothing is sent. Without `password`, a passkey sign-up: finished in this browser only, with a passkey (POST /accounts/passkey-options, then POST /accounts/verify with `credential`).',
     data: [SIGNUP_SCHEMA, 'The pending sign-up.'],
-    errors: ['weak_password', 'email_taken', 'email_unavailable', 'cross_site_request'],
+    errors: ['weak_password', 'email_taken', 'email_unavailable'],
     ...publicForm('accounts.create', 'sign_up'),
   })
   async start(@Body() body: StartSignupRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -54,7 +54,7 @@ export class AccountsController {
     description:
       'Sets the session and device cookies. In a browser without the sign-up cookie, the password chosen must be given again (400 `password_required`). A code is valid 15 minutes (400 `code_expired`); 5 wrong tries lock it until a new one is sent (429 `too_many_attempts`); 10 wrong codes a day per address lock sign-up codes for it. A passkey sign-up is finished only in the browser that started it (400 `signup_browser_required`, before the code: no try spent), with `credential` and without `password` (400 `invalid_request`): the code first, then the registration (400 `passkey_failed` — nothing opened, no try spent; ask for new options); the account opens without a password, with that passkey, and the session’s method is `passkey`.',
     data: [ref('VerifiedSignup'), 'The account and its session.'],
-    errors: ['verification_expired', 'invalid_code', 'code_expired', 'password_required', 'signup_browser_required', 'invalid_credentials', 'passkey_failed', 'passkey_exists', 'too_many_attempts', 'email_taken', 'cross_site_request'],
+    errors: ['verification_expired', 'invalid_code', 'code_expired', 'password_required', 'signup_browser_required', 'invalid_credentials', 'passkey_failed', 'passkey_exists', 'too_many_attempts', 'email_taken'],
     ...publicForm('accounts.verify'),
   })
   async verify(@Body() body: VerifySignupRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -70,7 +70,7 @@ export class AccountsController {
     description:
       'For a sign-up started without a password, in the browser that started it (400 `signup_browser_required`); a sign-up with a password is 400 `invalid_request`. The challenge is bound to the sign-up, valid five minutes, once; a newer one replaces it. The user is the account the sign-up opens. Spends from the per-IP budget of POST /accounts/verify and /accounts/verify/resend.',
     data: [CREATION_OPTIONS_SCHEMA, 'The WebAuthn creation options.'],
-    errors: ['verification_expired', 'signup_browser_required', 'cross_site_request'],
+    errors: ['verification_expired', 'signup_browser_required'],
     ...publicForm('accounts.verify'),
   })
   async passkeyOptions(@Body() body: SignupPasskeyOptionsRequest, @Req() request: FastifyRequest) {
@@ -82,7 +82,7 @@ export class AccountsController {
     description:
       'A minute after the last, at most 5 per sign-up, within the address’s e-mail budget (429 `too_many_emails` with Retry-After). The earlier code stops working.',
     data: [SIGNUP_SCHEMA, 'The sign-up.'],
-    errors: ['verification_expired', 'too_many_emails', 'email_unavailable', 'cross_site_request'],
+    errors: ['verification_expired', 'too_many_emails', 'email_unavailable'],
     ...publicForm('accounts.verify'),
   })
   async resend(@Body() body: ResendSignupCodeRequest, @Req() request: FastifyRequest) {

@@ -20,7 +20,7 @@ export class MeEmailController {
     description:
       'The current password is checked (wrong ones count on the session’s own ladder: 429 `too_many_attempts`). At most 3 changes started per person an hour (429 `too_many_emails`). A new change replaces a pending one. Past the new address’s e-mail budget the answer is the same but nothing is sent.',
     data: [EMAIL_CHANGE_SCHEMA, 'The change, waiting for its code.'],
-    errors: ['invalid_credentials', 'email_taken', 'too_many_emails', 'too_many_attempts', 'email_unavailable', 'cross_site_request'],
+    errors: ['invalid_credentials', 'email_taken', 'too_many_emails', 'too_many_attempts', 'email_unavailable'],
     access: 'account',
     rateLimit: 'me.email',
     replay: false,
@@ -34,7 +34,7 @@ export class MeEmailController {
     description:
       'The code is valid 15 minutes (400 `code_expired`); 5 wrong tries lock it (429 `too_many_attempts`: start again); the change lives a day. Once changed, the old address receives a link that undoes it (POST /email-changes/undo).',
     data: [ACCOUNT_SCHEMA, 'The person, with the new address.'],
-    errors: ['verification_expired', 'invalid_code', 'code_expired', 'too_many_attempts', 'email_taken', 'email_unavailable', 'cross_site_request'],
+    errors: ['verification_expired', 'invalid_code', 'code_expired', 'too_many_attempts', 'email_taken', 'email_unavailable'],
     access: 'account',
     replay: false,
   })
@@ -54,7 +54,7 @@ export class EmailChangesController {
     description:
       'Puts the old address back and ends every session. Whoever changed the address may have added a way in, so every passkey of the account is removed (a passkey sign-in then answers 400 `passkey_unknown`) and two-step sign-in is turned off (its secret and recovery codes deleted); the answer says what was removed, and the owner adds them again after the reset. The password stops working (403 `password_reset_required` at sign-in) and a new one can be set through a reset link only after a day (409 `reset_on_hold`).',
     data: [EMAIL_CHANGE_UNDO_SCHEMA, 'The change, undone.'],
-    errors: ['invalid_token', 'email_taken', 'cross_site_request'],
+    errors: ['invalid_token', 'email_taken'],
     ...publicForm('tokens'),
   })
   async undo(@Body() body: UndoEmailChangeRequest, @Req() request: FastifyRequest) {

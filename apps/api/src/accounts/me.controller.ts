@@ -19,7 +19,6 @@ export class MeController {
   @GetRoute(undefined, {
     summary: 'The signed-in person, the businesses they act for and their roles',
     data: [ACCOUNT_SCHEMA, 'The person.'],
-    errors: ['cross_site_request'],
     access: 'account',
   })
   async get(@CurrentSession() session: SessionAuth) {
@@ -30,7 +29,7 @@ export class MeController {
     summary: 'Change the password (the current one checked)',
     description: 'Ends every other session of the person. Wrong current passwords per session lock this for the same times as sign-in (429 `too_many_attempts`).',
     data: [ACCOUNT_SCHEMA, 'The person.'],
-    errors: ['invalid_credentials', 'weak_password', 'too_many_attempts', 'cross_site_request'],
+    errors: ['invalid_credentials', 'weak_password', 'too_many_attempts'],
   })
   async changePassword(@CurrentSession() session: SessionAuth, @Body() body: ChangePasswordRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new ChangePasswordCommand(session.accountId, session.sessionId, body, writeMeta(request))) };

@@ -25,7 +25,6 @@ export class PasswordResetsController {
     description:
       'The answer is the same whether or not an account uses the address. When one does, a link (valid an hour, once; a newer one replaces it) is e-mailed to it — at most 3 an hour and within the address’s e-mail budget; past them nothing is sent.',
     data: [PASSWORD_RESET_REQUEST_SCHEMA, 'Asked.'],
-    errors: ['cross_site_request'],
     ...publicForm('password_resets.create', 'password_reset'),
   })
   async request(@Body() body: RequestPasswordResetRequest, @Req() request: FastifyRequest) {
@@ -35,7 +34,7 @@ export class PasswordResetsController {
   @ActionRoute('check', {
     summary: 'Check a password reset link before choosing the new password',
     data: [PASSWORD_RESET_SCHEMA, 'The link, usable.'],
-    errors: ['invalid_token', 'cross_site_request'],
+    errors: ['invalid_token'],
     ...publicForm('tokens'),
   })
   async check(@Body() body: CheckPasswordResetRequest) {
@@ -47,7 +46,7 @@ export class PasswordResetsController {
     description:
       'Ends every session of the person and clears the failed-password count of the address (a password that stopped working after 100 failures works again). After an undone e-mail change, 409 `reset_on_hold` until a day has passed (`Retry-After`).',
     data: [PASSWORD_RESET_SCHEMA, 'The link, now used.'],
-    errors: ['invalid_token', 'weak_password', 'reset_on_hold', 'cross_site_request'],
+    errors: ['invalid_token', 'weak_password', 'reset_on_hold'],
     ...publicForm('tokens'),
   })
   async confirm(@Body() body: ConfirmPasswordResetRequest, @Req() request: FastifyRequest) {

@@ -27,7 +27,7 @@ export class SessionsController {
     description:
       'Sets the session and device cookies. Wrong passwords per address lock sign-in for 1 minute after 5, 5 after 10, 15 after 15, an hour after 20 and every 5 more (429 `too_many_attempts`); after 100 the password stops working (403 `password_reset_required`); a browser that signed in before keeps its own count.',
     data: [SESSION_SCHEMA, 'The new session.'],
-    errors: ['invalid_credentials', 'too_many_attempts', 'password_reset_required', 'cross_site_request'],
+    errors: ['invalid_credentials', 'too_many_attempts', 'password_reset_required'],
     ...publicForm('sessions.create', 'sign_in'),
   })
   async signIn(@Body() body: SignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -45,7 +45,6 @@ export class SessionsController {
   @GetRoute(undefined, {
     summary: 'List the signed-in person’s sessions, the current one marked',
     list: [SESSION_SCHEMA, 'The live sessions, newest first (one page).'],
-    errors: ['cross_site_request'],
     access: 'account',
   })
   list(@CurrentSession() session: SessionAuth) {
@@ -56,7 +55,6 @@ export class SessionsController {
     summary: 'Sign out: end the current session',
     description: 'Clears the session cookie.',
     data: [SESSION_SCHEMA, 'The session, as it was.'],
-    errors: ['cross_site_request'],
     access: 'account',
   })
   async signOut(@CurrentSession() session: SessionAuth, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -69,7 +67,7 @@ export class SessionsController {
     summary: 'End another of the person’s sessions',
     description: 'The current session is 409 `current_session`: sign out instead (DELETE /sessions/current).',
     data: [SESSION_SCHEMA, 'The session, as it was.'],
-    errors: ['current_session', 'cross_site_request'],
+    errors: ['current_session'],
     access: 'account',
   })
   async end(@CurrentSession() session: SessionAuth, @Param('id') id: string, @Req() request: FastifyRequest) {

@@ -36,7 +36,6 @@ export class TwoFactorController {
   @GetRoute(undefined, {
     summary: 'The signed-in person’s two-step sign-in: on or off, recovery codes left',
     data: [TWO_FACTOR_SCHEMA, 'Two-step sign-in.'],
-    errors: ['cross_site_request'],
     access: 'account',
   })
   async get(@CurrentSession() session: SessionAuth) {
@@ -48,7 +47,7 @@ export class TwoFactorController {
     description:
       'Valid 10 minutes, in this session only: turn it on with POST /me/two-factor. A new setup replaces the last. Already on: 409 `two_factor_enabled`. The secret is shown only in this answer and kept encrypted.',
     data: [TWO_FACTOR_SETUP_SCHEMA, 'The setup.'],
-    errors: ['two_factor_enabled', 'cross_site_request'],
+    errors: ['two_factor_enabled'],
     ...SENSITIVE_ACCOUNT,
   })
   async setup(@CurrentSession() session: SessionAuth, @Req() request: FastifyRequest) {
@@ -60,7 +59,7 @@ export class TwoFactorController {
     description:
       'Answers ten recovery codes, shown once. Setup not started in this session or older than 10 minutes: 409 `two_factor_setup_required`; already on: 409 `two_factor_enabled`; wrong password: 400 `invalid_credentials`, counted per session with the same locks as sign-in (429 `too_many_attempts`); wrong code: 400 `invalid_code`.',
     data: [TWO_FACTOR_ENABLED_SCHEMA, 'Two-step sign-in, on, with its recovery codes.'],
-    errors: ['two_factor_setup_required', 'two_factor_enabled', 'invalid_credentials', 'invalid_code', 'too_many_attempts', 'cross_site_request'],
+    errors: ['two_factor_setup_required', 'two_factor_enabled', 'invalid_credentials', 'invalid_code', 'too_many_attempts'],
   })
   async enable(@CurrentSession() session: SessionAuth, @Body() body: EnableTwoFactorRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new EnableTwoFactorCommand(session.accountId, session.sessionId, body, writeMeta(request))) };
@@ -71,7 +70,7 @@ export class TwoFactorController {
     description:
       'Off already: 409 `two_factor_disabled`. Wrong password: 400 `invalid_credentials` (the session’s ladder); wrong code: 400 `invalid_code`, counted with sign-in’s codes (5 wrong lock codes 15 minutes: 429 `too_many_attempts`). The secret and recovery codes stop working.',
     data: [TWO_FACTOR_SCHEMA, 'Two-step sign-in, off.'],
-    errors: ['two_factor_disabled', 'invalid_credentials', 'invalid_code', 'too_many_attempts', 'cross_site_request'],
+    errors: ['two_factor_disabled', 'invalid_credentials', 'invalid_code', 'too_many_attempts'],
   })
   async disable(@CurrentSession() session: SessionAuth, @Body() body: DisableTwoFactorRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new DisableTwoFactorCommand(session.accountId, session.sessionId, body, writeMeta(request))) };
@@ -92,7 +91,7 @@ export class TwoFactorSignInController {
     description:
       'Sets the session and device cookies, as sign-in does. A challenge is valid 5 minutes and answered once (400 `challenge_expired`); a wrong, reused or malformed code is 400 `invalid_code`; 5 wrong codes across the person’s challenges lock codes for 15 minutes (429 `too_many_attempts` with Retry-After). A TOTP code works once; each recovery code works once.',
     data: [SESSION_SCHEMA, 'The new session.'],
-    errors: ['challenge_expired', 'invalid_code', 'too_many_attempts', 'password_reset_required', 'cross_site_request'],
+    errors: ['challenge_expired', 'invalid_code', 'too_many_attempts', 'password_reset_required'],
     ...publicForm('sessions.two_factor'),
   })
   async complete(@Body() body: CompleteTwoFactorSignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {

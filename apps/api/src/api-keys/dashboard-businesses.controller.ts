@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { OpenBusinessCommand, OpenBusinessRequest } from '@lib/accounts';
 import { AccountRoute } from '../auth/auth.decorators';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
-import { ApiErrors, dataOf, schemaRef } from '../platform/openapi';
+import { dataOf, schemaRef } from '../platform/openapi';
 
 /**
  * A signed-in person creates a business (decision 0039): session only (@AccountRoute: no
@@ -22,7 +22,6 @@ export class DashboardBusinessesController {
     description: 'Session only. The business gets a secret and a publishable key whose secrets are not shown: create or roll a key (POST /api-keys) to get one.',
   })
   @ApiCreatedResponse({ description: 'The business.', schema: dataOf(schemaRef('Business')) })
-  @ApiErrors('cross_site_request')
   @AccountRoute()
   @Post()
   async create(@CurrentSession() session: SessionAuth, @Body() body: OpenBusinessRequest, @Req() request: FastifyRequest) {

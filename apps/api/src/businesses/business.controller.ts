@@ -72,7 +72,7 @@ export class BusinessController {
   /** §4: confirms the pending alert address with the e-mailed code. Dashboard sessions only (§5.5). */
   @ApiOperation({ summary: 'Confirm a new alert e-mail with the e-mailed code (dashboard sessions only)' })
   @ApiOkResponse({ description: 'The business: alert_email is the confirmed address, pending_alert_email null.', schema: dataOf(schemaRef('Business')) })
-  @ApiErrors('invalid_code', 'code_expired', 'session_required', 'not_found', 'verification_expired', 'too_many_attempts')
+  @ApiErrors('invalid_code', 'code_expired', 'not_found', 'verification_expired', 'too_many_attempts')
   @RequiresPermission('business', 'write')
   @DashboardOnly()
   @HttpCode(200)

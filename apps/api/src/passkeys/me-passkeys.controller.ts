@@ -23,7 +23,7 @@ export class MePasskeysController {
     summary: 'Start adding a passkey: the options for navigator.credentials.create()',
     description: 'Needs a step-up within 15 minutes. The challenge is valid five minutes, once, in this session. An account with 10 passkeys is 409 `passkey_limit`.',
     data: [CREATION_OPTIONS_SCHEMA, 'The WebAuthn creation options.'],
-    errors: ['passkey_limit', 'cross_site_request'],
+    errors: ['passkey_limit'],
     access: 'account',
     stepUp: true,
     rateLimit: 'me.passkeys',
@@ -38,7 +38,7 @@ export class MePasskeysController {
     description:
       'Needs a step-up within 15 minutes. An answer that cannot be verified, or to no waiting options, is 400 `passkey_failed`; a passkey already on an account 409 `passkey_exists`; at most 10 per account (409 `passkey_limit`).',
     data: [PASSKEY_SCHEMA, 'The passkey.'],
-    errors: ['passkey_failed', 'passkey_exists', 'passkey_limit', 'cross_site_request'],
+    errors: ['passkey_failed', 'passkey_exists', 'passkey_limit'],
     access: 'account',
     stepUp: true,
     rateLimit: 'me.passkeys',
@@ -50,7 +50,6 @@ export class MePasskeysController {
   @GetRoute(undefined, {
     summary: 'List the person’s passkeys',
     list: [PASSKEY_SCHEMA, 'The passkeys, oldest first (one page: at most 10).'],
-    errors: ['cross_site_request'],
     access: 'account',
   })
   list(@CurrentSession() session: SessionAuth) {
@@ -61,7 +60,7 @@ export class MePasskeysController {
     summary: 'Remove a passkey',
     description: 'Needs a step-up within 15 minutes. Removing the only way left to sign in (no password, no other passkey) is 409 `last_sign_in_method`.',
     data: [PASSKEY_SCHEMA, 'The passkey, as it was.'],
-    errors: ['last_sign_in_method', 'cross_site_request'],
+    errors: ['last_sign_in_method'],
     access: 'account',
     stepUp: true,
   })

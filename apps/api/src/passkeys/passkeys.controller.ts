@@ -30,7 +30,6 @@ export class PasskeysController {
     description:
       'A sign-in: it needs a bot-challenge token (spec §5.9; the verify step needs none). Sets the `webauthn` cookie: the answer must come from this browser, within five minutes, once. Any of the person’s passkeys (discoverable credentials); user verification required.',
     data: [REQUEST_OPTIONS_SCHEMA, 'The WebAuthn request options.'],
-    errors: ['cross_site_request'],
     ...publicForm('passkeys.authentication', 'sign_in'),
   })
   async options(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
@@ -44,7 +43,7 @@ export class PasskeysController {
     description:
       'Sets the session and device cookies. A passkey on no account is 400 `passkey_unknown`; an answer that cannot be verified, from another browser, to used or expired options, or with a counter that did not grow, 400 `passkey_failed`. After an undone e-mail change, no session until the password is reset (403 `password_reset_required`).',
     data: [SESSION_SCHEMA, 'The new session.'],
-    errors: ['passkey_failed', 'passkey_unknown', 'password_reset_required', 'cross_site_request'],
+    errors: ['passkey_failed', 'passkey_unknown', 'password_reset_required'],
     ...publicForm('passkeys.authentication'),
   })
   async verify(@Body() body: PasskeySignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {

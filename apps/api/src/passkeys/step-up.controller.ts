@@ -22,7 +22,7 @@ export class StepUpController {
     summary: 'Start a passkey step-up: the options for navigator.credentials.get()',
     description: 'An account without passkeys is 409 `no_passkeys` (step up with the password).',
     data: [REQUEST_OPTIONS_SCHEMA, 'The WebAuthn request options, naming the person’s passkeys.'],
-    errors: ['no_passkeys', 'cross_site_request'],
+    errors: ['no_passkeys'],
   })
   async options(@CurrentSession() session: SessionAuth, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new StartStepUpCommand(session.accountId, session.sessionId, relyingPartyOf(request, this.config))) };
@@ -33,7 +33,7 @@ export class StepUpController {
     description:
       'Exactly one of `current_password` and `credential`. A wrong password is 400 `invalid_credentials`, counted on the session’s own ladder (429 `too_many_attempts`); another person’s passkey 400 `passkey_unknown`; an assertion that cannot be verified 400 `passkey_failed`. Valid 15 minutes.',
     data: [STEP_UP_SCHEMA, 'Until when sensitive changes are open to this session.'],
-    errors: ['invalid_credentials', 'too_many_attempts', 'passkey_failed', 'passkey_unknown', 'cross_site_request'],
+    errors: ['invalid_credentials', 'too_many_attempts', 'passkey_failed', 'passkey_unknown'],
   })
   async stepUp(@CurrentSession() session: SessionAuth, @Body() body: StepUpRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new StepUpCommand(session.accountId, session.sessionId, body, relyingPartyOf(request, this.config), writeMeta(request))) };

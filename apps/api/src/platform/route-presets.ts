@@ -104,7 +104,9 @@ export const SENSITIVE_ACCOUNT: RouteRules = { access: 'account', rateLimit: 'me
  *   for CreateRoute, 202 for AcceptRoute);
  * - `list`, for a list answered in one page (no cursor, unlike ApiPage): the component it lists
  *   (listOf) and the response's description;
- * - `errors`: the error codes of its own (@ApiErrors).
+ * - `errors`: the error codes of its own (@ApiErrors), not those the document derives from its
+ *   rules (openapi.ts routeErrors: session_required for a session-only route, cross_site_request
+ *   for one that takes the dashboard cookie, …).
  */
 export interface RouteSpec extends RouteRules {
   summary: string;

@@ -22,7 +22,7 @@ export class WalletChangesController {
     description:
       'The token is the one after `#token=` in the link. A used, replaced or unknown link is 400 `invalid_token`; a deletion that already took effect is 409 `wallet_change_applied`.',
     data: [WALLET_CHANGE_SCHEMA, 'The wallet change, canceled.'],
-    errors: ['invalid_token', 'wallet_change_applied', 'cross_site_request'],
+    errors: ['invalid_token', 'wallet_change_applied'],
     ...publicForm('tokens'),
   })
   async cancelByLink(@Body() body: CancelWalletChangeRequest, @Req() request: FastifyRequest) {
@@ -35,7 +35,7 @@ export class WalletChangesController {
       'Canceling a canceled change answers it as it is; a deletion that already took effect is 409 `wallet_change_applied`; another business’s change is 404.',
     id: 'wcr_…',
     data: [WALLET_CHANGE_SCHEMA, 'The wallet change, canceled.'],
-    errors: ['session_required', 'not_found', 'wallet_change_applied'],
+    errors: ['not_found', 'wallet_change_applied'],
     access: ['wallet', 'write'],
     dashboardOnly: true,
   })
@@ -71,7 +71,7 @@ export class BusinessSetupController {
       'Without a wallet: 409 `wallet_required` (create, import or connect one with POST /wallet). Finishing again answers the same. Once finished, deleting the wallet always waits 24 hours.',
     id: 'biz_…',
     data: [BUSINESS_SETUP_SCHEMA, 'The setup, finished.'],
-    errors: ['session_required', 'not_found', 'wallet_required'],
+    errors: ['not_found', 'wallet_required'],
     access: ['business', 'write'],
     dashboardOnly: true,
   })

@@ -58,7 +58,7 @@ export class WalletController {
   })
   @ApiOkResponse({ description: 'The wallet, deleted at once (the business was in setup and had received nothing).', schema: dataOf(DELETED_WALLET_SCHEMA) })
   @ApiAcceptedResponse({ description: 'The wallet change: the deletion, pending for 24 hours.', schema: dataOf(WALLET_CHANGE_SCHEMA) })
-  @ApiErrors('session_required', 'not_found', 'wallet_change_pending', 'email_unavailable')
+  @ApiErrors('not_found', 'wallet_change_pending', 'email_unavailable')
   @RequiresStepUp()
   @DashboardOnly()
   @Delete()
@@ -85,7 +85,7 @@ export class WalletController {
     description:
       'Answers the BIP-39 phrase the wallet was created with (the one shown once by POST /wallet) or imported from, with `Cache-Control: no-store`; every reveal is recorded on the wallet (who and when, never the phrase). An external wallet keeps its own keys: 409 `external_wallet`. `Idempotency-Key` is ignored: the answer is never stored or replayed.',
     data: [RECOVERY_PHRASE_SCHEMA, 'The recovery phrase.'],
-    errors: ['session_required', 'permission_denied', 'not_found', 'external_wallet'],
+    errors: ['permission_denied', 'not_found', 'external_wallet'],
     dashboardOnly: true,
     stepUp: true,
     rateLimit: 'me.sensitive',
@@ -101,7 +101,7 @@ export class WalletController {
   /** §4: sends from the wallet belong to dashboard sessions; API keys get 403 session_required (decision 0040). */
   @ApiOperation({ summary: 'Send from the wallet: a signed transaction checked and relayed, or an external wallet’s record by hash (dashboard sessions only)' })
   @ApiCreatedResponse({ description: 'The wallet transaction, pending.', schema: dataOf(WALLET_TRANSACTION_SCHEMA) })
-  @ApiErrors('session_required', 'not_found', 'invalid_address', 'insufficient_funds', 'insufficient_fee_funds', 'duplicate_transaction', 'transaction_rejected', 'network_unavailable')
+  @ApiErrors('not_found', 'invalid_address', 'insufficient_funds', 'insufficient_fee_funds', 'duplicate_transaction', 'transaction_rejected', 'network_unavailable')
   @DashboardOnly()
   @IdempotencyKeyRequired()
   @Post('transactions')
@@ -114,7 +114,7 @@ export class WalletController {
   @ApiQuery({ name: 'asset', required: true })
   @ApiQuery({ name: 'from', required: true, description: 'One of the wallet’s addresses.' })
   @ApiOkResponse({ description: 'The send context.', schema: dataOf(SEND_CONTEXT_SCHEMA) })
-  @ApiErrors('session_required', 'not_found', 'invalid_address', 'network_unavailable')
+  @ApiErrors('not_found', 'invalid_address', 'network_unavailable')
   @DashboardOnly()
   @Get('send-context')
   async sendContext(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>) {
