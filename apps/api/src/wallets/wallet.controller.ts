@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, Get, Header, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Header, Param, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '@lib/http';
 import type { Business } from '@lib/businesses';
 import { CreateWalletCommand, CreateWalletRequest, DeleteWalletCommand, RevealRecoveryPhraseCommand, GetSendContextQuery, GetWalletQuery, GetWalletTransactionQuery, ListWalletTransactionsQuery, SendFromWalletCommand, SendFromWalletRequest } from '@lib/wallets';
-import { DashboardOnly, RequiresPermission } from '../auth/auth.decorators';
+import { DashboardOnly } from '../auth/auth.decorators';
 import { Auth, CurrentBusiness, RequestAuth, writeMeta } from '../auth/request-auth';
 import { RequiresStepUp } from '../auth/step-up';
 import { IdempotencyKeyRequired } from '../platform/idempotency.interceptor';
@@ -99,33 +99,33 @@ export class WalletController {
   }
 
   /** §4: sends from the wallet belong to dashboard sessions; API keys get 403 session_required (decision 0040). */
-  @ApiOperation({ summary: 'Send from the wallet: a signed transaction checked and relayed, or an external wallet’s record by hash (dashboard sessions only)' })
-  @ApiCreatedResponse({ description: 'The wallet transaction, pending.', schema: dataOf(WALLET_TRANSACTION_SCHEMA) })
-  @ApiErrors('not_found', 'invalid_address', 'insufficient_funds', 'insufficient_fee_funds', 'duplicate_transaction', 'transaction_rejected', 'network_unavailable')
-  @DashboardOnly()
   @IdempotencyKeyRequired()
-  @Post('transactions')
+  @CreateRoute('transactions', {
+    summary: 'Send from the wallet: a signed transaction checked and relayed, or an external wallet’s record by hash (dashboard sessions only)',
+    data: [WALLET_TRANSACTION_SCHEMA, 'The wallet transaction, pending.'],
+    errors: ['not_found', 'invalid_address', 'insufficient_funds', 'insufficient_fee_funds', 'duplicate_transaction', 'transaction_rejected', 'network_unavailable'],
+    dashboardOnly: true,
+  })
   async send(@CurrentBusiness() business: Business, @Body() body: SendFromWalletRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new SendFromWalletCommand(business, body, writeMeta(request))) };
   }
 
-  @ApiOperation({ summary: 'What a dashboard needs to build and sign a send: nonce, fees per speed, funds available (dashboard sessions only)' })
   @ApiQuery({ name: 'network', required: true })
   @ApiQuery({ name: 'asset', required: true })
   @ApiQuery({ name: 'from', required: true, description: 'One of the wallet’s addresses.' })
-  @ApiOkResponse({ description: 'The send context.', schema: dataOf(SEND_CONTEXT_SCHEMA) })
-  @ApiErrors('not_found', 'invalid_address', 'network_unavailable')
-  @DashboardOnly()
-  @Get('send-context')
+  @GetRoute('send-context', {
+    summary: 'What a dashboard needs to build and sign a send: nonce, fees per speed, funds available (dashboard sessions only)',
+    data: [SEND_CONTEXT_SCHEMA, 'The send context.'],
+    errors: ['not_found', 'invalid_address', 'network_unavailable'],
+    dashboardOnly: true,
+  })
   async sendContext(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>) {
     return { data: await this.queries.execute(new GetSendContextQuery(business, query)) };
   }
 
-  @ApiOperation({ summary: 'List the wallet’s transactions, newest first (filter: status)' })
   @ApiQuery({ name: 'status', required: false, description: 'pending, confirmed or failed.' })
   @ApiPage(WALLET_TRANSACTION_SCHEMA, 'A page of wallet transactions.', 'next_cursor of the previous page (bound to this list and its filter).')
-  @RequiresPermission('wallet', 'read')
-  @Get('transactions')
+  @GetRoute('transactions', { summary: 'List the wallet’s transactions, newest first (filter: status)', access: ['wallet', 'read'] })
   listTransactions(@CurrentBusiness() business: Business, @Query() query: Record<string, unknown>) {
     return this.queries.execute(new ListWalletTransactionsQuery(business.id, query));
   }
