@@ -4,6 +4,7 @@ import { Logger } from '@nestjs/common';
 import { KeyKind, KeyMode, hashKey, isWellFormedKey } from './api-keys';
 import { ApiKeyUse } from './api-key-use';
 import { ApiKeyCache } from './commands/api-key-cache';
+import { ApiKeyWrites } from './commands/api-key-writes';
 import { BusinessWrites } from './commands/business-writes';
 import { CreateApiKeyCommand, CreatedKey } from './commands/create-api-key/create-api-key.command';
 import { CreateApiKeyHandler } from './commands/create-api-key/create-api-key.handler';
@@ -139,10 +140,11 @@ export class BusinessService implements ApiKeyCache {
     const runner = new CommandRunner(store, projections, { readYourWritesTimeoutMs: options.projectionTimeoutMs ?? 5000 });
     const writes = new BusinessWrites(runner, store);
     this.writes = writes;
+    const keys = new ApiKeyWrites(writes, db, this);
     this.handlers = {
       createBusiness: new CreateBusinessHandler(writes),
-      createKey: new CreateApiKeyHandler(writes, this),
-      revokeKey: new RevokeApiKeyHandler(writes, db, this),
+      createKey: new CreateApiKeyHandler(writes, keys),
+      revokeKey: new RevokeApiKeyHandler(writes, keys),
       suspend: new SuspendBusinessHandler(writes, this),
       reinstate: new ReinstateBusinessHandler(writes, this),
     };

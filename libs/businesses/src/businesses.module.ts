@@ -4,6 +4,7 @@ import { ALERT_EMAIL_LIMITS } from './business-mail';
 import { PeopleAlertEmailLimits } from './people-alert-email-limits';
 import { BusinessService } from './business.service';
 import { API_KEY_CACHE } from './commands/api-key-cache';
+import { ApiKeyWrites } from './commands/api-key-writes';
 import { BusinessWrites } from './commands/business-writes';
 import { ChangeCheckoutSettingsHandler } from './commands/change-checkout-settings/change-checkout-settings.handler';
 import { CreateApiKeyHandler } from './commands/create-api-key/create-api-key.handler';
@@ -43,12 +44,13 @@ export const BUSINESS_HANDLERS = [
 /**
  * The businesses use cases in a Nest app. The key and suspension commands tell the process's authentication
  * cache: the BusinessService the app provides (PlatformModule, global), which also runs the
- * same handlers for the operator's admin endpoint. The command handlers share BusinessWrites.
+ * same handlers for the operator's admin endpoint. The command handlers share BusinessWrites, the key ones ApiKeyWrites.
  */
 @Module({
   imports: [LimitsModule],
   providers: [
     BusinessWrites,
+    ApiKeyWrites,
     ...BUSINESS_HANDLERS,
     { provide: API_KEY_CACHE, useExisting: BusinessService },
     // §8 limits on new alert e-mails: per address always, per person once sessions name one (people-alert-email-limits.ts)

@@ -1,4 +1,5 @@
 export * from './api-key-cache';
+export * from './api-key-writes';
 export * from './business-writes';
 export * from './change-checkout-settings/change-checkout-settings.command';
 export * from './change-checkout-settings/change-checkout-settings.dto';

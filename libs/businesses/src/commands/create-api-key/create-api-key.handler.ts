@@ -1,10 +1,9 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { mintApiKey } from '../../api-keys';
 import { businessDecider } from '../../business.decider';
 import { parsePermissions } from '../../permissions';
 import { apiKeyView } from '../../views';
-import { API_KEY_CACHE, ApiKeyCache } from '../api-key-cache';
+import { ApiKeyWrites } from '../api-key-writes';
 import { BusinessWrites } from '../business-writes';
 import { validInput } from '../valid-input';
 import { CreateApiKeyCommand, CreatedKey } from './create-api-key.command';
@@ -17,10 +16,7 @@ import { CreateApiKeyDto } from './create-api-key.dto';
  */
 @CommandHandler(CreateApiKeyCommand)
 export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand> {
-  constructor(
-    private readonly writes: BusinessWrites,
-    @Inject(API_KEY_CACHE) private readonly keys: ApiKeyCache,
-  ) {}
+  constructor(private readonly writes: BusinessWrites, private readonly keys: ApiKeyWrites) {}
 
   async execute({ businessId, input, meta }: CreateApiKeyCommand): Promise<CreatedKey> {
     const valid = await validInput(CreateApiKeyDto, input);
@@ -28,7 +24,7 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
     const minted = mintApiKey(valid.type, valid.mode);
     const command = { type: 'CreateApiKey' as const, businessId, kind: valid.type, mode: valid.mode, name: valid.name, permissions, secretHash: minted.secret_hash, last4: minted.last4 };
     await this.writes.run(businessDecider, businessId, command, meta);
-    this.keys.keyCreated(minted.secret_hash);
+    this.keys.cache.keyCreated(minted.secret_hash);
     const rows = await this.writes.rows(businessId);
     const key = [...rows.keys.values()].find((k) => k.secret_hash === minted.secret_hash)!;
     return { key: apiKeyView(key), secret: minted.secret };

@@ -1,14 +1,9 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { DATABASE } from '@lib/core';
-import type { Sql } from '@lib/database';
-import { keyLastUsedAt } from '../../api-key-use';
 import { businessDecider } from '../../business.decider';
 import { DomainError } from '../../domain-error';
 import { normalizePermissions, parsePermissions } from '../../permissions';
-import { isKeyId } from '../../stream-categories';
-import { ApiKeyView, apiKeyView } from '../../views';
-import { API_KEY_CACHE, ApiKeyCache } from '../api-key-cache';
+import { ApiKeyView } from '../../views';
+import { ApiKeyWrites, assertKeyId } from '../api-key-writes';
 import { BusinessWrites } from '../business-writes';
 import { validInput } from '../valid-input';
 import { UpdateApiKeyCommand } from './update-api-key.command';
@@ -22,23 +17,18 @@ import { UpdateApiKeyDto } from './update-api-key.dto';
  */
 @CommandHandler(UpdateApiKeyCommand)
 export class UpdateApiKeyHandler implements ICommandHandler<UpdateApiKeyCommand, ApiKeyView> {
-  constructor(
-    private readonly writes: BusinessWrites,
-    @Inject(API_KEY_CACHE) private readonly keys: ApiKeyCache,
-    @Inject(DATABASE) private readonly db: Sql,
-  ) {}
+  constructor(private readonly writes: BusinessWrites, private readonly keys: ApiKeyWrites) {}
 
   async execute({ businessId, keyId, input, meta }: UpdateApiKeyCommand): Promise<ApiKeyView> {
     const valid = await validInput(UpdateApiKeyDto, input);
-    if (!isKeyId(keyId)) throw new DomainError('not_found', `No API key ${keyId}.`);
+    assertKeyId(keyId);
     if (valid.permissions === null) {
       throw new DomainError('invalid_request', 'permissions cannot be null: send the grants a restricted key keeps (a secret key has every permission).', 'permissions');
     }
     const permissions = valid.permissions === undefined ? undefined : typeof valid.permissions === 'string' ? parsePermissions(valid.permissions) : normalizePermissions(valid.permissions);
     await this.writes.run(businessDecider, businessId, { type: 'UpdateApiKey' as const, businessId, keyId, name: valid.name, permissions }, meta);
-    const key = (await this.writes.rows(businessId)).keys.get(keyId);
-    if (!key) throw new DomainError('not_found', `No API key ${keyId}.`);
-    this.keys.keyChanged(key.secret_hash); // new grants hold at once here; in other processes once their cache entry expires
-    return apiKeyView({ ...key, last_used_at: await keyLastUsedAt(this.db, keyId) });
+    const key = await this.keys.row(businessId, keyId);
+    this.keys.cache.keyChanged(key.secret_hash); // new grants hold at once here; in other processes once their cache entry expires
+    return this.keys.view(key);
   }
 }
