@@ -68,6 +68,15 @@ describe('CommandRunner: load, fold, decide, append at the revision read', () =>
     expect((await opened.store.readStream(s)).length).toBe(1);
   });
 
+  it('state: the stream read and folded now (none yet: the initial state), what another writer appended included', async () => {
+    const runner = new CommandRunner(opened.store);
+    const s = stream();
+    expect(await runner.state(counter, s)).toEqual({ total: 0, events: 0 });
+    await runner.run(counter, s, { type: 'AddTwice', by: 3 }, { context });
+    await new CommandRunner(opened.store).run(counter, s, { type: 'Add', by: 4 }, { context });
+    expect(await runner.state(counter, s)).toEqual({ total: 10, events: 3 });
+  });
+
   it('decides again on a concurrency conflict: concurrent commands all count, none is lost', async () => {
     const runner = new CommandRunner(opened.store);
     const s = stream();

@@ -176,6 +176,15 @@ export class CommandRunner {
     }
   }
 
+  /**
+   * The state a command on `stream` would be decided on now: the stream read and folded with the
+   * decider's evolve (no stream yet: the initial state). For checks made before a run (a refusal
+   * before anything is spent), and for reads of a stream's own state.
+   */
+  async state<Command, Event extends DomainEvent, State, Context>(decider: Decider<Command, Event, State, Context>, stream: string): Promise<State> {
+    return foldWith(decider, await this.read(stream));
+  }
+
   /** Waits until the read models have `position` (bounded); false after the timeout. */
   async waitFor(position: LogPosition | null): Promise<boolean> {
     if (!position || !this.readModels) return true;

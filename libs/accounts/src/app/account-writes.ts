@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Decider, DomainEvent, DomainRefusal, foldWith } from '@lib/domain';
-import { CommandRunner, EVENT_STORE, EventStore, RunResult, WriteMeta, metadataFor, readStreamOrEmpty } from '@lib/eventstore';
+import { Decider, DomainEvent, DomainRefusal } from '@lib/domain';
+import { CommandRunner, RunResult, WriteMeta, metadataFor } from '@lib/eventstore';
 import { ApiError } from '@lib/http';
 import { AccountCommand, AccountEmailCommand, AccountEmailState, AccountState, accountDecider, accountEmailDecider } from '../account.decider';
 import type { AccountEmailEvent, AccountEvent, SignupEvent } from '../events';
@@ -32,7 +32,6 @@ export const retryLater = (code: 'too_many_attempts' | 'too_many_emails', messag
 export class AccountStreams {
   constructor(
     private readonly runner: CommandRunner,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(ACCOUNTS_CLOCK) private readonly clock: AccountsClock,
   ) {}
 
@@ -46,8 +45,9 @@ export class AccountStreams {
       throw withRetryAfter(error);
     });
 
-  async state<Command, Event extends DomainEvent, State, Context>(decider: Decider<Command, Event, State, Context>, stream: string): Promise<State> {
-    return foldWith(decider, await readStreamOrEmpty(this.store, stream));
+  /** CommandRunner.state: the stream's state now (none yet: the initial state). */
+  state<Command, Event extends DomainEvent, State, Context>(decider: Decider<Command, Event, State, Context>, stream: string): Promise<State> {
+    return this.runner.state(decider, stream);
   }
 }
 
