@@ -5,11 +5,11 @@ import { CODE_LIFETIME_MS } from '../signup.decider';
 import { retryLater } from './account-writes';
 
 /**
- * Sends an e-mailed code within the address's e-mail budget (spec §8: 5 an hour, 20 a day) and
- * answers what the stream records of it: the code's argon2id hash, when it was sent and ends,
- * and whether an e-mail went out. Past the budget, a resend (`strict`) is 429 too_many_emails;
- * other requests answer as usual but send nothing. SMTP down is 503 email_unavailable, and
- * nothing is recorded. The code itself is never logged nor stored.
+ * Sends an e-mailed code (a sign-up's, an e-mail change's) within the address's e-mail budget
+ * (spec §8: 5 an hour, 20 a day) and answers what the stream records of it. Past the budget, a
+ * resend (`strict`) is 429 too_many_emails; other requests answer as usual but send nothing. SMTP
+ * down is 503 email_unavailable, and nothing is recorded. The code itself is never logged nor
+ * stored.
  */
 @Injectable()
 export class CodeMailer {
@@ -19,10 +19,20 @@ export class CodeMailer {
     @Inject(ACCOUNT_PASSWORDS) private readonly passwords: AccountPasswords,
   ) {}
 
+  /** A sign-up's code: SignupCodeSent's data (sent now, ends CODE_LIFETIME_MS later). */
   async send(email: string, code: string, now: Date, strict: boolean): Promise<SignupCodeSentData> {
+    const sent = await this.deliver(email, code, strict, (to, mailed) => this.mail.sendSignupCode(to, mailed));
+    return { code_hash: sent.codeHash, sent_at: now.toISOString(), expires_at: new Date(now.getTime() + CODE_LIFETIME_MS).toISOString(), delivered: sent.delivered };
+  }
+
+  /**
+   * Any e-mailed code: the budget taken, then `mail` sends it (when within the budget). Answers
+   * what a stream records of it: its argon2id hash, and whether an e-mail went out.
+   */
+  async deliver(email: string, code: string, strict: boolean, mail: (email: string, code: string) => Promise<void>): Promise<{ codeHash: string; delivered: boolean }> {
     const taken = await this.budget.take(email);
     if (!taken.allowed && strict) throw retryLater('too_many_emails', 'Too many e-mails to this address: wait before asking again.', taken.retryAfterSec);
-    if (taken.allowed) await this.mail.sendSignupCode(email, code); // 503 email_unavailable when it cannot
-    return { code_hash: await this.passwords.hash(code), sent_at: now.toISOString(), expires_at: new Date(now.getTime() + CODE_LIFETIME_MS).toISOString(), delivered: taken.allowed };
+    if (taken.allowed) await mail(email, code); // 503 email_unavailable when it cannot
+    return { codeHash: await this.passwords.hash(code), delivered: taken.allowed };
   }
 }

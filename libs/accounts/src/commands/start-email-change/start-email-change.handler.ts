@@ -4,9 +4,9 @@ import { DomainRefusal } from '@lib/domain';
 import { newId } from '@lib/http';
 import { emailKey } from '../../accounts.projector';
 import { AccountWrites } from '../../app/account-writes';
+import { CodeMailer } from '../../app/code-mailer';
 import { CurrentPassword } from '../../app/current-password';
 import { newCode } from '../../app/secrets';
-import { ACCOUNT_PASSWORDS, AccountPasswords, EMAIL_BUDGET, EmailBudget } from '../../ports';
 import { EMAIL_CHANGE_CODE_LIFETIME_MS, EMAIL_CHANGE_LIFETIME_MS } from '../../recovery/recovery.decider';
 import { EmailChangeStartedData } from '../../recovery/recovery.events';
 import { RECOVERY_MAIL, RecoveryMail } from '../../recovery/recovery-mail';
@@ -29,8 +29,7 @@ export class StartEmailChangeHandler implements ICommandHandler<StartEmailChange
     private readonly currentPassword: CurrentPassword,
     private readonly accounts: AccountWrites,
     private readonly writes: RecoveryWrites,
-    @Inject(ACCOUNT_PASSWORDS) private readonly passwords: AccountPasswords,
-    @Inject(EMAIL_BUDGET) private readonly budget: EmailBudget,
+    private readonly codes: CodeMailer,
     @Inject(RECOVERY_MAIL) private readonly mail: RecoveryMail,
   ) {}
 
@@ -52,10 +51,8 @@ export class StartEmailChangeHandler implements ICommandHandler<StartEmailChange
       delivered,
     });
     this.writes.probe(state, { type: 'StartEmailChange', change: change('', false) }, now); // 3 an hour, before anything is spent
-    const code = newCode();
-    const delivered = (await this.budget.take(input.email)).allowed;
-    if (delivered) await this.mail.sendEmailChangeCode(input.email, code); // MailUnavailableError: 503 email_unavailable
-    const started = change(await this.passwords.hash(code), delivered);
+    const sent = await this.codes.deliver(input.email, newCode(), false, (to, code) => this.mail.sendEmailChangeCode(to, code)); // MailUnavailableError: 503 email_unavailable
+    const started = change(sent.codeHash, sent.delivered);
     await this.writes.run(accountId, { type: 'StartEmailChange', change: started }, meta, now);
     return { kind: 'email_change', id: started.change_id, email: started.new_email, expires_at: started.expires_at, code_expires_at: started.code_expires_at };
   }
