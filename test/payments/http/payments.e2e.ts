@@ -138,6 +138,10 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
     expect(underpaidEvents.map((e: { data: { amount_received: number } }) => e.data.amount_received)).toEqual([9_900, 9_000]); // newest first
     const latest = (await shop.get(`/events?subject_id=${payment.id}&limit=1`)).body.data[0];
     expect(JSON.stringify(latest.data)).toBe(JSON.stringify(short)); // the last event's data is the payment as GET answers it, to the key order (audit, 2026-11-28)
+    // the remainder checkout holds its quote for the rest: no new remainder while it is live (§4; audit, 2026-11-29)
+    const held = await shop.postOnce(`/payments/${payment.id}/request-remainder`);
+    expect([held.status, held.body.error?.code]).toEqual([409, 'remainder_unavailable']);
+    expect(Date.parse(held.body.error.quote_ends_at)).toBeGreaterThan(Date.parse((await shop.get(`/checkouts/${remainder.id}`)).body.data.created_at));
 
     // the first quote, expired, is claimed (needs_review); then what is left arrives on the remainder checkout, still awaiting it
     expect((await shop.as(null).post(`/checkouts/${checkout.id}/claim`, { tx_hash: '0x' + '5a'.repeat(32) })).status).toBe(200);
