@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { IsIn, IsOptional, ValidateBy, ValidationOptions } from 'class-validator';
 import { KEY_KINDS, KEY_MODES, KeyKind, KeyMode } from '../../api-keys';
 import { DomainError } from '../../domain-error';
@@ -33,6 +34,18 @@ export function IsPermissions(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
+/** A key's optional name (one line, at most KEY_NAME_MAX characters; blank is null), as creating and changing a key take it. */
+export function KeyName(): PropertyDecorator {
+  // in the order the stack `@PlainText('single-line') @OptionalText(…)` applies them (bottom up)
+  return applyDecorators(OptionalText('name', KEY_NAME_MAX), PlainText('single-line'));
+}
+
+/** A key's optional grants (IsPermissions), as creating and changing a key take them. */
+export function KeyPermissions(): PropertyDecorator {
+  // in the order the stack `@IsOptional() @IsPermissions()` applies them (bottom up)
+  return applyDecorators(IsPermissions(), IsOptional());
+}
+
 /**
  * The input of "create an API key" (operator CLI, admin endpoint): its shape, in one place.
  * Which kind may have a name or permissions is the decider's rule.
@@ -44,12 +57,10 @@ export class CreateApiKeyDto {
   @IsIn(KEY_MODES, { message: `A key's mode is live or test` })
   mode!: KeyMode;
 
-  @PlainText('single-line')
-  @OptionalText('name', KEY_NAME_MAX)
+  @KeyName()
   name?: string | null;
 
   /** Restricted keys only: grants, or their written form `payments:write,webhooks:read`. */
-  @IsOptional()
-  @IsPermissions()
+  @KeyPermissions()
   permissions?: Permissions | string | null;
 }

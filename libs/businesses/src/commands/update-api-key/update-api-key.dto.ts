@@ -1,8 +1,6 @@
-import { IsOptional } from 'class-validator';
 import { Permissions } from '../../permissions';
-import { OptionalText } from '../text';
-import { IsPermissions, KEY_NAME_MAX } from '../create-api-key/create-api-key.dto';
-import { ChangeBody, PlainText } from '@lib/http';
+import { KeyName, KeyPermissions } from '../create-api-key/create-api-key.dto';
+import { ChangeBody } from '@lib/http';
 
 /**
  * The input of "change an API key" (PATCH /api-keys/{id}): send only what changes. `name` null or
@@ -10,12 +8,10 @@ import { ChangeBody, PlainText } from '@lib/http';
  */
 @ChangeBody()
 export class UpdateApiKeyDto {
-  @PlainText('single-line')
-  @OptionalText('name', KEY_NAME_MAX)
+  @KeyName()
   name?: string | null;
 
   /** Grants, or their written form `payments:write,webhooks:read`. */
-  @IsOptional()
-  @IsPermissions()
+  @KeyPermissions()
   permissions?: Permissions | string | null;
 }

@@ -1,9 +1,5 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional } from 'class-validator';
-import { ChangeBody, CheckedBy, PlainText } from '@lib/http';
-import { KEY_NAME_MAX } from '../create-api-key/create-api-key.dto';
-import { PERMISSIONS_RULE } from '../create-api-key/create-api-key.request';
-import { OptionalText } from '../text';
+import { ChangeBody } from '@lib/http';
+import { KeyNameProperty, PERMISSIONS_RULE, PermissionsProperty } from '../create-api-key/create-api-key.request';
 
 /**
  * PATCH /api-keys/{id} (decision 0039): the HTTP body, as the document shows it; the use case
@@ -11,13 +7,9 @@ import { OptionalText } from '../text';
  */
 @ChangeBody()
 export class UpdateApiKeyRequest {
-  @PlainText('single-line')
-  @OptionalText('name', KEY_NAME_MAX)
-  @ApiPropertyOptional({ description: 'The new name; null or blank clears it.', nullable: true })
+  @KeyNameProperty('The new name; null or blank clears it.')
   name?: string | null;
 
-  @IsOptional()
-  @IsObject({ message: 'permissions must be an object of resource to access (read or write)' })
-  @CheckedBy('permissions.ts (normalizePermissions) and the business decider', { ...PERMISSIONS_RULE, description: `${PERMISSIONS_RULE.description} Replaces the grants whole (a restricted key keeps at least one).` })
+  @PermissionsProperty({ ...PERMISSIONS_RULE, description: `${PERMISSIONS_RULE.description} Replaces the grants whole (a restricted key keeps at least one).` })
   permissions?: Record<string, string>;
 }
