@@ -1,4 +1,4 @@
-import { MailUnavailableError, Mailer, renderMail } from '@lib/mail';
+import { MailMessage, MailUnavailableError, Mailer, renderMail } from '@lib/mail';
 import type { AccountMail } from '../ports';
 
 /**
@@ -10,14 +10,14 @@ export class MailerAccountMail implements AccountMail {
   constructor(private readonly mailer: Mailer) {}
 
   async sendSignupCode(to: string, code: string): Promise<void> {
-    const mail = renderMail({
-      title: 'Your sign-up code',
-      paragraphs: ['Type this code to finish signing up. It is valid for 15 minutes.'],
-      code,
-      footer: 'You get this e-mail because someone signed up with this address. If it was not you, ignore it: nothing happens without the code.',
-    });
-    await this.mailer.send({ to, ...mail });
+    const footer = 'You get this e-mail because someone signed up with this address. If it was not you, ignore it: nothing happens without the code.';
+    await this.mailer.send(accountCodeMail(to, code, { title: 'Your sign-up code', purpose: 'to finish signing up', footer }));
   }
+}
+
+/** An account e-mail that carries a code valid 15 minutes: "Type this code `purpose`." */
+export function accountCodeMail(to: string, code: string, mail: { title: string; purpose: string; footer: string }): MailMessage {
+  return { to, ...renderMail({ title: mail.title, paragraphs: [`Type this code ${mail.purpose}. It is valid for 15 minutes.`], code, footer: mail.footer }) };
 }
 
 export { MailUnavailableError };

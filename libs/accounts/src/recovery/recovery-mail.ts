@@ -1,4 +1,5 @@
 import { Mailer, renderMail } from '@lib/mail';
+import { accountCodeMail } from '../adapters/mail';
 import type { UndoRemovals } from './recovery.decider';
 
 /**
@@ -38,13 +39,8 @@ export class MailerRecoveryMail implements RecoveryMail {
   }
 
   async sendEmailChangeCode(to: string, code: string): Promise<void> {
-    const mail = renderMail({
-      title: 'Confirm your new e-mail address',
-      paragraphs: ['Type this code to make this the address of your account. It is valid for 15 minutes.'],
-      code,
-      footer: 'If you did not ask to use this address, ignore this e-mail: nothing changes without the code.',
-    });
-    await this.mailer.send({ to, ...mail });
+    const footer = 'If you did not ask to use this address, ignore this e-mail: nothing changes without the code.';
+    await this.mailer.send(accountCodeMail(to, code, { title: 'Confirm your new e-mail address', purpose: 'to make this the address of your account', footer }));
   }
 
   async sendEmailChangeUndo(to: string, newEmail: string, link: string): Promise<void> {
