@@ -52,6 +52,11 @@
   function field(id) { return /** @type {HTMLInputElement | null} */ (document.getElementById(id)); }
   /** @param {string} selector @param {ParentNode} [root] @returns {HTMLElement[]} */
   function all(selector, root) { return Array.prototype.slice.call((root || document).querySelectorAll(selector)); }
+  /** A click on the element `id`, when the page has it, runs `act` with that element. @param {string} id @param {(button: HTMLElement) => void} act */
+  function onClick(id, act) {
+    var button = $(id);
+    if (button) button.addEventListener('click', function () { act(/** @type {HTMLElement} */ (button)); });
+  }
 
   // ------------------------------------------------------------------ API
 
@@ -699,19 +704,15 @@
     showRailFields();
   }
 
-  var newQuote = $('new-quote');
-  if (newQuote) {
-    var newQuoteButton = newQuote;
-    newQuoteButton.addEventListener('click', function () {
-      if (!checkout || !checkout.crypto) return;
-      var section = $('view-expired');
-      if (!section) return;
-      /** @type {Record<string, string>} */
-      var again = { asset: checkout.crypto.asset, network: checkout.crypto.network, replaces: checkout.id };
-      again[codeField] = D.code;
-      openCheckout(again, newQuoteButton, section, $('expired-error'));
-    });
-  }
+  onClick('new-quote', function (newQuoteButton) {
+    if (!checkout || !checkout.crypto) return;
+    var section = $('view-expired');
+    if (!section) return;
+    /** @type {Record<string, string>} */
+    var again = { asset: checkout.crypto.asset, network: checkout.crypto.network, replaces: checkout.id };
+    again[codeField] = D.code;
+    openCheckout(again, newQuoteButton, section, $('expired-error'));
+  });
 
   function startChoosing() {
     choosing = true;
@@ -720,8 +721,7 @@
     if (heading) heading.focus();
   }
 
-  var change = $('change-coin');
-  if (change) change.addEventListener('click', startChoosing);
+  onClick('change-coin', startChoosing);
   all('[data-action="choose"]').forEach(function (button) { button.addEventListener('click', startChoosing); });
 
   // ------------------------------------------------------------------ actions on the checkout
@@ -810,26 +810,22 @@
 
   // ------------------------------------------------------------------ card
 
-  var cardPay = $('card-pay');
-  if (cardPay) {
-    var cardButton = cardPay;
-    cardButton.addEventListener('click', function () {
-      if (!checkout || !checkout.card) return;
-      var slot = $('card-error');
-      if (slot) slot.textContent = '';
-      busy(cardButton, true);
-      call('POST', '/checkouts/' + encodeURIComponent(checkout.id) + '/card-attempts', { route: checkout.card.route }, true).then(
-        function (c) {
-          var attempt = c.card && c.card.attempt;
-          var url = attempt && attempt.secure_url ? new URL(attempt.secure_url, window.location.href) : null;
-          if (url && (url.protocol === 'https:' || url.protocol === 'http:')) { window.location.assign(url.href); return; }
-          busy(cardButton, false);
-          update(c);
-        },
-        function (error) { busy(cardButton, false); showError($('view-card') || document, error, slot); learnFromError(error); refresh(); }
-      );
-    });
-  }
+  onClick('card-pay', function (cardButton) {
+    if (!checkout || !checkout.card) return;
+    var slot = $('card-error');
+    if (slot) slot.textContent = '';
+    busy(cardButton, true);
+    call('POST', '/checkouts/' + encodeURIComponent(checkout.id) + '/card-attempts', { route: checkout.card.route }, true).then(
+      function (c) {
+        var attempt = c.card && c.card.attempt;
+        var url = attempt && attempt.secure_url ? new URL(attempt.secure_url, window.location.href) : null;
+        if (url && (url.protocol === 'https:' || url.protocol === 'http:')) { window.location.assign(url.href); return; }
+        busy(cardButton, false);
+        update(c);
+      },
+      function (error) { busy(cardButton, false); showError($('view-card') || document, error, slot); learnFromError(error); refresh(); }
+    );
+  });
 
   /** After a refused card attempt (stale_route, route_in_progress, ...): show where the checkout stands now. */
   function refresh() {
