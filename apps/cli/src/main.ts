@@ -94,6 +94,29 @@ const reasonOption = () => new Option('--reason <text>', 'why, for the record (a
 /** `--operator`, the actor the event records; `verb` says what they do ("suspends"). */
 const operatorOption = (verb: string) => new Option('--operator <name>', `who ${verb} it, recorded as the actor (default: the OS user name)`).default(defaultOperator());
 
+/** How an operator's action on a business, a link or a pause is asked for: a mandatory `--reason` where the event records one, `--operator` (who `verb` it), and `--json` printing `json`. */
+interface OperatorAction {
+  verb: string;
+  reason: boolean;
+  json: string;
+}
+
+/** The command `usage` under `parent`: the operator's action (`--reason`, `--operator`, `--json`) that `run` performs on its one argument. */
+function operatorCommand(
+  parent: Command,
+  usage: string,
+  description: string,
+  action: OperatorAction,
+  run: (admin: BusinessAdmin, target: string, options: { reason: string; operator: string; json?: boolean }, print: typeof out) => Promise<void>,
+): void {
+  const command = parent.command(usage).description(description);
+  if (action.reason) command.addOption(reasonOption());
+  command
+    .addOption(operatorOption(action.verb))
+    .option('--json', action.json)
+    .action(async (target: string, options) => withAdmin((admin) => run(admin, target, options, out)));
+}
+
 function program(): Command {
   const cli = new Command('payments').description('Operator CLI of the payments service').showHelpAfterError();
 
@@ -148,28 +171,11 @@ function program(): Command {
     .option('--referral-code <code>', "another business's referral code: that business is recorded as the referrer")
     .option('--json', 'print one JSON object {business, keys}: each key as POST /api-keys answers it, its whole key in `secret`')
     .action(async (options) => withAdmin((admin) => createBusiness(admin, options.name, Boolean(options.simulated), Boolean(options.json), out, options.referralCode)));
-  businesses
-    .command('suspend <business_id>')
-    .description('suspend a business: no new payments or checkouts (open checkouts can finish) until reinstated')
-    .addOption(reasonOption())
-    .addOption(operatorOption('suspends'))
-    .option('--json', 'print the business as JSON')
-    .action(async (businessId: string, options) => withAdmin((admin) => suspendBusiness(admin, businessId, options, out)));
-  businesses
-    .command('reinstate <business_id>')
-    .description('lift a suspension')
-    .addOption(operatorOption('reinstates'))
-    .option('--json', 'print the business as JSON')
-    .action(async (businessId: string, options) => withAdmin((admin) => reinstateBusiness(admin, businessId, options, out)));
+  operatorCommand(businesses, 'suspend <business_id>', 'suspend a business: no new payments or checkouts (open checkouts can finish) until reinstated', { reason: true, verb: 'suspends', json: 'print the business as JSON' }, suspendBusiness);
+  operatorCommand(businesses, 'reinstate <business_id>', 'lift a suspension', { reason: false, verb: 'reinstates', json: 'print the business as JSON' }, reinstateBusiness);
 
   const links = cli.command('links').description('payment links (decision 0030)');
-  links
-    .command('disable <link_id>')
-    .description('disable a payment link: its checkouts answer 404 link_not_found, the business cannot restore it (409 link_disabled)')
-    .addOption(reasonOption())
-    .addOption(operatorOption('disables'))
-    .option('--json', 'print JSON')
-    .action(async (linkId: string, options) => withAdmin((admin) => disableLink(admin, linkId, options, out)));
+  operatorCommand(links, 'disable <link_id>', 'disable a payment link: its checkouts answer 404 link_not_found, the business cannot restore it (409 link_disabled)', { reason: true, verb: 'disables', json: 'print JSON' }, disableLink);
 
   const pauses = cli.command('pauses').description('pause, for every business, new checkouts, card payments, one network or sign-ups (503 temporarily_unavailable)');
   pauses
@@ -177,19 +183,8 @@ function program(): Command {
     .description('what is paused')
     .option('--json', 'JSON lines, one pause each')
     .action(async (options) => withAdmin((admin) => listPauses(admin, options, out)));
-  pauses
-    .command('set <target>')
-    .description('pause checkouts | card_payments | signups | network:<network> (e.g. network:polygon); exit 2 when it is already paused')
-    .addOption(reasonOption())
-    .addOption(operatorOption('pauses'))
-    .option('--json', 'print the pauses as JSON')
-    .action(async (target: string, options) => withAdmin((admin) => setPause(admin, target, options, out)));
-  pauses
-    .command('clear <target>')
-    .description('let a paused action go again (exit 2 when it is not paused)')
-    .addOption(operatorOption('resumes'))
-    .option('--json', 'print the pauses as JSON')
-    .action(async (target: string, options) => withAdmin((admin) => clearPause(admin, target, options, out)));
+  operatorCommand(pauses, 'set <target>', 'pause checkouts | card_payments | signups | network:<network> (e.g. network:polygon); exit 2 when it is already paused', { reason: true, verb: 'pauses', json: 'print the pauses as JSON' }, setPause);
+  operatorCommand(pauses, 'clear <target>', 'let a paused action go again (exit 2 when it is not paused)', { reason: false, verb: 'resumes', json: 'print the pauses as JSON' }, clearPause);
 
   const keys = cli.command('keys').description('API keys');
   keys
