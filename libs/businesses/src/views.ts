@@ -1,4 +1,4 @@
-import { ignoreUnknown } from '@lib/domain';
+import { OrNull, ignoreUnknown, orNullFields, pickFields } from '@lib/domain';
 import type { RecordedEvent } from '@lib/eventstore';
 import { KeyKind, KeyMode, redactKey } from './api-keys';
 import { DEFAULT_EMAIL_ALERTS, DEFAULT_PRODUCT_UPDATES } from './business.decider';
@@ -48,13 +48,13 @@ export interface ApiKeyRow extends Omit<ApiKeyCreatedData, 'key_id'> {
 /** What key changes set on a row created before them (ApiKeyUpdated, ApiKeyRolled): the fields present. */
 export type KeyChange = Partial<Pick<ApiKeyRow, 'name' | 'permissions' | 'secret_hash' | 'last4'>>;
 
-/** The business object (spec §2), plus whether it is a simulated business: its row, times as ISO strings, and the alert settings. */
-export interface Business extends Pick<BusinessRow, 'id' | 'name' | 'simulated' | 'status' | 'website' | 'support_email'> {
+/**
+ * The business object (spec §2), plus whether it is a simulated business: its row, times as ISO strings, and the alert settings.
+ * `referral_code`: the code other businesses sign up with to be referred by this one (decision 0035); null, like the alert
+ * addresses, where the row has none.
+ */
+export interface Business extends Pick<BusinessRow, 'id' | 'name' | 'simulated' | 'status' | 'website' | 'support_email'>, OrNull<Pick<BusinessRow, 'referral_code' | 'alert_email' | 'pending_alert_email'>> {
   kind: 'business';
-  /** The code other businesses sign up with to be referred by this one (decision 0035). */
-  referral_code: string | null;
-  alert_email: string | null;
-  pending_alert_email: string | null;
   suspended_at: string | null;
   email_alerts: boolean;
   product_updates: boolean;
@@ -83,12 +83,8 @@ export interface ApiKeyView {
 export function businessView(row: BusinessRow): Business {
   return {
     kind: 'business',
-    id: row.id,
-    name: row.name,
-    website: row.website,
-    support_email: row.support_email,
-    alert_email: row.alert_email ?? null,
-    pending_alert_email: row.pending_alert_email ?? null,
+    ...pickFields(row, ['id', 'name', 'website', 'support_email']),
+    ...orNullFields(row, ['alert_email', 'pending_alert_email']),
     status: row.status,
     suspended_at: row.suspended_at ? iso(row.suspended_at) : null,
     email_alerts: row.email_alerts ?? DEFAULT_EMAIL_ALERTS,

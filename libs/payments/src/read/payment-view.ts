@@ -2,10 +2,10 @@ import { AssetCode, ChainRegistry, NetworkId, defaultRegistry } from '@lib/chain
 import { FeePayer, Reporting, buildReporting, formatCryptoAmount, orderedReporting, parseCryptoAmount } from '@lib/money';
 import type { CardCheckoutOpenedData, CheckoutOpenedData } from '../domain/checkout.events';
 import type { PaymentStatus } from '../domain/payment.decider';
-import type { PaymentCreatedData, PaymentEvent, PaymentReviewReason } from '../domain/payment.events';
+import type { PaymentCreatedData, PaymentDetails, PaymentEvent, PaymentReviewReason } from '../domain/payment.events';
 import { TimelineEntry, timeline } from '../domain/timeline';
 import { CHECKOUT_STREAM, PAYMENT_STREAM } from '../domain/stream-categories';
-import { foldWith, ignoreUnknown } from '@lib/domain';
+import { OrNull, foldWith, ignoreUnknown, orNullFields, pickFields } from '@lib/domain';
 import { LoggedEvent, eventTime } from './logged-event';
 
 /**
@@ -74,22 +74,21 @@ export interface PaymentViewMethod {
   quote_ends_at: string;
 }
 
+/** What a payment's state copies from its PaymentCreated as recorded. */
+const CREATED_FIELDS = ['amount', 'currency', 'fee_payer', 'fee_rate_bps', 'customer_fee', 'link_id', 'expires_at'] as const;
+
+/**
+ * The details a payment's state copies from its PaymentCreated, null where the event has none (one
+ * recorded before the detail existed). `customer_email` is kept for the business's own tools; never
+ * shown by the payment, checkout or receipt views.
+ */
+const CREATED_DETAILS = ['business_id', 'mode', 'code', 'customer_id', 'customer_email', 'reference', 'description', 'success_url', 'cancel_url'] as const;
+
 /** One payment as the `payments` table stores it (`state` column). Plain JSON: no undefined, no BigInt. */
-export interface PaymentViewState extends Pick<PaymentCreatedData, 'amount' | 'currency' | 'fee_payer' | 'fee_rate_bps' | 'customer_fee' | 'link_id'> {
+export interface PaymentViewState extends Pick<PaymentCreatedData, (typeof CREATED_FIELDS)[number]>, OrNull<Pick<PaymentDetails, (typeof CREATED_DETAILS)[number]>> {
   id: string;
-  business_id: string | null;
-  mode: 'live' | 'test' | null;
-  code: string | null;
   status: PaymentStatus;
-  customer_id: string | null;
-  /** Kept for the business's own tools; never shown by the payment, checkout or receipt views. */
-  customer_email: string | null;
-  reference: string | null;
   metadata: Record<string, string>;
-  description: string | null;
-  success_url: string | null;
-  cancel_url: string | null;
-  expires_at: string | null;
   /** The current checkout: the last one selected as the method or opened for a remainder. */
   checkout_id: string | null;
   country: string | null;
@@ -221,24 +220,10 @@ export function foldPaymentView(events: Iterable<LoggedEvent>, state: PaymentVie
 function created(d: PaymentCreatedData, at: string): PaymentViewState {
   return {
     id: d.payment_id,
-    business_id: d.business_id ?? null,
-    mode: d.mode ?? null,
-    code: d.code ?? null,
     status: 'pending',
-    amount: d.amount,
-    currency: d.currency,
-    fee_payer: d.fee_payer,
-    fee_rate_bps: d.fee_rate_bps,
-    customer_fee: d.customer_fee,
-    link_id: d.link_id,
-    customer_id: d.customer_id ?? null,
-    customer_email: d.customer_email ?? null,
-    reference: d.reference ?? null,
+    ...pickFields(d, CREATED_FIELDS),
+    ...orNullFields(d, CREATED_DETAILS),
     metadata: { ...(d.metadata ?? {}) },
-    description: d.description ?? null,
-    success_url: d.success_url ?? null,
-    cancel_url: d.cancel_url ?? null,
-    expires_at: d.expires_at,
     checkout_id: null,
     country: null,
     method: null,
