@@ -735,35 +735,38 @@
   /** @param {HTMLElement} button @returns {ParentNode} */
   function sectionOf(button) { return button.closest('section') || document; }
 
-  all('[data-action="cancel"]').forEach(function (button) {
-    button.addEventListener('click', function () {
-      if (!checkout) return;
-      var slot = sectionError(button);
-      if (slot) slot.textContent = '';
-      busy(button, true);
-      call('POST', '/checkouts/' + encodeURIComponent(checkout.id) + '/cancel').then(
-        function (c) {
-          var back = payment.cancel_url && /^https?:\/\//.test(payment.cancel_url) ? payment.cancel_url : null;
-          if (back) { window.location.assign(back); return; }
-          busy(button, false);
-          update(c);
-        },
-        function (error) { busy(button, false); showError(sectionOf(button), error, slot); }
-      );
+  /**
+   * A click on each `selector` button POSTs `path` of the checkout with `body(button)`: the error of its section cleared, the
+   * button busy; `done` takes the checkout answered (and frees the button), an error shows in the section.
+   * @param {string} selector @param {string} path @param {(button: HTMLElement) => object | undefined} body
+   * @param {(c: Checkout, button: HTMLElement) => void} done
+   */
+  function onCheckoutPost(selector, path, body, done) {
+    all(selector).forEach(function (button) {
+      button.addEventListener('click', function () {
+        if (!checkout) return;
+        var slot = sectionError(button);
+        if (slot) slot.textContent = '';
+        busy(button, true);
+        call('POST', '/checkouts/' + encodeURIComponent(checkout.id) + path, body(button)).then(
+          function (c) { done(c, button); },
+          function (error) { busy(button, false); showError(sectionOf(button), error, slot); }
+        );
+      });
     });
+  }
+
+  onCheckoutPost('[data-action="cancel"]', '/cancel', function () { return undefined; }, function (c, button) {
+    var back = payment.cancel_url && /^https?:\/\//.test(payment.cancel_url) ? payment.cancel_url : null;
+    if (back) { window.location.assign(back); return; }
+    busy(button, false);
+    update(c);
   });
 
-  all('[data-simulate]').forEach(function (button) {
-    button.addEventListener('click', function () {
-      if (!checkout) return;
-      var slot = sectionError(button);
-      if (slot) slot.textContent = '';
-      busy(button, true);
-      call('POST', '/checkouts/' + encodeURIComponent(checkout.id) + '/mark-sent', { simulate: button.getAttribute('data-simulate') }).then(
-        function (c) { busy(button, false); pollDelay = POLL_MIN; update(c); },
-        function (error) { busy(button, false); showError(sectionOf(button), error, slot); }
-      );
-    });
+  onCheckoutPost('[data-simulate]', '/mark-sent', function (button) { return { simulate: button.getAttribute('data-simulate') }; }, function (c, button) {
+    busy(button, false);
+    pollDelay = POLL_MIN;
+    update(c);
   });
 
   all('.claim-form').forEach(function (claimForm) {
