@@ -1,4 +1,6 @@
-import { IsOptional, IsString, MaxLength, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength, ValidateBy, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
 import { PAYMENT_AMOUNT_MAJOR, minorBounds } from '@lib/money';
 import { PAYMENT_CURRENCIES } from '../app/simulated-chain';
 import { METADATA_MAX_KEYS, METADATA_MAX_KEY_LENGTH, METADATA_MAX_VALUE_LENGTH, RESERVED_METADATA_KEYS } from '../domain/metadata';
@@ -17,6 +19,16 @@ import { METADATA_MAX_KEYS, METADATA_MAX_KEY_LENGTH, METADATA_MAX_VALUE_LENGTH, 
  */
 export function OmittableNotNull(): PropertyDecorator {
   return ValidateIf((_object: object, value: unknown) => value !== undefined);
+}
+
+/**
+ * A field that may be left out, else one of `values` (refused with `message`), documented with
+ * `description`: what the stack `@OmittableNotNull() @IsIn(values, { message }) @IsString()
+ * @ApiPropertyOptional({ description })` says, in one decorator.
+ */
+export function OmittableChoice(values: readonly string[], message: string | ((args: ValidationArguments) => string), description: string): PropertyDecorator {
+  // listed in the order a stack applies them (bottom up): the order of the validation messages
+  return applyDecorators(ApiPropertyOptional({ description }), IsString(), IsIn(values, { message }), OmittableNotNull());
 }
 
 /** ISO 8601 with a time and a zone (`2026-01-31T12:00:00Z`, `…+01:00`), that names a real instant. */

@@ -1,9 +1,9 @@
 import { COUNTRY_CODES } from '@lib/cards';
 import { ASSET_CODES, NETWORK_IDS } from '@lib/chains';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsString, Matches, MaxLength, MinLength, ValidationArguments } from 'class-validator';
+import { IsString, Matches, MaxLength, MinLength, ValidationArguments } from 'class-validator';
 import { CheckedBy, Trimmed } from '@lib/http';
-import { EMAIL_RULE, OmittableNotNull } from '../input-rules';
+import { EMAIL_RULE, OmittableChoice, OmittableNotNull } from '../input-rules';
 
 /**
  * POST /checkouts (spec §4): the shape of the input. The handler keeps what depends on the
@@ -30,22 +30,13 @@ export class OpenCheckoutRequest {
   @ApiPropertyOptional({ description: "A payment link's code, instead of `payment_code`." })
   link_code?: string;
 
-  @OmittableNotNull()
-  @IsIn(['crypto', 'card'], { message: 'rail must be crypto or card' })
-  @IsString()
-  @ApiPropertyOptional({ description: 'How the customer pays. Default `crypto`.' })
+  @OmittableChoice(['crypto', 'card'], 'rail must be crypto or card', 'How the customer pays. Default `crypto`.')
   rail?: string;
 
-  @OmittableNotNull()
-  @IsIn(ASSET_CODES, { message: `asset must be one of ${ASSET_CODES.join(', ')}` })
-  @IsString()
-  @ApiPropertyOptional({ description: 'The coin, required for a crypto checkout; the business must accept it on `network`.' })
+  @OmittableChoice(ASSET_CODES, `asset must be one of ${ASSET_CODES.join(', ')}`, 'The coin, required for a crypto checkout; the business must accept it on `network`.')
   asset?: string;
 
-  @OmittableNotNull()
-  @IsIn(NETWORK_IDS, { message: 'network is not a supported network' })
-  @IsString()
-  @ApiPropertyOptional({ description: 'The network the coin is sent on, required for a crypto checkout.' })
+  @OmittableChoice(NETWORK_IDS, 'network is not a supported network', 'The network the coin is sent on, required for a crypto checkout.')
   network?: string;
 
   @OmittableNotNull()
@@ -56,10 +47,11 @@ export class OpenCheckoutRequest {
   @ApiPropertyOptional({ description: "The customer's e-mail, for the receipt. Default: the payment's `customer_email`." })
   email?: string;
 
-  @OmittableNotNull()
-  @IsIn(COUNTRY_CODES, { message: 'country must be a two-letter country code (ISO 3166-1 alpha-2, upper case, such as US or GB)' })
-  @IsString()
-  @ApiPropertyOptional({ description: "The customer's country, an ISO 3166-1 alpha-2 code in upper case (or XK); another two letters, such as XX or UK, are 400 invalid_request." })
+  @OmittableChoice(
+    COUNTRY_CODES,
+    'country must be a two-letter country code (ISO 3166-1 alpha-2, upper case, such as US or GB)',
+    "The customer's country, an ISO 3166-1 alpha-2 code in upper case (or XK); another two letters, such as XX or UK, are 400 invalid_request.",
+  )
   country?: string;
 
   @OmittableNotNull()
@@ -69,11 +61,10 @@ export class OpenCheckoutRequest {
   @ApiPropertyOptional({ description: 'A checkout of the same payment that this one replaces (the customer chose another coin or network). The same choice while its quote is live answers that checkout again.' })
   replaces?: string;
 
-  @OmittableNotNull()
-  @IsIn(['exact', 'underpaid', 'overpaid', 'wrong_network'], {
-    message: ({ value }: ValidationArguments) => (value === 'late' ? 'simulate late is only for mark-sent (it needs an ended quote)' : 'simulate must be exact, underpaid, overpaid or wrong_network'),
-  })
-  @IsString()
-  @ApiPropertyOptional({ description: 'Simulated businesses only: what the simulated chain sends when the transfer arrives by itself (mark-sent chooses its own). Default `exact`.' })
+  @OmittableChoice(
+    ['exact', 'underpaid', 'overpaid', 'wrong_network'],
+    ({ value }: ValidationArguments) => (value === 'late' ? 'simulate late is only for mark-sent (it needs an ended quote)' : 'simulate must be exact, underpaid, overpaid or wrong_network'),
+    'Simulated businesses only: what the simulated chain sends when the transfer arrives by itself (mark-sent chooses its own). Default `exact`.',
+  )
   simulate?: 'exact' | 'underpaid' | 'overpaid' | 'wrong_network';
 }
