@@ -33,6 +33,16 @@ function started(linkId: string | null = null): Harness {
   return h;
 }
 const confirmAll = (h: Harness, checkoutId: string, txHash = HASH) => h.checkout(checkoutId, { type: 'RecordConfirmations', txHash, current: 4 });
+
+/** A payment whose first checkout was paid short (confirmed), then expired, and whose remainder checkout chk_2 is open, 20 minutes in. */
+function withOpenRemainder(): Harness {
+  const h = started();
+  h.at(at(MIN)).checkout('chk_1', { type: 'MarkSent', simulate: 'underpaid', txHash: HASH });
+  confirmAll(h, 'chk_1');
+  h.at(at(16 * MIN)).checkout('chk_1', { type: 'ExpireCheckout' });
+  h.at(at(20 * MIN)).payment('pmt_1', { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true });
+  return h;
+}
 const status = (s: CheckoutState | { status: string }) => s.status;
 
 describe('uuidv5 and reaction ids', () => {
@@ -293,11 +303,7 @@ describe('checkout ⇄ payment end to end (in-memory streams)', () => {
     });
 
     it('claim on the first quote, then the remainder paid in full: the payment succeeds (not accepted), the claimed checkout fails (payment_succeeded), the remainder completed; replay-safe', () => {
-      const h = started();
-      h.at(at(MIN)).checkout('chk_1', { type: 'MarkSent', simulate: 'underpaid', txHash: HASH });
-      confirmAll(h, 'chk_1');
-      h.at(at(16 * MIN)).checkout('chk_1', { type: 'ExpireCheckout' });
-      h.at(at(20 * MIN)).payment('pmt_1', { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true });
+      const h = withOpenRemainder();
       h.checkout('chk_1', { type: 'ClaimCheckout', txHash: HASH2, paymentSucceeded: false });
       expect(status(h.paymentState('pmt_1'))).toBe('needs_review');
       expect(status(h.checkoutState('chk_1'))).toBe('needs_review');
@@ -338,11 +344,7 @@ describe('checkout ⇄ payment end to end (in-memory streams)', () => {
   });
 
   it('replaying every event through react twice appends nothing (idempotence)', () => {
-    const h = started();
-    h.at(at(MIN)).checkout('chk_1', { type: 'MarkSent', simulate: 'underpaid', txHash: HASH });
-    confirmAll(h, 'chk_1');
-    h.at(at(16 * MIN)).checkout('chk_1', { type: 'ExpireCheckout' });
-    h.at(at(20 * MIN)).payment('pmt_1', { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true });
+    const h = withOpenRemainder();
     h.checkout('chk_2', { type: 'DetectTransfer', txHash: HASH2, network: 'ethereum', amount: '6' });
     h.checkout('chk_2', { type: 'DetectTransfer', txHash: HASH3, network: 'ethereum', amount: '5' });
     confirmAll(h, 'chk_2', HASH2);
