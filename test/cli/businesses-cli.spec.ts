@@ -11,7 +11,7 @@ import { openEventStore } from '@lib/eventstore';
 import { ProjectionRunner } from '@lib/projections';
 import { ROOT, cli } from '../support/cli';
 import { freePort } from '../support/free-port';
-import { createTestDatabase } from '../support/postgres';
+import { withTestDatabase } from '../support/postgres';
 import { tempDir } from '../support/temp-dir';
 import { committedHead } from '../support/log-head';
 
@@ -198,8 +198,7 @@ describe('CLI businesses and keys against a running server on the embedded store
 
 describe('CLI businesses and keys directly against PostgreSQL', () => {
   it('creates a business whose keys the service then accepts', async () => {
-    const database = await createTestDatabase('clibiz');
-    try {
+    await withTestDatabase('clibiz', async (database) => {
       const created = await cli(['businesses', 'create', '--name', 'Postgres Shop', '--json'], { DATABASE_URL: database.url });
       expect(created.code).toBe(0);
       const result = JSON.parse(created.stdout);
@@ -232,8 +231,6 @@ describe('CLI businesses and keys directly against PostgreSQL', () => {
         await runner.stop();
         await opened.close();
       }
-    } finally {
-      await database.drop();
-    }
+    });
   });
 });

@@ -8,7 +8,7 @@ import { SERVICE_STREAM } from '@lib/operations';
 import { businessWithKey } from '../support/fixtures';
 import { cli, cliServerPerSuite } from '../support/cli';
 import { eventually } from '../support/eventually';
-import { createTestDatabase } from '../support/postgres';
+import { withTestDatabase } from '../support/postgres';
 
 describe('CLI pauses through a running server (embedded store, admin endpoint)', () => {
   const server = cliServerPerSuite();
@@ -87,14 +87,11 @@ describe('CLI pauses through a running server (embedded store, admin endpoint)',
 
 describe('CLI pauses directly on PostgreSQL', () => {
   it('clearing what is not paused says so with exit 2, as through a server', async () => {
-    const pg = await createTestDatabase('clipause');
-    try {
+    await withTestDatabase('clipause', async (pg) => {
       expect(await cli(['pauses', 'clear', 'checkouts'], { DATABASE_URL: pg.url })).toMatchObject({ code: 2, stdout: '', stderr: 'checkouts is not paused: nothing was resumed\n' });
       expect(await cli(['pauses', 'set', 'checkouts', '--reason', 'maintenance'], { DATABASE_URL: pg.url })).toMatchObject({ code: 0, stderr: '' });
       expect(await cli(['pauses', 'set', 'checkouts', '--reason', 'again'], { DATABASE_URL: pg.url })).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^checkouts is already paused since .*, reason "maintenance": nothing changed/) });
       expect(await cli(['pauses', 'clear', 'checkouts'], { DATABASE_URL: pg.url })).toMatchObject({ code: 0, stdout: 'resumed checkouts\n' });
-    } finally {
-      await pg.drop();
-    }
+    });
   });
 });

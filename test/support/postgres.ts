@@ -24,6 +24,16 @@ export async function createTestDatabase(prefix = 't'): Promise<TestDatabase> {
   };
 }
 
+/** Runs `fn` on a fresh database (createTestDatabase), and drops it however `fn` ends. */
+export async function withTestDatabase<T>(prefix: string, fn: (database: TestDatabase) => Promise<T>): Promise<T> {
+  const database = await createTestDatabase(prefix);
+  try {
+    return await fn(database);
+  } finally {
+    await database.drop();
+  }
+}
+
 /**
  * A fresh database, migrated, with two pools on it: `db`, and `second` (another replica's, for
  * tests of what two processes see). `close` closes both and drops the database.
