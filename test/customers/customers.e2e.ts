@@ -3,7 +3,7 @@ import type { Database } from '@lib/database';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { findProjector, verifyProjection } from '@lib/projections';
 import { allProjectors } from '@lib/wiring';
-import { appPerSuite, businessWithKey, clientWithNewKey, expectQueriesRefused, expectTwoPages, startTestApi } from '../support/fixtures';
+import { appPerSuite, businessWithKey, clientWithNewKey, expectNotFoundEverywhere, expectQueriesRefused, expectTwoPages, startTestApi } from '../support/fixtures';
 import { appWithReceiver, receivedEvents, subscribedBusiness } from '../webhooks/support';
 
 /**
@@ -189,15 +189,12 @@ describe('customers over HTTP', () => {
     const mine = await businessWithKey(suite.api, true);
     const theirs = await businessWithKey(suite.api, true);
     const customer = (await theirs.client.post('/customers', { email: 'hana@shop.example' })).body.data;
-    for (const id of [customer.id, 'cst_doesnotexist', 'not-an-id']) {
-      const answers = [
-        await mine.client.get(`/customers/${id}`),
-        await mine.client.patch(`/customers/${id}`, { name: 'x' }),
-        await mine.client.post(`/customers/${id}/block`),
-        await mine.client.post(`/customers/${id}/unblock`),
-      ];
-      expect(answers.map((a) => [a.status, a.body.error?.code])).toEqual(Array(4).fill([404, 'not_found']));
-    }
+    await expectNotFoundEverywhere([customer.id, 'cst_doesnotexist', 'not-an-id'], (id) => [
+      () => mine.client.get(`/customers/${id}`),
+      () => mine.client.patch(`/customers/${id}`, { name: 'x' }),
+      () => mine.client.post(`/customers/${id}/block`),
+      () => mine.client.post(`/customers/${id}/unblock`),
+    ]);
     // the same address is another business's own customer
     const own = await mine.client.post('/customers', { email: 'hana@shop.example' });
     expect(own.status).toBe(201);

@@ -1,7 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { DisableLinkCommand } from '@lib/links';
 import { ServicePauses } from '@lib/operations';
-import { Client, appPerSuite, businessWithKey, clientWithNewKey, expectQueriesRefused, expectTwoPages, startTestApi } from '../support/fixtures';
+import { Client, appPerSuite, businessWithKey, clientWithNewKey, expectNotFoundEverywhere, expectQueriesRefused, expectTwoPages, startTestApi } from '../support/fixtures';
 import { appWithReceiver, receivedEvents, subscribedBusiness } from '../webhooks/support';
 
 /**
@@ -330,16 +330,13 @@ describe('payment links over HTTP', () => {
     const mine = await businessWithKey(suite.api, true);
     const theirs = await businessWithKey(suite.api, true);
     const link = await createLink(theirs.client);
-    for (const id of [link.id, 'lnk_doesnotexist', 'not-an-id']) {
-      const answers = [
-        await mine.client.get(`/links/${id}`),
-        await mine.client.patch(`/links/${id}`, { name: 'x' }),
-        await mine.client.post(`/links/${id}/archive`),
-        await mine.client.post(`/links/${id}/restore`),
-        await del(mine.client, `/links/${id}`),
-      ];
-      expect(answers.map((a) => [a.status, a.body.error?.code])).toEqual(Array(5).fill([404, 'not_found']));
-    }
+    await expectNotFoundEverywhere([link.id, 'lnk_doesnotexist', 'not-an-id'], (id) => [
+      () => mine.client.get(`/links/${id}`),
+      () => mine.client.patch(`/links/${id}`, { name: 'x' }),
+      () => mine.client.post(`/links/${id}/archive`),
+      () => mine.client.post(`/links/${id}/restore`),
+      () => del(mine.client, `/links/${id}`),
+    ]);
     expect((await mine.client.get('/links')).body.data).toEqual([]);
     const byKey = await mine.client.postOnce('/checkouts', { link_code: link.code, asset: 'USDC', network: 'ethereum' });
     expect([byKey.status, byKey.body.error?.code]).toEqual([404, 'link_not_found']);

@@ -121,6 +121,18 @@ export async function expectQueriesRefused(client: Client, path: string, cases: 
 }
 
 /**
+ * For each of `ids` (another business's, one that does not exist, one that is not an id), each
+ * request `requests(id)` makes, one at a time, answers 404 not_found.
+ */
+export async function expectNotFoundEverywhere(ids: readonly string[], requests: (id: string) => (() => Promise<Answer>)[]): Promise<void> {
+  for (const id of ids) {
+    const answers: Answer[] = [];
+    for (const request of requests(id)) answers.push(await request());
+    expect(answers.map((a) => [a.status, a.body.error?.code])).toEqual(answers.map(() => [404, 'not_found']));
+  }
+}
+
+/**
  * GET `path` in pages of two over a list of three (`ids`, created oldest first): newest first,
  * `has_more` on the first page, the second page the last. Answers the first page (its
  * next_cursor serves the checks that follow).

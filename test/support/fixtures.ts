@@ -9,7 +9,7 @@ import { tempDir } from './temp-dir';
  * either kind, and a business with its secret key and a client (re-exported from ./client).
  * Each fixture cleans up after itself (temp folder removed, database dropped).
  */
-export { type Answer, type BusinessWithKey, Client, businessWithKey, clientWithNewKey, expectQueriesRefused, expectTwoPages } from './client';
+export { type Answer, type BusinessWithKey, Client, businessWithKey, clientWithNewKey, expectNotFoundEverywhere, expectQueriesRefused, expectTwoPages } from './client';
 export { type TestApi, startTestApi } from './api-app';
 
 export type StoreKind = 'embedded' | 'postgres';
