@@ -391,12 +391,9 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
     };
   }
   if (state.status === 'none') return state;
+  if (event.type === 'CheckoutCanceled' || event.type === 'CheckoutSuperseded') return evolveEither(state, event);
   if (state.rail === 'card') return evolveCard(state, event);
   switch (event.type) {
-    case 'CheckoutCanceled':
-      return { ...state, status: 'canceled', canceledBy: event.data.canceled_by };
-    case 'CheckoutSuperseded':
-      return { ...state, superseded: true };
     case 'CheckoutClaimed':
       return { ...state, status: 'needs_review', reviewReason: 'claimed', claimTxHash: event.data.tx_hash };
     case 'CheckoutTransferDetected': {
@@ -462,13 +459,15 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
   }
 }
 
+/** What a cancel or a supersession does to a checkout of either rail. */
+function evolveEither(state: OpenCheckoutState, event: Extract<CheckoutEvent, { type: 'CheckoutCanceled' | 'CheckoutSuperseded' }>): CheckoutState {
+  if (event.type === 'CheckoutCanceled') return { ...state, status: 'canceled', canceledBy: event.data.canceled_by };
+  return { ...state, superseded: true };
+}
+
 function evolveCard(state: CardCheckoutState, event: CheckoutEvent): CheckoutState {
   const withAttempt = (id: string, change: Partial<CardAttemptState>) => state.attempts.map((a) => (a.id === id ? { ...a, ...change } : a));
   switch (event.type) {
-    case 'CheckoutCanceled':
-      return { ...state, status: 'canceled', canceledBy: event.data.canceled_by };
-    case 'CheckoutSuperseded':
-      return { ...state, superseded: true };
     case 'CheckoutFailed':
       return { ...state, status: 'failed', failureCode: event.data.failure_code, failedByAttempt: false };
     case 'CheckoutReviewResolved':
