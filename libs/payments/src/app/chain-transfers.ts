@@ -30,6 +30,8 @@ import { PaymentsReadModel } from '../read/payments.read-model';
 @Injectable()
 export class ChainTransfers implements TransferSink {
   private readonly logger = new Logger('chain-transfers');
+  /** Per network, from its last awaitingAddresses: each address listed → whether its checkout's row showed a sighting. */
+  private readonly awaiting = new Map<NetworkId, Map<string, boolean>>();
 
   constructor(
     private readonly streams: PaymentStreams,
@@ -40,8 +42,10 @@ export class ChainTransfers implements TransferSink {
   ) {}
 
   /** The addresses whose mempool the watcher of `network` looks at: checkouts still waiting for money (0023 addendum, 2026-11-29). */
-  awaitingAddresses(network: NetworkId): Promise<readonly string[]> {
-    return this.read.awaitingAddresses(network);
+  async awaitingAddresses(network: NetworkId): Promise<readonly string[]> {
+    const rows = await this.read.awaitingAddresses(network);
+    this.awaiting.set(network, new Map(rows.map((r) => [r.address, r.sighted])));
+    return rows.map((r) => r.address);
   }
 
   /**
@@ -53,6 +57,10 @@ export class ChainTransfers implements TransferSink {
    * nothing and a transaction back in the mempool after a drop is a new sighting.
    */
   async mempool(snapshot: MempoolSnapshot): Promise<void> {
+    // an empty mempool for a checkout whose row shows no sighting has nothing to record or drop:
+    // no address-book or stream read (one look per open Bitcoin checkout every mempool poll). A
+    // sighting the read model has not shown yet is dropped at the next look.
+    if (snapshot.pending.length === 0 && this.awaiting.get(snapshot.network)?.get(snapshot.address) === false) return;
     const owner = await this.book.owner(family(snapshot.network), snapshot.address);
     if (owner === null) return;
     const { state: checkout, events } = await this.streams.checkoutHistory(owner.checkoutId);

@@ -159,15 +159,16 @@ export class PaymentsReadModel {
    * (decision 0023, addendum 2026-11-29). A checkout held past its quote's end by a transaction
    * seen there is still open, so it stays on the list until that transaction is mined or dropped.
    */
-  async awaitingAddresses(network: string): Promise<string[]> {
-    const { rows } = await this.db.query<{ address: string }>(
-      `SELECT state->>'address' AS address FROM checkouts
+  async awaitingAddresses(network: string): Promise<{ address: string; sighted: boolean }[]> {
+    // sighted: the checkout's row shows a transaction seen in the mempool, not mined or dropped yet
+    const { rows } = await this.db.query<{ address: string; sighted: boolean }>(
+      `SELECT state->>'address' AS address, COALESCE(jsonb_array_length(state->'sightings'), 0) > 0 AS sighted FROM checkouts
         WHERE status IN ('open', 'awaiting_customer') AND state->>'rail' = 'crypto' AND state->>'network' = $1
           AND state->>'simulated' = 'false' AND state->>'address' IS NOT NULL
         ORDER BY created_at`,
       [network],
     );
-    return rows.map((r) => r.address);
+    return rows;
   }
 
   /** The public receipt of a payment (GET /public/receipts/{id}), or null. */
