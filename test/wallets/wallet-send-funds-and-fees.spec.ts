@@ -13,7 +13,7 @@ describe('wallet send funds (what the decider is given)', () => {
   function sendsOver(rows: { asset: string; amount: string }[]) {
     const db = { query: () => Promise.resolve({ rows, rowCount: rows.length }) } as unknown as Sql;
     const config = { evmTokens: {}, ratesUrl: null, ratesMaxAgeMs: 60_000 } as unknown as AppConfig;
-    return new WalletSends(null as never, null as never, db, config);
+    return new WalletSends(null as never, db, config);
   }
   const ADDRESS = '0xAbC0000000000000000000000000000000000001';
 

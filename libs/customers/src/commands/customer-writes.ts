@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainRefusal, foldWith } from '@lib/domain';
+import { DomainRefusal } from '@lib/domain';
 import { CommandRunner, EVENT_STORE, EventStore, WriteMeta, metadataFor, readStreamOrEmpty } from '@lib/eventstore';
 import { BlockCustomer, CustomerCommand, CustomerRecord, KnownFromPayments, customerDecider, emailClaimDecider } from '../customer.decider';
 import { CustomerDirectory } from '../customer-directory';
@@ -42,7 +42,7 @@ export class CustomerWrites {
     const notFound = new DomainRefusal('not_found', 'No customer with this id.');
     if (!isCustomerId(customerId)) throw notFound;
     await this.barrier(businessId);
-    const recorded = foldWith(customerDecider, await readStreamOrEmpty(this.store, CUSTOMER_STREAM.stream(customerId))).customer;
+    const recorded = (await this.runner.state(customerDecider, CUSTOMER_STREAM.stream(customerId))).customer;
     if (recorded !== null) {
       if (recorded.businessId !== businessId) throw notFound;
       return { current: recorded, known: null };

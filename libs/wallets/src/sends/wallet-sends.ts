@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AssetCode, ChainRegistry, NetworkFamily, NetworkId, family, registryWithTokens } from '@lib/chains';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
-import { DomainRefusal, foldWith } from '@lib/domain';
-import { CommandRunner, EVENT_STORE, EventStore, WriteMeta, metadataFor, readStreamOrEmpty } from '@lib/eventstore';
+import { DomainRefusal } from '@lib/domain';
+import { CommandRunner, WriteMeta, metadataFor } from '@lib/eventstore';
 import { parseCryptoAmount } from '@lib/money';
 import { addressKey } from '../wallets.projector';
 import { WALLET_TX_STREAM } from '../stream-categories';
@@ -27,7 +27,6 @@ export class WalletSends {
 
   constructor(
     private readonly runner: CommandRunner,
-    @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(DATABASE) private readonly db: Sql,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -36,7 +35,7 @@ export class WalletSends {
   }
 
   async state(walletId: string): Promise<WalletSendsState> {
-    return foldWith(walletSendsDecider, await readStreamOrEmpty(this.store, WALLET_TX_STREAM.stream(walletId)));
+    return this.runner.state(walletSendsDecider, WALLET_TX_STREAM.stream(walletId));
   }
 
   /** Decides on the wallet's sends stream; concurrent sends conflict there and are decided again (the CommandRunner waits for the read models). The wallet's sends after the decision. */
