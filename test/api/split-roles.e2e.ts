@@ -3,15 +3,13 @@
  * the API process runs no projections; the worker does; a key created through the service is
  * usable on the API process as soon as the write returns.
  */
-import { ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { BusinessService } from '@lib/businesses';
 import { OpenedStore, openEventStore } from '@lib/eventstore';
 import { ProjectionRunner } from '@lib/projections';
 import { ALL_PROJECTORS, standaloneOnboarding } from '@lib/wiring';
-import { ROOT } from '../support/cli';
 import { eventually } from '../support/eventually';
 import { createTestDatabase, TestDatabase } from '../support/postgres';
+import { ServiceProcess, startApi, startProcess as start, stopProcess } from '../support/processes';
 
 /**
  * A writer that runs no projections: it waits on the checkpoints the worker moves. It creates
@@ -23,52 +21,22 @@ function writerOf(opened: OpenedStore): BusinessService {
   return new BusinessService(opened.store, opened.db, waiter, { afterCreate: standaloneOnboarding(opened.store, opened.db, waiter, kek) });
 }
 
-function start(entry: string, env: NodeJS.ProcessEnv, args: string[] = []): { child: ChildProcess; log: () => string } {
-  let log = '';
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, entry), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_OPTIONS: '', EVENTSTORE_URL: '', ROLE: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (c) => (log += c));
-  child.stderr!.on('data', (c) => (log += c));
-  return { child, log: () => log };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
-
 describe('API and worker as separate processes on PostgreSQL and Redis', () => {
   let database: TestDatabase;
-  let api: ReturnType<typeof start>;
-  let worker: ReturnType<typeof start>;
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const base = `http://127.0.0.1:${port}/api/v1`;
+  let api: ServiceProcess;
+  let worker: ServiceProcess;
+  let base: string;
 
   beforeAll(async () => {
     database = await createTestDatabase('split');
-    const env = { DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:6379', PORT: String(port), LOG_LEVEL: 'warn' };
+    const env = { DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:6379', LOG_LEVEL: 'warn' };
     worker = start('apps/worker/src/main.ts', env);
-    api = start('apps/api/src/main.ts', env, ['--role=api']);
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      try {
-        if ((await fetch(`${base}/health/live`)).ok) break;
-      } catch {
-        /* starting */
-      }
-      if (Date.now() > deadline || api.child.exitCode !== null) throw new Error(`api did not start:\n${api.log()}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    ({ api, base } = await startApi(env));
   }, 90_000);
 
   afterAll(async () => {
-    await stop(api.child);
-    await stop(worker.child);
+    await stopProcess(api);
+    await stopProcess(worker);
     await database.drop();
   });
 

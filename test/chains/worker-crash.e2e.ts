@@ -4,38 +4,15 @@
  * SIGKILLed and started again; afterwards every payment succeeds with exactly one detection of its
  * transfer and its four confirmations — nothing missed, nothing doubled.
  */
-import { ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { BusinessService } from '@lib/businesses';
 import { openEventStore } from '@lib/eventstore';
 import { ProjectionRunner } from '@lib/projections';
 import { ALL_PROJECTORS } from '@lib/wiring';
 import { AnvilNode, Hex, startAnvil } from '../support/anvil';
-import { ROOT } from '../support/cli';
 import { eventually } from '../support/eventually';
 import { TestDatabase, createTestDatabase } from '../support/postgres';
+import { ServiceProcess, startApi, startProcess as start, stopProcess as stop } from '../support/processes';
 import { compileContract } from '../support/solidity';
-
-type Proc = { child: ChildProcess; log: () => string };
-
-function start(entry: string, env: NodeJS.ProcessEnv, args: string[] = []): Proc {
-  let log = '';
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, entry), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_OPTIONS: '', EVENTSTORE_URL: '', ROLE: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (c) => (log = (log + c).slice(-50_000)));
-  child.stderr!.on('data', (c) => (log = (log + c).slice(-50_000)));
-  return { child, log: () => log };
-}
-
-async function stop(proc: Proc | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (!proc || proc.child.exitCode !== null || proc.child.signalCode !== null) return;
-  const exited = new Promise((r) => proc.child.once('exit', r));
-  proc.child.kill(signal);
-  await exited;
-}
 
 const TOKEN_ABI = [{ type: 'function', name: 'transfer', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'value', type: 'uint256' }], outputs: [{ type: 'bool' }] }, { type: 'function', name: 'mint', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'value', type: 'uint256' }], outputs: [] }] as const;
 
@@ -43,21 +20,19 @@ describe('a worker SIGKILLed while it watches a chain misses nothing and doubles
   let database: TestDatabase;
   let chain: AnvilNode;
   let usdc: Hex;
-  let api: Proc;
-  let worker: Proc | undefined;
+  let api: ServiceProcess;
+  let worker: ServiceProcess | undefined;
   let env: NodeJS.ProcessEnv;
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const base = `http://127.0.0.1:${port}/api/v1`;
+  let base: string;
 
   beforeAll(async () => {
     database = await createTestDatabase('wcrash');
     chain = await startAnvil({ chainId: 1 });
     usdc = await chain.deploy(0, compileContract('TestUSDC.sol', 'TestUSDC'));
     await chain.send(0, { to: usdc, data: chain.viem.encodeFunctionData({ abi: TOKEN_ABI, functionName: 'mint', args: [chain.address(1), 10n ** 12n] }) });
-    env = { DATABASE_URL: database.url, PORT: String(port), LOG_LEVEL: 'warn', EVM_RPC_URL_ETHEREUM: chain.url, EVM_TOKENS_ETHEREUM: `USDC=${usdc}`, CHAIN_POLL_MS: '50' };
+    env = { DATABASE_URL: database.url, LOG_LEVEL: 'warn', EVM_RPC_URL_ETHEREUM: chain.url, EVM_TOKENS_ETHEREUM: `USDC=${usdc}`, CHAIN_POLL_MS: '50' };
     worker = start('apps/worker/src/main.ts', env);
-    api = start('apps/api/src/main.ts', env, ['--role=api']);
-    await eventually(() => fetch(`${base}/health/live`).then((r) => r.ok), { what: `api up\n${api.log()}`, timeoutMs: 60_000, intervalMs: 200 });
+    ({ api, base } = await startApi(env));
   }, 120_000);
 
   afterAll(async () => {
