@@ -59,8 +59,7 @@ export class AccountsController {
   })
   async verify(@Body() body: VerifySignupRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const verified = await this.commands.execute(new VerifySignupCommand(body, browserOf(request, this.cookies), visitorMeta(request), relyingPartyOf(request, this.config)));
-    this.cookies.set(reply, 'session', verified.sessionToken);
-    this.cookies.set(reply, 'device', verified.deviceToken);
+    this.cookies.startSession(reply, verified);
     this.cookies.clear(reply, 'signup');
     return { data: verified.answer };
   }

@@ -37,8 +37,7 @@ export class SessionsController {
       reply.status(200);
       return { data: started };
     }
-    this.cookies.set(reply, 'session', started.sessionToken);
-    this.cookies.set(reply, 'device', started.deviceToken);
+    this.cookies.startSession(reply, started);
     return { data: started.answer };
   }
 

@@ -96,8 +96,7 @@ export class TwoFactorSignInController {
   })
   async complete(@Body() body: CompleteTwoFactorSignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const started = await this.commands.execute(new CompleteTwoFactorSignInCommand(body, browserOf(request, this.cookies), visitorMeta(request)));
-    this.cookies.set(reply, 'session', started.sessionToken);
-    this.cookies.set(reply, 'device', started.deviceToken);
+    this.cookies.startSession(reply, started);
     return { data: started.answer };
   }
 }

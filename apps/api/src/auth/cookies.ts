@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { StartedSession } from '@lib/accounts';
 import type { AppConfig } from '@lib/core';
 
 /** The cookies of the dashboard (decision 0034). */
@@ -45,6 +46,12 @@ export class DashboardCookies {
 
   set(reply: FastifyReply, kind: CookieKind, value: string): void {
     reply.header('set-cookie', this.serialize(kind, value, MAX_AGE[kind]));
+  }
+
+  /** The cookies of a session just started (sign-up verified, sign-in, its second step, a passkey sign-in): `session`, then `device`. */
+  startSession(reply: FastifyReply, started: Pick<StartedSession<unknown>, 'sessionToken' | 'deviceToken'>): void {
+    this.set(reply, 'session', started.sessionToken);
+    this.set(reply, 'device', started.deviceToken);
   }
 
   clear(reply: FastifyReply, kind: CookieKind): void {

@@ -50,8 +50,7 @@ export class PasskeysController {
     const browserToken = this.cookies.read(request, 'webauthn');
     this.cookies.clear(reply, 'webauthn');
     const started = await this.commands.execute(new PasskeySignInCommand(body, browserToken, browserOf(request, this.cookies), relyingPartyOf(request, this.config), visitorMeta(request)));
-    this.cookies.set(reply, 'session', started.sessionToken);
-    this.cookies.set(reply, 'device', started.deviceToken);
+    this.cookies.startSession(reply, started);
     return { data: started.answer };
   }
 }
