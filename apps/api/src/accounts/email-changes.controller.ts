@@ -4,7 +4,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { StartEmailChangeCommand, StartEmailChangeRequest, UndoEmailChangeCommand, UndoEmailChangeRequest, VerifyEmailChangeCommand, VerifyEmailChangeRequest } from '@lib/accounts';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
-import { ActionRoute, CreateRoute, publicForm } from '../platform/route-presets';
+import { ActionRoute, CreateRoute, emailedLink } from '../platform/route-presets';
 import { visitorMeta } from './browser';
 import { EMAIL_CHANGE_SCHEMA, EMAIL_CHANGE_UNDO_SCHEMA } from './recovery-schemas';
 import { ACCOUNT_SCHEMA } from './schemas';
@@ -54,8 +54,7 @@ export class EmailChangesController {
     description:
       'Puts the old address back and ends every session. Whoever changed the address may have added a way in, so every passkey of the account is removed (a passkey sign-in then answers 400 `passkey_unknown`) and two-step sign-in is turned off (its secret and recovery codes deleted); the answer says what was removed, and the owner adds them again after the reset. The password stops working (403 `password_reset_required` at sign-in) and a new one can be set through a reset link only after a day (409 `reset_on_hold`).',
     data: [EMAIL_CHANGE_UNDO_SCHEMA, 'The change, undone.'],
-    errors: ['invalid_token', 'email_taken'],
-    ...publicForm('tokens'),
+    ...emailedLink('email_taken'),
   })
   async undo(@Body() body: UndoEmailChangeRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new UndoEmailChangeCommand(body.token, visitorMeta(request))) };

@@ -10,7 +10,7 @@ import {
   RequestPasswordResetCommand,
   RequestPasswordResetRequest,
 } from '@lib/accounts';
-import { AcceptRoute, ActionRoute, publicForm } from '../platform/route-presets';
+import { AcceptRoute, ActionRoute, emailedLink, publicForm } from '../platform/route-presets';
 import { visitorMeta } from './browser';
 import { PASSWORD_RESET_REQUEST_SCHEMA, PASSWORD_RESET_SCHEMA } from './recovery-schemas';
 
@@ -34,8 +34,7 @@ export class PasswordResetsController {
   @ActionRoute('check', {
     summary: 'Check a password reset link before choosing the new password',
     data: [PASSWORD_RESET_SCHEMA, 'The link, usable.'],
-    errors: ['invalid_token'],
-    ...publicForm('tokens'),
+    ...emailedLink(),
   })
   async check(@Body() body: CheckPasswordResetRequest) {
     return { data: await this.commands.execute(new CheckPasswordResetCommand(body.token)) };
@@ -46,8 +45,7 @@ export class PasswordResetsController {
     description:
       'Ends every session of the person and clears the failed-password count of the address (a password that stopped working after 100 failures works again). After an undone e-mail change, 409 `reset_on_hold` until a day has passed (`Retry-After`).',
     data: [PASSWORD_RESET_SCHEMA, 'The link, now used.'],
-    errors: ['invalid_token', 'weak_password', 'reset_on_hold'],
-    ...publicForm('tokens'),
+    ...emailedLink('weak_password', 'reset_on_hold'),
   })
   async confirm(@Body() body: ConfirmPasswordResetRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new ConfirmPasswordResetCommand(body, visitorMeta(request))) };

@@ -86,6 +86,14 @@ function ruled(rules: RouteRules): MethodDecorator[] {
  */
 export const publicForm = (rateLimit: string, challenge?: ChallengeForm): RouteRules => ({ access: 'same-origin', ...(challenge === undefined ? {} : { challenge }), rateLimit, replay: false });
 
+/**
+ * A route that spends a link e-mailed to a person (libs/http link-tokens.ts: a password reset, an
+ * e-mail change's undo, a wallet change's cancel): a public form on the `tokens` rule that every
+ * link shares, answering 400 invalid_token for a used, replaced or unknown link, then the route's
+ * own `errors`.
+ */
+export const emailedLink = (...errors: ErrorCode[]): RouteRules & Pick<RouteSpec, 'errors'> => ({ errors: ['invalid_token', ...errors], ...publicForm('tokens') });
+
 /** A route's rules alone (RouteRules), for a route that documents itself. */
 export const RouteRules = (rules: RouteRules) => applyDecorators(...ruled(rules));
 

@@ -7,7 +7,7 @@ import { ApiError } from '@lib/http';
 import { CancelWalletChangeCommand, CancelWalletChangeRequest, FinishSetupCommand, GetSetupQuery } from '@lib/wallets';
 import { visitorMeta } from '../accounts/browser';
 import { CurrentBusiness, writeMeta } from '../auth/request-auth';
-import { ActionRoute, GetRoute, publicForm } from '../platform/route-presets';
+import { ActionRoute, GetRoute, emailedLink } from '../platform/route-presets';
 import { BUSINESS_SETUP_SCHEMA, WALLET_CHANGE_SCHEMA } from './schemas';
 
 /** Pending wallet changes (decision 0041): canceled through the e-mailed link, or from the dashboard. Thin. */
@@ -22,8 +22,7 @@ export class WalletChangesController {
     description:
       'The token is the one after `#token=` in the link. A used, replaced or unknown link is 400 `invalid_token`; a deletion that already took effect is 409 `wallet_change_applied`.',
     data: [WALLET_CHANGE_SCHEMA, 'The wallet change, canceled.'],
-    errors: ['invalid_token', 'wallet_change_applied'],
-    ...publicForm('tokens'),
+    ...emailedLink('wallet_change_applied'),
   })
   async cancelByLink(@Body() body: CancelWalletChangeRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new CancelWalletChangeCommand({ token: body.token }, visitorMeta(request))) };
