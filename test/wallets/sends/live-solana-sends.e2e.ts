@@ -11,7 +11,7 @@ import { AccountsTestApp, startAccountsApp } from '../../accounts/support';
 import { LocalLedger, SOL } from '../../chains/solana/local-ledger';
 import { SolanaRpcStandIn } from '../../chains/solana/rpc-stand-in';
 import { WalletSendsWorker } from '@lib/wallets';
-import { Shop, liveShop, liveShopWithNewWallet, send } from './support';
+import { Shop, liveShop, liveShopWithNewWallet, openCheckout, paymentDetected, send } from './support';
 
 /**
  * SOL sends of a LIVE business relayed through a Solana node (decision 0040): litesvm (the real
@@ -79,13 +79,12 @@ describe('SOL and USDC sends of a live business relayed through a Solana node (l
     app = await startAccountsApp('embedded', { RATES_URL: ticker.url, SOLANA_RPC_URL: url, CHAIN_POLL_MS: '100', QUOTE_TTL_SECONDS: '60' });
     ({ shop, phrase } = await liveShopWithNewWallet(app, 'Live Bakery'));
     // a customer pays 30 USD in SOL (0.2 SOL at 150.00) with a real transfer: the address's funds
-    const payment = await shop.post('/payments', { amount: 3000, currency: 'USD', description: 'Bread' }, { 'idempotency-key': randomUUID() });
-    const checkout = await shop.post('/checkouts', { payment_code: (payment.body.data.url as string).split('/').pop(), asset: 'SOL', network: 'solana' }, { 'idempotency-key': randomUUID() });
+    const checkout = await openCheckout(shop, 'Bread', 'SOL', 'solana');
     expect([checkout.status, checkout.body.data?.crypto?.amount]).toEqual([201, '0.2']);
     const paidTo = checkout.body.data.crypto.address as string;
     await ledger.ok(customer, [getTransferSolInstruction({ source: customer, destination: address(paidTo), amount: 200_000_000n })]);
     serveBlock();
-    await eventually(() => shop.get(`/checkouts/${checkout.body.data.id}`).then((r) => r.body.data), (c) => c.status !== 'open', { what: 'SOL payment detected' });
+    await paymentDetected(shop, checkout.body.data.id, 'SOL payment detected');
     owner = solanaSigner(phrase, paidTo);
   }, 60_000);
   afterAll(async () => {
@@ -244,8 +243,7 @@ describe('SOL and USDC sends of a live business relayed through a Solana node (l
 
   it('a USDC send from an address holding no SOL: transferChecked signed by it, the fee paid by the wallet’s SOL address; relayed, confirmed, valued at par', async () => {
     // a customer pays a USDC checkout: a second address of the wallet, holding USDC and no SOL
-    const payment = await shop.post('/payments', { amount: 3000, currency: 'USD', description: 'Cakes' }, { 'idempotency-key': randomUUID() });
-    const checkout = await shop.post('/checkouts', { payment_code: (payment.body.data.url as string).split('/').pop(), asset: 'USDC', network: 'solana' }, { 'idempotency-key': randomUUID() });
+    const checkout = await openCheckout(shop, 'Cakes', 'USDC', 'solana');
     expect([checkout.status, checkout.body.data?.crypto?.amount]).toEqual([201, '30']);
     const paidTo = address(checkout.body.data.crypto.address as string);
     const program = address(TOKEN_PROGRAM);
@@ -256,7 +254,7 @@ describe('SOL and USDC sends of a live business relayed through a Solana node (l
       getTransferCheckedInstruction({ source, mint: USDC, destination, authority: customer, amount: 30_000_000n, decimals: 6 }),
     ]);
     serveBlock();
-    await eventually(() => shop.get(`/checkouts/${checkout.body.data.id}`).then((r) => r.body.data), (c) => c.status !== 'open', { what: 'USDC payment detected' });
+    await paymentDetected(shop, checkout.body.data.id, 'USDC payment detected');
     const holder = solanaSigner(phrase, paidTo);
     expect(balance(paidTo)).toBe(0n); // no SOL to pay a fee with (the token account's rent is the customer's)
 

@@ -11,7 +11,7 @@ import { TestUsdc, deployTestUsdc } from '../../support/test-usdc';
 import { eventually } from '../../support/eventually';
 import { TickerServer, startTickerServer } from '../../rates/ticker-server';
 import { AccountsTestApp, startAccountsApp } from '../../accounts/support';
-import { RECIPIENT, Shop, eth, ethTransfer, liveShop, liveShopWithNewWallet, send, signerOf } from './support';
+import { RECIPIENT, Shop, eth, ethTransfer, liveShop, liveShopWithNewWallet, openCheckout, paymentDetected, send, signerOf } from './support';
 
 /**
  * Sends of a LIVE business relayed through a real node (decision 0040): anvil stands for Ethereum
@@ -58,13 +58,11 @@ describe('wallet sends of a live business relayed through anvil', () => {
     }, undefined, [WalletSendOptionsModule.using({ fundingWaitMs: FUNDING_WAIT_MS })]);
     ({ shop, businessId, phrase, walletId } = await liveShopWithNewWallet(app, 'Live Coffee'));
     // a customer pays 30 USD in ETH (0.01 ETH) with a real transfer: the address's funds
-    const payment = await shop.post('/payments', { amount: 3000, currency: 'USD', description: 'Beans' }, { 'idempotency-key': randomUUID() });
-    expect(payment.status).toBe(201);
-    const checkout = await shop.post('/checkouts', { payment_code: (payment.body.data.url as string).split('/').pop(), asset: 'ETH', network: 'ethereum' }, { 'idempotency-key': randomUUID() });
+    const checkout = await openCheckout(shop, 'Beans', 'ETH', 'ethereum');
     expect([checkout.status, checkout.body.data?.crypto?.amount]).toEqual([201, '0.01']);
     const address = checkout.body.data.crypto.address as Hex;
     await ethereum.send(CUSTOMER, { to: address, value: eth('0.01') });
-    await eventually(() => shop.get(`/checkouts/${checkout.body.data.id}`).then((r) => r.body.data), (c) => c.status !== 'open', { what: 'payment detected' });
+    await paymentDetected(shop, checkout.body.data.id, 'payment detected');
     signer = signerOf(phrase, address);
   }, 60_000);
   afterAll(async () => {
@@ -125,12 +123,11 @@ describe('wallet sends of a live business relayed through anvil', () => {
   });
 
   async function usdcAddress(): Promise<ReturnType<typeof signerOf>> {
-    const payment = await shop.post('/payments', { amount: 3000, currency: 'USD', description: 'Mugs' }, { 'idempotency-key': randomUUID() });
-    const checkout = await shop.post('/checkouts', { payment_code: (payment.body.data.url as string).split('/').pop(), asset: 'USDC', network: 'ethereum' }, { 'idempotency-key': randomUUID() });
+    const checkout = await openCheckout(shop, 'Mugs', 'USDC', 'ethereum');
     expect([checkout.status, checkout.body.data?.crypto?.amount]).toEqual([201, '30']);
     const address = checkout.body.data.crypto.address as Hex;
     await ethereum.receipt(await ethereum.send(CUSTOMER, usdc.transfer(address, 30_000_000n)));
-    await eventually(() => shop.get(`/checkouts/${checkout.body.data.id}`).then((r) => r.body.data), (c) => c.status !== 'open', { what: 'USDC payment detected' });
+    await paymentDetected(shop, checkout.body.data.id, 'USDC payment detected');
     return signerOf(phrase, address);
   }
 
@@ -503,8 +500,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
     const phrase = generateMnemonic(english);
     const xpub = HDKey.fromMasterSeed(mnemonicToSeedSync(phrase)).derive("m/44'/60'/0'").publicExtendedKey;
     expect((await outside.post('/wallet', { type: 'external', evm_xpub: xpub })).status).toBe(201);
-    const payment = await outside.post('/payments', { amount: 3000, currency: 'USD', description: 'Tea' }, { 'idempotency-key': randomUUID() });
-    const checkout = await outside.post('/checkouts', { payment_code: (payment.body.data.url as string).split('/').pop(), asset: 'ETH', network: 'ethereum' }, { 'idempotency-key': randomUUID() });
+    const checkout = await openCheckout(outside, 'Tea', 'ETH', 'ethereum');
     expect(checkout.status).toBe(201);
     const address = checkout.body.data.crypto.address as Hex;
     await ethereum.send(CUSTOMER, { to: address, value: eth('0.01') });

@@ -63,19 +63,24 @@ export function send(shop: Shop, body: Record<string, unknown>, key: string = ra
   return shop.post('/wallet/transactions', body, { 'idempotency-key': key });
 }
 
+/** A new payment of `amount` US cents (POST /payments, answered 201) and a checkout of it in `asset` on `network` (POST /checkouts): the checkout's answer. */
+export async function openCheckout(shop: Shop, description: string, asset: string, network: string, amount = 3000) {
+  const payment = await shop.post('/payments', { amount, currency: 'USD', description }, { 'idempotency-key': randomUUID() });
+  expect(payment.status).toBe(201);
+  return shop.post('/checkouts', { payment_code: (payment.body.data.url as string).split('/').pop(), asset, network }, { 'idempotency-key': randomUUID() });
+}
+
+/** Waits until checkout `checkoutId` is no longer open: the transfer paying it was detected (`what` names it in a timeout). */
+export function paymentDetected(shop: Shop, checkoutId: string, what: string) {
+  return eventually(() => shop.get(`/checkouts/${checkoutId}`).then((r) => r.body.data), (c) => c.status !== 'open', { what });
+}
+
 /** Pays a new ETH (or `asset`) checkout of `shop` in full on the simulated chain (its test clock); the checkout's address and amount. */
 export async function fundedAddress(shop: Shop, asset = 'ETH', network = 'ethereum', amount = 10_000): Promise<{ address: string; amount: string }> {
-  const payment = await shop.post('/payments', { amount, currency: 'USD', description: 'Funding' }, { 'idempotency-key': randomUUID() });
-  if (payment.status !== 201) throw new Error(`payment: ${payment.status} ${JSON.stringify(payment.body)}`);
-  const code = (payment.body.data.url as string).split('/').pop();
-  const checkout = await shop.post('/checkouts', { payment_code: code, asset, network }, { 'idempotency-key': randomUUID() });
+  const checkout = await openCheckout(shop, 'Funding', asset, network, amount);
   if (checkout.status !== 201) throw new Error(`checkout: ${checkout.status} ${JSON.stringify(checkout.body)}`);
   const advanced = await shop.post('/test_clock/advance', { seconds: 30 });
   if (advanced.status !== 200) throw new Error(`advance: ${advanced.status} ${JSON.stringify(advanced.body)}`);
-  await eventually(
-    () => shop.get(`/checkouts/${checkout.body.data.id}`).then((r) => r.body.data),
-    (c) => c.status !== 'open',
-    { what: 'simulated transfer arrived' },
-  );
+  await paymentDetected(shop, checkout.body.data.id, 'simulated transfer arrived');
   return { address: checkout.body.data.crypto.address, amount: checkout.body.data.crypto.amount };
 }
