@@ -66,9 +66,15 @@ export interface ReadStreamOptions {
   maxCount?: number;
 }
 
+/** readAll's page size when `maxCount` is left out, on every adapter. */
+export const DEFAULT_READ_ALL_COUNT = 1000;
+/** A subscription's batch size when `batchSize` is left out, on every adapter. */
+export const DEFAULT_BATCH_SIZE = 500;
+
 export interface ReadAllOptions {
   /** Exclusive: events strictly after this position. Omit for the start of the log. */
   after?: LogPosition | null;
+  /** Default DEFAULT_READ_ALL_COUNT. */
   maxCount?: number;
 }
 
@@ -77,6 +83,7 @@ export type BatchHandler = (events: RecordedEvent[]) => Promise<void>;
 export interface SubscribeOptions {
   /** Exclusive checkpoint; null or omitted starts at the beginning of the log. */
   after?: LogPosition | null;
+  /** Default DEFAULT_BATCH_SIZE. */
   batchSize?: number;
 }
 

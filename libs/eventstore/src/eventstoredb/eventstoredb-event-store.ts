@@ -27,6 +27,8 @@ import {
 import {
   AppendResult,
   BatchHandler,
+  DEFAULT_BATCH_SIZE,
+  DEFAULT_READ_ALL_COUNT,
   EventMetadata,
   EventStore,
   ExpectedRevision,
@@ -41,10 +43,6 @@ import { ConcurrencyError, DuplicateEventIdError, StreamNotFoundError } from '..
 import { LogPosition, comparePositions } from '../position';
 import { validateAppend } from '../validate-append';
 
-/** Default page size of readAll, as on the SQL adapter. */
-const DEFAULT_READ_ALL_COUNT = 1000;
-/** Default batch size of a subscription, as on the SQL adapter. */
-const DEFAULT_BATCH_SIZE = 500;
 /** Page size when walking $all backwards for the newest non-system event. */
 const HEAD_PAGE_SIZE = 32;
 /** How many of a stream's newest events a rejected append is compared with (see resolveRejectedAppend). */

@@ -3,6 +3,8 @@ import { Database } from '@lib/database';
 import {
   AppendResult,
   BatchHandler,
+  DEFAULT_BATCH_SIZE,
+  DEFAULT_READ_ALL_COUNT,
   EventStore,
   ExpectedRevision,
   NewEvent,
@@ -199,7 +201,7 @@ export class SqlEventStore implements EventStore {
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const after = options.after ?? { commit: 0n, prepare: 0n };
-    return (await this.readRows(after, options.maxCount ?? 1000)).map(toRecordedEvent);
+    return (await this.readRows(after, options.maxCount ?? DEFAULT_READ_ALL_COUNT)).map(toRecordedEvent);
   }
 
   private async readRows(after: LogPosition, maxCount: number): Promise<EventRow[]> {
@@ -226,7 +228,7 @@ export class SqlEventStore implements EventStore {
   private appendSeq = 0;
 
   private async subscriptionRead(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
-    const maxCount = options.maxCount ?? 1000;
+    const maxCount = options.maxCount ?? DEFAULT_READ_ALL_COUNT;
     const position = options.after ?? null;
     const kept = this.recent?.after(position, maxCount);
     if (kept) return kept;
@@ -287,7 +289,7 @@ export class SqlEventStore implements EventStore {
   subscribe(handler: BatchHandler, options: SubscribeOptions = {}): Subscription {
     const subscription = new PollingSubscription({ readAll: (o) => this.subscriptionRead(o) }, this.appended, handler, {
       after: options.after ?? null,
-      batchSize: options.batchSize ?? 500,
+      batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
       pollIntervalMs: this.options.pollIntervalMs ?? (this.kind === 'embedded' ? EMBEDDED_POLL_MS : 100),
       appendsMayLag: this.kind === 'postgres',
       gatherMs: this.kind === 'embedded' ? EMBEDDED_GATHER_MS : 0,
