@@ -144,8 +144,8 @@ describe.each(STORE_KINDS)('businesses and keys on %s', (kind) => {
     await suite.service.keyUse.flush();
     expect(await suite.service.getKey(key.id)).toEqual({ ...key, last_used_at: expect.stringMatching(/Z$/) }); // authenticated above
 
-    const test = await suite.service.createKey({ businessId: business.id, kind: 'restricted', mode: 'test', permissions: { search: 'read' } });
-    expect(test.key).toMatchObject({ mode: 'test', name: null, permissions: { search: 'read' } });
+    const test = await suite.service.createKey({ businessId: business.id, kind: 'restricted', mode: 'test', permissions: { events: 'read' } });
+    expect(test.key).toMatchObject({ mode: 'test', name: null, permissions: { events: 'read' } });
     expect(test.secret.startsWith('rk_test_')).toBe(true);
   });
 

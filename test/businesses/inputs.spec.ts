@@ -54,7 +54,7 @@ describe('create-api-key input (CreateApiKeyDto)', () => {
     expect(await check(CreateApiKeyDto, { type: 'restricted', mode: 'test', permissions: 'payments:write, webhooks:read' })).toMatchObject({
       permissions: 'payments:write, webhooks:read',
     });
-    expect(await check(CreateApiKeyDto, { type: 'restricted', mode: 'test', permissions: { search: 'read' } })).toMatchObject({ permissions: { search: 'read' } });
+    expect(await check(CreateApiKeyDto, { type: 'restricted', mode: 'test', permissions: { events: 'read' } })).toMatchObject({ permissions: { events: 'read' } });
     expect(await check(CreateApiKeyDto, { type: 'publishable', mode: 'live', name: '  ' })).toEqual({ type: 'publishable', mode: 'live', name: null });
   });
 

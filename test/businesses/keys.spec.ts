@@ -104,7 +104,9 @@ describe('restricted key permissions', () => {
   });
 
   it('checks grants from outside (a JSON body)', () => {
-    expect(normalizePermissions({ search: 'read' })).toEqual({ search: 'read' });
+    expect(normalizePermissions({ events: 'read' })).toEqual({ events: 'read' });
+    // search is no resource of its own: a key searches the kinds it reads (spec §4 GET /search)
+    expect(() => normalizePermissions({ search: 'read' })).toThrow(/Unknown resource "search"/);
     expect(() => normalizePermissions(['payments:read'])).toThrow(/must be an object/);
     expect(() => normalizePermissions(null)).toThrow(/must be an object/);
     expect(() => normalizePermissions({ payments: true })).toThrow(/Unknown access/);

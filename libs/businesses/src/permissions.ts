@@ -1,7 +1,7 @@
 import { DomainError } from './domain-error';
 
 /** What a restricted key can be given access to. The order is the order keys are printed in. */
-export const RESOURCES = ['payments', 'checkouts', 'customers', 'links', 'webhooks', 'events', 'search', 'wallet', 'business'] as const;
+export const RESOURCES = ['payments', 'checkouts', 'customers', 'links', 'webhooks', 'events', 'wallet', 'business'] as const;
 export type Resource = (typeof RESOURCES)[number];
 
 /** `write` implies `read`. */

@@ -718,9 +718,9 @@ export interface paths {
         };
         /**
          * Search payments, customers and links
-         * @description Exact ids, codes, e-mails, hashes and addresses first, then word prefixes and amounts (25, 25.00 or 2500 for 25.00), then matches anywhere; ties: links, customers, payments, newest first. Restricted keys need search:read and find only the kinds they can read.
+         * @description Exact ids, codes, e-mails, hashes and addresses first, then word prefixes and amounts (25, 25.00 or 2500 for 25.00), then matches anywhere; ties: links, customers, payments, newest first. Restricted keys search only what they can read: the kinds of the resources they read (payments, customers, links); asking for a kind the key cannot read, or include=customer without customers read access, is 403.
          *
-         *     Restricted keys need read access to search.
+         *     Restricted keys need read access to payments, customers or links.
          */
         get: operations["search"];
         put?: never;
@@ -2359,8 +2359,6 @@ export interface components {
                 /** @enum {string} */
                 events?: "read" | "write";
                 /** @enum {string} */
-                search?: "read" | "write";
-                /** @enum {string} */
                 wallet?: "read" | "write";
                 /** @enum {string} */
                 business?: "read" | "write";
@@ -3677,7 +3675,7 @@ export interface components {
             mode: "live" | "test";
             /** @description A name to tell keys apart (not for publishable keys). One line of plain text: no line break, control character or bidirectional override. */
             name?: string | null;
-            /** @description Restricted keys only: resource to access (read, or write which implies read), e.g. {"payments": "write", "customers": "read"}; a resource left out is not accessible. Resources: payments, checkouts, customers, links, webhooks, events, search, wallet, business. */
+            /** @description Restricted keys only: resource to access (read, or write which implies read), e.g. {"payments": "write", "customers": "read"}; a resource left out is not accessible. Resources: payments, checkouts, customers, links, webhooks, events, wallet, business. */
             permissions?: {
                 [key: string]: "read" | "write";
             } | null;
@@ -3685,7 +3683,7 @@ export interface components {
         UpdateApiKeyBody: {
             /** @description The new name; null or blank clears it. One line of plain text: no line break, control character or bidirectional override. */
             name?: string | null;
-            /** @description Restricted keys only: resource to access (read, or write which implies read), e.g. {"payments": "write", "customers": "read"}; a resource left out is not accessible. Resources: payments, checkouts, customers, links, webhooks, events, search, wallet, business. Replaces the grants whole (a restricted key keeps at least one). */
+            /** @description Restricted keys only: resource to access (read, or write which implies read), e.g. {"payments": "write", "customers": "read"}; a resource left out is not accessible. Resources: payments, checkouts, customers, links, webhooks, events, wallet, business. Replaces the grants whole (a restricted key keeps at least one). */
             permissions?: {
                 [key: string]: "read" | "write";
             } | null;
@@ -9405,7 +9403,7 @@ export interface operations {
              *     - `edge_forbidden`: the request did not come through the API’s own address
              *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
-             *     - `permission_denied`: the restricted key lacks read access to search
+             *     - `permission_denied`: the restricted key lacks read access to payments, customers or links
              */
             403: {
                 headers: {

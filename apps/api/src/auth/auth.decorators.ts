@@ -14,11 +14,28 @@ export const DASHBOARD_ONLY = 'auth:dashboard-only';
 /** No credentials needed (§5.7); a key sent anyway must be valid and is made available. */
 export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
 
+/** What a route asks of a restricted key: this access to the resource, or to any one of several. */
+export interface RoutePermission {
+  resource: Resource | readonly Resource[];
+  access: Access;
+}
+
 /**
- * Restricted keys need this access to the resource (secret keys have all). On a controller it
- * applies to each of its routes.
+ * Restricted keys need this access to the resource (secret keys have all); given several
+ * resources, to any one of them (GET /search: a key searches the kinds it reads). On a
+ * controller it applies to each of its routes.
  */
-export const RequiresPermission = (resource: Resource, access: Access) => SetMetadata(PERMISSION, { resource, access });
+export const RequiresPermission = (resource: Resource | readonly Resource[], access: Access) => SetMetadata(PERMISSION, { resource, access } satisfies RoutePermission);
+
+/** Whether a key's grants meet a route's permission (any one of its resources). */
+export const permits = (permission: RoutePermission, allows: (resource: Resource, access: Access) => boolean): boolean => [permission.resource].flat().some((resource) => allows(resource, permission.access));
+
+/** "read access to payments", "read access to payments, customers or links". */
+export function describePermission(permission: RoutePermission): string {
+  const resources = [permission.resource].flat();
+  const named = resources.length === 1 ? resources[0] : `${resources.slice(0, -1).join(', ')} or ${resources[resources.length - 1]}`;
+  return `${permission.access} access to ${named}`;
+}
 
 /**
  * A real-money or customer-facing action (§5.4): a test key on a live business gets 403

@@ -2,10 +2,10 @@ import { CanActivate, ExecutionContext, Inject, Injectable, Optional } from '@ne
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { SessionAuthenticator } from '@lib/accounts';
-import { Access, BusinessService, Resource, keyAllows } from '@lib/businesses';
+import { BusinessService, keyAllows } from '@lib/businesses';
 import { APP_CONFIG, AppConfig } from '@lib/core';
 import { ApiError } from '@lib/http';
-import { ACCOUNT_ROUTE, DASHBOARD_ONLY, LIVE_MODE_ACTION, PERMISSION, PUBLIC_ROUTE, SAME_ORIGIN } from './auth.decorators';
+import { ACCOUNT_ROUTE, DASHBOARD_ONLY, LIVE_MODE_ACTION, PERMISSION, PUBLIC_ROUTE, RoutePermission, SAME_ORIGIN, describePermission, permits } from './auth.decorators';
 import { DashboardCookies, isCrossSite } from './cookies';
 
 const CHALLENGE = { 'www-authenticate': 'Bearer' };
@@ -65,10 +65,10 @@ export class AuthGuard implements CanActivate {
     if (named !== undefined && named !== found.business.id) {
       throw new ApiError('business_forbidden', 'With an API key, leave out the Service-Business header: the key names its business.', 'Service-Business');
     }
-    const permission = meta<{ resource: Resource; access: Access }>(PERMISSION);
+    const permission = meta<RoutePermission>(PERMISSION);
     if (found.key.type === 'restricted' && !isPublic) {
-      if (!permission || !keyAllows(found.key, permission.resource, permission.access)) {
-        const what = permission ? `${permission.access} access to ${permission.resource}` : 'a secret key';
+      if (!permission || !permits(permission, (resource, access) => keyAllows(found.key, resource, access))) {
+        const what = permission ? describePermission(permission) : 'a secret key';
         throw new ApiError('permission_denied', `This restricted key lacks ${what}.`);
       }
     }

@@ -5,12 +5,11 @@ import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DECORATORS, DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { HeaderObject, OperationObject, ParameterObject, ReferenceObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
-import type { Access, Resource } from '@lib/businesses';
 import type { AppConfig } from '@lib/core';
 import { ERROR_STATUS, ErrorCode } from '@lib/http';
 import { CHALLENGE_FORM, CHALLENGE_HEADER } from '@lib/challenge';
 import { RATE_LIMITS } from '@lib/rate-limit';
-import { ACCOUNT_ROUTE, DASHBOARD_ONLY, LIVE_MODE_ACTION, PERMISSION, PUBLIC_ROUTE, SAME_ORIGIN } from '../auth/auth.decorators';
+import { ACCOUNT_ROUTE, DASHBOARD_ONLY, LIVE_MODE_ACTION, PERMISSION, PUBLIC_ROUTE, RoutePermission, SAME_ORIGIN, describePermission } from '../auth/auth.decorators';
 import { API_KEY_COMPONENTS } from '../api-keys/schemas';
 import { ACCOUNT_COMPONENTS } from '../accounts/schemas';
 import { TWO_FACTOR_COMPONENTS } from '../accounts/two-factor-schemas';
@@ -245,7 +244,7 @@ interface RouteFacts {
   /** Goes through the Nest guards (the document route itself does not). */
   guarded: boolean;
   isPublic: boolean;
-  permission?: { resource: Resource; access: Access };
+  permission?: RoutePermission;
   liveMode: boolean;
   dashboardOnly: boolean;
   /** A route of the signed-in person, not of a business (decision 0034). */
@@ -609,7 +608,7 @@ export function routeErrors(facts: RouteFacts): Map<ErrorCode, string> {
     if (!facts.isPublic && !facts.accountRoute) add('business_required', 'a dashboard session did not name the business in the Service-Business header');
     if (!facts.accountRoute) add('business_forbidden', `the Service-Business header names a business the caller cannot act for${keySent}`);
     if (!facts.dashboardOnly && !facts.isPublic && !facts.accountRoute) {
-      const lacks = facts.permission ? `the restricted key lacks ${facts.permission.access} access to ${facts.permission.resource}` : 'restricted keys cannot use this route';
+      const lacks = facts.permission ? `the restricted key lacks ${describePermission(facts.permission)}` : 'restricted keys cannot use this route';
       add('permission_denied', `${lacks}${keySent}`);
     }
     if (facts.liveMode) add('test_mode_unavailable', `a test key cannot do this on a live business${keySent}`);
@@ -664,7 +663,7 @@ function describeOperation(operation: Operation, facts: RouteFacts): void {
   if (facts.isPublic) notes.push('Public: no credentials needed (a key sent anyway must be valid).');
   if (facts.dashboardOnly || facts.accountRoute) notes.push('Dashboard sessions only: API keys get 403 session_required.');
   if (facts.accountRoute) notes.push('The signed-in person’s own route: no Service-Business header.');
-  if (facts.permission) notes.push(`Restricted keys need ${facts.permission.access} access to ${facts.permission.resource}.`);
+  if (facts.permission) notes.push(`Restricted keys need ${describePermission(facts.permission)}.`);
   if (facts.liveMode) notes.push('A test key on a live business gets 403 test_mode_unavailable.');
   if (facts.method === 'POST' && facts.idempotency === 'ignored') notes.push('The Idempotency-Key is ignored: the response is never stored or replayed.');
   if (notes.length > 0) operation.description = [operation.description, ...notes].filter(Boolean).join('\n\n');

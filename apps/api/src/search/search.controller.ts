@@ -18,14 +18,14 @@ export class SearchController {
   @ApiOperation({
     summary: 'Search payments, customers and links',
     description:
-      'Exact ids, codes, e-mails, hashes and addresses first, then word prefixes and amounts (25, 25.00 or 2500 for 25.00), then matches anywhere; ties: links, customers, payments, newest first. Restricted keys need search:read and find only the kinds they can read.',
+      'Exact ids, codes, e-mails, hashes and addresses first, then word prefixes and amounts (25, 25.00 or 2500 for 25.00), then matches anywhere; ties: links, customers, payments, newest first. Restricted keys search only what they can read: the kinds of the resources they read (payments, customers, links); asking for a kind the key cannot read, or include=customer without customers read access, is 403.',
   })
   @ApiQuery({ name: 'q', required: true, description: `The text to find, 1 to ${MAX_QUERY_LENGTH} characters.`, schema: { type: 'string', minLength: 1, maxLength: MAX_QUERY_LENGTH } })
   @ApiQuery({ name: 'kind', required: false, description: 'payment, customer or link, or several comma separated; default every kind the key can read.' })
   @ApiQuery({ name: 'include', required: false, description: 'customer: each payment with its customer.' })
   @ApiPage(SEARCH_RESULT_SCHEMA, 'A page of results.', 'next_cursor of the previous page (bound to this search).')
   @ApiErrors('permission_denied')
-  @RequiresPermission('search', 'read')
+  @RequiresPermission(['payments', 'customers', 'links'], 'read')
   @Get()
   search(@CurrentBusiness() business: Business, @Auth() auth: RequestAuth, @Query() query: Record<string, unknown>) {
     const key = accessOf(auth);
