@@ -143,6 +143,12 @@ describe('API platform: errors, bodies and the edge (spec §7, §5.8)', () => {
     expect((await raw(suite.api, 'POST', '/probe/items', { 'content-type': 'application/json; charset=UTF-8' }, '{"name":"a","amount":1}')).status).toBe(201);
   });
 
+  it('reads a POST with no body as no body whatever Content-Type it names (no 415: no body was sent)', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/octet-stream']) {
+      expectError(await raw(suite.api, 'POST', '/probe/items', { 'content-type': type }, ''), 400, 'invalid_request', 'name'); // past the parser: the body's checks ran
+    }
+  });
+
   it('refuses invalid JSON and invalid UTF-8 with 400 invalid_json', async () => {
     expectError(await raw(suite.api, 'POST', '/probe/items', { 'content-type': 'application/json' }, '{"name": "a",'), 400, 'invalid_json');
     expectError(await raw(suite.api, 'POST', '/probe/items', { 'content-type': 'application/json' }, "{'name': 'a'}"), 400, 'invalid_json');

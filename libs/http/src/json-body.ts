@@ -23,8 +23,8 @@ const RESERVED_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 
  * The API's only body parser: `application/json` in UTF-8, at most 1 MiB, valid JSON, a JSON
  * object (not null, an array, a string, a number or a boolean), at most 32 levels deep and 1,000
  * keys an object, no reserved key names, no null characters or unpaired surrogates in any
- * string. Anything else is refused before a handler runs. Other content types get 415 (Fastify
- * refuses a body it has no parser for); an empty body is no body.
+ * string. Anything else is refused before a handler runs. A body of another content type gets 415;
+ * an empty body is no body, whatever type it names.
  */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
@@ -35,6 +35,12 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
     } catch (error) {
       done(error as Error, undefined);
     }
+  });
+  // any other content type: 415 for a body (spec §7: a body sent without application/json), but
+  // a POST with no body that names a type anyway (some clients always send one) has nothing to refuse
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (_request, raw, done) => {
+    if ((raw as Buffer).length === 0) done(null, undefined);
+    else done(new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.'), undefined);
   });
 }
 
