@@ -318,6 +318,31 @@ describe('checkout ⇄ payment end to end (in-memory streams)', () => {
       expect(h.replay()).toBe(0);
     });
 
+    it('accepted while a remainder checkout is open with nothing sent to it: the remainder fails (payment_succeeded) and takes no payment of the rest; a transfer the chain sees there afterwards is for review, not counted (0009 addendum, 2026-11-29)', () => {
+      const h = withOpenRemainder();
+      h.checkout('chk_1', { type: 'ClaimCheckout', txHash: HASH2, paymentSucceeded: false });
+      h.payment('pmt_1', { type: 'AcceptPayment' });
+      expect(status(h.paymentState('pmt_1'))).toBe('succeeded');
+      expect(h.checkoutState('chk_2')).toMatchObject({ status: 'failed', failureCode: 'payment_succeeded' }); // was open: payable after success
+      expect(() => h.checkout('chk_2', { type: 'MarkSent', simulate: 'exact', txHash: HASH3 })).toThrow(/failed/);
+      const before = h.paymentState('pmt_1');
+      h.checkout('chk_2', { type: 'DetectTransfer', txHash: HASH3, network: 'ethereum', amount: '10' });
+      confirmAll(h, 'chk_2', HASH3);
+      expect(status(h.checkoutState('chk_2'))).toBe('needs_review');
+      expect(h.paymentState('pmt_1')).toMatchObject({ status: 'succeeded', amountReceived: (before as { amountReceived: number }).amountReceived });
+      expect(types(h.paymentEvents('pmt_1')).filter((t) => t === 'PaymentTransferCountedAfterSuccess')).toEqual([]);
+      expect(h.replay()).toBe(0);
+    });
+
+    it('a remainder paid in full: the remainder checkout completes; nothing else fails', () => {
+      const h = withOpenRemainder();
+      h.checkout('chk_2', { type: 'MarkSent', simulate: 'exact', txHash: HASH3 });
+      confirmAll(h, 'chk_2', HASH3);
+      expect(status(h.paymentState('pmt_1'))).toBe('succeeded');
+      expect(status(h.checkoutState('chk_2'))).toBe('completed');
+      expect(h.checkoutEvents('chk_2').filter((e) => e.type === 'CheckoutFailed')).toEqual([]);
+    });
+
     it('a claim accepted: the claimed checkout completes (the accepted claim counts the quote)', () => {
       const h = started();
       h.at(at(15 * MIN)).checkout('chk_1', { type: 'ExpireCheckout' });

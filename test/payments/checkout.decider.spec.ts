@@ -390,6 +390,13 @@ describe('checkout decider: the review ends when the payment succeeds (0025 adde
     }
   });
 
+  it('given a checkout failed because its payment succeeded and paid afterwards (a late transfer: a review that began after the success), when a success is resolved again, then nothing: the review stays for the business', () => {
+    const paidAfter = after(opened, [{ type: 'FailCheckout', failureCode: 'payment_succeeded' }], [{ type: 'DetectTransfer', txHash: HASH, network: 'ethereum', amount: '100' }, at(20 * 60_000)]);
+    expect(fold(paidAfter)).toMatchObject({ status: 'needs_review', reviewReason: 'late', failureCode: 'payment_succeeded' });
+    given(paidAfter, at(60 * 60_000)).when({ type: 'ResolveReview', resolution: 'payment_accepted', counted: true }).then([]);
+    given(paidAfter, at(60 * 60_000)).when({ type: 'ResolveReview', resolution: 'payment_succeeded', counted: false }).then([]);
+  });
+
   it('a resolved checkout keeps its rules: a completed one records a further transfer without a new review; mark-sent adds nothing', () => {
     const done = after(wrongNetwork, [{ type: 'ResolveReview', resolution: 'payment_accepted', counted: true }]);
     const more = given(done, at(60 * 60_000)).when({ type: 'DetectTransfer', txHash: HASH2, network: 'ethereum', amount: '5' }).events();

@@ -200,12 +200,15 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
     case 'PaymentSucceeded':
       // A paid payment's card checkouts still open or waiting for a page end (decision 0026 addendum,
       // 2026-11-28): a card then charged there is `paid_after_close` on the checkout too (needs_review),
-      // not a second `completed`. Crypto checkouts stay as they are: a transfer to them is counted or
-      // listed by their own rules (0025 addenda). And the review of its checkouts ends with the
-      // payment's (0025 addendum, 2026-11-29).
+      // not a second `completed`. So does a remainder checkout still open with nothing sent to it (the
+      // payment accepted, or paid by a claim's or another quote's transfer; 0009 addendum, 2026-11-29):
+      // nothing is due any more, and a transfer to it afterwards is late money for the business to
+      // review, not a payment of the rest. Other crypto checkouts stay as they are: a transfer to them
+      // is counted or listed by their own rules (0025 addenda); one already confirming is not open.
+      // And the review of its checkouts ends with the payment's (0025 addendum, 2026-11-29).
       return [
         ...Object.entries(before.checkouts)
-          .filter(([, c]) => c.open && c.card === true)
+          .filter(([, c]) => c.open && (c.card === true || c.remainder))
           .map(([id]) => toCheckout(context, id, { type: 'FailCheckout', failureCode: 'payment_succeeded' })),
         ...resolveReviews(before, event.data.accepted, context),
       ];

@@ -972,10 +972,14 @@ function fail(command: FailCheckout, state: OpenCheckoutState): CheckoutEvent[] 
  * `completed` when what it reviewed was counted, `failed` (`payment_succeeded`, as a card checkout
  * left open when the payment succeeded) when the payment was paid without it. Either rail. Any
  * other status, including after it resolved: nothing (retry-safe, and a checkout not in review is
- * not touched).
+ * not touched); nor a review that began after the payment succeeded (the checkout had failed with
+ * `payment_succeeded` first).
  */
 function resolveReview(command: ResolveReview, state: OpenCheckoutState): CheckoutEvent[] {
   if (state.status !== 'needs_review') return [];
+  // failed because its payment had succeeded, then paid anyway: a review that began after the
+  // success, for the business (paid_after_close); a success's reaction replayed late never ends it
+  if (state.failureCode === 'payment_succeeded') return [];
   const status = command.counted ? 'completed' : 'failed';
   return [
     {
