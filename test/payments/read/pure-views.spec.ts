@@ -119,6 +119,24 @@ describe('view reducers', () => {
     expect(views(dropped).checkout).toMatchObject({ status: 'expired', crypto: { pending_tx_hash: null } });
   });
 
+  it('a failed payment claimed and then accepted: succeeded with no failure_code or failure_message, on the payment and its receipt; while failed it has them (decision 0012 addendum, 2026-11-29)', () => {
+    const w = new World();
+    w.at(0).create('pmt_1', { expiresAt: iso(60 * MIN) });
+    w.at(MIN).open('chk_1', 'pmt_1');
+    w.at(16 * MIN).checkout('chk_1', { type: 'ExpireCheckout' });
+    w.at(60 * MIN).payment('pmt_1', { type: 'ExpirePayment' });
+    const failed = views(w);
+    expect(failed.payment).toMatchObject({ status: 'failed', failure_code: expect.any(String), failure_message: expect.any(String) });
+    expect(failed.receipt).toMatchObject({ status: 'failed', failure_code: failed.payment.failure_code });
+    w.checkout('chk_1', { type: 'ClaimCheckout', txHash: hash(1), paymentSucceeded: false });
+    expect(views(w).payment).toMatchObject({ status: 'needs_review', failure_code: null, failure_message: null });
+    w.payment('pmt_1', { type: 'AcceptPayment' });
+    const accepted = views(w);
+    expect(accepted.payment).toMatchObject({ status: 'succeeded', failure_code: null, failure_message: null }); // kept the expiry's code before
+    expect(accepted.receipt).toMatchObject({ status: 'succeeded', failure_code: null });
+    expect(accepted.payment.events.map((e) => e.type)).toContain('expired'); // the timeline still tells it
+  });
+
   it('an event delivered twice (a replayed batch) does not add a transfer or a checkout twice', () => {
     const log = paymentEvents(world().recorded());
     const once = foldPaymentView(log)!;

@@ -579,8 +579,8 @@ export function paymentView(state: PaymentViewState, options: PaymentViewOptions
     checkout_id: state.checkout_id,
     description: state.description,
     country: state.country,
-    failure_code: state.failure_code,
-    failure_message: paymentFailureMessage(state.failure_code),
+    failure_code: failureCodeOf(state),
+    failure_message: paymentFailureMessage(failureCodeOf(state)),
     created_at: state.created_at,
     updated_at: state.updated_at,
     // each entry's keys as the spec names them, however the state was stored (jsonb reorders keys)
@@ -597,7 +597,16 @@ export function paymentView(state: PaymentViewState, options: PaymentViewOptions
  * refreshes it. Bump it whenever the Payment object's text changes (paymentView or the helpers
  * it calls, the default registry's decimals or explorers, storedPaymentView itself).
  */
-export const PAYMENT_VIEW_VERSION = 4; // 3: method.card and card methods (decision 0026); 4: reporting and timeline entries in the spec's key order
+export const PAYMENT_VIEW_VERSION = 5; // 3: method.card and card methods (decision 0026); 4: reporting and timeline entries in the spec's key order; 5: failure_code only while failed
+
+/**
+ * Why the payment failed, while it is `failed`: a failed payment that a claim or a late transfer
+ * took back to review, and that the business then accepted, no longer carries its old failure
+ * (decision 0012 addendum, 2026-11-29). The state keeps it (the timeline's `failed` entry too).
+ */
+export function failureCodeOf(state: Pick<PaymentViewState, 'status' | 'failure_code'>): string | null {
+  return state.status === 'failed' ? state.failure_code : null;
+}
 
 /**
  * The Payment object as JSON text, `url` null (the one field that depends on configuration,

@@ -1,6 +1,6 @@
 import { AssetCode, ChainRegistry, NetworkId, defaultRegistry } from '@lib/chains';
 import { type PaymentStatus, fiatDecimal } from '../domain/payment.decider';
-import { PaymentViewState, overpaidAmount, sentAmount, txExplorerUrl } from './payment-view';
+import { PaymentViewState, failureCodeOf, overpaidAmount, sentAmount, txExplorerUrl } from './payment-view';
 
 /**
  * The public receipt (spec §2 Receipt), built from a payment's state and its business's public
@@ -66,7 +66,7 @@ export function receiptView(state: PaymentViewState, business: ReceiptBusiness |
     crypto: crypto ? { asset: crypto.asset, network: first?.network ?? crypto.network, amount: crypto.expected_amount } : null,
     received_amount: card ? (state.received_amount ?? (card.card !== null ? fiatDecimal(card.quoted_amount, state.currency) : null)) : arrived ? sentAmount(state, registry) : null,
     overpaid_amount: overpaidAmount(state, registry),
-    failure_code: state.failure_code,
+    failure_code: failureCodeOf(state),
     transaction: first ? { hash: first.tx_hash, url: txExplorerUrl(registry, first.network, first.tx_hash) } : null,
     transfers: state.transfers.map((t) => ({ hash: t.tx_hash, network: t.network, url: txExplorerUrl(registry, t.network, t.tx_hash), amount: t.amount })),
     business: { name: business?.name ?? '', support_email: business?.support_email ?? null },
