@@ -11,7 +11,7 @@ import { Browser, PASSWORD, accountsAppForSuite, challenge, newEmail, steppedUpO
  * - every e-mail address is trimmed, payments' and checkouts' as customers' (decision 0029);
  * - a link's description is trimmed, blank is null (decision 0030);
  * - every PATCH answers a body naming no field with 400 invalid_request (decision 0039, @ChangeBody);
- * - a card-only link is refused above the card bound with amount_out_of_range (decision 0030).
+ * - a card-only link is refused outside the card price ($5 to $10,000) with amount_out_of_range (decision 0030).
  */
 describe('text inputs and change bodies, one rule each across the API', () => {
   const suite = accountsAppForSuite({ logs: false });
@@ -193,18 +193,27 @@ describe('text inputs and change bodies, one rule each across the API', () => {
     expect((await owner.as.patch(`/api-keys/${key}`, { name: null })).status).toBe(200);
   });
 
-  it('a card-only link above the card bound is 400 amount_out_of_range on create and on update; the lower bound stays with the checkout', async () => {
+  it('a card-only link outside the card price ($5 to $10,000) is 400 amount_out_of_range on create and on update; one with crypto is not', async () => {
     const { client } = await businessWithKey(suite.api, true, 'Card links');
     const card = { name: 'Sofa', currency: 'USD', rails: ['card'] };
     expectRefused(await client.post('/links', { ...card, amount: 1_000_001 }), 'amount', 'amount_out_of_range');
-    expect((await client.post('/links', { ...card, amount: 1_000_000 })).status).toBe(201); // $10,000: in range when the business pays the fee
-    expect((await client.post('/links', { ...card, amount: 100 })).status).toBe(201); // below $5: the fee the customer pays may lift it
+    expect((await client.post('/links', { ...card, amount: 1_000_000 })).status).toBe(201); // $10,000: what a card is charged on a link (the business pays the fee)
+    const cheap = await client.post('/links', { ...card, amount: 300 }); // $3: every card checkout would be amount_out_of_range
+    expectRefused(cheap, 'amount', 'amount_out_of_range');
+    expect(cheap.body.error.message).toContain('between 5 and 10,000 USD');
+    expectRefused(await client.post('/links', { ...card, amount: 100 }), 'amount', 'amount_out_of_range');
+    expect((await client.post('/links', { ...card, amount: 500 })).status).toBe(201); // $5
     expect((await client.post('/links', { ...card, rails: ['crypto', 'card'], amount: 5_000_000 })).status).toBe(201); // crypto can take it
+    expect((await client.post('/links', { ...card, rails: ['crypto', 'card'], amount: 300 })).status).toBe(201);
     const link = (await client.post('/links', { ...card, rails: null, amount: 5_000_000 })).body.data;
     expectRefused(await client.patch(`/links/${link.id}`, { rails: ['card'] }), 'amount', 'amount_out_of_range');
+    const small = (await client.post('/links', { ...card, rails: ['crypto'], amount: 300 })).body.data;
+    expectRefused(await client.patch(`/links/${small.id}`, { rails: ['card'] }), 'amount', 'amount_out_of_range');
     const cardLink = (await client.post('/links', { ...card, amount: 2500 })).body.data;
     expectRefused(await client.patch(`/links/${cardLink.id}`, { amount: 1_000_001 }), 'amount', 'amount_out_of_range');
+    expectRefused(await client.patch(`/links/${cardLink.id}`, { amount: 300 }), 'amount', 'amount_out_of_range');
     expect((await client.get(`/links/${cardLink.id}`)).body.data).toMatchObject({ amount: 2500, rails: ['card'] });
     expect((await client.get(`/links/${link.id}`)).body.data).toMatchObject({ amount: 5_000_000, rails: null });
+    expect((await client.get(`/links/${small.id}`)).body.data).toMatchObject({ amount: 300, rails: ['crypto'] });
   });
 });

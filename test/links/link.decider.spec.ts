@@ -27,6 +27,24 @@ describe('link decider', () => {
     given([created, archived]).when({ type: 'UpdateLink', businessId: 'biz_1', change: { name: 'Mug' } }).then([{ type: 'LinkUpdated', data: { ...fields, name: 'Mug' } }]);
   });
 
+  it('a card-only link priced outside the card price of §8 ($5 to $10,000) is 400 amount_out_of_range on amount, on create and when its price or rails change; with crypto or rails null it is not', () => {
+    const create = (f: Partial<LinkFields>): LinkCommand => ({ type: 'CreateLink', linkId: 'lnk_a', businessId: 'biz_1', mode: 'test', code: 'abc123', fields: { ...fields, ...f } });
+    for (const amount of [499, 300, 1_000_001]) given([]).when(create({ rails: ['card'], amount })).refused('amount_out_of_range', 'amount');
+    for (const amount of [4, 10_001]) given([]).when(create({ rails: ['card'], amount, currency: 'JPY' })).refused('amount_out_of_range', 'amount'); // the bound in the link's currency: ¥5 to ¥10,000
+    for (const amount of [500, 1_000_000]) given([]).when(create({ rails: ['card'], amount })).then([{ type: 'LinkCreated', data: { ...created.data, rails: ['card'], amount } }]);
+    for (const rails of [null, ['crypto', 'card'], ['crypto']] as LinkFields['rails'][]) given([]).when(create({ rails, amount: 300 })).then([{ type: 'LinkCreated', data: { ...created.data, rails, amount: 300 } }]);
+    const cheap: LinkEvent = { type: 'LinkCreated', data: { ...created.data, amount: 300 } };
+    given([cheap]).when({ type: 'UpdateLink', businessId: 'biz_1', change: { rails: ['card'] } }).refused('amount_out_of_range', 'amount');
+    given([created]).when({ type: 'UpdateLink', businessId: 'biz_1', change: { rails: ['card'], amount: 300 } }).refused('amount_out_of_range', 'amount');
+    const cardLink: LinkEvent = { type: 'LinkCreated', data: { ...created.data, rails: ['card'] } };
+    for (const amount of [300, 1_000_001]) given([cardLink]).when({ type: 'UpdateLink', businessId: 'biz_1', change: { amount } }).refused('amount_out_of_range', 'amount');
+    given([cardLink]).when({ type: 'UpdateLink', businessId: 'biz_1', change: { amount: 500 } }).then([{ type: 'LinkUpdated', data: { ...fields, rails: ['card'], amount: 500 } }]);
+    // adding crypto makes it payable; a link stored card-only below $5 before the rule keeps taking changes that leave its price and rails alone
+    given([cheap]).when({ type: 'UpdateLink', businessId: 'biz_1', change: { rails: ['crypto', 'card'] } }).then([{ type: 'LinkUpdated', data: { ...fields, amount: 300, rails: ['crypto', 'card'] } }]);
+    const stored: LinkEvent = { type: 'LinkCreated', data: { ...created.data, rails: ['card'], amount: 300 } };
+    given([stored]).when({ type: 'UpdateLink', businessId: 'biz_1', change: { name: 'Mug' } }).then([{ type: 'LinkUpdated', data: { ...fields, rails: ['card'], amount: 300, name: 'Mug' } }]);
+  });
+
   it('archives and restores; doing either twice changes nothing', () => {
     given([created]).when({ type: 'ArchiveLink', businessId: 'biz_1' }).then([archived]);
     given([created, archived]).when({ type: 'ArchiveLink', businessId: 'biz_1' }).then([]);

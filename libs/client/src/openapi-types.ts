@@ -614,7 +614,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment link
-         * @description A fixed price customers pay on the link’s hosted page (`url`); each checkout on it makes a payment with `link_id` set. A link whose only rail is card is refused above the card price bound of $10,000 (400 `amount_out_of_range`, field `amount`).
+         * @description A fixed price customers pay on the link’s hosted page (`url`); each checkout on it makes a payment with `link_id` set. A link whose only rail is card is refused when its price is outside the card price of $5 to $10,000 (in its currency; 400 `amount_out_of_range`, field `amount`): a card is charged the price. A link that also takes crypto takes any payment amount.
          *
          *     Restricted keys need write access to links.
          *
@@ -654,7 +654,7 @@ export interface paths {
         head?: never;
         /**
          * Change a link (send only what changes)
-         * @description Payments already made keep what they were made with. A body naming no field is 400 `invalid_request`. A link whose only rail is card is refused above the card price bound of $10,000 (400 `amount_out_of_range`, field `amount`).
+         * @description Payments already made keep what they were made with. A body naming no field is 400 `invalid_request`. A link whose only rail is card is refused when its price is outside the card price of $5 to $10,000 (in its currency; 400 `amount_out_of_range`, field `amount`): a card is charged the price. A link that also takes crypto takes any payment amount.
          *
          *     Restricted keys need write access to links.
          *

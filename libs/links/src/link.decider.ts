@@ -1,4 +1,5 @@
 import { Decider, DomainRefusal, decideBy, ignoreUnknown, repeatedCreation } from '@lib/domain';
+import { MoneyError, validateCardPrice } from '@lib/money';
 import { LinkEvent, LinkFields, asLinkEvent } from './events';
 
 /**
@@ -70,6 +71,28 @@ function owned(state: LinkState, businessId: string): LinkRecord {
   return state.link;
 }
 
+/**
+ * A link whose only rail is card takes only a price a card can be charged (§8 card price, $5 to
+ * $10,000 scaled to the currency: `validateCardPrice`, the bound POST /checkouts applies), else 400
+ * amount_out_of_range on `amount` (§7). A link's payments are made with the business paying the
+ * fee, so what a card is charged on it is exactly the price: out of that range no checkout on the
+ * link could succeed (card: amount_out_of_range; crypto: rail_unavailable). A link that also takes
+ * crypto, or leaves its rails to the business (`rails: null`), is not refused: crypto can pay it.
+ */
+export function checkCardOnlyPrice(fields: Pick<LinkFields, 'amount' | 'currency' | 'rails'>): void {
+  const cardOnly = fields.rails !== null && fields.rails.length > 0 && fields.rails.every((rail) => rail === 'card');
+  if (!cardOnly) return;
+  try {
+    validateCardPrice(fields.amount, fields.currency, 'amount');
+  } catch (error) {
+    if (error instanceof MoneyError && error.code === 'amount_out_of_range') {
+      throw new DomainRefusal('amount_out_of_range', `A card-only link's ${error.message} (what a card is charged on it); add crypto to its rails to take another price.`, 'amount');
+    }
+    if (error instanceof MoneyError) throw new DomainRefusal('invalid_request', error.message, error.field ?? 'amount');
+    throw error;
+  }
+}
+
 export const LINK_FIELDS: readonly (keyof LinkFields)[] = ['name', 'description', 'amount', 'currency', 'rails', 'assets', 'success_url', 'ask_email', 'metadata'];
 
 export function fieldsOf(link: LinkFields): LinkFields {
@@ -83,6 +106,7 @@ export const linkDecider: Decider<LinkCommand, LinkEvent, LinkState> = {
       {
         CreateLink(c, s) {
           if (repeatedCreation('link', s.link?.id ?? null, c.linkId)) return [];
+          checkCardOnlyPrice(c.fields);
           return [{ type: 'LinkCreated', data: { link_id: c.linkId, business_id: c.businessId, mode: c.mode, code: c.code, ...fieldsOf(c.fields) } }];
         },
         UpdateLink(c, s) {
@@ -90,6 +114,8 @@ export const linkDecider: Decider<LinkCommand, LinkEvent, LinkState> = {
           if (link.status === 'disabled') throw disabled();
           const before = fieldsOf(link);
           const after = fieldsOf({ ...before, ...Object.fromEntries(Object.entries(c.change).filter(([, v]) => v !== undefined)) } as LinkFields);
+          // the price rule when the price or the rails change (a link stored before keeps its other changes)
+          if (after.amount !== before.amount || after.currency !== before.currency || JSON.stringify(after.rails) !== JSON.stringify(before.rails)) checkCardOnlyPrice(after);
           return JSON.stringify(before) === JSON.stringify(after) ? [] : [{ type: 'LinkUpdated', data: after }];
         },
         ArchiveLink(c, s) {

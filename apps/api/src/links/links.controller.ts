@@ -15,8 +15,8 @@ import { DELETED_LINK_SCHEMA, LINK_SCHEMA } from './schemas';
  */
 /** Change, archive, restore: a live-mode change of one link that answers the link. */
 const linkChange = (summary: string, description?: string): RouteSpec => ({ summary, description, data: [LINK_SCHEMA, 'The link.'], errors: ['not_found', 'link_disabled'], access: ['links', 'write'], live: true });
-/** A card-only link priced above the card bound (§8): no card could be charged it (decision 0030). */
-const CARD_ONLY_PRICE = 'A link whose only rail is card is refused above the card price bound of $10,000 (400 `amount_out_of_range`, field `amount`).';
+/** A card-only link priced outside the card price (§8): no card could be charged it (decision 0030). */
+const CARD_ONLY_PRICE = 'A link whose only rail is card is refused when its price is outside the card price of $5 to $10,000 (in its currency; 400 `amount_out_of_range`, field `amount`): a card is charged the price. A link that also takes crypto takes any payment amount.';
 
 @ApiTags('links')
 @Controller('links')

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainRefusal } from '@lib/domain';
 import { CommandRunner, WriteMeta, metadataFor } from '@lib/eventstore';
-import { CARD_PRICE_MAJOR, MoneyError, minorBounds, validatePaymentAmount } from '@lib/money';
+import { MoneyError, validatePaymentAmount } from '@lib/money';
 import { LinkCommand, linkDecider } from '../link.decider';
 import { LinksReadModel } from '../links.read-model';
 import { LINK_STREAM, isLinkId } from '../stream-categories';
@@ -15,23 +15,15 @@ export interface LinkBusiness {
 
 /**
  * The link's price: 400 invalid_request on `amount` when it is out of range for the currency (as a
- * payment's); and, on a link whose only rail is card, 400 amount_out_of_range (§7, §8 card price)
- * when it is above the card bound — what a card is charged is the price plus any processing fee
- * the customer pays, never less, so such a link could not take a single checkout. The lower bound
- * is not decided here: the fee a customer pays (the business's fee payer at checkout time) can
- * lift a price below $5 into range, so POST /checkouts keeps it (decision 0030).
+ * payment's). The card bound of a card-only link is the decider's (`checkCardOnlyPrice`, on the
+ * fields after the change).
  */
-export function checkLinkPrice(amount: number, currency: string, rails: readonly string[] | null): void {
+export function checkLinkPrice(amount: number, currency: string): void {
   try {
     validatePaymentAmount(amount, currency);
   } catch (error) {
     if (error instanceof MoneyError) throw new DomainRefusal('invalid_request', error.message, error.field ?? 'amount');
     throw error;
-  }
-  const cardOnly = rails !== null && rails.length > 0 && rails.every((rail) => rail === 'card');
-  const { max } = minorBounds(currency, CARD_PRICE_MAJOR);
-  if (cardOnly && amount > max) {
-    throw new DomainRefusal('amount_out_of_range', `A card-only link's price is at most ${max} minor units of ${currency} (${CARD_PRICE_MAJOR.max.toLocaleString('en-US')} ${currency}): a card is charged at least the price.`, 'amount');
   }
 }
 

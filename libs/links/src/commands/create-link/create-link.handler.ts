@@ -22,7 +22,7 @@ export class CreateLinkHandler implements ICommandHandler<CreateLinkCommand, Lin
 
   async execute({ business, input, meta }: CreateLinkCommand): Promise<LinkView> {
     const rails = input.rails === undefined || input.rails === null ? null : canonicalRails(input.rails);
-    checkLinkPrice(input.amount, input.currency, rails);
+    checkLinkPrice(input.amount, input.currency);
     const fields: LinkFields = {
       name: input.name,
       description: input.description ?? null,

@@ -34,9 +34,7 @@ export class UpdateLinkHandler implements ICommandHandler<UpdateLinkCommand, Lin
         if (input.ask_email !== undefined) change.ask_email = input.ask_email;
         if (link !== null && !state.deleted && link.businessId === businessId) {
           if (patch !== undefined) change.metadata = mergeMetadata(link.metadata, patch);
-          if (change.amount !== undefined || change.currency !== undefined || change.rails !== undefined) {
-            checkLinkPrice(change.amount ?? link.amount, change.currency ?? link.currency, change.rails !== undefined ? change.rails : link.rails);
-          }
+          if (change.amount !== undefined || change.currency !== undefined) checkLinkPrice(change.amount ?? link.amount, change.currency ?? link.currency);
         }
         return { type: 'UpdateLink', businessId, change };
       },
