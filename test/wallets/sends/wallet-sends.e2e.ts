@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { encodeFunctionData, erc20Abi, keccak256, parseUnits, type Hex } from 'viem';
 import { defaultRegistry } from '@lib/chains';
+import { SIMULATED_SEND_SETTLE_MS } from '@lib/wallets';
 import { eventually } from '../../support/eventually';
 import { businessWithKey } from '../../support/client';
 import { AccountsTestApp, Browser, signUp, startAccountsApp } from '../../accounts/support';
@@ -40,8 +41,13 @@ describe('wallet sends of a simulated business over HTTP (sessions)', () => {
     const signed = await signedEth('0.001');
     const key = randomUUID();
     const body = { asset: 'ETH', network: 'ethereum', amount: '0.001', to_address: RECIPIENT, note: 'Rent', signed_transaction: signed };
+    const clock = await shop.get('/test_clock'); // the business's clock runs ahead of wall time (its funding advanced it)
+    expect([clock.status, clock.body.data.offset_seconds >= 30]).toEqual([200, true]);
     const created = await send(shop, body, key);
     expect(created.status).toBe(201);
+    // recorded in the business's own time (decision 0010), as its confirmation and its payments: not wall time
+    const sentAt = Date.parse(created.body.data.created_at);
+    expect({ after: sentAt >= Date.parse(clock.body.data.now), before: sentAt <= Date.parse((await shop.get('/test_clock')).body.data.now) }).toEqual({ after: true, before: true });
     const hash = keccak256(signed as Hex).toLowerCase();
     expect(created.body.data).toEqual({
       kind: 'wallet_transaction',
@@ -81,6 +87,8 @@ describe('wallet sends of a simulated business over HTTP (sessions)', () => {
     expect((await shop.post('/test_clock/advance', { seconds: 61 })).status).toBe(200);
     const confirmed = await eventually(() => shop.get(`/wallet/transactions/${id}`).then((r) => r.body.data), (t) => t.status === 'confirmed', { what: 'simulated send confirmed' });
     expect(confirmed.confirmed_at).toEqual(expect.any(String));
+    // confirmed the settle delay after it was recorded, both in the business's time
+    expect([confirmed.created_at, Date.parse(confirmed.confirmed_at) - sentAt]).toEqual([created.body.data.created_at, SIMULATED_SEND_SETTLE_MS]);
     // no chain charged it: the fee the signed transaction set stays
     expect([confirmed.value_usd, confirmed.network_fee_usd]).toEqual([300, 13]);
     // and the API event for webhooks

@@ -38,9 +38,20 @@ export class WalletSendTimers {
     this.timers = new TimerStore(db);
   }
 
-  async recorded(data: WalletTransactionRecordedData): Promise<void> {
+  /**
+   * A business's own time (decision 0010): wall time plus its test clock's offset, as BusinessClock
+   * answers it (libs/payments, which imports this library, so the same TimerStore clock here). A
+   * simulated business's send is recorded at this time, as its settle timer, payments, wallet
+   * changes and timelines are.
+   */
+  now(businessId: string): Promise<Date> {
+    return this.timers.clock.now(businessId);
+  }
+
+  /** Schedules the settle of a simulated business's send `SIMULATED_SEND_SETTLE_MS` after `at`, the business time it was recorded at (else its clock's now). */
+  async recorded(data: WalletTransactionRecordedData, at?: Date): Promise<void> {
     if (data.mode !== 'test') return;
-    const now = Date.now() + (await clockOffsetMs(this.db, data.business_id));
+    const now = at?.getTime() ?? Date.now() + (await clockOffsetMs(this.db, data.business_id));
     await this.timers.schedule({
       id: `${WALLET_SEND_TIMER}:${data.wallet_transaction_id}`,
       businessId: data.business_id,

@@ -94,8 +94,9 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
       if (!registry.isValidTxHash(network, input.tx_hash)) throw invalid(`tx_hash is not a ${network} transaction hash.`, 'tx_hash');
       const data: WalletTransactionRecordedData = { ...base, kind: 'external', from_address: null, tx_hash: registry.normalizeTxHash(network, input.tx_hash), max_fee_units: null, raw: null };
       await this.refuseKnownHash(network, data.tx_hash);
-      await this.sends.decide(wallet.wallet_id, { type: 'RecordWalletTransaction', data, funds: null }, meta);
-      await this.timers.recorded(data);
+      const at = await this.recordedAt(business);
+      await this.sends.decide(wallet.wallet_id, { type: 'RecordWalletTransaction', data, funds: null }, meta, at);
+      await this.timers.recorded(data, at);
       return this.answer(business.id, data.wallet_transaction_id);
     }
 
@@ -145,9 +146,10 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
 
     if (business.simulated) {
       // a simulated business broadcasts nothing: recorded (with its funding transaction), confirmed on its timer (§3)
-      const recorded = fundingOf(await this.sends.decide(wallet.wallet_id, { type: 'RecordWalletTransaction', data, funds, fundingRecord }, meta));
-      if (recorded.isNew) await this.timers.recorded(fundingRecord!);
-      await this.timers.recorded(data);
+      const at = await this.recordedAt(business);
+      const recorded = fundingOf(await this.sends.decide(wallet.wallet_id, { type: 'RecordWalletTransaction', data, funds, fundingRecord }, meta, at));
+      if (recorded.isNew) await this.timers.recorded(fundingRecord!, at);
+      await this.timers.recorded(data, at);
       return this.answer(business.id, data.wallet_transaction_id);
     }
     const held = fundingOf(await this.sends.decide(wallet.wallet_id, { type: 'ReserveWalletSend', data, funds, fundingRecord }, meta));
@@ -174,6 +176,15 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
     await this.sends.decide(wallet.wallet_id, { type: 'RecordWalletTransaction', data, funds }, meta);
     await this.timers.recorded(data);
     return this.answer(business.id, data.wallet_transaction_id);
+  }
+
+  /**
+   * When a send is recorded (its `created_at`): a simulated business's own time (its test clock,
+   * decision 0010), as its settle timer and its `confirmed_at`/`failed_at`; undefined for a live
+   * business, whose clock is wall time (the store's time of the event).
+   */
+  private recordedAt(business: { id: string; simulated: boolean }): Promise<Date | undefined> {
+    return business.simulated ? this.timers.now(business.id) : Promise.resolve(undefined);
   }
 
   /**
