@@ -1,4 +1,5 @@
 import { CommandBus } from '@nestjs/cqrs';
+import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { DisableLinkCommand } from '@lib/links';
 import { ServicePauses } from '@lib/operations';
 import { Client, appPerSuite, businessWithKey, clientWithNewKey, expectNotFoundEverywhere, expectQueriesRefused, expectTwoPages, startTestApi } from '../support/fixtures';
@@ -140,6 +141,36 @@ describe('payment links over HTTP', () => {
     expect((await client.as(null).postOnce('/checkouts', { link_code: link.code, payment_code: 'abc', asset: 'USDC', network: 'ethereum' })).body.error).toMatchObject({ code: 'invalid_request' });
     const unknown = await client.as(null).postOnce('/checkouts', { link_code: 'doesnotexist', asset: 'USDC', network: 'ethereum' });
     expect([unknown.status, unknown.body.error?.code, unknown.body.error?.field]).toEqual([404, 'link_not_found', 'link_code']);
+  });
+
+  it('the customer a link checkout’s e-mail names is the actor of customer.created and payment.created (spec §6); without an e-mail, a customer with no id', async () => {
+    const { client } = await businessWithKey(suite.api, true);
+    const link = await createLink(client);
+    const named = (await openOnLink(client, link, { email: 'ida@shop.example' })).body.data;
+    const anonymous = (await openOnLink(client, link)).body.data;
+    const payment = await client.payment(named.payment_id);
+    expect(payment.customer_id).toMatch(/^cst_/);
+    const events = async (type: string) => (await client.get(`/events?type=${type}`)).body.data as { subject: { id: string }; actor: unknown }[];
+    const actorOf = (list: { subject: { id: string }; actor: unknown }[], id: string) => list.find((e) => e.subject.id === id)?.actor;
+    const asCustomer = { kind: 'customer', id: payment.customer_id, name: null };
+    expect(actorOf(await events('customer.created'), payment.customer_id)).toEqual(asCustomer);
+    expect(actorOf(await events('payment.created'), payment.id)).toEqual(asCustomer);
+    // an anonymous checkout (no e-mail, so no customer): the customer kind, no id — as the system actor has none
+    expect(actorOf(await events('payment.created'), anonymous.payment_id)).toEqual({ kind: 'customer', id: null, name: null });
+
+    // what the checkout page does next is the customer's too: its checkout's events are recorded as that customer
+    expect((await client.as(null).post(`/checkouts/${named.id}/cancel`)).status).toBe(200);
+    expect((await client.as(null).post(`/checkouts/${anonymous.id}/cancel`)).status).toBe(200);
+    const store = suite.api.app.get<EventStore>(EVENT_STORE);
+    const actors = async (checkoutId: string) => (await store.readStream(`checkout-${checkoutId}`)).map((e) => [e.type, e.metadata?.actor]);
+    expect(await actors(named.id)).toEqual([
+      ['CheckoutOpened', asCustomer],
+      ['CheckoutCanceled', asCustomer],
+    ]);
+    expect((await actors(anonymous.id)).map(([, actor]) => actor)).toEqual([
+      { kind: 'customer', id: null, name: null },
+      { kind: 'customer', id: null, name: null },
+    ]);
   });
 
   it('replaces with a different choice carries the link’s pending payment over (no second payment); after a canceled one, a new payment', async () => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { WriteMeta } from '@lib/eventstore';
 
 /**
  * Customers (spec §2 `cst_`): a payment's `customer_email` names one customer per business and
@@ -35,3 +36,14 @@ export interface CustomerGate {
 }
 
 export const CUSTOMER_GATE = Symbol('CUSTOMER_GATE');
+
+/**
+ * The request's metadata with the customer as its actor's id: a public request (the API's
+ * `{ kind: 'customer', id: null }` actor: a checkout page) on a payment whose customer is known
+ * (its `customer_id`, or the one a link checkout's e-mail names) writes its events as that
+ * customer (spec §6; decision 0029 addendum 2026-11-29). Any other actor, or no customer, as given.
+ */
+export function actingAsCustomer(meta: WriteMeta, customerId: string | null | undefined): WriteMeta {
+  if (meta.actor?.kind !== 'customer' || meta.actor.id !== null || typeof customerId !== 'string') return meta;
+  return { ...meta, actor: { ...meta.actor, id: customerId } };
+}

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CommandRunner, LogPosition, WriteMeta, metadataFor } from '@lib/eventstore';
 import { ActingBusiness, ActingFor, PaymentAccess } from '../app/access';
 import { BusinessClock } from '../app/business-clock';
+import { actingAsCustomer } from '../app/customers';
 import { later } from '../app/positions';
 import { PaymentsProcessManager } from '../app/process-manager';
 import { Decided, PaymentStreams } from '../app/streams';
@@ -45,7 +46,14 @@ export class PaymentUseCaseSteps {
   ): Promise<Decided<CheckoutState>> {
     const checkout = await this.access.visibleCheckout(checkoutId, actingFor);
     const decide = typeof command === 'function' ? await command(checkout.state) : command;
-    return this.decideCheckout(checkoutId, decide, await this.clock.now(checkout.state.businessId ?? undefined), meta);
+    return this.decideCheckout(checkoutId, decide, await this.clock.now(checkout.state.businessId ?? undefined), await this.asPaymentsCustomer(meta, checkout.state.paymentId));
+  }
+
+  /** A checkout page's request (a customer actor without an id) as the payment's customer, when it has one (actingAsCustomer); the payment is read only then. */
+  async asPaymentsCustomer(meta: WriteMeta, paymentId: string): Promise<WriteMeta> {
+    if (meta.actor?.kind !== 'customer' || meta.actor.id !== null) return meta;
+    const payment = await this.streams.payment(paymentId);
+    return actingAsCustomer(meta, payment.status === 'none' ? null : payment.details.customer_id);
   }
 
   /** Decides the command on the payment's stream and appends it, settles the consequences and waits for the read models. */

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { WriteMeta, metadataFor } from '@lib/eventstore';
 import { newId } from '@lib/http';
 import { ActingBusiness, assertActive } from '../../app/access';
-import { CUSTOMER_GATE, CustomerGate, isValidEmail } from '../../app/customers';
+import { CUSTOMER_GATE, CustomerGate, actingAsCustomer, isValidEmail } from '../../app/customers';
 import { LINK_GATE, LinkGate } from '../../app/links';
 import { PAYMENTS_SETTINGS, PaymentsSettings } from '../../app/settings';
 import { DEFAULT_CHECKOUT_RULES, assertAssetAccepted, assertEmailGiven, assertRailAccepted, narrowByLink } from '../../domain/checkout-rules';
@@ -104,9 +104,11 @@ export class LinkPayments {
         },
       };
     const state = foldPayment(decidePayment(create, initialPaymentState, { now }));
+    // the customer the e-mail names is the actor of the payment's creation (customer.created, payment.created)
+    const asCustomer = actingAsCustomer(meta, customerId);
     const write = async (): Promise<void> => {
-      await this.links.recordPayment(link.id, paymentId, meta);
-      const decided = await this.steps.streams.decidePayment(paymentId, create, { now, metadata: metadataFor(meta), newStream: true });
+      await this.links.recordPayment(link.id, paymentId, asCustomer);
+      const decided = await this.steps.streams.decidePayment(paymentId, create, { now, metadata: metadataFor(asCustomer), newStream: true });
       await this.steps.settle(decided);
     };
     return { paymentId, business, input, unwritten: { state, write } };

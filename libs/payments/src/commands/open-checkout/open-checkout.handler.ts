@@ -6,7 +6,7 @@ import { WriteMeta } from '@lib/eventstore';
 import { assertActive } from '../../app/access';
 import { CardRoutes } from '@lib/cards';
 import { CARD_ATTEMPT_TTL_MS } from '../../app/card-attempts';
-import { CUSTOMER_GATE, CustomerGate, isValidEmail } from '../../app/customers';
+import { CUSTOMER_GATE, CustomerGate, actingAsCustomer, isValidEmail } from '../../app/customers';
 import { PaymentRates } from '../../app/rates';
 import { PAYMENTS_SETTINGS, PaymentsSettings } from '../../app/settings';
 import { WalletAddresses } from '@lib/wallets';
@@ -142,7 +142,8 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
         simulate: input.simulate ?? null,
       },
     };
-    return this.open(resolved, checkoutId, command, now, meta);
+    // the payment's customer, when it has one, is the actor of what a checkout page opens
+    return this.open(resolved, checkoutId, command, now, actingAsCustomer(meta, payment.details.customer_id));
   }
 
   /**
@@ -224,7 +225,8 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
       attemptTtlMs: CARD_ATTEMPT_TTL_MS,
       details: { business_id: business.id, email, country: input.country, success_url: payment.details.success_url ?? null, replaces },
     };
-    return this.open(resolved, checkoutId, command, now, meta);
+    // the payment's customer, when it has one, is the actor of what a checkout page opens
+    return this.open(resolved, checkoutId, command, now, actingAsCustomer(meta, payment.details.customer_id));
   }
 }
 

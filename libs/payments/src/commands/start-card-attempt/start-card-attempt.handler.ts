@@ -6,6 +6,7 @@ import { SYSTEM_ACTOR } from '@lib/eventstore';
 import { newId } from '@lib/http';
 import { ServicePauses } from '@lib/operations';
 import { CardAttempts } from '../../app/card-attempts';
+import { actingAsCustomer } from '../../app/customers';
 import { LINK_GATE, LinkGate } from '../../app/links';
 import { CardAttemptState, CardCheckoutState, OpenCheckoutState, StartCardAttempt, decideCheckout, pendingCardAttempt } from '../../domain/checkout.decider';
 import { PaymentDomainError } from '../../domain/errors';
@@ -82,7 +83,7 @@ export class StartCardAttemptHandler implements ICommandHandler<StartCardAttempt
       if (error instanceof CardProcessorUnavailable) throw new PaymentDomainError('upstream_unavailable', 'The card processor cannot be reached: nothing was started. Retry with the same Idempotency-Key.');
       throw error;
     }
-    await this.steps.decideCheckout(checkoutId, { ...draft, ref: created.ref, secureUrl: created.secureUrl }, now, meta);
+    await this.steps.decideCheckout(checkoutId, { ...draft, ref: created.ref, secureUrl: created.secureUrl }, now, actingAsCustomer(meta, payment.status === 'none' ? null : payment.details.customer_id));
   }
 
   /**
