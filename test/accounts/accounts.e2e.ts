@@ -450,3 +450,34 @@ describe('accounts when the deployment cannot send e-mail', () => {
     }
   });
 });
+
+describe('a new session’s times (audit, 2026-11-29)', () => {
+  const app = accountsAppForSuite({ logs: false });
+
+  it('starts a session on one clock reading: last_seen_at is its created_at, never before it, whether the clock agrees with the store’s or lags it', async () => {
+    const times = async (b: Browser, id: string) => {
+      const listed = (await b.get('/sessions')).body.data as { id: string; created_at: string; last_seen_at: string; expires_at: string }[];
+      const session = listed.find((s) => s.id === id)!;
+      return [session.created_at, session.last_seen_at];
+    };
+    const first = new Browser(app.api);
+    const { email, session } = await signUp(app, first);
+    const [created, seen] = await times(first, session.id);
+    expect(seen).toBe(created);
+    expect(session.last_seen_at).toBe(session.created_at);
+
+    // the accounts clock a minute behind the event store's: the start is still one reading of the accounts clock
+    app.clock.advance(-60_000);
+    try {
+      const second = new Browser(app.api);
+      const signedIn = await signIn(second, email);
+      expect(signedIn.status).toBe(201);
+      expect(signedIn.body.data.last_seen_at).toBe(signedIn.body.data.created_at);
+      const [createdLate, seenLate] = await times(second, signedIn.body.data.id);
+      expect(seenLate).toBe(createdLate);
+      expect(Date.parse(createdLate)).toBeLessThanOrEqual(app.clock.now().getTime());
+    } finally {
+      app.clock.advance(60_000);
+    }
+  });
+});

@@ -88,7 +88,7 @@ export class AccountsReadModel {
     );
     const row = rows[0];
     if (!row || !this.alive(row, now)) return null;
-    const lastSeen = new Date(row.last_seen_at ?? row.created_at).getTime();
+    const lastSeen = lastSeenOf(row).getTime();
     if (now.getTime() - lastSeen >= ACTIVITY_GRANULARITY_MS) await this.touch(row.id, now);
     return { sessionId: row.id, accountId: row.account_id, email: row.email, deviceHash: row.device_hash };
   }
@@ -121,12 +121,12 @@ export class AccountsReadModel {
   }
 
   private alive(row: SessionRow, now: Date): boolean {
-    const lastSeen = new Date(row.last_seen_at ?? row.created_at).getTime();
+    const lastSeen = lastSeenOf(row).getTime();
     return now.getTime() < new Date(row.expires_at).getTime() && now.getTime() < lastSeen + SESSION_IDLE_MS;
   }
 
   private sessionView(row: SessionRow, currentSessionId: string | null): SessionView {
-    const lastSeen = new Date(row.last_seen_at ?? row.created_at);
+    const lastSeen = lastSeenOf(row);
     const idleEnd = lastSeen.getTime() + SESSION_IDLE_MS;
     return {
       kind: 'session',
@@ -139,4 +139,16 @@ export class AccountsReadModel {
       expires_at: new Date(Math.min(idleEnd, new Date(row.expires_at).getTime())).toISOString(),
     };
   }
+}
+
+/**
+ * A session's last use: noted on the injected clock, never before its start (a session stored
+ * before the start and its first use came from one clock reading could show its first use a
+ * moment before its `created_at`; decision 0034 addendum 2026-11-29).
+ */
+function lastSeenOf(row: Pick<SessionRow, 'created_at' | 'last_seen_at'>): Date {
+  const created = new Date(row.created_at);
+  if (row.last_seen_at === null) return created;
+  const seen = new Date(row.last_seen_at);
+  return seen.getTime() < created.getTime() ? created : seen;
 }

@@ -70,9 +70,16 @@ export class AccountWrites {
     return this.streams.now();
   }
 
-  async account(accountId: string, command: AccountCommand | ((state: AccountState) => AccountCommand), meta: WriteMeta, newStream = false): Promise<RunResult<AccountEvent, AccountState>> {
+  /**
+   * Decides on the person's stream. `occurredAt`: the clock reading the command was made at (the
+   * events' `metadata.occurredAt`, which the projections take as their time instead of the
+   * append's): a session's start, so its `created_at` is the reading its expiry and first use
+   * are counted from, never after its `last_seen_at`.
+   */
+  async account(accountId: string, command: AccountCommand | ((state: AccountState) => AccountCommand), meta: WriteMeta, newStream = false, occurredAt?: Date): Promise<RunResult<AccountEvent, AccountState>> {
     const appendAtAnyRevision = typeof command !== 'function' && UNCONTENDED.has(command.type);
-    return this.streams.run(accountDecider, ACCOUNT_STREAM.stream(accountId), command, { context: undefined, metadata: metadataFor(meta), newStream, appendAtAnyRevision });
+    const metadata = occurredAt === undefined ? metadataFor(meta) : { ...metadataFor(meta), occurredAt: occurredAt.toISOString() };
+    return this.streams.run(accountDecider, ACCOUNT_STREAM.stream(accountId), command, { context: undefined, metadata, newStream, appendAtAnyRevision });
   }
 
   async email(email: string, command: AccountEmailCommand, meta: WriteMeta): Promise<RunResult<AccountEmailEvent, AccountEmailState>> {

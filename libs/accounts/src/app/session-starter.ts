@@ -15,7 +15,8 @@ const USER_AGENT_MAX = 300;
  * Starts a session for a person (after a verified sign-up or a password): a new random token
  * (only its SHA-256 is recorded), the browser's device token kept or made (the "browser that
  * signed in before" rule), SessionStarted on the person's stream, its first use noted on the
- * injected clock. The tokens go back to the controller, which puts them in cookies.
+ * injected clock — the same reading the session starts at (its `created_at`, `expires_at`). The
+ * tokens go back to the controller, which puts them in cookies.
  *
  * A person whose e-mail change was undone starts no session by any method until a password
  * reset (403 password_reset_required): the undo ends every session because someone else held
@@ -48,7 +49,7 @@ export class SessionStarter {
         user_agent: browser.userAgent ? browser.userAgent.slice(0, USER_AGENT_MAX) : null,
         expires_at: new Date(now.getTime() + SESSION_ABSOLUTE_MS).toISOString(),
       },
-    }, meta);
+    }, meta, false, now); // one clock reading: created_at (the event's occurredAt), expires_at and the first use
     await this.read.touch(sessionId, now);
     const view = await this.read.session(accountId, sessionId, sessionId, now);
     if (view === null) throw new Error(`session ${sessionId}: not in the read model after its write`);
