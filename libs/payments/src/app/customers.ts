@@ -44,6 +44,11 @@ export const CUSTOMER_GATE = Symbol('CUSTOMER_GATE');
  * customer (spec §6; decision 0029 addendum 2026-11-29). Any other actor, or no customer, as given.
  */
 export function actingAsCustomer(meta: WriteMeta, customerId: string | null | undefined): WriteMeta {
-  if (meta.actor?.kind !== 'customer' || meta.actor.id !== null || typeof customerId !== 'string') return meta;
+  if (!isAnonymousCustomer(meta) || typeof customerId !== 'string') return meta;
   return { ...meta, actor: { ...meta.actor, id: customerId } };
+}
+
+/** A checkout page's request: the customer actor, not yet named (actingAsCustomer fills it in). */
+export function isAnonymousCustomer(meta: WriteMeta): meta is WriteMeta & { actor: { kind: 'customer'; id: null } } {
+  return meta.actor?.kind === 'customer' && meta.actor.id === null;
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CommandRunner, LogPosition, WriteMeta, metadataFor } from '@lib/eventstore';
 import { ActingBusiness, ActingFor, PaymentAccess } from '../app/access';
 import { BusinessClock } from '../app/business-clock';
-import { actingAsCustomer } from '../app/customers';
+import { actingAsCustomer, isAnonymousCustomer } from '../app/customers';
 import { later } from '../app/positions';
 import { PaymentsProcessManager } from '../app/process-manager';
 import { Decided, PaymentStreams } from '../app/streams';
@@ -51,7 +51,7 @@ export class PaymentUseCaseSteps {
 
   /** A checkout page's request (a customer actor without an id) as the payment's customer, when it has one (actingAsCustomer); the payment is read only then. */
   async asPaymentsCustomer(meta: WriteMeta, paymentId: string): Promise<WriteMeta> {
-    if (meta.actor?.kind !== 'customer' || meta.actor.id !== null) return meta;
+    if (!isAnonymousCustomer(meta)) return meta;
     const payment = await this.streams.payment(paymentId);
     return actingAsCustomer(meta, payment.status === 'none' ? null : payment.details.customer_id);
   }

@@ -553,6 +553,7 @@ function settlementView(state: PaymentViewState, registry: ChainRegistry): Payme
 /** The spec §2 Payment object of a state. */
 export function paymentView(state: PaymentViewState, options: PaymentViewOptions): PaymentView {
   const registry = options.registry ?? defaultRegistry;
+  const failureCode = failureCodeOf(state);
   return {
     kind: 'payment',
     id: state.id,
@@ -579,8 +580,8 @@ export function paymentView(state: PaymentViewState, options: PaymentViewOptions
     checkout_id: state.checkout_id,
     description: state.description,
     country: state.country,
-    failure_code: failureCodeOf(state),
-    failure_message: paymentFailureMessage(failureCodeOf(state)),
+    failure_code: failureCode,
+    failure_message: paymentFailureMessage(failureCode),
     created_at: state.created_at,
     updated_at: state.updated_at,
     // each entry's keys as the spec names them, however the state was stored (jsonb reorders keys)

@@ -4,7 +4,7 @@ import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import type { Database } from '@lib/database';
 import { Refusal } from '@lib/domain';
 import { SYSTEM_ACTOR } from '@lib/eventstore';
-import { PollLoop, Timer, TimerRunner, TimerStore, clockOffsetMs } from '@lib/timers';
+import { PollLoop, Timer, TimerRunner, TimerStore } from '@lib/timers';
 import { WalletAddresses } from '../addresses';
 import type { WalletTransactionRecordedData } from './events';
 import { WALLET_CHANGE_TIMER, WalletChanges } from '../changes/wallet-changes';
@@ -51,7 +51,7 @@ export class WalletSendTimers {
   /** Schedules the settle of a simulated business's send `SIMULATED_SEND_SETTLE_MS` after `at`, the business time it was recorded at (else its clock's now). */
   async recorded(data: WalletTransactionRecordedData, at?: Date): Promise<void> {
     if (data.mode !== 'test') return;
-    const now = at?.getTime() ?? Date.now() + (await clockOffsetMs(this.db, data.business_id));
+    const now = (at ?? (await this.now(data.business_id))).getTime();
     await this.timers.schedule({
       id: `${WALLET_SEND_TIMER}:${data.wallet_transaction_id}`,
       businessId: data.business_id,
