@@ -46,7 +46,7 @@ describe('checkout page in Chromium (a customer pays)', () => {
     if (asset) await page.selectOption('#asset', asset);
     await page.click('#choose-submit');
     await visible(page, 'pay');
-    const ended = checkoutIdOf(page)!;
+    const ended = (await checkoutIdOf(page))!;
     expect((await shop.as(null).post(`/checkouts/${ended}/supersede`)).status).toBe(200);
     await shop.advance(16 * 60);
     await visible(page, 'expired');
@@ -77,7 +77,7 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await page.selectOption('#network', 'ethereum');
     await page.click('#choose-submit');
     await visible(page, 'pay');
-    const id = checkoutIdOf(page)!;
+    const id = (await checkoutIdOf(page))!;
     const checkout = await getCheckout(shop, id);
     expect(checkout).toMatchObject({ status: 'open', payment_id: payment.id, crypto: { asset: 'USDT', network: 'ethereum', amount: '25' } });
     await expect(page.locator('#view-pay [data-f="crypto-amount"]').textContent()).resolves.toBe('25');
@@ -167,7 +167,7 @@ describe('checkout page in Chromium (a customer pays)', () => {
     const { page } = watched;
     await page.click('#choose-submit'); // the first choice: USDC on Ethereum
     await visible(page, 'pay');
-    const first = checkoutIdOf(page)!;
+    const first = (await checkoutIdOf(page))!;
     await page.click('#view-pay [data-simulate="underpaid"]');
     await visible(page, 'confirming');
     // while the short transfer confirms, the page already says what will still be due (an audit's customer saw only "We see your transfer")
@@ -221,7 +221,7 @@ describe('checkout page in Chromium (a customer pays)', () => {
 
     await page.click('#new-quote');
     await visible(page, 'pay');
-    const fresh = checkoutIdOf(page)!;
+    const fresh = (await checkoutIdOf(page))!;
     expect(fresh).not.toBe(ended);
     const quote = await getCheckout(shop, fresh);
     expect(quote).toMatchObject({ status: 'open', payment_id: payment.id, crypto: { asset: 'BTC', network: 'bitcoin' } });
@@ -247,7 +247,7 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await page.selectOption('#asset', 'BTC');
     await page.click('#choose-submit');
     await visible(page, 'pay');
-    const id = checkoutIdOf(page)!;
+    const id = (await checkoutIdOf(page))!;
     const real = await getCheckout(shop, id);
     const held = { ...real, expires_at: new Date(Date.parse(real.created_at) - 1000).toISOString(), crypto: { ...real.crypto, pending_tx_hash: pending } };
     const path = `**/api/v1/checkouts/${id}`;
@@ -419,7 +419,7 @@ describe('checkout page in Chromium (a customer pays)', () => {
     const { page } = watched;
     await page.click('#choose-submit');
     await visible(page, 'pay');
-    const id = checkoutIdOf(page)!;
+    const id = (await checkoutIdOf(page))!;
     await shot(page, '5-01-before-cancel');
     await page.click('#view-pay [data-action="cancel"]');
     await page.waitForURL(`${SHOP}/cart`, SHOWN);

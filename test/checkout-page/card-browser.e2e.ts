@@ -1,6 +1,6 @@
 import { Page } from 'playwright-core';
 import { appPerSuite } from '../support/fixtures';
-import { SHOWN, accessible, appOnItsOwnPort, chooseCard, chromiumPerSuite, noErrors, pageSteps, shot, type Watched } from './chromium';
+import { SHOWN, accessible, atUrl, appOnItsOwnPort, chooseCard, chromiumPerSuite, noErrors, pageSteps, shot, type Watched } from './chromium';
 
 /**
  * The card flows of the hosted checkout page walked by a customer in real headless Chromium
@@ -41,7 +41,7 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
     const watched = await openPage(pageUrl(payment));
     await fillCardChoice(watched.page, fields);
     await visible(watched.page, 'card');
-    return { shop, payment, watched, page: watched.page, id: checkoutIdOf(watched.page)! };
+    return { shop, payment, watched, page: watched.page, id: (await checkoutIdOf(watched.page))! };
   }
 
   /** Pay by card (or Try again): the browser goes to the processor's secure page. */
@@ -84,7 +84,7 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
     await shot(page, 'card-1-01-choose-card');
     await page.click('#choose-submit');
     await visible(page, 'card');
-    const id = checkoutIdOf(page)!;
+    const id = (await checkoutIdOf(page))!;
     expect(await getCheckout(shop, id)).toMatchObject({ rail: 'card', status: 'open', crypto: null, card: { route: 1, routes: 2, processor: 'simulated_a', attempt: null } });
     expect(await status(page)).toBe('Ready to pay by card.');
     await expect(page.locator('#card-message').textContent()).resolves.toBe('You will be taken to the card processor’s secure page, then back here.');
@@ -102,7 +102,7 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
     await visible(page, 'succeeded');
     expect(await status(page)).toBe('Payment received.');
     // back on the checkout page, which dropped the attempt from its address (a reload does not confirm again)
-    expect(page.url()).toBe(pageUrl(payment, `?s=${id}`));
+    await atUrl(page, pageUrl(payment, `?s=${id}`));
     expect(await getCheckout(shop, id)).toMatchObject({ status: 'completed', card: { brand: 'visa', last4: '4242', attempt: { id: attemptId, status: 'succeeded' } } });
     const paid = await shop.payment(payment.id);
     expect(paid).toMatchObject({ status: 'succeeded', amount_received: 2_500, method: { rail: 'card', card: { processor: 'simulated_a', brand: 'visa', last4: '4242' } } });
@@ -189,7 +189,7 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
     const first = await openPage(pageUrl(payment));
     await fillCardChoice(first.page, { email: 'ed@example.com', country: 'US' });
     await visible(first.page, 'card');
-    const id = checkoutIdOf(first.page)!;
+    const id = (await checkoutIdOf(first.page))!;
 
     // a second tab on the same checkout, before the attempt starts: it still offers "Pay by card"
     const second = await openPage(pageUrl(payment, `?s=${id}`));

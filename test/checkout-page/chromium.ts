@@ -50,6 +50,15 @@ export async function launchChromium(): Promise<Browser> {
   };
 }
 
+/**
+ * Waits until the page's address is exactly `url`. The page rewrites its address with
+ * history.replaceState once its script has run, which can be after the server-rendered view shows.
+ */
+export async function atUrl(page: Page, url: string): Promise<void> {
+  await page.waitForURL((current) => current.href === url, SHOWN);
+  expect(page.url()).toBe(url);
+}
+
 /** A new tab whose console errors, uncaught exceptions and dialogs are collected. */
 export async function watchedPage(context: BrowserContext): Promise<Watched> {
   const page = await context.newPage();
@@ -152,7 +161,8 @@ export function pageSteps(browser: () => Browser, api: () => TestApi) {
       return watched;
     },
     pageUrl: (payment: { url: string }, search = '') => `${origin()}${new URL(payment.url).pathname}${search}`,
-    checkoutIdOf: (page: Page) => new URL(page.url()).searchParams.get('s'),
+    /** The checkout the page's address names (?s=), read in the page: page.url() can lag a history.replaceState. */
+    checkoutIdOf: async (page: Page) => new URL(await page.evaluate<string>('window.location.href')).searchParams.get('s'),
     status: (page: Page) => page.locator('#status').textContent(),
     visible,
     /** The test-mode "send exactly" on the pay view, then every confirmation (one simulated block every 3 s) on `shop`'s clock: confirming, then succeeded. */

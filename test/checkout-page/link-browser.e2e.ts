@@ -1,6 +1,6 @@
 import type { Client } from '../support/fixtures';
 import { appPerSuite } from '../support/fixtures';
-import { SHOWN, accessible, appOnItsOwnPort, chooseCard, chromiumPerSuite, noErrors, pageSteps, qrOf, shot } from './chromium';
+import { SHOWN, accessible, atUrl, appOnItsOwnPort, chooseCard, chromiumPerSuite, noErrors, pageSteps, qrOf, shot } from './chromium';
 
 /**
  * A payment link's page walked by a customer in real headless Chromium (issues 12 and 13;
@@ -49,8 +49,8 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
     await page.getByLabel('E-mail for the receipt').fill('ann@example.com');
     await page.click('#choose-submit');
     await visible(page, 'pay');
-    const id = checkoutIdOf(page)!;
-    expect(page.url()).toBe(pageUrl(link, `?s=${id}`));
+    const id = (await checkoutIdOf(page))!;
+    await atUrl(page, pageUrl(link, `?s=${id}`));
     const checkout = await getCheckout(shop, id);
     expect(checkout).toMatchObject({ status: 'open', link_id: link.id, crypto: { asset: 'USDC', network: 'ethereum', amount: '25' } });
     const payment = await shop.payment(checkout.payment_id);
@@ -97,7 +97,7 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
     const { page } = watched;
     await page.click('#choose-submit');
     await visible(page, 'pay');
-    const first = await getCheckout(shop, checkoutIdOf(page)!);
+    const first = await getCheckout(shop, (await checkoutIdOf(page))!);
     await page.click('#view-pay [data-action="cancel"]');
     await visible(page, 'canceled');
     expect((await shop.payment(first.payment_id)).status).toBe('failed'); // §3: a link payment fails when its checkout is canceled
@@ -112,7 +112,7 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
     await visible(page, 'choose');
     await page.click('#choose-submit');
     await visible(page, 'pay');
-    const second = await getCheckout(shop, checkoutIdOf(page)!);
+    const second = await getCheckout(shop, (await checkoutIdOf(page))!);
     expect(second.payment_id).not.toBe(first.payment_id);
     await expect(page.locator('#payment-ref').innerText()).resolves.toBe(`Payment ${second.payment_id}`); // the new payment, not the failed one
     expect((await shop.payment(second.payment_id)).status).toBe('pending');
@@ -133,7 +133,7 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
     const { page } = watched;
     await page.click('#choose-submit'); // USDC on Ethereum
     await visible(page, 'pay');
-    const first = checkoutIdOf(page)!;
+    const first = (await checkoutIdOf(page))!;
     await page.click('#view-pay [data-simulate="underpaid"]');
     await visible(page, 'confirming');
     await shop.advance(30);
@@ -169,7 +169,7 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
     await chooseCard(page, { email: 'cy@example.com', country: 'US' });
     await page.click('#choose-submit');
     await visible(page, 'card');
-    const id = checkoutIdOf(page)!;
+    const id = (await checkoutIdOf(page))!;
     await page.click('#card-pay');
     await page.waitForURL(SECURE_PAGE, SHOWN);
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
@@ -178,7 +178,7 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
     await page.getByLabel('Name on card').fill('Cy Example');
     await page.getByRole('button', { name: 'Pay' }).click();
     await visible(page, 'succeeded');
-    expect(page.url()).toBe(pageUrl(link, `?s=${id}`));
+    await atUrl(page, pageUrl(link, `?s=${id}`));
     const checkout = await getCheckout(shop, id);
     expect(checkout).toMatchObject({ status: 'completed', link_id: link.id });
     expect(await shop.payment(checkout.payment_id)).toMatchObject({ status: 'succeeded', link_id: link.id, method: { rail: 'card' } });
