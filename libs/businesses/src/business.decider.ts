@@ -1,4 +1,4 @@
-import { Decider, foldWith, ignoreUnknown, unhandled } from '@lib/domain';
+import { CommandHandlers, Decider, decideBy, foldWith, ignoreUnknown, unhandled } from '@lib/domain';
 import { KeyKind, KeyMode, keyPrefix } from './api-keys';
 import { CheckoutSettings, CheckoutSettingsChange, DEFAULT_CHECKOUT_SETTINGS, applySettingsChange, sameSettings } from './checkout-settings';
 import {
@@ -226,35 +226,24 @@ export interface DecideContext {
   };
 }
 
+/** What each business command decides: one handler a command type (a type left out fails to compile). */
+const BUSINESS_COMMANDS: CommandHandlers<BusinessCommand, BusinessState, DecideContext, BusinessEvent> = {
+  CreateBusiness: createBusiness,
+  CreateApiKey: createApiKey,
+  RevokeApiKey: revokeApiKey,
+  UpdateApiKey: updateApiKey,
+  RollApiKey: rollApiKey,
+  SuspendBusiness: suspendBusiness,
+  ReinstateBusiness: reinstateBusiness,
+  ChangeCheckoutSettings: changeCheckoutSettings,
+  ChangeBusinessSettings: changeBusinessSettings,
+  SendAlertEmailCode: sendAlertEmailCode,
+  ConfirmAlertEmail: confirmAlertEmail,
+  ChangeReferralCode: changeReferralCode,
+};
+
 export function decide(command: BusinessCommand, state: BusinessState, ctx: DecideContext): BusinessEvent[] {
-  switch (command.type) {
-    case 'CreateBusiness':
-      return createBusiness(command, state, ctx);
-    case 'CreateApiKey':
-      return createApiKey(command, state, ctx);
-    case 'RevokeApiKey':
-      return revokeApiKey(command, state);
-    case 'UpdateApiKey':
-      return updateApiKey(command, state);
-    case 'RollApiKey':
-      return rollApiKey(command, state);
-    case 'SuspendBusiness':
-      return suspendBusiness(command, state, ctx);
-    case 'ReinstateBusiness':
-      return reinstateBusiness(command, state);
-    case 'ChangeCheckoutSettings':
-      return changeCheckoutSettings(command, state);
-    case 'ChangeBusinessSettings':
-      return changeBusinessSettings(command, state);
-    case 'SendAlertEmailCode':
-      return sendAlertEmailCode(command, state, ctx);
-    case 'ConfirmAlertEmail':
-      return confirmAlertEmail(command, state, ctx);
-    case 'ChangeReferralCode':
-      return changeReferralCode(command, state);
-    default:
-      return unhandled(command, 'business command');
-  }
+  return decideBy(BUSINESS_COMMANDS, command, state, ctx, 'business command');
 }
 
 export function evolve(state: BusinessState, event: BusinessEvent): BusinessState {

@@ -1,4 +1,4 @@
-import { Decider, DomainRefusal } from '@lib/domain';
+import { Decider, DomainRefusal, decideBy } from '@lib/domain';
 import type { NetworkFamily } from '@lib/chains';
 import { WalletCreatedData, WalletEvent, WalletKeyEvent, WalletType, asWalletEvent, asWalletKeyEvent } from './events';
 
@@ -106,22 +106,21 @@ export interface CreateWallet {
 
 export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
   initialState: initialWalletState,
-  decide(command, state) {
-    switch (command.type) {
-      case 'CreateWallet':
-        return createWallet(command, state);
-      case 'DeleteWallet':
-        return deleteWallet(command, state);
-      case 'CancelWalletChange':
-        return cancelWalletChange(command, state);
-      case 'ApplyWalletChange':
-        return applyWalletChange(command, state);
-      case 'FinishSetup':
-        return finishSetup(command, state);
-      case 'RevealRecoveryPhrase':
-        return revealRecoveryPhrase(command, state);
-    }
-  },
+  decide: (command, state) =>
+    decideBy<WalletCommand, WalletState, void, WalletEvent>(
+      {
+        CreateWallet: createWallet,
+        DeleteWallet: deleteWallet,
+        CancelWalletChange: cancelWalletChange,
+        ApplyWalletChange: applyWalletChange,
+        FinishSetup: finishSetup,
+        RevealRecoveryPhrase: revealRecoveryPhrase,
+      },
+      command,
+      state,
+      undefined,
+      'wallet command',
+    ),
   evolve(state, event) {
     switch (event.type) {
       case 'WalletCreated':
