@@ -22,12 +22,8 @@ export interface CustomerCreatedData {
   created_at?: string;
 }
 
-/** The customer's fields after a change (all of them, changed or not). */
-export interface CustomerUpdatedData {
-  email: string;
-  name: string | null;
-  note: string;
-}
+/** The customer's fields after a change (all of them, changed or not): those of its creation a business can change. */
+export type CustomerUpdatedData = Pick<CustomerCreatedData, 'email' | 'name' | 'note'>;
 
 export type CustomerEvent = EventUnion<{
   CustomerCreated: CustomerCreatedData;
