@@ -44,10 +44,10 @@ describe('LimitsModule and PasswordsModule in a Nest app', () => {
       expect(app.get(LIMIT_STORE)).toBeInstanceOf(SqlLimitStore);
       expect(app.get(BREACH_CHECKER)).toBeInstanceOf(OfflineBreachList);
       const limits = app.get(PeopleLimits);
-      for (let i = 0; i < 5; i++) await limits.twoStepCodeFailed('per_module');
-      expect(await limits.checkTwoStepCode('per_module')).toEqual({ allowed: false, refused: 'too_many_attempts', retryAfterSec: 900 });
+      for (let i = 0; i < 5; i++) await limits.twoStepCodes.failed('per_module');
+      expect(await limits.twoStepCodes.check('per_module')).toEqual({ allowed: false, refused: 'too_many_attempts', retryAfterSec: 900 });
       clock.advance(900_000);
-      expect(await limits.checkTwoStepCode('per_module')).toEqual({ allowed: true });
+      expect(await limits.twoStepCodes.check('per_module')).toEqual({ allowed: true });
       const passwords = app.get(PasswordService);
       expect(await passwords.check('correct-horse-staple-9')).toMatchObject({ ok: false, rule: 'breached' });
     } finally {

@@ -146,33 +146,33 @@ describe.each(['postgres', 'embedded', 'redis'] as const)('people limits on %s',
 
   describe('wrong current passwords per session', () => {
     it('same locks, never disabling; success clears', async () => {
-      for (let i = 0; i < 4; i++) await limits.currentPasswordFailed('ses_1');
-      expect((await limits.currentPasswordFailed('ses_1')).next).toEqual(attempts(60));
-      expect(await replica.checkCurrentPassword('ses_1')).toEqual(attempts(60));
-      expect(await limits.checkCurrentPassword('ses_2')).toEqual(allowed);
+      for (let i = 0; i < 4; i++) await limits.currentPasswords.failed('ses_1');
+      expect((await limits.currentPasswords.failed('ses_1')).next).toEqual(attempts(60));
+      expect(await replica.currentPasswords.check('ses_1')).toEqual(attempts(60));
+      expect(await limits.currentPasswords.check('ses_2')).toEqual(allowed);
       clock.advance(60 * SEC);
       let last;
       for (let i = 0; i < 95; i++) {
-        last = await limits.currentPasswordFailed('ses_1');
+        last = await limits.currentPasswords.failed('ses_1');
         if (last.lockSec) clock.advance(last.lockSec * SEC);
       }
       expect(last).toEqual({ failures: 100, lockSec: 3600, next: attempts(3600) });
-      expect(await limits.checkCurrentPassword('ses_1')).toEqual(allowed);
-      await limits.currentPasswordSucceeded('ses_1');
-      expect((await limits.currentPasswordFailed('ses_1')).failures).toBe(1);
+      expect(await limits.currentPasswords.check('ses_1')).toEqual(allowed);
+      await limits.currentPasswords.succeeded('ses_1');
+      expect((await limits.currentPasswords.failed('ses_1')).failures).toBe(1);
     });
   });
 
   describe('two-step codes per person', () => {
     it('5 wrong codes across all challenges lock codes for 15 minutes', async () => {
-      for (let i = 0; i < 4; i++) expect((await limits.twoStepCodeFailed('per_1')).next).toEqual(allowed);
-      expect(await limits.twoStepCodeFailed('per_1')).toEqual({ failures: 5, lockSec: 900, next: attempts(900) });
-      expect(await replica.checkTwoStepCode('per_1')).toEqual(attempts(900));
-      expect(await limits.checkTwoStepCode('per_2')).toEqual(allowed);
+      for (let i = 0; i < 4; i++) expect((await limits.twoStepCodes.failed('per_1')).next).toEqual(allowed);
+      expect(await limits.twoStepCodes.failed('per_1')).toEqual({ failures: 5, lockSec: 900, next: attempts(900) });
+      expect(await replica.twoStepCodes.check('per_1')).toEqual(attempts(900));
+      expect(await limits.twoStepCodes.check('per_2')).toEqual(allowed);
       clock.advance(15 * MINUTE);
-      expect(await limits.checkTwoStepCode('per_1')).toEqual(allowed);
-      await limits.twoStepCodeSucceeded('per_1');
-      expect((await limits.twoStepCodeFailed('per_1')).failures).toBe(1);
+      expect(await limits.twoStepCodes.check('per_1')).toEqual(allowed);
+      await limits.twoStepCodes.succeeded('per_1');
+      expect((await limits.twoStepCodes.failed('per_1')).failures).toBe(1);
     });
   });
 
@@ -224,17 +224,17 @@ describe.each(['postgres', 'embedded', 'redis'] as const)('people limits on %s',
 
     it('all slots in flight and never ended: the next attempt waits busyWaitMs, then 429 too_many_attempts Retry-After 1; released slots free it; expired ones too', async () => {
       const impatient = new PeopleLimits(backend.store, { time: clock.time, prefix: backend.prefix(), busyWaitMs: 60 });
-      const held = await Promise.all(Array.from({ length: 5 }, () => impatient.reserveCurrentPassword('ses_9')));
+      const held = await Promise.all(Array.from({ length: 5 }, () => impatient.currentPasswords.reserve('ses_9')));
       expect(held.every((d) => d.allowed)).toBe(true);
-      expect(await impatient.reserveCurrentPassword('ses_9')).toEqual(attempts(1));
+      expect(await impatient.currentPasswords.reserve('ses_9')).toEqual(attempts(1));
       const first = held[0] as Extract<typeof held[0], { allowed: true }>;
       await first.attempt.release();
       await first.attempt.release(); // a second release does nothing
-      const freed = await impatient.reserveCurrentPassword('ses_9');
+      const freed = await impatient.currentPasswords.reserve('ses_9');
       expect(freed.allowed).toBe(true);
-      expect(await impatient.reserveCurrentPassword('ses_9')).toEqual(attempts(1));
+      expect(await impatient.currentPasswords.reserve('ses_9')).toEqual(attempts(1));
       clock.advance(30 * SEC);
-      expect((await impatient.reserveCurrentPassword('ses_9')).allowed).toBe(true);
+      expect((await impatient.currentPasswords.reserve('ses_9')).allowed).toBe(true);
       // ended once: a release after failed frees nothing more, a second end is a programming error
       if (!freed.allowed) throw new Error('refused');
       expect((await freed.attempt.failed()).failures).toBe(1);
@@ -245,7 +245,7 @@ describe.each(['postgres', 'embedded', 'redis'] as const)('people limits on %s',
     it('two-step codes: 12 concurrent wrong codes are 5 counted (the 5th locks codes 15 minutes), 7 refused', async () => {
       const answers = await Promise.all(
         Array.from({ length: 12 }, async (_, i) => {
-          const decision = await (i % 2 ? replica : limits).reserveTwoStepCode('per_9');
+          const decision = await (i % 2 ? replica : limits).twoStepCodes.reserve('per_9');
           if (!decision.allowed) return 'refused';
           await verifying();
           return (await decision.attempt.failed()).failures;
@@ -253,7 +253,7 @@ describe.each(['postgres', 'embedded', 'redis'] as const)('people limits on %s',
       );
       expect(answers.filter((a) => a === 'refused')).toHaveLength(7);
       expect(answers.filter((a) => a !== 'refused').sort()).toEqual([1, 2, 3, 4, 5]);
-      expect(await limits.reserveTwoStepCode('per_9')).toEqual(attempts(900));
+      expect(await limits.twoStepCodes.reserve('per_9')).toEqual(attempts(900));
     });
   });
 

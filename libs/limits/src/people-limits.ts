@@ -75,6 +75,19 @@ export interface LimitAttempt {
 /** Before an attempt: a slot to verify it in, or the refusal (429 too_many_attempts, 403 password_reset_required). */
 export type AttemptDecision = { allowed: true; attempt: LimitAttempt } | { allowed: false; refused: LimitRefusalCode; retryAfterSec: number | null };
 
+/**
+ * A count of wrong answers per subject (a session, a person) on a ladder that never disables:
+ * `check` only reads its lock (429 too_many_attempts while locked); `reserve` takes a slot to
+ * verify in, as reservePassword does; `failed` counts a wrong answer without a slot; `succeeded`
+ * clears the count.
+ */
+export interface LadderCount {
+  check(subject: string): Promise<LimitDecision>;
+  reserve(subject: string): Promise<AttemptDecision>;
+  failed(subject: string): Promise<FailureOutcome>;
+  succeeded(subject: string): Promise<void>;
+}
+
 /** An e-mail address as the limits count it: trimmed, lower case. */
 export function normalizeAddress(address: string): string {
   return address.trim().toLowerCase();
@@ -91,9 +104,10 @@ function required(value: string, what: string): string {
 
 /**
  * Every per person, address or code limit of spec §8, over one LimitStore (Redis or SQL) and
- * the injected clock. Attempts judged by a ladder (passwords, current passwords, two-step codes)
- * take a slot first (`reserve…`: a LimitAttempt, ended failed / succeeded / released), so
- * concurrent guesses never outrun a lock; `check…` only reads, `…Failed` counts without a slot.
+ * the injected clock. Attempts judged by a ladder (passwords; current passwords and two-step
+ * codes, each a LadderCount) take a slot first (`reserve…`: a LimitAttempt, ended failed /
+ * succeeded / released), so concurrent guesses never outrun a lock; `check…` only reads,
+ * `…Failed`/`failed` counts without a slot.
  * Take-style methods for budgets. Subjects are stored as hashes (`<prefix>:<rule>:{<sha256>}`),
  * never as addresses.
  */
@@ -190,46 +204,13 @@ export class PeopleLimits {
     await this.store.clear(this.key('pw-email', normalizeAddress(required(email, 'e-mail'))));
   }
 
-  // ── wrong current passwords per session ──
+  // ── wrong current passwords per session, wrong two-step codes per person ──
 
-  /** Before checking current_password (/me/password, /me/email, /me/two-factor, step-up): the same locks, never disabling. */
-  async checkCurrentPassword(sessionId: string): Promise<LimitDecision> {
-    return this.checkLock(this.sessionKey(sessionId));
-  }
+  /** A session's wrong current passwords (/me/password, /me/email, /me/two-factor, step-up): the password locks, never disabling, forgotten after 30 days. */
+  readonly currentPasswords: LadderCount = this.ladderCount((sessionId) => this.key('pw-session', required(sessionId, 'session id')), SESSION_LADDER);
 
-  /** Before verifying current_password: a slot, as reservePassword (the session's count; never disabling). */
-  async reserveCurrentPassword(sessionId: string): Promise<AttemptDecision> {
-    return this.reserve(this.sessionKey(sessionId), SESSION_LADDER);
-  }
-
-  async currentPasswordFailed(sessionId: string): Promise<FailureOutcome> {
-    return this.ladderFailure(this.sessionKey(sessionId), null, SESSION_LADDER, this.now());
-  }
-
-  async currentPasswordSucceeded(sessionId: string): Promise<void> {
-    await this.store.clear(this.sessionKey(sessionId));
-  }
-
-  // ── two-step codes per person ──
-
-  /** Before checking an authenticator or recovery code: 429 too_many_attempts while codes are locked. */
-  async checkTwoStepCode(personId: string): Promise<LimitDecision> {
-    return this.checkLock(this.twoStepKey(personId));
-  }
-
-  /** Before checking an authenticator or recovery code: a slot, as reservePassword (the person's code count: at most 5 wrong in flight or counted before the lock). */
-  async reserveTwoStepCode(personId: string): Promise<AttemptDecision> {
-    return this.reserve(this.twoStepKey(personId), TWO_STEP_LADDER);
-  }
-
-  /** A wrong code, in any challenge: every 5th in a row locks codes for 15 minutes. */
-  async twoStepCodeFailed(personId: string): Promise<FailureOutcome> {
-    return this.ladderFailure(this.twoStepKey(personId), null, TWO_STEP_LADDER, this.now());
-  }
-
-  async twoStepCodeSucceeded(personId: string): Promise<void> {
-    await this.store.clear(this.twoStepKey(personId));
-  }
+  /** A person's wrong two-step codes (authenticator or recovery), in any challenge: every 5th in a row locks codes for 15 minutes. */
+  readonly twoStepCodes: LadderCount = this.ladderCount((personId) => this.key('two-step', required(personId, 'person id')), TWO_STEP_LADDER);
 
   // ── sign-up codes per address ──
 
@@ -347,6 +328,16 @@ export class PeopleLimits {
     return this.lockDecision(await this.store.read(key, now), now);
   }
 
+  /** The count of each subject on `keyOf(subject)`, judged by `ladder` (one that never disables). */
+  private ladderCount(keyOf: (subject: string) => string, ladder: Ladder): LadderCount {
+    return {
+      check: async (subject) => this.checkLock(keyOf(subject)),
+      reserve: async (subject) => this.reserve(keyOf(subject), ladder),
+      failed: async (subject) => this.ladderFailure(keyOf(subject), null, ladder, this.now()),
+      succeeded: async (subject) => this.store.clear(keyOf(subject)),
+    };
+  }
+
   private lockDecision(state: { lockedUntil: number | null }, now: number): LimitDecision {
     return state.lockedUntil !== null && state.lockedUntil > now ? this.refused('too_many_attempts', state.lockedUntil, now) : ALLOWED;
   }
@@ -365,16 +356,6 @@ export class PeopleLimits {
 
   private knownBrowserKey(address: string, browserId: string): string {
     return `${this.prefix}:known-browser:{${digest(address)}}:${digest(browserId)}`;
-  }
-
-  /** A session's wrong current passwords. */
-  private sessionKey(sessionId: string): string {
-    return this.key('pw-session', required(sessionId, 'session id'));
-  }
-
-  /** A person's wrong two-step codes. */
-  private twoStepKey(personId: string): string {
-    return this.key('two-step', required(personId, 'person id'));
   }
 
   /** `{…}` is a Redis Cluster hash tag: one subject's budgets share a slot, so one script can take them together. */

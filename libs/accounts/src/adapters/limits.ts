@@ -34,12 +34,12 @@ export class LimitsPasswordFailures implements PasswordFailures {
   constructor(private readonly limits: PeopleLimits) {}
 
   async reserve(subject: PasswordSubject): Promise<PasswordGate> {
-    return gate(subject.kind === 'email' ? await this.limits.reservePassword(subject.email, subject.browser) : await this.limits.reserveCurrentPassword(subject.sessionId));
+    return gate(subject.kind === 'email' ? await this.limits.reservePassword(subject.email, subject.browser) : await this.limits.currentPasswords.reserve(subject.sessionId));
   }
 
   async clear(subject: PasswordSubject): Promise<void> {
     if (subject.kind === 'email') await this.limits.passwordSucceeded(subject.email, subject.browser);
-    else await this.limits.currentPasswordSucceeded(subject.sessionId);
+    else await this.limits.currentPasswords.succeeded(subject.sessionId);
   }
 
   signedIn(email: string, browser: string): Promise<void> {

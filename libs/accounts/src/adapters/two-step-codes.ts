@@ -12,7 +12,7 @@ export class LimitsTwoStepCodes implements TwoStepCodeLimit {
   constructor(private readonly limits: PeopleLimits) {}
 
   async reserve(accountId: string): Promise<TwoStepCodeGate> {
-    const decision = await this.limits.reserveTwoStepCode(accountId);
+    const decision = await this.limits.twoStepCodes.reserve(accountId);
     return decision.allowed ? { allowed: true, attempt: limitedAttempt(decision.attempt) } : { allowed: false, retryAfterSec: decision.retryAfterSec ?? 1 };
   }
 }

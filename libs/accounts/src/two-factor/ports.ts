@@ -6,7 +6,7 @@ import type { LimitedAttempt } from '../ports';
  * with Retry-After while locked (or while every slot left before the lock stays in flight:
  * Retry-After 1), else a slot to end once the code is judged — `failed` for a wrong one,
  * `succeeded` for a right one, `release` otherwise — so concurrent wrong codes never outnumber
- * the 5. Bound to libs/limits' PeopleLimits (reserveTwoStepCode).
+ * the 5. Bound to libs/limits' PeopleLimits (twoStepCodes.reserve).
  */
 export const TWO_STEP_CODE_LIMIT = Symbol('TWO_STEP_CODE_LIMIT');
 export type TwoStepCodeGate = { allowed: true; attempt: LimitedAttempt } | { allowed: false; retryAfterSec: number };
