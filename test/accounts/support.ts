@@ -4,6 +4,7 @@ import { AccountsModule } from '@lib/accounts';
 import { testChallengeToken } from '@lib/challenge';
 import { ConcurrencyError, EVENT_STORE, EventStore, ExpectedRevision } from '@lib/eventstore';
 import { TestApi, startTestApi } from '../support/api-app';
+import { closeInTurn } from '../support/close';
 import { eventually } from '../support/eventually';
 import { StoreKind, testStorage } from '../support/fixtures';
 import { TestSmtpServer, codeIn, startSmtpServer } from '../support/smtp';
@@ -66,11 +67,7 @@ export async function startAccountsApp(kind: StoreKind = 'embedded', env: NodeJS
     api,
     smtp,
     clock,
-    close: async () => {
-      await api.close();
-      await storage.cleanup();
-      await smtp.close();
-    },
+    close: () => closeInTurn(api, () => storage.cleanup(), smtp),
   };
 }
 

@@ -12,6 +12,7 @@ import { REFERENCE_PATH } from '../../apps/api/src/platform/api-reference';
 import { ApiErrors, describeApi } from '../../apps/api/src/platform/openapi';
 import { OPERATION_IDS } from '../../apps/api/src/platform/operation-ids';
 import { RateLimit } from '../../apps/api/src/platform/rate-limit.guard';
+import { RouteRules } from '../../apps/api/src/platform/route-presets';
 import { TestApi, appPerSuite, startTestApi } from '../support/fixtures';
 
 type ErrorResponse = ResponseObject & { 'x-error-codes': string[] };
@@ -353,16 +354,14 @@ class ProbeOpenApiController {
   }
 
   @ApiOperation({ operationId: 'createOrder' })
-  @Public()
-  @IdempotencyKeyIgnored()
+  @RouteRules({ access: 'public', replay: false })
   @Post('orders')
   order(@Body() body: OrderBody) {
     return { data: body };
   }
 
   @ApiOperation({ operationId: 'sendNothing' })
-  @Public()
-  @IdempotencyKeyIgnored()
+  @RouteRules({ access: 'public', replay: false })
   @Post('nothing')
   nothing(@Body() body: NothingBody) {
     return { data: body };

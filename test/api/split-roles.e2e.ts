@@ -9,7 +9,7 @@ import { ProjectionRunner } from '@lib/projections';
 import { ALL_PROJECTORS, standaloneOnboarding } from '@lib/wiring';
 import { eventually } from '../support/eventually';
 import { createTestDatabase, TestDatabase } from '../support/postgres';
-import { ServiceProcess, startApi, startProcess as start, stopProcess } from '../support/processes';
+import { ApiAndWorker, startApiAndWorker, startProcess as start } from '../support/processes';
 
 /**
  * A writer that runs no projections: it waits on the checkpoints the worker moves. It creates
@@ -23,20 +23,15 @@ function writerOf(opened: OpenedStore): BusinessService {
 
 describe('API and worker as separate processes on PostgreSQL and Redis', () => {
   let database: TestDatabase;
-  let api: ServiceProcess;
-  let worker: ServiceProcess;
-  let base: string;
+  let services: ApiAndWorker;
 
   beforeAll(async () => {
     database = await createTestDatabase('split');
-    const env = { DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:6379', LOG_LEVEL: 'warn' };
-    worker = start('apps/worker/src/main.ts', env);
-    ({ api, base } = await startApi(env));
+    services = await startApiAndWorker({ DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:6379', LOG_LEVEL: 'warn' });
   }, 90_000);
 
   afterAll(async () => {
-    await stopProcess(api);
-    await stopProcess(worker);
+    await services?.stop();
     await database.drop();
   });
 
@@ -46,17 +41,17 @@ describe('API and worker as separate processes on PostgreSQL and Redis', () => {
       // a writer that runs no projections: it waits on the checkpoints the worker moves
       const writer = writerOf(opened);
       const created = await writer.createBusiness({ name: 'Split Shop', simulated: true });
-      const response = await fetch(`${base}/business`, { headers: { authorization: `Bearer ${created.secret_key}` } });
+      const response = await fetch(`${services.base}/business`, { headers: { authorization: `Bearer ${created.secret_key}` } });
       expect(response.status).toBe(200);
       expect(((await response.json()) as { data: { id: string } }).data.id).toBe(created.business.id);
 
-      const health = (await (await fetch(`${base}/health`)).json()) as { data: { store: { adapter: string }; projections: { name: string; state: string; lag: number }[] } };
+      const health = (await (await fetch(`${services.base}/health`)).json()) as { data: { store: { adapter: string }; projections: { name: string; state: string; lag: number }[] } };
       expect(health.data.store.adapter).toBe('postgres');
       for (const projection of health.data.projections) expect(projection).toMatchObject({ state: 'stopped', lag: 0, updated_at: expect.stringMatching(/Z$/) }); // stopped here: the worker runs them, and moved each checkpoint
     } finally {
       await opened.close();
     }
-    expect(worker.child.exitCode).toBeNull();
+    expect(services.worker.child.exitCode).toBeNull();
   });
 
   it('takes a payment to succeeded through the API process while the worker projects, and the worker fires wall-clock timers', async () => {
@@ -66,7 +61,7 @@ describe('API and worker as separate processes on PostgreSQL and Redis', () => {
       const { secret_key } = await writer.createBusiness({ name: 'Split Payments', simulated: true });
       const untouched = await writer.createBusiness({ name: 'Split wall clock', simulated: true });
       const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, key = secret_key) => {
-        const response = await fetch(`${base}${path}`, {
+        const response = await fetch(`${services.base}${path}`, {
           method,
           headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
           body: body === undefined ? undefined : JSON.stringify(body),
@@ -99,11 +94,11 @@ describe('API and worker as separate processes on PostgreSQL and Redis', () => {
     try {
       const { secret_key } = await writerOf(opened).createBusiness({ name: 'Split no worker', simulated: true });
       // the worker dies (no graceful stop): nothing moves the checkpoints but the API process
-      const died = new Promise((r) => worker.child.once('exit', r));
-      worker.child.kill('SIGKILL');
+      const died = new Promise((r) => services.worker.child.once('exit', r));
+      services.worker.child.kill('SIGKILL');
       await died;
       const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-        const response = await fetch(`${base}${path}`, {
+        const response = await fetch(`${services.base}${path}`, {
           method,
           headers: { authorization: `Bearer ${secret_key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
           body: body === undefined ? undefined : JSON.stringify(body),

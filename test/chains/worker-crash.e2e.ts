@@ -11,7 +11,7 @@ import { ALL_PROJECTORS } from '@lib/wiring';
 import { AnvilNode, Hex, startAnvil } from '../support/anvil';
 import { eventually } from '../support/eventually';
 import { TestDatabase, createTestDatabase } from '../support/postgres';
-import { ServiceProcess, startApi, startProcess as start, stopProcess as stop } from '../support/processes';
+import { ApiAndWorker, startApiAndWorker, startWorker, stopProcess } from '../support/processes';
 import { compileContract } from '../support/solidity';
 
 const TOKEN_ABI = [{ type: 'function', name: 'transfer', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'value', type: 'uint256' }], outputs: [{ type: 'bool' }] }, { type: 'function', name: 'mint', stateMutability: 'nonpayable', inputs: [{ name: 'to', type: 'address' }, { name: 'value', type: 'uint256' }], outputs: [] }] as const;
@@ -20,10 +20,8 @@ describe('a worker SIGKILLed while it watches a chain misses nothing and doubles
   let database: TestDatabase;
   let chain: AnvilNode;
   let usdc: Hex;
-  let api: ServiceProcess;
-  let worker: ServiceProcess | undefined;
+  let services: ApiAndWorker;
   let env: NodeJS.ProcessEnv;
-  let base: string;
 
   beforeAll(async () => {
     database = await createTestDatabase('wcrash');
@@ -31,13 +29,11 @@ describe('a worker SIGKILLed while it watches a chain misses nothing and doubles
     usdc = await chain.deploy(0, compileContract('TestUSDC.sol', 'TestUSDC'));
     await chain.send(0, { to: usdc, data: chain.viem.encodeFunctionData({ abi: TOKEN_ABI, functionName: 'mint', args: [chain.address(1), 10n ** 12n] }) });
     env = { DATABASE_URL: database.url, LOG_LEVEL: 'warn', EVM_RPC_URL_ETHEREUM: chain.url, EVM_TOKENS_ETHEREUM: `USDC=${usdc}`, CHAIN_POLL_MS: '50' };
-    worker = start('apps/worker/src/main.ts', env);
-    ({ api, base } = await startApi(env));
+    services = await startApiAndWorker(env);
   }, 120_000);
 
   afterAll(async () => {
-    await stop(api);
-    await stop(worker);
+    await services?.stop();
     await chain?.close();
     await database?.drop();
   });
@@ -52,7 +48,7 @@ describe('a worker SIGKILLed while it watches a chain misses nothing and doubles
       await opened.close();
     }
     const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-      const r = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const r = await fetch(`${services.base}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
       return { status: r.status, body: (await r.json()) as any };
     };
     expect((await call('POST', '/wallet', { type: 'created' })).status).toBe(201);
@@ -68,15 +64,15 @@ describe('a worker SIGKILLed while it watches a chain misses nothing and doubles
     // the first ten while the worker watches; it is killed as soon as it has seen some of them
     for (let i = 0; i < 10; i++) await pay(i);
     await eventually(() => call('GET', `/payments/${checkouts[0].payment}`), (r) => r.body.data.events.some((e: { type: string }) => e.type === 'detected'), { what: 'first transfer detected' });
-    await stop(worker, 'SIGKILL');
+    await stopProcess(services.worker, 'SIGKILL');
     // the rest while no worker runs, and blocks on top
     for (let i = 10; i < 20; i++) await pay(i);
     await chain.mine(2);
-    worker = start('apps/worker/src/main.ts', env);
+    services.worker = startWorker(env);
     await chain.mine(4);
 
     for (const { payment } of checkouts) {
-      const paid = await eventually(() => call('GET', `/payments/${payment}`).then((r) => r.body.data), (p) => p.status === 'succeeded', { what: `${payment} succeeded\n${worker?.log()}`, timeoutMs: 60_000 });
+      const paid = await eventually(() => call('GET', `/payments/${payment}`).then((r) => r.body.data), (p) => p.status === 'succeeded', { what: `${payment} succeeded\n${services.worker.log()}`, timeoutMs: 60_000 });
       const types = paid.events.map((e: { type: string }) => e.type);
       expect({ payment, detected: types.filter((t: string) => t === 'detected').length, confirmations: types.filter((t: string) => t === 'confirmation').length }).toEqual({ payment, detected: 1, confirmations: 4 });
     }

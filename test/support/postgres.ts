@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { connectPostgres, migrate, PostgresDatabase } from '@lib/database';
+import { closeInTurn } from './close';
 
 /** The PostgreSQL server the tests use; CI and this machine run one at 127.0.0.1:5432. */
 export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -46,11 +47,7 @@ export async function migratedDatabaseWithReplica(prefix: string, poolSize: numb
   return {
     db,
     second,
-    close: async () => {
-      await second.close();
-      await db.close();
-      await database.drop();
-    },
+    close: () => closeInTurn(second, db, () => database.drop()),
   };
 }
 

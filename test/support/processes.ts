@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from './cli';
+import { closeInTurn } from './close';
 import { freePort } from './free-port';
 
 /** A service process started from its TypeScript entry, with the tail of what it printed. */
@@ -56,5 +57,34 @@ export async function startApi(env: NodeJS.ProcessEnv): Promise<{ api: ServicePr
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+  }
+}
+
+/** Starts a worker process (`apps/worker/src/main.ts`, as `npm run start:worker`) on `env`. */
+export function startWorker(env: NodeJS.ProcessEnv): ServiceProcess {
+  return startProcess('apps/worker/src/main.ts', env);
+}
+
+/** The API process and a worker process apart on one shared store, as `npm run start:api` and `npm run start:worker` run them. */
+export interface ApiAndWorker {
+  api: ServiceProcess;
+  /** The worker; a test that kills it may start another here (startWorker), and `stop` stops that one. */
+  worker: ServiceProcess;
+  /** http://127.0.0.1:<port>/api/v1 of the API process */
+  base: string;
+  /** Stops the API process, then the worker (SIGTERM), each awaited until it exits. */
+  stop(): Promise<void>;
+}
+
+/** Starts a worker, then the API (startApi), both on `env`; when the API does not start, the worker is stopped again before the error is thrown. */
+export async function startApiAndWorker(env: NodeJS.ProcessEnv): Promise<ApiAndWorker> {
+  const worker = startWorker(env);
+  try {
+    const { api, base } = await startApi(env);
+    const started: ApiAndWorker = { api, worker, base, stop: () => closeInTurn(() => stopProcess(started.api), () => stopProcess(started.worker)) };
+    return started;
+  } catch (error) {
+    await stopProcess(worker);
+    throw error;
   }
 }

@@ -6,6 +6,7 @@ import type { Database } from '@lib/database';
 import { CommandRunner, EventStore, LogPosition, ReadModelWaiter, RecordedEvent, WriteMeta } from '@lib/eventstore';
 import { ProjectionRunner } from '@lib/projections';
 import { type Client, type TestApi, appPerSuite, businessWithKey, startTestApi } from '../support/fixtures';
+import { closeInTurn } from '../support/close';
 import { committedHead } from '../support/log-head';
 import {
   ApiEventDraft,
@@ -227,10 +228,7 @@ export async function startWebhookWorker(
   return {
     runner,
     dispatcher,
-    stop: async () => {
-      await dispatcher.stop();
-      await runner.stop();
-    },
+    stop: () => closeInTurn(() => dispatcher.stop(), () => runner.stop()),
   };
 }
 

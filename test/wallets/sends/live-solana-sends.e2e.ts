@@ -5,6 +5,7 @@ import { getTransferSolInstruction } from '@solana-program/system';
 import { findAssociatedTokenPda, getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import { derivePath } from 'ed25519-hd-key';
 import { ASSOCIATED_TOKEN_PROGRAM, SYSTEM_PROGRAM, TOKEN_PROGRAM, associatedTokenAddress, base58Encode, defaultRegistry, loadSolanaWeb3 } from '@lib/chains';
+import { closeInTurn } from '../../support/close';
 import { eventually } from '../../support/eventually';
 import { TickerServer, startTickerServer } from '../../rates/ticker-server';
 import { AccountsTestApp, startAccountsApp } from '../../accounts/support';
@@ -87,11 +88,7 @@ describe('SOL and USDC sends of a live business relayed through a Solana node (l
     await paymentDetected(shop, checkout.body.data.id, 'SOL payment detected');
     owner = solanaSigner(phrase, paidTo);
   }, 60_000);
-  afterAll(async () => {
-    await app?.close();
-    await node?.close();
-    await ticker?.close();
-  });
+  afterAll(() => closeInTurn(app, node, ticker));
 
   /** The keypair of the wallet's Solana address `paidTo` (m/44'/501'/i'/0', i among the first 200). */
   function solanaSigner(phrase: string, paidTo: string) {

@@ -8,6 +8,7 @@ import { newId } from '@lib/http';
 import { WalletSendOptionsModule, WalletSends, WalletSendsWorker, fundingTransaction } from '@lib/wallets';
 import { ANVIL_MNEMONIC, AnvilNode, Hex, startAnvil } from '../../support/anvil';
 import { TestUsdc, deployTestUsdc } from '../../support/test-usdc';
+import { closeInTurn } from '../../support/close';
 import { eventually } from '../../support/eventually';
 import { TickerServer, startTickerServer } from '../../rates/ticker-server';
 import { AccountsTestApp, startAccountsApp } from '../../accounts/support';
@@ -65,11 +66,7 @@ describe('wallet sends of a live business relayed through anvil', () => {
     await paymentDetected(shop, checkout.body.data.id, 'payment detected');
     signer = signerOf(phrase, address);
   }, 60_000);
-  afterAll(async () => {
-    await app?.close();
-    await ethereum?.close();
-    await ticker?.close();
-  });
+  afterAll(() => closeInTurn(app, ethereum, ticker));
 
   const balance = (address: Hex) => ethereum.rpc<Hex>('eth_getBalance', [address, 'latest']).then(BigInt);
   const usdcBalance = (address: Hex) => ethereum.rpc<Hex>('eth_call', [{ to: usdc.address, data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [address] }) }, 'latest']).then(BigInt);
