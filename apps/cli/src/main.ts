@@ -91,6 +91,9 @@ const withAdmin = <T>(fn: (admin: BusinessAdmin) => Promise<T>) => using(openBus
 /** `--reason`, required of an operator's action on a business, link or pause: the event records it. */
 const reasonOption = () => new Option('--reason <text>', 'why, for the record (at most 500 characters)').makeOptionMandatory();
 
+/** `--business`, required of the key commands that act on a business's keys (create, list). */
+const businessOption = () => new Option('--business <id>', 'the business (biz_…)').makeOptionMandatory();
+
 /** `--operator`, the actor the event records; `verb` says what they do ("suspends"). */
 const operatorOption = (verb: string) => new Option('--operator <name>', `who ${verb} it, recorded as the actor (default: the OS user name)`).default(defaultOperator());
 
@@ -190,7 +193,7 @@ function program(): Command {
   keys
     .command('create')
     .description('create an API key (shown once)')
-    .requiredOption('--business <id>', 'the business (biz_…)')
+    .addOption(businessOption())
     .option('--test', 'a test-mode key')
     .option('--restricted <permissions>', 'a restricted key, e.g. payments:write,webhooks:read')
     .addOption(new Option('--publishable', 'a publishable key').conflicts('restricted'))
@@ -200,7 +203,7 @@ function program(): Command {
   keys
     .command('list')
     .description("a business's keys (never the keys themselves)")
-    .requiredOption('--business <id>', 'the business (biz_…)')
+    .addOption(businessOption())
     .option('--json', 'JSON lines')
     .action(async (options) => withAdmin((admin) => listKeys(admin, options.business, Boolean(options.json), out)));
   keys
