@@ -23,6 +23,20 @@ export function object(properties: Record<string, SchemaObject | ReferenceObject
   return { type: 'object', ...extra, required: Object.keys(properties).filter((p) => !optional.includes(p)), properties, additionalProperties: false };
 }
 
+/** The `kind` of a resource object (spec §2): the one string that names what the object is. */
+export const kind = (name: string): SchemaObject => ({ type: 'string', enum: [name] });
+
+/**
+ * A resource object (spec §2) as a closed object (object): its `kind` (`name`) first, then its
+ * own `properties`, all required; `description` says what it is.
+ */
+export function resource(name: string, description: string, properties: Record<string, SchemaObject | ReferenceObject>): SchemaObject {
+  return object({ kind: kind(name), ...properties }, { description });
+}
+
+/** What a DELETE answers for the object it removed: its `kind` (`name`), its `id` and `deleted: true`. */
+export const deletedResource = (name: string, description: string, id: SchemaObject = str): SchemaObject => resource(name, description, { id, deleted: { type: 'boolean', enum: [true] } });
+
 /**
  * The `properties` of the component `name` by reference to its own
  * (`#/components/schemas/<name>/properties/<property>`), for a component that is that object with
