@@ -6,7 +6,7 @@ import { EndSessionCommand, ListSessionsQuery, SignInCommand, SignInRequest } fr
 import { DashboardCookies } from '../auth/cookies';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
 import { dataOf } from '../platform/openapi';
-import { CreateRoute, DeleteRoute, GetRoute, publicForm } from '../platform/route-presets';
+import { DeleteRoute, GetRoute, SignInRoute } from '../platform/route-presets';
 import { browserOf, visitorMeta } from './browser';
 import { SESSION_SCHEMA } from './schemas';
 import { TWO_FACTOR_CHALLENGE_SCHEMA } from './two-factor-schemas';
@@ -22,13 +22,13 @@ export class SessionsController {
   ) {}
 
   @ApiOkResponse({ description: 'Two-step sign-in is on: no session yet, a challenge to answer at POST /sessions/two-factor (decision 0036).', schema: dataOf(TWO_FACTOR_CHALLENGE_SCHEMA) })
-  @CreateRoute(undefined, {
+  @SignInRoute(undefined, {
     summary: 'Sign in with an e-mail address and a password',
     description:
       'Sets the session and device cookies. Wrong passwords per address lock sign-in for 1 minute after 5, 5 after 10, 15 after 15, an hour after 20 and every 5 more (429 `too_many_attempts`); after 100 the password stops working (403 `password_reset_required`); a browser that signed in before keeps its own count.',
-    data: [SESSION_SCHEMA, 'The new session.'],
-    errors: ['invalid_credentials', 'too_many_attempts', 'password_reset_required'],
-    ...publicForm('sessions.create', 'sign_in'),
+    errors: ['invalid_credentials', 'too_many_attempts'],
+    rateLimit: 'sessions.create',
+    challenge: 'sign_in',
   })
   async signIn(@Body() body: SignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const started = await this.commands.execute(new SignInCommand(body, browserOf(request, this.cookies), visitorMeta(request)));

@@ -14,9 +14,8 @@ import {
 } from '@lib/accounts';
 import { DashboardCookies } from '../auth/cookies';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
-import { CreateRoute, GetRoute, SENSITIVE_ACCOUNT, SensitiveAccountAction, publicForm } from '../platform/route-presets';
+import { CreateRoute, GetRoute, SENSITIVE_ACCOUNT, SensitiveAccountAction, SignInRoute } from '../platform/route-presets';
 import { browserOf, visitorMeta } from './browser';
-import { SESSION_SCHEMA } from './schemas';
 import { TWO_FACTOR_ENABLED_SCHEMA, TWO_FACTOR_SCHEMA, TWO_FACTOR_SETUP_SCHEMA } from './two-factor-schemas';
 
 /**
@@ -86,13 +85,12 @@ export class TwoFactorSignInController {
     private readonly cookies: DashboardCookies,
   ) {}
 
-  @CreateRoute(undefined, {
+  @SignInRoute(undefined, {
     summary: 'Sign in, second step: the challenge and a code from the authenticator app or a recovery code',
     description:
       'Sets the session and device cookies, as sign-in does. A challenge is valid 5 minutes and answered once (400 `challenge_expired`); a wrong, reused or malformed code is 400 `invalid_code`; 5 wrong codes across the person’s challenges lock codes for 15 minutes (429 `too_many_attempts` with Retry-After). A TOTP code works once; each recovery code works once.',
-    data: [SESSION_SCHEMA, 'The new session.'],
-    errors: ['challenge_expired', 'invalid_code', 'too_many_attempts', 'password_reset_required'],
-    ...publicForm('sessions.two_factor'),
+    errors: ['challenge_expired', 'invalid_code', 'too_many_attempts'],
+    rateLimit: 'sessions.two_factor',
   })
   async complete(@Body() body: CompleteTwoFactorSignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const started = await this.commands.execute(new CompleteTwoFactorSignInCommand(body, browserOf(request, this.cookies), visitorMeta(request)));

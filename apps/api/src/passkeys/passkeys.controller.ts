@@ -6,8 +6,7 @@ import { PasskeySignInCommand, PasskeySignInRequest, StartPasskeySignInCommand }
 import { APP_CONFIG, AppConfig } from '@lib/core';
 import { DashboardCookies } from '../auth/cookies';
 import { browserOf, visitorMeta } from '../accounts/browser';
-import { ActionRoute, CreateRoute, publicForm } from '../platform/route-presets';
-import { SESSION_SCHEMA } from '../accounts/schemas';
+import { ActionRoute, SignInRoute, publicForm } from '../platform/route-presets';
 import { relyingPartyOf } from './relying-party';
 import { REQUEST_OPTIONS_SCHEMA } from './schemas';
 
@@ -38,13 +37,12 @@ export class PasskeysController {
     return { data: options };
   }
 
-  @CreateRoute('verify', {
+  @SignInRoute('verify', {
     summary: 'Sign in with a passkey: the browser’s answer to the options',
     description:
       'Sets the session and device cookies. A passkey on no account is 400 `passkey_unknown`; an answer that cannot be verified, from another browser, to used or expired options, or with a counter that did not grow, 400 `passkey_failed`. After an undone e-mail change, no session until the password is reset (403 `password_reset_required`).',
-    data: [SESSION_SCHEMA, 'The new session.'],
-    errors: ['passkey_failed', 'passkey_unknown', 'password_reset_required'],
-    ...publicForm('passkeys.authentication'),
+    errors: ['passkey_failed', 'passkey_unknown'],
+    rateLimit: 'passkeys.authentication',
   })
   async verify(@Body() body: PasskeySignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const browserToken = this.cookies.read(request, 'webauthn');
