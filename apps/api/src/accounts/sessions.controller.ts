@@ -6,7 +6,8 @@ import { EndSessionCommand, ListSessionsQuery, SignInCommand, SignInRequest } fr
 import { DashboardCookies } from '../auth/cookies';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
 import { dataOf } from '../platform/openapi';
-import { DeleteRoute, GetRoute, SignInRoute } from '../platform/route-presets';
+import { DeleteRoute, GetRoute } from '../platform/route-presets';
+import { SignInRoute } from './sign-in-route';
 import { browserOf, visitorMeta } from './browser';
 import { SESSION_SCHEMA } from './schemas';
 import { TWO_FACTOR_CHALLENGE_SCHEMA } from './two-factor-schemas';

@@ -14,7 +14,8 @@ import {
 } from '@lib/accounts';
 import { DashboardCookies } from '../auth/cookies';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
-import { CreateRoute, GetRoute, SENSITIVE_ACCOUNT, SensitiveAccountAction, SignInRoute } from '../platform/route-presets';
+import { CreateRoute, GetRoute, SENSITIVE_ACCOUNT, SensitiveAccountAction } from '../platform/route-presets';
+import { SignInRoute } from './sign-in-route';
 import { browserOf, visitorMeta } from './browser';
 import { TWO_FACTOR_ENABLED_SCHEMA, TWO_FACTOR_SCHEMA, TWO_FACTOR_SETUP_SCHEMA } from './two-factor-schemas';
 

@@ -6,7 +6,8 @@ import { PasskeySignInCommand, PasskeySignInRequest, StartPasskeySignInCommand }
 import { APP_CONFIG, AppConfig } from '@lib/core';
 import { DashboardCookies } from '../auth/cookies';
 import { browserOf, visitorMeta } from '../accounts/browser';
-import { ActionRoute, SignInRoute, publicForm } from '../platform/route-presets';
+import { ActionRoute, publicForm } from '../platform/route-presets';
+import { SignInRoute } from '../accounts/sign-in-route';
 import { relyingPartyOf } from './relying-party';
 import { REQUEST_OPTIONS_SCHEMA } from './schemas';
 

@@ -4,7 +4,6 @@ import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import type { Access, Resource } from '@lib/businesses';
 import { type ChallengeForm, RequiresChallenge } from '@lib/challenge';
 import type { ErrorCode } from '@lib/http';
-import { SESSION_SCHEMA } from '../accounts/schemas';
 import { AccountRoute, DashboardOnly, LiveModeAction, Public, RequiresPermission, SameOriginOnly } from '../auth/auth.decorators';
 import { RequiresStepUp } from '../auth/step-up';
 import { IdempotencyKeyIgnored } from './idempotency.interceptor';
@@ -157,18 +156,6 @@ export const AcceptRoute = (path: string | undefined, spec: RouteSpec) => applyD
 
 /** A signed-in person's sensitive change (SENSITIVE_ACCOUNT) acting like ActionRoute: 200 `{data}`. */
 export const SensitiveAccountAction = (path: string, spec: RouteSpec) => ActionRoute(path, { ...spec, ...SENSITIVE_ACCOUNT });
-
-/**
- * A route that signs a person in (a password, its second step, a passkey): a public form
- * (publicForm) on the `rateLimit` rule, behind the bot challenge of the `challenge` form when
- * given, answering 201 with the new Session (its cookies set). After the route's own `errors`,
- * 403 password_reset_required: no session starts by any method while the person's password must
- * be reset (libs/accounts SessionStarter; decision 0038).
- */
-export function SignInRoute(path: string | undefined, spec: Omit<RouteSpec, keyof RouteRules | 'data'> & { rateLimit: string; challenge?: ChallengeForm }) {
-  const { rateLimit, challenge, errors = [], ...own } = spec;
-  return CreateRoute(path, { ...own, data: [SESSION_SCHEMA, 'The new session.'], errors: [...errors, 'password_reset_required'], ...publicForm(rateLimit, challenge) });
-}
 
 /** A DELETE: 200 `{data}`. */
 export const DeleteRoute = (path: string | undefined, spec: RouteSpec) => applyDecorators(...described(spec, ApiOkResponse), Delete(path));
