@@ -1,5 +1,5 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
-import { getMetadataStorage } from 'class-validator';
+import { ValidateIf, getMetadataStorage } from 'class-validator';
 import { ApiError } from './api-error';
 
 const CHANGE_BODY = 'api:change-body';
@@ -91,3 +91,9 @@ const inputPipe = apiValidationPipe();
 export async function validateInput<T extends object>(type: new () => T, value: unknown): Promise<T> {
   return (await inputPipe.transform(value, { type: 'body', metatype: type, data: '' })) as T;
 }
+
+/**
+ * A member that may be left out: its rules run only when it is present (not undefined). An
+ * explicit null is present, so it meets the member's type rule (no null unless a rule allows it).
+ */
+export const Omittable = (): PropertyDecorator => ValidateIf((_object: object, value: unknown) => value !== undefined);

@@ -1,14 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsNotEmpty, IsString, Matches, MaxLength, MinLength, ValidateBy, ValidateIf } from 'class-validator';
+import { IsBoolean, IsNotEmpty, IsString, Matches, MaxLength, MinLength, ValidateBy } from 'class-validator';
 import { REFERRAL_CODE_MAX, REFERRAL_CODE_MIN, REFERRAL_CODE_RE } from '@lib/businesses';
-
-/** Left out is fine; null is not (an optional field that is not nullable). */
-const unlessLeftOut = () => ValidateIf((_o: object, value: unknown) => value !== undefined);
 import { PASSWORD_MAX_LENGTH } from '@lib/passwords';
 import { isValidEmail } from '@lib/payments';
-import { PlainText, Trimmed } from '@lib/http';
+import { Omittable, PlainText, Trimmed } from '@lib/http';
 
 /** Limits of the account inputs (decision 0034). */
 export const ACCOUNT_EMAIL_MAX = 254;
@@ -31,7 +28,7 @@ export function Password(field: string, required: boolean): PropertyDecorator {
     MaxLength(PASSWORD_MAX, { message: `${field} is at most ${PASSWORD_MAX} characters` }),
     IsNotEmpty({ message: `${field} is required` }),
     IsString({ message: `${field} ${required ? 'is required' : 'must be a string'}` }),
-    ...(required ? [] : [unlessLeftOut()]),
+    ...(required ? [] : [Omittable()]),
   );
 }
 
@@ -46,7 +43,7 @@ export function RequiredName(field: string, max: number): PropertyDecorator {
 }
 
 export function OptionalFlag(field: string): PropertyDecorator {
-  return applyDecorators(IsBoolean({ message: `${field} must be true or false` }), unlessLeftOut());
+  return applyDecorators(IsBoolean({ message: `${field} must be true or false` }), Omittable());
 }
 
 /** Another business's referral code (decision 0035), trimmed and folded to lower case, of the codes' shape (4–32 letters, digits and single inner hyphens); left out is fine, null is not. Whether a business holds it is the use case's to judge. */
@@ -57,7 +54,7 @@ export function OptionalReferralCode(): PropertyDecorator {
     MinLength(REFERRAL_CODE_MIN, { message: `referral_code is at least ${REFERRAL_CODE_MIN} characters` }),
     Matches(REFERRAL_CODE_RE, { message: shape }),
     IsString({ message: 'referral_code must be a string' }),
-    unlessLeftOut(),
+    Omittable(),
     Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value)),
   );
 }

@@ -3,13 +3,11 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Length, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
 import { AcceptedAssetDto, CHECKOUT_RAILS } from '@lib/businesses';
-import { CheckedBy, PlainText, Trimmed, TrimmedOrNull } from '@lib/http';
+import { CheckedBy, Omittable, PlainText, Trimmed, TrimmedOrNull } from '@lib/http';
 import { METADATA_PATCH_RULE, METADATA_RULE, NullableHttpUrl, PAYMENT_CURRENCIES, paymentAmountRule } from '@lib/payments';
 
 export const LINK_NAME_MAX = 200;
 export const LINK_DESCRIPTION_MAX = 1000;
-
-const present = (field: string) => ValidateIf((o: Record<string, unknown>) => o[field] !== undefined);
 
 /** The link's name (required on create): 1 to 200 characters, trimmed, one line of plain text. */
 export function LinkName(required: boolean): PropertyDecorator {
@@ -18,14 +16,14 @@ export function LinkName(required: boolean): PropertyDecorator {
     MinLength(1, { message: 'name must not be blank' }),
     MaxLength(LINK_NAME_MAX, { message: `name is at most ${LINK_NAME_MAX} characters` }),
     IsString({ message: 'name must be a string' }),
-    ...(required ? [] : [present('name')]),
+    ...(required ? [] : [Omittable()]),
     Trimmed(),
   );
 }
 
 /** The fields a link's body can carry (create: amount, currency and name required). */
 export function LinkAmount(required: boolean): PropertyDecorator {
-  return applyDecorators(CheckedBy('the link handlers (libs/money validatePaymentAmount)', paymentAmountRule()), IsInt({ message: 'amount must be an integer in minor units' }), ...(required ? [] : [present('amount')]));
+  return applyDecorators(CheckedBy('the link handlers (libs/money validatePaymentAmount)', paymentAmountRule()), IsInt({ message: 'amount must be an integer in minor units' }), ...(required ? [] : [Omittable()]));
 }
 
 export function LinkCurrency(required: boolean): PropertyDecorator {
@@ -33,7 +31,7 @@ export function LinkCurrency(required: boolean): PropertyDecorator {
     IsIn(PAYMENT_CURRENCIES, { message: `currency must be one of ${PAYMENT_CURRENCIES.join(', ')}` }),
     Length(3, 3, { message: 'currency must be a three-letter code' }),
     IsString({ message: 'currency must be a string' }),
-    ...(required ? [] : [present('currency')]),
+    ...(required ? [] : [Omittable()]),
   );
 }
 
@@ -74,7 +72,7 @@ export function LinkAssets(): PropertyDecorator {
 export function LinkAskEmail(): PropertyDecorator {
   return applyDecorators(
     IsBoolean({ message: 'ask_email must be true or false' }),
-    present('ask_email'),
+    Omittable(),
     ApiPropertyOptional({ description: 'Ask the customer’s e-mail (400 email_required without one); the business’s checkout settings may ask it too.' }),
   );
 }

@@ -1,11 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsEmail, IsIn, IsOptional, IsString, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsEmail, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { ASSET_CODES, NETWORK_IDS } from '@lib/chains';
 import { CHECKOUT_RAILS } from '../../checkout-settings';
 import { EMAIL_MAX } from '../create-business/create-business.dto';
 import { OptionalText } from '../text';
-import { ChangeBody, PlainText } from '@lib/http';
+import { ChangeBody, Omittable, PlainText } from '@lib/http';
 
 export const DISPLAY_NAME_MAX = 100;
 
@@ -40,7 +40,7 @@ export class ChangeCheckoutSettingsDto {
   support_email?: string | null;
 
   @IsBoolean({ message: 'ask_email must be true or false' })
-  @ValidateIf((o: ChangeCheckoutSettingsDto) => o.ask_email !== undefined)
+  @Omittable()
   @ApiPropertyOptional({ description: 'Ask customers for their e-mail: a checkout without one is refused with `email_required`.' })
   ask_email?: boolean;
 
@@ -48,7 +48,7 @@ export class ChangeCheckoutSettingsDto {
   @ArrayUnique({ message: 'rails must not repeat a rail' })
   @ArrayMinSize(1, { message: 'rails must keep at least one rail' })
   @IsArray({ message: 'rails must be an array' })
-  @ValidateIf((o: ChangeCheckoutSettingsDto) => o.rails !== undefined)
+  @Omittable()
   @ApiPropertyOptional({ description: 'The rails customers may choose (replaces the list).', type: [String], enum: CHECKOUT_RAILS })
   rails?: string[];
 

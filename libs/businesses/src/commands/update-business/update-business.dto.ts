@@ -1,10 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsEmail, IsNotEmpty, IsString, IsUrl, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { IsBoolean, IsEmail, IsNotEmpty, IsString, IsUrl, Matches, MaxLength, MinLength } from 'class-validator';
 import { REFERRAL_CODE_MAX, REFERRAL_CODE_MIN, REFERRAL_CODE_PATTERN, REFERRAL_CODE_RE } from '../../referrals';
 import { EMAIL_MAX, NAME_MAX, WEBSITE_MAX } from '../create-business/create-business.dto';
 import { OptionalText, Trimmed } from '../text';
-import { ChangeBody, PlainText } from '@lib/http';
+import { ChangeBody, Omittable, PlainText } from '@lib/http';
 
 const lowerTrimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value));
 
@@ -19,7 +19,7 @@ export class UpdateBusinessDto {
   @MaxLength(NAME_MAX, { message: `name is at most ${NAME_MAX} characters` })
   @IsNotEmpty({ message: 'name cannot be blank' })
   @IsString({ message: 'name must be a string' })
-  @ValidateIf((o: UpdateBusinessDto) => o.name !== undefined)
+  @Omittable()
   @Trimmed()
   @ApiPropertyOptional({ description: 'The business name (shown to customers on checkout pages and receipts).', maxLength: NAME_MAX })
   name?: string;
@@ -35,19 +35,19 @@ export class UpdateBusinessDto {
   support_email?: string | null;
 
   @IsBoolean({ message: 'email_alerts must be true or false' })
-  @ValidateIf((o: UpdateBusinessDto) => o.email_alerts !== undefined)
+  @Omittable()
   @ApiPropertyOptional({ description: 'E-mail alerts (such as a payment needing review) to `alert_email`.' })
   email_alerts?: boolean;
 
   @IsBoolean({ message: 'product_updates must be true or false' })
-  @ValidateIf((o: UpdateBusinessDto) => o.product_updates !== undefined)
+  @Omittable()
   @ApiPropertyOptional({ description: 'News about the service by e-mail.' })
   product_updates?: boolean;
 
   @IsEmail({}, { message: 'alert_email must be an e-mail address' })
   @MaxLength(EMAIL_MAX, { message: `alert_email is at most ${EMAIL_MAX} characters` })
   @IsString({ message: 'alert_email must be a string' })
-  @ValidateIf((o: UpdateBusinessDto) => o.alert_email !== undefined)
+  @Omittable()
   @Trimmed()
   @ApiPropertyOptional({
     description: 'A new address for alerts: it waits as `pending_alert_email` until the 6-digit code e-mailed to it is confirmed (valid 15 minutes; the address waits 24 hours).',
@@ -60,7 +60,7 @@ export class UpdateBusinessDto {
   @MinLength(REFERRAL_CODE_MIN, { message: `referral_code is at least ${REFERRAL_CODE_MIN} characters` })
   @Matches(REFERRAL_CODE_RE, { message: `referral_code is ${REFERRAL_CODE_MIN}–${REFERRAL_CODE_MAX} letters, digits and single inner hyphens` })
   @IsString({ message: 'referral_code must be a string' })
-  @ValidateIf((o: UpdateBusinessDto) => o.referral_code !== undefined)
+  @Omittable()
   @lowerTrimmed()
   @ApiPropertyOptional({
     description: 'The code other businesses sign up with to be referred by this one; case is folded. It cannot change once the business has a wallet (409 referral_locked).',

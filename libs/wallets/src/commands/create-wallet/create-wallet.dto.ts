@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { IsIn, IsString, MaxLength, MinLength } from 'class-validator';
+import { Omittable } from '@lib/http';
 
-const Omittable = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
 
 /**
  * POST /wallet (decision 0024): the shape of the input. The handler keeps what needs the keys

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsString, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { PlainText } from '@lib/http';
+import { IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Omittable, PlainText } from '@lib/http';
 
-const Omittable = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
 
 /**
  * POST /wallet/transactions (spec §4, decision 0040): the shape of the input. The handler keeps

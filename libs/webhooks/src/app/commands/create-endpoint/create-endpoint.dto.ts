@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
 import { WEBHOOK_URL_MAX } from '../../../delivery/url-policy';
 import { DESCRIPTION_MAX, EVENT_TYPES_MAX } from '../../../domain/endpoint.decider';
 import { ALL_EVENT_TYPES, EVENT_TYPES } from '../../../domain/event-types';
-import { CheckedBy, PlainText } from '@lib/http';
+import { CheckedBy, Omittable, PlainText } from '@lib/http';
 import { Trimmed } from '../text';
 
 export const TYPES_DOC = `Event types to receive, at least one: ${EVENT_TYPES.join(', ')}; or ["*"] for every type, present and future.`;
@@ -40,7 +40,7 @@ export class CreateWebhookBody {
   description?: string | null;
 
   @ApiPropertyOptional({ description: 'false creates it stopped (no deliveries). Default true.' })
-  @ValidateIf((o: CreateWebhookBody) => o.enabled !== undefined)
+  @Omittable()
   @IsBoolean()
   enabled?: boolean;
 }

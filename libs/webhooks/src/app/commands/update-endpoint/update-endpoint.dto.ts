@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsString, MaxLength } from 'class-validator';
 import { DESCRIPTION_MAX, EVENT_TYPES_MAX } from '../../../domain/endpoint.decider';
 import { EVENT_TYPES_RULE, NO_EVENT_TYPES, TYPES_DOC, URL_RULE } from '../create-endpoint/create-endpoint.dto';
-import { ChangeBody, CheckedBy, PlainText } from '@lib/http';
+import { ChangeBody, CheckedBy, Omittable, PlainText } from '@lib/http';
 import { Trimmed } from '../text';
 
 /**
@@ -13,12 +13,12 @@ import { Trimmed } from '../text';
 export class UpdateWebhookBody {
   @ApiPropertyOptional({ description: 'https address on the public internet: private, loopback and link-local hosts are refused.' })
   @CheckedBy('the URL policy (delivery/url-policy.ts)', URL_RULE)
-  @ValidateIf((o: UpdateWebhookBody) => o.url !== undefined)
+  @Omittable()
   @IsString()
   url?: string;
 
   @ApiPropertyOptional({ description: `${TYPES_DOC} Replaces the whole list.`, type: [String], minItems: 1 })
-  @ValidateIf((o: UpdateWebhookBody) => o.event_types !== undefined)
+  @Omittable()
   @IsArray()
   @ArrayNotEmpty({ message: NO_EVENT_TYPES })
   @ArrayMaxSize(EVENT_TYPES_MAX)
@@ -28,14 +28,14 @@ export class UpdateWebhookBody {
 
   @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX })
   @Trimmed()
-  @ValidateIf((o: UpdateWebhookBody) => o.description !== undefined)
+  @Omittable()
   @IsString()
   @MaxLength(DESCRIPTION_MAX)
   @PlainText('multi-line')
   description?: string;
 
   @ApiPropertyOptional({ description: 'false stops new deliveries and keeps the settings.' })
-  @ValidateIf((o: UpdateWebhookBody) => o.enabled !== undefined)
+  @Omittable()
   @IsBoolean()
   enabled?: boolean;
 }
