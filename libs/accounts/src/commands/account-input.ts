@@ -1,8 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsNotEmpty, IsString, Matches, MaxLength, MinLength, ValidateBy } from 'class-validator';
-import { REFERRAL_CODE_MAX, REFERRAL_CODE_MIN, REFERRAL_CODE_RE } from '@lib/businesses';
+import { IsBoolean, IsNotEmpty, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { PASSWORD_MAX_LENGTH } from '@lib/passwords';
 import { isValidEmail } from '@lib/payments';
 import { Omittable, PlainText, Trimmed } from '@lib/http';
@@ -44,19 +42,6 @@ export function RequiredName(field: string, max: number): PropertyDecorator {
 
 export function OptionalFlag(field: string): PropertyDecorator {
   return applyDecorators(IsBoolean({ message: `${field} must be true or false` }), Omittable());
-}
-
-/** Another business's referral code (decision 0035), trimmed and folded to lower case, of the codes' shape (4–32 letters, digits and single inner hyphens); left out is fine, null is not. Whether a business holds it is the use case's to judge. */
-export function OptionalReferralCode(): PropertyDecorator {
-  const shape = `referral_code is ${REFERRAL_CODE_MIN}–${REFERRAL_CODE_MAX} letters, digits and single inner hyphens`;
-  return applyDecorators(
-    MaxLength(REFERRAL_CODE_MAX, { message: `referral_code is at most ${REFERRAL_CODE_MAX} characters` }),
-    MinLength(REFERRAL_CODE_MIN, { message: `referral_code is at least ${REFERRAL_CODE_MIN} characters` }),
-    Matches(REFERRAL_CODE_RE, { message: shape }),
-    IsString({ message: 'referral_code must be a string' }),
-    Omittable(),
-    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value)),
-  );
 }
 
 /** An id or code given as a string (its form is the use case's to judge: a wrong one has its own code). */

@@ -12,6 +12,7 @@ export * from './create-business/create-business.command';
 export * from './create-business/create-business.dto';
 export * from './create-business/create-business.handler';
 export * from './operator';
+export * from './referral-code-input';
 export * from './reinstate-business/reinstate-business.command';
 export * from './reinstate-business/reinstate-business.handler';
 export * from './revoke-api-key/revoke-api-key.command';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { REFERRAL_CODE_MAX, REFERRAL_CODE_PATTERN } from '@lib/businesses';
-import { BUSINESS_NAME_MAX, OptionalFlag, OptionalReferralCode, RequiredName } from '../account-input';
+import { OptionalReferralCode, REFERRAL_CODE_MAX, REFERRAL_CODE_PATTERN } from '@lib/businesses';
+import { BUSINESS_NAME_MAX, OptionalFlag, RequiredName } from '../account-input';
 
 /** POST /businesses (decision 0039): a signed-in person creates another business and becomes its owner. */
 export class OpenBusinessRequest {

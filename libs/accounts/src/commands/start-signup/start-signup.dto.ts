@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { REFERRAL_CODE_MAX, REFERRAL_CODE_PATTERN } from '@lib/businesses';
-import { ACCOUNT_EMAIL_MAX, AccountEmail, BUSINESS_NAME_MAX, OptionalFlag, OptionalReferralCode, PASSWORD_MAX, Password, RequiredName } from '../account-input';
+import { OptionalReferralCode, REFERRAL_CODE_MAX, REFERRAL_CODE_PATTERN } from '@lib/businesses';
+import { ACCOUNT_EMAIL_MAX, AccountEmail, BUSINESS_NAME_MAX, OptionalFlag, PASSWORD_MAX, Password, RequiredName } from '../account-input';
 
 /** POST /accounts (decision 0034): a person signs up with an address, a password (or a passkey, decision 0037) and their first business's name. */
 export class StartSignupRequest {

@@ -1,12 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsEmail, IsNotEmpty, IsString, IsUrl, Matches, MaxLength, MinLength } from 'class-validator';
-import { REFERRAL_CODE_MAX, REFERRAL_CODE_MIN, REFERRAL_CODE_PATTERN, REFERRAL_CODE_RE } from '../../referrals';
+import { IsBoolean, IsEmail, IsNotEmpty, IsString, IsUrl, MaxLength } from 'class-validator';
+import { REFERRAL_CODE_PATTERN } from '../../referrals';
 import { EMAIL_MAX, NAME_MAX, WEBSITE_MAX } from '../create-business/create-business.dto';
+import { OptionalReferralCode } from '../referral-code-input';
 import { OptionalText, Trimmed } from '../text';
 import { ChangeBody, Omittable, PlainText } from '@lib/http';
-
-const lowerTrimmed = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value));
 
 /**
  * PATCH /businesses/{id} (decision 0035): send only what changes. Texts are trimmed; blank
@@ -56,12 +54,7 @@ export class UpdateBusinessDto {
   })
   alert_email?: string;
 
-  @MaxLength(REFERRAL_CODE_MAX, { message: `referral_code is at most ${REFERRAL_CODE_MAX} characters` })
-  @MinLength(REFERRAL_CODE_MIN, { message: `referral_code is at least ${REFERRAL_CODE_MIN} characters` })
-  @Matches(REFERRAL_CODE_RE, { message: `referral_code is ${REFERRAL_CODE_MIN}–${REFERRAL_CODE_MAX} letters, digits and single inner hyphens` })
-  @IsString({ message: 'referral_code must be a string' })
-  @Omittable()
-  @lowerTrimmed()
+  @OptionalReferralCode()
   @ApiPropertyOptional({
     description: 'The code other businesses sign up with to be referred by this one; case is folded. It cannot change once the business has a wallet (409 referral_locked).',
     pattern: REFERRAL_CODE_PATTERN,
