@@ -1,4 +1,4 @@
-import { accountsAppForSuite, Browser, PASSWORD, expectConcurrentSignIns, signIn, signUp } from './support';
+import { accountsAppForSuite, Browser, PASSWORD, expectConcurrentSignIns, expectPagedList, signIn, signUp } from './support';
 
 /**
  * Sign-up, sign-in and the session acting for its business on PostgreSQL (decision 0034): the
@@ -25,6 +25,8 @@ describe('accounts and sessions over HTTP on PostgreSQL', () => {
       [signedIn.body.data.id, true],
       [session.id, false],
     ]);
+    // paged as every list, its cursor read by PostgreSQL (audit 2026-11-29, F2)
+    await expectPagedList(second, '/sessions', []);
     expect((await second.delete(`/sessions/${session.id}`)).status).toBe(200);
     expect((await first.get('/me')).status).toBe(401);
     expect((await second.delete('/sessions/current')).status).toBe(200);

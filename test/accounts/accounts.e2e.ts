@@ -5,7 +5,7 @@ import { startTestApi } from '../support/api-app';
 import { eventually } from '../support/eventually';
 import { startSmtpServer } from '../support/smtp';
 import { businessWithKey, testStorage } from '../support/fixtures';
-import { accountsAppForSuite, Browser, challenge, expectConcurrentSignIns, PASSWORD, newEmail, signIn, signUp } from './support';
+import { accountsAppForSuite, Browser, challenge, expectConcurrentSignIns, expectPagedList, PASSWORD, newEmail, signIn, signUp } from './support';
 
 /**
  * People, sign-up and dashboard sessions over real HTTP (issue #14, #19 B17/B18; decision 0034)
@@ -181,6 +181,29 @@ describe('accounts and sessions over HTTP', () => {
     const after = await second.forBusiness(businessId).get('/business');
     expect([after.status, after.body.error.code]).toEqual([401, 'unauthenticated']);
     expect(after.body.error.message).toMatch(/^Not signed in: sign in again/);
+  });
+
+  it('pages GET /sessions as every list (audit 2026-11-29, F2): limit 1 to 100, a cursor bound to the list and the person, the current one still marked; bad limits, unknown parameters and foreign cursors 400 invalid_request naming the field', async () => {
+    const first = browser();
+    const { email, businessId } = await signUp(app, first);
+    const b = browser();
+    for (const other of [browser(), b]) expect((await signIn(other, email)).status).toBe(201);
+    // another list's cursor (the business's two API keys) and another person's sessions' cursor
+    const keysCursor = (await b.forBusiness(businessId).get('/api-keys?limit=1')).body.next_cursor;
+    const someoneElse = browser();
+    const { email: theirs } = await signUp(app, someoneElse);
+    expect((await signIn(browser(), theirs)).status).toBe(201);
+    const theirCursor = (await someoneElse.get('/sessions?limit=1')).body.next_cursor;
+    expect([typeof keysCursor, typeof theirCursor]).toEqual(['string', 'string']);
+
+    const sessions = await expectPagedList<{ id: string; current: boolean; created_at: string }>(b, '/sessions', [keysCursor, theirCursor]);
+    expect(sessions).toHaveLength(3);
+    expect(sessions.map((s) => s.current)).toEqual([true, false, false]);
+    // newest first, ties by id (descending)
+    const order = [...sessions].sort((x, y) => (x.created_at === y.created_at ? (x.id < y.id ? 1 : -1) : x.created_at < y.created_at ? 1 : -1));
+    expect(sessions).toEqual(order);
+    const all = await b.get('/sessions?limit=100');
+    expect([all.status, all.body.data, all.body.has_more]).toEqual([200, sessions, false]);
   });
 
   it('16 concurrent sign-ins of one person all succeed with 16 sessions, each one append at any revision, no concurrency conflict (issue #14; decision 0034)', async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { businessWithKey } from '../support/fixtures';
-import { accountsAppForSuite, Browser, challenge, PASSWORD, signIn, signUp } from './support';
+import { accountsAppForSuite, Browser, challenge, expectPagedList, PASSWORD, signIn, signUp } from './support';
 import { SoftwareAuthenticator } from './software-authenticator';
 
 const MINUTE = 60 * 1000;
@@ -84,6 +84,19 @@ describe('passkeys and step-up over HTTP', () => {
     // the next options exclude it
     const next = await b.post('/me/passkeys/registration/options');
     expect(next.body.data.excludeCredentials).toEqual([{ id: authenticator.credentials[0].id.toString('base64url'), type: 'public-key', transports: ['internal', 'hybrid'] }]);
+  });
+
+  it('pages GET /me/passkeys as every list (audit 2026-11-29, F2): oldest first, limit 1 to 100, a cursor bound to the list and the person; bad limits, unknown parameters and foreign cursors 400 invalid_request naming the field', async () => {
+    const { b, person, ids } = await personWithPasskeys(3);
+    // another list's cursor (the person's two sessions) and another person's passkeys' cursor
+    expect((await signIn(browser(), person.email)).status).toBe(201);
+    const sessionsCursor = (await b.get('/sessions?limit=1')).body.next_cursor;
+    const other = await personWithPasskeys(2);
+    const theirCursor = (await other.b.get('/me/passkeys?limit=1')).body.next_cursor;
+    expect([typeof sessionsCursor, typeof theirCursor]).toEqual(['string', 'string']);
+
+    const passkeys = await expectPagedList<{ id: string }>(b, '/me/passkeys', [sessionsCursor, theirCursor]);
+    expect(passkeys.map((p) => p.id)).toEqual(ids);
   });
 
   it('refuses a registration for another origin, without user verification, or to options of another session (400 passkey_failed)', async () => {

@@ -266,3 +266,40 @@ export async function expectConcurrentSignIns(app: AccountsTestApp, n: number): 
     store.append = append;
   }
 }
+
+/**
+ * Holds a list of the signed-in person (GET /sessions, GET /me/passkeys) to the paging of every
+ * list (spec §2 Lists, §8): `limit=1` pages, each of one row, walk the whole list in the order of
+ * the unpaged answer (has_more true and a next_cursor until the last); a bad limit, an unknown
+ * parameter, a malformed cursor and each of `foreignCursors` (another list's, another person's)
+ * are 400 invalid_request naming the field. Returns the unpaged answer's rows.
+ */
+export async function expectPagedList<T extends { id: string }>(b: Browser, path: string, foreignCursors: string[]): Promise<T[]> {
+  const all = await b.get(path);
+  expect([all.status, all.body.has_more, all.body.next_cursor]).toEqual([200, false, null]);
+  const rows = all.body.data as T[];
+  expect(rows.length).toBeGreaterThan(1);
+  const walked: T[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < rows.length; i++) {
+    const page = await b.get(`${path}?limit=1${cursor === null ? '' : `&cursor=${cursor}`}`);
+    const last = i === rows.length - 1;
+    expect([page.status, page.body.data.length, page.body.has_more, page.body.next_cursor === null]).toEqual([200, 1, !last, last]);
+    walked.push(...(page.body.data as T[]));
+    cursor = page.body.next_cursor;
+  }
+  expect(walked).toEqual(rows);
+  const bad: [string, string][] = [
+    ['limit=0', 'limit'],
+    ['limit=101', 'limit'],
+    ['limit=abc', 'limit'],
+    ['foo=1', 'foo'],
+    ['cursor=zzz', 'cursor'],
+    ...foreignCursors.map((c): [string, string] => [`cursor=${c}`, 'cursor']),
+  ];
+  for (const [query, field] of bad) {
+    const refused = await b.get(`${path}?${query}`);
+    expect([query, refused.status, refused.body.error.code, refused.body.error.field]).toEqual([query, 400, 'invalid_request', field]);
+  }
+  return rows;
+}

@@ -1,5 +1,5 @@
 import { thrownBy } from '../support/thrown';
-import { ApiError, businessFilters, decodeCursor, encodeCursor, newId, pageJson, pageRequest, toPage } from '@lib/http';
+import { ApiError, accountFilters, businessFilters, decodeCursor, encodeCursor, newId, pageJson, pageRequest, toPage, unfilteredListQuery } from '@lib/http';
 
 describe('cursor pagination', () => {
   const rows = Array.from({ length: 7 }, (_, i) => ({ id: `pmt_${7 - i}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, 7 - i)).toISOString() }));
@@ -32,6 +32,8 @@ describe('cursor pagination', () => {
       () => decodeCursor('payments', {}, Buffer.from('{"v":1}').toString('base64url')),
       // the same list and filters of another business
       () => decodeCursor('payments', businessFilters('biz_b', { status: 'pending' }), encodeCursor('payments', businessFilters('biz_a', { status: 'pending' }), rows[0])),
+      // the same list of another person (GET /sessions, GET /me/passkeys)
+      () => decodeCursor('sessions', accountFilters('acc_b'), encodeCursor('sessions', accountFilters('acc_a'), rows[0])),
     ]) {
       expect(attempt).toThrow(ApiError);
       try {
@@ -60,6 +62,20 @@ describe('cursor pagination', () => {
     expect(pageRequest('payments', {}, { limit: '100' }).limit).toBe(100);
     for (const limit of ['0', '101', '-1', '2.5', 'ten', '', '1e2', ['1', '2']]) {
       expect(() => pageRequest('payments', {}, { limit })).toThrow(expect.objectContaining({ code: 'invalid_request', field: 'limit' }));
+    }
+  });
+});
+
+describe('unfilteredListQuery', () => {
+  it('reads a list without filters: its page alone; any other parameter (or one given twice) is 400 invalid_request naming it', () => {
+    expect(unfilteredListQuery({ limit: '1', cursor: 'abc', skipped: undefined })).toEqual({ limit: '1', cursor: 'abc' });
+    expect(unfilteredListQuery(undefined)).toEqual({});
+    for (const [query, field] of [
+      [{ limit: '1', foo: '1' }, 'foo'],
+      [{ status: 'active' }, 'status'],
+      [{ foo: ['1', '2'] }, 'foo'],
+    ] as const) {
+      expect(thrownBy(ApiError, () => unfilteredListQuery(query))).toMatchObject({ code: 'invalid_request', field, status: 400 });
     }
   });
 });

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
+import { Page, accountFilters, pageRequest, toPage, unfilteredListQuery } from '@lib/http';
 import { emailKey } from './accounts.projector';
 import type { AccountRole } from './events';
 import { isAccountId, isSessionId } from './stream-categories';
@@ -39,6 +40,22 @@ export interface LiveSession {
 }
 
 const iso = (v: string | Date) => new Date(v).toISOString();
+
+const SESSIONS_LIST = 'sessions';
+const SESSION_COLUMNS = 's.id, s.account_id, s.device_hash, s.method, s.user_agent, s.created_at, s.expires_at, a.last_seen_at';
+const SESSIONS_WITH_ACTIVITY = 'account_sessions s LEFT JOIN account_session_activity a ON a.session_id = s.id';
+
+/**
+ * The SQL condition of a session `s` (with its activity `a`) live at `now`, its two values added
+ * to `params`: before its absolute end, and used within SESSION_IDLE_MS, its last use counted from
+ * no earlier than its start (lastSeenOf). Every read of a session goes through it, so a session
+ * is live or not the same way for the cookie, the list and DELETE /sessions/{id}.
+ */
+function liveAt(now: Date, params: unknown[]): string {
+  const end = params.push(now.toISOString());
+  const idleSince = params.push(new Date(now.getTime() - SESSION_IDLE_MS).toISOString());
+  return `s.expires_at > $${end}::timestamptz AND GREATEST(s.created_at, COALESCE(a.last_seen_at, s.created_at)) > $${idleSince}::timestamptz`;
+}
 
 /** Queries over the `accounts` projection and the session activity table. */
 @Injectable()
@@ -79,15 +96,16 @@ export class AccountsReadModel {
    * longer than SESSION_IDLE_MS at `now`; its last use is noted (at most once a minute).
    */
   async live(tokenHash: string, now: Date): Promise<LiveSession | null> {
+    const params: unknown[] = [tokenHash];
     const { rows } = await this.db.query<SessionRow & { email: string }>(
-      `SELECT s.id, s.account_id, s.device_hash, s.method, s.user_agent, s.created_at, s.expires_at, a.last_seen_at, acc.email
+      `SELECT ${SESSION_COLUMNS}, acc.email
          FROM account_sessions s JOIN accounts acc ON acc.id = s.account_id LEFT JOIN account_session_activity a ON a.session_id = s.id
-        WHERE s.token_hash = $1`,
-      [tokenHash],
+        WHERE s.token_hash = $1 AND ${liveAt(now, params)}`,
+      params,
       'accounts_session_by_token',
     );
     const row = rows[0];
-    if (!row || !this.alive(row, now)) return null;
+    if (!row) return null;
     const lastSeen = lastSeenOf(row).getTime();
     if (now.getTime() - lastSeen >= ACTIVITY_GRANULARITY_MS) await this.touch(row.id, now);
     return { sessionId: row.id, accountId: row.account_id, email: row.email, deviceHash: row.device_hash };
@@ -102,27 +120,34 @@ export class AccountsReadModel {
     );
   }
 
-  /** GET /sessions: the person's live sessions, newest first, the current one marked. */
-  async sessions(accountId: string, currentSessionId: string | null, now: Date): Promise<SessionView[]> {
+  /**
+   * GET /sessions: a page of the person's live sessions, newest first (created_at, then id), after
+   * the cursor's (bound to this list and to the person), the current one marked.
+   */
+  async sessions(accountId: string, currentSessionId: string | null, now: Date, query: Record<string, unknown> | null | undefined): Promise<Page<SessionView>> {
+    const bound = accountFilters(accountId);
+    const { limit, after } = pageRequest(SESSIONS_LIST, bound, unfilteredListQuery(query));
+    const params: unknown[] = [accountId];
+    const param = (value: unknown): string => `$${params.push(value)}`;
+    const where = ['s.account_id = $1', liveAt(now, params)];
+    if (after) where.push(`(s.created_at, s.id) < (${param(after.created_at)}::timestamptz, ${param(after.id)})`);
     const { rows } = await this.db.query<SessionRow>(
-      `SELECT s.id, s.account_id, s.device_hash, s.method, s.user_agent, s.created_at, s.expires_at, a.last_seen_at
-         FROM account_sessions s LEFT JOIN account_session_activity a ON a.session_id = s.id
-        WHERE s.account_id = $1 ORDER BY s.created_at DESC, s.id DESC`,
-      [accountId],
-      'accounts_sessions',
+      `SELECT ${SESSION_COLUMNS} FROM ${SESSIONS_WITH_ACTIVITY} WHERE ${where.join(' AND ')} ORDER BY s.created_at DESC, s.id DESC LIMIT ${param(limit + 1)}`,
+      params,
     );
-    return rows.filter((r) => this.alive(r, now)).map((r) => this.sessionView(r, currentSessionId));
+    return toPage(SESSIONS_LIST, bound, rows.map((r) => this.sessionView(r, currentSessionId)), limit, (v) => ({ created_at: v.created_at, id: v.id }));
   }
 
   /** One of the person's live sessions (another person's reads as none). */
   async session(accountId: string, sessionId: string, currentSessionId: string | null, now: Date): Promise<SessionView | null> {
     if (!isSessionId(sessionId)) return null;
-    return (await this.sessions(accountId, currentSessionId, now)).find((s) => s.id === sessionId) ?? null;
-  }
-
-  private alive(row: SessionRow, now: Date): boolean {
-    const lastSeen = lastSeenOf(row).getTime();
-    return now.getTime() < new Date(row.expires_at).getTime() && now.getTime() < lastSeen + SESSION_IDLE_MS;
+    const params: unknown[] = [accountId, sessionId];
+    const { rows } = await this.db.query<SessionRow>(
+      `SELECT ${SESSION_COLUMNS} FROM ${SESSIONS_WITH_ACTIVITY} WHERE s.account_id = $1 AND s.id = $2 AND ${liveAt(now, params)}`,
+      params,
+      'accounts_session',
+    );
+    return rows[0] ? this.sessionView(rows[0], currentSessionId) : null;
   }
 
   private sessionView(row: SessionRow, currentSessionId: string | null): SessionView {

@@ -11940,14 +11940,19 @@ export interface operations {
     };
     listSessions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                /** @description 1 to 100, default 25. */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The live sessions, newest first (one page). */
+            /** @description A page of the live sessions, newest first. */
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -11955,6 +11960,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /**
@@ -13466,14 +13484,19 @@ export interface operations {
     };
     listPasskeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                /** @description 1 to 100, default 25. */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The passkeys, oldest first (one page: at most 10). */
+            /** @description A page of the passkeys (at most 10 in all), oldest first. */
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
@@ -13481,6 +13504,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PasskeyList"];
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `invalid_request`: a field is missing, unknown or invalid; `field` names it
+             */
+            400: {
+                headers: {
+                    "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /**

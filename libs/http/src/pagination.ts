@@ -82,6 +82,14 @@ export function businessFilters(businessId: string, filters: Record<string, unkn
   return { ...filters, $business: businessId };
 }
 
+/**
+ * A list's cursor filters bound to the signed-in person whose list it is (their sessions, their
+ * passkeys): as businessFilters, a cursor is refused by every other person's list (§2 Lists).
+ */
+export function accountFilters(accountId: string, filters: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...filters, $account: accountId };
+}
+
 function filterHash(filters: Record<string, unknown>): string {
   const canonical = JSON.stringify(Object.keys(filters).sort().map((k) => [k, filters[k] ?? null]));
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 12);
@@ -110,6 +118,16 @@ export function splitListQuery(query: Record<string, unknown> | null | undefined
     else params.push([name, value]);
   }
   return { page, params };
+}
+
+/**
+ * The query of a list without filters: its page (for pageRequest). Any other parameter is 400
+ * invalid_request naming it.
+ */
+export function unfilteredListQuery(query: Record<string, unknown> | null | undefined): { limit?: unknown; cursor?: unknown } {
+  const { page, params } = splitListQuery(query);
+  for (const [name] of params) throw new ApiError('invalid_request', `${name} is not a known parameter.`, name);
+  return page;
 }
 
 /**

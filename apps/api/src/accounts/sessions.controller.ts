@@ -1,4 +1,4 @@
-import { Body, Controller, Param, Req, Res } from '@nestjs/common';
+import { Body, Controller, Param, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -44,11 +44,11 @@ export class SessionsController {
 
   @GetRoute(undefined, {
     summary: 'List the signed-in person’s sessions, the current one marked',
-    list: [SESSION_SCHEMA, 'The live sessions, newest first (one page).'],
+    list: [SESSION_SCHEMA, 'A page of the live sessions, newest first.', 'next_cursor of the previous page.'],
     access: 'account',
   })
-  list(@CurrentSession() session: SessionAuth) {
-    return this.queries.execute(new ListSessionsQuery(session.accountId, session.sessionId));
+  list(@CurrentSession() session: SessionAuth, @Query() query: Record<string, unknown>) {
+    return this.queries.execute(new ListSessionsQuery(session.accountId, session.sessionId, query));
   }
 
   @DeleteRoute('current', {

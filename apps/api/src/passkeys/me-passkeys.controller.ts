@@ -1,4 +1,4 @@
-import { Body, Controller, Inject, Param, Req } from '@nestjs/common';
+import { Body, Controller, Inject, Param, Query, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
@@ -49,11 +49,11 @@ export class MePasskeysController {
 
   @GetRoute(undefined, {
     summary: 'List the person’s passkeys',
-    list: [PASSKEY_SCHEMA, 'The passkeys, oldest first (one page: at most 10).'],
+    list: [PASSKEY_SCHEMA, 'A page of the passkeys (at most 10 in all), oldest first.', 'next_cursor of the previous page.'],
     access: 'account',
   })
-  list(@CurrentSession() session: SessionAuth) {
-    return this.queries.execute(new ListPasskeysQuery(session.accountId));
+  list(@CurrentSession() session: SessionAuth, @Query() query: Record<string, unknown>) {
+    return this.queries.execute(new ListPasskeysQuery(session.accountId, query));
   }
 
   @DeleteRoute(':id', {

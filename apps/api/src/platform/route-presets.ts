@@ -110,8 +110,8 @@ export const SENSITIVE_ACCOUNT: RouteRules = { access: 'account', rateLimit: 'me
  * - `summary`, `description`: its @ApiOperation; `id`: what its `{id}` is (@ApiParam, e.g. `whk_…`);
  * - `data`: the schema of what its `{data}` holds and the response's description (200, or 201
  *   for CreateRoute, 202 for AcceptRoute);
- * - `list`, for a list answered in one page (no cursor, unlike ApiPage): the component it lists
- *   (listOf) and the response's description;
+ * - `list`, for a list (ApiPage: `limit`, `cursor`, 400 invalid_request): the component it lists,
+ *   the response's description and, optionally, the cursor parameter's;
  * - `errors`: the error codes of its own (@ApiErrors), not those the document derives from its
  *   rules (openapi.ts routeErrors: session_required for a session-only route, cross_site_request
  *   for one that takes the dashboard cookie, …).
@@ -120,7 +120,7 @@ export interface RouteSpec extends RouteRules {
   summary: string;
   description?: string;
   data?: [SchemaObject | ReferenceObject, string];
-  list?: [ReferenceObject, string];
+  list?: [ReferenceObject, string, string?];
   errors?: ErrorCode[];
   id?: string;
 }
@@ -133,7 +133,7 @@ function described(spec: RouteSpec, answer: Answer): MethodDecorator[] {
     ApiOperation(description === undefined ? { summary } : { summary, description }),
     ...(id === undefined ? [] : [ApiParam({ name: 'id', description: id })]),
     ...(data ? [answer({ description: data[1], schema: dataOf(data[0]) })] : []),
-    ...(list ? [answer({ description: list[1], schema: listOf(list[0]) })] : []),
+    ...(list ? [ApiPage(...list)] : []),
     ...ruled(spec), // before the route's own errors: a step-up's step_up_required is listed first
     ...(errors?.length ? [ApiErrors(...errors)] : []),
   ];

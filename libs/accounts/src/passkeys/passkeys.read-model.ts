@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
+import { Page, accountFilters, pageRequest, toPage, unfilteredListQuery } from '@lib/http';
 import { isAccountId } from '../stream-categories';
 
 /** A passkey as GET /me/passkeys lists it (its public key is not shown). */
@@ -42,11 +43,27 @@ interface PasskeyRow {
 
 export const PASSKEY_ID_PATTERN = /^pky_[0-9A-Za-z]{1,64}$/;
 const iso = (v: string | Date) => new Date(v).toISOString();
+const PASSKEYS_LIST = 'passkeys';
 
 /** Queries over the `account_passkeys` projection (decision 0037). */
 @Injectable()
 export class PasskeysReadModel {
   constructor(@Inject(DATABASE) private readonly db: Sql) {}
+
+  /**
+   * GET /me/passkeys: a page of the person's passkeys, oldest first (created_at, then id), after
+   * the cursor's (bound to this list and to the person).
+   */
+  async page(accountId: string, query: Record<string, unknown> | null | undefined): Promise<Page<PasskeyView>> {
+    const bound = accountFilters(accountId);
+    const { limit, after } = pageRequest(PASSKEYS_LIST, bound, unfilteredListQuery(query));
+    const params: unknown[] = [accountId];
+    const param = (value: unknown): string => `$${params.push(value)}`;
+    const where = ['account_id = $1'];
+    if (after) where.push(`(created_at, id) > (${param(after.created_at)}::timestamptz, ${param(after.id)})`);
+    const { rows } = await this.db.query<PasskeyRow>(`SELECT * FROM account_passkeys WHERE ${where.join(' AND ')} ORDER BY created_at, id LIMIT ${param(limit + 1)}`, params);
+    return toPage(PASSKEYS_LIST, bound, rows.map(view), limit, (v) => ({ created_at: v.created_at, id: v.id }));
+  }
 
   async list(accountId: string): Promise<PasskeyView[]> {
     if (!isAccountId(accountId)) return [];

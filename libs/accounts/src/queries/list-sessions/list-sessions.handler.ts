@@ -13,7 +13,7 @@ export class ListSessionsHandler implements IQueryHandler<ListSessionsQuery, Pag
     @Inject(ACCOUNTS_CLOCK) private readonly clock: AccountsClock,
   ) {}
 
-  async execute({ accountId, currentSessionId }: ListSessionsQuery): Promise<Page<SessionView>> {
-    return { data: await this.read.sessions(accountId, currentSessionId, this.clock()), has_more: false, next_cursor: null };
+  async execute({ accountId, currentSessionId, query }: ListSessionsQuery): Promise<Page<SessionView>> {
+    return this.read.sessions(accountId, currentSessionId, this.clock(), query);
   }
 }

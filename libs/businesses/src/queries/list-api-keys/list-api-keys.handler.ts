@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
-import { ApiError, Page, businessFilters, pageRequest, splitListQuery, toPage } from '@lib/http';
+import { Page, businessFilters, pageRequest, toPage, unfilteredListQuery } from '@lib/http';
 import { ApiKeyReadRow, ApiKeyView, apiKeyView } from '../../views';
 import { ListApiKeysQuery } from './list-api-keys.query';
 
@@ -19,9 +19,7 @@ export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery, Page<
   constructor(@Inject(DATABASE) private readonly db: Sql) {}
 
   async execute({ businessId, query }: ListApiKeysQuery): Promise<Page<ApiKeyView>> {
-    const { page, params: given } = splitListQuery(query);
-    for (const [name] of given) throw new ApiError('invalid_request', `${name} is not a known parameter.`, name);
-    const { limit, after } = pageRequest(API_KEYS_LIST, businessFilters(businessId), page);
+    const { limit, after } = pageRequest(API_KEYS_LIST, businessFilters(businessId), unfilteredListQuery(query));
     const params: unknown[] = [businessId];
     const param = (value: unknown): string => `$${params.push(value)}`;
     const where = ['k.business_id = $1'];

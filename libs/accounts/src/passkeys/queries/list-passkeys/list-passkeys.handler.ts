@@ -7,7 +7,7 @@ import { ListPasskeysQuery } from './list-passkeys.query';
 export class ListPasskeysHandler implements IQueryHandler<ListPasskeysQuery, Page<PasskeyView>> {
   constructor(private readonly read: PasskeysReadModel) {}
 
-  async execute({ accountId }: ListPasskeysQuery): Promise<Page<PasskeyView>> {
-    return { data: await this.read.list(accountId), has_more: false, next_cursor: null };
+  execute({ accountId, query }: ListPasskeysQuery): Promise<Page<PasskeyView>> {
+    return this.read.page(accountId, query);
   }
 }
