@@ -33,6 +33,17 @@ describe('accounts and sessions over HTTP on PostgreSQL', () => {
     expect((await second.get('/me')).status).toBe(401);
   });
 
+  it('pages GET /api-keys on PostgreSQL: pages with and without a cursor, in turn on the same pool, all 200', async () => {
+    const b = new Browser(app.api);
+    const { businessId } = await signUp(app, b);
+    // the statement of a page after a cursor differs from the first page's: it was once prepared under one name (500 on a connection that had the other)
+    for (let i = 0; i < 12; i++) {
+      const first = await b.forBusiness(businessId).get('/api-keys?limit=1');
+      const next = await b.forBusiness(businessId).get(`/api-keys?limit=1&cursor=${first.body.next_cursor}`);
+      expect([first.status, next.status, next.body.data?.length, next.body.has_more]).toEqual([200, 200, 1, false]);
+    }
+  });
+
   it('16 concurrent sign-ins of one person all succeed with 16 sessions, each one append at any revision, no concurrency conflict (issue #14; decision 0034)', async () => {
     await expectConcurrentSignIns(app, 16);
   });

@@ -24,11 +24,11 @@ export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery, Page<
     const param = (value: unknown): string => `$${params.push(value)}`;
     const where = ['k.business_id = $1'];
     if (after) where.push(`(k.created_at, k.id) < (${param(after.created_at)}::timestamptz, ${param(after.id)})`);
+    // unnamed, as every list's page: the text varies with the cursor, and pg refuses a named statement whose text changed
     const { rows } = await this.db.query<ApiKeyReadRow>(
       `SELECT ${COLUMNS} FROM api_keys k LEFT JOIN api_key_activity a ON a.key_id = k.id
        WHERE ${where.join(' AND ')} ORDER BY k.created_at DESC, k.id DESC LIMIT ${param(limit + 1)}`,
       params,
-      'businesses_list_keys_page',
     );
     const paged = toPage(API_KEYS_LIST, businessFilters(businessId), rows, limit, (r) => ({ created_at: new Date(r.created_at).toISOString(), id: r.id }));
     return { ...paged, data: paged.data.map(apiKeyView) };
