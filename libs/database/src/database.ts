@@ -121,8 +121,37 @@ function inOrder(client: PoolClient): Sql {
   };
 }
 
+/**
+ * The name a statement is prepared under on PostgreSQL. A connection keeps a prepared statement
+ * by name, and pg refuses a name it prepared with another text, so a caller whose text varies
+ * under one name (a clause added when a cursor is given) would fail on a connection that ran the
+ * other form — on PostgreSQL only, since the embedded store prepares by text. The first text a
+ * name is seen with keeps the name; each other text gets its own (`name~2`, `name~3`, …), up to
+ * MAX_TEXTS_PER_NAME; past that a text runs unnamed (unprepared), so texts that keep varying
+ * (a batch's VALUES list) never fill the process's or the server's memory.
+ */
+const MAX_TEXTS_PER_NAME = 16;
+const statementNames = new Map<string, { text: string; others: Map<string, string> }>();
+
+export function statementName(name: string, text: string): string | undefined {
+  const known = statementNames.get(name);
+  if (known === undefined) {
+    statementNames.set(name, { text, others: new Map() });
+    return name;
+  }
+  if (known.text === text) return name;
+  let other = known.others.get(text);
+  if (other === undefined) {
+    if (known.others.size >= MAX_TEXTS_PER_NAME - 1) return undefined;
+    other = `${name}~${known.others.size + 2}`;
+    known.others.set(text, other);
+  }
+  return other;
+}
+
 async function clientQuery<R extends object>(client: Pool | PoolClient, text: string, params?: unknown[], name?: string) {
-  const result = name ? await client.query({ name, text, values: params }) : await client.query(text, params as unknown[]);
+  const prepared = name === undefined ? undefined : statementName(name, text);
+  const result = prepared ? await client.query({ name: prepared, text, values: params }) : await client.query(text, params as unknown[]);
   return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
 }
 
