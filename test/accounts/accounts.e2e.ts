@@ -4,7 +4,7 @@ import { ServicePauses } from '@lib/operations';
 import { startTestApi } from '../support/api-app';
 import { eventually } from '../support/eventually';
 import { startSmtpServer } from '../support/smtp';
-import { businessWithKey, testStorage } from '../support/fixtures';
+import { businessWithKey, clientWithNewKey, testStorage } from '../support/fixtures';
 import { accountsAppForSuite, Browser, challenge, expectConcurrentSignIns, expectPagedList, PASSWORD, newEmail, signIn, signUp } from './support';
 
 /**
@@ -116,6 +116,71 @@ describe('accounts and sessions over HTTP', () => {
     // no cookie, no key
     const nobody = await browser().get('/me');
     expect([nobody.status, nobody.body.error.code]).toEqual([401, 'unauthenticated']);
+  });
+
+  it('acts on the public checkout routes with the session as with a secret key (spec §5.7, audit F1): its own checkout with email, reporting and fee_rate_bps; another business’s 404; a business it cannot act for 403; no credentials, or the cookie alone (the hosted page), unchanged', async () => {
+    const ann = browser();
+    const bob = browser();
+    const a = await signUp(app, ann);
+    const b = await signUp(app, bob);
+    const annShop = ann.forBusiness(a.businessId);
+    const annKey = await clientWithNewKey(app.api, { businessId: a.businessId, kind: 'secret', mode: 'test' });
+    const bobKey = await clientWithNewKey(app.api, { businessId: b.businessId, kind: 'secret', mode: 'test' });
+    const nobody = annKey.as(null);
+    const codeOf = (payment: { url: string }) => payment.url.split('/').pop()!;
+    const expectAnswer = (answer: { status: number; body: any }, status: number, code: string) => expect([answer.status, answer.body?.error?.code]).toEqual([status, code]);
+
+    // its own checkout: opened and read with the session, the same answer as the business's secret key
+    const mine = await annKey.createPayment();
+    const opened = await annShop.post('/checkouts', { payment_code: codeOf(mine), asset: 'USDC', network: 'ethereum' }, { 'idempotency-key': randomUUID() });
+    expect(opened.status).toBe(201);
+    expect(opened.body.data).toEqual(expect.objectContaining({ email: null, reporting: expect.any(Object), fee_rate_bps: expect.any(Number) }));
+    const asSession = await annShop.get(`/checkouts/${opened.body.data.id}`);
+    expect([asSession.status, asSession.body.data]).toEqual([200, (await annKey.get(`/checkouts/${opened.body.data.id}`)).body.data]);
+    // no credentials, or the cookie without Service-Business (what the hosted page sends for a signed-in person): public fields only, as before
+    const anonymous = await nobody.get(`/checkouts/${opened.body.data.id}`);
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body.data).not.toHaveProperty('fee_rate_bps');
+    expect(anonymous.body.data).not.toHaveProperty('email');
+    expect(anonymous.body.data).not.toHaveProperty('reporting');
+    const cookieAlone = await ann.get(`/checkouts/${opened.body.data.id}`);
+    expect([cookieAlone.status, cookieAlone.body.data]).toEqual([200, anonymous.body.data]);
+    expect((await annShop.post(`/checkouts/${opened.body.data.id}/mark-sent`, { simulate: 'exact' })).body.data).toMatchObject({ status: 'confirming', fee_rate_bps: expect.any(Number) });
+
+    // another business's checkout: 404 not_found on every checkout route, as with a secret key; nothing changes
+    const theirs = await bobKey.createPayment();
+    const open = await bobKey.openCheckout(theirs);
+    const canceled = await bobKey.openCheckout(theirs, { asset: 'USDT' }); // a claim needs a canceled (or expired) checkout
+    expect((await nobody.post(`/checkouts/${canceled.id}/cancel`)).status).toBe(200);
+    const before = (await bobKey.get(`/checkouts/${open.id}`)).body.data;
+    expectAnswer(await annKey.get(`/checkouts/${open.id}`), 404, 'not_found');
+    expectAnswer(await annShop.get(`/checkouts/${open.id}`), 404, 'not_found');
+    expectAnswer(await annShop.post(`/checkouts/${open.id}/cancel`), 404, 'not_found');
+    expectAnswer(await annShop.post(`/checkouts/${open.id}/supersede`), 404, 'not_found');
+    expectAnswer(await annShop.post(`/checkouts/${open.id}/mark-sent`, { simulate: 'exact' }), 404, 'not_found');
+    const refused = await annShop.post('/checkouts', { payment_code: codeOf(theirs), asset: 'USDT', network: 'ethereum' }, { 'idempotency-key': randomUUID() });
+    expect([refused.status, refused.body.error.code, refused.body.error.field]).toEqual([404, 'payment_not_found', 'payment_code']);
+    expect((await bobKey.get(`/checkouts/${open.id}`)).body.data).toEqual(before);
+    expectAnswer(await annShop.post(`/checkouts/${canceled.id}/claim`, { tx_hash: '0x' + 'ab'.repeat(32) }), 404, 'not_found');
+    // with no credentials, or the cookie alone, any checkout by its id, as before
+    expect((await nobody.get(`/checkouts/${open.id}`)).body.data).toEqual((await ann.get(`/checkouts/${open.id}`)).body.data);
+    expect((await ann.get(`/checkouts/${open.id}`)).status).toBe(200);
+
+    // a business the person cannot act for: 403 business_forbidden, as a secret key naming another business
+    expectAnswer(await annKey.call('GET', `/checkouts/${open.id}`, undefined, { 'service-business': b.businessId }), 403, 'business_forbidden');
+    for (const id of [b.businessId, 'biz_doesnotexist']) {
+      expectAnswer(await ann.forBusiness(id).get(`/checkouts/${open.id}`), 403, 'business_forbidden');
+      expectAnswer(await ann.forBusiness(id).post(`/checkouts/${open.id}/cancel`), 403, 'business_forbidden');
+    }
+    expect((await bobKey.get(`/checkouts/${open.id}`)).body.data).toEqual(before);
+
+    // the session's other rules hold too: from another site 403 cross_site_request; an ended session 401 unauthenticated
+    expectAnswer(await annShop.get(`/checkouts/${opened.body.data.id}`, { origin: 'https://evil.example' }), 403, 'cross_site_request');
+    const token = ann.jar.get('session')!;
+    expect((await ann.delete('/sessions/current')).status).toBe(200);
+    ann.jar.set('session', token);
+    expectAnswer(await annShop.get(`/checkouts/${opened.body.data.id}`), 401, 'unauthenticated');
+    expect((await ann.get(`/checkouts/${opened.body.data.id}`)).status).toBe(200);
   });
 
   it('refuses cookie requests from another site (Origin or Sec-Fetch-Site) with 403 cross_site_request, sign-in too', async () => {

@@ -278,12 +278,23 @@ describe('OpenAPI document of the real app', () => {
     expect(errorResponse(op, 403)['x-error-codes']).not.toContain('permission_denied');
   });
 
-  it('gives public routes no security and no 401 unauthenticated', () => {
+  it('gives public routes no security and no 401 unauthenticated for a request without credentials', () => {
     for (const path of ['/health', '/openapi.json']) {
       const op = operation(suite.doc, 'get', path);
       expect(op.security).toEqual([]);
       expect(errorResponse(op, 403)['x-error-codes']).toContain('edge_forbidden');
-      expect((op.responses['401'] as ErrorResponse | undefined)?.['x-error-codes'] ?? []).not.toContain('unauthenticated');
+    }
+    // the forms that give a session ignore the cookie: never 401 unauthenticated
+    expect(errorResponse(operation(suite.doc, 'post', '/sessions'), 401)['x-error-codes']).not.toContain('unauthenticated');
+    // the others take a dashboard session sent anyway (cookie and Service-Business, decision 0034 addendum of 2026-11-29): 401 unauthenticated only for an ended one
+    for (const [method, path] of [['get', '/health'], ['get', '/checkouts/{id}'], ['post', '/checkouts']] as const) {
+      const op = operation(suite.doc, method, path);
+      const unauthenticated = errorResponse(op, 401);
+      expect(unauthenticated['x-error-codes']).toEqual(['unauthenticated', 'invalid_api_key']);
+      expect(unauthenticated.description).toContain('- `unauthenticated`: a dashboard session cookie was sent with the Service-Business header, but the session ended or expired\n');
+      expect(errorResponse(op, 403).description).toContain('- `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key, or a dashboard session cookie with the Service-Business header, is sent anyway)');
+      expect(errorResponse(op, 403)['x-error-codes']).toContain('cross_site_request');
+      expect((op.responses['400'] as ErrorResponse | undefined)?.['x-error-codes'] ?? []).not.toContain('business_required'); // a cookie without the header is anonymous there
     }
     // the document route bypasses the guard altogether
     expect(operation(suite.doc, 'get', '/openapi.json').responses['401']).toBeUndefined();

@@ -14,7 +14,7 @@ export interface paths {
         };
         /**
          * Liveness: the process answers HTTP
-         * @description Public: no credentials needed (a key sent anyway must be valid).
+         * @description Public: no credentials needed (a key, or a dashboard session cookie with the Service-Business header, sent anyway must be valid).
          */
         get: operations["getLiveness"];
         put?: never;
@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * Liveness and store readiness, with the projections and their lag, and what the operator paused
-         * @description Public: no credentials needed (a key sent anyway must be valid).
+         * @description Public: no credentials needed (a key, or a dashboard session cookie with the Service-Business header, sent anyway must be valid).
          */
         get: operations["getHealth"];
         put?: never;
@@ -142,7 +142,7 @@ export interface paths {
         };
         /**
          * A referral code: who refers and what the referrer earns (public)
-         * @description Public: no credentials needed (a key sent anyway must be valid).
+         * @description Public: no credentials needed (a key, or a dashboard session cookie with the Service-Business header, sent anyway must be valid).
          */
         get: operations["getReferral"];
         put?: never;
@@ -288,7 +288,7 @@ export interface paths {
          *
          *     With `link_code` (a payment link’s code, decision 0030) the checkout makes the link’s payment (`link_id` set, payment `url` null), with or without an e-mail; `replaces` naming a checkout of the same link carries its pending payment over. An unknown, deleted or disabled link is 404 `link_not_found`, an archived one 410 `link_archived`.
          *
-         *     Public: no credentials needed (a key sent anyway must be valid).
+         *     Public: no credentials needed (a key, or a dashboard session cookie with the Service-Business header, sent anyway must be valid).
          *
          *     A test key on a live business gets 403 test_mode_unavailable.
          */
@@ -308,7 +308,7 @@ export interface paths {
         };
         /**
          * Retrieve a checkout
-         * @description Public: no credentials needed (a key sent anyway must be valid).
+         * @description Public: no credentials needed (a key, or a dashboard session cookie with the Service-Business header, sent anyway must be valid).
          */
         get: operations["getCheckout"];
         put?: never;
@@ -330,7 +330,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel an open or awaiting_customer checkout (the customer leaves)
-         * @description Public: no credentials needed (a key sent anyway must be valid).
+         * @description Public: no credentials needed (a key, or a dashboard session cookie with the Service-Business header, sent anyway must be valid).
          */
         post: operations["cancelCheckout"];
         delete?: never;
@@ -350,7 +350,7 @@ export interface paths {
         put?: never;
         /**
          * Set a checkout aside for a new one (it stays watched until it expires)
-         * @description Public: no credentials needed (a key sent anyway must be valid).
+         * @description Public: no credentials needed (a key, or a dashboard session cookie with the Service-Business header, sent anyway must be valid).
          */
         post: operations["supersedeCheckout"];
         delete?: never;
@@ -372,7 +372,7 @@ export interface paths {
          * Start a card attempt on the checkout’s current route (the processor’s secure page)
          * @description Card checkouts only. The processor of the checkout’s `card.route` creates its secure page: the checkout becomes `awaiting_customer` with `card.attempt` pending and its `secure_url`; the processor sends the customer back to the checkout page (`?s=<checkout>&attempt=<attempt>`), which then calls confirm. A checkout that failed on a decline or a timeout takes its next attempt on the next route. While a crypto transfer to the payment is on its way: 409 `payment_in_flight` (it decides the payment). 503 `upstream_unavailable`: the processor cannot be reached; nothing was started, retry with the same Idempotency-Key.
          *
-         *     Public: no credentials needed (a key sent anyway must be valid).
+         *     Public: no credentials needed (a key, or a dashboard session cookie with the Service-Business header, sent anyway must be valid).
          */
         post: operations["startCardAttempt"];
         delete?: never;
@@ -394,7 +394,7 @@ export interface paths {
          * Record what the processor says of a card attempt (the customer came back from the secure page)
          * @description Asks the attempt’s processor for its result and records it: succeeded → the checkout completes (or, on a checkout canceled meanwhile, goes to needs_review); declined → failed with the decline code. Unchanged while the processor has no result, or when the result is recorded already.
          *
-         *     Public: no credentials needed (a key sent anyway must be valid).
+         *     Public: no credentials needed (a key, or a dashboard session cookie with the Service-Business header, sent anyway must be valid).
          */
         post: operations["confirmCardAttempt"];
         delete?: never;
@@ -414,7 +414,7 @@ export interface paths {
         put?: never;
         /**
          * Claim a transfer sent after the checkout closed (the business reviews it)
-         * @description Public: no credentials needed (a key sent anyway must be valid).
+         * @description Public: no credentials needed (a key, or a dashboard session cookie with the Service-Business header, sent anyway must be valid).
          */
         post: operations["claimCheckout"];
         delete?: never;
@@ -434,7 +434,7 @@ export interface paths {
         put?: never;
         /**
          * Simulated businesses: send the transfer now (exact, underpaid, overpaid, wrong_network, late)
-         * @description Public: no credentials needed (a key sent anyway must be valid).
+         * @description Public: no credentials needed (a key, or a dashboard session cookie with the Service-Business header, sent anyway must be valid).
          */
         post: operations["markCheckoutSent"];
         delete?: never;
@@ -452,7 +452,7 @@ export interface paths {
         };
         /**
          * A payment’s public receipt
-         * @description Public: no credentials needed (a key sent anyway must be valid).
+         * @description Public: no credentials needed (a key, or a dashboard session cookie with the Service-Business header, sent anyway must be valid).
          */
         get: operations["getReceipt"];
         put?: never;
@@ -2515,7 +2515,7 @@ export interface components {
                 } | null;
             }[];
         };
-        /** @description A checkout (spec §2): one attempt to pay a payment. `email`, `reporting` and `fee_rate_bps` only with the owning business’s secret key. */
+        /** @description A checkout (spec §2): one attempt to pay a payment. `email`, `reporting` and `fee_rate_bps` only with the owning business’s secret key, or a dashboard session acting for it (Service-Business). */
         Checkout: {
             /** @enum {string} */
             kind: "checkout";
@@ -2652,9 +2652,9 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-            /** @description Only with the owning business’s secret key. */
+            /** @description Only with the owning business’s secret key, or a dashboard session acting for it (Service-Business). */
             email?: string | null;
-            /** @description Only with the owning business’s secret key. */
+            /** @description Only with the owning business’s secret key, or a dashboard session acting for it (Service-Business). */
             reporting?: {
                 currency: string;
                 amount: number;
@@ -2663,7 +2663,7 @@ export interface components {
                 customer_fee: number;
                 net: number;
             } | null;
-            /** @description Only with the owning business’s secret key. */
+            /** @description Only with the owning business’s secret key, or a dashboard session acting for it (Service-Business). */
             fee_rate_bps?: number | null;
         };
         /** @description A public receipt (spec §2): nothing the business pays, no deposit, no customer details. */
@@ -3930,6 +3930,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: a dashboard session cookie was sent with the Service-Business header, but the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
              */
             401: {
@@ -3945,7 +3946,8 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
-             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             *     - `cross_site_request`: a browser request with the dashboard cookie and the Service-Business header came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key, or a dashboard session cookie with the Service-Business header, is sent anyway)
              */
             403: {
                 headers: {
@@ -4020,6 +4022,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: a dashboard session cookie was sent with the Service-Business header, but the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
              */
             401: {
@@ -4035,7 +4038,8 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
-             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             *     - `cross_site_request`: a browser request with the dashboard cookie and the Service-Business header came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key, or a dashboard session cookie with the Service-Business header, is sent anyway)
              */
             403: {
                 headers: {
@@ -4806,6 +4810,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: a dashboard session cookie was sent with the Service-Business header, but the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
              */
             401: {
@@ -4821,7 +4826,8 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
-             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             *     - `cross_site_request`: a browser request with the dashboard cookie and the Service-Business header came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key, or a dashboard session cookie with the Service-Business header, is sent anyway)
              */
             403: {
                 headers: {
@@ -5947,6 +5953,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: a dashboard session cookie was sent with the Service-Business header, but the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
              */
             401: {
@@ -5962,7 +5969,8 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
-             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             *     - `cross_site_request`: a browser request with the dashboard cookie and the Service-Business header came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key, or a dashboard session cookie with the Service-Business header, is sent anyway)
              *     - `test_mode_unavailable`: a test key cannot do this on a live business (only when an API key is sent anyway)
              *     - `customer_blocked`
              *     - `business_suspended`
@@ -6115,6 +6123,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: a dashboard session cookie was sent with the Service-Business header, but the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
              */
             401: {
@@ -6130,7 +6139,8 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
-             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             *     - `cross_site_request`: a browser request with the dashboard cookie and the Service-Business header came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key, or a dashboard session cookie with the Service-Business header, is sent anyway)
              */
             403: {
                 headers: {
@@ -6225,6 +6235,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: a dashboard session cookie was sent with the Service-Business header, but the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
              */
             401: {
@@ -6240,7 +6251,8 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
-             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             *     - `cross_site_request`: a browser request with the dashboard cookie and the Service-Business header came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key, or a dashboard session cookie with the Service-Business header, is sent anyway)
              */
             403: {
                 headers: {
@@ -6376,6 +6388,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: a dashboard session cookie was sent with the Service-Business header, but the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
              */
             401: {
@@ -6391,7 +6404,8 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
-             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             *     - `cross_site_request`: a browser request with the dashboard cookie and the Service-Business header came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key, or a dashboard session cookie with the Service-Business header, is sent anyway)
              */
             403: {
                 headers: {
@@ -6532,6 +6546,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: a dashboard session cookie was sent with the Service-Business header, but the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
              */
             401: {
@@ -6547,7 +6562,8 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
-             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             *     - `cross_site_request`: a browser request with the dashboard cookie and the Service-Business header came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key, or a dashboard session cookie with the Service-Business header, is sent anyway)
              */
             403: {
                 headers: {
@@ -6705,6 +6721,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: a dashboard session cookie was sent with the Service-Business header, but the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
              */
             401: {
@@ -6720,7 +6737,8 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
-             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             *     - `cross_site_request`: a browser request with the dashboard cookie and the Service-Business header came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key, or a dashboard session cookie with the Service-Business header, is sent anyway)
              */
             403: {
                 headers: {
@@ -6865,6 +6883,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: a dashboard session cookie was sent with the Service-Business header, but the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
              */
             401: {
@@ -6880,7 +6899,8 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
-             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             *     - `cross_site_request`: a browser request with the dashboard cookie and the Service-Business header came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key, or a dashboard session cookie with the Service-Business header, is sent anyway)
              */
             403: {
                 headers: {
@@ -7023,6 +7043,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: a dashboard session cookie was sent with the Service-Business header, but the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
              */
             401: {
@@ -7038,7 +7059,8 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
-             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             *     - `cross_site_request`: a browser request with the dashboard cookie and the Service-Business header came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key, or a dashboard session cookie with the Service-Business header, is sent anyway)
              */
             403: {
                 headers: {
@@ -7171,6 +7193,7 @@ export interface operations {
             };
             /**
              * @description Unauthenticated. Error codes:
+             *     - `unauthenticated`: a dashboard session cookie was sent with the Service-Business header, but the session ended or expired
              *     - `invalid_api_key`: the key is invalid or revoked, or the Authorization header is not "Bearer <key>" (only when an API key is sent anyway)
              */
             401: {
@@ -7186,7 +7209,8 @@ export interface operations {
             /**
              * @description Forbidden. Error codes:
              *     - `edge_forbidden`: the request did not come through the API’s own address
-             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key is sent anyway)
+             *     - `cross_site_request`: a browser request with the dashboard cookie and the Service-Business header came from another site
+             *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for (only when an API key, or a dashboard session cookie with the Service-Business header, is sent anyway)
              */
             403: {
                 headers: {

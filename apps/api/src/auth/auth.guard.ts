@@ -23,8 +23,15 @@ export const BUSINESS_HEADER = 'service-business';
  * Without one, a dashboard session (decision 0034): its cookie from another site (403
  * cross_site_request), the session live (else 401 unauthenticated), then on a business route the
  * Service-Business header (400 business_required when missing, 403 business_forbidden for a
- * business the person cannot act for — the same answer whether it exists or not). Public routes
- * ignore the cookie; sign-up and sign-in (@SameOriginOnly) refuse other sites too.
+ * business the person cannot act for — the same answer whether it exists or not).
+ *
+ * Public routes need neither, but credentials sent anyway must be valid and are made available,
+ * so that they act for their business as on every other route (the checkout routes: the owner's
+ * extra fields, another business's checkout 404): an API key as above, or a session cookie sent
+ * with Service-Business (sendsSession) as on a business route. A cookie without the header is
+ * ignored there (the hosted checkout page's own requests). Sign-up, sign-in and the e-mailed
+ * links (@SameOriginOnly) refuse other sites and ignore the cookie: they give a session, they do
+ * not act with one.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
@@ -47,8 +54,9 @@ export class AuthGuard implements CanActivate {
     const header = request.headers.authorization;
 
     if (header === undefined || header === '') {
-      if (meta<boolean>(SAME_ORIGIN)) this.assertSameSite(request);
-      if (isPublic) return true;
+      const sameOrigin = meta<boolean>(SAME_ORIGIN) === true;
+      if (sameOrigin) this.assertSameSite(request);
+      if (isPublic) return sameOrigin || !this.sendsSession(request) || this.bySession(request, false);
       return this.bySession(request, accountRoute);
     }
     const match = BEARER.exec(header);
@@ -108,6 +116,17 @@ export class AuthGuard implements CanActivate {
     // owner is the only role: a secret key's reach (permissions and live mode alike); other roles check here (decision 0034)
     request.auth = { ...base, business, role };
     return true;
+  }
+
+  /**
+   * Whether a request without an API key sends a dashboard session as its credentials on a
+   * public route: the session cookie together with a Service-Business header. The cookie alone
+   * is no credential there — a browser sends it by itself on the hosted checkout page (same
+   * origin, Path=/), whose requests name no business and stay anonymous.
+   */
+  private sendsSession(request: FastifyRequest): boolean {
+    const named = request.headers[BUSINESS_HEADER];
+    return named !== undefined && named !== '' && this.cookies.read(request, 'session') !== null;
   }
 
   private assertSameSite(request: FastifyRequest): void {

@@ -26,11 +26,13 @@ import { CHECKOUT_SCHEMA } from './schemas';
 
 /**
  * Checkouts (spec §4): public routes a checkout page calls. With the owning business's secret
- * key the checkout gains `email`, `reporting` and `fee_rate_bps` (§2). A secret or restricted
- * key acts as its business here too: another business's checkout is 404 not_found (and another
- * business's payment code on POST /checkouts 404 payment_not_found); no credentials or a
- * publishable key (which the guard leaves anonymous) act on any checkout by its id. Thin: each
- * route sends its use case's command, then reads the checkout (GetCheckoutQuery).
+ * key, or a dashboard session acting for it (cookie and Service-Business: a secret key's reach,
+ * decision 0034 addendum of 2026-11-29), the checkout gains `email`, `reporting` and
+ * `fee_rate_bps` (§2). A secret or restricted key or such a session acts as its business here
+ * too: another business's checkout is 404 not_found (and another business's payment code on POST
+ * /checkouts 404 payment_not_found); no credentials, a publishable key or a session cookie
+ * without Service-Business (which the guard leaves anonymous) act on any checkout by its id.
+ * Thin: each route sends its use case's command, then reads the checkout (GetCheckoutQuery).
  */
 /** POST /checkouts, told at length. */
 const OPEN_DESCRIPTION =
@@ -104,13 +106,13 @@ export class CheckoutsController {
     return { data: await this.checkout(id, auth) };
   }
 
-  /** The checkout as this caller may see it: a key only its business's, a secret key with email, reporting and fee_rate_bps; a public caller any, public fields only. */
+  /** The checkout as this caller may see it: a key or session only its business's, a secret key or session with email, reporting and fee_rate_bps; a public caller any, public fields only. */
   private checkout(id: string, auth: RequestAuth) {
     return this.queries.execute(new GetCheckoutQuery(id, { businessId: actingFor(auth), secretFields: accessOf(auth).type === 'secret' && businessOf(auth) !== null }));
   }
 }
 
-/** The business a secret or restricted key acts as; null for a public caller (no credentials, or a publishable key). */
+/** The business a secret or restricted key or a session acts as; null for a public caller (no credentials, a publishable key, a cookie without Service-Business). */
 function actingFor(auth: RequestAuth): ActingFor {
   return businessOf(auth)?.id ?? null;
 }

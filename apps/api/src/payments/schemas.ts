@@ -119,8 +119,10 @@ const PAYMENT: SchemaObject = object(
   { description: 'A payment (spec §2) with its timeline, oldest first.' },
 );
 
-/** `email`, `reporting` and `fee_rate_bps` only with the owning business's secret key. */
+/** `email`, `reporting` and `fee_rate_bps` only with the owning business's secret key, or a dashboard session acting for it. */
 const SECRET_CHECKOUT_FIELDS = ['email', 'reporting', 'fee_rate_bps'];
+/** Who sees SECRET_CHECKOUT_FIELDS, as each field and the checkout say it. */
+const ONLY_THE_OWNER = 'Only with the owning business’s secret key, or a dashboard session acting for it (Service-Business).';
 
 const CHECKOUT: SchemaObject = object(
   {
@@ -200,11 +202,11 @@ const CHECKOUT: SchemaObject = object(
     sent_at: nullable(timestamp),
     created_at: timestamp,
     updated_at: timestamp,
-    email: nullable({ ...str, description: 'Only with the owning business’s secret key.' }),
-    reporting: REPORTING({ nullable: true, description: 'Only with the owning business’s secret key.' }),
-    fee_rate_bps: nullable({ ...int, description: 'Only with the owning business’s secret key.' }),
+    email: nullable({ ...str, description: ONLY_THE_OWNER }),
+    reporting: REPORTING({ nullable: true, description: ONLY_THE_OWNER }),
+    fee_rate_bps: nullable({ ...int, description: ONLY_THE_OWNER }),
   },
-  { description: 'A checkout (spec §2): one attempt to pay a payment. `email`, `reporting` and `fee_rate_bps` only with the owning business’s secret key.' },
+  { description: 'A checkout (spec §2): one attempt to pay a payment. `email`, `reporting` and `fee_rate_bps` only with the owning business’s secret key, or a dashboard session acting for it (Service-Business).' },
   SECRET_CHECKOUT_FIELDS,
 );
 

@@ -583,6 +583,12 @@ const EXPLICIT_WHEN: Partial<Record<ErrorCode, string>> = {
   email_unavailable: 'the deployment cannot send the e-mail this request needs now (its SMTP server unreachable or refusing, or no e-mail configured); retry later',
 };
 
+/**
+ * Whether a public route takes a dashboard session sent anyway (the cookie with Service-Business,
+ * AuthGuard.sendsSession): every guarded one but the forms that give a session (@SameOriginOnly).
+ */
+const publicTakesSession = (facts: RouteFacts): boolean => facts.isPublic && facts.guarded && !facts.sameOrigin;
+
 /** The error codes a route can answer with, each with when (in order of the checks). */
 export function routeErrors(facts: RouteFacts): Map<ErrorCode, string> {
   const errors = new Map<ErrorCode, string>();
@@ -590,7 +596,10 @@ export function routeErrors(facts: RouteFacts): Map<ErrorCode, string> {
     const earlier = errors.get(code);
     errors.set(code, earlier ? [earlier, when].filter(Boolean).join('; or ') : when);
   };
+  // a public route takes credentials sent anyway: an API key, and — but on the forms that give a session — a session with Service-Business
+  const takesSession = publicTakesSession(facts);
   const keySent = facts.isPublic ? ' (only when an API key is sent anyway)' : '';
+  const credentialsSent = takesSession ? ' (only when an API key, or a dashboard session cookie with the Service-Business header, is sent anyway)' : keySent;
   const takesBody = BODY_METHODS.has(facts.method);
   const idempotent = facts.method === 'POST' && facts.idempotency !== 'ignored';
 
@@ -602,11 +611,13 @@ export function routeErrors(facts: RouteFacts): Map<ErrorCode, string> {
   }
   if (facts.guarded) {
     if (!facts.isPublic) add('unauthenticated', facts.accountRoute ? 'no dashboard session cookie was sent, or the session ended or expired' : 'no API key or dashboard session was sent, or the session ended or expired');
+    if (takesSession) add('unauthenticated', 'a dashboard session cookie was sent with the Service-Business header, but the session ended or expired');
     add('invalid_api_key', `the key is invalid or revoked${facts.isPublic ? '' : ', a publishable key'}, or the Authorization header is not "Bearer <key>"${keySent}`);
     if (facts.dashboardOnly || facts.accountRoute) add('session_required', 'this route is for dashboard sessions only; API keys are refused');
     if (!facts.isPublic || facts.sameOrigin) add('cross_site_request', 'a browser request with the dashboard cookie (or asking for it) came from another site');
+    if (takesSession) add('cross_site_request', 'a browser request with the dashboard cookie and the Service-Business header came from another site');
     if (!facts.isPublic && !facts.accountRoute) add('business_required', 'a dashboard session did not name the business in the Service-Business header');
-    if (!facts.accountRoute) add('business_forbidden', `the Service-Business header names a business the caller cannot act for${keySent}`);
+    if (!facts.accountRoute) add('business_forbidden', `the Service-Business header names a business the caller cannot act for${credentialsSent}`);
     if (!facts.dashboardOnly && !facts.isPublic && !facts.accountRoute) {
       const lacks = facts.permission ? `the restricted key lacks ${describePermission(facts.permission)}` : 'restricted keys cannot use this route';
       add('permission_denied', `${lacks}${keySent}`);
@@ -660,7 +671,10 @@ const STATUS_TEXT: Record<number, string> = {
 function describeOperation(operation: Operation, facts: RouteFacts): void {
   operation.security = facts.isPublic ? [] : [{ [SECURITY_SCHEME]: [] }];
   const notes: string[] = [];
-  if (facts.isPublic) notes.push('Public: no credentials needed (a key sent anyway must be valid).');
+  if (facts.isPublic) {
+    const sentAnyway = publicTakesSession(facts) ? 'a key, or a dashboard session cookie with the Service-Business header, sent anyway must be valid' : 'a key sent anyway must be valid';
+    notes.push(`Public: no credentials needed (${sentAnyway}).`);
+  }
   if (facts.dashboardOnly || facts.accountRoute) notes.push('Dashboard sessions only: API keys get 403 session_required.');
   if (facts.accountRoute) notes.push('The signed-in person’s own route: no Service-Business header.');
   if (facts.permission) notes.push(`Restricted keys need ${describePermission(facts.permission)}.`);
