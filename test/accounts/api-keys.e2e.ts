@@ -175,6 +175,34 @@ describe('API key management over HTTP', () => {
     expect((await b.post(`/api-keys/${created.body.data.id}/revoke`, undefined, h)).status).toBe(403);
   });
 
+  it('giving a key more access needs a step-up within 15 minutes (403 step_up_required, nothing changed); renaming and narrowing do not (audit F4)', async () => {
+    const { b, as } = await owner();
+    const key = await createKey(as, { type: 'restricted', mode: 'test', name: 'Reader', permissions: { payments: 'read', customers: 'write' } });
+    const listed = async () => (await as.get('/api-keys')).body.data.find((k: { id: string }) => k.id === key.id) as { name: string | null; permissions: Record<string, string> };
+    app.clock.advance(16 * 60 * 1000); // the step-up has ended
+    const widenings = [
+      { permissions: { payments: 'write', customers: 'write' } }, // read raised to write
+      { permissions: { payments: 'read', customers: 'write', business: 'read' } }, // a resource added
+      { name: 'Everything', permissions: { payments: 'write', checkouts: 'write', customers: 'write', links: 'write', webhooks: 'write', events: 'read', wallet: 'write', business: 'write' } }, // the audit's repro, with a rename
+      { permissions: { business: 'write' } }, // one grant dropped, another added: still more access
+    ];
+    for (const body of widenings) {
+      expect(await as.patch(`/api-keys/${key.id}`, body)).toMatchObject({ status: 403, body: { error: { code: 'step_up_required', message: expect.stringContaining('POST /sessions/current/step-up') } } });
+    }
+    expect(await listed()).toMatchObject({ name: 'Reader', permissions: { payments: 'read', customers: 'write' } });
+    expect((await withKey(key.secret, 'GET', '/business')).body.error.code).toBe('permission_denied');
+    // narrowing and renaming stay free
+    const narrowed = await as.patch(`/api-keys/${key.id}`, { permissions: { payments: 'read', customers: 'read' } });
+    expect(narrowed).toMatchObject({ status: 200, body: { data: { permissions: { payments: 'read', customers: 'read' } } } });
+    expect((await as.patch(`/api-keys/${key.id}`, { permissions: { customers: 'read' } })).status).toBe(200);
+    expect(await as.patch(`/api-keys/${key.id}`, { name: 'Still a reader' })).toMatchObject({ status: 200, body: { data: { name: 'Still a reader', permissions: { customers: 'read' } } } });
+    // a fresh step-up: the same widening goes through and holds at once
+    expect((await b.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
+    const widened = await as.patch(`/api-keys/${key.id}`, { permissions: { customers: 'read', business: 'write' } });
+    expect(widened).toMatchObject({ status: 200, body: { data: { permissions: { customers: 'read', business: 'write' } } } });
+    expect((await withKey(key.secret, 'GET', '/business')).status).toBe(200);
+  });
+
   it('answers API keys 403 session_required on every key route and on POST /businesses', async () => {
     const { as } = await owner();
     const key = await createKey(as, { type: 'secret', mode: 'test' });

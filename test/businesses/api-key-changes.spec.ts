@@ -15,7 +15,9 @@ const key = (key_id: string, kind: 'secret' | 'publishable' | 'restricted', name
   data: { key_id, business_id: 'biz_1', kind, mode: 'live', secret_hash: 'b'.repeat(64), prefix: `${kind[0]}k_live_`, last4: 'zzzz', name, permissions: kind === 'restricted' ? { payments: 'read' } : null },
 });
 const revoked = (key_id: string): BusinessEvent => ({ type: 'ApiKeyRevoked', data: { key_id } });
-const update = (keyId: string, change: { name?: string | null; permissions?: Record<string, string> }): BusinessCommand => ({ type: 'UpdateApiKey', businessId: 'biz_1', keyId, ...change }) as BusinessCommand;
+/** A change from a caller that stepped up, unless `steppedUp: false` says otherwise. */
+const update = (keyId: string, change: { name?: string | null; permissions?: Record<string, string>; steppedUp?: boolean }): BusinessCommand =>
+  ({ type: 'UpdateApiKey', businessId: 'biz_1', keyId, steppedUp: true, ...change }) as BusinessCommand;
 const roll = (keyId: string, secretHash = HASH, last4 = 'Ab12'): BusinessCommand => ({ type: 'RollApiKey', businessId: 'biz_1', keyId, secretHash, last4 });
 
 describe('business decider: UpdateApiKey', () => {
@@ -51,6 +53,38 @@ describe('business decider: UpdateApiKey', () => {
   it('refuses grants on a secret key and empty grants on a restricted one', () => {
     given([created, key('key_1', 'secret')]).when(update('key_1', { permissions: { payments: 'read' } })).thenRefused('invalid_request', 'permissions', /restricted key/);
     given([created, key('key_1', 'restricted')]).when(update('key_1', { permissions: {} })).thenRefused('invalid_request', 'permissions', /at least one/);
+  });
+
+  describe('giving a key more access needs a step-up (spec §5.6; decision 0039 addendum)', () => {
+    const restricted: BusinessEvent = { ...key('key_1', 'restricted'), data: { ...key('key_1', 'restricted').data, permissions: { payments: 'read', customers: 'write' } } } as BusinessEvent;
+
+    it('refuses a grant added or raised without a step-up: 403 step_up_required naming what it would add, nothing recorded (a name sent with it included)', () => {
+      given([created, restricted])
+        .when(update('key_1', { permissions: { payments: 'read', customers: 'write', wallet: 'write', business: 'read' }, steppedUp: false }))
+        .thenRefused('step_up_required', null, /more access \(wallet:write,business:read\).*POST \/sessions\/current\/step-up/);
+      given([created, restricted]).when(update('key_1', { permissions: { payments: 'write', customers: 'write' }, steppedUp: false })).thenRefused('step_up_required', null, /\(payments:write\)/);
+      given([created, restricted]).when(update('key_1', { name: 'Wider', permissions: { links: 'read' }, steppedUp: false })).thenRefused('step_up_required', null, /\(links:read\)/);
+    });
+
+    it('lets a narrowing, a rename or the same grants through without one', () => {
+      given([created, restricted])
+        .when(update('key_1', { permissions: { payments: 'read', customers: 'read' }, steppedUp: false }))
+        .then([{ type: 'ApiKeyUpdated', data: { key_id: 'key_1', permissions: { payments: 'read', customers: 'read' } } }]);
+      given([created, restricted]).when(update('key_1', { permissions: { customers: 'write' }, steppedUp: false })).then([{ type: 'ApiKeyUpdated', data: { key_id: 'key_1', permissions: { customers: 'write' } } }]);
+      given([created, restricted]).when(update('key_1', { name: 'Renamed', steppedUp: false })).then([{ type: 'ApiKeyUpdated', data: { key_id: 'key_1', name: 'Renamed' } }]);
+      given([created, restricted]).when(update('key_1', { permissions: { customers: 'write', payments: 'read' }, steppedUp: false })).then([]);
+    });
+
+    it('widens with one', () =>
+      given([created, restricted])
+        .when(update('key_1', { permissions: { payments: 'write', wallet: 'write' }, steppedUp: true }))
+        .then([{ type: 'ApiKeyUpdated', data: { key_id: 'key_1', permissions: { payments: 'write', wallet: 'write' } } }]));
+
+    it('answers the key’s own refusals first (not found, revoked, a secret key’s grants)', () => {
+      given([created, restricted]).when(update('key_2', { permissions: { wallet: 'write' }, steppedUp: false })).thenRefused('not_found');
+      given([created, restricted, revoked('key_1')]).when(update('key_1', { permissions: { wallet: 'write' }, steppedUp: false })).thenRefused('api_key_revoked');
+      given([created, key('key_2', 'secret')]).when(update('key_2', { permissions: { wallet: 'write' }, steppedUp: false })).thenRefused('invalid_request', 'permissions');
+    });
   });
 
   it('refuses unknown keys, inherited property names included, as not found', () => {

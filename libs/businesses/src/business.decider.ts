@@ -1,4 +1,4 @@
-import { CommandHandlers, Decider, decideBy, foldWith, ignoreUnknown, unhandled } from '@lib/domain';
+import { CommandHandlers, Decider, STEP_UP_HOW, decideBy, foldWith, ignoreUnknown, unhandled } from '@lib/domain';
 import { KeyKind, KeyMode, keyPrefix } from './api-keys';
 import { CheckoutSettings, CheckoutSettingsChange, DEFAULT_CHECKOUT_SETTINGS, applySettingsChange, sameSettings } from './checkout-settings';
 import {
@@ -12,7 +12,7 @@ import {
 } from './alert-email';
 import { DomainError } from './domain-error';
 import { BusinessEvent, BusinessSettingsChangedData, asBusinessEvent } from './events';
-import { Permissions, normalizePermissions } from './permissions';
+import { Permissions, addedGrants, formatPermissions, normalizePermissions } from './permissions';
 
 /** The longest reason a suspension records (SuspendBusinessDto checks it first). */
 export const SUSPENSION_REASON_MAX = 500;
@@ -132,6 +132,12 @@ export interface UpdateApiKey {
   name?: string | null;
   /** Normalized grants (normalizePermissions). */
   permissions?: Permissions;
+  /**
+   * Whether the caller proved its person within 15 minutes (spec §5.6: a session's step-up, or
+   * the sign-in that started it). Giving a key more access needs it (403 step_up_required);
+   * renaming and narrowing do not.
+   */
+  steppedUp: boolean;
 }
 
 /** Give a key a new secret (POST /api-keys/{id}/roll): the old one stops working at once. */
@@ -462,6 +468,11 @@ function updateApiKey(command: UpdateApiKey, state: BusinessState): BusinessEven
       throw new DomainError('invalid_request', 'A restricted key needs at least one permission, for example payments:read.', 'permissions');
     }
     if (key.permissions === undefined || JSON.stringify(permissions) !== JSON.stringify(key.permissions)) data.permissions = permissions;
+    // who can reach what in the business (§5.6): a grant added or raised needs a step-up; grants of a state that does not know them count as added
+    const added = addedGrants(key.permissions, permissions);
+    if (data.permissions !== undefined && !command.steppedUp && Object.keys(added).length > 0) {
+      throw new DomainError('step_up_required', `Giving this key more access (${formatPermissions(added)}) needs a step-up first: ${STEP_UP_HOW}. Renaming a key or narrowing its grants does not.`);
+    }
   }
   if (data.name === undefined && data.permissions === undefined) return []; // nothing changes: no event
   return [{ type: 'ApiKeyUpdated', data }];

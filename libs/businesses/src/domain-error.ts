@@ -6,6 +6,7 @@ export type DomainErrorCode =
   | 'not_found'
   | 'api_key_revoked'
   | 'publishable_key'
+  | 'step_up_required'
   | 'business_suspended'
   | 'invalid_code'
   | 'code_expired'

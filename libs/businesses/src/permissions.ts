@@ -75,6 +75,20 @@ export function grants(permissions: Permissions | null | undefined, resource: Re
   return granted === 'write' || (granted === 'read' && access === 'read');
 }
 
+/**
+ * The grants of `after` that `before` does not already allow: a resource added, or raised from
+ * read to write (decision 0039: giving a key more access needs a step-up). Empty when `after`
+ * only keeps or narrows; unknown grants (null or undefined) allow nothing.
+ */
+export function addedGrants(before: Permissions | null | undefined, after: Permissions): Permissions {
+  const added: Permissions = {};
+  for (const resource of RESOURCES) {
+    const access = after[resource];
+    if (access !== undefined && !grants(before, resource, access)) added[resource] = access;
+  }
+  return added;
+}
+
 /** Every permission: what a secret key has. */
 export const ALL_PERMISSIONS: Readonly<Permissions> = Object.freeze(Object.fromEntries(RESOURCES.map((r) => [r, 'write'])) as Permissions);
 

@@ -1644,7 +1644,7 @@ export interface paths {
         head?: never;
         /**
          * Change a key’s name or a restricted key’s permissions (send only what changes)
-         * @description A publishable key has neither: 409 `publishable_key`. A revoked key cannot be changed: 409 `api_key_revoked`. A secret key’s permissions cannot be limited (create a restricted key): 400 `invalid_request`.
+         * @description Giving a restricted key more access — a resource added, or `read` raised to `write` — changes who can reach the business: it needs a step-up within 15 minutes (403 `step_up_required`, nothing changed, the name included). Renaming and narrowing do not. A publishable key has neither: 409 `publishable_key`. A revoked key cannot be changed: 409 `api_key_revoked`. A secret key’s permissions cannot be limited (create a restricted key): 400 `invalid_request`.
          *
          *     Dashboard sessions only: API keys get 403 session_required.
          */
@@ -15823,6 +15823,7 @@ export interface operations {
              *     - `session_required`: this route is for dashboard sessions only; API keys are refused
              *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
+             *     - `step_up_required`
              */
             403: {
                 headers: {

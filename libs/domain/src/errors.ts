@@ -129,6 +129,12 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /**
+ * How a session answers 403 step_up_required (spec §5.6; decision 0037): the end of each such
+ * refusal's message, whether the API's step-up guard or a use case refuses.
+ */
+export const STEP_UP_HOW = 'POST /sessions/current/step-up with your password or a passkey (valid 15 minutes)';
+
+/**
  * Any refusal: a stable code callers branch on, a message, and the input at fault when there is
  * one. DomainRefusal's codes are API error codes; the pure libraries (money, chains) refuse with
  * codes of their own (MoneyError, RegistryError) that their callers map.

@@ -15,7 +15,7 @@ import {
 } from '@lib/businesses';
 import { DashboardOnly } from '../auth/auth.decorators';
 import { CurrentBusiness, writeMeta } from '../auth/request-auth';
-import { RequiresStepUp } from '../auth/step-up';
+import { RequiresStepUp, SteppedUp } from '../auth/step-up';
 import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { ApiPage, PostAction } from '../platform/route-presets';
@@ -28,7 +28,8 @@ const shownOnce = ({ key, secret }: CreatedKey) => ({ ...key, secret });
  * API key management (spec §5.5–5.6, §7; issue 14 item 9; decision 0039): dashboard sessions
  * only (@DashboardOnly: an API key gets 403 session_required), for the business the
  * Service-Business header names. Creating, rolling and revoking change who can reach the
- * business: they need a step-up within 15 minutes (@RequiresStepUp, 403 step_up_required).
+ * business: they need a step-up within 15 minutes (@RequiresStepUp, 403 step_up_required); so
+ * does giving a key more access, which the use case tells from the key's grants (@SteppedUp).
  * Thin: each route sends its use case (libs/businesses) and answers `{data}`.
  */
 @ApiTags('api-keys')
@@ -61,13 +62,14 @@ export class ApiKeysController {
 
   @ApiOperation({
     summary: 'Change a key’s name or a restricted key’s permissions (send only what changes)',
-    description: 'A publishable key has neither: 409 `publishable_key`. A revoked key cannot be changed: 409 `api_key_revoked`. A secret key’s permissions cannot be limited (create a restricted key): 400 `invalid_request`.',
+    description:
+      'Giving a restricted key more access — a resource added, or `read` raised to `write` — changes who can reach the business: it needs a step-up within 15 minutes (403 `step_up_required`, nothing changed, the name included). Renaming and narrowing do not. A publishable key has neither: 409 `publishable_key`. A revoked key cannot be changed: 409 `api_key_revoked`. A secret key’s permissions cannot be limited (create a restricted key): 400 `invalid_request`.',
   })
   @ApiOkResponse({ description: 'The key.', schema: dataOf(API_KEY_SCHEMA) })
-  @ApiErrors('not_found', 'publishable_key', 'api_key_revoked')
+  @ApiErrors('step_up_required', 'not_found', 'publishable_key', 'api_key_revoked')
   @Patch(':id')
-  async update(@CurrentBusiness() business: Business, @Param('id') id: string, @Body() body: UpdateApiKeyRequest, @Req() request: FastifyRequest) {
-    return { data: await this.commands.execute(new UpdateApiKeyCommand(business.id, id, body, writeMeta(request))) };
+  async update(@CurrentBusiness() business: Business, @Param('id') id: string, @Body() body: UpdateApiKeyRequest, @SteppedUp() steppedUp: boolean, @Req() request: FastifyRequest) {
+    return { data: await this.commands.execute(new UpdateApiKeyCommand(business.id, id, body, steppedUp, writeMeta(request))) };
   }
 
   @ApiOperation({
