@@ -29,6 +29,7 @@ describe('API key management over HTTP', () => {
   async function createKey(as: Awaited<ReturnType<typeof owner>>['as'], body: unknown) {
     const created = await as.post('/api-keys', body);
     expect(created.status).toBe(201);
+    expect(created.headers.get('cache-control')).toBe('no-store'); // the secret shown once: no cache keeps it (audit F6)
     secrets.push(created.body.data.secret);
     return created.body.data as { id: string; secret: string; [k: string]: unknown };
   }
@@ -52,6 +53,7 @@ describe('API key management over HTTP', () => {
     });
     const list = await as.get('/api-keys');
     expect(list.status).toBe(200);
+    expect(list.headers.get('cache-control')).toBeNull(); // no secret here
     expect(list.body.data[0]).toEqual({ ...key, secret: undefined });
     expect(JSON.stringify(list.body)).not.toContain(key.secret);
     expect(list.body.data).toHaveLength(3); // the business's first secret and publishable keys, and this one
@@ -137,6 +139,7 @@ describe('API key management over HTTP', () => {
     expect((await withKey(key.secret, 'GET', '/business')).status).toBe(200);
     const rolled = await as.post(`/api-keys/${key.id}/roll`);
     expect(rolled.status).toBe(200);
+    expect(rolled.headers.get('cache-control')).toBe('no-store');
     secrets.push(rolled.body.data.secret);
     expect(rolled.body.data).toMatchObject({ id: key.id, type: 'restricted', permissions: { business: 'read' }, secret: expect.stringMatching(/^rk_test_/) });
     expect(rolled.body.data.secret).not.toBe(key.secret);

@@ -66,7 +66,7 @@ describe('two-step sign-in over HTTP', () => {
     return answer.body.data.id as string;
   }
 
-  it('sets up and turns on: setup in this session, QR valid 10 minutes, the current password, a right code; the recovery codes once', async () => {
+  it('sets up and turns on: setup in this session, QR valid 10 minutes, the current password, a right code; the recovery codes once (secret and codes Cache-Control: no-store)', async () => {
     const b = browser();
     const { email, account } = await signUp(app, b);
     const off = await b.get('/me/two-factor');
@@ -79,6 +79,7 @@ describe('two-step sign-in over HTTP', () => {
     expect(setup.status).toBe(201);
     const { secret, otpauth_uri: uri, qr_code: qr, expires_at: expiresAt } = setup.body.data;
     SECRETS.push(secret, uri);
+    expect(setup.headers.get('cache-control')).toBe('no-store'); // the secret shown once: no cache keeps it (audit F6)
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     const parsed = new URL(uri);
     expect([parsed.protocol, parsed.host, decodeURIComponent(parsed.pathname), parsed.searchParams.get('secret'), parsed.searchParams.get('issuer')]).toEqual(['otpauth:', 'totp', `/Payments:${email}`, secret, 'Payments']);
@@ -113,6 +114,7 @@ describe('two-step sign-in over HTTP', () => {
     const code = await codeNow(fresh);
     const enabled = await b.post('/me/two-factor', { code: `${code.slice(0, 3)} ${code.slice(3)}`, current_password: PASSWORD });
     expect(enabled.status).toBe(200);
+    expect(enabled.headers.get('cache-control')).toBe('no-store'); // the recovery codes, shown once
     const { recovery_codes: recoveryCodes, ...view } = enabled.body.data;
     SECRETS.push(...recoveryCodes);
     expect(view).toEqual({ kind: 'two_factor', enabled: true, enabled_at: expect.any(String), recovery_codes_remaining: 10 });
@@ -122,6 +124,7 @@ describe('two-step sign-in over HTTP', () => {
 
     const on = await b.get('/me/two-factor');
     expect([on.status, on.body.data]).toEqual([200, view]);
+    expect(on.headers.get('cache-control')).toBeNull();
     const setupWhenOn = await b.post('/me/two-factor/setup');
     expect([setupWhenOn.status, setupWhenOn.body.error.code]).toEqual([409, 'two_factor_enabled']);
     const enableWhenOn = await b.post('/me/two-factor', { code: await nextCode(fresh), current_password: PASSWORD });

@@ -173,6 +173,33 @@ describe('OpenAPI document of the real app', () => {
     expect(list.find((p) => p.name === 'limit')?.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 25 });
   });
 
+  it('documents Cache-Control: no-store on every answer holding a secret in full, and only there (@ShownOnce; audit F6)', () => {
+    const SECRET_FIELDS = ['secret', 'recovery_phrase', 'recovery_codes'];
+    const schemas = suite.doc.components?.schemas as Record<string, SchemaObject>;
+    const secretComponents = Object.keys(schemas).filter((name) => SECRET_FIELDS.some((f) => schemas[name].properties?.[f] !== undefined));
+    // CreateWalletBody is a request body (an imported wallet's phrase), never an answer
+    expect(secretComponents.sort()).toEqual(['CreateWalletBody', 'NewApiKey', 'RecoveryPhrase', 'TwoFactorEnabled', 'TwoFactorSetup', 'WalletWithRecoveryPhrase', 'WebhookEndpointWithSecret']);
+    const holding: string[] = [];
+    const marked: string[] = [];
+    for (const [method, path, op] of operations(suite.doc)) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (!/^2/.test(status)) continue;
+        const { content, headers } = response as ResponseObject;
+        const target = ((content?.['application/json']?.schema as SchemaObject | undefined)?.properties?.data as { $ref?: string } | undefined)?.$ref;
+        if (target && secretComponents.includes(target.replace('#/components/schemas/', ''))) holding.push(`${method} ${path} ${status}`);
+        if (headers?.['Cache-Control']) {
+          expect(headers['Cache-Control']).toEqual({ $ref: '#/components/headers/Cache-Control' });
+          marked.push(`${method} ${path} ${status}`);
+        }
+      }
+    }
+    expect(marked.sort()).toEqual(holding.sort());
+    expect(holding.sort()).toEqual(
+      ['post /api-keys 201', 'post /api-keys/{id}/roll 200', 'post /me/two-factor 200', 'post /me/two-factor/setup 201', 'post /wallet 201', 'post /wallet/recovery-phrase 200', 'post /webhooks 201', 'post /webhooks/{id}/rotate-secret 200'].sort(),
+    );
+    expect(suite.doc.components?.headers?.['Cache-Control']).toMatchObject({ schema: { type: 'string', enum: ['no-store'] } });
+  });
+
   it('names a component for every resource of spec §2 that exists, the list envelope and each list', () => {
     const schemas = suite.doc.components!.schemas as Record<string, SchemaObject>;
     for (const name of ['Payment', 'Checkout', 'Receipt', 'RemainderRequest', 'TestClock', 'Business', 'WebhookEndpoint', 'WebhookEndpointWithSecret', 'WebhookDelivery', 'Event', 'Health', 'ListEnvelope', 'Error']) {

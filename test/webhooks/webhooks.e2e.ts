@@ -104,7 +104,7 @@ describe('webhooks over HTTP (issue 5), on PostgreSQL with WEBHOOK_ALLOW_PRIVATE
       expect(log).not.toContain(secret.slice(6));
     });
 
-    it('ignores the Idempotency-Key on create and rotate: a retry is a new endpoint, a replay never returns a secret', async () => {
+    it('ignores the Idempotency-Key on create and rotate: a retry is a new endpoint, a replay never returns a secret; both answers are Cache-Control: no-store', async () => {
       const shop = await business();
       const body = { url: 'https://hooks.example.com/in', event_types: ['*'] };
       const headers = { 'idempotency-key': 'same-key' };
@@ -120,6 +120,9 @@ describe('webhooks over HTTP (issue 5), on PostgreSQL with WEBHOOK_ALLOW_PRIVATE
       expect(r2.headers.get('idempotent-replayed')).toBeNull();
       expect(new Set([first.body.data.secret, r1.body.data.secret, r2.body.data.secret]).size).toBe(3);
       expect((await call('GET', '/webhooks', { key: shop.secret_key })).body.data).toHaveLength(2);
+      // a secret shown once is kept by no cache (audit F6); a read, holding only the hint, is not marked
+      for (const shown of [first, second, r1, r2]) expect(shown.headers.get('cache-control')).toBe('no-store');
+      expect((await call('GET', `/webhooks/${first.body.data.id}`, { key: shop.secret_key })).headers.get('cache-control')).toBeNull();
     });
 
     it('refuses bad bodies with 400 invalid_request naming the field', async () => {

@@ -3800,6 +3800,8 @@ export interface components {
         "WWW-Authenticate": string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
+        /** @description `no-store`: the answer holds a secret shown this once; no browser or intermediary cache may keep it. */
+        "Cache-Control": "no-store";
     };
     pathItems: never;
 }
@@ -3905,6 +3907,7 @@ export type HeaderServiceRequestId = components['headers']['Service-Request-Id']
 export type HeaderIdempotentReplayed = components['headers']['Idempotent-Replayed'];
 export type HeaderWwwAuthenticate = components['headers']['WWW-Authenticate'];
 export type HeaderRetryAfter = components['headers']['Retry-After'];
+export type HeaderCacheControl = components['headers']['Cache-Control'];
 export type $defs = Record<string, never>;
 export interface operations {
     getLiveness: {
@@ -9602,6 +9605,7 @@ export interface operations {
             201: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9912,6 +9916,7 @@ export interface operations {
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12871,6 +12876,7 @@ export interface operations {
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13034,6 +13040,7 @@ export interface operations {
             201: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15638,6 +15645,7 @@ export interface operations {
             201: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15930,6 +15938,7 @@ export interface operations {
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16502,6 +16511,7 @@ export interface operations {
             201: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17039,6 +17049,7 @@ export interface operations {
             200: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {

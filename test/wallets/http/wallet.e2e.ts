@@ -53,7 +53,7 @@ describe('the business wallet over HTTP (POST /wallet, GET /wallet, fresh addres
     expect(again.body.error.code).toBe('wallet_exists');
   });
 
-  it('a live business has none (404, and 409 not_accepting on checkouts); POST /wallet creates one and shows its phrase once; each checkout gets a fresh address derived from it', async () => {
+  it('a live business has none (404, and 409 not_accepting on checkouts); POST /wallet creates one and shows its phrase once (Cache-Control: no-store); each checkout gets a fresh address derived from it', async () => {
     const shop = suite.live.client;
     expect((await shop.get('/wallet')).status).toBe(404);
     const payment = await shop.createPayment();
@@ -65,6 +65,7 @@ describe('the business wallet over HTTP (POST /wallet, GET /wallet, fresh addres
     expect(created.status).toBe(201);
     const phrase: string = created.body.data.recovery_phrase;
     expect(phrase.split(' ')).toHaveLength(24);
+    expect(created.headers.get('cache-control')).toBe('no-store'); // a secret shown once: no cache keeps it (audit F6)
     const wallet = (await shop.get('/wallet')).body.data;
     expect(wallet).not.toHaveProperty('recovery_phrase');
     expect(JSON.stringify(wallet)).not.toContain(phrase.split(' ').slice(0, 4).join(' '));

@@ -23,7 +23,8 @@ import { TWO_FACTOR_ENABLED_SCHEMA, TWO_FACTOR_SCHEMA, TWO_FACTOR_SETUP_SCHEMA }
  * The signed-in person's two-step sign-in (spec §7, §8; decision 0036): see it, set it up (a
  * TOTP secret and its QR code, valid 10 minutes in this session), turn it on with a code and the
  * password (the recovery codes, once), turn it off with the password and a code. Thin: each
- * route sends its use case. Secrets and codes are never stored for an Idempotency-Key.
+ * route sends its use case. The answers holding the secret and the recovery codes are `shownOnce`:
+ * `Cache-Control: no-store`, never stored for an Idempotency-Key.
  */
 @ApiTags('me')
 @Controller('me/two-factor')
@@ -49,6 +50,7 @@ export class TwoFactorController {
     data: [TWO_FACTOR_SETUP_SCHEMA, 'The setup.'],
     errors: ['two_factor_enabled'],
     ...SENSITIVE_ACCOUNT,
+    shownOnce: true,
   })
   async setup(@CurrentSession() session: SessionAuth, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new StartTwoFactorSetupCommand(session.accountId, session.email, session.sessionId, writeMeta(request))) };
@@ -60,6 +62,7 @@ export class TwoFactorController {
       'Answers ten recovery codes, shown once. Setup not started in this session or older than 10 minutes: 409 `two_factor_setup_required`; already on: 409 `two_factor_enabled`; wrong password: 400 `invalid_credentials`, counted per session with the same locks as sign-in (429 `too_many_attempts`); wrong code: 400 `invalid_code`.',
     data: [TWO_FACTOR_ENABLED_SCHEMA, 'Two-step sign-in, on, with its recovery codes.'],
     errors: ['two_factor_setup_required', 'two_factor_enabled', 'invalid_credentials', 'invalid_code', 'too_many_attempts'],
+    shownOnce: true,
   })
   async enable(@CurrentSession() session: SessionAuth, @Body() body: EnableTwoFactorRequest, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new EnableTwoFactorCommand(session.accountId, session.sessionId, body, writeMeta(request))) };

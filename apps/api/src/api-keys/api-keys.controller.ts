@@ -16,12 +16,12 @@ import {
 import { DashboardOnly } from '../auth/auth.decorators';
 import { CurrentBusiness, writeMeta } from '../auth/request-auth';
 import { RequiresStepUp, SteppedUp } from '../auth/step-up';
-import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
 import { ApiErrors, dataOf } from '../platform/openapi';
 import { ApiPage, PostAction } from '../platform/route-presets';
+import { ShownOnce } from '../platform/shown-once';
 import { API_KEY_SCHEMA, NEW_API_KEY_SCHEMA } from './schemas';
 
-/** A key as the create and roll answers show it: once, with its whole secret. */
+/** A key as the create and roll answers show it: once, with its whole secret (@ShownOnce: no-store, never replayed). */
 const shownOnce = ({ key, secret }: CreatedKey) => ({ ...key, secret });
 
 /**
@@ -54,7 +54,7 @@ export class ApiKeysController {
   })
   @ApiCreatedResponse({ description: 'The key, with its secret shown once.', schema: dataOf(NEW_API_KEY_SCHEMA) })
   @RequiresStepUp()
-  @IdempotencyKeyIgnored()
+  @ShownOnce()
   @Post()
   async create(@CurrentBusiness() business: Business, @Body() body: CreateApiKeyRequest, @Req() request: FastifyRequest) {
     return { data: shownOnce(await this.commands.execute(new CreateApiKeyCommand(business.id, body, writeMeta(request)))) };
@@ -79,7 +79,7 @@ export class ApiKeysController {
   @ApiOkResponse({ description: 'The key, with its new secret shown once.', schema: dataOf(NEW_API_KEY_SCHEMA) })
   @ApiErrors('not_found', 'api_key_revoked')
   @RequiresStepUp()
-  @IdempotencyKeyIgnored()
+  @ShownOnce()
   @PostAction(':id/roll')
   async roll(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
     return { data: shownOnce(await this.commands.execute(new RollApiKeyCommand(business.id, id, writeMeta(request)))) };

@@ -24,6 +24,7 @@ import { DtoFinding, dtoSchema, isValidatedDto } from './dto-schema';
 import { IDEMPOTENCY } from './idempotency.interceptor';
 import { OPERATION_IDS, derivedOperationId } from './operation-ids';
 import { RATE_LIMIT_RULE } from './rate-limit.guard';
+import { SHOWN_ONCE } from './shown-once';
 
 /**
  * The OpenAPI 3 document of the API, generated from the code at start and served as JSON at
@@ -32,7 +33,7 @@ import { RATE_LIMIT_RULE } from './rate-limit.guard';
  * - what our own decorators say about a route: its security, the Idempotency-Key header on
  *   POSTs, and every error response the platform can give (read from @Public,
  *   @RequiresPermission, @LiveModeAction, @DashboardOnly, @RateLimit,
- *   @IdempotencyKeyRequired/@IdempotencyKeyIgnored), plus the route's own codes from @ApiErrors;
+ *   @IdempotencyKeyRequired/@IdempotencyKeyIgnored, @ShownOnce), plus the route's own codes from @ApiErrors;
  * - request bodies (and query DTOs) from the class-validator rules of the DTO the handler takes
  *   (dto-schema.ts), found through Nest's route-argument metadata: the validator is the source;
  * - the named components of every resource (the schemas.ts of each route folder), the list envelope and
@@ -252,6 +253,8 @@ interface RouteFacts {
   /** A public route that refuses other sites (sign-up, sign-in). */
   sameOrigin: boolean;
   idempotency?: 'required' | 'ignored';
+  /** @ShownOnce: the answer holds a secret shown once, with `Cache-Control: no-store`. */
+  shownOnce?: boolean;
   rateLimit?: string;
   /** The form of @RequiresChallenge (libs/challenge): the route needs a bot-challenge token in Service-Challenge. */
   challenge?: string;
@@ -567,6 +570,7 @@ function factsOf(reflector: Reflector, { controller, name, handler }: RouteHandl
     accountRoute: meta<boolean>(ACCOUNT_ROUTE) === true,
     sameOrigin: meta<boolean>(SAME_ORIGIN) === true,
     idempotency: meta(IDEMPOTENCY),
+    shownOnce: meta<boolean>(SHOWN_ONCE) === true,
     rateLimit: meta(RATE_LIMIT_RULE),
     challenge: meta(CHALLENGE_FORM),
     validatedInput: checked,
@@ -712,7 +716,7 @@ function describeOperation(operation: Operation, facts: RouteFacts): void {
     operation['x-idempotency'] = 'ignored';
   }
 
-  // success responses (from @nestjs/swagger) gain the request id (and the replay mark on POST)
+  // success responses (from @nestjs/swagger) gain the request id (and the replay mark on POST, the no-store of a secret shown once)
   for (const [status, response] of Object.entries(operation.responses)) {
     if (!/^2/.test(status) || !response || '$ref' in response) continue;
     if (!response.description) response.description = 'Success.';
@@ -723,6 +727,7 @@ function describeOperation(operation: Operation, facts: RouteFacts): void {
     }
     response.headers = { ...response.headers, 'Service-Request-Id': HEADER_REF('Service-Request-Id') };
     if (facts.method === 'POST' && facts.idempotency !== 'ignored') response.headers['Idempotent-Replayed'] = HEADER_REF('Idempotent-Replayed');
+    if (facts.shownOnce) response.headers['Cache-Control'] = HEADER_REF('Cache-Control');
   }
 
   const byStatus = new Map<number, [ErrorCode, string][]>();
@@ -774,5 +779,6 @@ function sharedHeaders(): Record<string, HeaderObject> {
     'Idempotent-Replayed': { description: '`true` when this is a stored response replayed for the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
     'WWW-Authenticate': { description: '`Bearer`.', schema: { type: 'string' } },
     'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+    'Cache-Control': { description: '`no-store`: the answer holds a secret shown this once; no browser or intermediary cache may keep it.', schema: { type: 'string', enum: ['no-store'] } },
   };
 }

@@ -10,6 +10,7 @@ import { IdempotencyKeyIgnored } from './idempotency.interceptor';
 import { ApiErrors, dataOf } from './openapi';
 import { RateLimit } from './rate-limit.guard';
 import { listOf } from './resource-schemas';
+import { ShownOnce } from './shown-once';
 
 /**
  * Decorator presets for kinds of routes, each composed (Nest's applyDecorators) of the decorators
@@ -51,7 +52,9 @@ export const PostAction = (path: string) => applyDecorators(HttpCode(200), Post(
  * - `live`: refused to a test key on a live business (@LiveModeAction);
  * - `rateLimit`: the rule of RATE_LIMITS it counts against (@RateLimit);
  * - `replay: false`: never stored for replay (§8.8: the Idempotency-Key is ignored), for answers
- *   that set cookies, carry a secret or check a password.
+ *   that set cookies or check a password;
+ * - `shownOnce`: the answer holds a secret shown this once (@ShownOnce: `Cache-Control: no-store`,
+ *   and never stored for replay, so `replay: false` goes without saying).
  */
 export interface RouteRules {
   access?: [Resource, Access] | 'public' | 'same-origin' | 'account';
@@ -61,10 +64,11 @@ export interface RouteRules {
   live?: true;
   rateLimit?: string;
   replay?: false;
+  shownOnce?: true;
 }
 
 function ruled(rules: RouteRules): MethodDecorator[] {
-  const { access, dashboardOnly, stepUp, challenge, live, rateLimit, replay } = rules;
+  const { access, dashboardOnly, stepUp, challenge, live, rateLimit, replay, shownOnce } = rules;
   const who =
     access === 'public' ? [Public()] : access === 'same-origin' ? [Public(), SameOriginOnly()] : access === 'account' ? [AccountRoute()] : access ? [RequiresPermission(...access)] : [];
   return [
@@ -74,7 +78,7 @@ function ruled(rules: RouteRules): MethodDecorator[] {
     ...(challenge === undefined ? [] : [RequiresChallenge(challenge)]),
     ...(live ? [LiveModeAction()] : []),
     ...(rateLimit === undefined ? [] : [RateLimit(rateLimit)]),
-    ...(replay === false ? [IdempotencyKeyIgnored()] : []),
+    ...(shownOnce ? [ShownOnce()] : replay === false ? [IdempotencyKeyIgnored()] : []),
   ];
 }
 

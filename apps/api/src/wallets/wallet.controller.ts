@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Header, Param, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Param, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -25,7 +25,7 @@ export class WalletController {
     private readonly queries: QueryBus,
   ) {}
 
-  // §8.8: a response with a secret (the recovery phrase) is never kept for replay; §5.6: where
+  // a created wallet's answer holds its recovery phrase (shownOnce: no-store, never kept for replay); §5.6: where
   // payments go, so a session needs a step-up within 15 minutes (API keys are never asked)
   @CreateRoute(undefined, {
     summary: "Create, import or connect the business's wallet",
@@ -34,7 +34,7 @@ export class WalletController {
     access: ['wallet', 'write'],
     stepUp: true,
     live: true,
-    replay: false,
+    shownOnce: true,
   })
   async create(@CurrentBusiness() business: Business, @Body() body: CreateWalletRequest, @Req() request: FastifyRequest) {
     const { wallet, recoveryPhrase } = await this.commands.execute(new CreateWalletCommand(business.id, body, writeMeta(request)));
@@ -73,13 +73,12 @@ export class WalletController {
   /**
    * The recovery phrase of a wallet created or imported here, shown again (decision 0041
    * "Recovery phrase"; the spec names no route): a POST, so nothing caches or prefetches it, with
-   * `Cache-Control: no-store`; a dashboard session of the business's owner with a step-up within
+   * `Cache-Control: no-store` (shownOnce); a dashboard session of the business's owner with a step-up within
    * 15 minutes (API keys 403 session_required); 404 not_found without a wallet, 409
    * external_wallet for one that keeps its own keys. Each reveal is recorded on the wallet's
    * stream (who and when). Idempotency-Key is ignored: the phrase is never stored for replay.
    * Counted on the step-up's per-IP rule (me.sensitive).
    */
-  @Header('Cache-Control', 'no-store')
   @ActionRoute('recovery-phrase', {
     summary: 'Show the wallet’s recovery phrase (dashboard sessions of the owner with a recent step-up; wallets created or imported here)',
     description:
@@ -89,7 +88,7 @@ export class WalletController {
     dashboardOnly: true,
     stepUp: true,
     rateLimit: 'me.sensitive',
-    replay: false,
+    shownOnce: true,
   })
   async recoveryPhrase(@Auth() auth: RequestAuth, @CurrentBusiness() business: Business, @Req() request: FastifyRequest) {
     if (auth.kind !== 'session') throw new ApiError('session_required', 'Only a dashboard session can see the recovery phrase.');

@@ -16,7 +16,6 @@ import {
   UpdateWebhookBody,
 } from '@lib/webhooks';
 import { Auth, CurrentBusiness, RequestAuth, accessOf, actorOf, writeMeta } from '../auth/request-auth';
-import { IdempotencyKeyIgnored } from '../platform/idempotency.interceptor';
 import { ActionRoute, ApiPage, ChangeRoute, CreateRoute, DeleteRoute, GetRoute } from '../platform/route-presets';
 import { ApiDeliveryLog } from './delivery-log';
 import { readableSegments } from './request-context';
@@ -36,8 +35,7 @@ export class WebhooksController {
   ) {}
 
   @ApiBody({ type: CreateWebhookBody })
-  @IdempotencyKeyIgnored()
-  @CreateRoute(undefined, { summary: 'Create a webhook endpoint', description: 'Answers with the whole signing secret in `secret`, this once (afterwards only `secret_hint`). The Idempotency-Key is ignored: a retry creates a second endpoint. A business has at most 16 endpoints (409 webhook_limit).', data: [WEBHOOK_WITH_SECRET_SCHEMA, 'The endpoint, with its secret.'], errors: ['webhook_limit'], access: ['webhooks', 'write'] })
+  @CreateRoute(undefined, { summary: 'Create a webhook endpoint', description: 'Answers with the whole signing secret in `secret`, this once (afterwards only `secret_hint`). The Idempotency-Key is ignored: a retry creates a second endpoint. A business has at most 16 endpoints (409 webhook_limit).', data: [WEBHOOK_WITH_SECRET_SCHEMA, 'The endpoint, with its secret.'], errors: ['webhook_limit'], access: ['webhooks', 'write'], shownOnce: true })
   async create(@CurrentBusiness() business: Business, @Body() body: CreateWebhookBody, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new CreateEndpointCommand(business.id, body, writeMeta(request))) };
   }
@@ -64,8 +62,7 @@ export class WebhooksController {
     return { data: await this.commands.execute(new DeleteEndpointCommand(business.id, id, writeMeta(request))) };
   }
 
-  @IdempotencyKeyIgnored()
-  @ActionRoute(':id/rotate-secret', { summary: 'Rotate the signing secret', id: 'whk_…', description: 'Answers with the new secret, this once. For 24 hours deliveries carry two signatures, space-separated: the new secret’s and the old one’s (`previous_secret_expires_at`). The Idempotency-Key is ignored.', data: [WEBHOOK_WITH_SECRET_SCHEMA, 'The endpoint, with its new secret.'], errors: ['not_found'], access: ['webhooks', 'write'] })
+  @ActionRoute(':id/rotate-secret', { summary: 'Rotate the signing secret', id: 'whk_…', description: 'Answers with the new secret, this once. For 24 hours deliveries carry two signatures, space-separated: the new secret’s and the old one’s (`previous_secret_expires_at`). The Idempotency-Key is ignored.', data: [WEBHOOK_WITH_SECRET_SCHEMA, 'The endpoint, with its new secret.'], errors: ['not_found'], access: ['webhooks', 'write'], shownOnce: true })
   async rotateSecret(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new RotateSecretCommand(business.id, id, writeMeta(request))) };
   }
