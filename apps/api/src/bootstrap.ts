@@ -82,11 +82,14 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   // a rate limit that counts only successful requests gets back the points of the others (§8: webhook test events and resends)
   refundUnsuccessfulRequests(fastify);
 
+  // the service's own logger from the first line (a failure while modules start is a JSON line
+  // too), and such a failure is thrown to the caller (main prints what to change) rather than
+  // Nest ending the process itself
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.imports ?? []), adapter, {
     bodyParser: false,
-    bufferLogs: true,
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
   });
-  app.useLogger(new PinoNestLogger(logger));
   app.setGlobalPrefix(API_PREFIX);
   app.useGlobalFilters(new ApiExceptionFilter(routes));
   app.useGlobalPipes(apiValidationPipe());

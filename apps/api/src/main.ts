@@ -1,11 +1,15 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { ConfigError, assertServiceConfig, loadConfig } from '@lib/core';
+import { AppConfig, assertServiceConfig, loadConfig, startupFailure } from '@lib/core';
 import { API_PREFIX, createApiApp } from './bootstrap';
+
+/** The configuration once read: what a failure to listen names. */
+let started: AppConfig | undefined;
 
 /** `npm start`: the API and the workers in one process (the embedded default needs nothing else). */
 async function main(): Promise<void> {
   const config = loadConfig();
+  started = config;
   assertServiceConfig(config);
   const app = await createApiApp(config);
   await app.listen(config.port, config.host);
@@ -15,6 +19,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? `configuration error: ${error.message}` : error);
+  console.error(startupFailure(error, started));
   process.exit(1);
 });

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { BusinessMailModule, BusinessReactorsModule } from '@lib/businesses';
-import { ConfigError, CoreModule, assertServiceConfig, loadConfig } from '@lib/core';
+import { CoreModule, assertServiceConfig, loadConfig, startupFailure } from '@lib/core';
 import { CustomersModule } from '@lib/customers';
 import { LinksModule } from '@lib/links';
 import { MailModule } from '@lib/mail';
@@ -17,13 +17,13 @@ async function main(): Promise<void> {
   assertServiceConfig(config);
   @Module({ imports: [CoreModule.forRoot(config, allProjectors(config)), PaymentsCoreModule, CustomersModule, LinksModule, WebhookDispatcherModule, MailModule, BusinessMailModule, BusinessReactorsModule] })
   class WorkerModule {}
-  const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
-  app.useLogger(new PinoNestLogger(createLogger(config.logLevel).child({ role: 'worker' })));
+  // the service's logger from the first line, and a failure while modules start thrown to the catch below
+  const app = await NestFactory.createApplicationContext(WorkerModule, { logger: new PinoNestLogger(createLogger(config.logLevel).child({ role: 'worker' })), abortOnError: false });
   app.enableShutdownHooks();
   new Logger('main').log('payments service: worker running');
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? `configuration error: ${error.message}` : error);
+  console.error(startupFailure(error));
   process.exit(1);
 });
