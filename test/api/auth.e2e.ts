@@ -71,6 +71,9 @@ describe('authentication and keys (spec §5)', () => {
       expectError(r, 401, 'invalid_api_key');
       expect(r.headers.get('www-authenticate')).toBe('Bearer');
     }
+    // the message says what is wrong: the scheme, or what follows it (a placeholder copied literally; new-user audit, 2026-11-29)
+    expect((await call('GET', '/business', 'raw:Token abc')).body.error.message).toBe('The Authorization header must be "Bearer <key>".');
+    expect((await call('GET', '/business', 'raw:Bearer sk_test_...')).body.error.message).toMatch(/^What follows "Bearer " is not an API key: a key is letters, digits and underscores/);
     // the scheme's name is case-insensitive (RFC 9110 §11.1); the key is not
     for (const scheme of ['bearer', 'BEARER']) expect((await call('GET', '/business', `raw:${scheme} ${suite.live.secret_key}`)).status).toBe(200);
     expectError(await call('GET', '/business', `raw:Bearer ${suite.live.secret_key.toUpperCase()}`), 401, 'invalid_api_key');

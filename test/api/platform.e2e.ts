@@ -112,6 +112,17 @@ describe('API platform: errors, bodies and the edge (spec §7, §5.8)', () => {
     expect((await raw(suite.api, 'GET', '/../health')).status).not.toBe(500);
   });
 
+  it('names the prefix when a route of the API is sent without it (a new-user audit, 2026-11-29)', async () => {
+    const messageOf = async (path: string) => {
+      const response = await fetch(`http://127.0.0.1:${suite.api.port}${path}`);
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      return { status: response.status, code: body.error.code, message: body.error.message };
+    };
+    expect(await messageOf('/payments')).toEqual({ status: 404, code: 'not_found', message: "No such path: GET /payments. Did you mean /api/v1/payments? The API's routes start with /api/v1." });
+    expect((await messageOf('/payments/pmt_123?limit=1')).message).toBe("No such path: GET /payments/pmt_123. Did you mean /api/v1/payments/pmt_123? The API's routes start with /api/v1.");
+    expect((await messageOf('/nope')).message).toBe('No such path: GET /nope.'); // no route there under the prefix either
+  });
+
   it('answers a known path with a wrong method with an empty 405 and no request id', async () => {
     for (const [method, path] of [
       ['DELETE', '/health'],

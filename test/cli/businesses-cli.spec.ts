@@ -104,6 +104,11 @@ describe('CLI businesses and keys against a running server on the embedded store
     expect(key).toMatchObject({ kind: 'api_key', id: expect.stringMatching(/^key_/), type: 'restricted', mode: 'test', permissions: { payments: 'read' } });
     expect((await get('/business', key.secret)).body.error?.code).toBe('permission_denied'); // it authenticates, without business access
 
+    // a live key on a simulated business: the refusal names the flag to add (new-user audit, 2026-11-29)
+    const liveKey = await cli(['keys', 'create', '--business', result.business.id, '--restricted', 'payments:read'], env());
+    expect(liveKey.code).not.toBe(0);
+    expect(liveKey.stderr.trim()).toBe('invalid_request: A simulated business has test keys only: add --test.');
+
     // a key is one kind: asking for two is refused, and no key is made
     const both = await cli(['keys', 'create', '--business', result.business.id, '--restricted', 'payments:read', '--publishable'], env());
     expect(both.code).not.toBe(0);

@@ -91,7 +91,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
     abortOnError: false,
   });
   app.setGlobalPrefix(API_PREFIX);
-  app.useGlobalFilters(new ApiExceptionFilter(routes));
+  app.useGlobalFilters(new ApiExceptionFilter(routes, `/${API_PREFIX}`));
   app.useGlobalPipes(apiValidationPipe());
   setupOpenApi(app, config, API_PREFIX);
   setupApiReference(app, config, `/${API_PREFIX}/${OPENAPI_PATH}`); // GET /docs, outside /api/v1: the one HTML page

@@ -26,7 +26,11 @@ export function sendApiError(reply: FastifyReply, requestId: string, error: ApiE
 export class ApiExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ApiExceptionFilter');
 
-  constructor(private readonly routes: RouteTable) {}
+  /** `apiPrefix`: where the API's routes live (`/api/v1`), for the hint on a path sent without it. */
+  constructor(
+    private readonly routes: RouteTable,
+    private readonly apiPrefix?: string,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -45,12 +49,19 @@ export class ApiExceptionFilter implements ExceptionFilter {
     sendApiError(reply, request.id, this.toApiError(exception, request));
   }
 
+  /** ` Did you mean /api/v1/payments?` when the path is a route of the API without its prefix. */
+  private prefixHint(url: string): string {
+    const path = url.split('?')[0];
+    if (this.apiPrefix === undefined || path.startsWith(`${this.apiPrefix}/`)) return '';
+    return this.routes.allowedMethods(`${this.apiPrefix}${path}`).length > 0 ? ` Did you mean ${this.apiPrefix}${path}? The API's routes start with ${this.apiPrefix}.` : '';
+  }
+
   private toApiError(exception: unknown, request: FastifyRequest): ApiError {
     if (exception instanceof DomainRefusal) return ApiError.from(exception); // a decider's refusal, or an ApiError
     if (exception instanceof HttpException) {
       switch (exception.getStatus()) {
         case 404:
-          return new ApiError('not_found', `No such path: ${request.method} ${request.url.split('?')[0]}.`);
+          return new ApiError('not_found', `No such path: ${request.method} ${request.url.split('?')[0]}.${this.prefixHint(request.url)}`);
         case 413:
           return new ApiError('payload_too_large', 'The body is larger than 1 MiB.');
         case 415:

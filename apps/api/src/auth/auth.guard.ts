@@ -60,7 +60,12 @@ export class AuthGuard implements CanActivate {
       return this.bySession(request, accountRoute);
     }
     const match = BEARER.exec(header);
-    if (!match) throw new ApiError('invalid_api_key', 'The Authorization header must be "Bearer <key>".', null, CHALLENGE);
+    if (!match) {
+      const message = /^bearer /i.test(header)
+        ? 'What follows "Bearer " is not an API key: a key is letters, digits and underscores (sk_test_…, sk_live_…, rk_…), with nothing after it.'
+        : 'The Authorization header must be "Bearer <key>".';
+      throw new ApiError('invalid_api_key', message, null, CHALLENGE);
+    }
     const found = await this.businesses.authenticate(match[1]);
     if (!found) throw new ApiError('invalid_api_key', 'The API key is invalid or revoked.', null, CHALLENGE);
     if (found.key.type === 'publishable') {

@@ -3,6 +3,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { ApiKeyView, Business } from '@lib/businesses';
 import { BusinessService, businessesProjector, operatorActor } from '@lib/businesses';
+import { DomainRefusal, type ErrorCode } from '@lib/domain';
 import { AppConfig } from '@lib/core';
 import { CommandRunner, adapterFor, openEventStore } from '@lib/eventstore';
 import { PAUSE_TARGETS, Pause, PauseChange, PauseTarget, ServicePauses, isPauseTarget } from '@lib/operations';
@@ -106,8 +107,9 @@ function adminClient(endpoint: { url: string; token: string }): BusinessAdmin {
       headers: { authorization: `Bearer ${endpoint.token}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const payload = (await response.json()) as T & { error?: { code: string; message: string } };
-    if (!response.ok) throw new Error(payload.error ? `${payload.error.code}: ${payload.error.message}` : `admin endpoint answered ${response.status}`);
+    const payload = (await response.json()) as T & { error?: { code: ErrorCode; message: string; field?: string | null } };
+    // a refusal as the store's own path throws it (the CLI prints `code: message` for both)
+    if (!response.ok) throw payload.error ? new DomainRefusal(payload.error.code, payload.error.message, payload.error.field ?? null) : new Error(`admin endpoint answered ${response.status}`);
     return payload;
   };
   return {
@@ -159,7 +161,12 @@ export async function createKey(
   out: Out,
 ): Promise<void> {
   const type = options.restricted ? 'restricted' : options.publishable ? 'publishable' : 'secret';
-  const created = await admin.createKey({ businessId: options.business, type, mode: options.test ? 'test' : 'live', permissions: options.restricted, name: options.name });
+  const mode = options.test ? 'test' : 'live';
+  const created = await admin.createKey({ businessId: options.business, type, mode, permissions: options.restricted, name: options.name }).catch((error: unknown) => {
+    // the API's field is this command's flag: say which flag to add
+    if (error instanceof DomainRefusal && error.field === 'mode' && mode === 'live') throw new DomainRefusal(error.code, 'A simulated business has test keys only: add --test.', 'mode');
+    throw error;
+  });
   if (options.json) return out(JSON.stringify(newApiKey(created.key, created.secret)));
   out(`created ${created.key.mode} ${created.key.type} key ${created.key.id} for ${created.key.business_id}`);
   out(`key: ${created.secret}`);
