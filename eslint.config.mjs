@@ -9,7 +9,7 @@ const BROWSER_GLOBALS = Object.fromEntries(
 );
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'bench/results/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'bench/results/**', 'scratch/**'] }, // scratch/: your own tries (README, typed client), ignored by git too
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
