@@ -2973,7 +2973,7 @@ export interface components {
              * @enum {string}
              */
             type: "created" | "imported" | "external";
-            /** @description Every network: whether the wallet receives there (a fresh address per checkout), and why not. */
+            /** @description Every network: whether the business receives there (its wallet derives a fresh address per checkout and, for a live business, this service watches the network), and why not: the words its checkouts answer 409 not_accepting with. */
             networks: {
                 /** @enum {string} */
                 network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin";

@@ -307,3 +307,8 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   if (!/^\d+$/.test(text) || value < min || value > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
   return value;
 }
+
+/** The networks the configuration gives a node for (EVM_RPC_URL_<NETWORK>, SOLANA_RPC_URL, BITCOIN_ESPLORA_URL): where live payments are taken. */
+export function watchedNetworks(config: Pick<AppConfig, 'evmRpcUrls' | 'solanaRpcUrl' | 'bitcoinEsploraUrl'>): NetworkId[] {
+  return [...(Object.keys(config.evmRpcUrls) as NetworkId[]), ...(config.solanaRpcUrl ? (['solana'] as const) : []), ...(config.bitcoinEsploraUrl ? (['bitcoin'] as const) : [])];
+}

@@ -1,6 +1,6 @@
 import { LinkPayments } from './commands/open-checkout/link-payments';
 import { Inject, Injectable, Logger, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
+import { APP_CONFIG, AppConfig, DATABASE, watchedNetworks } from '@lib/core';
 import { Database } from '@lib/database';
 import { ProjectionRunner, ReactorHost, ScopedReadCache } from '@lib/projections';
 import { TimerRunner, TimerStore } from '@lib/timers';
@@ -13,14 +13,9 @@ import { PAYMENT_PAGES, PAYMENT_QUERY_HANDLERS } from './queries';
 import { PAYMENTS_PROJECTION, PaymentsReadModel } from './read';
 import { WalletsModule } from '@lib/wallets';
 import { OperationsModule } from '@lib/operations';
-import { type NetworkId, registryWithTokens } from '@lib/chains';
+import { registryWithTokens } from '@lib/chains';
 import { ChainTransfers } from './app/chain-transfers';
 import { ChainWatchers } from './chain-watching';
-
-/** The networks the configuration gives a node for (EVM_RPC_URL_<NETWORK>, SOLANA_RPC_URL, BITCOIN_ESPLORA_URL). */
-export function watchedNetworks(config: AppConfig): NetworkId[] {
-  return [...(Object.keys(config.evmRpcUrls) as NetworkId[]), ...(config.solanaRpcUrl ? (['solana'] as const) : []), ...(config.bitcoinEsploraUrl ? (['bitcoin'] as const) : [])];
-}
 
 /**
  * The payments capability's background work: durable timers and the process manager's backstop.

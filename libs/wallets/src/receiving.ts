@@ -33,7 +33,19 @@ export function notReceivingReason(wallet: Pick<WalletCreatedData, 'evm_xpub' | 
   }
 }
 
-/** Every network, with whether the wallet receives there and the assets it would. */
-export function walletNetworks(wallet: Pick<WalletCreatedData, 'evm_xpub' | 'bitcoin_xpub' | 'solana'>) {
-  return NETWORK_IDS.map((network) => ({ network, assets: assetsOn(network), receiving: canReceive(wallet, network), reason: notReceivingReason(wallet, network) }));
+/** Why a live business's checkout cannot take a network this service watches no chain of (the checkout's 409 not_accepting says the same). */
+export function notWatchedReason(network: NetworkId): string {
+  return `This service does not watch ${network} yet: live payments are not taken there.`;
+}
+
+/**
+ * Every network, with whether the wallet receives there and the assets it would. `watched`: for
+ * a live business, the networks this service has a node for (a network without one does not
+ * receive, whatever the wallet's keys); null for a simulated business, which watches no chain.
+ */
+export function walletNetworks(wallet: Pick<WalletCreatedData, 'evm_xpub' | 'bitcoin_xpub' | 'solana'>, watched: ReadonlySet<NetworkId> | null = null) {
+  return NETWORK_IDS.map((network) => {
+    const reason = notReceivingReason(wallet, network) ?? (watched === null || watched.has(network) ? null : notWatchedReason(network));
+    return { network, assets: assetsOn(network), receiving: reason === null, reason };
+  });
 }

@@ -31,12 +31,19 @@ export interface WalletView {
 
 export const RECENT_ADDRESSES = 20;
 
-export function walletView(wallet: WalletCreatedData, createdAt: string, addresses: { total: number; recent: WalletAddressView[] }, pendingChange: WalletChangeView | null = null): WalletView {
+/** `watched`: the networks this service watches, for a live business (walletNetworks); null for a simulated one. */
+export function walletView(
+  wallet: WalletCreatedData,
+  createdAt: string,
+  addresses: { total: number; recent: WalletAddressView[] },
+  pendingChange: WalletChangeView | null = null,
+  watched: ReadonlySet<NetworkId> | null = null,
+): WalletView {
   return {
     kind: 'wallet',
     id: wallet.wallet_id,
     type: wallet.type,
-    networks: walletNetworks(wallet),
+    networks: walletNetworks(wallet, watched),
     keys: {
       evm_xpub: wallet.evm_xpub,
       bitcoin_xpub: wallet.bitcoin_xpub,

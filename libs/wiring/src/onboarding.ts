@@ -12,7 +12,7 @@ import { CreateWalletCommand, CreateWalletHandler, DatabaseSeedVault, KekSource,
  */
 export function onboarding(createWallet: (command: CreateWalletCommand) => Promise<unknown>) {
   return async (created: CreatedBusiness, meta: WriteMeta): Promise<void> => {
-    if (created.business.simulated) await createWallet(new CreateWalletCommand(created.business.id, { type: 'created' }, meta));
+    if (created.business.simulated) await createWallet(new CreateWalletCommand(created.business.id, { type: 'created' }, meta, true));
   };
 }
 
@@ -23,6 +23,7 @@ export function onboarding(createWallet: (command: CreateWalletCommand) => Promi
  */
 export function standaloneOnboarding(store: EventStore, db: Database, readModels: ReadModelWaiter, kek: KekSource) {
   const vault = new DatabaseSeedVault(db, loadKek(kek).kek);
-  const wallets = new CreateWalletHandler(new CommandRunner(store, readModels), new WalletAddresses(store, db, vault), vault, db);
+  // it creates only simulated businesses' wallets, which watch no chain: no nodes to name
+  const wallets = new CreateWalletHandler(new CommandRunner(store, readModels), new WalletAddresses(store, db, vault), vault, db, { evmRpcUrls: {}, solanaRpcUrl: null, bitcoinEsploraUrl: null });
   return onboarding((command) => wallets.execute(command));
 }

@@ -71,6 +71,14 @@ describe('the business wallet over HTTP (POST /wallet, GET /wallet, fresh addres
     expect(JSON.stringify(wallet)).not.toContain(phrase.split(' ').slice(0, 4).join(' '));
     const keys = keysOfPhrase(phrase);
     expect(wallet.keys).toEqual({ evm_xpub: keys.evmXpub, bitcoin_xpub: keys.bitcoinXpub, solana_address: null, solana_derived: true });
+    // where it receives: the networks this service has a node for, not Base (no EVM_RPC_URL_BASE here), whose
+    // checkouts answer 409 not_accepting with the same words (new-user audit, 2026-11-29: every network said receiving)
+    const receiving = (networks: { network: string; receiving: boolean; reason: string | null }[]) => Object.fromEntries(networks.map((n) => [n.network, n.receiving ? true : n.reason]));
+    const notWatched = 'This service does not watch base yet: live payments are not taken there.';
+    expect(receiving(wallet.networks)).toEqual({ ethereum: true, polygon: true, base: notWatched, arbitrum: true, solana: true, bitcoin: true });
+    expect(receiving(created.body.data.networks)).toEqual(receiving(wallet.networks)); // POST /wallet answers the same object
+    const onBase = await shop.postOnce('/checkouts', { payment_code: (await shop.createPayment()).url.split('/').pop(), asset: 'USDC', network: 'base' });
+    expect({ status: onBase.status, error: onBase.body.error }).toMatchObject({ status: 409, error: { code: 'not_accepting', message: notWatched } });
 
     // two EVM checkouts, one Bitcoin, one Solana: indexes 0 and 1 of the EVM account, 0 of the others
     const first = await shop.openCheckout(await shop.createPayment());

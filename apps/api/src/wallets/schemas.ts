@@ -32,7 +32,7 @@ const WALLET_PROPERTIES = {
   type: { type: 'string', enum: ['created', 'imported', 'external'], description: '`external` wallets keep their own keys (no recovery phrase here).' } as SchemaObject,
   networks: {
     type: 'array',
-    description: 'Every network: whether the wallet receives there (a fresh address per checkout), and why not.',
+    description: 'Every network: whether the business receives there (its wallet derives a fresh address per checkout and, for a live business, this service watches the network), and why not: the words its checkouts answer 409 not_accepting with.',
     items: object({ network, assets: { type: 'array', items: { type: 'string', enum: [...ASSET_CODES] } }, receiving: { type: 'boolean' }, reason: nullable(str) }),
   } as SchemaObject,
   keys: object(

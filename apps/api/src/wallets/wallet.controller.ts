@@ -37,13 +37,13 @@ export class WalletController {
     shownOnce: true,
   })
   async create(@CurrentBusiness() business: Business, @Body() body: CreateWalletRequest, @Req() request: FastifyRequest) {
-    const { wallet, recoveryPhrase } = await this.commands.execute(new CreateWalletCommand(business.id, body, writeMeta(request)));
+    const { wallet, recoveryPhrase } = await this.commands.execute(new CreateWalletCommand(business.id, body, writeMeta(request), business.simulated));
     return { data: { ...wallet, recovery_phrase: recoveryPhrase } };
   }
 
   @GetRoute(undefined, { summary: "The business's wallet, the networks it receives on, its addresses in use", data: [WALLET_SCHEMA, 'The wallet.'], access: ['wallet', 'read'] })
   async get(@CurrentBusiness() business: Business) {
-    return { data: await this.queries.execute(new GetWalletQuery(business.id)) };
+    return { data: await this.queries.execute(new GetWalletQuery(business.id, business.simulated)) };
   }
 
   /**

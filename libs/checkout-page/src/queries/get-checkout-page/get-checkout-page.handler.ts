@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
+import { APP_CONFIG, AppConfig, DATABASE, watchedNetworks } from '@lib/core';
 import type { Sql } from '@lib/database';
 import { CommandRunner } from '@lib/eventstore';
 import { findBusiness, findCheckoutSettings } from '@lib/businesses';
@@ -8,7 +8,7 @@ import { CardRoutes } from '@lib/cards';
 import { NetworkId, isNetworkId } from '@lib/chains';
 import { ServicePauses } from '@lib/operations';
 import type { LinkRow } from '@lib/links';
-import { BusinessClock, PaymentView, narrowByLink, watchedNetworks } from '@lib/payments';
+import { BusinessClock, PaymentView, narrowByLink } from '@lib/payments';
 import { findWallet } from '@lib/wallets';
 import { cardPriceAccepted, payOptions, payRails } from '../../availability';
 import { PageCodes } from '../../page-codes';

@@ -9,7 +9,7 @@ import { CARD_ATTEMPT_TTL_MS } from '../../app/card-attempts';
 import { CUSTOMER_GATE, CustomerGate, actingAsCustomer, isValidEmail } from '../../app/customers';
 import { PaymentRates } from '../../app/rates';
 import { PAYMENTS_SETTINGS, PaymentsSettings } from '../../app/settings';
-import { WalletAddresses } from '@lib/wallets';
+import { WalletAddresses, notWatchedReason } from '@lib/wallets';
 import { ServicePauses } from '@lib/operations';
 import { OpenCardCheckout, OpenCryptoCheckout, decideCheckout, initialCheckoutState } from '../../domain/checkout.decider';
 import { DEFAULT_CHECKOUT_RULES, assertAssetAccepted, assertEmailGiven, assertRailAccepted } from '../../domain/checkout-rules';
@@ -75,7 +75,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     if (input.email !== undefined && !isValidEmail(input.email)) throw new PaymentDomainError('invalid_email', 'email is not a valid e-mail address.', 'email');
     if (input.simulate !== undefined && !business.simulated) throw new PaymentDomainError('invalid_request', 'simulate is for simulated businesses only.', 'simulate');
     // a live business takes real transfers only on networks a chain watcher watches (a node is configured)
-    if (!business.simulated && !this.settings.liveNetworks.includes(network)) throw new PaymentDomainError('not_accepting', `This service does not watch ${network} yet: live payments are not taken there.`, 'network');
+    if (!business.simulated && !this.settings.liveNetworks.includes(network)) throw new PaymentDomainError('not_accepting', notWatchedReason(network), 'network');
     // a network whose token contracts the deployment names is watched for those tokens only (and its native coin)
     const namedTokens = this.settings.liveTokens?.[network];
     if (!business.simulated && namedTokens && defaultRegistry.assetOn(asset, network).contract !== null && !namedTokens[asset]) {

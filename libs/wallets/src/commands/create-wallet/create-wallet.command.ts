@@ -14,6 +14,8 @@ export class CreateWalletCommand extends Command<CreatedWallet> {
     readonly businessId: string,
     readonly input: { type?: string; recovery_phrase?: string; evm_xpub?: string; bitcoin_xpub?: string; solana_address?: string },
     readonly meta: WriteMeta = {},
+    /** The business's: the wallet answered shows where a live business receives (GET /wallet's rule). */
+    readonly simulated = false,
   ) {
     super();
   }

@@ -6,12 +6,12 @@ import { CommandRunner, metadataFor } from '@lib/eventstore';
 import { newId } from '@lib/http';
 import { WalletAddresses } from '../../addresses';
 import { WalletCreatedData, WalletType } from '../../events';
-import { findWallet } from '../../queries/get-wallet/get-wallet.handler';
+import { ChainNodes, findWallet, liveNetworksOf } from '../../queries/get-wallet/get-wallet.handler';
 import { keyFingerprint, keysOfPhrase, newRecoveryPhrase, normalizePhrase, parseAccountXpub } from '../../keys';
 import { SEED_VAULT, SeedVault } from '../../seed-vault';
 import { WALLET_KEY_STREAM, WALLET_STREAM } from '../../stream-categories';
 import { keyClaimDecider, walletDecider } from '../../wallet.decider';
-import { DATABASE } from '@lib/core';
+import { APP_CONFIG, DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
 import { CreateWalletCommand, CreatedWallet } from './create-wallet.command';
 
@@ -49,9 +49,10 @@ export class CreateWalletHandler implements ICommandHandler<CreateWalletCommand,
     private readonly addresses: WalletAddresses,
     @Inject(SEED_VAULT) private readonly vault: SeedVault,
     @Inject(DATABASE) private readonly db: Sql,
+    @Inject(APP_CONFIG) private readonly config: ChainNodes,
   ) {}
 
-  async execute({ businessId, input, meta }: CreateWalletCommand): Promise<CreatedWallet> {
+  async execute({ businessId, input, meta, simulated }: CreateWalletCommand): Promise<CreatedWallet> {
     // 1. the input
     const type = (input.type ?? 'created') as WalletType;
     if (!(type in FIELDS_OF)) throw new DomainRefusal('invalid_request', 'type must be created, imported or external', 'type');
@@ -116,7 +117,7 @@ export class CreateWalletHandler implements ICommandHandler<CreateWalletCommand,
       { type: 'CreateWallet', walletId, businessId, walletType: type, evmXpub: keys.evm_xpub, bitcoinXpub: keys.bitcoin_xpub, solana: keys.solana },
       { context: undefined, metadata, beforeAppend: async () => (sealed === null ? undefined : this.vault.seal(walletId, businessId, sealed)) },
     );
-    const wallet = await findWallet(this.db, businessId);
+    const wallet = await findWallet(this.db, businessId, liveNetworksOf(this.config, simulated));
     if (!wallet) throw new Error(`wallet ${walletId} of ${businessId}: not in the read model after its creation`);
     return { wallet, recoveryPhrase: type === 'created' ? phrase : null };
   }

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DATABASE } from '@lib/core';
+import { APP_CONFIG, AppConfig, DATABASE, watchedNetworks } from '@lib/core';
 import type { Sql } from '@lib/database';
 import { DomainRefusal } from '@lib/domain';
 import type { NetworkId } from '@lib/chains';
@@ -22,8 +22,12 @@ interface WalletRow {
   recent: { address: string; network: NetworkId; index: number; checkout_id: string; payment_id: string; reserved_at: string }[] | null;
 }
 
-/** The business's wallet from the `wallets` projection, with its addresses in use, in one statement. */
-export async function findWallet(db: Sql, businessId: string): Promise<WalletView | null> {
+/**
+ * The business's wallet from the `wallets` projection, with its addresses in use, in one
+ * statement. `watched`: for a live business, the networks this service watches (liveNetworksOf);
+ * null shows what the keys alone allow (a simulated business).
+ */
+export async function findWallet(db: Sql, businessId: string, watched: ReadonlySet<NetworkId> | null = null): Promise<WalletView | null> {
   const { rows } = await db.query<WalletRow>(
     `SELECT w.*, (SELECT count(*) FROM wallet_addresses a WHERE a.wallet_id = w.wallet_id) AS total,
        (SELECT json_agg(r) FROM (SELECT address, network, address_index AS index, checkout_id, payment_id,
@@ -40,15 +44,26 @@ export async function findWallet(db: Sql, businessId: string): Promise<WalletVie
   const row = rows[0];
   if (!row) return null;
   const data: WalletCreatedData = { wallet_id: row.wallet_id, business_id: row.business_id, type: row.type, evm_xpub: row.evm_xpub, bitcoin_xpub: row.bitcoin_xpub, solana: row.solana };
-  return walletView(data, new Date(row.created_at).toISOString(), { total: Number(row.total), recent: row.recent ?? [] }, row.pending_change ?? null);
+  return walletView(data, new Date(row.created_at).toISOString(), { total: Number(row.total), recent: row.recent ?? [] }, row.pending_change ?? null, watched);
+}
+
+/** The part of the configuration that says which chains this service watches. */
+export type ChainNodes = Pick<AppConfig, 'evmRpcUrls' | 'solanaRpcUrl' | 'bitcoinEsploraUrl'>;
+
+/** What a business's checkouts can take beyond its wallet's keys: every network when simulated, else those this service watches. */
+export function liveNetworksOf(config: ChainNodes, simulated: boolean): ReadonlySet<NetworkId> | null {
+  return simulated ? null : new Set(watchedNetworks(config));
 }
 
 @QueryHandler(GetWalletQuery)
 export class GetWalletHandler implements IQueryHandler<GetWalletQuery> {
-  constructor(@Inject(DATABASE) private readonly db: Sql) {}
+  constructor(
+    @Inject(DATABASE) private readonly db: Sql,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
-  async execute({ businessId }: GetWalletQuery): Promise<WalletView> {
-    const wallet = await findWallet(this.db, businessId);
+  async execute({ businessId, simulated }: GetWalletQuery): Promise<WalletView> {
+    const wallet = await findWallet(this.db, businessId, liveNetworksOf(this.config, simulated));
     if (!wallet) throw new DomainRefusal('not_found', 'This business has no wallet.');
     return wallet;
   }
