@@ -201,6 +201,18 @@ describe('CLI businesses and keys against a running server on the embedded store
   });
 });
 
+describe('CLI businesses on an embedded store no server runs on', () => {
+  const dir = tempDir('cli-biz-alone-');
+  afterAll(() => dir.remove());
+
+  it('says which store it wrote to, so a key the server rejects is not a mystery (new-user audit, 2026-11-29)', async () => {
+    const created = await cli(['businesses', 'create', '--name', 'Alone', '--simulated', '--json'], { DATA_DIR: dir.path, DATABASE_URL: '' }, 60_000);
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout).business).toMatchObject({ name: 'Alone', simulated: true });
+    expect(created.stderr.trim()).toBe(`store: embedded, ${dir.path} (no server is running on it; set DATA_DIR to a running server's to act on its store)`);
+  }, 90_000);
+});
+
 describe('CLI businesses and keys directly against PostgreSQL', () => {
   it('creates a business whose keys the service then accepts', async () => {
     await withTestDatabase('clibiz', async (database) => {

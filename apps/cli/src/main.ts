@@ -86,7 +86,7 @@ const withServerStore = <T>(fn: (opened: OpenedStore) => Promise<T>) =>
     }
     return openEventStore(config);
   }, fn);
-const withAdmin = <T>(fn: (admin: BusinessAdmin) => Promise<T>) => using(openBusinessAdmin, fn);
+const withAdmin = <T>(fn: (admin: BusinessAdmin) => Promise<T>) => using((config) => openBusinessAdmin(config, err), fn);
 
 /** `--reason`, required of an operator's action on a business, link or pause: the event records it. */
 const reasonOption = () => new Option('--reason <text>', 'why, for the record (at most 500 characters)').makeOptionMandatory();

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ApiKeyView, Business } from '@lib/businesses';
 import { BusinessService, businessesProjector, operatorActor } from '@lib/businesses';
 import { DomainRefusal, type ErrorCode } from '@lib/domain';
@@ -42,10 +42,13 @@ export interface BusinessAdmin {
  * (apps/api/src/admin): go through it. Otherwise open the store here, with the businesses
  * projection running in this process so each command reads its own writes.
  */
-export async function openBusinessAdmin(config: AppConfig): Promise<BusinessAdmin> {
+export async function openBusinessAdmin(config: AppConfig, note: (line: string) => void = () => undefined): Promise<BusinessAdmin> {
   if (adapterFor(config) === 'embedded') {
-    const endpoint = runningServer(config.dataDir ?? './data');
+    const dataDir = config.dataDir ?? './data';
+    const endpoint = runningServer(dataDir);
     if (endpoint) return adminClient(endpoint);
+    // a server started with another DATA_DIR would never see what this writes: say which store it is
+    note(`store: embedded, ${resolve(dataDir)} (no server is running on it; set DATA_DIR to a running server's to act on its store)`);
   }
   const opened = await openEventStore(config);
   const runner = new ProjectionRunner(opened.store, opened.db, [businessesProjector, walletsProjector]);
