@@ -586,6 +586,7 @@ describe('webhooks over HTTP without WEBHOOK_ALLOW_PRIVATE_URLS (embedded store)
     for (const [url] of REFUSED_URLS) {
       const res = await call('POST', '/webhooks', { key: shop.secret_key, body: { url, event_types: ['*'] } });
       expect({ url, status: res.status, code: res.body.error?.code, field: res.body.error?.field }).toEqual({ url, status: 400, code: 'invalid_request', field: 'url' });
+      expect(res.body.error.message).toMatch(/^url /); // the field as it is named in the body (it read "Url must …")
     }
     const ok = await call('POST', '/webhooks', { key: shop.secret_key, body: { url: 'https://hooks.example.com/in', event_types: ['*'] } });
     expect(ok.status).toBe(201);

@@ -189,7 +189,7 @@ function existing(state: WebhookEndpointState, businessId: string, webhookId: st
 /** The URL policy (SSRF rules, delivery/url-policy.ts), as it stands for this deployment. */
 function validUrl(value: string, policy: UrlPolicy): string {
   const checked = checkWebhookUrl(value, policy);
-  if (!checked.ok) throw new WebhookError('invalid_request', `${capitalize(checked.reason)}.`, 'url');
+  if (!checked.ok) throw new WebhookError('invalid_request', `${checked.reason}.`, 'url'); // the field's name as sent, as the body's other messages begin
   return value;
 }
 
@@ -212,8 +212,4 @@ function validEventTypes(value: readonly string[]): string[] {
     return [ALL_EVENT_TYPES];
   }
   return EVENT_TYPES.filter((t) => seen.has(t));
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
