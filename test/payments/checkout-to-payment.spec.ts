@@ -352,13 +352,33 @@ describe('checkout ⇄ payment end to end (in-memory streams)', () => {
       expect(h.replay()).toBe(0);
     });
 
-    it('react: PaymentSucceeded of a payment in review → ResolveReview to each of its checkouts (counted when accepted in its coin); of a payment not in review → none', () => {
+    it('paid through another quote: the quotes still open with nothing sent to them fail (payment_succeeded); a transfer the chain sees there afterwards is for review, never a second completed counted nowhere (0009 addendum, nineteenth session; outside audit)', () => {
+      const h = started(); // chk_1: 100 USDC on ethereum
+      h.at(at(MIN)).checkout('chk_2', { ...openCmd('chk_2'), address: '0x' + '22'.repeat(20) }); // a second quote sets chk_1 aside by itself (still watched)
+      h.checkout('chk_3', { ...openCmd('chk_3'), address: '0x' + '33'.repeat(20) }); // and a third, the quote on screen
+      h.checkout('chk_1', { type: 'MarkSent', simulate: 'exact', txHash: HASH }); // the customer pays the first quote
+      confirmAll(h, 'chk_1');
+      const paid = h.paymentState('pmt_1') as { status: string; received: bigint; amountReceived: number };
+      expect(paid.status).toBe('succeeded');
+      for (const id of ['chk_2', 'chk_3']) expect(h.checkoutState(id)).toMatchObject({ status: 'failed', failureCode: 'payment_succeeded' });
+      expect(h.checkoutState('chk_1')).toMatchObject({ status: 'completed' });
+      expect(() => h.checkout('chk_3', { type: 'MarkSent', simulate: 'exact', txHash: HASH2 })).toThrow(/failed/);
+      h.checkout('chk_3', { type: 'DetectTransfer', txHash: HASH2, network: 'ethereum', amount: '100' }); // the quote left on screen is paid too
+      confirmAll(h, 'chk_3', HASH2);
+      expect(status(h.checkoutState('chk_3'))).toBe('needs_review');
+      expect(h.paymentState('pmt_1')).toMatchObject({ status: 'succeeded', received: paid.received, amountReceived: paid.amountReceived });
+      expect(types(h.paymentEvents('pmt_1')).filter((t) => t === 'PaymentTransferCountedAfterSuccess')).toEqual([]);
+      expect(h.replay()).toBe(0);
+    });
+
+    it('react: PaymentSucceeded of a payment in review → ResolveReview to each of its checkouts (counted when accepted in its coin), after an open quote nothing was sent to fails; of a payment not in review → none', () => {
       const h = started();
       h.checkout('chk_0', { ...openCmd('chk_0') });
       h.checkout('chk_1', { type: 'MarkSent', simulate: 'wrong_network', txHash: HASH });
       const payment = h.paymentState('pmt_1');
       const accepted = react({ type: 'PaymentSucceeded', data: { amount_received: 10_000, received_amount: '100', overpaid_amount: null, accepted: true, reporting: {} as never } }, { eventId: 'e1', payment });
       expect(accepted.map((r) => [r.target, r.stream, r.command])).toEqual([
+        ['checkout', 'checkout-chk_0', { type: 'FailCheckout', failureCode: 'payment_succeeded' }], // open, nothing sent to it (0009 addendum, nineteenth session)
         ['checkout', 'checkout-chk_1', { type: 'ResolveReview', resolution: 'payment_accepted', counted: true }],
         ['checkout', 'checkout-chk_0', { type: 'ResolveReview', resolution: 'payment_accepted', counted: true }],
       ]);

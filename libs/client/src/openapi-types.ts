@@ -288,6 +288,8 @@ export interface paths {
          *
          *     With `link_code` (a payment link’s code, decision 0030) the checkout makes the link’s payment (`link_id` set, payment `url` null), with or without an e-mail; `replaces` naming a checkout of the same link carries its pending payment over. An unknown, deleted or disabled link is 404 `link_not_found`, an archived one 410 `link_archived`.
          *
+         *     While a transfer to one of the payment’s quotes is confirming, no other checkout opens (409 `payment_in_flight`: the money on its way may pay it); `replaces` naming that quote with the same choice answers it as it is, so a page reloaded mid-transfer follows it.
+         *
          *     Public: no credentials needed (a key, or a dashboard session cookie with the Service-Business header, sent anyway must be valid).
          *
          *     A test key on a live business gets 403 test_mode_unavailable.
@@ -6008,6 +6010,7 @@ export interface operations {
              *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
              *     - `not_accepting`
              *     - `payment_paid`
+             *     - `payment_in_flight`
              *     - `payment_canceled`
              */
             409: {

@@ -353,6 +353,21 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
     expect(different.crypto.address).not.toBe(first.crypto.address);
   });
 
+  it('a transfer on its way: no other checkout opens (409 payment_in_flight, documented); replaces with the same choice answers the confirming quote (outside audit, 2026-11-29)', async () => {
+    const payment = await suite.shop.createPayment();
+    const first = await suite.shop.openCheckout(payment);
+    expect((await suite.shop.markSent(first.id)).status).toBe('confirming');
+    const code = payment.url.split('/').pop();
+    const other = await suite.shop.postOnce('/checkouts', { payment_code: code, asset: 'USDC', network: 'polygon' });
+    expect({ status: other.status, code: other.body.error?.code }).toEqual({ status: 409, code: 'payment_in_flight' });
+    const followed = await suite.shop.openCheckout(payment, { replaces: first.id });
+    expect(followed).toMatchObject({ id: first.id, status: 'confirming', crypto: { address: first.crypto.address } });
+    const elsewhere = await suite.shop.postOnce('/checkouts', { payment_code: code, asset: 'USDC', network: 'polygon', replaces: first.id });
+    expect(elsewhere.body.error?.code).toBe('payment_in_flight'); // another choice while the money is on its way
+    const openapi = (await (await fetch(`${suite.api.base}/openapi.json`)).json()) as { paths: Record<string, { post?: { responses: Record<string, { description?: string }> } }> };
+    expect(JSON.stringify(openapi.paths['/checkouts'].post!.responses['409'])).toContain('payment_in_flight');
+  });
+
   it('a transfer to a superseded quote in another coin goes to review, read in its own coin; the read side keeps going (audit, 2026-11-28)', async () => {
     const payment = await suite.shop.createPayment();
     const usdc = await suite.shop.openCheckout(payment, { asset: 'USDC', network: 'ethereum' });

@@ -38,7 +38,8 @@ import { CHECKOUT_SCHEMA } from './schemas';
 const OPEN_DESCRIPTION =
   'A crypto checkout locks a rate: a simulated business’s from a fixed table, a live business’s from the live exchange-rate source, never older than its freshness bound; without a fresh price the answer is 503 `temporarily_unavailable` and nothing is opened. `crypto.rate` names the source and the time of the price.\n\n' +
   'A card checkout (`rail: card`) needs `email` (or the payment’s `customer_email`; else 400 `email_required`) and `country` (it decides which card processors — the checkout’s routes — can take the card: 400 `rail_unavailable` with `field` `country` where none does, `field` `rail` for a business that takes no card); `asset`, `network` and `simulate` are refused. What the card is charged (`breakdown.total`, in the payment’s currency) must be 5 to 10,000 in major units (400 `amount_out_of_range`). With `replaces` naming a card checkout, the new one continues on the routes that checkout has not used.\n\n' +
-  'With `link_code` (a payment link’s code, decision 0030) the checkout makes the link’s payment (`link_id` set, payment `url` null), with or without an e-mail; `replaces` naming a checkout of the same link carries its pending payment over. An unknown, deleted or disabled link is 404 `link_not_found`, an archived one 410 `link_archived`.';
+  'With `link_code` (a payment link’s code, decision 0030) the checkout makes the link’s payment (`link_id` set, payment `url` null), with or without an e-mail; `replaces` naming a checkout of the same link carries its pending payment over. An unknown, deleted or disabled link is 404 `link_not_found`, an archived one 410 `link_archived`.\n\n' +
+  'While a transfer to one of the payment’s quotes is confirming, no other checkout opens (409 `payment_in_flight`: the money on its way may pay it); `replaces` naming that quote with the same choice answers it as it is, so a page reloaded mid-transfer follows it.';
 
 /** What every checkout route answers, to any caller: the checkout. */
 const onCheckout = { data: [CHECKOUT_SCHEMA, 'The checkout.'], access: 'public' } satisfies Partial<RouteSpec>;
@@ -54,7 +55,7 @@ export class CheckoutsController {
 
   @LiveModeAction()
   @IdempotencyKeyRequired()
-  @CreateRoute(undefined, { summary: 'Open a checkout (one attempt to pay a payment)', description: OPEN_DESCRIPTION, ...onCheckout, errors: [ 'email_required', 'invalid_email', 'rail_unavailable', 'asset_unavailable', 'amount_out_of_range', 'customer_blocked', 'business_suspended', 'link_not_found', 'payment_not_found', 'not_accepting', 'payment_paid', 'payment_canceled', 'payment_expired', 'link_archived', 'temporarily_unavailable', ], rateLimit: 'checkouts.create' })
+  @CreateRoute(undefined, { summary: 'Open a checkout (one attempt to pay a payment)', description: OPEN_DESCRIPTION, ...onCheckout, errors: [ 'email_required', 'invalid_email', 'rail_unavailable', 'asset_unavailable', 'amount_out_of_range', 'customer_blocked', 'business_suspended', 'link_not_found', 'payment_not_found', 'not_accepting', 'payment_paid', 'payment_in_flight', 'payment_canceled', 'payment_expired', 'link_archived', 'temporarily_unavailable', ], rateLimit: 'checkouts.create' })
   async open(@Body() body: OpenCheckoutRequest, @Req() request: FastifyRequest, @Auth() auth: RequestAuth) {
     const acting = businessOf(auth);
     const caller = acting !== null ? { id: acting.id, simulated: acting.simulated, status: acting.status } : null;

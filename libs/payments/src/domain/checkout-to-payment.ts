@@ -198,17 +198,18 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
     case 'PaymentExpired':
       return failOpen('payment_expired');
     case 'PaymentSucceeded':
-      // A paid payment's card checkouts still open or waiting for a page end (decision 0026 addendum,
-      // 2026-11-28): a card then charged there is `paid_after_close` on the checkout too (needs_review),
-      // not a second `completed`. So does a remainder checkout still open with nothing sent to it (the
-      // payment accepted, or paid by a claim's or another quote's transfer; 0009 addendum, 2026-11-29):
-      // nothing is due any more, and a transfer to it afterwards is late money for the business to
-      // review, not a payment of the rest. Other crypto checkouts stay as they are: a transfer to them
-      // is counted or listed by their own rules (0025 addenda); one already confirming is not open.
+      // A paid payment's checkouts still open end (`failed`, `payment_succeeded`): nothing is due any
+      // more. A card then charged there is `paid_after_close` on the checkout too (needs_review), not
+      // a second `completed` (decision 0026 addendum, 2026-11-28); a transfer that still reaches a
+      // crypto quote — a remainder (0009 addendum, 2026-11-29), or another quote of the payment,
+      // superseded or not, the customer left on screen with nothing sent to it (0009 addendum,
+      // nineteenth session) — is late money for the business to review, never a second `completed`
+      // counted nowhere. A quote something was already sent to (confirming, awaiting the rest, or
+      // seen in the mempool) stays: its transfers are counted or listed by their own rules (0025 addenda).
       // And the review of its checkouts ends with the payment's (0025 addendum, 2026-11-29).
       return [
         ...Object.entries(before.checkouts)
-          .filter(([, c]) => c.open && (c.card === true || c.remainder))
+          .filter(([id, c]) => c.open && (c.card === true || c.remainder || !paidTowards(before, id)))
           .map(([id]) => toCheckout(context, id, { type: 'FailCheckout', failureCode: 'payment_succeeded' })),
         ...resolveReviews(before, event.data.accepted, context),
       ];
@@ -305,4 +306,9 @@ export function afterRefusal(reaction: Reaction, code: string): { checkoutId: st
   if (command.type === 'SelectMethod' || command.type === 'SelectCardMethod') return { checkoutId: command.checkoutId, command: { type: 'FailCheckout', failureCode: code } };
   if (command.type === 'RecordClaim' && code === 'payment_paid') return { checkoutId: command.checkoutId, command: { type: 'ResolveReview', resolution: 'payment_succeeded', counted: false } };
   return null;
+}
+
+/** Whether anything was sent to the payment's checkout `checkoutId`: a transfer recorded, or one seen in the mempool. */
+function paidTowards(payment: LivePaymentState, checkoutId: string): boolean {
+  return Object.values(payment.transfers).some((t) => t.checkoutId === checkoutId) || Object.values(payment.sightings).some((s) => s.checkoutId === checkoutId);
 }

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AssetCode, NetworkId, defaultRegistry } from '@lib/chains';
 import { idFromSeed, newId } from '@lib/http';
-import { WriteMeta } from '@lib/eventstore';
+import { LogPosition, WriteMeta } from '@lib/eventstore';
 import { assertActive } from '../../app/access';
 import { CardRoutes } from '@lib/cards';
 import { CARD_ATTEMPT_TTL_MS } from '../../app/card-attempts';
@@ -94,7 +94,16 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     const rate = quote.rateMinorPerCoin;
     const checkoutId = checkoutIdFor(meta);
     // payment_paid, payment_canceled, payment_expired, in flight, asset_unavailable: only a payment that can take a checkout gets one
-    decidePayment({ type: 'SelectMethod', checkoutId, rail: 'crypto', asset, network, rateMinorPerCoin: rate, quoteEndsAt: now.toISOString() }, payment, { now });
+    try {
+      decidePayment({ type: 'SelectMethod', checkoutId, rail: 'crypto', asset, network, rateMinorPerCoin: rate, quoteEndsAt: now.toISOString() }, payment, { now });
+    } catch (error) {
+      // a transfer on its way (409 payment_in_flight): `replaces` with the same choice is the quote
+      // the transfer goes to, answered as it is so the page follows it (§4: the same choice returns the same quote)
+      const following = error instanceof PaymentDomainError && error.code === 'payment_in_flight' ? await this.confirmingReplaced(input.replaces, paymentId, asset, network) : null;
+      if (following === null) throw error;
+      await this.steps.waitFor(following.head);
+      return { checkoutId: following.id, businessId: business.id };
+    }
 
     let replaces: string | null = null;
     if (input.replaces !== undefined) {
@@ -161,6 +170,14 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
   }
 
   /** The checkout an earlier run of this idempotent request opened (its stream exists), answered once the read models have it. */
+  /** The checkout `replaces` names when it is this payment's crypto quote of the same choice with a transfer confirming on it, else null. */
+  private async confirmingReplaced(replaces: string | undefined, paymentId: string, asset: string, network: string): Promise<{ id: string; head: LogPosition | null } | null> {
+    if (replaces === undefined) return null;
+    const { state, head } = await this.steps.streams.loadCheckout(replaces);
+    if (state.status !== 'confirming' || state.paymentId !== paymentId || state.rail !== 'crypto' || state.remainder) return null;
+    return state.asset === asset && state.network === network ? { id: state.id, head } : null;
+  }
+
   private async openedEarlier(meta: WriteMeta): Promise<{ checkoutId: string; businessId: string } | null> {
     if (meta.idempotencySeed === undefined) return null;
     const loaded = await this.steps.streams.loadCheckout(checkoutIdFor(meta));
