@@ -121,6 +121,12 @@ describe('which view the page shows (viewOf, pure)', () => {
     expect(viewOf({ status: 'failed' }, canceled, 'payment')).toBe('closed');
     expect(viewOf({ status: 'failed' }, null, 'link')).toBe('closed');
   });
+
+  it('a link payment failed by its expired checkout shows "expired" (a new quote: a new payment) on the link page (0009 addendum, nineteenth session)', () => {
+    const expired = { status: 'expired', rail: 'crypto' } as never;
+    expect(viewOf({ status: 'failed' }, expired, 'link')).toBe('expired');
+    expect(viewOf({ status: 'failed' }, expired, 'payment')).toBe('closed');
+  });
 });
 
 describe('the status line of a view (statusText, pure; the script says the same after every poll)', () => {

@@ -3,6 +3,7 @@ import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { DisableLinkCommand } from '@lib/links';
 import { ServicePauses } from '@lib/operations';
 import { Client, appPerSuite, businessWithKey, clientWithNewKey, expectNotFoundEverywhere, expectQueriesRefused, expectTwoPages, startTestApi } from '../support/fixtures';
+import { eventually } from '../support/eventually';
 import { appWithReceiver, receivedEvents, subscribedBusiness } from '../webhooks/support';
 
 /**
@@ -14,7 +15,8 @@ import { appWithReceiver, receivedEvents, subscribedBusiness } from '../webhooks
  * live business, other businesses' links, restricted keys, GET /payments?link_id, link events.
  */
 describe('payment links over HTTP', () => {
-  const suite = appPerSuite(() => startTestApi());
+  // each request from its own address (the client's X-Forwarded-For): the per-address limits (§8) do not add up across tests
+  const suite = appPerSuite(() => startTestApi({ TRUSTED_PROXIES: 'loopback' }));
 
   const LINK = { name: 'T-shirt', description: 'A blue T-shirt', amount: 2_500, currency: 'USD' };
   const del = (client: Client, path: string) => client.call('DELETE', path);
@@ -222,6 +224,23 @@ describe('payment links over HTTP', () => {
     expect(events.map((e: { subject: { id: string } }) => e.subject.id)).toEqual([payment.id]);
     expect(events[0].data).toMatchObject({ id: payment.id, status: 'failed', link_id: link.id });
     expect((await client.post(`/payments/${payment.id}/cancel`)).body.error?.code).toBe('payment_not_cancelable');
+  });
+
+  it('a link checkout that expires with nothing sent fails its payment (checkout_expired; event payment.failed), and the link makes a new one (outside audit, 2026-11-29: it stayed pending for ever)', async () => {
+    const { client } = await businessWithKey(suite.api, true);
+    const link = await createLink(client);
+    const checkout = (await openOnLink(client, link, { email: 'di@shop.example' })).body.data;
+    await client.as(null).post(`/checkouts/${checkout.id}/supersede`); // set aside: the simulated chain sends nothing to it
+    expect((await client.post('/test_clock/advance', { seconds: 20 * 60 })).status).toBe(200);
+    const payment = await eventually(() => client.payment(checkout.payment_id), (p) => p.status === 'failed');
+    expect(payment).toMatchObject({ failure_code: 'checkout_expired', failure_message: 'The checkout expired before anything was sent to it.', link_id: link.id });
+    expect(payment.events.find((e: { type: string }) => e.type === 'failed').data).toMatchObject({ reason: 'expired' });
+    const events = (await client.get('/events?type=payment.failed')).body.data;
+    expect(events.map((e: { subject: { id: string } }) => e.subject.id)).toEqual([payment.id]);
+    const again = await openOnLink(client, link, { email: 'di@shop.example', replaces: checkout.id });
+    expect(again.status).toBe(201);
+    expect(again.body.data.payment_id).not.toBe(payment.id);
+    expect((await client.payment(again.body.data.payment_id)).status).toBe('pending');
   });
 
   it('the link’s rules: its rails and coins narrow the business’s; ask_email asks the e-mail (400 email_required)', async () => {

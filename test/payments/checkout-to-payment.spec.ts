@@ -152,6 +152,24 @@ describe('checkout ⇄ payment end to end (in-memory streams)', () => {
     expect(status(h.checkoutState('chk_1'))).toBe('canceled');
   });
 
+  it('link checkout expired with nothing sent → link payment failed (checkout_expired), no longer pending for ever; an API payment stays pending until its own expiry; a late transfer is still claimable (0009 addendum, nineteenth session; outside audit)', () => {
+    const link = started('lnk_1');
+    link.at(at(15 * MIN)).checkout('chk_1', { type: 'ExpireCheckout' });
+    expect(link.paymentState('pmt_1')).toMatchObject({ status: 'failed', failureCode: 'checkout_expired' });
+    expect(link.paymentEvents('pmt_1').at(-1)).toMatchObject({ type: 'PaymentFailed', data: { reason: 'expired', failure_code: 'checkout_expired' } });
+    link.checkout('chk_1', { type: 'ClaimCheckout', txHash: HASH, paymentSucceeded: false }); // the customer paid late: the business reviews it
+    expect(status(link.paymentState('pmt_1'))).toBe('needs_review');
+    expect(link.replay()).toBe(0);
+    const api = started();
+    api.at(at(15 * MIN)).checkout('chk_1', { type: 'ExpireCheckout' });
+    expect(status(api.paymentState('pmt_1'))).toBe('pending');
+    const sent = started('lnk_1'); // something on its way when the quote ends: the payment waits for it
+    sent.at(at(MIN)).checkout('chk_1', { type: 'MarkSent', simulate: 'underpaid', txHash: HASH });
+    confirmAll(sent, 'chk_1');
+    sent.at(at(16 * MIN)).checkout('chk_1', { type: 'ExpireCheckout' });
+    expect(status(sent.paymentState('pmt_1'))).toBe('underpaid');
+  });
+
   it('link card checkout canceled by the customer → link payment failed too (§3: cancel of a link\'s checkout gives payment.failed; card audit, 2026-11-28)', () => {
     const h = new Harness(T0);
     h.payment('pmt_1', { type: 'CreatePayment', paymentId: 'pmt_1', amount: 10_000, currency: 'USD', feePayer: 'business', feeRateBps: 100, linkId: 'lnk_1', expiresAt: '2025-01-02T00:00:00.000Z' });

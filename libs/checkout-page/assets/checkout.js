@@ -218,8 +218,8 @@
   function viewOf(p, c) {
     if (p.status === 'succeeded' || (c && c.status === 'completed')) return 'succeeded';
     if (p.status === 'needs_review' || (c && c.status === 'needs_review')) return 'review';
-    // a link's payment fails when its customer cancels its checkout: they may still pay again (a new payment)
-    if (D.source === 'link' && p.status === 'failed' && c && c.status === 'canceled') return choosing ? 'choose' : 'canceled';
+    // a link's payment fails when its customer cancels its checkout, or lets it expire with nothing sent: they may still pay again (a new payment)
+    if (D.source === 'link' && p.status === 'failed' && c && (c.status === 'canceled' || c.status === 'expired')) return choosing ? 'choose' : c.status;
     if (p.status === 'canceled' || p.status === 'failed') return 'closed';
     if (choosing || !c) return 'choose';
     if (c.rail === 'card') return c.status === 'canceled' ? 'canceled' : 'card';

@@ -11,8 +11,9 @@ export type PageView = 'choose' | 'pay' | 'confirming' | 'underpaid' | 'remainde
 export function viewOf(payment: Pick<PagePayment, 'status'>, checkout: Pick<CheckoutView, 'status' | 'rail'> | null, source: 'payment' | 'link' = 'payment'): PageView {
   if (payment.status === 'succeeded' || checkout?.status === 'completed') return 'succeeded';
   if (payment.status === 'needs_review' || checkout?.status === 'needs_review') return 'review';
-  // a link's payment fails when its customer cancels its checkout: they may still pay again (a new payment, decision 0030)
-  if (source === 'link' && payment.status === 'failed' && checkout?.status === 'canceled') return 'canceled';
+  // a link's payment fails when its customer cancels its checkout, or lets it expire with nothing sent:
+  // they may still pay again (a new payment, decision 0030; 0009 addendum, nineteenth session)
+  if (source === 'link' && payment.status === 'failed' && (checkout?.status === 'canceled' || checkout?.status === 'expired')) return checkout.status;
   if (payment.status === 'canceled' || payment.status === 'failed') return 'closed';
   if (checkout === null) return 'choose';
   if (checkout.rail === 'card') return checkout.status === 'canceled' ? 'canceled' : 'card';

@@ -752,8 +752,10 @@ function checkoutEnded(command: RecordCheckoutEnded, state: LivePaymentState): P
   const events: PaymentEvent[] = [{ type: 'PaymentCheckoutEnded', data: { checkout_id: command.checkoutId, outcome: command.outcome } }];
   // the checkout the payment is paid through now: its card checkout on the card rail (card audit, 2026-11-28)
   const current = (state.rail === 'card' ? state.cardMethod?.checkoutId : state.method?.checkoutId) === command.checkoutId;
-  if (command.outcome === 'canceled' && state.linkId !== null && current && state.status === 'pending' && !inFlight(state)) {
-    events.push({ type: 'PaymentFailed', data: { reason: 'canceled', failure_code: 'checkout_canceled' } });
+  // a link's payment lives by its checkout (decision 0030): canceled by the customer, or expired with
+  // nothing sent (0009 addendum, nineteenth session), it fails, and the link's page makes a new one
+  if ((command.outcome === 'canceled' || command.outcome === 'expired') && state.linkId !== null && current && state.status === 'pending' && !inFlight(state)) {
+    events.push({ type: 'PaymentFailed', data: command.outcome === 'canceled' ? { reason: 'canceled', failure_code: 'checkout_canceled' } : { reason: 'expired', failure_code: 'checkout_expired' } });
   }
   return events;
 }

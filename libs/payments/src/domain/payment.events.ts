@@ -102,6 +102,6 @@ export type PaymentEvent = EventUnion<{
   PaymentAccepted: { counted_amount: string };
   PaymentCheckoutEnded: { checkout_id: string; outcome: 'completed' | 'expired' | 'canceled' | 'failed' };
   PaymentExpired: { failure_code: 'payment_expired' };
-  PaymentFailed: { reason: 'canceled'; failure_code: string };
+  PaymentFailed: { reason: 'canceled' | 'expired'; failure_code: string };
   PaymentCanceled: { payment_id: string };
 }>;

@@ -183,6 +183,7 @@ export interface PaymentViewOptions {
 export const PAYMENT_FAILURE_MESSAGES: Readonly<Record<string, string>> = {
   payment_expired: 'The payment expired before it was paid.',
   checkout_canceled: 'The customer canceled the checkout.',
+  checkout_expired: 'The checkout expired before anything was sent to it.',
 };
 
 export function paymentFailureMessage(code: string | null): string | null {
