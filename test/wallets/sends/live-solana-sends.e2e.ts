@@ -7,6 +7,7 @@ import { derivePath } from 'ed25519-hd-key';
 import { ASSOCIATED_TOKEN_PROGRAM, SYSTEM_PROGRAM, TOKEN_PROGRAM, associatedTokenAddress, base58Encode, defaultRegistry, loadSolanaWeb3 } from '@lib/chains';
 import { closeInTurn } from '../../support/close';
 import { eventually } from '../../support/eventually';
+import type { PollLoop } from '@lib/timers';
 import { TickerServer, startTickerServer } from '../../rates/ticker-server';
 import { AccountsTestApp, startAccountsApp } from '../../accounts/support';
 import { LocalLedger, SOL } from '../../chains/solana/local-ledger';
@@ -137,30 +138,39 @@ describe('SOL and USDC sends of a live business relayed through a Solana node (l
   it('a SOL send is confirmed only once its slot is 32 deep (as the watcher counts incoming transfers): pending at 31; a fork whose block at its slot lacks it leaves it pending, and it confirms once it lands again and is final', async () => {
     const worker = app.api.app.get(WalletSendsWorker);
     const view = (id: string) => shop.get(`/wallet/transactions/${id}`).then((r) => r.body.data);
-    const recipient = freshAddress();
-    const created = await send(shop, { asset: 'SOL', network: 'solana', amount: '0.01', to_address: recipient, signed_transaction: solTransfer(recipient, 10_000_000n) });
-    expect([created.status, created.body.data?.status]).toEqual([201, 'pending']);
-    const id = created.body.data.id as string;
-    const slot = node.tip; // the node's preflight served it in a block at once
-    // 31 slots deep: a block 30 slots above its own; a round of the receipt poll leaves it pending
-    ledger.svm.warpToSlot(BigInt(slot + REQUIRED - 2));
-    serveBlock();
-    expect(node.tip - slot + 1).toBe(REQUIRED - 1);
-    await worker.pollLive();
-    expect((await view(id)).status).toBe('pending');
-    // a fork: the cluster's block at that slot does not hold it; the chain grows far past it: still pending
-    const own = node.blocks.get(slot)!;
-    node.blocks.set(slot, { ...own, transactions: [] });
-    finalise();
-    await worker.pollLive();
-    expect((await view(id)).status).toBe('pending');
-    // it lands again in a later block: pending until that one is 32 deep, then confirmed
-    const { slot: later, block } = ledger.produceBlock();
-    node.blocks.set(later, { ...block, transactions: own.transactions });
-    node.tip = later;
-    await worker.pollLive();
-    expect((await view(id)).status).toBe('pending');
-    finalise();
+    // the rounds below are the test's own: the background receipt poll (every 100 ms) is stopped, its
+    // round in flight finished first, so none reads the block before the fork and the tip after it (CI, 2026-11-29)
+    const loop = (worker as unknown as { poll: PollLoop }).poll;
+    await loop.stop();
+    let id = '';
+    try {
+      const recipient = freshAddress();
+      const created = await send(shop, { asset: 'SOL', network: 'solana', amount: '0.01', to_address: recipient, signed_transaction: solTransfer(recipient, 10_000_000n) });
+      expect([created.status, created.body.data?.status]).toEqual([201, 'pending']);
+      id = created.body.data.id as string;
+      const slot = node.tip; // the node's preflight served it in a block at once
+      // 31 slots deep: a block 30 slots above its own; a round of the receipt poll leaves it pending
+      ledger.svm.warpToSlot(BigInt(slot + REQUIRED - 2));
+      serveBlock();
+      expect(node.tip - slot + 1).toBe(REQUIRED - 1);
+      await worker.pollLive();
+      expect((await view(id)).status).toBe('pending');
+      // a fork: the cluster's block at that slot does not hold it; the chain grows far past it: still pending
+      const own = node.blocks.get(slot)!;
+      node.blocks.set(slot, { ...own, transactions: [] });
+      finalise();
+      await worker.pollLive();
+      expect((await view(id)).status).toBe('pending');
+      // it lands again in a later block: pending until that one is 32 deep, then confirmed
+      const { slot: later, block } = ledger.produceBlock();
+      node.blocks.set(later, { ...block, transactions: own.transactions });
+      node.tip = later;
+      await worker.pollLive();
+      expect((await view(id)).status).toBe('pending');
+      finalise();
+    } finally {
+      loop.start(); // the background poll confirms it from here, as it would in service
+    }
     const confirmed = await eventually(() => view(id), (t) => t.status !== 'pending', { what: 'SOL send confirmed once final' });
     expect([confirmed.status, confirmed.value_usd, confirmed.network_fee_usd]).toEqual(['confirmed', 150, 0]);
   });
