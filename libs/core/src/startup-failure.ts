@@ -6,7 +6,7 @@ import { AppConfig, ConfigError } from './config';
  * change (as loadConfig's own refusals read); otherwise the error itself, with its stack.
  * The listen error's code (EADDRINUSE, …) stays in the line, for scripts that look for it.
  */
-export function startupFailure(error: unknown, config?: Pick<AppConfig, 'host' | 'port'>): string | Error | unknown {
+export function startupFailure(error: unknown, config?: Pick<AppConfig, 'host' | 'port'>): unknown {
   if (error instanceof ConfigError) return `configuration error: ${error.message}`;
   if (!(error instanceof Error)) return error;
   const code = (error as NodeJS.ErrnoException).code;
