@@ -10,6 +10,7 @@ import { ANVIL_MNEMONIC, AnvilNode, Hex, startAnvil } from '../../support/anvil'
 import { TestUsdc, deployTestUsdc } from '../../support/test-usdc';
 import { closeInTurn } from '../../support/close';
 import { eventually } from '../../support/eventually';
+import type { PollLoop } from '@lib/timers';
 import { TickerServer, startTickerServer } from '../../rates/ticker-server';
 import { AccountsTestApp, startAccountsApp } from '../../accounts/support';
 import { RECIPIENT, Shop, eth, ethTransfer, liveShop, liveShopWithNewWallet, openCheckout, paymentDetected, send, signerOf } from './support';
@@ -451,29 +452,38 @@ describe('wallet sends of a live business relayed through anvil', () => {
     const held = eth('0.0002') + 21_000n * 2_000_000_000n;
     expect(before - (await available())).toBe(held);
 
-    // mined (anvil mines a block per transaction): one confirmation. A round of the receipt poll reads the receipt and leaves it pending
-    const first = await ethereum.receipt(hash);
-    expect(first.status).toBe('success');
-    await worker.pollLive();
-    expect((await view(id)).status).toBe('pending');
-    await ethereum.mine(REQUIRED - 2); // 3 deep
-    await worker.pollLive();
-    expect((await view(id)).status).toBe('pending');
+    // the rounds below are the test's own: the background receipt poll is stopped, its round in flight finished first, so
+    // none reads the receipt before the reorganisation and the tip after it (as the Solana fork test does)
+    const loop = (worker as unknown as { poll: PollLoop }).poll;
+    await loop.stop();
+    let again: Awaited<ReturnType<typeof ethereum.receipt>>;
+    try {
+      // mined (anvil mines a block per transaction): one confirmation. A round of the receipt poll reads the receipt and leaves it pending
+      const first = await ethereum.receipt(hash);
+      expect(first.status).toBe('success');
+      await worker.pollLive();
+      expect((await view(id)).status).toBe('pending');
+      await ethereum.mine(REQUIRED - 2); // 3 deep
+      await worker.pollLive();
+      expect((await view(id)).status).toBe('pending');
 
-    // a reorganisation replaces its block and the two above with three blocks without it (anvil_reorg: the transaction is not put back in the pool)
-    await ethereum.rpc('anvil_reorg', [REQUIRED - 1, []]);
-    expect(await ethereum.rpc('eth_getTransactionReceipt', [hash])).toBeNull();
-    // the chain grows far past the depth its old block would have had: no receipt, its nonce unused (it can still land): pending, held;
-    // its node forgot it (a geth-style node puts a reorganised block's transactions back in its pool, anvil does not), so the
-    // receipt poll relays its signed bytes again (0040 addendum, 2026-11-28, later) and it is mined again, in another block
-    await ethereum.mine(REQUIRED + 2);
-    await worker.pollLive();
-    expect((await view(id)).status).toBe('pending');
-    expect(before - (await available())).toBe(held);
-    const again = await ethereum.receipt(hash);
-    expect(again.blockNumber).toBeGreaterThan(first.blockNumber);
-    await worker.pollLive();
-    expect((await view(id)).status).toBe('pending');
+      // a reorganisation replaces its block and the two above with three blocks without it (anvil_reorg: the transaction is not put back in the pool)
+      await ethereum.rpc('anvil_reorg', [REQUIRED - 1, []]);
+      expect(await ethereum.rpc('eth_getTransactionReceipt', [hash])).toBeNull();
+      // the chain grows far past the depth its old block would have had: no receipt, its nonce unused (it can still land): pending, held;
+      // its node forgot it (a geth-style node puts a reorganised block's transactions back in its pool, anvil does not), so the
+      // receipt poll relays its signed bytes again (0040 addendum, 2026-11-28, later) and it is mined again, in another block
+      await ethereum.mine(REQUIRED + 2);
+      await worker.pollLive();
+      expect((await view(id)).status).toBe('pending');
+      expect(before - (await available())).toBe(held);
+      again = await ethereum.receipt(hash);
+      expect(again.blockNumber).toBeGreaterThan(first.blockNumber);
+      await worker.pollLive();
+      expect((await view(id)).status).toBe('pending');
+    } finally {
+      loop.start(); // the background poll confirms it from here, as it would in service
+    }
     await ethereum.mine(REQUIRED - 1);
     const confirmed = await eventually(() => view(id), (t) => t.status !== 'pending', { what: 'send confirmed once its new block is final' });
     expect(confirmed.status).toBe('confirmed');
