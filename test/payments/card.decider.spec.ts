@@ -106,6 +106,19 @@ describe('card checkout decider (decision 0026)', () => {
     expect([...review, ...other].reduce(evolveCheckout, initialCheckoutState)).toMatchObject({ status: 'failed', failureCode: 'payment_succeeded', failedByAttempt: false, reviewReason: 'paid_after_cancel' });
     checkout(started).when({ type: 'ResolveReview', resolution: 'payment_accepted', counted: true }).then([]); // not in review
   });
+  it('completed on a charge its payment could not take (a transfer on its way to another quote): HoldCardCharge → needs_review with the payment’s reason; in review already, or not completed on that attempt: nothing (race audit F3, 2026-11-29)', () => {
+    const completed = after(started, succeeded);
+    expect(completed.reduce(evolveCheckout, initialCheckoutState)).toMatchObject({ status: 'completed' });
+    const held = checkout(completed).when({ type: 'HoldCardCharge', attemptId: 'att_1', reason: 'paid_after_close' }).thenIdempotent();
+    expect(held).toEqual([{ type: 'CheckoutCardChargeHeld', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', attempt_id: 'att_1', review_reason: 'paid_after_close' } }]);
+    expect([...completed, ...held].reduce(evolveCheckout, initialCheckoutState)).toMatchObject({ status: 'needs_review', reviewReason: 'paid_after_close' });
+    // then the payment accepted without it: the review ends as any other (failed, payment_succeeded; the reason kept)
+    const ended = checkout([...completed, ...held]).when({ type: 'ResolveReview', resolution: 'payment_accepted', counted: false }).events();
+    expect([...completed, ...held, ...ended].reduce(evolveCheckout, initialCheckoutState)).toMatchObject({ status: 'failed', failureCode: 'payment_succeeded', reviewReason: 'paid_after_close' });
+    checkout(after(after(started, { type: 'CancelCheckout' }), succeeded)).when({ type: 'HoldCardCharge', attemptId: 'att_1', reason: 'paid_after_cancel' }).then([]); // in review already
+    checkout(started).when({ type: 'HoldCardCharge', attemptId: 'att_1', reason: 'paid_after_close' }).then([]); // not charged
+    checkout(completed).when({ type: 'HoldCardCharge', attemptId: 'att_9', reason: 'paid_after_close' }).then([]); // another attempt
+  });
   it('failed by its payment, then succeeded → needs_review (paid_after_close); a decline there changes only the attempt', () => {
     const closed = after(started, { type: 'FailCheckout', failureCode: 'payment_canceled' });
     expect(checkout(closed).when(succeeded).events()[0].data).toMatchObject({ status: 'needs_review', review_reason: 'paid_after_close' });

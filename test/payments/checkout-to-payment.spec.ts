@@ -4,7 +4,10 @@ import {
   OpenCryptoCheckout,
   PaymentEvent,
   decideCheckout,
+  decidePayment,
+  foldPayment,
   initialCheckoutState,
+  initialPaymentState,
   react,
   reactionEventId,
   reactionId,
@@ -67,6 +70,14 @@ describe('react (pure mapping)', () => {
   });
   it('the same event gives the same reactions (ids included)', () => {
     expect(react(opened[0], { eventId, checkout: initialCheckoutState })).toEqual(react(opened[0], { eventId, checkout: initialCheckoutState }));
+  });
+  it('PaymentCardCharged under review → HoldCardCharge to its checkout with the reason; a charge counted → nothing (race audit F3, 2026-11-29)', () => {
+    const charged = (review: 'paid_after_close' | 'paid_after_cancel' | null) =>
+      ({ type: 'PaymentCardCharged', data: { checkout_id: 'chk_9', attempt_id: 'att_1', processor: 'simulated_a', brand: 'visa', last4: '4242', amount: 10_000, review } }) as const;
+    const payment = foldPayment(decidePayment({ type: 'CreatePayment', paymentId: 'pmt_1', amount: 10_000, currency: 'USD', feePayer: 'business', feeRateBps: 100, linkId: null, expiresAt: null }, initialPaymentState, { now: T0 }));
+    const [r] = react(charged('paid_after_close'), { eventId, payment });
+    expect(r).toMatchObject({ target: 'checkout', stream: 'checkout-chk_9', command: { type: 'HoldCardCharge', attemptId: 'att_1', reason: 'paid_after_close' } });
+    expect(react(charged(null), { eventId, payment })).toEqual([]);
   });
   it('a payment event without its state is a programming error', () => {
     expect(() => react({ type: 'PaymentCanceled', data: { payment_id: 'pmt_1' } }, { eventId })).toThrow(/needs the payment state/);

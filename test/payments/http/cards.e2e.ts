@@ -391,6 +391,31 @@ describe('card checkouts over HTTP (simulated processors)', () => {
     });
   });
 
+  it('a card paid on its page while a crypto transfer to another quote of the payment is confirming: the card checkout goes to review with the payment (paid_after_close), never a second completed; accepted on the crypto, its review ends failed (race audit F3, 2026-11-29)', async () => {
+    const payment = await suite.shop.createPayment();
+    const crypto = await suite.shop.openCheckout(payment);
+    const card = await openCard(suite.shop, payment);
+    const attempt = await startAttempt(suite.shop, card.id);
+    expect((await suite.shop.markSent(crypto.id, 'exact')).status).toBe('confirming');
+    // the customer also pays on the card page still open: the processor reports the charge at once
+    const paid = await payOnPage(attempt.card.attempt.secure_url, '4242424242424242');
+    expect(paid.status).toBe(303);
+    const held = await eventually(() => checkout(suite.shop, card.id), (c) => c.status !== 'awaiting_customer' && c.status !== 'completed', { what: 'card checkout in review' });
+    expect(held).toMatchObject({ status: 'needs_review', review_reason: 'paid_after_close' });
+    const review = await suite.shop.payment(payment.id);
+    expect(review.status).toBe('needs_review');
+    expect(review.events.find((e: { type: string }) => e.type === 'card_charged')).toMatchObject({ data: { checkout_id: card.id, review_reason: 'paid_after_close' } });
+    await suite.shop.advance(60);
+    expect(await checkout(suite.shop, crypto.id)).toMatchObject({ status: 'completed' });
+    expect(await checkout(suite.shop, card.id)).toMatchObject({ status: 'needs_review', review_reason: 'paid_after_close' });
+    // the business accepts the crypto payment: the card charge was not counted, its checkout's review ends failed (to refund by hand)
+    const accepted = await suite.shop.post(`/payments/${payment.id}/accept`);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.data).toMatchObject({ status: 'succeeded', amount_received: 10_000, method: { rail: 'crypto' } });
+    const resolved = await eventually(() => checkout(suite.shop, card.id), (c) => c.status !== 'needs_review', { what: 'card checkout out of review' });
+    expect(resolved).toMatchObject({ status: 'failed', failure_code: 'payment_succeeded', review_reason: 'paid_after_close' });
+  });
+
   it('wrong_rail: card attempts on a crypto checkout; claim and mark-sent on a card checkout', async () => {
     const crypto = await suite.shop.openCheckout(await suite.shop.createPayment());
     const attempt = await suite.shop.as(null).postOnce(`/checkouts/${crypto.id}/card-attempts`, {});

@@ -70,6 +70,7 @@ export function timersForCheckoutEvent(event: CheckoutEvent, after: CheckoutStat
     case 'CheckoutExpired':
     case 'CheckoutFailed':
     case 'CheckoutReviewResolved':
+    case 'CheckoutCardChargeHeld':
       return []; // a timer already scheduled for an ended checkout fires and finds nothing to do
     default:
       return ignoreUnknown(event, []);

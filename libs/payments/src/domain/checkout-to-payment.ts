@@ -169,6 +169,7 @@ function fromCheckout(event: CheckoutEvent, context: ReactContext): Reaction[] {
     case 'CheckoutAwaitingCustomer': // the payment decides underpaid on its own confirmations
     case 'CheckoutNeedsReview': // carried by RecordTransfer's review flag
     case 'CheckoutReviewResolved': // caused by the payment's success: nothing to tell it
+    case 'CheckoutCardChargeHeld': // caused by the payment's review of the charge: it knows
       return [];
     default:
       return ignoreUnknown(event, []); // a new type left out fails to compile; a stored type this version does not know causes nothing
@@ -260,8 +261,14 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
     case 'PaymentClaimed':
     case 'PaymentAccepted': // its PaymentSucceeded (`accepted: true`) follows in the same append and ends the checkouts' review
     case 'PaymentCheckoutEnded':
-    case 'PaymentCardCharged':
-      return []; // facts the checkouts do not act on
+      return [];
+    case 'PaymentCardCharged': {
+      // a charge the payment put under review: its checkout, if it completed on it, is in review too
+      // (decision 0026 addendum, 2026-11-29) — never a second `completed` beside a quote being paid
+      const d = event.data;
+      if (d.review !== 'paid_after_close' && d.review !== 'paid_after_cancel') return [];
+      return [toCheckout(context, d.checkout_id, { type: 'HoldCardCharge', attemptId: d.attempt_id, reason: d.review })];
+    }
     default:
       return ignoreUnknown(event, []);
   }

@@ -268,6 +268,18 @@ export interface ResolveReview {
   counted: boolean;
 }
 
+/**
+ * The process manager, when the payment recorded this checkout's card charge for review
+ * (PaymentCardCharged with a `review`): a card checkout that completed on that attempt goes to
+ * `needs_review` with the payment's reason. Any other status (already in review, failed …):
+ * nothing — the checkout decided its own review then.
+ */
+export interface HoldCardCharge {
+  type: 'HoldCardCharge';
+  attemptId: string;
+  reason: CardReviewReason;
+}
+
 export type CheckoutCommand =
   | OpenCryptoCheckout
   | OpenCardCheckout
@@ -285,7 +297,8 @@ export type CheckoutCommand =
   | RecordCheckoutConfirmations
   | ExpireCheckout
   | FailCheckout
-  | ResolveReview;
+  | ResolveReview
+  | HoldCardCharge;
 
 /** What each command decides on a checkout that exists (OpenCheckout is the one that starts it). */
 const CHECKOUT_COMMANDS: CommandHandlers<Exclude<CheckoutCommand, OpenCryptoCheckout | OpenCardCheckout>, OpenCheckoutState, DecideContext, CheckoutEvent> = {
@@ -301,6 +314,7 @@ const CHECKOUT_COMMANDS: CommandHandlers<Exclude<CheckoutCommand, OpenCryptoChec
   ExpireCheckout: cryptoOnly(null, (_command, state, ctx) => expire(state, ctx)),
   FailCheckout: fail,
   ResolveReview: resolveReview,
+  HoldCardCharge: cardOnly(holdCardCharge),
   StartCardAttempt: cardOnly(startAttempt),
   RecordCardResult: cardOnly(recordCardResult),
   TimeOutCardAttempt: cardOnly(timeOutAttempt),
@@ -453,6 +467,7 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
     case 'CheckoutCardAttemptSucceeded':
     case 'CheckoutCardAttemptDeclined':
     case 'CheckoutCardAttemptTimedOut':
+    case 'CheckoutCardChargeHeld':
       return state; // card facts never reach a crypto checkout
     default:
       return ignoreUnknown(event, state);
@@ -488,6 +503,8 @@ function evolveCard(state: CardCheckoutState, event: CheckoutEvent): CheckoutSta
         attempts: withAttempt(d.attempt_id, { status: 'succeeded' }),
       };
     }
+    case 'CheckoutCardChargeHeld':
+      return { ...state, status: 'needs_review', reviewReason: event.data.review_reason };
     case 'CheckoutCardAttemptDeclined': {
       const d = event.data;
       const attempts = withAttempt(d.attempt_id, { status: 'declined', declineCode: d.decline_code, retryable: d.retryable });
@@ -617,6 +634,17 @@ function recordCardResult(command: RecordCardResult, state: CardCheckoutState): 
       data: { ...base, processor: attempt.processor, brand: result.brand, last4: result.last4, amount: result.amountMinor, currency: result.currency, status, review_reason: review },
     },
   ];
+}
+
+/**
+ * A charge this checkout completed on that the payment could not take (decision 0026 addendum,
+ * 2026-11-29): `needs_review` with the payment's reason. Only from `completed` on that very
+ * attempt; anything else (in review already, a repeat) changes nothing.
+ */
+function holdCardCharge(command: HoldCardCharge, state: CardCheckoutState): CheckoutEvent[] {
+  const attempt = state.attempts.find((a) => a.id === command.attemptId);
+  if (state.status !== 'completed' || attempt?.status !== 'succeeded') return [];
+  return [{ type: 'CheckoutCardChargeHeld', data: { checkout_id: state.id, payment_id: state.paymentId, attempt_id: attempt.id, review_reason: command.reason } }];
 }
 
 function timeOutAttempt(command: TimeOutCardAttempt, state: CardCheckoutState, ctx: DecideContext): CheckoutEvent[] {

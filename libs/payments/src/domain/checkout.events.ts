@@ -161,6 +161,13 @@ export type CheckoutEvent = EventUnion<{
   CheckoutCardAttemptStarted: CardAttemptStartedData;
   /** The processor charged the card. `status`: the checkout's status after it (completed, or needs_review with `review_reason`; unchanged when it had completed or was under review already). */
   CheckoutCardAttemptSucceeded: { checkout_id: string; payment_id: string; attempt_id: string; processor: string; brand: string; last4: string; amount: number; currency: string; status: CheckoutStatusName; review_reason: CardReviewReason | null };
+  /**
+   * A card charge the checkout completed on, which its payment put under review because it could not
+   * take it — a crypto transfer was already on its way to another quote, or the payment was no
+   * longer pending (decision 0026 addendum, 2026-11-29): the checkout is `needs_review` for the same
+   * reason the payment's `card_charged` entry gives, never a second `completed` beside the quote paid.
+   */
+  CheckoutCardChargeHeld: { checkout_id: string; payment_id: string; attempt_id: string; review_reason: CardReviewReason };
   /** The processor declined the card. `failed`: the checkout failed with the decline code (it was waiting for this attempt). */
   CheckoutCardAttemptDeclined: { checkout_id: string; payment_id: string; attempt_id: string; decline_code: string; retryable: boolean; brand: string | null; last4: string | null; failed: boolean };
   /** The processor never answered before the attempt's end. `failed`: the checkout failed with processor_timeout. */

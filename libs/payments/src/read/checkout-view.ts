@@ -349,6 +349,9 @@ function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): Checkout
         card: { ...state.card, brand: d.brand, last4: d.last4, attempts: withAttempt(state.card, d.attempt_id, { status: 'succeeded' }) },
       };
     }
+    case 'CheckoutCardChargeHeld':
+      // the payment could not take the charge it completed on (decision 0026 addendum, 2026-11-29)
+      return { ...state, status: 'needs_review', review_reason: e.data.review_reason };
     case 'CheckoutCardAttemptDeclined': {
       if (!state.card) return state;
       const d = e.data;
