@@ -102,6 +102,29 @@ describe('wallet deletion and setup over HTTP', () => {
     expect((await o.as.get('/wallet')).body.data.pending_change).toBeNull();
   });
 
+  it('in setup with a transfer still confirming, or money under review: 202, held 24 hours — the money settles into this wallet (race audit F2, 2026-11-29)', async () => {
+    const confirming = await owner();
+    const client = await keyOf(confirming);
+    const payment = await client.createPayment({ amount: 2500 });
+    const checkout = await client.openCheckout(payment);
+    expect((await client.markSent(checkout.id, 'exact')).status).toBe('confirming');
+    const held = await confirming.as.delete('/wallet');
+    expect([held.status, held.body.data?.kind, held.body.data?.status]).toEqual([202, 'wallet_change', 'pending']);
+    await client.advance(30);
+    expect((await client.payment(payment.id)).status).toBe('succeeded');
+    expect((await confirming.as.get('/wallet')).status).toBe(200); // still there, its deletion pending
+
+    const late = await owner();
+    const lateClient = await keyOf(late);
+    const reviewed = await lateClient.createPayment({ amount: 2500 });
+    const lateCheckout = await lateClient.openCheckout(reviewed);
+    expect((await lateClient.markSent(lateCheckout.id, 'late')).status).toBe('needs_review');
+    await lateClient.advance(30);
+    expect((await lateClient.payment(reviewed.id)).status).toBe('needs_review');
+    const lateHeld = await late.as.delete('/wallet');
+    expect([lateHeld.status, lateHeld.body.data?.kind]).toEqual([202, 'wallet_change']);
+  });
+
   it('after a payment: 202 pending for 24 hours, e-mailed link cancels it; once applied, checkouts answer 409 not_accepting', async () => {
     const o = await owner();
     const stranger = await owner();
@@ -192,7 +215,8 @@ describe('wallet deletion and setup over HTTP', () => {
       changes: (await db.query('SELECT * FROM wallet_changes ORDER BY change_id')).rows,
     });
     const before = await snapshot();
-    expect(before.changes.map((c) => c.status).sort()).toEqual(['applied', 'canceled', 'canceled', 'canceled']);
+    // the suite's changes so far: one applied, three canceled, and the two held in setup (race audit F2) still pending
+    expect(before.changes.map((c) => c.status).sort()).toEqual(['applied', 'canceled', 'canceled', 'canceled', 'pending', 'pending']);
     expect((await verifyProjection(store, db, walletsProjector)).differences).toEqual([]);
     await rebuildProjection(store, db, walletsProjector, { batchSize: 2 });
     expect(await snapshot()).toEqual(before);
