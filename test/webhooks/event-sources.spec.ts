@@ -115,6 +115,30 @@ describe('payment event source', () => {
     return out;
   };
 
+  it('a remainder paid: payment.succeeded alone, carrying the `remainder_paid` entry — no payment.updated of the state between the two events of that append (money audit L1, 2026-11-29)', () => {
+    const w = new World();
+    w.at(0).create('pmt_1');
+    w.at(MIN).open('chk_1', 'pmt_1');
+    w.at(2 * MIN).send('chk_1', 'underpaid', hash(1));
+    w.at(3 * MIN).confirm('chk_1', hash(1));
+    w.at(20 * MIN).checkout('chk_1', { type: 'ExpireCheckout' });
+    w.at(21 * MIN).payment('pmt_1', { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true });
+    w.at(22 * MIN).send('chk_2', 'exact', hash(2));
+    w.at(23 * MIN).confirm('chk_2', hash(2));
+    const out = deliveries(w);
+    const requested = out.findIndex((e) => e.event === 'PaymentRemainderRequested');
+    expect(out.slice(requested).map((e) => [e.type, e.event])).toEqual([
+      ['payment.updated', 'PaymentRemainderRequested'],
+      ['payment.updated', 'PaymentTransferDetected'],
+      ['payment.succeeded', 'PaymentSucceeded'],
+    ]);
+    const last = out.at(-1)!.data as { status: string; amount_received: number; events: { type: string }[] };
+    expect([last.status, last.amount_received]).toEqual(['succeeded', 10_000]);
+    expect(last.events.map((e) => e.type).slice(-2)).toEqual(['remainder_paid', 'succeeded']);
+    // no delivery shows the remainder paid on a payment still underpaid
+    expect(out.filter((e) => (e.data as { status: string; events: { type: string }[] }).status === 'underpaid' && (e.data as { events: { type: string }[] }).events.some((x) => x.type === 'remainder_paid'))).toEqual([]);
+  });
+
   it('a second transfer to a completed checkout after success (0025 addendum, 2026-11-28): payment.updated when detected and when counted, no second payment.succeeded', () => {
     const out = deliveries(succeededThenPaidAgain('ethereum'));
     const succeeded = out.findIndex((e) => e.type === 'payment.succeeded');

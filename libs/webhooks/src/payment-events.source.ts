@@ -13,7 +13,12 @@ import { ApiEventDraft, ApiEventSource } from './read/event-source';
  * | PaymentCreated | payment.created |
  * | status becomes underpaid / needs_review / succeeded / failed / canceled | payment.underpaid / payment.needs_review / payment.succeeded / payment.failed / payment.canceled |
  * | PaymentUnderpaid while already underpaid (a remainder paid short) | payment.underpaid |
- * | PaymentMetadataUpdated, PaymentMethodSelected, PaymentCardMethodSelected, PaymentTransferDetected, PaymentRemainderRequested, PaymentRemainderPaid, PaymentTransferCountedAfterSuccess (status unchanged) | payment.updated |
+ * | PaymentMetadataUpdated, PaymentMethodSelected, PaymentCardMethodSelected, PaymentTransferDetected, PaymentRemainderRequested, PaymentTransferCountedAfterSuccess (status unchanged) | payment.updated |
+ *
+ * PaymentRemainderPaid gives none: its PaymentSucceeded follows in the same append, and the
+ * payment.succeeded carries its `remainder_paid` entry. A payment.updated for it showed a state no
+ * GET ever returns — still underpaid, the remainder paid but not yet in amount_received — and a
+ * subscriber taking deliveries as they arrive could end on it (money audit L1, 2026-11-29).
  *
  * | PaymentCardCharged for review on a payment that stays succeeded or in review (no status event follows) | payment.updated |
  *
@@ -33,7 +38,7 @@ const STATUS_EVENT: Record<string, string> = {
   canceled: 'payment.canceled',
 };
 
-const UPDATES = new Set(['PaymentMetadataUpdated', 'PaymentMethodSelected', 'PaymentCardMethodSelected', 'PaymentTransferDetected', 'PaymentRemainderRequested', 'PaymentRemainderPaid', 'PaymentTransferCountedAfterSuccess']);
+const UPDATES = new Set(['PaymentMetadataUpdated', 'PaymentMethodSelected', 'PaymentCardMethodSelected', 'PaymentTransferDetected', 'PaymentRemainderRequested', 'PaymentTransferCountedAfterSuccess']);
 
 export function paymentEventSource(options: { checkoutBaseUrl: string }): ApiEventSource<PaymentViewState> {
   return {
