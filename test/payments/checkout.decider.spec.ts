@@ -517,3 +517,25 @@ describe('checkout decider: a transaction seen in the mempool before the quote e
     expect(types(given(held, at(end + 5 * 60_000)).when(detect(HASH2, '60')).events())).toEqual(['CheckoutTransferDetected']);
   });
 });
+
+describe('checkout decider: a simulated short transfer of a remainder of one smallest unit (outside audit L3, 2026-11-29)', () => {
+  const remainderOf = (amount: string) => decideCheckout({ ...openCmd, checkoutId: 'chk_r', remainder: { amount, priceMinor: 1 } }, initialCheckoutState, { now: T0 });
+  const markSent = (simulate: 'exact' | 'underpaid' | 'overpaid'): CheckoutCommand => ({ type: 'MarkSent', simulate, txHash: HASH });
+
+  it('given a remainder checkout for 0.000001 USDC (1 unit), when mark-sent underpaid, then 400 invalid_request on simulate: nothing smaller than what is due can be sent, and nothing is recorded', () => {
+    const refused = given(remainderOf('0.000001')).when(markSent('underpaid'));
+    refused.then('invalid_request');
+    expect(() => refused.events()).toThrow(expect.objectContaining({ field: 'simulate', message: expect.stringMatching(/0\.000001 USDC/) }));
+  });
+  it('given the same checkout, when mark-sent exact or overpaid, then the unit (or two) is sent', () => {
+    expect(given(remainderOf('0.000001')).when(markSent('exact')).events()[0].data).toMatchObject({ amount: '0.000001', remaining_amount: null });
+    expect(given(remainderOf('0.000001')).when(markSent('overpaid')).events()[0].data).toMatchObject({ amount: '0.000002', overpaid_amount: '0.000001' });
+  });
+  it('given a remainder of 2 units, when mark-sent underpaid, then 1 unit is sent (90% rounded down: short of what is due and more than nothing)', () => {
+    expect(given(remainderOf('0.000002')).when(markSent('underpaid')).events()[0].data).toMatchObject({ amount: '0.000001', remaining_amount: '0.000001' });
+  });
+  it('given an open checkout, when a chain reports a transfer of nothing (a zero-value token transfer), then nothing is recorded', () => {
+    given(opened).when({ type: 'DetectTransfer', txHash: HASH, network: 'ethereum', amount: '0' }).then([]);
+    given(opened).when({ type: 'DetectTransfer', txHash: HASH, network: 'polygon', amount: '0' }).then([]);
+  });
+});

@@ -72,6 +72,32 @@ describe('payment decider', () => {
     expect(tl).toEqual(['created', 'method_selected', 'detected', 'confirmation', 'confirmation', 'confirmation', 'confirmation', 'underpaid',
       'remainder_requested', 'detected', 'confirmation', 'confirmation', 'confirmation', 'confirmation', 'remainder_paid', 'succeeded']);
   });
+  it('given a remainder checkout whose transfer of all that is left is confirming, when the business requests a remainder, then nothing_due (no remainder checkout is answered while the rest is on its way; outside audit K2, 2026-11-29)', () => {
+    const after = at(20 * 60_000);
+    const requested = run(underpaid(), { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }, after);
+    const onItsWay = transfer(requested, '10', HASH2, 'chk_2');
+    const refused = thrownBy(PaymentDomainError, () => decidePayment({ type: 'RequestRemainder', checkoutId: 'chk_3', hasCheckoutPage: true }, onItsWay.reduce(evolvePayment, initialPaymentState), { now: after }));
+    expect(refused).toMatchObject({ code: 'nothing_due', quoteEndsAt: null });
+    expect(refused.message).toMatch(/confirming/);
+    // partly confirmed: still on its way
+    const partly = run(onItsWay, { type: 'RecordConfirmations', checkoutId: 'chk_2', txHash: HASH2, current: 2, required: 4 }, after);
+    given(partly, after).when({ type: 'RequestRemainder', checkoutId: 'chk_3', hasCheckoutPage: true }).then('nothing_due');
+    // withdrawn by a reorganisation: nothing on its way, the open remainder checkout is answered again
+    const withdrawn = run(partly, { type: 'WithdrawTransfer', checkoutId: 'chk_2', txHash: HASH2 }, after);
+    given(withdrawn, after).when({ type: 'RequestRemainder', checkoutId: 'chk_3', hasCheckoutPage: true }).then([]);
+  });
+  it('given a remainder checkout whose short transfer is confirming, when the business requests a remainder, then remainder_unavailable without a quote end (the quote is held for the rest once it is confirmed); given a top-up of the first quote confirming after its quote ended, then no remainder opens beside it (K2)', () => {
+    const after = at(20 * 60_000);
+    const requested = run(underpaid(), { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }, after);
+    const short = transfer(requested, '7', HASH2, 'chk_2'); // 97 of 100 once confirmed
+    const refused = thrownBy(PaymentDomainError, () => decidePayment({ type: 'RequestRemainder', checkoutId: 'chk_3', hasCheckoutPage: true }, short.reduce(evolvePayment, initialPaymentState), { now: after }));
+    expect(refused).toMatchObject({ code: 'remainder_unavailable', quoteEndsAt: null });
+    expect(refused.message).toMatch(/confirming/);
+    // the first quote (held until 00:16) topped up with all that is left, still confirming at 00:20: neither a new remainder nor the old answer
+    const toppedUp = transfer(underpaid(), '10', HASH2, 'chk_1');
+    given(toppedUp, after).when({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }).then('nothing_due');
+    given(transfer(underpaid(), '5', HASH2, 'chk_1'), after).when({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }).then('remainder_unavailable');
+  });
   it('nothing_due when nothing is left (defensive)', () => {
     expect(() => decidePayment({ type: 'RequestRemainder', checkoutId: 'x', hasCheckoutPage: true }, { ...(underpaid().reduce(evolvePayment, initialPaymentState) as Extract<PaymentState, { id: string }>), received: 100_000_000n, quoteEndsAt: null }, { now: T0 })).toThrow(
       expect.objectContaining({ code: 'nothing_due' }),

@@ -258,7 +258,7 @@ export interface paths {
         put?: never;
         /**
          * Open a checkout for what is left of an underpaid payment
-         * @description The remainder is quoted at the rate now, read from the business’s exchange-rate source before anything changes: at the first quote’s rate it is exactly the coin left, at another rate the price left quoted afresh. A source that cannot be reached gives 503 `upstream_unavailable` (nothing changed; retry with the same Idempotency-Key); a source with no fresh price gives 503 `temporarily_unavailable`.
+         * @description The remainder is quoted at the rate now, read from the business’s exchange-rate source before anything changes: at the first quote’s rate it is exactly the coin left, at another rate the price left quoted afresh. A source that cannot be reached gives 503 `upstream_unavailable` (nothing changed; retry with the same Idempotency-Key); a source with no fresh price gives 503 `temporarily_unavailable`. While the remainder checkout is open the same checkout is answered; while a transfer to the payment is confirming none is: 409 `nothing_due` when it covers what is left, 409 `remainder_unavailable` when it leaves part of it (no `quote_ends_at` yet: once it is confirmed its quote is held for the rest).
          *
          *     Restricted keys need write access to payments.
          *
@@ -288,7 +288,7 @@ export interface paths {
          *
          *     With `link_code` (a payment link’s code, decision 0030) the checkout makes the link’s payment (`link_id` set, payment `url` null), with or without an e-mail; `replaces` naming a checkout of the same link carries its pending payment over. An unknown, deleted or disabled link is 404 `link_not_found`, an archived one 410 `link_archived`.
          *
-         *     While a transfer to one of the payment’s quotes is confirming, no other checkout opens (409 `payment_in_flight`: the money on its way may pay it); `replaces` naming that quote with the same choice answers it as it is, so a page reloaded mid-transfer follows it.
+         *     While a transfer to one of the payment’s quotes is confirming, no other checkout opens (409 `payment_in_flight`: the money on its way may pay it); `replaces` naming that quote with the same choice answers it as it is, so a page reloaded mid-transfer follows it. Once funds reached the payment (409 `payment_paid`), `replaces` naming the quote that received a short transfer, with the same choice, answers that quote (`awaiting_customer`, the same address and what is left) while more than two minutes of it are left.
          *
          *     Public: no credentials needed (a key, or a dashboard session cookie with the Service-Business header, sent anyway must be valid).
          *
@@ -3394,7 +3394,7 @@ export interface components {
         };
         MarkCheckoutSentBody: {
             /**
-             * @description The transfer to simulate. Default `exact`: what is still due. `underpaid` sends 90%, `overpaid` 110%, `wrong_network` arrives on another EVM network at the same address (needs_review), `late` ends the quote first (needs_review).
+             * @description The transfer to simulate. Default `exact`: what is still due. `underpaid` sends 90% (rounded down; with one smallest unit due nothing smaller can be sent: 400 `invalid_request`, field `simulate`), `overpaid` 110%, `wrong_network` arrives on another EVM network at the same address (needs_review), `late` ends the quote first (needs_review).
              * @enum {string|null}
              */
             simulate?: "exact" | "underpaid" | "overpaid" | "wrong_network" | "late" | null;

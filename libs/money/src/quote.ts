@@ -110,7 +110,7 @@ export function percentOf(units: bigint, percent: number | bigint): bigint {
   return checkUnits(divide(units * p, 100n, p < 100n ? 'floor' : 'ceil'));
 }
 
-/** 90% of the quote, rounded down: strictly less than `units` (units ≥ 1). */
+/** 90% of the quote, rounded down: strictly less than `units` (units ≥ 1), and 0 for 1 unit (mark-sent refuses that: decision 0007 addendum). */
 export function simulatedUnderpaid(units: bigint): bigint {
   return percentOf(units, SIMULATED_UNDERPAID_PERCENT);
 }

@@ -254,7 +254,45 @@ describe('view reducers', () => {
       ]);
       expect(receipt.transfers.map((t) => [t.hash, t.network, t.amount])).toEqual([[hash(1), 'polygon', '100'], [hash(2), 'ethereum', '100']]);
       expect(receipt).toMatchObject({ status: 'needs_review', paid_at: null, transaction: { hash: hash(1) } });
-      expect(checkout).toMatchObject({ status: 'needs_review', review_reason: 'wrong_network', crypto: { received_amount: '100', remaining_amount: null, remaining_payment_uri: null, tx_hash: hash(2) }, confirmations: { current: 4, required: 4 } });
+      // what reached its address on both networks, as the payment's method and the receipt say (M2, 2026-11-29); not counted as overpaid while in review, as on the payment
+      expect(checkout).toMatchObject({ status: 'needs_review', review_reason: 'wrong_network', crypto: { received_amount: '200', remaining_amount: null, remaining_payment_uri: null, overpaid_amount: null, tx_hash: hash(2) }, confirmations: { current: 4, required: 4 } });
+      expect([payment.method?.amount, payment.method?.overpaid_amount, receipt.received_amount, receipt.overpaid_amount]).toEqual(['200', null, '200', null]);
+    });
+
+    it('given a short transfer awaiting the rest, when the rest arrives on another network, then the checkout received both (not 90 alone), nothing left to pay, as the payment and the receipt; accepted, the same (outside audit M2, 2026-11-29)', () => {
+      const w = sentAndConfirmed('underpaid'); // 90 of 100 on ethereum
+      polygon(w.at(5 * MIN), hash(2), '10');
+      let { payment, receipt, checkout } = views(w);
+      expect(checkout).toMatchObject({ status: 'needs_review', review_reason: 'wrong_network', crypto: { received_amount: '100', remaining_amount: null, remaining_payment_uri: null, overpaid_amount: null, detected_network: 'polygon' } });
+      expect([payment.method?.amount, receipt.received_amount]).toEqual(['100', '100']);
+      w.at(10 * MIN).payment('pmt_1', { type: 'AcceptPayment' });
+      ({ payment, receipt, checkout } = views(w));
+      expect(payment).toMatchObject({ status: 'succeeded', amount_received: 10_000, method: { amount: '100', overpaid_amount: null } });
+      expect(checkout).toMatchObject({ status: 'completed', crypto: { received_amount: '100', remaining_amount: null, overpaid_amount: null } });
+      expect(receipt.received_amount).toBe('100');
+    });
+
+    it('given more than the quote on another network, then overpaid_amount is not counted while in review (as the payment), and is once accepted (as the payment) (M2)', () => {
+      const w = opened();
+      polygon(w.at(2 * MIN), hash(1), '110');
+      let { payment, checkout } = views(w);
+      expect(checkout).toMatchObject({ status: 'needs_review', crypto: { received_amount: '110', remaining_amount: null, overpaid_amount: null } });
+      expect(payment.method).toMatchObject({ amount: '110', overpaid_amount: null });
+      w.at(10 * MIN).payment('pmt_1', { type: 'AcceptPayment' });
+      ({ payment, checkout } = views(w));
+      expect(payment.method).toMatchObject({ amount: '110', overpaid_amount: '10' });
+      expect(checkout).toMatchObject({ status: 'completed', crypto: { received_amount: '110', remaining_amount: null, overpaid_amount: '10' } });
+    });
+
+    it('given a remainder checkout, when the rest arrives on another network, then the remainder checkout received it (not "0"), as the payment and the receipt (M2)', () => {
+      const w = sentAndConfirmed('underpaid');
+      w.at(20 * MIN).checkout('chk_1', { type: 'ExpireCheckout' }).payment('pmt_1', { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true });
+      w.at(21 * MIN).send('chk_2', 'wrong_network', hash(2));
+      const remainder = checkoutView(foldCheckoutView(w.recorded().filter((e) => e.stream === 'checkout-chk_2'))!);
+      expect(remainder).toMatchObject({ remainder: true, status: 'needs_review', review_reason: 'wrong_network', crypto: { amount: '10', received_amount: '10', remaining_amount: null, detected_network: 'polygon' } });
+      const { payment, receipt } = views(w);
+      expect([payment.method?.amount, receipt.received_amount]).toEqual(['100', '100']);
+      expect(receipt.transfers.map((t) => [t.network, t.amount])).toEqual([['ethereum', '90'], ['polygon', '10']]);
     });
 
     it('claimed, then all that is due arrives at the claimed checkout: the payment succeeded on it (paid_at set), the checkout completed with no review left', () => {
@@ -273,12 +311,14 @@ describe('view reducers', () => {
     it('in review (wrong network), then accepted: the checkout completes with its review reason kept and nothing left to pay; the payment shows no entry for it (0025 addendum, 2026-11-29)', () => {
       const w = opened();
       polygon(w.at(2 * MIN), hash(1), '100');
-      expect(views(w).checkout).toMatchObject({ status: 'needs_review', review_reason: 'wrong_network', crypto: { remaining_amount: '100' } });
+      // the quote arrived on polygon: received there, nothing left to send (M2, 2026-11-29)
+      expect(views(w).checkout).toMatchObject({ status: 'needs_review', review_reason: 'wrong_network', crypto: { received_amount: '100', remaining_amount: null, overpaid_amount: null } });
       w.at(10 * MIN).payment('pmt_1', { type: 'AcceptPayment' });
       const { payment, checkout } = views(w);
       expect(payment).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
       expect(payment.events.map((e) => e.type)).toEqual(['created', 'method_selected', 'detected', 'succeeded']);
-      expect(checkout).toMatchObject({ status: 'completed', review_reason: 'wrong_network', failure_code: null, updated_at: iso(10 * MIN), crypto: { received_amount: '0', remaining_amount: null, remaining_payment_uri: null, tx_hash: hash(1), detected_network: 'polygon' } });
+      expect(checkout).toMatchObject({ status: 'completed', review_reason: 'wrong_network', failure_code: null, updated_at: iso(10 * MIN), crypto: { received_amount: '100', remaining_amount: null, remaining_payment_uri: null, overpaid_amount: null, tx_hash: hash(1), detected_network: 'polygon' } });
+      expect([payment.method?.amount, views(w).receipt.received_amount]).toEqual(['100', '100']);
     });
 
     it('claimed on the first quote, then the payment paid in full on its remainder: the claimed checkout failed with payment_succeeded, its claim kept (0025 addendum, 2026-11-29)', () => {

@@ -234,7 +234,8 @@ describe('payment view', () => {
     const checkout = (await read.getCheckout('chk_wrong', { secretFields: false }))!;
     // accepted: the checkout's review ended with the payment's, its reason kept (0025 addendum, 2026-11-29; before, it stayed in review)
     expect(checkout).toMatchObject({ status: 'completed', review_reason: 'wrong_network' });
-    expect(checkout.crypto).toMatchObject({ network: 'ethereum', detected_network: 'polygon', received_amount: '0', explorer_url: `https://polygonscan.com/tx/${hash(5)}` });
+    // what reached its address on polygon, as the payment and the receipt count it (M2, 2026-11-29)
+    expect(checkout.crypto).toMatchObject({ network: 'ethereum', detected_network: 'polygon', received_amount: '100', remaining_amount: null, overpaid_amount: null, explorer_url: `https://polygonscan.com/tx/${hash(5)}` });
     expect((await read.getReceipt('pmt_wrong'))!.crypto).toEqual({ asset: 'USDC', network: 'polygon', amount: '100' });
   });
 

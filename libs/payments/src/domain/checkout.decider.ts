@@ -771,8 +771,13 @@ function markSent(command: MarkSent, state: CryptoCheckoutState, ctx: DecideCont
   switch (command.simulate) {
     case 'exact':
       return detect(state, ctx, command.txHash, state.network, due, false, true, command.fromAddress ?? null);
-    case 'underpaid':
-      return detect(state, ctx, command.txHash, state.network, simulatedUnderpaid(due), false, true, command.fromAddress ?? null);
+    case 'underpaid': {
+      // 90% rounded down is short of what is due and more than nothing from 2 units due up; with 1
+      // smallest unit due nothing smaller can be sent (a transfer of 0 is no transfer: decision 0009 addendum)
+      const short = simulatedUnderpaid(due);
+      if (short <= 0n) throw new PaymentDomainError('invalid_request', `Nothing less than the ${fmt(due, state.decimals)} ${state.asset} still due can be sent: simulate exact or overpaid.`, 'simulate');
+      return detect(state, ctx, command.txHash, state.network, short, false, true, command.fromAddress ?? null);
+    }
     case 'overpaid':
       return detect(state, ctx, command.txHash, state.network, simulatedOverpaid(due), false, true, command.fromAddress ?? null);
     case 'wrong_network': {
@@ -808,6 +813,7 @@ function markSent(command: MarkSent, state: CryptoCheckoutState, ctx: DecideCont
  */
 function detect(state: CryptoCheckoutState, ctx: DecideContext, txHash: string, network: NetworkId, amount: bigint, late: boolean, simulated: boolean, fromAddress: string | null = null): CheckoutEvent[] {
   if (state.transfers.some((t) => t.txHash === txHash)) return []; // seen already
+  if (amount <= 0n) return []; // a transfer of nothing (a zero-value token transfer) brings no money: nothing to record
   const events: CheckoutEvent[] = [];
   // confirming holds the quote; so does this very transaction seen in the mempool while the quote
   // was live (0023 addendum, 2026-11-29): mined after the quote's end, it is on time

@@ -770,6 +770,15 @@ function recordClaim(command: RecordClaim, state: LivePaymentState): PaymentEven
 
 function requestRemainder(command: RequestRemainder, state: LivePaymentState, ctx: DecideContext): PaymentEvent[] {
   if (state.status !== 'underpaid') throw new PaymentDomainError('payment_not_underpaid', 'Only an underpaid payment has a remainder.');
+  // a transfer on its way (detected, not final, not under review) decides first (0009 addendum, 2026-11-29, twentieth session)
+  const confirming = onTheWay(state);
+  if (confirming !== null) {
+    const method = methodOf(state);
+    if (state.received + confirming >= method.expected) {
+      throw new PaymentDomainError('nothing_due', 'A transfer covering what is left is confirming: nothing is left to collect unless it fails to confirm.');
+    }
+    throw new PaymentDomainError('remainder_unavailable', 'A transfer that leaves part of the rest due is confirming: once it is confirmed its quote is held for the rest, and what is left can be requested when that quote ends.');
+  }
   if (state.remainderCheckoutId !== null) {
     // the same checkout is returned while it is open; once part of the rest arrived on it, the
     // quote is held for the customer to top up that checkout, as after the first short transfer (§4)
@@ -812,6 +821,16 @@ function requestRemainder(command: RequestRemainder, state: LivePaymentState, ct
       },
     },
   ];
+}
+
+/**
+ * The units of the method's coin on their way to the payment — transfers detected and not final,
+ * not under review — or null when none is (request-remainder: the customer already sent them).
+ */
+function onTheWay(state: LivePaymentState): bigint | null {
+  const asset = state.method?.asset ?? null;
+  const moving = Object.values(state.transfers).filter((t) => t.review === null && !t.afterSuccess && (t.required === 0 || t.current < t.required) && checkoutAsset(state, t.checkoutId) === asset);
+  return moving.length === 0 ? null : moving.reduce((sum, t) => sum + t.amount, 0n);
 }
 
 /**

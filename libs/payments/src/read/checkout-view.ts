@@ -1,5 +1,5 @@
 import { AssetCode, ChainRegistry, NetworkId, defaultRegistry } from '@lib/chains';
-import { Breakdown, Reporting, orderedBreakdown, orderedReporting } from '@lib/money';
+import { Breakdown, Reporting, formatCryptoAmount, orderedBreakdown, orderedReporting, parseCryptoAmount } from '@lib/money';
 import type { CheckoutStatus } from '../domain/checkout.decider';
 import type { CardAttemptStatus, CardCheckoutOpenedData, CheckoutEvent, CheckoutOpenedData, CheckoutReviewReason } from '../domain/checkout.events';
 import { CHECKOUT_STREAM } from '../domain/stream-categories';
@@ -21,6 +21,12 @@ export interface CheckoutViewTransfer {
   network: NetworkId;
   amount: string;
   detected_at: string;
+  /**
+   * Arrived on another network once the checkout had completed: listed, never counted, as the
+   * checkout decider and the payment treat it (0025 addendum, 2026-11-28). Absent otherwise, and in
+   * states stored before 2026-11-29 (such a transfer is counted there until a rebuild).
+   */
+  listed_only?: true;
 }
 
 /** One card attempt as the checkout's row keeps it (decision 0026). */
@@ -290,7 +296,7 @@ function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): Checkout
       return {
         ...state,
         status: state.status === 'open' || state.status === 'awaiting_customer' ? 'confirming' : state.status,
-        transfers: [...state.transfers, { tx_hash: d.tx_hash, network: d.network, amount: d.amount, detected_at: at }],
+        transfers: [...state.transfers, { tx_hash: d.tx_hash, network: d.network, amount: d.amount, detected_at: at, ...(d.network !== state.network && state.status === 'completed' ? { listed_only: true as const } : {}) }],
         ...withoutSighting(state, d.tx_hash), // mined: it counts from here
         received_amount: d.received_amount,
         remaining_amount: d.remaining_amount,
@@ -398,6 +404,33 @@ export function cardView(state: CheckoutViewState, card: CardViewState): Checkou
   };
 }
 
+/**
+ * What reached the checkout's address, on every network (0012 addendum, 2026-11-29). The state
+ * keeps the totals on the quoted network, as the checkout decided them; a transfer of the same
+ * coin to the same address on another EVM network (`wrong_network`, named by `detected_network`)
+ * reached it too, as the payment's `method.amount`, its timeline and the receipt say: it is added
+ * to `received_amount` and taken off `remaining_amount` (never making one where the checkout has
+ * none). `overpaid_amount` counts it once the checkout completed (the business accepted it: the
+ * payment counts it then), not while it is under review (the payment does not count it yet). One
+ * that arrived after the checkout completed is listed only (`listed_only`). Without such a
+ * transfer, the stored totals as they are.
+ */
+function addressTotals(state: CheckoutViewState, registry: ChainRegistry): { received: string; remaining: string | null; overpaid: string | null } {
+  const elsewhere = state.transfers.filter((t) => t.network !== state.network && t.listed_only !== true);
+  if (state.rail !== 'crypto' || state.asset === null || state.amount === null || elsewhere.length === 0) {
+    return { received: state.received_amount, remaining: state.remaining_amount, overpaid: state.overpaid_amount };
+  }
+  const decimals = registry.decimals(state.asset);
+  const received = elsewhere.reduce((total, t) => total + parseCryptoAmount(t.amount, decimals), parseCryptoAmount(state.received_amount, decimals));
+  const expected = parseCryptoAmount(state.amount, decimals);
+  const counted = state.status === 'completed';
+  return {
+    received: formatCryptoAmount(received, decimals),
+    remaining: state.remaining_amount === null || received >= expected ? null : formatCryptoAmount(expected - received, decimals),
+    overpaid: counted ? (received > expected ? formatCryptoAmount(received - expected, decimals) : null) : state.overpaid_amount,
+  };
+}
+
 /** Statuses in which the checkout's quote can still take a transfer (remaining_payment_uri is shown). */
 const RECEIVING: readonly CheckoutStatus[] = ['open', 'awaiting_customer', 'confirming'];
 
@@ -410,6 +443,7 @@ export function checkoutView(state: CheckoutViewState, options: CheckoutViewOpti
   const hash = latest?.tx_hash ?? state.claim?.tx_hash ?? null;
   const hashNetwork = latest?.network ?? state.claim?.network ?? state.network!;
   const uri = (amount: string) => paymentUri({ asset: state.asset!, network: state.network!, address: state.address!, amount }, registry);
+  const totals = addressTotals(state, registry);
   const view: CheckoutView = {
     kind: 'checkout',
     id: state.id,
@@ -427,10 +461,10 @@ export function checkoutView(state: CheckoutViewState, options: CheckoutViewOpti
       address: state.address!,
       payment_uri: uri(state.amount!),
       rate: { amount: state.rate!.amount, currency: state.rate!.currency, source: state.rate!.source ?? null, at: state.rate!.at ?? null },
-      received_amount: state.received_amount,
-      remaining_amount: state.remaining_amount,
-      remaining_payment_uri: state.remaining_amount !== null && RECEIVING.includes(state.status) ? uri(state.remaining_amount) : null,
-      overpaid_amount: state.overpaid_amount,
+      received_amount: totals.received,
+      remaining_amount: totals.remaining,
+      remaining_payment_uri: totals.remaining !== null && RECEIVING.includes(state.status) ? uri(totals.remaining) : null,
+      overpaid_amount: totals.overpaid,
       detected_network: latest?.network ?? null,
       tx_hash: hash,
       explorer_url: txExplorerUrl(registry, hashNetwork, hash),

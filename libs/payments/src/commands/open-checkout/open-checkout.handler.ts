@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AssetCode, NetworkId, defaultRegistry } from '@lib/chains';
 import { idFromSeed, newId } from '@lib/http';
-import { LogPosition, WriteMeta } from '@lib/eventstore';
+import { WriteMeta } from '@lib/eventstore';
 import { assertActive } from '../../app/access';
 import { CardRoutes } from '@lib/cards';
 import { CARD_ATTEMPT_TTL_MS } from '../../app/card-attempts';
@@ -11,7 +11,7 @@ import { PaymentRates } from '../../app/rates';
 import { PAYMENTS_SETTINGS, PaymentsSettings } from '../../app/settings';
 import { WalletAddresses, notWatchedReason } from '@lib/wallets';
 import { ServicePauses } from '@lib/operations';
-import { OpenCardCheckout, OpenCryptoCheckout, decideCheckout, initialCheckoutState } from '../../domain/checkout.decider';
+import { OpenCardCheckout, OpenCheckoutState, OpenCryptoCheckout, decideCheckout, initialCheckoutState } from '../../domain/checkout.decider';
 import { DEFAULT_CHECKOUT_RULES, assertAssetAccepted, assertEmailGiven, assertRailAccepted } from '../../domain/checkout-rules';
 import { PaymentDomainError } from '../../domain/errors';
 import { decidePayment } from '../../domain/payment.decider';
@@ -31,8 +31,10 @@ const REMAINDER_REUSE_MS = 2 * 60_000;
  * OpenCheckoutRequest; here, in order: the link or payment code and its business (active), the
  * rail, asset and network the business can take, the e-mail address, simulate only on a
  * simulated business; the payment's own refusals (payment_paid, payment_canceled,
- * payment_expired, payment_in_flight) before anything is opened; `replaces` (the same choice
- * while its quote has more than two minutes: that checkout); then decide, append, settle (the
+ * payment_expired, payment_in_flight) before anything is opened — except `replaces` naming the
+ * quote the payment's money went to with the same choice (confirming, or awaiting the rest with
+ * more than two minutes left): that checkout; `replaces` (the same choice while its quote has more
+ * than two minutes: that checkout); then decide, append, settle (the
  * payment records the method; older quotes are set aside) and wait. A card checkout: openCard.
  */
 @CommandHandler(OpenCheckoutCommand)
@@ -97,12 +99,17 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     try {
       decidePayment({ type: 'SelectMethod', checkoutId, rail: 'crypto', asset, network, rateMinorPerCoin: rate, quoteEndsAt: now.toISOString() }, payment, { now });
     } catch (error) {
-      // a transfer on its way (409 payment_in_flight): `replaces` with the same choice is the quote
-      // the transfer goes to, answered as it is so the page follows it (§4: the same choice returns the same quote)
-      const following = error instanceof PaymentDomainError && error.code === 'payment_in_flight' ? await this.confirmingReplaced(input.replaces, paymentId, asset, network) : null;
-      if (following === null) throw error;
+      // a transfer on its way (409 payment_in_flight), or funds that reached the payment (409 payment_paid):
+      // `replaces` with the same choice naming the quote that money went to — confirming it, or awaiting
+      // the rest of a short transfer with more than two minutes left — is answered as it is, so the page
+      // follows it (§4: the same choice returns the same quote; outside audits, 2026-11-29)
+      const code = error instanceof PaymentDomainError ? error.code : null;
+      const following = (code === 'payment_in_flight' || code === 'payment_paid') && input.replaces !== undefined ? await this.steps.streams.loadCheckout(input.replaces) : null;
+      const state = following?.state ?? initialCheckoutState;
+      const paidHere = state.status === 'confirming' || (code === 'payment_paid' && state.status === 'awaiting_customer');
+      if (following === null || state.status === 'none' || !paidHere || state.paymentId !== paymentId || !sameQuote(state, asset, network, now)) throw error;
       await this.steps.waitFor(following.head);
-      return { checkoutId: following.id, businessId: business.id };
+      return { checkoutId: state.id, businessId: business.id };
     }
 
     let replaces: string | null = null;
@@ -110,9 +117,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
       const replaced = await this.steps.streams.loadCheckout(input.replaces);
       if (replaced.state.status === 'none' || replaced.state.paymentId !== paymentId) throw new PaymentDomainError('invalid_request', 'replaces must name a checkout of the same payment.', 'replaces');
       replaces = replaced.state.id;
-      const sameChoice = replaced.state.rail === 'crypto' && replaced.state.asset === asset && replaced.state.network === network && !replaced.state.remainder;
-      const live = replaced.state.rail === 'crypto' && replaced.state.status === 'open' && Date.parse(replaced.state.expiresAt) - now.getTime() > REMAINDER_REUSE_MS;
-      if (sameChoice && live) {
+      if (replaced.state.status === 'open' && sameQuote(replaced.state, asset, network, now)) {
         // the same quote and address: answered as it is, once the read models have it
         await this.steps.waitFor(replaced.head);
         return { checkoutId: replaced.state.id, businessId: business.id };
@@ -170,14 +175,6 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
   }
 
   /** The checkout an earlier run of this idempotent request opened (its stream exists), answered once the read models have it. */
-  /** The checkout `replaces` names when it is this payment's crypto quote of the same choice with a transfer confirming on it, else null. */
-  private async confirmingReplaced(replaces: string | undefined, paymentId: string, asset: string, network: string): Promise<{ id: string; head: LogPosition | null } | null> {
-    if (replaces === undefined) return null;
-    const { state, head } = await this.steps.streams.loadCheckout(replaces);
-    if (state.status !== 'confirming' || state.paymentId !== paymentId || state.rail !== 'crypto' || state.remainder) return null;
-    return state.asset === asset && state.network === network ? { id: state.id, head } : null;
-  }
-
   private async openedEarlier(meta: WriteMeta): Promise<{ checkoutId: string; businessId: string } | null> {
     if (meta.idempotencySeed === undefined) return null;
     const loaded = await this.steps.streams.loadCheckout(checkoutIdFor(meta));
@@ -245,6 +242,17 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     // the payment's customer, when it has one, is the actor of what a checkout page opens
     return this.open(resolved, checkoutId, command, now, actingAsCustomer(meta, payment.details.customer_id));
   }
+}
+
+/**
+ * Whether `replaces` names the quote the same choice returns (§4 `replaces`): a customer's own
+ * crypto quote (not a remainder) in the same coin on the same network, with a transfer confirming
+ * on it (the quote is held while it confirms) or more than two minutes of its quote left. Which
+ * statuses may be answered is the caller's: open, or the quote the payment's money went to.
+ */
+function sameQuote(state: OpenCheckoutState, asset: AssetCode, network: NetworkId, now: Date): boolean {
+  if (state.rail !== 'crypto' || state.remainder || state.asset !== asset || state.network !== network) return false;
+  return state.status === 'confirming' || Date.parse(state.expiresAt) - now.getTime() > REMAINDER_REUSE_MS;
 }
 
 /** A new checkout's id: derived from the request under an Idempotency-Key (WriteMeta.idempotencySeed), random otherwise. */

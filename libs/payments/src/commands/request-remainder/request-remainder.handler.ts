@@ -24,8 +24,10 @@ export interface RemainderRequested {
  * business's source — read before anything is appended, so a source that cannot be reached
  * answers 503 upstream_unavailable with nothing changed and the same Idempotency-Key can be
  * retried. A link's payment whose link is no longer active has no checkout page (decision 0030).
- * Then the payment decides (payment_not_underpaid, remainder_unavailable, nothing_due;
- * while its remainder checkout is open: that one again), append, and the process manager opens
+ * Then the payment decides (payment_not_underpaid, remainder_unavailable, nothing_due — also
+ * while a transfer is confirming: nothing_due when it covers what is left, remainder_unavailable
+ * when it leaves part of it; while its remainder checkout is open: that one again), append, and
+ * the process manager opens
  * the checkout (PaymentRemainderRequested, which carries the rate → OpenCheckout) before the read
  * models are waited for.
  */

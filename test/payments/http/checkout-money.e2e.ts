@@ -1,0 +1,132 @@
+import { appPerSuite, businessWithKey, startApp } from '../../support/fixtures';
+
+/**
+ * An outside audit's money findings on one checkout, end to end over HTTP on the embedded store
+ * (2026-11-29; decision 0009 and 0012 addenda): request-remainder while the rest is confirming
+ * (K2), `replaces` on a quote awaiting the rest of a short transfer (K3), a transfer on another
+ * network counted on the checkout as on the payment and the receipt (M2), and a simulated short
+ * transfer of a remainder of one smallest unit (L3). Each test has its own simulated business, so
+ * its test clock moves no other test's.
+ */
+describe('checkout money over HTTP (outside audit, 2026-11-29)', () => {
+  const suite = appPerSuite(() => startApp('embedded', { TRUSTED_PROXIES: 'loopback' }));
+  const shopNamed = async (name: string) => (await businessWithKey(suite.api, true, name)).client;
+  const types = (payment: { events: { type: string }[] }) => payment.events.map((e) => e.type);
+  const codeOf = (payment: { url: string }) => payment.url.split('/').pop()!;
+
+  it('K2: request-remainder while the remainder checkout confirms all that is left → 409 nothing_due; while it confirms a short transfer → 409 remainder_unavailable, then with the quote end once confirmed', async () => {
+    const shop = await shopNamed('K2 remainders');
+    for (const rest of ['exact', 'underpaid'] as const) {
+      const payment = await shop.createPayment();
+      const checkout = await shop.openCheckout(payment);
+      await shop.markSent(checkout.id, 'underpaid'); // 90 of 100 USDC
+      await shop.advance(30);
+      await shop.advance(16 * 60);
+      const remainder = (await shop.postOnce(`/payments/${payment.id}/request-remainder`)).body.data.checkout;
+      expect(await shop.markSent(remainder.id, rest)).toMatchObject({ status: 'confirming' });
+
+      const refused = await shop.postOnce(`/payments/${payment.id}/request-remainder`);
+      if (rest === 'exact') {
+        expect([refused.status, refused.body.error?.code]).toEqual([409, 'nothing_due']);
+      } else {
+        expect([refused.status, refused.body.error?.code, refused.body.error?.quote_ends_at]).toEqual([409, 'remainder_unavailable', undefined]);
+      }
+      expect(refused.body.error.message).toMatch(/confirming/);
+      expect(types(await shop.payment(payment.id)).filter((t) => t === 'remainder_requested')).toHaveLength(1); // nothing new
+
+      await shop.advance(30);
+      const after = await shop.postOnce(`/payments/${payment.id}/request-remainder`);
+      if (rest === 'exact') {
+        expect((await shop.payment(payment.id)).status).toBe('succeeded');
+        expect(after.body.error?.code).toBe('payment_not_underpaid');
+      } else {
+        // confirmed short: its quote is held for the rest (0009 addendum, 2026-11-29), and the refusal says until when
+        expect([after.status, after.body.error?.code]).toEqual([409, 'remainder_unavailable']);
+        expect(after.body.error.quote_ends_at).toBe((await shop.get(`/checkouts/${remainder.id}`)).body.data.expires_at);
+      }
+    }
+  });
+
+  it('K3: replaces naming a quote awaiting the rest of a short transfer, with the same choice and more than two minutes left → that quote (201); another choice, no replaces, or under two minutes left → 409 payment_paid', async () => {
+    const shop = await shopNamed('K3 replaces');
+    const payment = await shop.createPayment();
+    const code = codeOf(payment);
+    const first = await shop.openCheckout(payment);
+    await shop.markSent(first.id, 'underpaid');
+    await shop.advance(15); // 4 confirmations, 3 s apart: the quote is held 15 minutes for the rest
+    const short = (await shop.get(`/checkouts/${first.id}`)).body.data;
+    expect(short).toMatchObject({ status: 'awaiting_customer', crypto: { remaining_amount: '10' } });
+
+    const same = await shop.postOnce('/checkouts', { payment_code: code, asset: 'USDC', network: 'ethereum', replaces: first.id });
+    expect(same.status).toBe(201);
+    expect(same.body.data).toMatchObject({ id: first.id, status: 'awaiting_customer', expires_at: short.expires_at, crypto: { address: first.crypto.address, remaining_amount: '10', remaining_payment_uri: short.crypto.remaining_payment_uri } });
+    const elsewhere = await shop.postOnce('/checkouts', { payment_code: code, asset: 'USDC', network: 'polygon', replaces: first.id });
+    expect([elsewhere.status, elsewhere.body.error?.code]).toEqual([409, 'payment_paid']);
+    const fresh = await shop.postOnce('/checkouts', { payment_code: code, asset: 'USDC', network: 'ethereum' });
+    expect([fresh.status, fresh.body.error?.code]).toEqual([409, 'payment_paid']);
+
+    // under two minutes of the quote left: no longer the quote to pay (§4), and no new one for a paid payment
+    const left = Date.parse(short.expires_at) - Date.parse((await shop.get(`/test_clock`)).body.data.now);
+    await shop.advance(Math.ceil((left - 100_000) / 1000));
+    const late = await shop.postOnce('/checkouts', { payment_code: code, asset: 'USDC', network: 'ethereum', replaces: first.id });
+    expect([late.status, late.body.error?.code]).toEqual([409, 'payment_paid']);
+    expect((await shop.get(`/checkouts/${first.id}`)).body.data.status).toBe('awaiting_customer');
+  });
+
+  it('M2: a transfer on another network counts on the checkout (received_amount, not "0") as on the payment and the receipt, in review and once accepted; on a short quote the rest on another network too', async () => {
+    const shop = await shopNamed('M2 wrong network');
+    const payment = await shop.createPayment();
+    const checkout = await shop.openCheckout(payment);
+    expect(await shop.markSent(checkout.id, 'wrong_network')).toMatchObject({ status: 'needs_review', crypto: { received_amount: '100', remaining_amount: null, detected_network: 'polygon' } });
+    const receiptOf = async (id: string) => (await shop.as(null).get(`/public/receipts/${id}`)).body.data;
+    expect((await shop.payment(payment.id)).method.amount).toBe('100');
+    expect((await receiptOf(payment.id)).received_amount).toBe('100');
+    const accepted = await shop.post(`/payments/${payment.id}/accept`);
+    expect(accepted.body.data).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
+    const completed = (await shop.get(`/checkouts/${checkout.id}`)).body.data;
+    expect(completed).toMatchObject({ status: 'completed', crypto: { received_amount: '100', remaining_amount: null, overpaid_amount: null, detected_network: 'polygon' } });
+
+    // 90 on the quoted network, then the rest (10) on polygon: the checkout received 100, not 90
+    const short = await shop.createPayment();
+    const quote = await shop.openCheckout(short);
+    await shop.markSent(quote.id, 'underpaid');
+    await shop.advance(30);
+    expect(await shop.markSent(quote.id, 'wrong_network')).toMatchObject({ status: 'needs_review', crypto: { received_amount: '100', remaining_amount: null, remaining_payment_uri: null } });
+    expect((await shop.payment(short.id)).method.amount).toBe('100');
+    const receipt = await receiptOf(short.id);
+    expect([receipt.received_amount, receipt.transfers.map((t: { network: string; amount: string }) => [t.network, t.amount])]).toEqual(['100', [['ethereum', '90'], ['polygon', '10']]]);
+  });
+
+  it('L3: mark-sent underpaid on a remainder of one smallest unit → 400 invalid_request on simulate, nothing recorded (no "0" transfer, no underpaid entry); exact pays it', async () => {
+    const shop = await shopNamed('L3 one unit');
+    const payment = await shop.createPayment({ amount: 100 }); // $1.00: 1 USDC, 1,000,000 units
+    let checkout = await shop.openCheckout(payment);
+    const remainders: string[] = [];
+    for (let round = 0; round < 7; round++) {
+      if (round > 0) {
+        const requested = await shop.postOnce(`/payments/${payment.id}/request-remainder`);
+        expect(requested.status).toBe(201);
+        checkout = requested.body.data.checkout;
+        remainders.push(checkout.crypto.amount);
+      }
+      if (round === 6) break;
+      await shop.markSent(checkout.id, 'underpaid'); // 90%, rounded down
+      await shop.advance(30);
+      await shop.advance(16 * 60);
+    }
+    expect(remainders).toEqual(['0.1', '0.01', '0.001', '0.0001', '0.00001', '0.000001']);
+    const before = await shop.payment(payment.id);
+
+    const refused = await shop.post(`/checkouts/${checkout.id}/mark-sent`, { simulate: 'underpaid' });
+    expect([refused.status, refused.body.error?.code, refused.body.error?.field]).toEqual([400, 'invalid_request', 'simulate']);
+    const after = await shop.payment(payment.id);
+    expect(after.events).toEqual(before.events);
+    expect((await shop.get(`/checkouts/${checkout.id}`)).body.data).toMatchObject({ status: 'open', crypto: { received_amount: '0', tx_hash: null } });
+    const receipt = (await shop.as(null).get(`/public/receipts/${payment.id}`)).body.data;
+    expect(receipt.transfers.map((t: { amount: string }) => t.amount)).not.toContain('0');
+
+    expect(await shop.markSent(checkout.id, 'exact')).toMatchObject({ status: 'confirming', crypto: { received_amount: '0.000001' } });
+    await shop.advance(30);
+    expect(await shop.payment(payment.id)).toMatchObject({ status: 'succeeded', amount_received: 100 });
+  });
+});
