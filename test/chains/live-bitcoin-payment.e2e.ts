@@ -89,10 +89,13 @@ describe('a live business takes real BTC on a local Bitcoin chain (Esplora stand
     ]);
     chain.mine([tx]);
     chain.mine();
-    for (const [checkout, received] of [[first, '0.0003'], [second, '0.0002']] as const) {
-      const short = await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'awaiting_customer', { what: `${checkout.id} short` });
-      expect(short.crypto).toMatchObject({ tx_hash: tx.txid, received_amount: received });
+    // short on each quote, the price in sum (0025 addendum, 2026-11-29, multi-quote): the second output is a second payment,
+    // in review for it (duplicate_payment); no checkout asks for more — the first completes with what it has, not awaiting the rest
+    for (const [checkout, received, status] of [[first, '0.0003', 'completed'], [second, '0.0002', 'needs_review']] as const) {
+      const short = await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === status && c.confirmations.current === c.confirmations.required, { what: `${checkout.id} ${status}` });
+      expect(short.crypto).toMatchObject({ tx_hash: tx.txid, received_amount: received, remaining_amount: null, remaining_payment_uri: null });
     }
+    expect(await checkoutOf(shop, second.id)).toMatchObject({ review_reason: 'duplicate_payment' });
     // the first becomes the method again (nothing had arrived), the second is for review, as two transactions would be
     const reviewed = await eventually(
       () => shop.payment(payment.id),

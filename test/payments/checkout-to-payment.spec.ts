@@ -11,6 +11,7 @@ import {
   react,
   reactionEventId,
   reactionId,
+  timeline,
   uuidv5,
 } from '../../libs/payments/src/domain';
 import { T0, at } from './given-when-then';
@@ -444,3 +445,79 @@ describe('checkout ⇄ payment end to end (in-memory streams)', () => {
     }
   });
 });
+
+describe('a payment paid on two quotes, through both deciders and the process manager (0025 addendum, 2026-11-29, multi-quote; outside audit K1, M1, M4, L2)', () => {
+  /** chk_1 (100 USDC on ethereum) set aside by chk_2 (`second`: the quote on screen, in another coin or network). */
+  function twoQuotes(second: Partial<OpenCryptoCheckout>): Harness {
+    const h = started();
+    h.at(at(MIN)).checkout('chk_2', { ...openCmd('chk_2'), address: '0x' + '22'.repeat(20), ...second });
+    expect(h.checkoutState('chk_1')).toMatchObject({ superseded: true });
+    return h;
+  }
+
+  it('K1: both paid in full before either confirms → the second checkout is in review (duplicate_payment), the first completes; accepted → both counted, the review ends completed; replay-safe', () => {
+    const h = twoQuotes({ network: 'polygon' });
+    h.checkout('chk_1', { type: 'MarkSent', simulate: 'exact', txHash: HASH });
+    h.checkout('chk_2', { type: 'MarkSent', simulate: 'exact', txHash: HASH2 });
+    expect(h.checkoutState('chk_2')).toMatchObject({ status: 'needs_review', reviewReason: 'duplicate_payment' });
+    expect(h.paymentState('pmt_1')).toMatchObject({ status: 'needs_review' });
+    // L2: the set-aside quote paid first is the method again without a method_selected the customer never made
+    expect(timelineTypes(h)).toEqual(['created', 'method_selected', 'method_selected', 'detected', 'detected']);
+    confirmAll(h, 'chk_1');
+    confirmAll(h, 'chk_2', HASH2);
+    expect(h.checkoutState('chk_1')).toMatchObject({ status: 'completed' });
+    expect(h.checkoutState('chk_2')).toMatchObject({ status: 'needs_review', reviewReason: 'duplicate_payment' });
+    expect(h.paymentState('pmt_1')).toMatchObject({ status: 'needs_review', amountReceived: 0 }); // in review: counted once the business decides
+    h.payment('pmt_1', { type: 'AcceptPayment' });
+    expect(h.paymentState('pmt_1')).toMatchObject({ status: 'succeeded', amountReceived: 20_000 });
+    expect(h.checkoutState('chk_2')).toMatchObject({ status: 'completed', reviewReason: 'duplicate_payment' });
+    expect(h.replay()).toBe(0);
+  });
+
+  it('M1: 100 USDC to the set-aside quote and its whole ETH quote to the current one → accepted counts both coins at their own rates (20,000), the ETH checkout completes', () => {
+    const h = twoQuotes({ asset: 'ETH', rateMinorPerCoin: 300_000 });
+    h.checkout('chk_1', { type: 'MarkSent', simulate: 'exact', txHash: HASH });
+    h.checkout('chk_2', { type: 'MarkSent', simulate: 'exact', txHash: HASH2 });
+    confirmAll(h, 'chk_1');
+    confirmAll(h, 'chk_2', HASH2);
+    expect(h.checkoutState('chk_2')).toMatchObject({ status: 'needs_review', reviewReason: 'duplicate_payment', received: 33_333_333_333_333_334n });
+    h.payment('pmt_1', { type: 'AcceptPayment' });
+    expect(h.paymentEvents('pmt_1').at(-1)).toMatchObject({ type: 'PaymentSucceeded', data: { amount_received: 20_000, received_amount: '100', accepted: true } });
+    expect(h.checkoutState('chk_2')).toMatchObject({ status: 'completed' });
+    expect(h.replay()).toBe(0);
+  });
+
+  it('M4: 90 + 90 USDC to both quotes (the price is 100) → no checkout asks for more: the first completes with its 90 instead of awaiting 10, the second is in review with nothing remaining; mark-sent adds nothing', () => {
+    const h = twoQuotes({ network: 'polygon' });
+    h.checkout('chk_1', { type: 'MarkSent', simulate: 'underpaid', txHash: HASH });
+    h.checkout('chk_2', { type: 'MarkSent', simulate: 'underpaid', txHash: HASH2 });
+    for (const id of ['chk_1', 'chk_2']) expect(h.checkoutState(id)).toMatchObject({ covered: true });
+    confirmAll(h, 'chk_1');
+    confirmAll(h, 'chk_2', HASH2);
+    expect(h.checkoutState('chk_1')).toMatchObject({ status: 'completed', received: 90_000_000n });
+    expect(h.checkoutState('chk_2')).toMatchObject({ status: 'needs_review', reviewReason: 'duplicate_payment' });
+    const before = h.log.length;
+    h.checkout('chk_1', { type: 'MarkSent', simulate: 'exact', txHash: HASH3 });
+    h.checkout('chk_2', { type: 'MarkSent', simulate: 'exact', txHash: HASH3 });
+    expect(h.log.length).toBe(before);
+    expect(h.paymentState('pmt_1')).toMatchObject({ status: 'needs_review' });
+    h.payment('pmt_1', { type: 'AcceptPayment' });
+    expect(h.paymentEvents('pmt_1').at(-1)).toMatchObject({ type: 'PaymentSucceeded', data: { amount_received: 18_000, received_amount: '180', overpaid_amount: '80' } });
+    expect(h.replay()).toBe(0);
+  });
+
+  it('short on both and short in sum (60 + 30 of 100): nothing is covered, the first still awaits the rest (the business decides the review)', () => {
+    const h = twoQuotes({ network: 'polygon' });
+    h.checkout('chk_1', { type: 'DetectTransfer', txHash: HASH, network: 'ethereum', amount: '60' });
+    h.checkout('chk_2', { type: 'DetectTransfer', txHash: HASH2, network: 'polygon', amount: '30' });
+    confirmAll(h, 'chk_1');
+    expect(h.checkoutState('chk_1')).toMatchObject({ status: 'awaiting_customer' });
+    expect(h.checkoutState('chk_1')).not.toHaveProperty('covered');
+    expect(h.checkoutState('chk_2')).toMatchObject({ status: 'needs_review', reviewReason: 'duplicate_payment' });
+    expect(h.replay()).toBe(0);
+  });
+});
+
+function timelineTypes(h: Harness): string[] {
+  return timeline(h.paymentEvents('pmt_1').map((e) => ({ ...e, recorded_at: T0.toISOString() }))).map((e) => e.type);
+}

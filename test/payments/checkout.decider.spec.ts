@@ -539,3 +539,52 @@ describe('checkout decider: a simulated short transfer of a remainder of one sma
     given(opened).when({ type: 'DetectTransfer', txHash: HASH, network: 'polygon', amount: '0' }).then([]);
   });
 });
+
+describe('checkout decider: a payment paid on two quotes (0025 addendum, 2026-11-29, multi-quote; outside audit K1, M4)', () => {
+  const confirming = [...opened, ...sent('exact')];
+  const short = [...opened, ...sent('underpaid')];
+  const then = (events: CheckoutEvent[], command: CheckoutCommand, now = T0) => [...events, ...given(events, now).when(command).events()];
+  const awaiting = then(short, { type: 'RecordConfirmations', txHash: HASH, current: 4 });
+
+  it('given a confirming checkout whose transfer the payment recorded as a second payment, when ReviewDuplicatePayment, then needs_review with review_reason duplicate_payment (once)', () => {
+    const events = given(confirming).when({ type: 'ReviewDuplicatePayment', txHash: HASH }).thenIdempotent();
+    expect(events).toEqual([{ type: 'CheckoutNeedsReview', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', review_reason: 'duplicate_payment', tx_hash: HASH } }]);
+    const reviewed = [...confirming, ...events];
+    expect(reviewed.reduce(evolveCheckout, initialCheckoutState)).toMatchObject({ status: 'needs_review', reviewReason: 'duplicate_payment' });
+    // its confirmations are recorded, and it stays in review for the business (no completed of its own)
+    expect(types(given(reviewed).when({ type: 'RecordConfirmations', txHash: HASH, current: 4 }).events())).toEqual(Array(4).fill('CheckoutConfirmationRecorded'));
+    // accepting the payment ends the review: completed, the reason kept as history
+    const resolved = then(reviewed, { type: 'ResolveReview', resolution: 'payment_accepted', counted: true });
+    expect(resolved.reduce(evolveCheckout, initialCheckoutState)).toMatchObject({ status: 'completed', reviewReason: 'duplicate_payment' });
+  });
+  it('given an awaiting_customer checkout, when ReviewDuplicatePayment, then needs_review; given one completed, in review for another reason, or ended, then nothing', () => {
+    expect(given(awaiting).when({ type: 'ReviewDuplicatePayment', txHash: HASH }).events()).toEqual([expect.objectContaining({ type: 'CheckoutNeedsReview', data: expect.objectContaining({ review_reason: 'duplicate_payment' }) })]);
+    const completed = then(confirming, { type: 'RecordConfirmations', txHash: HASH, current: 4 });
+    given(completed).when({ type: 'ReviewDuplicatePayment', txHash: HASH }).then([]);
+    given([...opened, ...sent('wrong_network')]).when({ type: 'ReviewDuplicatePayment', txHash: HASH }).then([]);
+    given(then(opened, { type: 'CancelCheckout' })).when({ type: 'ReviewDuplicatePayment', txHash: HASH }).then([]);
+  });
+  it('given a checkout awaiting the rest of a short transfer, when RecordPaymentCovered, then it completes with what it has: nothing remaining, nothing more simulated', () => {
+    const events = given(awaiting).when({ type: 'RecordPaymentCovered' }).thenIdempotent();
+    expect(events).toEqual([
+      { type: 'CheckoutPaymentCovered', data: { checkout_id: 'chk_1', payment_id: 'pmt_1' } },
+      { type: 'CheckoutCompleted', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', received_amount: '90', overpaid_amount: null } },
+    ]);
+    const covered = [...awaiting, ...events];
+    expect(covered.reduce(evolveCheckout, initialCheckoutState)).toMatchObject({ status: 'completed', covered: true });
+    given(covered).when({ type: 'MarkSent', simulate: 'exact', txHash: HASH2 }).then([]); // no transfer for "what is left"
+  });
+  it('given a short transfer still confirming, when RecordPaymentCovered, then its final confirmation completes it instead of awaiting the customer', () => {
+    const covered = then(short, { type: 'RecordPaymentCovered' });
+    expect(types(covered.slice(short.length))).toEqual(['CheckoutPaymentCovered']);
+    const final = given(covered).when({ type: 'RecordConfirmations', txHash: HASH, current: 4 }).events();
+    expect(types(final)).toEqual([...Array(4).fill('CheckoutConfirmationRecorded'), 'CheckoutCompleted']);
+    // without it (the old rule, one quote): awaiting_customer for the 10 left
+    expect(types(given(short).when({ type: 'RecordConfirmations', txHash: HASH, current: 4 }).events()).at(-1)).toBe('CheckoutAwaitingCustomer');
+  });
+  it('given a checkout in review or nothing sent to it, when RecordPaymentCovered: recorded once on one with a transfer (its status stays), nothing on one nothing reached', () => {
+    const inReview = [...short, ...given(short).when({ type: 'ReviewDuplicatePayment', txHash: HASH }).events()];
+    expect(types(given(inReview).when({ type: 'RecordPaymentCovered' }).thenIdempotent())).toEqual(['CheckoutPaymentCovered']);
+    given(opened).when({ type: 'RecordPaymentCovered' }).then([]);
+  });
+});

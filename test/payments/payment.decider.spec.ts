@@ -143,7 +143,7 @@ describe('payment decider', () => {
     expect(types(paid.slice(review.length))).toEqual(['PaymentTransferDetected', ...Array(4).fill('PaymentConfirmationRecorded')]);
     expect(paid.reduce(evolvePayment, initialPaymentState)).toMatchObject({ status: 'needs_review' });
   });
-  it('accept counts reviewed transfers in the payment\'s coin only: an ETH transfer to a superseded quote is not added as USDC units (review, 2026-11-28)', () => {
+  it('accept never adds an ETH transfer to a superseded quote as USDC units (review, 2026-11-28): it counts it at its own quote\'s rate (0025 addendum, 2026-11-29, multi-quote)', () => {
     // an ETH quote, then the USDC quote that sets it aside (the method); 90 USDC arrive (underpaid), then ETH to the old quote
     const created = run([], { type: 'CreatePayment', paymentId: 'pmt_1', amount: 10_000, currency: 'USD', feePayer: 'business', feeRateBps: 100, linkId: null, expiresAt: '2025-01-02T00:00:00.000Z' });
     const eth = run(created, { type: 'SelectMethod', checkoutId: 'chk_e', rail: 'crypto', asset: 'ETH', network: 'ethereum', rateMinorPerCoin: 300_000, quoteEndsAt: '2025-01-01T00:15:00.000Z' });
@@ -158,7 +158,8 @@ describe('payment decider', () => {
     const accepted = given(reviewed, at(60_000)).when({ type: 'AcceptPayment' }).events();
     expect(accepted).toEqual([
       { type: 'PaymentAccepted', data: { counted_amount: '90' } },
-      expect.objectContaining({ type: 'PaymentSucceeded', data: expect.objectContaining({ amount_received: 9_000, received_amount: '90', overpaid_amount: null }) }),
+      // 90 USDC worth 9,000 at the USDC quote, the ETH quote's full 0.033333333333333334 worth its total 10,000
+      expect.objectContaining({ type: 'PaymentSucceeded', data: expect.objectContaining({ amount_received: 19_000, received_amount: '90', overpaid_amount: null }) }),
     ]);
   });
   it('claim on a succeeded payment → payment_paid', () => {
@@ -412,5 +413,47 @@ describe('payment decider: a transaction seen in the mempool holds the payment e
     const ended = run(sighted(), { type: 'RecordCheckoutEnded', checkoutId: 'chk_1', outcome: 'expired' });
     expect(types(given(ended, EXPIRY).when({ type: 'ExpirePayment' }).events())).toEqual(['PaymentExpired']);
     expect(types(given(sighted(at(60_000)), at(24 * 3600_000 + 60_000)).when({ type: 'ExpirePayment' }).events())).toEqual(['PaymentExpired']);
+  });
+});
+
+describe('payment decider: a payment paid on two quotes (0025 addendum, 2026-11-29, multi-quote; outside audit K1, M1, L2)', () => {
+  // $15: a USDC quote (chk_1) set aside by an ETH quote at $3,000 (chk_2, the method), both paid in full
+  const quotes = () => {
+    const created = run([], { type: 'CreatePayment', paymentId: 'pmt_1', amount: 1_500, currency: 'USD', feePayer: 'business', feeRateBps: 100, linkId: null, expiresAt: '2025-01-02T00:00:00.000Z' });
+    const usdc = run(created, { type: 'SelectMethod', checkoutId: 'chk_1', rail: 'crypto', asset: 'USDC', network: 'ethereum', rateMinorPerCoin: 100, quoteEndsAt: '2025-01-01T00:15:00.000Z' });
+    return run(usdc, { type: 'SelectMethod', checkoutId: 'chk_2', rail: 'crypto', asset: 'ETH', network: 'ethereum', rateMinorPerCoin: 300_000, quoteEndsAt: '2025-01-01T00:15:00.000Z' });
+  };
+  const paidBoth = () => {
+    const first = run(quotes(), { type: 'RecordTransfer', checkoutId: 'chk_1', txHash: HASH, network: 'ethereum', amount: '15', review: null });
+    const second = run(first, { type: 'RecordTransfer', checkoutId: 'chk_2', txHash: HASH2, network: 'ethereum', amount: '0.005', review: null });
+    return confirmed(confirmed(second, HASH, 'chk_1'), HASH2, 'chk_2');
+  };
+
+  it('given a superseded quote paid first, when RecordTransfer, then it is the method again as the payment\'s doing (reinstated): no method_selected entry the customer never made (L2)', () => {
+    const events = given(quotes()).when({ type: 'RecordTransfer', checkoutId: 'chk_1', txHash: HASH, network: 'ethereum', amount: '15', review: null }).thenIdempotent();
+    expect(events[0]).toMatchObject({ type: 'PaymentMethodSelected', data: { checkout_id: 'chk_1', asset: 'USDC', reinstated: true } });
+    const entries = timeline([...quotes(), ...events].map((e) => ({ ...e, recorded_at: T0.toISOString() })));
+    expect(entries.map((e) => e.type)).toEqual(['created', 'method_selected', 'method_selected', 'detected']);
+  });
+  it('given both quotes paid in full in two coins, then the second is in review (superseded_quote) and not succeeded; when AcceptPayment, then both count, each coin at its own quote\'s rate (M1)', () => {
+    const both = paidBoth();
+    expect(both.filter((e) => e.type === 'PaymentTransferDetected').map((e) => e.data.review)).toEqual([null, 'superseded_quote']);
+    expect(both.reduce(evolvePayment, initialPaymentState)).toMatchObject({ status: 'needs_review', amountReceived: 0 });
+    const accepted = given(both).when({ type: 'AcceptPayment' }).events();
+    expect(accepted).toEqual([
+      { type: 'PaymentAccepted', data: { counted_amount: '15' } },
+      // 15 USDC = the USDC quote's total 1,500; 0.005 ETH = the ETH quote's total 1,500
+      expect.objectContaining({ type: 'PaymentSucceeded', data: expect.objectContaining({ amount_received: 3_000, received_amount: '15', overpaid_amount: null, accepted: true, reporting: expect.objectContaining({ amount: 3_000, fee: 30, net: 2_970 }) }) }),
+    ]);
+  });
+  it('given both quotes paid in the same coin at different rates, when AcceptPayment, then each quote is valued at its own rate; the coin strings sum the units', () => {
+    const created = run([], { type: 'CreatePayment', paymentId: 'pmt_1', amount: 1_500, currency: 'USD', feePayer: 'business', feeRateBps: 100, linkId: null, expiresAt: '2025-01-02T00:00:00.000Z' });
+    const a = run(created, { type: 'SelectMethod', checkoutId: 'chk_1', rail: 'crypto', asset: 'ETH', network: 'ethereum', rateMinorPerCoin: 300_000, quoteEndsAt: '2025-01-01T00:15:00.000Z' });
+    const b = run(a, { type: 'SelectMethod', checkoutId: 'chk_2', rail: 'crypto', asset: 'ETH', network: 'base', rateMinorPerCoin: 250_000, quoteEndsAt: '2025-01-01T00:15:00.000Z' });
+    const first = run(b, { type: 'RecordTransfer', checkoutId: 'chk_2', txHash: HASH, network: 'base', amount: '0.006', review: null });
+    const second = run(first, { type: 'RecordTransfer', checkoutId: 'chk_1', txHash: HASH2, network: 'ethereum', amount: '0.001', review: null });
+    const accepted = given(confirmed(second, HASH, 'chk_2')).when({ type: 'AcceptPayment' }).events();
+    // chk_2 (the method): 0.006 ETH, its whole quote → 1,500; chk_1: 0.001 ETH short of its 0.005 → floor(0.001 × 3,000.00) = 300
+    expect(accepted.at(-1)).toMatchObject({ type: 'PaymentSucceeded', data: { amount_received: 1_800, received_amount: '0.007', overpaid_amount: '0.001' } });
   });
 });

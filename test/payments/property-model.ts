@@ -700,6 +700,8 @@ export function checkInvariants(run: Run, before: Statuses): Statuses {
 
   // 3. Amounts in events: crypto strings fit the coin; every number an integer.
   let method: { asset: AssetCode; network: NetworkId; decimals: number; quoted: number } | null = null;
+  /** An acceptance counted another coin's quote: amount_received over the quote with the method coin's overpaid_amount null (0025 addendum, 2026-11-29). */
+  let otherCoinCounted = false;
   // by checkout and transaction: one transaction may pay two checkouts (0025 addendum, 2026-11-28, third)
   const transfers = new Map<string, { checkoutId: string; hash: string; network: NetworkId; amount: string; review: string | null }>();
   const confirmations = new Map<string, { current: number; required: number }>();
@@ -745,7 +747,11 @@ export function checkInvariants(run: Run, before: Statuses): Statuses {
         const d = event.data;
         if (d.overpaid_amount !== null) overpaidSeen = true;
         if (d.amount_received < 0) fail(`${where}: amount_received ${d.amount_received} < 0`);
-        if (d.overpaid_amount === null && method && d.amount_received > method.quoted) fail(`${where}: amount_received ${d.amount_received} exceeds the quoted ${method.quoted} with nothing overpaid`);
+        // the coin overpayment is in the method's coin; another coin's quote an acceptance counted adds to amount_received only (0025 addendum, 2026-11-29, multi-quote)
+        const coin = method?.asset;
+        const otherCoin = d.accepted && coin !== undefined && [...transfers.values()].some((t) => facts.get(t.checkoutId)?.asset !== coin);
+        if (otherCoin) otherCoinCounted = true;
+        if (d.overpaid_amount === null && method && d.amount_received > method.quoted && !otherCoin) fail(`${where}: amount_received ${d.amount_received} exceeds the quoted ${method.quoted} with nothing overpaid`);
         const r = d.reporting;
         if (r.amount !== d.amount_received) fail(`${where}: reporting.amount ${r.amount} ≠ amount_received ${d.amount_received}`);
         if (r.net !== r.amount - r.fee - r.transaction_fee) fail(`${where}: reporting.net ${r.net} ≠ ${r.amount} − ${r.fee} − ${r.transaction_fee}`);
@@ -799,7 +805,7 @@ export function checkInvariants(run: Run, before: Statuses): Statuses {
     }
     if (p.received !== credited) fail(`payment.received ${p.received} ≠ ${credited}, the confirmed transfers credited per the stored events`);
     if (p.amountReceived < 0) fail(`payment.amount_received ${p.amountReceived} < 0`);
-    if (!overpaidSeen && p.method && p.amountReceived > p.method.quoted) fail(`payment.amount_received ${p.amountReceived} exceeds the quoted ${p.method.quoted} with nothing overpaid`);
+    if (!overpaidSeen && !otherCoinCounted && p.method && p.amountReceived > p.method.quoted) fail(`payment.amount_received ${p.amountReceived} exceeds the quoted ${p.method.quoted} with nothing overpaid`);
   }
 
   // 5. checkout.received = its transfers on its quoted network (detected), from its events.

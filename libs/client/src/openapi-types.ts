@@ -2638,10 +2638,10 @@ export interface components {
             replaced_by: string | null;
             failure_code: string | null;
             /**
-             * @description Why the checkout is, or was, under review. It stays once the review ends: when the payment succeeds while the checkout is `needs_review`, the checkout leaves it — `completed` when the business accepted the payment with this checkout’s money or claim in it, `failed` with `failure_code` `payment_succeeded` when the payment was paid another way.
+             * @description Why the checkout is, or was, under review: `duplicate_payment` when its transfer reached the payment while the payment already took another of its quotes’ money (a second payment; accepting the payment counts both, each at its own quote). It stays once the review ends: when the payment succeeds while the checkout is `needs_review`, the checkout leaves it — `completed` when the business accepted the payment with this checkout’s money or claim in it, `failed` with `failure_code` `payment_succeeded` when the payment was paid another way.
              * @enum {string|null}
              */
-            review_reason: "claimed" | "wrong_network" | "late" | "paid_after_cancel" | "paid_after_close" | null;
+            review_reason: "claimed" | "wrong_network" | "late" | "duplicate_payment" | "paid_after_cancel" | "paid_after_close" | null;
             success_url: string | null;
             /**
              * Format: date-time

@@ -375,7 +375,8 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
     const first = await suite.shop.markSent(usdc.id, 'exact');
     expect(first.status).toBe('confirming'); // the USDC quote is the method again
     const second = await suite.shop.markSent(eth.id, 'exact');
-    expect(second).toMatchObject({ status: 'confirming', crypto: { asset: 'ETH', received_amount: eth.crypto.amount } });
+    // a second payment: the checkout says why it is in review (0025 addendum, 2026-11-29, multi-quote; it said `confirming` before)
+    expect(second).toMatchObject({ status: 'needs_review', review_reason: 'duplicate_payment', crypto: { asset: 'ETH', received_amount: eth.crypto.amount } });
     const reviewed = await suite.shop.payment(payment.id);
     expect(reviewed).toMatchObject({ status: 'needs_review', method: { asset: 'USDC', amount: '100', expected_amount: '100', tx_hash: first.crypto.tx_hash }, settlement: { asset: 'USDC', amount: '100' } });
     // every business's reads still follow the log (the payments projection did not stop on it)
@@ -426,5 +427,64 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
     const answer = await suite.live.post('/test_clock/advance', { seconds: 10 });
     expect(answer.status).toBe(403);
     expect(answer.body.error.code).toBe('test_mode_unavailable');
+  });
+
+  describe('a payment paid on two quotes (0025 addendum, 2026-11-29, multi-quote; outside audit K1, M1, M4, L2)', () => {
+    /** A $15 payment, its USDC/ethereum quote set aside (POST supersede), then the quote on screen (`second`) replacing it. */
+    async function twoQuotes(second: Record<string, unknown>) {
+      const payment = await suite.shop.createPayment({ amount: 1_500 });
+      const first = await suite.shop.openCheckout(payment, { asset: 'USDC', network: 'ethereum' });
+      expect((await suite.shop.post(`/checkouts/${first.id}/supersede`)).status).toBe(200);
+      const current = await suite.shop.openCheckout(payment, { ...second, replaces: first.id });
+      return { payment, first, current };
+    }
+    const checkout = async (id: string) => (await suite.shop.get(`/checkouts/${id}`)).body.data;
+
+    it('K1 + L2: full transfers to the set-aside and the current quote → in review for a stated reason (duplicate_payment on the second), no method_selected the customer never made; accepted → both counted, the review ends', async () => {
+      const { payment, first, current } = await twoQuotes({ asset: 'USDC', network: 'polygon' });
+      await suite.shop.markSent(first.id, 'exact');
+      await suite.shop.markSent(current.id, 'exact');
+      const second = await eventually(() => checkout(current.id), (c) => c.status === 'needs_review', { what: 'the second quote in review' });
+      expect(second).toMatchObject({ review_reason: 'duplicate_payment', crypto: { received_amount: '15', remaining_amount: null, remaining_payment_uri: null } });
+      const reviewed = await eventually(() => suite.shop.payment(payment.id), (p) => p.status === 'needs_review', { what: 'payment in review' });
+      expect(reviewed.amount_received).toBe(0); // in review the business decides, as for every other reason (0025)
+      expect(types(reviewed).filter((t) => t === 'method_selected')).toHaveLength(2); // the two quotes the customer opened, no third
+      expect(reviewed.checkout_id).toBe(first.id); // the quote the payment is paid through (documented in 0025)
+      await suite.shop.advance(120);
+      expect(await eventually(() => checkout(first.id), (c) => c.status === 'completed', { what: 'first quote completed' })).toMatchObject({ review_reason: null });
+      expect(await checkout(current.id)).toMatchObject({ status: 'needs_review', review_reason: 'duplicate_payment' });
+      expect((await suite.shop.post(`/payments/${payment.id}/accept`)).status).toBe(200);
+      const accepted = await eventually(() => suite.shop.payment(payment.id), (p) => p.status === 'succeeded', { what: 'accepted' });
+      expect(accepted).toMatchObject({ amount_received: 3_000, reporting: { amount: 3_000, fee: 30, net: 2_970 }, method: { overpaid_amount: '15' } });
+      expect(await eventually(() => checkout(current.id), (c) => c.status === 'completed', { what: 'review ended' })).toMatchObject({ review_reason: 'duplicate_payment' });
+    });
+
+    it('M1: 15 USDC to the set-aside quote and the whole ETH quote to the current one → accepting counts both coins, each at its own quote (3,000), nothing lost from the books', async () => {
+      const { payment, first, current } = await twoQuotes({ asset: 'ETH', network: 'ethereum' });
+      await suite.shop.markSent(first.id, 'exact');
+      await suite.shop.markSent(current.id, 'exact');
+      await suite.shop.advance(120);
+      expect(await eventually(() => checkout(current.id), (c) => c.confirmations.current === c.confirmations.required, { what: 'ETH transfer final' })).toMatchObject({ status: 'needs_review', review_reason: 'duplicate_payment', crypto: { asset: 'ETH', received_amount: current.crypto.amount } });
+      expect((await suite.shop.post(`/payments/${payment.id}/accept`)).status).toBe(200);
+      const accepted = await eventually(() => suite.shop.payment(payment.id), (p) => p.status === 'succeeded', { what: 'accepted' });
+      expect(accepted).toMatchObject({ amount_received: 3_000, reporting: { amount: 3_000, fee: 30, transaction_fee: 0, net: 2_970 }, method: { asset: 'USDC', amount: '15' } });
+      expect(await eventually(() => checkout(current.id), (c) => c.status === 'completed', { what: 'ETH checkout completed' })).toMatchObject({ failure_code: null });
+    });
+
+    it('M4: 13.5 + 13.5 USDC for a $15 price → no checkout asks for more (remaining null, no payment URI), a further mark-sent adds nothing; accepted → 2,700 with 12 USDC overpaid', async () => {
+      const { payment, first, current } = await twoQuotes({ asset: 'USDC', network: 'polygon' });
+      await suite.shop.markSent(first.id, 'underpaid');
+      await suite.shop.markSent(current.id, 'underpaid');
+      await suite.shop.advance(120);
+      const a = await eventually(() => checkout(first.id), (c) => c.confirmations.current === c.confirmations.required && c.status !== 'confirming', { what: 'first quote final' });
+      expect(a).toMatchObject({ status: 'completed', crypto: { received_amount: '13.5', remaining_amount: null, remaining_payment_uri: null } });
+      const b = await eventually(() => checkout(current.id), (c) => c.confirmations.current === c.confirmations.required, { what: 'second quote final (32 on polygon)' });
+      expect(b).toMatchObject({ status: 'needs_review', review_reason: 'duplicate_payment', crypto: { received_amount: '13.5', remaining_amount: null, remaining_payment_uri: null } });
+      for (const id of [first.id, current.id]) expect((await suite.shop.markSent(id, 'exact')).crypto.received_amount).toBe('13.5');
+      expect((await suite.shop.payment(payment.id)).method).toMatchObject({ amount: '27' });
+      expect((await suite.shop.post(`/payments/${payment.id}/accept`)).status).toBe(200);
+      const accepted = await eventually(() => suite.shop.payment(payment.id), (p) => p.status === 'succeeded', { what: 'accepted' });
+      expect(accepted).toMatchObject({ amount_received: 2_700, method: { amount: '27', overpaid_amount: '12' } });
+    });
   });
 });

@@ -193,9 +193,9 @@ const CHECKOUT: SchemaObject = object(
     failure_code: nullable(str),
     review_reason: nullable({
       type: 'string',
-      enum: ['claimed', 'wrong_network', 'late', 'paid_after_cancel', 'paid_after_close'],
+      enum: ['claimed', 'wrong_network', 'late', 'duplicate_payment', 'paid_after_cancel', 'paid_after_close'],
       description:
-        'Why the checkout is, or was, under review. It stays once the review ends: when the payment succeeds while the checkout is `needs_review`, the checkout leaves it — `completed` when the business accepted the payment with this checkout’s money or claim in it, `failed` with `failure_code` `payment_succeeded` when the payment was paid another way.',
+        'Why the checkout is, or was, under review: `duplicate_payment` when its transfer reached the payment while the payment already took another of its quotes’ money (a second payment; accepting the payment counts both, each at its own quote). It stays once the review ends: when the payment succeeds while the checkout is `needs_review`, the checkout leaves it — `completed` when the business accepted the payment with this checkout’s money or claim in it, `failed` with `failure_code` `payment_succeeded` when the payment was paid another way.',
     }),
     success_url: nullable(str),
     expires_at: nullable({ ...timestamp, description: 'End of the quote; on a card checkout, the end of the attempt in progress (null without one).' }),

@@ -71,6 +71,7 @@ export function timersForCheckoutEvent(event: CheckoutEvent, after: CheckoutStat
     case 'CheckoutFailed':
     case 'CheckoutReviewResolved':
     case 'CheckoutCardChargeHeld':
+    case 'CheckoutPaymentCovered': // a checkout awaiting the rest completes with it; a confirming one's timers run on
       return []; // a timer already scheduled for an ended checkout fires and finds nothing to do
     default:
       return ignoreUnknown(event, []);

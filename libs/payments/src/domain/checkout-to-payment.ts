@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ignoreUnknown } from '@lib/domain';
 import { CheckoutCommand, CheckoutState, OpenCryptoCheckout } from './checkout.decider';
 import { CheckoutEvent } from './checkout.events';
-import { LivePaymentState, PaymentCommand, PaymentState, acceptCountsCard, checkoutAsset } from './payment.decider';
+import { LivePaymentState, PaymentCommand, PaymentState, acceptCountsCard, arrivedValueMinor, evolvePayment, paymentTotalMinor } from './payment.decider';
 import { PaymentEvent } from './payment.events';
 import { CHECKOUT_STREAM, PAYMENT_STREAM } from './stream-categories';
 
@@ -167,9 +167,10 @@ function fromCheckout(event: CheckoutEvent, context: ReactContext): Reaction[] {
     case 'CheckoutCardAttemptTimedOut':
     case 'CheckoutSuperseded':
     case 'CheckoutAwaitingCustomer': // the payment decides underpaid on its own confirmations
-    case 'CheckoutNeedsReview': // carried by RecordTransfer's review flag
+    case 'CheckoutNeedsReview': // carried by RecordTransfer's review flag (a duplicate_payment review came from the payment)
     case 'CheckoutReviewResolved': // caused by the payment's success: nothing to tell it
     case 'CheckoutCardChargeHeld': // caused by the payment's review of the charge: it knows
+    case 'CheckoutPaymentCovered': // caused by the payment: nothing to tell it (a CheckoutCompleted it leads to closes the checkout there)
       return [];
     default:
       return ignoreUnknown(event, []); // a new type left out fails to compile; a stored type this version does not know causes nothing
@@ -247,9 +248,10 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
       const stream = CHECKOUT_STREAM.stream(d.checkout_id);
       return [{ id: reactionId(context.eventId, stream, command.type), causationId: context.eventId, stream, target: 'open_checkout', checkoutId: d.checkout_id, command }];
     }
+    case 'PaymentTransferDetected':
+      return secondPayment(event, before, context);
     case 'PaymentCreated':
     case 'PaymentMetadataUpdated':
-    case 'PaymentTransferDetected':
     case 'PaymentTransferSighted':
     case 'PaymentSightingDropped':
     case 'PaymentTransferWithdrawn':
@@ -275,12 +277,37 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
 }
 
 /**
+ * A transfer that made the payment a second payment — it reached a quote while the payment already
+ * takes another quote's money (`superseded_quote`, 0011 addendum) — and what follows (0025
+ * addendum, 2026-11-29, multi-quote):
+ * - its checkout goes to review with `duplicate_payment` (ReviewDuplicatePayment), so the business
+ *   and the hosted page see why the payment is in review;
+ * - once everything that reached the payment's quotes, each valued at its own quote (decision 0007
+ *   per quote), holds the payment's price (breakdown total), every checkout something reached is
+ *   told nothing more is due (RecordPaymentCovered): no remaining amount, no payment URI, a short
+ *   quote completes with what it has. A payment that succeeded has its own rules (0025 addenda).
+ * Only where a second payment was recorded: a payment paid through one quote (and its remainders)
+ * decides on its own confirmations, and its checkouts hear nothing.
+ */
+function secondPayment(event: Extract<PaymentEvent, { type: 'PaymentTransferDetected' }>, before: LivePaymentState, context: ReactContext): Reaction[] {
+  const reactions: Reaction[] = [];
+  if (event.data.review === 'superseded_quote') reactions.push(toCheckout(context, event.data.checkout_id, { type: 'ReviewDuplicatePayment', txHash: event.data.tx_hash }));
+  const after = evolvePayment(before, event) as LivePaymentState;
+  const transfers = Object.values(after.transfers);
+  if (after.status === 'succeeded' || !transfers.some((t) => t.review === 'superseded_quote')) return reactions;
+  if (arrivedValueMinor(after) < paymentTotalMinor(after)) return reactions;
+  const reached = [...new Set(transfers.map((t) => t.checkoutId))].filter((id) => after.checkouts[id]?.card !== true);
+  return [...reactions, ...reached.map((id) => toCheckout(context, id, { type: 'RecordPaymentCovered' }))];
+}
+
+/**
  * A payment that succeeds while it is in review — accepted by the business, or paid in full on a
  * counted transfer while under review for a claim alone — ends the review of its checkouts (0025
  * addendum, 2026-11-29): ResolveReview goes to every checkout of the payment, and the checkout
  * decider acts only on one in `needs_review` (the payment does not know its checkouts' statuses).
  * `counted` follows what acceptance counted (the payment decider's `accept`): the card charges, or
- * the crypto in the method's coin with the claim; a success that was not an acceptance counted no
+ * the crypto of every quote with the claim (each coin at its quote's rate since the 0025 addendum
+ * of 2026-11-29, multi-quote: a second coin's checkout completes too); a success that was not an acceptance counted no
  * reviewed money (a payment with money under review succeeds only by acceptance). A payment that
  * was not in review has no checkout in review to end: nothing is sent, so a plain success costs no
  * reaction.
@@ -288,9 +315,10 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
 function resolveReviews(before: LivePaymentState, accepted: boolean, context: ReactContext): Reaction[] {
   if (before.status !== 'needs_review') return [];
   const card = acceptCountsCard(before);
-  const coin = before.method?.asset ?? null;
+  const crypto = before.method !== null;
   return Object.entries(before.checkouts).map(([id, c]) => {
-    const counted = accepted && (c.card === true ? card : !card && coin !== null && checkoutAsset(before, id) === coin);
+    // acceptance counts every quote's coin at its own rate (0025 addendum, 2026-11-29, multi-quote)
+    const counted = accepted && (c.card === true ? card : !card && crypto);
     return toCheckout(context, id, { type: 'ResolveReview', resolution: accepted ? 'payment_accepted' : 'payment_succeeded', counted });
   });
 }

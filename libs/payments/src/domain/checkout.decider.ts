@@ -103,6 +103,8 @@ export interface CryptoCheckoutState extends CheckoutBaseState {
   claimTxHash: string | null;
   /** What the automatic simulated arrival sends (POST /checkouts `simulate`), default exact. */
   simulate: Exclude<SimulatedTransfer, 'late'> | null;
+  /** The payment holds its price through its quotes together (CheckoutPaymentCovered): nothing more is due here. */
+  covered?: true;
 }
 
 export type CheckoutState = { status: 'none' } | OpenCheckoutState;
@@ -267,6 +269,22 @@ export interface ResolveReview {
   resolution: CheckoutReviewResolution;
   counted: boolean;
 }
+/**
+ * The process manager, when the payment recorded this checkout's transfer as a second payment
+ * (`superseded_quote`: the payment already takes another quote's money; 0025 addendum,
+ * 2026-11-29, multi-quote): the checkout is in review for it (`duplicate_payment`).
+ */
+export interface ReviewDuplicatePayment {
+  type: 'ReviewDuplicatePayment';
+  txHash: string;
+}
+/**
+ * The process manager, when the payment as a whole holds its price through its quotes together
+ * (0025 addendum, 2026-11-29, multi-quote): nothing more is due on this checkout.
+ */
+export interface RecordPaymentCovered {
+  type: 'RecordPaymentCovered';
+}
 
 /**
  * The process manager, when the payment recorded this checkout's card charge for review
@@ -298,7 +316,9 @@ export type CheckoutCommand =
   | ExpireCheckout
   | FailCheckout
   | ResolveReview
-  | HoldCardCharge;
+  | HoldCardCharge
+  | ReviewDuplicatePayment
+  | RecordPaymentCovered;
 
 /** What each command decides on a checkout that exists (OpenCheckout is the one that starts it). */
 const CHECKOUT_COMMANDS: CommandHandlers<Exclude<CheckoutCommand, OpenCryptoCheckout | OpenCardCheckout>, OpenCheckoutState, DecideContext, CheckoutEvent> = {
@@ -315,6 +335,8 @@ const CHECKOUT_COMMANDS: CommandHandlers<Exclude<CheckoutCommand, OpenCryptoChec
   FailCheckout: fail,
   ResolveReview: resolveReview,
   HoldCardCharge: cardOnly(holdCardCharge),
+  ReviewDuplicatePayment: cryptoOnly(null, reviewDuplicate),
+  RecordPaymentCovered: cryptoOnly(null, (_command, state) => paymentCovered(state)),
   StartCardAttempt: cardOnly(startAttempt),
   RecordCardResult: cardOnly(recordCardResult),
   TimeOutCardAttempt: cardOnly(timeOutAttempt),
@@ -463,6 +485,8 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
       return { ...state, status: 'failed', failureCode: event.data.failure_code };
     case 'CheckoutReviewResolved': // the review reason stays: why it was reviewed
       return { ...state, status: event.data.status, failureCode: event.data.failure_code };
+    case 'CheckoutPaymentCovered':
+      return { ...state, covered: true };
     case 'CheckoutCardAttemptStarted':
     case 'CheckoutCardAttemptSucceeded':
     case 'CheckoutCardAttemptDeclined':
@@ -875,6 +899,9 @@ function confirm(command: RecordCheckoutConfirmations, state: CryptoCheckoutStat
       type: 'CheckoutCompleted',
       data: { checkout_id: state.id, payment_id: state.paymentId, received_amount: fmt(state.received, state.decimals), overpaid_amount: over > 0n ? fmt(over, state.decimals) : null },
     });
+  } else if (state.status === 'confirming' && state.covered === true) {
+    // the payment holds its price through its quotes together: the rest is not awaited (0025 addendum, 2026-11-29)
+    events.push({ type: 'CheckoutCompleted', data: { checkout_id: state.id, payment_id: state.paymentId, received_amount: fmt(state.received, state.decimals), overpaid_amount: null } });
   } else if (state.status === 'confirming') {
     events.push({
       type: 'CheckoutAwaitingCustomer',
@@ -1021,6 +1048,38 @@ function resolveReview(command: ResolveReview, state: OpenCheckoutState): Checko
       data: { checkout_id: state.id, payment_id: state.paymentId, resolution: command.resolution, status, failure_code: status === 'failed' ? 'payment_succeeded' : null },
     },
   ];
+}
+
+/**
+ * The checkout's transfer made its payment a second payment (0025 addendum, 2026-11-29,
+ * multi-quote): a checkout still taking money (open, confirming, awaiting the rest) goes to
+ * review with `duplicate_payment`, so the business and the hosted page can tell why the payment
+ * is in review; its confirmations are still recorded, and accepting the payment ends the review
+ * (ResolveReview). One in review already keeps its reason; one that completed or ended is left
+ * as it is (§3 gives them no move to review). Retry-safe: in review, nothing more.
+ */
+function reviewDuplicate(command: ReviewDuplicatePayment, state: CryptoCheckoutState): CheckoutEvent[] {
+  if (state.status !== 'open' && state.status !== 'confirming' && state.status !== 'awaiting_customer') return [];
+  return [{ type: 'CheckoutNeedsReview', data: { checkout_id: state.id, payment_id: state.paymentId, review_reason: 'duplicate_payment', tx_hash: command.txHash } }];
+}
+
+/**
+ * The payment holds its price through its quotes together (0025 addendum, 2026-11-29,
+ * multi-quote): nothing more is due on a checkout that something reached. Awaiting the rest of a
+ * short transfer, it completes with what it has; confirming, it completes once its transfers are
+ * final (`confirm`); in review or ended, its status stays — in every case without a remaining
+ * amount or a payment URI from here. Recorded once, on any checkout with a transfer whatever its
+ * status (so a reaction replayed after the checkout moved on, say claimed, appends nothing); a
+ * checkout nothing reached is left as it is.
+ */
+function paymentCovered(state: CryptoCheckoutState): CheckoutEvent[] {
+  if (state.covered === true || state.transfers.length === 0) return [];
+  const events: CheckoutEvent[] = [{ type: 'CheckoutPaymentCovered', data: { checkout_id: state.id, payment_id: state.paymentId } }];
+  if (state.status === 'awaiting_customer') {
+    const over = overpaid(state.expected, state.received);
+    events.push({ type: 'CheckoutCompleted', data: { checkout_id: state.id, payment_id: state.paymentId, received_amount: fmt(state.received, state.decimals), overpaid_amount: over > 0n ? fmt(over, state.decimals) : null } });
+  }
+  return events;
 }
 
 /** The checkout aggregate as one Decider: what the command runner and the given/when/then tests use. */

@@ -8,7 +8,15 @@ import type { Breakdown } from '@lib/money';
  * strings in the coin, fiat amounts integers in minor units. Times of the facts are the log's
  * recordedAt, except the times a rule decides on (expires_at).
  */
-export type CheckoutReviewReason = 'claimed' | 'wrong_network' | 'late' | CardReviewReason;
+export type CheckoutReviewReason = 'claimed' | 'wrong_network' | 'late' | 'duplicate_payment' | CardReviewReason;
+
+/**
+ * Why the checkout's own transfer is reviewed: another network, after its quote ended, or a second
+ * payment — the transfer reached this quote while the payment already takes another quote's money
+ * (`duplicate_payment`, 0025 addendum of 2026-11-29, multi-quote; the payment records it as
+ * `superseded_quote`).
+ */
+export type CheckoutTransferReviewReason = 'wrong_network' | 'late' | 'duplicate_payment';
 
 /**
  * Why a card payment is for the business to review (decision 0026): the processor charged the
@@ -145,7 +153,15 @@ export type CheckoutEvent = EventUnion<{
   CheckoutConfirmationRecorded: { checkout_id: string; tx_hash: string; current: number; required: number };
   CheckoutCompleted: { checkout_id: string; payment_id: string; received_amount: string; overpaid_amount: string | null };
   CheckoutAwaitingCustomer: { checkout_id: string; received_amount: string; remaining_amount: string; expires_at: string };
-  CheckoutNeedsReview: { checkout_id: string; payment_id: string; review_reason: 'wrong_network' | 'late'; tx_hash: string };
+  CheckoutNeedsReview: { checkout_id: string; payment_id: string; review_reason: CheckoutTransferReviewReason; tx_hash: string };
+  /**
+   * The payment as a whole holds its price through its quotes together (a second quote paid; 0025
+   * addendum, 2026-11-29, multi-quote): nothing more is due on this checkout — no remaining amount
+   * nor payment URI, and a short transfer here is not awaited: the checkout completes with what it
+   * has (a CheckoutCompleted follows at once when it awaited the customer, or when its transfers
+   * are final). The status otherwise stays.
+   */
+  CheckoutPaymentCovered: { checkout_id: string; payment_id: string };
   /** `expires_at`: the new end of the quote when it ended before its time (mark-sent `late` ends it first); absent when it ended at its own time. */
   CheckoutExpired: { checkout_id: string; payment_id: string; received_amount: string; expires_at?: string };
   CheckoutFailed: { checkout_id: string; payment_id: string; failure_code: string };

@@ -615,7 +615,8 @@ function recordTransfer(command: RecordTransfer, state: LivePaymentState): Payme
   // a superseded quote, or the crypto quote a card checkout opened after it set aside (still pending: nothing charged)
   if (quote && (quote.method.checkoutId !== current.checkoutId || (state.rail === 'card' && state.status === 'pending'))) {
     // A superseded quote (still watched, §4) was paid: it is what the customer chose. If nothing
-    // has arrived yet it becomes the method again (recorded, so views follow); otherwise the
+    // has arrived yet it becomes the method again (recorded, so views follow: the payment's
+    // checkout_id names it, the quote it is paid through); otherwise the
     // payment already takes another quote's money, and this transfer is for the business to
     // review (0011 addendum). Either way it is read in its own coin.
     method = quote.method;
@@ -623,7 +624,8 @@ function recordTransfer(command: RecordTransfer, state: LivePaymentState): Payme
       const m = quote.method;
       events.push({
         type: 'PaymentMethodSelected',
-        data: { checkout_id: m.checkoutId, rail: m.rail, asset: m.asset, network: m.network, expected_amount: fmt(m.expected, m.decimals), rate: { amount: m.rate, currency: state.currency }, quoted_amount: m.quoted, quote_ends_at: quote.quoteEndsAt, quote_ttl_ms: m.quoteTtlMs },
+        // `reinstated`: the payment's doing, not the customer's — no `method_selected` entry (0025 addendum, 2026-11-29, multi-quote)
+        data: { checkout_id: m.checkoutId, rail: m.rail, asset: m.asset, network: m.network, expected_amount: fmt(m.expected, m.decimals), rate: { amount: m.rate, currency: state.currency }, quoted_amount: m.quoted, quote_ends_at: quote.quoteEndsAt, quote_ttl_ms: m.quoteTtlMs, reinstated: true },
       });
     } else if (review === null) {
       review = 'superseded_quote';
@@ -734,15 +736,21 @@ function valueOf(method: PaymentMethodState, received: bigint): number {
   return money(() => receivedValueMinor({ quotedMinor: method.quoted, expected: method.expected, received, rateMinorPerCoin: method.rate, decimals: method.decimals }));
 }
 
-function succeeded(state: LivePaymentState, method: PaymentMethodState, received: bigint, accepted: boolean, transactionFeeMinor: number): PaymentEvent {
-  const amountReceived = valueOf(method, received);
-  const over = overpaid(method.expected, received);
+/**
+ * `others` (an acceptance counting other quotes, 0025 addendum 2026-11-29): the value of what
+ * reached them, added to the method's, and the method coin's units on every quote (`inCoin`), which
+ * the coin strings name.
+ */
+function succeeded(state: LivePaymentState, method: PaymentMethodState, received: bigint, accepted: boolean, transactionFeeMinor: number, others?: { otherValue: number; inCoin: bigint }): PaymentEvent {
+  const amountReceived = valueOf(method, received) + (others?.otherValue ?? 0);
+  const coinUnits = others?.inCoin ?? received;
+  const over = overpaid(method.expected, coinUnits);
   const reporting = money(() =>
     buildReporting({ currency: state.currency, amountReceivedMinor: amountReceived, feeRateBps: state.feeRateBps, transactionFeeMinor, customerFeeMinor: state.customerFee, feePayer: state.feePayer }),
   );
   return {
     type: 'PaymentSucceeded',
-    data: { amount_received: amountReceived, received_amount: fmt(received, method.decimals), overpaid_amount: over > 0n ? fmt(over, method.decimals) : null, accepted, reporting },
+    data: { amount_received: amountReceived, received_amount: fmt(coinUnits, method.decimals), overpaid_amount: over > 0n ? fmt(over, method.decimals) : null, accepted, reporting },
   };
 }
 
@@ -835,7 +843,7 @@ function onTheWay(state: LivePaymentState): bigint | null {
 
 /**
  * What accepting the payment counts: its card charges when it has card charges and no transfer nor
- * claim (decision 0026), else the crypto that arrived in the method's coin (or the claimed quote).
+ * claim (decision 0026), else the crypto that arrived on every quote, each at its own rate (or the claimed quote).
  * The process manager reads the same rule to tell which checkouts in review were counted (0025
  * addendum, 2026-11-29).
  */
@@ -844,7 +852,7 @@ export function acceptCountsCard(state: LivePaymentState): boolean {
 }
 
 /** The coin a crypto checkout of the payment was quoted in (a remainder's is the method's); null before any method. */
-export function checkoutAsset(state: LivePaymentState, checkoutId: string): AssetCode | null {
+function checkoutAsset(state: LivePaymentState, checkoutId: string): AssetCode | null {
   return state.quotes[checkoutId]?.method.asset ?? state.method?.asset ?? null;
 }
 
@@ -860,17 +868,58 @@ function accept(command: AcceptPayment, state: LivePaymentState): PaymentEvent[]
     return [{ type: 'PaymentAccepted', data: { counted_amount: fiatDecimal(charged, state.currency) } }, cardSucceeded(state, charged, true)];
   }
   const method = methodOf(state);
-  // An accepted claim counts the full quoted amount; otherwise what arrived (on any network) counts, in
-  // the method's coin only: a transfer to a superseded quote in another coin is settled by hand, never
-  // added as this coin's units (audit, 2026-11-28)
-  const arrived = Object.values(state.transfers)
-    .filter((t) => t.review !== null && checkoutAsset(state, t.checkoutId) === method.asset)
-    .reduce((sum, t) => sum + t.amount, state.received);
-  const counted = state.claimTxHash !== null && arrived < method.expected ? method.expected : arrived;
+  // What arrived counts (on any network), each quote's coin at that quote's own locked rate (0025
+  // addendum, 2026-11-29, multi-quote): the method's quote and its remainders as one, an accepted
+  // claim counting the method's full quote; every other quote of the payment on its own, never
+  // added as the method coin's units (audit, 2026-11-28) nor left out (audit M1, 2026-11-29).
+  const arrived = quoteUnits(state, (t) => t.review !== null);
+  const own = (arrived.get(method.checkoutId) ?? 0n) + state.received;
+  const counted = state.claimTxHash !== null && own < method.expected ? method.expected : own;
+  const others = [...arrived].filter(([id]) => id !== method.checkoutId).map(([id, units]) => ({ quote: state.quotes[id]!.method, units }));
+  // the coin strings (received_amount, overpaid_amount) are in the method's coin: its units on every quote in that coin
+  const inCoin = others.filter((o) => o.quote.asset === method.asset).reduce((sum, o) => sum + o.units, counted);
+  const otherValue = others.reduce((sum, o) => sum + valueOf(o.quote, o.units), 0);
   return [
-    { type: 'PaymentAccepted', data: { counted_amount: fmt(counted, method.decimals) } },
-    succeeded(state, method, counted, true, command.transactionFeeMinor ?? 0),
+    { type: 'PaymentAccepted', data: { counted_amount: fmt(inCoin, method.decimals) } },
+    succeeded(state, method, counted, true, command.transactionFeeMinor ?? 0, { otherValue, inCoin }),
   ];
+}
+
+/**
+ * The units of the payment's transfers that `take` selects, by the quote they paid: the current
+ * method's quote (its own checkout and every remainder checkout, which collect the method's coin)
+ * under the method's checkout id, each other quote the payment was offered under its own.
+ */
+function quoteUnits(state: LivePaymentState, take: (t: PaymentTransferState) => boolean): Map<string, bigint> {
+  const method = methodOf(state);
+  const units = new Map<string, bigint>();
+  for (const t of Object.values(state.transfers)) {
+    if (!take(t)) continue;
+    const quote = state.quotes[t.checkoutId];
+    const id = quote !== undefined && quote.method.checkoutId !== method.checkoutId ? t.checkoutId : method.checkoutId;
+    units.set(id, (units.get(id) ?? 0n) + t.amount);
+  }
+  return units;
+}
+
+/**
+ * The value of everything that reached the payment's crypto quotes — every transfer recorded,
+ * under review or not, confirmed or not — each quote's coin at that quote's own rate (decision
+ * 0007's rules per quote: its total plus the floor of what is over it, or the floor of what
+ * arrived): whether the payment as a whole holds its price, so that no checkout of it asks for
+ * more (0025 addendum, 2026-11-29, multi-quote). 0 before a crypto method.
+ */
+export function arrivedValueMinor(state: LivePaymentState): number {
+  if (state.method === null) return 0;
+  const method = state.method;
+  let value = 0;
+  for (const [id, units] of quoteUnits(state, () => true)) value += valueOf(id === method.checkoutId ? method : state.quotes[id]!.method, units);
+  return value;
+}
+
+/** What the payment's price comes to with the customer's fee (breakdown total): what its quotes are made for. */
+export function paymentTotalMinor(state: LivePaymentState): number {
+  return quoteTotal(state);
 }
 
 function cancelPayment(state: LivePaymentState): PaymentEvent[] {

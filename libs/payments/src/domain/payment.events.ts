@@ -28,8 +28,9 @@ export interface PaymentDetails {
 
 /**
  * Why a transfer is for the business to review: another network, after the checkout ended, or
- * on a superseded quote while the payment already takes another quote's money (0011 addendum;
- * the checkout itself got what it asked for, so only the payment reviews it).
+ * on a superseded quote while the payment already takes another quote's money (0011 addendum: a
+ * second payment; the checkout is put in review for it too, as `duplicate_payment`, 0025 addendum
+ * of 2026-11-29, multi-quote).
  */
 export type PaymentReviewReason = 'wrong_network' | 'late' | 'superseded_quote' | 'paid_after_cancel' | 'paid_after_close';
 
@@ -68,7 +69,14 @@ export interface PaymentRemainderRequestedData {
 export type PaymentEvent = EventUnion<{
   PaymentCreated: PaymentCreatedData;
   PaymentMetadataUpdated: { metadata: Record<string, string> };
-  PaymentMethodSelected: { checkout_id: string; rail: 'crypto'; asset: AssetCode; network: NetworkId; expected_amount: string; rate: { amount: number; currency: string }; quoted_amount: number; quote_ends_at: string; quote_ttl_ms?: number; address?: string; wallet_id?: string; country?: string | null };
+  PaymentMethodSelected: { checkout_id: string; rail: 'crypto'; asset: AssetCode; network: NetworkId; expected_amount: string; rate: { amount: number; currency: string }; quoted_amount: number; quote_ends_at: string; quote_ttl_ms?: number; address?: string; wallet_id?: string; country?: string | null;
+    /**
+     * A superseded quote made the method again because the first transfer reached it (0011 addendum):
+     * the payment's doing, not a choice the customer made — no `method_selected` timeline entry
+     * (0025 addendum, 2026-11-29, multi-quote). Absent on every other selection and on events stored before.
+     */
+    reinstated?: true;
+  };
   /** The transfer's block left the chain before it was final (CheckoutTransferWithdrawn): it no longer counts. */
   PaymentTransferWithdrawn: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string };
   PaymentTransferDetected: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string; review: PaymentReviewReason | null; from_address?: string | null };

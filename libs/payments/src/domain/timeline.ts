@@ -18,7 +18,8 @@ type EntryOf = [type: TimelineEntry['type'], data: TimelineEntry['data']];
  */
 const TIMELINE_ENTRIES: { [Type in PaymentEvent['type']]: (data: Extract<PaymentEvent, { type: Type }>['data'], currency: string | null) => EntryOf[] } = {
   PaymentCreated: () => [['created', null]],
-  PaymentMethodSelected: (d) => [['method_selected', { rail: d.rail, asset: d.asset, network: d.network }]],
+  // a superseded quote the first transfer reached, made the method again by the payment, is no choice of the customer's (0025 addendum, 2026-11-29)
+  PaymentMethodSelected: (d) => (d.reinstated === true ? [] : [['method_selected', { rail: d.rail, asset: d.asset, network: d.network }]]),
   PaymentTransferDetected: (d) => [['detected', { amount: d.amount, network: d.network, tx_hash: d.tx_hash }]],
   // a transaction seen in the mempool holds the expiry (0023 addendum, 2026-11-29): no entry — `detected` shows it once mined
   PaymentTransferSighted: () => [],

@@ -81,6 +81,11 @@ export interface CheckoutViewState extends Pick<CheckoutOpenedData, 'payment_id'
   received_amount: string;
   remaining_amount: string | null;
   overpaid_amount: string | null;
+  /**
+   * The payment holds its price through its quotes together (CheckoutPaymentCovered, 0025 addendum
+   * of 2026-11-29; absent otherwise and in states stored before): nothing more is due here.
+   */
+  covered?: true;
   superseded: boolean;
   canceled_by: 'customer' | null;
   replaces: string | null;
@@ -330,6 +335,8 @@ function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): Checkout
       return { ...state, status: 'expired', expires_at: e.data.expires_at ?? state.expires_at };
     case 'CheckoutFailed':
       return { ...state, status: 'failed', failure_code: e.data.failure_code, card: state.card ? { ...state.card, failed_by_attempt: false } : null };
+    case 'CheckoutPaymentCovered':
+      return { ...state, covered: true, remaining_amount: null };
     case 'CheckoutReviewResolved':
       // the payment succeeded while the checkout was in review (0025 addendum, 2026-11-29): review_reason stays as history;
       // completed: nothing more is due on it; failed: `payment_succeeded`, as a card checkout the payment's success ended
@@ -462,8 +469,9 @@ export function checkoutView(state: CheckoutViewState, options: CheckoutViewOpti
       payment_uri: uri(state.amount!),
       rate: { amount: state.rate!.amount, currency: state.rate!.currency, source: state.rate!.source ?? null, at: state.rate!.at ?? null },
       received_amount: totals.received,
-      remaining_amount: totals.remaining,
-      remaining_payment_uri: totals.remaining !== null && RECEIVING.includes(state.status) ? uri(totals.remaining) : null,
+      // nothing more is due on a checkout of a payment that holds its price through its quotes together (0025 addendum, 2026-11-29)
+      remaining_amount: state.covered === true ? null : totals.remaining,
+      remaining_payment_uri: totals.remaining !== null && state.covered !== true && RECEIVING.includes(state.status) ? uri(totals.remaining) : null,
       overpaid_amount: totals.overpaid,
       detected_network: latest?.network ?? null,
       tx_hash: hash,
