@@ -101,6 +101,19 @@ export class Client {
     return answer.body.data;
   }
 
+  /**
+   * A new payment paid short (90 of 100 USDC, confirmed) whose held quote then ended: a remainder can
+   * be requested (the business's test clock moves 30 s and then 16 minutes).
+   */
+  async underpaidQuoteEnded() {
+    const payment = await this.createPayment();
+    const checkout = await this.openCheckout(payment);
+    await this.markSent(checkout.id, 'underpaid');
+    await this.advance(30);
+    await this.advance(16 * 60);
+    return { payment, checkout };
+  }
+
   async payment(id: string) {
     const answer = await this.get(`/payments/${id}`);
     if (answer.status !== 200) throw new Error(`get payment: ${answer.status} ${JSON.stringify(answer.body)}`);

@@ -17,11 +17,7 @@ describe('checkout money over HTTP (outside audit, 2026-11-29)', () => {
   it('K2: request-remainder while the remainder checkout confirms all that is left → 409 nothing_due; while it confirms a short transfer → 409 remainder_unavailable, then with the quote end once confirmed', async () => {
     const shop = await shopNamed('K2 remainders');
     for (const rest of ['exact', 'underpaid'] as const) {
-      const payment = await shop.createPayment();
-      const checkout = await shop.openCheckout(payment);
-      await shop.markSent(checkout.id, 'underpaid'); // 90 of 100 USDC
-      await shop.advance(30);
-      await shop.advance(16 * 60);
+      const { payment } = await shop.underpaidQuoteEnded(); // 90 of 100 USDC
       const remainder = (await shop.postOnce(`/payments/${payment.id}/request-remainder`)).body.data.checkout;
       expect(await shop.markSent(remainder.id, rest)).toMatchObject({ status: 'confirming' });
 

@@ -124,11 +124,7 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
 
   it('a remainder paid short: payment.underpaid again with the new amount; a claim, then the remainder paid in full: succeeded (audit, 2026-11-28)', async () => {
     const shop = (await businessWithKey(suite.api, true, 'Short remainders')).client; // its own test clock: the advances here move no other test's
-    const payment = await shop.createPayment();
-    const checkout = await shop.openCheckout(payment);
-    await shop.markSent(checkout.id, 'underpaid'); // 90 of 100 USDC
-    await shop.advance(30);
-    await shop.advance(16 * 60);
+    const { payment, checkout } = await shop.underpaidQuoteEnded(); // 90 of 100 USDC
     const remainder = (await shop.postOnce(`/payments/${payment.id}/request-remainder`)).body.data.checkout;
     await shop.markSent(remainder.id, 'underpaid'); // 9 of the 10 left
     await shop.advance(30);
