@@ -412,6 +412,153 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await page.close();
   });
 
+  /** The countdown on `view` in seconds. */
+  async function countdownSeconds(page: Page, view: 'pay' | 'underpaid'): Promise<number> {
+    const shown = (await page.locator(`#view-${view} [data-f="countdown"]`).textContent()) ?? '';
+    const parts = /^(?:(\d+):)?(\d+):(\d\d)$/.exec(shown);
+    if (!parts) throw new Error(`countdown "${shown}"`);
+    return Number(parts[1] ?? 0) * 3600 + Number(parts[2]) * 60 + Number(parts[3]);
+  }
+
+  it('canceling a checkout that holds part of the payment: the page says what arrived and that the business asks for the rest, never "Pay again"; the same for a canceled remainder (audit M1, L6, 2026-11-29)', async () => {
+    const shop = await newShop('Half Shop');
+    const payment = await shop.createPayment({ amount: 10_000 });
+    const watched = await openPage(pageUrl(payment));
+    const { page } = watched;
+    await page.click('#choose-submit');
+    await visible(page, 'pay');
+    const first = (await checkoutIdOf(page))!;
+    await page.click('#view-pay [data-simulate="underpaid"]');
+    await visible(page, 'confirming');
+    await shop.advance(120); // the confirmations, and more: the business's clock moves 2 minutes while the page is open
+    await visible(page, 'underpaid');
+    // the page follows the business's clock from the checkout's times: the short transfer's quote (15 minutes from when it
+    // counted) shows at most 15:00, not 15 minutes plus the clock's move (L6)
+    const short = await getCheckout(shop, first);
+    expect(Date.parse(short.expires_at) - Date.parse(short.updated_at)).toBe(15 * 60_000);
+    const left = await countdownSeconds(page, 'underpaid');
+    expect(left).toBeLessThanOrEqual(15 * 60);
+    expect(left).toBeGreaterThan(12 * 60);
+    // canceling here keeps what arrived with the payment: the page says so before the customer presses
+    expect(await page.locator('#view-underpaid [data-cancel-warning]').innerText()).toBe('If you cancel, what you already sent stays with this payment and is not sent back; only Half Shop can then ask you for the rest.');
+    await expect(page.locator('#view-underpaid [data-action="cancel"]').getAttribute('aria-describedby')).resolves.toBe('cancel-warning-underpaid');
+    await accessible(page, 'underpaid with the cancel warning');
+
+    await page.click('#view-underpaid [data-action="cancel"]');
+    const expectCanceledPart = async (received: string, due: string) => {
+      await visible(page, 'canceled-part');
+      expect(await page.locator('#view-canceled-part [data-f="so-far"]').textContent()).toBe(received);
+      expect(await page.locator('#view-canceled-part [data-so-far-due] [data-f="so-far-due"]').textContent()).toBe(due);
+      expect(await page.locator('#view-canceled-part').innerText()).toContain('Only Half Shop can ask you for it');
+      expect(await page.locator('#view-canceled-part').innerText()).not.toContain('Nothing more is expected');
+      expect(await page.locator('[data-action="choose"]:visible').count()).toBe(0); // no "Pay again": POST /checkouts answers 409 payment_paid
+      expect(await status(page)).toBe('Checkout canceled. Part of the payment arrived.');
+    };
+    await expectCanceledPart('90', '10');
+    expect(await getCheckout(shop, first)).toMatchObject({ status: 'canceled', canceled_by: 'customer' });
+    expect((await shop.payment(payment.id)).status).toBe('underpaid'); // the API's rule stands: funds stay with the payment
+    await accessible(page, 'canceled with part of the payment');
+    await shot(page, '8-01-canceled-part');
+    await page.reload();
+    await expectCanceledPart('90', '10'); // the first paint agrees
+
+    // the business asks for the rest; "Check for a way to pay the rest" (the bare page URL) finds it
+    expect((await shop.postOnce(`/payments/${payment.id}/request-remainder`)).status).toBe(201);
+    await page.click('#resume-link-canceled');
+    await visible(page, 'pay');
+    await expect(page.locator('#pay-title').textContent()).resolves.toBe('Send the rest');
+    expect(await page.locator('#view-pay [data-cancel-warning]').isVisible()).toBe(true);
+    await expect(page.locator('#view-pay [data-action="cancel"]').getAttribute('aria-describedby')).resolves.toBe('cancel-warning-pay');
+    // canceling the remainder checkout: the payment's totals, not the remainder's own zero; no "cannot take crypto"
+    await page.click('#view-pay [data-action="cancel"]');
+    await expectCanceledPart('90', '10');
+    expect(await page.locator('#view-choose').isHidden()).toBe(true);
+    expect((await shop.payment(payment.id)).status).toBe('underpaid');
+    await page.reload();
+    await expectCanceledPart('90', '10');
+    await shot(page, '8-02-remainder-canceled');
+    noErrors(watched);
+    await page.close();
+  });
+
+  it('a payment that expires before its quote ends: the countdown counts to the payment’s expires_at, and the page closes then (audit M2, 2026-11-29)', async () => {
+    const shop = await newShop('Soon Shop');
+    const payment = await shop.createPayment({ expires_at: new Date(Date.now() + 3 * 60_000).toISOString() });
+    const watched = await openPage(pageUrl(payment));
+    const { page } = watched;
+    await page.click('#choose-submit');
+    await visible(page, 'pay');
+    const id = (await checkoutIdOf(page))!;
+    const quote = await getCheckout(shop, id);
+    expect(Date.parse(quote.expires_at) - Date.parse(payment.expires_at)).toBeGreaterThan(10 * 60_000); // the quote itself runs 15 minutes
+    const left = await countdownSeconds(page, 'pay');
+    expect(left).toBeLessThanOrEqual(3 * 60);
+    expect(left).toBeGreaterThan(2 * 60);
+    await shot(page, '9-01-payment-expires-first');
+    // the business's clock passes the payment's expires_at: the payment fails its checkout, the page shows it closed
+    // (set aside first, so the simulated chain sends nothing 20 s in: the quote stays open on screen)
+    expect((await shop.as(null).post(`/checkouts/${id}/supersede`)).status).toBe(200);
+    await shop.advance(4 * 60);
+    await expectExpiredAndClosed(page);
+    expect((await shop.payment(payment.id)).status).toBe('failed');
+    noErrors(watched);
+    await page.close();
+  });
+
+  it('an overpaid checkout: the succeeded view says how much more was sent (audit L1, 2026-11-29)', async () => {
+    const shop = await newShop('Over Shop');
+    const payment = await shop.createPayment({ amount: 2_500 });
+    const watched = await openPage(pageUrl(payment));
+    const { page } = watched;
+    await page.selectOption('#asset', 'USDC');
+    await page.selectOption('#network', 'polygon');
+    await page.click('#choose-submit');
+    await visible(page, 'pay');
+    const id = (await checkoutIdOf(page))!;
+    expect((await shop.as(null).post(`/checkouts/${id}/mark-sent`, { simulate: 'overpaid' })).status).toBe(200);
+    await visible(page, 'confirming');
+    await shop.advance(180);
+    await visible(page, 'succeeded');
+    const done = await getCheckout(shop, id);
+    expect(done.crypto.overpaid_amount).toBe('2.5');
+    expect(await page.locator('#view-succeeded [data-overpaid]').innerText()).toBe('You sent 2.5 USDC more than the amount due. Over Shop has it; ask them about the difference.');
+    await accessible(page, 'succeeded, overpaid');
+    await page.reload();
+    expect(await page.locator('#view-succeeded [data-overpaid]').innerText()).toBe('You sent 2.5 USDC more than the amount due. Over Shop has it; ask them about the difference.');
+    noErrors(watched);
+    await page.close();
+  });
+
+  it('a proxy’s 502 page and a lost connection are said in words, and the page recovers when the service answers again (audit L5, 2026-11-29)', async () => {
+    const shop = await newShop();
+    const payment = await shop.createPayment();
+    const watched = await openPage(pageUrl(payment));
+    const { page } = watched;
+    await page.route('**/api/v1/checkouts', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>Bad Gateway</body></html>' }));
+    await page.click('#choose-submit');
+    await page.locator('#choose-error', { hasText: 'The payment service is not answering properly right now. Try again in a moment.' }).waitFor(SHOWN);
+    await page.unroute('**/api/v1/checkouts');
+    await page.click('#choose-submit');
+    await visible(page, 'pay');
+    const id = (await checkoutIdOf(page))!;
+    expect(await page.locator('#connection').isHidden()).toBe(true);
+    // the status polls fail: the page says it lost contact
+    await page.route(`**/api/v1/checkouts/${id}`, (route) => route.abort('connectionrefused'));
+    await page.locator('#connection', { hasText: 'This page has lost contact with the payment service and keeps trying.' }).waitFor(SHOWN);
+    await accessible(page, 'lost contact');
+    // the test-mode banner is in a landmark: axe's "region" rule (moderate) finds nothing outside one (audit L4, 2026-11-29)
+    expect(await page.evaluate(`axe.run(document, { runOnly: ['region'] }).then(r => r.violations.flatMap(v => v.nodes.map(n => n.target.join(' '))))`)).toEqual([]);
+    await shot(page, '10-01-lost-contact');
+    // answers again: the notice goes, and the page follows the checkout (a transfer sent meanwhile)
+    await page.unroute(`**/api/v1/checkouts/${id}`);
+    expect((await shop.as(null).post(`/checkouts/${id}/mark-sent`, { simulate: 'exact' })).status).toBe(200);
+    await page.locator('#connection').waitFor({ state: 'hidden', timeout: 40_000 });
+    await page.locator('#view-confirming').waitFor({ state: 'visible', timeout: 40_000 });
+    // the 502 and the refused polls are the only console errors
+    noErrors(watched, [/status of 502/, /ERR_CONNECTION_REFUSED/]);
+    await page.close();
+  });
+
   it('cancel: the checkout is canceled by the customer and the page goes to the cancel_url', async () => {
     const shop = await newShop();
     const payment = await shop.createPayment({ cancel_url: `${SHOP}/cart` });

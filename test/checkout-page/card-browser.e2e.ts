@@ -247,6 +247,11 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
     await accessible(page, 'card country refused');
     await shot(page, 'card-6-01-rail-unavailable');
 
+    // a two-letter code that names no country: words for people, not the API's rule (audit L2, 2026-11-29)
+    await fillCardChoice(page, { email: 'fi@example.com', country: 'ZZ' });
+    await page.locator('#country-error', { hasText: 'We do not recognise \u201cZZ\u201d as a country. Enter the two-letter code of your country, like US for the United States or DE for Germany.' }).waitFor(SHOWN);
+    await expect(country.getAttribute('aria-invalid')).resolves.toBe('true');
+
     await fillCardChoice(page, { email: '', country: 'US' });
     await page.locator('#email-error', { hasText: 'Enter your e-mail address' }).waitFor(SHOWN);
     await expect(page.getByLabel('E-mail for the receipt').getAttribute('aria-invalid')).resolves.toBe('true');
@@ -260,9 +265,9 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
     await page.locator('#country-error', { hasText: 'Enter your country' }).waitFor(SHOWN);
     expect(await page.locator('#view-choose').isVisible()).toBe(true);
     expect((await shop.payment(payment.id)).checkout_id).toBeNull(); // nothing was opened
-    // the two refusals above are the only console errors (their 400s, shown in words)
+    // the three refusals above are the only console errors (their 400s, shown in words)
     noErrors(watched, [/status of 400/]);
-    expect(watched.errors).toHaveLength(2);
+    expect(watched.errors).toHaveLength(3);
     await page.close();
   });
 });

@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import * as ts from 'typescript';
-import { PAGE_ASSETS_DIR, SEEN_COUNTDOWN, SEEN_TEXT, cardPriceAccepted, statusText, checkoutPagePath, payRails, projectRoot, readPageAssets, formatMoney, jsonData, pageCsp, payOptions, receiptHtml, text, viewOf } from '@lib/checkout-page';
-import type { ReceiptView } from '@lib/payments';
+import { CheckoutPageModel, PAGE_ASSETS_DIR, SEEN_COUNTDOWN, SEEN_TEXT, cardPriceAccepted, checkoutPageHtml, countdownText, quoteEndsAt, receivedSoFar, soFar, statusText, checkoutPagePath, payRails, projectRoot, readPageAssets, formatMoney, jsonData, pageCsp, payOptions, receiptHtml, text, viewOf } from '@lib/checkout-page';
+import type { CheckoutView, PaymentView, ReceiptView } from '@lib/payments';
 import { CardProcessor, CardRoutes } from '@lib/cards';
 import type { NetworkId } from '@lib/chains';
 import { tempDir } from '../support/temp-dir';
@@ -99,6 +99,7 @@ describe('which view the page shows (viewOf, pure)', () => {
     ['underpaid', 'open', 'pay'], // the remainder checkout
     ['pending', 'expired', 'expired'],
     ['pending', 'canceled', 'canceled'],
+    ['underpaid', 'canceled', 'canceled-part'], // part arrived: no "pay again" (409 payment_paid), the business asks for the rest (audit M1, 2026-11-29)
     ['pending', 'completed', 'succeeded'],
     ['succeeded', 'expired', 'succeeded'],
     ['needs_review', 'expired', 'review'],
@@ -126,6 +127,119 @@ describe('which view the page shows (viewOf, pure)', () => {
     const expired = { status: 'expired', rail: 'crypto' } as never;
     expect(viewOf({ status: 'failed' }, expired, 'link')).toBe('expired');
     expect(viewOf({ status: 'failed' }, expired, 'payment')).toBe('closed');
+  });
+});
+
+describe('the quote’s countdown (quoteEndsAt, countdownText, pure; audit M2, 2026-11-29)', () => {
+  const quote = { expires_at: '2026-11-29T12:15:00.000Z' };
+  it('given a pending payment that expires before the quote ends: the payment’s expires_at (it fails the checkout then)', () => {
+    expect(quoteEndsAt({ status: 'pending', expires_at: '2026-11-29T12:03:00.000Z' }, quote)).toBe('2026-11-29T12:03:00.000Z');
+  });
+  it('given a payment that expires later, never, or is underpaid (only a pending payment expires): the quote’s end', () => {
+    expect(quoteEndsAt({ status: 'pending', expires_at: '2026-11-29T13:00:00.000Z' }, quote)).toBe(quote.expires_at);
+    expect(quoteEndsAt({ status: 'pending', expires_at: null }, quote)).toBe(quote.expires_at);
+    expect(quoteEndsAt({ status: 'underpaid', expires_at: '2026-11-29T12:03:00.000Z' }, quote)).toBe(quote.expires_at);
+    expect(quoteEndsAt({ status: 'pending', expires_at: '2026-11-29T12:03:00.000Z' }, null)).toBeNull();
+  });
+  it('counts down in minutes and seconds (hours when longer), "ending now" once passed', () => {
+    const now = Date.parse('2026-11-29T12:00:00.000Z');
+    expect(countdownText('2026-11-29T12:03:00.000Z', now)).toBe('3:00');
+    expect(countdownText('2026-11-29T12:14:59.500Z', now)).toBe('14:59');
+    expect(countdownText('2026-11-29T13:02:05.000Z', now)).toBe('1:02:05');
+    expect(countdownText('2026-11-29T11:59:00.000Z', now)).toBe('ending now');
+    expect(countdownText(null, now)).toBe('\u2014');
+  });
+});
+
+describe('the page as first painted (checkoutPageHtml, pure; audit of 2026-11-29)', () => {
+  const paths = { base: '/checkout', api: '/api/v1', script: '/checkout/assets/checkout.js', style: '/checkout/assets/checkout.css' };
+  const NOW = '2026-11-29T12:00:00.000Z';
+  const crypto = (over: Partial<NonNullable<CheckoutView['crypto']>> = {}): NonNullable<CheckoutView['crypto']> => ({
+    asset: 'USDC', network: 'base', amount: '25', address: '0xabc', payment_uri: 'ethereum:0xabc', rate: { amount: 100, currency: 'USD', source: null, at: null },
+    received_amount: '0', remaining_amount: null, remaining_payment_uri: null, overpaid_amount: null, detected_network: null, tx_hash: null, explorer_url: null, pending_tx_hash: null, ...over,
+  });
+  const checkout = (over: Partial<CheckoutView> = {}): CheckoutView => ({
+    kind: 'checkout', id: 'chk_1', status: 'open', rail: 'crypto', link_id: null, payment_id: 'pmt_1', amount: 2_500, currency: 'USD',
+    breakdown: { currency: 'USD', price: 2_500, processing_fee: null, network_fee: null, total: 2_500 } as CheckoutView['breakdown'],
+    crypto: crypto(), card: null, confirmations: { current: 0, required: 4 }, remainder: false, canceled_by: null, replaced_by: null, failure_code: null, review_reason: null,
+    success_url: null, expires_at: '2026-11-29T12:15:00.000Z', sent_at: null, created_at: NOW, updated_at: NOW, ...over,
+  });
+  const model = (over: { payment?: Partial<CheckoutPageModel['payment']>; checkout?: CheckoutView | null; simulated?: boolean } = {}): CheckoutPageModel => ({
+    code: 'abc', source: 'payment',
+    payment: { id: 'pmt_1', status: 'pending', amount: 2_500, currency: 'USD', amount_text: '$25.00', description: 'Mug', success_url: null, cancel_url: null, expires_at: null, received: null, ...over.payment },
+    business: { name: 'Shop', support_email: 'help@shop.example', simulated: over.simulated ?? true },
+    rails: ['crypto'], ask_email: false, checkout: over.checkout === undefined ? checkout() : over.checkout, options: [], paused: null, now: NOW,
+  });
+  /** The section of a view and whether it is shown. */
+  const section = (html: string, view: string) => {
+    const found = new RegExp(`<section id="view-${view}"([^>]*)>([\\s\\S]*?)</section>`).exec(html);
+    if (!found) throw new Error(`no view-${view}`);
+    return { shown: !/\bhidden\b/.test(found[1]), body: found[2] };
+  };
+  const words = (body: string) => body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+
+  it('given an underpaid payment whose checkout the customer canceled: what arrived and what is due, that only the business can ask for the rest, and no "Pay again" (M1)', () => {
+    const canceled = checkout({ status: 'canceled', canceled_by: 'customer', crypto: crypto({ amount: '25', received_amount: '22.5', remaining_amount: '2.5' }) });
+    const html = checkoutPageHtml(model({ payment: { status: 'underpaid', received: { asset: 'USDC', amount: '22.5', remaining: '2.5' } }, checkout: canceled }), paths);
+    const view = section(html, 'canceled-part');
+    expect(view.shown).toBe(true);
+    expect(section(html, 'canceled').shown).toBe(false);
+    expect(words(view.body)).toContain('Received 22.5 USDC');
+    expect(words(view.body)).toContain('Still due 2.5 USDC');
+    expect(words(view.body)).toContain('Only Shop can ask you for it');
+    expect(view.body).not.toContain('data-action="choose"');
+    expect(view.body).not.toContain('Nothing more is expected');
+  });
+
+  it('given a canceled remainder checkout: the payment’s totals (the remainder’s own start at zero) (M1)', () => {
+    const remainder = checkout({ status: 'canceled', remainder: true, crypto: crypto({ asset: 'SOL', amount: '0.016666667', received_amount: '0' }) });
+    const html = checkoutPageHtml(model({ payment: { status: 'underpaid', received: { asset: 'SOL', amount: '0.15', remaining: '0.016666667' } }, checkout: remainder }), paths);
+    const view = section(html, 'canceled-part');
+    expect(view.shown).toBe(true);
+    expect(words(view.body)).toContain('Received 0.15 SOL');
+    expect(words(view.body)).toContain('Still due 0.016666667 SOL');
+    expect(view.body).not.toContain('<button'); // nothing leads to the choice, which has no coin for an underpaid payment
+  });
+
+  it('given a checkout holding part of the payment (underpaid, or a remainder): the cancel button says what canceling means (M1)', () => {
+    const underpaid = checkoutPageHtml(model({ payment: { status: 'underpaid' }, checkout: checkout({ status: 'awaiting_customer', crypto: crypto({ received_amount: '22.5', remaining_amount: '2.5' }) }) }), paths);
+    expect(section(underpaid, 'underpaid').body).toMatch(/<p class="note" id="cancel-warning-underpaid" data-cancel-warning>If you cancel, what you already sent stays with this payment/);
+    const rest = checkoutPageHtml(model({ payment: { status: 'underpaid' }, checkout: checkout({ remainder: true }) }), paths);
+    expect(section(rest, 'pay').body).toMatch(/<p class="note" id="cancel-warning-pay" data-cancel-warning>/);
+    expect(section(rest, 'pay').body).toContain('data-action="cancel" aria-describedby="cancel-warning-pay"');
+    const first = checkoutPageHtml(model(), paths);
+    expect(section(first, 'pay').body).toMatch(/<p class="note" id="cancel-warning-pay" data-cancel-warning hidden>/);
+    expect(section(first, 'pay').body).not.toContain('aria-describedby="cancel-warning-pay"');
+  });
+
+  it('given a pending payment that expires 3 minutes from now under a 15-minute quote: the countdown says 3:00 (M2)', () => {
+    const html = checkoutPageHtml(model({ payment: { expires_at: '2026-11-29T12:03:00.000Z' } }), paths);
+    expect(section(html, 'pay').body).toContain('Quote valid for <span data-f="countdown">3:00</span>');
+    expect(section(checkoutPageHtml(model(), paths), 'pay').body).toContain('Quote valid for <span data-f="countdown">15:00</span>');
+  });
+
+  it('given a completed checkout that received more than due: the succeeded view says how much more (L1)', () => {
+    const over = checkoutPageHtml(model({ payment: { status: 'succeeded' }, checkout: checkout({ status: 'completed', crypto: crypto({ received_amount: '27.5', overpaid_amount: '2.5' }) }) }), paths);
+    const view = section(over, 'succeeded');
+    expect(view.shown).toBe(true);
+    expect(words(view.body)).toContain('You sent 2.5 USDC more than the amount due.');
+    const exact = checkoutPageHtml(model({ payment: { status: 'succeeded' }, checkout: checkout({ status: 'completed', crypto: crypto({ received_amount: '25' }) }) }), paths);
+    expect(section(exact, 'succeeded').body).toMatch(/<p data-overpaid hidden>/);
+  });
+
+  it('the test-mode banner is in a landmark of its own (axe "region"; L4)', () => {
+    expect(checkoutPageHtml(model(), paths)).toMatch(/<aside class="banner" id="test-banner" aria-label="Test mode"><p><strong>Test mode\.<\/strong>/);
+    expect(checkoutPageHtml(model({ simulated: false }), paths)).not.toContain('test-banner');
+  });
+
+  it('what the whole payment received (soFar; receivedSoFar from the payment’s method)', () => {
+    expect(soFar({ payment: model().payment, checkout: checkout({ crypto: crypto({ received_amount: '22.5', remaining_amount: '2.5' }) }) })).toEqual({ asset: 'USDC', amount: '22.5', remaining: '2.5' });
+    expect(soFar({ payment: { ...model().payment, received: { asset: 'SOL', amount: '0.15', remaining: '0.01' } }, checkout: checkout({ remainder: true }) })).toEqual({ asset: 'SOL', amount: '0.15', remaining: '0.01' });
+    const method = (amount: string | null) => ({ method: { rail: 'crypto', asset: 'USDC', network: 'base', amount, expected_amount: '25', overpaid_amount: null, from_address: null, tx_hash: null, explorer_url: null, card: null } }) as Pick<PaymentView, 'method'>;
+    expect(receivedSoFar(method('22.5'))).toEqual({ asset: 'USDC', amount: '22.5', remaining: '2.5' });
+    expect(receivedSoFar(method('27.5'))).toEqual({ asset: 'USDC', amount: '27.5', remaining: null });
+    expect(receivedSoFar(method('0'))).toBeNull();
+    expect(receivedSoFar({ method: null })).toBeNull();
   });
 });
 

@@ -79,7 +79,7 @@ describe('checkout page routes (GET /checkout/<code>, outside /api/v1)', () => {
     expect(page.body).not.toMatch(/\sstyle=|<style|\son[a-z]+=/i);
     // the data block holds the same text, unescaped once parsed, and cannot close its element
     const data = pageData(page.body);
-    expect(data.payment).toEqual({ id: payment.id, status: 'pending', amount: 123_456, currency: 'EUR', amount_text: '€1,234.56', description: HOSTILE, success_url: null, cancel_url: null, expires_at: payment.expires_at });
+    expect(data.payment).toEqual({ id: payment.id, status: 'pending', amount: 123_456, currency: 'EUR', amount_text: '€1,234.56', description: HOSTILE, success_url: null, cancel_url: null, expires_at: payment.expires_at, received: null });
     expect(data.business).toEqual({ name: 'Sandbox <b>Shop</b>', support_email: 'help@shop.example', simulated: true });
     // the defaults of the checkout settings: both rails, no e-mail asked
     expect(data.rails).toEqual(['crypto', 'card']);

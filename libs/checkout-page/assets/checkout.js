@@ -9,13 +9,14 @@
 /**
  * @typedef {{ id: string, number: number, route: number, processor: string, status: 'pending' | 'succeeded' | 'declined' | 'timed_out', secure_url: string | null, expires_at: string, created_at: string }} CardAttempt
  * @typedef {{ route: number, routes: number, processor: string, attempt: CardAttempt | null, brand: string | null, last4: string | null, decline_code: string | null, retryable: boolean }} CardPart
- * @typedef {{ asset: string, network: string, amount: string, address: string, payment_uri: string, received_amount: string, remaining_amount: string | null, remaining_payment_uri: string | null, tx_hash: string | null, explorer_url: string | null, pending_tx_hash?: string | null }} CryptoPart
+ * @typedef {{ asset: string, network: string, amount: string, address: string, payment_uri: string, received_amount: string, remaining_amount: string | null, remaining_payment_uri: string | null, overpaid_amount?: string | null, tx_hash: string | null, explorer_url: string | null, pending_tx_hash?: string | null }} CryptoPart
  * @typedef {{ id: string, status: string, rail: 'crypto' | 'card', payment_id: string, crypto: CryptoPart | null, card: CardPart | null, confirmations: { current: number, required: number }, remainder: boolean, replaced_by: string | null, failure_code: string | null, review_reason: string | null, expires_at: string | null, created_at: string, updated_at: string }} Checkout
- * @typedef {{ id: string | null, status: string, cancel_url: string | null, success_url: string | null, expires_at: string | null }} PagePayment
+ * @typedef {{ asset: string, amount: string, remaining: string | null }} Received
+ * @typedef {{ id: string | null, status: string, cancel_url: string | null, success_url: string | null, expires_at: string | null, received?: Received | null }} PagePayment
  * @typedef {{ asset: string, network: string, asset_name: string, network_name: string }} PayOption
  * @typedef {{ code: string, source: 'payment' | 'link', base: string, api: string, now: string, payment: PagePayment, checkout: Checkout | null, options: PayOption[], rails: ('crypto' | 'card')[], ask_email: boolean, business: { name: string, simulated: boolean }, names: { networks: Record<string, string>, assets: Record<string, string> } }} PageData
  * @typedef {{ code: string, message: string, field: string | null, status?: number, retryAfter?: string | null }} ApiError
- * @typedef {'choose' | 'pay' | 'confirming' | 'underpaid' | 'remainder-wait' | 'expired' | 'canceled' | 'review' | 'succeeded' | 'closed' | 'card'} View
+ * @typedef {'choose' | 'pay' | 'confirming' | 'underpaid' | 'remainder-wait' | 'expired' | 'canceled' | 'canceled-part' | 'review' | 'succeeded' | 'closed' | 'card'} View
  */
 (function () {
   'use strict';
@@ -100,9 +101,10 @@
           var error = json && json.error ? json.error : null;
           var definite = response.status < 500 && response.status !== 429 && !(error && error.code === 'idempotency_key_in_use');
           if (key && definite) { try { window.sessionStorage.removeItem(key.slot); } catch (e) { /* nothing kept */ } }
-          if (response.ok && json) return json.data;
+          if (response.ok && json) { contact(true); return json.data; }
+          // an answer without the API's envelope (a proxy's error page): words, not a status code
           /** @type {ApiError} */
-          var failure = error || { code: 'http_' + response.status, message: 'The service answered ' + response.status + '.', field: null };
+          var failure = error || { code: 'http_' + response.status, message: response.status >= 500 ? NOT_ANSWERING : 'Something went wrong. Try again.', field: null };
           failure.status = response.status;
           failure.retryAfter = response.headers.get('retry-after');
           throw failure;
@@ -114,6 +116,21 @@
         throw failure;
       }
     );
+  }
+
+  var NOT_ANSWERING = 'The payment service is not answering properly right now. Try again in a moment.';
+  var LOST_CONTACT = 'This page has lost contact with the payment service and keeps trying. Anything you already sent is not affected.';
+
+  /**
+   * Whether the page is in contact with the service: a failed status poll says so on the page
+   * (#connection), the next answer of any call takes it away (audit L5, 2026-11-29).
+   * @param {boolean} ok
+   */
+  function contact(ok) {
+    var notice = $('connection');
+    if (!notice) return;
+    if (ok) { if (!notice.hidden) { notice.hidden = true; notice.textContent = ''; } return; }
+    if (notice.hidden) { notice.hidden = false; notice.textContent = LOST_CONTACT; }
   }
 
   /** @param {string | null | undefined} id */
@@ -170,6 +187,12 @@
     var entry = WORDS[error.code];
     if (typeof entry === 'function') return entry(error);
     if (entry) return entry;
+    // the API's refusal of a country names its own rule (ISO 3166-1, upper case): the customer gets a sentence for people (audit L2, 2026-11-29)
+    if (error.code === 'invalid_request' && error.field === 'country' && error.status) {
+      var countryInput = field('country');
+      var given = countryInput ? countryInput.value.trim().toUpperCase() : '';
+      return (given ? 'We do not recognise \u201c' + given + '\u201d as a country. ' : '') + 'Enter the two-letter code of your country, like US for the United States or DE for Germany.';
+    }
     if (error.code === 'invalid_request' && error.message) return error.message;
     return error.message || 'Something went wrong. Try again.';
   }
@@ -228,7 +251,8 @@
       case 'confirming': return 'confirming';
       case 'awaiting_customer': return 'underpaid';
       case 'expired': return p.status === 'underpaid' ? 'remainder-wait' : 'expired';
-      case 'canceled': return 'canceled';
+      // part of the payment arrived: it stays with the payment, which takes no new checkout (409 payment_paid); only the business can ask for the rest
+      case 'canceled': return p.status === 'underpaid' ? 'canceled-part' : 'canceled';
       default: return 'choose';
     }
   }
@@ -242,6 +266,7 @@
     'remainder-wait': 'Part of the payment arrived. The quote has ended.',
     expired: 'The quote has ended.',
     canceled: 'Checkout canceled.',
+    'canceled-part': 'Checkout canceled. Part of the payment arrived.',
     review: 'Under review.',
     succeeded: 'Payment received.',
     closed: 'This payment is closed.',
@@ -350,6 +375,13 @@
     setText('address', cr.address);
     setText('received', cr.received_amount);
     setText('remaining', cr.remaining_amount || '0');
+    setText('overpaid', cr.overpaid_amount || '');
+    all('[data-overpaid]').forEach(function (el) { el.hidden = isZero(quote.overpaid_amount); });
+    var far = soFar(c);
+    setText('so-far', far ? far.amount : '');
+    setText('so-far-asset', far ? far.asset : '');
+    setText('so-far-due', far && far.remaining ? far.remaining : '');
+    all('[data-so-far-due]').forEach(function (el) { el.hidden = !far || !far.remaining; });
     // a short transfer still confirming: say now what will be left, not only after the confirmations
     var short = Boolean(cr.remaining_amount) && cr.remaining_amount !== '0';
     all('[data-short]').forEach(function (el) {
@@ -385,6 +417,18 @@
       el.hidden = !pending;
     });
     setText('pending-hash', pending);
+  }
+
+  /**
+   * What the whole payment has received and what is still due, once the quote on screen ended or was
+   * canceled: the checkout's own totals, except on a remainder checkout (its totals count only what
+   * it took), where the payment's from the first paint are read. render/checkout-page.html.ts soFar.
+   * @param {Checkout} c @returns {Received | null}
+   */
+  function soFar(c) {
+    var cr = c.crypto;
+    if (c.remainder || !cr) return payment.received || null;
+    return { asset: cr.asset, amount: cr.received_amount, remaining: isZero(cr.remaining_amount) ? null : cr.remaining_amount };
   }
 
   /** Why the last card attempt did not go through, in words. @param {Checkout} c @param {CardPart} card */
@@ -454,6 +498,17 @@
       var change = $('change-coin');
       if (change) change.hidden = !!checkout.remainder || held;
       all('#view-pay [data-action="cancel"], #view-underpaid [data-action="cancel"]').forEach(function (button) { button.hidden = held; });
+      // canceling a checkout that holds part of the payment: what arrived stays, and only the business can ask for the rest (audit M1)
+      var warned = { pay: !checkout.remainder || held, underpaid: held };
+      ['pay', 'underpaid'].forEach(function (where) {
+        var off = where === 'pay' ? warned.pay : warned.underpaid;
+        var note = $('cancel-warning-' + where);
+        if (note) note.hidden = off;
+        // the cancel button is described by the note only while it is shown
+        all('#view-' + where + ' [data-action="cancel"]').forEach(function (button) {
+          if (off) button.removeAttribute('aria-describedby'); else button.setAttribute('aria-describedby', 'cancel-warning-' + where);
+        });
+      });
     }
     all('[data-claimed]').forEach(function (el) { el.hidden = !claimed; });
     // claims are for crypto quotes (§3): a canceled card checkout offers none
@@ -495,9 +550,22 @@
     scheduleExpiry();
   }
 
+  /**
+   * A checkout's times are on the business's clock and have passed: one later than the page's idea
+   * of that clock's now means the clock moved (a test clock advanced), and the page follows it, so
+   * the countdown stays true without a reload (decision 0027; audit L6, 2026-11-29).
+   * @param {Checkout} c
+   */
+  function followClock(c) {
+    var seen = Math.max(Date.parse(c.updated_at) || 0, Date.parse(c.created_at) || 0);
+    var wall = Date.now();
+    if (seen > wall + clockOffset) clockOffset = seen - wall;
+  }
+
   /** @param {Checkout} c */
   function update(c) {
     if (checkout && c.id !== checkout.id) { claimed = false; }
+    followClock(c);
     checkout = c;
     learnFrom(c);
     render();
@@ -532,7 +600,9 @@
         if (c.replaced_by && c.status !== 'completed' && c.status !== 'confirming') return follow(c.replaced_by, c);
         update(c);
       },
-      function () {
+      function (error) {
+        // no answer, or a server error: the page says it lost contact until an answer comes (a 4xx is an answer)
+        if (error.code === 'network' || (error.status || 0) >= 500) contact(false);
         pollDelay = Math.min(pollDelay * 2, POLL_ERROR_MAX);
         schedulePoll();
       }
@@ -556,11 +626,25 @@
   /** @param {number} n */
   function pad(n) { return (n < 10 ? '0' : '') + n; }
 
+  /**
+   * When the quote on screen stops taking money, as the countdown says: its end, or the payment's own
+   * expires_at when that comes first (a pending payment then expires and fails the checkout; audit
+   * M2, 2026-11-29). render/view.ts quoteEndsAt decides the same for the first paint.
+   * @param {Checkout} c @returns {string | null}
+   */
+  function quoteEnd(c) {
+    var quote = c.expires_at;
+    var own = payment.status === 'pending' ? payment.expires_at : null;
+    if (!quote || !own) return quote;
+    return Date.parse(own) < Date.parse(quote) ? own : quote;
+  }
+
   function tickCountdown() {
     window.clearTimeout(countdownTimer);
-    if (!checkout || !checkout.expires_at || (view !== 'pay' && view !== 'underpaid')) return;
+    var end = checkout ? quoteEnd(checkout) : null;
+    if (!checkout || !end || (view !== 'pay' && view !== 'underpaid')) return;
     if (seenPending(checkout)) { setText('countdown', SEEN_COUNTDOWN); return; }
-    var left = Math.floor((Date.parse(checkout.expires_at) - (Date.now() + clockOffset)) / 1000);
+    var left = Math.floor((Date.parse(end) - (Date.now() + clockOffset)) / 1000);
     var text;
     if (left <= 0) {
       text = 'ending now';
@@ -629,8 +713,10 @@
     // a link's page serves each payment the link makes: its receipt and its way back name this checkout
     var receipt = $('receipt-link');
     if (receipt) receipt.setAttribute('href', pageUrl + '/receipt?s=' + encodeURIComponent(c.id));
-    var back = $('resume-link');
-    if (back) back.setAttribute('href', resume);
+    ['resume-link', 'resume-link-canceled'].forEach(function (id) {
+      var back = $(id);
+      if (back) back.setAttribute('href', resume);
+    });
   }
 
   /** @param {Checkout} c @param {string | null} replaced */

@@ -14,6 +14,12 @@ export interface PagePayment {
   success_url: string | null;
   cancel_url: string | null;
   expires_at: string | null;
+  /**
+   * What the customer has sent on this payment so far and what is still due, in its coin (the
+   * payment's `method`: the receipt shows the same), null before anything arrived and for a card.
+   * A remainder checkout's own totals start at zero, so its page reads these (audit M1, 2026-11-29).
+   */
+  received: { asset: string; amount: string; remaining: string | null } | null;
 }
 
 export type PageRail = 'crypto' | 'card';

@@ -1,7 +1,7 @@
 import { defaultRegistry } from '@lib/chains';
 import type { CheckoutPageModel } from '../page-model';
 import { attr, documentStart, jsonData, text } from './html';
-import { PageView, viewOf } from './view';
+import { PageView, countdownText, quoteEndsAt, viewOf } from './view';
 
 /** Where the page's own files and routes are (the pathname of CHECKOUT_BASE_URL, and the API's prefix). */
 export interface PagePaths {
@@ -52,11 +52,24 @@ export function checkoutPageHtml(model: CheckoutPageModel, paths: PagePaths): st
 <div><dt>Received</dt><dd><span data-f="received">${text(crypto?.received_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span></dd></div>
 <div><dt>Still due</dt><dd><span data-f="remaining">${text(crypto?.remaining_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span></dd></div>
 </dl>`;
+  // what the whole payment has received once its quote ended or was canceled: a remainder checkout's own totals start at zero (the script's soFar)
+  const far = soFar(model);
+  const arrivedSoFar = `<dl class="facts">
+<div><dt>Received</dt><dd><span data-f="so-far">${text(far?.amount)}</span> <span data-f="so-far-asset">${text(far?.asset)}</span></dd></div>
+<div data-so-far-due${far?.remaining ? '' : ' hidden'}><dt>Still due</dt><dd><span data-f="so-far-due">${text(far?.remaining)}</span> <span data-f="so-far-asset">${text(far?.asset)}</span></dd></div>
+</dl>`;
+  // the quote's countdown from the first paint: to its end, or to the payment's own expiry when that comes first
+  const countdown = countdownText(quoteEndsAt(payment, checkout), Date.parse(model.now));
+  // canceling a checkout that holds part of the payment does not give it back, and no new checkout can be opened on the payment
+  const cancelWarning = (where: 'pay' | 'underpaid', shown: boolean) =>
+    `<p class="note" id="cancel-warning-${where}" data-cancel-warning${shown ? '' : ' hidden'}>If you cancel, what you already sent stays with this payment and is not sent back; only ${text(business.name)} can then ask you for the rest.</p>`;
+  const warnPay = Boolean(checkout?.remainder) && !pending;
+  const overpaid = crypto?.overpaid_amount && !/^0*(\.0*)?$/.test(crypto.overpaid_amount) ? crypto.overpaid_amount : null;
   const title = `Pay ${business.name}${payment.description ? ` — ${payment.description}` : ''}`;
   const data = { ...model, base: paths.base, api: paths.api, names: NAMES };
 
   return `${documentStart(title, { style: paths.style, script: paths.script })}
-${business.simulated ? `<p class="banner" id="test-banner"><strong>Test mode.</strong> This is a simulated business: no real money moves and nothing is sent on any chain.</p>\n` : ''}<main id="checkout" class="sheet" data-view="${view}">
+${business.simulated ? `<aside class="banner" id="test-banner" aria-label="Test mode"><p><strong>Test mode.</strong> This is a simulated business: no real money moves and nothing is sent on any chain.</p></aside>\n` : ''}<main id="checkout" class="sheet" data-view="${view}">
 <header class="summary">
 <p class="merchant">${text(business.name)}</p>
 <h1 id="description">${text(payment.description ?? 'Payment')}</h1>
@@ -64,6 +77,7 @@ ${business.simulated ? `<p class="banner" id="test-banner"><strong>Test mode.</s
 </header>
 
 <div id="status" class="status" role="status" aria-live="polite">${text(statusText(view, pending))}</div>
+<p class="note" id="connection" role="alert" hidden></p>
 <noscript><p class="note">Paying on this page needs JavaScript. You can still read its state above.</p></noscript>
 
 <section id="view-choose" aria-labelledby="choose-title"${show('choose')}>
@@ -83,11 +97,12 @@ ${
 <img class="qr" data-qr="quote"${qr('quote')} width="240" height="240" alt="QR code of this payment request: the address and the exact amount, for a wallet app to scan">
 <p class="label" id="address-label">To this address</p>
 <p class="address"><code data-f="address" aria-labelledby="address-label">${text(crypto?.address)}</code></p>
-${copyAndCountdown('amount', pending)}
+${copyAndCountdown('amount', pending, countdown)}
 ${simulateControls(business.simulated, 'pay')}
+${cancelWarning('pay', warnPay)}
 <div class="actions">
 <button type="button" class="link" id="change-coin"${checkout?.remainder || pending ? ' hidden' : ''}>Choose another coin</button>
-<button type="button" class="link danger" data-action="cancel"${heldBack}>Cancel payment</button>
+<button type="button" class="link danger" data-action="cancel"${warnPay ? ' aria-describedby="cancel-warning-pay"' : ''}${heldBack}>Cancel payment</button>
 </div>
 <p class="form-error" id="pay-error" role="alert"></p>
 </section>
@@ -107,15 +122,16 @@ ${partArrived}
 <p>Send the rest to the same address on <span data-f="network-name">${text(networkName)}</span> before the quote ends.</p>
 <img class="qr" data-qr="remaining"${qr('remaining')} width="240" height="240" alt="QR code of the rest still due: the address and the remaining amount, for a wallet app to scan">
 <p class="address"><code data-f="address">${text(crypto?.address)}</code></p>
-${copyAndCountdown('remaining', pending)}
+${copyAndCountdown('remaining', pending, countdown)}
 ${simulateControls(business.simulated, 'underpaid')}
-<div class="actions"><button type="button" class="link danger" data-action="cancel"${heldBack}>Cancel payment</button></div>
+${cancelWarning('underpaid', !pending)}
+<div class="actions"><button type="button" class="link danger" data-action="cancel"${pending ? '' : ' aria-describedby="cancel-warning-underpaid"'}${heldBack}>Cancel payment</button></div>
 <p class="form-error" id="underpaid-error" role="alert"></p>
 </section>
 
 <section id="view-remainder-wait" aria-labelledby="remainder-title"${show('remainder-wait')}>
 <h2 id="remainder-title" tabindex="-1">Part of the payment arrived</h2>
-${partArrived}
+${arrivedSoFar}
 <p>The quote has ended. ${text(business.name)} can send you a link to pay the rest; what you sent stays with this payment.</p>
 <p><a class="button secondary" id="resume-link" href="${attr(resumeUrl)}">Check for a way to pay the rest</a></p>
 </section>
@@ -138,6 +154,14 @@ ${claimForm('Already sent the payment after the quote ended?')}
 ${checkout?.rail === 'card' ? '' : claimForm('Sent the payment before or after canceling?')}
 </section>
 
+<section id="view-canceled-part" aria-labelledby="canceled-part-title"${show('canceled-part')}>
+<h2 id="canceled-part-title" tabindex="-1">You canceled this checkout</h2>
+<p>Part of the payment had already arrived. It stays with this payment: canceling does not send it back.</p>
+${arrivedSoFar}
+<p>This page cannot take the rest any more. Only ${text(business.name)} can ask you for it: they can send you a link to pay the rest${business.support_email ? `, or answer you at <a href="${attr(`mailto:${business.support_email}`)}">${text(business.support_email)}</a>` : ''}.</p>
+<p><a class="button secondary" id="resume-link-canceled" href="${attr(resumeUrl)}">Check for a way to pay the rest</a></p>
+</section>
+
 <section id="view-review" aria-labelledby="review-title"${show('review')}>
 <h2 id="review-title" tabindex="-1">Under review</h2>
 <p>${text(business.name)} is reviewing this payment. You will hear from them; there is nothing more to do here.</p>
@@ -147,6 +171,7 @@ ${checkout?.rail === 'card' ? '' : claimForm('Sent the payment before or after c
 <section id="view-succeeded" aria-labelledby="succeeded-title"${show('succeeded')}>
 <h2 id="succeeded-title" tabindex="-1">Payment received</h2>
 <p>Thank you. ${text(business.name)} has received <span>${text(payment.amount_text)}</span>.</p>
+<p data-overpaid${overpaid ? '' : ' hidden'}>You sent <strong><span data-f="overpaid">${text(overpaid)}</span> <span data-f="asset">${text(crypto?.asset)}</span></strong> more than the amount due. ${text(business.name)} has it; ask them about the difference.</p>
 <div class="actions">
 <a class="button secondary" id="receipt-link" href="${attr(receiptUrl)}">View your receipt</a>
 ${payment.success_url ? `<a class="button primary" id="success-link" href="${attr(payment.success_url)}" rel="noopener noreferrer">Return to ${text(business.name)}</a>` : ''}
@@ -204,6 +229,8 @@ export function statusText(view: PageView, pending: string | null = null): strin
       return 'The quote has ended.';
     case 'canceled':
       return 'Checkout canceled.';
+    case 'canceled-part':
+      return 'Checkout canceled. Part of the payment arrived.';
     case 'review':
       return 'Under review.';
     case 'succeeded':
@@ -279,12 +306,12 @@ ${
 }
 
 /** The address and the amount to copy, and the quote's countdown (the pay and underpaid views: `amount` or `remaining`). */
-function copyAndCountdown(amount: 'amount' | 'remaining', pending: string | null): string {
+function copyAndCountdown(amount: 'amount' | 'remaining', pending: string | null, countdown: string): string {
   return `<div class="actions">
 <button type="button" class="secondary" data-copy="address">Copy address</button>
 <button type="button" class="secondary" data-copy="${amount}">Copy amount</button>
 </div>
-<p class="countdown">Quote valid for <span data-f="countdown">${pending ? SEEN_COUNTDOWN : '—'}</span></p>
+<p class="countdown">Quote valid for <span data-f="countdown">${text(pending ? SEEN_COUNTDOWN : countdown)}</span></p>
 <p class="muted tx" data-pending${pending ? '' : ' hidden'}>Seen transaction <span data-f="pending-hash">${text(pending)}</span></p>`;
 }
 
@@ -319,4 +346,15 @@ function claimForm(question: string): string {
 <button type="submit" class="secondary">Send claim</button>
 </form>
 </details>`;
+}
+
+/**
+ * What the whole payment has received, and what is still due, shown once the quote on screen ended
+ * or was canceled: the checkout's own totals, except on a remainder checkout (whose totals count
+ * only what it took) where the payment's are read (`payment.received`); the script's `soFar`.
+ */
+export function soFar(model: Pick<CheckoutPageModel, 'payment' | 'checkout'>): { asset: string; amount: string; remaining: string | null } | null {
+  const crypto = model.checkout?.crypto ?? null;
+  if (model.checkout?.remainder || crypto === null) return model.payment.received;
+  return { asset: crypto.asset, amount: crypto.received_amount, remaining: crypto.remaining_amount && !/^0*(\.0*)?$/.test(crypto.remaining_amount) ? crypto.remaining_amount : null };
 }

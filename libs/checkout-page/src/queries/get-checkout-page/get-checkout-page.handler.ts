@@ -5,7 +5,8 @@ import type { Sql } from '@lib/database';
 import { CommandRunner } from '@lib/eventstore';
 import { findBusiness, findCheckoutSettings } from '@lib/businesses';
 import { CardRoutes } from '@lib/cards';
-import { NetworkId, isNetworkId } from '@lib/chains';
+import { NetworkId, defaultRegistry, isNetworkId } from '@lib/chains';
+import { formatCryptoAmount, parseCryptoAmount } from '@lib/money';
 import { ServicePauses } from '@lib/operations';
 import type { LinkRow } from '@lib/links';
 import { BusinessClock, PaymentView, narrowByLink } from '@lib/payments';
@@ -54,7 +55,8 @@ export class GetCheckoutPageHandler implements IQueryHandler<GetCheckoutPageQuer
     // the checkout on screen: `?s=` when it is one under this code; a payment's page falls back to its current checkout,
     // a link's (which has no current one) follows its payment to the remainder checkout the business requested since
     let shown = (await this.codes.checkout(subject, checkoutId)) ?? (subject.kind === 'payment' ? await this.codes.checkout(subject, subject.payment.checkout_id) : null);
-    if (subject.kind === 'link' && shown !== null && shown.checkout.status === 'expired' && shown.payment.checkout_id !== shown.checkout.id) {
+    // (an ended quote: expired, or canceled by its customer with part of the payment received)
+    if (subject.kind === 'link' && shown !== null && (shown.checkout.status === 'expired' || shown.checkout.status === 'canceled') && shown.payment.checkout_id !== shown.checkout.id) {
       const current = await this.codes.checkout(subject, shown.payment.checkout_id);
       if (current?.checkout.remainder) shown = current;
     }
@@ -110,7 +112,19 @@ function pagePayment(payment: PaymentView): PagePayment {
     success_url: payment.success_url,
     cancel_url: payment.cancel_url,
     expires_at: payment.expires_at,
+    received: receivedSoFar(payment),
   };
+}
+
+/** What arrived on a crypto payment and what is still due (its method's amount against the quote's), null before anything arrived. */
+export function receivedSoFar(payment: Pick<PaymentView, 'method'>): PagePayment['received'] {
+  const method = payment.method;
+  if (method === null || method.rail !== 'crypto' || method.asset === null || method.amount === null || method.expected_amount === null) return null;
+  const decimals = defaultRegistry.decimals(method.asset);
+  const sent = parseCryptoAmount(method.amount, decimals);
+  if (sent === 0n) return null;
+  const due = parseCryptoAmount(method.expected_amount, decimals) - sent;
+  return { asset: method.asset, amount: method.amount, remaining: due > 0n ? formatCryptoAmount(due, decimals) : null };
 }
 
 /** A link's page before its customer opened a checkout: the link's price and words, no payment yet. */
@@ -126,5 +140,6 @@ function linkPagePayment(link: LinkRow): PagePayment {
     success_url: link.success_url,
     cancel_url: null,
     expires_at: null,
+    received: null,
   };
 }
