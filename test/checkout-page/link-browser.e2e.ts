@@ -161,6 +161,40 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
     await page.close();
   });
 
+  it('underpaid on a link, then canceled by its customer: what arrived, no "Pay again"; the page’s "way to pay the rest" finds the remainder the business requests (audit M1, 2026-11-29)', async () => {
+    const shop = await steps.newShop('Mug House');
+    const link = await newLink(shop, { amount: 10_000 });
+    const watched = await openPage(pageUrl(link));
+    const { page } = watched;
+    await page.click('#choose-submit'); // USDC on Ethereum
+    await visible(page, 'pay');
+    const first = (await checkoutIdOf(page))!;
+    await page.click('#view-pay [data-simulate="underpaid"]');
+    await visible(page, 'confirming');
+    await shop.advance(30);
+    await visible(page, 'underpaid');
+    await page.click('#view-underpaid [data-action="cancel"]');
+    await visible(page, 'canceled-part');
+    await expect(page.locator('#view-canceled-part [data-f="so-far"]').textContent()).resolves.toBe('90');
+    expect(await page.locator('[data-action="choose"]:visible').count()).toBe(0);
+    const paymentId = (await getCheckout(shop, first)).payment_id;
+    expect((await shop.payment(paymentId)).status).toBe('underpaid'); // what arrived stays with the link's payment
+    await accessible(page, 'link canceled with part of the payment');
+
+    const requested = await shop.postOnce(`/payments/${paymentId}/request-remainder`);
+    expect(requested.status).toBe(201);
+    const { checkout: remainder } = requested.body.data;
+    // the link's page at the canceled checkout (?s=) follows the payment to the remainder checkout
+    await expect(page.locator('#resume-link-canceled').getAttribute('href')).resolves.toBe(`${new URL(pageUrl(link)).pathname}?s=${first}`);
+    await page.click('#resume-link-canceled');
+    await visible(page, 'pay');
+    await expect(page.locator('#pay-title').textContent()).resolves.toBe('Send the rest');
+    await expect(page.locator('#view-pay [data-f="crypto-amount"]').textContent()).resolves.toBe('10');
+    expect(await qrOf(page, '#view-pay img.qr')).toBe(remainder.crypto.payment_uri);
+    noErrors(watched);
+    await page.close();
+  });
+
   it('card: the secure page sends the customer back to the link’s page, which confirms the attempt', async () => {
     const shop = await steps.newShop('Mug House');
     const link = await newLink(shop);
