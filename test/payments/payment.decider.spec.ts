@@ -117,6 +117,16 @@ describe('payment decider', () => {
     expect(accepted[1]).toMatchObject({ type: 'PaymentSucceeded', data: { amount_received: 9_000, received_amount: '90' } });
     given(base()).when({ type: 'AcceptPayment' }).then('payment_not_acceptable');
   });
+  it('given a payment in review with a counted transfer still confirming, when accepted, then 409 payment_in_flight; once it is final the acceptance counts it (recheck audit N1/N5, 2026-11-29)', () => {
+    // a wrong-network transfer puts it in review; then a full counted transfer on the quoted network, not yet final
+    const review = transfer(base(), '50', HASH, 'chk_1', 'wrong_network');
+    const HASH3 = '0x' + 'ef'.repeat(32);
+    const confirming = transfer(review, '100', HASH3);
+    given(confirming).when({ type: 'AcceptPayment' }).then('payment_in_flight');
+    const final = confirmed(confirming, HASH3);
+    const accepted = given(final).when({ type: 'AcceptPayment' }).events();
+    expect(accepted[1]).toMatchObject({ type: 'PaymentSucceeded', data: { amount_received: 15_000, received_amount: '150', overpaid_amount: '50', accepted: true } });
+  });
   it('wrong_network / late transfer → needs_review; confirmations do not succeed it', () => {
     const review = transfer(base(), '100', HASH, 'chk_1', 'wrong_network');
     expect(types(review.slice(-2))).toEqual(['PaymentTransferDetected', 'PaymentNeedsReview']);

@@ -5681,6 +5681,7 @@ export interface operations {
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
              *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
              *     - `payment_not_acceptable`
+             *     - `payment_in_flight`
              */
             409: {
                 headers: {

@@ -405,6 +405,10 @@ describe('card checkouts over HTTP (simulated processors)', () => {
     const review = await suite.shop.payment(payment.id);
     expect(review.status).toBe('needs_review');
     expect(review.events.find((e: { type: string }) => e.type === 'card_charged')).toMatchObject({ data: { checkout_id: card.id, review_reason: 'paid_after_close' } });
+    // accepting while the crypto transfer still confirms is refused: what it brings is counted once it is final (recheck audit N5, 2026-11-29)
+    const early = await suite.shop.post(`/payments/${payment.id}/accept`);
+    expect([early.status, early.body.error?.code]).toEqual([409, 'payment_in_flight']);
+    expect((await suite.shop.payment(payment.id)).status).toBe('needs_review');
     await suite.shop.advance(60);
     expect(await checkout(suite.shop, crypto.id)).toMatchObject({ status: 'completed' });
     expect(await checkout(suite.shop, card.id)).toMatchObject({ status: 'needs_review', review_reason: 'paid_after_close' });

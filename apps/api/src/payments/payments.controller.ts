@@ -69,7 +69,7 @@ export class PaymentsController {
     return this.change(new CancelPaymentCommand(business, id, writeMeta(request)), business, id);
   }
 
-  @ActionRoute(':id/accept', { summary: 'Accept an underpaid or needs_review payment (it succeeds)', data: [PAYMENT_SCHEMA, 'The payment.'], errors: ['payment_not_acceptable'], access: ['payments', 'write'], live: true })
+  @ActionRoute(':id/accept', { summary: 'Accept an underpaid or needs_review payment (it succeeds)', data: [PAYMENT_SCHEMA, 'The payment.'], errors: ['payment_not_acceptable', 'payment_in_flight'], access: ['payments', 'write'], live: true })
   async accept(@CurrentBusiness() business: Business, @Param('id') id: string, @Req() request: FastifyRequest) {
     return this.change(new AcceptPaymentCommand(business, id, writeMeta(request)), business, id);
   }

@@ -862,6 +862,10 @@ function accept(command: AcceptPayment, state: LivePaymentState): PaymentEvent[]
   if (state.status !== 'underpaid' && state.status !== 'needs_review') {
     throw new PaymentDomainError('payment_not_acceptable', 'Only underpaid and needs_review payments can be accepted.');
   }
+  // a counted transfer still confirming (0025 addendum, 2026-11-29, later): what it brings is not known
+  // until it is final — accepting now would count nothing of it, and once final it would be counted
+  // nowhere (the payment had succeeded without it). The business accepts once it is confirmed.
+  if (inFlight(state)) throw new PaymentDomainError('payment_in_flight', 'A transfer to this payment is still confirming: accept it once the transfer is confirmed.');
   // a card charge under review (decision 0026): accepting it counts what the card was charged
   if (acceptCountsCard(state)) {
     const charged = Object.values(state.cardCharges).reduce((sum, c) => sum + c.amount, 0);
