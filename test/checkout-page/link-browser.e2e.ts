@@ -126,7 +126,8 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
     await page.close();
   });
 
-  it('underpaid on a link: the remainder the business requests is paid on the link’s page (its url, and the page’s own "way to pay the rest")', async () => {
+  /** A new shop's $100 link, its page open, USDC on Ethereum chosen and paid short (90, confirmed): the page shows it underpaid. */
+  async function underpaidOnLinkPage() {
     const shop = await steps.newShop('Mug House');
     const link = await newLink(shop, { amount: 10_000 });
     const watched = await openPage(pageUrl(link));
@@ -138,6 +139,11 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
     await visible(page, 'confirming');
     await shop.advance(30);
     await visible(page, 'underpaid');
+    return { shop, link, watched, page, first };
+  }
+
+  it('underpaid on a link: the remainder the business requests is paid on the link’s page (its url, and the page’s own "way to pay the rest")', async () => {
+    const { shop, link, watched, page, first } = await underpaidOnLinkPage();
     await shop.advance(16 * 60); // the quote ends
     await visible(page, 'remainder-wait');
     const paymentId = (await getCheckout(shop, first)).payment_id;
@@ -162,17 +168,7 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
   });
 
   it('underpaid on a link, then canceled by its customer: what arrived, no "Pay again"; the page’s "way to pay the rest" finds the remainder the business requests (audit M1, 2026-11-29)', async () => {
-    const shop = await steps.newShop('Mug House');
-    const link = await newLink(shop, { amount: 10_000 });
-    const watched = await openPage(pageUrl(link));
-    const { page } = watched;
-    await page.click('#choose-submit'); // USDC on Ethereum
-    await visible(page, 'pay');
-    const first = (await checkoutIdOf(page))!;
-    await page.click('#view-pay [data-simulate="underpaid"]');
-    await visible(page, 'confirming');
-    await shop.advance(30);
-    await visible(page, 'underpaid');
+    const { shop, link, watched, page, first } = await underpaidOnLinkPage();
     await page.click('#view-underpaid [data-action="cancel"]');
     await visible(page, 'canceled-part');
     await expect(page.locator('#view-canceled-part [data-f="so-far"]').textContent()).resolves.toBe('90');
