@@ -211,6 +211,20 @@ describe('payment event source', () => {
     ]);
   });
 
+  it('a transfer that opens a review (another network): payment.needs_review alone, carrying the `detected` entry — no payment.updated of the pending state between the two events of that append (recheck audit N3, 2026-11-29)', () => {
+    const w = new World();
+    w.at(0).create('pmt_1');
+    w.at(MIN).open('chk_1', 'pmt_1');
+    w.at(2 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(1), network: 'polygon', amount: '100' });
+    const out = deliveries(w);
+    const selected = out.findIndex((e) => e.event === 'PaymentMethodSelected');
+    expect(out.slice(selected).map((e) => [e.type, e.event])).toEqual([
+      ['payment.updated', 'PaymentMethodSelected'],
+      ['payment.needs_review', 'PaymentNeedsReview'],
+    ]);
+    expect((out.at(-1)!.data as { events: { type: string }[] }).events.map((e) => e.type).at(-1)).toBe('detected');
+  });
+
   it('a transfer on another network to a completed checkout (0025 addendum, 2026-11-28, second): one payment.updated when detected, the payment stays succeeded', () => {
     const w = succeededThenPaidAgain('polygon');
     const out = deliveries(w);
@@ -222,16 +236,15 @@ describe('payment event source', () => {
     expect(out.at(-1)!.data).toMatchObject({ status: 'succeeded', method: { amount: '100', overpaid_amount: null } });
   });
 
-  it('one transaction paying two checkouts of the payment (0025 addendum, 2026-11-28, third): a payment.updated for each output, the payment carrying both', () => {
+  it('one transaction paying two checkouts of the payment (0025 addendum, 2026-11-28, third): a payment.updated for the first output, then payment.needs_review for the second (recheck audit N3, 2026-11-29: no payment.updated of the state between the second detection and its review), carrying both', () => {
     const out = deliveries(oneTransactionTwoCheckouts());
     const from = out.findIndex((e) => e.event === 'PaymentTransferDetected');
     expect(out.slice(from).map((e) => [e.type, e.event])).toEqual([
       ['payment.updated', 'PaymentTransferDetected'],
-      ['payment.updated', 'PaymentTransferDetected'],
       ['payment.needs_review', 'PaymentNeedsReview'],
     ]);
     const both = out[from + 1].data as { method: unknown; settlement: unknown; events: { type: string; data: unknown }[] };
-    expect(both).toMatchObject({ status: 'pending', method: { amount: '100', tx_hash: hash(7) }, settlement: { amount: '100', tx_hash: hash(7) } });
+    expect(both).toMatchObject({ status: 'needs_review', method: { amount: '100', tx_hash: hash(7) }, settlement: { amount: '100', tx_hash: hash(7) } });
     expect(both.events.filter((e) => e.type === 'detected').map((e) => e.data)).toEqual([
       { amount: '60', network: 'ethereum', tx_hash: hash(7) },
       { amount: '40', network: 'ethereum', tx_hash: hash(7) },

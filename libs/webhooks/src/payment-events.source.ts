@@ -15,6 +15,9 @@ import { ApiEventDraft, ApiEventSource } from './read/event-source';
  * | PaymentUnderpaid while already underpaid (a remainder paid short) | payment.underpaid |
  * | PaymentMetadataUpdated, PaymentMethodSelected, PaymentCardMethodSelected, PaymentTransferDetected, PaymentRemainderRequested, PaymentTransferCountedAfterSuccess (status unchanged) | payment.updated |
  *
+ * A PaymentTransferDetected that opens a review gives none either: its PaymentNeedsReview follows
+ * in the same append and payment.needs_review carries the `detected` entry (recheck audit N3).
+ *
  * PaymentRemainderPaid gives none: its PaymentSucceeded follows in the same append, and the
  * payment.succeeded carries its `remainder_paid` entry. A payment.updated for it showed a state no
  * GET ever returns — still underpaid, the remainder paid but not yet in amount_received — and a
@@ -64,6 +67,10 @@ export function paymentEventSource(options: { checkoutBaseUrl: string }): ApiEve
       // a card charged for review where the status does not move (paid another way, or in review already;
       // decision 0026 addendum 2026-11-28): its `card_charged` entry reaches the business this way
       if (event.type === 'PaymentCardCharged' && (event.data as { review: unknown }).review !== null && (after.status === 'succeeded' || after.status === 'needs_review')) return [draft('payment.updated')];
+      // a transfer that opens a review: its PaymentNeedsReview follows in the same append (the payment
+      // decider's recordTransfer), and payment.needs_review carries its `detected` entry — no
+      // payment.updated of the state between them (recheck audit N3, 2026-11-29; as for a remainder paid)
+      if (event.type === 'PaymentTransferDetected' && (event.data as { review: unknown }).review !== null && after.status !== 'succeeded' && after.status !== 'needs_review') return [];
       return UPDATES.has(event.type) ? [draft('payment.updated')] : [];
     },
   };
