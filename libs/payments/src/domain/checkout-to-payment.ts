@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ignoreUnknown } from '@lib/domain';
 import { CheckoutCommand, CheckoutState, OpenCryptoCheckout } from './checkout.decider';
 import { CheckoutEvent } from './checkout.events';
-import { LivePaymentState, PaymentCommand, PaymentState, acceptCountsCard, arrivedValueMinor, evolvePayment, paymentTotalMinor } from './payment.decider';
+import { LivePaymentState, PaymentCommand, PaymentState, acceptCountsCard, arrivedValueMinor, evolvePayment, quoteTotal } from './payment.decider';
 import { PaymentEvent } from './payment.events';
 import { CHECKOUT_STREAM, PAYMENT_STREAM } from './stream-categories';
 
@@ -295,7 +295,7 @@ function secondPayment(event: Extract<PaymentEvent, { type: 'PaymentTransferDete
   const after = evolvePayment(before, event) as LivePaymentState;
   const transfers = Object.values(after.transfers);
   if (after.status === 'succeeded' || !transfers.some((t) => t.review === 'superseded_quote')) return reactions;
-  if (arrivedValueMinor(after) < paymentTotalMinor(after)) return reactions;
+  if (arrivedValueMinor(after) < quoteTotal(after)) return reactions;
   const reached = [...new Set(transfers.map((t) => t.checkoutId))].filter((id) => after.checkouts[id]?.card !== true);
   return [...reactions, ...reached.map((id) => toCheckout(context, id, { type: 'RecordPaymentCovered' }))];
 }

@@ -478,7 +478,8 @@ function dropSighting(command: DropPaymentSighting, state: LivePaymentState): Pa
   return [{ type: 'PaymentSightingDropped', data: { checkout_id: command.checkoutId, tx_hash: command.txHash } }];
 }
 
-function quoteTotal(state: LivePaymentState): number {
+/** What the payment's price comes to with the customer's fee (the crypto breakdown's total): what its quotes are made for. */
+export function quoteTotal(state: LivePaymentState): number {
   return money(() => buildBreakdown({ currency: state.currency, priceMinor: state.amount, rail: 'crypto', feePayer: state.feePayer, feeRateBps: state.feeRateBps }).total);
 }
 
@@ -919,11 +920,6 @@ export function arrivedValueMinor(state: LivePaymentState): number {
   let value = 0;
   for (const [id, units] of quoteUnits(state, () => true)) value += valueOf(id === method.checkoutId ? method : state.quotes[id]!.method, units);
   return value;
-}
-
-/** What the payment's price comes to with the customer's fee (breakdown total): what its quotes are made for. */
-export function paymentTotalMinor(state: LivePaymentState): number {
-  return quoteTotal(state);
 }
 
 function cancelPayment(state: LivePaymentState): PaymentEvent[] {
