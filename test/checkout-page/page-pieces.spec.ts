@@ -268,13 +268,20 @@ describe('the receipt page’s transfers (receiptHtml, pure)', () => {
     breakdown: { currency: 'USD', price: 2_500, processing_fee: null, network_fee: null, total: 2_500 },
     rail: 'crypto', crypto: { asset: 'USDC', network: 'ethereum', amount: '25' }, received_amount: '25', overpaid_amount: null, failure_code: null,
     transaction: { hash, url: `https://etherscan.io/tx/${hash}` },
-    transfers: [{ hash, network: 'ethereum', url: `https://etherscan.io/tx/${hash}`, amount: '25' }],
+    transfers: [{ hash, network: 'ethereum', asset: 'USDC', url: `https://etherscan.io/tx/${hash}`, amount: '25' }],
     business: { name: 'Shop', support_email: null }, back_url: null, paid_at: '2026-11-28T10:00:00.000Z', created_at: '2026-11-28T09:55:00.000Z',
   };
   const paths = { base: '/checkout', api: '/api/v1', script: '/checkout/assets/checkout.js', style: '/checkout/assets/checkout.css' };
 
   it('given a live business: each transfer’s hash links to its explorer_url', () => {
     expect(receiptHtml({ receipt, simulated: false }, 'abc', paths)).toContain(`<a href="https://etherscan.io/tx/${hash}" rel="noopener noreferrer">${hash}</a>`);
+  });
+
+  it('given transfers in two coins: each line names its own coin (a second quote paid in ETH does not read as USDC)', () => {
+    const eth = { hash: '0x' + 'cd'.repeat(32), network: 'ethereum' as const, asset: 'ETH' as const, url: null, amount: '0.005' };
+    const html = receiptHtml({ receipt: { ...receipt, transfers: [...receipt.transfers, eth] }, simulated: true }, 'abc', paths);
+    expect(html).toContain(' — 25 USDC on ');
+    expect(html).toContain(' — 0.005 ETH on ');
   });
 
   it('given a simulated business: the hash is shown without a link (it is on no chain; audit, 2026-11-28)', () => {

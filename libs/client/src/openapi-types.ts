@@ -2723,6 +2723,11 @@ export interface components {
                 hash: string;
                 /** @enum {string} */
                 network: "ethereum" | "polygon" | "base" | "arbitrum" | "solana" | "bitcoin";
+                /**
+                 * @description The coin `amount` is written in: the coin of the quote the transfer paid.
+                 * @enum {string|null}
+                 */
+                asset: "USDC" | "USDT" | "BTC" | "ETH" | "SOL" | null;
                 url: string | null;
                 /**
                  * @description Decimal amount in the coin, no more decimals than the coin has.

@@ -465,6 +465,12 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
       const accepted = await eventually(() => suite.shop.payment(payment.id), (p) => p.status === 'succeeded', { what: 'accepted' });
       expect(accepted).toMatchObject({ amount_received: 3_000, reporting: { amount: 3_000, fee: 30, transaction_fee: 0, net: 2_970 }, method: { asset: 'USDC', amount: '15' } });
       expect(await eventually(() => checkout(current.id), (c) => c.status === 'completed', { what: 'ETH checkout completed' })).toMatchObject({ failure_code: null });
+      // the receipt's transfers each name their coin: the ETH one does not read as USDC
+      const receipt = (await suite.shop.as(null).get(`/public/receipts/${payment.id}`)).body.data;
+      expect(receipt.transfers.map((t: { asset: string; amount: string }) => [t.asset, t.amount])).toEqual([
+        ['USDC', first.crypto.amount],
+        ['ETH', current.crypto.amount],
+      ]);
     });
 
     it('M4: 13.5 + 13.5 USDC for a $15 price → no checkout asks for more (remaining null, no payment URI), a further mark-sent adds nothing; accepted → 2,700 with 12 USDC overpaid', async () => {

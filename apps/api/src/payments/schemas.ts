@@ -226,7 +226,7 @@ const RECEIPT: SchemaObject = object(
     overpaid_amount: nullable(decimal),
     failure_code: nullable(str),
     transaction: nullable(object({ hash: str, url: nullable(str) })),
-    transfers: { type: 'array', items: object({ hash: str, network, url: nullable(str), amount: decimal }) },
+    transfers: { type: 'array', items: object({ hash: str, network, asset: { ...nullable(asset), description: 'The coin `amount` is written in: the coin of the quote the transfer paid.' }, url: nullable(str), amount: decimal }) },
     business: object({ name: str, support_email: nullable(str) }),
     back_url: nullable(str),
     paid_at: nullable(timestamp),

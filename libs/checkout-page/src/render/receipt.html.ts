@@ -42,7 +42,7 @@ export function receiptHtml({ receipt, simulated }: PageReceipt, code: string, p
     .map((t) => {
       const url = simulated ? null : httpUrl(t.url);
       const hash = url ? `<a href="${attr(url)}" rel="noopener noreferrer">${text(t.hash)}</a>` : text(t.hash);
-      return `<li><span class="mono">${hash}</span> — ${text(t.amount)} on ${text(network(t.network))}</li>`;
+      return `<li><span class="mono">${hash}</span> — ${text(t.amount)}${t.asset ? ` ${text(t.asset)}` : ''} on ${text(network(t.network))}</li>`;
     })
     .join('\n');
   return `${documentStart(`Receipt — ${receipt.business.name}`, { style: paths.style })}

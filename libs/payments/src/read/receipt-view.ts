@@ -32,7 +32,8 @@ export interface ReceiptView {
   overpaid_amount: string | null;
   failure_code: string | null;
   transaction: { hash: string; url: string | null } | null;
-  transfers: { hash: string; network: NetworkId; url: string | null; amount: string }[];
+  /** Each transfer names its coin: a payment paid through two quotes can hold two (decision 0025 addendum). */
+  transfers: { hash: string; network: NetworkId; asset: AssetCode | null; url: string | null; amount: string }[];
   business: { name: string; support_email: string | null };
   back_url: string | null;
   paid_at: string | null;
@@ -68,7 +69,7 @@ export function receiptView(state: PaymentViewState, business: ReceiptBusiness |
     overpaid_amount: overpaidAmount(state, registry),
     failure_code: failureCodeOf(state),
     transaction: first ? { hash: first.tx_hash, url: txExplorerUrl(registry, first.network, first.tx_hash) } : null,
-    transfers: state.transfers.map((t) => ({ hash: t.tx_hash, network: t.network, url: txExplorerUrl(registry, t.network, t.tx_hash), amount: t.amount })),
+    transfers: state.transfers.map((t) => ({ hash: t.tx_hash, network: t.network, asset: t.asset ?? crypto?.asset ?? null, url: txExplorerUrl(registry, t.network, t.tx_hash), amount: t.amount })),
     business: { name: business?.name ?? '', support_email: business?.support_email ?? null },
     back_url: state.success_url ?? business?.website ?? null,
     paid_at: state.confirmed_at,
