@@ -170,6 +170,10 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
     expect(accepted.status).toBe(200);
     expect(accepted.body.data.status).toBe('succeeded');
     expect(accepted.body.data.amount_received).toBe(10_000);
+    // the receipt names the claimed transfer once accepted: the transaction, and its one transfer at the quoted amount
+    const receipt = (await suite.shop.as(null).get(`/public/receipts/${payment.id}`)).body.data;
+    expect(receipt).toMatchObject({ status: 'succeeded', transaction: { hash }, received_amount: checkout.crypto.amount });
+    expect(receipt.transfers).toEqual([expect.objectContaining({ hash, network: checkout.crypto.network, asset: checkout.crypto.asset, amount: checkout.crypto.amount })]);
   });
 
   it('wrong_network and late go to needs_review', async () => {

@@ -137,6 +137,21 @@ describe('view reducers', () => {
     expect(accepted.payment.events.map((e) => e.type)).toContain('expired'); // the timeline still tells it
   });
 
+  it('a claim: not on the receipt while in review (the customer’s word only); accepted → the claimed transfer is the receipt’s transaction and its one transfer, at the quoted amount (audit L5)', () => {
+    const w = new World();
+    w.at(0).create('pmt_1', { expiresAt: iso(60 * MIN) });
+    w.at(MIN).open('chk_1', 'pmt_1');
+    w.at(16 * MIN).checkout('chk_1', { type: 'ExpireCheckout' });
+    w.checkout('chk_1', { type: 'ClaimCheckout', txHash: hash(1), paymentSucceeded: false });
+    expect(views(w).receipt).toMatchObject({ status: 'needs_review', transaction: null, transfers: [] });
+    w.payment('pmt_1', { type: 'AcceptPayment' });
+    const { receipt, payment } = views(w);
+    const method = payment.method!;
+    const quoted = method.expected_amount;
+    expect(receipt).toMatchObject({ status: 'succeeded', transaction: { hash: hash(1) }, received_amount: quoted });
+    expect(receipt.transfers).toEqual([{ hash: hash(1), network: method.network, asset: method.asset, url: expect.any(String), amount: quoted }]);
+  });
+
   it('an event delivered twice (a replayed batch) does not add a transfer or a checkout twice', () => {
     const log = paymentEvents(world().recorded());
     const once = foldPaymentView(log)!;

@@ -47,6 +47,14 @@ export function receiptView(state: PaymentViewState, business: ReceiptBusiness |
   const arrived = first !== null || state.status === 'succeeded';
   const card = method?.rail === 'card' ? method : null;
   const crypto = method?.rail === 'crypto' ? method : null;
+  // A claim the business accepted with nothing seen on chain: the claimed transfer, counted at the
+  // quoted amount (§3: "an accepted claim counts the full quoted amount as received"), is the
+  // payment's one transfer. Before acceptance it is only the customer's word, and not listed.
+  const claim = state.claim;
+  const acceptedClaim =
+    first === null && claim !== null && crypto !== null && state.status === 'succeeded'
+      ? { hash: claim.tx_hash, network: claim.network, asset: crypto.asset, url: txExplorerUrl(registry, claim.network, claim.tx_hash), amount: sentAmount(state, registry) }
+      : null;
   return {
     kind: 'receipt',
     id: state.id,
@@ -68,8 +76,10 @@ export function receiptView(state: PaymentViewState, business: ReceiptBusiness |
     received_amount: card ? (state.received_amount ?? (card.card !== null ? fiatDecimal(card.quoted_amount, state.currency) : null)) : arrived ? sentAmount(state, registry) : null,
     overpaid_amount: overpaidAmount(state, registry),
     failure_code: failureCodeOf(state),
-    transaction: first ? { hash: first.tx_hash, url: txExplorerUrl(registry, first.network, first.tx_hash) } : null,
-    transfers: state.transfers.map((t) => ({ hash: t.tx_hash, network: t.network, asset: t.asset ?? crypto?.asset ?? null, url: txExplorerUrl(registry, t.network, t.tx_hash), amount: t.amount })),
+    transaction: first ? { hash: first.tx_hash, url: txExplorerUrl(registry, first.network, first.tx_hash) } : acceptedClaim ? { hash: acceptedClaim.hash, url: acceptedClaim.url } : null,
+    transfers: acceptedClaim
+      ? [acceptedClaim]
+      : state.transfers.map((t) => ({ hash: t.tx_hash, network: t.network, asset: t.asset ?? crypto?.asset ?? null, url: txExplorerUrl(registry, t.network, t.tx_hash), amount: t.amount })),
     business: { name: business?.name ?? '', support_email: business?.support_email ?? null },
     back_url: state.success_url ?? business?.website ?? null,
     paid_at: state.confirmed_at,
