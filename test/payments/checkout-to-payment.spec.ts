@@ -521,3 +521,59 @@ describe('a payment paid on two quotes, through both deciders and the process ma
 function timelineTypes(h: Harness): string[] {
   return timeline(h.paymentEvents('pmt_1').map((e) => ({ ...e, recorded_at: T0.toISOString() }))).map((e) => e.type);
 }
+
+describe('a late transfer that covers the price while a remainder checkout is open, through both deciders and the process manager (0025 addendum, 2026-11-29, covered late; recheck audit N4)', () => {
+  /** chk_1 (100 USDC on ethereum) set aside by chk_3 (polygon), paid short (90) there and confirmed; both quotes ended; remainder chk_2 open, 20 minutes in. */
+  function setAsideThenRemainder(): Harness {
+    const h = started();
+    h.at(at(MIN)).checkout('chk_3', { ...openCmd('chk_3'), network: 'polygon', address: '0x' + '33'.repeat(20) });
+    h.checkout('chk_3', { type: 'MarkSent', simulate: 'underpaid', txHash: HASH });
+    h.checkout('chk_3', { type: 'RecordConfirmations', txHash: HASH, current: 1_000 });
+    h.at(at(17 * MIN));
+    for (const id of ['chk_1', 'chk_3']) h.checkout(id, { type: 'ExpireCheckout' });
+    h.at(at(20 * MIN)).payment('pmt_1', { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true });
+    expect(h.paymentState('pmt_1')).toMatchObject({ status: 'underpaid', remainderCheckoutId: 'chk_2' });
+    expect(h.checkoutState('chk_2')).toMatchObject({ status: 'open', remainder: true, network: 'polygon' });
+    return h;
+  }
+
+  it('the whole first quote arrives late at the set-aside quote → the open remainder checkout stops asking (failed, payment_covered), the payment in review; a transfer to the remainder afterwards is late money; accepted → 90 + 100 counted once; replay-safe', () => {
+    const h = setAsideThenRemainder();
+    h.at(at(25 * MIN)).checkout('chk_1', { type: 'DetectTransfer', txHash: HASH2, network: 'ethereum', amount: '100' });
+    expect(h.checkoutState('chk_1')).toMatchObject({ status: 'needs_review', reviewReason: 'late', covered: true });
+    expect(h.checkoutState('chk_2')).toMatchObject({ status: 'failed', failureCode: 'payment_covered', covered: true }); // was open, asking 10 more
+    expect(h.paymentState('pmt_1')).toMatchObject({ status: 'needs_review', remainderCheckoutId: null });
+    expect(() => h.payment('pmt_1', { type: 'RequestRemainder', checkoutId: 'chk_4', hasCheckoutPage: true })).toThrow(/underpaid/);
+    expect(() => h.checkout('chk_2', { type: 'MarkSent', simulate: 'exact', txHash: HASH3 })).toThrow(/failed/);
+    h.checkout('chk_2', { type: 'DetectTransfer', txHash: HASH3, network: 'polygon', amount: '10' });
+    expect(h.checkoutState('chk_2')).toMatchObject({ status: 'needs_review', reviewReason: 'late' });
+    h.checkout('chk_1', { type: 'RecordConfirmations', txHash: HASH2, current: 4 });
+    h.checkout('chk_2', { type: 'RecordConfirmations', txHash: HASH3, current: 1_000 });
+    h.payment('pmt_1', { type: 'AcceptPayment' });
+    // acceptance counts all that arrived (0025 multi-quote), the 10 sent after the remainder stopped asking included
+    expect(h.paymentEvents('pmt_1').at(-1)).toMatchObject({ type: 'PaymentSucceeded', data: { amount_received: 20_000, accepted: true } });
+    expect(h.replay()).toBe(0);
+  });
+
+  it('the rest arrives late at the short quote itself → the remainder checkout stops asking as well; short in sum (5 of the 10 left) → it keeps asking', () => {
+    const covered = withOpenRemainder();
+    covered.at(at(25 * MIN)).checkout('chk_1', { type: 'DetectTransfer', txHash: HASH2, network: 'ethereum', amount: '10' });
+    expect(covered.checkoutState('chk_2')).toMatchObject({ status: 'failed', failureCode: 'payment_covered' });
+    expect(covered.paymentState('pmt_1')).toMatchObject({ status: 'needs_review' });
+    expect(covered.replay()).toBe(0);
+
+    const short = withOpenRemainder();
+    short.at(at(25 * MIN)).checkout('chk_1', { type: 'DetectTransfer', txHash: HASH2, network: 'ethereum', amount: '5' });
+    expect(short.checkoutState('chk_2')).toMatchObject({ status: 'open' });
+    expect(short.checkoutState('chk_2')).not.toHaveProperty('covered');
+  });
+
+  it('a remainder paid in full with no money under review: nothing is covered, the payment succeeds on its own (no CheckoutPaymentCovered anywhere)', () => {
+    const h = withOpenRemainder();
+    h.checkout('chk_2', { type: 'MarkSent', simulate: 'exact', txHash: HASH3 });
+    confirmAll(h, 'chk_2', HASH3);
+    expect(status(h.paymentState('pmt_1'))).toBe('succeeded');
+    expect(h.log.filter((e) => e.stored.event.type === 'CheckoutPaymentCovered')).toEqual([]);
+    expect(h.log.some((e) => e.stored.event.type === 'CheckoutCompleted')).toBe(true);
+  });
+});

@@ -588,3 +588,36 @@ describe('checkout decider: a payment paid on two quotes (0025 addendum, 2026-11
     given(opened).when({ type: 'RecordPaymentCovered' }).then([]);
   });
 });
+
+describe('checkout decider: a remainder checkout of a payment the money already held covers (0025 addendum, 2026-11-29, covered late; recheck audit N4)', () => {
+  const remainder = decideCheckout({ ...openCmd, checkoutId: 'chk_r', remainder: { amount: '10', priceMinor: 1000 } }, initialCheckoutState, { now: T0 });
+  const then = (events: CheckoutEvent[], command: CheckoutCommand, now = T0) => [...events, ...given(events, now).when(command).events()];
+
+  it('given an open remainder checkout nothing was sent to, when RecordPaymentCovered, then it stops asking: covered and failed with payment_covered (once)', () => {
+    const events = given(remainder).when({ type: 'RecordPaymentCovered' }).thenIdempotent();
+    expect(events).toEqual([
+      { type: 'CheckoutPaymentCovered', data: { checkout_id: 'chk_r', payment_id: 'pmt_1' } },
+      { type: 'CheckoutFailed', data: { checkout_id: 'chk_r', payment_id: 'pmt_1', failure_code: 'payment_covered' } },
+    ]);
+    const stopped = [...remainder, ...events];
+    expect(stopped.reduce(evolveCheckout, initialCheckoutState)).toMatchObject({ status: 'failed', failureCode: 'payment_covered', covered: true });
+    // nothing more is taken: mark-sent is refused, and a real transfer is late money for the review
+    given(stopped).when({ type: 'MarkSent', simulate: 'exact', txHash: HASH }).then('checkout_failed');
+    expect(types(given(stopped, at(60_000)).when({ type: 'DetectTransfer', txHash: HASH, network: 'ethereum', amount: '10' }).events())).toEqual(['CheckoutTransferDetected', 'CheckoutNeedsReview']);
+    // a replay after that transfer appends nothing (covered once)
+    const paidAfter = then(stopped, { type: 'DetectTransfer', txHash: HASH, network: 'ethereum', amount: '10' }, at(60_000));
+    given(paidAfter).when({ type: 'RecordPaymentCovered' }).then([]);
+  });
+  it('given a remainder checkout with a transfer seen in the mempool, ended, or the customer\'s own quote nothing reached, when RecordPaymentCovered, then nothing', () => {
+    const sighted = then(remainder, { type: 'SightTransfer', txHash: HASH, network: 'ethereum', amount: '10' });
+    given(sighted).when({ type: 'RecordPaymentCovered' }).then([]);
+    given(then(remainder, { type: 'CancelCheckout' })).when({ type: 'RecordPaymentCovered' }).then([]);
+    given(then(remainder, { type: 'ExpireCheckout' }, at(15 * 60_000)), at(15 * 60_000)).when({ type: 'RecordPaymentCovered' }).then([]);
+    given(opened).when({ type: 'RecordPaymentCovered' }).then([]);
+  });
+  it('given a remainder checkout something reached, when RecordPaymentCovered, then the rule of any quote something reached (awaiting the rest: completes with what it has)', () => {
+    const short = then(remainder, { type: 'MarkSent', simulate: 'underpaid', txHash: HASH });
+    const awaiting = then(short, { type: 'RecordConfirmations', txHash: HASH, current: 4 });
+    expect(types(given(awaiting).when({ type: 'RecordPaymentCovered' }).events())).toEqual(['CheckoutPaymentCovered', 'CheckoutCompleted']);
+  });
+});

@@ -1,3 +1,4 @@
+import { eventually } from '../../support/eventually';
 import { appPerSuite, businessWithKey, startApp } from '../../support/fixtures';
 
 /**
@@ -40,6 +41,39 @@ describe('checkout money over HTTP (outside audit, 2026-11-29)', () => {
         expect([after.status, after.body.error?.code]).toEqual([409, 'remainder_unavailable']);
         expect(after.body.error.quote_ends_at).toBe((await shop.get(`/checkouts/${remainder.id}`)).body.data.expires_at);
       }
+    }
+  });
+
+  it('N4: underpaid, a remainder requested, then a late transfer that covers the price (to a set-aside quote, or to the short quote itself) → the remainder checkout stops asking (failed, payment_covered; mark-sent 409 checkout_failed), the payment in review; accepted → everything that arrived counted once', async () => {
+    const shop = await shopNamed('N4 covered late');
+    for (const target of ['set-aside', 'short'] as const) {
+      const payment = await shop.createPayment();
+      const first = await shop.openCheckout(payment, { network: 'polygon' });
+      expect((await shop.post(`/checkouts/${first.id}/supersede`)).status).toBe(200);
+      const current = await shop.openCheckout(payment, { network: 'ethereum', replaces: first.id });
+      await shop.markSent(current.id, 'underpaid'); // 90 of 100 USDC on ethereum
+      await shop.advance(30);
+      await shop.advance(16 * 60); // both quotes ended
+      expect((await shop.payment(payment.id)).status).toBe('underpaid');
+      const remainder = (await shop.postOnce(`/payments/${payment.id}/request-remainder`)).body.data.checkout;
+      expect(remainder).toMatchObject({ remainder: true, status: 'open', crypto: { amount: '10' } });
+
+      // the customer sends late to an address the payment already had: 100 USDC to the set-aside quote, or the 10 left to the short one
+      const late = await shop.markSent(target === 'set-aside' ? first.id : current.id, 'late');
+      expect(late).toMatchObject({ status: 'needs_review', review_reason: 'late' });
+      const stopped = await eventually(() => shop.get(`/checkouts/${remainder.id}`).then((r) => r.body.data), (c) => c.status !== 'open', { what: `${target}: the remainder checkout stops asking` });
+      expect(stopped).toMatchObject({ status: 'failed', failure_code: 'payment_covered', crypto: { received_amount: '0', remaining_amount: null, remaining_payment_uri: null } });
+      const refused = await shop.post(`/checkouts/${remainder.id}/mark-sent`, {});
+      expect([refused.status, refused.body.error?.code]).toEqual([409, 'checkout_failed']);
+      const reviewed = await shop.payment(payment.id);
+      expect(reviewed.status).toBe('needs_review'); // late money: the business decides (0025)
+      const again = await shop.postOnce(`/payments/${payment.id}/request-remainder`);
+      expect([again.status, again.body.error?.code]).toEqual([409, 'payment_not_underpaid']);
+
+      expect((await shop.post(`/payments/${payment.id}/accept`)).status).toBe(200);
+      const accepted = await shop.payment(payment.id);
+      expect(accepted).toMatchObject({ status: 'succeeded', amount_received: target === 'set-aside' ? 19_000 : 10_000 });
+      expect((await shop.get(`/checkouts/${remainder.id}`)).body.data).toMatchObject({ status: 'failed', failure_code: 'payment_covered' });
     }
   });
 

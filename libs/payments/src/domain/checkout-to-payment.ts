@@ -286,18 +286,24 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
  *   per quote), holds the payment's price (breakdown total), every checkout something reached is
  *   told nothing more is due (RecordPaymentCovered): no remaining amount, no payment URI, a short
  *   quote completes with what it has. A payment that succeeded has its own rules (0025 addenda).
- * Only where a second payment was recorded: a payment paid through one quote (and its remainders)
- * decides on its own confirmations, and its checkouts hear nothing.
+ * Only where money the payment does not count by itself was recorded — a second payment, or a
+ * transfer under review for any reason (late, wrong network: 0025 addendum, 2026-11-29, covered
+ * late): a payment paid through one quote (and its remainders) decides on its own confirmations,
+ * and its checkouts hear nothing. A remainder checkout still open with nothing sent to it is told
+ * too (recheck audit N4): it stops asking for what the money already held covers.
  */
 function secondPayment(event: Extract<PaymentEvent, { type: 'PaymentTransferDetected' }>, before: LivePaymentState, context: ReactContext): Reaction[] {
   const reactions: Reaction[] = [];
   if (event.data.review === 'superseded_quote') reactions.push(toCheckout(context, event.data.checkout_id, { type: 'ReviewDuplicatePayment', txHash: event.data.tx_hash }));
   const after = evolvePayment(before, event) as LivePaymentState;
   const transfers = Object.values(after.transfers);
-  if (after.status === 'succeeded' || !transfers.some((t) => t.review === 'superseded_quote')) return reactions;
+  if (after.status === 'succeeded' || !transfers.some((t) => t.review !== null)) return reactions;
   if (arrivedValueMinor(after) < quoteTotal(after)) return reactions;
   const reached = [...new Set(transfers.map((t) => t.checkoutId))].filter((id) => after.checkouts[id]?.card !== true);
-  return [...reactions, ...reached.map((id) => toCheckout(context, id, { type: 'RecordPaymentCovered' }))];
+  const asking = Object.entries(after.checkouts)
+    .filter(([id, c]) => c.remainder && c.open && !reached.includes(id))
+    .map(([id]) => id);
+  return [...reactions, ...[...reached, ...asking].map((id) => toCheckout(context, id, { type: 'RecordPaymentCovered' }))];
 }
 
 /**

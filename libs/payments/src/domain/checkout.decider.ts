@@ -1069,12 +1069,20 @@ function reviewDuplicate(command: ReviewDuplicatePayment, state: CryptoCheckoutS
  * short transfer, it completes with what it has; confirming, it completes once its transfers are
  * final (`confirm`); in review or ended, its status stays — in every case without a remaining
  * amount or a payment URI from here. Recorded once, on any checkout with a transfer whatever its
- * status (so a reaction replayed after the checkout moved on, say claimed, appends nothing); a
- * checkout nothing reached is left as it is.
+ * status (so a reaction replayed after the checkout moved on, say claimed, appends nothing).
+ * A remainder checkout still open that nothing reached nor is on its way to (no sighting) asks
+ * for what is no longer due (0025 addendum, 2026-11-29, covered late; recheck audit N4): it
+ * fails with `payment_covered`, so a transfer to it afterwards is late money for the review. Any
+ * other checkout nothing reached is left as it is.
  */
 function paymentCovered(state: CryptoCheckoutState): CheckoutEvent[] {
-  if (state.covered === true || state.transfers.length === 0) return [];
-  const events: CheckoutEvent[] = [{ type: 'CheckoutPaymentCovered', data: { checkout_id: state.id, payment_id: state.paymentId } }];
+  if (state.covered === true) return [];
+  const covered: CheckoutEvent = { type: 'CheckoutPaymentCovered', data: { checkout_id: state.id, payment_id: state.paymentId } };
+  if (state.transfers.length === 0) {
+    if (!state.remainder || state.status !== 'open' || state.sightings.length > 0) return [];
+    return [covered, { type: 'CheckoutFailed', data: { checkout_id: state.id, payment_id: state.paymentId, failure_code: 'payment_covered' } }];
+  }
+  const events: CheckoutEvent[] = [covered];
   if (state.status === 'awaiting_customer') {
     const over = overpaid(state.expected, state.received);
     events.push({ type: 'CheckoutCompleted', data: { checkout_id: state.id, payment_id: state.paymentId, received_amount: fmt(state.received, state.decimals), overpaid_amount: over > 0n ? fmt(over, state.decimals) : null } });
