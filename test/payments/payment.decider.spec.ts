@@ -86,13 +86,25 @@ describe('payment decider', () => {
     const withdrawn = run(partly, { type: 'WithdrawTransfer', checkoutId: 'chk_2', txHash: HASH2 }, after);
     given(withdrawn, after).when({ type: 'RequestRemainder', checkoutId: 'chk_3', hasCheckoutPage: true }).then([]);
   });
-  it('given a remainder checkout whose short transfer is confirming, when the business requests a remainder, then remainder_unavailable without a quote end (the quote is held for the rest once it is confirmed); given a top-up of the first quote confirming after its quote ended, then no remainder opens beside it (K2)', () => {
+  it('given a remainder checkout whose short transfer is confirming, when the business requests a remainder, then remainder_unavailable carrying the earliest end of the quote held for the rest (its end were it confirmed now; recheck audit N2), and once confirmed the end itself; given a top-up of the first quote confirming after its quote ended, then no remainder opens beside it (K2)', () => {
     const after = at(20 * 60_000);
     const requested = run(underpaid(), { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }, after);
     const short = transfer(requested, '7', HASH2, 'chk_2'); // 97 of 100 once confirmed
     const refused = thrownBy(PaymentDomainError, () => decidePayment({ type: 'RequestRemainder', checkoutId: 'chk_3', hasCheckoutPage: true }, short.reduce(evolvePayment, initialPaymentState), { now: after }));
-    expect(refused).toMatchObject({ code: 'remainder_unavailable', quoteEndsAt: null });
+    expect(refused).toMatchObject({ code: 'remainder_unavailable', quoteEndsAt: '2025-01-01T00:35:00.000Z' }); // 00:20 + the 15-minute quote life
+    expect(refused.details).toEqual({ quote_ends_at: '2025-01-01T00:35:00.000Z' });
     expect(refused.message).toMatch(/confirming/);
+    // confirmed a minute later: held until 00:36, and the refusal now carries that end — never earlier than the first answer
+    const held = confirmed(short, HASH2, 'chk_2', at(21 * 60_000));
+    expect(held.at(-1)).toMatchObject({ type: 'PaymentUnderpaid', data: { quote_ends_at: '2025-01-01T00:36:00.000Z' } });
+    const later = thrownBy(PaymentDomainError, () => decidePayment({ type: 'RequestRemainder', checkoutId: 'chk_3', hasCheckoutPage: true }, held.reduce(evolvePayment, initialPaymentState), { now: at(22 * 60_000) }));
+    expect(later).toMatchObject({ code: 'remainder_unavailable', quoteEndsAt: '2025-01-01T00:36:00.000Z' });
+    // a first quote held until 00:16 and topped up short at 00:10: at least until then, or 15 minutes from now if later
+    const early = transfer(underpaid(), '5', HASH2, 'chk_1');
+    expect(thrownBy(PaymentDomainError, () => decidePayment({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }, early.reduce(evolvePayment, initialPaymentState), { now: at(10 * 60_000) }))).toMatchObject({
+      code: 'remainder_unavailable',
+      quoteEndsAt: '2025-01-01T00:25:00.000Z',
+    });
     // the first quote (held until 00:16) topped up with all that is left, still confirming at 00:20: neither a new remainder nor the old answer
     const toppedUp = transfer(underpaid(), '10', HASH2, 'chk_1');
     given(toppedUp, after).when({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }).then('nothing_due');

@@ -258,7 +258,7 @@ export interface paths {
         put?: never;
         /**
          * Open a checkout for what is left of an underpaid payment
-         * @description The remainder is quoted at the rate now, read from the business’s exchange-rate source before anything changes: at the first quote’s rate it is exactly the coin left, at another rate the price left quoted afresh. A source that cannot be reached gives 503 `upstream_unavailable` (nothing changed; retry with the same Idempotency-Key); a source with no fresh price gives 503 `temporarily_unavailable`. While the remainder checkout is open the same checkout is answered; while a transfer to the payment is confirming none is: 409 `nothing_due` when it covers what is left, 409 `remainder_unavailable` when it leaves part of it (no `quote_ends_at` yet: once it is confirmed its quote is held for the rest).
+         * @description The remainder is quoted at the rate now, read from the business’s exchange-rate source before anything changes: at the first quote’s rate it is exactly the coin left, at another rate the price left quoted afresh. A source that cannot be reached gives 503 `upstream_unavailable` (nothing changed; retry with the same Idempotency-Key); a source with no fresh price gives 503 `temporarily_unavailable`. While the remainder checkout is open the same checkout is answered; while a transfer to the payment is confirming none is: 409 `nothing_due` when it covers what is left, 409 `remainder_unavailable` when it leaves part of it, with `quote_ends_at` the earliest its quote can end (once it is confirmed its quote is held for the rest; were it confirmed now, until then), and once it is confirmed the end itself.
          *
          *     Restricted keys need write access to payments.
          *

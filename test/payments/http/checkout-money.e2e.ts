@@ -15,18 +15,26 @@ describe('checkout money over HTTP (outside audit, 2026-11-29)', () => {
   const types = (payment: { events: { type: string }[] }) => payment.events.map((e) => e.type);
   const codeOf = (payment: { url: string }) => payment.url.split('/').pop()!;
 
-  it('K2: request-remainder while the remainder checkout confirms all that is left → 409 nothing_due; while it confirms a short transfer → 409 remainder_unavailable, then with the quote end once confirmed', async () => {
+  it('K2 + N2: request-remainder while the remainder checkout confirms all that is left → 409 nothing_due; while it confirms a short transfer → 409 remainder_unavailable carrying the earliest end of the quote held for the rest (15 minutes from now), then the end itself once confirmed', async () => {
     const shop = await shopNamed('K2 remainders');
     for (const rest of ['exact', 'underpaid'] as const) {
       const { payment } = await shop.underpaidQuoteEnded(); // 90 of 100 USDC
       const remainder = (await shop.postOnce(`/payments/${payment.id}/request-remainder`)).body.data.checkout;
       expect(await shop.markSent(remainder.id, rest)).toMatchObject({ status: 'confirming' });
 
+      const now = Date.parse((await shop.get('/test_clock')).body.data.now);
       const refused = await shop.postOnce(`/payments/${payment.id}/request-remainder`);
+      let earliest: string | undefined;
       if (rest === 'exact') {
-        expect([refused.status, refused.body.error?.code]).toEqual([409, 'nothing_due']);
+        expect([refused.status, refused.body.error?.code, refused.body.error?.quote_ends_at]).toEqual([409, 'nothing_due', undefined]);
       } else {
-        expect([refused.status, refused.body.error?.code, refused.body.error?.quote_ends_at]).toEqual([409, 'remainder_unavailable', undefined]);
+        // §4: a quote still live → remainder_unavailable "carries the time the quote ends" (recheck audit N2: it carried none here)
+        expect([refused.status, refused.body.error?.code]).toEqual([409, 'remainder_unavailable']);
+        earliest = refused.body.error.quote_ends_at;
+        // were it confirmed now (the business clock is its offset on the wall clock: read before and after)
+        const then = Date.parse((await shop.get('/test_clock')).body.data.now);
+        expect(Date.parse(earliest!)).toBeGreaterThanOrEqual(now + 15 * 60_000);
+        expect(Date.parse(earliest!)).toBeLessThanOrEqual(then + 15 * 60_000);
       }
       expect(refused.body.error.message).toMatch(/confirming/);
       expect(types(await shop.payment(payment.id)).filter((t) => t === 'remainder_requested')).toHaveLength(1); // nothing new
@@ -40,6 +48,7 @@ describe('checkout money over HTTP (outside audit, 2026-11-29)', () => {
         // confirmed short: its quote is held for the rest (0009 addendum, 2026-11-29), and the refusal says until when
         expect([after.status, after.body.error?.code]).toEqual([409, 'remainder_unavailable']);
         expect(after.body.error.quote_ends_at).toBe((await shop.get(`/checkouts/${remainder.id}`)).body.data.expires_at);
+        expect(Date.parse(after.body.error.quote_ends_at)).toBeGreaterThanOrEqual(Date.parse(earliest!)); // the first answer was not too late
       }
     }
   });

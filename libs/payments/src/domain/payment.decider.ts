@@ -786,7 +786,16 @@ function requestRemainder(command: RequestRemainder, state: LivePaymentState, ct
     if (state.received + confirming >= method.expected) {
       throw new PaymentDomainError('nothing_due', 'A transfer covering what is left is confirming: nothing is left to collect unless it fails to confirm.');
     }
-    throw new PaymentDomainError('remainder_unavailable', 'A transfer that leaves part of the rest due is confirming: once it is confirmed its quote is held for the rest, and what is left can be requested when that quote ends.');
+    // its quote is held for the rest from its confirmation on (as PaymentUnderpaid records it): the earliest that can
+    // end is where it would end were it confirmed now — the refusal carries that, as every "quote still live" one
+    // carries its end (§4; 0009 addendum, 2026-11-29, recheck audit N2); once confirmed, the answer carries the end itself
+    const earliest = laterOf(state.quoteEndsAt ?? ctx.now.toISOString(), new Date(ctx.now.getTime() + method.quoteTtlMs).toISOString());
+    throw new PaymentDomainError(
+      'remainder_unavailable',
+      `A transfer that leaves part of the rest due is confirming: once it is confirmed its quote is held for the rest, until ${earliest} at the earliest, and what is left can be requested when that quote ends.`,
+      null,
+      earliest,
+    );
   }
   if (state.remainderCheckoutId !== null) {
     // the same checkout is returned while it is open; once part of the rest arrived on it, the
