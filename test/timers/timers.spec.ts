@@ -297,6 +297,115 @@ function timersContract(backend: () => Backend): void {
     expect(await store.dueTimers(mine)).toEqual([]);
   });
 
+  it("one look of a business's wake-up: marks the last fired, claims every due timer of its own in due order, and lists those held by another worker", async () => {
+    const time = manualTime();
+    const store = new TimerStore(db, { now: time.now });
+    const kind = unique('look');
+    const [mine, other] = [unique('biz'), unique('biz')];
+    const at = (s: number) => new Date(time.now().getTime() + s * 1000);
+    const [a, b, c, heldByWorker, late, failing] = ['a', 'b', 'c', 'held', 'late', 'failing'].map(unique);
+    await store.scheduleMany([
+      { id: c, businessId: mine, kind, subject: 'c', dueAt: at(12) },
+      { id: a, businessId: mine, kind, subject: 'a', dueAt: at(5) },
+      { id: b, businessId: mine, kind, subject: 'b', dueAt: at(10) },
+      { id: heldByWorker, businessId: mine, kind, subject: 'held', dueAt: at(1) },
+      { id: late, businessId: mine, kind, subject: 'late', dueAt: at(20) },
+      { id: failing, businessId: mine, kind, subject: 'failing', dueAt: at(2) },
+      { id: unique('theirs'), businessId: other, kind, subject: 'theirs', dueAt: at(1) },
+    ]);
+    await store.advanceClock(mine, 15);
+    const [worker] = await store.claimDue(1, 30_000, [kind], mine); // another worker holds the oldest
+    expect(worker.id).toBe(heldByWorker);
+    const [failed] = await store.claimDue(1, 30_000, [kind], mine);
+    await store.markFailed(failed.id, 'boom', at(60), failed.attempts); // failing: retried later, not waited for
+
+    const first = await store.claimAndListDue(mine, { limit: 50, leaseMs: 30_000, kinds: [kind] });
+    expect(first.claimed.map((t) => t.id)).toEqual([a, b, c]);
+    expect(first.claimed.map((t) => t.attempts)).toEqual([1, 1, 1]);
+    expect(first.held).toEqual([{ id: heldByWorker, kind, subject: 'held', leased: true }]);
+
+    // a limit of one: the next due is claimed, the one past the limit is listed (it is due, nobody fires it yet)
+    await store.releaseClaims([], first.claimed);
+    const limited = await store.claimAndListDue(mine, { limit: 1, leaseMs: 30_000, kinds: [kind] });
+    expect(limited.claimed.map((t) => t.id)).toEqual([a]);
+    expect(limited.held.map((t) => t.id).sort()).toEqual([b, c, heldByWorker].sort());
+
+    const next = await store.claimAndListDue(mine, { limit: 50, leaseMs: 30_000, kinds: [kind], fired: [a] });
+    expect(next.claimed.map((t) => t.id)).toEqual([b, c]);
+    expect(await store.get(a)).toMatchObject({ status: 'fired', lockedUntil: null, firedAt: time.now() });
+    await store.markFired(heldByWorker);
+    const last = await store.claimAndListDue(mine, { limit: 50, leaseMs: 30_000, kinds: [kind], fired: [b, c] });
+    expect(last).toEqual({ claimed: [], held: [] }); // nothing else due: the fired ones are marked all the same
+    expect((await Promise.all([b, c].map((id) => store.get(id)))).map((t) => t!.status)).toEqual(['fired', 'fired']);
+    expect(await store.dueTimers(mine)).toEqual([]);
+  });
+
+  it('a timer claimed and not fired is claimed again by its claimant while its lease holds, never once someone else claimed it', async () => {
+    const time = manualTime();
+    const store = new TimerStore(db, { now: time.now });
+    const kind = unique('mine');
+    const biz = unique('biz');
+    const id = unique('t');
+    await store.schedule({ id, businessId: biz, kind, subject: 's', dueAt: time.now() });
+    const [claimed] = (await store.claimAndListDue(biz, { limit: 50, leaseMs: 30_000, kinds: [kind] })).claimed;
+    expect(claimed.attempts).toBe(1);
+    const again = await store.claimAndListDue(biz, { limit: 50, leaseMs: 30_000, kinds: [kind], mine: [claimed] });
+    expect(again.claimed.map((t) => [t.id, t.attempts])).toEqual([[id, 2]]);
+    // the lease ran out and a worker claimed it: the stale claimant's attempts no longer match
+    time.advance(30_000);
+    const [worker] = await store.claimDue(1, 30_000, [kind], biz);
+    expect(worker.attempts).toBe(3);
+    const stale = await store.claimAndListDue(biz, { limit: 50, leaseMs: 30_000, kinds: [kind], mine: [again.claimed[0]] });
+    expect(stale).toEqual({ claimed: [], held: [{ id, kind, subject: 's', leased: true }] });
+  });
+
+  it("scheduling with a lease: a new timer already due by its business's clock is inserted claimed by the caller; the others as usual", async () => {
+    const time = manualTime();
+    const store = new TimerStore(db, { now: time.now });
+    const kind = unique('lease-on-schedule');
+    const biz = unique('biz');
+    const at = (s: number) => new Date(time.now().getTime() + s * 1000);
+    await store.advanceClock(biz, 10);
+    const existing = unique('existing');
+    await store.schedule({ id: existing, businessId: biz, kind, subject: 'existing', dueAt: at(1) });
+    const [due, later, otherKind] = ['due', 'later', 'other'].map(unique);
+    const lease = { leaseMs: 30_000, kinds: [kind], taken: [] as Timer[] };
+    const created = await store.scheduleMany(
+      [
+        { id: later, businessId: biz, kind, subject: 'later', dueAt: at(20) }, // due in the business's 20 s, its clock is at 10 s
+        { id: due, businessId: biz, kind, subject: 'due', dueAt: at(9) },
+        { id: otherKind, businessId: biz, kind: `${kind}-other`, subject: 'other', dueAt: at(1) },
+        { id: existing, businessId: biz, kind, subject: 'existing', dueAt: at(1) }, // already stored: kept, not taken
+      ],
+      db,
+      lease,
+    );
+    expect(created).toBe(3);
+    expect(lease.taken.map((t) => [t.id, t.attempts])).toEqual([[due, 1]]);
+    expect(lease.taken[0].lockedUntil).toEqual(new Date(time.now().getTime() + 30_000));
+    expect(await store.get(later)).toMatchObject({ status: 'scheduled', attempts: 0, lockedUntil: null });
+    expect(await store.get(otherKind)).toMatchObject({ status: 'scheduled', attempts: 0, lockedUntil: null });
+    // what the lease took is held against everyone else; the rest is claimable as usual
+    const look = await store.claimAndListDue(biz, { limit: 50, leaseMs: 30_000, kinds: [kind] });
+    expect(look.claimed.map((t) => t.id)).toEqual([existing]);
+    expect(look.held.map((t) => [t.id, t.leased]).sort()).toEqual([[due, true], [otherKind, false]].sort());
+  });
+
+  it("the clock's move lists the business's timers due by its new time in the same statement", async () => {
+    const time = manualTime();
+    const store = new TimerStore(db, { now: time.now });
+    const kind = unique('move');
+    const biz = unique('biz');
+    const at = (s: number) => new Date(time.now().getTime() + s * 1000);
+    const [soon, far] = [unique('soon'), unique('far')];
+    await store.scheduleMany([
+      { id: soon, businessId: biz, kind, subject: 'soon', dueAt: at(10) },
+      { id: far, businessId: biz, kind, subject: 'far', dueAt: at(100) },
+    ]);
+    expect(await store.advanceClockListingDue(biz, 5)).toEqual({ now: at(5), offsetMs: 5000, due: [] });
+    expect(await store.advanceClockListingDue(biz, 10)).toEqual({ now: at(15), offsetMs: 15_000, due: [{ id: soon, kind, subject: 'soon', leased: false }] });
+  });
+
   it("a lease left by a crashed claim is taken again after it expires", async () => {
     const time = manualTime();
     const store = new TimerStore(db, { now: time.now });

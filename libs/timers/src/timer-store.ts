@@ -95,6 +95,92 @@ const CLAIM_DUE_OF_BUSINESS = claimStatement(
     ), `,
 );
 
+/** The business's ($5) offset as an interval, for the statements of one business. */
+const OFFSET_OF_BUSINESS = `COALESCE((SELECT offset_ms FROM business_clocks WHERE business_id = $5), 0)::float8 * interval '1 millisecond'`;
+
+/**
+ * One wake-up's look at a business's ($5) timers: marks fired the timers of the caller's last
+ * claim that fired ($6), claims up to $2 due timers (as CLAIM_DUE_OF_BUSINESS; a timer the caller
+ * claimed and did not fire, $7 with its claim's attempts $8, is claimed again although its lease
+ * holds: nobody claimed it since), and lists in the same statement the business's other due
+ * timers that are not failing (held by another worker's lease, or past the limit): `held`.
+ */
+const CLAIM_AND_LIST_DUE_OF_BUSINESS = `WITH fired AS (
+      UPDATE timers SET status = 'fired', fired_at = $1, locked_until = NULL
+       WHERE id = ANY($6::text[]) AND status = 'scheduled'
+    ), due AS (
+      SELECT t.id
+        FROM timers t
+       WHERE t.business_id = $5 AND t.status = 'scheduled'
+         AND t.due_at <= $1::timestamptz + ${OFFSET_OF_BUSINESS}
+         AND NOT (t.id = ANY($6::text[]))
+         AND (t.locked_until IS NULL OR t.locked_until <= $1::timestamptz
+              OR (t.id, t.attempts) IN (SELECT * FROM unnest($7::text[], $8::int[])))
+         AND ($4::text[] IS NULL OR t.kind = ANY($4::text[]))
+       ORDER BY t.due_at, t.id
+       LIMIT $2
+       FOR UPDATE OF t SKIP LOCKED
+    ), claimed AS (
+      UPDATE timers
+         SET locked_until = $1::timestamptz + $3::float8 * interval '1 millisecond',
+             attempts = timers.attempts + 1
+        FROM due
+       WHERE timers.id = due.id
+         AND timers.status = 'scheduled'
+      RETURNING ${COLUMNS.split(', ')
+        .map((c) => `timers.${c}`)
+        .join(', ')}
+    )
+    SELECT ${COLUMNS}, false AS held FROM claimed
+    UNION ALL
+    SELECT ${COLUMNS.split(', ')
+      .map((c) => `t.${c}`)
+      .join(', ')}, true AS held
+      FROM timers t
+     WHERE t.business_id = $5 AND t.status = 'scheduled' AND t.last_error IS NULL
+       AND t.due_at <= $1::timestamptz + ${OFFSET_OF_BUSINESS}
+       AND NOT (t.id = ANY($6::text[]))
+       AND NOT EXISTS (SELECT 1 FROM claimed c WHERE c.id = t.id)`;
+
+/**
+ * scheduleMany's insert for a caller that fires what comes due ($4: the kinds it handles): a new
+ * row already due by its business's clock is inserted claimed (leased for $3 ms from $2, one
+ * attempt) and returned, so the caller fires it without claiming it first. A row that exists
+ * keeps its first version and is not returned (a claim takes it as any other).
+ */
+const SCHEDULE_MANY_LEASING_DUE = `INSERT INTO timers (id, business_id, kind, subject, payload, due_at, created_at, locked_until, attempts)
+     SELECT r.id, r.business_id, r.kind, r.subject, r.payload, r.due_at, $2::timestamptz,
+            CASE WHEN d.due THEN $2::timestamptz + $3::float8 * interval '1 millisecond' END,
+            CASE WHEN d.due THEN 1 ELSE 0 END
+       FROM jsonb_to_recordset($1::jsonb) AS r(id text, business_id text, kind text, subject text, payload jsonb, due_at timestamptz)
+       CROSS JOIN LATERAL (
+         SELECT r.kind = ANY($4::text[])
+            AND r.due_at <= $2::timestamptz + COALESCE((SELECT c.offset_ms FROM business_clocks c WHERE c.business_id = r.business_id), 0)::float8 * interval '1 millisecond' AS due
+       ) d
+     ON CONFLICT (id) DO NOTHING
+     RETURNING ${COLUMNS}`;
+
+/**
+ * A caller that fires what comes due, handing its lease to the timer store: the timers a
+ * schedule inserts already due and leased to it (`taken`), which it fires itself in due order
+ * without claiming them (TimerStore.scheduleMany).
+ */
+export interface TimerLease {
+  leaseMs: number;
+  /** The kinds the caller fires; a timer of another kind is scheduled as usual. */
+  kinds: readonly string[];
+  /** Filled by scheduleMany: timers inserted due and leased to the caller. */
+  taken: Timer[];
+}
+
+/** A due timer of a business as listed by `dueTimers` (leased: a worker holds it now). */
+export interface DueTimer {
+  id: string;
+  kind: string;
+  subject: string;
+  leased: boolean;
+}
+
 export interface TimerStoreOptions {
   /** Wall time (tests inject a controllable one). Used for due checks, leases and back-off. */
   now?: TimeSource;
@@ -148,11 +234,12 @@ export class TimerStore {
    * parameter), so the embedded store prepares it once. Pass `sql` to schedule inside a caller's
    * transaction. Resolves how many rows this call created.
    */
-  async scheduleMany(timers: readonly ScheduleTimer[], sql: Sql = this.db): Promise<number> {
+  async scheduleMany(timers: readonly ScheduleTimer[], sql: Sql = this.db, lease?: TimerLease): Promise<number> {
     for (const timer of timers) if (!(timer.dueAt instanceof Date) || Number.isNaN(timer.dueAt.getTime())) throw new TypeError(`timer ${timer.id}: invalid dueAt`);
     const ids = new Set<string>();
     const firsts = timers.filter((t) => !ids.has(t.id) && ids.add(t.id));
     if (firsts.length === 0) return 0;
+    if (lease !== undefined) return this.scheduleLeasingDue(firsts, sql, lease);
     if (firsts.length === 1) return (await this.schedule(firsts[0], sql)) ? 1 : 0;
     const rows = firsts.map((t) => ({ id: t.id, business_id: t.businessId, kind: t.kind, subject: t.subject, payload: t.payload ?? {}, due_at: t.dueAt.toISOString() }));
     const { rowCount } = await sql.query(
@@ -164,6 +251,14 @@ export class TimerStore {
       'timers_schedule_many',
     );
     return rowCount;
+  }
+
+  /** scheduleMany for a caller that fires what comes due: see SCHEDULE_MANY_LEASING_DUE. */
+  private async scheduleLeasingDue(timers: readonly ScheduleTimer[], sql: Sql, lease: TimerLease): Promise<number> {
+    const rows = timers.map((t) => ({ id: t.id, business_id: t.businessId, kind: t.kind, subject: t.subject, payload: t.payload ?? {}, due_at: t.dueAt.toISOString() }));
+    const { rows: inserted } = await sql.query<TimerRow>(SCHEDULE_MANY_LEASING_DUE, [JSON.stringify(rows), this.wall(), lease.leaseMs, [...lease.kinds]], 'timers_schedule_leasing_due');
+    for (const row of inserted) if (row.locked_until !== null) lease.taken.push(toTimer(row));
+    return inserted.length;
   }
 
   /**
@@ -189,16 +284,34 @@ export class TimerStore {
    * new now. Every timer of that business due by then becomes claimable at once.
    */
   async advanceClock(businessId: string, seconds: number): Promise<Date> {
+    return (await this.advanceClockListingDue(businessId, seconds)).now;
+  }
+
+  /**
+   * advanceClock, and in the same statement the business's timers due by its clock as moved,
+   * as `dueTimers` lists them (the look taken at the very moment they came due, before any
+   * worker could fire one); `offsetMs`, the clock's offset after the move.
+   */
+  async advanceClockListingDue(businessId: string, seconds: number): Promise<{ now: Date; offsetMs: number; due: DueTimer[] }> {
     if (!Number.isFinite(seconds) || seconds < 0) throw new RangeError(`seconds must be a finite number >= 0, got ${seconds}`);
     const ms = Math.round(seconds * 1000);
-    const { rows } = await this.db.query<{ offset_ms: string | number | bigint }>(
-      `INSERT INTO business_clocks (business_id, offset_ms) VALUES ($1, $2::bigint)
-       ON CONFLICT (business_id) DO UPDATE SET offset_ms = business_clocks.offset_ms + EXCLUDED.offset_ms, updated_at = now()
-       RETURNING offset_ms`,
-      [businessId, String(ms)],
-      'timers_advance_clock',
+    const { rows } = await this.db.query<{ offset_ms: string | number | bigint; id: string | null; kind: string; subject: string; leased: boolean }>(
+      `WITH c AS (
+         INSERT INTO business_clocks (business_id, offset_ms) VALUES ($1, $2::bigint)
+         ON CONFLICT (business_id) DO UPDATE SET offset_ms = business_clocks.offset_ms + EXCLUDED.offset_ms, updated_at = now()
+         RETURNING offset_ms
+       )
+       SELECT c.offset_ms, t.id, t.kind, t.subject, (t.locked_until IS NOT NULL AND t.locked_until > $3::timestamptz) AS leased
+         FROM c
+         LEFT JOIN timers t
+           ON t.business_id = $1 AND t.status = 'scheduled' AND t.last_error IS NULL
+          AND t.due_at <= $3::timestamptz + c.offset_ms::float8 * interval '1 millisecond'`,
+      [businessId, String(ms), this.wall()],
+      'timers_advance_clock_listing_due',
     );
-    return new Date(this.wall().getTime() + Number(rows[0].offset_ms));
+    const offsetMs = Number(rows[0].offset_ms);
+    const due = rows.filter((r) => r.id !== null).map((r) => ({ id: r.id!, kind: r.kind, subject: r.subject, leased: r.leased }));
+    return { now: new Date(this.wall().getTime() + offsetMs), offsetMs, due };
   }
 
   /**
@@ -217,16 +330,61 @@ export class TimerStore {
       businessId === undefined
         ? await this.db.query<TimerRow>(CLAIM_DUE, [wall, limit, leaseMs, kinds ? [...kinds] : null], 'timers_claim_due')
         : await this.db.query<TimerRow>(CLAIM_DUE_OF_BUSINESS, [wall, limit, leaseMs, kinds ? [...kinds] : null, businessId, fired ?? null], 'timers_claim_due_of_business');
-    return rows.map(toTimer).sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return rows.map(toTimer).sort(dueOrder);
+  }
+
+  /**
+   * One wake-up's look at a business's timers (the test clock's advance): marks `fired` (timers
+   * of the caller's last claim that fired) fired, claims up to `limit` due timers of the given
+   * kinds, oldest due first — `mine`, timers the caller claimed and did not fire, are claimed
+   * again if nobody claimed them since (same attempts) — and lists the business's other due
+   * timers that are not failing (`held`: leased by another worker, or beyond the limit), all in
+   * one statement. Claims as claimDue does (lease, attempts, FOR UPDATE SKIP LOCKED).
+   */
+  async claimAndListDue(
+    businessId: string,
+    options: { limit: number; leaseMs: number; kinds?: readonly string[]; fired?: readonly string[]; mine?: readonly Timer[] },
+  ): Promise<{ claimed: Timer[]; held: DueTimer[] }> {
+    const wall = this.wall();
+    const mine = options.mine ?? [];
+    const { rows } = await this.db.query<TimerRow & { held: boolean }>(
+      CLAIM_AND_LIST_DUE_OF_BUSINESS,
+      [wall, options.limit, options.leaseMs, options.kinds ? [...options.kinds] : null, businessId, [...(options.fired ?? [])], mine.map((t) => t.id), mine.map((t) => t.attempts)],
+      'timers_claim_and_list_due',
+    );
+    const claimed = rows
+      .filter((r) => !r.held)
+      .map(({ held: _, ...row }) => toTimer(row))
+      .sort(dueOrder);
+    const held = rows.filter((r) => r.held).map((r) => ({ id: r.id, kind: r.kind, subject: r.subject, leased: r.locked_until !== null && new Date(r.locked_until).getTime() > wall.getTime() }));
+    return { claimed, held };
+  }
+
+  /**
+   * After a failure amid a wake-up: marks `fired` fired and gives back the leases of `unfired`
+   * (timers the caller claimed and will not fire now; each only if nobody claimed it since), so
+   * a worker's poll takes them at once instead of after their lease.
+   */
+  async releaseClaims(fired: readonly string[], unfired: readonly Timer[]): Promise<void> {
+    if (fired.length === 0 && unfired.length === 0) return;
+    await this.db.query(
+      `WITH fired AS (
+         UPDATE timers SET status = 'fired', fired_at = $1, locked_until = NULL WHERE id = ANY($2::text[]) AND status = 'scheduled'
+       )
+       UPDATE timers SET locked_until = NULL
+        WHERE status = 'scheduled' AND (id, attempts) IN (SELECT * FROM unnest($3::text[], $4::int[]))`,
+      [this.wall(), [...fired], unfired.map((t) => t.id), unfired.map((t) => t.attempts)],
+      'timers_release_claims',
+    );
   }
 
   /**
    * Timers of a business that are due by its clock, still scheduled and not failing (no error
    * recorded): claimable now, or held by a lease because a worker is firing them right now.
    */
-  async dueTimers(businessId: string): Promise<{ id: string; kind: string; subject: string; leased: boolean }[]> {
+  async dueTimers(businessId: string): Promise<DueTimer[]> {
     const wall = this.wall();
-    const { rows } = await this.db.query<{ id: string; kind: string; subject: string; leased: boolean }>(
+    const { rows } = await this.db.query<DueTimer>(
       `SELECT t.id, t.kind, t.subject, (t.locked_until IS NOT NULL AND t.locked_until > $2::timestamptz) AS leased
          FROM timers t
          LEFT JOIN business_clocks c ON c.business_id = t.business_id
@@ -266,6 +424,11 @@ export class TimerStore {
     );
     return rowCount > 0;
   }
+}
+
+/** Oldest due first, then by id: the order timers fire in. */
+export function dueOrder(a: Timer, b: Timer): number {
+  return a.dueAt.getTime() - b.dueAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /** The row under the Timer's names, with fresh dates, the attempts as a number and `{}` for no payload. */

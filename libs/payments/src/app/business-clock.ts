@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TimerStore } from '@lib/timers';
+import { DueTimer, TimerStore } from '@lib/timers';
 
 /**
  * A business's own time (decision 0010): wall time plus its test clock's offset, so a simulated
@@ -26,6 +26,11 @@ export class BusinessClock {
   /** Moves a business's test clock forward; resolves its new time. */
   advance(businessId: string, seconds: number): Promise<Date> {
     return this.timers.advanceClock(businessId, seconds);
+  }
+
+  /** `advance`, with the clock's offset after the move and the business's timers due by then, in the same statement. */
+  advanceListingDue(businessId: string, seconds: number): Promise<{ now: Date; offsetMs: number; due: DueTimer[] }> {
+    return this.timers.advanceClockListingDue(businessId, seconds);
   }
 
   /** The process's wall time (what the offset is measured from). */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { unhandled } from '@lib/domain';
 import { LogPosition, SYSTEM_ACTOR } from '@lib/eventstore';
-import { ScheduleTimer, TimerStore } from '@lib/timers';
+import { ScheduleTimer, TimerLease, TimerStore } from '@lib/timers';
 import { CheckoutCommand, CheckoutState, OpenCryptoCheckout } from '../domain/checkout.decider';
 import { CheckoutEvent } from '../domain/checkout.events';
 import { Reaction, afterRefusal, react, reactionEventId } from '../domain/checkout-to-payment';
@@ -45,16 +45,18 @@ export class PaymentsProcessManager {
   /**
    * Runs the process manager on new events until nothing more happens: each event's reactions
    * are decided on their streams with deterministic event ids (so the worker's backstop running
-   * the same reactions appends nothing), and each event's timers are scheduled.
+   * the same reactions appends nothing), and each event's timers are scheduled — with a `lease`
+   * (the test clock's advance firing due timers), those already due are scheduled leased to the
+   * caller, which fires them next (TimerStore.scheduleMany).
    */
-  async settle(appended: readonly AppendedEvent[]): Promise<SettleResult> {
+  async settle(appended: readonly AppendedEvent[], lease?: TimerLease): Promise<SettleResult> {
     const queue = [...appended];
     let position: LogPosition | null = null;
     const done: string[] = [];
     while (queue.length > 0) {
       const next = queue.shift()!;
       done.push(next.eventId);
-      await this.scheduleTimers(next);
+      await this.scheduleTimers(next, lease);
       const reactions = react(next.event, next.aggregate === 'payment' ? { eventId: next.eventId, payment: next.before as PaymentState } : { eventId: next.eventId, checkout: next.before as CheckoutState });
       for (const reaction of reactions) {
         const options: DecideOptions = {
@@ -88,10 +90,10 @@ export class PaymentsProcessManager {
    * stream, then its consequences settled; resolves the position of the last event it caused.
    * A refusal by the rules (the checkout moved on meanwhile) is an answer, not a fault: null.
    */
-  async decideAndSettle(target: { checkoutId: string; command: CheckoutCommand } | { paymentId: string; command: PaymentCommand }, options: DecideOptions): Promise<LogPosition | null> {
+  async decideAndSettle(target: { checkoutId: string; command: CheckoutCommand } | { paymentId: string; command: PaymentCommand }, options: DecideOptions, lease?: TimerLease): Promise<LogPosition | null> {
     try {
       const decided = 'checkoutId' in target ? await this.streams.decideCheckout(target.checkoutId, target.command, options) : await this.streams.decidePayment(target.paymentId, target.command, options);
-      return later(decided.position, (await this.settle(decided.appended)).position);
+      return later(decided.position, (await this.settle(decided.appended, lease)).position);
     } catch (error) {
       if (error instanceof PaymentDomainError) return null;
       throw error;
@@ -129,11 +131,11 @@ export class PaymentsProcessManager {
     }
   }
 
-  private async scheduleTimers(appended: AppendedEvent): Promise<void> {
+  private async scheduleTimers(appended: AppendedEvent, lease?: TimerLease): Promise<void> {
     const timers: ScheduleTimer[] =
       appended.aggregate === 'payment'
         ? timersForPaymentEvent(appended.event as PaymentEvent, appended.after as PaymentState)
         : timersForCheckoutEvent(appended.event as CheckoutEvent, appended.after as CheckoutState, appended.occurredAt);
-    await this.timers.scheduleMany(timers); // one statement for all of them (CheckoutOpened sets two)
+    await this.timers.scheduleMany(timers, undefined, lease); // one statement for all of them (CheckoutOpened sets two)
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CommandRunner, LogPosition, SYSTEM_ACTOR } from '@lib/eventstore';
-import { Timer, TimerStore } from '@lib/timers';
+import { DueTimer, Timer, TimerLease, TimerStore, dueOrder } from '@lib/timers';
 import { uuidv5 } from '../domain/checkout-to-payment';
 import { CheckoutCommand } from '../domain/checkout.decider';
 import { PaymentCommand } from '../domain/payment.decider';
@@ -11,6 +11,11 @@ import { later } from './positions';
 import { PaymentsProcessManager } from './process-manager';
 import { simulatedSenderAddress, simulatedTxHash } from './simulated-chain';
 import { DecideOptions, PaymentStreams } from './streams';
+
+/** Due timers one look of fireDue claims at most. */
+const CLAIM_BATCH = 50;
+/** How long fireDue's claims hold a timer against other workers (as the worker's TimerRunner). */
+const LEASE_MS = 30_000;
 
 /**
  * What a payment timer does when it fires (decisions 0010, 0011): the worker's TimerRunner calls
@@ -29,26 +34,30 @@ export class TimerFiring {
     private readonly cards: CardAttempts,
   ) {}
 
-  /** The handler of every payment timer kind; resolves the position of the last event it caused. */
-  async fire(timer: Timer): Promise<LogPosition | null> {
+  /**
+   * The handler of every payment timer kind; resolves the position of the last event it caused.
+   * With a `lease` (fireDue), the timers the firing sets that are due already are scheduled
+   * leased to the caller (lease.taken), which fires them next.
+   */
+  async fire(timer: Timer, lease?: TimerLease): Promise<LogPosition | null> {
     const now = timer.dueAt;
     const options: DecideOptions = { now, eventId: (i) => uuidv5(`timer|${timer.id}#${i}`), metadata: { causationId: `timer:${timer.id}`, actor: SYSTEM_ACTOR } };
     switch (timer.kind) {
       case TIMER_KINDS.quoteExpiry:
-        return this.onCheckout(timer.subject, { type: 'ExpireCheckout' }, options);
+        return this.onCheckout(timer.subject, { type: 'ExpireCheckout' }, options, lease);
       case TIMER_KINDS.simulatedArrival: {
         const checkout = await this.streams.checkout(timer.subject);
         // only the quote on screen receives the simulated transfer (§4 supersede)
         if (checkout.status !== 'open' || checkout.rail !== 'crypto' || checkout.superseded) return null;
         const txHash = simulatedTxHash(checkout.network, timer.id);
-        return this.onCheckout(timer.subject, { type: 'MarkSent', simulate: checkout.simulate ?? 'exact', txHash, fromAddress: simulatedSenderAddress(checkout.network, txHash) }, options);
+        return this.onCheckout(timer.subject, { type: 'MarkSent', simulate: checkout.simulate ?? 'exact', txHash, fromAddress: simulatedSenderAddress(checkout.network, txHash) }, options, lease);
       }
       case TIMER_KINDS.confirmation: {
         const payload = timer.payload as { tx_hash: string; current: number };
-        return this.onCheckout(timer.subject, { type: 'RecordConfirmations', txHash: payload.tx_hash, current: payload.current }, options);
+        return this.onCheckout(timer.subject, { type: 'RecordConfirmations', txHash: payload.tx_hash, current: payload.current }, options, lease);
       }
       case TIMER_KINDS.paymentExpiry:
-        return this.onPayment(timer.subject, { type: 'ExpirePayment' }, options);
+        return this.onPayment(timer.subject, { type: 'ExpirePayment' }, options, lease);
       case TIMER_KINDS.cardAttemptExpiry:
         return this.cards.expire(timer.subject, (timer.payload as { attempt_id: string }).attempt_id, options);
       default:
@@ -65,32 +74,57 @@ export class TimerFiring {
    * poll may take any of these timers, even one that came due during this call, and finish it
    * between two of this loop's looks: so the last events of every checkout or payment whose
    * timers were due, or fired here, are read at the end too, whoever fired them.
+   *
+   * `due`: the business's due timers as listed when its clock moved (advanceClockListingDue); read
+   * here when not given. One statement per wake-up (claimAndListDue) marks what fired since the
+   * last, claims every due timer (up to CLAIM_BATCH) and lists those held elsewhere; the timers a
+   * firing sets already due are scheduled leased to this call and fired next in due order,
+   * without a claim of their own. A claimed timer whose lease is half gone before its turn is
+   * claimed again by the next look (unless someone claimed it since), never fired on an old lease.
    */
-  async fireDue(businessId: string, deadlineMs = 10_000): Promise<number> {
+  async fireDue(businessId: string, deadlineMs = 10_000, due?: readonly DueTimer[]): Promise<number> {
     const deadline = Date.now() + deadlineMs;
+    const kinds = Object.values(TIMER_KINDS);
     let fired = 0;
     let last: LogPosition | null = null;
-    const touched = new Set((await this.timers.dueTimers(businessId)).map((t) => t.subject));
-    let firedLast: string | undefined; // marked fired by the next claim, in its statement
+    const touched = new Set((due ?? (await this.timers.dueTimers(businessId))).map((t) => t.subject));
+    let firedHere: string[] = []; // fired since the last look: marked fired by the next one, in its statement
+    let mine: Timer[] = []; // claimed, not fired yet, lease half gone: claimed again by the next look
     for (;;) {
-      const [timer] = await this.timers.claimDue(1, 30_000, Object.values(TIMER_KINDS), businessId, firedLast);
-      firedLast = undefined;
-      if (timer) {
+      const { claimed, held } = await this.timers.claimAndListDue(businessId, { limit: CLAIM_BATCH, leaseMs: LEASE_MS, kinds, fired: firedHere, mine });
+      firedHere = [];
+      mine = [];
+      for (const t of held) touched.add(t.subject);
+      if (claimed.length === 0) {
+        if (held.length === 0 || Date.now() > deadline) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        continue;
+      }
+      const queue = claimed; // in due order
+      while (queue.length > 0) {
+        const timer = queue[0];
+        if (timer.lockedUntil !== null && this.timers.wallNow().getTime() > timer.lockedUntil.getTime() - LEASE_MS / 2) {
+          mine = queue.splice(0);
+          break;
+        }
+        queue.shift();
         touched.add(timer.subject);
+        const lease: TimerLease = { leaseMs: LEASE_MS, kinds, taken: [] };
         try {
-          last = later(last, await this.fire(timer));
-          firedLast = timer.id;
-          fired++;
+          last = later(last, await this.fire(timer, lease));
         } catch (error) {
+          await this.timers.releaseClaims(firedHere, [...queue, ...lease.taken]);
           await this.timers.markFailed(timer.id, error instanceof Error ? `${error.name}: ${error.message}` : String(error), new Date(Date.now() + 1000), timer.attempts);
           throw error;
         }
-        continue;
+        firedHere.push(timer.id);
+        fired++;
+        for (const next of lease.taken) {
+          touched.add(next.subject);
+          const at = queue.findIndex((q) => dueOrder(next, q) < 0);
+          queue.splice(at < 0 ? queue.length : at, 0, next);
+        }
       }
-      const due = await this.timers.dueTimers(businessId);
-      if (due.length === 0 || Date.now() > deadline) break;
-      for (const t of due) touched.add(t.subject);
-      await new Promise((resolve) => setTimeout(resolve, 10));
     }
     // what every firing of these subjects appended, here or in a worker: the last events of their streams and of the payments behind them
     for (const subject of touched) {
@@ -106,11 +140,11 @@ export class TimerFiring {
     return fired;
   }
 
-  private onCheckout(checkoutId: string, command: CheckoutCommand, options: DecideOptions): Promise<LogPosition | null> {
-    return this.process.decideAndSettle({ checkoutId, command }, options);
+  private onCheckout(checkoutId: string, command: CheckoutCommand, options: DecideOptions, lease?: TimerLease): Promise<LogPosition | null> {
+    return this.process.decideAndSettle({ checkoutId, command }, options, lease);
   }
 
-  private onPayment(paymentId: string, command: PaymentCommand, options: DecideOptions): Promise<LogPosition | null> {
-    return this.process.decideAndSettle({ paymentId, command }, options);
+  private onPayment(paymentId: string, command: PaymentCommand, options: DecideOptions, lease?: TimerLease): Promise<LogPosition | null> {
+    return this.process.decideAndSettle({ paymentId, command }, options, lease);
   }
 }

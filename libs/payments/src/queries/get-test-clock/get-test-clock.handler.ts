@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { BusinessClock } from '../../app/business-clock';
 import { PaymentDomainError } from '../../domain/errors';
-import { GetTestClockQuery, TestClockView } from './get-test-clock.query';
+import { GetTestClockQuery, TestClockView, testClockView } from './get-test-clock.query';
 
 /** The business's clock; a live business has none (403 test_mode_unavailable). */
 @QueryHandler(GetTestClockQuery)
@@ -11,7 +11,7 @@ export class GetTestClockHandler implements IQueryHandler<GetTestClockQuery, Tes
   async execute({ business }: GetTestClockQuery): Promise<TestClockView> {
     if (!business.simulated) throw new PaymentDomainError('test_mode_unavailable', 'Only a simulated business has a test clock.');
     const now = await this.clock.now(business.id);
-    const offsetMs = now.getTime() - this.clock.wallNow().getTime();
-    return { kind: 'test_clock', business_id: business.id, now: now.toISOString(), offset_seconds: Math.max(0, Math.round(offsetMs / 1000)) };
+    const wall = this.clock.wallNow();
+    return testClockView(business.id, now.getTime() - wall.getTime(), wall);
   }
 }

@@ -17,3 +17,8 @@ export class GetTestClockQuery extends Query<TestClockView> {
     super();
   }
 }
+
+/** The clock of a business whose test clock runs `offsetMs` ahead of the wall time `wallNow`. */
+export function testClockView(businessId: string, offsetMs: number, wallNow: Date): TestClockView {
+  return { kind: 'test_clock', business_id: businessId, now: new Date(wallNow.getTime() + offsetMs).toISOString(), offset_seconds: Math.max(0, Math.round(offsetMs / 1000)) };
+}
