@@ -37,4 +37,12 @@ describe('BusinessClock.nowOf', () => {
     expect((await clock.nowOf({ id: 'biz_live', simulated: false })).toISOString()).toBe(wall.toISOString());
     expect(statements).toEqual([]);
   });
+
+  it('a business read with its offset (the same statement as the business) takes its now from that read, without another statement', async () => {
+    const { db, statements } = clockDatabase(3_600_000);
+    const clock = new BusinessClock(new TimerStore(db, { now: () => wall }));
+    expect((await clock.nowOf({ id: 'biz_sim', simulated: true, clockOffsetMs: 90_000 })).toISOString()).toBe('2026-11-27T12:01:30.000Z');
+    expect((await clock.nowOf({ id: 'biz_live', simulated: false, clockOffsetMs: 0 })).toISOString()).toBe(wall.toISOString());
+    expect(statements).toEqual([]);
+  });
 });

@@ -118,4 +118,23 @@ describe('test clock advance while a worker fires the same timers', () => {
       { subject: checkoutB.id, n: '1', status: 'scheduled', locked: true, last_error: 'Error: boom' },
     ]);
   });
+
+  it("POST /checkouts quotes at the business's clock as moved, read with the business (no read of its offset of its own)", async () => {
+    const shop = (await businessWithKey(suite.api, true)).client;
+    const payment = await shop.createPayment({ amount: 2_000 });
+    const moved = await shop.advance(3600);
+    const timers = suite.api.app.get(TimerStore, { strict: false });
+    const now = timers.clock.now.bind(timers.clock);
+    let offsetReads = 0;
+    timers.clock.now = (businessId) => (businessId !== undefined && offsetReads++, now(businessId));
+    let checkout: Awaited<ReturnType<typeof shop.openCheckout>>;
+    try {
+      checkout = await shop.openCheckout(payment);
+    } finally {
+      timers.clock.now = now;
+    }
+    expect(offsetReads).toBe(0);
+    // the quote runs from the business's now, an hour ahead of the wall: its end is past the moved clock, not near the wall time
+    expect(Date.parse(checkout.expires_at)).toBeGreaterThan(Date.parse(moved.now));
+  });
 });

@@ -14,6 +14,12 @@ export interface ActingBusiness {
   status?: string;
   /** Its checkout settings (decision 0028), where the use case read them (POST /checkouts). */
   checkout?: CheckoutRules;
+  /**
+   * Its test clock's offset as the use case read it with the business, in the same statement
+   * (PaymentsReadModel.actingBusiness): the business's now without another read (BusinessClock.nowOf).
+   * Only on a business read for this request, never on one kept between requests (it may have moved since).
+   */
+  clockOffsetMs?: number;
 }
 
 /**

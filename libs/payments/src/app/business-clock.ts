@@ -17,9 +17,11 @@ export class BusinessClock {
    * A business's now, without a read for a live business: only a simulated business has a test
    * clock (AdvanceTestClockHandler refuses the others, and `simulated` is fixed when the business
    * is created), so a live business's offset is always 0 and its now is wall time. A simulated
-   * business's offset is read (it may have moved in another process a moment ago).
+   * business's offset is read (it may have moved in another process a moment ago) — unless the
+   * request read it with the business itself (`clockOffsetMs`, ActingBusiness): then that read is used.
    */
-  nowOf(business: { id: string; simulated: boolean }): Promise<Date> {
+  nowOf(business: { id: string; simulated: boolean; clockOffsetMs?: number }): Promise<Date> {
+    if (business.clockOffsetMs !== undefined) return Promise.resolve(new Date(this.wallNow().getTime() + business.clockOffsetMs));
     return business.simulated ? this.timers.clock.now(business.id) : this.timers.clock.now();
   }
 

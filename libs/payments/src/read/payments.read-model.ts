@@ -122,17 +122,19 @@ export class PaymentsReadModel {
 
   /**
    * The business a payment belongs to, as the payment use cases need it (active? simulated?),
-   * from libs/businesses' `businesses` table (as receipts read it), or null.
+   * from libs/businesses' `businesses` table (as receipts read it), or null; with its test clock's
+   * offset read in the same statement (`clockOffsetMs`, 0 without a test clock).
    */
-  async actingBusiness(businessId: string): Promise<{ id: string; simulated: boolean; status: string; checkout: CheckoutRules } | null> {
-    const { rows } = await this.db.query<{ id: string; simulated: boolean; status: string; settings: Partial<CheckoutRules> | null }>(
-      `SELECT b.id, b.simulated, b.status, s.settings FROM businesses b LEFT JOIN checkout_settings s ON s.business_id = b.id WHERE b.id = $1`,
+  async actingBusiness(businessId: string): Promise<{ id: string; simulated: boolean; status: string; checkout: CheckoutRules; clockOffsetMs: number } | null> {
+    const { rows } = await this.db.query<{ id: string; simulated: boolean; status: string; settings: Partial<CheckoutRules> | null; clock_offset_ms: string | number | bigint }>(
+      `SELECT b.id, b.simulated, b.status, s.settings, COALESCE((SELECT c.offset_ms FROM business_clocks c WHERE c.business_id = b.id), 0) AS clock_offset_ms
+         FROM businesses b LEFT JOIN checkout_settings s ON s.business_id = b.id WHERE b.id = $1`,
       [businessId],
     );
     const row = rows[0];
     if (!row) return null;
-    const { settings, ...business } = row;
-    return { ...business, checkout: { ...DEFAULT_CHECKOUT_RULES, ...(settings ?? {}) } };
+    const { settings, clock_offset_ms, ...business } = row;
+    return { ...business, checkout: { ...DEFAULT_CHECKOUT_RULES, ...(settings ?? {}) }, clockOffsetMs: Number(clock_offset_ms) };
   }
 
   /**

@@ -80,7 +80,7 @@ export class LinkPayments {
     const customerId = email === null ? null : await this.customers.customerFor(business.id, email, 'email');
 
     const paymentId = newId('pmt');
-    const now = await this.steps.clock.now(business.id);
+    const now = await this.steps.clock.nowOf(business);
     const create: CreatePayment = {
         type: 'CreatePayment',
         paymentId,

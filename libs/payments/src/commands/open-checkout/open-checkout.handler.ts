@@ -90,7 +90,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     assertEmailGiven(rules, input.email ?? payment.details.customer_email);
     // a blocked customer's e-mail (the checkout's or the payment's): 403 customer_blocked (decision 0029)
     await this.customers.assertNotBlocked(business.id, [input.email, payment.details.customer_email], 'email');
-    const now = await this.steps.clock.now(business.id);
+    const now = await this.steps.clock.nowOf(business); // its offset was read with the business
     // the business's source (fixed table or live, decision 0020): asset_unavailable, or 503 temporarily_unavailable without a fresh rate
     const quote = await this.rates.forCheckout(business, asset, payment.currency);
     const rate = quote.rateMinorPerCoin;
@@ -207,7 +207,7 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     const email = input.email ?? payment.details.customer_email ?? null;
     if (email === null) throw new PaymentDomainError('email_required', 'A card payment needs the customer’s e-mail.', 'email');
     await this.customers.assertNotBlocked(business.id, [input.email, payment.details.customer_email], 'email');
-    const now = await this.steps.clock.now(business.id);
+    const now = await this.steps.clock.nowOf(business);
     const checkoutId = checkoutIdFor(meta);
     // payment_paid, payment_canceled, payment_expired, in flight
     decidePayment({ type: 'SelectCardMethod', checkoutId, quotedMinor: payment.amount, country: input.country }, payment, { now });
