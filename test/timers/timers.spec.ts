@@ -335,7 +335,7 @@ function timersContract(backend: () => Backend): void {
     expect(await store.get(a)).toMatchObject({ status: 'fired', lockedUntil: null, firedAt: time.now() });
     await store.markFired(heldByWorker);
     const last = await store.claimAndListDue(mine, { limit: 50, leaseMs: 30_000, kinds: [kind], fired: [b, c] });
-    expect(last).toEqual({ claimed: [], held: [] }); // nothing else due: the fired ones are marked all the same
+    expect(last).toEqual({ claimed: [], held: [], touchedByOthers: [] }); // nothing else due: the fired ones are marked all the same
     expect((await Promise.all([b, c].map((id) => store.get(id)))).map((t) => t!.status)).toEqual(['fired', 'fired']);
     expect(await store.dueTimers(mine)).toEqual([]);
   });
@@ -356,7 +356,29 @@ function timersContract(backend: () => Backend): void {
     const [worker] = await store.claimDue(1, 30_000, [kind], biz);
     expect(worker.attempts).toBe(3);
     const stale = await store.claimAndListDue(biz, { limit: 50, leaseMs: 30_000, kinds: [kind], mine: [again.claimed[0]] });
-    expect(stale).toEqual({ claimed: [], held: [{ id, kind, subject: 's', leased: true }] });
+    expect(stale).toEqual({ claimed: [], held: [{ id, kind, subject: 's', leased: true }], touchedByOthers: [] });
+  });
+
+  it('a look names the watched subjects whose timers someone else fired since a time, or that are failing; never for what the caller fired', async () => {
+    const time = manualTime();
+    const store = new TimerStore(db, { now: time.now });
+    const kind = unique('watch');
+    const biz = unique('biz');
+    const at = (s: number) => new Date(time.now().getTime() + s * 1000);
+    const s = { ours: unique('s'), theirs: unique('s'), before: unique('s'), failing: unique('s'), unwatched: unique('s') };
+    const id = { ours: unique('t'), theirs: unique('t'), before: unique('t'), failing: unique('t'), unwatched: unique('t') };
+    await store.schedule({ id: id.failing, businessId: biz, kind, subject: s.failing, dueAt: at(-5) }); // the oldest: claimed first
+    for (const k of ['ours', 'theirs', 'before', 'unwatched'] as const) await store.schedule({ id: id[k], businessId: biz, kind, subject: s[k], dueAt: at(-1) });
+    await store.markFired(id.before); // fired before the watch began
+    time.advance(1000);
+    const since = time.now();
+    const [failing] = await store.claimDue(1, 30_000, [kind], biz);
+    expect(failing.id).toBe(id.failing);
+    await store.markFailed(failing.id, 'boom', at(60), failing.attempts);
+    for (const k of ['ours', 'theirs', 'unwatched'] as const) await store.markFired(id[k]); // `ours` by the caller, the others by another worker
+    const look = await store.claimAndListDue(biz, { limit: 50, leaseMs: 30_000, kinds: [kind], watch: { subjects: [s.ours, s.theirs, s.before, s.failing], firedHere: [id.ours], since } });
+    expect(look.touchedByOthers.sort()).toEqual([s.theirs, s.failing].sort());
+    expect(look.claimed).toEqual([]);
   });
 
   it("scheduling with a lease: a new timer already due by its business's clock is inserted claimed by the caller; the others as usual", async () => {
@@ -402,8 +424,8 @@ function timersContract(backend: () => Backend): void {
       { id: soon, businessId: biz, kind, subject: 'soon', dueAt: at(10) },
       { id: far, businessId: biz, kind, subject: 'far', dueAt: at(100) },
     ]);
-    expect(await store.advanceClockListingDue(biz, 5)).toEqual({ now: at(5), offsetMs: 5000, due: [] });
-    expect(await store.advanceClockListingDue(biz, 10)).toEqual({ now: at(15), offsetMs: 15_000, due: [{ id: soon, kind, subject: 'soon', leased: false }] });
+    expect(await store.advanceClockListingDue(biz, 5)).toEqual({ now: at(5), offsetMs: 5000, due: [], movedAt: time.now() });
+    expect(await store.advanceClockListingDue(biz, 10)).toEqual({ now: at(15), offsetMs: 15_000, due: [{ id: soon, kind, subject: 'soon', leased: false }], movedAt: time.now() });
   });
 
   it("a lease left by a crashed claim is taken again after it expires", async () => {

@@ -103,7 +103,9 @@ const OFFSET_OF_BUSINESS = `COALESCE((SELECT offset_ms FROM business_clocks WHER
  * claim that fired ($6), claims up to $2 due timers (as CLAIM_DUE_OF_BUSINESS; a timer the caller
  * claimed and did not fire, $7 with its claim's attempts $8, is claimed again although its lease
  * holds: nobody claimed it since), and lists in the same statement the business's other due
- * timers that are not failing (held by another worker's lease, or past the limit): `held`.
+ * timers that are not failing (held by another worker's lease, or past the limit): `held`; and
+ * the timers of the subjects $9 that someone other than the caller touched — fired since $11
+ * without being one the caller fired ($10), or failing — `other`.
  */
 const CLAIM_AND_LIST_DUE_OF_BUSINESS = `WITH fired AS (
       UPDATE timers SET status = 'fired', fired_at = $1, locked_until = NULL
@@ -131,16 +133,24 @@ const CLAIM_AND_LIST_DUE_OF_BUSINESS = `WITH fired AS (
         .map((c) => `timers.${c}`)
         .join(', ')}
     )
-    SELECT ${COLUMNS}, false AS held FROM claimed
+    SELECT ${COLUMNS}, 'claimed' AS look FROM claimed
     UNION ALL
     SELECT ${COLUMNS.split(', ')
       .map((c) => `t.${c}`)
-      .join(', ')}, true AS held
+      .join(', ')}, 'held' AS look
       FROM timers t
      WHERE t.business_id = $5 AND t.status = 'scheduled' AND t.last_error IS NULL
        AND t.due_at <= $1::timestamptz + ${OFFSET_OF_BUSINESS}
        AND NOT (t.id = ANY($6::text[]))
-       AND NOT EXISTS (SELECT 1 FROM claimed c WHERE c.id = t.id)`;
+       AND NOT EXISTS (SELECT 1 FROM claimed c WHERE c.id = t.id)
+    UNION ALL
+    SELECT ${COLUMNS.split(', ')
+      .map((c) => `t.${c}`)
+      .join(', ')}, 'other' AS look
+      FROM timers t
+     WHERE t.subject = ANY($9::text[])
+       AND NOT (t.id = ANY($10::text[]))
+       AND ((t.status = 'fired' AND t.fired_at >= $11::timestamptz) OR t.last_error IS NOT NULL)`;
 
 /**
  * scheduleMany's insert for a caller that fires what comes due ($4: the kinds it handles): a new
@@ -290,11 +300,13 @@ export class TimerStore {
   /**
    * advanceClock, and in the same statement the business's timers due by its clock as moved,
    * as `dueTimers` lists them (the look taken at the very moment they came due, before any
-   * worker could fire one); `offsetMs`, the clock's offset after the move.
+   * worker could fire one); `offsetMs`, the clock's offset after the move; `movedAt`, the wall
+   * time the statement was given (taken before it was sent).
    */
-  async advanceClockListingDue(businessId: string, seconds: number): Promise<{ now: Date; offsetMs: number; due: DueTimer[] }> {
+  async advanceClockListingDue(businessId: string, seconds: number): Promise<{ now: Date; offsetMs: number; due: DueTimer[]; movedAt: Date }> {
     if (!Number.isFinite(seconds) || seconds < 0) throw new RangeError(`seconds must be a finite number >= 0, got ${seconds}`);
     const ms = Math.round(seconds * 1000);
+    const movedAt = this.wall();
     const { rows } = await this.db.query<{ offset_ms: string | number | bigint; id: string | null; kind: string; subject: string; leased: boolean }>(
       `WITH c AS (
          INSERT INTO business_clocks (business_id, offset_ms) VALUES ($1, $2::bigint)
@@ -306,12 +318,12 @@ export class TimerStore {
          LEFT JOIN timers t
            ON t.business_id = $1 AND t.status = 'scheduled' AND t.last_error IS NULL
           AND t.due_at <= $3::timestamptz + c.offset_ms::float8 * interval '1 millisecond'`,
-      [businessId, String(ms), this.wall()],
+      [businessId, String(ms), movedAt],
       'timers_advance_clock_listing_due',
     );
     const offsetMs = Number(rows[0].offset_ms);
     const due = rows.filter((r) => r.id !== null).map((r) => ({ id: r.id!, kind: r.kind, subject: r.subject, leased: r.leased }));
-    return { now: new Date(this.wall().getTime() + offsetMs), offsetMs, due };
+    return { now: new Date(this.wall().getTime() + offsetMs), offsetMs, due, movedAt };
   }
 
   /**
@@ -339,25 +351,51 @@ export class TimerStore {
    * kinds, oldest due first — `mine`, timers the caller claimed and did not fire, are claimed
    * again if nobody claimed them since (same attempts) — and lists the business's other due
    * timers that are not failing (`held`: leased by another worker, or beyond the limit), all in
-   * one statement. Claims as claimDue does (lease, attempts, FOR UPDATE SKIP LOCKED).
+   * one statement. Claims as claimDue does (lease, attempts, FOR UPDATE SKIP LOCKED). `watch`:
+   * the subjects whose timers the caller fires, and the timers it fired (`firedHere`, all of them
+   * so far): the statement also lists (`touchedByOthers`, their subjects) the timers of those
+   * subjects someone else fired since `since` (by its wall time) or that are failing.
    */
   async claimAndListDue(
     businessId: string,
-    options: { limit: number; leaseMs: number; kinds?: readonly string[]; fired?: readonly string[]; mine?: readonly Timer[] },
-  ): Promise<{ claimed: Timer[]; held: DueTimer[] }> {
+    options: {
+      limit: number;
+      leaseMs: number;
+      kinds?: readonly string[];
+      fired?: readonly string[];
+      mine?: readonly Timer[];
+      watch?: { subjects: Iterable<string>; firedHere: Iterable<string>; since: Date };
+    },
+  ): Promise<{ claimed: Timer[]; held: DueTimer[]; touchedByOthers: string[] }> {
     const wall = this.wall();
     const mine = options.mine ?? [];
-    const { rows } = await this.db.query<TimerRow & { held: boolean }>(
+    const watch = options.watch;
+    const { rows } = await this.db.query<TimerRow & { look: 'claimed' | 'held' | 'other' }>(
       CLAIM_AND_LIST_DUE_OF_BUSINESS,
-      [wall, options.limit, options.leaseMs, options.kinds ? [...options.kinds] : null, businessId, [...(options.fired ?? [])], mine.map((t) => t.id), mine.map((t) => t.attempts)],
+      [
+        wall,
+        options.limit,
+        options.leaseMs,
+        options.kinds ? [...options.kinds] : null,
+        businessId,
+        [...(options.fired ?? [])],
+        mine.map((t) => t.id),
+        mine.map((t) => t.attempts),
+        watch ? [...watch.subjects] : [],
+        watch ? [...watch.firedHere, ...(options.fired ?? [])] : [],
+        watch?.since ?? wall,
+      ],
       'timers_claim_and_list_due',
     );
     const claimed = rows
-      .filter((r) => !r.held)
-      .map(({ held: _, ...row }) => toTimer(row))
+      .filter((r) => r.look === 'claimed')
+      .map(({ look: _, ...row }) => toTimer(row))
       .sort(dueOrder);
-    const held = rows.filter((r) => r.held).map((r) => ({ id: r.id, kind: r.kind, subject: r.subject, leased: r.locked_until !== null && new Date(r.locked_until).getTime() > wall.getTime() }));
-    return { claimed, held };
+    const held = rows
+      .filter((r) => r.look === 'held')
+      .map((r) => ({ id: r.id, kind: r.kind, subject: r.subject, leased: r.locked_until !== null && new Date(r.locked_until).getTime() > wall.getTime() }));
+    const touchedByOthers = [...new Set(rows.filter((r) => r.look === 'other').map((r) => r.subject))];
+    return { claimed, held, touchedByOthers };
   }
 
   /**

@@ -31,7 +31,7 @@ export class BusinessClock {
   }
 
   /** `advance`, with the clock's offset after the move and the business's timers due by then, in the same statement. */
-  advanceListingDue(businessId: string, seconds: number): Promise<{ now: Date; offsetMs: number; due: DueTimer[] }> {
+  advanceListingDue(businessId: string, seconds: number): Promise<{ now: Date; offsetMs: number; due: DueTimer[]; movedAt: Date }> {
     return this.timers.advanceClockListingDue(businessId, seconds);
   }
 

@@ -16,6 +16,8 @@ import { DecideOptions, PaymentStreams } from './streams';
 const CLAIM_BATCH = 50;
 /** How long fireDue's claims hold a timer against other workers (as the worker's TimerRunner). */
 const LEASE_MS = 30_000;
+/** How far apart the processes' wall clocks may be when fireDue asks what others fired since the move. */
+const CLOCK_SKEW_MS = 1000;
 
 /**
  * What a payment timer does when it fires (decisions 0010, 0011): the worker's TimerRunner calls
@@ -75,26 +77,41 @@ export class TimerFiring {
    * between two of this loop's looks: so the last events of every checkout or payment whose
    * timers were due, or fired here, are read at the end too, whoever fired them.
    *
-   * `due`: the business's due timers as listed when its clock moved (advanceClockListingDue); read
-   * here when not given. One statement per wake-up (claimAndListDue) marks what fired since the
-   * last, claims every due timer (up to CLAIM_BATCH) and lists those held elsewhere; the timers a
-   * firing sets already due are scheduled leased to this call and fired next in due order,
-   * without a claim of their own. A claimed timer whose lease is half gone before its turn is
-   * claimed again by the next look (unless someone claimed it since), never fired on an old lease.
+   * `moved`: the business's due timers as listed when its clock moved, and the wall time of the
+   * move (advanceClockListingDue); read here when not given. One statement per wake-up
+   * (claimAndListDue) marks what fired since the last, claims every due timer (up to
+   * CLAIM_BATCH) and lists those held elsewhere; the timers a firing sets already due are
+   * scheduled leased to this call and fired next in due order, without a claim of their own. A
+   * claimed timer whose lease is half gone before its turn is claimed again by the next look
+   * (unless someone claimed it since), never fired on an old lease. The same looks tell which of
+   * the subjects someone else touched (a timer of theirs fired elsewhere since the move, or
+   * failing, or held by another worker): only those subjects' last events are read at the end —
+   * what this call fired, it knows the positions of.
    */
-  async fireDue(businessId: string, deadlineMs = 10_000, due?: readonly DueTimer[]): Promise<number> {
+  async fireDue(businessId: string, deadlineMs = 10_000, moved?: { due: readonly DueTimer[]; movedAt: Date }): Promise<number> {
     const deadline = Date.now() + deadlineMs;
     const kinds = Object.values(TIMER_KINDS);
     let fired = 0;
     let last: LogPosition | null = null;
-    const touched = new Set((due ?? (await this.timers.dueTimers(businessId))).map((t) => t.subject));
+    // fired elsewhere since a second before the move (the processes' wall clocks are synchronised, as for the leases)
+    const since = new Date((moved?.movedAt ?? this.timers.wallNow()).getTime() - CLOCK_SKEW_MS);
+    const due = moved?.due ?? (await this.timers.dueTimers(businessId));
+    const touched = new Set(due.map((t) => t.subject));
+    const elsewhere = new Set(due.filter((t) => t.leased).map((t) => t.subject)); // subjects whose last events are read at the end
+    const firedAll: string[] = []; // every timer this call fired
     let firedHere: string[] = []; // fired since the last look: marked fired by the next one, in its statement
     let mine: Timer[] = []; // claimed, not fired yet, lease half gone: claimed again by the next look
     for (;;) {
-      const { claimed, held } = await this.timers.claimAndListDue(businessId, { limit: CLAIM_BATCH, leaseMs: LEASE_MS, kinds, fired: firedHere, mine });
+      const look = await this.timers.claimAndListDue(businessId, { limit: CLAIM_BATCH, leaseMs: LEASE_MS, kinds, fired: firedHere, mine, watch: { subjects: touched, firedHere: firedAll, since } });
+      const { claimed, held } = look;
+      firedAll.push(...firedHere);
       firedHere = [];
       mine = [];
-      for (const t of held) touched.add(t.subject);
+      for (const subject of look.touchedByOthers) elsewhere.add(subject);
+      for (const t of held) {
+        touched.add(t.subject);
+        elsewhere.add(t.subject);
+      }
       if (claimed.length === 0) {
         if (held.length === 0 || Date.now() > deadline) break;
         await new Promise((resolve) => setTimeout(resolve, 10));
@@ -126,8 +143,8 @@ export class TimerFiring {
         }
       }
     }
-    // what every firing of these subjects appended, here or in a worker: the last events of their streams and of the payments behind them
-    for (const subject of touched) {
+    // what the firings of subjects someone else touched appended, here or in a worker: the last events of their streams and of the payments behind them
+    for (const subject of elsewhere) {
       if (isCheckoutId(subject)) {
         const checkout = await this.streams.loadCheckout(subject);
         last = later(last, checkout.head);

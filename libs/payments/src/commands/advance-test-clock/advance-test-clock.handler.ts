@@ -21,8 +21,8 @@ export class AdvanceTestClockHandler implements ICommandHandler<AdvanceTestClock
   async execute({ business, seconds }: AdvanceTestClockCommand): Promise<AdvancedTestClock> {
     if (!business.simulated) throw new PaymentDomainError('test_mode_unavailable', 'Only a simulated business has a test clock.');
     // the timers due by the moved clock are listed in the move's own statement: a worker's poll cannot have fired one before that look
-    const { now, offsetMs, due } = await this.clock.advanceListingDue(business.id, seconds);
-    const fired = await this.timers.fireDue(business.id, undefined, due);
+    const { now, offsetMs, due, movedAt } = await this.clock.advanceListingDue(business.id, seconds);
+    const fired = await this.timers.fireDue(business.id, undefined, { due, movedAt });
     return { now, fired, clock: testClockView(business.id, offsetMs, this.clock.wallNow()) };
   }
 }
