@@ -74,8 +74,8 @@ export class TimerFiring {
    * have every event those timers appended — by their positions, never the visible head (on
    * PostgreSQL an unrelated open transaction can hold the visible head behind them). A worker's
    * poll may take any of these timers, even one that came due during this call, and finish it
-   * between two of this loop's looks: so the last events of every checkout or payment whose
-   * timers were due, or fired here, are read at the end too, whoever fired them.
+   * between two of this loop's looks: so the last events of every checkout or payment one of
+   * whose timers someone else fired, held or failed are read at the end too (below).
    *
    * `moved`: the business's due timers as listed when its clock moved, and the wall time of the
    * move (advanceClockListingDue); read here when not given. One statement per wake-up
