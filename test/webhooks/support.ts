@@ -277,9 +277,9 @@ export function endpointCommands(store: EventStore, db: Database, readModels: Re
   const remove = new DeleteEndpointHandler(endpoints);
   const rotate = new RotateSecretHandler(endpoints);
   return {
-    create: (businessId: string, input: Record<string, unknown>, meta?: WriteMeta) => create.execute(new CreateEndpointCommand(businessId, input, meta)),
-    update: (businessId: string, webhookId: string, input: Record<string, unknown>, meta?: WriteMeta) => update.execute(new UpdateEndpointCommand(businessId, webhookId, input, meta)),
+    create: (businessId: string, input: Record<string, unknown>, meta?: WriteMeta) => create.execute(new CreateEndpointCommand(businessId, input, null, meta)),
+    update: (businessId: string, webhookId: string, input: Record<string, unknown>, meta?: WriteMeta) => update.execute(new UpdateEndpointCommand(businessId, webhookId, input, null, meta)),
     delete: (businessId: string, webhookId: string, meta?: WriteMeta) => remove.execute(new DeleteEndpointCommand(businessId, webhookId, meta)),
-    rotateSecret: (businessId: string, webhookId: string, meta?: WriteMeta) => rotate.execute(new RotateSecretCommand(businessId, webhookId, meta)),
+    rotateSecret: (businessId: string, webhookId: string, meta?: WriteMeta) => rotate.execute(new RotateSecretCommand(businessId, webhookId, null, meta)),
   };
 }

@@ -563,6 +563,71 @@ describe('webhooks over HTTP (issue 5), on PostgreSQL with WEBHOOK_ALLOW_PRIVATE
       expect((await call('GET', `/webhook_deliveries/${paymentDelivery.id}`, { key: withPayments })).status).toBe(200);
       expect((await call('GET', `/events/${paymentDelivery.event_id}`, { key: readOnly })).status).toBe(404);
     });
+
+    // decision 0013, addendum of 2026-11-29 (audit "rest" finding 1): an endpoint is a way to read what it is sent
+    it('restricted keys subscribe only to types they can read, and cannot change, rotate, test or resend an endpoint sent types they cannot read', async () => {
+      const shop = await business();
+      const service = api.app.get(BusinessService);
+      const rx = await receiver();
+      const hook = await createHook(shop, { url: rx.url, event_types: ['*'] });
+      await pay(shop, 'pmt_rw', ['succeeded']);
+      await settle();
+      await eventually(async () => (await call('GET', `/webhooks/${hook.id}/deliveries`, { key: shop.secret_key })).body.data.length === 2);
+      const hooksOnly = (await service.createKey({ businessId: shop.business.id, kind: 'restricted', mode: 'test', permissions: 'webhooks:write' })).secret;
+      const withPayments = (await service.createKey({ businessId: shop.business.id, kind: 'restricted', mode: 'test', permissions: 'webhooks:write,payments:read' })).secret;
+      const endpoints = async () => (await call('GET', '/webhooks', { key: shop.secret_key })).body.data;
+      const before = await endpoints();
+      const denied = (res: Reply, field: string | null) => {
+        expect({ status: res.status, code: res.body?.error?.code, field: res.body?.error?.field }).toEqual({ status: 403, code: 'permission_denied', field });
+      };
+
+      // create: "*" and any type whose resource the key cannot read are refused, nothing created
+      denied(await call('POST', '/webhooks', { key: hooksOnly, body: { url: rx.url, event_types: ['*'] } }), 'event_types');
+      denied(await call('POST', '/webhooks', { key: hooksOnly, body: { url: rx.url, event_types: ['payment.succeeded'] } }), 'event_types');
+      denied(await call('POST', '/webhooks', { key: withPayments, body: { url: rx.url, event_types: ['*'] } }), 'event_types');
+      denied(await call('POST', '/webhooks', { key: withPayments, body: { url: rx.url, event_types: ['payment.succeeded', 'customer.created'] } }), 'event_types');
+      expect(await endpoints()).toEqual(before);
+      // the catalogue's 400 still comes first
+      expect((await call('POST', '/webhooks', { key: hooksOnly, body: { url: rx.url, event_types: ['payment.exploded'] } })).status).toBe(400);
+      // types it reads: created, secret shown
+      const own = await call('POST', '/webhooks', { key: withPayments, body: { url: rx.url, event_types: ['payment.succeeded', 'payment.failed'] } });
+      expect(own.status).toBe(201);
+      expect(own.body.data).toMatchObject({ event_types: ['payment.succeeded', 'payment.failed'], secret: expect.stringMatching(/^whsec_/) });
+
+      // the full key's "*" endpoint: readable (it holds no secret), but not to be moved, re-subscribed, re-keyed, tested or resent
+      const shown = (await call('GET', `/webhooks/${hook.id}`, { key: shop.secret_key })).body.data;
+      expect((await call('GET', `/webhooks/${hook.id}`, { key: withPayments })).body.data).toEqual(shown);
+      const deliveries = async () => (await call('GET', `/webhooks/${hook.id}/deliveries`, { key: shop.secret_key })).body.data;
+      const logBefore = await deliveries();
+      for (const body of [{ url: `${rx.url}/hijack` }, { event_types: ['payment.succeeded'] }, { enabled: false }, { description: 'mine' }]) {
+        denied(await call('PATCH', `/webhooks/${hook.id}`, { key: withPayments, body }), null);
+        denied(await call('PATCH', `/webhooks/${hook.id}`, { key: hooksOnly, body }), null);
+      }
+      denied(await call('POST', `/webhooks/${hook.id}/rotate-secret`, { key: withPayments }), null);
+      denied(await call('POST', `/webhooks/${hook.id}/test`, { key: withPayments }), null);
+      const paymentDelivery = logBefore.find((d: Json) => d.event_type === 'payment.created');
+      // the key reads this delivery (a payment's), yet its endpoint is sent more than that
+      expect((await call('GET', `/webhook_deliveries/${paymentDelivery.id}`, { key: withPayments })).status).toBe(200);
+      denied(await call('POST', `/webhook_deliveries/${paymentDelivery.id}/resend`, { key: withPayments }), null);
+      expect((await call('GET', `/webhooks/${hook.id}`, { key: shop.secret_key })).body.data).toEqual(shown);
+      expect(await deliveries()).toEqual(logBefore);
+      const signed = await call('POST', `/webhooks/${hook.id}/test`, { key: shop.secret_key });
+      expect(signed.status).toBe(201);
+      const [testRequest] = (await rx.waitFor(3)).filter((r) => JSON.parse(r.body).type === 'webhook.test');
+      expect(testRequest.url).toBe(new URL(hook.url).pathname); // not moved
+      expect(() => new Webhook(hook.secret).verify(testRequest.body, testRequest.headers as Record<string, string>)).not.toThrow(); // not re-keyed
+
+      // its own endpoint: changed, rotated, tested; but not widened to a type it cannot read
+      const mine = own.body.data;
+      expect((await call('PATCH', `/webhooks/${mine.id}`, { key: withPayments, body: { description: 'mine', event_types: ['payment.created'] } })).status).toBe(200);
+      denied(await call('PATCH', `/webhooks/${mine.id}`, { key: withPayments, body: { event_types: ['*'] } }), 'event_types');
+      denied(await call('PATCH', `/webhooks/${mine.id}`, { key: withPayments, body: { url: `${rx.url}/x`, event_types: ['customer.updated'] } }), 'event_types');
+      expect((await call('GET', `/webhooks/${mine.id}`, { key: shop.secret_key })).body.data).toMatchObject({ url: rx.url, description: 'mine', event_types: ['payment.created'] });
+      expect((await call('POST', `/webhooks/${mine.id}/rotate-secret`, { key: withPayments })).status).toBe(200);
+      expect((await call('POST', `/webhooks/${mine.id}/test`, { key: withPayments })).status).toBe(201);
+      // the full secret key is unaffected
+      expect((await call('PATCH', `/webhooks/${hook.id}`, { key: shop.secret_key, body: { description: 'full' } })).status).toBe(200);
+    });
   });
 });
 

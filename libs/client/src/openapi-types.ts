@@ -1732,7 +1732,7 @@ export interface paths {
         };
         /**
          * List webhook endpoints
-         * @description Newest first; deleted endpoints are not listed.
+         * @description Newest first; deleted endpoints are not listed. A restricted key lists every endpoint, whatever it is subscribed to (the secret is never shown).
          *
          *     Restricted keys need read access to webhooks.
          */
@@ -1740,7 +1740,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description Answers with the whole signing secret in `secret`, this once (afterwards only `secret_hint`). The Idempotency-Key is ignored: a retry creates a second endpoint. A business has at most 16 endpoints (409 webhook_limit).
+         * @description Answers with the whole signing secret in `secret`, this once (afterwards only `secret_hint`). The Idempotency-Key is ignored: a retry creates a second endpoint. A business has at most 16 endpoints (409 webhook_limit). A restricted key subscribes only to event types whose resource it can read (payment.* needs payments read access, customer.* customers, link.* links, business.* business, wallet_transaction.* wallet), and to "*" only if it reads every resource events are about (payments, checkouts, customers, links, business, webhooks, wallet); else 403 permission_denied, field event_types.
          *
          *     Restricted keys need write access to webhooks.
          *
@@ -1762,7 +1762,9 @@ export interface paths {
         };
         /**
          * Retrieve a webhook endpoint
-         * @description Restricted keys need read access to webhooks.
+         * @description A restricted key reads any endpoint of its business, whatever it is subscribed to (it holds no secret, only secret_hint).
+         *
+         *     Restricted keys need read access to webhooks.
          */
         get: operations["getWebhookEndpoint"];
         put?: never;
@@ -1778,7 +1780,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook endpoint
-         * @description Send only what changes. `enabled: false` stops new deliveries and keeps the settings.
+         * @description Send only what changes. `enabled: false` stops new deliveries and keeps the settings. A restricted key cannot use this on an endpoint subscribed to a type it cannot read (403 permission_denied). A restricted key subscribes only to event types whose resource it can read (payment.* needs payments read access, customer.* customers, link.* links, business.* business, wallet_transaction.* wallet), and to "*" only if it reads every resource events are about (payments, checkouts, customers, links, business, webhooks, wallet); else 403 permission_denied, field event_types.
          *
          *     Restricted keys need write access to webhooks.
          */
@@ -1796,7 +1798,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the signing secret
-         * @description Answers with the new secret, this once. For 24 hours deliveries carry two signatures, space-separated: the new secret’s and the old one’s (`previous_secret_expires_at`). The Idempotency-Key is ignored.
+         * @description Answers with the new secret, this once. For 24 hours deliveries carry two signatures, space-separated: the new secret’s and the old one’s (`previous_secret_expires_at`). The Idempotency-Key is ignored. A restricted key cannot use this on an endpoint subscribed to a type it cannot read (403 permission_denied).
          *
          *     Restricted keys need write access to webhooks.
          *
@@ -1820,7 +1822,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Sends a `webhook.test` event (data: the endpoint) to the endpoint now, enabled or not, and answers with the delivery (one attempt, trigger `test`, no retries). 10 test events and resends per minute per business.
+         * @description Sends a `webhook.test` event (data: the endpoint) to the endpoint now, enabled or not, and answers with the delivery (one attempt, trigger `test`, no retries). 10 test events and resends per minute per business. A restricted key cannot use this on an endpoint subscribed to a type it cannot read (403 permission_denied).
          *
          *     Restricted keys need write access to webhooks.
          */
@@ -1908,7 +1910,7 @@ export interface paths {
         put?: never;
         /**
          * Resend a webhook delivery
-         * @description Sends the same payload (same webhook-id) to the endpoint now and answers with the delivery: the attempt is recorded with trigger `manual`; success ends any automatic retries, failure leaves them as they were. 10 test events and resends per minute per business.
+         * @description Sends the same payload (same webhook-id) to the endpoint now and answers with the delivery: the attempt is recorded with trigger `manual`; success ends any automatic retries, failure leaves them as they were. 10 test events and resends per minute per business. A restricted key cannot resend a delivery of an endpoint subscribed to a type it cannot read (403 permission_denied), even a delivery it can read.
          *
          *     Restricted keys need write access to webhooks.
          */
@@ -16564,7 +16566,7 @@ export interface operations {
              *     - `edge_forbidden`: the request did not come through the API’s own address
              *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
-             *     - `permission_denied`: the restricted key lacks write access to webhooks
+             *     - `permission_denied`: the restricted key lacks write access to webhooks; or `event_types` holds a type whose resource the restricted key cannot read, or "*" for a key that does not read them all (field event_types); nothing created
              */
             403: {
                 headers: {
@@ -16964,7 +16966,7 @@ export interface operations {
              *     - `edge_forbidden`: the request did not come through the API’s own address
              *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
-             *     - `permission_denied`: the restricted key lacks write access to webhooks
+             *     - `permission_denied`: the restricted key lacks write access to webhooks; or the endpoint is subscribed to an event type whose resource the restricted key cannot read (decision 0013); nothing changed; or `event_types` holds a type the key cannot read (field event_types)
              */
             403: {
                 headers: {
@@ -17102,7 +17104,7 @@ export interface operations {
              *     - `edge_forbidden`: the request did not come through the API’s own address
              *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
-             *     - `permission_denied`: the restricted key lacks write access to webhooks
+             *     - `permission_denied`: the restricted key lacks write access to webhooks; or the endpoint is subscribed to an event type whose resource the restricted key cannot read (decision 0013); nothing changed
              */
             403: {
                 headers: {
@@ -17243,7 +17245,7 @@ export interface operations {
              *     - `edge_forbidden`: the request did not come through the API’s own address
              *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
-             *     - `permission_denied`: the restricted key lacks write access to webhooks
+             *     - `permission_denied`: the restricted key lacks write access to webhooks; or the endpoint is subscribed to an event type whose resource the restricted key cannot read (decision 0013); nothing changed
              */
             403: {
                 headers: {
@@ -17751,7 +17753,7 @@ export interface operations {
              *     - `edge_forbidden`: the request did not come through the API’s own address
              *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
              *     - `business_forbidden`: the Service-Business header names a business the caller cannot act for
-             *     - `permission_denied`: the restricted key lacks write access to webhooks
+             *     - `permission_denied`: the restricted key lacks write access to webhooks; or the delivery’s endpoint is subscribed to an event type whose resource the restricted key cannot read (decision 0013); nothing sent
              */
             403: {
                 headers: {

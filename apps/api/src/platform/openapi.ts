@@ -43,6 +43,7 @@ import { SHOWN_ONCE } from './shown-once';
 
 export const OPENAPI_PATH = 'openapi.json';
 export const API_ERRORS = 'openapi:errors';
+export const API_ERROR_WHEN = 'openapi:error-when';
 
 const SECURITY_SCHEME = 'bearer';
 const ERROR_REF = '#/components/schemas/Error';
@@ -61,6 +62,20 @@ export function ApiErrors(...codes: ErrorCode[]): ClassDecorator & MethodDecorat
     Reflect.defineMetadata(API_ERRORS, [...new Set([...existing, ...codes])], holder);
     return descriptor;
   }) as ClassDecorator & MethodDecorator;
+}
+
+/**
+ * When a route answers with a code, in its own words, added to what the document says of the code
+ * (e.g. a permission_denied beyond the route's permission). Repeated uses add up.
+ */
+export function ApiErrorWhen(code: ErrorCode, when: string): MethodDecorator {
+  if (!Object.hasOwn(ERROR_STATUS, code)) throw new Error(`@ApiErrorWhen: unknown error code ${JSON.stringify(code)}`);
+  return ((_target: object, _key: string | symbol, descriptor: PropertyDescriptor) => {
+    const holder = descriptor.value as object;
+    const existing = (Reflect.getMetadata(API_ERROR_WHEN, holder) as Partial<Record<ErrorCode, string>> | undefined) ?? {};
+    Reflect.defineMetadata(API_ERROR_WHEN, { ...existing, [code]: [existing[code], when].filter(Boolean).join('; or ') }, holder);
+    return descriptor;
+  }) as MethodDecorator;
 }
 
 /** `{data: <schema>}`, the shape of every successful response (spec §4). */
@@ -261,6 +276,8 @@ interface RouteFacts {
   /** Has body, query, path or header arguments the validation pipe checks. */
   validatedInput: boolean;
   explicit: ErrorCode[];
+  /** @ApiErrorWhen: the route's own words for when it answers a code. */
+  explicitWhen?: Partial<Record<ErrorCode, string>>;
 }
 
 export function createOpenApiDocument(app: NestFastifyApplication, config: AppConfig, prefix: string): OpenAPIObject {
@@ -575,6 +592,7 @@ function factsOf(reflector: Reflector, { controller, name, handler }: RouteHandl
     challenge: meta(CHALLENGE_FORM),
     validatedInput: checked,
     explicit: reflector.getAllAndMerge<ErrorCode[]>(API_ERRORS, targets) ?? [],
+    explicitWhen: (Reflect.getMetadata(API_ERROR_WHEN, handler) as Partial<Record<ErrorCode, string>> | undefined) ?? {},
   };
 }
 
@@ -645,6 +663,7 @@ export function routeErrors(facts: RouteFacts): Map<ErrorCode, string> {
     add('idempotency_key_in_use', 'the first request with this Idempotency-Key is still running');
   }
   for (const code of facts.explicit) add(code, EXPLICIT_WHEN[code] ?? '');
+  for (const [code, when] of Object.entries(facts.explicitWhen ?? {}) as [ErrorCode, string][]) add(code, when);
   add('not_found', 'nothing with that ID for the business, or no such path');
   add('internal_error', `failure on the service’s side${idempotent ? '; retry with the same Idempotency-Key' : ''}`);
   // any route while the server shuts down, and a route whose dependency is paused

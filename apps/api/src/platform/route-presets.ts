@@ -7,7 +7,7 @@ import type { ErrorCode } from '@lib/http';
 import { AccountRoute, DashboardOnly, LiveModeAction, Public, RequiresPermission, SameOriginOnly } from '../auth/auth.decorators';
 import { RequiresStepUp } from '../auth/step-up';
 import { IdempotencyKeyIgnored } from './idempotency.interceptor';
-import { ApiErrors, dataOf } from './openapi';
+import { ApiErrorWhen, ApiErrors, dataOf } from './openapi';
 import { RateLimit } from './rate-limit.guard';
 import { listOf } from './resource-schemas';
 import { ShownOnce } from './shown-once';
@@ -118,7 +118,8 @@ export const SENSITIVE_ACCOUNT: RouteRules = { access: 'account', rateLimit: 'me
  *   the response's description and, optionally, the cursor parameter's;
  * - `errors`: the error codes of its own (@ApiErrors), not those the document derives from its
  *   rules (openapi.ts routeErrors: session_required for a session-only route, cross_site_request
- *   for one that takes the dashboard cookie, …).
+ *   for one that takes the dashboard cookie, …); `errorWhen`: the route's own words for when it
+ *   answers a code (@ApiErrorWhen), e.g. a permission_denied beyond its permission.
  */
 export interface RouteSpec extends RouteRules {
   summary: string;
@@ -126,13 +127,14 @@ export interface RouteSpec extends RouteRules {
   data?: [SchemaObject | ReferenceObject, string];
   list?: [ReferenceObject, string, string?];
   errors?: ErrorCode[];
+  errorWhen?: Partial<Record<ErrorCode, string>>;
   id?: string;
 }
 
 type Answer = typeof ApiOkResponse;
 
 function described(spec: RouteSpec, answer: Answer): MethodDecorator[] {
-  const { summary, description, id, data, list, errors } = spec;
+  const { summary, description, id, data, list, errors, errorWhen } = spec;
   return [
     ApiOperation(description === undefined ? { summary } : { summary, description }),
     ...(id === undefined ? [] : [ApiParam({ name: 'id', description: id })]),
@@ -140,6 +142,7 @@ function described(spec: RouteSpec, answer: Answer): MethodDecorator[] {
     ...(list ? [ApiPage(...list)] : []),
     ...ruled(spec), // before the route's own errors: a step-up's step_up_required is listed first
     ...(errors?.length ? [ApiErrors(...errors)] : []),
+    ...(Object.entries(errorWhen ?? {}) as [ErrorCode, string][]).map(([code, when]) => ApiErrorWhen(code, when)),
   ];
 }
 

@@ -30,7 +30,7 @@ export class WebhookDeliveriesController {
     return { data: await this.queries.execute(new GetDeliveryQuery(business.id, id, readableSegments(auth))) };
   }
 
-  @ActionRoute(':id/resend', { summary: 'Resend a webhook delivery', id: 'dlv_…', description: 'Sends the same payload (same webhook-id) to the endpoint now and answers with the delivery: the attempt is recorded with trigger `manual`; success ends any automatic retries, failure leaves them as they were. 10 test events and resends per minute per business.', data: [DELIVERY_SCHEMA, 'The delivery with the new attempt.'], errors: ['not_found'], access: ['webhooks', 'write'], rateLimit: 'webhooks.test_and_resend' })
+  @ActionRoute(':id/resend', { summary: 'Resend a webhook delivery', id: 'dlv_…', description: 'Sends the same payload (same webhook-id) to the endpoint now and answers with the delivery: the attempt is recorded with trigger `manual`; success ends any automatic retries, failure leaves them as they were. 10 test events and resends per minute per business. A restricted key cannot resend a delivery of an endpoint subscribed to a type it cannot read (403 permission_denied), even a delivery it can read.', data: [DELIVERY_SCHEMA, 'The delivery with the new attempt.'], errors: ['not_found'], errorWhen: { permission_denied: 'the delivery’s endpoint is subscribed to an event type whose resource the restricted key cannot read (decision 0013); nothing sent' }, access: ['webhooks', 'write'], rateLimit: 'webhooks.test_and_resend' })
   async resend(@CurrentBusiness() business: Business, @Param('id') id: string, @Auth() auth: RequestAuth) {
     return { data: await this.commands.execute(new ResendDeliveryCommand(business.id, id, readableSegments(auth))) };
   }

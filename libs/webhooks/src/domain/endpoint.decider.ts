@@ -2,7 +2,7 @@ import { Decider, foldWith, ignoreUnknown, unhandled } from '@lib/domain';
 import { UrlPolicy, checkWebhookUrl } from '../delivery/url-policy';
 import { WebhookEndpointEvent, asWebhookEndpointEvent } from './endpoint.events';
 import { WebhookError } from './errors';
-import { ALL_EVENT_TYPES, EVENT_TYPES, isEventType } from './event-types';
+import { ALL_EVENT_TYPES, EVENT_TYPES, isEventType, readsEventTypes } from './event-types';
 
 /**
  * The webhook endpoint aggregate's decider: pure functions over the events of one
@@ -10,7 +10,9 @@ import { ALL_EVENT_TYPES, EVENT_TYPES, isEventType } from './event-types';
  * time and the URL policy come in through the command and the context. The input's shape
  * (strings, an array of strings, a boolean, lengths; texts trimmed) is checked before, by each
  * use case's DTO (app/commands/*); the rules here are the endpoint's: where deliveries may go
- * (the URL policy), which event types exist, whose endpoint it is, and what a change changes.
+ * (the URL policy), which event types exist, whose endpoint it is, what a change changes, and
+ * which endpoints a restricted key may subscribe or manage (`readable`: the first segments of
+ * the event types the caller reads, null for all — decision 0013, addendum of 2026-11-29).
  */
 export type WebhookEndpointState =
   | { status: 'none' }
@@ -39,6 +41,8 @@ export interface CreateWebhookEndpoint {
   /** Default true. */
   enabled?: boolean;
   secretHint: string;
+  /** What the caller reads (`readableTypeSegments`; null: all): it subscribes only to types it can read. */
+  readable: readonly string[] | null;
 }
 
 export interface UpdateWebhookEndpoint {
@@ -50,6 +54,8 @@ export interface UpdateWebhookEndpoint {
   eventTypes?: readonly string[];
   description?: string;
   enabled?: boolean;
+  /** What the caller reads (null: all): it changes only an endpoint whose types, now and after, it can read. */
+  readable: readonly string[] | null;
 }
 
 export interface RotateWebhookSecret {
@@ -58,6 +64,8 @@ export interface RotateWebhookSecret {
   webhookId: string;
   secretHint: string;
   previousSecretExpiresAt: Date;
+  /** What the caller reads (null: all): it rotates only an endpoint whose types it can read. */
+  readable: readonly string[] | null;
 }
 
 export interface DeleteWebhookEndpoint {
@@ -83,6 +91,7 @@ export function decideWebhookEndpoint(command: WebhookEndpointCommand, state: We
       if (state.status !== 'none') throw new Error(`webhook endpoint ${state.id} already exists`); // ids are ours
       const url = validUrl(command.url, ctx.urlPolicy);
       const eventTypes = validEventTypes(command.eventTypes);
+      if (!readsEventTypes(eventTypes, command.readable)) throw cannotSubscribe(eventTypes);
       const description = command.description ?? '';
       const enabled = command.enabled ?? true;
       return [
@@ -101,7 +110,7 @@ export function decideWebhookEndpoint(command: WebhookEndpointCommand, state: We
       ];
     }
     case 'UpdateWebhookEndpoint': {
-      const endpoint = existing(state, command.businessId, command.webhookId);
+      const endpoint = manageable(state, command.businessId, command.webhookId, command.readable);
       const changes: Extract<WebhookEndpointEvent, { type: 'WebhookEndpointUpdated' }>['data'] = { webhook_id: endpoint.id };
       if (command.url !== undefined) {
         const url = validUrl(command.url, ctx.urlPolicy);
@@ -109,6 +118,7 @@ export function decideWebhookEndpoint(command: WebhookEndpointCommand, state: We
       }
       if (command.eventTypes !== undefined) {
         const eventTypes = validEventTypes(command.eventTypes);
+        if (!readsEventTypes(eventTypes, command.readable)) throw cannotSubscribe(eventTypes);
         if (eventTypes.join(',') !== endpoint.eventTypes.join(',')) changes.event_types = eventTypes;
       }
       if (command.description !== undefined && command.description !== endpoint.description) changes.description = command.description;
@@ -116,7 +126,7 @@ export function decideWebhookEndpoint(command: WebhookEndpointCommand, state: We
       return Object.keys(changes).length > 1 ? [{ type: 'WebhookEndpointUpdated', data: changes }] : [];
     }
     case 'RotateWebhookSecret': {
-      const endpoint = existing(state, command.businessId, command.webhookId);
+      const endpoint = manageable(state, command.businessId, command.webhookId, command.readable);
       return [
         {
           type: 'WebhookSecretRotated',
@@ -184,6 +194,30 @@ export function foldWebhookEndpoint(events: Iterable<WebhookEndpointEvent>, stat
 function existing(state: WebhookEndpointState, businessId: string, webhookId: string): Extract<WebhookEndpointState, { status: 'active' }> {
   if (state.status !== 'active' || state.businessId !== businessId) throw new WebhookError('not_found', `No webhook endpoint ${webhookId}.`);
   return state;
+}
+
+/**
+ * An endpoint the caller may change or rotate: it exists (else 404) and the caller reads every
+ * type it is subscribed to (else 403 permission_denied) — a restricted key cannot move, re-key
+ * or re-subscribe an endpoint that is sent events it cannot read.
+ */
+function manageable(state: WebhookEndpointState, businessId: string, webhookId: string, readable: readonly string[] | null): Extract<WebhookEndpointState, { status: 'active' }> {
+  const endpoint = existing(state, businessId, webhookId);
+  if (!readsEventTypes(endpoint.eventTypes, readable)) throw cannotManage(webhookId);
+  return endpoint;
+}
+
+/** 403 for an endpoint subscribed to types the caller cannot read (decision 0013, addendum of 2026-11-29). */
+export function cannotManage(webhookId: string): WebhookError {
+  return new WebhookError('permission_denied', `This key cannot read every event type webhook endpoint ${webhookId} is subscribed to, so it cannot change it, rotate its secret, send it a test or resend its deliveries.`);
+}
+
+function cannotSubscribe(eventTypes: readonly string[]): WebhookError {
+  const message =
+    eventTypes[0] === ALL_EVENT_TYPES
+      ? '"*" subscribes to every type: only a key that reads every resource events are about can subscribe to it; list the types this key can read.'
+      : `This key cannot read the resource of every type in event_types: a key subscribes only to types whose resource it can read (payment.* needs payments read access, customer.* customers, link.* links, business.* business, wallet_transaction.* wallet).`;
+  return new WebhookError('permission_denied', message, 'event_types');
 }
 
 /** The URL policy (SSRF rules, delivery/url-policy.ts), as it stands for this deployment. */

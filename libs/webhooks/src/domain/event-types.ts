@@ -89,6 +89,19 @@ export function readableTypeSegments(canRead: (resource: Resource) => boolean): 
     .map(([segment]) => segment);
 }
 
+/**
+ * Whether a caller who reads the event types of `segments` (`readableTypeSegments`; null: every
+ * type, a secret key or a dashboard session) may read every event of `types`, an endpoint's
+ * subscription: each type's first segment readable, and `*` (every type, present and future)
+ * only when every segment of the mapping is (decision 0013, addendum of 2026-11-29). The one
+ * mapping of GET /events and the delivery log, applied to what an endpoint is sent.
+ */
+export function readsEventTypes(types: readonly string[], segments: readonly string[] | null): boolean {
+  if (segments === null) return true;
+  const readable = new Set(segments);
+  return types.every((type) => (type === ALL_EVENT_TYPES ? Object.keys(RESOURCE_OF_SEGMENT).every((s) => readable.has(s)) : readable.has(type.split('.')[0])));
+}
+
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** A deterministic id: the prefix and 24 base62 characters of sha256(parts). */

@@ -16,7 +16,7 @@ import { CreateWebhookBody } from './create-endpoint.dto';
 export class CreateEndpointHandler implements ICommandHandler<CreateEndpointCommand> {
   constructor(private readonly endpoints: EndpointWrites) {}
 
-  async execute({ businessId, input, meta }: CreateEndpointCommand): Promise<WebhookEndpointWithSecret> {
+  async execute({ businessId, input, readable, meta }: CreateEndpointCommand): Promise<WebhookEndpointWithSecret> {
     const body = await validateInput(CreateWebhookBody, input);
     const secret = mintSecret();
     const webhookId = newId('whk');
@@ -30,6 +30,7 @@ export class CreateEndpointHandler implements ICommandHandler<CreateEndpointComm
         description: body.description,
         enabled: body.enabled,
         secretHint: secretHint(secret),
+        readable,
       },
       meta,
       { storePending: () => this.endpoints.secrets.reserveForNewEndpoint(businessId, webhookId, secret), graceUntil: () => this.endpoints.now() },

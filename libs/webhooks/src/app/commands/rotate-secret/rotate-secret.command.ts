@@ -12,6 +12,8 @@ export class RotateSecretCommand extends Command<RotatedEndpoint> {
   constructor(
     readonly businessId: string,
     readonly webhookId: string,
+    /** The first segments of the event types the caller reads (a restricted key; `readableTypeSegments`), null for all. */
+    readonly readable: readonly string[] | null,
     readonly meta: WriteMeta = {},
   ) {
     super();

@@ -14,12 +14,12 @@ import { RotateSecretCommand, RotatedEndpoint } from './rotate-secret.command';
 export class RotateSecretHandler implements ICommandHandler<RotateSecretCommand> {
   constructor(private readonly endpoints: EndpointWrites) {}
 
-  async execute({ businessId, webhookId, meta }: RotateSecretCommand): Promise<RotatedEndpoint> {
+  async execute({ businessId, webhookId, readable, meta }: RotateSecretCommand): Promise<RotatedEndpoint> {
     const secret = mintSecret();
     const graceUntil = new Date(this.endpoints.now().getTime() + (this.endpoints.options.rotationGraceMs ?? DEFAULT_ROTATION_GRACE_MS));
     const written = await this.endpoints.runWithNewSecret(
       webhookId,
-      { type: 'RotateWebhookSecret', businessId, webhookId, secretHint: secretHint(secret), previousSecretExpiresAt: graceUntil },
+      { type: 'RotateWebhookSecret', businessId, webhookId, secretHint: secretHint(secret), previousSecretExpiresAt: graceUntil, readable },
       meta,
       { storePending: () => this.endpoints.secrets.addPending(businessId, webhookId, secret), graceUntil: () => graceUntil },
     );

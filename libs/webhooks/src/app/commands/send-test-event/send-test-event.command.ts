@@ -10,6 +10,8 @@ export class SendTestEventCommand extends Command<WebhookDelivery> {
     /** Who asks (the envelope's actor) and in which mode (the envelope's mode). */
     readonly actor: EventActor,
     readonly mode: 'live' | 'test',
+    /** The first segments of the event types the caller reads (a restricted key), null for all. */
+    readonly readable: readonly string[] | null,
   ) {
     super();
   }

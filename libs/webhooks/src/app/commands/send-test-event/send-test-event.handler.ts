@@ -1,7 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { newId } from '@lib/http';
 import { WebhookDelivery, deliveryView } from '../../../delivery/delivery-store';
-import { API_VERSION, TEST_EVENT_TYPE } from '../../../domain/event-types';
+import { cannotManage } from '../../../domain/endpoint.decider';
+import { API_VERSION, TEST_EVENT_TYPE, readsEventTypes } from '../../../domain/event-types';
 import type { ApiEvent } from '../../../read/events.projector';
 import { ManualSends } from '../manual-sends';
 import { SendTestEventCommand } from './send-test-event.command';
@@ -9,14 +10,16 @@ import { SendTestEventCommand } from './send-test-event.command';
 /**
  * Sends a `webhook.test` event (data: the endpoint) from this process, through the same
  * SSRF-checked WebhookSender as the dispatcher, records the one attempt (trigger `test`) and
- * answers with the delivery. 404 for an unknown, deleted or foreign endpoint.
+ * answers with the delivery. 404 for an unknown, deleted or foreign endpoint; 403 for one
+ * subscribed to types the caller cannot read (decision 0013, addendum of 2026-11-29).
  */
 @CommandHandler(SendTestEventCommand)
 export class SendTestEventHandler implements ICommandHandler<SendTestEventCommand> {
   constructor(private readonly sends: ManualSends) {}
 
-  async execute({ businessId, webhookId, actor, mode }: SendTestEventCommand): Promise<WebhookDelivery> {
+  async execute({ businessId, webhookId, actor, mode, readable }: SendTestEventCommand): Promise<WebhookDelivery> {
     const endpoint = await this.sends.endpoints.get(businessId, webhookId);
+    if (!readsEventTypes(endpoint.event_types, readable)) throw cannotManage(endpoint.id);
     const at = this.sends.now();
     const payload: ApiEvent = {
       id: newId('evt'),

@@ -8,6 +8,8 @@ export class UpdateEndpointCommand extends Command<WebhookEndpoint> {
     readonly businessId: string,
     readonly webhookId: string,
     readonly input: unknown,
+    /** The first segments of the event types the caller reads (a restricted key; `readableTypeSegments`), null for all. */
+    readonly readable: readonly string[] | null,
     readonly meta: WriteMeta = {},
   ) {
     super();
