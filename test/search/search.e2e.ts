@@ -203,6 +203,13 @@ describe.each(STORE_KINDS)('GET /search (%s store)', (kind) => {
     // a key that reads none of the kinds search finds
     await denied(await key('webhooks:write'), 'q=walrus', null);
     await denied(await key('events:read,checkouts:write'), 'q=walrus', null);
+    // validation (400) before permissions (403), for a key that reads none of the kinds too (audit "rest" finding 6)
+    const readsNone = await key('webhooks:write');
+    for (const [query, field] of [['q=', 'q'], ['q=%20', 'q'], ['kind=payment', 'q'], ['q=walrus&kind=foo', 'kind'], ['q=walrus&include=x', 'include'], ['q=walrus&limit=0', 'limit'], ['q=walrus&nope=1', 'nope']]) {
+      const answer = await readsNone.get(`/search?${query}`);
+      expect({ query, status: answer.status, code: answer.body.error?.code, field: answer.body.error?.field }).toEqual({ query, status: 400, code: 'invalid_request', field });
+    }
+    await denied(readsNone, 'q=walrus&kind=payment', 'kind');
     const payments = await key('payments:read');
     expect(ids(await search(payments, { q: 'walrus' }))).toEqual([`payment:${payment.id}`]);
     await denied(payments, 'q=walrus&kind=customer', 'kind');

@@ -1,5 +1,5 @@
 import { type Access, type Resource, keyAllows } from '@lib/businesses';
-import { ApiError, splitListQuery } from '@lib/http';
+import { ApiError, pageRequest, splitListQuery } from '@lib/http';
 import { MAX_QUERY_LENGTH, SEARCH_KINDS, SearchKind, isSearchKind } from './terms';
 
 /** The permission each kind is read with (spec §5: restricted keys search only what they can read). */
@@ -24,9 +24,11 @@ const bad = (field: string, message: string) => new ApiError('invalid_request', 
 /**
  * Reads GET /search's query (spec §4): `q` 1–100 characters, `kind` (payment, customer, link,
  * comma separated; default every kind the key reads), `include` (customer), `limit`, `cursor`;
- * anything else is 400 invalid_request naming it. Then the key (decision 0031): a kind asked for
- * that the key cannot read, `include=customer` without customers:read, or no readable kind at
- * all is 403 permission_denied.
+ * anything else is 400 invalid_request naming it, and `limit`'s range. Then the key (decision
+ * 0031): a kind asked for that the key cannot read, `include=customer` without customers:read, or
+ * no readable kind at all is 403 permission_denied — the route's guard leaves this to here, so
+ * the 400s come first for every key (audit "rest" finding 6). A `cursor` is checked with the
+ * search it belongs to (its kinds), after the key.
  */
 export function parseSearchRequest(query: Record<string, unknown> | null | undefined, key: SearchingKey): SearchRequest {
   let q: string | null = null;
@@ -52,6 +54,7 @@ export function parseSearchRequest(query: Record<string, unknown> | null | undef
     }
   }
   if (q === null) throw bad('q', 'q is required: the text to search for.');
+  pageRequest('search', {}, { limit: page.limit }); // limit's range now; the page (and cursor) is read again with the search's filters
   const readable = SEARCH_KINDS.filter((k) => keyAllows(key, KIND_RESOURCE[k], 'read'));
   const denied = (message: string, field: string | null) => new ApiError('permission_denied', message, field);
   if (kinds === null) {

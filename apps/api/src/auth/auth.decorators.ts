@@ -18,6 +18,12 @@ export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
 export interface RoutePermission {
   resource: Resource | readonly Resource[];
   access: Access;
+  /**
+   * The route's use case checks the permission itself, after validating its input, so a 400
+   * comes before the 403 (GET /search, decision 0031); the guard then leaves it alone. The
+   * document describes the permission as for any route.
+   */
+  checkedByUseCase?: boolean;
 }
 
 /**
@@ -25,7 +31,8 @@ export interface RoutePermission {
  * resources, to any one of them (GET /search: a key searches the kinds it reads). On a
  * controller it applies to each of its routes.
  */
-export const RequiresPermission = (resource: Resource | readonly Resource[], access: Access) => SetMetadata(PERMISSION, { resource, access } satisfies RoutePermission);
+export const RequiresPermission = (resource: Resource | readonly Resource[], access: Access, options: { checkedByUseCase?: true } = {}) =>
+  SetMetadata(PERMISSION, { resource, access, ...options } satisfies RoutePermission);
 
 /** Whether a key's grants meet a route's permission (any one of its resources). */
 export const permits = (permission: RoutePermission, allows: (resource: Resource, access: Access) => boolean): boolean => [permission.resource].flat().some((resource) => allows(resource, permission.access));

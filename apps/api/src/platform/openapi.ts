@@ -705,7 +705,7 @@ function describeOperation(operation: Operation, facts: RouteFacts): void {
   if (facts.method === 'POST' && facts.idempotency === 'ignored') notes.push('The Idempotency-Key is ignored: the response is never stored or replayed.');
   if (notes.length > 0) operation.description = [operation.description, ...notes].filter(Boolean).join('\n\n');
   operation['x-auth'] = facts.isPublic ? 'public' : facts.dashboardOnly || facts.accountRoute ? 'dashboard_session' : 'api_key';
-  if (facts.permission) operation['x-permission'] = facts.permission;
+  if (facts.permission) operation['x-permission'] = { resource: facts.permission.resource, access: facts.permission.access };
   if (facts.rateLimit) operation['x-rate-limit'] = facts.rateLimit;
 
   if (facts.challenge) {

@@ -25,7 +25,8 @@ export class SearchController {
   @ApiQuery({ name: 'include', required: false, description: 'customer: each payment with its customer.' })
   @ApiPage(SEARCH_RESULT_SCHEMA, 'A page of results.', 'next_cursor of the previous page (bound to this search).')
   @ApiErrors('permission_denied')
-  @RequiresPermission(['payments', 'customers', 'links'], 'read')
+  // checked by parseSearchRequest after the query is validated (decision 0031: 400 before 403)
+  @RequiresPermission(['payments', 'customers', 'links'], 'read', { checkedByUseCase: true })
   @Get()
   search(@CurrentBusiness() business: Business, @Auth() auth: RequestAuth, @Query() query: Record<string, unknown>) {
     const key = accessOf(auth);
