@@ -1,4 +1,4 @@
-import { CreateApiKeyDto, CreateBusinessDto, DomainError, validInput } from '@lib/businesses';
+import { ConfirmAlertEmailDto, CreateApiKeyDto, CreateBusinessDto, DomainError, validInput } from '@lib/businesses';
 
 /** The refusal an input gets: code, field and message, or the valid input. */
 async function check<T extends object>(type: new () => T, value: unknown): Promise<T | { code: string; field: string | null; message: string }> {
@@ -83,5 +83,15 @@ describe('create-api-key input (CreateApiKeyDto)', () => {
     });
     expect(await check(CreateApiKeyDto, { type: 'restricted', mode: 'live', permissions: ['payments:read'] })).toMatchObject({ field: 'permissions' });
     expect(await check(CreateApiKeyDto, { type: 'secret', mode: 'live', name: 'x'.repeat(101) })).toMatchObject({ field: 'name', message: 'name is at most 100 characters.' });
+  });
+});
+
+describe('confirm-alert-email input (ConfirmAlertEmailDto)', () => {
+  // audit "rest" finding 7: a code sent as a number was told "code is required."
+  it('says a code of another type must be a string, and a missing one is required', async () => {
+    expect(await check(ConfirmAlertEmailDto, { code: 123456 })).toEqual({ code: 'invalid_request', field: 'code', message: 'code must be a string.' });
+    expect(await check(ConfirmAlertEmailDto, { code: null })).toEqual({ code: 'invalid_request', field: 'code', message: 'code must be a string.' });
+    expect(await check(ConfirmAlertEmailDto, {})).toEqual({ code: 'invalid_request', field: 'code', message: 'code is required.' });
+    expect(await check(ConfirmAlertEmailDto, { code: '123 456' })).toEqual({ code: '123 456' });
   });
 });

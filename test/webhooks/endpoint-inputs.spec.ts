@@ -71,5 +71,14 @@ describe('update-endpoint input (UpdateWebhookBody)', () => {
     ] as [Record<string, unknown>, string][]) {
       expect({ body, refused: await check(UpdateWebhookBody, body) }).toEqual({ body, refused: expect.objectContaining({ code: 'invalid_request', field }) });
     }
+    // audit "rest" finding 7: null (or a string) is not an array, whatever its members' rule says; members are told their own
+    for (const [body, message] of [
+      [{ event_types: null }, 'event_types must be an array.'],
+      [{ event_types: 'payment.succeeded' }, 'event_types must be an array.'],
+      [{ event_types: [5] }, 'each value in event_types must be a string.'],
+    ] as [Record<string, unknown>, string][]) {
+      expect({ body, refused: await check(UpdateWebhookBody, body) }).toEqual({ body, refused: { code: 'invalid_request', field: 'event_types', message } });
+    }
+    expect(await check(CreateWebhookBody, { url, event_types: null })).toEqual({ code: 'invalid_request', field: 'event_types', message: 'event_types must be an array.' });
   });
 });

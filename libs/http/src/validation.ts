@@ -64,6 +64,10 @@ export function apiValidationPipe(): ValidationPipe {
 
 /** class-validator's rules on a value's type, reported before any other rule of the same field. */
 const TYPE_RULES = new Set(['whitelistValidation', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isArray', 'isObject', 'isEnum', 'isIn', 'nestedValidation']);
+/** Rules on the value as a whole, before the type rules of its members (`@IsString({ each: true })`): null is "not an array", not "each value … must be a string". */
+const CONTAINER_RULES = new Set(['whitelistValidation', 'isArray', 'isObject']);
+/** What a type rule asks for, to say so of a value given of another type where the DTO's own message reads "… is required" (meant for a missing field). */
+const TYPE_NAMES: Record<string, string> = { isString: 'a string', isInt: 'an integer', isNumber: 'a number', isBoolean: 'a boolean', isArray: 'an array', isObject: 'an object' };
 
 function firstProblem(errors: ValidationError[], parent = ''): { field: string; message: string } {
   const error = errors[0];
@@ -71,9 +75,11 @@ function firstProblem(errors: ValidationError[], parent = ''): { field: string; 
   if (error.constraints && Object.keys(error.constraints).length > 0) {
     const failed = Object.entries(error.constraints);
     // a value of the wrong type is told so ("must be a string"), not held to a rule of the right type ("at most 254 characters")
-    const [kind, text] = failed.find(([name]) => TYPE_RULES.has(name)) ?? failed[0];
+    const [kind, text] = failed.find(([name]) => CONTAINER_RULES.has(name)) ?? failed.find(([name]) => TYPE_RULES.has(name)) ?? failed[0];
     if (kind === 'whitelistValidation') return { field, message: `${field} is not a known field.` };
     if (error.value === undefined) return { field, message: `${field} is required.` };
+    // the field is there, of another type: "code is required" would mislead (audit "rest" finding 7)
+    if (TYPE_NAMES[kind] && text.endsWith(' is required')) return { field, message: `${field} must be ${TYPE_NAMES[kind]}.` };
     return { field, message: `${text.replace(error.property, field)}.` };
   }
   if (error.children && error.children.length > 0) return firstProblem(error.children, field);
