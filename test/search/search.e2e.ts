@@ -222,6 +222,31 @@ describe.each(STORE_KINDS)('GET /search (%s store)', (kind) => {
     expect((await search(both, { q: 'walrus', include: 'customer', kind: 'payment' })).body.data[0].customer.id).toBe(payment.customer_id);
   });
 
+  // decision 0031, addendum of 2026-11-29 (audit "rest" finding 2): else search is a substring oracle for e-mails the key may not read
+  it('a key that cannot read customers does not find payments by their customer’s name or e-mail, only by the payment’s own fields', async () => {
+    const shop = await businessWithKey(suite.api, true);
+    const payment = await shop.client.createPayment({ description: 'Secret item', reference: 'ord-narwhal', customer_email: 'private.person@oracle.example' });
+    expect((await shop.client.patch(`/customers/${payment.customer_id}`, { name: 'Bob Widgetson' })).status).toBe(200);
+    const key = (permissions: string) => clientWithNewKey(suite.api, { businessId: shop.business.id, kind: 'restricted', mode: 'test', permissions });
+    const paymentsOnly = await key('payments:read');
+    const both = await key('payments:read,customers:read');
+    const found = async (client: Client, q: string) => ids(await search(client, { q }));
+    for (const q of ['private.person@oracle.example', 'PRIVATE.PERSON@ORACLE.EXAMPLE', 'rivate.pers', 'oracle.example', 'widgetso', 'Bob Widgetson']) {
+      expect({ q, found: await found(paymentsOnly, q) }).toEqual({ q, found: [] });
+      expect({ q, found: (await found(both, q)).filter((id) => id.startsWith('payment:')) }).toEqual({ q, found: [`payment:${payment.id}`] });
+      expect({ q, found: await found(shop.client, q) }).toEqual({ q, found: expect.arrayContaining([`payment:${payment.id}`, `customer:${payment.customer_id}`]) });
+    }
+    // the payment's own fields still match, with their ranks
+    for (const q of [payment.id, 'secret', 'item', 'narwhal', 'ord-narwhal']) expect({ q, found: await found(paymentsOnly, q) }).toEqual({ q, found: [`payment:${payment.id}`] });
+    expect((await search(paymentsOnly, { q: 'ecret ite' })).body.data.map((p: { id: string }) => p.id)).toEqual([payment.id]);
+    // a rename reaches the index; the new name is hidden from this key as the old one was
+    expect((await shop.client.patch(`/customers/${payment.customer_id}`, { name: 'Carla Quokkason', email: 'carla@quokka.example' })).status).toBe(200);
+    for (const q of ['quokka', 'carla@quokka.example']) {
+      expect({ q, found: await found(paymentsOnly, q) }).toEqual({ q, found: [] });
+      expect({ q, found: await found(both, q) }).toEqual({ q, found: expect.arrayContaining([`payment:${payment.id}`]) });
+    }
+  });
+
   it('refuses a missing or too long q, a bad kind, include or limit with 400 invalid_request naming it', async () => {
     const { client } = await businessWithKey(suite.api, true);
     const cases: [string, string][] = [

@@ -1,4 +1,4 @@
-import { amountForms, amountKey, emptyParts, indexedColumns, normaliseQuery } from '@lib/search';
+import { amountForms, amountKey, emptyParts, indexedColumns, normaliseQuery, ownColumns } from '@lib/search';
 
 /** The search index's terms (decision 0031): amount forms, query normalisation, indexed columns. */
 describe('search terms', () => {
@@ -64,5 +64,10 @@ describe('search terms', () => {
     });
     const reordered = { ...parts, words: { metadata: ['gold'], description: ['Blue Widget'], reference: ['R-1'] } };
     expect(indexedColumns(reordered)).toEqual(columns);
+    // a payment's own columns: without the customer's name and e-mails (decision 0031, addendum of 2026-11-29)
+    expect(ownColumns(parts)).toEqual({
+      exact: ['pmt_abc', 'chk_xyz', '0xabc', '0xdef'],
+      text: ['pmt_abc', 'chk_xyz', '0xabc', '0xdef', 'blue widget', 'gold', 'r-1'].join('\n'),
+    });
   });
 });

@@ -16,6 +16,8 @@ export interface SearchRequest {
   q: string;
   kinds: SearchKind[];
   includeCustomer: boolean;
+  /** Whether payments match on their customer's name and e-mail: only for a key that reads customers (decision 0031, addendum of 2026-11-29). */
+  paymentCustomerFields: boolean;
   page: { limit?: unknown; cursor?: unknown };
 }
 
@@ -65,5 +67,5 @@ export function parseSearchRequest(query: Record<string, unknown> | null | undef
     if (refused !== undefined) throw denied(`This key cannot read ${KIND_RESOURCE[refused]}.`, 'kind');
   }
   if (includeCustomer && !keyAllows(key, 'customers', 'read')) throw denied('include=customer needs customers:read.', 'include');
-  return { q, kinds, includeCustomer, page };
+  return { q, kinds, includeCustomer, paymentCustomerFields: keyAllows(key, 'customers', 'read'), page };
 }

@@ -1,7 +1,7 @@
 import type { Sql } from '@lib/database';
 import type { RecordedEvent } from '@lib/eventstore';
 import type { Projector } from '@lib/projections';
-import { DocumentParts, SearchKind, indexedColumns } from './terms';
+import { DocumentParts, SearchKind, indexedColumns, ownColumns } from './terms';
 
 /** One object as the search index knows it (a `search_documents` row without its computed columns). */
 export interface SearchDocument {
@@ -45,7 +45,10 @@ export const SEARCH_PROJECTION = 'search';
  * - `exact` (text[]): ids, codes, e-mails, hashes and addresses, folded — the first rank;
  * - `amounts` (text[]): the forms its amount is typed in;
  * - `text`: every searchable value, folded, one per line — word prefix (regex) and anywhere (LIKE),
- *   both served by a trigram index (pg_trgm, on PostgreSQL and in the embedded store alike).
+ *   both served by a trigram index (pg_trgm, on PostgreSQL and in the embedded store alike);
+ * - `own_exact`, `own_text` (payments only, else null): `exact` and `text` without the customer's
+ *   name and e-mails (`ownColumns`), what a key without customers read access matches payments on —
+ *   checked on the rows the indexed columns found, so they need no index of their own.
  * The GIN indexes write through (fastupdate off): a pending list of recent rows, scanned by every
  * query until a vacuum empties it, made searches several times slower right after many writes
  * (measured: bench/search.bench.ts, decision 0031).
@@ -67,6 +70,8 @@ export function searchProjector(sources: readonly SearchSource[]): Projector {
         text        text        NOT NULL,
         PRIMARY KEY (kind, object_id)
       );
+      ALTER TABLE search_documents ADD COLUMN IF NOT EXISTS own_exact text[];
+      ALTER TABLE search_documents ADD COLUMN IF NOT EXISTS own_text text;
       CREATE INDEX IF NOT EXISTS search_documents_business ON search_documents (business_id, kind, created_at DESC, object_id DESC);
       CREATE INDEX IF NOT EXISTS search_documents_customer ON search_documents (customer_id) WHERE customer_id IS NOT NULL;
       CREATE INDEX IF NOT EXISTS search_documents_exact ON search_documents USING gin (exact) WITH (fastupdate = off);
@@ -117,13 +122,14 @@ export function searchProjector(sources: readonly SearchSource[]): Projector {
       if (changed.size === 0) return;
       const out = [...changed].map((k) => {
         const d = loaded.get(k)!;
-        return { ...d, ...indexedColumns(d.parts) };
+        const own = d.kind === 'payment' ? ownColumns(d.parts) : null;
+        return { ...d, ...indexedColumns(d.parts), own_exact: own?.exact ?? null, own_text: own?.text ?? null };
       });
       await tx.query(
-        `INSERT INTO search_documents (kind, object_id, business_id, created_at, customer_id, parts, exact, amounts, text)
-         SELECT kind, object_id, business_id, created_at, customer_id, parts, exact, amounts, text FROM jsonb_populate_recordset(NULL::search_documents, $1::jsonb)
+        `INSERT INTO search_documents (kind, object_id, business_id, created_at, customer_id, parts, exact, amounts, text, own_exact, own_text)
+         SELECT kind, object_id, business_id, created_at, customer_id, parts, exact, amounts, text, own_exact, own_text FROM jsonb_populate_recordset(NULL::search_documents, $1::jsonb)
          ON CONFLICT (kind, object_id) DO UPDATE SET business_id = EXCLUDED.business_id, created_at = EXCLUDED.created_at, customer_id = EXCLUDED.customer_id,
-           parts = EXCLUDED.parts, exact = EXCLUDED.exact, amounts = EXCLUDED.amounts, text = EXCLUDED.text`,
+           parts = EXCLUDED.parts, exact = EXCLUDED.exact, amounts = EXCLUDED.amounts, text = EXCLUDED.text, own_exact = EXCLUDED.own_exact, own_text = EXCLUDED.own_text`,
         [JSON.stringify(out)],
       );
     },

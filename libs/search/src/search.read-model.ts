@@ -22,7 +22,9 @@ interface Hit {
  * GET /search over the `search` projection (decision 0031): the business's documents of the
  * kinds asked that match `q` exactly (ids, codes, e-mails, hashes, addresses: rank 0), by word
  * prefix or amount (rank 1), or anywhere (rank 2); ties links, customers, payments, newest first
- * (created_at, then id). Pages by a cursor bound to this list, its query and kinds.
+ * (created_at, then id). Pages by a cursor bound to this list, its query and kinds. For a key
+ * that does not read customers, payments match and rank on their own columns (`own_exact`,
+ * `own_text`: without the customer's name and e-mails), checked on the rows the indexes found.
  */
 @Injectable()
 export class SearchReadModel {
@@ -35,9 +37,14 @@ export class SearchReadModel {
 
   async search(businessId: string, request: SearchRequest): Promise<Page<object>> {
     const query = normaliseQuery(request.q);
-    const filters = businessFilters(businessId, { q: query.text, kind: request.kinds.join(','), include: request.includeCustomer ? 'customer' : null });
+    const filters = businessFilters(businessId, {
+      q: query.text,
+      kind: request.kinds.join(','),
+      include: request.includeCustomer ? 'customer' : null,
+      ...(request.paymentCustomerFields ? {} : { payment_customer: 'hidden' }), // another ranking: another list
+    });
     const { limit, after } = pageRequest(SEARCH_LIST, filters, request.page);
-    const params: unknown[] = [businessId, query.text, query.amount, query.wordPrefix, request.kinds, query.like];
+    const params: unknown[] = [businessId, query.text, query.amount, query.wordPrefix, request.kinds, query.like, !request.paymentCustomerFields];
     const param = (value: unknown): string => `$${params.push(value)}`;
     let where = 'true';
     if (after) {
@@ -49,11 +56,17 @@ export class SearchReadModel {
     const { rows } = await this.db.query<Hit>(
       `SELECT kind, object_id, created_at, tier, krank FROM (
          SELECT kind, object_id, created_at,
-           CASE WHEN exact @> ARRAY[$2::text] THEN 0 WHEN ($3::text IS NOT NULL AND amounts @> ARRAY[$3::text]) OR text ~ $4 THEN 1 ELSE 2 END AS tier,
+           CASE WHEN m_exact @> ARRAY[$2::text] THEN 0 WHEN ($3::text IS NOT NULL AND amounts @> ARRAY[$3::text]) OR m_text ~ $4 THEN 1 ELSE 2 END AS tier,
            CASE kind WHEN 'link' THEN 0 WHEN 'customer' THEN 1 ELSE 2 END AS krank
-         FROM search_documents
-         WHERE business_id = $1 AND kind = ANY($5::text[])
-           AND (exact @> ARRAY[$2::text] OR ($3::text IS NOT NULL AND amounts @> ARRAY[$3::text]) OR text LIKE $6)
+         FROM (
+           SELECT kind, object_id, created_at, amounts,
+             CASE WHEN $7::boolean AND kind = 'payment' THEN own_exact ELSE exact END AS m_exact,
+             CASE WHEN $7::boolean AND kind = 'payment' THEN own_text ELSE text END AS m_text
+           FROM search_documents
+           WHERE business_id = $1 AND kind = ANY($5::text[])
+             AND (exact @> ARRAY[$2::text] OR ($3::text IS NOT NULL AND amounts @> ARRAY[$3::text]) OR text LIKE $6)
+         ) found
+         WHERE m_exact @> ARRAY[$2::text] OR ($3::text IS NOT NULL AND amounts @> ARRAY[$3::text]) OR m_text LIKE $6
        ) hits
        WHERE ${where}
        ORDER BY tier, krank, created_at DESC, object_id DESC

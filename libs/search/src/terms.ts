@@ -87,6 +87,16 @@ export function indexedColumns(parts: DocumentParts): { exact: string[]; amounts
   return { exact, amounts: parts.amount ? amountForms(parts.amount) : [], text: unique([...exact, ...words]).join('\n') };
 }
 
+/**
+ * A payment's columns without its customer's name and e-mails (the `customer_email` it was made
+ * with and its customer's current ones): what a key without customers read access matches payments
+ * on (decision 0031, addendum of 2026-11-29), so search is no way to read a customer's address.
+ */
+export function ownColumns(parts: DocumentParts): { exact: string[]; text: string } {
+  const { exact, text } = indexedColumns({ ...parts, emails: [], customer: null });
+  return { exact, text };
+}
+
 function unique(values: string[]): string[] {
   return [...new Set(values)];
 }
