@@ -33,6 +33,33 @@ export function notReceivingReason(wallet: Pick<WalletCreatedData, 'evm_xpub' | 
   }
 }
 
+/**
+ * The families a wallet holds keys of, so that a send can be "from the wallet" (spec §4 POST
+ * /wallet/transactions; decision 0040, addendum 2026-11-29): EVM and Bitcoin by their account
+ * keys, Solana by the phrase or, for an external wallet, its one address (it sends from it though
+ * it never receives through checkouts). A wallet created or imported here holds all three.
+ */
+export function sendingFamilies(wallet: Pick<WalletCreatedData, 'evm_xpub' | 'bitcoin_xpub' | 'solana'>): ReadonlySet<NetworkFamily> {
+  const families = new Set<NetworkFamily>();
+  if (wallet.evm_xpub) families.add('evm');
+  if (wallet.bitcoin_xpub) families.add('bitcoin');
+  if (wallet.solana) families.add('solana');
+  return families;
+}
+
+/** Why a wallet cannot send on a network (no keys of its family), in words for the API's error; null when it can. */
+export function notSendingReason(wallet: Pick<WalletCreatedData, 'evm_xpub' | 'bitcoin_xpub' | 'solana'>, network: NetworkId): string | null {
+  if (sendingFamilies(wallet).has(family(network))) return null;
+  switch (family(network)) {
+    case 'evm':
+      return `This wallet holds no keys on ${network}: it has no EVM account key (evm_xpub).`;
+    case 'bitcoin':
+      return `This wallet holds no keys on ${network}: it has no Bitcoin account key (bitcoin_xpub).`;
+    case 'solana':
+      return `This wallet holds no keys on ${network}: it has no Solana keys.`;
+  }
+}
+
 /** Why a live business's checkout cannot take a network this service watches no chain of (the checkout's 409 not_accepting says the same). */
 export function notWatchedReason(network: NetworkId): string {
   return `This service does not watch ${network} yet: live payments are not taken there.`;

@@ -1,10 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { encodeFunctionData, erc20Abi, keccak256, parseUnits, type Hex } from 'viem';
 import { defaultRegistry } from '@lib/chains';
-import { SIMULATED_SEND_SETTLE_MS } from '@lib/wallets';
+import { base58 } from '@scure/base';
+import { english, generateMnemonic } from 'viem/accounts';
+import { SIMULATED_SEND_SETTLE_MS, keysOfPhrase } from '@lib/wallets';
 import { eventually } from '../../support/eventually';
 import { businessWithKey } from '../../support/client';
-import { AccountsTestApp, Browser, signUp, startAccountsApp } from '../../accounts/support';
+import { AccountsTestApp, Browser, signUp, startAccountsApp, steppedUpOwner } from '../../accounts/support';
 import { RECIPIENT, Shop, eth, ethTransfer, fundedAddress, send, signerOf, walletPhrase } from './support';
 
 /**
@@ -283,6 +285,23 @@ describe('wallet sends of a simulated business over HTTP (sessions)', () => {
     for (const id of [created.body.data.id, booked[0]!.id]) {
       await eventually(() => fundingShop.get(`/wallet/transactions/${id}`).then((r) => r.body.data), (t) => t.status === 'confirmed', { what: `${id} confirmed` });
     }
+  });
+
+  it('an external wallet holding only an EVM account key records no send on Bitcoin or Solana, where it holds no keys (400 invalid_request on network, nothing recorded); on Ethereum it does', async () => {
+    const { b, as, businessId: externalId } = await steppedUpOwner(app);
+    const outside = b.forBusiness(externalId);
+    expect((await as.delete('/wallet')).status).toBe(200); // in setup with nothing received: gone at once
+    const keys = keysOfPhrase(generateMnemonic(english));
+    expect((await outside.post('/wallet', { type: 'external', evm_xpub: keys.evmXpub })).status).toBe(201);
+    const networks = (await outside.get('/wallet')).body.data.networks as { network: string; receiving: boolean }[];
+    expect(networks.filter((n) => n.network === 'bitcoin' || n.network === 'solana').map((n) => n.receiving)).toEqual([false, false]);
+    const bitcoin = await send(outside, { asset: 'BTC', network: 'bitcoin', amount: '0.001', to_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', tx_hash: 'AB'.repeat(32) });
+    expect([bitcoin.status, bitcoin.body.error?.code, bitcoin.body.error?.field]).toEqual([400, 'invalid_request', 'network']);
+    const solana = await send(outside, { asset: 'SOL', network: 'solana', amount: '1', to_address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', tx_hash: base58.encode(randomBytes(64)) });
+    expect([solana.status, solana.body.error?.code, solana.body.error?.field]).toEqual([400, 'invalid_request', 'network']);
+    expect((await outside.get('/wallet/transactions')).body.data).toEqual([]);
+    const ethereum = await send(outside, { asset: 'ETH', network: 'ethereum', amount: '0.001', to_address: RECIPIENT, tx_hash: `0x${randomBytes(32).toString('hex')}` });
+    expect([ethereum.status, ethereum.body.data?.origin]).toEqual([201, 'external']);
   });
 
   it('send context: the next nonce, fees per speed and the funds available of one of the wallet’s addresses; another address is 400 invalid_address; API keys 403', async () => {

@@ -6,6 +6,7 @@ import { DomainRefusal, ERROR_STATUS, ErrorCode, Refusal } from '@lib/domain';
 import { newId } from '@lib/http';
 import { MoneyError, parsePositiveCryptoAmount } from '@lib/money';
 import { WalletAddresses } from '../../addresses';
+import { notSendingReason } from '../../receiving';
 import { evmFeeUnits, solanaFeeUnits } from '../../sends/send-fees';
 import type { WalletSendFunding, WalletTransactionRecordedData, WalletSendSpeed } from '../../sends/events';
 import { WalletRelay } from '../../sends/relay';
@@ -60,6 +61,9 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
     const registry = this.sends.registry;
     if (!isNetworkId(input.network)) throw invalid(`network must be one of ${registry.networks().map((n) => n.id).join(', ')}.`, 'network');
     const network = input.network;
+    // a send is "from the wallet": a network whose keys it does not hold has none (decision 0040, addendum 2026-11-29)
+    const noKeys = notSendingReason(wallet, network);
+    if (noKeys !== null) throw invalid(noKeys, 'network');
     if (!isAssetCode(input.asset) || !registry.supports(input.asset, network)) throw invalid(`${network} does not carry ${input.asset}.`, 'asset');
     const asset = input.asset;
     let units: bigint;
