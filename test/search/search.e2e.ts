@@ -154,6 +154,27 @@ describe.each(STORE_KINDS)('GET /search (%s store)', (kind) => {
     expect(ids(await search(client, { q: link.code }))).toEqual([]);
   });
 
+  it('an amount query that names a currency (code or sign) finds amounts in that currency only; a bare number any currency', async () => {
+    const { client } = await businessWithKey(suite.api, true);
+    const usdLink = (await client.post('/links', { name: 'Currency link', amount: 2500, currency: 'USD' })).body.data;
+    const usd = await client.createPayment({ amount: 2500, currency: 'USD', description: 'Currency test usd' });
+    const eur = await client.createPayment({ amount: 2500, currency: 'EUR', description: 'Currency test eur' });
+    const cases: [string, string[]][] = [
+      ['25 EUR', [`payment:${eur.id}`]],
+      ['EUR 25', [`payment:${eur.id}`]],
+      ['€25', [`payment:${eur.id}`]],
+      ['€25.00', [`payment:${eur.id}`]],
+      ['25 usd', [`link:${usdLink.id}`, `payment:${usd.id}`]],
+      ['$25', [`link:${usdLink.id}`, `payment:${usd.id}`]],
+      ['$25 USD', [`link:${usdLink.id}`, `payment:${usd.id}`]],
+      ['£25', []],
+      ['25 CAD', []],
+      ['€25 USD', []],
+      ['25.00', [`link:${usdLink.id}`, `payment:${eur.id}`, `payment:${usd.id}`]],
+    ];
+    for (const [q, expected] of cases) expect({ q, found: ids(await search(client, { q })) }).toEqual({ q, found: expected });
+  });
+
   it('pages with limit and cursor, stable while new payments arrive', async () => {
     const { client } = await businessWithKey(suite.api, true);
     const made: string[] = [];

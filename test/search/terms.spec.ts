@@ -1,4 +1,4 @@
-import { amountForms, amountKey, emptyParts, indexedColumns, normaliseQuery, ownColumns } from '@lib/search';
+import { amountForms, amountKey, amountQuery, emptyParts, indexedColumns, normaliseQuery, ownColumns } from '@lib/search';
 
 /** The search index's terms (decision 0031): amount forms, query normalisation, indexed columns. */
 describe('search terms', () => {
@@ -39,8 +39,28 @@ describe('search terms', () => {
     }
   });
 
+  it('reads the currency an amount query names: a code or a sign (`$` any dollar), both narrowing; none named is any currency (decision 0031, addendum 2026-11-29)', () => {
+    const cases: [string, { key: string; currencies: string[] | null } | null][] = [
+      ['25', { key: '25', currencies: null }],
+      ['25 EUR', { key: '25', currencies: ['EUR'] }],
+      ['eur 25.00', { key: '25', currencies: ['EUR'] }],
+      ['€25', { key: '25', currencies: ['EUR'] }],
+      ['£1,250.50', { key: '1250.5', currencies: ['GBP'] }],
+      ['¥300', { key: '300', currencies: ['JPY'] }],
+      ['$25', { key: '25', currencies: ['USD', 'CAD', 'AUD'] }],
+      ['$25 cad', { key: '25', currencies: ['CAD'] }],
+      ['25chf', { key: '25', currencies: ['CHF'] }],
+      ['€25 USD', null],
+      ['$25 EUR', null],
+      ['EUR', null],
+    ];
+    for (const [typed, read] of cases) expect({ typed, read: amountQuery(typed) }).toEqual({ typed, read });
+    expect(normaliseQuery('€25').currencies).toEqual(['EUR']);
+    expect(normaliseQuery('25').currencies).toBeNull();
+  });
+
   it('normalises a query: folded text, an escaped LIKE pattern, a word-prefix regex with its specials escaped', () => {
-    expect(normaliseQuery('  Ann.Lee@Example.COM ')).toEqual({ text: 'ann.lee@example.com', like: '%ann.lee@example.com%', wordPrefix: '(^|[^[:alnum:]])ann\\.lee@example\\.com', amount: null });
+    expect(normaliseQuery('  Ann.Lee@Example.COM ')).toEqual({ text: 'ann.lee@example.com', like: '%ann.lee@example.com%', wordPrefix: '(^|[^[:alnum:]])ann\\.lee@example\\.com', amount: null, currencies: null });
     expect(normaliseQuery('50%_off\\').like).toBe('%50\\%\\_off\\\\%');
     expect(normaliseQuery('a(b)*').wordPrefix).toBe('(^|[^[:alnum:]])a\\(b\\)\\*');
   });

@@ -44,7 +44,9 @@ export class SearchReadModel {
       ...(request.paymentCustomerFields ? {} : { payment_customer: 'hidden' }), // another ranking: another list
     });
     const { limit, after } = pageRequest(SEARCH_LIST, filters, request.page);
-    const params: unknown[] = [businessId, query.text, query.amount, query.wordPrefix, request.kinds, query.like, !request.paymentCustomerFields];
+    const params: unknown[] = [businessId, query.text, query.amount, query.wordPrefix, request.kinds, query.like, !request.paymentCustomerFields, query.currencies];
+    // an amount form, in one of the currencies the query names when it names any (decision 0031, addendum 2026-11-29)
+    const amountMatch = `($3::text IS NOT NULL AND amounts @> ARRAY[$3::text] AND ($8::text[] IS NULL OR parts->'amount'->>'currency' = ANY($8::text[])))`;
     const param = (value: unknown): string => `$${params.push(value)}`;
     let where = 'true';
     if (after) {
@@ -56,17 +58,17 @@ export class SearchReadModel {
     const { rows } = await this.db.query<Hit>(
       `SELECT kind, object_id, created_at, tier, krank FROM (
          SELECT kind, object_id, created_at,
-           CASE WHEN m_exact @> ARRAY[$2::text] THEN 0 WHEN ($3::text IS NOT NULL AND amounts @> ARRAY[$3::text]) OR m_text ~ $4 THEN 1 ELSE 2 END AS tier,
+           CASE WHEN m_exact @> ARRAY[$2::text] THEN 0 WHEN ${amountMatch} OR m_text ~ $4 THEN 1 ELSE 2 END AS tier,
            CASE kind WHEN 'link' THEN 0 WHEN 'customer' THEN 1 ELSE 2 END AS krank
          FROM (
-           SELECT kind, object_id, created_at, amounts,
+           SELECT kind, object_id, created_at, amounts, parts,
              CASE WHEN $7::boolean AND kind = 'payment' THEN own_exact ELSE exact END AS m_exact,
              CASE WHEN $7::boolean AND kind = 'payment' THEN own_text ELSE text END AS m_text
            FROM search_documents
            WHERE business_id = $1 AND kind = ANY($5::text[])
-             AND (exact @> ARRAY[$2::text] OR ($3::text IS NOT NULL AND amounts @> ARRAY[$3::text]) OR text LIKE $6)
+             AND (exact @> ARRAY[$2::text] OR ${amountMatch} OR text LIKE $6)
          ) found
-         WHERE m_exact @> ARRAY[$2::text] OR ($3::text IS NOT NULL AND amounts @> ARRAY[$3::text]) OR m_text LIKE $6
+         WHERE m_exact @> ARRAY[$2::text] OR ${amountMatch} OR m_text LIKE $6
        ) hits
        WHERE ${where}
        ORDER BY tier, krank, created_at DESC, object_id DESC

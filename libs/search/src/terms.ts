@@ -65,17 +65,43 @@ export function amountForms(amount: DocumentAmount): string[] {
   return [...forms];
 }
 
+/** The currencies a sign names: `$` any dollar (USD, CAD, AUD), the others one currency each. */
+const SIGN_CURRENCIES: Record<string, readonly string[]> = { $: ['USD', 'CAD', 'AUD'], '€': ['EUR'], '£': ['GBP'], '¥': ['JPY'] };
+
 /**
- * A query as an amount key (`25.00` → `25`, `25.50` → `25.5`, `$1,250` → `1250`), or null when it
- * is not a number. Currency signs and codes around the number and thousands separators are ignored.
+ * A query as an amount: its key (`25.00` → `25`, `25.50` → `25.5`, `$1,250` → `1250`) and the
+ * currencies it names by sign or code (null: none named, any currency matches; decision 0031,
+ * addendum 2026-11-29) — or null when it is not a number, or names currencies that exclude each
+ * other (`€25 USD`). Thousands separators are ignored.
  */
-export function amountKey(query: string): string | null {
-  const bare = query.trim().replace(/^[$€£¥]\s*/, '').replace(/\s*(usd|eur|gbp|cad|aud|chf|jpy)$/i, '').replace(/^(usd|eur|gbp|cad|aud|chf|jpy)\s*/i, '').replace(/,(?=\d{3}(\D|$))/g, '');
+export function amountQuery(query: string): { key: string; currencies: string[] | null } | null {
+  let currencies: string[] | null = null;
+  const narrow = (named: readonly string[]) => {
+    currencies = currencies === null ? [...named] : currencies.filter((c) => named.includes(c));
+  };
+  let bare = query.trim();
+  const sign = /^([$€£¥])\s*/.exec(bare);
+  if (sign) {
+    narrow(SIGN_CURRENCIES[sign[1]]);
+    bare = bare.slice(sign[0].length);
+  }
+  for (const code of [/\s*(usd|eur|gbp|cad|aud|chf|jpy)$/i, /^(usd|eur|gbp|cad|aud|chf|jpy)\s*/i]) {
+    const named = code.exec(bare);
+    if (!named) continue;
+    narrow([named[1].toUpperCase()]);
+    bare = bare.slice(0, named.index) + bare.slice(named.index + named[0].length);
+  }
+  bare = bare.replace(/,(?=\d{3}(\D|$))/g, '');
   const match = /^(\d{1,18})(?:\.(\d{1,18}))?$/.exec(bare);
-  if (!match) return null;
+  if (!match || (currencies !== null && (currencies as string[]).length === 0)) return null;
   const whole = BigInt(match[1]).toString();
   const fraction = (match[2] ?? '').replace(/0+$/, '');
-  return fraction === '' ? whole : `${whole}.${fraction}`;
+  return { key: fraction === '' ? whole : `${whole}.${fraction}`, currencies };
+}
+
+/** A query as an amount key (`amountQuery`'s key), or null when it is not an amount. */
+export function amountKey(query: string): string | null {
+  return amountQuery(query)?.key ?? null;
 }
 
 /** The indexed columns of a document: exact terms, amount forms and the text matched by prefix and anywhere, all folded. */
@@ -110,15 +136,19 @@ export interface NormalisedQuery {
   like: string;
   wordPrefix: string;
   amount: string | null;
+  /** The currencies the query names (sign or code): only amounts in one of them match; null when it names none. */
+  currencies: string[] | null;
 }
 
 export function normaliseQuery(q: string): NormalisedQuery {
   const text = fold(q);
+  const amount = amountQuery(q);
   return {
     text,
     like: `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
     // POSIX regular expression: the text at the start of the field or after a character that is not a letter or digit
     wordPrefix: `(^|[^[:alnum:]])${text.replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`)}`,
-    amount: amountKey(q),
+    amount: amount?.key ?? null,
+    currencies: amount?.currencies ?? null,
   };
 }

@@ -18,7 +18,7 @@ export class SearchController {
   @ApiOperation({
     summary: 'Search payments, customers and links',
     description:
-      'Exact ids, codes, e-mails, hashes and addresses first, then word prefixes and amounts (25, 25.00 or 2500 for 25.00), then matches anywhere; ties: links, customers, payments, newest first. Restricted keys search only what they can read: the kinds of the resources they read (payments, customers, links); asking for a kind the key cannot read, or include=customer without customers read access, is 403.',
+      'Exact ids, codes, e-mails, hashes and addresses first, then word prefixes and amounts (25, 25.00 or 2500 for 25.00; a currency code or sign with it, as in 25 EUR or €25, matches amounts in that currency only), then matches anywhere; ties: links, customers, payments, newest first. Restricted keys search only what they can read: the kinds of the resources they read (payments, customers, links); asking for a kind the key cannot read, or include=customer without customers read access, is 403.',
   })
   @ApiQuery({ name: 'q', required: true, description: `The text to find, 1 to ${MAX_QUERY_LENGTH} characters.`, schema: { type: 'string', minLength: 1, maxLength: MAX_QUERY_LENGTH } })
   @ApiQuery({ name: 'kind', required: false, description: 'payment, customer or link, or several comma separated; default every kind the key can read.' })
