@@ -225,6 +225,33 @@ describe('customers over HTTP', () => {
     ]);
   });
 
+  it('a simulated business whose test clock moved: every customer is on the business’s clock — created and changed at its now, as customers known from payments are; newest first is the creation order', async () => {
+    const { client } = await businessWithKey(suite.api, true);
+    await client.advance(20 * 60);
+    const businessNow = async () => Date.parse((await client.get('/test_clock')).body.data.now);
+    const before = await businessNow();
+    const a = (await client.post('/customers', { email: 'clock-a@example.com', name: 'Clockcheck A' })).body.data;
+    const payment = await client.createPayment({ amount: 700, description: 'clock', customer_email: 'clock-b@example.com' });
+    const c = (await client.post('/customers', { email: 'clock-c@example.com', name: 'Clockcheck C' })).body.data;
+    const patched = await client.patch(`/customers/${payment.customer_id}`, { name: 'Clockcheck B' });
+    expect(patched.status).toBe(200);
+    const b = patched.body.data;
+    const after = await businessNow();
+    // each time within the business's clock around the writes (wall time is 20 minutes behind it)
+    for (const [what, at] of [['a created', a.created_at], ['c created', c.created_at], ['b updated', b.updated_at], ['b created', b.created_at]] as const) {
+      expect({ what, within: Date.parse(at) >= before && Date.parse(at) <= after }).toEqual({ what, within: true });
+    }
+    expect(b.created_at).toBe(payment.created_at);
+    expect(Date.parse(b.updated_at) >= Date.parse(b.created_at)).toBe(true);
+    expect(Date.parse(a.created_at) <= Date.parse(b.created_at) && Date.parse(b.created_at) <= Date.parse(c.created_at)).toBe(true);
+    // newest first: C, B, A — in the list and in search
+    expect((await client.get('/customers')).body.data.map((x: { id: string }) => x.id)).toEqual([c.id, b.id, a.id]);
+    expect((await client.get('/search?q=clockcheck&kind=customer')).body.data.map((x: { id: string }) => x.id)).toEqual([c.id, b.id, a.id]);
+    // a block is a change at the business's now too
+    const blocked = (await client.post(`/customers/${a.id}/block`)).body.data;
+    expect(Date.parse(blocked.updated_at) >= after).toBe(true);
+  });
+
   it('restricted keys need customers access: none is 403 permission_denied, read reads but does not write', async () => {
     const shop = await businessWithKey(suite.api, true);
     const customer = (await shop.client.post('/customers', { email: 'ivy@shop.example' })).body.data;

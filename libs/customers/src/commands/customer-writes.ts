@@ -1,6 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { DATABASE } from '@lib/core';
+import type { Database } from '@lib/database';
 import { DomainRefusal } from '@lib/domain';
 import { CommandRunner, EVENT_STORE, EventStore, WriteMeta, metadataFor, readStreamOrEmpty } from '@lib/eventstore';
+import { BusinessClock } from '@lib/payments';
+import { TimerStore } from '@lib/timers';
 import { BlockCustomer, CustomerCommand, CustomerRecord, KnownFromPayments, customerDecider, emailClaimDecider } from '../customer.decider';
 import { CustomerDirectory } from '../customer-directory';
 import { CustomersReadModel } from '../customers.read-model';
@@ -21,12 +25,23 @@ export interface CustomerBusiness {
  */
 @Injectable()
 export class CustomerWrites {
+  /**
+   * The business's own time (decision 0010; decision 0029, addendum 2026-11-29): a customer's events
+   * are recorded at it, as its payments are, so a simulated business's test clock moves both. The
+   * clock BusinessClock reads, over a TimerStore of its own (PaymentsCoreModule, which provides the
+   * app's, is not imported by this global module; both read the same offsets).
+   */
+  private readonly clock: BusinessClock;
+
   constructor(
     private readonly runner: CommandRunner,
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(DATABASE) db: Database,
     readonly directory: CustomerDirectory,
     readonly read: CustomersReadModel,
-  ) {}
+  ) {
+    this.clock = new BusinessClock(new TimerStore(db));
+  }
 
   /**
    * Read your writes before a read of the read models: a payment is answered before they have it
@@ -78,9 +93,10 @@ export class CustomerWrites {
     });
   }
 
-  /** Decides on the customer's stream and waits for the read models (read your writes). */
+  /** Decides on the customer's stream at the business's now (its test clock's, for a simulated business) and waits for the read models (read your writes). */
   async decide(customerId: string, command: CustomerCommand, meta: WriteMeta): Promise<void> {
-    await this.runner.run(customerDecider, CUSTOMER_STREAM.stream(customerId), command, { context: undefined, metadata: metadataFor(meta) });
+    const occurredAt = (await this.clock.now(command.businessId)).toISOString();
+    await this.runner.run(customerDecider, CUSTOMER_STREAM.stream(customerId), command, { context: undefined, metadata: { ...metadataFor(meta), occurredAt } });
   }
 
   /** Blocks or unblocks the customer (what payments made known of it included), then answers it as it now is. */
