@@ -286,6 +286,29 @@ describe('payment links over HTTP', () => {
     expect((await client.get(`/links/${link.id}`)).body.data.payments_count).toBe(1);
   });
 
+  it('a simulated business whose test clock moved: a link is created and changed at the business’s now, as its payments are (decision 0029, addendum 2026-11-29); a disable too', async () => {
+    const { client } = await businessWithKey(suite.api, true);
+    await client.advance(20 * 60);
+    const businessNow = async () => Date.parse((await client.get('/test_clock')).body.data.now);
+    const before = await businessNow();
+    const link = await createLink(client);
+    const changed = (await client.patch(`/links/${link.id}`, { name: 'Clock T-shirt' })).body.data;
+    const opened = await openOnLink(client, link);
+    expect(opened.status).toBe(201);
+    const payment = await client.payment(opened.body.data.payment_id);
+    const archived = (await client.post(`/links/${link.id}/archive`)).body.data;
+    const after = await businessNow();
+    for (const [what, at] of [['created', link.created_at], ['changed', changed.updated_at], ['archived', archived.updated_at], ['its payment', payment.created_at]] as const) {
+      expect({ what, within: Date.parse(at) >= before && Date.parse(at) <= after }).toEqual({ what, within: true });
+    }
+    expect(Date.parse(link.created_at) <= Date.parse(changed.updated_at) && Date.parse(changed.updated_at) <= Date.parse(archived.updated_at)).toBe(true);
+    // a disable by the service (no acting business): the link's business's clock
+    const other = await createLink(client);
+    await disable(other.id);
+    const disabled = (await client.get(`/links/${other.id}`)).body.data;
+    expect([disabled.status, Date.parse(disabled.updated_at) >= Date.parse(other.created_at), Date.parse(disabled.updated_at) <= (await businessNow())]).toEqual(['disabled', true, true]);
+  });
+
   it('archive → 410 link_archived on POST /checkouts; restore opens it again; delete only without payments (409 link_has_payments)', async () => {
     const { client } = await businessWithKey(suite.api, true);
     const link = await createLink(client);

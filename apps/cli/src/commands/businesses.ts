@@ -68,7 +68,7 @@ export async function openBusinessAdmin(config: AppConfig, note: (line: string) 
     throw error;
   }
   const pauses = new ServicePauses(opened.store, new CommandRunner(opened.store, runner));
-  const links = new DisableLinkHandler(new LinkWrites(new CommandRunner(opened.store, runner), new LinksReadModel(opened.db, config)));
+  const links = new DisableLinkHandler(new LinkWrites(new CommandRunner(opened.store, runner), new LinksReadModel(opened.db, config), opened.db));
   return {
     createBusiness: (input) => service.createBusiness(input),
     createKey: (input) =>

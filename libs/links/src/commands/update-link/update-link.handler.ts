@@ -39,6 +39,7 @@ export class UpdateLinkHandler implements ICommandHandler<UpdateLinkCommand, Lin
         return { type: 'UpdateLink', businessId, change };
       },
       meta,
+      businessId,
     );
     return this.writes.answer(businessId, linkId);
   }
