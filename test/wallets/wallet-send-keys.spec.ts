@@ -1,4 +1,4 @@
-import { keysOfPhrase, notSendingReason, sendingFamilies } from '@lib/wallets';
+import { OWN_ADDRESS_GAP, keysOfPhrase, notSendingReason, ownAddressIndices, sendingFamilies } from '@lib/wallets';
 
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
@@ -24,5 +24,21 @@ describe('a wallet sends only where it holds keys', () => {
     const external = { evm_xpub: null, bitcoin_xpub: keys.bitcoinXpub, solana: { address: keys.solanaAddress0 } };
     expect([...sendingFamilies(external)].sort()).toEqual(['bitcoin', 'solana']);
     expect(notSendingReason(external, 'ethereum')).toMatch(/no EVM account key/);
+  });
+});
+
+/** Which indices a check of "one of the wallet's own addresses" derives (decision 0040, addendum 2026-11-29). */
+describe('the wallet’s own addresses: the indices derived', () => {
+  it('before any checkout: the first OWN_ADDRESS_GAP (20) indices', () => {
+    expect(ownAddressIndices(0, [])).toEqual(Array.from({ length: OWN_ADDRESS_GAP }, (_, i) => i));
+  });
+
+  it('after checkouts took 0–4: 5 to 24 (the held ones are looked up in the address book, not derived)', () => {
+    expect(ownAddressIndices(5, [])).toEqual(Array.from({ length: 20 }, (_, i) => 5 + i));
+  });
+
+  it('indices below the counter no checkout holds are derived too, the highest first and at most the limit; others ignored', () => {
+    expect(ownAddressIndices(10, [2, 7, 12, -1], 3)).toEqual([10, 11, 12, 7, 2]);
+    expect(ownAddressIndices(10, [1, 2, 3, 4], 2, 2)).toEqual([10, 11, 4, 3]);
   });
 });

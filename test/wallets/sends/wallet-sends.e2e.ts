@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { encodeFunctionData, erc20Abi, keccak256, parseUnits, type Hex } from 'viem';
 import { defaultRegistry } from '@lib/chains';
 import { base58 } from '@scure/base';
-import { english, generateMnemonic } from 'viem/accounts';
-import { SIMULATED_SEND_SETTLE_MS, keysOfPhrase } from '@lib/wallets';
+import { english, generateMnemonic, mnemonicToAccount } from 'viem/accounts';
+import { OWN_ADDRESS_GAP, SIMULATED_SEND_SETTLE_MS, WalletAddresses, bitcoinAddress, evmAddress, keysOfPhrase, phraseSeed, solanaAddress } from '@lib/wallets';
 import { eventually } from '../../support/eventually';
 import { businessWithKey } from '../../support/client';
 import { AccountsTestApp, Browser, signUp, startAccountsApp, steppedUpOwner } from '../../accounts/support';
@@ -302,6 +302,43 @@ describe('wallet sends of a simulated business over HTTP (sessions)', () => {
     expect((await outside.get('/wallet/transactions')).body.data).toEqual([]);
     const ethereum = await send(outside, { asset: 'ETH', network: 'ethereum', amount: '0.001', to_address: RECIPIENT, tx_hash: `0x${randomBytes(32).toString('hex')}` });
     expect([ethereum.status, ethereum.body.data?.origin]).toEqual([201, 'external']);
+  });
+
+  it('an address the wallet’s keys derive is its own though no checkout holds it: 400 invalid_address up to 20 indices past those handed out (created wallet: EVM and Solana; external: EVM, Bitcoin, its Solana address)', async () => {
+    const wallet = (await shop.get('/wallet')).body.data;
+    const phrase = await walletPhrase(app.api, wallet.id);
+    const refusedTo = async (body: Record<string, unknown>, on: Shop = shop) => {
+      const answer = await send(on, body);
+      return [answer.status, answer.body.error?.code, answer.body.error?.field];
+    };
+    const ownRefusal = [400, 'invalid_address', 'to_address'];
+    // a created wallet whose checkouts hold a few EVM addresses: one a few indices further is its own
+    const unheld = mnemonicToAccount(phrase, { addressIndex: 7 }).address;
+    expect(await refusedTo({ asset: 'ETH', network: 'ethereum', amount: '0.001', to_address: unheld, signed_transaction: await signedEth('0.001', { to: unheld }) })).toEqual(ownRefusal);
+    // and on Solana, where no checkout reserved anything yet
+    expect(await refusedTo({ asset: 'SOL', network: 'solana', amount: '0.1', to_address: solanaAddress(phraseSeed(phrase), 2), signed_transaction: 'AQ==' })).toEqual(ownRefusal);
+
+    // an external wallet connected with its public keys, before any checkout
+    const { b, as, businessId: externalId } = await steppedUpOwner(app);
+    const outside = b.forBusiness(externalId);
+    expect((await as.delete('/wallet')).status).toBe(200);
+    const keys = keysOfPhrase(generateMnemonic(english));
+    expect((await outside.post('/wallet', { type: 'external', evm_xpub: keys.evmXpub, bitcoin_xpub: keys.bitcoinXpub, solana_address: keys.solanaAddress0 })).status).toBe(201);
+    const record = (network: string, asset: string, amount: string, to_address: string, tx_hash: string) => refusedTo({ asset, network, amount, to_address, tx_hash }, outside);
+    const evmHash = () => `0x${randomBytes(32).toString('hex')}`;
+    expect(await record('ethereum', 'ETH', '0.001', evmAddress(keys.evmXpub, 0).toLowerCase(), evmHash())).toEqual(ownRefusal);
+    expect(await record('polygon', 'USDC', '1', evmAddress(keys.evmXpub, OWN_ADDRESS_GAP - 1), evmHash())).toEqual(ownRefusal);
+    expect(await record('bitcoin', 'BTC', '0.001', bitcoinAddress(keys.bitcoinXpub, 3), randomBytes(32).toString('hex'))).toEqual(ownRefusal);
+    expect(await record('solana', 'SOL', '1', keys.solanaAddress0, base58.encode(randomBytes(64)))).toEqual(ownRefusal);
+    // the bound: past the gap, an address is not recognised (and another wallet's never is)
+    expect(await record('ethereum', 'ETH', '0.001', evmAddress(keys.evmXpub, OWN_ADDRESS_GAP), evmHash())).toEqual([201, undefined, undefined]);
+    expect(await record('ethereum', 'ETH', '0.001', RECIPIENT, evmHash())).toEqual([201, undefined, undefined]);
+    // an index taken for a checkout that never opened (no checkout holds it): still its own; and the bound moves with the counter
+    const taken = await app.api.app.get(WalletAddresses).reserve(externalId, 'ethereum');
+    expect([taken.index, taken.address]).toEqual([0, evmAddress(keys.evmXpub, 0)]);
+    expect(await record('ethereum', 'ETH', '0.001', taken.address, evmHash())).toEqual(ownRefusal);
+    expect(await record('ethereum', 'ETH', '0.001', evmAddress(keys.evmXpub, OWN_ADDRESS_GAP), evmHash())).toEqual(ownRefusal);
+    expect(await record('ethereum', 'ETH', '0.001', evmAddress(keys.evmXpub, OWN_ADDRESS_GAP + 1), evmHash())).toEqual([201, undefined, undefined]);
   });
 
   it('send context: the next nonce, fees per speed and the funds available of one of the wallet’s addresses; another address is 400 invalid_address; API keys 403', async () => {

@@ -75,7 +75,7 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
     }
     if (!registry.isValidAddress(network, input.to_address)) throw new DomainRefusal('invalid_address', `to_address is not a valid ${network} address.`, 'to_address');
     const to = registry.normalizeAddress(network, input.to_address);
-    if (await this.sends.owns(wallet.wallet_id, network, to)) throw new DomainRefusal('invalid_address', 'to_address is one of this wallet’s own addresses.', 'to_address');
+    if (await this.wallets.isOwn(wallet, network, to)) throw new DomainRefusal('invalid_address', 'to_address is one of this wallet’s own addresses.', 'to_address');
 
     const base = {
       wallet_transaction_id: newId('wtx'),
