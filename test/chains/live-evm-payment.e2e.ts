@@ -180,9 +180,16 @@ describe('a live business takes real USDC on local EVM chains (anvil), watched b
     const checkout = await shop.openCheckout(payment, { asset: 'USDC', network: 'ethereum' });
     const hash = await pay(polygon, checkout.crypto.address, 10_000_000n);
     const review = await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'needs_review', { what: 'wrong network seen' });
-    expect(review).toMatchObject({ review_reason: 'wrong_network', crypto: { detected_network: 'polygon', tx_hash: hash } });
+    expect(review).toMatchObject({ review_reason: 'wrong_network', crypto: { detected_network: 'polygon', tx_hash: hash }, confirmations: { required: 32 } });
     // the payment follows its checkout (the process manager's reaction, then its projection)
     await eventually(() => shop.payment(payment.id), (p) => p.status === 'needs_review', { what: 'payment in review' });
+    // final at polygon's depth, not the quote's 4 (0025 addendum, 2026-11-29, own network): the watcher's counts past 4 are recorded against 32
+    await polygon.mine(5); // the transfer's block and five more: 6 confirmations
+    const six = await eventually(() => checkoutOf(shop, checkout.id), (c) => c.confirmations.current === 6, { what: 'six polygon confirmations on the checkout' });
+    expect(six).toMatchObject({ status: 'needs_review', confirmations: { current: 6, required: 32 } });
+    const timeline = await eventually(() => shop.payment(payment.id), (p) => p.events.filter((e: { type: string }) => e.type === 'confirmation').length === 6, { what: 'six confirmation entries' });
+    expect(timeline.events.filter((e: { type: string }) => e.type === 'confirmation').map((e: { data: { current: number; required: number } }) => [e.data.current, e.data.required])).toEqual([1, 2, 3, 4, 5, 6].map((n) => [n, 32]));
+    expect(timeline.status).toBe('needs_review');
   });
 
   it('paid on the other chain first (needs_review), then on the quoted one: both recorded, the receipt lists both, the payment stays in review for the business; a completed checkout paid again on the other chain lists that transfer too (0025 addendum, 2026-11-28, second)', async () => {

@@ -273,7 +273,7 @@ describe('checkout decider: a transfer to a checkout in review, or on another ne
   it('given a completed checkout, when a transfer arrives on another network, then it is listed (received stays), the checkout stays completed and is not put in review', () => {
     const detected = given(completed, at(60 * 60_000)).when(detect(HASH2, '5', 'polygon')).thenIdempotent();
     expect(detected).toEqual([
-      { type: 'CheckoutTransferDetected', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH2, network: 'polygon', amount: '5', received_amount: '100', remaining_amount: null, overpaid_amount: null, simulated: false } },
+      { type: 'CheckoutTransferDetected', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH2, network: 'polygon', amount: '5', received_amount: '100', remaining_amount: null, overpaid_amount: null, simulated: false, confirmations_required: 32 } },
     ]);
     expect(fold([...completed, ...detected])).toMatchObject({ status: 'completed', reviewReason: null, received: 100_000_000n, transfers: [{ txHash: HASH }, { txHash: HASH2, network: 'polygon' }] });
     // its confirmations are recorded, the checkout decides nothing; a reorganisation withdraws it only before it is final
@@ -281,8 +281,11 @@ describe('checkout decider: a transfer to a checkout in review, or on another ne
     expect(given(two).when({ type: 'WithdrawTransfer', txHash: HASH2 }).events()).toEqual([
       { type: 'CheckoutTransferWithdrawn', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH2, network: 'polygon', amount: '5', received_amount: '100', remaining_amount: null, overpaid_amount: null, status: 'completed' } },
     ]);
-    const final = given(two).when(confirm(HASH2, 4)).thenIdempotent();
-    expect(types(final)).toEqual(['CheckoutConfirmationRecorded', 'CheckoutConfirmationRecorded']);
+    // final at polygon's depth, 32 (0025 addendum, 2026-11-29, own network): at 4 it is still withdrawn
+    const four = after(two, [confirm(HASH2, 4)]);
+    expect(types(given(four).when({ type: 'WithdrawTransfer', txHash: HASH2 }).events())).toEqual(['CheckoutTransferWithdrawn']);
+    const final = given(two).when(confirm(HASH2, 32)).thenIdempotent();
+    expect(types(final)).toEqual(Array(30).fill('CheckoutConfirmationRecorded'));
     given([...two, ...final]).when({ type: 'WithdrawTransfer', txHash: HASH2 }).then([]);
   });
 
@@ -619,5 +622,60 @@ describe('checkout decider: a remainder checkout of a payment the money already 
     const short = then(remainder, { type: 'MarkSent', simulate: 'underpaid', txHash: HASH });
     const awaiting = then(short, { type: 'RecordConfirmations', txHash: HASH, current: 4 });
     expect(types(given(awaiting).when({ type: 'RecordPaymentCovered' }).events())).toEqual(['CheckoutPaymentCovered', 'CheckoutCompleted']);
+  });
+});
+
+describe('checkout decider: a transfer on another network is final at its own network\'s depth (0025 addendum, 2026-11-29, own network; outside audit M1)', () => {
+  const detect = (txHash: string, amount: string, network: 'ethereum' | 'polygon' = 'ethereum'): CheckoutCommand => ({ type: 'DetectTransfer', txHash, network, amount });
+  const confirm = (txHash: string, current: number): CheckoutCommand => ({ type: 'RecordConfirmations', txHash, current });
+  const withdraw = (txHash: string): CheckoutCommand => ({ type: 'WithdrawTransfer', txHash });
+  const after = (events: CheckoutEvent[], ...steps: [CheckoutCommand, Date?][]) =>
+    steps.reduce((log, [command, now]) => [...log, ...given(log, now ?? T0).when(command).events()], events);
+  const fold = (events: CheckoutEvent[]) => events.reduce(evolveCheckout, initialCheckoutState);
+  const recorded = (events: CheckoutEvent[]) => events.filter((e) => e.type === 'CheckoutConfirmationRecorded').map((e) => [e.data.tx_hash, (e.data as { current: number }).current, (e.data as { required: number }).required]);
+
+  it('given an ethereum quote, when USDC arrives on polygon (mark-sent wrong_network), then the detection carries polygon\'s 32 and the checkout shows 0 of 32', () => {
+    const events = sent('wrong_network');
+    expect(events[0]).toMatchObject({ type: 'CheckoutTransferDetected', data: { network: 'polygon', confirmations_required: 32 } });
+    expect(fold([...opened, ...events])).toMatchObject({ status: 'needs_review', required: 4, confirmations: { current: 0, required: 32 }, transfers: [{ txHash: HASH, network: 'polygon', current: 0, required: 32 }] });
+    // the quoted network's transfer is unchanged: no field, the quote's 4
+    expect(sent('exact')[0].data).not.toHaveProperty('confirmations_required');
+    expect(fold([...opened, ...sent('exact')])).toMatchObject({ confirmations: { current: 0, required: 4 }, transfers: [{ required: 4 }] });
+  });
+
+  it('given the polygon transfer, when 10 then 40 confirmations are reported, then they are recorded against 32, up to 32 and no further; 4 is not final', () => {
+    const wrong = [...opened, ...sent('wrong_network')];
+    const ten = given(wrong).when(confirm(HASH, 10)).events();
+    expect(recorded(ten)).toEqual(Array.from({ length: 10 }, (_, i) => [HASH, i + 1, 32]));
+    expect(fold([...wrong, ...ten])).toMatchObject({ status: 'needs_review', confirmations: { current: 10, required: 32 } });
+    const rest = given([...wrong, ...ten]).when(confirm(HASH, 40)).thenIdempotent();
+    expect(recorded(rest)).toEqual(Array.from({ length: 22 }, (_, i) => [HASH, i + 11, 32]));
+    expect(types(rest)).toEqual(Array(22).fill('CheckoutConfirmationRecorded')); // in review: the business decides, nothing more
+    // not final at 4: a reorganisation still withdraws it; final at 32, it is not withdrawn
+    const atFour = after(wrong, [confirm(HASH, 4)]);
+    expect(types(given(atFour).when(withdraw(HASH)).events())).toEqual(['CheckoutTransferWithdrawn']);
+    given([...wrong, ...ten, ...rest]).when(withdraw(HASH)).then([]);
+  });
+
+  it('given a completed ethereum checkout, when a polygon transfer is listed and confirmed, then it counts to 32 and the checkout shows its count while it is the one shown', () => {
+    const completed = after(opened, [detect(HASH, '100')], [confirm(HASH, 4)]);
+    expect(fold(completed)).toMatchObject({ status: 'completed', confirmations: { current: 4, required: 4 } });
+    const listed = after(completed, [detect(HASH2, '5', 'polygon'), at(60_000)], [confirm(HASH2, 32), at(60_000)]);
+    expect(recorded(listed.slice(completed.length))).toEqual(Array.from({ length: 32 }, (_, i) => [HASH2, i + 1, 32]));
+    expect(fold(listed)).toMatchObject({ status: 'completed', confirmingTx: HASH2, confirmations: { current: 32, required: 32 } });
+  });
+
+  it('given a confirming ethereum transfer and a later polygon one (shown), when the ethereum one reaches 4, then that transfer decides on 4 and the shown count stays the polygon one\'s', () => {
+    const both = after(opened, [detect(HASH, '100')], [detect(HASH2, '5', 'polygon')], [confirm(HASH2, 3)]);
+    expect(fold(both)).toMatchObject({ status: 'needs_review', confirmingTx: HASH2, confirmations: { current: 3, required: 32 } });
+    const four = given(both).when(confirm(HASH, 4)).events();
+    expect(recorded(four)).toEqual([1, 2, 3, 4].map((n) => [HASH, n, 4]));
+    expect(fold([...both, ...four])).toMatchObject({ confirmations: { current: 3, required: 32 }, transfers: [{ txHash: HASH, current: 4, required: 4 }, { txHash: HASH2, current: 3, required: 32 }] });
+  });
+
+  it('given a checkout stored before the rule (a wrong-network detection without confirmations_required), then its transfer stays final at the quote\'s required', () => {
+    const stored = sent('wrong_network').map((e) => (e.type === 'CheckoutTransferDetected' ? { ...e, data: { ...e.data, confirmations_required: undefined } } : e)) as CheckoutEvent[];
+    const events = given([...opened, ...stored]).when(confirm(HASH, 10)).events();
+    expect(recorded(events)).toEqual([1, 2, 3, 4].map((n) => [HASH, n, 4]));
   });
 });

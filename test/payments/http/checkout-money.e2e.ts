@@ -136,6 +136,33 @@ describe('checkout money over HTTP (outside audit, 2026-11-29)', () => {
     expect([receipt.received_amount, receipt.transfers.map((t: { network: string; amount: string }) => [t.network, t.amount])]).toEqual(['100', [['ethereum', '90'], ['polygon', '10']]]);
   });
 
+  it('M1 (api audit): USDC to an ethereum quote arriving on polygon is final at polygon\'s 32 confirmations, not the quote\'s 4 — on the checkout while it is the transfer shown and in the timeline; the quoted network\'s transfers keep 4', async () => {
+    const shop = await shopNamed('M1 own network');
+    const confirmationsOf = async (paymentId: string) =>
+      (await shop.payment(paymentId)).events.filter((e: { type: string }) => e.type === 'confirmation').map((e: { data: { current: number; required: number } }) => [e.data.current, e.data.required]);
+    const payment = await shop.createPayment();
+    const checkout = await shop.openCheckout(payment);
+    expect(checkout.confirmations).toEqual({ current: 0, required: 4 });
+    expect(await shop.markSent(checkout.id, 'wrong_network')).toMatchObject({ status: 'needs_review', review_reason: 'wrong_network', crypto: { detected_network: 'polygon' }, confirmations: { current: 0, required: 32 } });
+    await shop.advance(60); // a simulated block every 3 s on every network: 20 of them
+    expect((await shop.get(`/checkouts/${checkout.id}`)).body.data.confirmations).toEqual({ current: 20, required: 32 });
+    expect(await confirmationsOf(payment.id)).toEqual(Array.from({ length: 20 }, (_, i) => [i + 1, 32]));
+    await shop.advance(60); // 120 s in all: past polygon's 32 blocks (96 s), and no further
+    expect((await shop.get(`/checkouts/${checkout.id}`)).body.data).toMatchObject({ status: 'needs_review', confirmations: { current: 32, required: 32 } });
+    const inReview = await shop.payment(payment.id);
+    expect(inReview.status).toBe('needs_review'); // the business decides, as before
+    expect(await confirmationsOf(payment.id)).toEqual(Array.from({ length: 32 }, (_, i) => [i + 1, 32]));
+
+    // the quoted network: 4 of 4, succeeded, as before
+    const exact = await shop.createPayment();
+    const quote = await shop.openCheckout(exact);
+    expect(await shop.markSent(quote.id, 'exact')).toMatchObject({ status: 'confirming', confirmations: { current: 0, required: 4 } });
+    await shop.advance(60);
+    expect((await shop.get(`/checkouts/${quote.id}`)).body.data).toMatchObject({ status: 'completed', confirmations: { current: 4, required: 4 } });
+    expect(await shop.payment(exact.id)).toMatchObject({ status: 'succeeded' });
+    expect(await confirmationsOf(exact.id)).toEqual([1, 2, 3, 4].map((n) => [n, 4]));
+  });
+
   it('L3: mark-sent underpaid on a remainder of one smallest unit → 400 invalid_request on simulate, nothing recorded (no "0" transfer, no underpaid entry); exact pays it', async () => {
     const shop = await shopNamed('L3 one unit');
     const payment = await shop.createPayment({ amount: 100 }); // $1.00: 1 USDC, 1,000,000 units

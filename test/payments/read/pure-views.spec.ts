@@ -119,6 +119,22 @@ describe('view reducers', () => {
     expect(views(dropped).checkout).toMatchObject({ status: 'expired', crypto: { pending_tx_hash: null } });
   });
 
+  it('a transfer on another network is shown against its own network\'s required; another transfer\'s confirmations leave the count shown alone (0025 addendum, 2026-11-29, own network; api audit M1)', () => {
+    const w = opened();
+    w.at(2 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(1), network: 'ethereum', amount: '100', fromAddress: SENDER });
+    w.at(2 * MIN).checkout('chk_1', { type: 'RecordConfirmations', txHash: hash(1), current: 2 });
+    expect(views(w).checkout).toMatchObject({ status: 'confirming', confirmations: { current: 2, required: 4 } });
+    w.at(3 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(2), network: 'polygon', amount: '5', fromAddress: SENDER });
+    expect(views(w).checkout).toMatchObject({ status: 'needs_review', crypto: { detected_network: 'polygon', tx_hash: hash(2) }, confirmations: { current: 0, required: 32 } });
+    w.at(4 * MIN).checkout('chk_1', { type: 'RecordConfirmations', txHash: hash(1), current: 4 });
+    expect(views(w).checkout).toMatchObject({ confirmations: { current: 0, required: 32 } });
+    w.at(5 * MIN).checkout('chk_1', { type: 'RecordConfirmations', txHash: hash(2), current: 7 });
+    expect(views(w).checkout).toMatchObject({ confirmations: { current: 7, required: 32 } });
+    // withdrawn, the polygon transfer is shown no more: the ethereum one is, against the quote's 4
+    w.at(6 * MIN).checkout('chk_1', { type: 'WithdrawTransfer', txHash: hash(2) });
+    expect(views(w).checkout).toMatchObject({ crypto: { tx_hash: hash(1) }, confirmations: { required: 4 } });
+  });
+
   it('a failed payment claimed and then accepted: succeeded with no failure_code or failure_message, on the payment and its receipt; while failed it has them (decision 0012 addendum, 2026-11-29)', () => {
     const w = new World();
     w.at(0).create('pmt_1', { expiresAt: iso(60 * MIN) });

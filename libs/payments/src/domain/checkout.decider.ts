@@ -29,6 +29,8 @@ export interface CheckoutTransfer {
   amount: bigint;
   /** Confirmations recorded for this transfer. */
   current: number;
+  /** The confirmations that make it final: its own network's (the quoted network's `required`, or another's). */
+  required: number;
 }
 
 /** What every checkout has, whatever its rail. */
@@ -95,8 +97,10 @@ export interface CryptoCheckoutState extends CheckoutBaseState {
   sightings: readonly CheckoutSighting[];
   /** The latest transfer (the one shown as confirming). Every transfer's own count is in `transfers`. */
   confirmingTx: string | null;
-  /** The latest recorded count (shown on the checkout) and the network's required count. */
+  /** The shown transfer's count and the confirmations its network requires (shown on the checkout). */
   confirmations: { current: number; required: number };
+  /** The quoted network's required confirmations (CheckoutOpened `confirmations_required`). */
+  required: number;
   expiresAt: string;
   /** The quote's life: how long it is held again after a short transfer (§4, 15 minutes by default). */
   quoteTtlMs: number;
@@ -417,6 +421,7 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
       sightings: [],
       confirmingTx: null,
       confirmations: { current: 0, required: d.confirmations_required },
+      required: d.confirmations_required,
       expiresAt: d.expires_at,
       quoteTtlMs: d.quote_ttl_ms ?? REMAINDER_WAIT_MS,
       superseded: false,
@@ -436,14 +441,16 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
       const d = event.data;
       const amount = parse(d.amount, state.decimals);
       const onQuote = d.network === state.network;
+      // final at its own network's depth (0025 addendum, 2026-11-29, own network); absent: the quoted network's
+      const required = d.confirmations_required ?? state.required;
       return {
         ...state,
         status: state.status === 'open' || state.status === 'awaiting_customer' ? 'confirming' : state.status,
         received: onQuote ? state.received + amount : state.received,
-        transfers: [...state.transfers, { txHash: d.tx_hash, network: d.network, amount, current: 0 }],
+        transfers: [...state.transfers, { txHash: d.tx_hash, network: d.network, amount, current: 0, required }],
         sightings: state.sightings.filter((s) => s.txHash !== d.tx_hash), // mined: it counts from here
         confirmingTx: d.tx_hash,
-        confirmations: { ...state.confirmations, current: 0 },
+        confirmations: { current: 0, required },
       };
     }
     case 'CheckoutTransferSighted': {
@@ -462,16 +469,14 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
         received: parse(d.received_amount, state.decimals),
         transfers,
         confirmingTx: latest?.txHash ?? null,
-        confirmations: { ...state.confirmations, current: latest?.current ?? 0 },
+        confirmations: { current: latest?.current ?? 0, required: latest?.required ?? state.required },
       };
     }
     case 'CheckoutConfirmationRecorded': {
       const d = event.data;
-      return {
-        ...state,
-        transfers: state.transfers.map((t) => (t.txHash === d.tx_hash ? { ...t, current: Math.max(t.current, d.current) } : t)),
-        confirmations: { current: d.current, required: d.required },
-      };
+      const transfers = state.transfers.map((t) => (t.txHash === d.tx_hash ? { ...t, current: Math.max(t.current, d.current) } : t));
+      // the checkout shows the latest transfer's count: another transfer's confirmations change only its own
+      return { ...state, transfers, confirmations: d.tx_hash === state.confirmingTx ? { current: d.current, required: d.required } : state.confirmations };
     }
     case 'CheckoutCompleted':
       return { ...state, status: 'completed', reviewReason: null }; // a claim the chain settled is no longer under review
@@ -869,6 +874,8 @@ function detect(state: CryptoCheckoutState, ctx: DecideContext, txHash: string, 
       overpaid_amount: over > 0n ? fmt(over, state.decimals) : null,
       simulated,
       ...(fromAddress ? { from_address: fromAddress } : {}),
+      // final at its own network's depth, not the quote's (0025 addendum, 2026-11-29, own network)
+      ...(network !== state.network ? { confirmations_required: confirmationsRequired(network) } : {}),
     },
   });
   if (!settled && (network !== state.network || ended)) {
@@ -882,7 +889,8 @@ function confirm(command: RecordCheckoutConfirmations, state: CryptoCheckoutStat
   if (!transfer) return []; // not a transfer of this checkout
   // a completed checkout records the confirmations of a transfer that came after it completed (it decides nothing)
   if (state.status !== 'confirming' && state.status !== 'needs_review' && state.status !== 'completed') return [];
-  const { required } = state.confirmations;
+  // final at its own network's depth: a transfer on another network than the quote's counts against that network's (0025 addendum, 2026-11-29, own network)
+  const { required } = transfer;
   const target = Math.min(command.current, required);
   const events: CheckoutEvent[] = [];
   for (let n = transfer.current + 1; n <= target; n++) {
@@ -892,7 +900,7 @@ function confirm(command: RecordCheckoutConfirmations, state: CryptoCheckoutStat
   // Confirming decides; in review only a claim alone may be settled by the chain (the business decides the rest).
   if (state.status === 'needs_review' ? !claimAlone(state) : state.status !== 'confirming') return events;
   // Another transfer on the quoted network is still confirming: it decides.
-  if (state.transfers.some((t) => t.txHash !== transfer.txHash && t.network === state.network && t.current < required)) return events;
+  if (state.transfers.some((t) => t.txHash !== transfer.txHash && t.network === state.network && t.current < t.required)) return events;
   if (state.received >= state.expected) {
     const over = overpaid(state.expected, state.received);
     events.push({
@@ -939,7 +947,7 @@ function claimAlone(state: CryptoCheckoutState): boolean {
  */
 function withdraw(command: WithdrawTransfer, state: CryptoCheckoutState, ctx: DecideContext): CheckoutEvent[] {
   const transfer = state.transfers.find((t) => t.txHash === command.txHash);
-  if (!transfer || transfer.current >= state.confirmations.required) return [];
+  if (!transfer || transfer.current >= transfer.required) return [];
   const received = transfer.network === state.network ? state.received - transfer.amount : state.received;
   const left = remaining(state.expected, received);
   const over = overpaid(state.expected, received);
@@ -969,8 +977,7 @@ function withdraw(command: WithdrawTransfer, state: CryptoCheckoutState, ctx: De
 
 /** The status of a confirming checkout once `transfers` are all it has left. */
 function statusWithout(transfers: readonly CheckoutTransfer[], state: CryptoCheckoutState): 'open' | 'awaiting_customer' | 'confirming' {
-  const required = state.confirmations.required;
-  if (transfers.some((t) => t.network === state.network && t.current < required)) return 'confirming';
+  if (transfers.some((t) => t.network === state.network && t.current < t.required)) return 'confirming';
   return transfers.some((t) => t.network === state.network) ? 'awaiting_customer' : 'open';
 }
 

@@ -126,6 +126,12 @@ export interface CheckoutTransferDetectedData {
   overpaid_amount: string | null;
   simulated: boolean;
   from_address?: string | null;
+  /**
+   * A transfer on another network than the quote's: the confirmations that make it final there
+   * (its own network's; decision 0025 addendum, 2026-11-29, own network). Absent on the quoted
+   * network, and on events stored before: the checkout's `confirmations_required`.
+   */
+  confirmations_required?: number;
 }
 
 export type CheckoutEvent = EventUnion<{

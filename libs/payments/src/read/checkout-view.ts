@@ -27,6 +27,11 @@ export interface CheckoutViewTransfer {
    * states stored before 2026-11-29 (such a transfer is counted there until a rebuild).
    */
   listed_only?: true;
+  /**
+   * On another network than the quote's: the confirmations that make it final there (its own
+   * network's; 0025 addendum, 2026-11-29, own network). Absent on the quoted network: the quote's.
+   */
+  required?: number;
 }
 
 /** One card attempt as the checkout's row keeps it (decision 0026). */
@@ -70,7 +75,10 @@ export interface CheckoutViewState extends Pick<CheckoutOpenedData, 'payment_id'
   status: CheckoutStatus;
   /** End of the quote (moved by awaiting_customer); null on a card checkout. */
   expires_at: string | null;
+  /** The shown (latest) transfer's count and the confirmations its own network requires. */
   confirmations: { current: number; required: number };
+  /** The quoted network's required confirmations (absent in states stored before 2026-11-29: `confirmations.required` was always it there). */
+  quoted_required?: number;
   transfers: CheckoutViewTransfer[];
   /**
    * Transactions seen in the mempool while the quote was live and not mined or dropped since, oldest
@@ -276,6 +284,7 @@ function opened(d: CheckoutOpenedData, at: string): CheckoutViewState {
     rate: { amount: d.rate.amount, currency: d.rate.currency, ...(d.rate.source !== undefined ? { source: d.rate.source, at: d.rate.at } : {}) },
     expires_at: d.expires_at,
     confirmations: { current: 0, required: d.confirmations_required },
+    quoted_required: d.confirmations_required,
   };
 }
 
@@ -301,12 +310,24 @@ function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): Checkout
       return {
         ...state,
         status: state.status === 'open' || state.status === 'awaiting_customer' ? 'confirming' : state.status,
-        transfers: [...state.transfers, { tx_hash: d.tx_hash, network: d.network, amount: d.amount, detected_at: at, ...(d.network !== state.network && state.status === 'completed' ? { listed_only: true as const } : {}) }],
+        transfers: [
+          ...state.transfers,
+          {
+            tx_hash: d.tx_hash,
+            network: d.network,
+            amount: d.amount,
+            detected_at: at,
+            ...(d.network !== state.network && state.status === 'completed' ? { listed_only: true as const } : {}),
+            ...(d.confirmations_required !== undefined ? { required: d.confirmations_required } : {}),
+          },
+        ],
         ...withoutSighting(state, d.tx_hash), // mined: it counts from here
         received_amount: d.received_amount,
         remaining_amount: d.remaining_amount,
         overpaid_amount: d.overpaid_amount,
-        confirmations: { ...state.confirmations, current: 0 },
+        // the transfer shown now, final at its own network's depth (0025 addendum, 2026-11-29, own network)
+        confirmations: { current: 0, required: d.confirmations_required ?? quotedRequired(state) },
+        quoted_required: quotedRequired(state),
         sent_at: state.sent_at ?? at,
       };
     }
@@ -319,10 +340,13 @@ function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): Checkout
       const d = e.data;
       const transfers = state.transfers.filter((t) => t.tx_hash !== d.tx_hash);
       // a completed checkout stays as it completed: its transfers from then are final (0025 addendum)
-      const current = d.status === 'completed' ? state.confirmations.required : 0;
-      return { ...state, status: d.status, transfers, received_amount: d.received_amount, remaining_amount: d.remaining_amount, overpaid_amount: d.overpaid_amount, confirmations: { ...state.confirmations, current } };
+      const required = transfers.at(-1)?.required ?? quotedRequired(state);
+      const current = d.status === 'completed' ? required : 0;
+      return { ...state, status: d.status, transfers, received_amount: d.received_amount, remaining_amount: d.remaining_amount, overpaid_amount: d.overpaid_amount, confirmations: { current, required } };
     }
     case 'CheckoutConfirmationRecorded':
+      // the count of the transfer shown (the latest); another transfer's confirmations are its own
+      if (state.transfers.length > 0 && state.transfers.at(-1)!.tx_hash !== e.data.tx_hash) return state;
       return { ...state, confirmations: { current: e.data.current, required: e.data.required } };
     case 'CheckoutCompleted':
       // a claim the chain then settled (all it asked for arrived, 0025 addendum): no longer under review
@@ -380,6 +404,11 @@ function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): Checkout
     default:
       return ignoreUnknown(e, null); // a new type left out fails to compile; an unknown stored type is null (left as it is)
   }
+}
+
+/** The quoted network's required confirmations (a state stored before `quoted_required` only ever showed the quote's). */
+function quotedRequired(state: CheckoutViewState): number {
+  return state.quoted_required ?? state.confirmations.required;
 }
 
 /** The state's sightings without `txHash` (mined or dropped); nothing when it held none. */
