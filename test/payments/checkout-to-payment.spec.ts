@@ -409,6 +409,7 @@ describe('checkout ⇄ payment end to end (in-memory streams)', () => {
       const accepted = react({ type: 'PaymentSucceeded', data: { amount_received: 10_000, received_amount: '100', overpaid_amount: null, accepted: true, reporting: {} as never } }, { eventId: 'e1', payment });
       expect(accepted.map((r) => [r.target, r.stream, r.command])).toEqual([
         ['checkout', 'checkout-chk_0', { type: 'FailCheckout', failureCode: 'payment_succeeded' }], // open, nothing sent to it (0009 addendum, nineteenth session)
+        ['checkout', 'checkout-chk_1', { type: 'RecordPaymentCovered', succeeded: true }], // a transfer reached it: it asks for no more if short (0012 addendum, 2026-11-29, paid)
         ['checkout', 'checkout-chk_1', { type: 'ResolveReview', resolution: 'payment_accepted', counted: true }],
         ['checkout', 'checkout-chk_0', { type: 'ResolveReview', resolution: 'payment_accepted', counted: true }],
       ]);
@@ -568,12 +569,50 @@ describe('a late transfer that covers the price while a remainder checkout is op
     expect(short.checkoutState('chk_2')).not.toHaveProperty('covered');
   });
 
-  it('a remainder paid in full with no money under review: nothing is covered, the payment succeeds on its own (no CheckoutPaymentCovered anywhere)', () => {
+  it('a remainder paid in full with no money under review: nothing is covered before, the payment succeeds on its own; once it succeeded only the short first quote is told nothing more is due (0012 addendum, 2026-11-29, paid)', () => {
     const h = withOpenRemainder();
     h.checkout('chk_2', { type: 'MarkSent', simulate: 'exact', txHash: HASH3 });
     confirmAll(h, 'chk_2', HASH3);
     expect(status(h.paymentState('pmt_1'))).toBe('succeeded');
-    expect(h.log.filter((e) => e.stored.event.type === 'CheckoutPaymentCovered')).toEqual([]);
+    const succeededAt = h.log.findIndex((e) => e.stored.event.type === 'PaymentSucceeded');
+    expect(h.log.slice(0, succeededAt).filter((e) => e.stored.event.type === 'CheckoutPaymentCovered')).toEqual([]);
+    expect(h.log.filter((e) => e.stored.event.type === 'CheckoutPaymentCovered').map((e) => e.stored.event.data)).toEqual([{ checkout_id: 'chk_1', payment_id: 'pmt_1' }]);
     expect(h.log.some((e) => e.stored.event.type === 'CheckoutCompleted')).toBe(true);
+  });
+});
+
+describe('a payment paid after its first quote was left short: no checkout asks for more, through both deciders and the process manager (0012 addendum, 2026-11-29, paid; api audit L3)', () => {
+  const covered = (h: Harness, id: string) => h.checkoutEvents(id).filter((e) => e.type === 'CheckoutPaymentCovered');
+
+  it('the remainder paid (overpaid): the expired first quote is covered, the remainder checkout (paid in full) records nothing; replay-safe', () => {
+    const h = withOpenRemainder();
+    h.checkout('chk_2', { type: 'MarkSent', simulate: 'overpaid', txHash: HASH3 });
+    confirmAll(h, 'chk_2', HASH3);
+    expect(status(h.paymentState('pmt_1'))).toBe('succeeded');
+    expect(h.checkoutState('chk_1')).toMatchObject({ status: 'expired', covered: true });
+    expect(covered(h, 'chk_1')).toHaveLength(1);
+    expect(h.checkoutState('chk_2')).toMatchObject({ status: 'completed' });
+    expect(covered(h, 'chk_2')).toEqual([]);
+    expect(h.replay()).toBe(0);
+  });
+
+  it('a claim on the remainder accepted: the expired first quote is covered, the claimed remainder completes; replay-safe', () => {
+    const h = withOpenRemainder();
+    h.at(at(40 * MIN)).checkout('chk_2', { type: 'ExpireCheckout' });
+    h.checkout('chk_2', { type: 'ClaimCheckout', txHash: HASH3, paymentSucceeded: false });
+    expect(status(h.paymentState('pmt_1'))).toBe('needs_review');
+    h.payment('pmt_1', { type: 'AcceptPayment' });
+    expect(status(h.paymentState('pmt_1'))).toBe('succeeded');
+    expect(h.checkoutState('chk_1')).toMatchObject({ status: 'expired', covered: true });
+    expect(h.checkoutState('chk_2')).toMatchObject({ status: 'completed', reviewReason: 'claimed' });
+    expect(h.replay()).toBe(0);
+  });
+
+  it('a plain success (from pending) sends no RecordPaymentCovered', () => {
+    const h = started();
+    h.checkout('chk_1', { type: 'MarkSent', simulate: 'exact', txHash: HASH });
+    const payment = h.paymentState('pmt_1');
+    const reactions = react({ type: 'PaymentSucceeded', data: { amount_received: 10_000, received_amount: '100', overpaid_amount: null, accepted: false, reporting: {} as never } }, { eventId: 'e3', payment });
+    expect(reactions).toEqual([]);
   });
 });

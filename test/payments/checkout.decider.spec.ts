@@ -679,3 +679,40 @@ describe('checkout decider: a transfer on another network is final at its own ne
     expect(recorded(events)).toEqual([1, 2, 3, 4].map((n) => [HASH, n, 4]));
   });
 });
+
+describe('checkout decider: a payment that succeeded tells a quote left short that nothing more is due (0012 addendum, 2026-11-29, paid; api audit L3)', () => {
+  const then = (events: CheckoutEvent[], command: CheckoutCommand, now = T0) => [...events, ...given(events, now).when(command).events()];
+  const fold = (events: CheckoutEvent[]) => events.reduce(evolveCheckout, initialCheckoutState);
+  const paid: CheckoutCommand = { type: 'RecordPaymentCovered', succeeded: true };
+  const short = then(then(opened, { type: 'MarkSent', simulate: 'underpaid', txHash: HASH }), { type: 'RecordConfirmations', txHash: HASH, current: 4 });
+  const expired = then(short, { type: 'ExpireCheckout' }, at(20 * 60_000));
+
+  it('given an expired quote paid short (90 of 100), when the payment succeeded, then it records CheckoutPaymentCovered once and stays expired', () => {
+    expect(fold(expired)).toMatchObject({ status: 'expired', received: 90_000_000n });
+    const events = given(expired, at(30 * 60_000)).when(paid).thenIdempotent();
+    expect(events).toEqual([{ type: 'CheckoutPaymentCovered', data: { checkout_id: 'chk_1', payment_id: 'pmt_1' } }]);
+    expect(fold([...expired, ...events])).toMatchObject({ status: 'expired', covered: true });
+  });
+  it('given a quote still awaiting the rest, when the payment succeeded (accepted short), then it completes with what it has', () => {
+    expect(fold(short)).toMatchObject({ status: 'awaiting_customer' });
+    expect(given(short).when(paid).events()).toEqual([
+      { type: 'CheckoutPaymentCovered', data: { checkout_id: 'chk_1', payment_id: 'pmt_1' } },
+      { type: 'CheckoutCompleted', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', received_amount: '90', overpaid_amount: null } },
+    ]);
+  });
+  it('given a quote in review or failed after a short transfer, when the payment succeeded, then it is covered too (its status stays)', () => {
+    const claimed = then(expired, { type: 'ClaimCheckout', txHash: HASH2, paymentSucceeded: false }, at(21 * 60_000));
+    expect(types(given(claimed).when(paid).events())).toEqual(['CheckoutPaymentCovered']);
+    const resolved = then(claimed, { type: 'ResolveReview', resolution: 'payment_succeeded', counted: false });
+    expect(fold(resolved)).toMatchObject({ status: 'failed', failureCode: 'payment_succeeded' });
+    expect(types(given(resolved).when(paid).events())).toEqual(['CheckoutPaymentCovered']);
+  });
+  it('given a quote paid in full, or one nothing reached (an open remainder included), when the payment succeeded, then nothing is recorded', () => {
+    const full = then(then(opened, { type: 'MarkSent', simulate: 'exact', txHash: HASH }), { type: 'RecordConfirmations', txHash: HASH, current: 4 });
+    expect(fold(full)).toMatchObject({ status: 'completed' });
+    given(full).when(paid).then([]);
+    given(opened).when(paid).then([]);
+    const remainder = decideCheckout({ ...openCmd, checkoutId: 'chk_r', remainder: { amount: '10', priceMinor: 1000 } }, initialCheckoutState, { now: T0 });
+    given(remainder).when(paid).then([]);
+  });
+});

@@ -163,6 +163,39 @@ describe('checkout money over HTTP (outside audit, 2026-11-29)', () => {
     expect(await confirmationsOf(exact.id)).toEqual([1, 2, 3, 4].map((n) => [n, 4]));
   });
 
+  it('L3 (api audit): paid through its remainder (overpaid), or by a claim on the remainder accepted → the first, expired quote asks for no more (remaining_amount and remaining_payment_uri null)', async () => {
+    const shop = await shopNamed('L3 api first quote');
+    const checkoutOf = (id: string) => shop.get(`/checkouts/${id}`).then((r) => r.body.data);
+    /** $25.00: 22.5 of 25 USDC on the first quote, its quote ended, a remainder of 2.5 requested */
+    const shortWithRemainder = async () => {
+      const payment = await shop.createPayment({ amount: 2500 });
+      const first = await shop.openCheckout(payment);
+      await shop.markSent(first.id, 'underpaid');
+      await shop.advance(30);
+      await shop.advance(16 * 60);
+      expect(await checkoutOf(first.id)).toMatchObject({ status: 'expired', crypto: { received_amount: '22.5', remaining_amount: '2.5' } });
+      const requested = await shop.postOnce(`/payments/${payment.id}/request-remainder`);
+      expect(requested.status).toBe(201);
+      return { payment, first, remainder: requested.body.data.checkout };
+    };
+
+    const paid = await shortWithRemainder();
+    await shop.markSent(paid.remainder.id, 'overpaid');
+    await shop.advance(30);
+    expect(await shop.payment(paid.payment.id)).toMatchObject({ status: 'succeeded', amount_received: 2525 });
+    const first = await eventually(() => checkoutOf(paid.first.id), (c) => c.crypto.remaining_amount === null, { what: 'the first quote no longer asking' });
+    expect(first).toMatchObject({ status: 'expired', crypto: { received_amount: '22.5', remaining_amount: null, remaining_payment_uri: null } });
+
+    const claimed = await shortWithRemainder();
+    // the customer leaves the remainder's page (canceled before its simulated transfer), then claims to have paid it
+    expect((await shop.as(null).post(`/checkouts/${claimed.remainder.id}/cancel`)).body.data).toMatchObject({ status: 'canceled' });
+    expect((await shop.as(null).post(`/checkouts/${claimed.remainder.id}/claim`, { tx_hash: '0x' + '7c'.repeat(32) })).body.data).toMatchObject({ status: 'needs_review', review_reason: 'claimed' });
+    expect((await shop.post(`/payments/${claimed.payment.id}/accept`)).body.data).toMatchObject({ status: 'succeeded' });
+    const firstAccepted = await eventually(() => checkoutOf(claimed.first.id), (c) => c.crypto.remaining_amount === null, { what: 'the first quote no longer asking after the claim was accepted' });
+    expect(firstAccepted).toMatchObject({ status: 'expired', crypto: { received_amount: '22.5', remaining_amount: null, remaining_payment_uri: null } });
+    expect(await checkoutOf(claimed.remainder.id)).toMatchObject({ status: 'completed', crypto: { remaining_amount: null, remaining_payment_uri: null } });
+  });
+
   it('L3: mark-sent underpaid on a remainder of one smallest unit → 400 invalid_request on simulate, nothing recorded (no "0" transfer, no underpaid entry); exact pays it', async () => {
     const shop = await shopNamed('L3 one unit');
     const payment = await shop.createPayment({ amount: 100 }); // $1.00: 1 USDC, 1,000,000 units

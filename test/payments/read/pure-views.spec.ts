@@ -227,7 +227,9 @@ describe('view reducers', () => {
     w.at(4 * MIN).payment('pmt_1', { type: 'AcceptPayment' });
     const accepted = views(w).payment;
     expect(accepted).toMatchObject({ status: 'succeeded', amount_received: 9_000, method: { amount: '90' }, settlement: { amount: '90', tx_hash: hash(1) } });
-    w.at(5 * MIN).send('chk_1', 'exact', hash(2)); // the checkout still awaited the rest
+    // accepted, the short checkout asks for no more: it completed with what it had (0012 addendum, 2026-11-29, paid)
+    expect(views(w).checkout).toMatchObject({ status: 'completed', crypto: { received_amount: '90', remaining_amount: null, remaining_payment_uri: null } });
+    w.at(5 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(2), network: 'ethereum', amount: '10', fromAddress: SENDER }); // the customer topped it up all the same
     const later = views(w).payment;
     expect(later).toMatchObject({ status: 'succeeded', amount_received: 9_000, method: { amount: '90', tx_hash: hash(1) }, settlement: { amount: '90', tx_hash: hash(1) } });
     expect(later.events.at(-1)).toMatchObject({ type: 'detected', data: { tx_hash: hash(2) } });

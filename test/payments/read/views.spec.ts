@@ -142,7 +142,8 @@ describe('payment view', () => {
 
     const first = (await read.getCheckout('chk_under', { secretFields: false }))!;
     expect(first).toMatchObject({ status: 'expired', remainder: false, expires_at: at(1, 18) });
-    expect(first.crypto).toMatchObject({ received_amount: '90', remaining_amount: '10', remaining_payment_uri: null, tx_hash: hash(2) });
+    // paid through its remainder: the first quote asks for no more (0012 addendum, 2026-11-29, paid; api audit L3)
+    expect(first.crypto).toMatchObject({ received_amount: '90', remaining_amount: null, remaining_payment_uri: null, tx_hash: hash(2) });
     const remainder = (await read.getCheckout('chk_under2', { secretFields: false }))!;
     expect(remainder).toMatchObject({ status: 'completed', remainder: true, amount: 1_000, currency: 'USD', payment_id: 'pmt_under' });
     expect(remainder.crypto).toMatchObject({

@@ -209,10 +209,13 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
       // counted nowhere. A quote something was already sent to (confirming, awaiting the rest, or
       // seen in the mempool) stays: its transfers are counted or listed by their own rules (0025 addenda).
       // And the review of its checkouts ends with the payment's (0025 addendum, 2026-11-29).
+      // A quote left short — the first one, paid through its remainder or accepted — asks for no
+      // more either (0012 addendum, 2026-11-29, paid; api audit L3).
       return [
         ...Object.entries(before.checkouts)
           .filter(([id, c]) => c.open && (c.card === true || c.remainder || !paidTowards(before, id)))
           .map(([id]) => toCheckout(context, id, { type: 'FailCheckout', failureCode: 'payment_succeeded' })),
+        ...coveredOnSuccess(before, context),
         ...resolveReviews(before, event.data.accepted, context),
       ];
     case 'PaymentFailed':
@@ -304,6 +307,23 @@ function secondPayment(event: Extract<PaymentEvent, { type: 'PaymentTransferDete
     .filter(([id, c]) => c.remainder && c.open && !reached.includes(id))
     .map(([id]) => id);
   return [...reactions, ...[...reached, ...asking].map((id) => toCheckout(context, id, { type: 'RecordPaymentCovered' }))];
+}
+
+/**
+ * A payment that succeeds after it was short (underpaid: paid through its remainder) or in review
+ * (accepted, or paid in full under review for a claim alone) tells every crypto checkout a
+ * transfer reached that nothing more is due (RecordPaymentCovered, `succeeded`; 0012 addendum,
+ * 2026-11-29, paid; api audit L3): the checkout decider records it only on one still short of its
+ * quote — the expired first quote of an underpaid payment, a remainder paid short — so no checkout
+ * of a paid payment shows a remaining amount or a payment URI. A plain success (from pending: no
+ * quote was left short) costs no reaction.
+ */
+function coveredOnSuccess(before: LivePaymentState, context: ReactContext): Reaction[] {
+  if (before.status !== 'underpaid' && before.status !== 'needs_review') return [];
+  const reached = new Set(Object.values(before.transfers).map((t) => t.checkoutId));
+  return Object.entries(before.checkouts)
+    .filter(([id, c]) => c.card !== true && reached.has(id))
+    .map(([id]) => toCheckout(context, id, { type: 'RecordPaymentCovered', succeeded: true }));
 }
 
 /**

@@ -284,10 +284,13 @@ export interface ReviewDuplicatePayment {
 }
 /**
  * The process manager, when the payment as a whole holds its price through its quotes together
- * (0025 addendum, 2026-11-29, multi-quote): nothing more is due on this checkout.
+ * (0025 addendum, 2026-11-29, multi-quote): nothing more is due on this checkout. `succeeded`:
+ * the payment succeeded after it was short or in review (0012 addendum, 2026-11-29, paid; api
+ * audit L3): only a checkout something reached that is still short of its quote is told.
  */
 export interface RecordPaymentCovered {
   type: 'RecordPaymentCovered';
+  succeeded?: true;
 }
 
 /**
@@ -340,7 +343,7 @@ const CHECKOUT_COMMANDS: CommandHandlers<Exclude<CheckoutCommand, OpenCryptoChec
   ResolveReview: resolveReview,
   HoldCardCharge: cardOnly(holdCardCharge),
   ReviewDuplicatePayment: cryptoOnly(null, reviewDuplicate),
-  RecordPaymentCovered: cryptoOnly(null, (_command, state) => paymentCovered(state)),
+  RecordPaymentCovered: cryptoOnly(null, (command, state) => paymentCovered(command, state)),
   StartCardAttempt: cardOnly(startAttempt),
   RecordCardResult: cardOnly(recordCardResult),
   TimeOutCardAttempt: cardOnly(timeOutAttempt),
@@ -1081,9 +1084,14 @@ function reviewDuplicate(command: ReviewDuplicatePayment, state: CryptoCheckoutS
  * for what is no longer due (0025 addendum, 2026-11-29, covered late; recheck audit N4): it
  * fails with `payment_covered`, so a transfer to it afterwards is late money for the review. Any
  * other checkout nothing reached is left as it is.
+ * Told by a payment that succeeded (`succeeded`, 0012 addendum, 2026-11-29, paid; api audit L3):
+ * the same, on a checkout something reached that is still short of its quote on its network
+ * (whatever its status: expired, in review, awaiting the rest …) — it asks for no more; one that
+ * got all it asked for, or that nothing reached, records nothing.
  */
-function paymentCovered(state: CryptoCheckoutState): CheckoutEvent[] {
+function paymentCovered(command: RecordPaymentCovered, state: CryptoCheckoutState): CheckoutEvent[] {
   if (state.covered === true) return [];
+  if (command.succeeded === true && (state.transfers.length === 0 || state.received >= state.expected)) return [];
   const covered: CheckoutEvent = { type: 'CheckoutPaymentCovered', data: { checkout_id: state.id, payment_id: state.paymentId } };
   if (state.transfers.length === 0) {
     if (!state.remainder || state.status !== 'open' || state.sightings.length > 0) return [];
