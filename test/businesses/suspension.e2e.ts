@@ -81,4 +81,40 @@ describe('a suspended business over HTTP', () => {
     const update = verifier.verify(second.body, second.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
     expect(update).toMatchObject({ type: 'business.updated', data: { id: created.business.id, status: 'active', suspended_at: null, updated_at: reinstated.updated_at } });
   });
+
+  it('replaces with the same choice — which opens nothing — answers the open quote (or the one a transfer is confirming) as for an active business; anything that would open a checkout stays 403 (0016 addendum, 2026-11-29; api audit L4)', async () => {
+    const created = await businessWithKey(api, true);
+    const shop: Client = created.client;
+    const page = shop.as(null); // the hosted page reloading
+    const codeOf = (url: string) => url.split('/').pop()!;
+    const payment = await shop.createPayment();
+    const open = await shop.openCheckout(payment);
+    const paying = await shop.createPayment();
+    const confirming = await shop.openCheckout(paying);
+    expect((await shop.markSent(confirming.id, 'exact')).status).toBe('confirming');
+    const link = (await shop.post('/links', { name: 'Desk', amount: 4250, currency: 'USD' })).body.data;
+    const linkOpen = (await page.postOnce('/checkouts', { link_code: link.code, asset: 'USDC', network: 'ethereum' })).body.data;
+    expect(linkOpen).toMatchObject({ status: 'open', link_id: link.id });
+    await api.app.get(BusinessService).suspendBusiness(created.business.id, { reason: 'Chargeback review', actor: operatorActor('ada') });
+
+    for (const client of [shop, page]) {
+      const same = await client.postOnce('/checkouts', { payment_code: codeOf(payment.url), asset: 'USDC', network: 'ethereum', replaces: open.id });
+      expect([same.status, same.body.data?.id, same.body.data?.status, same.body.data?.crypto.address]).toEqual([201, open.id, 'open', open.crypto.address]);
+      const followed = await client.postOnce('/checkouts', { payment_code: codeOf(paying.url), asset: 'USDC', network: 'ethereum', replaces: confirming.id });
+      expect([followed.status, followed.body.data?.id, followed.body.data?.status]).toEqual([201, confirming.id, 'confirming']);
+      const linked = await client.postOnce('/checkouts', { link_code: link.code, asset: 'USDC', network: 'ethereum', replaces: linkOpen.id });
+      expect([linked.status, linked.body.data?.id]).toEqual([201, linkOpen.id]);
+      // what would open a checkout (or a link's payment): 403 business_suspended, as before
+      refusedSuspended(await client.postOnce('/checkouts', { payment_code: codeOf(payment.url), asset: 'USDC', network: 'polygon', replaces: open.id }));
+      refusedSuspended(await client.postOnce('/checkouts', { payment_code: codeOf(payment.url), asset: 'USDC', network: 'ethereum' }));
+      refusedSuspended(await client.postOnce('/checkouts', { payment_code: codeOf(payment.url), rail: 'card', country: 'NL', email: 'ann@example.com', replaces: open.id }));
+      refusedSuspended(await client.postOnce('/checkouts', { payment_code: codeOf(paying.url), asset: 'USDC', network: 'polygon', replaces: confirming.id })); // 409 payment_in_flight for an active business
+      refusedSuspended(await client.postOnce('/checkouts', { link_code: link.code, asset: 'USDC', network: 'polygon', replaces: linkOpen.id }));
+      refusedSuspended(await client.postOnce('/checkouts', { link_code: link.code, asset: 'USDC', network: 'ethereum' }));
+    }
+    // and the quote answered is paid as any open checkout finishes
+    await page.markSent(open.id, 'exact');
+    await shop.advance(30);
+    expect((await shop.payment(payment.id)).status).toBe('succeeded');
+  });
 });

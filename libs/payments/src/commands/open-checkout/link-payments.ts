@@ -56,16 +56,22 @@ export class LinkPayments {
     if (caller !== null && caller.id !== link.businessId) throw notFound();
     const found = await this.steps.access.actingBusiness(link.businessId);
     if (found === null) throw notFound();
-    assertActive(found);
+    // a suspended business makes no new payment; `replaces` carrying the link's pending payment over
+    // may answer the open quote it names, which the open-checkout handler decides (0016 addendum, 2026-11-29)
+    if (input.replaces === undefined) assertActive(found);
     const business: ActingBusiness = { ...found, checkout: narrowByLink(found.checkout ?? DEFAULT_CHECKOUT_RULES, link) };
 
     if (input.replaces !== undefined) {
       const replaced = (await this.steps.streams.loadCheckout(input.replaces)).state;
-      if (replaced.status === 'none' || replaced.linkId !== link.id) throw new PaymentDomainError('invalid_request', 'replaces must name a checkout of the same link.', 'replaces');
+      if (replaced.status === 'none' || replaced.linkId !== link.id) {
+        assertActive(found);
+        throw new PaymentDomainError('invalid_request', 'replaces must name a checkout of the same link.', 'replaces');
+      }
       const payment = await this.steps.streams.payment(replaced.paymentId);
       // the link's pending payment goes over to the new checkout; after a failed one (its checkout canceled) a new payment, as without `replaces`;
       // one that received funds or expired refuses as a payment's would (payment_paid, payment_expired)
       if (payment.status !== 'none' && payment.status !== 'failed') return { paymentId: replaced.paymentId, business, input };
+      assertActive(found); // a new payment
       input = { ...input, replaces: undefined };
     }
 

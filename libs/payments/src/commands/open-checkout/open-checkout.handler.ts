@@ -28,7 +28,8 @@ const REMAINDER_REUSE_MS = 2 * 60_000;
 
 /**
  * Opens a checkout (spec §4, decisions 0009, 0011). The request's shape is checked by
- * OpenCheckoutRequest; here, in order: the link or payment code and its business (active), the
+ * OpenCheckoutRequest; here, in order: the link or payment code and its business (active; a
+ * suspended one only gets the quote `replaces` names back, below — 0016 addendum), the
  * rail, asset and network the business can take, the e-mail address, simulate only on a
  * simulated business; the payment's own refusals (payment_paid, payment_canceled,
  * payment_expired, payment_in_flight) before anything is opened — except `replaces` naming the
@@ -62,7 +63,12 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     const resolved: ResolvedPayment = input.link_code !== undefined ? await this.linkPayments.resolve(input, input.link_code, caller, meta) : { ...(await this.steps.access.paymentByCode(input.payment_code!, caller)), input };
     const { paymentId, business } = resolved;
     input = resolved.input;
-    assertActive(business);
+    // §7: a suspended business opens no checkout, but its open checkouts can finish: `replaces` with
+    // the same choice opens nothing — it answers the quote it names — so that request goes on to
+    // where it is answered, and is refused (403 business_suspended) wherever it would open one
+    // (0016 addendum, 2026-11-29; api audit L4). Without `replaces`, on the card rail (which
+    // answers no earlier checkout) or for a link's new payment, it is refused here, as before.
+    if ((input.rail ?? 'crypto') !== 'crypto' || input.replaces === undefined || resolved.unwritten !== undefined) assertActive(business);
     // what the operator paused for everyone: 503 temporarily_unavailable (issue 19 B14)
     await this.pauses.check('checkouts', ...((input.rail ?? 'crypto') === 'card' ? (['card_payments'] as const) : []), ...(input.network !== undefined ? ([`network:${input.network}`] as `network:${NetworkId}`[]) : []));
     // the business's checkout settings (decision 0028): the rails and coins it accepts
@@ -107,7 +113,10 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
       const following = (code === 'payment_in_flight' || code === 'payment_paid') && input.replaces !== undefined ? await this.steps.streams.loadCheckout(input.replaces) : null;
       const state = following?.state ?? initialCheckoutState;
       const paidHere = state.status === 'confirming' || (code === 'payment_paid' && state.status === 'awaiting_customer');
-      if (following === null || state.status === 'none' || !paidHere || state.paymentId !== paymentId || !sameQuote(state, asset, network, now)) throw error;
+      if (following === null || state.status === 'none' || !paidHere || state.paymentId !== paymentId || !sameQuote(state, asset, network, now)) {
+        assertActive(business); // a suspended business: refused as suspended, whatever else refuses the checkout
+        throw error;
+      }
       await this.steps.waitFor(following.head);
       return { checkoutId: state.id, businessId: business.id };
     }
@@ -115,7 +124,10 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     let replaces: string | null = null;
     if (input.replaces !== undefined) {
       const replaced = await this.steps.streams.loadCheckout(input.replaces);
-      if (replaced.state.status === 'none' || replaced.state.paymentId !== paymentId) throw new PaymentDomainError('invalid_request', 'replaces must name a checkout of the same payment.', 'replaces');
+      if (replaced.state.status === 'none' || replaced.state.paymentId !== paymentId) {
+        assertActive(business);
+        throw new PaymentDomainError('invalid_request', 'replaces must name a checkout of the same payment.', 'replaces');
+      }
       replaces = replaced.state.id;
       if (replaced.state.status === 'open' && sameQuote(replaced.state, asset, network, now)) {
         // the same quote and address: answered as it is, once the read models have it
@@ -124,6 +136,8 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
       }
     }
 
+    // a new checkout from here: not for a suspended business (§7)
+    assertActive(business);
     // a fresh address in the business's wallet (§1); no wallet, or none on this network: 409 not_accepting
     const reserved = await this.wallets.reserve(business.id, network);
 
