@@ -347,8 +347,8 @@ describe('receipt', () => {
       failure_code: null,
       transaction: { hash: hash(2), url: etherscan(hash(2)) },
       transfers: [
-        { hash: hash(2), network: 'ethereum', url: etherscan(hash(2)), amount: '90' },
-        { hash: hash(3), network: 'ethereum', url: etherscan(hash(3)), amount: '10' },
+        { hash: hash(2), network: 'ethereum', asset: 'USDC', url: etherscan(hash(2)), amount: '90' },
+        { hash: hash(3), network: 'ethereum', asset: 'USDC', url: etherscan(hash(3)), amount: '10' },
       ],
       business: { name: 'Acme Shop', support_email: 'help@acme.example.test' },
       back_url: 'https://shop.example.test/thanks',
