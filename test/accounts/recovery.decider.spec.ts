@@ -173,7 +173,7 @@ describe('recovery decider: an undo takes away every way in (addendum of 2026-11
     expect(thrownBy(DomainRefusal, () => passkeyDecider.decide({ type: 'UsePasskey', passkeyId: 'pky_1', counter: 1, at: at(HOUR).toISOString() }, passkeys, undefined)).code).toBe('passkey_unknown');
     const twoStep = foldWith(twoFactorDecider, stored);
     expect(twoStep.enabled).toBeNull();
-    expect(thrownBy(DomainRefusal, () => twoFactorDecider.decide({ type: 'AcceptTwoFactorCode', proof: { kind: 'totp', timeStep: 101 } }, twoStep, { now: at(HOUR) })).code).toBe('challenge_expired');
+    expect(thrownBy(DomainRefusal, () => twoFactorDecider.decide({ type: 'AcceptTwoFactorCode', proof: { kind: 'totp', timeStep: 101 }, credentialsVersion: 0 }, twoStep, { now: at(HOUR) })).code).toBe('challenge_expired');
     // and the recovery state folded from the stored events counts what went (the reset e-mail says it) until the reset
     const state = foldWith(recoveryDecider, stored);
     expect([state.passkeys, state.twoFactorSetupId, state.undoRemoved]).toEqual([[], null, { passkeys: 1, twoFactor: true }]);

@@ -7,6 +7,8 @@ import {
   TwoFactorEvent,
   accountDecider,
   asTwoFactorEvent,
+  TwoFactorStreamEvent,
+  liveChallenge,
   twoFactorChallengeDecider,
   twoFactorDecider,
 } from '@lib/accounts';
@@ -18,7 +20,7 @@ const at = (ms: number) => new Date(NOW.getTime() + ms);
 const MINUTE = 60_000;
 
 /** given(events).when(command, now).then(events | refusal), on two-step sign-in's decider (decision 0036). */
-function given(events: TwoFactorEvent[]) {
+function given(events: TwoFactorStreamEvent[]) {
   const on = givenWith(twoFactorDecider, events);
   return { when: (command: TwoFactorCommand, now = NOW) => on.when(command, { now }) };
 }
@@ -88,27 +90,56 @@ describe('turning two-step sign-in on', () => {
 
 describe('codes at sign-in', () => {
   it('accepts a TOTP step later than the last accepted (the enabling code’s included)', () => {
-    given([setupStarted(), enabled(100)]).when({ type: 'AcceptTwoFactorCode', proof: totp(101) }).then([accepted(101)]);
+    given([setupStarted(), enabled(100)]).when({ type: 'AcceptTwoFactorCode', proof: totp(101), credentialsVersion: 0 }).then([accepted(101)]);
   });
 
   it('never accepts a step twice, nor an earlier one: invalid_code on code', () => {
-    given([setupStarted(), enabled(100)]).when({ type: 'AcceptTwoFactorCode', proof: totp(100) }).refused('invalid_code', 'code');
-    given([setupStarted(), enabled(100), accepted(105)]).when({ type: 'AcceptTwoFactorCode', proof: totp(105) }).refused('invalid_code', 'code');
-    given([setupStarted(), enabled(100), accepted(105)]).when({ type: 'AcceptTwoFactorCode', proof: totp(104) }).refused('invalid_code', 'code');
+    given([setupStarted(), enabled(100)]).when({ type: 'AcceptTwoFactorCode', proof: totp(100), credentialsVersion: 0 }).refused('invalid_code', 'code');
+    given([setupStarted(), enabled(100), accepted(105)]).when({ type: 'AcceptTwoFactorCode', proof: totp(105), credentialsVersion: 0 }).refused('invalid_code', 'code');
+    given([setupStarted(), enabled(100), accepted(105)]).when({ type: 'AcceptTwoFactorCode', proof: totp(104), credentialsVersion: 0 }).refused('invalid_code', 'code');
   });
 
   it('accepts each recovery code once; an unknown one is invalid_code on recovery_code', () => {
-    given([setupStarted(), enabled()]).when({ type: 'AcceptTwoFactorCode', proof: recovery('r2') }).then([accepted(null, 'r2')]);
-    given([setupStarted(), enabled(), accepted(null, 'r2')]).when({ type: 'AcceptTwoFactorCode', proof: recovery('r2') }).refused('invalid_code', 'recovery_code');
-    given([setupStarted(), enabled()]).when({ type: 'AcceptTwoFactorCode', proof: recovery('r9') }).refused('invalid_code', 'recovery_code');
+    given([setupStarted(), enabled()]).when({ type: 'AcceptTwoFactorCode', proof: recovery('r2'), credentialsVersion: 0 }).then([accepted(null, 'r2')]);
+    given([setupStarted(), enabled(), accepted(null, 'r2')]).when({ type: 'AcceptTwoFactorCode', proof: recovery('r2'), credentialsVersion: 0 }).refused('invalid_code', 'recovery_code');
+    given([setupStarted(), enabled()]).when({ type: 'AcceptTwoFactorCode', proof: recovery('r9'), credentialsVersion: 0 }).refused('invalid_code', 'recovery_code');
   });
 
   it('a recovery code leaves the TOTP step where it was', () => {
-    given([setupStarted(), enabled(100), accepted(null, 'r1')]).when({ type: 'AcceptTwoFactorCode', proof: totp(100) }).refused('invalid_code', 'code');
+    given([setupStarted(), enabled(100), accepted(null, 'r1')]).when({ type: 'AcceptTwoFactorCode', proof: totp(100), credentialsVersion: 0 }).refused('invalid_code', 'code');
   });
 
   it('turned off since the challenge: challenge_expired', () => {
-    given([]).when({ type: 'AcceptTwoFactorCode', proof: totp(1) }).refused('challenge_expired');
+    given([]).when({ type: 'AcceptTwoFactorCode', proof: totp(1), credentialsVersion: 0 }).refused('challenge_expired');
+  });
+
+  // audit F1 (2026-11-29): a challenge proves the password that passed; a change, a reset or an undone e-mail change ends it
+  const passwordChanged: TwoFactorStreamEvent = { type: 'AccountPasswordChanged', data: { account_id: 'acc_1', password_hash: 'h2' } };
+  const undone: TwoFactorStreamEvent = { type: 'EmailChangeUndone', data: { change_id: 'emc_1', email: 'a@b.example', from_email: 'c@d.example' } };
+
+  it('the password the challenge proved replaced since (a change or a reset): challenge_expired on challenge_id, nothing accepted', () => {
+    const on = [setupStarted(), enabled(100)];
+    given(on).when({ type: 'AcceptTwoFactorCode', proof: totp(101), credentialsVersion: 0 }).then([accepted(101)]);
+    given([...on, passwordChanged]).when({ type: 'AcceptTwoFactorCode', proof: totp(101), credentialsVersion: 0 }).refused('challenge_expired', 'challenge_id');
+    given([...on, passwordChanged]).when({ type: 'AcceptTwoFactorCode', proof: recovery('r1'), credentialsVersion: 0 }).refused('challenge_expired', 'challenge_id');
+    // a challenge started after the change (with the new password) is answered
+    given([...on, passwordChanged]).when({ type: 'AcceptTwoFactorCode', proof: recovery('r1'), credentialsVersion: 1 }).then([accepted(null, 'r1')]);
+    // a password changed before two-step sign-in was turned on counts as well (the version is the stream's)
+    given([passwordChanged, setupStarted(), enabled(100)]).when({ type: 'AcceptTwoFactorCode', proof: totp(101), credentialsVersion: 0 }).refused('challenge_expired', 'challenge_id');
+    given([passwordChanged, setupStarted(), enabled(100)]).when({ type: 'AcceptTwoFactorCode', proof: totp(101), credentialsVersion: 1 }).then([accepted(101)]);
+  });
+
+  it('an undone e-mail change, and a challenge recorded before versions were: challenge_expired', () => {
+    given([setupStarted(), enabled(100), undone]).when({ type: 'AcceptTwoFactorCode', proof: totp(101), credentialsVersion: 0 }).refused('challenge_expired', 'challenge_id');
+    given([setupStarted(), enabled(100)]).when({ type: 'AcceptTwoFactorCode', proof: totp(101), credentialsVersion: null }).refused('challenge_expired', 'challenge_id');
+  });
+
+  it('folds the password changes from the stored person’s stream (and only from it)', () => {
+    const stored = [setupStarted(), enabled(100), passwordChanged, passwordChanged, undone].map((e) => ({ stream: 'account-acc_1', ...e }));
+    expect(foldWith(twoFactorDecider, stored).credentialsVersion).toBe(3);
+    expect(foldWith(twoFactorDecider, stored).enabled).toMatchObject({ setupId: 'tfs_1' });
+    const elsewhere = [{ stream: 'signup-sgn_1', ...passwordChanged }];
+    expect(foldWith(twoFactorDecider, elsewhere).credentialsVersion).toBe(0);
   });
 });
 
@@ -127,11 +158,16 @@ describe('turning two-step sign-in off', () => {
 });
 
 describe('sign-in challenges', () => {
-  const started: TwoFactorChallengeEvent = { type: 'TwoFactorChallengeStarted', data: { account_id: 'acc_1', expires_at: at(5 * MINUTE).toISOString() } };
+  const started: TwoFactorChallengeEvent = { type: 'TwoFactorChallengeStarted', data: { account_id: 'acc_1', expires_at: at(5 * MINUTE).toISOString(), credentials_version: 2 } };
 
-  it('starts once for a person, valid 5 minutes', () => {
-    givenChallenge([]).when({ type: 'StartTwoFactorChallenge', accountId: 'acc_1' }).then([started]);
-    givenChallenge([started]).when({ type: 'StartTwoFactorChallenge', accountId: 'acc_1' }).then([]);
+  it('starts once for a person, valid 5 minutes, recording the person’s credentials version', () => {
+    givenChallenge([]).when({ type: 'StartTwoFactorChallenge', accountId: 'acc_1', credentialsVersion: 2 }).then([started]);
+    givenChallenge([started]).when({ type: 'StartTwoFactorChallenge', accountId: 'acc_1', credentialsVersion: 2 }).then([]);
+    const state = [started].reduce(twoFactorChallengeDecider.evolve, twoFactorChallengeDecider.initialState);
+    expect(liveChallenge(state, NOW)).toEqual({ accountId: 'acc_1', expiresAt: at(5 * MINUTE).toISOString(), used: false, credentialsVersion: 2 });
+    // started before versions were recorded: a version no state has (never answered)
+    const legacy = [{ type: 'TwoFactorChallengeStarted', data: { account_id: 'acc_1', expires_at: at(5 * MINUTE).toISOString() } } as TwoFactorChallengeEvent].reduce(twoFactorChallengeDecider.evolve, twoFactorChallengeDecider.initialState);
+    expect(liveChallenge(legacy, NOW).credentialsVersion).toBeNull();
   });
 
   it('is used once within its 5 minutes', () => {

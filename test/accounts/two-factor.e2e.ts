@@ -1,12 +1,16 @@
 import { generate } from 'otplib';
+import { testChallengeToken } from '@lib/challenge';
 import { DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { businessWithKey } from '../support/fixtures';
+import { eventually } from '../support/eventually';
+import { linkIn } from '../support/smtp';
 import { buildCorpus, HttpCase } from '../api/fuzz-corpus';
 import { accountsAppForSuite, Browser, PASSWORD, signIn, signUp } from './support';
 
 const MINUTE = 60_000;
+const NEW_PASSWORD = 'a brand new passphrase 42';
 
 /**
  * Two-step sign-in over real HTTP (issue #14; decision 0036) on the real app and embedded
@@ -303,6 +307,56 @@ describe('two-step sign-in over HTTP', () => {
     expect((await owner.post('/me/two-factor/disable', { current_password: PASSWORD, code: await nextCode(secret) })).status).toBe(200);
     const answer = await b.post('/sessions/two-factor', { challenge_id: id, code: await nextCode(secret) });
     expect([answer.status, answer.body.error.code]).toEqual([400, 'challenge_expired']);
+  });
+
+  // audit F1 (2026-11-29): the challenge proved the old password; a change or a reset of it ends the challenge as it ends the sessions
+  it('a challenge taken with the password before it was changed (/me/password) is over: 400 challenge_expired, no session, the code not spent', async () => {
+    const { email, secret, recoveryCodes, browser: owner } = await withTwoFactor();
+    const intruder = browser();
+    const id = await challenge(intruder, email);
+    const changed = await owner.post('/me/password', { current_password: PASSWORD, new_password: NEW_PASSWORD });
+    expect(changed.status).toBe(200);
+    const before = await owner.get('/sessions');
+    for (const proof of [{ recovery_code: recoveryCodes[0] }, { code: await nextCode(secret) }]) {
+      const answer = await intruder.post('/sessions/two-factor', { challenge_id: id, ...proof });
+      expect([answer.status, answer.body.error.code, answer.body.error.field]).toEqual([400, 'challenge_expired', 'challenge_id']);
+      expect(answer.headers.get('set-cookie')).toBeNull();
+    }
+    expect((await intruder.get('/me')).status).toBe(401);
+    expect((await owner.get('/sessions')).body.data.map((x: { id: string }) => x.id)).toEqual(before.body.data.map((x: { id: string }) => x.id));
+    // the recovery code was not spent: a challenge taken with the new password takes it
+    const fresh = browser();
+    const next = await signIn(fresh, email, NEW_PASSWORD);
+    expect([next.status, next.body.data.kind]).toEqual([200, 'two_factor_challenge']);
+    SECRETS.push(next.body.data.id);
+    expect((await fresh.post('/sessions/two-factor', { challenge_id: next.body.data.id, recovery_code: recoveryCodes[0] })).status).toBe(201);
+  });
+
+  it('a challenge taken with the password before a reset is over: 400 challenge_expired, no session', async () => {
+    const { email, account, secret, browser: owner } = await withTwoFactor();
+    const intruder = browser();
+    const id = await challenge(intruder, email);
+    expect((await browser().post('/password-resets', { email }, { 'service-challenge': testChallengeToken('password_reset') })).status).toBe(202);
+    const mail = await eventually(() => app.smtp.server.messages.filter((m) => m.to.includes(email.toLowerCase()) && m.subject === 'Reset your password').at(-1), { what: `the reset e-mail to ${email}` });
+    const token = /#token=([A-Za-z0-9_.-]+)$/.exec(linkIn(mail))![1];
+    SECRETS.push(token);
+    expect((await browser().post('/password-resets/confirm', { token, new_password: NEW_PASSWORD })).status).toBe(200);
+    expect((await owner.get('/me')).status).toBe(401); // the reset ended every session
+    const answer = await intruder.post('/sessions/two-factor', { challenge_id: id, code: await nextCode(secret) });
+    expect([answer.status, answer.body.error.code, answer.body.error.field]).toEqual([400, 'challenge_expired', 'challenge_id']);
+    expect(answer.headers.get('set-cookie')).toBeNull();
+    expect((await intruder.get('/me')).status).toBe(401);
+    // nothing recorded for it: no code accepted, no session started since the reset
+    const events = await app.api.app.get<EventStore>(EVENT_STORE).readAll();
+    const mine = events.filter((e) => e.stream === `account-${account.id}`);
+    const reset = mine.findIndex((e) => e.type === 'PasswordResetCompleted');
+    expect(reset).toBeGreaterThan(0);
+    expect(mine.slice(reset).filter((e) => e.type === 'SessionStarted' || e.type === 'TwoFactorCodeAccepted')).toEqual([]);
+    // with the new password the owner signs in again
+    const fresh = browser();
+    const next = await signIn(fresh, email, NEW_PASSWORD);
+    SECRETS.push(next.body.data.id);
+    expect((await fresh.post('/sessions/two-factor', { challenge_id: next.body.data.id, code: await nextCode(secret) })).status).toBe(201);
   });
 
   it('keeps API keys out of /me/two-factor (403 session_required) and other sites out of both (403 cross_site_request)', async () => {

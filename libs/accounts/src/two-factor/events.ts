@@ -31,7 +31,12 @@ export function asTwoFactorEvent(event: { stream?: string; type: string; data: u
 // ---------------------------------------------------------------- two_factor_challenge-<sha256 of the challenge id>
 
 export type TwoFactorChallengeEvent = EventUnion<{
-  TwoFactorChallengeStarted: { account_id: string; expires_at: string };
+  /**
+   * `credentials_version`: the person's credentials version (twoFactorDecider) when the password
+   * passed; the code must find it unchanged (addendum of 2026-11-29). Absent on challenges
+   * started before it was recorded: those are no longer answered.
+   */
+  TwoFactorChallengeStarted: { account_id: string; expires_at: string; credentials_version?: number };
   TwoFactorChallengeUsed: { account_id: string };
 }>;
 

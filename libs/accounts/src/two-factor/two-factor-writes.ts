@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { RunResult, WriteMeta, metadataFor } from '@lib/eventstore';
 import { AccountStreams } from '../app/account-writes';
 import { ACCOUNT_STREAM, TWO_FACTOR_CHALLENGE_STREAM } from '../stream-categories';
-import type { TwoFactorChallengeEvent, TwoFactorEvent } from './events';
-import { TwoFactorChallengeCommand, TwoFactorChallengeState, TwoFactorCommand, TwoFactorState, twoFactorChallengeDecider, twoFactorDecider } from './two-factor.decider';
+import type { TwoFactorChallengeEvent } from './events';
+import { TwoFactorChallengeCommand, TwoFactorChallengeState, TwoFactorCommand, TwoFactorState, TwoFactorStreamEvent, twoFactorChallengeDecider, twoFactorDecider } from './two-factor.decider';
 import { challengeHash } from './totp';
 
 /**
@@ -20,7 +20,7 @@ export class TwoFactorWrites {
     return this.streams.now();
   }
 
-  async decide(accountId: string, command: TwoFactorCommand, meta: WriteMeta): Promise<RunResult<TwoFactorEvent, TwoFactorState>> {
+  async decide(accountId: string, command: TwoFactorCommand, meta: WriteMeta): Promise<RunResult<TwoFactorStreamEvent, TwoFactorState>> {
     return this.streams.run(twoFactorDecider, ACCOUNT_STREAM.stream(accountId), command, { context: { now: this.now() }, metadata: metadataFor(meta), waitForReadModels: false });
   }
 

@@ -1,4 +1,6 @@
 import { Decider, DomainRefusal, decideBy, ignoreUnknown } from '@lib/domain';
+import { AccountEvent, asAccountEvent } from '../events';
+import { RecoveryEvent, asRecoveryEvent } from '../recovery/recovery.events';
 import { TwoFactorChallengeEvent, TwoFactorEvent, asTwoFactorChallengeEvent, asTwoFactorEvent } from './events';
 
 /**
@@ -9,8 +11,11 @@ import { TwoFactorChallengeEvent, TwoFactorEvent, asTwoFactorChallengeEvent, asT
  * - `twoFactorChallengeDecider`, on `two_factor_challenge-<hash>`: a challenge answered once,
  *   within its 5 minutes.
  * Codes are checked against the secret by the use cases (the secret is not in the log); these
- * deciders hold the rules that need the stream: which setup may be enabled, and that a TOTP step
- * or a recovery code is never accepted twice.
+ * deciders hold the rules that need the stream: which setup may be enabled, that a TOTP step
+ * or a recovery code is never accepted twice, and that a challenge is over once the password it
+ * proved was replaced (addendum of 2026-11-29): the person's decider also folds
+ * AccountPasswordChanged (a change or a reset) and EmailChangeUndone into `credentialsVersion`,
+ * which a challenge records when it starts and its code must still find.
  */
 
 /** A setup's QR code is valid this long (spec §7 two_factor_setup_required). */
@@ -31,6 +36,21 @@ export interface TwoFactorState {
     /** The TOTP step last accepted: a code of this step or an earlier one never passes again. */
     lastTimeStep: number;
   } | null;
+  /**
+   * How many times the password was replaced (a change or a reset) or an e-mail change undone on
+   * the person's stream: each ends the sessions the old password opened, and so the sign-in
+   * challenges it opened (a challenge records this when it starts; its code needs the same).
+   */
+  credentialsVersion: number;
+}
+
+/** The events of the person's stream the two-step decider folds: its own, and those that end what the old password opened. */
+export type TwoFactorStreamEvent = TwoFactorEvent | Extract<AccountEvent, { type: 'AccountPasswordChanged' }> | Extract<RecoveryEvent, { type: 'EmailChangeUndone' }>;
+
+export function asTwoFactorStreamEvent(event: { stream?: string; type: string; data: unknown }): TwoFactorStreamEvent | null {
+  if (event.type === 'AccountPasswordChanged') return asAccountEvent(event) as TwoFactorStreamEvent | null;
+  if (event.type === 'EmailChangeUndone') return asRecoveryEvent(event) as TwoFactorStreamEvent | null;
+  return asTwoFactorEvent(event);
 }
 
 /** A code as the use case checked it: the TOTP step it matched, or a recovery code's hash. */
@@ -39,7 +59,8 @@ export type TwoFactorProof = { kind: 'totp'; timeStep: number } | { kind: 'recov
 export type TwoFactorCommand =
   | { type: 'StartTwoFactorSetup'; setupId: string; sessionId: string }
   | { type: 'EnableTwoFactor'; setupId: string; sessionId: string; timeStep: number; recoveryCodeHashes: readonly string[] }
-  | { type: 'AcceptTwoFactorCode'; proof: TwoFactorProof }
+  /** `credentialsVersion`: the one the challenge recorded when it started (null: a challenge recorded before versions were). */
+  | { type: 'AcceptTwoFactorCode'; proof: TwoFactorProof; credentialsVersion: number | null }
   | { type: 'DisableTwoFactor'; proof: TwoFactorProof };
 
 export interface TwoFactorContext {
@@ -50,6 +71,10 @@ const enabledAlready = () => new DomainRefusal('two_factor_enabled', 'Two-step s
 const disabledAlready = () => new DomainRefusal('two_factor_disabled', 'Two-step sign-in is off.');
 const setupRequired = () => new DomainRefusal('two_factor_setup_required', 'Start the setup in this session first (its QR code is valid 10 minutes).');
 const invalidCode = (field: string) => new DomainRefusal('invalid_code', 'The code is wrong, already used or malformed.', field);
+export const passwordReplaced = () => new DomainRefusal('challenge_expired', 'This two-step sign-in is no longer valid: the password changed since. Sign in again.', 'challenge_id');
+
+/** Whether a challenge that recorded `credentialsVersion` may still be answered: the password it proved not replaced since (nor an e-mail change undone). */
+export const provedPasswordStands = (state: TwoFactorState, credentialsVersion: number | null): boolean => credentialsVersion === state.credentialsVersion;
 
 /** The setup `sessionId` may enable at `now`, or null (none, another session's, or older than 10 minutes). */
 export function setupFor(state: TwoFactorState, sessionId: string, now: Date): TwoFactorState['setup'] {
@@ -72,10 +97,10 @@ const accepted = (proof: TwoFactorProof): TwoFactorEvent => ({
   data: { time_step: proof.kind === 'totp' ? proof.timeStep : null, recovery_code_hash: proof.kind === 'recovery_code' ? proof.hash : null },
 });
 
-export const twoFactorDecider: Decider<TwoFactorCommand, TwoFactorEvent, TwoFactorState, TwoFactorContext> = {
-  initialState: { setup: null, enabled: null },
+export const twoFactorDecider: Decider<TwoFactorCommand, TwoFactorStreamEvent, TwoFactorState, TwoFactorContext> = {
+  initialState: { setup: null, enabled: null, credentialsVersion: 0 },
   decide: (command, state, context) =>
-    decideBy<TwoFactorCommand, TwoFactorState, TwoFactorContext, TwoFactorEvent>(
+    decideBy<TwoFactorCommand, TwoFactorState, TwoFactorContext, TwoFactorStreamEvent>(
       {
         StartTwoFactorSetup(c, s, { now }) {
           if (s.enabled !== null) throw enabledAlready();
@@ -90,6 +115,8 @@ export const twoFactorDecider: Decider<TwoFactorCommand, TwoFactorEvent, TwoFact
         AcceptTwoFactorCode(c, s) {
           // turned off since the challenge began: the sign-in is over (start again with the password)
           if (s.enabled === null) throw new DomainRefusal('challenge_expired', 'This two-step sign-in is no longer valid: sign in again.');
+          // the password the challenge proved was replaced (or an e-mail change undone) since: over, whatever the code
+          if (!provedPasswordStands(s, c.credentialsVersion)) throw passwordReplaced();
           checkProof(s.enabled, c.proof);
           return [accepted(c.proof)];
         },
@@ -109,6 +136,7 @@ export const twoFactorDecider: Decider<TwoFactorCommand, TwoFactorEvent, TwoFact
         return { ...state, setup: { id: event.data.setup_id, sessionId: event.data.session_id, expiresAt: event.data.expires_at } };
       case 'TwoFactorEnabled':
         return {
+          ...state,
           setup: null,
           enabled: { setupId: event.data.setup_id, enabledAt: event.data.enabled_at, recoveryCodeHashes: event.data.recovery_code_hashes, usedRecoveryCodeHashes: [], lastTimeStep: event.data.time_step },
         };
@@ -126,19 +154,23 @@ export const twoFactorDecider: Decider<TwoFactorCommand, TwoFactorEvent, TwoFact
         };
       }
       case 'TwoFactorDisabled':
-        return { setup: null, enabled: null };
+        return { ...state, setup: null, enabled: null };
+      case 'AccountPasswordChanged':
+      case 'EmailChangeUndone':
+        return { ...state, credentialsVersion: state.credentialsVersion + 1 };
       default:
         return ignoreUnknown(event, state);
     }
   },
-  fromStored: asTwoFactorEvent,
+  fromStored: asTwoFactorStreamEvent,
 };
 
 export interface TwoFactorChallengeState {
-  challenge: { accountId: string; expiresAt: string; used: boolean } | null;
+  /** `credentialsVersion`: the person's when the password passed (null: recorded before versions were; never answerable). */
+  challenge: { accountId: string; expiresAt: string; used: boolean; credentialsVersion: number | null } | null;
 }
 
-export type TwoFactorChallengeCommand = { type: 'StartTwoFactorChallenge'; accountId: string } | { type: 'UseTwoFactorChallenge' };
+export type TwoFactorChallengeCommand = { type: 'StartTwoFactorChallenge'; accountId: string; credentialsVersion: number } | { type: 'UseTwoFactorChallenge' };
 
 const challengeExpired = () => new DomainRefusal('challenge_expired', 'This two-step sign-in timed out or was used: sign in again.', 'challenge_id');
 
@@ -157,7 +189,12 @@ export const twoFactorChallengeDecider: Decider<TwoFactorChallengeCommand, TwoFa
         if (state.challenge.accountId === command.accountId) return [];
         throw new Error('two-step challenge id decided for two accounts');
       }
-      return [{ type: 'TwoFactorChallengeStarted', data: { account_id: command.accountId, expires_at: new Date(now.getTime() + TWO_FACTOR_CHALLENGE_LIFETIME_MS).toISOString() } }];
+      return [
+        {
+          type: 'TwoFactorChallengeStarted',
+          data: { account_id: command.accountId, expires_at: new Date(now.getTime() + TWO_FACTOR_CHALLENGE_LIFETIME_MS).toISOString(), credentials_version: command.credentialsVersion },
+        },
+      ];
     }
     const challenge = liveChallenge(state, now);
     return [{ type: 'TwoFactorChallengeUsed', data: { account_id: challenge.accountId } }];
@@ -165,7 +202,7 @@ export const twoFactorChallengeDecider: Decider<TwoFactorChallengeCommand, TwoFa
   evolve(state, event) {
     switch (event.type) {
       case 'TwoFactorChallengeStarted':
-        return { challenge: { accountId: event.data.account_id, expiresAt: event.data.expires_at, used: false } };
+        return { challenge: { accountId: event.data.account_id, expiresAt: event.data.expires_at, used: false, credentialsVersion: event.data.credentials_version ?? null } };
       case 'TwoFactorChallengeUsed':
         return state.challenge === null ? state : { challenge: { ...state.challenge, used: true } };
       default:

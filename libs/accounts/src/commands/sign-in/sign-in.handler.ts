@@ -43,12 +43,18 @@ export class SignInHandler implements ICommandHandler<SignInCommand, StartedSess
     const subject: PasswordSubject = { kind: 'email', email: emailKey(input.email), browser: device };
     // a slot of the ladder while the password is verified: concurrent guesses never outnumber the failures left before the next lock
     const gate = await this.failures.reserve(subject);
+    let credentialsVersion = 0;
     if (gate.state === 'locked') throw retryLater('too_many_attempts', 'Too many wrong passwords: wait before trying again.', gate.retryAfterSec);
     if (gate.state === 'disabled') throw new DomainRefusal('password_reset_required', 'This password stopped working after too many failures: reset it.');
     try {
       if (account?.password_hash === RESET_REQUIRED_HASH) throw new DomainRefusal('password_reset_required', 'This password stopped working when an e-mail change was undone: reset it.');
-      // a person without a password (a passkey sign-up, decision 0037: '' in the projection) answers as an unknown address, in the same time
-      const matches = account !== null && account.password_hash !== '' ? await this.passwords.verify(account.password_hash, input.password) : (await this.passwords.verify(await this.decoyHash(), input.password), false);
+      // a person without a password (a passkey sign-up, decision 0037: '' in the projection) answers as an unknown address, in the same time;
+      // the person's credentials version read while the hash is checked (hidden in its time): a challenge records it (decision 0036, addendum of 2026-11-29)
+      const [matches, version] =
+        account !== null && account.password_hash !== ''
+          ? await Promise.all([this.passwords.verify(account.password_hash, input.password), this.twoFactor.credentialsVersion(account.id)])
+          : [(await this.passwords.verify(await this.decoyHash(), input.password), false), 0];
+      credentialsVersion = version;
       if (!matches) {
         await gate.attempt.failed();
         throw new DomainRefusal('invalid_credentials', 'The e-mail address and password do not match.');
@@ -59,7 +65,7 @@ export class SignInHandler implements ICommandHandler<SignInCommand, StartedSess
     }
     const personMeta = { ...meta, actor: { kind: 'person', id: account!.id, name: null } };
     // two-step sign-in on: a challenge instead of a session; the browser counts as signed in once the second step is done (decision 0036)
-    const challenge = await this.twoFactor.challengeIfEnabled(account!.id, personMeta);
+    const challenge = await this.twoFactor.challengeIfEnabled(account!.id, credentialsVersion, personMeta);
     if (challenge !== null) return challenge;
     const started = await this.sessions.start(account!.id, 'password', browser, personMeta);
     await this.failures.signedIn(subject.email, tokenHash(started.deviceToken)); // this browser keeps its own count from now on
