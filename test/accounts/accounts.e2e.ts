@@ -358,6 +358,13 @@ describe('accounts and sessions over HTTP', () => {
       const weak = await browser().post('/accounts', { email, password, business_name: 'W' }, challenge('sign_up'));
       expect([rule, weak.status, weak.body.error.code, weak.body.error.field]).toEqual([rule, 400, 'weak_password', 'password']);
     }
+    // longer than 256 code points: the length rule too, weak_password (spec §7), not invalid_request (audit F3) — and a long one far past it
+    for (const password of ['x1y2'.repeat(64) + 'z', 'a varied passphrase '.repeat(5000)]) {
+      const long = await browser().post('/accounts', { email, password, business_name: 'W' }, challenge('sign_up'));
+      expect([password.length, long.status, long.body.error]).toEqual([password.length, 400, { code: 'weak_password', message: 'Password must be 10 to 256 characters long.', field: 'password', request_id: expect.any(String) }]);
+    }
+    const emoji = await browser().post('/accounts', { email: newEmail(), password: '😀'.repeat(255) + 'a', business_name: 'W' }, challenge('sign_up'));
+    expect(emoji.status).toBe(201); // 256 code points in 511 UTF-16 units: within the rule
     const cases: [unknown, string][] = [
       [{ password: PASSWORD, business_name: 'W' }, 'email'],
       [{ email: 'nope', password: PASSWORD, business_name: 'W' }, 'email'],
@@ -421,6 +428,8 @@ describe('accounts and sessions over HTTP', () => {
     expect((await signIn(elsewhere, email)).status).toBe(201);
     const weak = await b.post('/me/password', { current_password: PASSWORD, new_password: 'short' });
     expect([weak.status, weak.body.error.code, weak.body.error.field]).toEqual([400, 'weak_password', 'new_password']);
+    const long = await b.post('/me/password', { current_password: PASSWORD, new_password: 'x1y2'.repeat(64) + 'z' }); // 257: the length rule (audit F3)
+    expect([long.status, long.body.error.code, long.body.error.field]).toEqual([400, 'weak_password', 'new_password']);
     const wrong = await b.post('/me/password', { current_password: 'not my password', new_password: 'a brand new passphrase' });
     expect([wrong.status, wrong.body.error.code, wrong.body.error.field]).toEqual([400, 'invalid_credentials', 'current_password']);
     for (let i = 0; i < 4; i++) await b.post('/me/password', { current_password: 'not my password', new_password: 'a brand new passphrase' });

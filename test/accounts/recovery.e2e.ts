@@ -71,6 +71,8 @@ describe('password resets and e-mail changes over HTTP', () => {
 
     const weak = await browser().post('/password-resets/confirm', { token, new_password: 'short' });
     expect([weak.status, weak.body.error.code, weak.body.error.field]).toEqual([400, 'weak_password', 'new_password']);
+    const long = await browser().post('/password-resets/confirm', { token, new_password: 'x1y2'.repeat(64) + 'z' }); // 257: the length rule (audit F3)
+    expect([long.status, long.body.error.code, long.body.error.field]).toEqual([400, 'weak_password', 'new_password']);
     const done = await browser().post('/password-resets/confirm', { token, new_password: NEW_PASSWORD });
     expect([done.status, done.body.data.kind, done.body.data.email]).toEqual([200, 'password_reset', email]);
 

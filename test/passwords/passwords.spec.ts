@@ -4,6 +4,7 @@ import { hash as argon2Hash, Algorithm } from '@node-rs/argon2';
 import {
   ARGON2_PARAMETERS,
   checkPasswordRules,
+  isOverLong,
   isRepetition,
   OfflineBreachList,
   PASSWORD_RULE_MESSAGES,
@@ -41,6 +42,15 @@ describe('password rules', () => {
 
     it('the message says which rule', () => {
       expect(PASSWORD_RULE_MESSAGES.length).toBe('Password must be 10 to 256 characters long.');
+    });
+
+    it('isOverLong: the upper bound alone, in code points after NFKC (judged while the request is validated; audit F3)', () => {
+      expect(isOverLong('x1y2'.repeat(63) + 'zw9q')).toBe(false);
+      expect(isOverLong('x1y2'.repeat(63) + 'zw9qr')).toBe(true);
+      expect(isOverLong('short')).toBe(false); // too short is the policy's, not this
+      expect(isOverLong('😀'.repeat(256))).toBe(false); // 512 UTF-16 units, 256 code points
+      expect(isOverLong('😀'.repeat(257))).toBe(true);
+      expect(isOverLong('\uFDFA'.repeat(15))).toBe(true); // 15 code points typed, 270 after NFKC
     });
   });
 

@@ -1,6 +1,6 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { ValidateIf, getMetadataStorage } from 'class-validator';
-import { ApiError } from './api-error';
+import { ApiError, ErrorCode } from './api-error';
 
 const CHANGE_BODY = 'api:change-body';
 
@@ -56,8 +56,8 @@ export function apiValidationPipe(): ValidationPipe {
     // every rule of the field at fault is checked, so the message can name the type before a length or range
     stopAtFirstError: false,
     exceptionFactory: (errors) => {
-      const { field, message } = firstProblem(errors);
-      return new ApiError('invalid_request', message, field);
+      const { field, message, code } = firstProblem(errors);
+      return new ApiError(code, message, field);
     },
   });
 }
@@ -69,21 +69,30 @@ const CONTAINER_RULES = new Set(['whitelistValidation', 'isArray', 'isObject']);
 /** What a type rule asks for, to say so of a value given of another type where the DTO's own message reads "… is required" (meant for a missing field). */
 const TYPE_NAMES: Record<string, string> = { isString: 'a string', isInt: 'an integer', isNumber: 'a number', isBoolean: 'a boolean', isArray: 'an array', isObject: 'an object' };
 
-function firstProblem(errors: ValidationError[], parent = ''): { field: string; message: string } {
+/**
+ * The error code a rule names in its options (`{context: {code}}`: a rule the spec gives its own
+ * code, such as a new password's length, `weak_password`); else invalid_request.
+ */
+function codeOf(error: ValidationError, rule: string): ErrorCode {
+  const code = (error.contexts?.[rule] as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? (code as ErrorCode) : 'invalid_request';
+}
+
+function firstProblem(errors: ValidationError[], parent = ''): { field: string; message: string; code: ErrorCode } {
   const error = errors[0];
   const field = parent ? `${parent}.${error.property}` : error.property;
   if (error.constraints && Object.keys(error.constraints).length > 0) {
     const failed = Object.entries(error.constraints);
     // a value of the wrong type is told so ("must be a string"), not held to a rule of the right type ("at most 254 characters")
     const [kind, text] = failed.find(([name]) => CONTAINER_RULES.has(name)) ?? failed.find(([name]) => TYPE_RULES.has(name)) ?? failed[0];
-    if (kind === 'whitelistValidation') return { field, message: `${field} is not a known field.` };
-    if (error.value === undefined) return { field, message: `${field} is required.` };
+    if (kind === 'whitelistValidation') return { field, message: `${field} is not a known field.`, code: 'invalid_request' };
+    if (error.value === undefined) return { field, message: `${field} is required.`, code: 'invalid_request' };
     // the field is there, of another type: "code is required" would mislead (audit "rest" finding 7)
-    if (TYPE_NAMES[kind] && text.endsWith(' is required')) return { field, message: `${field} must be ${TYPE_NAMES[kind]}.` };
-    return { field, message: `${text.replace(error.property, field)}.` };
+    if (TYPE_NAMES[kind] && text.endsWith(' is required')) return { field, message: `${field} must be ${TYPE_NAMES[kind]}.`, code: 'invalid_request' };
+    return { field, message: `${text.replace(error.property, field)}.`, code: codeOf(error, kind) };
   }
   if (error.children && error.children.length > 0) return firstProblem(error.children, field);
-  return { field, message: `${field} is invalid.` };
+  return { field, message: `${field} is invalid.`, code: 'invalid_request' };
 }
 
 const inputPipe = apiValidationPipe();

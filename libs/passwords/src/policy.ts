@@ -37,6 +37,15 @@ export function isRepetition(codePoints: readonly string[]): boolean {
 }
 
 /**
+ * Whether a new password breaks the length rule's upper bound (more than PASSWORD_MAX_LENGTH code
+ * points after NFKC): the one rule judged while the request is validated (decision 0033, addendum
+ * of 2026-11-29), so an over-long password is `weak_password` like a short one and is never hashed.
+ */
+export function isOverLong(password: string): boolean {
+  return [...normalizePassword(password)].length > PASSWORD_MAX_LENGTH;
+}
+
+/**
  * The local rules, in order: length, repetition, no letters, too common, contains the e-mail's
  * local part (when an e-mail is given). Pure; the breach check is the port's (PasswordPolicy).
  */

@@ -88,6 +88,7 @@ const KEYWORD: Record<string, string> = {
   isDivisibleBy: 'multipleOf',
   arrayMinSize: 'minItems',
   arrayMaxSize: 'maxItems',
+  passwordMaxLength: 'maxLength', // libs/accounts commands/account-input.ts @NewPassword: at most this many code points (after NFKC), else weak_password
 };
 
 /**

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsNotEmpty, IsString, MaxLength, ValidateBy } from 'class-validator';
-import { PASSWORD_MAX_LENGTH } from '@lib/passwords';
+import { PASSWORD_MAX_LENGTH, PASSWORD_RULE_MESSAGES, isOverLong } from '@lib/passwords';
 import { isValidEmail } from '@lib/payments';
 import { Omittable, PlainText, Trimmed } from '@lib/http';
 
@@ -24,6 +24,30 @@ export function AccountEmail(): PropertyDecorator {
 export function Password(field: string, required: boolean): PropertyDecorator {
   return applyDecorators(
     MaxLength(PASSWORD_MAX, { message: `${field} is at most ${PASSWORD_MAX} characters` }),
+    IsNotEmpty({ message: `${field} is required` }),
+    IsString({ message: `${field} ${required ? 'is required' : 'must be a string'}` }),
+    ...(required ? [] : [Omittable()]),
+  );
+}
+
+/**
+ * A new password (sign-up, /me/password, /password-resets/confirm): a non-empty string; longer
+ * than the length rule allows (PASSWORD_MAX code points after NFKC) → 400 **weak_password** on
+ * `field` with the length rule's message (spec §7: a password breaking the length rule is
+ * weak_password; decision 0033, addendum of 2026-11-29) — judged here, before anything is
+ * hashed; the 1 MiB body limit bounds what is normalised. The other rules (and the lower bound)
+ * are the use case's policy check.
+ */
+export function NewPassword(field: string, required: boolean): PropertyDecorator {
+  return applyDecorators(
+    ValidateBy(
+      {
+        name: 'passwordMaxLength',
+        constraints: [PASSWORD_MAX],
+        validator: { validate: (value: unknown) => typeof value !== 'string' || !isOverLong(value), defaultMessage: () => PASSWORD_RULE_MESSAGES.length.replace(/\.$/, '') },
+      },
+      { context: { code: 'weak_password' } },
+    ),
     IsNotEmpty({ message: `${field} is required` }),
     IsString({ message: `${field} ${required ? 'is required' : 'must be a string'}` }),
     ...(required ? [] : [Omittable()]),

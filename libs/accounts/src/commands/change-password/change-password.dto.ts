@@ -1,12 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { CurrentPassword, PASSWORD_MAX, Password } from '../account-input';
+import { CurrentPassword, NewPassword, PASSWORD_MAX } from '../account-input';
 
 /** POST /me/password (decision 0034). */
 export class ChangePasswordRequest {
   @CurrentPassword()
   current_password!: string;
 
-  @Password('new_password', true)
+  @NewPassword('new_password', true)
   @ApiProperty({ description: 'The new password (400 weak_password says which rule it breaks).', maxLength: PASSWORD_MAX })
   new_password!: string;
 }

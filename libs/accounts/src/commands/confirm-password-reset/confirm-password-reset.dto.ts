@@ -1,10 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PASSWORD_MAX, Password } from '../account-input';
+import { NewPassword, PASSWORD_MAX } from '../account-input';
 import { TokenRequest } from '../recovery-input';
 
 /** POST /password-resets/confirm (decision 0038). */
 export class ConfirmPasswordResetRequest extends TokenRequest {
-  @Password('new_password', true)
+  @NewPassword('new_password', true)
   @ApiProperty({ description: 'The new password (400 weak_password says which rule it breaks).', maxLength: PASSWORD_MAX })
   new_password!: string;
 }

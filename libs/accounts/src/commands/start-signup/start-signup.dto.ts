@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { OptionalReferralCode, REFERRAL_CODE_MAX, REFERRAL_CODE_PATTERN } from '@lib/businesses';
-import { ACCOUNT_EMAIL_MAX, AccountEmail, BUSINESS_NAME_MAX, OptionalFlag, PASSWORD_MAX, Password, RequiredName } from '../account-input';
+import { ACCOUNT_EMAIL_MAX, AccountEmail, BUSINESS_NAME_MAX, NewPassword, OptionalFlag, PASSWORD_MAX, RequiredName } from '../account-input';
 
 /** POST /accounts (decision 0034): a person signs up with an address, a password (or a passkey, decision 0037) and their first business's name. */
 export class StartSignupRequest {
@@ -8,7 +8,7 @@ export class StartSignupRequest {
   @ApiProperty({ description: 'The person’s e-mail address: a 6-digit code is sent to it. One account per address (409 email_taken).', maxLength: ACCOUNT_EMAIL_MAX })
   email!: string;
 
-  @Password('password', false)
+  @NewPassword('password', false)
   @ApiPropertyOptional({
     description:
       'The password chosen (400 weak_password says which rule it breaks). Kept only as an argon2id hash. Left out: a passkey sign-up — finished in this browser only, with a passkey registered for the options of POST /accounts/passkey-options.',
