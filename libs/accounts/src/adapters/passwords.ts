@@ -14,8 +14,9 @@ export class PasswordServicePasswords implements AccountPasswords {
     return this.passwords.verify(hash, secret);
   }
 
+  /** The broken rule is said in the message alone: the error envelope is exactly {code, message, field, request_id} (spec §7; decision 0033, addendum of 2026-11-29). */
   async assertStrong(password: string, field: string, context: { email?: string }): Promise<void> {
     const check = await this.passwords.check(password, context);
-    if (!check.ok) throw new DomainRefusal('weak_password', check.message, field, { rule: check.rule });
+    if (!check.ok) throw new DomainRefusal('weak_password', check.message, field);
   }
 }
