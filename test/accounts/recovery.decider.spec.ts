@@ -85,6 +85,17 @@ describe('recovery decider: e-mail changes', () => {
     given(three).when({ type: 'StartEmailChange', change: change('emc_4', 'd@x.example', at(HOUR)) }, at(HOUR + 1)).then([started('emc_4', 'd@x.example', at(HOUR))]);
   });
 
+  it('5 wrong codes with 3 changes started in the hour: Retry-After is when the oldest leaves the hour (the next start the rule allows)', () => {
+    const rejected = (id: string): AccountStreamEvent => ({ type: 'EmailChangeCodeRejected', data: { change_id: id } });
+    const three = [opened, started('emc_1', 'a@x.example'), started('emc_2', 'b@x.example', at(10 * MIN)), started('emc_3', 'c@x.example', at(20 * MIN))];
+    const locked = [...three, ...Array.from({ length: 5 }, () => rejected('emc_3'))];
+    const wrong: RecoveryCommand = { type: 'TryEmailChangeCode', checkedHash: 'code-emc_3', codeMatches: false, undoTokenHash: '' };
+    given(locked).when(wrong, at(25 * MIN)).refused('too_many_attempts', null, (HOUR - 25 * MIN) / 1000);
+    // the start the header points to is taken, one second earlier it is not
+    given(locked).when({ type: 'StartEmailChange', change: change('emc_4', 'd@x.example', at(HOUR)) }, at(HOUR)).then([started('emc_4', 'd@x.example', at(HOUR))]);
+    given(locked).when({ type: 'StartEmailChange', change: change('emc_4', 'd@x.example', at(HOUR - 1000)) }, at(HOUR - 1000)).refused('too_many_emails', null, 1);
+  });
+
   it('confirms the pending change with its code; the undo link recorded by its hash', () => {
     given([opened, started('emc_1', 'new@people.example')])
       .when({ type: 'TryEmailChangeCode', checkedHash: 'code-emc_1', codeMatches: true, undoTokenHash: 'undo-1' })
@@ -96,7 +107,9 @@ describe('recovery decider: e-mail changes', () => {
     const pending = [opened, started('emc_1', 'new@people.example')];
     given(pending).when(wrong).then([{ type: 'EmailChangeCodeRejected', data: { change_id: 'emc_1' } }]);
     const rejected: AccountStreamEvent = { type: 'EmailChangeCodeRejected', data: { change_id: 'emc_1' } };
-    given([...pending, rejected, rejected, rejected, rejected, rejected]).when(wrong).refused('too_many_attempts');
+    // Retry-After: when the refused verify can next succeed, i.e. when a new change (a new code) may start — at once here (audit F5; was a day)
+    given([...pending, rejected, rejected, rejected, rejected, rejected]).when(wrong).refused('too_many_attempts', null, 1);
+    given([...pending, rejected, rejected, rejected, rejected, rejected]).when(wrong, at(10 * MIN)).refused('too_many_attempts', null, 1);
     given(pending).when(wrong, at(15 * MIN)).refused('code_expired', 'code');
     given([opened]).when(wrong).refused('verification_expired');
     given([...pending, changed]).when(wrong).refused('verification_expired');

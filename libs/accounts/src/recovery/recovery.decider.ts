@@ -15,7 +15,8 @@ import { AccountStreamEvent, EmailChangeStartedData, asAccountStreamEvent } from
  *   completing one sets the password and ends every session; during a hold 409 reset_on_hold;
  * - an e-mail change: at most 3 started per hour (429 too_many_emails); the newest pending one
  *   is confirmed with its code (400 verification_expired when none, replaced, undone or older
- *   than a day; 400 code_expired after 15 minutes; 5 wrong tries → 429 too_many_attempts;
+ *   than a day; 400 code_expired after 15 minutes; 5 wrong tries → 429 too_many_attempts,
+ *   Retry-After when a new change — a new code — may be started;
  *   a wrong code is recorded, the handler answers 400 invalid_code);
  * - a changed address gives the old one an undo link (7 days, once): undoing puts the old
  *   address back, ends every session, and requires a password reset held a day;
@@ -107,6 +108,12 @@ function opened(state: RecoveryState) {
 
 const withinHour = (times: readonly string[], now: Date) => times.filter((t) => Date.parse(t) > now.getTime() - HOUR_MS);
 
+/** When an e-mail change may next be started (3 an hour): `now` when fewer were started in the last hour, else when the oldest of them leaves it. */
+export function nextEmailChangeStart(state: RecoveryState, now: Date): number {
+  const recent = withinHour(state.changesStartedAt, now);
+  return recent.length < EMAIL_CHANGES_PER_HOUR ? now.getTime() : Date.parse(recent[recent.length - EMAIL_CHANGES_PER_HOUR]) + HOUR_MS;
+}
+
 /** The reset link a token's hash names, usable at `now`, else 400 invalid_token. */
 export function usableReset(state: RecoveryState, tokenHash: string, now: Date): { id: string; expiresAt: string } {
   const reset = state.reset;
@@ -170,9 +177,8 @@ export const recoveryDecider: Decider<RecoveryCommand, AccountStreamEvent, Recov
         },
         StartEmailChange(c, s, ctx) {
           opened(s);
-          const recent = withinHour(s.changesStartedAt, ctx.now);
-          if (recent.length >= EMAIL_CHANGES_PER_HOUR) {
-            const next = Date.parse(recent[recent.length - EMAIL_CHANGES_PER_HOUR]) + HOUR_MS;
+          const next = nextEmailChangeStart(s, ctx.now);
+          if (next > ctx.now.getTime()) {
             throw retryLater('too_many_emails', `At most ${EMAIL_CHANGES_PER_HOUR} e-mail changes are started per hour.`, secondsUntil(next, ctx.now));
           }
           return [{ type: 'EmailChangeStarted', data: c.change }];
@@ -182,7 +188,9 @@ export const recoveryDecider: Decider<RecoveryCommand, AccountStreamEvent, Recov
           const change = s.pendingChange;
           if (change === null || ctx.now.getTime() >= Date.parse(change.expiresAt)) throw expiredChange();
           if (change.wrongTries >= WRONG_TRIES_PER_CODE) {
-            throw retryLater('too_many_attempts', `${WRONG_TRIES_PER_CODE} wrong codes: start the e-mail change again.`, secondsUntil(Date.parse(change.expiresAt), ctx.now));
+            // dead "until a new code" (spec §8), and a new code comes with a new change: Retry-After is when one may be started —
+            // at once (1 s) unless 3 were started in the last hour (decision 0038, addendum of 2026-11-29)
+            throw retryLater('too_many_attempts', `${WRONG_TRIES_PER_CODE} wrong codes: start the e-mail change again for a new code.`, secondsUntil(nextEmailChangeStart(s, ctx.now), ctx.now));
           }
           if (ctx.now.getTime() >= Date.parse(change.codeExpiresAt)) throw new DomainRefusal('code_expired', 'This code is older than 15 minutes: start the e-mail change again.', 'code');
           if (!c.codeMatches || c.checkedHash !== change.codeHash) return [{ type: 'EmailChangeCodeRejected', data: { change_id: change.id } }];
