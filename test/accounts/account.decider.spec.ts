@@ -51,6 +51,16 @@ describe('account decider', () => {
       .when({ type: 'ChangePassword', passwordHash: '$argon2id$2', keepSessionId: 'ses_2' })
       .then([{ type: 'AccountPasswordChanged', data: { account_id: 'acc_1', password_hash: '$argon2id$2' } }, ended('ses_1', 'password_changed'), ended('ses_3', 'password_changed')]);
   });
+
+  it('sets a first password (no current one given) only while the person has none: else invalid_request on current_password (decision 0037 addendum)', () => {
+    const passwordless: AccountEvent = { type: 'AccountOpened', data: { account_id: 'acc_1', email: 'ann@people.example', password_hash: null, signup_id: 'sgn_a' } };
+    given([passwordless, session('ses_1'), session('ses_2')])
+      .when({ type: 'ChangePassword', passwordHash: '$argon2id$1', keepSessionId: 'ses_2', first: true })
+      .then([{ type: 'AccountPasswordChanged', data: { account_id: 'acc_1', password_hash: '$argon2id$1' } }, ended('ses_1', 'password_changed')]);
+    given([opened]).when({ type: 'ChangePassword', passwordHash: '$argon2id$2', keepSessionId: null, first: true }).refused('invalid_request', 'current_password');
+    const firstSet: AccountEvent = { type: 'AccountPasswordChanged', data: { account_id: 'acc_1', password_hash: '$argon2id$1' } };
+    given([passwordless, firstSet]).when({ type: 'ChangePassword', passwordHash: '$argon2id$2', keepSessionId: null, first: true }).refused('invalid_request', 'current_password');
+  });
 });
 
 describe('account e-mail decider', () => {

@@ -125,6 +125,57 @@ describe('passkey sign-up over HTTP', () => {
     expect([removed.status, removed.body.data?.id]).toEqual([200, passkeyId]);
   });
 
+  // audit F6 (2026-11-29; decision 0037 addendum): an account without a password proves itself by a step-up on /me/password and /me/email
+  async function passwordless() {
+    const b = browser();
+    const { email, signupId } = await startPasswordless(b);
+    const authenticator = new SoftwareAuthenticator(app.origin);
+    const credential = authenticator.create(await options(b, signupId));
+    expect((await b.post('/accounts/verify', { signup_id: signupId, code: await app.smtp.code(email), credential })).status).toBe(201);
+    return { b, email, authenticator };
+  }
+
+  it('no password: /me/password sets a first one without current_password while the session is stepped up (403 step_up_required otherwise); then the password is required', async () => {
+    const { b, email, authenticator } = await passwordless();
+    const NEW_PASSWORD = 'a first passphrase 42';
+    const elsewhere = browser();
+    expect((await passkeySignIn(elsewhere, authenticator)).status).toBe(201);
+    // the sign-up's proof is 15 minutes old: no step-up now
+    app.clock.advance(16 * MINUTE);
+    const stale = await b.post('/me/password', { new_password: NEW_PASSWORD });
+    expect([stale.status, stale.body.error.code]).toEqual([403, 'step_up_required']);
+    expect((await signIn(browser(), email, NEW_PASSWORD)).body.error.code).toBe('invalid_credentials');
+    // a passkey step-up, then the first password (policy applied first)
+    const asked = await b.post('/sessions/current/step-up/options');
+    expect((await b.post('/sessions/current/step-up', { credential: authenticator.get(asked.body.data) })).status).toBe(200);
+    const weak = await b.post('/me/password', { new_password: 'short' });
+    expect([weak.status, weak.body.error.code, weak.body.error.field]).toEqual([400, 'weak_password', 'new_password']);
+    const set = await b.post('/me/password', { new_password: NEW_PASSWORD });
+    expect([set.status, set.body.data.email]).toEqual([200, email]);
+    expect((await elsewhere.get('/me')).status).toBe(401); // as any password change: the other sessions end
+    expect((await signIn(browser(), email, NEW_PASSWORD)).status).toBe(201);
+    // it has a password now: the current one is required again, stepped up or not
+    const without = await b.post('/me/password', { new_password: 'another passphrase 43' });
+    expect([without.status, without.body.error.code, without.body.error.field]).toEqual([400, 'invalid_request', 'current_password']);
+    expect((await b.post('/me/password', { current_password: NEW_PASSWORD, new_password: 'another passphrase 43' })).status).toBe(200);
+  });
+
+  it('no password: /me/email starts a change without current_password while the session is stepped up (403 step_up_required otherwise); a person with a password still gives it', async () => {
+    const { b } = await passwordless();
+    const next = newEmail('moved');
+    const started = await b.post('/me/email', { email: next }); // the passkey sign-up's session: a proof of the last 15 minutes
+    expect([started.status, started.body.data?.kind]).toEqual([201, 'email_change']);
+    expect((await b.post('/me/email/verify', { code: await app.smtp.code(next) })).body.data.email).toBe(next);
+    app.clock.advance(16 * MINUTE);
+    const stale = await b.post('/me/email', { email: newEmail('again') });
+    expect([stale.status, stale.body.error.code]).toEqual([403, 'step_up_required']);
+
+    const withPassword = browser();
+    await signUp(app, withPassword); // its sign-up session is stepped up too: the password is still asked
+    const refused = await withPassword.post('/me/email', { email: newEmail('other') });
+    expect([refused.status, refused.body.error.code, refused.body.error.field]).toEqual([400, 'invalid_request', 'current_password']);
+  });
+
   it('another browser (no sign-up cookie, or another sign-up’s): 400 signup_browser_required for the options and the verify, before the code — no try spent', async () => {
     const b = browser();
     const { email, signupId } = await startPasswordless(b);

@@ -29,7 +29,8 @@ export type AccountCommand =
   | { type: 'JoinBusiness'; businessId: string; role: AccountRole }
   | { type: 'StartSession'; session: SessionStartedData }
   | { type: 'EndSession'; sessionId: string; currentSessionId: string | null; reason: SessionEndReason }
-  | { type: 'ChangePassword'; passwordHash: string; keepSessionId: string | null };
+  /** `first`: a password set without the current one (a person who has none, stepped up; decision 0037 addendum of 2026-11-29): refused once one exists. */
+  | { type: 'ChangePassword'; passwordHash: string; keepSessionId: string | null; first?: boolean };
 
 const noAccount = () => new DomainRefusal('not_found', 'No account with this id.');
 
@@ -65,6 +66,7 @@ export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState>
         },
         ChangePassword(c, s) {
           const account = opened(s);
+          if (c.first === true && account.passwordHash !== null) throw new DomainRefusal('invalid_request', 'current_password is required.', 'current_password');
           const others = s.sessions.filter((x) => x.id !== c.keepSessionId);
           return [
             { type: 'AccountPasswordChanged', data: { account_id: account.id, password_hash: c.passwordHash } },

@@ -1177,8 +1177,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Change the password (the current one checked)
-         * @description Ends every other session of the person. Wrong current passwords per session lock this for the same times as sign-in (429 `too_many_attempts`).
+         * Change the password (the current one checked), or set a first one
+         * @description Ends every other session of the person. Wrong current passwords per session lock this for the same times as sign-in (429 `too_many_attempts`). An account without a password (a passkey sign-up) sets its first one leaving `current_password` out, with a step-up instead (403 `step_up_required` without one in the last 15 minutes).
          *
          *     Dashboard sessions only: API keys get 403 session_required.
          *
@@ -1538,7 +1538,7 @@ export interface paths {
         put?: never;
         /**
          * Change the e-mail address: a 6-digit code is e-mailed to the new one
-         * @description The current password is checked (wrong ones count on the session’s own ladder: 429 `too_many_attempts`). At most 3 changes started per person an hour (429 `too_many_emails`). A new change replaces a pending one. Past the new address’s e-mail budget the answer is the same but nothing is sent.
+         * @description The current password is checked (wrong ones count on the session’s own ladder: 429 `too_many_attempts`); an account without a password (a passkey sign-up) leaves `current_password` out and needs a step-up instead (403 `step_up_required`). At most 3 changes started per person an hour (429 `too_many_emails`). A new change replaces a pending one. Past the new address’s e-mail budget the answer is the same but nothing is sent.
          *
          *     Dashboard sessions only: API keys get 403 session_required.
          *
@@ -3596,8 +3596,8 @@ export interface components {
             password: string;
         };
         ChangePasswordBody: {
-            /** @description The password now (400 invalid_credentials when wrong). */
-            current_password: string;
+            /** @description The password now (400 invalid_credentials when wrong). Required when the account has a password; an account without one (a passkey sign-up) leaves it out and needs a step-up instead (403 step_up_required). */
+            current_password?: string;
             /** @description The new password (400 weak_password says which rule it breaks). */
             new_password: string;
         };
@@ -3660,8 +3660,8 @@ export interface components {
              * @description The new address: a 6-digit code is e-mailed to it (409 email_taken when another account uses it).
              */
             email: string;
-            /** @description The password now (400 invalid_credentials when wrong). */
-            current_password: string;
+            /** @description The password now (400 invalid_credentials when wrong). Required when the account has a password; an account without one (a passkey sign-up) leaves it out and needs a step-up instead (403 step_up_required). */
+            current_password?: string;
         };
         VerifyEmailChangeBody: {
             /** @description The 6-digit code e-mailed to the new address (spaces ignored). */
@@ -12686,6 +12686,7 @@ export interface operations {
              *     - `edge_forbidden`: the request did not come through the API’s own address
              *     - `session_required`: this route is for dashboard sessions only; API keys are refused
              *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `step_up_required`
              */
             403: {
                 headers: {
@@ -15093,6 +15094,7 @@ export interface operations {
              *     - `edge_forbidden`: the request did not come through the API’s own address
              *     - `session_required`: this route is for dashboard sessions only; API keys are refused
              *     - `cross_site_request`: a browser request with the dashboard cookie (or asking for it) came from another site
+             *     - `step_up_required`
              */
             403: {
                 headers: {

@@ -4,6 +4,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { StartEmailChangeCommand, StartEmailChangeRequest, UndoEmailChangeCommand, UndoEmailChangeRequest, VerifyEmailChangeCommand, VerifyEmailChangeRequest } from '@lib/accounts';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
+import { SteppedUp } from '../auth/step-up';
 import { ActionRoute, CreateRoute, emailedLink } from '../platform/route-presets';
 import { visitorMeta } from './browser';
 import { EMAIL_CHANGE_SCHEMA, EMAIL_CHANGE_UNDO_SCHEMA } from './recovery-schemas';
@@ -18,15 +19,15 @@ export class MeEmailController {
   @CreateRoute(undefined, {
     summary: 'Change the e-mail address: a 6-digit code is e-mailed to the new one',
     description:
-      'The current password is checked (wrong ones count on the session’s own ladder: 429 `too_many_attempts`). At most 3 changes started per person an hour (429 `too_many_emails`). A new change replaces a pending one. Past the new address’s e-mail budget the answer is the same but nothing is sent.',
+      'The current password is checked (wrong ones count on the session’s own ladder: 429 `too_many_attempts`); an account without a password (a passkey sign-up) leaves `current_password` out and needs a step-up instead (403 `step_up_required`). At most 3 changes started per person an hour (429 `too_many_emails`). A new change replaces a pending one. Past the new address’s e-mail budget the answer is the same but nothing is sent.',
     data: [EMAIL_CHANGE_SCHEMA, 'The change, waiting for its code.'],
-    errors: ['invalid_credentials', 'email_taken', 'too_many_emails', 'too_many_attempts', 'email_unavailable'],
+    errors: ['invalid_credentials', 'email_taken', 'too_many_emails', 'too_many_attempts', 'email_unavailable', 'step_up_required'],
     access: 'account',
     rateLimit: 'me.email',
     replay: false,
   })
-  async start(@CurrentSession() session: SessionAuth, @Body() body: StartEmailChangeRequest, @Req() request: FastifyRequest) {
-    return { data: await this.commands.execute(new StartEmailChangeCommand(session.accountId, session.sessionId, body, writeMeta(request))) };
+  async start(@CurrentSession() session: SessionAuth, @Body() body: StartEmailChangeRequest, @SteppedUp() steppedUp: boolean, @Req() request: FastifyRequest) {
+    return { data: await this.commands.execute(new StartEmailChangeCommand(session.accountId, session.sessionId, body, writeMeta(request), steppedUp)) };
   }
 
   @ActionRoute('verify', {

@@ -4,6 +4,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ChangePasswordCommand, ChangePasswordRequest, GetAccountQuery } from '@lib/accounts';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
+import { SteppedUp } from '../auth/step-up';
 import { GetRoute, SensitiveAccountAction } from '../platform/route-presets';
 import { ACCOUNT_SCHEMA } from './schemas';
 
@@ -26,12 +27,13 @@ export class MeController {
   }
 
   @SensitiveAccountAction('password', {
-    summary: 'Change the password (the current one checked)',
-    description: 'Ends every other session of the person. Wrong current passwords per session lock this for the same times as sign-in (429 `too_many_attempts`).',
+    summary: 'Change the password (the current one checked), or set a first one',
+    description:
+      'Ends every other session of the person. Wrong current passwords per session lock this for the same times as sign-in (429 `too_many_attempts`). An account without a password (a passkey sign-up) sets its first one leaving `current_password` out, with a step-up instead (403 `step_up_required` without one in the last 15 minutes).',
     data: [ACCOUNT_SCHEMA, 'The person.'],
-    errors: ['invalid_credentials', 'weak_password', 'too_many_attempts'],
+    errors: ['invalid_credentials', 'weak_password', 'too_many_attempts', 'step_up_required'],
   })
-  async changePassword(@CurrentSession() session: SessionAuth, @Body() body: ChangePasswordRequest, @Req() request: FastifyRequest) {
-    return { data: await this.commands.execute(new ChangePasswordCommand(session.accountId, session.sessionId, body, writeMeta(request))) };
+  async changePassword(@CurrentSession() session: SessionAuth, @Body() body: ChangePasswordRequest, @SteppedUp() steppedUp: boolean, @Req() request: FastifyRequest) {
+    return { data: await this.commands.execute(new ChangePasswordCommand(session.accountId, session.sessionId, body, writeMeta(request), steppedUp)) };
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainRefusal } from '@lib/domain';
+import { DomainRefusal, STEP_UP_HOW } from '@lib/domain';
 import { AccountRow, AccountsReadModel } from '../accounts.read-model';
 import { ACCOUNT_PASSWORDS, AccountPasswords, PASSWORD_FAILURES, PasswordFailures, PasswordSubject } from '../ports';
 import { retryLater } from './account-writes';
@@ -37,6 +37,21 @@ export class CurrentPassword {
     } finally {
       await gate.attempt.release();
     }
+    return account;
+  }
+
+  /**
+   * `check` when the password is given; left out, the person must have none (a passkey sign-up:
+   * '' in the projection; else 400 invalid_request "current_password is required.", as before)
+   * and the session must have stepped up within 15 minutes (else 403 step_up_required) — a
+   * passkey step-up, or the passkey sign-in itself (decision 0037, addendum of 2026-11-29).
+   */
+  async checkOrStepUp(accountId: string, sessionId: string, password: string | undefined, steppedUp: boolean): Promise<AccountRow> {
+    if (password !== undefined) return this.check(accountId, sessionId, password);
+    const account = await this.read.byId(accountId);
+    if (account === null) throw new DomainRefusal('not_found', 'No account with this id.');
+    if (account.password_hash !== '') throw new DomainRefusal('invalid_request', 'current_password is required.', 'current_password');
+    if (!steppedUp) throw new DomainRefusal('step_up_required', `This account has no password: confirm it is you first — ${STEP_UP_HOW}.`);
     return account;
   }
 }

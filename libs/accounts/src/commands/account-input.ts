@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsNotEmpty, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { PASSWORD_MAX_LENGTH, PASSWORD_RULE_MESSAGES, isOverLong } from '@lib/passwords';
 import { isValidEmail } from '@lib/payments';
@@ -57,6 +57,22 @@ export function NewPassword(field: string, required: boolean): PropertyDecorator
 /** `current_password`: the person's password now, checked by the use case (400 invalid_credentials when wrong). */
 export function CurrentPassword(): PropertyDecorator {
   return applyDecorators(Password('current_password', true), ApiProperty({ description: 'The password now (400 invalid_credentials when wrong).', maxLength: PASSWORD_MAX }));
+}
+
+/**
+ * `current_password` where a person who has no password (a passkey sign-up, decision 0037) may
+ * leave it out and prove themselves by a step-up instead (POST /me/password, POST /me/email;
+ * decision 0037, addendum of 2026-11-29): optional in the schema, required by the use case of
+ * everyone who has a password (400 invalid_request "current_password is required.").
+ */
+export function CurrentPasswordUnlessNone(): PropertyDecorator {
+  return applyDecorators(
+    Password('current_password', false),
+    ApiPropertyOptional({
+      description: 'The password now (400 invalid_credentials when wrong). Required when the account has a password; an account without one (a passkey sign-up) leaves it out and needs a step-up instead (403 step_up_required).',
+      maxLength: PASSWORD_MAX,
+    }),
+  );
 }
 
 /** A required name, trimmed, one line of plain text. */

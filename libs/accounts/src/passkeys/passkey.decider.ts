@@ -61,7 +61,7 @@ export const passkeyDecider: Decider<PasskeyCommand, PersonEventForPasskeys, Pas
         RemovePasskey(c, s) {
           opened(s);
           if (!s.passkeys.some((p) => p.id === c.passkeyId)) throw new DomainRefusal('not_found', 'No passkey with this id.');
-          if (!s.hasPassword && s.passkeys.length === 1) throw new DomainRefusal('last_sign_in_method', 'This is your only way to sign in: add a password or another passkey first.');
+          if (!s.hasPassword && s.passkeys.length === 1) throw new DomainRefusal('last_sign_in_method', 'This is your only way to sign in: add a password (POST /me/password after a step-up) or another passkey first.');
           return [{ type: 'PasskeyRemoved', data: { passkey_id: c.passkeyId } }];
         },
         UsePasskey(c, s) {

@@ -22,11 +22,12 @@ export class ChangePasswordHandler implements ICommandHandler<ChangePasswordComm
     @Inject(ACCOUNT_PASSWORDS) private readonly passwords: AccountPasswords,
   ) {}
 
-  async execute({ accountId, sessionId, input, meta }: ChangePasswordCommand): Promise<AccountView> {
-    const account = await this.currentPassword.check(accountId, sessionId, input.current_password);
+  async execute({ accountId, sessionId, input, meta, steppedUp }: ChangePasswordCommand): Promise<AccountView> {
+    const account = await this.currentPassword.checkOrStepUp(accountId, sessionId, input.current_password, steppedUp);
     await this.passwords.assertStrong(input.new_password, 'new_password', { email: account.email });
     const passwordHash = await this.passwords.hash(input.new_password);
-    await this.writes.account(accountId, { type: 'ChangePassword', passwordHash, keepSessionId: sessionId }, meta);
+    // a first password (no current one given): only while the person still has none — two at once, the second asks for the first's
+    await this.writes.account(accountId, { type: 'ChangePassword', passwordHash, keepSessionId: sessionId, first: input.current_password === undefined }, meta);
     return (await this.read.view(accountId))!;
   }
 }

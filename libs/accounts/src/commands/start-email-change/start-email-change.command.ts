@@ -10,6 +10,8 @@ export class StartEmailChangeCommand extends Command<EmailChangeView> {
     readonly sessionId: string,
     readonly input: StartEmailChangeRequest,
     readonly meta: WriteMeta = {},
+    /** The session stepped up within 15 minutes (@SteppedUp): how a person without a password proves it is them (decision 0037, addendum of 2026-11-29). */
+    readonly steppedUp = false,
   ) {
     super();
   }

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ACCOUNT_EMAIL_MAX, AccountEmail, CurrentPassword } from '../account-input';
+import { ACCOUNT_EMAIL_MAX, AccountEmail, CurrentPasswordUnlessNone } from '../account-input';
 
 /** POST /me/email (decision 0038). */
 export class StartEmailChangeRequest {
@@ -7,6 +7,6 @@ export class StartEmailChangeRequest {
   @ApiProperty({ description: 'The new address: a 6-digit code is e-mailed to it (409 email_taken when another account uses it).', maxLength: ACCOUNT_EMAIL_MAX })
   email!: string;
 
-  @CurrentPassword()
-  current_password!: string;
+  @CurrentPasswordUnlessNone()
+  current_password?: string;
 }

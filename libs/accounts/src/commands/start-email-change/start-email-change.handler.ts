@@ -33,8 +33,8 @@ export class StartEmailChangeHandler implements ICommandHandler<StartEmailChange
     @Inject(RECOVERY_MAIL) private readonly mail: RecoveryMail,
   ) {}
 
-  async execute({ accountId, sessionId, input, meta }: StartEmailChangeCommand): Promise<EmailChangeView> {
-    const account = await this.currentPassword.check(accountId, sessionId, input.current_password);
+  async execute({ accountId, sessionId, input, meta, steppedUp }: StartEmailChangeCommand): Promise<EmailChangeView> {
+    const account = await this.currentPassword.checkOrStepUp(accountId, sessionId, input.current_password, steppedUp);
     if (emailKey(input.email) === emailKey(account.email)) throw new DomainRefusal('invalid_request', 'This is already the account’s address.', 'email');
     const holder = (await this.accounts.emailState(input.email)).holder;
     if (holder !== null && holder !== accountId) throw new DomainRefusal('email_taken', 'Another account uses this e-mail address.', 'email');
