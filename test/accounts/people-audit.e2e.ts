@@ -29,7 +29,7 @@ describe('people audit over HTTP', () => {
     eventually(() => app.smtp.server.messages.slice(after).filter((m) => m.to.includes(to.toLowerCase()) && subject.test(m.subject)).at(-1), { what: `an e-mail to ${to} (${subject})` });
   const tokenIn = (link: string) => /#token=([A-Za-z0-9_.-]+)$/.exec(link)![1];
 
-  it('answers every malformed body of the people routes 400 invalid_request in the §7 envelope, request_id = Service-Request-Id, and changes nothing', async () => {
+  it('answers every malformed body of the people routes 400 invalid_request (an over-long new password: weak_password) in the §7 envelope, request_id = Service-Request-Id, and changes nothing', async () => {
     const owner = fresh();
     const person = await signUp(app, owner);
     expect((await owner.post('/sessions/current/step-up', { current_password: PASSWORD })).status).toBe(200);
@@ -61,8 +61,10 @@ describe('people audit over HTTP', () => {
     ];
     const problems: string[] = [];
     let n = 0;
+    // a new password longer than 256 code points breaks the length rule: 400 weak_password on its field (spec §7; audit F3, decision 0033 addendum)
+    const NEW_PASSWORDS = ['/accounts password', '/me/password new_password', '/password-resets/confirm new_password'];
     for (const [route, base, form] of routes) {
-      const variants: [string, string][] = [
+      const variants: [string, string, string?][] = [
         ['null', 'null'],
         ['array', '[]'],
         ['string', '"x"'],
@@ -70,9 +72,12 @@ describe('people audit over HTTP', () => {
         ['unknown field', JSON.stringify({ ...base, unknown_field: 1 })],
       ];
       for (const field of Object.keys(base)) {
-        for (const value of [null, 1, true, [], {}, 'x'.repeat(100_000)]) variants.push([`${field}=${JSON.stringify(value).slice(0, 8)}`, JSON.stringify({ ...base, [field]: value })]);
+        for (const value of [null, 1, true, [], {}, 'x'.repeat(100_000)]) {
+          const overLong = typeof value === 'string' && NEW_PASSWORDS.includes(`${route} ${field}`);
+          variants.push([`${field}=${JSON.stringify(value).slice(0, 8)}`, JSON.stringify({ ...base, [field]: value }), overLong ? field : undefined]);
+        }
       }
-      for (const [what, body] of variants) {
+      for (const [what, body, weakField] of variants) {
         const i = ++n;
         // a new client address each time: the per-IP rules would otherwise answer 429 before the body is read
         const response = await fetch(`${app.api.base}${route}`, {
@@ -92,7 +97,13 @@ describe('people audit over HTTP', () => {
         } catch {
           /* not JSON */
         }
-        const ok = response.status === 400 && error?.code === 'invalid_request' && typeof error.message === 'string' && 'field' in error && error.request_id === response.headers.get('service-request-id');
+        const code = weakField === undefined ? 'invalid_request' : 'weak_password';
+        const ok =
+          response.status === 400 &&
+          error?.code === code &&
+          typeof error.message === 'string' &&
+          (weakField === undefined ? 'field' in error : error.field === weakField) &&
+          error.request_id === response.headers.get('service-request-id');
         if (!ok) problems.push(`${route} [${what}]: ${response.status} ${text.slice(0, 160)}`);
       }
     }
