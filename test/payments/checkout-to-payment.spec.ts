@@ -364,6 +364,18 @@ describe('checkout ⇄ payment end to end (in-memory streams)', () => {
       expect(h.replay()).toBe(0);
     });
 
+    it('a remainder paid short, then the payment accepted: the remainder completes with what it has (it counted), not failed with payment_succeeded; replay-safe (recheck audit M1)', () => {
+      const h = withOpenRemainder();
+      h.at(at(21 * MIN)).checkout('chk_2', { type: 'MarkSent', simulate: 'underpaid', txHash: HASH3 });
+      confirmAll(h, 'chk_2', HASH3);
+      expect(status(h.checkoutState('chk_2'))).toBe('awaiting_customer');
+      h.payment('pmt_1', { type: 'AcceptPayment' });
+      expect(status(h.paymentState('pmt_1'))).toBe('succeeded');
+      expect(h.checkoutState('chk_2')).toMatchObject({ status: 'completed', failureCode: null });
+      expect(h.checkoutEvents('chk_2').filter((e) => e.type === 'CheckoutFailed')).toEqual([]);
+      expect(h.replay()).toBe(0);
+    });
+
     it('a remainder paid in full: the remainder checkout completes; nothing else fails', () => {
       const h = withOpenRemainder();
       h.checkout('chk_2', { type: 'MarkSent', simulate: 'exact', txHash: HASH3 });

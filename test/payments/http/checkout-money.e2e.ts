@@ -194,6 +194,16 @@ describe('checkout money over HTTP (outside audit, 2026-11-29)', () => {
     const firstAccepted = await eventually(() => checkoutOf(claimed.first.id), (c) => c.crypto.remaining_amount === null, { what: 'the first quote no longer asking after the claim was accepted' });
     expect(firstAccepted).toMatchObject({ status: 'expired', crypto: { received_amount: '22.5', remaining_amount: null, remaining_payment_uri: null } });
     expect(await checkoutOf(claimed.remainder.id)).toMatchObject({ status: 'completed', crypto: { remaining_amount: null, remaining_payment_uri: null } });
+
+    // the remainder itself paid short (2.25 of 2.5), then the payment accepted: the remainder completes with
+    // what it has — it counted — not `failed` / `payment_succeeded` (recheck audit M1)
+    const short = await shortWithRemainder();
+    await shop.markSent(short.remainder.id, 'underpaid');
+    await shop.advance(30);
+    expect(await eventually(() => checkoutOf(short.remainder.id), (c) => c.status === 'awaiting_customer', { what: 'the remainder short' })).toMatchObject({ crypto: { received_amount: '2.25' } });
+    expect((await shop.post(`/payments/${short.payment.id}/accept`)).body.data).toMatchObject({ status: 'succeeded', amount_received: 2475 });
+    const remainderDone = await eventually(() => checkoutOf(short.remainder.id), (c) => c.status !== 'awaiting_customer', { what: 'the short remainder ended' });
+    expect(remainderDone).toMatchObject({ status: 'completed', failure_code: null, crypto: { received_amount: '2.25', remaining_amount: null, remaining_payment_uri: null } });
   });
 
   it('L3: mark-sent underpaid on a remainder of one smallest unit → 400 invalid_request on simulate, nothing recorded (no "0" transfer, no underpaid entry); exact pays it', async () => {

@@ -210,10 +210,12 @@ function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {
       // seen in the mempool) stays: its transfers are counted or listed by their own rules (0025 addenda).
       // And the review of its checkouts ends with the payment's (0025 addendum, 2026-11-29).
       // A quote left short — the first one, paid through its remainder or accepted — asks for no
-      // more either (0012 addendum, 2026-11-29, paid; api audit L3).
+      // more either (0012 addendum, 2026-11-29, paid; api audit L3); a remainder checkout something
+      // reached is such a quote too: it completes with what it has, never `failed` beside money that
+      // counted (recheck audit M1).
       return [
         ...Object.entries(before.checkouts)
-          .filter(([id, c]) => c.open && (c.card === true || c.remainder || !paidTowards(before, id)))
+          .filter(([id, c]) => c.open && (c.card === true || !paidTowards(before, id)))
           .map(([id]) => toCheckout(context, id, { type: 'FailCheckout', failureCode: 'payment_succeeded' })),
         ...coveredOnSuccess(before, context),
         ...resolveReviews(before, event.data.accepted, context),
