@@ -80,10 +80,12 @@ export function amountQuery(query: string): { key: string; currencies: string[] 
     currencies = currencies === null ? [...named] : currencies.filter((c) => named.includes(c));
   };
   let bare = query.trim();
-  const sign = /^([$€£¥])\s*/.exec(bare);
-  if (sign) {
+  // a sign before the number (`€25`) or after it (`25 €`, `25€`, as many European amounts are written)
+  for (const at of [/^([$€£¥])\s*/, /\s*([$€£¥])$/]) {
+    const sign = at.exec(bare);
+    if (!sign) continue;
     narrow(SIGN_CURRENCIES[sign[1]]);
-    bare = bare.slice(sign[0].length);
+    bare = bare.slice(0, sign.index) + bare.slice(sign.index + sign[0].length);
   }
   for (const code of [/\s*(usd|eur|gbp|cad|aud|chf|jpy)$/i, /^(usd|eur|gbp|cad|aud|chf|jpy)\s*/i]) {
     const named = code.exec(bare);
@@ -91,6 +93,9 @@ export function amountQuery(query: string): { key: string; currencies: string[] 
     narrow([named[1].toUpperCase()]);
     bare = bare.slice(0, named.index) + bare.slice(named.index + named[0].length);
   }
+  // a decimal comma with cents (`25,00`, `1.234,50`): the European way of writing the same amount
+  const decimalComma = /^(\d{1,3}(?:\.\d{3})*|\d+),(\d{2})$/.exec(bare);
+  if (decimalComma) bare = `${decimalComma[1].replace(/\./g, '')}.${decimalComma[2]}`;
   bare = bare.replace(/,(?=\d{3}(\D|$))/g, '');
   const match = /^(\d{1,18})(?:\.(\d{1,18}))?$/.exec(bare);
   if (!match || (currencies !== null && (currencies as string[]).length === 0)) return null;
