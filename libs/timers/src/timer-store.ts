@@ -49,6 +49,27 @@ interface TimerRow {
 
 const COLUMNS = `id, business_id, kind, subject, payload, due_at, status, attempts, last_error, locked_until, fired_at, created_at`;
 
+/** COLUMNS of the table named `alias` in a statement: `t.id, t.business_id, …`. */
+const columnsOf = (alias: string): string =>
+  COLUMNS.split(', ')
+    .map((c) => `${alias}.${c}`)
+    .join(', ');
+
+/** The end of a claim's `due` CTE over `timers t`: of the kinds $4 (null: any), oldest due first, at most $2, rows another claim locks skipped. */
+const DUE_PICK = `AND ($4::text[] IS NULL OR t.kind = ANY($4::text[]))
+      ORDER BY t.due_at, t.id
+      LIMIT $2
+      FOR UPDATE OF t SKIP LOCKED`;
+
+/** The claim of the rows a CTE `due` picked: each leased for $3 ms from $1 and its attempts counted, returned. */
+const LEASE_DUE = `UPDATE timers
+       SET locked_until = $1::timestamptz + $3::float8 * interval '1 millisecond',
+           attempts = timers.attempts + 1
+      FROM due
+     WHERE timers.id = due.id
+       AND timers.status = 'scheduled'
+    RETURNING ${columnsOf('timers')}`;
+
 /**
  * A claim: the CTE `due` picks the rows ($1 wall time, $2 limit, $4 kinds or null), then each is
  * leased for $3 ms and its attempts counted. `before` adds CTEs that run in the same statement.
@@ -56,20 +77,9 @@ const COLUMNS = `id, business_id, kind, subject, payload, due_at, status, attemp
 function claimStatement(due: string, before = ''): string {
   return `WITH ${before}due AS (${due}
         AND (t.locked_until IS NULL OR t.locked_until <= $1::timestamptz)
-        AND ($4::text[] IS NULL OR t.kind = ANY($4::text[]))
-      ORDER BY t.due_at, t.id
-      LIMIT $2
-      FOR UPDATE OF t SKIP LOCKED
+        ${DUE_PICK}
     )
-    UPDATE timers
-       SET locked_until = $1::timestamptz + $3::float8 * interval '1 millisecond',
-           attempts = timers.attempts + 1
-      FROM due
-     WHERE timers.id = due.id
-       AND timers.status = 'scheduled'
-    RETURNING ${COLUMNS.split(', ')
-      .map((c) => `timers.${c}`)
-      .join(', ')}`;
+    ${LEASE_DUE}`;
 }
 
 /** Every business's due timers, each by its own clock. */
@@ -118,35 +128,20 @@ const CLAIM_AND_LIST_DUE_OF_BUSINESS = `WITH fired AS (
          AND NOT (t.id = ANY($6::text[]))
          AND (t.locked_until IS NULL OR t.locked_until <= $1::timestamptz
               OR (t.id, t.attempts) IN (SELECT * FROM unnest($7::text[], $8::int[])))
-         AND ($4::text[] IS NULL OR t.kind = ANY($4::text[]))
-       ORDER BY t.due_at, t.id
-       LIMIT $2
-       FOR UPDATE OF t SKIP LOCKED
+         ${DUE_PICK}
     ), claimed AS (
-      UPDATE timers
-         SET locked_until = $1::timestamptz + $3::float8 * interval '1 millisecond',
-             attempts = timers.attempts + 1
-        FROM due
-       WHERE timers.id = due.id
-         AND timers.status = 'scheduled'
-      RETURNING ${COLUMNS.split(', ')
-        .map((c) => `timers.${c}`)
-        .join(', ')}
+      ${LEASE_DUE}
     )
     SELECT ${COLUMNS}, 'claimed' AS look FROM claimed
     UNION ALL
-    SELECT ${COLUMNS.split(', ')
-      .map((c) => `t.${c}`)
-      .join(', ')}, 'held' AS look
+    SELECT ${columnsOf('t')}, 'held' AS look
       FROM timers t
      WHERE t.business_id = $5 AND t.status = 'scheduled' AND t.last_error IS NULL
        AND t.due_at <= $1::timestamptz + ${OFFSET_OF_BUSINESS}
        AND NOT (t.id = ANY($6::text[]))
        AND NOT EXISTS (SELECT 1 FROM claimed c WHERE c.id = t.id)
     UNION ALL
-    SELECT ${COLUMNS.split(', ')
-      .map((c) => `t.${c}`)
-      .join(', ')}, 'other' AS look
+    SELECT ${columnsOf('t')}, 'other' AS look
       FROM timers t
      WHERE t.subject = ANY($9::text[])
        AND NOT (t.id = ANY($10::text[]))
