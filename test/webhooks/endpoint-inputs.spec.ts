@@ -80,5 +80,7 @@ describe('update-endpoint input (UpdateWebhookBody)', () => {
       expect({ body, refused: await check(UpdateWebhookBody, body) }).toEqual({ body, refused: { code: 'invalid_request', field: 'event_types', message } });
     }
     expect(await check(CreateWebhookBody, { url, event_types: null })).toEqual({ code: 'invalid_request', field: 'event_types', message: 'event_types must be an array.' });
+    // a flag is told it must be true or false, as on every other route (recheck audit L3)
+    expect(await check(UpdateWebhookBody, { enabled: 'yes' })).toEqual({ code: 'invalid_request', field: 'enabled', message: 'enabled must be true or false.' });
   });
 });

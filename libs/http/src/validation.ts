@@ -89,6 +89,8 @@ function firstProblem(errors: ValidationError[], parent = ''): { field: string; 
     if (error.value === undefined) return { field, message: `${field} is required.`, code: 'invalid_request' };
     // the field is there, of another type: "code is required" would mislead (audit "rest" finding 7)
     if (TYPE_NAMES[kind] && text.endsWith(' is required')) return { field, message: `${field} must be ${TYPE_NAMES[kind]}.`, code: 'invalid_request' };
+    // one wording for a flag on every route (class-validator's own default says "must be a boolean value")
+    if (kind === 'isBoolean') return { field, message: `${field} must be true or false.`, code: 'invalid_request' };
     return { field, message: `${text.replace(error.property, field)}.`, code: codeOf(error, kind) };
   }
   if (error.children && error.children.length > 0) return firstProblem(error.children, field);
