@@ -4,6 +4,15 @@ import { AccountRow, AccountsReadModel } from '../accounts.read-model';
 import { ACCOUNT_PASSWORDS, AccountPasswords, PASSWORD_FAILURES, PasswordFailures, PasswordSubject } from '../ports';
 import { retryLater } from './account-writes';
 
+/** What a change proven by the current password or, without one, a step-up carries (`PasswordOrStepUpCommand`). */
+export interface PasswordOrStepUp {
+  accountId: string;
+  sessionId: string;
+  input: { current_password?: string };
+  /** The session stepped up within 15 minutes (@SteppedUp). */
+  steppedUp: boolean;
+}
+
 /**
  * The current password of a signed-in person, checked the one way spec §8 asks of
  * `current_password` on /me/password, /me/email, /me/two-factor and /sessions/current/step-up
@@ -46,8 +55,8 @@ export class CurrentPassword {
    * and the session must have stepped up within 15 minutes (else 403 step_up_required) — a
    * passkey step-up, or the passkey sign-in itself (decision 0037, addendum of 2026-11-29).
    */
-  async checkOrStepUp(accountId: string, sessionId: string, password: string | undefined, steppedUp: boolean): Promise<AccountRow> {
-    if (password !== undefined) return this.check(accountId, sessionId, password);
+  async checkOrStepUp({ accountId, sessionId, input, steppedUp }: PasswordOrStepUp): Promise<AccountRow> {
+    if (input.current_password !== undefined) return this.check(accountId, sessionId, input.current_password);
     const account = await this.read.byId(accountId);
     if (account === null) throw new DomainRefusal('not_found', 'No account with this id.');
     if (account.password_hash !== '') throw new DomainRefusal('invalid_request', 'current_password is required.', 'current_password');

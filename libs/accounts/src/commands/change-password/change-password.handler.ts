@@ -22,8 +22,9 @@ export class ChangePasswordHandler implements ICommandHandler<ChangePasswordComm
     @Inject(ACCOUNT_PASSWORDS) private readonly passwords: AccountPasswords,
   ) {}
 
-  async execute({ accountId, sessionId, input, meta, steppedUp }: ChangePasswordCommand): Promise<AccountView> {
-    const account = await this.currentPassword.checkOrStepUp(accountId, sessionId, input.current_password, steppedUp);
+  async execute(command: ChangePasswordCommand): Promise<AccountView> {
+    const account = await this.currentPassword.checkOrStepUp(command);
+    const { accountId, sessionId, input, meta } = command;
     await this.passwords.assertStrong(input.new_password, 'new_password', { email: account.email });
     const passwordHash = await this.passwords.hash(input.new_password);
     // a first password (no current one given): only while the person still has none — two at once, the second asks for the first's

@@ -33,8 +33,9 @@ export class StartEmailChangeHandler implements ICommandHandler<StartEmailChange
     @Inject(RECOVERY_MAIL) private readonly mail: RecoveryMail,
   ) {}
 
-  async execute({ accountId, sessionId, input, meta, steppedUp }: StartEmailChangeCommand): Promise<EmailChangeView> {
-    const account = await this.currentPassword.checkOrStepUp(accountId, sessionId, input.current_password, steppedUp);
+  async execute(command: StartEmailChangeCommand): Promise<EmailChangeView> {
+    const account = await this.currentPassword.checkOrStepUp(command);
+    const { accountId, input, meta } = command;
     if (emailKey(input.email) === emailKey(account.email)) throw new DomainRefusal('invalid_request', 'This is already the account’s address.', 'email');
     const holder = (await this.accounts.emailState(input.email)).holder;
     if (holder !== null && holder !== accountId) throw new DomainRefusal('email_taken', 'Another account uses this e-mail address.', 'email');
