@@ -1,6 +1,7 @@
 import { AssetCode, ChainRegistry, NetworkId, defaultRegistry } from '@lib/chains';
 import { Breakdown, Reporting, formatCryptoAmount, orderedBreakdown, orderedReporting, parseCryptoAmount } from '@lib/money';
-import type { CheckoutStatus } from '../domain/checkout.decider';
+import type { CheckoutStatus, OpenCheckoutState } from '../domain/checkout.decider';
+import type { PaymentRail } from '../domain/shared';
 import type { CardAttemptStatus, CardCheckoutOpenedData, CheckoutEvent, CheckoutOpenedData, CheckoutReviewReason } from '../domain/checkout.events';
 import { CHECKOUT_STREAM } from '../domain/stream-categories';
 import { foldWith, ignoreUnknown } from '@lib/domain';
@@ -64,7 +65,7 @@ export interface CardViewState {
  */
 export interface CheckoutViewState extends Pick<CheckoutOpenedData, 'payment_id' | 'link_id' | 'remainder' | 'simulated' | 'breakdown'> {
   id: string;
-  rail: 'crypto' | 'card';
+  rail: PaymentRail;
   asset: CheckoutOpenedData['asset'] | null;
   network: CheckoutOpenedData['network'] | null;
   amount: string | null;
@@ -95,7 +96,7 @@ export interface CheckoutViewState extends Pick<CheckoutOpenedData, 'payment_id'
    */
   covered?: true;
   superseded: boolean;
-  canceled_by: 'customer' | null;
+  canceled_by: OpenCheckoutState['canceledBy'];
   replaces: string | null;
   replaced_by: string | null;
   failure_code: string | null;
@@ -163,7 +164,7 @@ export interface CheckoutView {
   kind: 'checkout';
   id: string;
   status: CheckoutStatus;
-  rail: 'crypto' | 'card';
+  rail: PaymentRail;
   link_id: string | null;
   payment_id: string;
   amount: number;
@@ -173,7 +174,7 @@ export interface CheckoutView {
   card: CheckoutCardView | null;
   confirmations: { current: number; required: number };
   remainder: boolean;
-  canceled_by: 'customer' | null;
+  canceled_by: OpenCheckoutState['canceledBy'];
   replaced_by: string | null;
   failure_code: string | null;
   review_reason: CheckoutReviewReason | null;
