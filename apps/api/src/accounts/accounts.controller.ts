@@ -1,8 +1,9 @@
-import { Body, Controller, Inject, Req, Res } from '@nestjs/common';
+import { Body, Controller, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
+  type RelyingParty,
   ResendSignupCodeCommand,
   ResendSignupCodeRequest,
   SignupPasskeyOptionsRequest,
@@ -12,12 +13,11 @@ import {
   VerifySignupCommand,
   VerifySignupRequest,
 } from '@lib/accounts';
-import { APP_CONFIG, AppConfig } from '@lib/core';
 import { DashboardCookies } from '../auth/cookies';
 import { ActionRoute, CreateRoute, publicForm } from '../platform/route-presets';
 import { browserOf, visitorMeta } from './browser';
 import { CREATION_OPTIONS_SCHEMA } from '../passkeys/schemas';
-import { relyingPartyOf } from '../passkeys/relying-party';
+import { CurrentRelyingParty } from '../passkeys/relying-party';
 import { SIGNUP_SCHEMA } from './schemas';
 import { ref } from '../platform/resource-schemas';
 
@@ -32,7 +32,6 @@ export class AccountsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly cookies: DashboardCookies,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @CreateRoute(undefined, {
@@ -57,8 +56,8 @@ export class AccountsController {
     errors: ['verification_expired', 'invalid_code', 'code_expired', 'password_required', 'signup_browser_required', 'invalid_credentials', 'passkey_failed', 'passkey_exists', 'too_many_attempts', 'email_taken'],
     ...publicForm('accounts.verify'),
   })
-  async verify(@Body() body: VerifySignupRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const verified = await this.commands.execute(new VerifySignupCommand(body, browserOf(request, this.cookies), visitorMeta(request), relyingPartyOf(request, this.config)));
+  async verify(@Body() body: VerifySignupRequest, @CurrentRelyingParty() relyingParty: RelyingParty, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const verified = await this.commands.execute(new VerifySignupCommand(body, browserOf(request, this.cookies), visitorMeta(request), relyingParty));
     this.cookies.startSession(reply, verified);
     this.cookies.clear(reply, 'signup');
     return { data: verified.answer };
@@ -72,8 +71,8 @@ export class AccountsController {
     errors: ['verification_expired', 'signup_browser_required'],
     ...publicForm('accounts.verify'),
   })
-  async passkeyOptions(@Body() body: SignupPasskeyOptionsRequest, @Req() request: FastifyRequest) {
-    return { data: await this.commands.execute(new StartSignupPasskeyCommand(body.signup_id, browserOf(request, this.cookies), relyingPartyOf(request, this.config))) };
+  async passkeyOptions(@Body() body: SignupPasskeyOptionsRequest, @CurrentRelyingParty() relyingParty: RelyingParty, @Req() request: FastifyRequest) {
+    return { data: await this.commands.execute(new StartSignupPasskeyCommand(body.signup_id, browserOf(request, this.cookies), relyingParty)) };
   }
 
   @ActionRoute('verify/resend', {

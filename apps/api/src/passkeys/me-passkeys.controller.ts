@@ -1,12 +1,11 @@
-import { Body, Controller, Inject, Param, Query, Req } from '@nestjs/common';
+import { Body, Controller, Param, Query, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { AddPasskeyCommand, AddPasskeyRequest, ListPasskeysQuery, RemovePasskeyCommand, StartPasskeyRegistrationCommand } from '@lib/accounts';
-import { APP_CONFIG, AppConfig } from '@lib/core';
+import { AddPasskeyCommand, AddPasskeyRequest, ListPasskeysQuery, type RelyingParty, RemovePasskeyCommand, StartPasskeyRegistrationCommand } from '@lib/accounts';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
 import { ActionRoute, CreateRoute, DeleteRoute, GetRoute } from '../platform/route-presets';
-import { relyingPartyOf } from './relying-party';
+import { CurrentRelyingParty } from './relying-party';
 import { CREATION_OPTIONS_SCHEMA, PASSKEY_SCHEMA } from './schemas';
 
 /** The signed-in person's passkeys (decision 0037): add (after a step-up), list, remove (after a step-up). */
@@ -16,7 +15,6 @@ export class MePasskeysController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @ActionRoute('registration/options', {
@@ -29,8 +27,8 @@ export class MePasskeysController {
     rateLimit: 'me.passkeys',
     replay: false,
   })
-  async options(@CurrentSession() session: SessionAuth, @Req() request: FastifyRequest) {
-    return { data: await this.commands.execute(new StartPasskeyRegistrationCommand(session.accountId, session.sessionId, relyingPartyOf(request, this.config))) };
+  async options(@CurrentSession() session: SessionAuth, @CurrentRelyingParty() relyingParty: RelyingParty) {
+    return { data: await this.commands.execute(new StartPasskeyRegistrationCommand(session.accountId, session.sessionId, relyingParty)) };
   }
 
   @CreateRoute(undefined, {
@@ -43,8 +41,8 @@ export class MePasskeysController {
     stepUp: true,
     rateLimit: 'me.passkeys',
   })
-  async add(@CurrentSession() session: SessionAuth, @Body() body: AddPasskeyRequest, @Req() request: FastifyRequest) {
-    return { data: await this.commands.execute(new AddPasskeyCommand(session.accountId, session.sessionId, body, relyingPartyOf(request, this.config), writeMeta(request))) };
+  async add(@CurrentSession() session: SessionAuth, @Body() body: AddPasskeyRequest, @CurrentRelyingParty() relyingParty: RelyingParty, @Req() request: FastifyRequest) {
+    return { data: await this.commands.execute(new AddPasskeyCommand(session.accountId, session.sessionId, body, relyingParty, writeMeta(request))) };
   }
 
   @GetRoute(undefined, {

@@ -1,14 +1,13 @@
-import { Body, Controller, Inject, Req, Res } from '@nestjs/common';
+import { Body, Controller, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PasskeySignInCommand, PasskeySignInRequest, StartPasskeySignInCommand } from '@lib/accounts';
-import { APP_CONFIG, AppConfig } from '@lib/core';
+import { PasskeySignInCommand, PasskeySignInRequest, type RelyingParty, StartPasskeySignInCommand } from '@lib/accounts';
 import { DashboardCookies } from '../auth/cookies';
 import { browserOf, visitorMeta } from '../accounts/browser';
 import { ActionRoute, publicForm } from '../platform/route-presets';
 import { SignInRoute } from '../accounts/sign-in-route';
-import { relyingPartyOf } from './relying-party';
+import { CurrentRelyingParty } from './relying-party';
 import { REQUEST_OPTIONS_SCHEMA } from './schemas';
 
 /**
@@ -22,7 +21,6 @@ export class PasskeysController {
   constructor(
     private readonly commands: CommandBus,
     private readonly cookies: DashboardCookies,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @ActionRoute('options', {
@@ -32,8 +30,8 @@ export class PasskeysController {
     data: [REQUEST_OPTIONS_SCHEMA, 'The WebAuthn request options.'],
     ...publicForm('passkeys.authentication', 'sign_in'),
   })
-  async options(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const { options, browserToken } = await this.commands.execute(new StartPasskeySignInCommand(relyingPartyOf(request, this.config)));
+  async options(@CurrentRelyingParty() relyingParty: RelyingParty, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { options, browserToken } = await this.commands.execute(new StartPasskeySignInCommand(relyingParty));
     this.cookies.set(reply, 'webauthn', browserToken);
     return { data: options };
   }
@@ -45,10 +43,10 @@ export class PasskeysController {
     errors: ['passkey_failed', 'passkey_unknown'],
     rateLimit: 'passkeys.authentication',
   })
-  async verify(@Body() body: PasskeySignInRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+  async verify(@Body() body: PasskeySignInRequest, @CurrentRelyingParty() relyingParty: RelyingParty, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const browserToken = this.cookies.read(request, 'webauthn');
     this.cookies.clear(reply, 'webauthn');
-    const started = await this.commands.execute(new PasskeySignInCommand(body, browserToken, browserOf(request, this.cookies), relyingPartyOf(request, this.config), visitorMeta(request)));
+    const started = await this.commands.execute(new PasskeySignInCommand(body, browserToken, browserOf(request, this.cookies), relyingParty, visitorMeta(request)));
     this.cookies.startSession(reply, started);
     return { data: started.answer };
   }

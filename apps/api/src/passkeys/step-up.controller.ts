@@ -1,22 +1,18 @@
-import { Body, Controller, Inject, Req } from '@nestjs/common';
+import { Body, Controller, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { StartStepUpCommand, StepUpCommand, StepUpRequest } from '@lib/accounts';
-import { APP_CONFIG, AppConfig } from '@lib/core';
+import { type RelyingParty, StartStepUpCommand, StepUpCommand, StepUpRequest } from '@lib/accounts';
 import { CurrentSession, SessionAuth, writeMeta } from '../auth/request-auth';
 import { SensitiveAccountAction } from '../platform/route-presets';
-import { relyingPartyOf } from './relying-party';
+import { CurrentRelyingParty } from './relying-party';
 import { REQUEST_OPTIONS_SCHEMA, STEP_UP_SCHEMA } from './schemas';
 
 /** Step-up (spec §5.6; decision 0037): the session proves its person again, for 15 minutes of sensitive changes. */
 @ApiTags('sessions')
 @Controller('sessions/current/step-up')
 export class StepUpController {
-  constructor(
-    private readonly commands: CommandBus,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @SensitiveAccountAction('options', {
     summary: 'Start a passkey step-up: the options for navigator.credentials.get()',
@@ -24,8 +20,8 @@ export class StepUpController {
     data: [REQUEST_OPTIONS_SCHEMA, 'The WebAuthn request options, naming the person’s passkeys.'],
     errors: ['no_passkeys'],
   })
-  async options(@CurrentSession() session: SessionAuth, @Req() request: FastifyRequest) {
-    return { data: await this.commands.execute(new StartStepUpCommand(session.accountId, session.sessionId, relyingPartyOf(request, this.config))) };
+  async options(@CurrentSession() session: SessionAuth, @CurrentRelyingParty() relyingParty: RelyingParty) {
+    return { data: await this.commands.execute(new StartStepUpCommand(session.accountId, session.sessionId, relyingParty)) };
   }
 
   @SensitiveAccountAction('', {
@@ -35,7 +31,7 @@ export class StepUpController {
     data: [STEP_UP_SCHEMA, 'Until when sensitive changes are open to this session.'],
     errors: ['invalid_credentials', 'too_many_attempts', 'passkey_failed', 'passkey_unknown'],
   })
-  async stepUp(@CurrentSession() session: SessionAuth, @Body() body: StepUpRequest, @Req() request: FastifyRequest) {
-    return { data: await this.commands.execute(new StepUpCommand(session.accountId, session.sessionId, body, relyingPartyOf(request, this.config), writeMeta(request))) };
+  async stepUp(@CurrentSession() session: SessionAuth, @Body() body: StepUpRequest, @CurrentRelyingParty() relyingParty: RelyingParty, @Req() request: FastifyRequest) {
+    return { data: await this.commands.execute(new StepUpCommand(session.accountId, session.sessionId, body, relyingParty, writeMeta(request))) };
   }
 }
