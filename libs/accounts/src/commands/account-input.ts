@@ -3,6 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsNotEmpty, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { PASSWORD_MAX_LENGTH, PASSWORD_RULE_MESSAGES, isOverLong } from '@lib/passwords';
 import { isValidEmail } from '@lib/payments';
+import { OptionalReferralCode, REFERRAL_CODE_MAX, REFERRAL_CODE_MIN, REFERRAL_CODE_PATTERN } from '@lib/businesses';
 import { Omittable, PlainText, Trimmed } from '@lib/http';
 
 /** Limits of the account inputs (decision 0034). */
@@ -82,6 +83,27 @@ export function RequiredName(field: string, max: number): PropertyDecorator {
 
 export function OptionalFlag(field: string): PropertyDecorator {
   return applyDecorators(IsBoolean({ message: `${field} must be true or false` }), Omittable());
+}
+
+/*
+ * The fields of a business a person opens (sign-up's first business, POST /businesses): each
+ * field's rule with its schema, so both bodies hold the same; `description` says what the field
+ * means in that body.
+ */
+
+/** The business's name (`field`: `business_name` at sign-up, `name` for POST /businesses). */
+export function NewBusinessName(field: string, description: string): PropertyDecorator {
+  return applyDecorators(ApiProperty({ description, maxLength: BUSINESS_NAME_MAX }), RequiredName(field, BUSINESS_NAME_MAX));
+}
+
+/** `simulated`: a simulated business (left out: false). */
+export function NewBusinessSimulated(description: string): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional({ description }), OptionalFlag('simulated'));
+}
+
+/** `referral_code`: libs/businesses' rule (OptionalReferralCode), documented with the codes' shape. */
+export function NewBusinessReferralCode(description: string): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional({ description, minLength: REFERRAL_CODE_MIN, maxLength: REFERRAL_CODE_MAX, pattern: REFERRAL_CODE_PATTERN }), OptionalReferralCode());
 }
 
 /** An id or code given as a string (its form is the use case's to judge: a wrong one has its own code). */

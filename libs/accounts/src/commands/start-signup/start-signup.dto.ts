@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { OptionalReferralCode, REFERRAL_CODE_MAX, REFERRAL_CODE_PATTERN } from '@lib/businesses';
-import { ACCOUNT_EMAIL_MAX, AccountEmail, BUSINESS_NAME_MAX, NewPassword, OptionalFlag, PASSWORD_MAX, RequiredName } from '../account-input';
+import { ACCOUNT_EMAIL_MAX, AccountEmail, NewBusinessName, NewBusinessReferralCode, NewBusinessSimulated, NewPassword, PASSWORD_MAX } from '../account-input';
 
 /** POST /accounts (decision 0034): a person signs up with an address, a password (or a passkey, decision 0037) and their first business's name. */
 export class StartSignupRequest {
@@ -16,20 +15,14 @@ export class StartSignupRequest {
   })
   password?: string;
 
-  @RequiredName('business_name', BUSINESS_NAME_MAX)
-  @ApiProperty({ description: 'The name of the person’s first business, created when the sign-up is verified (they are its owner).', maxLength: BUSINESS_NAME_MAX })
+  @NewBusinessName('business_name', 'The name of the person’s first business, created when the sign-up is verified (they are its owner).')
   business_name!: string;
 
-  @OptionalFlag('simulated')
-  @ApiPropertyOptional({ description: 'Create the first business as a simulated one (test keys, no chain watched). Default false: a live business.' })
+  @NewBusinessSimulated('Create the first business as a simulated one (test keys, no chain watched). Default false: a live business.')
   simulated?: boolean;
 
-  @OptionalReferralCode()
-  @ApiPropertyOptional({
-    description: 'The referral code of the business that invited this one (GET /public/referrals/{code} shows whose it is); case is folded. An unknown code is 400 invalid_request. The first business records it as its referrer when the sign-up is verified.',
-    minLength: 4,
-    maxLength: REFERRAL_CODE_MAX,
-    pattern: REFERRAL_CODE_PATTERN,
-  })
+  @NewBusinessReferralCode(
+    'The referral code of the business that invited this one (GET /public/referrals/{code} shows whose it is); case is folded. An unknown code is 400 invalid_request. The first business records it as its referrer when the sign-up is verified.',
+  )
   referral_code?: string;
 }
