@@ -44,6 +44,13 @@ function timersContract(backend: () => Backend): void {
     return r;
   };
 
+  /** A store on a wall time the test moves by hand, a fresh timer kind (`kindPrefix`_…) and business, and `at(s)`: `s` seconds from the wall time now. */
+  const onManualTime = (kindPrefix: string) => {
+    const time = manualTime();
+    const store = new TimerStore(db, { now: time.now });
+    return { time, store, kind: unique(kindPrefix), biz: unique('biz'), at: (s: number) => new Date(time.now().getTime() + s * 1000) };
+  };
+
   beforeAll(async () => {
     b = backend();
     db = await b.open();
@@ -69,9 +76,7 @@ function timersContract(backend: () => Backend): void {
   });
 
   it('a timer fires once when due and not before', async () => {
-    const time = manualTime();
-    const store = new TimerStore(db, { now: time.now });
-    const kind = unique('once');
+    const { time, store, kind } = onManualTime('once');
     const calls: Timer[] = [];
     const r = runner(store).on(kind, (t) => void calls.push(t));
     const id = unique('t');
@@ -143,8 +148,7 @@ function timersContract(backend: () => Backend): void {
   });
 
   it('scheduleMany writes every timer in one statement of one text, each idempotent per id (the first kept), and they fire in due order', async () => {
-    const time = manualTime();
-    const store = new TimerStore(db, { now: time.now });
+    const { time, store, kind, biz, at } = onManualTime('many');
     const statements: { text: string; name?: string }[] = [];
     const counted: Sql = {
       query: (text, params, name) => {
@@ -153,9 +157,6 @@ function timersContract(backend: () => Backend): void {
       },
       exec: (script) => db.exec(script),
     };
-    const biz = unique('biz');
-    const kind = unique('many');
-    const at = (s: number) => new Date(time.now().getTime() + s * 1000);
     const [late, early, middle] = [unique('late'), unique('early'), unique('middle')];
     await store.schedule({ id: middle, businessId: biz, kind, subject: 'stored', dueAt: at(10) });
     const created = await store.scheduleMany(
@@ -209,9 +210,7 @@ function timersContract(backend: () => Backend): void {
   });
 
   it('cancel prevents firing', async () => {
-    const time = manualTime();
-    const store = new TimerStore(db, { now: time.now });
-    const kind = unique('cancel');
+    const { time, store, kind } = onManualTime('cancel');
     const handler = jest.fn();
     const r = runner(store).on(kind, handler);
     const id = unique('t');
@@ -228,9 +227,7 @@ function timersContract(backend: () => Backend): void {
   });
 
   it('a failing handler retries with back-off, records the error, then succeeds', async () => {
-    const time = manualTime();
-    const store = new TimerStore(db, { now: time.now });
-    const kind = unique('flaky');
+    const { time, store, kind } = onManualTime('flaky');
     let calls = 0;
     const r = runner(store, { backoffMs: (n) => 1000 * n }).on(kind, () => {
       calls++;
@@ -254,9 +251,7 @@ function timersContract(backend: () => Backend): void {
   });
 
   it("a timer that keeps failing is given up as 'failed' after maxAttempts", async () => {
-    const time = manualTime();
-    const store = new TimerStore(db, { now: time.now });
-    const kind = unique('broken');
+    const { time, store, kind } = onManualTime('broken');
     const handler = jest.fn(() => {
       throw new Error('always');
     });
@@ -272,11 +267,8 @@ function timersContract(backend: () => Backend): void {
   });
 
   it("a business's claim takes its own due timers by its clock, oldest first, and marks the one named fired in the same statement", async () => {
-    const time = manualTime();
-    const store = new TimerStore(db, { now: time.now });
-    const kind = unique('own');
-    const [mine, other] = [unique('biz'), unique('biz')];
-    const at = (s: number) => new Date(time.now().getTime() + s * 1000);
+    const { time, store, kind, biz: mine, at } = onManualTime('own');
+    const other = unique('biz');
     await store.schedule({ id: unique('late'), businessId: mine, kind, subject: 's', dueAt: at(20) });
     const first = unique('first');
     const second = unique('second');
@@ -298,11 +290,8 @@ function timersContract(backend: () => Backend): void {
   });
 
   it("one look of a business's wake-up: marks the last fired, claims every due timer of its own in due order, and lists those held by another worker", async () => {
-    const time = manualTime();
-    const store = new TimerStore(db, { now: time.now });
-    const kind = unique('look');
-    const [mine, other] = [unique('biz'), unique('biz')];
-    const at = (s: number) => new Date(time.now().getTime() + s * 1000);
+    const { time, store, kind, biz: mine, at } = onManualTime('look');
+    const other = unique('biz');
     const [a, b, c, heldByWorker, late, failing] = ['a', 'b', 'c', 'held', 'late', 'failing'].map(unique);
     await store.scheduleMany([
       { id: c, businessId: mine, kind, subject: 'c', dueAt: at(12) },
@@ -341,10 +330,7 @@ function timersContract(backend: () => Backend): void {
   });
 
   it('a timer claimed and not fired is claimed again by its claimant while its lease holds, never once someone else claimed it', async () => {
-    const time = manualTime();
-    const store = new TimerStore(db, { now: time.now });
-    const kind = unique('mine');
-    const biz = unique('biz');
+    const { time, store, kind, biz } = onManualTime('mine');
     const id = unique('t');
     await store.schedule({ id, businessId: biz, kind, subject: 's', dueAt: time.now() });
     const [claimed] = (await store.claimAndListDue(biz, { limit: 50, leaseMs: 30_000, kinds: [kind] })).claimed;
@@ -360,11 +346,7 @@ function timersContract(backend: () => Backend): void {
   });
 
   it('a look names the watched subjects whose timers someone else fired since a time, or that are failing; never for what the caller fired', async () => {
-    const time = manualTime();
-    const store = new TimerStore(db, { now: time.now });
-    const kind = unique('watch');
-    const biz = unique('biz');
-    const at = (s: number) => new Date(time.now().getTime() + s * 1000);
+    const { time, store, kind, biz, at } = onManualTime('watch');
     const s = { ours: unique('s'), theirs: unique('s'), before: unique('s'), failing: unique('s'), unwatched: unique('s') };
     const id = { ours: unique('t'), theirs: unique('t'), before: unique('t'), failing: unique('t'), unwatched: unique('t') };
     await store.schedule({ id: id.failing, businessId: biz, kind, subject: s.failing, dueAt: at(-5) }); // the oldest: claimed first
@@ -382,11 +364,7 @@ function timersContract(backend: () => Backend): void {
   });
 
   it("scheduling with a lease: a new timer already due by its business's clock is inserted claimed by the caller; the others as usual", async () => {
-    const time = manualTime();
-    const store = new TimerStore(db, { now: time.now });
-    const kind = unique('lease-on-schedule');
-    const biz = unique('biz');
-    const at = (s: number) => new Date(time.now().getTime() + s * 1000);
+    const { time, store, kind, biz, at } = onManualTime('lease-on-schedule');
     await store.advanceClock(biz, 10);
     const existing = unique('existing');
     await store.schedule({ id: existing, businessId: biz, kind, subject: 'existing', dueAt: at(1) });
@@ -414,11 +392,7 @@ function timersContract(backend: () => Backend): void {
   });
 
   it("the clock's move lists the business's timers due by its new time in the same statement", async () => {
-    const time = manualTime();
-    const store = new TimerStore(db, { now: time.now });
-    const kind = unique('move');
-    const biz = unique('biz');
-    const at = (s: number) => new Date(time.now().getTime() + s * 1000);
+    const { time, store, kind, biz, at } = onManualTime('move');
     const [soon, far] = [unique('soon'), unique('far')];
     await store.scheduleMany([
       { id: soon, businessId: biz, kind, subject: 'soon', dueAt: at(10) },
@@ -429,9 +403,7 @@ function timersContract(backend: () => Backend): void {
   });
 
   it("a lease left by a crashed claim is taken again after it expires", async () => {
-    const time = manualTime();
-    const store = new TimerStore(db, { now: time.now });
-    const kind = unique('lease');
+    const { time, store, kind } = onManualTime('lease');
     const id = unique('t');
     await store.schedule({ id, businessId: 'biz', kind, subject: 's', dueAt: time.now() });
     // A worker claims it and "crashes": it never marks the timer.

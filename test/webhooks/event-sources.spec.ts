@@ -115,6 +115,10 @@ describe('payment event source', () => {
     return out;
   };
 
+  /** The [API event type, domain event type] of each of `out` from the first that `first` picks. */
+  const pairsFrom = (out: ReturnType<typeof deliveries>, first: (delivery: ReturnType<typeof deliveries>[number]) => boolean) =>
+    out.slice(out.findIndex(first)).map((e) => [e.type, e.event]);
+
   it('a remainder paid: payment.succeeded alone, carrying the `remainder_paid` entry — no payment.updated of the state between the two events of that append (money audit L1, 2026-11-29)', () => {
     const w = new World();
     w.at(0).create('pmt_1');
@@ -126,8 +130,7 @@ describe('payment event source', () => {
     w.at(22 * MIN).send('chk_2', 'exact', hash(2));
     w.at(23 * MIN).confirm('chk_2', hash(2));
     const out = deliveries(w);
-    const requested = out.findIndex((e) => e.event === 'PaymentRemainderRequested');
-    expect(out.slice(requested).map((e) => [e.type, e.event])).toEqual([
+    expect(pairsFrom(out, (e) => e.event === 'PaymentRemainderRequested')).toEqual([
       ['payment.updated', 'PaymentRemainderRequested'],
       ['payment.updated', 'PaymentTransferDetected'],
       ['payment.succeeded', 'PaymentSucceeded'],
@@ -141,8 +144,7 @@ describe('payment event source', () => {
 
   it('a second transfer to a completed checkout after success (0025 addendum, 2026-11-28): payment.updated when detected and when counted, no second payment.succeeded', () => {
     const out = deliveries(succeededThenPaidAgain('ethereum'));
-    const succeeded = out.findIndex((e) => e.type === 'payment.succeeded');
-    expect(out.slice(succeeded).map((e) => [e.type, e.event])).toEqual([
+    expect(pairsFrom(out, (e) => e.type === 'payment.succeeded')).toEqual([
       ['payment.succeeded', 'PaymentSucceeded'],
       ['payment.updated', 'PaymentTransferDetected'],
       ['payment.updated', 'PaymentTransferCountedAfterSuccess'],
@@ -172,7 +174,7 @@ describe('payment event source', () => {
     late.at(4 * MIN).confirm('chk_1', hash(1));
     late.at(5 * MIN).checkout('chk_card', charge);
     const out = deliveries(late);
-    expect(out.slice(out.findIndex((e) => e.type === 'payment.succeeded')).map((e) => [e.type, e.event])).toEqual([
+    expect(pairsFrom(out, (e) => e.type === 'payment.succeeded')).toEqual([
       ['payment.succeeded', 'PaymentSucceeded'],
       ['payment.updated', 'PaymentCardCharged'],
     ]);
@@ -189,8 +191,7 @@ describe('payment event source', () => {
     w.at(3 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(3), network: 'polygon', amount: '1' });
     w.at(4 * MIN).confirm('chk_1', hash(2));
     const review = deliveries(w);
-    const from = review.findIndex((e) => e.type === 'payment.needs_review');
-    expect(review.slice(from).map((e) => [e.type, e.event])).toEqual([
+    expect(pairsFrom(review, (e) => e.type === 'payment.needs_review')).toEqual([
       ['payment.needs_review', 'PaymentNeedsReview'],
       ['payment.updated', 'PaymentTransferDetected'],
       ['payment.updated', 'PaymentTransferDetected'],
@@ -217,8 +218,7 @@ describe('payment event source', () => {
     w.at(MIN).open('chk_1', 'pmt_1');
     w.at(2 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(1), network: 'polygon', amount: '100' });
     const out = deliveries(w);
-    const selected = out.findIndex((e) => e.event === 'PaymentMethodSelected');
-    expect(out.slice(selected).map((e) => [e.type, e.event])).toEqual([
+    expect(pairsFrom(out, (e) => e.event === 'PaymentMethodSelected')).toEqual([
       ['payment.updated', 'PaymentMethodSelected'],
       ['payment.needs_review', 'PaymentNeedsReview'],
     ]);
@@ -228,8 +228,7 @@ describe('payment event source', () => {
   it('a transfer on another network to a completed checkout (0025 addendum, 2026-11-28, second): one payment.updated when detected, the payment stays succeeded', () => {
     const w = succeededThenPaidAgain('polygon');
     const out = deliveries(w);
-    const succeeded = out.findIndex((e) => e.type === 'payment.succeeded');
-    expect(out.slice(succeeded).map((e) => [e.type, e.event])).toEqual([
+    expect(pairsFrom(out, (e) => e.type === 'payment.succeeded')).toEqual([
       ['payment.succeeded', 'PaymentSucceeded'],
       ['payment.updated', 'PaymentTransferDetected'],
     ]);

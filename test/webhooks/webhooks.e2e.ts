@@ -53,6 +53,19 @@ describe('webhooks over HTTP (issue 5), on PostgreSQL with WEBHOOK_ALLOW_PRIVATE
       ...statuses.map((status) => ({ type: 'TestPaymentStatusChanged', data: { status } })),
     ]);
   const settle = async () => expect(await worker.runner.waitFor(await settledPosition(store), 20_000)).toBe(true);
+  /** A new business with a receiver and an endpoint for "*", sent a payment's two events (`paymentId`, created and succeeded). */
+  const shopWithTwoDeliveries = async (paymentId: string) => {
+    const shop = await business();
+    const rx = await receiver();
+    const hook = await createHook(shop, { url: rx.url, event_types: ['*'] });
+    await pay(shop, paymentId, ['succeeded']);
+    await settle();
+    await eventually(async () => (await call('GET', `/webhooks/${hook.id}/deliveries`, { key: shop.secret_key })).body.data.length === 2);
+    return { shop, rx, hook };
+  };
+  /** The secret of a new restricted test key of `shop` with `permissions`. */
+  const restrictedKey = async (shop: CreatedBusiness, permissions: string) =>
+    (await api.app.get(BusinessService).createKey({ businessId: shop.business.id, kind: 'restricted', mode: 'test', permissions })).secret;
 
   beforeAll(async () => {
     // the API alone (no projections, no dispatcher); the test worker runs them with test event sources
@@ -535,17 +548,11 @@ describe('webhooks over HTTP (issue 5), on PostgreSQL with WEBHOOK_ALLOW_PRIVATE
     });
 
     it('restricted keys: webhooks and events need their permissions; only events and deliveries of what the key can read', async () => {
-      const shop = await business();
-      const service = api.app.get(BusinessService);
-      const rx = await receiver();
-      const hook = await createHook(shop, { url: rx.url, event_types: ['*'] });
-      await pay(shop, 'pmt_rk', ['succeeded']);
-      await settle();
-      await eventually(async () => (await call('GET', `/webhooks/${hook.id}/deliveries`, { key: shop.secret_key })).body.data.length === 2);
+      const { shop, rx, hook } = await shopWithTwoDeliveries('pmt_rk');
       await call('POST', `/webhooks/${hook.id}/test`, { key: shop.secret_key });
-      const readOnly = (await service.createKey({ businessId: shop.business.id, kind: 'restricted', mode: 'test', permissions: 'webhooks:read,events:read' })).secret;
-      const withPayments = (await service.createKey({ businessId: shop.business.id, kind: 'restricted', mode: 'test', permissions: 'webhooks:write,events:read,payments:read' })).secret;
-      const none = (await service.createKey({ businessId: shop.business.id, kind: 'restricted', mode: 'test', permissions: 'payments:read' })).secret;
+      const readOnly = await restrictedKey(shop, 'webhooks:read,events:read');
+      const withPayments = await restrictedKey(shop, 'webhooks:write,events:read,payments:read');
+      const none = await restrictedKey(shop, 'payments:read');
 
       expect((await call('GET', '/webhooks', { key: readOnly })).status).toBe(200);
       expect((await call('POST', '/webhooks', { key: readOnly, body: { url: rx.url, event_types: ['*'] } })).body.error.code).toBe('permission_denied');
@@ -566,15 +573,9 @@ describe('webhooks over HTTP (issue 5), on PostgreSQL with WEBHOOK_ALLOW_PRIVATE
 
     // decision 0013, addendum of 2026-11-29 (audit "rest" finding 1): an endpoint is a way to read what it is sent
     it('restricted keys subscribe only to types they can read, and cannot change, rotate, test or resend an endpoint sent types they cannot read', async () => {
-      const shop = await business();
-      const service = api.app.get(BusinessService);
-      const rx = await receiver();
-      const hook = await createHook(shop, { url: rx.url, event_types: ['*'] });
-      await pay(shop, 'pmt_rw', ['succeeded']);
-      await settle();
-      await eventually(async () => (await call('GET', `/webhooks/${hook.id}/deliveries`, { key: shop.secret_key })).body.data.length === 2);
-      const hooksOnly = (await service.createKey({ businessId: shop.business.id, kind: 'restricted', mode: 'test', permissions: 'webhooks:write' })).secret;
-      const withPayments = (await service.createKey({ businessId: shop.business.id, kind: 'restricted', mode: 'test', permissions: 'webhooks:write,payments:read' })).secret;
+      const { shop, rx, hook } = await shopWithTwoDeliveries('pmt_rw');
+      const hooksOnly = await restrictedKey(shop, 'webhooks:write');
+      const withPayments = await restrictedKey(shop, 'webhooks:write,payments:read');
       const endpoints = async () => (await call('GET', '/webhooks', { key: shop.secret_key })).body.data;
       const before = await endpoints();
       const denied = (res: Reply, field: string | null) => {
