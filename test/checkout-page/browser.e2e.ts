@@ -24,8 +24,13 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await browser?.close();
   });
   const suite = appPerSuite(() => startApp('embedded', { TRUSTED_PROXIES: 'loopback' }));
-  const { origin, openPage, pageUrl, checkoutIdOf, status, visible, getCheckout, sendExactlyToSucceeded, ...steps } = pageSteps(() => browser, () => suite.api);
+  const { origin, pageUrl, openPayment, checkoutIdOf, choose, status, visible, getCheckout, sendExactlyToSucceeded, ...steps } = pageSteps(() => browser, () => suite.api);
   const newShop = (name = 'Sandbox Café') => steps.newShop(name);
+  /** A new shop (`name`, else the walk's) and a payment of it (`fields`), its page open and watched. */
+  const shopAndPage = async (fields: Record<string, unknown> = {}, name?: string) => {
+    const shop = await newShop(name);
+    return { shop, ...(await openPayment(shop, fields)) };
+  };
 
   beforeAll(async () => {
     browser = await launchChromium();
@@ -39,14 +44,8 @@ describe('checkout page in Chromium (a customer pays)', () => {
    * page shows "expired".
    */
   async function endedQuote(asset?: string) {
-    const shop = await newShop();
-    const payment = await shop.createPayment();
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
-    if (asset) await page.selectOption('#asset', asset);
-    await page.click('#choose-submit');
-    await visible(page, 'pay');
-    const ended = (await checkoutIdOf(page))!;
+    const { shop, payment, watched, page } = await shopAndPage();
+    const ended = await choose(page, { asset });
     expect((await shop.as(null).post(`/checkouts/${ended}/supersede`)).status).toBe(200);
     await shop.advance(16 * 60);
     await visible(page, 'expired');
@@ -54,11 +53,8 @@ describe('checkout page in Chromium (a customer pays)', () => {
   }
 
   it('pays a simulated crypto payment to succeeded: choice, QR, copy, test-mode send, confirmations rising, receipt, back to the shop', async () => {
-    const shop = await newShop();
     const description = 'Mug <script>alert("x")</script>';
-    const payment = await shop.createPayment({ description, amount: 2_500, success_url: `${SHOP}/thanks` });
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
+    const { shop, payment, watched, page } = await shopAndPage({ description, amount: 2_500, success_url: `${SHOP}/thanks` });
 
     // what they pay for, the description shown as text (never run), the test banner
     await expect(page.locator('h1').textContent()).resolves.toBe(description);
@@ -73,11 +69,7 @@ describe('checkout page in Chromium (a customer pays)', () => {
     // the coin, then a network it is carried on (the list follows the coin)
     await page.selectOption('#asset', 'ETH');
     expect(await page.locator('#network option').allTextContents()).toEqual(['Ethereum', 'Base', 'Arbitrum One']);
-    await page.selectOption('#asset', 'USDT');
-    await page.selectOption('#network', 'ethereum');
-    await page.click('#choose-submit');
-    await visible(page, 'pay');
-    const id = (await checkoutIdOf(page))!;
+    const id = await choose(page, { asset: 'USDT', network: 'ethereum' });
     const checkout = await getCheckout(shop, id);
     expect(checkout).toMatchObject({ status: 'open', payment_id: payment.id, crypto: { asset: 'USDT', network: 'ethereum', amount: '25' } });
     await expect(page.locator('#view-pay [data-f="crypto-amount"]').textContent()).resolves.toBe('25');
@@ -161,13 +153,8 @@ describe('checkout page in Chromium (a customer pays)', () => {
   });
 
   it('underpaid: shows what arrived and what remains with its own QR; after the quote ends the remainder URL collects the rest', async () => {
-    const shop = await newShop();
-    const payment = await shop.createPayment({ amount: 10_000 });
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
-    await page.click('#choose-submit'); // the first choice: USDC on Ethereum
-    await visible(page, 'pay');
-    const first = (await checkoutIdOf(page))!;
+    const { shop, payment, watched, page } = await shopAndPage({ amount: 10_000 });
+    const first = await choose(page); // the first choice: USDC on Ethereum
     await page.click('#view-pay [data-simulate="underpaid"]');
     await visible(page, 'confirming');
     // while the short transfer confirms, the page already says what will still be due (an audit's customer saw only "We see your transfer")
@@ -240,14 +227,8 @@ describe('checkout page in Chromium (a customer pays)', () => {
    * service would next (mined, dropped).
    */
   async function heldQuote(pending: string) {
-    const shop = await newShop();
-    const payment = await shop.createPayment();
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
-    await page.selectOption('#asset', 'BTC');
-    await page.click('#choose-submit');
-    await visible(page, 'pay');
-    const id = (await checkoutIdOf(page))!;
+    const { shop, watched, page } = await shopAndPage();
+    const id = await choose(page, { asset: 'BTC' });
     const real = await getCheckout(shop, id);
     const held = { ...real, expires_at: new Date(Date.parse(real.created_at) - 1000).toISOString(), crypto: { ...real.crypto, pending_tx_hash: pending } };
     const path = `**/api/v1/checkouts/${id}`;
@@ -326,12 +307,8 @@ describe('checkout page in Chromium (a customer pays)', () => {
   });
 
   it('the business cancels the payment while its quote is on screen: the page closes as a reload would, nothing to pay (audit, 2026-11-28)', async () => {
-    const shop = await newShop('Closing Shop');
-    const payment = await shop.createPayment();
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
-    await page.click('#choose-submit');
-    await visible(page, 'pay');
+    const { shop, payment, watched, page } = await shopAndPage({}, 'Closing Shop');
+    await choose(page);
     expect((await shop.post(`/payments/${payment.id}/cancel`, {})).status).toBe(200);
     await visible(page, 'closed'); // on the next poll, not "Choose how to pay"
     expect(await page.locator('#closed-title').textContent()).toBe('This payment was canceled');
@@ -352,10 +329,7 @@ describe('checkout page in Chromium (a customer pays)', () => {
   }
 
   it('a payment that expires while its page offers the choice closes at expires_at: the expired state, no selector left (audit, 2026-11-28)', async () => {
-    const shop = await newShop('Closing Time');
-    const payment = await shop.createPayment({ expires_at: new Date(Date.now() + 8_000).toISOString() });
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
+    const { watched, page } = await shopAndPage({ expires_at: new Date(Date.now() + 8_000).toISOString() }, 'Closing Time');
     await visible(page, 'choose');
     expect(await page.locator('#asset').isEditable()).toBe(true);
     // nothing pressed, nothing reloaded: at expires_at (the business's clock) the page closes
@@ -367,10 +341,7 @@ describe('checkout page in Chromium (a customer pays)', () => {
   });
 
   it('a choice the API refuses with payment_expired closes the page instead of leaving the selector active (audit, 2026-11-28)', async () => {
-    const shop = await newShop('Closing Time');
-    const payment = await shop.createPayment({ expires_at: new Date(Date.now() + 10 * 60_000).toISOString() });
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
+    const { shop, payment, watched, page } = await shopAndPage({ expires_at: new Date(Date.now() + 10 * 60_000).toISOString() }, 'Closing Time');
     await visible(page, 'choose');
     await shop.advance(11 * 60); // the business's clock passes expires_at: the page (timing it from the first paint) does not know
     expect((await shop.payment(payment.id)).status).toBe('failed');
@@ -421,13 +392,8 @@ describe('checkout page in Chromium (a customer pays)', () => {
   }
 
   it('canceling a checkout that holds part of the payment: the page says what arrived and that the business asks for the rest, never "Pay again"; the same for a canceled remainder (audit M1, L6, 2026-11-29)', async () => {
-    const shop = await newShop('Half Shop');
-    const payment = await shop.createPayment({ amount: 10_000 });
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
-    await page.click('#choose-submit');
-    await visible(page, 'pay');
-    const first = (await checkoutIdOf(page))!;
+    const { shop, payment, watched, page } = await shopAndPage({ amount: 10_000 }, 'Half Shop');
+    const first = await choose(page);
     await page.click('#view-pay [data-simulate="underpaid"]');
     await visible(page, 'confirming');
     await shop.advance(120); // the confirmations, and more: the business's clock moves 2 minutes while the page is open
@@ -482,13 +448,8 @@ describe('checkout page in Chromium (a customer pays)', () => {
   });
 
   it('a payment that expires before its quote ends: the countdown counts to the payment’s expires_at, and the page closes then (audit M2, 2026-11-29)', async () => {
-    const shop = await newShop('Soon Shop');
-    const payment = await shop.createPayment({ expires_at: new Date(Date.now() + 3 * 60_000).toISOString() });
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
-    await page.click('#choose-submit');
-    await visible(page, 'pay');
-    const id = (await checkoutIdOf(page))!;
+    const { shop, payment, watched, page } = await shopAndPage({ expires_at: new Date(Date.now() + 3 * 60_000).toISOString() }, 'Soon Shop');
+    const id = await choose(page);
     const quote = await getCheckout(shop, id);
     expect(Date.parse(quote.expires_at) - Date.parse(payment.expires_at)).toBeGreaterThan(10 * 60_000); // the quote itself runs 15 minutes
     const left = await countdownSeconds(page, 'pay');
@@ -506,15 +467,8 @@ describe('checkout page in Chromium (a customer pays)', () => {
   });
 
   it('an overpaid checkout: the succeeded view says how much more was sent (audit L1, 2026-11-29)', async () => {
-    const shop = await newShop('Over Shop');
-    const payment = await shop.createPayment({ amount: 2_500 });
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
-    await page.selectOption('#asset', 'USDC');
-    await page.selectOption('#network', 'polygon');
-    await page.click('#choose-submit');
-    await visible(page, 'pay');
-    const id = (await checkoutIdOf(page))!;
+    const { shop, watched, page } = await shopAndPage({ amount: 2_500 }, 'Over Shop');
+    const id = await choose(page, { asset: 'USDC', network: 'polygon' });
     expect((await shop.as(null).post(`/checkouts/${id}/mark-sent`, { simulate: 'overpaid' })).status).toBe(200);
     await visible(page, 'confirming');
     await shop.advance(180);
@@ -530,17 +484,12 @@ describe('checkout page in Chromium (a customer pays)', () => {
   });
 
   it('a proxy’s 502 page and a lost connection are said in words, and the page recovers when the service answers again (audit L5, 2026-11-29)', async () => {
-    const shop = await newShop();
-    const payment = await shop.createPayment();
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
+    const { shop, watched, page } = await shopAndPage();
     await page.route('**/api/v1/checkouts', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body>Bad Gateway</body></html>' }));
     await page.click('#choose-submit');
     await page.locator('#choose-error', { hasText: 'The payment service is not answering properly right now. Try again in a moment.' }).waitFor(SHOWN);
     await page.unroute('**/api/v1/checkouts');
-    await page.click('#choose-submit');
-    await visible(page, 'pay');
-    const id = (await checkoutIdOf(page))!;
+    const id = await choose(page);
     expect(await page.locator('#connection').isHidden()).toBe(true);
     // the status polls fail: the page says it lost contact
     await page.route(`**/api/v1/checkouts/${id}`, (route) => route.abort('connectionrefused'));
@@ -560,13 +509,8 @@ describe('checkout page in Chromium (a customer pays)', () => {
   });
 
   it('cancel: the checkout is canceled by the customer and the page goes to the cancel_url', async () => {
-    const shop = await newShop();
-    const payment = await shop.createPayment({ cancel_url: `${SHOP}/cart` });
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
-    await page.click('#choose-submit');
-    await visible(page, 'pay');
-    const id = (await checkoutIdOf(page))!;
+    const { shop, payment, watched, page } = await shopAndPage({ cancel_url: `${SHOP}/cart` });
+    const id = await choose(page);
     await shot(page, '5-01-before-cancel');
     await page.click('#view-pay [data-action="cancel"]');
     await page.waitForURL(`${SHOP}/cart`, SHOWN);
@@ -575,10 +519,8 @@ describe('checkout page in Chromium (a customer pays)', () => {
     noErrors(watched);
 
     // without a cancel_url the page says so and offers to pay again
-    const plain = await shop.createPayment();
-    const second = await openPage(pageUrl(plain));
-    await second.page.click('#choose-submit');
-    await visible(second.page, 'pay');
+    const second = (await openPayment(shop)).watched;
+    await choose(second.page);
     await second.page.click('#view-pay [data-action="cancel"]');
     await visible(second.page, 'canceled');
     await accessible(second.page, 'canceled');

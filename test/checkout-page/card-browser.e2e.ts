@@ -24,7 +24,7 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
   // declared before the app's hooks, so the browser closes before the app
   const browser = chromiumPerSuite();
   const suite = appPerSuite(appOnItsOwnPort);
-  const { openPage, pageUrl, checkoutIdOf, status, visible, getCheckout, ...steps } = pageSteps(browser, () => suite.api);
+  const { openPage, pageUrl, openPayment, checkoutIdOf, status, visible, getCheckout, ...steps } = pageSteps(browser, () => suite.api);
   const newShop = (name = 'Card Corner') => steps.newShop(name);
 
   /** Card, then the e-mail and country, then Continue. */
@@ -37,11 +37,10 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
   /** A new payment's page with Card chosen (fillCardChoice): on the card view, with its checkout's id. */
   async function onCardView(fields: { email: string; country: string }) {
     const shop = await newShop();
-    const payment = await shop.createPayment();
-    const watched = await openPage(pageUrl(payment));
-    await fillCardChoice(watched.page, fields);
-    await visible(watched.page, 'card');
-    return { shop, payment, watched, page: watched.page, id: (await checkoutIdOf(watched.page))! };
+    const { payment, watched, page } = await openPayment(shop);
+    await fillCardChoice(page, fields);
+    await visible(page, 'card');
+    return { shop, payment, watched, page, id: (await checkoutIdOf(page))! };
   }
 
   /** Pay by card (or Try again): the browser goes to the processor's secure page. */
@@ -76,9 +75,7 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
 
   it('success: Card, e-mail and country, the secure page, back on the page the attempt is confirmed, succeeded, the card receipt', async () => {
     const shop = await newShop();
-    const payment = await shop.createPayment({ amount: 2_500, description: 'Tea tin', success_url: 'https://shop.example/thanks' });
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
+    const { payment, watched, page } = await openPayment(shop, { amount: 2_500, description: 'Tea tin', success_url: 'https://shop.example/thanks' });
     await chooseCard(page, { email: 'ann@example.com', country: 'us' });
     await accessible(page, 'card choice');
     await shot(page, 'card-1-01-choose-card');
@@ -185,8 +182,7 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
 
   it('cancel while the secure page is open: a second tab is refused a second attempt (route_in_progress) and cancels; paying on the secure page then ends under review', async () => {
     const shop = await newShop();
-    const payment = await shop.createPayment();
-    const first = await openPage(pageUrl(payment));
+    const { payment, watched: first } = await openPayment(shop);
     await fillCardChoice(first.page, { email: 'ed@example.com', country: 'US' });
     await visible(first.page, 'card');
     const id = (await checkoutIdOf(first.page))!;
@@ -236,9 +232,7 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
 
   it('refusals next to their field: a country no processor serves (rail_unavailable), no e-mail (email_required), no country (asked before any call)', async () => {
     const shop = await newShop();
-    const payment = await shop.createPayment();
-    const watched = await openPage(pageUrl(payment));
-    const { page } = watched;
+    const { payment, watched, page } = await openPayment(shop);
     await fillCardChoice(page, { email: 'fi@example.com', country: 'KP' });
     const country = page.getByLabel(/^Country/);
     await page.locator('#country-error', { hasText: 'Card payments are not available for this country. Pay with crypto instead.' }).waitFor(SHOWN);

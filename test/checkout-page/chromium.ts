@@ -151,18 +151,35 @@ export async function chooseCard(page: Page, fields: { email?: string; country?:
 export function pageSteps(browser: () => Browser, api: () => TestApi) {
   const origin = () => `http://127.0.0.1:${api().port}`;
   const visible = (page: Page, view: string) => page.locator(`#view-${view}`).waitFor({ state: 'visible', ...SHOWN });
+  const openPage = async (url: string): Promise<Watched> => {
+    const watched = await watchedPage(browser().context);
+    expectPageHeaders(await watched.page.goto(url));
+    return watched;
+  };
+  const pageUrl = (payment: { url: string }, search = '') => `${origin()}${new URL(payment.url).pathname}${search}`;
+  /** The checkout the page's address names (?s=), read in the page: page.url() can lag a history.replaceState. */
+  const checkoutIdOf = async (page: Page) => new URL(await page.evaluate<string>('window.location.href')).searchParams.get('s');
   return {
     origin,
     /** A fresh simulated business (its own test clock), as a client signed with its secret key. */
     newShop: async (name: string): Promise<Client> => (await businessWithKey(api(), true, name)).client,
-    openPage: async (url: string): Promise<Watched> => {
-      const watched = await watchedPage(browser().context);
-      expectPageHeaders(await watched.page.goto(url));
-      return watched;
+    openPage,
+    pageUrl,
+    /** A new payment of `shop` (`fields` over createPayment's defaults), its page open and watched. */
+    openPayment: async (shop: Client, fields: Record<string, unknown> = {}) => {
+      const payment = await shop.createPayment(fields);
+      const watched = await openPage(pageUrl(payment));
+      return { payment, watched, page: watched.page };
     },
-    pageUrl: (payment: { url: string }, search = '') => `${origin()}${new URL(payment.url).pathname}${search}`,
-    /** The checkout the page's address names (?s=), read in the page: page.url() can lag a history.replaceState. */
-    checkoutIdOf: async (page: Page) => new URL(await page.evaluate<string>('window.location.href')).searchParams.get('s'),
+    checkoutIdOf,
+    /** On the choice view: the coin and the network picked (each when given, else the page's default), Continue pressed, the pay view shown; its checkout's id. */
+    choose: async (page: Page, choice: { asset?: string; network?: string } = {}): Promise<string> => {
+      if (choice.asset) await page.selectOption('#asset', choice.asset);
+      if (choice.network) await page.selectOption('#network', choice.network);
+      await page.click('#choose-submit');
+      await visible(page, 'pay');
+      return (await checkoutIdOf(page))!;
+    },
     status: (page: Page) => page.locator('#status').textContent(),
     visible,
     /** The test-mode "send exactly" on the pay view, then every confirmation (one simulated block every 3 s) on `shop`'s clock: confirming, then succeeded. */

@@ -21,7 +21,7 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
     await b.context.route(`${SHOP}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!DOCTYPE html><html lang="en"><title>Shop</title><h1>Back at the shop</h1></html>' }));
   });
   const suite = appPerSuite(appOnItsOwnPort);
-  const { openPage, pageUrl, checkoutIdOf, status, visible, getCheckout, sendExactlyToSucceeded, ...steps } = pageSteps(browser, () => suite.api);
+  const { openPage, pageUrl, checkoutIdOf, choose, status, visible, getCheckout, sendExactlyToSucceeded, ...steps } = pageSteps(browser, () => suite.api);
 
   async function newLink(shop: Client, fields: Record<string, unknown> = {}): Promise<{ id: string; code: string; url: string }> {
     const answer = await shop.post('/links', { name: 'Blue mug', description: 'A blue mug, 350 ml', amount: 2_500, currency: 'USD', success_url: `${SHOP}/thanks`, ...fields });
@@ -29,11 +29,16 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
     return answer.body.data;
   }
 
-  it('crypto: the link’s page, the e-mail it asks, the link’s payment made by the checkout, paid to succeeded, its receipt; the link page again starts afresh', async () => {
+  /** A new shop's link (`fields` over newLink's), its page open and watched. */
+  async function linkPage(fields: Record<string, unknown> = {}) {
     const shop = await steps.newShop('Mug House');
-    const link = await newLink(shop, { ask_email: true });
+    const link = await newLink(shop, fields);
     const watched = await openPage(pageUrl(link));
-    const { page } = watched;
+    return { shop, link, watched, page: watched.page };
+  }
+
+  it('crypto: the link’s page, the e-mail it asks, the link’s payment made by the checkout, paid to succeeded, its receipt; the link page again starts afresh', async () => {
+    const { shop, link, watched, page } = await linkPage({ ask_email: true });
     await expect(page.locator('h1').textContent()).resolves.toBe('A blue mug, 350 ml');
     await expect(page.locator('#price').textContent()).resolves.toBe('$25.00');
     expect(await status(page)).toBe('Choose how to pay.');
@@ -91,13 +96,8 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
   });
 
   it('cancel fails the link’s payment; "Pay again" makes a new payment on the link', async () => {
-    const shop = await steps.newShop('Mug House');
-    const link = await newLink(shop);
-    const watched = await openPage(pageUrl(link));
-    const { page } = watched;
-    await page.click('#choose-submit');
-    await visible(page, 'pay');
-    const first = await getCheckout(shop, (await checkoutIdOf(page))!);
+    const { shop, link, watched, page } = await linkPage();
+    const first = await getCheckout(shop, await choose(page));
     await page.click('#view-pay [data-action="cancel"]');
     await visible(page, 'canceled');
     expect((await shop.payment(first.payment_id)).status).toBe('failed'); // §3: a link payment fails when its checkout is canceled
@@ -110,9 +110,7 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
 
     await page.click('#view-canceled [data-action="choose"]');
     await visible(page, 'choose');
-    await page.click('#choose-submit');
-    await visible(page, 'pay');
-    const second = await getCheckout(shop, (await checkoutIdOf(page))!);
+    const second = await getCheckout(shop, await choose(page));
     expect(second.payment_id).not.toBe(first.payment_id);
     await expect(page.locator('#payment-ref').innerText()).resolves.toBe(`Payment ${second.payment_id}`); // the new payment, not the failed one
     expect((await shop.payment(second.payment_id)).status).toBe('pending');
@@ -128,13 +126,8 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
 
   /** A new shop's $100 link, its page open, USDC on Ethereum chosen and paid short (90, confirmed): the page shows it underpaid. */
   async function underpaidOnLinkPage() {
-    const shop = await steps.newShop('Mug House');
-    const link = await newLink(shop, { amount: 10_000 });
-    const watched = await openPage(pageUrl(link));
-    const { page } = watched;
-    await page.click('#choose-submit'); // USDC on Ethereum
-    await visible(page, 'pay');
-    const first = (await checkoutIdOf(page))!;
+    const { shop, link, watched, page } = await linkPage({ amount: 10_000 });
+    const first = await choose(page); // USDC on Ethereum
     await page.click('#view-pay [data-simulate="underpaid"]');
     await visible(page, 'confirming');
     await shop.advance(30);
@@ -192,10 +185,7 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
   });
 
   it('card: the secure page sends the customer back to the link’s page, which confirms the attempt', async () => {
-    const shop = await steps.newShop('Mug House');
-    const link = await newLink(shop);
-    const watched = await openPage(pageUrl(link));
-    const { page } = watched;
+    const { shop, link, watched, page } = await linkPage();
     await chooseCard(page, { email: 'cy@example.com', country: 'US' });
     await page.click('#choose-submit');
     await visible(page, 'card');
