@@ -33,6 +33,15 @@ describe('passkey sign-up over HTTP', () => {
     return answer.body.data;
   }
 
+  /** A new browser's pending passwordless sign-up, its passkey options asked and a new authenticator's credential made for them (not yet verified). */
+  async function passkeyOffered() {
+    const b = browser();
+    const { email, signupId } = await startPasswordless(b);
+    const authenticator = new SoftwareAuthenticator(app.origin);
+    const credential = authenticator.create(await options(b, signupId));
+    return { b, email, signupId, authenticator, credential };
+  }
+
   async function passkeySignIn(b: Browser, authenticator: SoftwareAuthenticator) {
     const asked = await b.post('/passkeys/authentication/options', undefined, challenge('sign_in'));
     expect(asked.status).toBe(200);
@@ -105,10 +114,7 @@ describe('passkey sign-up over HTTP', () => {
   });
 
   it('a password reset is the way back: it gives the person a password, and then the passkey may go', async () => {
-    const b = browser();
-    const { email, signupId } = await startPasswordless(b);
-    const authenticator = new SoftwareAuthenticator(app.origin);
-    const credential = authenticator.create(await options(b, signupId));
+    const { b, email, signupId, credential } = await passkeyOffered();
     expect((await b.post('/accounts/verify', { signup_id: signupId, code: await app.smtp.code(email), credential })).status).toBe(201);
     const passkeyId = (await b.get('/me/passkeys')).body.data[0].id as string;
 
@@ -127,10 +133,7 @@ describe('passkey sign-up over HTTP', () => {
 
   // audit F6 (2026-11-29; decision 0037 addendum): an account without a password proves itself by a step-up on /me/password and /me/email
   async function passwordless() {
-    const b = browser();
-    const { email, signupId } = await startPasswordless(b);
-    const authenticator = new SoftwareAuthenticator(app.origin);
-    const credential = authenticator.create(await options(b, signupId));
+    const { b, email, signupId, authenticator, credential } = await passkeyOffered();
     expect((await b.post('/accounts/verify', { signup_id: signupId, code: await app.smtp.code(email), credential })).status).toBe(201);
     return { b, email, authenticator };
   }
@@ -177,10 +180,7 @@ describe('passkey sign-up over HTTP', () => {
   });
 
   it('another browser (no sign-up cookie, or another sign-up’s): 400 signup_browser_required for the options and the verify, before the code — no try spent', async () => {
-    const b = browser();
-    const { email, signupId } = await startPasswordless(b);
-    const authenticator = new SoftwareAuthenticator(app.origin);
-    const credential = authenticator.create(await options(b, signupId));
+    const { b, email, signupId, credential } = await passkeyOffered();
     const code = await app.smtp.code(email);
 
     const stranger = browser();
