@@ -2,10 +2,6 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { BusinessService } from '@lib/businesses';
-import { Database } from '@lib/database';
-import { EventStore, LogPosition, OpenedStore, openEventStore } from '@lib/eventstore';
-import { ProjectionRunner } from '@lib/projections';
 import {
   DeliveryRow,
   DeliveryStore,
@@ -14,19 +10,12 @@ import {
   WebhookSecretStore,
   WebhookSender,
 } from '../../libs/webhooks/src';
-import { createTestDatabase } from '../support/postgres';
-import { Receiver, appendPayment, endpointCommands, eventually, manualClock, startReceiver, testProjectors, settledPosition } from './support';
+import { Receiver, appendPayment, eventually, manualClock, startReceiver, testProjectors, webhookStorePerSuite } from './support';
 
 const ROOT = join(__dirname, '..', '..');
 
 describe('webhook dispatcher (issue 5 point 4)', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let opened: OpenedStore;
-  let store: EventStore;
-  let db: Database;
-  let runner: ProjectionRunner;
-  let endpoints: ReturnType<typeof endpointCommands>;
-  let businesses: BusinessService;
+  const suite = webhookStorePerSuite('postgres', 'whdisp', testProjectors(), { allowPrivateUrls: true });
   const receivers: Receiver[] = [];
   const dispatchers: WebhookDispatcher[] = [];
 
@@ -36,27 +25,26 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
     return r;
   };
   const dispatcher = (options: Partial<ConstructorParameters<typeof WebhookDispatcher>[1]> = {}) => {
-    const d = new WebhookDispatcher(db, { sender: new WebhookSender({ allowPrivateUrls: true }), pollMs: 10, ...options });
+    const d = new WebhookDispatcher(suite.db, { sender: new WebhookSender({ allowPrivateUrls: true }), pollMs: 10, ...options });
     dispatchers.push(d);
     return d;
   };
-  const settle = async () => expect(await runner.waitFor(await settledPosition(store), 20_000)).toBe(true);
-  const delivery = async (id: string) => (await new DeliveryStore(db).get(id))!;
+  const delivery = async (id: string) => (await new DeliveryStore(suite.db).get(id))!;
   const deliveriesOf = async (webhookId: string) =>
-    (await db.query<DeliveryRow>(`SELECT * FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY sort_key`, [webhookId])).rows;
+    (await suite.db.query<DeliveryRow>(`SELECT * FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY sort_key`, [webhookId])).rows;
 
   /** A business with one endpoint at `url` and `payments` succeeded payments: resolves the endpoint and its deliveries. */
   async function setup(url: string, payments = 1, eventTypes = ['payment.succeeded']) {
-    const shop = (await businesses.createBusiness({ name: 'Shop', simulated: true })).business.id;
-    const endpoint = await endpoints.create(shop, { url, event_types: eventTypes });
+    const shop = (await suite.businesses.createBusiness({ name: 'Shop', simulated: true })).business.id;
+    const endpoint = await suite.endpoints.create(shop, { url, event_types: eventTypes });
     for (let i = 0; i < payments; i++) {
       const id = `pmt_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
-      await appendPayment(store, id, [
+      await appendPayment(suite.store, id, [
         { type: 'TestPaymentCreated', data: { payment_id: id, business_id: shop, mode: 'test', amount: 100 + i } },
         { type: 'TestPaymentStatusChanged', data: { status: 'succeeded' } },
       ]);
     }
-    await settle();
+    await suite.settle();
     // the events projection writes one delivery per payment.succeeded; wait for them themselves
     // (a run loaded by other suites once found none right after settle: CI of 2026-11-29)
     const expected = eventTypes.includes('payment.succeeded') ? payments : 0;
@@ -64,16 +52,6 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
     return { shop, endpoint, deliveries };
   }
 
-  beforeAll(async () => {
-    database = await createTestDatabase('whdisp');
-    opened = await openEventStore({ databaseUrl: database.url });
-    ({ store, db } = opened);
-    runner = new ProjectionRunner(store, db, testProjectors());
-    await runner.start();
-    const waiter = { waitFor: (p: LogPosition, t?: number) => runner.waitFor(p, t) };
-    endpoints = endpointCommands(store, db, waiter, { allowPrivateUrls: true });
-    businesses = new BusinessService(store, db, waiter);
-  });
   afterEach(async () => {
     const stopped = dispatchers.splice(0);
     await Promise.all(stopped.map((d) => d.stop()));
@@ -85,12 +63,7 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
     // test that failed) would be claimed and counted by the next test. End them here, so each
     // test claims only what its own setup made. (2026-11-29: a test whose deliveries were not
     // there in time failed, and the next one claimed its late delivery beside its own.)
-    await db.query(`UPDATE webhook_deliveries SET status = 'failed', next_retry_at = NULL, locked_until = NULL, lease_token = NULL WHERE status = 'retrying'`);
-  });
-  afterAll(async () => {
-    await runner?.stop();
-    await opened?.close();
-    await database?.drop();
+    await suite.db.query(`UPDATE webhook_deliveries SET status = 'failed', next_retry_at = NULL, locked_until = NULL, lease_token = NULL WHERE status = 'retrying'`);
   });
 
   it('retries on the documented schedule (0, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), then fails', async () => {
@@ -124,7 +97,7 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
     const answers = [{ status: 500 }, { status: 302, headers: { location: 'http://127.0.0.1:1/' } }, { status: 429 }, { status: 200 }];
     const flaky = await receiver((_r, i) => answers[Math.min(i, answers.length - 1)]);
     const { endpoint, deliveries } = await setup(flaky.url);
-    const [secret] = await new WebhookSecretStore(db).signingSecrets(endpoint.id);
+    const [secret] = await new WebhookSecretStore(suite.db).signingSecrets(endpoint.id);
     const d = dispatcher({ schedule: [0, 20, 20, 20, 20] });
     d.start();
     const done = await eventually(async () => {
@@ -185,7 +158,7 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
     const { deliveries } = await setup(ok.url);
     const clock = manualClock(Date.now() + 1000);
     // the crashed worker: claimed, never recorded anything
-    const claimed = await new DeliveryStore(db).claimDue(clock.now(), 10, 4, 60_000, randomUUID());
+    const claimed = await new DeliveryStore(suite.db).claimDue(clock.now(), 10, 4, 60_000, randomUUID());
     expect(claimed.map((r) => r.id)).toContain(deliveries[0].id);
     const d = dispatcher({ now: clock.now });
     expect(await d.runDue()).toBe(0);
@@ -201,7 +174,7 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
     const { deliveries } = await setup(slow.url);
     const child: ChildProcess = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'dispatcher-child.ts')], {
       cwd: ROOT,
-      env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: database.url, LEASE_MS: '1500' },
+      env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: suite.env.DATABASE_URL, LEASE_MS: '1500' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -282,9 +255,9 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
     expect(new Webhook(endpoint.secret).verify(first.body, first.headers as Record<string, string>)).toBeTruthy();
     expect((first.headers['webhook-signature'] as string).split(' ')).toHaveLength(1);
 
-    const rotated = await endpoints.rotateSecret(shop, endpoint.id);
+    const rotated = await suite.endpoints.rotateSecret(shop, endpoint.id);
     // disabling stops new deliveries only (0013): the pending retry keeps its schedule
-    await endpoints.update(shop, endpoint.id, { enabled: false });
+    await suite.endpoints.update(shop, endpoint.id, { enabled: false });
     clock.advance(5_000);
     expect(await d.runDue()).toBe(1);
     const second = flaky.requests[1];
@@ -295,7 +268,7 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
     expect(new Webhook(endpoint.secret).verify(second.body, { ...headers, 'webhook-signature': signatures[1] })).toBeTruthy();
 
     // the grace period over (a second rotation ends it at once): only the newest secret signs the next retry
-    const again = await endpoints.rotateSecret(shop, endpoint.id);
+    const again = await suite.endpoints.rotateSecret(shop, endpoint.id);
     clock.advance(300_000);
     expect(await d.runDue()).toBe(1);
     const third = flaky.requests[2];
@@ -310,12 +283,12 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
     const ok = await receiver();
     const { deliveries } = await setup(ok.url, 3);
     const clock = manualClock(Date.now() + 1000);
-    const store = new DeliveryStore(db);
+    const store = new DeliveryStore(suite.db);
     const claimed = await store.claimDue(clock.now(), 10, 4, 60_000, 'lease-a');
     expect(claimed.map((r) => r.id).sort()).toEqual(deliveries.map((r) => r.id).sort());
     for (const row of claimed) expect(row.target).toMatchObject({ url: ok.url, enabled: true, deleted: false, secrets: [expect.stringMatching(/^whsec_/)] });
     // the third delivery's lease is lost meanwhile (another worker took it)
-    await db.query(`UPDATE webhook_deliveries SET lease_token = 'lease-b' WHERE id = $1`, [claimed[2].id]);
+    await suite.db.query(`UPDATE webhook_deliveries SET lease_token = 'lease-b' WHERE id = $1`, [claimed[2].id]);
     const result = (status: number) => ({ ok: status < 300, responseStatus: status, durationMs: 3, error: status < 300 ? null : `HTTP ${status}`, requestHeaders: {}, address: null, at: clock.now() });
     await store.recordAutomaticMany([
       { row: claimed[0], token: 'lease-a', result: result(200), now: clock.now() },
@@ -338,7 +311,7 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
     const clock = manualClock(Date.now() + 1000);
     const d = dispatcher({ now: clock.now });
     await d.runDue();
-    await endpoints.update(shop, endpoint.id, { url: fixed.url });
+    await suite.endpoints.update(shop, endpoint.id, { url: fixed.url });
     clock.advance(5_000);
     await d.runDue();
     expect(await delivery(deliveries[0].id)).toMatchObject({ status: 'succeeded', attempt: 2 });
@@ -347,7 +320,7 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
     const gone = await receiver(() => ({ status: 500 }));
     const second = await setup(gone.url, 2);
     await d.runDue();
-    await endpoints.delete(second.shop, second.endpoint.id);
+    await suite.endpoints.delete(second.shop, second.endpoint.id);
     clock.advance(5_000);
     await d.runDue();
     for (const row of await deliveriesOf(second.endpoint.id)) expect(row).toMatchObject({ status: 'failed', next_retry_at: null, attempt: 1 });

@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { BusinessService } from '@lib/businesses';
-import { Database } from '@lib/database';
-import { EventStore, LogPosition, formatPosition } from '@lib/eventstore';
-import { ProjectionRunner, rebuildProjection, verifyProjection } from '@lib/projections';
+import { formatPosition } from '@lib/eventstore';
+import { rebuildProjection, verifyProjection } from '@lib/projections';
 import {
   ApiEventSource,
   apiEventId,
@@ -11,8 +9,8 @@ import {
   eventsProjector,
   webhookEndpointsProjector,
 } from '../../libs/webhooks/src';
-import { STORE_KINDS, TestStore, openTestStore } from '../support/fixtures';
-import { TEST_SOURCES, appendPayment, endpointCommands, testPaymentSource, settledPosition } from './support';
+import { STORE_KINDS } from '../support/fixtures';
+import { TEST_SOURCES, appendPayment, testPaymentSource, webhookStorePerSuite } from './support';
 
 interface DeliveryLine {
   id: string;
@@ -22,56 +20,33 @@ interface DeliveryLine {
 }
 
 describe.each(STORE_KINDS)('events projection and outbox on %s (issue 5 points 2 and 3)', (kind) => {
-  let opened: TestStore;
-  let store: EventStore;
-  let db: Database;
-  let runner: ProjectionRunner;
-  let endpoints: ReturnType<typeof endpointCommands>;
-  let businesses: BusinessService;
   const events = eventsProjector(TEST_SOURCES);
-
-  const startRunner = async () => {
-    runner = new ProjectionRunner(store, db, [webhookEndpointsProjector, events], { batchSize: 7 });
-    await runner.start();
-  };
-  const settle = async () => expect(await runner.waitFor(await settledPosition(store), 20_000)).toBe(true);
+  const suite = webhookStorePerSuite(kind, 'whout', [webhookEndpointsProjector, events], { allowPrivateUrls: false, runner: { batchSize: 7 } });
   const deliveries = async (businessId: string) =>
     (
-      await db.query<DeliveryLine>(`SELECT id, webhook_id, event_id, event_type FROM webhook_deliveries WHERE business_id = $1 ORDER BY sort_key`, [businessId])
+      await suite.db.query<DeliveryLine>(`SELECT id, webhook_id, event_id, event_type FROM webhook_deliveries WHERE business_id = $1 ORDER BY sort_key`, [businessId])
     ).rows;
   const eventRows = async (businessId: string) =>
-    (await db.query<{ id: string; type: string; source_event_id: string }>(`SELECT id, type, source_event_id FROM events WHERE business_id = $1 ORDER BY seq`, [businessId])).rows;
+    (await suite.db.query<{ id: string; type: string; source_event_id: string }>(`SELECT id, type, source_event_id FROM events WHERE business_id = $1 ORDER BY seq`, [businessId])).rows;
   const pay = (businessId: string, paymentId: string, ...statuses: string[]) =>
-    appendPayment(store, paymentId, [
+    appendPayment(suite.store, paymentId, [
       ...(statuses[0] === 'new' ? [{ type: 'TestPaymentCreated', data: { payment_id: paymentId, business_id: businessId, mode: 'test', amount: 500 } }] : []),
       ...statuses.filter((s) => s !== 'new').map((status) => ({ type: 'TestPaymentStatusChanged', data: { status } })),
     ]);
   const hook = (businessId: string, eventTypes: string[], extra: Record<string, unknown> = {}) =>
-    endpoints.create(businessId, { url: 'https://hooks.example.com/in', event_types: eventTypes, ...extra });
+    suite.endpoints.create(businessId, { url: 'https://hooks.example.com/in', event_types: eventTypes, ...extra });
 
-  beforeAll(async () => {
-    opened = await openTestStore(kind, 'whout');
-    ({ store, db } = opened);
-    await startRunner();
-    const waiter = { waitFor: (position: LogPosition, timeoutMs?: number) => runner.waitFor(position, timeoutMs) }; // the runner of the moment
-    endpoints = endpointCommands(store, db, waiter, { allowPrivateUrls: false });
-    businesses = new BusinessService(store, db, waiter);
-  });
-  afterAll(async () => {
-    await runner?.stop();
-    await opened?.cleanup();
-  });
 
   it('gives one delivery per (event, subscribed enabled endpoint) of the event’s business, with ids derived from the log', async () => {
-    const shop = (await businesses.createBusiness({ name: 'Shop', simulated: true })).business.id;
-    const other = (await businesses.createBusiness({ name: 'Other', simulated: true })).business.id;
+    const shop = (await suite.businesses.createBusiness({ name: 'Shop', simulated: true })).business.id;
+    const other = (await suite.businesses.createBusiness({ name: 'Other', simulated: true })).business.id;
     const succeeded = await hook(shop, ['payment.succeeded']);
     const all = await hook(shop, ['*']);
     await hook(shop, ['payment.succeeded'], { enabled: false });
     await hook(shop, ['payment.failed']);
     await hook(other, ['*']);
     await pay(shop, 'pmt_one', 'new', 'succeeded');
-    await settle();
+    await suite.settle();
 
     const rows = await eventRows(shop);
     expect(rows.map((r) => r.type)).toEqual(['business.created', 'payment.created', 'payment.succeeded']);
@@ -86,19 +61,19 @@ describe.each(STORE_KINDS)('events projection and outbox on %s (issue 5 points 2
   });
 
   it('decides who gets an event by the subscriptions at that point of the log', async () => {
-    const shop = (await businesses.createBusiness({ name: 'Shop', simulated: true })).business.id;
+    const shop = (await suite.businesses.createBusiness({ name: 'Shop', simulated: true })).business.id;
     await pay(shop, 'pmt_early', 'new'); // before any endpoint: no delivery
     const endpoint = await hook(shop, ['payment.created', 'payment.failed']);
     await pay(shop, 'pmt_a', 'new');
-    await endpoints.update(shop, endpoint.id, { event_types: ['payment.failed'] });
+    await suite.endpoints.update(shop, endpoint.id, { event_types: ['payment.failed'] });
     await pay(shop, 'pmt_b', 'new'); // no longer subscribed
-    await endpoints.update(shop, endpoint.id, { enabled: false });
+    await suite.endpoints.update(shop, endpoint.id, { enabled: false });
     await pay(shop, 'pmt_b', 'failed'); // disabled
-    await endpoints.update(shop, endpoint.id, { enabled: true });
+    await suite.endpoints.update(shop, endpoint.id, { enabled: true });
     await pay(shop, 'pmt_c', 'new', 'failed'); // only the failure
-    await endpoints.delete(shop, endpoint.id);
+    await suite.endpoints.delete(shop, endpoint.id);
     await pay(shop, 'pmt_d', 'new', 'failed'); // deleted
-    await settle();
+    await suite.settle();
     const got = (await deliveries(shop)).map((d) => d.event_type);
     expect(got).toEqual(['payment.created', 'payment.failed']);
     const events = await eventRows(shop);
@@ -106,39 +81,39 @@ describe.each(STORE_KINDS)('events projection and outbox on %s (issue 5 points 2
   });
 
   it('creates nothing twice across a restart, and delivers what comes after it once', async () => {
-    const shop = (await businesses.createBusiness({ name: 'Shop', simulated: true })).business.id;
+    const shop = (await suite.businesses.createBusiness({ name: 'Shop', simulated: true })).business.id;
     await hook(shop, ['*']);
     await pay(shop, 'pmt_r1', 'new', 'succeeded');
-    await settle();
+    await suite.settle();
     const before = await deliveries(shop);
     expect(before).toHaveLength(2);
-    await runner.stop();
+    await suite.runner.stop();
     await pay(shop, 'pmt_r2', 'new'); // while stopped
-    await startRunner();
-    await settle();
+    await suite.startRunner();
+    await suite.settle();
     const after = await deliveries(shop);
     expect(after).toHaveLength(3);
     expect(after.slice(0, 2)).toEqual(before);
   });
 
   it('a rebuild replays the same events with the same ids and sends nothing again (not even what a fixed source now gives)', async () => {
-    const shop = (await businesses.createBusiness({ name: 'Shop', simulated: true })).business.id;
+    const shop = (await suite.businesses.createBusiness({ name: 'Shop', simulated: true })).business.id;
     await hook(shop, ['*']);
     await pay(shop, 'pmt_rb', 'new', 'underpaid', 'succeeded');
-    await settle();
-    const { rows: allEventsBefore } = await db.query<{ id: string }>(`SELECT id FROM events ORDER BY id`);
-    const { rows: allDeliveriesBefore } = await db.query<{ id: string; status: string }>(`SELECT id, status FROM webhook_deliveries ORDER BY id`);
+    await suite.settle();
+    const { rows: allEventsBefore } = await suite.db.query<{ id: string }>(`SELECT id FROM events ORDER BY id`);
+    const { rows: allDeliveriesBefore } = await suite.db.query<{ id: string; status: string }>(`SELECT id, status FROM webhook_deliveries ORDER BY id`);
     // a delivery that went out already: the rebuild must not reset it
-    await db.query(`UPDATE webhook_deliveries SET status = 'succeeded', next_retry_at = NULL WHERE id = $1`, [allDeliveriesBefore[0].id]);
-    const { rows: horizonBefore } = await db.query<{ position: string }>(`SELECT position FROM webhook_outbox_horizon WHERE name = 'events'`);
-    expect(horizonBefore[0].position).toBe(formatPosition((await store.headPosition())!));
+    await suite.db.query(`UPDATE webhook_deliveries SET status = 'succeeded', next_retry_at = NULL WHERE id = $1`, [allDeliveriesBefore[0].id]);
+    const { rows: horizonBefore } = await suite.db.query<{ position: string }>(`SELECT position FROM webhook_outbox_horizon WHERE name = 'events'`);
+    expect(horizonBefore[0].position).toBe(formatPosition((await suite.store.headPosition())!));
 
-    await runner.stop();
-    const rebuilt = await rebuildProjection(store, db, events);
+    await suite.runner.stop();
+    const rebuilt = await rebuildProjection(suite.store, suite.db, events);
     expect(rebuilt.events).toBeGreaterThan(0);
-    const { rows: allEventsAfter } = await db.query<{ id: string }>(`SELECT id FROM events ORDER BY id`);
+    const { rows: allEventsAfter } = await suite.db.query<{ id: string }>(`SELECT id FROM events ORDER BY id`);
     expect(allEventsAfter).toEqual(allEventsBefore);
-    const { rows: allDeliveriesAfter } = await db.query<{ id: string; status: string }>(`SELECT id, status FROM webhook_deliveries ORDER BY id`);
+    const { rows: allDeliveriesAfter } = await suite.db.query<{ id: string; status: string }>(`SELECT id, status FROM webhook_deliveries ORDER BY id`);
     expect(allDeliveriesAfter.map((d) => d.id)).toEqual(allDeliveriesBefore.map((d) => d.id));
     expect(allDeliveriesAfter.find((d) => d.id === allDeliveriesBefore[0].id)!.status).toBe('succeeded');
 
@@ -152,50 +127,50 @@ describe.each(STORE_KINDS)('events projection and outbox on %s (issue 5 points 2
       ],
     };
     const fixedEvents = eventsProjector([businessEventSource, fixed]);
-    await rebuildProjection(store, db, fixedEvents);
-    const { rows: withFix } = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM events WHERE type = 'payment.updated'`);
+    await rebuildProjection(suite.store, suite.db, fixedEvents);
+    const { rows: withFix } = await suite.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM events WHERE type = 'payment.updated'`);
     expect(Number(withFix[0].n)).toBeGreaterThan(0);
-    const { rows: deliveriesWithFix } = await db.query<{ id: string }>(`SELECT id FROM webhook_deliveries ORDER BY id`);
+    const { rows: deliveriesWithFix } = await suite.db.query<{ id: string }>(`SELECT id FROM webhook_deliveries ORDER BY id`);
     expect(deliveriesWithFix.map((d) => d.id)).toEqual(allDeliveriesBefore.map((d) => d.id));
 
     // back to the registered source; new events are delivered again
-    await rebuildProjection(store, db, events);
-    await startRunner();
+    await rebuildProjection(suite.store, suite.db, events);
+    await suite.startRunner();
     await pay(shop, 'pmt_rb2', 'new');
-    await settle();
+    await suite.settle();
     expect((await deliveries(shop)).map((d) => d.event_type)).toEqual(['payment.created', 'payment.underpaid', 'payment.succeeded', 'payment.created']);
   });
 
   it('verifies against a fresh replay without touching the outbox', async () => {
-    const shop = (await businesses.createBusiness({ name: 'Shop', simulated: true })).business.id;
+    const shop = (await suite.businesses.createBusiness({ name: 'Shop', simulated: true })).business.id;
     await hook(shop, ['*']);
     await pay(shop, 'pmt_v', 'new', 'failed');
-    await settle();
-    const { rows: before } = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM webhook_deliveries`);
-    const { rows: horizon } = await db.query<{ position: string; updated_at: Date }>(`SELECT position, updated_at FROM webhook_outbox_horizon`);
-    const verified = await verifyProjection(store, db, events);
+    await suite.settle();
+    const { rows: before } = await suite.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM webhook_deliveries`);
+    const { rows: horizon } = await suite.db.query<{ position: string; updated_at: Date }>(`SELECT position, updated_at FROM webhook_outbox_horizon`);
+    const verified = await verifyProjection(suite.store, suite.db, events);
     expect(verified.differences).toEqual([]);
-    const endpointsVerified = await verifyProjection(store, db, webhookEndpointsProjector);
+    const endpointsVerified = await verifyProjection(suite.store, suite.db, webhookEndpointsProjector);
     expect(endpointsVerified.differences).toEqual([]);
-    const { rows: after } = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM webhook_deliveries`);
+    const { rows: after } = await suite.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM webhook_deliveries`);
     expect(after).toEqual(before);
-    expect((await db.query(`SELECT position, updated_at FROM webhook_outbox_horizon`)).rows).toEqual(horizon);
+    expect((await suite.db.query(`SELECT position, updated_at FROM webhook_outbox_horizon`)).rows).toEqual(horizon);
   });
 
   it('folds events of other streams into a view when the source says so (viewKey)', async () => {
-    const shop = (await businesses.createBusiness({ name: 'Shop', simulated: true })).business.id;
+    const shop = (await suite.businesses.createBusiness({ name: 'Shop', simulated: true })).business.id;
     await pay(shop, 'pmt_vk', 'new');
-    await store.append('testchk-chk_vk', [{ id: randomUUID(), type: 'TestCheckoutOpened', data: { payment_id: 'pmt_vk', address: '0xabc' } }], 'any');
+    await suite.store.append('testchk-chk_vk', [{ id: randomUUID(), type: 'TestCheckoutOpened', data: { payment_id: 'pmt_vk', address: '0xabc' } }], 'any');
     await pay(shop, 'pmt_vk', 'succeeded');
-    await settle();
-    const { rows } = await db.query<{ type: string; payload: string }>(`SELECT type, payload FROM events WHERE subject_id = 'pmt_vk' ORDER BY seq`);
+    await suite.settle();
+    const { rows } = await suite.db.query<{ type: string; payload: string }>(`SELECT type, payload FROM events WHERE subject_id = 'pmt_vk' ORDER BY seq`);
     expect(rows.map((r) => [r.type, JSON.parse(r.payload).data.address ?? null])).toEqual([
       ['payment.created', null],
       ['payment.updated', '0xabc'],
       ['payment.succeeded', '0xabc'],
     ]);
     // every view this test made ends with "_vk"; generated ids never hold "_" after their prefix (a LIKE '%vk' also matched a business whose random id ended in "vk")
-    const { rows: views } = await db.query<{ view_key: string }>(`SELECT view_key FROM event_source_views WHERE right(view_key, 3) = '_vk'`);
+    const { rows: views } = await suite.db.query<{ view_key: string }>(`SELECT view_key FROM event_source_views WHERE right(view_key, 3) = '_vk'`);
     expect(views.map((v) => v.view_key)).toEqual(['testpay-pmt_vk']);
   });
 

@@ -4,8 +4,9 @@ import { IncomingHttpHeaders, Server, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import type { Database } from '@lib/database';
 import { CommandRunner, EventStore, LogPosition, ReadModelWaiter, RecordedEvent, WriteMeta } from '@lib/eventstore';
-import { ProjectionRunner } from '@lib/projections';
-import { type Client, type TestApi, appPerSuite, businessWithKey, startTestApi } from '../support/fixtures';
+import { BusinessService } from '@lib/businesses';
+import { ProjectionRunner, Projector } from '@lib/projections';
+import { type Client, type StoreKind, type TestApi, type TestStore, appPerSuite, businessWithKey, openTestStore, startTestApi } from '../support/fixtures';
 import { closeInTurn } from '../support/close';
 import { committedHead } from '../support/log-head';
 import {
@@ -282,4 +283,59 @@ export function endpointCommands(store: EventStore, db: Database, readModels: Re
     delete: (businessId: string, webhookId: string, meta?: WriteMeta) => remove.execute(new DeleteEndpointCommand(businessId, webhookId, meta)),
     rotateSecret: (businessId: string, webhookId: string, meta?: WriteMeta) => rotate.execute(new RotateSecretCommand(businessId, webhookId, null, meta)),
   };
+}
+
+/** A store with the webhook use cases on it, outside Nest: what `webhookStorePerSuite` gives a block. */
+export interface WebhookStore {
+  store: EventStore;
+  db: Database;
+  /** What another process takes to open the same store (DATABASE_URL, or DATA_DIR). */
+  env: TestStore['env'];
+  /** The projection runner of the moment. */
+  readonly runner: ProjectionRunner;
+  endpoints: ReturnType<typeof endpointCommands>;
+  businesses: BusinessService;
+  /** Starts a new runner over the block's projectors (after a test stopped the last one). */
+  startRunner(): Promise<void>;
+  /** Waits (20 s at most, asserted) until the runner has applied all that was committed. */
+  settle(): Promise<void>;
+}
+
+/**
+ * For a `describe` block: a fresh store of `kind` (openTestStore) with a projection runner over
+ * `projectors` started on it, the endpoint use cases and the business service, both waiting on
+ * the runner of the moment. Opened before the block's first test; after its last, the runner is
+ * stopped and the store cleaned up. Read the fields inside tests and hooks, after its beforeAll.
+ */
+export function webhookStorePerSuite(
+  kind: StoreKind,
+  prefix: string,
+  projectors: readonly Projector[],
+  options: { allowPrivateUrls: boolean; runner?: ConstructorParameters<typeof ProjectionRunner>[3] },
+): WebhookStore {
+  let opened: TestStore | undefined;
+  let runner: ProjectionRunner | undefined;
+  const suite = {
+    get runner(): ProjectionRunner {
+      if (runner === undefined) throw new Error('webhookStorePerSuite: no runner (read it inside tests and hooks, after its beforeAll)');
+      return runner;
+    },
+    startRunner: async () => {
+      runner = new ProjectionRunner(suite.store, suite.db, projectors, options.runner);
+      await runner.start();
+    },
+    settle: async () => expect(await suite.runner.waitFor(await settledPosition(suite.store), 20_000)).toBe(true),
+  } as WebhookStore;
+  beforeAll(async () => {
+    opened = await openTestStore(kind, prefix);
+    Object.assign(suite, { store: opened.store, db: opened.db, env: opened.env });
+    await suite.startRunner();
+    const waiter = { waitFor: (position: LogPosition, timeoutMs?: number) => suite.runner.waitFor(position, timeoutMs) }; // the runner of the moment
+    Object.assign(suite, { endpoints: endpointCommands(opened.store, opened.db, waiter, { allowPrivateUrls: options.allowPrivateUrls }), businesses: new BusinessService(opened.store, opened.db, waiter) });
+  }, 60_000);
+  afterAll(async () => {
+    await runner?.stop();
+    await opened?.cleanup();
+  });
+  return suite;
 }
