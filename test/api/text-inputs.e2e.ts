@@ -150,6 +150,18 @@ describe('text inputs and change bodies, one rule each across the API', () => {
     expectRefused(await client.post('/payments', { amount: 2500, currency: 'USD', customer_email: ' ann @shop.example ' }), 'customer_email', 'invalid_email');
     expectRefused(await client.as(null).postOnce('/checkouts', { payment_code: (await client.createPayment()).url.split('/').pop(), asset: 'USDC', network: 'ethereum', email: '   ' }), 'email', 'invalid_email');
     expectRefused(await client.post('/customers', { email: ' ann @shop.example ' }), 'email');
+    // an address past 254 characters is an invalid address too (spec §7): invalid_email, as a 65-character local part is, and nothing made
+    const long = `${'a'.repeat(60)}@${'b'.repeat(190)}.example`; // 259 characters
+    const payments = (await client.get('/payments?limit=100')).body.data.length;
+    expectRefused(await client.post('/payments', { amount: 2500, currency: 'USD', customer_email: long }), 'customer_email', 'invalid_email');
+    expectRefused(await client.post('/payments', { amount: 2500, currency: 'USD', customer_email: `${'a'.repeat(65)}@shop.example` }), 'customer_email', 'invalid_email');
+    expect((await client.get('/payments?limit=100')).body.data.length).toBe(payments);
+    const open = await client.createPayment();
+    expectRefused(await client.as(null).postOnce('/checkouts', { payment_code: open.url.split('/').pop(), asset: 'USDC', network: 'ethereum', email: long }), 'email', 'invalid_email');
+    expect((await client.get(`/payments/${open.id}`)).body.data.checkout_id).toBeNull();
+    expectRefused(await client.as(null).post(`/checkouts/${bare.id}/claim`, { tx_hash: '0x' + 'cd'.repeat(32), email: long }), 'email', 'invalid_email');
+    // other routes keep invalid_request for an address (§7)
+    expectRefused(await client.post('/customers', { email: long }), 'email');
   });
 
   it('a link`s description is trimmed and blank is null, as a link`s name is trimmed', async () => {

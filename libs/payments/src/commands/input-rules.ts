@@ -106,5 +106,17 @@ export const METADATA_PATCH_RULE = {
   description: `${METADATA_WORDS} Merged by key into the payment's metadata: a key set to "" or null is removed, \`metadata\` null removes every key. The result may hold at most ${METADATA_MAX_KEYS} keys.`,
 };
 
+/** The longest e-mail address (RFC 5321's path limit, as `isValidEmail` holds it). */
+export const EMAIL_MAX_LENGTH = 254;
+
+/**
+ * An address's length, refused like any other invalid address: 400 invalid_email (spec §7: an
+ * invalid `customer_email` on a payment or `email` on a checkout), not the pipe's invalid_request.
+ * The rule stays on the DTO, so the API document states the limit (`maxLength`).
+ */
+export function EmailLength(field: string): PropertyDecorator {
+  return MaxLength(EMAIL_MAX_LENGTH, { message: `${field} is not a valid e-mail address (at most ${EMAIL_MAX_LENGTH} characters)`, context: { code: 'invalid_email' } });
+}
+
 /** An e-mail address (refused with 400 invalid_email, not invalid_request). */
 export const EMAIL_RULE = { format: 'email', description: 'An e-mail address (surrounding whitespace is trimmed, as every address the API takes); an invalid one is refused with `invalid_email`.' };

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { CheckedBy, Trimmed } from '@lib/http';
-import { EMAIL_RULE } from '../input-rules';
+import { EMAIL_RULE, EmailLength } from '../input-rules';
 
 /**
  * POST /checkouts/{id}/claim (spec §4): the shape. Whether the hash fits the checkout's network
@@ -17,7 +17,7 @@ export class ClaimCheckoutRequest {
 
   @IsOptional()
   @IsString()
-  @MaxLength(254)
+  @EmailLength('email')
   @Trimmed()
   @CheckedBy('the claim-checkout handler', EMAIL_RULE)
   @ApiPropertyOptional({ description: "The customer's e-mail, kept when the checkout has none." })

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsObject, IsOptional, IsString, Length, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { CheckedBy, PlainText, Trimmed } from '@lib/http';
 import { PAYMENT_CURRENCIES } from '../../app/simulated-chain';
-import { EMAIL_RULE, ISO_TIMESTAMP, IsIsoTimestamp, METADATA_RULE, NullableHttpUrl, PAYMENT_EXPIRY_MAX_DAYS, paymentAmountRule } from '../input-rules';
+import { EMAIL_RULE, EmailLength, ISO_TIMESTAMP, IsIsoTimestamp, METADATA_RULE, NullableHttpUrl, PAYMENT_EXPIRY_MAX_DAYS, paymentAmountRule } from '../input-rules';
 
 /**
  * POST /payments (spec §2, §4): the shape of the input. Rules that need state or a table stay
@@ -47,7 +47,7 @@ export class CreatePaymentRequest {
   @ValidateIf((_, v) => v !== null)
   @IsOptional()
   @IsString()
-  @MaxLength(254)
+  @EmailLength('customer_email')
   @Trimmed()
   @CheckedBy('the create-payment handler', EMAIL_RULE)
   @ApiPropertyOptional({ description: "The customer's e-mail: the payment gets its customer, and the checkout does not ask for it." })

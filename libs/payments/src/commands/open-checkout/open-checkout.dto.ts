@@ -3,7 +3,7 @@ import { ASSET_CODES, NETWORK_IDS } from '@lib/chains';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, Matches, MaxLength, MinLength, ValidationArguments } from 'class-validator';
 import { CheckedBy, Trimmed } from '@lib/http';
-import { EMAIL_RULE, OmittableChoice, OmittableNotNull } from '../input-rules';
+import { EMAIL_RULE, EmailLength, OmittableChoice, OmittableNotNull } from '../input-rules';
 
 /**
  * POST /checkouts (spec §4): the shape of the input. The handler keeps what depends on the
@@ -41,7 +41,7 @@ export class OpenCheckoutRequest {
 
   @OmittableNotNull()
   @IsString()
-  @MaxLength(254)
+  @EmailLength('email')
   @Trimmed()
   @CheckedBy('the open-checkout handler', EMAIL_RULE)
   @ApiPropertyOptional({ description: "The customer's e-mail, for the receipt. Default: the payment's `customer_email`." })
