@@ -45,6 +45,8 @@ export class DeleteWalletHandler implements ICommandHandler<DeleteWalletCommand,
           if (requested?.type !== 'WalletDeletionRequested') return;
           await this.changes.scheduleApply(business.id, changeId, requested.data.effective_at);
           try {
+            // outside the owner's e-mail budget (spec §8), as the e-mail-change undo notice: it is the one notice, with the one
+            // no-sign-in cancel link, of a deletion someone else may have asked for; a spent budget must not silence it (0041)
             await this.mail.sendDeletionPending(owner.email, { businessName: business.name, effectiveAt: requested.data.effective_at, link: walletChangeCancelLink(this.linkBase, token) });
           } catch (error) {
             await this.changes.timers.cancel(walletChangeTimerId(changeId)); // MailUnavailableError: 503 email_unavailable
