@@ -94,6 +94,8 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await page.locator('#view-confirming [data-f="tx-hash"]', { hasText: sent.crypto.tx_hash }).waitFor(SHOWN);
     expect(await page.locator('#view-confirming [data-f="tx-link"]').isHidden()).toBe(true);
     expect(await page.locator('a[href*="etherscan"]').count()).toBe(0);
+    // the 66-character hash wraps inside the column: still nothing wider than the screen (an audit's phone scrolled sideways)
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     await accessible(page, 'confirming');
     await shot(page, '1-03-detected');
     const seen: number[] = [Number(await page.locator('#view-confirming [data-f="conf-current"]').textContent())];
@@ -196,6 +198,31 @@ describe('checkout page in Chromium (a customer pays)', () => {
     expect(done.status).toBe('succeeded');
     expect(done.events.map((e: { type: string }) => e.type)).toContain('remainder_paid');
     await shot(page, '2-04-succeeded');
+    noErrors(watched);
+    await page.close();
+  });
+
+  it('a second short transfer: the QR code of the rest follows what is still due, live and after a reload (an audit scanned the earlier rest)', async () => {
+    const { shop, watched, page } = await shopAndPage({ amount: 10_000 });
+    const first = await choose(page);
+    await page.click('#view-pay [data-simulate="underpaid"]');
+    await visible(page, 'confirming');
+    await shop.advance(30);
+    await visible(page, 'underpaid');
+    const once = await getCheckout(shop, first);
+    expect(once.crypto.remaining_amount).toBe('10');
+    expect(await qrOf(page, '#view-underpaid img.qr')).toBe(once.crypto.remaining_payment_uri);
+    // the wallet sends too little again: 9 of the 10
+    expect((await shop.as(null).post(`/checkouts/${first}/mark-sent`, { simulate: 'underpaid' })).status).toBe(200);
+    await shop.advance(30);
+    const twice = await eventually(() => getCheckout(shop, first), (c) => c.status === 'awaiting_customer' && c.crypto.remaining_amount !== '10');
+    expect(twice.crypto.remaining_payment_uri).not.toBe(once.crypto.remaining_payment_uri);
+    await visible(page, 'underpaid');
+    await eventually(() => page.locator('#view-underpaid [data-f="remaining"]').textContent(), (shown) => shown === twice.crypto.remaining_amount);
+    await eventually(() => qrOf(page, '#view-underpaid img.qr'), (uri) => uri === twice.crypto.remaining_payment_uri);
+    await page.reload();
+    await visible(page, 'underpaid');
+    expect(await qrOf(page, '#view-underpaid img.qr')).toBe(twice.crypto.remaining_payment_uri);
     noErrors(watched);
     await page.close();
   });

@@ -359,9 +359,14 @@
     if (live) live.textContent = message;
   }
 
-  /** @param {Checkout} c @param {'quote' | 'remaining'} part */
+  /**
+   * The image of a part: what is still due changes with each transfer, so its URL names the amount
+   * (`due`) and a browser never shows a cached image of an earlier rest.
+   * @param {Checkout} c @param {'quote' | 'remaining'} part
+   */
   function qrSource(c, part) {
-    return pageUrl + '/qr.svg?s=' + encodeURIComponent(c.id) + (part === 'remaining' ? '&part=remaining' : '');
+    var rest = part === 'remaining' && c.crypto ? '&part=remaining&due=' + encodeURIComponent(c.crypto.remaining_amount || '') : '';
+    return pageUrl + '/qr.svg?s=' + encodeURIComponent(c.id) + rest;
   }
 
   /** @param {Checkout} c */

@@ -33,7 +33,8 @@ const ASSET_CACHE = 'public, max-age=86400, immutable'; // the URLs carry the co
  * `:code` is a payment's code or a payment link's (PageCodes, decision 0030).
  *
  *   GET {base}/:code                  the page (`?s=<checkout_id>` resumes that checkout)
- *   GET {base}/:code/qr.svg?s=<id>    the QR code of that checkout's payment URI (`&part=remaining`: of what is still due)
+ *   GET {base}/:code/qr.svg?s=<id>    the QR code of that checkout's payment URI (`&part=remaining&due=<amount>`: of what is still due;
+ *                                     `due` only makes each rest's URL its own, so a cached image of an earlier rest is never shown)
  *   GET {base}/:code/receipt          the receipt, for people (a link's: `?s=<checkout_id>` names whose)
  *   GET {base}/assets/checkout.js|css the page's script and stylesheet
  */

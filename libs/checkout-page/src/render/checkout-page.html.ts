@@ -42,10 +42,12 @@ export function checkoutPageHtml(model: CheckoutPageModel, paths: PagePaths): st
   const onLink = model.source === 'link' && checkout !== null ? `?s=${encodeURIComponent(checkout.id)}` : '';
   const resumeUrl = `${pageUrl}${onLink}`;
   const receiptUrl = `${pageUrl}/receipt${onLink}`;
-  // the src of a QR image: only for a URI the checkout has (the route answers 404 otherwise); the script sets it as the checkout moves
+  // the src of a QR image: only for a URI the checkout has (the route answers 404 otherwise); the script sets it as the checkout moves.
+  // What is still due changes with each transfer: its image's URL names the amount (`due`), so no browser shows a cached earlier rest
   const qr = (part: 'quote' | 'remaining') => {
     const uri = part === 'remaining' ? crypto?.remaining_payment_uri : crypto?.payment_uri;
-    return checkout && uri ? ` src="${pageUrl}/qr.svg?s=${encodeURIComponent(checkout.id)}${part === 'remaining' ? '&amp;part=remaining' : ''}"` : '';
+    const rest = part === 'remaining' ? `&amp;part=remaining&amp;due=${encodeURIComponent(crypto?.remaining_amount ?? '')}` : '';
+    return checkout && uri ? ` src="${pageUrl}/qr.svg?s=${encodeURIComponent(checkout.id)}${rest}"` : '';
   };
   // what arrived and what is still due: the underpaid view and the one after its quote ended both show it
   const partArrived = `<dl class="facts">
