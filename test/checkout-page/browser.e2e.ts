@@ -223,6 +223,10 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await page.reload();
     await visible(page, 'underpaid');
     expect(await qrOf(page, '#view-underpaid img.qr')).toBe(twice.crypto.remaining_payment_uri);
+    // the rest sent: the confirming view counts what arrived in all, never calls the total one transfer (audit page F2)
+    await page.click('#view-underpaid [data-simulate="exact"]');
+    await visible(page, 'confirming');
+    await eventually(() => page.locator('#confirming-seen').innerText(), (said) => said.startsWith('We see 100 USDC sent to this address in all.'));
     noErrors(watched);
     await page.close();
   });

@@ -111,7 +111,7 @@ ${cancelWarning('pay', warnPay)}
 
 <section id="view-confirming" aria-labelledby="confirming-title"${show('confirming')}>
 <h2 id="confirming-title" tabindex="-1">Transfer detected</h2>
-<p>We see your transfer of <span data-f="received">${text(crypto?.received_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span>. It counts once the network has confirmed it.</p>
+<p id="confirming-seen">We see <span data-f="received">${text(crypto?.received_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span> sent to this address in all. It counts once the network has confirmed it.</p>
 <p data-short${crypto?.remaining_amount && crypto.remaining_amount !== '0' ? '' : ' hidden'}>That is less than the amount due: <strong><span data-f="remaining">${text(crypto?.remaining_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span></strong> will still be due once it is confirmed.</p>
 <p class="confirmations">Confirmations: <strong><span data-f="conf-current">${text(checkout?.confirmations.current)}</span> of <span data-f="conf-required">${text(checkout?.confirmations.required)}</span></strong></p>
 <progress id="conf-progress" max="${text(checkout?.confirmations.required ?? 1)}" value="${text(checkout?.confirmations.current ?? 0)}" aria-label="Confirmations"></progress>
