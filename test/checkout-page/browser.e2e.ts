@@ -202,6 +202,36 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await page.close();
   });
 
+  it('a remainder paid short, then its quote ends: the open page states what the payment holds now, not what it held at the first paint (audit page F6)', async () => {
+    const { shop, payment, watched, page } = await shopAndPage({ amount: 10_000 });
+    await choose(page);
+    await page.click('#view-pay [data-simulate="underpaid"]');
+    await visible(page, 'confirming'); // the transfer is recorded before the clock moves
+    await shop.advance(30);
+    await visible(page, 'underpaid');
+    await shop.advance(16 * 60);
+    await visible(page, 'remainder-wait');
+    const requested = await shop.postOnce(`/payments/${payment.id}/request-remainder`);
+    expect(requested.status).toBe(201);
+    await page.goto(`${origin()}${new URL(requested.body.data.url).pathname}${new URL(requested.body.data.url).search}`);
+    await visible(page, 'pay');
+    await page.click('#view-pay [data-simulate="underpaid"]'); // 9 of the 10
+    await visible(page, 'confirming');
+    await shop.advance(30);
+    await visible(page, 'underpaid');
+    await shop.advance(16 * 60); // the remainder's quote ends, the page left open
+    await visible(page, 'remainder-wait');
+    const held = (await shop.payment(payment.id)).method;
+    expect(held).toMatchObject({ amount: '99', expected_amount: '100' });
+    const facts = () => Promise.all(['so-far', 'so-far-due'].map((f) => page.locator(`#view-remainder-wait [data-f="${f}"]`).textContent()));
+    await eventually(facts, ([received, due]) => received === '99' && due === '1');
+    await page.reload();
+    await visible(page, 'remainder-wait');
+    expect(await facts()).toEqual(['99', '1']); // the first paint says the same
+    noErrors(watched);
+    await page.close();
+  });
+
   it('a second short transfer: the QR code of the rest follows what is still due, live and after a reload (an audit scanned the earlier rest)', async () => {
     const { shop, watched, page } = await shopAndPage({ amount: 10_000 });
     const first = await choose(page);

@@ -29,6 +29,8 @@
   var codeField = D.source === 'link' ? 'link_code' : 'payment_code';
   var payment = D.payment;
   var checkout = D.checkout;
+  // a remainder checkout as first painted: what it had received then is already in payment.received (see withRemainder)
+  var painted = checkout && checkout.remainder && checkout.crypto ? { id: checkout.id, received: checkout.crypto.received_amount } : null;
   var clockOffset = Date.parse(D.now) - Date.now(); // the business's clock (a test clock may run ahead)
   /** @type {View | null} */
   var view = null;
@@ -432,8 +434,36 @@
    */
   function soFar(c) {
     var cr = c.crypto;
+    if (c.remainder && cr) return withRemainder(c, cr);
     if (c.remainder || !cr) return payment.received || null;
     return { asset: cr.asset, amount: cr.received_amount, remaining: isZero(cr.remaining_amount) ? null : cr.remaining_amount };
+  }
+
+  /**
+   * The payment's totals with what its remainder checkout on screen received since the first
+   * paint: the page reads the payment once, so what this checkout has received since (a second
+   * short transfer, say) is added to what the payment held then (audit page F6). Decimal strings
+   * in the coin's units, added as integers: no floating point near an amount.
+   * @param {Checkout} c @param {CryptoPart} cr
+   */
+  function withRemainder(c, cr) {
+    var then = payment.received;
+    if (!then || !painted || painted.id !== c.id || then.asset !== cr.asset) return then || null;
+    var amounts = [then.amount, then.remaining || '0', painted.received, cr.received_amount];
+    var scale = Math.max.apply(null, amounts.map(function (a) { return (a.split('.')[1] || '').length; }));
+    var u = amounts.map(function (a) { var parts = a.split('.'); return BigInt(parts[0] + ((parts[1] || '') + '0'.repeat(scale)).slice(0, scale)); });
+    var zero = BigInt(0);
+    var received = u[0] - u[2] + u[3];
+    var due = u[0] + u[1] - received;
+    return { asset: then.asset, amount: decimalOf(received, scale), remaining: due > zero ? decimalOf(due, scale) : null };
+  }
+
+  /** @param {bigint} units @param {number} scale */
+  function decimalOf(units, scale) {
+    var digits = units.toString().padStart(scale + 1, '0');
+    var whole = digits.slice(0, digits.length - scale);
+    var fraction = digits.slice(digits.length - scale).replace(/0+$/, '');
+    return fraction ? whole + '.' + fraction : whole;
   }
 
   /** Why the last card attempt did not go through, in words. @param {Checkout} c @param {CardPart} card */
