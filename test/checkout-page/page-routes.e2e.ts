@@ -166,8 +166,23 @@ describe('checkout page routes (GET /checkout/<code>, outside /api/v1)', () => {
     }
   });
 
-  it('answers an unknown or malformed code with a 404 page, same headers', async () => {
-    for (const path of ['/checkout/nosuchcode', '/checkout/bad-code!', '/checkout/nosuchcode/receipt']) {
+  it('a page link with a trailing slash leads to the page, its query kept (as mail and chat apps pass links on)', async () => {
+    const payment = await suite.shop.client.createPayment();
+    const checkout = await suite.shop.client.openCheckout(payment);
+    for (const [path, to] of [
+      [`${pathOf(payment.url)}/`, pathOf(payment.url)],
+      [`${pathOf(payment.url)}/?s=${checkout.id}`, `${pathOf(payment.url)}?s=${checkout.id}`],
+      [`${pathOf(payment.url)}/receipt/`, `${pathOf(payment.url)}/receipt`],
+    ]) {
+      const moved = await get(suite.api, path);
+      expect({ path, status: moved.status, location: moved.headers.location }).toEqual({ path, status: 301, location: to });
+    }
+    expect((await get(suite.api, `${pathOf(payment.url)}?s=${checkout.id}`)).status).toBe(200);
+  });
+
+  it('answers an unknown or malformed code, or any other address under the page path, with a 404 page, same headers (never the API`s JSON)', async () => {
+    const code = pathOf((await suite.shop.client.createPayment()).url);
+    for (const path of ['/checkout/nosuchcode', '/checkout/bad-code!', '/checkout/nosuchcode/receipt', '/checkout', '/checkout/', `${code}/pay`, `${code}/receipt/extra`]) {
       const page = await get(suite.api, path);
       expect({ path, status: page.status }).toEqual({ path, status: 404 });
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');

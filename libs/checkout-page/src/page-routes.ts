@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { QueryBus } from '@nestjs/cqrs';
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig } from '@lib/core';
 import { readPageAssets } from './page-assets';
 import { CheckoutPageGone, CheckoutPageNotFound } from './page-model';
@@ -92,6 +92,22 @@ export class CheckoutPageRoutes implements OnModuleInit {
           .send(error instanceof CheckoutPageNotFound ? 'No QR code here.' : 'Something went wrong.');
       }
     });
+
+    // a link as mail clients and chat apps pass it on: a trailing slash leads to the page itself, query kept
+    for (const tail of ['', '/receipt']) {
+      fastify.get<{ Params: { code: string } }>(`${base}/:code${tail}/`, (request, reply) => {
+        const query = request.url.indexOf('?');
+        void reply.redirect(`${base}/${encodeURIComponent(request.params.code)}${tail}${query >= 0 ? request.url.slice(query) : ''}`, 301);
+      });
+    }
+    // any other address under the page's path is a page for people too: the "Payment not found" page, never the API's JSON
+    // (not when the page sits at the host's root: every unknown API path would be under it)
+    if (base !== '') {
+      const notFound = async (_request: FastifyRequest, reply: FastifyReply) =>
+        this.answer(reply, paths, csp, () => Promise.reject(new CheckoutPageNotFound('page')));
+      fastify.get(base, notFound);
+      fastify.get(`${base}/*`, notFound);
+    }
   }
 
   /** An HTML answer: the page, or a page saying what went wrong (404 for an unknown code, 500 otherwise, logged). */
