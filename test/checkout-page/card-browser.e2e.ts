@@ -221,6 +221,27 @@ describe('checkout page in Chromium: paying by card (simulated processors)', () 
     await second.page.close();
   });
 
+  it('back from the secure page without paying: the pending attempt offers the way back to it, and paying there goes through (audit page F4)', async () => {
+    const { shop, payment, watched, page, id } = await onCardView({ email: 'ed@example.com', country: 'US' });
+    expect(await page.locator('#card-resume').isHidden()).toBe(true); // no attempt yet: nothing to go back to
+    await toSecurePage(page, 'simulated_a');
+    const securePage = page.url();
+    await page.goBack();
+    await visible(page, 'card');
+    await page.locator('#card-message', { hasText: 'If you left the card page before paying, continue there.' }).waitFor(SHOWN);
+    const attempt = (await getCheckout(shop, id)).card.attempt;
+    expect(attempt).toMatchObject({ status: 'pending' });
+    expect(await page.locator('#card-resume').getAttribute('href')).toBe(new URL(attempt.secure_url, securePage).href);
+    await accessible(page, 'card attempt pending, back from the secure page');
+    await page.click('#card-resume');
+    await page.waitForURL(SECURE_PAGE, SHOWN);
+    expect(page.url()).toBe(securePage);
+    await payOnSecurePage(page, '4242 4242 4242 4242');
+    await visible(page, 'succeeded');
+    expect((await shop.payment(payment.id)).status).toBe('succeeded');
+    await closeWithoutErrors(watched);
+  });
+
   it('a card checkout canceled on the page offers no claim form (claims are for crypto quotes; audit, 2026-11-28)', async () => {
     const { watched } = await onCardView({ email: 'cy@example.com', country: 'DE' });
     await watched.page.click('#view-card [data-action="cancel"]');

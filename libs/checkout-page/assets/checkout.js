@@ -491,10 +491,19 @@
     all('#view-card [data-action="cancel"]').forEach(function (button) { button.hidden = c.status !== 'open' && c.status !== 'awaiting_customer'; });
     pay.hidden = false;
     pay.textContent = 'Pay by card';
+    // back from the processor's page without paying: the way back to it while the attempt is pending (audit page F4)
+    var resume = $('card-resume');
+    var secure = attempt && attempt.status === 'pending' ? webUrl(attempt.secure_url) : null;
+    if (resume instanceof HTMLAnchorElement) {
+      resume.hidden = !secure;
+      if (secure) resume.href = secure;
+    }
     if (!attempt) {
       message.textContent = 'You will be taken to the card processor\u2019s secure page, then back here.';
     } else if (attempt.status === 'pending') {
-      message.textContent = 'Waiting for the card processor\u2019s answer\u2026';
+      message.textContent = secure
+        ? 'Waiting for the card processor\u2019s answer\u2026 If you left the card page before paying, continue there.'
+        : 'Waiting for the card processor\u2019s answer\u2026';
       pay.hidden = true;
     } else if (attempt.status === 'declined' || attempt.status === 'timed_out') {
       var why = declineWords(c, card);
@@ -942,14 +951,25 @@
     call('POST', '/checkouts/' + encodeURIComponent(checkout.id) + '/card-attempts', { route: checkout.card.route }, true).then(
       function (c) {
         var attempt = c.card && c.card.attempt;
-        var url = attempt && attempt.secure_url ? new URL(attempt.secure_url, window.location.href) : null;
-        if (url && (url.protocol === 'https:' || url.protocol === 'http:')) { window.location.assign(url.href); return; }
+        var url = webUrl(attempt && attempt.secure_url);
+        if (url) { window.location.assign(url); return; }
         busy(cardButton, false);
         update(c);
       },
       function (error) { busy(cardButton, false); showError($('view-card') || document, error, slot); learnFromError(error); refresh(); }
     );
   });
+
+  /** A processor's page address, only when it is a web address (http or https). @param {string | null | undefined} value */
+  function webUrl(value) {
+    if (!value) return null;
+    try {
+      var url = new URL(value, window.location.href);
+      return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+    } catch (e) {
+      return null;
+    }
+  }
 
   /** After a refused card attempt (stale_route, route_in_progress, ...): show where the checkout stands now. */
   function refresh() {

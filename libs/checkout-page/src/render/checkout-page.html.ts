@@ -191,6 +191,7 @@ ${payment.success_url ? `<a class="button primary" id="success-link" href="${att
 <p class="muted" data-f="card-last" hidden></p>
 <div class="actions">
 <button type="button" class="primary" id="card-pay">Pay by card</button>
+<a class="button primary" id="card-resume" href="#" hidden>Continue on the card page</a>
 <button type="button" class="link" data-action="choose">Choose another way to pay</button>
 <button type="button" class="link danger" data-action="cancel">Cancel payment</button>
 </div>
