@@ -168,11 +168,11 @@ describe('checkout decider: a reorganisation withdraws a transfer before it is f
   const after = (events: CheckoutEvent[], ...steps: [CheckoutCommand, Date?][]) =>
     steps.reduce((log, [command, now]) => [...log, ...given(log, now ?? T0).when(command).events()], events);
 
-  it('confirming → withdraw → open again with nothing received (the quote still live); the same withdrawal again changes nothing', () => {
+  it('confirming → withdraw → open again with nothing received (the quote still live; remaining null, as before anything was sent: chain audit L1); the same withdrawal again changes nothing', () => {
     const confirming = after(opened, [detect(HASH, '100')], [confirm(HASH, 2)]);
     const withdrawn = given(confirming, at(60_000)).when(withdraw(HASH)).thenIdempotent();
     expect(withdrawn).toEqual([
-      { type: 'CheckoutTransferWithdrawn', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH, network: 'ethereum', amount: '100', received_amount: '0', remaining_amount: '100', overpaid_amount: null, status: 'open' } },
+      { type: 'CheckoutTransferWithdrawn', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH, network: 'ethereum', amount: '100', received_amount: '0', remaining_amount: null, overpaid_amount: null, status: 'open' } },
     ]);
     const state = [...confirming, ...withdrawn].reduce(evolveCheckout, initialCheckoutState);
     expect(state).toMatchObject({ status: 'open', received: 0n, transfers: [], confirmingTx: null });
@@ -183,7 +183,7 @@ describe('checkout decider: a reorganisation withdraws a transfer before it is f
   it('withdrawn after the quote ended (it was held while the transfer confirmed) → the checkout expires at once', () => {
     const confirming = after(opened, [detect(HASH, '100')]);
     given(confirming, at(20 * 60_000)).when(withdraw(HASH)).then([
-      { type: 'CheckoutTransferWithdrawn', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH, network: 'ethereum', amount: '100', received_amount: '0', remaining_amount: '100', overpaid_amount: null, status: 'open' } },
+      { type: 'CheckoutTransferWithdrawn', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH, network: 'ethereum', amount: '100', received_amount: '0', remaining_amount: null, overpaid_amount: null, status: 'open' } },
       { type: 'CheckoutExpired', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', received_amount: '0' } },
     ]);
   });
@@ -338,7 +338,7 @@ describe('checkout decider: a transfer to a checkout in review, or on another ne
     given(seen).when(detect(HASH2, '100')).then([]);
     const withdrawn = given(seen).when({ type: 'WithdrawTransfer', txHash: HASH2 }).thenIdempotent();
     expect(withdrawn).toEqual([
-      { type: 'CheckoutTransferWithdrawn', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH2, network: 'ethereum', amount: '100', received_amount: '0', remaining_amount: '100', overpaid_amount: null, status: 'needs_review' } },
+      { type: 'CheckoutTransferWithdrawn', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH2, network: 'ethereum', amount: '100', received_amount: '0', remaining_amount: null, overpaid_amount: null, status: 'needs_review' } },
     ]);
     expect(fold([...seen, ...withdrawn])).toMatchObject({ status: 'needs_review', reviewReason: 'wrong_network', received: 0n });
     const final = after(seen, [confirm(HASH2, 4)]);

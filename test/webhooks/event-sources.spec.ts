@@ -142,6 +142,21 @@ describe('payment event source', () => {
     expect(out.filter((e) => (e.data as { status: string; events: { type: string }[] }).status === 'underpaid' && (e.data as { events: { type: string }[] }).events.some((x) => x.type === 'remainder_paid'))).toEqual([]);
   });
 
+  it('a transfer withdrawn by a reorganisation: payment.updated with the `withdrawn` entry and the amount back to 0, as it was told of the detection (chain audit M1, 2026-11-29)', () => {
+    const w = new World();
+    w.at(0).create('pmt_1');
+    w.at(MIN).open('chk_1', 'pmt_1');
+    w.at(2 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(1), network: 'ethereum', amount: '44' });
+    w.at(3 * MIN).checkout('chk_1', { type: 'WithdrawTransfer', txHash: hash(1) });
+    const out = deliveries(w);
+    expect(pairsFrom(out, (e) => e.event === 'PaymentTransferDetected')).toEqual([
+      ['payment.updated', 'PaymentTransferDetected'],
+      ['payment.updated', 'PaymentTransferWithdrawn'],
+    ]);
+    const last = out.at(-1)!.data as { status: string; method: { amount: string; tx_hash: string | null }; events: { type: string }[] };
+    expect([last.status, last.method.amount, last.method.tx_hash, last.events.at(-1)!.type]).toEqual(['pending', '0', null, 'withdrawn']);
+  });
+
   it('a second transfer to a completed checkout after success (0025 addendum, 2026-11-28): payment.updated when detected and when counted, no second payment.succeeded', () => {
     const out = deliveries(succeededThenPaidAgain('ethereum'));
     expect(pairsFrom(out, (e) => e.type === 'payment.succeeded')).toEqual([

@@ -13,7 +13,10 @@ import { ApiEventDraft, ApiEventSource } from './read/event-source';
  * | PaymentCreated | payment.created |
  * | status becomes underpaid / needs_review / succeeded / failed / canceled | payment.underpaid / payment.needs_review / payment.succeeded / payment.failed / payment.canceled |
  * | PaymentUnderpaid while already underpaid (a remainder paid short) | payment.underpaid |
- * | PaymentMetadataUpdated, PaymentMethodSelected, PaymentCardMethodSelected, PaymentTransferDetected, PaymentRemainderRequested, PaymentTransferCountedAfterSuccess (status unchanged) | payment.updated |
+ * | PaymentMetadataUpdated, PaymentMethodSelected, PaymentCardMethodSelected, PaymentTransferDetected, PaymentTransferWithdrawn, PaymentRemainderRequested, PaymentTransferCountedAfterSuccess (status unchanged) | payment.updated |
+ *
+ * A transfer withdrawn by a reorganisation is a payment.updated (its `withdrawn` entry, the amount
+ * back down): a subscriber told of the detection is told it no longer holds (chain audit M1, 2026-11-29).
  *
  * A PaymentTransferDetected that opens a review gives none either: its PaymentNeedsReview follows
  * in the same append and payment.needs_review carries the `detected` entry (recheck audit N3).
@@ -41,7 +44,7 @@ const STATUS_EVENT: Record<string, string> = {
   canceled: 'payment.canceled',
 };
 
-const UPDATES = new Set(['PaymentMetadataUpdated', 'PaymentMethodSelected', 'PaymentCardMethodSelected', 'PaymentTransferDetected', 'PaymentRemainderRequested', 'PaymentTransferCountedAfterSuccess']);
+const UPDATES = new Set(['PaymentMetadataUpdated', 'PaymentMethodSelected', 'PaymentCardMethodSelected', 'PaymentTransferDetected', 'PaymentTransferWithdrawn', 'PaymentRemainderRequested', 'PaymentTransferCountedAfterSuccess']);
 
 export function paymentEventSource(options: { checkoutBaseUrl: string }): ApiEventSource<PaymentViewState> {
   return {

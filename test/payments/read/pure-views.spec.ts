@@ -86,6 +86,23 @@ describe('view reducers', () => {
     return { state, payment: paymentView(state, { checkoutBaseUrl: CHECKOUT_BASE }), receipt: receiptView(state, null), checkout: checkout && checkoutView(checkout) };
   };
 
+  it('a transfer withdrawn by a reorganisation, nothing else received: the checkout has the shape of one nothing was sent to (remaining and its URI null), also from an event stored before the decider said so (chain audit L1)', () => {
+    const w = new World();
+    w.at(0).create('pmt_1');
+    w.at(MIN).open('chk_1', 'pmt_1');
+    const fresh = views(w).checkout!;
+    expect(fresh.crypto).toMatchObject({ received_amount: '0', remaining_amount: null, remaining_payment_uri: null });
+    w.at(2 * MIN).checkout('chk_1', { type: 'DetectTransfer', txHash: hash(1), network: 'ethereum', amount: '40', fromAddress: SENDER });
+    expect(views(w).checkout!.crypto).toMatchObject({ received_amount: '40', remaining_amount: '60' });
+    w.at(3 * MIN).checkout('chk_1', { type: 'WithdrawTransfer', txHash: hash(1) });
+    const withdrawn = views(w).checkout!;
+    expect(withdrawn).toMatchObject({ status: 'open' });
+    expect(withdrawn.crypto).toEqual(fresh.crypto);
+    // an event recorded before the decider left remaining null reads the same
+    const old = w.recorded().filter((e) => e.stream === 'checkout-chk_1').map((e) => (e.type === 'CheckoutTransferWithdrawn' ? { ...e, data: { ...(e.data as object), remaining_amount: '100' } } : e));
+    expect(checkoutView(foldCheckoutView(old)!).crypto).toEqual(fresh.crypto);
+  });
+
   it('a payment with a transfer on its way: pending, settlement shown, nothing confirmed yet', () => {
     const state = foldPaymentView(paymentEvents(world().recorded()))!;
     expect(paymentView(state, { checkoutBaseUrl: CHECKOUT_BASE })).toMatchObject({

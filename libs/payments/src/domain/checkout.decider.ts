@@ -966,7 +966,8 @@ function withdraw(command: WithdrawTransfer, state: CryptoCheckoutState, ctx: De
         network: transfer.network,
         amount: fmt(transfer.amount, state.decimals),
         received_amount: fmt(received, state.decimals),
-        remaining_amount: left > 0n ? fmt(left, state.decimals) : null,
+        // nothing left received: the shape of a checkout nothing was sent to (remaining null), not "the whole quote still due" (chain audit L1)
+        remaining_amount: received > 0n && left > 0n ? fmt(left, state.decimals) : null,
         overpaid_amount: over > 0n ? fmt(over, state.decimals) : null,
         status,
       },

@@ -343,7 +343,9 @@ function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): Checkout
       // a completed checkout stays as it completed: its transfers from then are final (0025 addendum)
       const required = transfers.at(-1)?.required ?? quotedRequired(state);
       const current = d.status === 'completed' ? required : 0;
-      return { ...state, status: d.status, transfers, received_amount: d.received_amount, remaining_amount: d.remaining_amount, overpaid_amount: d.overpaid_amount, confirmations: { current, required } };
+      // nothing left received: remaining null, as on a checkout nothing was sent to (events stored before the decider said so too; chain audit L1)
+      const remaining = /^0+(\.0+)?$/.test(d.received_amount) ? null : d.remaining_amount;
+      return { ...state, status: d.status, transfers, received_amount: d.received_amount, remaining_amount: remaining, overpaid_amount: d.overpaid_amount, confirmations: { current, required } };
     }
     case 'CheckoutConfirmationRecorded':
       // the count of the transfer shown (the latest); another transfer's confirmations are its own
