@@ -90,6 +90,9 @@ describe('a live business takes real USDC on local EVM chains (anvil), watched b
       field: 'asset',
       message: 'This service watches USDC on ethereum, not USDT: live payments in it are not taken there.',
     });
+    // a coin the network does not carry at all (ETH on polygon) is 400 asset_unavailable, as on a simulated business — not a 500 (chain audit L2)
+    const notCarried = await shop.post('/checkouts', { payment_code: payment.url.split('/').pop(), asset: 'ETH', network: 'polygon' }, { 'idempotency-key': `eth-polygon-${payment.id}` });
+    expect({ status: notCarried.status, code: notCarried.body.error?.code, field: notCarried.body.error?.field }).toEqual({ status: 400, code: 'asset_unavailable', field: 'network' }); // the registry's field, as a simulated business is told
     const hash = await pay(ethereum, checkout.crypto.address, 25_000_000n);
 
     const confirming = await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'confirming', { what: 'transfer detected' });

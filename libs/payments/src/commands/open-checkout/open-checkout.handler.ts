@@ -86,7 +86,8 @@ export class OpenCheckoutHandler implements ICommandHandler<OpenCheckoutCommand,
     if (!business.simulated && !this.settings.liveNetworks.includes(network)) throw new PaymentDomainError('not_accepting', notWatchedReason(network), 'network');
     // a network whose token contracts the deployment names is watched for those tokens only (and its native coin)
     const namedTokens = this.settings.liveTokens?.[network];
-    if (!business.simulated && namedTokens && defaultRegistry.assetOn(asset, network).contract !== null && !namedTokens[asset]) {
+    // (a coin the network does not carry at all is the payment decider's 400 asset_unavailable below, not this lookup's throw: chain audit L2)
+    if (!business.simulated && namedTokens && (defaultRegistry.findAssetOn(asset, network)?.contract ?? null) !== null && !namedTokens[asset]) {
       throw new PaymentDomainError('asset_unavailable', `This service watches ${Object.keys(namedTokens).join(', ')} on ${network}, not ${asset}: live payments in it are not taken there.`, 'asset');
     }
 
