@@ -344,7 +344,8 @@ function apply(state: CheckoutViewState, e: CheckoutEvent, at: string): Checkout
       const required = transfers.at(-1)?.required ?? quotedRequired(state);
       const current = d.status === 'completed' ? required : 0;
       // nothing left received: remaining null, as on a checkout nothing was sent to (events stored before the decider said so too; chain audit L1)
-      const remaining = /^0+(\.0+)?$/.test(d.received_amount) ? null : d.remaining_amount;
+      const nothing = state.asset !== null && parseCryptoAmount(d.received_amount, defaultRegistry.decimals(state.asset)) === 0n;
+      const remaining = nothing ? null : d.remaining_amount;
       return { ...state, status: d.status, transfers, received_amount: d.received_amount, remaining_amount: remaining, overpaid_amount: d.overpaid_amount, confirmations: { current, required } };
     }
     case 'CheckoutConfirmationRecorded':
