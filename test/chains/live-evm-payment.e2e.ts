@@ -5,6 +5,7 @@ import { eventually } from '../support/eventually';
 import { TickerServer, startTickerServer } from '../rates/ticker-server';
 import { Receiver, startReceiver } from '../webhooks/support';
 import { Webhook } from 'standardwebhooks';
+import { ChainWatchers } from '@lib/payments';
 
 /**
  * Real money in on a local EVM chain (issue 11, "Done when"): two anvil nodes from npm stand for
@@ -113,6 +114,32 @@ describe('a live business takes real USDC on local EVM chains (anvil), watched b
     );
     expect(delivered.find((e) => e.data.id === payment.id)).toMatchObject({ type: 'payment.succeeded', mode: 'live', data: { status: 'succeeded', settlement: { tx_hash: hash } } });
   });
+
+  it('a transfer mined inside the quote but read after its end (the watchers stopped meanwhile: a restart, a node outage) counts on time: the quote waits for the chain; succeeded, nothing in review (0025 addendum, 2026-11-29, lateness at mining)', async () => {
+    const { shop } = suite;
+    const watchers = suite.api.app.get(ChainWatchers);
+    const payment = await shop.createPayment({ amount: 700, currency: 'USD' });
+    const checkout = await shop.openCheckout(payment, { asset: 'USDC', network: 'ethereum' });
+    await watchers.onApplicationShutdown(); // nothing reads the chains now
+    let hash: string;
+    try {
+      hash = await pay(ethereum, checkout.crypto.address, 7_000_000n); // mined at once, well inside the 60-second quote
+      await ethereum.receipt(hash as Hex);
+      // past the quote's end: its expiry timer is due, and waits for ethereum to be read through the end
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(checkout.expires_at) - Date.now()) + 3000));
+      expect((await checkoutOf(shop, checkout.id)).status).toBe('open');
+    } finally {
+      await watchers.onApplicationBootstrap(); // the watchers again: they read the block mined meanwhile
+    }
+    const confirming = await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status !== 'open', { what: 'the transfer read' });
+    expect(confirming).toMatchObject({ status: 'confirming', review_reason: null, crypto: { tx_hash: hash, received_amount: '7' } });
+    await ethereum.mine(3);
+    const paid = await eventually(() => shop.payment(payment.id), (p) => p.status === 'succeeded', { what: 'payment succeeded' });
+    expect(paid.events.map((e: { type: string }) => e.type)).not.toContain('needs_review');
+    expect(paid.settlement).toMatchObject({ network: 'ethereum', amount: '7', tx_hash: hash });
+    // the quote ended once the chain was read through its end: nothing left open
+    await eventually(() => checkoutOf(shop, checkout.id), (c) => c.status === 'completed', { what: 'checkout completed' });
+  }, 150_000);
 
   it('two Transfer logs to the checkout address in ONE transaction (a batched payout) credit both amounts: succeeded, not underpaid', async () => {
     const { shop } = suite;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ChainWatcher, type ChainReader, type ChainWatcherOptions, type MempoolSnapshot, type NetworkId, type ObservedTransfer, type PendingTransfer, type ScannedBlock, type WatchedAddresses } from '@lib/chains';
+import { ChainWatchStore, ChainWatcher, type ChainReader, type ChainWatcherOptions, type MempoolSnapshot, type NetworkId, type ObservedTransfer, type PendingTransfer, type ScannedBlock, type WatchedAddresses } from '@lib/chains';
 import { type LedgerEntry, RecordingSink, SetWatched, watchSuite } from '../support/chain-watch';
 import { eventually } from '../support/eventually';
 
@@ -136,6 +136,29 @@ describe.each([
     expect(sink.ledger.size).toBe(2);
     await eventually(() => watcher.status(), (s) => s.height === 10 && s.lagBlocks === 0, { what: 'at the tip' });
     expect(watcher.status().reorgs).toBe(0);
+  });
+
+  it('records when it last caught up (the time it asked for the head it then scanned up to): never while behind, again at every caught-up round (0025 addendum, 2026-11-29, lateness at mining)', async () => {
+    const chain = new FakeChain('bitcoin', batch);
+    for (let h = 1; h <= 9; h++) chain.append(h, []);
+    let clock = Date.parse('2026-11-29T12:00:00.000Z');
+    const store = new ChainWatchStore(suite.db);
+    expect(await store.readThrough('bitcoin')).toBeNull(); // never watched
+    // a node that stops answering the head after the first round: the watcher is 4 blocks in (batchBlocks), still behind
+    let heads = 0;
+    const stalled: ChainReader = { ...readerOf(chain), head: () => (heads++ === 0 ? chain.head() : Promise.reject(new Error('node down'))) };
+    const behind = new ChainWatcher({ reader: stalled, watched: new SetWatched([], 'bitcoin'), sink: new RecordingSink(), db: suite.db, startHeight: 1, confirmationsRequired: 3, pollMs: 10, batchBlocks: 4, backoffMs: 10, now: () => new Date(clock) });
+    suite.watch(behind);
+    behind.start();
+    await eventually(() => behind.status(), (s) => s.consecutiveFailures > 0 && s.height === 4, { what: 'four blocks read, then the node down' });
+    await behind.stop();
+    expect(await store.readThrough('bitcoin')).toEqual({ caughtUpAt: null }); // behind: nothing read through any time
+    const sink = new RecordingSink();
+    const watcher = watcherOf(chain, sink, { now: () => new Date(clock) });
+    watcher.start();
+    await eventually(() => store.readThrough('bitcoin'), (r) => r?.caughtUpAt?.getTime() === clock, { what: 'caught up at the time the head was asked' });
+    clock += 60_000; // an idle chain: no new block, yet every round reads it through the time it asked
+    await eventually(() => store.readThrough('bitcoin'), (r) => r?.caughtUpAt?.getTime() === clock, { what: 'caught up again a minute later' });
   });
 
   it('a block the node fails to serve once is read again (the next block does not follow the last one scanned)', async () => {

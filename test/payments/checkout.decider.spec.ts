@@ -716,3 +716,39 @@ describe('checkout decider: a payment that succeeded tells a quote left short th
     given(remainder).when(paid).then([]);
   });
 });
+
+describe('checkout decider: a transfer is late when mined after the quote ended, not when read (0025 addendum, 2026-11-29, lateness at mining)', () => {
+  const fold = (events: CheckoutEvent[]) => events.reduce(evolveCheckout, initialCheckoutState);
+  const detect = (minedAt: Date | null): CheckoutCommand => ({ type: 'DetectTransfer', txHash: HASH, network: 'ethereum', amount: '100', minedAt: minedAt?.toISOString() ?? null });
+  // the quote ends at T0 + 15 min; the watcher reads the block a minute later (a worker restarted)
+  const readLate = at(16 * 60_000);
+
+  it('given an open quote past its end (its expiry waiting for the watcher), when a transfer mined inside it is read, then it counts on time: confirming, no review; mined_at recorded', () => {
+    const events = given(opened, readLate).when(detect(at(14 * 60_000))).thenIdempotent();
+    expect(events.map((e) => e.type)).toEqual(['CheckoutTransferDetected']);
+    expect(events[0].data).toMatchObject({ tx_hash: HASH, received_amount: '100', mined_at: at(14 * 60_000).toISOString() });
+    expect(fold([...opened, ...events])).toMatchObject({ status: 'confirming', reviewReason: null });
+  });
+
+  it('given an open quote past its end, when a transfer mined after the end is read, then it is late: the quote ends, needs_review (late)', () => {
+    const events = given(opened, readLate).when(detect(at(15 * 60_000 + 1000))).events();
+    expect(events.map((e) => e.type)).toEqual(['CheckoutExpired', 'CheckoutTransferDetected', 'CheckoutNeedsReview']);
+    expect(fold([...opened, ...events])).toMatchObject({ status: 'needs_review', reviewReason: 'late' });
+  });
+
+  it('given an open quote past its end, when a transfer is read without its block time (an older report), then it is judged when read: late', () => {
+    expect(given(opened, readLate).when(detect(null)).events().map((e) => e.type)).toEqual(['CheckoutExpired', 'CheckoutTransferDetected', 'CheckoutNeedsReview']);
+  });
+
+  it('given a live quote, when a block is stamped after the service saw it (a miner clock ahead), then it is judged when seen: in time', () => {
+    const events = given(opened, at(10 * 60_000)).when(detect(at(20 * 60_000))).events();
+    expect(events.map((e) => e.type)).toEqual(['CheckoutTransferDetected']);
+  });
+
+  it('given a quote that ended already (its expiry fired), when a transfer mined inside it is read, then it is late: the end was decided', () => {
+    const expired = [...opened, ...given(opened, at(15 * 60_000)).when({ type: 'ExpireCheckout' }).events()];
+    expect(fold(expired).status).toBe('expired');
+    const events = given(expired, readLate).when(detect(at(14 * 60_000))).events();
+    expect(events.map((e) => e.type)).toEqual(['CheckoutTransferDetected', 'CheckoutNeedsReview']);
+  });
+});

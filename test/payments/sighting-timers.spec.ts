@@ -22,7 +22,8 @@ describe('timers of a mempool sighting', () => {
     const sighted = decideCheckout({ type: 'SightTransfer', txHash: TX, network: 'bitcoin', amount: '0.0005' }, state, { now: at(14 * 60_000) });
     const after = sighted.reduce(evolveCheckout, state);
     expect(timersForCheckoutEvent(sighted[0], after, at(14 * 60_000).toISOString())).toEqual([
-      { id: `${TIMER_KINDS.quoteExpiry}:chk_1:sighted:${TX}`, businessId: 'biz_1', kind: TIMER_KINDS.quoteExpiry, subject: 'chk_1', dueAt: at(14 * 60_000 + 24 * 3600_000) },
+      // a live quote's expiry names its network: it waits for that network's watcher (0025 addendum, 2026-11-29, lateness at mining)
+      { id: `${TIMER_KINDS.quoteExpiry}:chk_1:sighted:${TX}`, businessId: 'biz_1', kind: TIMER_KINDS.quoteExpiry, subject: 'chk_1', payload: { network: 'bitcoin' }, dueAt: at(14 * 60_000 + 24 * 3600_000) },
     ]);
     const dropped: CheckoutEvent = { type: 'CheckoutSightingDropped', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: TX } };
     expect(timersForCheckoutEvent(dropped, evolveCheckout(after, dropped), at(20 * 60_000).toISOString())).toEqual([]);

@@ -6,7 +6,7 @@ import { ProjectionRunner, ReactorHost, ScopedReadCache } from '@lib/projections
 import { TimerRunner, TimerStore } from '@lib/timers';
 import { FixedRates, LiveRates, NoLiveRates } from '@lib/rates';
 import { CardsModule } from '@lib/cards';
-import { BusinessClock, CardAttempts, PAYMENTS_SETTINGS, PAYMENT_RATES, PaymentAccess, PaymentRateSources, PaymentRates, PaymentStreams, PaymentsProcessManager, PaymentsSettings, TIMER_KINDS, TimerFiring } from './app';
+import { BusinessClock, CardAttempts, ChainReadThrough, PAYMENTS_SETTINGS, PAYMENT_RATES, PaymentAccess, PaymentRateSources, PaymentRates, PaymentStreams, PaymentsProcessManager, PaymentsSettings, TIMER_KINDS, TimerFiring } from './app';
 import { PAYMENT_COMMAND_HANDLERS, PaymentUseCaseSteps } from './commands';
 import { PaymentsReactor } from './payments-reactor';
 import { PAYMENT_PAGES, PAYMENT_QUERY_HANDLERS } from './queries';
@@ -87,6 +87,7 @@ export class PaymentsWorker implements OnApplicationBootstrap, OnApplicationShut
     PaymentStreams,
     PaymentsProcessManager,
     TimerFiring,
+    ChainReadThrough,
     BusinessClock,
     PaymentAccess,
     PaymentUseCaseSteps,

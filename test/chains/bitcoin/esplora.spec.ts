@@ -121,6 +121,7 @@ describe('Esplora client and BitcoinReader', () => {
       expect(scanned).toEqual({
         height: BLOCK_542213.height,
         hash: BLOCK_542213.hash,
+        time: BLOCK_542213.time,
         parentHash: BLOCK_542213.parentHash,
         transfers: [
           {
@@ -131,7 +132,7 @@ describe('Esplora client and BitcoinReader', () => {
             amount: 1150n,
             to: BLOCK_542213.segwit.address,
             from: null,
-            block: { height: BLOCK_542213.height, hash: BLOCK_542213.hash },
+            block: { height: BLOCK_542213.height, hash: BLOCK_542213.hash, time: BLOCK_542213.time },
           },
         ],
       });
@@ -140,7 +141,7 @@ describe('Esplora client and BitcoinReader', () => {
     });
 
     it('block(height) of the genesis block: all-zero parent, no transfers', async () => {
-      expect(await reader.block(0, new FakeWatched([]))).toEqual({ height: 0, hash: GENESIS.hash, parentHash: GENESIS.parentHash, transfers: [] });
+      expect(await reader.block(0, new FakeWatched([]))).toEqual({ height: 0, hash: GENESIS.hash, time: GENESIS.time, parentHash: GENESIS.parentHash, transfers: [] });
     });
 
     it('block(height) is null past the tip, and when the indexer lost the bytes of the hash it just gave', async () => {

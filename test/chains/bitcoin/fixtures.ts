@@ -19,6 +19,8 @@ export const GENESIS = {
   height: 0,
   hash: '000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f',
   parentHash: '0000000000000000000000000000000000000000000000000000000000000000',
+  /** The header's timestamp: 2009-01-03T18:15:05Z. */
+  time: 1231006505,
   coinbaseTxid: '4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b',
 } as const;
 
@@ -32,6 +34,8 @@ export const BLOCK_542213 = {
   height: 542213,
   hash: '000000000000000000143a2c56c0214236dadfd30df41d4a0345492ad6d861ec',
   parentHash: '000000000000000000085a38ccf9c046c51b96add547c466ccba3612b1eb8089',
+  /** The header's timestamp (seconds since the epoch). */
+  time: 1537429727,
   merkleRoot: '64a8b69cb7100430aec35825d54a48f4434f3db52dff8a02709aee3a659b5e13',
   txids: [
     'c399a9d747a422c9fc9261934f96c406cec3ca136280812f8abb8a3b9fdd868d',

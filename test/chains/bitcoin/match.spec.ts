@@ -16,7 +16,7 @@ describe('watched Bitcoin transfers', () => {
         amount: BLOCK_542213.segwit.sats,
         to: BLOCK_542213.segwit.address,
         from: null,
-        block: { height: BLOCK_542213.height, hash: BLOCK_542213.hash },
+        block: { height: BLOCK_542213.height, hash: BLOCK_542213.hash, time: BLOCK_542213.time },
       },
     ]);
   });

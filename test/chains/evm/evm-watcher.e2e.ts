@@ -90,13 +90,14 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
     const [usdcReceipt, ethReceipt, revertedReceipt] = await Promise.all([eth.receipt(usdcTx), eth.receipt(ethTx), eth.receipt(reverted)]);
     expect(revertedReceipt.status).toBe('reverted');
     expect(usdcReceipt.logs[0].logIndex).toBe(1);
-    const block = { height, hash: usdcReceipt.blockHash };
+    const time = await blockTime(eth, usdcReceipt.blockHash); // the header's timestamp: lateness is judged by it (0025 addendum, 2026-11-29)
+    const block = { height, hash: usdcReceipt.blockHash, time };
 
     await eventually(() => sink.ledger.size, (n) => n >= 2, { what: 'two transfers detected' });
     await caughtUp(watcher, eth);
     expect(sink.calls.filter((c) => c.kind === 'detected').map((c) => c.transfer)).toEqual([
       { network: 'ethereum', txHash: usdcTx, index: 0, asset: 'USDC', amount: 12_345_678n, to: usdcTo, from: eth.address(0), block },
-      { network: 'ethereum', txHash: ethTx, index: -1, asset: 'ETH', amount: 1_500_000_000_000_000_000n, to: ethTo, from: eth.address(1), block: { height, hash: ethReceipt.blockHash } },
+      { network: 'ethereum', txHash: ethTx, index: -1, asset: 'ETH', amount: 1_500_000_000_000_000_000n, to: ethTo, from: eth.address(1), block: { height, hash: ethReceipt.blockHash, time } },
     ]);
     expect(sink.ledger.size).toBe(2);
 
@@ -170,7 +171,7 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
 
     await eventually(() => droppedEntry.withdrawals, (n) => n === 1, { what: 'dropped transfer withdrawn' });
     await eventually(() => keptEntry.transfer.block, (b) => b.hash === newReceipt.blockHash, { what: 'kept transfer in its new block' });
-    expect(keptEntry.transfer.block).toEqual({ height: base + 2, hash: newReceipt.blockHash });
+    expect(keptEntry.transfer.block).toEqual({ height: base + 2, hash: newReceipt.blockHash, time: await blockTime(eth, newReceipt.blockHash) });
     expect(keptEntry.detections).toBe(2);
     await eth.mine();
     await eventually(() => keptEntry.confirmations.at(-1), (n) => n === 4, { what: 'kept transfer final' });
@@ -341,7 +342,7 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
       amount: 4_200_000n,
       to,
       from: polygon.address(0),
-      block: { height: Number(receipt.blockNumber), hash: receipt.blockHash },
+      block: { height: Number(receipt.blockNumber), hash: receipt.blockHash, time: await blockTime(polygon, receipt.blockHash) },
     });
     await eventually(() => entry.confirmations.at(-1), (n) => n === 2, { what: 'final on polygon (2 required here)' });
     await caughtUp(polygonWatch, polygon);
@@ -363,3 +364,9 @@ describe.each(STORE_KINDS)('EVM watcher on anvil (%s store)', (kind) => {
     expect(status.lastError).toMatch(/EvmChainMismatchError: the node for ethereum serves chain id 137, not 1/);
   });
 });
+
+/** The timestamp a block's header states (seconds since the epoch), asked of the node itself. */
+async function blockTime(node: AnvilNode, hash: string): Promise<number> {
+  const block = await node.rpc<{ timestamp: string }>('eth_getBlockByHash', [hash, false]);
+  return Number(BigInt(block.timestamp));
+}

@@ -270,6 +270,11 @@ export class LocalLedger {
    * next slot, `skip` slots later (slots skipped by their leaders).
    */
   produceBlock(skip = 0): ProducedBlock {
+    // a block is stamped with the wall clock, as a cluster stamps blockTime (litesvm's clock starts at 0):
+    // a live quote judges a transfer's lateness by it (decision 0025, addendum of 2026-11-29)
+    const clock = this.svm.getClock();
+    clock.unixTimestamp = BigInt(Math.floor(Date.now() / 1000));
+    this.svm.setClock(clock);
     const slot = Number(this.svm.getClock().slot);
     const hash = this.svm.latestBlockhash();
     const parent = this.previous ?? { slot: slot - 1, hash: base58Encode(new Uint8Array(32)) };

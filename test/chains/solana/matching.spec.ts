@@ -319,10 +319,9 @@ describe('a block', () => {
 
     const watched = new TestWatched([shop]);
     const scanned = await transfers.scanBlock(slot, block, watched);
-    const ref = { height: slot, hash: block.blockhash };
+    const ref = { height: slot, hash: block.blockhash, time: block.blockTime }; // getBlock's blockTime: lateness is judged by it (0025 addendum, 2026-11-29)
     expect(scanned).toEqual({
-      height: slot,
-      hash: block.blockhash,
+      ...ref,
       parentHash: block.previousBlockhash,
       transfers: [
         { ...transfer(first, { asset: 'SOL', amount: SOL / 2n + 5n, to: shop }), block: ref },

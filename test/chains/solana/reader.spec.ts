@@ -91,7 +91,7 @@ const observed = (tx: Executed, produced: ProducedBlock, fields: Partial<Observe
   amount: 0n,
   to: shop,
   from: customer.address,
-  block: { height: produced.slot, hash: produced.block.blockhash },
+  block: { height: produced.slot, hash: produced.block.blockhash, time: produced.block.blockTime as number },
   reference: null,
   ...fields,
 });
@@ -131,16 +131,18 @@ describe('SolanaReader', () => {
     expect(await reader.block(a.slot, watched)).toEqual({
       height: a.slot,
       hash: a.block.blockhash,
+      time: a.block.blockTime, // getBlock's blockTime: lateness is judged by it (0025 addendum, 2026-11-29)
       parentHash: a.block.previousBlockhash,
       transfers: [observed(paidSol, a, { amount: 2n * SOL + 1n })],
     });
     expect(await reader.block(b.slot, watched)).toEqual({
       height: b.slot,
       hash: b.block.blockhash,
+      time: b.block.blockTime,
       parentHash: a.block.blockhash,
       transfers: [observed(paidUsdc, b, { asset: 'USDC', amount: 19_990_000n, index: 1999, reference })],
     });
-    expect(await reader.block(c.slot, watched)).toEqual({ height: c.slot, hash: c.block.blockhash, parentHash: b.block.blockhash, transfers: [] });
+    expect(await reader.block(c.slot, watched)).toEqual({ height: c.slot, hash: c.block.blockhash, time: c.block.blockTime, parentHash: b.block.blockhash, transfers: [] });
     expect(node.requests.map((r) => r.params)).toEqual([a.slot, b.slot, c.slot].map((slot) => [slot, GET_BLOCK_CONFIG]));
   });
 

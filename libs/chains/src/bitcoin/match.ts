@@ -48,7 +48,7 @@ export async function watchedBitcoinTransfers(
   if (addresses.size === 0) return [];
   const ours = await watched.watched('bitcoin', [...addresses]);
   if (ours.size === 0) return [];
-  const blockRef: BlockRef = { height: block.height, hash: block.hash };
+  const blockRef: BlockRef = block;
   return candidates
     .filter((candidate) => ours.has(candidate.address))
     .map((candidate) => ({
@@ -70,5 +70,5 @@ export function watchedBitcoinBlockTransfers(
   watched: WatchedAddresses,
   options: BitcoinMatchOptions = {},
 ): Promise<ObservedTransfer[]> {
-  return watchedBitcoinTransfers(block.transactions, { height, hash: block.hash }, watched, options);
+  return watchedBitcoinTransfers(block.transactions, { height, hash: block.hash, time: block.time }, watched, options);
 }

@@ -74,6 +74,6 @@ export class BitcoinReader implements ChainReader {
     const block = decodeBitcoinBlock(raw);
     if (block.hash !== hash) throw new BitcoinDecodeError(`asked for block ${hash} at height ${height}, got block ${block.hash}`);
     const transfers = await watchedBitcoinBlockTransfers(block, height, watched, { chain: this.chain, network: this.network });
-    return { height, hash, parentHash: block.parentHash, transfers };
+    return { height, hash, time: block.time, parentHash: block.parentHash, transfers };
   }
 }

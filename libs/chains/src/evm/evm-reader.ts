@@ -1,7 +1,7 @@
 import { defaultRegistry } from '../registry';
 import type { ChainRegistry } from '../registry/registry';
 import type { AssetCode, NetworkId } from '../registry/types';
-import type { ChainReader, ObservedTransfer, ScannedBlock, WatchedAddresses } from '../watch/types';
+import type { BlockRef, ChainReader, ObservedTransfer, ScannedBlock, WatchedAddresses } from '../watch/types';
 
 /** An ERC-20 token a reader looks for. */
 export interface EvmToken {
@@ -70,6 +70,8 @@ interface FullBlock {
   readonly number: bigint | null;
   readonly hash: Hash | null;
   readonly parentHash: Hash;
+  /** Seconds since the epoch. */
+  readonly timestamp: bigint;
   readonly transactions: readonly (Hash | Transaction)[];
 }
 
@@ -274,7 +276,7 @@ export class EvmReader implements ChainReader {
         amount: tx.value,
         to: this.viem.getAddress(tx.to as Address),
         from: this.viem.getAddress(tx.from),
-        block: { height: Number(block.number), hash: (block.hash as string).toLowerCase() },
+        block: blockRef(block),
       });
     }
     for (const log of matchedLogs) {
@@ -289,7 +291,7 @@ export class EvmReader implements ChainReader {
         amount: log.args.value,
         to: this.viem.getAddress(log.args.to),
         from: this.viem.getAddress(log.args.from),
-        block: { height: Number(block.number), hash: log.blockHash.toLowerCase() },
+        block: blockRef(block),
       });
     }
     return blocks.map((block) =>
@@ -348,13 +350,13 @@ export class EvmReader implements ChainReader {
   }
 
   private scanned(block: FullBlock, transfers: ObservedTransfer[]): ScannedBlock {
-    return {
-      height: Number(block.number),
-      hash: (block.hash as string).toLowerCase(),
-      parentHash: block.parentHash.toLowerCase(),
-      transfers,
-    };
+    return { ...blockRef(block), parentHash: block.parentHash.toLowerCase(), transfers };
   }
+}
+
+/** Where a block read whole sits, and when it was made. */
+function blockRef(block: FullBlock): BlockRef {
+  return { height: Number(block.number), hash: (block.hash as string).toLowerCase(), time: Number(block.timestamp) };
 }
 
 /**

@@ -214,14 +214,14 @@ export class SolanaTransfers {
       amount: c.amount,
       to: c.to,
       from: c.from,
-      block: { height: block.height, hash: block.hash },
+      block,
       reference: c.references.find((key) => references.has(key)) ?? null,
     }));
   }
 
   /** A block as getBlock answers it (`encoding: 'json'`, `transactionDetails: 'full'`) at `slot`, with its watched transfers. */
   async scanBlock(slot: number, block: SolanaRpcBlock, watched: WatchedAddresses): Promise<ScannedBlock> {
-    const ref: BlockRef = { height: slot, hash: block.blockhash };
+    const ref: BlockRef = block.blockTime === null ? { height: slot, hash: block.blockhash } : { height: slot, hash: block.blockhash, time: block.blockTime };
     const candidates: SolanaTransferCandidate[] = [];
     for (const entry of block.transactions ?? []) {
       const tx = this.decodeRpc(entry);

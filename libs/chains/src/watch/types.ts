@@ -18,6 +18,13 @@ export interface BlockRef {
   readonly height: number;
   /** The block's hash as the chain writes it (EVM 0x lower-case hex, Bitcoin hex, Solana base58 blockhash). */
   readonly hash: string;
+  /**
+   * When the block was made, in seconds since the epoch, as the chain states it (EVM and Bitcoin
+   * header timestamp, Solana blockTime); absent when the reader did not read it (a transfer
+   * loaded back from the watch store). A transfer's lateness is judged by it (decision 0025,
+   * addendum of 2026-11-29, lateness at mining).
+   */
+  readonly time?: number;
 }
 
 /** One transfer of a coin to an address the service watches. */

@@ -117,7 +117,7 @@ export class ChainWatchStore {
     owner: string,
     now: Date,
     leaseMs: number,
-    cursor: { nextHeight: number | null; recent: readonly BlockRef[] },
+    cursor: { nextHeight: number | null; recent: readonly BlockRef[]; caughtUpAt?: Date | null },
     changed: readonly TrackedTransfer[],
     removed: readonly string[],
   ): Promise<void> {
@@ -125,9 +125,10 @@ export class ChainWatchStore {
       // first: the row lock orders this save against a claim by another worker
       const { rowCount } = await tx.query(
         `UPDATE chain_cursors
-            SET next_height = $5, recent_blocks = $6::jsonb, lease_until = ${LEASE_UNTIL}, updated_at = $3::timestamptz
+            SET next_height = $5, recent_blocks = $6::jsonb, lease_until = ${LEASE_UNTIL}, updated_at = $3::timestamptz,
+                caught_up_at = COALESCE($7::timestamptz, caught_up_at)
           WHERE network = $1 AND lease_owner = $2`,
-        [network, owner, now, leaseMs, cursor.nextHeight, JSON.stringify(cursor.recent.map((block) => [block.height, block.hash]))],
+        [network, owner, now, leaseMs, cursor.nextHeight, JSON.stringify(cursor.recent.map((block) => [block.height, block.hash])), cursor.caughtUpAt ?? null],
         'chain_cursor_save',
       );
       if (rowCount === 0) throw new LeaseLostError(`the ${network} watch lease is no longer held by ${owner}`);
@@ -159,11 +160,12 @@ export class ChainWatchStore {
     });
   }
 
-  /** Extends the lease of `owner`; LeaseLostError when it holds it no longer. */
-  async renew(network: NetworkId, owner: string, now: Date, leaseMs: number): Promise<void> {
+  /** Extends the lease of `owner` (and records `caughtUpAt` when given); LeaseLostError when it holds it no longer. */
+  async renew(network: NetworkId, owner: string, now: Date, leaseMs: number, caughtUpAt: Date | null = null): Promise<void> {
     const { rowCount } = await this.db.query(
-      `UPDATE chain_cursors SET lease_until = ${LEASE_UNTIL}, updated_at = $3::timestamptz WHERE network = $1 AND lease_owner = $2`,
-      [network, owner, now, leaseMs],
+      `UPDATE chain_cursors SET lease_until = ${LEASE_UNTIL}, updated_at = $3::timestamptz, caught_up_at = COALESCE($5::timestamptz, caught_up_at)
+        WHERE network = $1 AND lease_owner = $2`,
+      [network, owner, now, leaseMs, caughtUpAt],
       'chain_cursor_renew',
     );
     if (rowCount === 0) throw new LeaseLostError(`the ${network} watch lease is no longer held by ${owner}`);
@@ -172,6 +174,18 @@ export class ChainWatchStore {
   /** Gives the lease up (a clean stop): another worker can take the network at once. */
   async release(network: NetworkId, owner: string): Promise<void> {
     await this.db.query(`UPDATE chain_cursors SET lease_owner = NULL, lease_until = NULL WHERE network = $1 AND lease_owner = $2`, [network, owner]);
+  }
+
+  /**
+   * How far the network has been read, as a time (decision 0025, addendum of 2026-11-29, lateness
+   * at mining): `caughtUpAt` is when its watcher last asked the node for its head and then had
+   * scanned every block up to that head, so every block the node had then has been read. Null
+   * when nobody ever watched the network; `caughtUpAt` null when its watcher never caught up.
+   */
+  async readThrough(network: NetworkId): Promise<{ caughtUpAt: Date | null } | null> {
+    const { rows } = await this.db.query<{ caught_up_at: Date | string | null }>(`SELECT caught_up_at FROM chain_cursors WHERE network = $1`, [network], 'chain_cursor_read_through');
+    if (rows.length === 0) return null;
+    return { caughtUpAt: rows[0].caught_up_at === null ? null : new Date(rows[0].caught_up_at) };
   }
 
   /** Who holds the network's lease and until when (null: nobody ever watched it). */

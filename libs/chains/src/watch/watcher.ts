@@ -283,6 +283,7 @@ export class ChainWatcher {
       this.leaseRenewAt = now.getTime() + this.leaseMs / 3;
     }
     const state = this.state;
+    const askedAt = this.now(); // every block the node had by now is at or below the head it answers
     const head = await this.options.reader.head();
     this.head = head;
     if (state.nextHeight === null) {
@@ -328,7 +329,7 @@ export class ChainWatcher {
       await this.settle(state, caughtUp);
       delay = caughtUp || blocks.length === 0 ? this.pollMs : 0;
     }
-    await this.save(state);
+    await this.save(state, caughtUp ? askedAt : null);
     if (caughtUp) await this.lookAtMempool();
     return delay;
   }
@@ -502,18 +503,24 @@ export class ChainWatcher {
     await this.save(state);
   }
 
-  private async save(state: WatchState): Promise<void> {
+  /**
+   * Writes what changed, and renews the lease when due. `caughtUpAt` (the round scanned up to the
+   * head asked for then) is written at every caught-up round, with the lease's renewal when
+   * nothing else changed: live quotes wait for it to pass their end (decision 0025, addendum of
+   * 2026-11-29, lateness at mining), so it is at most one poll old while the watcher keeps up.
+   */
+  private async save(state: WatchState, caughtUpAt: Date | null = null): Promise<void> {
     const now = this.now();
     if (!this.cursorMoved && this.changed.size === 0 && this.removed.size === 0) {
-      if (now.getTime() < this.leaseRenewAt) return;
-      await this.store.renew(this.network, this.owner, now, this.leaseMs);
+      if (caughtUpAt === null && now.getTime() < this.leaseRenewAt) return;
+      await this.store.renew(this.network, this.owner, now, this.leaseMs, caughtUpAt);
     } else {
       const changed: TrackedTransfer[] = [];
       for (const key of this.changed) {
         const tracked = state.transfers.get(key);
         if (tracked) changed.push(tracked);
       }
-      await this.store.save(this.network, this.owner, now, this.leaseMs, state, changed, [...this.removed]);
+      await this.store.save(this.network, this.owner, now, this.leaseMs, { ...state, caughtUpAt }, changed, [...this.removed]);
       for (const tracked of changed) tracked.stored = true;
       this.changed.clear();
       this.removed.clear();

@@ -88,7 +88,14 @@ export class ChainTransfers implements TransferSink {
     // customer's identical transaction signed again) is a new detection, not a repeat of the old
     await this.onCheckoutOf(transfer, `detected:${transfer.block.hash}`, (asset) =>
       asset === transfer.asset
-        ? { type: 'DetectTransfer', txHash: transfer.txHash, fromAddress: transfer.from, network: transfer.network, amount: formatCryptoAmount(transfer.amount, decimals(transfer.asset)) }
+        ? {
+            type: 'DetectTransfer',
+            txHash: transfer.txHash,
+            fromAddress: transfer.from,
+            network: transfer.network,
+            amount: formatCryptoAmount(transfer.amount, decimals(transfer.asset)),
+            minedAt: transfer.block.time === undefined ? null : new Date(transfer.block.time * 1000).toISOString(),
+          }
         : null,
     );
   }

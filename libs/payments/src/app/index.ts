@@ -11,4 +11,5 @@ export * from './settings';
 export * from './streams';
 export * from './timer-firing';
 export * from './chain-transfers';
+export * from './chain-read-through';
 export * from './card-attempts';

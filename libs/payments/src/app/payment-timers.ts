@@ -30,9 +30,7 @@ export function timersForCheckoutEvent(event: CheckoutEvent, after: CheckoutStat
   const checkoutId = after.id;
   switch (event.type) {
     case 'CheckoutOpened': {
-      const out: ScheduleTimer[] = [
-        { id: `${TIMER_KINDS.quoteExpiry}:${checkoutId}:${event.data.expires_at}`, businessId, kind: TIMER_KINDS.quoteExpiry, subject: checkoutId, dueAt: at(event.data.expires_at) },
-      ];
+      const out: ScheduleTimer[] = [quoteExpiryAt(after, event.data.expires_at, at(event.data.expires_at))];
       if (event.data.simulated) {
         out.push({ id: `${TIMER_KINDS.simulatedArrival}:${checkoutId}`, businessId, kind: TIMER_KINDS.simulatedArrival, subject: checkoutId, dueAt: at(occurredAt, SIMULATED_ARRIVAL_MS) });
       }
@@ -40,11 +38,11 @@ export function timersForCheckoutEvent(event: CheckoutEvent, after: CheckoutStat
     }
     case 'CheckoutAwaitingCustomer':
       // the quote of an underpaid checkout is extended (§8 remainder wait): a new expiry
-      return [{ id: `${TIMER_KINDS.quoteExpiry}:${checkoutId}:${event.data.expires_at}`, businessId, kind: TIMER_KINDS.quoteExpiry, subject: checkoutId, dueAt: at(event.data.expires_at) }];
+      return [quoteExpiryAt(after, event.data.expires_at, at(event.data.expires_at))];
     case 'CheckoutTransferSighted':
       // a transaction seen in the mempool holds the quote at most SIGHTING_HOLD_MS (0023 addendum,
       // 2026-11-29): the quote timer fires again then (a dropped sighting ends the quote itself)
-      return [quoteExpiryAt(businessId, checkoutId, `sighted:${event.data.tx_hash}`, at(event.data.sighted_at, SIGHTING_HOLD_MS))];
+      return [quoteExpiryAt(after, `sighted:${event.data.tx_hash}`, at(event.data.sighted_at, SIGHTING_HOLD_MS))];
     case 'CheckoutTransferDetected':
       return event.data.simulated ? [confirmationTimer(businessId, checkoutId, event.data.tx_hash, 1, occurredAt)] : [];
     case 'CheckoutConfirmationRecorded': {
@@ -78,8 +76,14 @@ export function timersForCheckoutEvent(event: CheckoutEvent, after: CheckoutStat
   }
 }
 
-function quoteExpiryAt(businessId: string, checkoutId: string, why: string, dueAt: Date): ScheduleTimer {
-  return { id: `${TIMER_KINDS.quoteExpiry}:${checkoutId}:${why}`, businessId, kind: TIMER_KINDS.quoteExpiry, subject: checkoutId, dueAt };
+/**
+ * A quote's expiry timer (`why`: its end, or what else set it). A live crypto checkout's names its
+ * network: its firing waits until that network's watcher has read through the quote's end
+ * (decision 0025, addendum of 2026-11-29, lateness at mining; TimerFiring).
+ */
+function quoteExpiryAt(after: Exclude<CheckoutState, { status: 'none' }>, why: string, dueAt: Date): ScheduleTimer {
+  const timer: ScheduleTimer = { id: `${TIMER_KINDS.quoteExpiry}:${after.id}:${why}`, businessId: after.businessId as string, kind: TIMER_KINDS.quoteExpiry, subject: after.id, dueAt };
+  return after.rail === 'crypto' && !after.simulated ? { ...timer, payload: { network: after.network } } : timer;
 }
 
 function confirmationTimer(businessId: string, checkoutId: string, txHash: string, current: number, occurredAt: string): ScheduleTimer {
@@ -97,7 +101,16 @@ export function timersForPaymentEvent(event: PaymentEvent, after: PaymentState):
   if (after.status === 'none' || !after.details.business_id) return [];
   const businessId = after.details.business_id;
   /** The payment's expiry timer (`why`: a further firing of it, beside the one PaymentCreated scheduled). */
-  const expiryAt = (dueAt: Date, why?: string): ScheduleTimer => ({ id: `${TIMER_KINDS.paymentExpiry}:${after.id}${why ? `:${why}` : ''}`, businessId, kind: TIMER_KINDS.paymentExpiry, subject: after.id, dueAt });
+  // a live payment's expiry waits until the networks of its open quotes have been read through
+  // it (decision 0025, addendum of 2026-11-29, lateness at mining; TimerFiring)
+  const expiryAt = (dueAt: Date, why?: string): ScheduleTimer => ({
+    id: `${TIMER_KINDS.paymentExpiry}:${after.id}${why ? `:${why}` : ''}`,
+    businessId,
+    kind: TIMER_KINDS.paymentExpiry,
+    subject: after.id,
+    dueAt,
+    ...(after.details.mode === 'live' ? { payload: { live: true } } : {}),
+  });
   if (event.type === 'PaymentCreated' && event.data.expires_at) return [expiryAt(at(event.data.expires_at))];
   // a transaction seen in the mempool holds the payment's expiry (0023 addendum, 2026-11-29): the
   // expiry timer fires again when the hold ends — at its bound, or (dropped) at once (its own time

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import type { NetworkId } from '@lib/chains';
 import { CommandRunner, LogPosition, SYSTEM_ACTOR } from '@lib/eventstore';
 import { DueTimer, Timer, TimerLease, TimerStore, dueOrder } from '@lib/timers';
 import { uuidv5 } from '../domain/checkout-to-payment';
 import { CheckoutCommand } from '../domain/checkout.decider';
-import { PaymentCommand } from '../domain/payment.decider';
+import { PaymentCommand, PaymentState } from '../domain/payment.decider';
 import { isCheckoutId } from '../domain/stream-categories';
 import { CardAttempts } from './card-attempts';
+import { ChainReadThrough } from './chain-read-through';
 import { TIMER_KINDS } from './payment-timers';
 import { later } from './positions';
 import { PaymentsProcessManager } from './process-manager';
@@ -34,6 +36,7 @@ export class TimerFiring {
     private readonly timers: TimerStore,
     private readonly runner: CommandRunner,
     private readonly cards: CardAttempts,
+    private readonly readThrough: ChainReadThrough,
   ) {}
 
   /**
@@ -45,8 +48,11 @@ export class TimerFiring {
     const now = timer.dueAt;
     const options: DecideOptions = { now, eventId: (i) => uuidv5(`timer|${timer.id}#${i}`), metadata: { causationId: `timer:${timer.id}`, actor: SYSTEM_ACTOR } };
     switch (timer.kind) {
-      case TIMER_KINDS.quoteExpiry:
+      case TIMER_KINDS.quoteExpiry: {
+        const network = (timer.payload as { network?: NetworkId } | null)?.network;
+        if (network !== undefined && (await this.waitsForChains(timer, [network]))) return null;
         return this.onCheckout(timer.subject, { type: 'ExpireCheckout' }, options, lease);
+      }
       case TIMER_KINDS.simulatedArrival: {
         const checkout = await this.streams.checkout(timer.subject);
         // only the quote on screen receives the simulated transfer (§4 supersede)
@@ -59,6 +65,7 @@ export class TimerFiring {
         return this.onCheckout(timer.subject, { type: 'RecordConfirmations', txHash: payload.tx_hash, current: payload.current }, options, lease);
       }
       case TIMER_KINDS.paymentExpiry:
+        if ((timer.payload as { live?: boolean } | null)?.live === true && (await this.waitsForChains(timer, openQuoteNetworks(await this.streams.payment(timer.subject))))) return null;
         return this.onPayment(timer.subject, { type: 'ExpirePayment' }, options, lease);
       case TIMER_KINDS.cardAttemptExpiry:
         return this.cards.expire(timer.subject, (timer.payload as { attempt_id: string }).attempt_id, options);
@@ -157,6 +164,30 @@ export class TimerFiring {
     return fired;
   }
 
+  /**
+   * A live quote's or payment's end waits for the chains (decision 0025, addendum of 2026-11-29,
+   * lateness at mining): while the watcher of one of `networks` has not read through the end,
+   * the timer is scheduled again for the next look (ChainReadThrough) and fires nothing now.
+   * The end travels in the payload of the next look's timer, whose own id counts the looks.
+   */
+  private async waitsForChains(timer: Timer, networks: readonly NetworkId[]): Promise<boolean> {
+    const payload = (timer.payload ?? {}) as { ends_at?: string; first?: string; looks?: number };
+    const endsAt = payload.ends_at ? new Date(payload.ends_at) : timer.dueAt;
+    const next = await this.readThrough.nextLook(networks, endsAt, this.timers.wallNow());
+    if (next === null) return false;
+    const first = payload.first ?? timer.id;
+    const looks = (payload.looks ?? 0) + 1;
+    await this.timers.schedule({
+      id: `${first}|look:${looks}`,
+      businessId: timer.businessId,
+      kind: timer.kind,
+      subject: timer.subject,
+      payload: { ...payload, ends_at: endsAt.toISOString(), first, looks },
+      dueAt: next,
+    });
+    return true;
+  }
+
   private onCheckout(checkoutId: string, command: CheckoutCommand, options: DecideOptions, lease?: TimerLease): Promise<LogPosition | null> {
     return this.process.decideAndSettle({ checkoutId, command }, options, lease);
   }
@@ -164,4 +195,14 @@ export class TimerFiring {
   private onPayment(paymentId: string, command: PaymentCommand, options: DecideOptions, lease?: TimerLease): Promise<LogPosition | null> {
     return this.process.decideAndSettle({ paymentId, command }, options, lease);
   }
+}
+
+/** The networks of a payment's crypto checkouts still open (a remainder's is its method's). */
+export function openQuoteNetworks(payment: PaymentState): NetworkId[] {
+  if (payment.status === 'none') return [];
+  const networks = Object.entries(payment.checkouts)
+    .filter(([, c]) => c.open && !c.card)
+    .map(([id]) => payment.quotes[id]?.method.network ?? payment.method?.network)
+    .filter((network): network is NetworkId => network !== undefined);
+  return [...new Set(networks)];
 }

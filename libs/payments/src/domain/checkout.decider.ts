@@ -230,6 +230,8 @@ export interface DetectTransfer {
   fromAddress?: string | null;
   network: NetworkId;
   amount: string;
+  /** When its block was made (ISO 8601), as the chain states it: its lateness is judged by it. */
+  minedAt?: string | null;
 }
 /** A chain watcher saw a transaction paying the checkout's address unconfirmed (in its node's mempool). */
 export interface SightTransfer {
@@ -333,7 +335,7 @@ const CHECKOUT_COMMANDS: CommandHandlers<Exclude<CheckoutCommand, OpenCryptoChec
   SupersedeCheckout: (command, state, ctx) => supersede(command, state, ctx),
   ClaimCheckout: cryptoOnly('Claims are for crypto checkouts.', claim),
   MarkSent: cryptoOnly('Simulated transfers are for crypto checkouts.', markSent),
-  DetectTransfer: cryptoOnly(null, (command, state, ctx) => detect(state, ctx, command.txHash, command.network, parse(command.amount, state.decimals), false, false, command.fromAddress ?? null)),
+  DetectTransfer: cryptoOnly(null, (command, state, ctx) => detect(state, ctx, command.txHash, command.network, parse(command.amount, state.decimals), false, false, command.fromAddress ?? null, command.minedAt ?? null)),
   SightTransfer: cryptoOnly(null, sight),
   DropSighting: cryptoOnly(null, dropSighting),
   RecordConfirmations: cryptoOnly(null, confirm),
@@ -843,7 +845,17 @@ function markSent(command: MarkSent, state: CryptoCheckoutState, ctx: DecideCont
  * that then receives all it asked for (the payment's rule, see `claimAlone`). mark-sent never
  * reaches here on a completed checkout or one in review.
  */
-function detect(state: CryptoCheckoutState, ctx: DecideContext, txHash: string, network: NetworkId, amount: bigint, late: boolean, simulated: boolean, fromAddress: string | null = null): CheckoutEvent[] {
+function detect(
+  state: CryptoCheckoutState,
+  ctx: DecideContext,
+  txHash: string,
+  network: NetworkId,
+  amount: bigint,
+  late: boolean,
+  simulated: boolean,
+  fromAddress: string | null = null,
+  minedAt: string | null = null,
+): CheckoutEvent[] {
   if (state.transfers.some((t) => t.txHash === txHash)) return []; // seen already
   if (amount <= 0n) return []; // a transfer of nothing (a zero-value token transfer) brings no money: nothing to record
   const events: CheckoutEvent[] = [];
@@ -852,7 +864,11 @@ function detect(state: CryptoCheckoutState, ctx: DecideContext, txHash: string, 
   const held = state.status === 'confirming' || (!late && network === state.network && (state.status === 'open' || state.status === 'awaiting_customer') && state.sightings.some((s) => s.txHash === txHash));
   // decided, or waiting for the business: a further transfer is neither late nor a new review
   const settled = state.status === 'completed' || state.status === 'needs_review';
-  const ended = !held && !settled && (late || quoteEnded(state, ctx.now) || state.status === 'canceled' || state.status === 'failed');
+  // in time when mined before the quote's end, however late it was read (0025 addendum, 2026-11-29,
+  // lateness at mining: a live quote's end waits for its network's watcher to read through it);
+  // a block stamped after the service saw it (a miner's clock ahead) is judged when seen
+  const judgedAt = minedAt !== null && Date.parse(minedAt) < ctx.now.getTime() ? new Date(minedAt) : ctx.now;
+  const ended = !held && !settled && (late || quoteEnded(state, judgedAt) || state.status === 'canceled' || state.status === 'failed');
   if (ended && (state.status === 'open' || state.status === 'awaiting_customer')) {
     // `late` ends a quote still live first (§3): its end becomes now, so expires_at is not ahead
     const endedEarly = ctx.now.getTime() < Date.parse(state.expiresAt);
@@ -877,6 +893,7 @@ function detect(state: CryptoCheckoutState, ctx: DecideContext, txHash: string, 
       overpaid_amount: over > 0n ? fmt(over, state.decimals) : null,
       simulated,
       ...(fromAddress ? { from_address: fromAddress } : {}),
+      ...(minedAt !== null ? { mined_at: minedAt } : {}),
       // final at its own network's depth, not the quote's (0025 addendum, 2026-11-29, own network)
       ...(network !== state.network ? { confirmations_required: confirmationsRequired(network) } : {}),
     },

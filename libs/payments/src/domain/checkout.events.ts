@@ -132,6 +132,12 @@ export interface CheckoutTransferDetectedData {
    * network, and on events stored before: the checkout's `confirmations_required`.
    */
   confirmations_required?: number;
+  /**
+   * When the block carrying it was made, as the chain states it (a chain watcher's report; absent
+   * on simulated transfers and on events stored before): whether it came in time is judged by
+   * it (decision 0025, addendum of 2026-11-29, lateness at mining).
+   */
+  mined_at?: string;
 }
 
 export type CheckoutEvent = EventUnion<{
