@@ -221,6 +221,10 @@ describe('OpenAPI document of the real app', () => {
     const checkout = schemas.Checkout as { properties: Record<string, SchemaObject>; required: string[] };
     expect(checkout.required).not.toEqual(expect.arrayContaining(['email']));
     expect(checkout.properties.canceled_by).toEqual({ type: 'string', enum: ['customer', null], nullable: true });
+    // request-remainder's 201 always carries the page (spec §4: `url` ends with s=<checkout_id>; no page left is 409 remainder_unavailable): never null (audit F4)
+    const remainder = schemas.RemainderRequest as { properties: Record<string, SchemaObject>; required: string[] };
+    expect(remainder.properties.url).toEqual({ type: 'string', description: expect.stringContaining('s=<checkout_id>') });
+    expect(remainder.required).toContain('url');
     // every $ref of the document resolves (a component, or a property of one: propertiesOf)
     const refs = JSON.stringify(suite.doc).match(/"\$ref":"#\/components\/schemas\/[^"]+"/g) ?? [];
     const at = (pointer: string) => pointer.split('/').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], schemas);

@@ -2753,8 +2753,8 @@ export interface components {
             kind: "remainder_request";
             payment: components["schemas"]["Payment"];
             checkout: components["schemas"]["Checkout"];
-            /** @description The hosted checkout page, ending with s=<checkout_id>. */
-            url: string | null;
+            /** @description The hosted checkout page, ending with s=<checkout_id>: the payment’s own page, or for a payment made by a link, the link’s page. */
+            url: string;
         };
         /** @description A simulated business's test clock (decision 0010). */
         TestClock: {

@@ -6,11 +6,13 @@ import type { Business } from '@lib/businesses';
 import {
   AcceptPaymentCommand,
   CancelPaymentCommand,
+  CheckoutView,
   CreatePaymentCommand,
   CreatePaymentRequest,
   GetCheckoutQuery,
   GetPaymentQuery,
   ListPaymentsQuery,
+  PaymentView,
   RequestRemainderCommand,
   UpdatePaymentMetadataCommand,
   UpdatePaymentMetadataRequest,
@@ -80,7 +82,7 @@ export class PaymentsController {
     const { checkoutId, linkPageUrl } = await this.commands.execute(new RequestRemainderCommand(business, id, writeMeta(request)));
     const payment = await this.payment(business, id);
     const checkout = await this.queries.execute(new GetCheckoutQuery(checkoutId, { businessId: business.id, secretFields: true }));
-    return { data: { kind: 'remainder_request', payment, checkout, url: pageUrlOf(payment.url ?? linkPageUrl, checkoutId) } };
+    return { data: { kind: 'remainder_request', payment, checkout, url: pageUrlOf(payment.url ?? linkPageUrl, id, checkoutId) } satisfies RemainderRequestView };
   }
 
   /** The business's payment from the read model (404 not_found for none, or another business's). */
@@ -95,7 +97,21 @@ export class PaymentsController {
   }
 }
 
-/** The page that resumes a checkout: the payment's own page, or a link payment's link page, with `?s=<checkout>`; null with neither. */
-function pageUrlOf(page: string | null, checkoutId: string): string | null {
-  return page === null ? null : `${page}?s=${encodeURIComponent(checkoutId)}`;
+/** The answer of POST /payments/{id}/request-remainder (the RemainderRequest component, schemas.ts). */
+interface RemainderRequestView {
+  kind: 'remainder_request';
+  payment: PaymentView;
+  checkout: CheckoutView;
+  url: string;
+}
+
+/**
+ * The page that resumes a checkout, with `?s=<checkout>`: the payment's own page, or a link
+ * payment's link page. Every payment has one of the two (a payment's code is always recorded; a
+ * link with payments cannot be deleted, and its payment is recorded on it before the payment is
+ * written), so the answer's `url` is never null (spec §4): having neither is a server fault (500).
+ */
+function pageUrlOf(page: string | null, payment: string, checkoutId: string): string {
+  if (page === null) throw new Error(`payment ${payment}: no checkout page for its remainder checkout ${checkoutId}`);
+  return `${page}?s=${encodeURIComponent(checkoutId)}`;
 }

@@ -240,7 +240,7 @@ const REMAINDER_REQUEST: SchemaObject = object(
     kind: { type: 'string', enum: ['remainder_request'] },
     payment: PAYMENT_SCHEMA,
     checkout: CHECKOUT_SCHEMA,
-    url: nullable({ type: 'string', description: 'The hosted checkout page, ending with s=<checkout_id>.' }),
+    url: { type: 'string', description: 'The hosted checkout page, ending with s=<checkout_id>: the payment’s own page, or for a payment made by a link, the link’s page.' },
   },
   { description: 'The answer of POST /payments/{id}/request-remainder (spec §4).' },
 );
