@@ -254,6 +254,8 @@ describe('OpenAPI document of the real app', () => {
     expect(schemas.MarkCheckoutSentBody).toMatchObject({ properties: { simulate: { type: 'string', enum: ['exact', 'underpaid', 'overpaid', 'wrong_network', 'late', null], nullable: true } } });
     expect(body('post', '/checkouts/{id}/mark-sent')?.required).toBe(false);
     expect(schemas.ClaimCheckoutBody).toMatchObject({ required: ['tx_hash'], properties: { tx_hash: { type: 'string', minLength: 1, maxLength: 200 } } });
+    // the confirm code's length limit stays in the document, though a longer code is invalid_code, not invalid_request (audit F5)
+    expect(schemas.ConfirmAlertEmailBody).toMatchObject({ required: ['code'], properties: { code: { type: 'string', maxLength: 64 } } });
     // PATCH /webhooks/{id}: null is no value of any field (@ValidateIf(o.x !== undefined))
     expect(schemas.UpdateWebhookEndpointBody).toMatchObject({ properties: { description: { type: 'string', maxLength: 500 }, enabled: { type: 'boolean' } } });
     expect(JSON.stringify(schemas.UpdateWebhookEndpointBody)).not.toContain('nullable');

@@ -206,6 +206,11 @@ describe('business side audit over HTTP', () => {
         expect([text, answer.status]).toEqual([text, 400]);
       }
       expectError(await o.as.post(path, { code: '12a456' }), 400, 'invalid_code', 'code');
+      // every malformed string is invalid_code, also one over the 64 characters of the document's maxLength (spec §7; audit F5);
+      // a value that is not a string is invalid_request
+      expectError(await o.as.post(path, { code: '1'.repeat(65) }), 400, 'invalid_code', 'code');
+      expectError(await o.as.post(path, { code: 'x'.repeat(100_000) }), 400, 'invalid_code', 'code');
+      expectError(await o.as.post(path, { code: 123456 }), 400, 'invalid_request', 'code');
       const wrong = code === '000000' ? '000001' : '000000';
       expectError(await o.as.post(path, { code: wrong }), 400, 'invalid_code', 'code');
       const confirmed = await o.as.post(path, { code: ` ${code.slice(0, 3)} ${code.slice(3)} ` });
