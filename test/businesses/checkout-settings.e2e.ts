@@ -29,7 +29,7 @@ describe('checkout settings over HTTP', () => {
     const payment = await client.createPayment();
     const refused = await client.as(null).postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum' });
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toMatchObject({ code: 'email_required', field: 'email' });
+    expect(refused.body.error).toMatchObject({ code: 'email_required', field: 'email', message: 'This business asks for your e-mail address.' });
     const opened = await client.as(null).postOnce('/checkouts', { payment_code: code(payment), asset: 'USDC', network: 'ethereum', email: 'ann@example.com' });
     expect(opened.status).toBe(201);
     const known = await client.createPayment({ customer_email: 'bob@example.com' });

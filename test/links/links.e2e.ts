@@ -250,6 +250,8 @@ describe('payment links over HTTP', () => {
     expect([crypto.status, crypto.body.error?.code]).toEqual([400, 'rail_unavailable']);
     const noEmail = await client.as(null).postOnce('/checkouts', { link_code: link.code, rail: 'card', country: 'US' });
     expect([noEmail.status, noEmail.body.error?.code]).toEqual([400, 'email_required']);
+    // the link asks (the business's settings do not): the message says so
+    expect(noEmail.body.error).toMatchObject({ field: 'email', message: 'This payment link asks for your e-mail address.' });
     const coins = await createLink(client, { assets: [{ asset: 'USDC', network: 'ethereum' }] });
     expect((await openOnLink(client, coins, { asset: 'USDT' })).body.error?.code).toBe('asset_unavailable');
     expect((await openOnLink(client, coins)).status).toBe(201);

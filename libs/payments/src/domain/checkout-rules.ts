@@ -9,6 +9,8 @@ export interface CheckoutRules {
   rails: readonly string[];
   /** null: every pair the service carries. */
   assets: readonly { asset: string; network: string }[] | null;
+  /** Set by narrowByLink when the payment link asks for the e-mail: email_required then says the link asks, not the business. */
+  email_asked_by_link?: true;
 }
 
 /** A business that never changed its settings: no e-mail asked, both rails, every pair. */
@@ -21,13 +23,14 @@ export interface LinkRules {
   askEmail: boolean;
 }
 
-/** The business's rules narrowed by a link's (pure): rails and pairs both accept; an e-mail when either asks. */
+/** The business's rules narrowed by a link's (pure): rails and pairs both accept; an e-mail when either asks (the link's own ask noted). */
 export function narrowByLink(rules: CheckoutRules, link: LinkRules): CheckoutRules {
   const linkAssets = link.assets;
   return {
     ask_email: rules.ask_email || link.askEmail,
     rails: link.rails === null ? rules.rails : rules.rails.filter((r) => link.rails!.includes(r)),
     assets: linkAssets === null ? rules.assets : (rules.assets ?? linkAssets).filter((a) => linkAssets.some((l) => l.asset === a.asset && l.network === a.network)),
+    ...(link.askEmail ? { email_asked_by_link: true as const } : {}),
   };
 }
 
@@ -43,7 +46,12 @@ export function assertAssetAccepted(rules: CheckoutRules, asset: string, network
   }
 }
 
-/** A business that asks for the customer's e-mail gets one: sent now or known from the payment (400 email_required). */
+/**
+ * A business (or a payment link) that asks for the customer's e-mail gets one: sent now or known
+ * from the payment (400 email_required, naming the link when the link asks).
+ */
 export function assertEmailGiven(rules: CheckoutRules, email: string | null | undefined): void {
-  if (rules.ask_email && (email === null || email === undefined || email === '')) throw new PaymentDomainError('email_required', 'This business asks for your e-mail address.', 'email');
+  if (rules.ask_email && (email === null || email === undefined || email === '')) {
+    throw new PaymentDomainError('email_required', rules.email_asked_by_link ? 'This payment link asks for your e-mail address.' : 'This business asks for your e-mail address.', 'email');
+  }
 }
