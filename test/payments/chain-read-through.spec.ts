@@ -1,4 +1,4 @@
-import { READ_THROUGH_WAIT_MAX_MS, nextLookBeforeEnd, timersForCheckoutEvent, timersForPaymentEvent } from '../../libs/payments/src/app';
+import { READ_THROUGH_WAIT_MAX_MS, nextLookBeforeEnd, openQuoteNetworks, timersForCheckoutEvent, timersForPaymentEvent } from '../../libs/payments/src/app';
 import { CheckoutCommand, CheckoutEvent, decideCheckout, evolveCheckout, initialCheckoutState } from '../../libs/payments/src/domain';
 
 /**
@@ -53,5 +53,17 @@ describe('a live quote ends once its network has been read through its end', () 
       timersForPaymentEvent({ type: 'PaymentCreated', data: { expires_at: END.toISOString() } } as never, { status: 'pending', id: 'pmt_1', details: { business_id: 'biz_1', mode } } as never);
     expect(created('live')).toEqual([expect.objectContaining({ kind: 'payment.expiry', payload: { live: true } })]);
     expect(created('test')[0]).not.toHaveProperty('payload');
+  });
+
+  it("a live payment's expiry waits for the networks of its crypto checkouts still open (a remainder's is its method's); not a card checkout's, not a closed one's", () => {
+    const method = (network: string) => ({ method: { network }, quoteEndsAt: END.toISOString() });
+    const payment = {
+      status: 'pending',
+      checkouts: { chk_a: { remainder: false, open: true }, chk_b: { remainder: false, open: false }, chk_c: { remainder: true, open: true }, chk_d: { remainder: false, open: true, card: true } },
+      quotes: { chk_a: method('polygon'), chk_b: method('solana') },
+      method: { network: 'ethereum' },
+    };
+    expect(openQuoteNetworks(payment as never).sort()).toEqual(['ethereum', 'polygon']);
+    expect(openQuoteNetworks({ status: 'none' } as never)).toEqual([]);
   });
 });
