@@ -48,13 +48,17 @@ export interface WalletDeletionRequestedData {
   token_hash: string;
 }
 
-/** A pending deletion canceled, through the e-mailed link (`link`) or from the dashboard (`dashboard`). */
+/**
+ * A pending deletion canceled, through the e-mailed link (`link`) or from the dashboard
+ * (`dashboard`), or withdrawn by its own request because its notice could not be e-mailed
+ * (`undelivered`: that request answered 503 email_unavailable; decision 0041, 2026-11-29).
+ */
 export interface WalletChangeCanceledData {
   change_id: string;
   wallet_id: string;
   business_id: string;
   canceled_at: string;
-  via: 'link' | 'dashboard';
+  via: 'link' | 'dashboard' | 'undelivered';
 }
 
 /** The wallet removed: at once during setup (`change_id` null), or by its pending change at `effective_at`. */

@@ -1,6 +1,6 @@
 import { Decider, DomainRefusal, decideBy } from '@lib/domain';
 import type { NetworkFamily } from '@lib/chains';
-import { WalletCreatedData, WalletEvent, WalletKeyEvent, WalletType, asWalletEvent, asWalletKeyEvent } from './events';
+import { WalletChangeCanceledData, WalletCreatedData, WalletEvent, WalletKeyEvent, WalletType, asWalletEvent, asWalletKeyEvent } from './events';
 
 /** The hold of a deletion once the business has received a payment or finished setup (§3, §8 "Wallet deletion hold"). */
 export const WALLET_DELETION_HOLD_MS = 24 * 60 * 60 * 1000;
@@ -52,11 +52,15 @@ export interface DeleteWallet {
   at: string;
 }
 
-/** Cancel a pending deletion: by the e-mailed link's token hash, or by its id from the dashboard. */
+/**
+ * Cancel a pending deletion: by the e-mailed link's token hash, or by its id from the dashboard —
+ * or by the request itself when its notice could not be e-mailed (`undelivered`: the request is
+ * withdrawn and answered 503 email_unavailable; decision 0041, addendum of 2026-11-29).
+ */
 export interface CancelWalletChange {
   type: 'CancelWalletChange';
   businessId: string;
-  by: { tokenHash: string } | { changeId: string };
+  by: { tokenHash: string } | { changeId: string; undelivered?: true };
   at: string;
 }
 
@@ -221,7 +225,12 @@ function cancelWalletChange(command: CancelWalletChange, state: WalletState): Wa
     if ('tokenHash' in command.by) throw invalidCancelLink();
     return [];
   }
-  return [{ type: 'WalletChangeCanceled', data: { change_id: change.id, wallet_id: change.walletId, business_id: command.businessId, canceled_at: command.at, via: 'tokenHash' in command.by ? 'link' : 'dashboard' } }];
+  return [{ type: 'WalletChangeCanceled', data: { change_id: change.id, wallet_id: change.walletId, business_id: command.businessId, canceled_at: command.at, via: cancelVia(command.by) } }];
+}
+
+function cancelVia(by: CancelWalletChange['by']): WalletChangeCanceledData['via'] {
+  if ('tokenHash' in by) return 'link';
+  return by.undelivered ? 'undelivered' : 'dashboard';
 }
 
 /** At effective_at the pending deletion removes the wallet; a canceled or applied change (a timer firing again) changes nothing. */

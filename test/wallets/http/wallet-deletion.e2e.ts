@@ -181,7 +181,7 @@ describe('wallet deletion and setup over HTTP', () => {
     expect(kept.body.data.crypto.address).toBe(open.crypto.address);
   });
 
-  it('no e-mail, no hold: SMTP refusing → 503 email_unavailable and nothing recorded', async () => {
+  it('no e-mail, no hold: SMTP refusing → 503 email_unavailable, the request withdrawn (nothing pending, no timer)', async () => {
     const o = await owner();
     expect((await o.as.post(`/businesses/${o.businessId}/finish-setup`)).status).toBe(200);
     app.smtp.server.refuse();
@@ -192,9 +192,38 @@ describe('wallet deletion and setup over HTTP', () => {
       app.smtp.server.accept();
     }
     expect((await o.as.get('/wallet')).body.data.pending_change).toBeNull();
+    const db = app.api.app.get<Database>(DATABASE);
+    const scheduled = async () => (await db.query(`SELECT count(*)::int AS n FROM timers WHERE business_id = $1 AND kind = 'wallet_change.apply' AND status = 'scheduled'`, [o.businessId])).rows[0].n;
+    expect(await scheduled()).toBe(0);
     const held = await o.as.delete('/wallet');
     expect(held.status).toBe(202);
     expect((await o.as.post(`/wallet-changes/${held.body.data.id}/cancel`)).status).toBe(200);
+  });
+
+  it('concurrent DELETE /wallet: one 202, the rest 409, exactly one e-mail and one apply timer, and its link cancels (audit F1, 2026-11-29)', async () => {
+    const o = await owner();
+    const client = await keyOf(o);
+    await receivePayment(client);
+    const mailsTo = () => app.smtp.server.messages.filter((m) => m.to.includes(o.email.toLowerCase()) && /wallet-change\/cancel#token=/.test(m.text ?? '')).length;
+    expect(mailsTo()).toBe(0);
+
+    const answers = await Promise.all(Array.from({ length: 8 }, () => o.as.delete('/wallet')));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([202, 409, 409, 409, 409, 409, 409, 409]);
+    for (const refused of answers.filter((a) => a.status === 409)) expect(refused.body.error.code).toBe('wallet_change_pending');
+    const change = answers.find((a) => a.status === 202)!.body.data;
+
+    // every request has answered, so every e-mail it sent has gone: exactly one, the winner's
+    const token = await cancelToken(o.email);
+    expect(mailsTo()).toBe(1);
+    // the refused requests left no apply timer behind
+    const db = app.api.app.get<Database>(DATABASE);
+    const timers = (await db.query(`SELECT subject FROM timers WHERE business_id = $1 AND kind = 'wallet_change.apply' AND status = 'scheduled'`, [o.businessId])).rows;
+    expect(timers.map((t) => t.subject)).toEqual([change.id]);
+
+    const byLink = await new Browser(app.api).post('/wallet-changes/cancel', { token });
+    expect(byLink.status).toBe(200);
+    expect(byLink.body.data).toEqual({ ...change, status: 'canceled', canceled_at: expect.any(String) });
   });
 
   it('no cancel token reaches a log line or the log of events', async () => {
@@ -215,8 +244,9 @@ describe('wallet deletion and setup over HTTP', () => {
       changes: (await db.query('SELECT * FROM wallet_changes ORDER BY change_id')).rows,
     });
     const before = await snapshot();
-    // the suite's changes so far: one applied, three canceled, and the two held in setup (race audit F2) still pending
-    expect(before.changes.map((c) => c.status).sort()).toEqual(['applied', 'canceled', 'canceled', 'canceled', 'pending', 'pending']);
+    // the suite's changes so far: one applied, five canceled (one the withdrawn request whose notice SMTP refused, one the
+    // concurrent requests' single change), and the two held in setup (race audit F2) still pending
+    expect(before.changes.map((c) => c.status).sort()).toEqual(['applied', 'canceled', 'canceled', 'canceled', 'canceled', 'canceled', 'pending', 'pending']);
     expect((await verifyProjection(store, db, walletsProjector)).differences).toEqual([]);
     await rebuildProjection(store, db, walletsProjector, { batchSize: 2 });
     expect(await snapshot()).toEqual(before);

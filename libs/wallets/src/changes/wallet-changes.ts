@@ -66,12 +66,13 @@ export class WalletChanges {
     businessId: string,
     command: WalletCommand,
     meta: WriteMeta,
-    options: { beforeAppend?: (events: readonly WalletEvent[]) => Promise<void>; eventId?: (i: number) => string } = {},
+    options: { beforeAppend?: (events: readonly WalletEvent[]) => Promise<void>; afterAppend?: () => Promise<void>; eventId?: (i: number) => string } = {},
   ): Promise<RunResult<WalletEvent, WalletState>> {
     return this.runner.run(walletDecider, WALLET_STREAM.stream(businessId), command, {
       context: undefined,
       metadata: metadataFor(meta),
       beforeAppend: options.beforeAppend ? (events) => options.beforeAppend!(events) : undefined,
+      afterAppend: options.afterAppend ? () => options.afterAppend!() : undefined,
       eventId: options.eventId,
     });
   }
