@@ -81,7 +81,8 @@ describe('wallet sends of a simulated business over HTTP (sessions)', () => {
     const replay = await send(shop, body, key);
     expect([replay.status, replay.headers.get('idempotent-replayed'), replay.body.data.id]).toEqual([201, 'true', id]);
     const again = await send(shop, body);
-    expect([again.status, again.body.error.code]).toEqual([409, 'duplicate_transaction']);
+    // the field names the input the client sent: a signed send has no tx_hash (audit F2, 2026-11-29)
+    expect([again.status, again.body.error.code, again.body.error.field]).toEqual([409, 'duplicate_transaction', 'signed_transaction']);
     const list = await shop.get('/wallet/transactions?limit=1');
     expect([list.status, list.body.data.map((t: { id: string }) => t.id)]).toEqual([200, [id]]);
 
@@ -300,8 +301,12 @@ describe('wallet sends of a simulated business over HTTP (sessions)', () => {
     const solana = await send(outside, { asset: 'SOL', network: 'solana', amount: '1', to_address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', tx_hash: base58.encode(randomBytes(64)) });
     expect([solana.status, solana.body.error?.code, solana.body.error?.field]).toEqual([400, 'invalid_request', 'network']);
     expect((await outside.get('/wallet/transactions')).body.data).toEqual([]);
-    const ethereum = await send(outside, { asset: 'ETH', network: 'ethereum', amount: '0.001', to_address: RECIPIENT, tx_hash: `0x${randomBytes(32).toString('hex')}` });
+    const record = { asset: 'ETH', network: 'ethereum', amount: '0.001', to_address: RECIPIENT, tx_hash: `0x${randomBytes(32).toString('hex')}` };
+    const ethereum = await send(outside, record);
     expect([ethereum.status, ethereum.body.data?.origin]).toEqual([201, 'external']);
+    // the same hash again: 409 duplicate_transaction naming tx_hash, the input an external record sends (audit F2, 2026-11-29)
+    const again = await send(outside, record);
+    expect([again.status, again.body.error.code, again.body.error.field]).toEqual([409, 'duplicate_transaction', 'tx_hash']);
   });
 
   it('an address the wallet’s keys derive is its own though no checkout holds it: 400 invalid_address up to 20 indices past those handed out (created wallet: EVM and Solana; external: EVM, Bitcoin, its Solana address)', async () => {

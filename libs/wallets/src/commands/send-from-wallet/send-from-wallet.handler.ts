@@ -97,7 +97,7 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
       if (input.tx_hash === undefined) throw invalid('tx_hash is required: an external wallet records a send made in its own app by its hash.', 'tx_hash');
       if (!registry.isValidTxHash(network, input.tx_hash)) throw invalid(`tx_hash is not a ${network} transaction hash.`, 'tx_hash');
       const data: WalletTransactionRecordedData = { ...base, kind: 'external', from_address: null, tx_hash: registry.normalizeTxHash(network, input.tx_hash), max_fee_units: null, raw: null };
-      await this.refuseKnownHash(network, data.tx_hash);
+      await this.refuseKnownHash(network, data.tx_hash, 'tx_hash');
       const at = await this.recordedAt(business);
       await this.sends.decide(wallet.wallet_id, { type: 'RecordWalletTransaction', data, funds: null }, meta, at);
       await this.timers.recorded(data, at);
@@ -137,7 +137,7 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
     // the funding transaction as a wallet transaction of its own: its coin and fee are on the books whatever becomes of the send
     // (POL, which the service does not track, has no asset to record it in: its funding stays on the send alone)
     const fundingRecord = funding === null || feeAsset === null ? undefined : fundingTransaction(data, newId('wtx'), feeAsset, { value_usd: fundingValueUsd, network_fee_usd: fundingFeeUsd });
-    await this.refuseKnownHash(network, data.tx_hash);
+    await this.refuseKnownHash(network, data.tx_hash, 'signed_transaction');
     if (funding !== null) await this.refuseForeignFunding(business.id, network, funding.tx_hash);
     // the fee coin is the fee payer's (an EIP-3009 submitter's); a funding transaction's funder is checked too, and its coin credited to the sender (the decider)
     const funds = await this.sends.funds(wallet.wallet_id, network, signed.from, asset, { feePayer: signed.feePayer, funder: funding?.from });
@@ -243,9 +243,13 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
     if (known !== null && known.businessId !== businessId) throw new DomainRefusal('duplicate_transaction', 'This funding transaction is already recorded.', 'funding_transaction');
   }
 
-  /** 409 duplicate_transaction when any wallet recorded this hash (the decider checks the wallet's own stream again). */
-  private async refuseKnownHash(network: NetworkId, hash: string): Promise<void> {
-    if ((await this.read.byHash(network, hash)) !== null) throw new DomainRefusal('duplicate_transaction', 'This transaction is already recorded.', 'tx_hash');
+  /**
+   * 409 duplicate_transaction when any wallet recorded this hash (the decider checks the wallet's own stream again).
+   * `field` names the input the client sent, as the decider does: `tx_hash` for an external record,
+   * `signed_transaction` for a signed send (decision 0040, addendum of 2026-11-29, audit F2).
+   */
+  private async refuseKnownHash(network: NetworkId, hash: string, field: 'tx_hash' | 'signed_transaction'): Promise<void> {
+    if ((await this.read.byHash(network, hash)) !== null) throw new DomainRefusal('duplicate_transaction', 'This transaction is already recorded.', field);
   }
 
   private async verify(network: NetworkId, asset: Parameters<typeof verifySignedEvmSend>[1]['asset'], amount: bigint, to: string, from: string[], signedTransaction: string) {
