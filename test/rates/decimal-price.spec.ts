@@ -67,6 +67,9 @@ describe('Coinbase Exchange shape', () => {
     expect(coinbaseRoute('USDT', 'EUR')).toEqual({ kind: 'product', product: 'USDT-EUR' });
     expect(coinbaseRoute('USDC', 'USD')).toEqual({ kind: 'par' });
     expect(coinbaseRoute('USDC', 'EUR')).toEqual({ kind: 'cross', numerator: 'BTC-EUR', denominator: 'BTC-USD' });
+    // POL, Polygon's fee coin, for a send's fee in USD only (decision 0040, addendum of 2026-11-29)
+    expect(coinbaseRoute('POL', 'USD')).toEqual({ kind: 'product', product: 'POL-USD' });
+    expect(coinbaseRoute('POL', 'EUR')).toBeNull();
     expect(coinbaseRoute('BTC', 'GBP')).toBeNull();
     expect(coinbaseRoute('BTC', 'toString')).toBeNull();
     expect(routeSource(coinbaseRoute('USDC', 'EUR')!, 'USDC', 'EUR')).toBe('coinbase-exchange:BTC-EUR/BTC-USD');
@@ -83,5 +86,7 @@ describe('FixedRates', () => {
     await expect(fixed.quote('USDC', 'EUR')).resolves.toMatchObject({ rateMinorPerCoin: 92, source: 'fixed' });
     await expect(fixed.quote('BTC', 'GBP')).resolves.toBeNull();
     expect(fixed.rate('ETH', 'USD')).toBe(300_000);
+    // POL (Polygon's fee coin) in USD only, for a send's fee (decision 0040, addendum of 2026-11-29)
+    expect([fixed.rate('POL', 'USD'), fixed.rate('POL', 'EUR')]).toEqual([50, null]);
   });
 });

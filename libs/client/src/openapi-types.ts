@@ -3076,7 +3076,7 @@ export interface components {
             amount: string;
             /** @description USD cents; zero for an external record until the chain proves it; null while unknown. */
             value_usd: number | null;
-            /** @description USD cents: for a send, the most its signed transaction can cost until it is confirmed, then what the chain charged; always zero for external records; null when the fee coin has no price (POL on Polygon). */
+            /** @description USD cents: for a send, the most its signed transaction can cost until it is confirmed, then what the chain charged; always zero for external records. Priced in the network's fee coin (ETH, SOL, POL on Polygon); null only while no fresh exchange rate could be had for a live business when the send was taken, as for value_usd. */
             network_fee_usd: number | null;
             /** @description The wallet address the send draws on (as from_address). */
             address: string | null;

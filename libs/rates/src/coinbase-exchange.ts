@@ -1,4 +1,4 @@
-import type { AssetCode } from '@lib/chains';
+import type { RatedCoin } from './rate-source';
 import { DecimalPrice, parseDecimalPrice, parseIsoTime } from './decimal-price';
 
 /**
@@ -30,20 +30,24 @@ export const COINBASE_SOURCE = 'coinbase-exchange';
  */
 export type CoinbaseRoute = { kind: 'product'; product: string } | { kind: 'par' } | { kind: 'cross'; numerator: string; denominator: string };
 
-/** The pairs the service quotes (the payment currencies × the coins); anything else is not offered. */
-const DIRECT: Readonly<Record<string, readonly AssetCode[]>> = {
-  USD: ['USDT', 'BTC', 'ETH', 'SOL'],
+/**
+ * The pairs the service quotes (the payment currencies × the coins), and POL-USD for the fee of a
+ * Polygon send (a fee is valued in USD only; decision 0040, addendum of 2026-11-29); anything else
+ * is not offered.
+ */
+const DIRECT: Readonly<Record<string, readonly RatedCoin[]>> = {
+  USD: ['USDT', 'BTC', 'ETH', 'SOL', 'POL'],
   EUR: ['USDT', 'BTC', 'ETH', 'SOL'],
 };
 
-export function coinbaseRoute(asset: AssetCode, currency: string): CoinbaseRoute | null {
+export function coinbaseRoute(asset: RatedCoin, currency: string): CoinbaseRoute | null {
   if (!Object.prototype.hasOwnProperty.call(DIRECT, currency)) return null;
   if (asset === 'USDC') return currency === 'USD' ? { kind: 'par' } : { kind: 'cross', numerator: `BTC-${currency}`, denominator: 'BTC-USD' };
   return DIRECT[currency].includes(asset) ? { kind: 'product', product: `${asset}-${currency}` } : null;
 }
 
 /** The `source` string of a route: which prices a quote came from. */
-export function routeSource(route: CoinbaseRoute, asset: AssetCode, currency: string): string {
+export function routeSource(route: CoinbaseRoute, asset: RatedCoin, currency: string): string {
   switch (route.kind) {
     case 'product':
       return `${COINBASE_SOURCE}:${route.product}`;

@@ -1,7 +1,6 @@
-import type { AssetCode } from '@lib/chains';
 import { COINBASE_EXCHANGE_URL, Ticker, coinbaseRoute, isNotFoundBody, parseTicker, routeSource, tickerPath } from './coinbase-exchange';
 import { crossToMinor, parMinor, priceToMinor } from './decimal-price';
-import { RateQuote, RateSource, RatesUnavailableError } from './rate-source';
+import { RateQuote, RateSource, RatedCoin, RatesUnavailableError } from './rate-source';
 
 export interface LiveRatesOptions {
   /** Base URL of the source (RATES_URL): Coinbase Exchange's public REST endpoint, or a stand-in serving its shape. */
@@ -64,7 +63,7 @@ export class LiveRates implements RateSource {
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
-  async quote(asset: AssetCode, currency: string): Promise<RateQuote | null> {
+  async quote(asset: RatedCoin, currency: string): Promise<RateQuote | null> {
     const route = coinbaseRoute(asset, currency);
     if (route === null) return null;
     const source = routeSource(route, asset, currency);

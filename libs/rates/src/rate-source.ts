@@ -1,6 +1,18 @@
 import type { AssetCode } from '@lib/chains';
 
 /**
+ * A coin the service prices though it is none of its assets: a network's fee coin it never
+ * receives (Polygon's POL), priced in USD only, so a send's `network_fee_usd` can be valued
+ * (decision 0040, addendum of 2026-11-29). No checkout quotes it (checkouts ask for assets).
+ */
+export type FeeCoin = 'POL';
+export const FEE_COINS: readonly FeeCoin[] = ['POL'];
+export const isFeeCoin = (symbol: string): symbol is FeeCoin => (FEE_COINS as readonly string[]).includes(symbol);
+
+/** What a rate source prices: the service's assets, and the fee coins. */
+export type RatedCoin = AssetCode | FeeCoin;
+
+/**
  * Where checkouts get their exchange rates (decision 0020). One small port so that a source can
  * be replaced by another: the fixed table of simulated businesses, a live exchange, a test double.
  */
@@ -13,7 +25,7 @@ export interface RateSource {
    * asset_unavailable). Rejects with RatesUnavailableError when it offers it but has no fresh
    * price right now (unreachable, malformed answer, stale price, or no live source at all).
    */
-  quote(asset: AssetCode, currency: string): Promise<RateQuote | null>;
+  quote(asset: RatedCoin, currency: string): Promise<RateQuote | null>;
 }
 
 /** A rate a quote was made from: what checkouts lock and record. */
@@ -54,7 +66,7 @@ export class RatesUnavailableError extends Error {
 
 /** The source of a deployment without a live one (RATES_URL=off): every pair is unavailable. */
 export class NoLiveRates implements RateSource {
-  quote(asset: AssetCode, currency: string): Promise<RateQuote | null> {
+  quote(asset: RatedCoin, currency: string): Promise<RateQuote | null> {
     return Promise.reject(new RatesUnavailableError('off', `No live exchange-rate source is configured: ${asset} cannot be quoted in ${currency}.`));
   }
 }

@@ -20,6 +20,7 @@ export * from './sends/events';
 export * from './sends/relay';
 export * from './sends/send-fees';
 export * from './sends/send-options';
+export * from './sends/send-rates';
 export * from './sends/send-timers';
 export * from './sends/wallet-sends';
 export * from './sends/wallet-transaction.decider';

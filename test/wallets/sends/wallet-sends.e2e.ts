@@ -192,7 +192,7 @@ describe('wallet sends of a simulated business over HTTP (sessions)', () => {
     expect((await shop.get('/wallet/transactions?limit=100')).body.data.length).toBe(before + created);
   });
 
-  it('Polygon (fee coin POL, which the service does not track): USDC and USDT sends are held against what the address received — 409 insufficient_funds past it; the fee is not priced (network_fee_usd null)', async () => {
+  it('Polygon (fee coin POL, which the service does not track): USDC and USDT sends are held against what the address received — 409 insufficient_funds past it; the fee is priced at the fixed table’s POL (network_fee_usd an integer)', async () => {
     // a business of its own, so the ETH address's sends above stay as they are
     const browser = new Browser(app.api);
     const { businessId: polygonBusiness } = await signUp(app, browser);
@@ -210,7 +210,7 @@ describe('wallet sends of a simulated business over HTTP (sessions)', () => {
         data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [RECIPIENT, parseUnits(amount, 6)] }),
         nonce: polygonNonce++,
         gas: 65_000n,
-        maxFeePerGas: 50_000_000_000n,
+        maxFeePerGas: 1_000_000_000_000n, // 1 000 gwei (a congested Polygon): a fee worth whole cents
         maxPriorityFeePerGas: 30_000_000_000n,
       });
     const sendToken = async (asset: 'USDC' | 'USDT', amount: string) => send(polygonShop, { asset, network: 'polygon', amount, to_address: RECIPIENT, signed_transaction: await tokenTransfer(asset, amount) });
@@ -219,7 +219,9 @@ describe('wallet sends of a simulated business over HTTP (sessions)', () => {
 
     expect(await available('USDC')).toEqual({ asset: paid.amount, fee_coin: null, fee_coin_asset: null });
     const first = await sendToken('USDC', '1.5');
-    expect([first.status, first.body.data?.value_usd, first.body.data?.network_fee_usd]).toEqual([201, 150, null]);
+    // the fee the transaction sets: 65 000 gas × 1 000 gwei = 0.065 POL at the fixed table's 0.50 USD = 3.25 cents, half up
+    // (audit F3, 2026-11-29: it was null, POL having no price)
+    expect([first.status, first.body.data?.value_usd, first.body.data?.network_fee_usd]).toEqual([201, 150, 3]);
     const tooMuch = await sendToken('USDC', '1000');
     expect([tooMuch.status, tooMuch.body.error?.code, tooMuch.body.error?.field]).toEqual([409, 'insufficient_funds', 'amount']);
     // what is left, to the unit: one unit more is refused, exactly that much is taken
@@ -238,11 +240,11 @@ describe('wallet sends of a simulated business over HTTP (sessions)', () => {
     const usdt = await sendToken('USDT', '500');
     expect([usdt.status, usdt.body.error?.code, usdt.body.error?.field]).toEqual([409, 'insufficient_funds', 'amount']);
 
-    // confirmed on the business's clock: still no price for POL, so no fee in USD
+    // confirmed on the business's clock: nothing charged on a chain, the fee taken at 201 stays (as for ETH)
     expect((await polygonShop.post('/test_clock/advance', { seconds: 61 })).status).toBe(200);
     for (const id of [first.body.data.id, rest.body.data.id]) {
       const confirmed = await eventually(() => polygonShop.get(`/wallet/transactions/${id}`).then((r) => r.body.data), (t) => t.status === 'confirmed', { what: 'polygon send confirmed' });
-      expect(confirmed.network_fee_usd).toBeNull();
+      expect(confirmed.network_fee_usd).toBe(3);
     }
     const list = (await polygonShop.get('/wallet/transactions?limit=100')).body.data as { amount: string }[];
     expect(list.reduce((total, t) => total + parseUnits(t.amount, 6), 0n)).toBe(received);

@@ -81,7 +81,7 @@ export const WALLET_COMPONENTS: Record<string, SchemaObject> = {
     network,
     amount: { ...str, description: 'Decimal in the coin.' },
     value_usd: { ...nullable(int), description: 'USD cents; zero for an external record until the chain proves it; null while unknown.' },
-    network_fee_usd: { ...nullable(int), description: 'USD cents: for a send, the most its signed transaction can cost until it is confirmed, then what the chain charged; always zero for external records; null when the fee coin has no price (POL on Polygon).' },
+    network_fee_usd: { ...nullable(int), description: 'USD cents: for a send, the most its signed transaction can cost until it is confirmed, then what the chain charged; always zero for external records. Priced in the network\'s fee coin (ETH, SOL, POL on Polygon); null only while no fresh exchange rate could be had for a live business when the send was taken, as for value_usd.' },
     address: { ...nullable(str), description: 'The wallet address the send draws on (as from_address).' },
     from_address: nullable(str),
     to_address: str,

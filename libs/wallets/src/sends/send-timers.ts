@@ -195,11 +195,10 @@ export class WalletSendsWorker implements OnApplicationBootstrap, OnApplicationS
       // stream read and the rate look-up). A reorganisation that removes it meanwhile finds no receipt: still pending.
       if (outcome.confirmations !== undefined && !isFinal(tx.network, outcome.confirmations)) continue;
       // a signed send's fee as the chain charged it, confirmed or failed on the chain (a reverted send pays it too: 0040
-      // addendum, 2026-11-28, later), in USD at the rate of that time (no rate, or a fee coin without a price: POL → null,
-      // and the projection keeps what the send recorded)
-      const feeAsset = this.sends.registry.network(tx.network).nativeCurrency.asset;
+      // addendum, 2026-11-28, later), in USD at the fee coin's rate of that time (POL too: addendum of 2026-11-29); no
+      // fresh rate → null, and the projection keeps what the send recorded
       const feeUnits = tx.origin === 'signed' ? (outcome.feeUnits ?? null) : null;
-      const networkFeeUsd = feeUnits !== null && feeAsset !== null ? await this.sends.rates.valueUsd(false, feeAsset, BigInt(feeUnits)) : null;
+      const networkFeeUsd = feeUnits !== null ? await this.sends.rates.feeUsd(false, tx.network, BigInt(feeUnits)) : null;
       if (outcome.status === 'confirmed') {
         // an external record's amount at the rate of the confirmation
         const valueUsd = tx.origin === 'external' ? await this.sends.rates.valueUsd(false, tx.asset, BigInt(tx.units)) : null;

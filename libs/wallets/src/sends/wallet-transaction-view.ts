@@ -24,7 +24,7 @@ export interface WalletTransactionView {
   amount: string;
   /** USD cents at the service's rate of the send's time (an external record: of the time the chain proved it, zero until then); null when no rate was had. */
   value_usd: number | null;
-  /** USD cents: the most the signed transaction can cost until confirmed, then what the chain charged; zero for external records; null when the fee coin has no price (POL). */
+  /** USD cents: the most the signed transaction can cost until confirmed, then what the chain charged; zero for external records; priced in the fee coin (POL too); null only without a fresh rate (decision 0040, addendum of 2026-11-29). */
   network_fee_usd: number | null;
   /** The wallet's address the send draws on (= from_address; null for an external record until the chain shows it). */
   address: string | null;

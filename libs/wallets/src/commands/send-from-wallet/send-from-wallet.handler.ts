@@ -113,14 +113,15 @@ export class SendFromWalletHandler implements ICommandHandler<SendFromWalletComm
       const checked = await this.verify(network, asset, units, to, from, input.signed_transaction!);
       return { signed: checked, funding: input.funding_transaction === undefined ? null : await this.verifyFunding(network, input.funding_transaction, checked.from, from) };
     });
-    // USD cents of the amount and of the fee the transaction sets (the fee coin's price; none for POL), at the service's rates
+    // USD cents of the amount and of the fee the transaction sets (the fee coin's price, POL's too: 0040 addendum of
+    // 2026-11-29), at the service's rates
     const feeAsset = registry.network(network).nativeCurrency.asset;
-    const usdOf = (units: bigint | string, of: typeof feeAsset = feeAsset) => (of === null ? Promise.resolve(null) : this.sends.rates.valueUsd(business.simulated, of, BigInt(units)));
+    const feeUsdOf = (units: bigint | string) => this.sends.rates.feeUsd(business.simulated, network, BigInt(units));
     const [valueUsd, networkFeeUsd, fundingValueUsd, fundingFeeUsd] = await Promise.all([
-      usdOf(units, asset),
-      usdOf(signed.fee),
-      funding === null ? null : usdOf(funding.units),
-      funding === null ? null : usdOf(funding.max_fee_units),
+      this.sends.rates.valueUsd(business.simulated, asset, units),
+      feeUsdOf(signed.fee),
+      funding === null ? null : feeUsdOf(funding.units),
+      funding === null ? null : feeUsdOf(funding.max_fee_units),
     ]);
     const data: WalletTransactionRecordedData = {
       ...base,
