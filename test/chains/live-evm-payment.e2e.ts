@@ -202,6 +202,11 @@ describe('a live business takes real USDC on local EVM chains (anvil), watched b
     );
     expect(health.chains.map((c: { network: string }) => c.network).sort()).toEqual(['ethereum', 'polygon']);
     expect(health.chains.every((c: { last_error: string | null }) => c.last_error === null)).toBe(true);
+    // read through a moment ago: live quotes end once this passes their end (0025 addendum, 2026-11-29)
+    for (const chain of health.chains as { caught_up_at: string | null }[]) {
+      expect(chain.caught_up_at).not.toBeNull();
+      expect(Date.now() - Date.parse(chain.caught_up_at as string)).toBeLessThan(30_000);
+    }
   });
 
   it('the same address paid on the other chain → needs_review with detected_network', async () => {

@@ -54,6 +54,7 @@ export class HealthController {
           pending: s.pending,
           last_error: s.consecutiveFailures > 0 ? s.lastError : null,
           backing_off_until: s.backingOffUntil?.toISOString() ?? null,
+          caught_up_at: s.caughtUpAt?.toISOString() ?? null,
         })),
       },
     };

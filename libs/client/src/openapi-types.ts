@@ -2098,6 +2098,11 @@ export interface components {
                 last_error: string | null;
                 /** Format: date-time */
                 backing_off_until: string | null;
+                /**
+                 * Format: date-time
+                 * @description When the watcher last asked the node for the head it then read up to: every block the node had by then has been read. A live quote ends only once its network's watcher has read through the quote's end.
+                 */
+                caught_up_at: string | null;
             }[];
             /** @description GET /health only: what the operator paused for every business (new checkouts, card payments, a network, sign-ups); those actions answer 503 temporarily_unavailable. */
             pauses?: {

@@ -57,6 +57,10 @@ export class Metrics implements OnModuleInit, OnApplicationBootstrap, OnApplicat
     chainGauge('chain_watcher_failures', 'Failed rounds in a row (0: the node and the database answer)', (s) => s.consecutiveFailures);
     chainGauge('chain_watcher_lease_held', '1 while this process is the one watching the network', (s) => (s.leaseHeld ? 1 : 0));
     chainGauge('chain_watcher_pending_transfers', 'Transfers reported and not final yet', (s) => s.pending);
+    // live quotes wait past their end for this (decision 0025, addendum of 2026-11-29): a growing age holds them open
+    chainGauge('chain_watcher_read_through_age_seconds', 'Seconds since the watcher last caught up with the head the node answered', (s) =>
+      s.caughtUpAt === null ? null : Math.max(0, (Date.now() - s.caughtUpAt.getTime()) / 1000),
+    );
     new Gauge({
       name: 'service_paused',
       help: 'What the operator paused for every business (1 per target while paused: checkouts, card_payments, signups, network:<network>)',

@@ -187,7 +187,7 @@ const SCHEMAS = {
         items: {
           type: 'object',
           additionalProperties: false,
-          required: ['network', 'lease_held', 'height', 'head', 'lag_blocks', 'pending', 'last_error', 'backing_off_until'],
+          required: ['network', 'lease_held', 'height', 'head', 'lag_blocks', 'pending', 'last_error', 'backing_off_until', 'caught_up_at'],
           properties: {
             network: { type: 'string' },
             lease_held: { type: 'boolean', description: 'This process is the one watching the network (one per network across workers).' },
@@ -197,6 +197,11 @@ const SCHEMAS = {
             pending: { type: 'integer', description: 'Transfers seen and not final yet.' },
             last_error: { type: 'string', nullable: true },
             backing_off_until: { ...timestamp, nullable: true },
+            caught_up_at: {
+              ...timestamp,
+              nullable: true,
+              description: "When the watcher last asked the node for the head it then read up to: every block the node had by then has been read. A live quote ends only once its network's watcher has read through the quote's end.",
+            },
           },
         },
       },

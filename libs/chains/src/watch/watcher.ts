@@ -93,6 +93,12 @@ export interface ChainWatcherStatus {
   readonly backingOffUntil: Date | null;
   /** The last round that reached the node and the database. */
   readonly lastSuccessAt: Date | null;
+  /**
+   * When this watcher last asked the node for the head it then scanned up to: every block the node
+   * had then has been read (null before it first caught up). Live quotes end once it passes their
+   * end (decision 0025, addendum of 2026-11-29).
+   */
+  readonly caughtUpAt: Date | null;
   /** Since start: blocks scanned, transfers detected, confirmations reported, withdrawals, reorgs. */
   readonly blocksScanned: number;
   readonly transfersDetected: number;
@@ -166,6 +172,7 @@ export class ChainWatcher {
   private lastErrorAt: Date | null = null;
   private backingOffUntil: Date | null = null;
   private lastSuccessAt: Date | null = null;
+  private caughtUpAt: Date | null = null;
   private counters = { blocksScanned: 0, transfersDetected: 0, confirmationsReported: 0, transfersWithdrawn: 0, reorgs: 0, mempoolLooks: 0 };
   /** When the mempool is looked at next (epoch ms). */
   private mempoolDueAt = 0;
@@ -236,6 +243,7 @@ export class ChainWatcher {
       consecutiveFailures: this.failures,
       backingOffUntil: backingOff,
       lastSuccessAt: this.lastSuccessAt,
+      caughtUpAt: this.caughtUpAt,
       ...this.counters,
       lastReorg: this.lastReorg,
     };
@@ -330,6 +338,7 @@ export class ChainWatcher {
       delay = caughtUp || blocks.length === 0 ? this.pollMs : 0;
     }
     await this.save(state, caughtUp ? askedAt : null);
+    if (caughtUp) this.caughtUpAt = askedAt;
     if (caughtUp) await this.lookAtMempool();
     return delay;
   }
