@@ -3719,7 +3719,7 @@ export interface components {
             /** @description Event types to receive, at least one: payment.created, payment.updated, payment.underpaid, payment.needs_review, payment.succeeded, payment.failed, payment.canceled, business.created, business.updated, customer.created, customer.updated, link.created, link.updated, wallet_transaction.confirmed, wallet_transaction.failed; or ["*"] for every type, present and future. */
             event_types: ("*" | "payment.created" | "payment.updated" | "payment.underpaid" | "payment.needs_review" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "business.created" | "business.updated" | "customer.created" | "customer.updated" | "link.created" | "link.updated" | "wallet_transaction.confirmed" | "wallet_transaction.failed")[];
             /** @description Free text for you. Plain text: line breaks and tabs, but no other control character or bidirectional override. */
-            description?: string | null;
+            description?: string;
             /** @description false creates it stopped (no deliveries). Default true. */
             enabled?: boolean;
         };

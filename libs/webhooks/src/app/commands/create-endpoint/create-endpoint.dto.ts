@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsString, MaxLength } from 'class-validator';
 import { WEBHOOK_URL_MAX } from '../../../delivery/url-policy';
 import { DESCRIPTION_MAX, EVENT_TYPES_MAX } from '../../../domain/endpoint.decider';
 import { ALL_EVENT_TYPES, EVENT_TYPES } from '../../../domain/event-types';
@@ -33,11 +33,11 @@ export class CreateWebhookBody {
 
   @ApiPropertyOptional({ description: 'Free text for you.', maxLength: DESCRIPTION_MAX })
   @Trimmed()
-  @IsOptional()
+  @Omittable() // left out: no description; null is refused, as PATCH refuses it (hooks audit L1)
   @IsString()
   @MaxLength(DESCRIPTION_MAX, { message: `description is at most ${DESCRIPTION_MAX} characters` })
   @PlainText('multi-line')
-  description?: string | null;
+  description?: string;
 
   @ApiPropertyOptional({ description: 'false creates it stopped (no deliveries). Default true.' })
   @Omittable()
