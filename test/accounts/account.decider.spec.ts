@@ -52,6 +52,15 @@ describe('account decider', () => {
       .then([{ type: 'AccountPasswordChanged', data: { account_id: 'acc_1', password_hash: '$argon2id$2' } }, ended('ses_1', 'password_changed'), ended('ses_3', 'password_changed')]);
   });
 
+  it('given a change from another session that ended this one, when this session changes the password too, then 401 unauthenticated: no second password reported as set (people audit O2, 2026-11-29)', () => {
+    const firstChange: AccountEvent[] = [{ type: 'AccountPasswordChanged', data: { account_id: 'acc_1', password_hash: '$argon2id$2' } }, ended('ses_2', 'password_changed'), ended('ses_3', 'password_changed')];
+    given([opened, session('ses_1'), session('ses_2'), session('ses_3'), ...firstChange]).when({ type: 'ChangePassword', passwordHash: '$argon2id$3', keepSessionId: 'ses_2' }).refused('unauthenticated');
+    // the session that made the first change may change it again
+    given([opened, session('ses_1'), session('ses_2'), session('ses_3'), ...firstChange])
+      .when({ type: 'ChangePassword', passwordHash: '$argon2id$3', keepSessionId: 'ses_1' })
+      .then([{ type: 'AccountPasswordChanged', data: { account_id: 'acc_1', password_hash: '$argon2id$3' } }]);
+  });
+
   it('sets a first password (no current one given) only while the person has none: else invalid_request on current_password (decision 0037 addendum)', () => {
     const passwordless: AccountEvent = { type: 'AccountOpened', data: { account_id: 'acc_1', email: 'ann@people.example', password_hash: null, signup_id: 'sgn_a' } };
     given([passwordless, session('ses_1'), session('ses_2')])

@@ -67,6 +67,11 @@ export const accountDecider: Decider<AccountCommand, AccountEvent, AccountState>
         ChangePassword(c, s) {
           const account = opened(s);
           if (c.first === true && account.passwordHash !== null) throw new DomainRefusal('invalid_request', 'current_password is required.', 'current_password');
+          // the session asking ended meanwhile (another change of the password ended it: people audit O2, 2026-11-29): its change
+          // would replace a password it no longer holds a session for, and the 200 would report a password that does not work
+          if (c.keepSessionId !== null && !s.sessions.some((x) => x.id === c.keepSessionId)) {
+            throw new DomainRefusal('unauthenticated', 'This session ended while the password was being changed: sign in again.');
+          }
           const others = s.sessions.filter((x) => x.id !== c.keepSessionId);
           return [
             { type: 'AccountPasswordChanged', data: { account_id: account.id, password_hash: c.passwordHash } },
