@@ -258,7 +258,7 @@ const RULES: Rule[] = [
   { step: 'rendering', test: has('/libs/payments/src/read/payment-view', '/libs/payments/src/read/checkout-view', '/libs/payments/src/read/receipt-view', '/libs/http/src/pagination', '/node_modules/fastify/lib/reply', 'fast-json-stringify', '/node_modules/secure-json-parse/') },
   { step: 'read model query', test: has('/libs/payments/src/read/') },
   { step: 'use case (handler)', test: has('/libs/payments/src/', '/apps/api/src/payments/') },
-  { step: 'logging / metrics', test: has('/libs/http/src/logging', '/node_modules/pino', 'sonic-boom', '/node_modules/prom-client/', 'platform/metrics') },
+  { step: 'logging / metrics', test: has('/libs/http/src/logging', '/node_modules/pino', 'sonic-boom', '/node_modules/prom-client/', 'wiring/src/metrics') },
   { step: 'driver: pg', test: has('/node_modules/pg/', '/node_modules/pg-protocol/', '/node_modules/pg-pool/', '/node_modules/pg-types/', '/node_modules/postgres-', '/node_modules/pgpass/', '/node_modules/buffer-writer/', '/node_modules/packet-reader/') },
   { step: 'driver: PGlite', test: (url) => url.includes('/node_modules/@electric-sql/') || url.startsWith('wasm://') },
   { step: 'database wrapper', test: has('/libs/database/') },

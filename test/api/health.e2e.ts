@@ -24,6 +24,13 @@ describe('the service on its embedded default', () => {
     expect(body.data.projections).toEqual(names.map((name) => ({ name, state: 'running', position: at, lag: 0, updated_at: expect.stringMatching(/Z$/) })));
     // when the checkpoint last moved: not before the probe was appended
     for (const p of body.data.projections as unknown as { updated_at: string }[]) expect(Date.parse(p.updated_at)).toBeGreaterThanOrEqual(startedAt - 1000);
+    // the one process runs the background work itself (role `all`): it counts as the worker it sees (decision 0017, addendum of 2026-11-29)
+    expect((body.data as unknown as { issues: unknown[] }).issues).toEqual([]);
+    expect((body.data as unknown as { workers: unknown }).workers).toEqual({
+      running: [{ id: expect.stringMatching(/^wrk_[0-9a-f]{24}$/), role: 'all', started_at: expect.stringMatching(/Z$/), seen_at: expect.stringMatching(/Z$/) }],
+      last_seen_at: expect.stringMatching(/Z$/),
+      stale_after_seconds: 30,
+    });
   });
 
   it('refuses a second owner of the same data directory with a clear error', async () => {
@@ -45,6 +52,7 @@ describe('a projection failing on an event', () => {
       { what: 'the payments projection retrying' },
     );
     expect(body.data.status).toBe('degraded');
+    expect((body.data as unknown as { issues: unknown[] }).issues).toEqual([{ code: 'projection_retrying', message: 'Projection payments retries a failing batch; the error is in the log.' }]);
     expect(body.data.projections.find((p) => p.name === 'payments')).toMatchObject({ state: 'retrying', lag: 1 });
     expect(body.data.projections.find((p) => p.name === 'stream_catalog')).toMatchObject({ state: 'running' });
     expect(JSON.stringify(body)).not.toMatch(/failed on|retrying a/); // the error itself goes to the log, not to this public route

@@ -1,5 +1,5 @@
 import { ServicePauses } from '@lib/operations';
-import { Metrics } from '../../apps/api/src/platform/metrics';
+import { Metrics } from '@lib/wiring';
 import { appPerSuite, businessWithKey, startTestApi } from '../support/fixtures';
 import { eventually } from '../support/eventually';
 

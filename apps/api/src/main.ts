@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { AppConfig, assertServiceConfig, loadConfig, startupFailure } from '@lib/core';
+import { AppConfig, WorkerHeartbeats, assertServiceConfig, loadConfig, startupFailure } from '@lib/core';
 import { API_PREFIX, createApiApp } from './bootstrap';
 
 /** The configuration once read: what a failure to listen names. */
@@ -13,7 +13,8 @@ async function main(): Promise<void> {
   assertServiceConfig(config);
   const app = await createApiApp(config);
   await app.listen(config.port, config.host);
-  const roles = config.role === 'all' ? 'API and workers' : 'API';
+  // the opaque id GET /health lists this process under (workers.running) while it runs the background work
+  const roles = config.role === 'all' ? `API and workers (${app.get(WorkerHeartbeats).id}, pid ${process.pid})` : 'API';
   const store = config.eventstoreUrl ? 'eventstoredb' : config.databaseUrl ? 'postgres' : `embedded, ${config.dataDir}`;
   new Logger('main').log(`payments service: ${roles} listening on http://${config.host}:${config.port}/${API_PREFIX} (store: ${store})`);
 }

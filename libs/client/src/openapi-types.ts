@@ -33,7 +33,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Liveness and store readiness, with the projections and their lag, and what the operator paused
+         * Liveness and store readiness, with the projections and their lag, the processes running the background work, and what the operator paused
          * @description Public: no credentials needed (a key, or a dashboard session cookie with the Service-Business header, sent anyway must be valid).
          */
         get: operations["getHealth"];
@@ -2063,10 +2063,37 @@ export interface components {
             /** @enum {string} */
             kind: "health";
             /**
-             * @description GET /health: `degraded` while a projection retries a failing batch (its state `retrying`; the reads it serves stand still and the error is in the log); `ok` otherwise.
+             * @description GET /health: `degraded` while a projection retries a failing batch (its state `retrying`; the reads it serves stand still and the error is in the log), or while no process running the background work (projections, timers, webhook deliveries, chain watching) has been seen within `workers.stale_after_seconds`; `ok` otherwise. `issues` says which.
              * @enum {string}
              */
             status: "ok" | "degraded";
+            /** @description GET /health only: why `status` is `degraded` (empty when `ok`). */
+            issues?: {
+                /** @enum {string} */
+                code: "projection_retrying" | "no_worker_seen";
+                message: string;
+            }[];
+            /** @description GET /health only, on every role: the processes that run the background work (role `worker`, or `all`, which counts itself), from the heartbeat each records every few seconds in the shared store. */
+            workers?: {
+                /** @description Those seen within `stale_after_seconds` and not stopped, most recently seen first. */
+                running: {
+                    /** @description Opaque, new at every start of the process (`wrk_…`); its start-up log line names it. */
+                    id: string;
+                    /** @enum {string} */
+                    role: "worker" | "all";
+                    /** Format: date-time */
+                    started_at: string;
+                    /** Format: date-time */
+                    seen_at: string;
+                }[];
+                /**
+                 * Format: date-time
+                 * @description The newest heartbeat of any such process, running or not (null: none in the last hour).
+                 */
+                last_seen_at: string | null;
+                /** @description A process not seen for longer is no longer counted as running (WORKER_STALE_AFTER_SECONDS). */
+                stale_after_seconds: number;
+            };
             /** @description GET /health only: the event store and the position of its head. */
             store?: {
                 adapter: string;

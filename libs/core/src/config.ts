@@ -76,6 +76,12 @@ export interface AppConfig extends StoreConfig {
    * far behind) applies the projections its write needs itself (PROJECTION_CATCH_UP_MS; `off`: never). Decision 0019.
    */
   projectionCatchUpMs: number | null;
+  /**
+   * A process running the background work (role `worker` or `all`) not seen for longer than this
+   * makes GET /health `degraded` on every process (WORKER_STALE_AFTER_SECONDS). Such a process
+   * records its heartbeat a few times within it. Decision 0017, addendum of 2026-11-29.
+   */
+  workerStaleAfterMs: number;
 }
 
 /** Cloudflare Turnstile's server-side validation endpoint. */
@@ -127,6 +133,7 @@ export const CONFIG_VARIABLES = [
   'READ_CACHE_MB',
   'READ_CACHE_MAX_AGE_SECONDS',
   'PROJECTION_CATCH_UP_MS',
+  'WORKER_STALE_AFTER_SECONDS',
 ] as const;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -194,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     readCacheMb: integer(env, 'READ_CACHE_MB', 8, 0, 1024),
     readCacheMaxAgeMs: integer(env, 'READ_CACHE_MAX_AGE_SECONDS', 10, 1, 3600) * 1000,
     projectionCatchUpMs: catchUpMs(env.PROJECTION_CATCH_UP_MS),
+    workerStaleAfterMs: integer(env, 'WORKER_STALE_AFTER_SECONDS', 30, 1, 3600) * 1000,
   };
   if (config.smtpUrl !== null && (env.MAIL_FROM ?? '') === '') throw new ConfigError('MAIL_FROM is required with SMTP_URL: the address every e-mail is sent from');
   if (config.challengeProvider === 'turnstile' && config.turnstileSecretKey === null) throw new ConfigError('TURNSTILE_SECRET_KEY is required with CHALLENGE_PROVIDER=turnstile');

@@ -4,13 +4,18 @@ import { Database } from '@lib/database';
 import { CommandRunner, EVENT_STORE, EventStore, OpenedStore, openEventStore } from '@lib/eventstore';
 import { ProjectionRunner, Projector, ReactorHost } from '@lib/projections';
 import { AppConfig } from './config';
+import { WorkerHeartbeats } from './heartbeats';
 import { recordRenderingSettings } from './rendering-settings';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 export const DATABASE = Symbol('DATABASE');
 const OPENED_STORE = Symbol('OPENED_STORE');
 
-/** Records the rendering settings and starts the projections when this process is a worker; on shutdown stops the reactors and projections, then closes the store. */
+/**
+ * Records the rendering settings and, when this process is a worker (`worker` or `all`), starts the
+ * projections and its heartbeat; on shutdown marks the heartbeat stopped, stops the reactors and
+ * projections, then closes the store.
+ */
 @Injectable()
 export class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
@@ -18,15 +23,19 @@ export class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutd
     @Inject(OPENED_STORE) private readonly opened: OpenedStore,
     private readonly projections: ProjectionRunner,
     private readonly reactors: ReactorHost,
+    private readonly heartbeats: WorkerHeartbeats,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     // what the projections render with, for an operator's rebuild or verify (recordedRenderingSettings)
     await recordRenderingSettings(this.opened.db, { checkoutBaseUrl: this.config.checkoutBaseUrl });
     if (this.config.role !== 'api') await this.projections.start();
+    // seen by every process's GET /health (an `api` replica runs none of the background work)
+    await this.heartbeats.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.heartbeats.stop();
     await this.reactors.stop();
     await this.projections.stop();
     await this.opened.close();
@@ -68,9 +77,17 @@ export class CoreModule {
         { provide: ReactorHost, useFactory: (store: EventStore, db: Database) => new ReactorHost(store, db, { enabled: config.role !== 'api' }), inject: [EVENT_STORE, DATABASE] },
         // the one way to run a command: read, fold, decide, append, retry, then read your writes
         { provide: CommandRunner, useFactory: (store: EventStore, projections: ProjectionRunner) => new CommandRunner(store, projections), inject: [EVENT_STORE, ProjectionRunner] },
+        {
+          provide: WorkerHeartbeats,
+          useFactory: (db: Database) => {
+            const logger = new Logger('WorkerHeartbeats');
+            return new WorkerHeartbeats(db, config.role, config.workerStaleAfterMs, (error) => logger.warn(`heartbeat not recorded: ${error instanceof Error ? error.message : String(error)}`));
+          },
+          inject: [DATABASE],
+        },
         CoreLifecycle,
       ],
-      exports: [APP_CONFIG, EVENT_STORE, DATABASE, ProjectionRunner, ReactorHost, CommandRunner],
+      exports: [APP_CONFIG, EVENT_STORE, DATABASE, ProjectionRunner, ReactorHost, CommandRunner, WorkerHeartbeats],
     };
   }
 }

@@ -429,6 +429,25 @@ export class TimerStore {
     return rows;
   }
 
+  /**
+   * Every business's timers that are due by its clock and still scheduled (fired by no worker yet,
+   * or being fired now), and how long the oldest of them has been due: the backlog a stopped or
+   * slow worker leaves (the metrics). Scans the scheduled rows.
+   */
+  async backlog(): Promise<{ due: number; oldestDueSeconds: number }> {
+    const { rows } = await this.db.query<{ due: number; oldest: number | null }>(
+      `SELECT count(*)::int AS due,
+              EXTRACT(EPOCH FROM max($1::timestamptz + COALESCE(c.offset_ms, 0)::float8 * interval '1 millisecond' - t.due_at))::float8 AS oldest
+         FROM timers t
+         LEFT JOIN business_clocks c ON c.business_id = t.business_id
+        WHERE t.status = 'scheduled'
+          AND t.due_at <= $1::timestamptz + COALESCE(c.offset_ms, 0)::float8 * interval '1 millisecond'`,
+      [this.wall()],
+      'timers_backlog',
+    );
+    return { due: Number(rows[0]?.due ?? 0), oldestDueSeconds: Math.max(0, Number(rows[0]?.oldest ?? 0)) };
+  }
+
   /** Marks a claimed timer fired (no-op if it is no longer scheduled); true when it changed. */
   async markFired(id: string): Promise<boolean> {
     const { rowCount } = await this.db.query(

@@ -156,7 +156,47 @@ const SCHEMAS = {
       status: {
         type: 'string',
         enum: ['ok', 'degraded'],
-        description: 'GET /health: `degraded` while a projection retries a failing batch (its state `retrying`; the reads it serves stand still and the error is in the log); `ok` otherwise.',
+        description:
+          'GET /health: `degraded` while a projection retries a failing batch (its state `retrying`; the reads it serves stand still and the error is in the log), or while no process running the background work (projections, timers, webhook deliveries, chain watching) has been seen within `workers.stale_after_seconds`; `ok` otherwise. `issues` says which.',
+      },
+      issues: {
+        type: 'array',
+        description: 'GET /health only: why `status` is `degraded` (empty when `ok`).',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['code', 'message'],
+          properties: {
+            code: { type: 'string', enum: ['projection_retrying', 'no_worker_seen'] },
+            message: { type: 'string' },
+          },
+        },
+      },
+      workers: {
+        type: 'object',
+        additionalProperties: false,
+        description:
+          'GET /health only, on every role: the processes that run the background work (role `worker`, or `all`, which counts itself), from the heartbeat each records every few seconds in the shared store.',
+        required: ['running', 'last_seen_at', 'stale_after_seconds'],
+        properties: {
+          running: {
+            type: 'array',
+            description: 'Those seen within `stale_after_seconds` and not stopped, most recently seen first.',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['id', 'role', 'started_at', 'seen_at'],
+              properties: {
+                id: { type: 'string', description: 'Opaque, new at every start of the process (`wrk_…`); its start-up log line names it.' },
+                role: { type: 'string', enum: ['worker', 'all'] },
+                started_at: timestamp,
+                seen_at: timestamp,
+              },
+            },
+          },
+          last_seen_at: { ...timestamp, nullable: true, description: 'The newest heartbeat of any such process, running or not (null: none in the last hour).' },
+          stale_after_seconds: { type: 'integer', description: 'A process not seen for longer is no longer counted as running (WORKER_STALE_AFTER_SECONDS).' },
+        },
       },
       store: {
         type: 'object',

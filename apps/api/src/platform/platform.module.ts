@@ -14,7 +14,7 @@ import { OperationsModule, ServicePauses } from '@lib/operations';
 import { AdminServer } from '../admin/admin-server';
 import { AuthGuard } from '../auth/auth.guard';
 import { IDEMPOTENCY_STORE, IdempotencyInterceptor } from './idempotency.interceptor';
-import { Metrics } from './metrics';
+import { Metrics } from '@lib/wiring';
 import { NoBodyGuard } from './no-body.guard';
 import { RATE_LIMITER, RateLimitGuard } from './rate-limit.guard';
 import { ReadYourWritesInterceptor } from './read-your-writes.interceptor';

@@ -7,14 +7,17 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { ServicePauses } from '@lib/operations';
 import { ChainWatcherStatus } from '@lib/chains';
 import { ChainWatchers, PAYMENT_PAGES } from '@lib/payments';
-import { APP_CONFIG, AppConfig } from '@lib/core';
+import { APP_CONFIG, AppConfig, WorkerHeartbeats } from '@lib/core';
+import { TimerStore } from '@lib/timers';
 import { ProjectionRunner, ProjectionStatus, ScopedReadCache } from '@lib/projections';
 
 /**
- * Prometheus metrics: requests (count and latency by method, route and status), projection
- * lag and position, and the process's own. Served on a separate listener (METRICS_PORT, on
- * METRICS_HOST, default 127.0.0.1) at /metrics: the public API answers only under /api/v1 and
- * metrics are for the operator's scraper, not for clients.
+ * Prometheus metrics: requests (count and latency by method, route and status; api roles),
+ * projection lag and position, chain watchers, the timers' backlog, the processes running the
+ * background work (their heartbeats), and the process's own. Served on a separate listener
+ * (METRICS_PORT, on METRICS_HOST, default 127.0.0.1) at /metrics, by the API process and by the
+ * worker alike: the public API answers only under /api/v1 and metrics are for the operator's
+ * scraper, not for clients.
  */
 @Injectable()
 export class Metrics implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
@@ -35,6 +38,7 @@ export class Metrics implements OnModuleInit, OnApplicationBootstrap, OnApplicat
     private readonly projections: ProjectionRunner,
     pauses: ServicePauses,
     modules: ModuleRef,
+    heartbeats: WorkerHeartbeats,
   ) {
     collectDefaultMetrics({ register: this.registry });
     // the chain watchers this process runs (worker roles): one series per watched network
@@ -91,6 +95,52 @@ export class Metrics implements OnModuleInit, OnApplicationBootstrap, OnApplicat
       registers: [this.registry],
       collect() {
         this.set(pages().bytes);
+      },
+    });
+    // the processes running the background work, as every process's GET /health sees them (decision 0017, addendum of 2026-11-29)
+    let workersRead: { at: number; status: ReturnType<WorkerHeartbeats['status']> } | null = null;
+    const workers = () => {
+      if (!workersRead || Date.now() - workersRead.at > 500) workersRead = { at: Date.now(), status: heartbeats.status() };
+      return workersRead.status;
+    };
+    new Gauge({
+      name: 'workers_running',
+      help: 'Processes running the background work (role worker or all) seen within WORKER_STALE_AFTER_SECONDS; 0: timers, webhooks and chain watching have stopped',
+      registers: [this.registry],
+      async collect() {
+        this.set((await workers()).running.length);
+      },
+    });
+    new Gauge({
+      name: 'worker_last_seen_age_seconds',
+      help: 'Seconds since any process running the background work last recorded its heartbeat (absent: none in the last hour)',
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const last = (await workers()).lastSeenAt;
+        if (last !== null) this.set(Math.max(0, (Date.now() - last.getTime()) / 1000));
+      },
+    });
+    // what a stopped or slow worker leaves undone: timers due by their business's clock and still scheduled
+    let timersRead: { at: number; backlog: Promise<{ due: number; oldestDueSeconds: number }> } | null = null;
+    const backlog = () => {
+      if (!timersRead || Date.now() - timersRead.at > 500) timersRead = { at: Date.now(), backlog: modules.get(TimerStore, { strict: false }).backlog() };
+      return timersRead.backlog;
+    };
+    new Gauge({
+      name: 'timers_due',
+      help: 'Timers (confirmations, expiries, webhook retries) due and not fired yet',
+      registers: [this.registry],
+      async collect() {
+        this.set((await backlog()).due);
+      },
+    });
+    new Gauge({
+      name: 'timers_oldest_due_seconds',
+      help: 'Seconds the oldest timer not fired yet has been due (0: none due)',
+      registers: [this.registry],
+      async collect() {
+        this.set((await backlog()).oldestDueSeconds);
       },
     });
     // one status read per scrape serves the three projection gauges (collected concurrently)
