@@ -132,6 +132,20 @@ describe('authentication and keys (spec §5)', () => {
     expectError(await call('GET', '/api-keys'), 401, 'unauthenticated');
   });
 
+  it('tells a caller with no credentials on a dashboard-only route to sign in, not to send a key (people audit L1, 2026-11-29)', async () => {
+    const SIGN_IN = 'Sign in first: this route needs a dashboard session.';
+    for (const [method, path] of [['GET', '/api-keys'], ['POST', '/api-keys'], ['PATCH', '/api-keys/key_nothing'], ['GET', '/wallet/send-context'], ['GET', '/probe-auth/dashboard']] as const) {
+      const anonymous = await call(method, path);
+      expect([method, path, anonymous.status, anonymous.body.error.code, anonymous.body.error.message]).toEqual([method, path, 401, 'unauthenticated', SIGN_IN]);
+      // the same with a Service-Business header: only a session would do here either
+      const named = await call(method, path, null, { 'service-business': suite.live.business.id });
+      expect([method, path, named.status, named.body.error.message]).toEqual([method, path, 401, SIGN_IN]);
+    }
+    // a route an API key may call still says to send one
+    const business = await call('GET', '/business');
+    expect([business.status, business.body.error.code, business.body.error.message]).toEqual([401, 'unauthenticated', 'No API key: send Authorization: Bearer <secret key>.']);
+  });
+
   it('stops accepting a revoked key at once', async () => {
     const key = await suite.service.createKey({ businessId: suite.other.business.id, kind: 'secret', mode: 'live' });
     expect((await call('GET', '/business', key.secret)).status).toBe(200);

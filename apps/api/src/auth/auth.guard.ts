@@ -57,7 +57,7 @@ export class AuthGuard implements CanActivate {
       const sameOrigin = meta<boolean>(SAME_ORIGIN) === true;
       if (sameOrigin) this.assertSameSite(request);
       if (isPublic) return sameOrigin || !this.sendsSession(request) || this.bySession(request, false);
-      return this.bySession(request, accountRoute);
+      return this.bySession(request, accountRoute, meta<boolean>(DASHBOARD_ONLY) === true);
     }
     const match = BEARER.exec(header);
     if (!match) {
@@ -92,11 +92,15 @@ export class AuthGuard implements CanActivate {
     return true;
   }
 
-  /** A request without an API key on a route that needs credentials: a dashboard session, or 401. */
-  private async bySession(request: FastifyRequest, accountRoute: boolean): Promise<boolean> {
+  /**
+   * A request without an API key on a route that needs credentials: a dashboard session, or 401.
+   * The 401's message says what would do: on account and dashboard-only routes only a session
+   * (an API key there is 403 session_required), elsewhere a session or a secret key.
+   */
+  private async bySession(request: FastifyRequest, accountRoute: boolean, dashboardOnly = false): Promise<boolean> {
     const token = this.cookies.read(request, 'session');
     if (token === null || !this.sessions) {
-      const message = accountRoute
+      const message = accountRoute || dashboardOnly
         ? 'Sign in first: this route needs a dashboard session.'
         : request.headers[BUSINESS_HEADER] !== undefined
           ? 'Not signed in: sign in again (a dashboard session with the Service-Business header), or send Authorization: Bearer <secret key>.'
