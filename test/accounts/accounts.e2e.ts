@@ -332,6 +332,44 @@ describe('accounts and sessions over HTTP', () => {
     expect([unknown.status, unknown.body.error.code]).toEqual([409, 'verification_expired']);
   });
 
+  it('concurrent resends: one 200, the rest 429 too_many_emails, exactly one new e-mail, and its code verifies (audit F1, 2026-11-29)', async () => {
+    const b = browser();
+    const email = newEmail('resends');
+    const started = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Resends' }, challenge('sign_up'));
+    const id = started.body.data.id;
+    await app.smtp.code(email, 1);
+    app.clock.advance(61_000);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => b.post('/accounts/verify/resend', { signup_id: id })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 429, 429, 429, 429, 429]);
+    for (const refused of answers.filter((a) => a.status === 429)) expect(refused.body.error.code).toBe('too_many_emails');
+    // every request has answered, so every e-mail it sent has gone: the sign-up's and exactly one resent code
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(app.smtp.countTo(email)).toBe(2);
+    const code = await app.smtp.code(email, 2);
+    const verified = await b.post('/accounts/verify', { signup_id: id, code });
+    expect(verified.status).toBe(201);
+  });
+
+  it('a resend SMTP refuses: 503 email_unavailable and withdrawn — the earlier code still verifies (2026-11-29)', async () => {
+    const b = browser();
+    const email = newEmail('undelivered');
+    const started = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Undelivered' }, challenge('sign_up'));
+    const id = started.body.data.id;
+    const first = await app.smtp.code(email, 1);
+    app.clock.advance(61_000);
+    app.smtp.server.refuse();
+    try {
+      const refused = await b.post('/accounts/verify/resend', { signup_id: id });
+      expect([refused.status, refused.body.error.code]).toEqual([503, 'email_unavailable']);
+    } finally {
+      app.smtp.server.accept();
+    }
+    expect(app.smtp.countTo(email)).toBe(1);
+    // nothing of the resend stays: the first code works again
+    const verified = await b.post('/accounts/verify', { signup_id: id, code: first });
+    expect(verified.status).toBe(201);
+  });
+
   it('a newer sign-up for the address replaces the pending one (verification_expired)', async () => {
     const b = browser();
     const email = newEmail('twice');

@@ -131,6 +131,60 @@ describe('password resets and e-mail changes over HTTP', () => {
     await eventually(() => mailsTo(email) === before + 4 || undefined, { what: 'a reset e-mail an hour later' });
   });
 
+  it('concurrent reset requests: an e-mail only for each link recorded (3 an hour), none for the others, and the newest link works (audit F1, 2026-11-29)', async () => {
+    const { email } = await signUp(app, browser());
+    const before = mailsTo(email); // the sign-up code
+    const answers = await Promise.all(Array.from({ length: 6 }, () => askReset(email)));
+    expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202, 202, 202]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // three links were recorded (one replacing the other); every e-mail carries one of them, so three e-mails
+    expect(mailsTo(email)).toBe(before + 3);
+    const tokens = await Promise.all([1, 2, 3].map((n) => linkToken(app.smtp, email, before + n)));
+    const checks = await Promise.all(tokens.map(async (token) => (await browser().post('/password-resets/check', { token })).status));
+    expect(checks.sort()).toEqual([200, 400, 400]);
+  });
+
+  it('concurrent e-mail changes: an e-mail only for each change recorded (3 an hour; the fourth 429 sends nothing), and exactly one of those codes confirms (audit F1, 2026-11-29)', async () => {
+    const ann = browser();
+    await signUp(app, ann);
+    const next = newEmail('concurrent');
+    const answers = await Promise.all(Array.from({ length: 4 }, () => ann.post('/me/email', { email: next, current_password: PASSWORD })));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 201, 429]);
+    expect(answers.find((a) => a.status === 429)!.body.error.code).toBe('too_many_emails');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(mailsTo(next)).toBe(3);
+    const codes = await Promise.all([1, 2, 3].map((n) => changeCode(app.smtp, next, n)));
+    const tries: number[] = [];
+    for (const code of codes) tries.push((await ann.post('/me/email/verify', { code })).status);
+    expect(tries.filter((s) => s === 200)).toHaveLength(1);
+  });
+
+  it('SMTP refusing after the append: a reset link is withdrawn (the same 202, the earlier link still works); an e-mail change is 503 and withdrawn (nothing pending, the 3 an hour not spent) (2026-11-29)', async () => {
+    const ann = browser();
+    const { email } = await signUp(app, ann);
+    expect((await askReset(email)).status).toBe(202);
+    const earlier = await linkToken(app.smtp, email);
+    const next = newEmail('undelivered');
+    app.smtp.server.refuse();
+    try {
+      const asked = await askReset(email);
+      expect([asked.status, asked.body.data]).toEqual([202, { kind: 'password_reset_request', email }]);
+      for (let i = 0; i < 3; i++) {
+        const change = await ann.post('/me/email', { email: next, current_password: PASSWORD });
+        expect([i, change.status, change.body.error?.code]).toEqual([i, 503, 'email_unavailable']);
+      }
+    } finally {
+      app.smtp.server.accept();
+    }
+    expect((await browser().post('/password-resets/check', { token: earlier })).status).toBe(200);
+    const pending = await ann.post('/me/email/verify', { code: '123456' });
+    expect([pending.status, pending.body.error.code]).toEqual([409, 'verification_expired']);
+    // three undelivered changes spent none of the 3 an hour: a fourth starts and its code confirms
+    const started = await ann.post('/me/email', { email: next, current_password: PASSWORD });
+    expect(started.status).toBe(201);
+    expect((await ann.post('/me/email/verify', { code: await changeCode(app.smtp, next, 1) })).status).toBe(200);
+  });
+
   it('spends the per-IP rule password_resets.create (5 an hour) and tokens (20 per 10 minutes)', async () => {
     const b = browser();
     for (let i = 0; i < 5; i++) expect((await b.post('/password-resets', { email: newEmail('ip') }, RESET_CHALLENGE())).status).toBe(202);

@@ -62,6 +62,27 @@ describe('the alert e-mail with a dashboard session', () => {
     expect(delivered).toMatchObject({ type: 'business.updated', data: { id: person.businessId, alert_email: to, pending_alert_email: null } });
   });
 
+  it('concurrent PATCHes of one new address: one 200, the rest 429, exactly one e-mail, its code confirms, and the refused ones spent no limits (audit F1, 2026-11-29)', async () => {
+    const b = new Browser(app.api);
+    const person = await signUp(app, b);
+    const shop = b.forBusiness(person.businessId);
+    const to = `conc+${person.businessId.toLowerCase()}@shop.example`;
+    const answers = await Promise.all(Array.from({ length: 6 }, () => patch(b, person.businessId, { alert_email: to })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 429, 429, 429, 429, 429]);
+    for (const refused of answers.filter((a) => a.status === 429)) expect(refused.body.error.code).toBe('too_many_emails');
+    // every request has answered, so every e-mail it sent has gone: exactly one, the winner's
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(app.smtp.countTo(to)).toBe(1);
+    const code = await app.smtp.code(to);
+    const confirmed = await shop.post(`/businesses/${person.businessId}/alert-email/confirm`, { code });
+    expect([confirmed.status, confirmed.body.data?.alert_email]).toEqual([200, to]);
+    // the refused requests gave back what they took: the person has started one new alert e-mail this hour, so two more may start
+    for (const n of [1, 2]) {
+      const more = await patch(b, person.businessId, { alert_email: `more${n}+${person.businessId.toLowerCase()}@shop.example` });
+      expect([n, more.status]).toEqual([n, 200]);
+    }
+  });
+
   it('the pending address again is a new code (a minute after the last), not a new alert e-mail: with the 3 started it is sent, also after 5 wrong tries, which a new code resets', async () => {
     const b = new Browser(app.api);
     const person = await signUp(app, b);

@@ -108,6 +108,31 @@ describe.each(['postgres', 'embedded', 'redis'] as const)('limit store: %s', (na
     expect((await store.read(hour.key, clock.now())).count).toBe(1);
   });
 
+  it('giveBack returns one take of each live window (never below 0, never into a window that ended) and keeps its end (2026-11-29)', async () => {
+    const clock = testClock();
+    const hour = { key: `${p}:g:{a}:hour`, limit: 2, windowMs: HOUR };
+    const day = { key: `${p}:g:{a}:day`, limit: 5, windowMs: 24 * HOUR };
+    expect(await store.take([hour, day], clock.now())).toEqual({ taken: true });
+    expect(await store.take([hour, day], clock.now())).toEqual({ taken: true });
+    expect((await store.take([hour, day], clock.now())).taken).toBe(false);
+    clock.advance(MINUTE);
+    await store.giveBack([hour.key, day.key], clock.now());
+    expect(await store.read(hour.key, clock.now())).toEqual({ count: 1, windowEndsAt: testClock().now() + HOUR, lockedUntil: null });
+    expect((await store.read(day.key, clock.now())).count).toBe(1);
+    expect(await store.take([hour, day], clock.now())).toEqual({ taken: true }); // the given-back take is there again
+    await store.giveBack([hour.key, day.key], clock.now());
+    await store.giveBack([hour.key, day.key], clock.now());
+    await store.giveBack([hour.key, day.key], clock.now());
+    expect((await store.read(hour.key, clock.now())).count).toBe(0);
+    await store.giveBack([`${p}:g:{never}:taken`], clock.now()); // nothing to give back: nothing happens
+    expect((await store.read(`${p}:g:{never}:taken`, clock.now())).count).toBe(0);
+    expect(await store.take([hour], clock.now())).toEqual({ taken: true });
+    clock.advance(HOUR);
+    await store.giveBack([hour.key], clock.now()); // its window ended: the next take starts a new one at 1
+    expect(await store.take([hour], clock.now())).toEqual({ taken: true });
+    expect((await store.read(hour.key, clock.now())).count).toBe(1);
+  });
+
   it('20 concurrent failures from two processes all count, each answer a distinct count', async () => {
     const clock = testClock();
     const key = `${p}:concurrent`;

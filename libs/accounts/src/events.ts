@@ -99,14 +99,25 @@ export interface SignupCodeSentData {
   delivered: boolean;
 }
 
+/**
+ * A resent code withdrawn by its own request because SMTP refused to send it (that request
+ * answered 503 email_unavailable; decision 0034, addendum of 2026-11-29): the code before it
+ * (`restored`) works again, with its tries, and the resend counts no more.
+ */
+export interface SignupCodeWithdrawnData {
+  code_hash: string;
+  restored: { code_hash: string; sent_at: string; expires_at: string; wrong_tries: number } | null;
+}
+
 export type SignupEvent = EventUnion<{
   SignupStarted: SignupStartedData;
   SignupCodeSent: SignupCodeSentData;
+  SignupCodeWithdrawn: SignupCodeWithdrawnData;
   SignupCodeRejected: { signup_id: string };
   SignupCompleted: { signup_id: string; account_id: string };
 }>;
 
-export const SIGNUP_EVENT_TYPES = ['SignupStarted', 'SignupCodeSent', 'SignupCodeRejected', 'SignupCompleted'] as const;
+export const SIGNUP_EVENT_TYPES = ['SignupStarted', 'SignupCodeSent', 'SignupCodeWithdrawn', 'SignupCodeRejected', 'SignupCompleted'] as const;
 
 export function asSignupEvent(event: { stream?: string; type: string; data: unknown }): SignupEvent | null {
   return eventOf<SignupEvent>(SIGNUP_STREAM, SIGNUP_EVENT_TYPES, event);

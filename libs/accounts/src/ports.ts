@@ -68,6 +68,8 @@ export type Allowance = { allowed: true } | { allowed: false; retryAfterSec: num
 export const EMAIL_BUDGET = Symbol('EMAIL_BUDGET');
 export interface EmailBudget {
   take(address: string): Promise<Allowance>;
+  /** Gives back a take whose e-mail was never sent (the request refused after a lost race, or SMTP down): a refusal claims nothing. */
+  giveBack(address: string): Promise<void>;
 }
 
 /** Wrong sign-up codes per address (10 a day): `blocked` answers 429 too_many_attempts before a code is checked. */

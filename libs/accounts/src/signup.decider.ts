@@ -93,7 +93,14 @@ export interface TrySignupCode {
   passkey?: 'none' | 'verified' | 'failed' | 'exists';
 }
 
-export type SignupCommand = StartSignup | ResendSignupCode | TrySignupCode;
+/** A resent code SMTP refused: withdrawn, the code before it (`restored`) back (decision 0034, addendum of 2026-11-29). */
+export interface WithdrawSignupCode {
+  type: 'WithdrawSignupCode';
+  codeHash: string;
+  restored: SignupCode | null;
+}
+
+export type SignupCommand = StartSignup | ResendSignupCode | TrySignupCode | WithdrawSignupCode;
 
 export interface SignupContext {
   now: Date;
@@ -140,6 +147,11 @@ export const signupDecider: Decider<SignupCommand, SignupEvent, SignupState, Sig
           }
           return [{ type: 'SignupCodeSent', data: c.code }];
         },
+        WithdrawSignupCode(c, s) {
+          if (s.code?.hash !== c.codeHash) return []; // replaced or gone meanwhile: nothing of it to withdraw
+          const r = c.restored;
+          return [{ type: 'SignupCodeWithdrawn', data: { code_hash: c.codeHash, restored: r && { code_hash: r.hash, sent_at: r.sentAt, expires_at: r.expiresAt, wrong_tries: r.wrongTries } } }];
+        },
         TrySignupCode(c, s, ctx) {
           const { signup, code } = open(s, c.replaced, ctx.now);
           const attempt = emailedCodeAttempt({ sentAtMs: Date.parse(code.sentAt), wrongTries: code.wrongTries }, ctx.now.getTime());
@@ -173,6 +185,11 @@ export const signupDecider: Decider<SignupCommand, SignupEvent, SignupState, Sig
       }
       case 'SignupCodeSent':
         return { ...state, code: { hash: event.data.code_hash, sentAt: event.data.sent_at, expiresAt: event.data.expires_at, wrongTries: 0 }, codesSent: state.codesSent + 1 };
+      case 'SignupCodeWithdrawn': {
+        if (state.code?.hash !== event.data.code_hash) return state;
+        const r = event.data.restored;
+        return { ...state, code: r && { hash: r.code_hash, sentAt: r.sent_at, expiresAt: r.expires_at, wrongTries: r.wrong_tries }, codesSent: Math.max(0, state.codesSent - 1) };
+      }
       case 'SignupCodeRejected':
         return state.code === null ? state : { ...state, code: { ...state.code, wrongTries: state.code.wrongTries + 1 } };
       case 'SignupCompleted':

@@ -71,6 +71,12 @@ export interface AlertEmailCodeRequest {
 export interface AlertEmailLimits {
   beforeAlertEmailCode(request: AlertEmailCodeRequest): Promise<void>;
   sent(request: AlertEmailCodeRequest): Promise<void>;
+  /**
+   * Gives back what beforeAlertEmailCode took when no code was e-mailed after all: the request
+   * lost the race for the business's stream and was refused, or SMTP refused the e-mail (a
+   * refusal claims nothing; decision 0035, addendum of 2026-11-29).
+   */
+  giveBack(request: AlertEmailCodeRequest): Promise<void>;
 }
 
 export const ALERT_EMAIL_LIMITS = Symbol('ALERT_EMAIL_LIMITS');
@@ -78,6 +84,7 @@ export const ALERT_EMAIL_LIMITS = Symbol('ALERT_EMAIL_LIMITS');
 export class NoAlertEmailLimits implements AlertEmailLimits {
   async beforeAlertEmailCode(): Promise<void> {}
   async sent(): Promise<void> {}
+  async giveBack(): Promise<void> {}
 }
 
 /** A mail port that keeps what it is given (tests, local runs): `messages` in order. */

@@ -207,6 +207,21 @@ export interface ChangeReferralCode {
   hasWallet: boolean;
 }
 
+/**
+ * Withdraws what an update appended when the code it recorded could not be e-mailed (SMTP down
+ * after the append: decision 0035, addendum of 2026-11-29): the settings it changed go back to
+ * their values before it, its referral code back to the previous one, its alert code back to
+ * what was pending before — each only while the stream still shows what the update set (a later
+ * change is not undone). `appended` and `before`: the update's events and the state they were
+ * decided on (the run that appended them).
+ */
+export interface WithdrawUndeliveredUpdate {
+  type: 'WithdrawUndeliveredUpdate';
+  businessId: string;
+  appended: readonly BusinessEvent[];
+  before: BusinessState;
+}
+
 export type BusinessCommand =
   | CreateBusiness
   | CreateApiKey
@@ -219,7 +234,8 @@ export type BusinessCommand =
   | ChangeBusinessSettings
   | SendAlertEmailCode
   | ConfirmAlertEmail
-  | ChangeReferralCode;
+  | ChangeReferralCode
+  | WithdrawUndeliveredUpdate;
 
 export interface DecideContext {
   /** The time of the decision: the alert code's and pending address's validity, a suspension's time. */
@@ -246,6 +262,7 @@ const BUSINESS_COMMANDS: CommandHandlers<BusinessCommand, BusinessState, DecideC
   SendAlertEmailCode: sendAlertEmailCode,
   ConfirmAlertEmail: confirmAlertEmail,
   ChangeReferralCode: changeReferralCode,
+  WithdrawUndeliveredUpdate: withdrawUndeliveredUpdate,
 };
 
 export function decide(command: BusinessCommand, state: BusinessState, ctx: DecideContext): BusinessEvent[] {
@@ -318,6 +335,11 @@ export function evolve(state: BusinessState, event: BusinessEvent): BusinessStat
     case 'AlertEmailCodeRejected':
       if (state.status === 'none' || state.pendingAlert === null) return state;
       return { ...state, pendingAlert: { ...state.pendingAlert, wrongTries: state.pendingAlert.wrongTries + 1 } };
+    case 'AlertEmailCodeWithdrawn': {
+      if (state.status === 'none') return state;
+      const r = event.data.restored;
+      return { ...state, pendingAlert: r && { email: r.email, codeSalt: r.code_salt, codeHash: r.code_hash, sentAt: r.sent_at, pendingSince: r.pending_since, codesSent: r.codes_sent, wrongTries: r.wrong_tries } };
+    }
     case 'AlertEmailConfirmed':
       return state.status === 'none' ? state : { ...state, alertEmail: event.data.email, pendingAlert: null };
     case 'ReferralCodeChanged':
@@ -597,6 +619,33 @@ function changeReferralCode(command: ChangeReferralCode, state: BusinessState): 
   if (business.referralCode === command.code) return [];
   if (command.hasWallet) throw new DomainError('referral_locked', 'The referral code cannot change once the business has a wallet.', 'referral_code');
   return [{ type: 'ReferralCodeChanged', data: { business_id: business.id, code: command.code, previous: business.referralCode } }];
+}
+
+function withdrawUndeliveredUpdate(command: WithdrawUndeliveredUpdate, state: BusinessState): BusinessEvent[] {
+  const business = existing(state, command.businessId);
+  const before = command.before;
+  if (before.status === 'none') return [];
+  const events: BusinessEvent[] = [];
+  for (const event of command.appended) {
+    if (event.type === 'BusinessSettingsChanged') {
+      const { business_id: _id, ...changed } = event.data;
+      const back: Record<string, unknown> = {};
+      for (const [field, value] of Object.entries(changed) as [keyof BusinessSettings, unknown][]) {
+        if (business.settings[field] === value) back[field] = before.settings[field];
+      }
+      if (Object.keys(back).length > 0) events.push({ type: 'BusinessSettingsChanged', data: { business_id: business.id, ...(back as Partial<BusinessSettings>) } });
+    } else if (event.type === 'ReferralCodeChanged') {
+      if (business.referralCode === event.data.code && before.referralCode !== null) {
+        events.push({ type: 'ReferralCodeChanged', data: { business_id: business.id, code: before.referralCode, previous: event.data.code } });
+      }
+    } else if (event.type === 'AlertEmailCodeSent') {
+      if (business.pendingAlert?.codeHash !== event.data.code_hash) continue;
+      const p = before.pendingAlert;
+      const restored = p && { email: p.email, code_salt: p.codeSalt, code_hash: p.codeHash, sent_at: p.sentAt, pending_since: p.pendingSince, codes_sent: p.codesSent, wrong_tries: p.wrongTries };
+      events.push({ type: 'AlertEmailCodeWithdrawn', data: { business_id: business.id, code_hash: event.data.code_hash, restored } });
+    }
+  }
+  return events;
 }
 
 function existing(state: BusinessState, businessId: string): Extract<BusinessState, { status: 'active' }> {

@@ -110,6 +110,26 @@ export interface AlertEmailCodeSentData {
   pending_since: string;
 }
 
+/**
+ * The code of an AlertEmailCodeSent withdrawn by its own request because SMTP refused to send it
+ * (that request answered 503 email_unavailable; decision 0035, addendum of 2026-11-29): the
+ * alert e-mail goes back to what was pending before it (`restored`, null: nothing pending).
+ */
+export interface AlertEmailCodeWithdrawnData {
+  business_id: string;
+  /** The withdrawn code's hash (which AlertEmailCodeSent it undoes). */
+  code_hash: string;
+  restored: {
+    email: string;
+    code_salt: string;
+    code_hash: string;
+    sent_at: string;
+    pending_since: string;
+    codes_sent: number;
+    wrong_tries: number;
+  } | null;
+}
+
 /** A wrong code was tried for the pending alert address (5 → 429 too_many_attempts until a new code). */
 export interface AlertEmailCodeRejectedData {
   business_id: string;
@@ -140,6 +160,7 @@ export type BusinessEvent = EventUnion<{
   BusinessSettingsChanged: BusinessSettingsChangedData;
   AlertEmailCodeSent: AlertEmailCodeSentData;
   AlertEmailCodeRejected: AlertEmailCodeRejectedData;
+  AlertEmailCodeWithdrawn: AlertEmailCodeWithdrawnData;
   AlertEmailConfirmed: AlertEmailConfirmedData;
   ReferralCodeChanged: ReferralCodeChangedData;
 }>;
@@ -156,6 +177,7 @@ export const BUSINESS_EVENT_TYPES: readonly BusinessEventType[] = [
   'BusinessSettingsChanged',
   'AlertEmailCodeSent',
   'AlertEmailCodeRejected',
+  'AlertEmailCodeWithdrawn',
   'AlertEmailConfirmed',
   'ReferralCodeChanged',
   'ApiKeyUpdated',

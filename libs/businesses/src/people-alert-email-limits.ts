@@ -14,15 +14,29 @@ import { DomainError } from './domain-error';
 export class PeopleAlertEmailLimits implements AlertEmailLimits {
   constructor(private readonly limits: PeopleLimits) {}
 
-  async beforeAlertEmailCode({ email, actor, starts }: AlertEmailCodeRequest): Promise<void> {
-    if (starts && actor?.kind === 'person' && actor.id) this.refuse(await this.limits.startAlertEmail(actor.id), 'Too many new alert e-mails started from this account: wait before entering another.');
-    this.refuse(await this.limits.takeEmail(email, 'code'), 'Too many e-mails were sent to this address: wait before asking for another code.');
+  async beforeAlertEmailCode(request: AlertEmailCodeRequest): Promise<void> {
+    const person = startingPerson(request);
+    if (person !== null) this.refuse(await this.limits.startAlertEmail(person), 'Too many new alert e-mails started from this account: wait before entering another.');
+    const address = await this.limits.takeEmail(request.email, 'code');
+    if (!address.allowed && person !== null) await this.limits.giveBackAlertEmail(person); // refused: nothing claimed
+    this.refuse(address, 'Too many e-mails were sent to this address: wait before asking for another code.');
   }
 
   async sent(): Promise<void> {}
+
+  async giveBack(request: AlertEmailCodeRequest): Promise<void> {
+    const person = startingPerson(request);
+    if (person !== null) await this.limits.giveBackAlertEmail(person);
+    await this.limits.giveBackEmail(request.email, 'code');
+  }
 
   private refuse(decision: Awaited<ReturnType<PeopleLimits['takeEmail']>>, message: string): void {
     if (decision.allowed) return;
     throw new DomainError('too_many_emails', message, 'alert_email', { retry_after: decision.retryAfterSec ?? 60 });
   }
+}
+
+/** The person whose "3 new alert e-mails an hour" a code spends: one that starts an alert e-mail, asked by a person. */
+function startingPerson({ actor, starts }: AlertEmailCodeRequest): string | null {
+  return starts && actor?.kind === 'person' && actor.id ? actor.id : null;
 }

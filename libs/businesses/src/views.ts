@@ -177,6 +177,9 @@ export class BusinessRows {
         break;
       case 'AlertEmailCodeRejected':
         break; // nothing the business object shows
+      case 'AlertEmailCodeWithdrawn':
+        this.change(known.data.business_id, { pending_alert_email: known.data.restored?.email ?? null, updated_at: at });
+        break;
       case 'AlertEmailConfirmed':
         this.change(known.data.business_id, { alert_email: known.data.email, pending_alert_email: null, updated_at: at });
         break;

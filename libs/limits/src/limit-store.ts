@@ -97,6 +97,13 @@ export interface LimitStore {
    * none and answers when the latest full bucket's window ends.
    */
   take(buckets: readonly Bucket[], now: number): Promise<TakeResult>;
+  /**
+   * Gives back one take of each key (a request that took its budgets and then ended refused
+   * without sending: "a refusal claims nothing", decisions 0035/0038, addendum of 2026-11-29):
+   * one less on every counter whose window is still running and above 0; an ended window (a new
+   * one starts empty) is left alone.
+   */
+  giveBack(keys: readonly string[], now: number): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -239,6 +239,19 @@ export class PeopleLimits {
     return this.take(emailBudgets(kind), normalizeAddress(required(address, 'address')));
   }
 
+  /**
+   * Gives back one takeEmail(address, kind) whose e-mail was never sent because the request
+   * ended refused or undelivered (a refusal claims nothing; decision 0033, addendum of 2026-11-29).
+   */
+  async giveBackEmail(address: string, kind: EmailKind): Promise<void> {
+    await this.giveBack(emailBudgets(kind), normalizeAddress(required(address, 'address')));
+  }
+
+  /** Gives back one startAlertEmail(personId) of a request that ended refused (see giveBackEmail). */
+  async giveBackAlertEmail(personId: string): Promise<void> {
+    await this.giveBack([ALERT_EMAILS_PER_PERSON], required(personId, 'person id'));
+  }
+
   /** `mailBudget.take(address, kind)`: the same as takeEmail. */
   readonly mailBudget = { take: (address: string, kind: EmailKind) => this.takeEmail(address, kind) };
 
@@ -261,6 +274,10 @@ export class PeopleLimits {
       now,
     );
     return result.taken ? ALLOWED : this.refused('too_many_emails', result.retryAt, now);
+  }
+
+  private async giveBack(budgets: readonly Budget[], subject: string): Promise<void> {
+    await this.store.giveBack(budgets.map((b) => this.key(b.name, subject)), this.now());
   }
 
   /** The count that judges a password for `address`: a known browser's own (never disabling), else the e-mail's. */

@@ -126,6 +126,16 @@ end
 return {1}
 `;
 
+/** KEYS buckets; ARGV now. One less on each live window above 0 (a take given back). */
+const GIVE_BACK_LUA = `${COMMON}
+local now = tonumber(ARGV[1])
+for _, key in ipairs(KEYS) do
+  local c, w = load(key, now)
+  if c > 0 and w then store(key, now, c - 1, w, nil, w) end
+end
+return 1
+`;
+
 type Triple = [number, string, string];
 
 /** The sorted set of a counter's slots in flight; the same {hash tag} as the counter, so one script can touch both. */
@@ -198,6 +208,10 @@ export class RedisLimitStore implements LimitStore {
     const args = buckets.flatMap((b) => [b.limit, b.windowMs]);
     const answer = (await this.redis.eval(TAKE_LUA, buckets.length, ...buckets.map((b) => b.key), now, ...args)) as [number, string?];
     return Number(answer[0]) === 1 ? { taken: true } : { taken: false, retryAt: Number(answer[1]) };
+  }
+
+  async giveBack(keys: readonly string[], now: number): Promise<void> {
+    for (const key of keys) await this.redis.eval(GIVE_BACK_LUA, 1, key, now); // one key a script: a bucket's keys need not share a slot
   }
 
   async close(): Promise<void> {

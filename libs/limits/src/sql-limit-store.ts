@@ -141,6 +141,12 @@ export class SqlLimitStore implements LimitStore {
     });
   }
 
+  async giveBack(keys: readonly string[], now: number): Promise<void> {
+    for (const key of keys) {
+      await this.db.query(`UPDATE people_limits SET count = count - 1 WHERE key = $1 AND count > 0 AND window_ends_at IS NOT NULL AND window_ends_at > $2`, [key, new Date(now)], 'limits_give_back');
+    }
+  }
+
   /** Deletes forgotten rows (the SQL store's garbage; Redis expires its keys itself). */
   async purgeExpired(now: number): Promise<number> {
     const { rowCount } = await this.db.query(`DELETE FROM people_limits WHERE expires_at IS NOT NULL AND expires_at <= $1`, [new Date(now)]);

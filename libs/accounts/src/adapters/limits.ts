@@ -54,6 +54,10 @@ export class LimitsEmailBudget implements EmailBudget {
   async take(address: string): Promise<Allowance> {
     return allowance(await this.limits.takeEmail(address, 'code'));
   }
+
+  async giveBack(address: string): Promise<void> {
+    await this.limits.giveBackEmail(address, 'code');
+  }
 }
 
 /** SIGNUP_CODE_LIMIT: 10 wrong sign-up codes a day per address. */

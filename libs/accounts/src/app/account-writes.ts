@@ -18,6 +18,16 @@ export function withRetryAfter(error: unknown): unknown {
   return error;
 }
 
+/** A write's hooks around its append (RunOptions): what the attempt about to append decided, and what only a successful append may do. */
+export interface AppendHooks<Event, State> {
+  beforeAppend?: (events: readonly Event[], state: State) => Promise<void>;
+  afterAppend?: () => Promise<void>;
+}
+
+export function appendHooks<Event, State>(hooks: AppendHooks<Event, State>): AppendHooks<Event, State> {
+  return { beforeAppend: hooks.beforeAppend, afterAppend: hooks.afterAppend && (() => hooks.afterAppend!()) };
+}
+
 /** A 429 with Retry-After. */
 export const retryLater = (code: 'too_many_attempts' | 'too_many_emails', message: string, seconds: number) => new ApiError(code, message, null, { 'retry-after': String(Math.max(1, seconds)) });
 
@@ -86,8 +96,9 @@ export class AccountWrites {
     return this.streams.run(accountEmailDecider, ACCOUNT_EMAIL_STREAM.stream(emailFingerprint(email)), command, { context: undefined, metadata: metadataFor(meta), waitForReadModels: false });
   }
 
-  async signup(signupId: string, command: SignupCommand | ((state: SignupState) => SignupCommand), meta: WriteMeta, newStream = false): Promise<RunResult<SignupEvent, SignupState>> {
-    return this.streams.run(signupDecider, SIGNUP_STREAM.stream(signupId), command, { context: { now: this.now() }, metadata: metadataFor(meta), newStream, waitForReadModels: false });
+  /** `hooks`: as RunOptions — `afterAppend` runs only once this run's append succeeded (e.g. e-mail the code it recorded). */
+  async signup(signupId: string, command: SignupCommand | ((state: SignupState) => SignupCommand), meta: WriteMeta, newStream = false, hooks: AppendHooks<SignupEvent, SignupState> = {}): Promise<RunResult<SignupEvent, SignupState>> {
+    return this.streams.run(signupDecider, SIGNUP_STREAM.stream(signupId), command, { context: { now: this.now() }, metadata: metadataFor(meta), newStream, waitForReadModels: false, ...appendHooks(hooks) });
   }
 
   async signupState(signupId: string): Promise<SignupState> {

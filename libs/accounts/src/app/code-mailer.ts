@@ -26,6 +26,37 @@ export class CodeMailer {
   }
 
   /**
+   * An e-mail that follows a recorded fact (a resent sign-up code, an e-mail change's code, a
+   * reset link): the address's budget taken now (past it: 429 too_many_emails when `strict`,
+   * else `write` is told `withinBudget: false` and nothing is sent), then `write` appends the
+   * fact and passes `afterAppend` to the CommandRunner, which calls it only once the append
+   * succeeded — there `send` e-mails it. So of concurrent requests only the one whose append won
+   * sends anything, and a request that ends without its append (refused after a lost race, or
+   * nothing to record) or whose e-mail SMTP refused gives the budget back: a refusal claims
+   * nothing (decisions 0034 and 0038, addenda of 2026-11-29). `send`'s MailUnavailableError
+   * comes out of `write` (the fact stays recorded).
+   */
+  async afterAppend<T>(email: string, strict: boolean, send: () => Promise<void>, write: (withinBudget: boolean, afterAppend: () => Promise<void>) => Promise<T>): Promise<T> {
+    const taken = await this.budget.take(email);
+    if (!taken.allowed && strict) throw retryLater('too_many_emails', 'Too many e-mails to this address: wait before asking again.', taken.retryAfterSec);
+    let sent = false;
+    try {
+      return await write(taken.allowed, async () => {
+        if (!taken.allowed) return;
+        await send();
+        sent = true;
+      });
+    } finally {
+      if (taken.allowed && !sent) await this.budget.giveBack(email);
+    }
+  }
+
+  /** A code's argon2id hash, as a stream records it (the code itself never). */
+  hash(code: string): Promise<string> {
+    return this.passwords.hash(code);
+  }
+
+  /**
    * Any e-mailed code: the budget taken, then `mail` sends it (when within the budget). Answers
    * what a stream records of it: its argon2id hash, and whether an e-mail went out.
    */

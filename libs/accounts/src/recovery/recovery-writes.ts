@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RunResult, WriteMeta, metadataFor } from '@lib/eventstore';
 import { readLinkToken } from '@lib/http';
-import { AccountStreams, withRetryAfter } from '../app/account-writes';
+import { AccountStreams, AppendHooks, appendHooks, withRetryAfter } from '../app/account-writes';
 import { ACCOUNT_STREAM, isAccountId } from '../stream-categories';
 import { RecoveryCommand, RecoveryState, recoveryDecider } from './recovery.decider';
 import type { AccountStreamEvent } from './recovery.events';
@@ -21,8 +21,9 @@ export class RecoveryWrites {
     return this.streams.now();
   }
 
-  async run(accountId: string, command: RecoveryCommand, meta: WriteMeta, now = this.now()): Promise<RunResult<AccountStreamEvent, RecoveryState>> {
-    return this.streams.run(recoveryDecider, ACCOUNT_STREAM.stream(accountId), command, { context: { now }, metadata: metadataFor(meta) });
+  /** `hooks`: as RunOptions — `afterAppend` runs only once this run's append succeeded (e.g. e-mail the code or link it recorded). */
+  async run(accountId: string, command: RecoveryCommand, meta: WriteMeta, now = this.now(), hooks: AppendHooks<AccountStreamEvent, RecoveryState> = {}): Promise<RunResult<AccountStreamEvent, RecoveryState>> {
+    return this.streams.run(recoveryDecider, ACCOUNT_STREAM.stream(accountId), command, { context: { now }, metadata: metadataFor(meta), ...appendHooks(hooks) });
   }
 
   async state(accountId: string): Promise<RecoveryState> {

@@ -91,7 +91,10 @@ export type RecoveryCommand =
   | { type: 'CompletePasswordReset'; tokenHash: string; passwordHash: string }
   | { type: 'StartEmailChange'; change: EmailChangeStartedData }
   | { type: 'TryEmailChangeCode'; checkedHash: string | null; codeMatches: boolean; undoTokenHash: string }
-  | { type: 'UndoEmailChange'; tokenHash: string };
+  | { type: 'UndoEmailChange'; tokenHash: string }
+  /** SMTP refused the link or code of the request that recorded it: withdrawn, what was there before (`before`) back (addendum of 2026-11-29). */
+  | { type: 'WithdrawPasswordReset'; resetId: string; before: RecoveryState }
+  | { type: 'WithdrawEmailChange'; changeId: string; before: RecoveryState };
 
 export interface RecoveryContext {
   now: Date;
@@ -104,6 +107,12 @@ const expiredChange = () => new DomainRefusal('verification_expired', 'No e-mail
 function opened(state: RecoveryState) {
   if (state.account === null) throw new DomainRefusal('not_found', 'No account with this id.');
   return state.account;
+}
+
+/** `times` without the last occurrence of `time` (a withdrawn request no longer counts). */
+function withoutLast(times: readonly string[], time: string): readonly string[] {
+  const i = times.lastIndexOf(time);
+  return i < 0 ? times : [...times.slice(0, i), ...times.slice(i + 1)];
 }
 
 const withinHour = (times: readonly string[], now: Date) => times.filter((t) => Date.parse(t) > now.getTime() - HOUR_MS);
@@ -201,6 +210,18 @@ export const recoveryDecider: Decider<RecoveryCommand, AccountStreamEvent, Recov
             },
           ];
         },
+        WithdrawPasswordReset(c, s) {
+          if (s.reset?.id !== c.resetId) return []; // replaced or used meanwhile: nothing of it to withdraw
+          const r = c.before.reset;
+          return [{ type: 'PasswordResetWithdrawn', data: { reset_id: c.resetId, requested_at: s.resetsRequestedAt.at(-1) ?? '', restored: r && { reset_id: r.id, token_hash: r.tokenHash, expires_at: r.expiresAt } } }];
+        },
+        WithdrawEmailChange(c, s) {
+          const change = s.pendingChange;
+          if (change?.id !== c.changeId) return []; // replaced, confirmed or undone meanwhile
+          const p = c.before.pendingChange;
+          const restored = p && { change_id: p.id, new_email: p.newEmail, code_hash: p.codeHash, code_expires_at: p.codeExpiresAt, expires_at: p.expiresAt, wrong_tries: p.wrongTries };
+          return [{ type: 'EmailChangeWithdrawn', data: { change_id: c.changeId, sent_at: s.changesStartedAt.at(-1) ?? '', restored } }];
+        },
         UndoEmailChange(c, s, ctx) {
           const account = opened(s);
           const undo = s.undos.find((u) => u.tokenHash === c.tokenHash);
@@ -228,6 +249,20 @@ export const recoveryDecider: Decider<RecoveryCommand, AccountStreamEvent, Recov
       case 'PasswordResetRequested': {
         const d = event.data;
         return { ...state, resetsRequestedAt: [...state.resetsRequestedAt.slice(-(RESET_LINKS_PER_HOUR - 1)), d.requested_at], reset: { id: d.reset_id, tokenHash: d.token_hash, expiresAt: d.expires_at } };
+      }
+      case 'PasswordResetWithdrawn': {
+        if (state.reset?.id !== event.data.reset_id) return state;
+        const r = event.data.restored;
+        return { ...state, resetsRequestedAt: withoutLast(state.resetsRequestedAt, event.data.requested_at), reset: r && { id: r.reset_id, tokenHash: r.token_hash, expiresAt: r.expires_at } };
+      }
+      case 'EmailChangeWithdrawn': {
+        if (state.pendingChange?.id !== event.data.change_id) return state;
+        const r = event.data.restored;
+        return {
+          ...state,
+          changesStartedAt: withoutLast(state.changesStartedAt, event.data.sent_at),
+          pendingChange: r && { id: r.change_id, newEmail: r.new_email, codeHash: r.code_hash, codeExpiresAt: r.code_expires_at, expiresAt: r.expires_at, wrongTries: r.wrong_tries },
+        };
       }
       case 'PasswordResetCompleted':
         return { ...state, reset: null, resetRequired: false, holdUntil: null, undoRemoved: null };

@@ -43,8 +43,32 @@ export interface AccountEmailChangedData {
   undo_expires_at: string;
 }
 
+/**
+ * A reset link withdrawn by its own request because SMTP refused to send it (decision 0038,
+ * addendum of 2026-11-29): the link before it (`restored`) works again and the request counts
+ * no more among the 3 an hour.
+ */
+export interface PasswordResetWithdrawnData {
+  reset_id: string;
+  requested_at: string;
+  restored: { reset_id: string; token_hash: string; expires_at: string } | null;
+}
+
+/**
+ * An e-mail change withdrawn by its own request because SMTP refused to send its code (that
+ * request answered 503 email_unavailable; decision 0038, addendum of 2026-11-29): the change
+ * pending before it (`restored`) is pending again and it counts no more among the 3 an hour.
+ */
+export interface EmailChangeWithdrawnData {
+  change_id: string;
+  sent_at: string;
+  restored: { change_id: string; new_email: string; code_hash: string; code_expires_at: string; expires_at: string; wrong_tries: number } | null;
+}
+
 export type RecoveryEvent = EventUnion<{
   PasswordResetRequested: PasswordResetRequestedData;
+  PasswordResetWithdrawn: PasswordResetWithdrawnData;
+  EmailChangeWithdrawn: EmailChangeWithdrawnData;
   PasswordResetCompleted: { reset_id: string };
   EmailChangeStarted: EmailChangeStartedData;
   EmailChangeCodeRejected: { change_id: string };
@@ -56,6 +80,8 @@ export type RecoveryEvent = EventUnion<{
 
 export const RECOVERY_EVENT_TYPES = [
   'PasswordResetRequested',
+  'PasswordResetWithdrawn',
+  'EmailChangeWithdrawn',
   'PasswordResetCompleted',
   'EmailChangeStarted',
   'EmailChangeCodeRejected',

@@ -23,18 +23,25 @@ export class BusinessWrites {
   ) {}
 
   /**
-   * `context`: default the time and new ids (decideContext); `newStream`: as RunOptions (a freshly
-   * minted business id). An id that is not a business id names no business: 404 not_found.
+   * `context`: default the time and new ids (decideContext); `newStream`, `beforeAppend`,
+   * `afterAppend`: as RunOptions (a freshly minted business id; what the attempt about to append
+   * decided; what only the append that succeeded may do, e.g. e-mail the code it recorded). An id that is not a business id names no business: 404 not_found.
    */
   async run<Command>(
     decider: Decider<Command, BusinessEvent, BusinessState, DecideContext>,
     businessId: string,
     command: Command,
     meta: WriteMeta,
-    options: { context?: DecideContext; newStream?: boolean } = {},
+    options: { context?: DecideContext; newStream?: boolean; beforeAppend?: (events: readonly BusinessEvent[], state: BusinessState) => Promise<void>; afterAppend?: () => Promise<void> } = {},
   ): Promise<RunResult<BusinessEvent, BusinessState>> {
     if (!isBusinessId(businessId)) throw new DomainError('not_found', `No business ${businessId}.`);
-    return this.runner.run(decider, BUSINESS_STREAM.stream(businessId), command, { context: options.context ?? decideContext(), metadata: metadataFor(meta), newStream: options.newStream });
+    return this.runner.run(decider, BUSINESS_STREAM.stream(businessId), command, {
+      context: options.context ?? decideContext(),
+      metadata: metadataFor(meta),
+      newStream: options.newStream,
+      beforeAppend: options.beforeAppend,
+      afterAppend: options.afterAppend ? () => options.afterAppend!() : undefined,
+    });
   }
 
   /** The business's stream, read now. */

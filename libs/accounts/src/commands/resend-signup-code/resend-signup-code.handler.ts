@@ -1,9 +1,11 @@
+import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainRefusal } from '@lib/domain';
 import { AccountWrites, withRetryAfter } from '../../app/account-writes';
 import { CodeMailer } from '../../app/code-mailer';
 import { newCode } from '../../app/secrets';
-import { signupDecider } from '../../signup.decider';
+import { ACCOUNT_MAIL, AccountMail } from '../../ports';
+import { CODE_LIFETIME_MS, SignupState, signupDecider } from '../../signup.decider';
 import { isSignupId } from '../../stream-categories';
 import { SignupView, signupView } from '../../views';
 import { ResendSignupCodeCommand } from './resend-signup-code.command';
@@ -14,14 +16,19 @@ const expired = () => new DomainRefusal('verification_expired', 'This sign-up is
  * Sends a new sign-up code (POST /accounts/verify/resend; decision 0034): the decider's rules
  * first (open sign-up, a minute after the last code, at most 5 codes: 429 too_many_emails with
  * Retry-After), so a refused resend spends nothing; then the address's e-mail budget (429
- * too_many_emails past it), the e-mail, and SignupCodeSent (the earlier code stops working, and
- * its wrong tries with it).
+ * too_many_emails past it), SignupCodeSent (the earlier code stops working, and its wrong tries
+ * with it), and once that append succeeded the e-mail (the CommandRunner's afterAppend): of
+ * concurrent resends only the one whose append won sends a code; the others are refused 429
+ * too_many_emails (a minute after the last) and give the budget back. SMTP down: the new code
+ * withdrawn (SignupCodeWithdrawn: the one before it works again), the budget given back, 503
+ * email_unavailable — nothing stays recorded (addendum of 2026-11-29, decision 0034).
  */
 @CommandHandler(ResendSignupCodeCommand)
 export class ResendSignupCodeHandler implements ICommandHandler<ResendSignupCodeCommand, SignupView> {
   constructor(
     private readonly writes: AccountWrites,
     private readonly mailer: CodeMailer,
+    @Inject(ACCOUNT_MAIL) private readonly mail: AccountMail,
   ) {}
 
   async execute({ input, meta }: ResendSignupCodeCommand): Promise<SignupView> {
@@ -37,8 +44,26 @@ export class ResendSignupCodeHandler implements ICommandHandler<ResendSignupCode
     } catch (error) {
       throw withRetryAfter(error);
     }
-    const sent = await this.mailer.send(email, newCode(), now, true);
-    const run = await this.writes.signup(state.signup.id, { type: 'ResendSignupCode', code: sent, replaced }, meta);
+    const code = newCode();
+    const codeHash = await this.mailer.hash(code);
+    const sent = { code_hash: codeHash, sent_at: now.toISOString(), expires_at: new Date(now.getTime() + CODE_LIFETIME_MS).toISOString(), delivered: true };
+    // the budget (429 past it) now; the e-mail only once SignupCodeSent is appended: a resend refused after losing the
+    // race (429 too_many_emails, a code was just sent) sends nothing and gives the budget back (addendum of 2026-11-29)
+    const signupId = state.signup.id;
+    let before: SignupState = state;
+    const run = await this.mailer.afterAppend(email, true, () => this.send(signupId, email, code, codeHash, before, meta), (_withinBudget, afterAppend) =>
+      this.writes.signup(signupId, { type: 'ResendSignupCode', code: sent, replaced }, meta, false, { beforeAppend: async (_events, decidedOn) => void (before = decidedOn), afterAppend }),
+    );
     return signupView(run.state);
+  }
+
+  /** The resent code, once recorded; SMTP refusing (503 email_unavailable): the code withdrawn, the one before it back. */
+  private async send(signupId: string, email: string, code: string, codeHash: string, before: SignupState, meta: ResendSignupCodeCommand['meta']): Promise<void> {
+    try {
+      await this.mail.sendSignupCode(email, code);
+    } catch (error) {
+      await this.writes.signup(signupId, { type: 'WithdrawSignupCode', codeHash, restored: before.code }, meta);
+      throw error;
+    }
   }
 }

@@ -11,6 +11,7 @@ import { EMAIL_CHANGE_CODE_LIFETIME_MS, EMAIL_CHANGE_LIFETIME_MS } from '../../r
 import { EmailChangeStartedData } from '../../recovery/recovery.events';
 import { RECOVERY_MAIL, RecoveryMail } from '../../recovery/recovery-mail';
 import { RecoveryWrites } from '../../recovery/recovery-writes';
+import type { RecoveryState } from '../../recovery/recovery.decider';
 import { EmailChangeView } from '../../recovery/recovery.views';
 import { StartEmailChangeCommand } from './start-email-change.command';
 
@@ -19,9 +20,12 @@ import { StartEmailChangeCommand } from './start-email-change.command';
  * session's wrong-current-password ladder (429 too_many_attempts), the current password (400
  * invalid_credentials, counted), the new address free (409 email_taken; the person's own address
  * is 400 invalid_request), at most 3 changes started an hour (429 too_many_emails), then a
- * 6-digit code e-mailed to the new address within its e-mail budget (past it: answered as usual,
- * nothing sent; SMTP down: 503 email_unavailable, nothing recorded). The change replaces any
- * pending one.
+ * 6-digit code for the new address within its e-mail budget (past it: answered as usual,
+ * nothing sent): EmailChangeStarted appended, and only once that append succeeded (the
+ * CommandRunner's afterAppend) the code e-mailed — a request whose append never happened sends
+ * nothing and gives the budget back. SMTP down: the change withdrawn (EmailChangeWithdrawn: the
+ * one pending before it back, the 3 an hour not spent), the budget given back, 503
+ * email_unavailable (addendum of 2026-11-29, decision 0038). The change replaces any pending one.
  */
 @CommandHandler(StartEmailChangeCommand)
 export class StartEmailChangeHandler implements ICommandHandler<StartEmailChangeCommand, EmailChangeView> {
@@ -52,9 +56,27 @@ export class StartEmailChangeHandler implements ICommandHandler<StartEmailChange
       delivered,
     });
     this.writes.probe(state, { type: 'StartEmailChange', change: change('', false) }, now); // 3 an hour, before anything is spent
-    const sent = await this.codes.deliver(input.email, newCode(), false, (to, code) => this.mail.sendEmailChangeCode(to, code)); // MailUnavailableError: 503 email_unavailable
-    const started = change(sent.codeHash, sent.delivered);
-    await this.writes.run(accountId, { type: 'StartEmailChange', change: started }, meta, now);
+    const code = newCode();
+    const codeHash = await this.codes.hash(code);
+    // the budget now (past it: answered as usual, delivered false, nothing sent); the e-mail only once EmailChangeStarted
+    // is appended, so a request that ends without its append sends nothing and gives the budget back (addendum of 2026-11-29)
+    let before: RecoveryState = state;
+    let recorded: EmailChangeStartedData | null = null;
+    const send = async () => {
+      try {
+        await this.mail.sendEmailChangeCode(input.email, code);
+      } catch (error) {
+        // undelivered (MailUnavailableError: 503 email_unavailable): the change withdrawn, the one pending before it back
+        await this.writes.run(accountId, { type: 'WithdrawEmailChange', changeId: recorded!.change_id, before }, meta);
+        throw error;
+      }
+    };
+    const started = await this.codes.afterAppend(input.email, false, send, async (withinBudget, afterAppend) => {
+      const data = change(codeHash, withinBudget);
+      recorded = data;
+      await this.writes.run(accountId, { type: 'StartEmailChange', change: data }, meta, now, { beforeAppend: async (_events, decidedOn) => void (before = decidedOn), afterAppend });
+      return data;
+    });
     return { kind: 'email_change', id: started.change_id, email: started.new_email, expires_at: started.expires_at, code_expires_at: started.code_expires_at };
   }
 }

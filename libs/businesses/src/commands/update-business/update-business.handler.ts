@@ -4,10 +4,10 @@ import { DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
 import { findWallet } from '@lib/wallets';
 import { alertCodeMessage, hashAlertCode, newAlertCode, newCodeSalt } from '../../alert-email';
-import { ALERT_EMAIL_LIMITS, AlertEmailLimits, BUSINESS_MAIL, BusinessMail, NoAlertEmailLimits } from '../../business-mail';
-import { BusinessCommand, BusinessSettings, businessBatchDecider, decideAll, foldBusiness } from '../../business.decider';
+import { ALERT_EMAIL_LIMITS, AlertEmailCodeRequest, AlertEmailLimits, BUSINESS_MAIL, BusinessMail, NoAlertEmailLimits } from '../../business-mail';
+import { BusinessCommand, BusinessSettings, BusinessState, businessBatchDecider, businessDecider, decideAll, foldBusiness } from '../../business.decider';
 import { DomainError } from '../../domain-error';
-import { asBusinessEvent } from '../../events';
+import { BusinessEvent, asBusinessEvent } from '../../events';
 import type { Business } from '../../views';
 import { asHttpRefusal } from '../alert-mail-refusals';
 import { BusinessWrites } from '../business-writes';
@@ -19,8 +19,14 @@ import { UpdateBusinessCommand } from './update-business.command';
  * settings, the referral code and a new alert address together on the business's stream (one
  * append). A new referral code is claimed on its own stream first (409 referral_code_taken) and
  * the previous one released after. A new alert address gets a fresh code: decided first (the
- * rules of resends), then e-mailed (503 email_unavailable: nothing recorded), then appended —
- * so a recorded code is one that was sent. Answers the business as its stream now leaves it.
+ * rules of resends: every refusal before anything is claimed), then the §8 limits spent, then
+ * appended, and only once the append succeeded (the CommandRunner's afterAppend) e-mailed — so
+ * of concurrent requests only the one whose append won sends a code, and those refused after
+ * a lost race (429 too_many_emails) send nothing and give the limits back. SMTP down: the
+ * update is withdrawn (WithdrawUndeliveredUpdate: its settings, referral code and code back to
+ * what they were, the new code's claim released, the limits given back) and the answer is 503
+ * email_unavailable — nothing it asked for stays. Decision 0035, addendum of 2026-11-29. Answers the business as its stream now
+ * leaves it.
  */
 @CommandHandler(UpdateBusinessCommand)
 export class UpdateBusinessHandler implements ICommandHandler<UpdateBusinessCommand> {
@@ -54,6 +60,12 @@ export class UpdateBusinessHandler implements ICommandHandler<UpdateBusinessComm
     }
 
     const context = decideContext();
+    /** The limits this request spent for its code (given back unless the code was e-mailed). */
+    let spent: AlertEmailCodeRequest | null = null;
+    /** What the attempt about to append decided, on which state (the last decision before the append that succeeded). */
+    let decided: { events: readonly BusinessEvent[]; before: BusinessState } | null = null;
+    let mailed = false;
+    let withdrawn = false;
     try {
       // decided once here: every refusal (referral_locked, too_many_emails …) before a claim or an e-mail
       const { events } = decideAll(commands, state, context);
@@ -64,12 +76,38 @@ export class UpdateBusinessHandler implements ICommandHandler<UpdateBusinessComm
         const starts = state.pendingAlert === null || state.pendingAlert.pendingSince !== codeSent.data.pending_since;
         const who = { businessId, email: sending.to, actor: meta.actor ?? null, starts };
         await this.limits.beforeAlertEmailCode(who);
-        await this.mail.send(alertCodeMessage(state.name, sending.to, sending.code));
-        await this.limits.sent(who);
+        spent = who;
       }
-      await this.writes.run(businessBatchDecider, businessId, commands, meta, { context });
+      const mail = sending;
+      await this.writes.run(businessBatchDecider, businessId, commands, meta, {
+        context,
+        beforeAppend: async (events, before) => {
+          decided = { events, before };
+        },
+        // only the request whose append won e-mails its code (addendum of 2026-11-29, audit F1): one refused after a
+        // lost race (429 too_many_emails: a code was just sent) has sent nothing
+        afterAppend: async () => {
+          const update = decided!;
+          if (mail === null || !update.events.some((e) => e.type === 'AlertEmailCodeSent')) return;
+          try {
+            await this.mail.send(alertCodeMessage(state.name, mail.to, mail.code));
+          } catch (error) {
+            // undelivered (BusinessMailUnavailableError: 503 email_unavailable): the update is withdrawn, so nothing it
+            // recorded stays — the code, and the settings and referral code asked for with it
+            await this.writes.run(businessDecider, businessId, { type: 'WithdrawUndeliveredUpdate', businessId, appended: update.events, before: update.before }, meta);
+            withdrawn = true;
+            throw error;
+          }
+          mailed = true;
+          if (spent !== null) await this.limits.sent(spent);
+        },
+      });
     } catch (error) {
       throw asHttpRefusal(error);
+    } finally {
+      if (spent !== null && !mailed) await this.limits.giveBack(spent); // refused or undelivered: nothing claimed
+      // the new referral code's claim, when its change was withdrawn (the old code stays the business's)
+      if (withdrawn && newCode !== null) await this.writes.referralCode({ type: 'ReleaseReferralCode', code: newCode, businessId }, meta);
     }
     if (newCode !== null && state.referralCode !== null) await this.writes.referralCode({ type: 'ReleaseReferralCode', code: state.referralCode, businessId }, meta);
     return this.writes.business(businessId);
