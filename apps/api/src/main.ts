@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { AppConfig, WorkerHeartbeats, assertServiceConfig, loadConfig, startupFailure } from '@lib/core';
+import { AppConfig, WorkerHeartbeats, assertApiEntryRole, assertServiceConfig, loadConfig, startupFailure } from '@lib/core';
 import { API_PREFIX, createApiApp } from './bootstrap';
 
 /** The configuration once read: what a failure to listen names. */
@@ -10,6 +10,7 @@ let started: AppConfig | undefined;
 async function main(): Promise<void> {
   const config = loadConfig();
   started = config;
+  assertApiEntryRole(config);
   assertServiceConfig(config);
   const app = await createApiApp(config);
   await app.listen(config.port, config.host);

@@ -225,6 +225,18 @@ export function assertServiceConfig(config: AppConfig): void {
   }
 }
 
+/**
+ * The API entry point (`npm start`, dist/apps/api/src/main.js) serves HTTP: `all` or `api`. A
+ * worker is another program (`npm run start:worker`); ROLE=worker or --role=worker here used to
+ * start an `all` process serving the whole public API (operator audit 2026-11-29, F3), so it is
+ * refused with the command to use instead.
+ */
+export function assertApiEntryRole(config: Pick<AppConfig, 'role'>): void {
+  if (config.role === 'worker') {
+    throw new ConfigError('ROLE (or --role) is worker, but this is the API entry point (npm start / npm run start:api): start a worker with `npm run start:worker` (dist/apps/worker/src/main.js); here ROLE must be all or api');
+  }
+}
+
 /** MAIL_FROM: an address, or a display name and an address in angle brackets; no line breaks (header injection). */
 function mailFrom(text: string | undefined): string {
   const value = (text ?? '').trim();
