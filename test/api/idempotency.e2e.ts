@@ -8,7 +8,7 @@ import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { ApiError } from '@lib/http';
 import { Public } from '../../apps/api/src/auth/auth.decorators';
 import { Auth, RequestAuth } from '../../apps/api/src/auth/request-auth';
-import { IdempotencyKeyIgnored, IdempotencyKeyRequired } from '../../apps/api/src/platform/idempotency.interceptor';
+import { IDEMPOTENCY_IN_USE_RETRY_AFTER_SEC, IdempotencyKeyIgnored, IdempotencyKeyRequired } from '../../apps/api/src/platform/idempotency.interceptor';
 import { appPerSuite, businessWithKey, startTestApi } from '../support/fixtures';
 import { TEST_REDIS_URL } from '../support/redis';
 
@@ -91,6 +91,15 @@ describe.each(backends)('idempotency keys (spec §8) stored in %s', (_name, env)
     if (options.secret !== null) headers.authorization = `Bearer ${options.secret ?? suite.shop.secret_key}`;
     const response = await fetch(`${suite.api.base}${path}`, { method, headers, body: JSON.stringify(body) });
     return { status: response.status, replayed: response.headers.get('idempotent-replayed'), body: (await response.json()) as Json };
+  };
+  /** send(), and the Retry-After the answer carried. */
+  const sendTimed = async (method: string, path: string, body: unknown, key: string) => {
+    const response = await fetch(`${suite.api.base}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', 'idempotency-key': key, authorization: `Bearer ${suite.shop.secret_key}` },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), code: ((await response.json()) as { error?: { code: string } }).error?.code };
   };
   const effects = async (label: string) => {
     try {
@@ -238,6 +247,19 @@ describe.each(backends)('idempotency keys (spec §8) stored in %s', (_name, env)
     expect(replayed.length + inUse.length).toBe(19);
     expect(inUse.length).toBeGreaterThan(0);
     for (const r of replayed) expect(r.body).toEqual(created[0].body);
+    expect(await effects(l)).toBe(1);
+  });
+
+  it('answers idempotency_key_in_use with Retry-After (operator audit 2026-11-29, F5)', async () => {
+    const l = label();
+    const key = randomUUID();
+    // the first is slow (300 ms): the second arrives while it runs
+    const first = sendTimed('POST', '/probe-idem/effects', { label: l, slow: true }, key);
+    await new Promise((r) => setTimeout(r, 100));
+    const second = await sendTimed('POST', '/probe-idem/effects', { label: l, slow: true }, key);
+    expect(second).toEqual({ status: 409, code: 'idempotency_key_in_use', retryAfter: String(IDEMPOTENCY_IN_USE_RETRY_AFTER_SEC) });
+    expect(IDEMPOTENCY_IN_USE_RETRY_AFTER_SEC).toBeGreaterThanOrEqual(1);
+    expect(await first).toEqual({ status: 201, code: undefined, retryAfter: null });
     expect(await effects(l)).toBe(1);
   });
 

@@ -4750,12 +4750,13 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `verification_expired`
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5157,12 +5158,13 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `reference_in_use`
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5561,13 +5563,14 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `payment_not_cancelable`
              *     - `payment_in_flight`
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5718,13 +5721,14 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `payment_not_acceptable`
              *     - `payment_in_flight`
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5877,7 +5881,7 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `payment_not_underpaid`
              *     - `remainder_unavailable`
              *     - `nothing_due`
@@ -5886,6 +5890,7 @@ export interface operations {
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6047,7 +6052,7 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `not_accepting`
              *     - `payment_paid`
              *     - `payment_in_flight`
@@ -6056,6 +6061,7 @@ export interface operations {
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6325,12 +6331,13 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `checkout_not_cancelable`
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6478,12 +6485,13 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `checkout_not_supersedable`
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6636,7 +6644,7 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `wrong_rail`
              *     - `checkout_not_awaiting`
              *     - `payment_in_flight`
@@ -6648,6 +6656,7 @@ export interface operations {
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6811,7 +6820,7 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `wrong_rail`
              *     - `stale_route`
              *     - `checkout_not_awaiting`
@@ -6819,6 +6828,7 @@ export interface operations {
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6973,7 +6983,7 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `wrong_rail`
              *     - `payment_paid`
              *     - `already_claimed`
@@ -6982,6 +6992,7 @@ export interface operations {
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7133,7 +7144,7 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `wrong_rail`
              *     - `checkout_canceled`
              *     - `checkout_failed`
@@ -7141,6 +7152,7 @@ export interface operations {
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7507,11 +7519,12 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7777,12 +7790,13 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `customer_exists`
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8194,11 +8208,12 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8349,11 +8364,12 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8619,11 +8635,12 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9187,12 +9204,13 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `link_disabled`
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9343,12 +9361,13 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `link_disabled`
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10315,7 +10334,7 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `insufficient_funds`
              *     - `insufficient_fee_funds`
              *     - `duplicate_transaction`
@@ -10324,6 +10343,7 @@ export interface operations {
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10860,12 +10880,13 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `wallet_change_applied`
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11125,12 +11146,13 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `wallet_required`
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13756,13 +13778,14 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `passkey_exists`
              *     - `passkey_limit`
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16209,12 +16232,13 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              *     - `api_key_revoked`
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16364,11 +16388,12 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17306,11 +17331,12 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17814,11 +17840,12 @@ export interface operations {
             /**
              * @description Conflict. Error codes:
              *     - `idempotency_key_reused`: the Idempotency-Key was used for a different method, path or body
-             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running
+             *     - `idempotency_key_in_use`: the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)
              */
             409: {
                 headers: {
                     "Service-Request-Id": components["headers"]["Service-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -12,6 +12,12 @@ import { authOf, businessOf } from '../auth/request-auth';
 export const IDEMPOTENCY_STORE = Symbol('IDEMPOTENCY_STORE');
 export const IDEMPOTENCY = 'idempotency:mode';
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
+/**
+ * Retry-After of 409 idempotency_key_in_use: a running request normally finishes within a
+ * second; one whose process died keeps its key until the lock expires (DEFAULT_LOCK_TTL_MS,
+ * 60 s), and a retry each second finds it free as soon as it is (operator audit 2026-11-29, F5).
+ */
+export const IDEMPOTENCY_IN_USE_RETRY_AFTER_SEC = 1;
 
 /** §8.7: these POSTs need an Idempotency-Key (400 idempotency_key_required without one). */
 export const IdempotencyKeyRequired = () => SetMetadata(IDEMPOTENCY, 'required');
@@ -65,7 +71,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
             reply.header('idempotent-replayed', 'true');
             return of(JSON.parse(claim.response.body) as unknown);
           case 'in_use':
-            return throwError(() => new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry when it has finished.', 'Idempotency-Key'));
+            return throwError(
+              () =>
+                new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry when it has finished.', 'Idempotency-Key', {
+                  'retry-after': String(IDEMPOTENCY_IN_USE_RETRY_AFTER_SEC),
+                }),
+            );
           case 'reused':
             return throwError(() => new ApiError('idempotency_key_reused', 'This Idempotency-Key was used for a different request (method, path or body).', 'Idempotency-Key'));
           case 'started':

@@ -705,7 +705,7 @@ export function routeErrors(facts: RouteFacts): Map<ErrorCode, string> {
   if (takesBody || facts.validatedInput) add('invalid_request', 'a field is missing, unknown or invalid; `field` names it');
   if (idempotent) {
     add('idempotency_key_reused', 'the Idempotency-Key was used for a different method, path or body');
-    add('idempotency_key_in_use', 'the first request with this Idempotency-Key is still running');
+    add('idempotency_key_in_use', 'the first request with this Idempotency-Key is still running; retry after Retry-After seconds (the key of a request whose server died stays locked up to 60 s)');
   }
   for (const code of facts.explicit) add(code, EXPLICIT_WHEN[code] ?? '');
   for (const [code, when] of Object.entries(facts.explicitWhen ?? {}) as [ErrorCode, string][]) add(code, when);
@@ -805,7 +805,8 @@ function describeOperation(operation: Operation, facts: RouteFacts): void {
     const lead = existing && !('$ref' in existing) && existing.description ? existing.description : (STATUS_TEXT[status] ?? 'Error');
     const headers: Record<string, { $ref: string }> = { 'Service-Request-Id': HEADER_REF('Service-Request-Id') };
     if (status === 401) headers['WWW-Authenticate'] = HEADER_REF('WWW-Authenticate');
-    if (codes.some(([code]) => code === 'rate_limited')) headers['Retry-After'] = HEADER_REF('Retry-After');
+    // 429 rate_limited, 409 idempotency_key_in_use and the 503 of a closing server say when to retry
+    if (codes.some(([code]) => code === 'rate_limited' || code === 'idempotency_key_in_use')) headers['Retry-After'] = HEADER_REF('Retry-After');
     const response: ResponseObject & { 'x-error-codes': string[] } = {
       description: [`${lead}. Error codes:`, ...codes.map(([code, when]) => `- \`${code}\`${when ? `: ${when}` : ''}`)].join('\n'),
       headers,
