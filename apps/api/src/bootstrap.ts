@@ -28,6 +28,9 @@ import { setupSimulatedProcessor } from './platform/simulated-processor';
 
 export const API_PREFIX = 'api/v1';
 
+/** Retry-After of the 503 a closing server answers: another replica (or this one restarted) takes the retry. */
+export const CLOSING_RETRY_AFTER_SEC = 1;
+
 export interface ApiAppOptions {
   /** Where JSON log lines go (default stdout); tests capture them here. */
   logDestination?: DestinationStream;
@@ -53,7 +56,8 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     genReqId: () => newId('req'),
     requestIdHeader: false, // never take a request id from the client
-    return503OnClosing: true,
+    // a closing server's 503 is ours (below): Fastify's own has no §7 envelope and no Retry-After (operator audit 2026-11-29, F4)
+    return503OnClosing: false,
     // errors Fastify raises before routing (a malformed path) get the §7 envelope too
     frameworkErrors: (error: { code?: string }, request: FastifyRequest, reply: FastifyReply) => {
       const known =
@@ -70,6 +74,22 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   routes.attach(fastify);
   registerJsonBodyParser(fastify);
   const edge = edgeCheck(config);
+  // graceful stop: a request that still reaches this server once it closes (a keep-alive or
+  // pipelined connection) is answered 503 temporarily_unavailable with Retry-After, runs nothing,
+  // and its connection is closed (Fastify sets Connection: close), so a retry goes elsewhere
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  fastify.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    if (closing) {
+      throw new ApiError('temporarily_unavailable', 'The server is shutting down; retry the request (with the same Idempotency-Key).', null, {
+        'retry-after': String(CLOSING_RETRY_AFTER_SEC),
+      });
+    }
+  });
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
     if (!edge(request)) throw new ApiError('edge_forbidden', 'Requests must come through the API’s own address.');
