@@ -31,7 +31,19 @@ import { seed } from './commands/seed';
  * verify projections. It uses the same configuration as the service (DATABASE_URL,
  * EVENTSTORE_URL, DATA_DIR).
  */
-const out = (line: string) => process.stdout.write(`${line}\n`);
+/**
+ * Set when whoever reads stdout has gone (`… --json | head -2`: EPIPE): printing stops quietly,
+ * `events tail` stops, and the command ends as it would have, closing its store — rather than an
+ * unhandled EPIPE stack trace (operator audit 2026-11-29, F6).
+ */
+const stdoutClosed = new AbortController();
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  stdoutClosed.abort();
+});
+const out = (line: string) => {
+  if (!stdoutClosed.signal.aborted) process.stdout.write(`${line}\n`);
+};
 const err = (line: string) => process.stderr.write(`${line}\n`);
 
 function integerAtLeast(min: number) {
@@ -143,6 +155,7 @@ function program(): Command {
       const abort = new AbortController();
       process.once('SIGINT', () => abort.abort());
       process.once('SIGTERM', () => abort.abort());
+      stdoutClosed.signal.addEventListener('abort', () => abort.abort());
       await withServerStore(({ store }) => tailLog(store, options, out, abort.signal));
     });
 
