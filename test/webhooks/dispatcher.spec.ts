@@ -326,4 +326,22 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
     for (const row of await deliveriesOf(second.endpoint.id)) expect(row).toMatchObject({ status: 'failed', next_retry_at: null, attempt: 1 });
     expect(gone.requests).toHaveLength(2);
   });
+
+  it('tells of a delivery its URL policy refused (a worker whose WEBHOOK_ALLOW_PRIVATE_URLS differs from the API’s), with the endpoint and the reason', async () => {
+    const local = await receiver();
+    const { endpoint, deliveries } = await setup(local.url); // accepted by an API that allows private URLs
+    const refusals: { deliveryId: string; webhookId: string; reason: string }[] = [];
+    const errors: unknown[] = [];
+    const d = dispatcher({ sender: new WebhookSender({ allowPrivateUrls: false }), onRefused: (r) => refusals.push(r), onError: (e) => errors.push(e) });
+    expect(await d.runDue()).toBe(1);
+    expect(local.requests).toHaveLength(0);
+    expect(refusals).toEqual([{ deliveryId: deliveries[0].id, webhookId: endpoint.id, reason: expect.stringMatching(/^url refused: /) }]);
+    expect(await delivery(deliveries[0].id)).toMatchObject({ status: 'retrying', attempt: 1 });
+    expect(errors).toEqual([]);
+    // a receiver that answers (even 500) is no refusal
+    const failing = await receiver(() => ({ status: 500 }));
+    await setup(failing.url);
+    await dispatcher({ onRefused: (r) => refusals.push(r) }).runDue();
+    expect(refusals).toHaveLength(1);
+  });
 });

@@ -21,7 +21,16 @@ export interface WebhookDispatcherOptions {
   schedule?: readonly number[];
   /** Told of unexpected errors (logging). */
   onError?: (error: unknown, deliveryId?: string) => void;
+  /**
+   * Told of an attempt the URL policy refused before sending (`url refused: …`, `address refused: …`):
+   * a process whose WEBHOOK_ALLOW_PRIVATE_URLS differs from the API's refuses what the API accepted,
+   * which must not go unnoticed (operator audit 2026-11-29, F1).
+   */
+  onRefused?: (refusal: { deliveryId: string; webhookId: string; reason: string }) => void;
 }
+
+/** The errors of a send the URL policy refused (libs/webhooks/src/delivery/http-sender.ts). */
+const POLICY_REFUSAL = /^(url refused|address refused): /;
 
 /** How long a delivery waits when nothing could be tried (endpoint not projected yet, no secret). */
 const NOT_READY_DELAY_MS = 2_000;
@@ -237,6 +246,7 @@ export class WebhookDispatcher {
     if (target.deleted) return this.store.abandon(row.id, token, this.now()).then(() => false);
     if (target.secrets.length === 0) return this.store.release(row.id, token, new Date(this.now().getTime() + NOT_READY_DELAY_MS)).then(() => false);
     const result = await this.sender.send({ url: target.url, eventId: row.event_id, body: JSON.stringify(row.payload), secrets: target.secrets });
+    if (result.error !== null && POLICY_REFUSAL.test(result.error)) this.options.onRefused?.({ deliveryId: row.id, webhookId: row.webhook_id, reason: result.error });
     return this.record({ row, token, result, now: this.now() });
   }
 

@@ -44,6 +44,9 @@ class WebhookDispatcherLifecycle implements OnApplicationBootstrap, BeforeApplic
         return new WebhookDispatcher(db, {
           sender: new WebhookSender({ allowPrivateUrls: config.webhookAllowPrivateUrls, resolver: systemResolver }),
           onError: (error, deliveryId) => logger.warn(`${deliveryId ?? 'poll'}: ${error instanceof Error ? error.message : String(error)}`),
+          // refused by this process's URL policy (WEBHOOK_ALLOW_PRIVATE_URLS): said, with the endpoint, not only recorded on the delivery
+          onRefused: ({ deliveryId, webhookId, reason }) =>
+            logger.warn(`webhook ${webhookId}: delivery ${deliveryId} not sent, ${reason}${config.webhookAllowPrivateUrls ? '' : ' (WEBHOOK_ALLOW_PRIVATE_URLS is false in this process)'}`),
         });
       },
       inject: [DATABASE, APP_CONFIG],
