@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { AppConfig, ConfigError, loadConfig, recordedRenderingSettings } from '@lib/core';
+import { AppConfig, ConfigError, loadConfig, recordedRenderingSettings, renderingFor } from '@lib/core';
 import { DomainError } from '@lib/businesses';
 import { DataDirectoryLockedError, Sql } from '@lib/database';
 import { DomainRefusal } from '@lib/domain';
@@ -55,22 +55,20 @@ function integerAtLeast(min: number) {
   };
 }
 
-/** The projectors as the service runs them (their output depends on CHECKOUT_BASE_URL). */
 /**
- * The projectors as the service renders them: with CHECKOUT_BASE_URL (or PORT) from this
- * environment when it names one, else as the service last recorded it on this store (said on
- * stderr), else the default.
+ * The projectors as the service renders them (a payment event's `url` comes from
+ * CHECKOUT_BASE_URL): with the value the service recorded on this store; the CLI's own
+ * (CHECKOUT_BASE_URL or PORT set) only when it is the same. A CLI whose value differs, or a
+ * service whose processes started with different values, is refused (exit 2) with the setting
+ * named — verify's advice to rebuild must never rewrite stored payloads with another host
+ * (operator audit 2026-11-29, F1; renderingFor).
  */
 async function configuredProjectors(db: Sql) {
   const config = loadConfig(process.env, []);
-  if (!process.env.CHECKOUT_BASE_URL && !process.env.PORT) {
-    const recorded = await recordedRenderingSettings(db);
-    if (recorded && recorded.checkoutBaseUrl !== config.checkoutBaseUrl) {
-      err(`rendering with the service's recorded CHECKOUT_BASE_URL ${recorded.checkoutBaseUrl} (set CHECKOUT_BASE_URL to use another)`);
-      return allProjectors({ ...config, checkoutBaseUrl: recorded.checkoutBaseUrl });
-    }
-  }
-  return allProjectors(config);
+  const rendering = renderingFor(await recordedRenderingSettings(db), { checkoutBaseUrl: config.checkoutBaseUrl, named: Boolean(process.env.CHECKOUT_BASE_URL || process.env.PORT) });
+  if ('refusal' in rendering) throw new ConfigError(rendering.refusal);
+  if (rendering.note) err(`${rendering.note} (set CHECKOUT_BASE_URL to the same value to confirm it)`);
+  return allProjectors({ ...config, checkoutBaseUrl: rendering.checkoutBaseUrl });
 }
 
 /** Runs `fn` on a resource opened from the environment's configuration, and closes it however `fn` ends. */

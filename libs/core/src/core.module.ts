@@ -5,7 +5,7 @@ import { CommandRunner, EVENT_STORE, EventStore, OpenedStore, openEventStore } f
 import { ProjectionRunner, Projector, ReactorHost } from '@lib/projections';
 import { AppConfig } from './config';
 import { WorkerHeartbeats } from './heartbeats';
-import { recordRenderingSettings } from './rendering-settings';
+import { differenceWarning, recordRenderingSettings } from './rendering-settings';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 export const DATABASE = Symbol('DATABASE');
@@ -18,6 +18,8 @@ const OPENED_STORE = Symbol('OPENED_STORE');
  */
 @Injectable()
 export class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Settings');
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(OPENED_STORE) private readonly opened: OpenedStore,
@@ -27,8 +29,15 @@ export class CoreLifecycle implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    // what the projections render with, for an operator's rebuild or verify (recordedRenderingSettings)
-    await recordRenderingSettings(this.opened.db, { checkoutBaseUrl: this.config.checkoutBaseUrl });
+    // what the projections render with, for an operator's rebuild or verify (recordedRenderingSettings);
+    // a setting that differs from what another process of the service recorded is said loudly (operator audit 2026-11-29, F1)
+    const { recorded, differences } = await recordRenderingSettings(this.opened.db, {
+      checkoutBaseUrl: this.config.checkoutBaseUrl,
+      apiBaseUrl: this.config.apiBaseUrl,
+      webhookAllowPrivateUrls: this.config.webhookAllowPrivateUrls,
+      role: this.config.role,
+    });
+    for (const difference of differences) this.logger.warn(differenceWarning(difference, recorded?.role));
     if (this.config.role !== 'api') await this.projections.start();
     // seen by every process's GET /health (an `api` replica runs none of the background work)
     await this.heartbeats.start();
