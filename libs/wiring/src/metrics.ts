@@ -98,11 +98,7 @@ export class Metrics implements OnModuleInit, OnApplicationBootstrap, OnApplicat
       },
     });
     // the processes running the background work, as every process's GET /health sees them (decision 0017, addendum of 2026-11-29)
-    let workersRead: { at: number; status: ReturnType<WorkerHeartbeats['status']> } | null = null;
-    const workers = () => {
-      if (!workersRead || Date.now() - workersRead.at > 500) workersRead = { at: Date.now(), status: heartbeats.status() };
-      return workersRead.status;
-    };
+    const workers = readOncePerScrape(() => heartbeats.status());
     new Gauge({
       name: 'workers_running',
       help: 'Processes running the background work (role worker or all) seen within WORKER_STALE_AFTER_SECONDS; 0: timers, webhooks and chain watching have stopped',
@@ -122,11 +118,7 @@ export class Metrics implements OnModuleInit, OnApplicationBootstrap, OnApplicat
       },
     });
     // what a stopped or slow worker leaves undone: timers due by their business's clock and still scheduled
-    let timersRead: { at: number; backlog: Promise<{ due: number; oldestDueSeconds: number }> } | null = null;
-    const backlog = () => {
-      if (!timersRead || Date.now() - timersRead.at > 500) timersRead = { at: Date.now(), backlog: modules.get(TimerStore, { strict: false }).backlog() };
-      return timersRead.backlog;
-    };
+    const backlog = readOncePerScrape(() => modules.get(TimerStore, { strict: false }).backlog());
     new Gauge({
       name: 'timers_due',
       help: 'Timers (confirmations, expiries, webhook retries) due and not fired yet',
@@ -200,4 +192,13 @@ export class Metrics implements OnModuleInit, OnApplicationBootstrap, OnApplicat
   async onApplicationShutdown(): Promise<void> {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
+}
+
+/** `read()` shared by the gauges of one scrape: read again once half a second has passed. */
+function readOncePerScrape<T>(read: () => T): () => T {
+  let last: { at: number; value: T } | null = null;
+  return () => {
+    if (last === null || Date.now() - last.at > 500) last = { at: Date.now(), value: read() };
+    return last.value;
+  };
 }
