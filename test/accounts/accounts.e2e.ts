@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { testChallengeToken } from '@lib/challenge';
 import { EVENT_STORE, EventStore } from '@lib/eventstore';
 import { ServicePauses } from '@lib/operations';
 import { startTestApi } from '../support/api-app';
@@ -246,6 +247,46 @@ describe('accounts and sessions over HTTP', () => {
     const after = await second.forBusiness(businessId).get('/business');
     expect([after.status, after.body.error.code]).toEqual([401, 'unauthenticated']);
     expect(after.body.error.message).toMatch(/^Not signed in: sign in again/);
+  });
+
+  it('answers an empty or blank e-mail 400 invalid_request on `email` on every body that carries one, sign-in too, never 500 (audit 2026-11-30, F1)', async () => {
+    const owner = browser();
+    const person = await signUp(app, owner);
+    const key = await clientWithNewKey(app.api, { businessId: person.businessId, kind: 'secret', mode: 'test' });
+    const customer = await key.created('/customers', { email: newEmail('customer') });
+    const checkout = await key.openCheckout(await key.createPayment());
+    const unopened = (await key.createPayment()).url.split('/').pop();
+    for (const blank of ['', '   ']) {
+      // the people routes: sign-in as sign-up, reset and e-mail change (it was 500 internal_error: the failed-password ladder threw on the empty address)
+      const people: [string, () => Promise<{ status: number; body: any }>][] = [
+        ['POST /sessions', () => browser().post('/sessions', { email: blank, password: 'whatever long pw' }, challenge('sign_in'))],
+        ['POST /accounts', () => browser().post('/accounts', { email: blank, password: PASSWORD, business_name: 'W' }, challenge('sign_up'))],
+        ['POST /password-resets', () => browser().post('/password-resets', { email: blank }, { 'service-challenge': testChallengeToken('password_reset') })],
+        ['POST /me/email', () => owner.post('/me/email', { email: blank, current_password: PASSWORD })],
+      ];
+      for (const [route, call] of people) {
+        const answer = await call();
+        expect([route, JSON.stringify(blank), answer.status, answer.body.error]).toEqual([route, JSON.stringify(blank), 400, { code: 'invalid_request', message: expect.any(String), field: 'email', request_id: expect.any(String) }]);
+      }
+      // the business's bodies with an address answered already: 400 naming the field (invalid_email where the handler judges the address), a blank support address removes it (documented), never a 5xx
+      const business: [string, () => Promise<{ status: number; body: any }>, number, string | null, string | null][] = [
+        ['POST /customers', () => key.post('/customers', { email: blank }), 400, 'invalid_request', 'email'],
+        ['PATCH /customers/{id}', () => key.patch(`/customers/${customer.id}`, { email: blank }), 400, 'invalid_request', 'email'],
+        ['POST /payments', () => key.post('/payments', { amount: 10_000, currency: 'USD', customer_email: blank }), 400, 'invalid_email', 'customer_email'],
+        ['POST /checkouts', () => key.postOnce('/checkouts', { payment_code: unopened, asset: 'USDC', network: 'ethereum', email: blank }), 400, 'invalid_email', 'email'],
+        ['POST /checkouts/{id}/claim', () => key.post(`/checkouts/${checkout.id}/claim`, { tx_hash: `0x${'ab'.repeat(32)}`, email: blank }), 400, 'invalid_email', 'email'],
+        ['PATCH /businesses/{id} alert_email', () => owner.call('PATCH', `/businesses/${person.businessId}`, { alert_email: blank }, { 'service-business': person.businessId }), 400, 'invalid_request', 'alert_email'],
+        ['PATCH /businesses/{id} support_email', () => owner.call('PATCH', `/businesses/${person.businessId}`, { support_email: blank }, { 'service-business': person.businessId }), 200, null, null],
+        ['PATCH /checkout-settings', () => key.patch('/checkout-settings', { support_email: blank }), 200, null, null],
+      ];
+      for (const [route, call, status, code, field] of business) {
+        const answer = await call();
+        expect([route, JSON.stringify(blank), answer.status, answer.body.error?.code ?? null, answer.body.error?.field ?? null]).toEqual([route, JSON.stringify(blank), status, code, field]);
+        if (status === 200) expect(answer.body.data.support_email).toBeNull();
+      }
+    }
+    // an address with spaces around it still signs in (trimmed, as before)
+    expect((await signIn(browser(), `  ${person.email}  `)).status).toBe(201);
   });
 
   it('pages GET /sessions as every list (audit 2026-11-29, F2): limit 1 to 100, a cursor bound to the list and the person, the current one still marked; bad limits, unknown parameters and foreign cursors 400 invalid_request naming the field', async () => {

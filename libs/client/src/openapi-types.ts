@@ -3622,7 +3622,7 @@ export interface components {
             recovery_code?: string;
         };
         SignInBody: {
-            /** @description The account’s e-mail address. */
+            /** @description The account’s e-mail address (surrounding whitespace is trimmed; empty or blank is 400 invalid_request). */
             email: string;
             /** @description The account’s password. */
             password: string;

@@ -21,6 +21,22 @@ export function AccountEmail(): PropertyDecorator {
   );
 }
 
+/**
+ * The address a person signs in with (POST /sessions): any string (an address today's rule would
+ * refuse still answers 400 invalid_credentials, as an unknown one does), trimmed, but never empty
+ * or blank → 400 invalid_request on `email` "email is required", as sign-up, resets and e-mail
+ * changes answer (audit 2026-11-30 F1, decision 0034 addendum: the failed-password ladder has no
+ * key for an empty address, and threw).
+ */
+export function SignInEmail(): PropertyDecorator {
+  return applyDecorators(
+    MaxLength(ACCOUNT_EMAIL_MAX, { message: `email is at most ${ACCOUNT_EMAIL_MAX} characters` }),
+    IsNotEmpty({ message: 'email is required' }),
+    IsString({ message: 'email is required' }),
+    Trimmed(),
+  );
+}
+
 /** A password as typed (never trimmed): a non-empty string of at most PASSWORD_MAX characters. */
 export function Password(field: string, required: boolean): PropertyDecorator {
   return applyDecorators(
