@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { Controller, Get, HttpCode, Module, Post } from '@nestjs/common';
 import { BusinessService } from '@lib/businesses';
 import { DashboardOnly, LiveModeAction, Public, RequiresPermission } from '../../apps/api/src/auth/auth.decorators';
@@ -79,6 +80,44 @@ describe('authentication and keys (spec §5)', () => {
     expectError(await call('GET', '/business', `raw:Bearer ${suite.live.secret_key.toUpperCase()}`), 401, 'invalid_api_key');
     expectError(await call('GET', '/business', 'sk_live_' + 'A'.repeat(32)), 401, 'invalid_api_key');
     expectError(await call('GET', '/business', suite.live.secret_key.slice(0, -1) + (suite.live.secret_key.endsWith('A') ? 'B' : 'A')), 401, 'invalid_api_key');
+  });
+
+  it('refuses a request with more than one Authorization header: 401 invalid_api_key with WWW-Authenticate, never the first one (audit 2026-11-30, F3)', async () => {
+    /** GET `path` with these header lines as sent (fetch would merge repeated ones; Node's parser keeps the first Authorization); an array of headers gets no Host unless given. */
+    const rawGet = (path: string, lines: [string, string][]) =>
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }>((resolve, reject) => {
+        const url = new URL(`${suite.api.base}${path}`);
+        const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'GET', headers: [['Host', url.host], ...lines].flat() }, (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: text ? JSON.parse(text) : null }));
+        });
+        request.on('error', reject);
+        request.end();
+      });
+    const live = `Bearer ${suite.live.secret_key}`;
+    const other = `Bearer ${suite.other.secret_key}`;
+    expect((await rawGet('/business', [['Authorization', live]])).body.data.id).toBe(suite.live.business.id); // one header: as ever
+    for (const lines of [
+      [['Authorization', other], ['Authorization', live]],
+      [['Authorization', live], ['Authorization', other]],
+      [['Authorization', live], ['Authorization', 'Bearer garbage']],
+      [['Authorization', live], ['authorization', live]], // the same key twice, in another case
+      [['Authorization', ''], ['Authorization', live]],
+    ] as [string, string][][]) {
+      for (const path of ['/business', '/probe-auth/public']) {
+        const r = await rawGet(path, lines);
+        expect({ path, lines: lines.map(([, v]) => v.slice(0, 12)), status: r.status, code: r.body?.error?.code, challenge: r.headers['www-authenticate'] }).toEqual({
+          path,
+          lines: lines.map(([, v]) => v.slice(0, 12)),
+          status: 401,
+          code: 'invalid_api_key',
+          challenge: 'Bearer',
+        });
+        expect(r.body.error.message).toBe('Send one Authorization header, not several.');
+      }
+    }
   });
 
   it('lets a secret key act for its own business; a publishable key only on public routes', async () => {

@@ -218,6 +218,12 @@ describe('API platform: errors, bodies and the edge (spec §7, §5.8)', () => {
     expectError(await raw(suite.api, 'GET', '/probe/items/pmt_1?tag=a%00'), 400, 'invalid_request', 'tag');
     expectError(await raw(suite.api, 'GET', '/probe/items/pmt_1?metadata%5Bk%5D=x%00'), 400, 'invalid_request', 'metadata[k]');
     expectError(await raw(suite.api, 'GET', '/probe/items/pmt_1?tag=a&tag=%00'), 400, 'invalid_request', 'tag[1]');
+    // a query that is not UTF-8 once percent-decoded, by the same hook, named the same way (audit 2026-11-30 F2, decision 0006 addendum)
+    expectError(await raw(suite.api, 'GET', '/probe/items/pmt_1?tag=%FF'), 400, 'invalid_request', 'tag');
+    expectError(await raw(suite.api, 'GET', '/probe/items/pmt_1?tag=a&tag=%ED%A0%80'), 400, 'invalid_request', 'tag[1]');
+    expectError(await raw(suite.api, 'GET', '/probe/items/pmt_1?metadata%5Bk%5D=%E2%82'), 400, 'invalid_request', 'metadata[k]');
+    expectError(await raw(suite.api, 'GET', '/probe/items/pmt_1?%FF=x'), 400, 'invalid_request', 'query');
+    expect(JSON.parse((await raw(suite.api, 'GET', '/probe/items/pmt_1?tag=%F0%9F%98%80+%25')).body).data.query).toEqual({ tag: '😀 %' });
   });
 
   it('answers a request whose headers or URL exceed 16 KiB with the §7 envelope (400 invalid_request)', async () => {

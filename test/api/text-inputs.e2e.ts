@@ -164,6 +164,35 @@ describe('text inputs and change bodies, one rule each across the API', () => {
     expectRefused(await client.post('/customers', { email: long }), 'email');
   });
 
+  it('a query value or name that is not UTF-8 once percent-decoded is 400 invalid_request naming the parameter on every list and search, as in a path; valid encodings are read (audit 2026-11-30, F2)', async () => {
+    const { client } = await businessWithKey(suite.api, true, 'Queries');
+    const bad = ['%FF', '%ED%A0%80', '%E2%82', '%E0%A4%A', 'a%C0%80', '100%'];
+    const cases: [string, string][] = [
+      ...bad.map((v): [string, string] => [`/payments?reference=${v}`, 'reference']),
+      ['/payments?metadata%5Bk%5D=%FF', 'metadata[k]'],
+      ['/payments?metadata[k]=%ED%A0%80', 'metadata[k]'],
+      ['/payments?limit=2&reference=%E2%82', 'reference'],
+      ['/payments?%FF=1', 'query'],
+      ['/customers?email=%ED%A0%80', 'email'],
+      ...bad.map((v): [string, string] => [`/search?q=${v}`, 'q']),
+      ['/search?q=shop&kind=%FF', 'kind'],
+    ];
+    for (const [path, field] of cases) {
+      const answer = await client.get(path);
+      expect({ path, status: answer.status, code: answer.body.error?.code, field: answer.body.error?.field, message: answer.body.error?.message }).toEqual({
+        path,
+        status: 400,
+        code: 'invalid_request',
+        field,
+        message: 'The query parameter is malformed (bad percent-encoding or not UTF-8).',
+      });
+    }
+    // well-formed UTF-8 is read as ever: an emoji, U+FFFD itself, a space as + or %20, an encoded %
+    for (const q of ['%F0%9F%98%80', '%EF%BF%BD', 'two+words', 'two%20words', '100%25']) {
+      expect([q, (await client.get(`/search?q=${q}`)).status, (await client.get(`/payments?reference=${q}`)).status]).toEqual([q, 200, 200]);
+    }
+  });
+
   it('a link`s description is trimmed and blank is null, as a link`s name is trimmed', async () => {
     const { client } = await businessWithKey(suite.api, true, 'Link texts');
     const link = (await client.post('/links', { name: '  Mug  ', amount: 2500, currency: 'USD', description: '  Blue, 350 ml \n' })).body.data;

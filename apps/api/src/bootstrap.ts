@@ -94,9 +94,9 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
     reply.header(REQUEST_ID_HEADER, request.id);
     if (!edge(request)) throw new ApiError('edge_forbidden', 'Requests must come through the API’s own address.');
   });
-  // null characters or lone surrogates in the URL: the body's rule (§7 invalid_request), before any route reads them
+  // null characters or lone surrogates in the URL, or a query that is not UTF-8 once percent-decoded: the body's rule (§7 invalid_request), before any route reads them
   fastify.addHook('preValidation', async (request) => {
-    const refusal = urlTextRefusal(request.params, request.query);
+    const refusal = urlTextRefusal(request.params, request.query, request.url);
     if (refusal) throw refusal;
   });
   // a rate limit that counts only successful requests gets back the points of the others (§8: webhook test events and resends)

@@ -13,10 +13,18 @@ const CHALLENGE = { 'www-authenticate': 'Bearer' };
 const BEARER = /^[Bb][Ee][Aa][Rr][Ee][Rr] ([A-Za-z0-9_]{1,200})$/;
 export const BUSINESS_HEADER = 'service-business';
 
+/** How many Authorization header lines the request carried, as sent (`request.headers` keeps only the first). */
+function authorizationLines(request: FastifyRequest): number {
+  const raw = request.raw.rawHeaders;
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 13 && raw[i].toLowerCase() === 'authorization') n++;
+  return n;
+}
+
 /**
  * Spec §5 in one place: who may call a route.
  *
- * With an API key (Authorization): credentials (401), dashboard-only and account routes (403
+ * With an API key (Authorization, one header: several are 401 invalid_api_key): credentials (401), dashboard-only and account routes (403
  * session_required), business header (403 business_forbidden), restricted-key permission (403
  * permission_denied), test key on a live business (403 test_mode_unavailable).
  *
@@ -51,6 +59,9 @@ export class AuthGuard implements CanActivate {
     const meta = <T>(key: string) => this.reflector.getAllAndOverride<T | undefined>(key, [context.getHandler(), context.getClass()]);
     const isPublic = meta<boolean>(PUBLIC_ROUTE) === true;
     const accountRoute = meta<boolean>(ACCOUNT_ROUTE) === true;
+    // Node's parser keeps the first of repeated Authorization lines and drops the rest: more than one is refused
+    // as a malformed header, so no proxy reading another line picks another principal (audit 2026-11-30 F3, decision 0034 addendum)
+    if (authorizationLines(request) > 1) throw new ApiError('invalid_api_key', 'Send one Authorization header, not several.', null, CHALLENGE);
     const header = request.headers.authorization;
 
     if (header === undefined || header === '') {
