@@ -9,8 +9,9 @@ import {
   WebhookDispatcher,
   WebhookSecretStore,
   WebhookSender,
+  openWebhookSecret,
 } from '../../libs/webhooks/src';
-import { Receiver, appendPayment, eventually, manualClock, startReceiver, testProjectors, webhookStorePerSuite } from './support';
+import { Receiver, TEST_KEK, appendPayment, eventually, manualClock, startReceiver, testProjectors, webhookStorePerSuite } from './support';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -25,7 +26,7 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
     return r;
   };
   const dispatcher = (options: Partial<ConstructorParameters<typeof WebhookDispatcher>[1]> = {}) => {
-    const d = new WebhookDispatcher(suite.db, { sender: new WebhookSender({ allowPrivateUrls: true }), pollMs: 10, ...options });
+    const d = new WebhookDispatcher(suite.db, { sender: new WebhookSender({ allowPrivateUrls: true }), pollMs: 10, kek: TEST_KEK, ...options });
     dispatchers.push(d);
     return d;
   };
@@ -97,7 +98,7 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
     const answers = [{ status: 500 }, { status: 302, headers: { location: 'http://127.0.0.1:1/' } }, { status: 429 }, { status: 200 }];
     const flaky = await receiver((_r, i) => answers[Math.min(i, answers.length - 1)]);
     const { endpoint, deliveries } = await setup(flaky.url);
-    const [secret] = await new WebhookSecretStore(suite.db).signingSecrets(endpoint.id);
+    const [secret] = await new WebhookSecretStore(suite.db, TEST_KEK).signingSecrets(endpoint.id);
     const d = dispatcher({ schedule: [0, 20, 20, 20, 20] });
     d.start();
     const done = await eventually(async () => {
@@ -286,7 +287,11 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
     const store = new DeliveryStore(suite.db);
     const claimed = await store.claimDue(clock.now(), 10, 4, 60_000, 'lease-a');
     expect(claimed.map((r) => r.id).sort()).toEqual(deliveries.map((r) => r.id).sort());
-    for (const row of claimed) expect(row.target).toMatchObject({ url: ok.url, enabled: true, deleted: false, secrets: [expect.stringMatching(/^whsec_/)] });
+    for (const row of claimed) {
+      // the signing secret as stored: sealed under the KEK, nothing in clear (decision 0013, addendum of 2026-11-30)
+      expect(row.target).toMatchObject({ url: ok.url, enabled: true, deleted: false, secrets: [expect.objectContaining({ secret: null, kek_id: TEST_KEK.id })] });
+      expect(openWebhookSecret(TEST_KEK, row.target!.secrets[0])).toMatch(/^whsec_/);
+    }
     // the third delivery's lease is lost meanwhile (another worker took it)
     await suite.db.query(`UPDATE webhook_deliveries SET lease_token = 'lease-b' WHERE id = $1`, [claimed[2].id]);
     const result = (status: number) => ({ ok: status < 300, responseStatus: status, durationMs: 3, error: status < 300 ? null : `HTTP ${status}`, requestHeaders: {}, address: null, at: clock.now() });

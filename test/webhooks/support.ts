@@ -5,6 +5,7 @@ import { AddressInfo } from 'node:net';
 import type { Database } from '@lib/database';
 import { CommandRunner, EventStore, LogPosition, ReadModelWaiter, RecordedEvent, WriteMeta } from '@lib/eventstore';
 import { BusinessService } from '@lib/businesses';
+import { KeyEncryptionKey } from '@lib/wallets';
 import { ProjectionRunner, Projector } from '@lib/projections';
 import { type Client, type StoreKind, type TestApi, type TestStore, appPerSuite, businessWithKey, openTestStore, startTestApi } from '../support/fixtures';
 import { closeInTurn } from '../support/close';
@@ -31,6 +32,9 @@ import {
   eventsProjector,
   webhookEndpointsProjector,
 } from '../../libs/webhooks/src';
+
+/** The key-encryption key the tests' signing secrets are sealed under: the service's (WALLET_KEK, test/support/env-setup.ts). */
+export const TEST_KEK = KeyEncryptionKey.parse(process.env.WALLET_KEK!);
 
 export interface ReceivedRequest {
   method: string;
@@ -224,7 +228,7 @@ export async function startWebhookWorker(
   const sender =
     options.sender ??
     new WebhookSender({ allowPrivateUrls: options.allowPrivateUrls ?? true, resolver: options.resolver, timeoutMs: options.timeoutMs, now: options.now });
-  const dispatcher = new WebhookDispatcher(db, { pollMs: 20, ...options, sender });
+  const dispatcher = new WebhookDispatcher(db, { pollMs: 20, kek: TEST_KEK, ...options, sender });
   if (options.startDispatcher !== false) dispatcher.start();
   return {
     runner,
@@ -271,7 +275,7 @@ export function manualClock(start = Date.now()) {
  */
 export function endpointCommands(store: EventStore, db: Database, readModels: ReadModelWaiter, options: WebhooksOptions) {
   const runner = new CommandRunner(store, readModels);
-  const secrets = new WebhookSecretStore(db);
+  const secrets = new WebhookSecretStore(db, TEST_KEK);
   const endpoints = new EndpointWrites(runner, store, secrets, options);
   const create = new CreateEndpointHandler(endpoints);
   const update = new UpdateEndpointHandler(endpoints);

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
-import { Resolver, WEBHOOKS_OPTIONS, WEBHOOK_HANDLERS, WebhookSecretStore, WebhookSender, WebhooksOptions, systemResolver } from '@lib/webhooks';
+import { Resolver, WEBHOOKS_OPTIONS, WEBHOOK_HANDLERS, WebhookSecretStore, WebhookSender, WebhooksOptions, systemResolver, webhookKek } from '@lib/webhooks';
 import { EventsController } from './events.controller';
 import { WebhookDeliveriesController } from './webhook-deliveries.controller';
 import { WebhooksController } from './webhooks.controller';
@@ -27,7 +27,16 @@ export const WEBHOOK_RESOLVER = Symbol('WEBHOOK_RESOLVER');
       useFactory: (config: AppConfig, resolver: Resolver) => new WebhookSender({ allowPrivateUrls: config.webhookAllowPrivateUrls, resolver }),
       inject: [APP_CONFIG, WEBHOOK_RESOLVER],
     },
-    { provide: WebhookSecretStore, useFactory: (db: Database) => new WebhookSecretStore(db), inject: [DATABASE] },
+    {
+      // sealed under the service's KEK (as TOTP secrets are); the secrets still in clear (written before migration 023) sealed at start
+      provide: WebhookSecretStore,
+      useFactory: async (db: Database, config: AppConfig) => {
+        const secrets = new WebhookSecretStore(db, webhookKek(config));
+        await secrets.sealClearSecrets();
+        return secrets;
+      },
+      inject: [DATABASE, APP_CONFIG],
+    },
     { provide: WEBHOOKS_OPTIONS, useFactory: (config: AppConfig): WebhooksOptions => ({ allowPrivateUrls: config.webhookAllowPrivateUrls }), inject: [APP_CONFIG] },
   ],
 })

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Database } from '@lib/database';
+import type { Database, Sql } from '@lib/database';
 import { newId } from '@lib/http';
+import type { KeyEncryptionKey } from '@lib/wallets';
 import { WebhookError } from '../domain/errors';
 
 /** `whsec_` + base64 of 32 random bytes (256 bits, the HMAC-SHA256 key size; Standard Webhooks asks for 24 to 64). */
@@ -20,6 +21,106 @@ export function secretHint(secret: string): string {
   return `${SECRET_PREFIX}••••${secret.slice(SECRET_PREFIX.length).slice(-4)}`;
 }
 
+/**
+ * A secret as `webhook_secrets` keeps it (migration 023): sealed under the key-encryption key
+ * (`kek_id`, `nonce`, `ciphertext`, `tag`), or — a row written before that migration, not yet
+ * sealed by a start-up (sealClearSecrets) — in clear in `secret`.
+ */
+export interface StoredSecret {
+  id: string;
+  webhook_id: string;
+  secret: string | null;
+  kek_id: string | null;
+  nonce: Uint8Array | null;
+  ciphertext: Uint8Array | null;
+  tag: Uint8Array | null;
+}
+
+/** What binds a sealed secret to its row: moved to another row or endpoint, it does not open. */
+const additionalData = (webhookId: string, secretId: string) => `webhook_secret:${webhookId}:${secretId}`;
+
+/** Seals a webhook signing secret for row `secretId` of endpoint `webhookId` (AES-256-GCM under the KEK, a random nonce). */
+export function sealWebhookSecret(kek: KeyEncryptionKey, webhookId: string, secretId: string, secret: string): { kek_id: string; nonce: Buffer; ciphertext: Buffer; tag: Buffer } {
+  const sealed = kek.seal(Buffer.from(secret, 'utf8'), additionalData(webhookId, secretId));
+  return { kek_id: kek.id, ...sealed };
+}
+
+/** A secret the configured key-encryption key cannot open: sealed under another one, or altered. */
+export class WebhookSecretUnavailable extends Error {
+  constructor(
+    message: string,
+    readonly webhookId: string,
+    /** Why, without ids or key names: what a delivery's attempt records (the business sees it). */
+    readonly reason: string,
+  ) {
+    super(message);
+    this.name = 'WebhookSecretUnavailable';
+  }
+}
+
+/**
+ * The secret of a stored row. Throws WebhookSecretUnavailable, with a message that says why, when
+ * the row was sealed under another key-encryption key (configure that WALLET_KEK) or does not
+ * open under this one (altered, or moved from another row). Never puts the secret in a message.
+ */
+export function openWebhookSecret(kek: KeyEncryptionKey, row: StoredSecret): string {
+  if (row.secret !== null) return row.secret; // written before migration 023 and not sealed yet (the next start seals it)
+  if (row.kek_id !== kek.id) {
+    throw new WebhookSecretUnavailable(
+      `the signing secret ${row.id} of webhook endpoint ${row.webhook_id} was sealed under another key-encryption key (${row.kek_id}); configure that WALLET_KEK`,
+      row.webhook_id,
+      'sealed under another key-encryption key',
+    );
+  }
+  try {
+    return kek
+      .open({ nonce: Buffer.from(row.nonce!), ciphertext: Buffer.from(row.ciphertext!), tag: Buffer.from(row.tag!) }, additionalData(row.webhook_id, row.id))
+      .toString('utf8');
+  } catch {
+    throw new WebhookSecretUnavailable(
+      `the signing secret ${row.id} of webhook endpoint ${row.webhook_id} does not open under key-encryption key ${kek.id} (altered, or moved from another row)`,
+      row.webhook_id,
+      'does not open under the key-encryption key',
+    );
+  }
+}
+
+/** Clear rows sealed per transaction at start. */
+const SEAL_BATCH = 200;
+
+/**
+ * Seals the secrets still kept in clear (rows written before migration 023) under `kek` and sets
+ * their clear column to NULL; resolves how many it sealed. Every process that opens webhook
+ * secrets runs it at start (the KEK is configuration: no migration can do it). Idempotent and
+ * safe with several processes starting at once: batches run under one advisory lock, and a row
+ * is updated only while its clear secret is still the one read, so a row is sealed once.
+ */
+export async function sealClearSecrets(db: Database, kek: KeyEncryptionKey): Promise<number> {
+  let sealed = 0;
+  for (;;) {
+    const batch = await db.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(4242023)`);
+      const { rows } = await tx.query<{ id: string; webhook_id: string; secret: string }>(
+        `SELECT id, webhook_id, secret FROM webhook_secrets WHERE secret IS NOT NULL ORDER BY id LIMIT ${SEAL_BATCH}`,
+      );
+      for (const row of rows) {
+        const box = sealWebhookSecret(kek, row.webhook_id, row.id, row.secret);
+        await tx.query(`UPDATE webhook_secrets SET kek_id = $3, nonce = $4, ciphertext = $5, tag = $6, secret = NULL WHERE id = $1 AND secret = $2`, [
+          row.id,
+          row.secret,
+          box.kek_id,
+          box.nonce,
+          box.ciphertext,
+          box.tag,
+        ]);
+      }
+      return rows.length;
+    });
+    sealed += batch;
+    if (batch < SEAL_BATCH) return sealed;
+  }
+}
+
 export interface SecretStoreOptions {
   /** Wall time (tests inject theirs). */
   now?: () => Date;
@@ -33,7 +134,9 @@ export const DEFAULT_MAX_ENDPOINTS = 16;
 
 /**
  * Signing secrets in `webhook_secrets` (migration 004): not in the event log and not in any
- * projection, so replaying, rebuilding or verifying never reads, loses or leaks them. The row of
+ * projection, so replaying, rebuilding or verifying never reads, loses or leaks them; sealed
+ * under the service's key-encryption key (migration 023, decision 0013's addendum of
+ * 2026-11-30), the clear column left NULL. The row of
  * a new endpoint is written before the endpoint's first event (the limit of endpoints per
  * business is counted here, under a per-business lock, so two racing creates cannot both take
  * the last place), made active once the event is recorded, and deleted with the endpoint.
@@ -45,6 +148,7 @@ export class WebhookSecretStore {
 
   constructor(
     private readonly db: Database,
+    private readonly kek: KeyEncryptionKey,
     options: SecretStoreOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());
@@ -73,13 +177,7 @@ export class WebhookSecretStore {
           [businessId, new Date(now.getTime() - this.pendingHoldMs)],
         );
         if (Number(rows[0].n) >= this.maxEndpoints) return false;
-        await tx.query(`INSERT INTO webhook_secrets (id, webhook_id, business_id, secret, created_at) VALUES ($1, $2, $3, $4, $5)`, [
-          id,
-          webhookId,
-          businessId,
-          secret,
-          now,
-        ]);
+        await this.insert(tx, id, webhookId, businessId, secret, now);
         return true;
       });
     if (await attempt()) return id;
@@ -93,14 +191,22 @@ export class WebhookSecretStore {
   /** Stores a rotation's new secret as pending; resolves its row id. */
   async addPending(businessId: string, webhookId: string, secret: string): Promise<string> {
     const id = newId('whs');
-    await this.db.query(`INSERT INTO webhook_secrets (id, webhook_id, business_id, secret, created_at) VALUES ($1, $2, $3, $4, $5)`, [
-      id,
-      webhookId,
-      businessId,
-      secret,
-      this.now(),
-    ]);
+    await this.insert(this.db, id, webhookId, businessId, secret, this.now());
     return id;
+  }
+
+  /** Writes a new secret's row, sealed: the clear column stays NULL. */
+  private async insert(sql: Sql, id: string, webhookId: string, businessId: string, secret: string, now: Date): Promise<void> {
+    const box = sealWebhookSecret(this.kek, webhookId, id, secret);
+    await sql.query(
+      `INSERT INTO webhook_secrets (id, webhook_id, business_id, kek_id, nonce, ciphertext, tag, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [id, webhookId, businessId, box.kek_id, box.nonce, box.ciphertext, box.tag, now],
+    );
+  }
+
+  /** sealClearSecrets with this store's key-encryption key (at start). */
+  sealClearSecrets(): Promise<number> {
+    return sealClearSecrets(this.db, this.kek);
   }
 
   /**
@@ -145,16 +251,19 @@ export class WebhookSecretStore {
     await this.db.query(`DELETE FROM webhook_secrets WHERE webhook_id = $1`, [webhookId]);
   }
 
-  /** The secrets a delivery is signed with now: the current one first, then one in its grace period. */
+  /**
+   * The secrets a delivery is signed with now: the current one first, then one in its grace
+   * period, opened. Throws WebhookSecretUnavailable when one does not open under this KEK.
+   */
   async signingSecrets(webhookId: string): Promise<string[]> {
-    const { rows } = await this.db.query<{ secret: string }>(
-      `SELECT secret FROM webhook_secrets
+    const { rows } = await this.db.query<StoredSecret>(
+      `SELECT id, webhook_id, secret, kek_id, nonce, ciphertext, tag FROM webhook_secrets
         WHERE webhook_id = $1 AND state = 'active' AND (expires_at IS NULL OR expires_at > $2)
         ORDER BY revision DESC`,
       [webhookId, this.now()],
       'webhooks_signing_secrets',
     );
-    return rows.map((r) => r.secret);
+    return rows.map((r) => openWebhookSecret(this.kek, r));
   }
 
   private async forgetDeletedEndpoints(businessId: string): Promise<void> {

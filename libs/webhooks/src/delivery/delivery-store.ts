@@ -1,5 +1,6 @@
 import type { Sql } from '@lib/database';
 import { Page, businessFilters, PageRequest, toPage } from '@lib/http';
+import type { StoredSecret } from '../app/secret-store';
 import type { ApiEvent } from '../read/events.projector';
 import type { SendResult } from './http-sender';
 import { newestFirstPage } from '../read/newest-first-page';
@@ -117,8 +118,11 @@ export interface DispatchTarget {
   url: string;
   enabled: boolean;
   deleted: boolean;
-  /** The current secret first, then one in its grace period; empty if none is active. */
-  secrets: string[];
+  /**
+   * The current secret first, then one in its grace period, as stored (sealed: the dispatcher
+   * opens them with its key-encryption key); empty if none is active.
+   */
+  secrets: StoredSecret[];
 }
 
 /** A claimed delivery and its target; target null when the endpoints projection does not have the endpoint (yet). */
@@ -140,6 +144,23 @@ export interface DeliveryFilters {
   event_type?: string;
   event_id?: string;
   subject_id?: string;
+}
+
+/** A signing secret as the claim returns it (json: its sealed parts in hex). */
+interface SecretJson {
+  id: string;
+  webhook_id: string;
+  secret: string | null;
+  kek_id: string | null;
+  nonce: string | null;
+  ciphertext: string | null;
+  tag: string | null;
+}
+
+const bytes = (hex: string | null): Buffer | null => (hex === null ? null : Buffer.from(hex, 'hex'));
+
+function storedSecret(s: SecretJson): StoredSecret {
+  return { id: s.id, webhook_id: s.webhook_id, secret: s.secret, kek_id: s.kek_id, nonce: bytes(s.nonce), ciphertext: bytes(s.ciphertext), tag: bytes(s.tag) };
 }
 
 /** SQL over `webhook_deliveries`: claims and attempts for the dispatcher, reads for the API. */
@@ -166,12 +187,13 @@ export class DeliveryStore {
    * In the same statement (one snapshot, taken when the claim starts) each claimed delivery comes
    * with what its attempt needs now: its endpoint as the `webhook_endpoints` projection has it
    * (url, enabled, deleted), or null if the projection has not got it yet, and its signing
-   * secrets (current first, then one in its grace period, expired ones left out at `now`). So a
+   * secrets as stored, sealed (current first, then one in its grace period, expired ones left
+   * out at `now`; the dispatcher opens them). So a
    * changed URL, a deletion or a rotation recorded before the claim applies to that attempt.
    */
   async claimDue(now: Date, limit: number, perEndpoint: number, leaseMs: number, token: string): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
-    const { rows } = await this.db.query<DeliveryRow & { target_found: boolean; target_url: string | null; target_enabled: boolean | null; target_deleted: boolean | null; target_secrets: string[] | null }>(
+    const { rows } = await this.db.query<DeliveryRow & { target_found: boolean; target_url: string | null; target_enabled: boolean | null; target_deleted: boolean | null; target_secrets: SecretJson[] | null }>(
       `WITH RECURSIVE endpoints AS (
          (SELECT webhook_id FROM webhook_deliveries WHERE status = 'retrying' ORDER BY webhook_id LIMIT 1)
          UNION ALL
@@ -207,16 +229,18 @@ export class DeliveryStore {
        )
        SELECT c.*, w.id IS NOT NULL AS target_found, w.url AS target_url, w.enabled AS target_enabled,
               w.deleted_at IS NOT NULL AS target_deleted,
-              ARRAY(SELECT s.secret FROM webhook_secrets s
-                     WHERE s.webhook_id = c.webhook_id AND s.state = 'active' AND (s.expires_at IS NULL OR s.expires_at > $1::timestamptz)
-                     ORDER BY s.revision DESC) AS target_secrets
+              (SELECT json_agg(json_build_object('id', s.id, 'webhook_id', s.webhook_id, 'secret', s.secret, 'kek_id', s.kek_id,
+                                                 'nonce', encode(s.nonce, 'hex'), 'ciphertext', encode(s.ciphertext, 'hex'), 'tag', encode(s.tag, 'hex'))
+                               ORDER BY s.revision DESC)
+                 FROM webhook_secrets s
+                WHERE s.webhook_id = c.webhook_id AND s.state = 'active' AND (s.expires_at IS NULL OR s.expires_at > $1::timestamptz)) AS target_secrets
          FROM claimed c LEFT JOIN webhook_endpoints w ON w.id = c.webhook_id`,
       [now, limit, perEndpoint, leaseMs, token],
       'webhooks_claim_due',
     );
     return rows.map(({ target_found, target_url, target_enabled, target_deleted, target_secrets, ...row }) => ({
       ...(row as DeliveryRow),
-      target: target_found ? { url: target_url!, enabled: target_enabled!, deleted: target_deleted!, secrets: target_secrets ?? [] } : null,
+      target: target_found ? { url: target_url!, enabled: target_enabled!, deleted: target_deleted!, secrets: (target_secrets ?? []).map(storedSecret) } : null,
     }));
   }
 

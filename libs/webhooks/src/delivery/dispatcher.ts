@@ -1,12 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@lib/database';
 import { PollLoop } from '@lib/timers';
+import type { KeyEncryptionKey } from '@lib/wallets';
+import { WebhookSecretUnavailable, openWebhookSecret } from '../app/secret-store';
 import { AutomaticAttempt, ClaimedDelivery, DeliveryStore } from './delivery-store';
 import { WebhookSender } from './http-sender';
 import { RETRY_SCHEDULE_MS } from './retry-schedule';
 
 export interface WebhookDispatcherOptions {
   sender: WebhookSender;
+  /**
+   * The key-encryption key the signing secrets are sealed under (WALLET_KEK: webhookKek). A
+   * secret sealed under another one is not opened: the attempt is recorded failed, without a
+   * request, and the reason told to onError.
+   */
+  kek: KeyEncryptionKey;
   /** Wall time (tests inject theirs): due checks, leases, schedule, attempt times. */
   now?: () => Date;
   /** Poll interval when idle (default 250 ms); a finished attempt polls again at once. */
@@ -245,7 +253,19 @@ export class WebhookDispatcher {
     if (!target) return this.store.release(row.id, token, new Date(this.now().getTime() + NOT_READY_DELAY_MS)).then(() => false);
     if (target.deleted) return this.store.abandon(row.id, token, this.now()).then(() => false);
     if (target.secrets.length === 0) return this.store.release(row.id, token, new Date(this.now().getTime() + NOT_READY_DELAY_MS)).then(() => false);
-    const result = await this.sender.send({ url: target.url, eventId: row.event_id, body: JSON.stringify(row.payload), secrets: target.secrets });
+    let secrets: string[];
+    try {
+      secrets = target.secrets.map((secret) => openWebhookSecret(this.options.kek, secret));
+    } catch (error) {
+      if (!(error instanceof WebhookSecretUnavailable)) throw error;
+      // a wrong KEK (or an altered row): said in the log with the ids, recorded as a failed
+      // attempt without a request, so the delivery follows the retry schedule instead of looping
+      this.options.onError?.(error, row.id);
+      const now = this.now();
+      const result = { ok: false, responseStatus: null, durationMs: 0, error: `not sent: signing secret ${error.reason}`, requestHeaders: {}, address: null, at: now };
+      return this.record({ row, token, result, now });
+    }
+    const result = await this.sender.send({ url: target.url, eventId: row.event_id, body: JSON.stringify(row.payload), secrets });
     if (result.error !== null && POLICY_REFUSAL.test(result.error)) this.options.onRefused?.({ deliveryId: row.id, webhookId: row.webhook_id, reason: result.error });
     return this.record({ row, token, result, now: this.now() });
   }

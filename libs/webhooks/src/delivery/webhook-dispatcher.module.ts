@@ -2,6 +2,8 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, Module, OnApplic
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
 import { ProjectionRunner } from '@lib/projections';
+import { sealClearSecrets } from '../app/secret-store';
+import { webhookKek } from '../app/webhook-kek';
 import { WebhookDispatcher } from './dispatcher';
 import { WebhookSender, systemResolver } from './http-sender';
 
@@ -33,15 +35,21 @@ class WebhookDispatcherLifecycle implements OnApplicationBootstrap, BeforeApplic
 
 /**
  * Runs the webhook dispatcher in a process that runs workers (ROLE worker or all): the worker's
- * module and the app both import it (it does nothing with ROLE=api).
+ * module and the app both import it (it does nothing with ROLE=api). Its KEK is the service's
+ * (webhookKek); at start it seals the signing secrets still kept in clear (sealClearSecrets).
  */
 @Module({
   providers: [
     {
       provide: WebhookDispatcher,
-      useFactory: (db: Database, config: AppConfig) => {
+      useFactory: async (db: Database, config: AppConfig) => {
         const logger = new Logger('WebhookDispatcher');
+        const kek = webhookKek(config);
+        // secrets written in clear before migration 023: sealed before anything signs with them
+        const sealed = await sealClearSecrets(db, kek);
+        if (sealed > 0) logger.log(`sealed ${sealed} webhook signing secret(s) kept in clear under key-encryption key ${kek.id}`);
         return new WebhookDispatcher(db, {
+          kek,
           sender: new WebhookSender({ allowPrivateUrls: config.webhookAllowPrivateUrls, resolver: systemResolver }),
           onError: (error, deliveryId) => logger.warn(`${deliveryId ?? 'poll'}: ${error instanceof Error ? error.message : String(error)}`),
           // refused by this process's URL policy (WEBHOOK_ALLOW_PRIVATE_URLS): said, with the endpoint, not only recorded on the delivery
