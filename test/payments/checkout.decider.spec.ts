@@ -1,4 +1,5 @@
 import { CheckoutEvent, CheckoutCommand, decideCheckout, evolveCheckout, initialCheckoutState, quoteEnded } from '../../libs/payments/src/domain';
+import { timersForCheckoutEvent } from '../../libs/payments/src/app/payment-timers';
 import { T0, at, givenCheckout as given } from './given-when-then';
 
 const HASH = '0x' + 'ab'.repeat(32);
@@ -62,7 +63,7 @@ describe('checkout decider (§3 rows)', () => {
   });
   it('mark-sent exact → confirming with the whole quote', () => {
     expect(sent('exact')).toEqual([
-      { type: 'CheckoutTransferDetected', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH, network: 'ethereum', amount: '100', received_amount: '100', remaining_amount: null, overpaid_amount: null, simulated: true } },
+      { type: 'CheckoutTransferDetected', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH, network: 'ethereum', amount: '100', received_amount: '100', remaining_amount: null, overpaid_amount: null, simulated: true, detected_at: T0.toISOString() } },
     ]);
   });
   it('mark-sent underpaid (90%) and overpaid (110%)', () => {
@@ -114,7 +115,7 @@ describe('checkout decider (§3 rows)', () => {
   it('decided: a short transfer confirmed → awaiting_customer, quote live 15 minutes after it', () => {
     const confirming = [...opened, ...sent('underpaid')];
     const events = given(confirming, at(60_000)).when({ type: 'RecordConfirmations', txHash: HASH, current: 4 }).events();
-    expect(events.at(-1)).toEqual({ type: 'CheckoutAwaitingCustomer', data: { checkout_id: 'chk_1', received_amount: '90', remaining_amount: '10', expires_at: '2025-01-01T00:16:00.000Z' } });
+    expect(events.at(-1)).toEqual({ type: 'CheckoutAwaitingCustomer', data: { checkout_id: 'chk_1', received_amount: '90', remaining_amount: '10', expires_at: '2025-01-01T00:15:00.000Z' } }); // sent 00:00 (decision 0009, addendum 2026-11-30)
   });
   it('decided: open → expired at the quote end without transfer; early timer and repeat change nothing', () => {
     given(opened, at(60_000)).when({ type: 'ExpireCheckout' }).then([]);
@@ -135,7 +136,7 @@ describe('checkout decider (§3 rows)', () => {
     const first = [...opened, ...given(opened).when(detect(HASH, '90')).events()];
     it('is recorded and adds to received_amount (underpaid → paid)', () => {
       expect(given(first).when(detect(HASH2, '10')).thenIdempotent()).toEqual([
-        { type: 'CheckoutTransferDetected', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH2, network: 'ethereum', amount: '10', received_amount: '100', remaining_amount: null, overpaid_amount: null, simulated: false } },
+        { type: 'CheckoutTransferDetected', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH2, network: 'ethereum', amount: '10', received_amount: '100', remaining_amount: null, overpaid_amount: null, simulated: false, detected_at: T0.toISOString() } },
       ]);
     });
     it('counts even after the quote time (the quote is held while a transfer confirms)', () => {
@@ -224,7 +225,7 @@ describe('checkout decider: a transfer to a checkout that already completed (002
     expect(fold(completed).status).toBe('completed');
     const detected = given(completed, at(60 * 60_000)).when(detect(HASH2, '5')).thenIdempotent();
     expect(detected).toEqual([
-      { type: 'CheckoutTransferDetected', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH2, network: 'ethereum', amount: '5', received_amount: '105', remaining_amount: null, overpaid_amount: '5', simulated: false } },
+      { type: 'CheckoutTransferDetected', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH2, network: 'ethereum', amount: '5', received_amount: '105', remaining_amount: null, overpaid_amount: '5', simulated: false, detected_at: '2025-01-01T01:00:00.000Z' } },
     ]);
     expect(fold([...completed, ...detected])).toMatchObject({ status: 'completed', received: 105_000_000n });
   });
@@ -273,7 +274,7 @@ describe('checkout decider: a transfer to a checkout in review, or on another ne
   it('given a completed checkout, when a transfer arrives on another network, then it is listed (received stays), the checkout stays completed and is not put in review', () => {
     const detected = given(completed, at(60 * 60_000)).when(detect(HASH2, '5', 'polygon')).thenIdempotent();
     expect(detected).toEqual([
-      { type: 'CheckoutTransferDetected', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH2, network: 'polygon', amount: '5', received_amount: '100', remaining_amount: null, overpaid_amount: null, simulated: false, confirmations_required: 32 } },
+      { type: 'CheckoutTransferDetected', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', tx_hash: HASH2, network: 'polygon', amount: '5', received_amount: '100', remaining_amount: null, overpaid_amount: null, simulated: false, confirmations_required: 32, detected_at: '2025-01-01T01:00:00.000Z' } },
     ]);
     expect(fold([...completed, ...detected])).toMatchObject({ status: 'completed', reviewReason: null, received: 100_000_000n, transfers: [{ txHash: HASH }, { txHash: HASH2, network: 'polygon' }] });
     // its confirmations are recorded, the checkout decides nothing; a reorganisation withdraws it only before it is final
@@ -410,12 +411,12 @@ describe('checkout decider: the review ends when the payment succeeds (0025 adde
 });
 
 describe('checkout decider: a short transfer holds the quote for the quote life (QUOTE_TTL_SECONDS)', () => {
-  it('with a 60-second quote life, awaiting_customer ends 60 s after the short transfer confirms, not 15 minutes', () => {
+  it('with a 60-second quote life, awaiting_customer ends 60 s after the short transfer, not 15 minutes (decision 0009, addendum 2026-11-30: after the transfer, not its confirmation)', () => {
     const short = decideCheckout({ ...openCmd, quoteTtlMs: 60_000 }, initialCheckoutState, { now: T0 });
     expect(short[0].data).toMatchObject({ quote_ttl_ms: 60_000, expires_at: '2025-01-01T00:01:00.000Z' });
     const detected = given(short, at(10_000)).when({ type: 'DetectTransfer', txHash: HASH, network: 'ethereum', amount: '40' }).events();
     const confirmed = given([...short, ...detected], at(50_000)).when({ type: 'RecordConfirmations', txHash: HASH, current: 4 }).events();
-    expect(confirmed.find((e) => e.type === 'CheckoutAwaitingCustomer')?.data).toMatchObject({ expires_at: '2025-01-01T00:01:50.000Z' });
+    expect(confirmed.find((e) => e.type === 'CheckoutAwaitingCustomer')?.data).toMatchObject({ expires_at: '2025-01-01T00:01:10.000Z' });
   });
 });
 
@@ -750,5 +751,65 @@ describe('checkout decider: a transfer is late when mined after the quote ended,
     expect(fold(expired).status).toBe('expired');
     const events = given(expired, readLate).when(detect(at(14 * 60_000))).events();
     expect(events.map((e) => e.type)).toEqual(['CheckoutTransferDetected', 'CheckoutNeedsReview']);
+  });
+});
+
+describe('checkout decider: the remainder wait runs from the short transfer itself, not its confirmation (decision 0009, addendum 2026-11-30)', () => {
+  const fold = (events: CheckoutEvent[]) => events.reduce(evolveCheckout, initialCheckoutState);
+  const m = (minutes: number, seconds = 0) => at(minutes * 60_000 + seconds * 1000);
+  const iso = (minutes: number, seconds = 0) => m(minutes, seconds).toISOString();
+  const awaiting = (events: CheckoutEvent[]) => events.find((e) => e.type === 'CheckoutAwaitingCustomer')?.data;
+  it('given a short transfer marked sent at 00:05, when it is confirmed seconds later, then the quote ends 15 minutes after the transfer (00:20), not after the confirmation', () => {
+    const confirming = [...opened, ...sent('underpaid', m(5))];
+    expect(confirming.at(-1)).toMatchObject({ type: 'CheckoutTransferDetected', data: { detected_at: iso(5) } });
+    const events = given(confirming, m(5, 6)).when({ type: 'RecordConfirmations', txHash: HASH, current: 4 }).events();
+    expect(types(events).slice(-1)).toEqual(['CheckoutAwaitingCustomer']);
+    expect(awaiting(events)).toEqual({ checkout_id: 'chk_1', received_amount: '90', remaining_amount: '10', expires_at: iso(20) });
+  });
+  it('given a live transfer mined at 00:07 and read at 00:08, then the quote ends 15 minutes after its block (00:22); a block stamped after it was read counts from the reading', () => {
+    const live = decideCheckout({ ...openCmd, simulated: false }, initialCheckoutState, { now: T0 });
+    const mined = given(live, m(8)).when({ type: 'DetectTransfer', txHash: HASH, network: 'ethereum', amount: '90', minedAt: iso(7) }).events();
+    expect(awaiting(given([...live, ...mined], m(9)).when({ type: 'RecordConfirmations', txHash: HASH, current: 4 }).events())).toMatchObject({ expires_at: iso(22) });
+    const ahead = given(live, m(8)).when({ type: 'DetectTransfer', txHash: HASH, network: 'ethereum', amount: '90', minedAt: iso(8, 30) }).events();
+    expect(awaiting(given([...live, ...ahead], m(9)).when({ type: 'RecordConfirmations', txHash: HASH, current: 4 }).events())).toMatchObject({ expires_at: iso(23) });
+  });
+  it('given a short transfer at 00:05, when it is confirmed only at 00:25 (after transfer + wait), then the quote has ended at once: awaiting_customer until 00:20, then expired in the same decision; the timer finds nothing to do', () => {
+    const confirming = [...opened, ...sent('underpaid', m(5))];
+    const events = given(confirming, m(25)).when({ type: 'RecordConfirmations', txHash: HASH, current: 4 }).events();
+    expect(types(events).slice(-2)).toEqual(['CheckoutAwaitingCustomer', 'CheckoutExpired']);
+    expect(awaiting(events)).toMatchObject({ expires_at: iso(20) });
+    expect(events.at(-1)).toEqual({ type: 'CheckoutExpired', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', received_amount: '90' } });
+    const after = fold([...confirming, ...events]);
+    expect(after).toMatchObject({ status: 'expired', expiresAt: iso(20) });
+    given([...confirming, ...events], m(25)).when({ type: 'ExpireCheckout' }).then([]);
+    // exactly at the end: ended too
+    expect(types(given(confirming, m(20)).when({ type: 'RecordConfirmations', txHash: HASH, current: 4 }).events()).slice(-2)).toEqual(['CheckoutAwaitingCustomer', 'CheckoutExpired']);
+  });
+  it('given a remainder checkout opened at 00:30, when a second short transfer reaches it at 00:40, then its quote ends at 00:55 if confirmed in time, and at once if confirmed after 00:55', () => {
+    const remainderOpened = decideCheckout({ ...openCmd, checkoutId: 'chk_1', remainder: { amount: '10', priceMinor: 1_000 } }, initialCheckoutState, { now: m(30) });
+    const short = [...remainderOpened, ...given(remainderOpened, m(40)).when({ type: 'MarkSent', simulate: 'underpaid', txHash: HASH2 }).events()];
+    const inTime = given(short, m(40, 6)).when({ type: 'RecordConfirmations', txHash: HASH2, current: 4 }).events();
+    expect(types(inTime).slice(-1)).toEqual(['CheckoutAwaitingCustomer']);
+    expect(awaiting(inTime)).toMatchObject({ remaining_amount: '1', expires_at: iso(55) });
+    const late = given(short, m(56)).when({ type: 'RecordConfirmations', txHash: HASH2, current: 4 }).events();
+    expect(types(late).slice(-2)).toEqual(['CheckoutAwaitingCustomer', 'CheckoutExpired']);
+  });
+  it('given a checkout awaiting the rest, when a top-up short transfer at 00:10 is confirmed, then the quote ends 15 minutes after that latest transfer (00:25)', () => {
+    const confirming = [...opened, ...sent('underpaid', m(1))];
+    const first = [...confirming, ...given(confirming, m(1, 6)).when({ type: 'RecordConfirmations', txHash: HASH, current: 4 }).events()];
+    expect(fold(first)).toMatchObject({ status: 'awaiting_customer', expiresAt: iso(16) });
+    const topUp = [...first, ...given(first, m(10)).when({ type: 'DetectTransfer', txHash: HASH2, network: 'ethereum', amount: '5' }).events()];
+    expect(awaiting(given(topUp, m(10, 6)).when({ type: 'RecordConfirmations', txHash: HASH2, current: 4 }).events())).toMatchObject({ received_amount: '95', expires_at: iso(25) });
+  });
+  it('an underpaid end already past when decided schedules no quote timer in the past; one ahead schedules it at the end', () => {
+    const biz = decideCheckout({ ...openCmd, details: { business_id: 'biz_1', email: null, country: null, success_url: null, replaces: null, simulate: null } }, initialCheckoutState, { now: T0 });
+    const confirming = [...biz, ...given(biz, m(5)).when({ type: 'MarkSent', simulate: 'underpaid', txHash: HASH }).events()];
+    const late = given(confirming, m(25)).when({ type: 'RecordConfirmations', txHash: HASH, current: 4 }).events();
+    const lateAwaiting = late.find((e) => e.type === 'CheckoutAwaitingCustomer')!;
+    const before = fold([...confirming, ...late.slice(0, late.indexOf(lateAwaiting) + 1)]);
+    expect(timersForCheckoutEvent(lateAwaiting, before, m(25).toISOString())).toEqual([]);
+    const inTime = given(confirming, m(5, 6)).when({ type: 'RecordConfirmations', txHash: HASH, current: 4 }).events();
+    const inTimeAwaiting = inTime.find((e) => e.type === 'CheckoutAwaitingCustomer')!;
+    expect(timersForCheckoutEvent(inTimeAwaiting, fold([...confirming, ...inTime]), m(5, 6).toISOString()).map((t) => t.dueAt)).toEqual([m(20)]);
   });
 });

@@ -10,12 +10,12 @@ const base = (linkId: string | null = null) =>
   run(run([], { type: 'CreatePayment', paymentId: 'pmt_1', amount: 10_000, currency: 'USD', feePayer: 'business', feeRateBps: 100, linkId, expiresAt: '2025-01-02T00:00:00.000Z' }), {
     type: 'SelectMethod', checkoutId: 'chk_1', rail: 'crypto', asset: 'USDC', network: 'ethereum', rateMinorPerCoin: 100, quoteEndsAt: '2025-01-01T00:15:00.000Z',
   });
-const transfer = (events: PaymentEvent[], amount: string, txHash = HASH, checkoutId = 'chk_1', review: 'wrong_network' | 'late' | null = null) =>
-  run(events, { type: 'RecordTransfer', checkoutId, txHash, network: review === 'wrong_network' ? 'polygon' : 'ethereum', amount, review });
+const transfer = (events: PaymentEvent[], amount: string, txHash = HASH, checkoutId = 'chk_1', review: 'wrong_network' | 'late' | null = null, now = T0) =>
+  run(events, { type: 'RecordTransfer', checkoutId, txHash, network: review === 'wrong_network' ? 'polygon' : 'ethereum', amount, review }, now);
 const confirmed = (events: PaymentEvent[], txHash = HASH, checkoutId = 'chk_1', now = T0) =>
   run(events, { type: 'RecordConfirmations', checkoutId, txHash, current: 4, required: 4 }, now);
 const types = (events: PaymentEvent[]) => events.map((e) => e.type);
-const underpaid = () => confirmed(transfer(base(), '90'), HASH, 'chk_1', at(60_000)); // quote ends 00:16
+const underpaid = () => confirmed(transfer(base(), '90'), HASH, 'chk_1', at(60_000)); // sent 00:00, confirmed 00:01: quote ends 00:15 (decision 0009, addendum 2026-11-30)
 
 describe('payment decider', () => {
   it('confirmations reach required → confirmation entries 1..4 precede succeeded', () => {
@@ -29,14 +29,14 @@ describe('payment decider', () => {
   });
   it('short transfer confirmed → underpaid (quote live 15 minutes after it)', () => {
     expect(underpaid().at(-1)).toEqual({
-      type: 'PaymentUnderpaid', data: { expected: '100', received: '90', remaining: '10', amount_received: 9_000, quote_ends_at: '2025-01-01T00:16:00.000Z' },
+      type: 'PaymentUnderpaid', data: { expected: '100', received: '90', remaining: '10', amount_received: 9_000, quote_ends_at: '2025-01-01T00:15:00.000Z' },
     });
   });
   it('request-remainder while the quote is live → remainder_unavailable carrying its end', () => {
     const caught = thrownBy(PaymentDomainError, () =>
       decidePayment({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }, underpaid().reduce(evolvePayment, initialPaymentState), { now: at(120_000) }),
     );
-    expect(caught).toMatchObject({ code: 'remainder_unavailable', quoteEndsAt: '2025-01-01T00:16:00.000Z' });
+    expect(caught).toMatchObject({ code: 'remainder_unavailable', quoteEndsAt: '2025-01-01T00:15:00.000Z' });
   });
   it('request-remainder: no page left → remainder_unavailable; not underpaid → payment_not_underpaid', () => {
     given(underpaid(), at(20 * 60_000)).when({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: false }).then('remainder_unavailable');
@@ -52,7 +52,7 @@ describe('payment decider', () => {
     const after = at(20 * 60_000);
     const requested = run(underpaid(), { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }, after);
     given(requested, after).when({ type: 'RequestRemainder', checkoutId: 'chk_3', hasCheckoutPage: true }).then([]);
-    const topped = confirmed(transfer(requested, '7', HASH2, 'chk_2'), HASH2, 'chk_2', after); // 97 of 100: quote live until 00:35
+    const topped = confirmed(transfer(requested, '7', HASH2, 'chk_2', null, after), HASH2, 'chk_2', after); // 97 of 100: quote live until 00:35
     expect(topped.at(-1)).toMatchObject({ type: 'PaymentUnderpaid', data: { remaining: '3', quote_ends_at: '2025-01-01T00:35:00.000Z' } });
     const caught = thrownBy(PaymentDomainError, () => decidePayment({ type: 'RequestRemainder', checkoutId: 'chk_3', hasCheckoutPage: true }, topped.reduce(evolvePayment, initialPaymentState), { now: at(21 * 60_000) }));
     expect(caught).toMatchObject({ code: 'remainder_unavailable', quoteEndsAt: '2025-01-01T00:35:00.000Z' });
@@ -89,18 +89,19 @@ describe('payment decider', () => {
   it('given a remainder checkout whose short transfer is confirming, when the business requests a remainder, then remainder_unavailable carrying the earliest end of the quote held for the rest (its end were it confirmed now; recheck audit N2), and once confirmed the end itself; given a top-up of the first quote confirming after its quote ended, then no remainder opens beside it (K2)', () => {
     const after = at(20 * 60_000);
     const requested = run(underpaid(), { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }, after);
-    const short = transfer(requested, '7', HASH2, 'chk_2'); // 97 of 100 once confirmed
+    const short = transfer(requested, '7', HASH2, 'chk_2', null, after); // 97 of 100 once confirmed, sent at 00:20
     const refused = thrownBy(PaymentDomainError, () => decidePayment({ type: 'RequestRemainder', checkoutId: 'chk_3', hasCheckoutPage: true }, short.reduce(evolvePayment, initialPaymentState), { now: after }));
     expect(refused).toMatchObject({ code: 'remainder_unavailable', quoteEndsAt: '2025-01-01T00:35:00.000Z' }); // 00:20 + the 15-minute quote life
     expect(refused.details).toEqual({ quote_ends_at: '2025-01-01T00:35:00.000Z' });
     expect(refused.message).toMatch(/confirming/);
-    // confirmed a minute later: held until 00:36, and the refusal now carries that end — never earlier than the first answer
+    // confirmed a minute later: held until 00:35 (15 minutes after the transfer itself, decision 0009, addendum
+    // 2026-11-30), and the refusal now carries that end — never earlier than the first answer
     const held = confirmed(short, HASH2, 'chk_2', at(21 * 60_000));
-    expect(held.at(-1)).toMatchObject({ type: 'PaymentUnderpaid', data: { quote_ends_at: '2025-01-01T00:36:00.000Z' } });
+    expect(held.at(-1)).toMatchObject({ type: 'PaymentUnderpaid', data: { quote_ends_at: '2025-01-01T00:35:00.000Z' } });
     const later = thrownBy(PaymentDomainError, () => decidePayment({ type: 'RequestRemainder', checkoutId: 'chk_3', hasCheckoutPage: true }, held.reduce(evolvePayment, initialPaymentState), { now: at(22 * 60_000) }));
-    expect(later).toMatchObject({ code: 'remainder_unavailable', quoteEndsAt: '2025-01-01T00:36:00.000Z' });
-    // a first quote held until 00:16 and topped up short at 00:10: at least until then, or 15 minutes from now if later
-    const early = transfer(underpaid(), '5', HASH2, 'chk_1');
+    expect(later).toMatchObject({ code: 'remainder_unavailable', quoteEndsAt: '2025-01-01T00:35:00.000Z' });
+    // a first quote held until 00:15 and topped up short at 00:10: at least until then, or 15 minutes from that transfer if later
+    const early = transfer(underpaid(), '5', HASH2, 'chk_1', null, at(10 * 60_000));
     expect(thrownBy(PaymentDomainError, () => decidePayment({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }, early.reduce(evolvePayment, initialPaymentState), { now: at(10 * 60_000) }))).toMatchObject({
       code: 'remainder_unavailable',
       quoteEndsAt: '2025-01-01T00:25:00.000Z',
@@ -232,7 +233,7 @@ describe('payment decider: a transfer to a checkout that completed, after the pa
   it('given a succeeded payment, when another transfer of its coin arrives on its network, then it is recorded (detected) and the status stays succeeded', () => {
     expect(fold(paid())).toMatchObject({ status: 'succeeded' });
     const detected = given(paid()).when({ type: 'RecordTransfer', checkoutId: 'chk_1', txHash: HASH2, network: 'ethereum', amount: '5', review: null }).thenIdempotent();
-    expect(detected).toEqual([{ type: 'PaymentTransferDetected', data: { checkout_id: 'chk_1', tx_hash: HASH2, network: 'ethereum', amount: '5', review: null } }]);
+    expect(detected).toEqual([{ type: 'PaymentTransferDetected', data: { checkout_id: 'chk_1', tx_hash: HASH2, network: 'ethereum', amount: '5', review: null, transferred_at: T0.toISOString() } }]);
     expect(fold([...paid(), ...detected])).toMatchObject({ status: 'succeeded' });
   });
 
@@ -284,7 +285,7 @@ describe('payment decider: money to a checkout in review, or on another network 
   it('given a payment in review, when another transfer under review arrives (another network to the same checkout), then it is listed without a second PaymentNeedsReview', () => {
     const review = transfer(base(), '100', HASH, 'chk_1', 'wrong_network');
     const again = given(review).when({ type: 'RecordTransfer', checkoutId: 'chk_1', txHash: HASH2, network: 'polygon', amount: '3', review: 'wrong_network' }).thenIdempotent();
-    expect(again).toEqual([{ type: 'PaymentTransferDetected', data: { checkout_id: 'chk_1', tx_hash: HASH2, network: 'polygon', amount: '3', review: 'wrong_network' } }]);
+    expect(again).toEqual([{ type: 'PaymentTransferDetected', data: { checkout_id: 'chk_1', tx_hash: HASH2, network: 'polygon', amount: '3', review: 'wrong_network', transferred_at: T0.toISOString() } }]);
     // a claimed payment too: the business reviews it once, every transfer listed with its reason
     expect(types(given(claimed()).when({ type: 'RecordTransfer', checkoutId: 'chk_1', txHash: HASH2, network: 'polygon', amount: '100', review: 'wrong_network' }).events())).toEqual(['PaymentTransferDetected']);
     // accepting counts what arrived, both transfers (what arrived on any network counts)
@@ -313,7 +314,7 @@ describe('payment decider: money to a checkout in review, or on another network 
   it('given a succeeded payment, when a transfer on another network arrives at its completed checkout, then it is listed (wrong_network), the payment stays succeeded and never counts it', () => {
     const paid = confirmed(transfer(base(), '100'));
     const wrong = given(paid).when({ type: 'RecordTransfer', checkoutId: 'chk_1', txHash: HASH2, network: 'polygon', amount: '5', review: 'wrong_network' }).thenIdempotent();
-    expect(wrong).toEqual([{ type: 'PaymentTransferDetected', data: { checkout_id: 'chk_1', tx_hash: HASH2, network: 'polygon', amount: '5', review: 'wrong_network' } }]);
+    expect(wrong).toEqual([{ type: 'PaymentTransferDetected', data: { checkout_id: 'chk_1', tx_hash: HASH2, network: 'polygon', amount: '5', review: 'wrong_network', transferred_at: T0.toISOString() } }]);
     const final = confirmed([...paid, ...wrong], HASH2);
     expect(types(final.slice(paid.length + 1))).toEqual(Array(4).fill('PaymentConfirmationRecorded'));
     expect(fold(final)).toMatchObject({ status: 'succeeded', received: 100_000_000n });
@@ -337,7 +338,7 @@ describe('payment decider: one transaction paying two checkouts of the payment (
   it('given a payment with two checkouts, when one hash pays both, then both are recorded, each from its own checkout; a repeated report of either adds nothing', () => {
     const given1 = record(claimedWithRemainder(), 'chk_1', '4');
     const second = given(given1, after).when({ type: 'RecordTransfer', checkoutId: 'chk_2', txHash: HASH3, network: 'ethereum', amount: '6', review: null }).thenIdempotent();
-    expect(second).toEqual([{ type: 'PaymentTransferDetected', data: { checkout_id: 'chk_2', tx_hash: HASH3, network: 'ethereum', amount: '6', review: null } }]);
+    expect(second).toEqual([{ type: 'PaymentTransferDetected', data: { checkout_id: 'chk_2', tx_hash: HASH3, network: 'ethereum', amount: '6', review: null, transferred_at: '2025-01-01T00:20:00.000Z' } }]);
     const both = [...given1, ...second];
     given(both, after).when({ type: 'RecordTransfer', checkoutId: 'chk_1', txHash: HASH3, network: 'ethereum', amount: '4', review: null }).then([]);
     expect(Object.values(fold(both).transfers).filter((t) => t.txHash === HASH3).map((t) => [t.checkoutId, t.amount])).toEqual([['chk_1', 4_000_000n], ['chk_2', 6_000_000n]]);
@@ -374,8 +375,8 @@ describe('payment decider: one transaction paying two checkouts of the payment (
     const paid = run(run(two, { type: 'RecordTransfer', checkoutId: 'chk_1', txHash: HASH3, network: 'ethereum', amount: '60', review: null }), { type: 'RecordTransfer', checkoutId: 'chk_2', txHash: HASH3, network: 'ethereum', amount: '40', review: null });
     expect(types(paid.slice(two.length))).toEqual(['PaymentMethodSelected', 'PaymentTransferDetected', 'PaymentTransferDetected', 'PaymentNeedsReview']);
     expect(paid.filter((e) => e.type === 'PaymentTransferDetected').map((e) => e.data)).toEqual([
-      { checkout_id: 'chk_1', tx_hash: HASH3, network: 'ethereum', amount: '60', review: null },
-      { checkout_id: 'chk_2', tx_hash: HASH3, network: 'ethereum', amount: '40', review: 'superseded_quote' },
+      { checkout_id: 'chk_1', tx_hash: HASH3, network: 'ethereum', amount: '60', review: null, transferred_at: T0.toISOString() },
+      { checkout_id: 'chk_2', tx_hash: HASH3, network: 'ethereum', amount: '40', review: 'superseded_quote', transferred_at: T0.toISOString() },
     ]);
     const final = run(run(paid, { type: 'RecordConfirmations', checkoutId: 'chk_1', txHash: HASH3, current: 4, required: 4 }), { type: 'RecordConfirmations', checkoutId: 'chk_2', txHash: HASH3, current: 4, required: 4 });
     expect(fold(final)).toMatchObject({ status: 'needs_review', received: 60_000_000n });
@@ -477,5 +478,37 @@ describe('payment decider: a payment paid on two quotes (0025 addendum, 2026-11-
     const accepted = given(confirmed(second, HASH, 'chk_2')).when({ type: 'AcceptPayment' }).events();
     // chk_2 (the method): 0.006 ETH, its whole quote → 1,500; chk_1: 0.001 ETH short of its 0.005 → floor(0.001 × 3,000.00) = 300
     expect(accepted.at(-1)).toMatchObject({ type: 'PaymentSucceeded', data: { amount_received: 1_800, received_amount: '0.007', overpaid_amount: '0.001' } });
+  });
+});
+
+describe('payment decider: the remainder wait runs from the short transfer itself (decision 0009, addendum 2026-11-30)', () => {
+  const m = (minutes: number, seconds = 0) => at(minutes * 60_000 + seconds * 1000);
+  const short = (transferredAt?: string) => run(base(), { type: 'RecordTransfer', checkoutId: 'chk_1', txHash: HASH, network: 'ethereum', amount: '90', review: null, ...(transferredAt ? { transferredAt } : {}) }, m(5));
+  it('given a short transfer the checkout saw at 00:05, when it is confirmed seconds later, then underpaid with the quote ending at 00:20; request-remainder at 00:20 opens the remainder', () => {
+    const transferred = short(m(5).toISOString());
+    expect(transferred.at(-1)).toMatchObject({ type: 'PaymentTransferDetected', data: { transferred_at: m(5).toISOString() } });
+    const paid = confirmed(transferred, HASH, 'chk_1', m(5, 6));
+    expect(paid.at(-1)).toMatchObject({ type: 'PaymentUnderpaid', data: { quote_ends_at: m(20).toISOString() } });
+    given(paid, m(19, 59)).when({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }).then('remainder_unavailable');
+    expect(types(given(paid, m(20)).when({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }).events())).toEqual(['PaymentRemainderRequested']);
+  });
+  it('the transfer time is the one the checkout records (a block time before it was read), else when the payment records it', () => {
+    expect(confirmed(short(m(4).toISOString()), HASH, 'chk_1', m(5, 6)).at(-1)).toMatchObject({ data: { quote_ends_at: m(19).toISOString() } });
+    expect(short().at(-1)).toMatchObject({ data: { transferred_at: m(5).toISOString() } });
+  });
+  it('given a short transfer at 00:05 confirmed only at 00:25, then underpaid with a quote that ended at 00:20, and request-remainder at once opens the remainder', () => {
+    const paid = confirmed(short(m(5).toISOString()), HASH, 'chk_1', m(25));
+    expect(paid.at(-1)).toMatchObject({ type: 'PaymentUnderpaid', data: { quote_ends_at: m(20).toISOString() } });
+    expect(types(given(paid, m(25)).when({ type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }).events())).toEqual(['PaymentRemainderRequested']);
+  });
+  it('while a short transfer confirms past its wait, remainder_unavailable carries now (it ends once confirmed), never a time already past', () => {
+    const onItsWay = short(m(5).toISOString());
+    const firstPaid = confirmed(onItsWay, HASH, 'chk_1', m(5, 6));
+    const requested = run(firstPaid, { type: 'RequestRemainder', checkoutId: 'chk_2', hasCheckoutPage: true }, m(21));
+    const second = run(requested, { type: 'RecordTransfer', checkoutId: 'chk_2', txHash: HASH2, network: 'ethereum', amount: '5', review: null, transferredAt: m(22).toISOString() }, m(22));
+    expect(thrownBy(PaymentDomainError, () => decidePayment({ type: 'RequestRemainder', checkoutId: 'chk_3', hasCheckoutPage: true }, second.reduce(evolvePayment, initialPaymentState), { now: m(30) }))).toMatchObject({ quoteEndsAt: m(37).toISOString() });
+    expect(thrownBy(PaymentDomainError, () => decidePayment({ type: 'RequestRemainder', checkoutId: 'chk_3', hasCheckoutPage: true }, second.reduce(evolvePayment, initialPaymentState), { now: m(40) }))).toMatchObject({ quoteEndsAt: m(40).toISOString() });
+    // the second short transfer, on the remainder checkout, follows the same rule: 15 minutes after it (00:37)
+    expect(confirmed(second, HASH2, 'chk_2', m(22, 6)).at(-1)).toMatchObject({ type: 'PaymentUnderpaid', data: { quote_ends_at: m(37).toISOString() } });
   });
 });

@@ -15,12 +15,13 @@ describe('checkout money over HTTP (outside audit, 2026-11-29)', () => {
   const types = (payment: { events: { type: string }[] }) => payment.events.map((e) => e.type);
   const codeOf = (payment: { url: string }) => payment.url.split('/').pop()!;
 
-  it('K2 + N2: request-remainder while the remainder checkout confirms all that is left → 409 nothing_due; while it confirms a short transfer → 409 remainder_unavailable carrying the earliest end of the quote held for the rest (15 minutes from now), then the end itself once confirmed', async () => {
+  it('K2 + N2: request-remainder while the remainder checkout confirms all that is left → 409 nothing_due; while it confirms a short transfer → 409 remainder_unavailable carrying the earliest end of the quote held for the rest (15 minutes from that transfer; decision 0009, addendum 2026-11-30), then the end itself once confirmed', async () => {
     const shop = await shopNamed('K2 remainders');
     for (const rest of ['exact', 'underpaid'] as const) {
       const { payment } = await shop.underpaidQuoteEnded(); // 90 of 100 USDC
       const remainder = (await shop.postOnce(`/payments/${payment.id}/request-remainder`)).body.data.checkout;
-      expect(await shop.markSent(remainder.id, rest)).toMatchObject({ status: 'confirming' });
+      const sentRest = await shop.markSent(remainder.id, rest);
+      expect(sentRest).toMatchObject({ status: 'confirming' });
 
       const now = Date.parse((await shop.get('/test_clock')).body.data.now);
       const refused = await shop.postOnce(`/payments/${payment.id}/request-remainder`);
@@ -31,10 +32,9 @@ describe('checkout money over HTTP (outside audit, 2026-11-29)', () => {
         // §4: a quote still live → remainder_unavailable "carries the time the quote ends" (recheck audit N2: it carried none here)
         expect([refused.status, refused.body.error?.code]).toEqual([409, 'remainder_unavailable']);
         earliest = refused.body.error.quote_ends_at;
-        // were it confirmed now (the business clock is its offset on the wall clock: read before and after)
-        const then = Date.parse((await shop.get('/test_clock')).body.data.now);
-        expect(Date.parse(earliest!)).toBeGreaterThanOrEqual(now + 15 * 60_000);
-        expect(Date.parse(earliest!)).toBeLessThanOrEqual(then + 15 * 60_000);
+        // the quote held for the rest runs 15 minutes from the short transfer itself (decision 0009, addendum 2026-11-30)
+        expect(earliest).toBe(new Date(Date.parse(sentRest.sent_at) + 15 * 60_000).toISOString());
+        expect(Date.parse(earliest!)).toBeGreaterThan(now);
       }
       expect(refused.body.error.message).toMatch(/confirming/);
       expect(types(await shop.payment(payment.id)).filter((t) => t === 'remainder_requested')).toHaveLength(1); // nothing new
@@ -237,5 +237,28 @@ describe('checkout money over HTTP (outside audit, 2026-11-29)', () => {
     expect(await shop.markSent(checkout.id, 'exact')).toMatchObject({ status: 'confirming', crypto: { received_amount: '0.000001' } });
     await shop.advance(30);
     expect(await shop.payment(payment.id)).toMatchObject({ status: 'succeeded', amount_received: 100 });
+  });
+
+  it('the remainder wait runs 15 minutes from the short transfer, not its confirmation (§4, §8; outside audit pay F1; decision 0009, addendum 2026-11-30): mark-sent underpaid at T, the clock advanced exactly 15 minutes → request-remainder 201', async () => {
+    const shop = await shopNamed('remainder wait from the transfer');
+    const payment = await shop.createPayment();
+    const checkout = await shop.openCheckout(payment, { asset: 'BTC', network: 'bitcoin' });
+    const sent = await shop.markSent(checkout.id, 'underpaid');
+    expect(sent).toMatchObject({ status: 'confirming' });
+    const sentAt = Date.parse(sent.sent_at);
+    const quoteEnd = new Date(sentAt + 15 * 60_000).toISOString();
+
+    await shop.advance(60); // the short transfer confirmed seconds after it was sent
+    const short = await eventually(() => shop.get(`/checkouts/${checkout.id}`).then((r) => r.body.data), (c) => c.status === 'awaiting_customer', { what: 'the short transfer confirmed' });
+    expect(short.expires_at).toBe(quoteEnd);
+    expect((await shop.payment(payment.id)).status).toBe('underpaid');
+    const live = await shop.postOnce(`/payments/${payment.id}/request-remainder`);
+    expect([live.status, live.body.error?.code, live.body.error?.quote_ends_at]).toEqual([409, 'remainder_unavailable', quoteEnd]);
+
+    await shop.advance(15 * 60 - 60); // exactly 15 minutes after mark-sent in all
+    const requested = await shop.postOnce(`/payments/${payment.id}/request-remainder`);
+    expect(requested.status).toBe(201);
+    expect(requested.body.data.checkout).toMatchObject({ remainder: true, status: 'open' });
+    expect(await shop.get(`/checkouts/${checkout.id}`).then((r) => r.body.data)).toMatchObject({ status: 'expired', expires_at: quoteEnd });
   });
 });

@@ -37,7 +37,11 @@ export function timersForCheckoutEvent(event: CheckoutEvent, after: CheckoutStat
       return out;
     }
     case 'CheckoutAwaitingCustomer':
-      // the quote of an underpaid checkout is extended (§8 remainder wait): a new expiry
+      // the quote of an underpaid checkout is extended (§8 remainder wait): a new expiry. An end
+      // already past when it was decided (a transfer that took longer than the wait to confirm;
+      // decision 0009, addendum 2026-11-30) sets none: the decider ended the quote in the same
+      // append, or a sighting holds it, whose own timer ends it
+      if (Date.parse(event.data.expires_at) <= Date.parse(occurredAt)) return [];
       return [quoteExpiryAt(after, event.data.expires_at, at(event.data.expires_at))];
     case 'CheckoutTransferSighted':
       // a transaction seen in the mempool holds the quote at most SIGHTING_HOLD_MS (0023 addendum,

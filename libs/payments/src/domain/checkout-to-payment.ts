@@ -5,6 +5,7 @@ import { CheckoutEvent } from './checkout.events';
 import { LivePaymentState, PaymentCommand, PaymentState, acceptCountsCard, arrivedValueMinor, evolvePayment, quoteTotal } from './payment.decider';
 import { PaymentEvent } from './payment.events';
 import { CHECKOUT_STREAM, PAYMENT_STREAM } from './stream-categories';
+import { transferTime } from './shared';
 
 /**
  * The checkout ⇄ payment process manager (DESIGN "process managers / reactors"): pure. It reads
@@ -123,7 +124,7 @@ function fromCheckout(event: CheckoutEvent, context: ReactContext): Reaction[] {
       const ended = before.status === 'expired' || before.status === 'canceled' || before.status === 'failed';
       if (before.rail !== 'crypto') throw new Error(`react: ${event.type} on card checkout ${before.id}`);
       const review = d.network !== before.network ? 'wrong_network' : ended ? 'late' : null;
-      return [toPayment(context, d.payment_id, { type: 'RecordTransfer', checkoutId: d.checkout_id, txHash: d.tx_hash, network: d.network, amount: d.amount, review, fromAddress: d.from_address ?? null })];
+      return [toPayment(context, d.payment_id, { type: 'RecordTransfer', checkoutId: d.checkout_id, txHash: d.tx_hash, network: d.network, amount: d.amount, review, fromAddress: d.from_address ?? null, ...transferredAt(d) })];
     }
     case 'CheckoutTransferSighted':
       // the payment's expiry is held too while the transaction waits to be mined (0023 addendum, 2026-11-29)
@@ -175,6 +176,12 @@ function fromCheckout(event: CheckoutEvent, context: ReactContext): Reaction[] {
     default:
       return ignoreUnknown(event, []); // a new type left out fails to compile; a stored type this version does not know causes nothing
   }
+}
+
+/** The transfer's time as the checkout records it, for the payment (decision 0009, addendum 2026-11-30); nothing on events stored before. */
+function transferredAt(d: { detected_at?: string; mined_at?: string }): { transferredAt?: string } {
+  const at = transferTime(d.detected_at, d.mined_at);
+  return at === null ? {} : { transferredAt: at };
 }
 
 function fromPayment(event: PaymentEvent, context: ReactContext): Reaction[] {

@@ -3,7 +3,7 @@ import { FeePayer, MoneyError, buildBreakdown, overpaid, quoteCryptoAmount, rema
 import { CardAttemptStatus, CardReviewReason, CheckoutEvent, CheckoutReviewReason, CheckoutReviewResolution } from './checkout.events';
 import { CommandHandlers, Decider, article, decideBy, foldWith, ignoreUnknown, repeatedCreation, unhandled } from '@lib/domain';
 import { PaymentDomainError } from './errors';
-import { DecideContext, REMAINDER_WAIT_MS, SIGHTING_HOLD_MS, carried, fmt, laterOf, money, parse } from './shared';
+import { DecideContext, REMAINDER_WAIT_MS, SIGHTING_HOLD_MS, carried, fmt, money, parse, shortQuoteEnd, transferTime } from './shared';
 
 /**
  * The checkout aggregate's decider (one attempt to pay a payment): pure functions over the
@@ -31,6 +31,8 @@ export interface CheckoutTransfer {
   current: number;
   /** The confirmations that make it final: its own network's (the quoted network's `required`, or another's). */
   required: number;
+  /** When it was made (`transferTime`: its block's time if earlier than when it was seen); null on events stored before. */
+  at?: string | null;
 }
 
 /** What every checkout has, whatever its rail. */
@@ -452,7 +454,7 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
         ...state,
         status: state.status === 'open' || state.status === 'awaiting_customer' ? 'confirming' : state.status,
         received: onQuote ? state.received + amount : state.received,
-        transfers: [...state.transfers, { txHash: d.tx_hash, network: d.network, amount, current: 0, required }],
+        transfers: [...state.transfers, { txHash: d.tx_hash, network: d.network, amount, current: 0, required, at: transferTime(d.detected_at, d.mined_at) }],
         sightings: state.sightings.filter((s) => s.txHash !== d.tx_hash), // mined: it counts from here
         confirmingTx: d.tx_hash,
         confirmations: { current: 0, required },
@@ -894,6 +896,7 @@ function detect(
       simulated,
       ...(fromAddress ? { from_address: fromAddress } : {}),
       ...(minedAt !== null ? { mined_at: minedAt } : {}),
+      detected_at: ctx.now.toISOString(),
       // final at its own network's depth, not the quote's (0025 addendum, 2026-11-29, own network)
       ...(network !== state.network ? { confirmations_required: confirmationsRequired(network) } : {}),
     },
@@ -931,15 +934,21 @@ function confirm(command: RecordCheckoutConfirmations, state: CryptoCheckoutStat
     // the payment holds its price through its quotes together: the rest is not awaited (0025 addendum, 2026-11-29)
     events.push({ type: 'CheckoutCompleted', data: { checkout_id: state.id, payment_id: state.paymentId, received_amount: fmt(state.received, state.decimals), overpaid_amount: null } });
   } else if (state.status === 'confirming') {
+    // §4/§8: the quote is held the quote life after the short transfer itself — its time as
+    // recorded, the latest on the quoted network — not after its confirmation (decision 0009,
+    // addendum 2026-11-30); confirmed after that end, the quote has ended: it ends at once, as
+    // its timer would end it (a sighting still holding it keeps it, as there)
+    const expiresAt = shortQuoteEnd(state.expiresAt, state.transfers.filter((t) => t.network === state.network).map((t) => t.at ?? null), state.quoteTtlMs, ctx.now);
     events.push({
       type: 'CheckoutAwaitingCustomer',
       data: {
         checkout_id: state.id,
         received_amount: fmt(state.received, state.decimals),
         remaining_amount: fmt(remaining(state.expected, state.received), state.decimals),
-        expires_at: laterOf(state.expiresAt, new Date(ctx.now.getTime() + state.quoteTtlMs).toISOString()),
+        expires_at: expiresAt,
       },
     });
+    events.push(...expire({ ...state, status: 'awaiting_customer', expiresAt }, ctx));
   }
   return events;
 }

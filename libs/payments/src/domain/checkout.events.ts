@@ -138,6 +138,12 @@ export interface CheckoutTransferDetectedData {
    * it (decision 0025, addendum of 2026-11-29, lateness at mining).
    */
   mined_at?: string;
+  /**
+   * When the service saw the transfer (the checkout's `sent_at`; absent on events stored before):
+   * with `mined_at`, the transfer's time, which the quote held for the rest of a short transfer
+   * runs from (decision 0009, addendum 2026-11-30).
+   */
+  detected_at?: string;
 }
 
 export type CheckoutEvent = EventUnion<{

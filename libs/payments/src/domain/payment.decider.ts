@@ -4,7 +4,7 @@ import { CommandHandlers, Decider, article, decideBy, foldWith, ignoreUnknown, r
 import { PaymentDomainError } from './errors';
 import { PaymentDetails, PaymentEvent, PaymentReviewReason } from './payment.events';
 import { mergeMetadata } from './metadata';
-import { DecideContext, REMAINDER_WAIT_MS, SIGHTING_HOLD_MS, carried, fmt, laterOf, money, parse } from './shared';
+import { DecideContext, REMAINDER_WAIT_MS, SIGHTING_HOLD_MS, carried, fmt, laterOf, money, parse, shortQuoteEnd } from './shared';
 
 /**
  * The payment aggregate's decider: pure functions over one `payment-<pmt_id>` stream. The
@@ -48,6 +48,8 @@ export interface PaymentTransferState {
   required: number;
   /** Detected once the payment had succeeded. */
   afterSuccess: boolean;
+  /** When it was made, as its checkout records it (PaymentTransferDetected `transferred_at`); null on events stored before. */
+  at?: string | null;
 }
 
 export interface LivePaymentState {
@@ -170,6 +172,8 @@ export interface RecordTransfer {
   amount: string;
   review: PaymentReviewReason | null;
   fromAddress?: string | null;
+  /** When it was made, as the checkout records it (`transferTime` of its CheckoutTransferDetected); absent: when the payment records it. */
+  transferredAt?: string | null;
 }
 /** The checkout recorded a transaction seen in the mempool (CheckoutTransferSighted). */
 export interface RecordSighting {
@@ -335,7 +339,7 @@ export function evolvePayment(state: PaymentState, event: PaymentEvent): Payment
       return {
         ...state,
         sightings: withoutKey(state.sightings, transferKey(d.checkout_id, d.tx_hash)), // mined: it counts from here
-        transfers: { ...state.transfers, [transferKey(d.checkout_id, d.tx_hash)]: { checkoutId: d.checkout_id, txHash: d.tx_hash, network: d.network, amount: parse(d.amount, decimals), review: d.review, current: 0, required: 0, afterSuccess: state.status === 'succeeded' } },
+        transfers: { ...state.transfers, [transferKey(d.checkout_id, d.tx_hash)]: { checkoutId: d.checkout_id, txHash: d.tx_hash, network: d.network, amount: parse(d.amount, decimals), review: d.review, current: 0, required: 0, afterSuccess: state.status === 'succeeded', at: d.transferred_at ?? null } },
       };
     }
     case 'PaymentTransferSighted': {
@@ -605,7 +609,7 @@ function methodOf(state: LivePaymentState): PaymentMethodState {
  * second): it is counted like any other, and `recordConfirmations` applies the rule for money
  * arriving while the payment is in review.
  */
-function recordTransfer(command: RecordTransfer, state: LivePaymentState): PaymentEvent[] {
+function recordTransfer(command: RecordTransfer, state: LivePaymentState, ctx: DecideContext): PaymentEvent[] {
   const current = methodOf(state);
   if (state.transfers[transferKey(command.checkoutId, command.txHash)]) return []; // this checkout's output of the transaction, seen already
   if (!state.checkouts[command.checkoutId]) throw new Error(`checkout ${command.checkoutId} is not one of payment ${state.id}'s`);
@@ -634,7 +638,7 @@ function recordTransfer(command: RecordTransfer, state: LivePaymentState): Payme
   }
   events.push({
     type: 'PaymentTransferDetected',
-    data: { checkout_id: command.checkoutId, tx_hash: command.txHash, network: command.network, amount: fmt(parse(command.amount, method.decimals), method.decimals), review, ...(command.fromAddress ? { from_address: command.fromAddress } : {}) },
+    data: { checkout_id: command.checkoutId, tx_hash: command.txHash, network: command.network, amount: fmt(parse(command.amount, method.decimals), method.decimals), review, ...(command.fromAddress ? { from_address: command.fromAddress } : {}), transferred_at: command.transferredAt ?? ctx.now.toISOString() },
   });
   if (review !== null && opensReview(state)) {
     events.push({ type: 'PaymentNeedsReview', data: { checkout_id: command.checkoutId, reason: review, tx_hash: command.txHash } });
@@ -690,7 +694,6 @@ function recordConfirmations(command: RecordConfirmations, state: LivePaymentSta
     return events;
   }
   if (underReview) return events;
-  const base = state.quoteEndsAt ?? ctx.now.toISOString();
   events.push({
     type: 'PaymentUnderpaid',
     data: {
@@ -698,8 +701,9 @@ function recordConfirmations(command: RecordConfirmations, state: LivePaymentSta
       received: fmt(received, method.decimals),
       remaining: fmt(remaining(method.expected, received), method.decimals),
       amount_received: valueOf(method, received),
-      // §4: the short transfer's quote is held for the quote life (15 minutes by default) after it
-      quote_ends_at: laterOf(base, new Date(ctx.now.getTime() + method.quoteTtlMs).toISOString()),
+      // §4: the short transfer's quote is held for the quote life (15 minutes by default) after the
+      // transfer itself, not its confirmation (decision 0009, addendum 2026-11-30); the checkout applies the same rule
+      quote_ends_at: shortQuoteEnd(state.quoteEndsAt, countedTransferTimes(state), method.quoteTtlMs, ctx.now),
     },
   });
   return events;
@@ -786,10 +790,11 @@ function requestRemainder(command: RequestRemainder, state: LivePaymentState, ct
     if (state.received + confirming >= method.expected) {
       throw new PaymentDomainError('nothing_due', 'A transfer covering what is left is confirming: nothing is left to collect unless it fails to confirm.');
     }
-    // its quote is held for the rest from its confirmation on (as PaymentUnderpaid records it): the earliest that can
-    // end is where it would end were it confirmed now — the refusal carries that, as every "quote still live" one
-    // carries its end (§4; 0009 addendum, 2026-11-29, recheck audit N2); once confirmed, the answer carries the end itself
-    const earliest = laterOf(state.quoteEndsAt ?? ctx.now.toISOString(), new Date(ctx.now.getTime() + method.quoteTtlMs).toISOString());
+    // once confirmed its quote is held for the rest from the transfer's time (as PaymentUnderpaid records it; 0009
+    // addendum, 2026-11-30), and not before it is confirmed: the earliest that can end is that end, or now when that
+    // end is past — the refusal carries it, as every "quote still live" one carries its end (§4; 0009 addendum,
+    // 2026-11-29, recheck audit N2); once confirmed, the answer carries the end itself
+    const earliest = laterOf(shortQuoteEnd(state.quoteEndsAt, countedTransferTimes(state), method.quoteTtlMs, ctx.now), ctx.now.toISOString());
     throw new PaymentDomainError(
       'remainder_unavailable',
       `A transfer that leaves part of the rest due is confirming: once it is confirmed its quote is held for the rest, until ${earliest} at the earliest, and what is left can be requested when that quote ends.`,
@@ -845,6 +850,16 @@ function requestRemainder(command: RequestRemainder, state: LivePaymentState, ct
  * The units of the method's coin on their way to the payment — transfers detected and not final,
  * not under review — or null when none is (request-remainder: the customer already sent them).
  */
+/**
+ * The times of the transfers the payment counts (not under review, not after success): the quote
+ * of a short transfer is held from the latest of them (decision 0009, addendum 2026-11-30).
+ */
+function countedTransferTimes(state: LivePaymentState): (string | null)[] {
+  return Object.values(state.transfers)
+    .filter((t) => t.review === null && !t.afterSuccess)
+    .map((t) => t.at ?? null);
+}
+
 function onTheWay(state: LivePaymentState): bigint | null {
   const asset = state.method?.asset ?? null;
   const moving = Object.values(state.transfers).filter((t) => t.review === null && !t.afterSuccess && (t.required === 0 || t.current < t.required) && checkoutAsset(state, t.checkoutId) === asset);

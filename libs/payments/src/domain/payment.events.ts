@@ -79,7 +79,14 @@ export type PaymentEvent = EventUnion<{
   };
   /** The transfer's block left the chain before it was final (CheckoutTransferWithdrawn): it no longer counts. */
   PaymentTransferWithdrawn: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string };
-  PaymentTransferDetected: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string; review: PaymentReviewReason | null; from_address?: string | null };
+  PaymentTransferDetected: { checkout_id: string; tx_hash: string; network: NetworkId; amount: string; review: PaymentReviewReason | null; from_address?: string | null;
+    /**
+     * When the transfer was made, as its checkout records it (its block's time if earlier than
+     * when it was seen; absent on events stored before): the quote held for the rest of a short
+     * transfer runs from it (decision 0009, addendum 2026-11-30).
+     */
+    transferred_at?: string;
+  };
   /**
    * A transaction paying one of the payment's checkouts seen in the mempool while its quote was
    * live (CheckoutTransferSighted; decision 0023, addendum 2026-11-29): nothing counted, no

@@ -9,6 +9,34 @@ export type PaymentRail = 'crypto' | 'card';
 export const REMAINDER_WAIT_MS = 15 * 60 * 1000;
 
 /**
+ * When a transfer was made, as its checkout records it (decision 0009, addendum 2026-11-30): its
+ * block's time (`mined_at`) when the chain states one earlier than the service saw it — the time
+ * its lateness is judged by (0025 addendum, 2026-11-29, lateness at mining) — else when it was
+ * seen (`detected_at`, the checkout's `sent_at`). Null when neither is recorded (events stored before).
+ */
+export function transferTime(detectedAt: string | null | undefined, minedAt: string | null | undefined): string | null {
+  if (minedAt && (!detectedAt || Date.parse(minedAt) < Date.parse(detectedAt))) return minedAt;
+  return detectedAt ?? null;
+}
+
+/**
+ * Where the quote of a short transfer ends (§4, §8 "15 minutes of quote after the short
+ * transfer"; decision 0009, addendum 2026-11-30): the quote life after the latest transfer
+ * counted (`transfers`, a time each; null — stored before transfers had one — counts as `now`,
+ * the rule before), never before the quote's own end (`quoteEnd`). It may be past already when the
+ * transfer took long to confirm: the quote has ended then.
+ */
+export function shortQuoteEnd(quoteEnd: string | null, transfers: Iterable<string | null>, quoteTtlMs: number, now: Date): string {
+  let latest: number | null = null;
+  for (const at of transfers) {
+    const t = at === null ? now.getTime() : Date.parse(at);
+    if (latest === null || t > latest) latest = t;
+  }
+  const end = new Date((latest ?? now.getTime()) + quoteTtlMs).toISOString();
+  return quoteEnd === null ? end : laterOf(quoteEnd, end);
+}
+
+/**
  * How long at most a transaction seen in the mempool holds a checkout's quote and its payment's
  * expiry (decision 0023, addendum 2026-11-29): past this after it was seen, unmined, they end as
  * if it had not been seen (a transaction stuck at a low fee, or a watcher that never saw it leave).
