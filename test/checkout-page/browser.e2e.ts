@@ -232,6 +232,49 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await page.close();
   });
 
+  it('quote ended, part paid: the open page keeps asking, so the business accepting it shows; the succeeded view says what arrived, short, not the price (audit L5, M1, 2026-11-30)', async () => {
+    const { shop, payment, watched, page } = await shopAndPage({ amount: 10_000 }, 'Short Shop');
+    await choose(page);
+    await page.click('#view-pay [data-simulate="underpaid"]');
+    await visible(page, 'confirming');
+    await shop.advance(30);
+    await visible(page, 'underpaid');
+    await shop.advance(16 * 60);
+    await visible(page, 'remainder-wait');
+    const accepted = await shop.postOnce(`/payments/${payment.id}/accept`);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.data).toMatchObject({ status: 'succeeded', amount: 10_000, amount_received: 9_000 });
+    await visible(page, 'succeeded'); // no reload
+    const paidWords = () => page.locator('#view-succeeded [data-paid]:not([hidden])').innerText();
+    await expect(paidWords()).resolves.toBe('Thank you. Short Shop has taken this payment as paid: nothing more is due from you. Your receipt shows what arrived.');
+    await page.reload();
+    await visible(page, 'succeeded');
+    await expect(paidWords()).resolves.toBe('Thank you. Short Shop has received $90.00, less than the price of $100.00, and accepted it as this payment: nothing more is due from you.');
+    await accessible(page, 'succeeded, accepted short');
+    noErrors(watched);
+    await page.close();
+  });
+
+  it('long unbroken words (display name, description, support address) wrap: neither the page nor the receipt scrolls sideways at 375 px (audit L1, 2026-11-30)', async () => {
+    const shop = await newShop();
+    expect((await shop.patch('/checkout-settings', { display_name: 'PageAuditShopInternationalTradingCompanyLimited', support_email: 'customer.support@pageauditshopexample.com' })).status).toBe(200);
+    const { payment, watched, page } = await openPayment(shop, { description: `Invoice INV2026113000000042ABCDEFGHJKLMNPQRSTUVWXYZ ${'X'.repeat(175)}` });
+    const wide = () => page.evaluate<{ scroll: number; view: number }>('({ scroll: document.documentElement.scrollWidth, view: window.innerWidth })');
+    const onPage = await wide();
+    expect(onPage.view).toBe(375);
+    expect(onPage.scroll).toBeLessThanOrEqual(onPage.view);
+    const id = await choose(page);
+    await sendExactlyToSucceeded(page, shop);
+    expect(id).toBeTruthy();
+    await page.goto(`${pageUrl(payment)}/receipt`);
+    await page.locator('#receipt').waitFor();
+    const onReceipt = await wide();
+    expect(onReceipt.scroll).toBeLessThanOrEqual(onReceipt.view);
+    await expect(page.locator('#test-banner').isVisible()).resolves.toBe(true);
+    noErrors(watched);
+    await page.close();
+  });
+
   it('a second short transfer: the QR code of the rest follows what is still due, live and after a reload (an audit scanned the earlier rest)', async () => {
     const { shop, watched, page } = await shopAndPage({ amount: 10_000 });
     const first = await choose(page);

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import * as ts from 'typescript';
-import { CheckoutPageModel, PAGE_ASSETS_DIR, SEEN_COUNTDOWN, SEEN_TEXT, cardPriceAccepted, checkoutPageHtml, countdownText, quoteEndsAt, receivedSoFar, soFar, statusText, checkoutPagePath, payRails, projectRoot, readPageAssets, formatMoney, jsonData, pageCsp, payOptions, receiptHtml, text, viewOf } from '@lib/checkout-page';
+import { CheckoutPageModel, PAGE_ASSETS_DIR, SEEN_COUNTDOWN, SEEN_TEXT, cardPriceAccepted, checkoutPageHtml, countdownText, quoteEndsAt, receivedSoFar, soFar, headingOf, textOrNull, statusText, checkoutPagePath, payRails, projectRoot, readPageAssets, formatMoney, jsonData, pageCsp, payOptions, receiptHtml, text, viewOf } from '@lib/checkout-page';
 import type { CheckoutView, PaymentView, ReceiptView } from '@lib/payments';
 import { CardProcessor, CardRoutes } from '@lib/cards';
 import type { NetworkId } from '@lib/chains';
@@ -164,9 +164,10 @@ describe('the page as first painted (checkoutPageHtml, pure; audit of 2026-11-29
     crypto: crypto(), card: null, confirmations: { current: 0, required: 4 }, remainder: false, canceled_by: null, replaced_by: null, failure_code: null, review_reason: null,
     success_url: null, expires_at: '2026-11-29T12:15:00.000Z', sent_at: null, created_at: NOW, updated_at: NOW, ...over,
   });
-  const model = (over: { payment?: Partial<CheckoutPageModel['payment']>; checkout?: CheckoutView | null; simulated?: boolean } = {}): CheckoutPageModel => ({
+  const model = (over: { payment?: Partial<CheckoutPageModel['payment']>; checkout?: CheckoutView | null; simulated?: boolean; heading?: CheckoutPageModel['heading'] } = {}): CheckoutPageModel => ({
     code: 'abc', source: 'payment',
-    payment: { id: 'pmt_1', status: 'pending', amount: 2_500, currency: 'USD', amount_text: '$25.00', description: 'Mug', success_url: null, cancel_url: null, expires_at: null, received: null, ...over.payment },
+    payment: { id: 'pmt_1', status: 'pending', amount: 2_500, currency: 'USD', amount_text: '$25.00', description: 'Mug', success_url: null, cancel_url: null, expires_at: null, received: null, amount_received: 0, amount_received_text: null, ...over.payment },
+    heading: over.heading ?? { title: 'Mug', detail: null },
     business: { name: 'Shop', support_email: 'help@shop.example', simulated: over.simulated ?? true },
     rails: ['crypto'], ask_email: false, checkout: over.checkout === undefined ? checkout() : over.checkout, options: [], paused: null, now: NOW,
   });
@@ -225,6 +226,81 @@ describe('the page as first painted (checkoutPageHtml, pure; audit of 2026-11-29
     expect(words(view.body)).toContain('You sent 2.5 USDC more than the amount due.');
     const exact = checkoutPageHtml(model({ payment: { status: 'succeeded' }, checkout: checkout({ status: 'completed', crypto: crypto({ received_amount: '25' }) }) }), paths);
     expect(section(exact, 'succeeded').body).toMatch(/<p data-overpaid hidden>/);
+  });
+
+  it('given a payment the business accepted short: the succeeded view says what arrived (€45.00), less than the price, never "has received €50.00" (audit M1, 2026-11-30)', () => {
+    const accepted = model({ payment: { status: 'succeeded', amount: 5_000, currency: 'EUR', amount_text: '€50.00', amount_received: 4_500, amount_received_text: '€45.00' }, checkout: checkout({ status: 'expired', crypto: crypto({ received_amount: '48.9', remaining_amount: '5.4' }) }) });
+    const view = section(checkoutPageHtml(accepted, paths), 'succeeded');
+    expect(view.shown).toBe(true);
+    const shown = view.body.split('\n').filter((line) => /^<p data-paid="[a-z]+">/.test(line)).map((line) => line.replace(/<[^>]+>/g, ''));
+    expect(shown).toEqual(['Thank you. Shop has received €45.00, less than the price of €50.00, and accepted it as this payment: nothing more is due from you.']);
+    // paid in full: the price, as before
+    const full = section(checkoutPageHtml(model({ payment: { status: 'succeeded', amount_received: 2_500, amount_received_text: '$25.00' }, checkout: checkout({ status: 'completed' }) }), paths), 'succeeded');
+    expect(full.body.split('\n').filter((line) => /^<p data-paid="[a-z]+">/.test(line)).map((line) => line.replace(/<[^>]+>/g, ''))).toEqual(['Thank you. Shop has received $25.00.']);
+  });
+
+  it('a blank description is none: the page heads with "Payment", the title has no dangling dash (audit L7, 2026-11-30)', () => {
+    for (const description of ['', '   ']) {
+      const page = { description: textOrNull(description) };
+      expect(headingOf(page, null)).toEqual({ title: 'Payment', detail: null });
+      const html = checkoutPageHtml(model({ payment: page, heading: headingOf(page, null) }), paths);
+      expect(html).toContain('<h1 id="description">Payment</h1>');
+      expect(html).toContain('<title>Pay Shop</title>');
+    }
+  });
+
+  it('a link’s page heads with its name, its description under it (decision 0030 addendum, 2026-11-30)', () => {
+    const heading = headingOf({ description: 'Handmade, 40 cm tall.' }, { name: 'Yellow lamp', description: 'Handmade, 40 cm tall.' });
+    expect(heading).toEqual({ title: 'Yellow lamp', detail: 'Handmade, 40 cm tall.' });
+    const html = checkoutPageHtml({ ...model({ heading }), source: 'link' }, paths);
+    expect(html).toContain('<h1 id="description">Yellow lamp</h1>\n<p class="detail" id="detail">Handmade, 40 cm tall.</p>');
+    expect(html).toContain('<title>Pay Shop — Yellow lamp</title>');
+    expect(headingOf({ description: 'Blue mug' }, { name: 'Blue mug', description: null })).toEqual({ title: 'Blue mug', detail: null });
+    expect(headingOf({ description: 'Blue mug' }, { name: 'Blue mug', description: '  ' })).toEqual({ title: 'Blue mug', detail: null });
+  });
+
+  it('a remainder checkout says what the whole payment holds: on its pay view, and "Received in all" after a short transfer to it (audit L4, 2026-11-30)', () => {
+    const rest = checkoutPageHtml(model({ payment: { status: 'underpaid', received: { asset: 'USDC', amount: '99', remaining: '1' } }, checkout: checkout({ remainder: true, crypto: crypto({ amount: '1' }) }) }), paths);
+    const pay = section(rest, 'pay');
+    expect(pay.shown).toBe(true);
+    expect(pay.body).toContain('<dl class="facts" data-remainder-facts>');
+    expect(words(pay.body)).toContain('Already received 99 USDC Still due 1 USDC');
+    // a first quote's pay view: no such facts
+    expect(section(checkoutPageHtml(model(), paths), 'pay').body).toContain('<dl class="facts" data-remainder-facts hidden>');
+    const short = checkoutPageHtml(
+      model({ payment: { status: 'underpaid', received: { asset: 'USDC', amount: '99', remaining: '1' } }, checkout: checkout({ status: 'awaiting_customer', remainder: true, crypto: crypto({ amount: '10', received_amount: '9', remaining_amount: '1' }) }) }),
+      paths,
+    );
+    expect(words(section(short, 'underpaid').body)).toContain('Received in all 99 USDC Still due 1 USDC');
+  });
+
+  describe('the receipt page (receiptHtml)', () => {
+    const receipt = (over: Partial<ReceiptView> = {}): ReceiptView => ({
+      kind: 'receipt', id: 'pmt_1', status: 'succeeded', description: 'Mug', reference: null, amount: 5_000, currency: 'EUR',
+      breakdown: { currency: 'EUR', price: 5_000, processing_fee: null, network_fee: null, total: 5_000 }, rail: 'crypto',
+      crypto: { asset: 'USDT', network: 'polygon', amount: '54.347827' }, received_amount: '54.347827', overpaid_amount: null, failure_code: null,
+      transaction: null, transfers: [], business: { name: 'Shop', support_email: null }, back_url: null, paid_at: '2026-11-30T01:00:00.000Z', created_at: '2026-11-30T00:50:00.000Z', ...over,
+    });
+    const rows = (html: string) => [...html.matchAll(/<dt>([^<]+)<\/dt><dd>([^<]*)<\/dd>/g)].map((m) => `${m[1]}: ${m[2]}`);
+
+    it('"Paid in" only when all of the quote arrived; partly paid or accepted short: "Quoted" next to "Received" (audit L2, 2026-11-30)', () => {
+      expect(rows(receiptHtml({ receipt: receipt(), simulated: false }, 'abc', paths))).toContain('Paid in: 54.347827 USDT on Polygon');
+      const short = rows(receiptHtml({ receipt: receipt({ received_amount: '48.913044' }), simulated: false }, 'abc', paths));
+      expect(short).toEqual(expect.arrayContaining(['Quoted: 54.347827 USDT on Polygon', 'Received: 48.913044 USDT']));
+      expect(short.join('\n')).not.toContain('Paid in');
+      const part = rows(receiptHtml({ receipt: receipt({ status: 'underpaid', received_amount: '18', crypto: { asset: 'USDT', network: 'ethereum', amount: '20' }, paid_at: null }), simulated: false }, 'abc', paths));
+      expect(part).toEqual(expect.arrayContaining(['Status: Partly paid', 'Quoted: 20 USDT on Ethereum', 'Received: 18 USDT']));
+      const over = rows(receiptHtml({ receipt: receipt({ received_amount: '56.5', overpaid_amount: '2.152173' }), simulated: false }, 'abc', paths));
+      expect(over).toContain('Paid in: 54.347827 USDT on Polygon');
+    });
+
+    it('a simulated business’s receipt carries the test-mode marker, a live one’s does not (audit L3, 2026-11-30)', () => {
+      const test = receiptHtml({ receipt: receipt(), simulated: true }, 'abc', paths);
+      expect(test).toMatch(/<aside class="banner" id="test-banner" aria-label="Test mode"><p><strong>Test mode\.<\/strong>/);
+      expect(test).toContain('<h1>Test receipt</h1>');
+      const live = receiptHtml({ receipt: receipt(), simulated: false }, 'abc', paths);
+      expect(live).not.toMatch(/test-banner|Test mode|Test receipt/);
+    });
   });
 
   it('the test-mode banner is in a landmark of its own (axe "region"; L4)', () => {

@@ -79,7 +79,7 @@ describe('checkout page routes (GET /checkout/<code>, outside /api/v1)', () => {
     expect(page.body).not.toMatch(/\sstyle=|<style|\son[a-z]+=/i);
     // the data block holds the same text, unescaped once parsed, and cannot close its element
     const data = pageData(page.body);
-    expect(data.payment).toEqual({ id: payment.id, status: 'pending', amount: 123_456, currency: 'EUR', amount_text: '€1,234.56', description: HOSTILE, success_url: null, cancel_url: null, expires_at: payment.expires_at, received: null });
+    expect(data.payment).toEqual({ id: payment.id, status: 'pending', amount: 123_456, currency: 'EUR', amount_text: '€1,234.56', description: HOSTILE, success_url: null, cancel_url: null, expires_at: payment.expires_at, received: null, amount_received: 0, amount_received_text: null });
     expect(data.business).toEqual({ name: 'Sandbox <b>Shop</b>', support_email: 'help@shop.example', simulated: true });
     // the defaults of the checkout settings: both rails, no e-mail asked
     expect(data.rails).toEqual(['crypto', 'card']);
@@ -189,6 +189,22 @@ describe('checkout page routes (GET /checkout/<code>, outside /api/v1)', () => {
       expectSecurityHeaders(page);
       expect(page.body).toContain('Payment not found');
     }
+  });
+
+  it('a garbled page address (bad percent-encoding, a NUL) answers the page’s HTML 404; the API keeps its JSON 400 (audit L6, 2026-11-30)', async () => {
+    const code = pathOf((await suite.shop.client.createPayment()).url);
+    for (const path of ['/checkout/abc%', '/checkout/abc%zz', '/checkout/%FF', '/checkout/%E0%A4%A', `${code}%C0%AF`, '/checkout/abc%00', `${code}/receipt?s=chk_a%00`, `${code}%00/receipt`]) {
+      const page = await get(suite.api, path);
+      expect({ path, status: page.status, type: page.headers['content-type'] }).toEqual({ path, status: 404, type: 'text/html; charset=utf-8' });
+      expectSecurityHeaders(page);
+      expect(page.body).toContain('Payment not found');
+    }
+    const api = await get(suite.api, '/api/v1/payments/abc%');
+    expect({ status: api.status, type: api.headers['content-type'] }).toEqual({ status: 400, type: expect.stringMatching(/^application\/json/) });
+    expect(JSON.parse(api.body).error.code).toBe('invalid_request');
+    const nul = await get(suite.api, '/api/v1/public/receipts/pmt_a%00');
+    expect(nul.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(nul.body).error.code).toEqual(expect.any(String));
   });
 
   it('renders the receipt for people from the public receipt, escaped', async () => {

@@ -20,6 +20,7 @@ import {
   urlTextRefusal,
 } from '@lib/http';
 import type { DestinationStream } from 'pino';
+import { isPageRequest, sendPageNotFound } from '@lib/checkout-page';
 import { AppModule } from './app.module';
 import { setupApiReference } from './platform/api-reference';
 import { OPENAPI_PATH, setupOpenApi } from './platform/openapi';
@@ -60,6 +61,11 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
     return503OnClosing: false,
     // errors Fastify raises before routing (a malformed path) get the §7 envelope too
     frameworkErrors: (error: { code?: string }, request: FastifyRequest, reply: FastifyReply) => {
+      // a page's address cut or garbled (a mail client ends it after a `%`): the page's HTML 404, not the API's JSON (audit L6, 2026-11-30)
+      if (isPageRequest(config, request.url, request.headers.accept)) {
+        void sendPageNotFound(config, reply);
+        return;
+      }
       const known =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? new ApiError('not_found', 'Nothing with that id for this business.')
@@ -95,8 +101,10 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
     if (!edge(request)) throw new ApiError('edge_forbidden', 'Requests must come through the API’s own address.');
   });
   // null characters or lone surrogates in the URL, or a query that is not UTF-8 once percent-decoded: the body's rule (§7 invalid_request), before any route reads them
-  fastify.addHook('preValidation', async (request) => {
+  // (on a page's address: the page's HTML 404, audit L6, 2026-11-30)
+  fastify.addHook('preValidation', async (request, reply) => {
     const refusal = urlTextRefusal(request.params, request.query, request.url);
+    if (refusal && isPageRequest(config, request.url, request.headers.accept)) return sendPageNotFound(config, reply);
     if (refusal) throw refusal;
   });
   // a rate limit that counts only successful requests gets back the points of the others (§8: webhook test events and resends)

@@ -3,8 +3,9 @@
    'self'; no inline script). Plain ES2017 for every current browser, no framework, no bundler;
    type-checked by TypeScript (this folder's tsconfig.json: checkJs, lib dom) and linted with
    browser globals. It reads the page's data block, then talks only to the public API:
-   POST /checkouts, GET /checkouts/{id}, POST /checkouts/{id}/cancel | claim | mark-sent, and the
-   card attempt routes. Status moves by short polling of GET /checkouts/{id}. */
+   POST /checkouts, GET /checkouts/{id}, POST /checkouts/{id}/cancel | claim | mark-sent, the
+   card attempt routes, and GET /public/receipts/{payment id} (a partly paid payment's status once
+   its quote ended). Status moves by short polling of GET /checkouts/{id}. */
 
 /**
  * @typedef {{ id: string, number: number, route: number, processor: string, status: 'pending' | 'succeeded' | 'declined' | 'timed_out', secure_url: string | null, expires_at: string, created_at: string }} CardAttempt
@@ -48,6 +49,17 @@
   var POLL_MIN = 2000;
   var POLL_WAITING_MAX = 5000;
   var POLL_ERROR_MAX = 30000;
+  // once the quote on screen has ended (or was canceled) with part of the payment received, the payment can still move (the
+  // business accepts it, cancels it, a claim goes to review): the page asks for the payment's public receipt, slowly (audit L5, 2026-11-30)
+  var SETTLE_MIN = 5000;
+  var SETTLE_MAX = 60000;
+  var settleDelay = SETTLE_MIN;
+  /** @type {number | undefined} */
+  var settleTimer;
+  // the succeeded view as first painted states what arrived (the server knows the payment's amount_received); a payment seen
+  // partly paid that succeeds while the page is open may have been accepted short: the page then claims no amount (audit M1, 2026-11-30)
+  var paintedSucceeded = payment.status === 'succeeded';
+  var sawPart = payment.status === 'underpaid';
 
   /** @param {string} id */
   function $(id) { return document.getElementById(id); }
@@ -530,13 +542,20 @@
 
   function render() {
     if (expiredByTime()) payment.status = 'failed'; // as PaymentExpired leaves it
+    if (payment.status === 'underpaid') sawPart = true;
     var next = viewOf(payment, checkout);
+    if (next === 'succeeded' && !paintedSucceeded && sawPart) {
+      all('[data-paid]').forEach(function (el) { el.hidden = el.getAttribute('data-paid') !== 'settled'; });
+    }
     if (checkout) {
       fillCrypto(checkout);
       fillTimes(checkout);
       if (checkout.rail === 'card') fillCard(checkout);
       var title = $('pay-title');
       if (title) title.textContent = checkout.remainder ? 'Send the rest' : 'Send exactly';
+      // a remainder's pay view says what the payment already holds (audit L4, 2026-11-30)
+      var remainderFacts = !!checkout.remainder;
+      all('[data-remainder-facts]').forEach(function (el) { el.hidden = !remainderFacts; });
       // a transfer on its way (seen in the mempool): the checkout can be neither replaced nor canceled (409)
       var held = !!seenPending(checkout);
       var change = $('change-coin');
@@ -591,6 +610,7 @@
     fillPaymentRef();
     tickCountdown();
     schedulePoll();
+    scheduleSettle();
     scheduleExpiry();
   }
 
@@ -663,7 +683,42 @@
 
   document.addEventListener('visibilitychange', function () {
     if (!document.hidden && polling()) { pollDelay = POLL_MIN; window.clearTimeout(pollTimer); poll(); }
+    if (!document.hidden && settling()) { settleDelay = SETTLE_MIN; window.clearTimeout(settleTimer); checkPayment(); }
   });
+
+  /** The quote on screen ended or was canceled while the payment, partly paid, is not final: its state is asked for. */
+  function settling() {
+    return !!payment.id && payment.status === 'underpaid' && (view === 'remainder-wait' || view === 'canceled-part');
+  }
+
+  function scheduleSettle() {
+    window.clearTimeout(settleTimer);
+    settleTimer = undefined;
+    if (!settling()) { settleDelay = SETTLE_MIN; return; }
+    var delay = document.hidden ? Math.max(settleDelay, 30000) : settleDelay;
+    settleTimer = window.setTimeout(checkPayment, delay);
+  }
+
+  /** GET /public/receipts/{payment id}: the payment's status; a new one is shown as a reload would show it. */
+  function checkPayment() {
+    var id = payment.id;
+    if (!id || !settling()) return;
+    call('GET', '/public/receipts/' + encodeURIComponent(id)).then(
+      function (answer) {
+        if (payment.id !== id) return;
+        settleDelay = Math.min(Math.round(settleDelay * 1.5), SETTLE_MAX);
+        /** @type {{ status?: unknown }} */
+        var receipt = /** @type {{ status?: unknown }} */ (/** @type {unknown} */ (answer));
+        if (receipt && typeof receipt.status === 'string' && receipt.status !== payment.status) { payment.status = receipt.status; render(); return; }
+        scheduleSettle();
+      },
+      function (error) {
+        if (error.code === 'network' || (error.status || 0) >= 500) contact(false);
+        settleDelay = Math.min(settleDelay * 2, SETTLE_MAX);
+        scheduleSettle();
+      }
+    );
+  }
 
   // ------------------------------------------------------------------ countdown
 

@@ -20,6 +20,13 @@ export interface PagePayment {
    * A remainder checkout's own totals start at zero, so its page reads these (audit M1, 2026-11-29).
    */
   received: { asset: string; amount: string; remaining: string | null } | null;
+  /**
+   * What the payment has received in its own currency (the payment's `amount_received`, minor
+   * units) and as people read it; 0 and null before anything counted (and on a link's page before
+   * its payment). A succeeded payment the business accepted short shows this, never the price (audit M1, 2026-11-30).
+   */
+  amount_received: number;
+  amount_received_text: string | null;
 }
 
 export type PageRail = 'crypto' | 'card';
@@ -30,6 +37,11 @@ export interface CheckoutPageModel {
   /** What the code names: a payment's own page, or a payment link's (checkouts are opened with `link_code`, decision 0030). */
   source: 'payment' | 'link';
   payment: PagePayment;
+  /**
+   * What the page heads with: the payment's description (a blank one is none: "Payment"); a link's
+   * page its name, the description under it (audit L7 and nit, 2026-11-30).
+   */
+  heading: { title: string; detail: string | null };
   /** The name and support address customers see: the checkout settings' display_name and support_email, else the business's own (decision 0028). */
   business: { name: string; support_email: string | null; simulated: boolean };
   /** The rails the customer may choose, in this order: the settings' rails, card only when a processor takes this business's cards. */

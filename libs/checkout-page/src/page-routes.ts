@@ -23,6 +23,51 @@ export function checkoutPagePath(config: Pick<AppConfig, 'checkoutBaseUrl'>): st
 
 const ASSET_CACHE = 'public, max-age=86400, immutable'; // the URLs carry the content's hash
 
+interface PageSetup {
+  base: string;
+  paths: PagePaths;
+  script: { body: string; version: string };
+  style: { body: string; version: string };
+}
+const setups = new Map<string, PageSetup>();
+
+/** The page's path, assets (read once) and their versioned URLs, for a CHECKOUT_BASE_URL. */
+function pageSetup(config: Pick<AppConfig, 'checkoutBaseUrl'>): PageSetup {
+  const base = checkoutPagePath(config);
+  let setup = setups.get(base);
+  if (!setup) {
+    const assets = readPageAssets();
+    const script = versioned(assets.script);
+    const style = versioned(assets.style);
+    setup = { base, script, style, paths: { base, api: API_PATH, script: `${base}/assets/checkout.js?v=${script.version}`, style: `${base}/assets/checkout.css?v=${style.version}` } };
+    setups.set(base, setup);
+  }
+  return setup;
+}
+
+/**
+ * Whether a request is for a page people open (under the page's path; when the page sits at the
+ * host's root, any path outside the API asked for as HTML): a URL Fastify cannot even route (bad
+ * percent-encoding) or one naming a NUL there gets the page's HTML 404, never the API's JSON (audit L6, 2026-11-30).
+ */
+export function isPageRequest(config: Pick<AppConfig, 'checkoutBaseUrl'>, url: string, accept: string | string[] | undefined): boolean {
+  const base = checkoutPagePath(config);
+  const path = url.split('?')[0];
+  if (base !== '') return path === base || path.startsWith(`${base}/`);
+  const html = (Array.isArray(accept) ? accept.join(',') : accept ?? '').toLowerCase().includes('text/html');
+  return html && path !== API_PATH && !path.startsWith(`${API_PATH}/`);
+}
+
+/** The page's "Payment not found" 404, with the page's headers (for requests no page route could take). */
+export function sendPageNotFound(config: Pick<AppConfig, 'checkoutBaseUrl'>, reply: FastifyReply): FastifyReply {
+  const { paths } = pageSetup(config);
+  return reply
+    .code(404)
+    .type('text/html; charset=utf-8')
+    .headers({ ...securityHeaders(pageCsp()), 'cache-control': 'no-store' })
+    .send(notFoundPage(paths));
+}
+
 /**
  * The hosted checkout page's routes, outside /api/v1 (like the API reference page at /docs):
  * plain Fastify routes registered while the app starts, so they sit at the path CHECKOUT_BASE_URL
@@ -50,11 +95,7 @@ export class CheckoutPageRoutes implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    const base = checkoutPagePath(this.config);
-    const assets = readPageAssets();
-    const script = versioned(assets.script);
-    const style = versioned(assets.style);
-    const paths: PagePaths = { base, api: API_PATH, script: `${base}/assets/checkout.js?v=${script.version}`, style: `${base}/assets/checkout.css?v=${style.version}` };
+    const { base, paths, script, style } = pageSetup(this.config);
     const csp = pageCsp();
 
     fastify.get(`${base}/assets/checkout.js`, (_request, reply) => {
@@ -119,7 +160,7 @@ export class CheckoutPageRoutes implements OnModuleInit {
     } catch (error) {
       if (error instanceof CheckoutPageNotFound) {
         status = 404;
-        html = messagePage(paths, 'Payment not found', 'There is no payment at this address. Check the link you were given, or ask the business for a new one.');
+        html = notFoundPage(paths);
       } else if (error instanceof CheckoutPageGone) {
         status = 410;
         html = messagePage(paths, 'No longer available', `${error.message} Ask the business for a new link.`);
@@ -144,6 +185,10 @@ function single(value: unknown): string | null {
 
 function versioned(body: string): { body: string; version: string } {
   return { body, version: createHash('sha256').update(body).digest('hex').slice(0, 16) };
+}
+
+function notFoundPage(paths: PagePaths): string {
+  return messagePage(paths, 'Payment not found', 'There is no payment at this address. Check the link you were given, or ask the business for a new one.');
 }
 
 function messagePage(paths: PagePaths, title: string, message: string): string {

@@ -1,6 +1,6 @@
 import { defaultRegistry } from '@lib/chains';
 import type { CheckoutPageModel } from '../page-model';
-import { attr, documentStart, jsonData, text } from './html';
+import { attr, documentStart, jsonData, testModeBanner, text } from './html';
 import { PageView, countdownText, quoteEndsAt, viewOf } from './view';
 
 /** Where the page's own files and routes are (the pathname of CHECKOUT_BASE_URL, and the API's prefix). */
@@ -50,12 +50,17 @@ export function checkoutPageHtml(model: CheckoutPageModel, paths: PagePaths): st
     return checkout && uri ? ` src="${pageUrl}/qr.svg?s=${encodeURIComponent(checkout.id)}${rest}"` : '';
   };
   // what arrived and what is still due: the underpaid view and the one after its quote ended both show it
+  // on a remainder checkout "Received" is the whole payment's (its own totals start at zero: the so-far fields), said "in all" (audit L4, 2026-11-30)
+  const far = soFar(model);
   const partArrived = `<dl class="facts">
-<div><dt>Received</dt><dd><span data-f="received">${text(crypto?.received_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span></dd></div>
+<div><dt>Received${checkout?.remainder ? ' in all' : ''}</dt><dd>${
+    checkout?.remainder
+      ? `<span data-f="so-far">${text(far?.amount)}</span> <span data-f="so-far-asset">${text(far?.asset)}</span>`
+      : `<span data-f="received">${text(crypto?.received_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span>`
+  }</dd></div>
 <div><dt>Still due</dt><dd><span data-f="remaining">${text(crypto?.remaining_amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span></dd></div>
 </dl>`;
   // what the whole payment has received once its quote ended or was canceled: a remainder checkout's own totals start at zero (the script's soFar)
-  const far = soFar(model);
   const arrivedSoFar = `<dl class="facts">
 <div><dt>Received</dt><dd><span data-f="so-far">${text(far?.amount)}</span> <span data-f="so-far-asset">${text(far?.asset)}</span></dd></div>
 <div data-so-far-due${far?.remaining ? '' : ' hidden'}><dt>Still due</dt><dd><span data-f="so-far-due">${text(far?.remaining)}</span> <span data-f="so-far-asset">${text(far?.asset)}</span></dd></div>
@@ -67,14 +72,18 @@ export function checkoutPageHtml(model: CheckoutPageModel, paths: PagePaths): st
     `<p class="note" id="cancel-warning-${where}" data-cancel-warning${shown ? '' : ' hidden'}>If you cancel, what you already sent stays with this payment and is not sent back; only ${text(business.name)} can then ask you for the rest.</p>`;
   const warnPay = Boolean(checkout?.remainder) && !pending;
   const overpaid = crypto?.overpaid_amount && !/^0*(\.0*)?$/.test(crypto.overpaid_amount) ? crypto.overpaid_amount : null;
-  const title = `Pay ${business.name}${payment.description ? ` — ${payment.description}` : ''}`;
+  const { heading } = model;
+  const title = `Pay ${business.name}${model.source === 'link' || payment.description !== null ? ` — ${heading.title}` : ''}`;
+  // a payment the business accepted short: what arrived, in the payment's currency, and that it is less than the price (audit M1, 2026-11-30)
+  const short = payment.status === 'succeeded' && payment.amount_received_text !== null && payment.amount_received < payment.amount;
   const data = { ...model, base: paths.base, api: paths.api, names: NAMES };
 
   return `${documentStart(title, { style: paths.style, script: paths.script })}
-${business.simulated ? `<aside class="banner" id="test-banner" aria-label="Test mode"><p><strong>Test mode.</strong> This is a simulated business: no real money moves and nothing is sent on any chain.</p></aside>\n` : ''}<main id="checkout" class="sheet" data-view="${view}">
+${business.simulated ? `${testModeBanner()}\n` : ''}<main id="checkout" class="sheet" data-view="${view}">
 <header class="summary">
 <p class="merchant">${text(business.name)}</p>
-<h1 id="description">${text(payment.description ?? 'Payment')}</h1>
+<h1 id="description">${text(heading.title)}</h1>
+${heading.detail !== null ? `<p class="detail" id="detail">${text(heading.detail)}</p>\n` : ''}
 <p class="price"><span class="label">Amount due</span> <span id="price">${text(payment.amount_text)}</span></p>
 </header>
 
@@ -96,6 +105,10 @@ ${
 <section id="view-pay" aria-labelledby="pay-title"${show('pay')}>
 <h2 id="pay-title" tabindex="-1">${checkout?.remainder ? 'Send the rest' : 'Send exactly'}</h2>
 <p class="amount"><span data-f="crypto-amount">${text(crypto?.amount)}</span> <span data-f="asset">${text(crypto?.asset)}</span> <span class="muted">on <span data-f="network-name">${text(networkName)}</span></span></p>
+<dl class="facts" data-remainder-facts${checkout?.remainder ? '' : ' hidden'}>
+<div><dt>Already received</dt><dd><span data-f="so-far">${text(far?.amount)}</span> <span data-f="so-far-asset">${text(far?.asset)}</span></dd></div>
+<div data-so-far-due${far?.remaining ? '' : ' hidden'}><dt>Still due</dt><dd><span data-f="so-far-due">${text(far?.remaining)}</span> <span data-f="so-far-asset">${text(far?.asset)}</span></dd></div>
+</dl>
 <img class="qr" data-qr="quote"${qr('quote')} width="240" height="240" alt="QR code of this payment request: the address and the exact amount, for a wallet app to scan">
 <p class="label" id="address-label">To this address</p>
 <p class="address"><code data-f="address" aria-labelledby="address-label">${text(crypto?.address)}</code></p>
@@ -172,7 +185,9 @@ ${arrivedSoFar}
 
 <section id="view-succeeded" aria-labelledby="succeeded-title"${show('succeeded')}>
 <h2 id="succeeded-title" tabindex="-1">Payment received</h2>
-<p>Thank you. ${text(business.name)} has received <span>${text(payment.amount_text)}</span>.</p>
+<p data-paid="full"${short ? ' hidden' : ''}>Thank you. ${text(business.name)} has received <span>${text(payment.amount_text)}</span>.</p>
+<p data-paid="short"${short ? '' : ' hidden'}>Thank you. ${text(business.name)} has received <span data-f="amount-received">${text(payment.amount_received_text)}</span>, less than the price of <span>${text(payment.amount_text)}</span>, and accepted it as this payment: nothing more is due from you.</p>
+<p data-paid="settled" hidden>Thank you. ${text(business.name)} has taken this payment as paid: nothing more is due from you. Your receipt shows what arrived.</p>
 <p data-overpaid${overpaid ? '' : ' hidden'}>You sent <strong><span data-f="overpaid">${text(overpaid)}</span> <span data-f="asset">${text(crypto?.asset)}</span></strong> more than the amount due. ${text(business.name)} has it; ask them about the difference.</p>
 <div class="actions">
 <a class="button secondary" id="receipt-link" href="${attr(receiptUrl)}">View your receipt</a>

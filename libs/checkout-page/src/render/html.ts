@@ -71,6 +71,14 @@ export function securityHeaders(csp: string): Record<string, string> {
 }
 
 /**
+ * The test-mode marker of a simulated business's pages: the checkout page and its receipt (audit
+ * L3, 2026-11-30: a test receipt must not pass for proof of a real payment).
+ */
+export function testModeBanner(): string {
+  return `<aside class="banner" id="test-banner" aria-label="Test mode"><p><strong>Test mode.</strong> This is a simulated business: no real money moves and nothing is sent on any chain.</p></aside>`;
+}
+
+/**
  * The start of every page the service renders for customers, up to and including `<body>`: the
  * document's language, viewport, no indexing, an empty icon (no request), the stylesheet and,
  * when given, the one script (deferred; the CSP allows nothing inline).

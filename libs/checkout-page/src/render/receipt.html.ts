@@ -1,7 +1,8 @@
 import { defaultRegistry } from '@lib/chains';
 import type { PageReceipt } from '../queries/get-page-receipt/get-page-receipt.query';
 import { formatMoney, formatTime } from './format';
-import { attr, documentStart, httpUrl, text } from './html';
+import { attr, documentStart, httpUrl, testModeBanner, text } from './html';
+import { parseCryptoAmount } from '@lib/money';
 import type { PagePaths } from './checkout-page.html';
 
 const STATUS_WORDS: Record<string, string> = {
@@ -29,8 +30,9 @@ export function receiptHtml({ receipt, simulated }: PageReceipt, code: string, p
     ...(receipt.breakdown.processing_fee !== null ? ([['Processing fee', formatMoney(receipt.breakdown.processing_fee, receipt.currency)]] as [string, string][]) : []),
     ['Total', formatMoney(receipt.breakdown.total, receipt.currency)],
     ...(receipt.rail === 'card' ? ([['Paid by', 'Card']] as [string, string][]) : []),
-    // the quote: "Paid in" once something arrived (or the payment succeeded), "Quoted" while nothing did (a claim under review, a canceled payment)
-    ...(receipt.crypto ? ([[receipt.received_amount !== null || receipt.paid_at !== null ? 'Paid in' : 'Quoted', `${receipt.crypto.amount} ${receipt.crypto.asset} on ${network(receipt.crypto.network)}`]] as [string, string][]) : []),
+    // the quote: "Paid in" once all of it arrived, "Quoted" while nothing or only part did (a claim under review, a canceled
+    // payment, a partly paid one, one the business accepted short: "Received" says what came; audit L2, 2026-11-30)
+    ...(receipt.crypto ? ([[paidInFull(receipt) ? 'Paid in' : 'Quoted', `${receipt.crypto.amount} ${receipt.crypto.asset} on ${network(receipt.crypto.network)}`]] as [string, string][]) : []),
     ...(receipt.received_amount !== null && receipt.crypto ? ([['Received', `${receipt.received_amount} ${receipt.crypto.asset}`]] as [string, string][]) : []),
     ...(receipt.overpaid_amount !== null && receipt.crypto ? ([['Overpaid', `${receipt.overpaid_amount} ${receipt.crypto.asset}`]] as [string, string][]) : []),
     ...(receipt.reference ? ([['Reference', receipt.reference]] as [string, string][]) : []),
@@ -45,12 +47,12 @@ export function receiptHtml({ receipt, simulated }: PageReceipt, code: string, p
       return `<li><span class="mono">${hash}</span> — ${text(t.amount)}${t.asset ? ` ${text(t.asset)}` : ''} on ${text(network(t.network))}</li>`;
     })
     .join('\n');
-  return `${documentStart(`Receipt — ${receipt.business.name}`, { style: paths.style })}
-<main class="sheet receipt" id="receipt">
+  return `${documentStart(`${simulated ? 'Test receipt' : 'Receipt'} — ${receipt.business.name}`, { style: paths.style })}
+${simulated ? `${testModeBanner()}\n` : ''}<main class="sheet receipt" id="receipt">
 <header class="summary">
 <p class="merchant">${text(receipt.business.name)}</p>
-<h1>Receipt</h1>
-<p class="muted">${text(receipt.description ?? '')}</p>
+<h1>${simulated ? 'Test receipt' : 'Receipt'}</h1>
+${receipt.description !== null && receipt.description.trim() !== '' ? `<p class="muted">${text(receipt.description)}</p>` : ''}
 </header>
 <dl class="facts" id="receipt-facts">
 ${rows.map(([k, v]) => `<div><dt>${text(k)}</dt><dd>${text(v)}</dd></div>`).join('\n')}
@@ -66,4 +68,16 @@ ${back ? `<a class="button primary" href="${attr(back)}" rel="noopener noreferre
 </body>
 </html>
 `;
+}
+
+/** All of the quote arrived: what was received, in the quote's coin, is at least the quoted amount (integers of the coin's units, no float). */
+function paidInFull(receipt: PageReceipt['receipt']): boolean {
+  if (receipt.crypto === null || receipt.received_amount === null) return false;
+  let decimals: number;
+  try {
+    decimals = defaultRegistry.decimals(receipt.crypto.asset);
+    return parseCryptoAmount(receipt.received_amount, decimals) >= parseCryptoAmount(receipt.crypto.amount, decimals);
+  } catch {
+    return false;
+  }
 }

@@ -77,6 +77,7 @@ export class GetCheckoutPageHandler implements IQueryHandler<GetCheckoutPageQuer
       code,
       source: subject.kind,
       payment: page,
+      heading: headingOf(page, link),
       business: { name: settings.display_name ?? business.name, support_email: settings.support_email ?? business.support_email, simulated: business.simulated },
       checkout: shown?.checkout ?? null,
       options:
@@ -108,12 +109,30 @@ function pagePayment(payment: PaymentView): PagePayment {
     amount: payment.amount,
     currency: payment.currency,
     amount_text: formatMoney(payment.amount, payment.currency),
-    description: payment.description,
+    description: textOrNull(payment.description),
     success_url: payment.success_url,
     cancel_url: payment.cancel_url,
     expires_at: payment.expires_at,
     received: receivedSoFar(payment),
+    amount_received: payment.amount_received,
+    amount_received_text: payment.amount_received > 0 ? formatMoney(payment.amount_received, payment.currency) : null,
   };
+}
+
+/** A description that is empty or only white space is none (the page then says "Payment"; audit L7, 2026-11-30). */
+export function textOrNull(value: string | null | undefined): string | null {
+  return value === null || value === undefined || value.trim() === '' ? null : value;
+}
+
+/**
+ * What the page heads with: a payment's description, else "Payment"; a link's page its name, with
+ * the description (the link's, which its payments carry) under it when there is one that says
+ * something else (decision 0030 addendum, 2026-11-30).
+ */
+export function headingOf(page: Pick<PagePayment, 'description'>, link: Pick<LinkRow, 'name' | 'description'> | null): CheckoutPageModel['heading'] {
+  if (link === null) return { title: page.description ?? 'Payment', detail: null };
+  const detail = textOrNull(link.description);
+  return { title: link.name, detail: detail !== null && detail !== link.name ? detail : null };
 }
 
 /** What arrived on a crypto payment and what is still due (its method's amount against the quote's), null before anything arrived. */
@@ -136,10 +155,12 @@ function linkPagePayment(link: LinkRow): PagePayment {
     amount,
     currency: link.currency,
     amount_text: formatMoney(amount, link.currency),
-    description: link.description ?? link.name,
+    description: textOrNull(link.description) ?? link.name,
     success_url: link.success_url,
     cancel_url: null,
     expires_at: null,
     received: null,
+    amount_received: 0,
+    amount_received_text: null,
   };
 }
