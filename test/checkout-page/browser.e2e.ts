@@ -188,6 +188,8 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await visible(page, 'pay');
     await expect(page.locator('#pay-title').textContent()).resolves.toBe('Send the rest');
     await expect(page.locator('#view-pay [data-f="crypto-amount"]').textContent()).resolves.toBe('10');
+    // what the payment already holds, beside the rest to send (audit L4, 2026-11-30)
+    await expect(page.locator('#view-pay [data-remainder-facts]').innerText()).resolves.toMatch(/^Already received\s+90 USDC\s+Still due\s+10 USDC$/);
     expect(await page.locator('#change-coin').isHidden()).toBe(true); // a remainder keeps its coin and network
     expect(await qrOf(page, '#view-pay img.qr')).toBe(remainder.crypto.payment_uri);
     await accessible(page, 'remainder');
@@ -219,6 +221,8 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await visible(page, 'confirming');
     await shop.advance(30);
     await visible(page, 'underpaid');
+    // the payment's totals, not the remainder's own 9 (audit L4, 2026-11-30)
+    await eventually(() => page.locator('#view-underpaid .facts').innerText(), (shown) => /^Received in all\s+99 USDC\s+Still due\s+1 USDC$/.test(shown));
     await shop.advance(16 * 60); // the remainder's quote ends, the page left open
     await visible(page, 'remainder-wait');
     const held = (await shop.payment(payment.id)).method;

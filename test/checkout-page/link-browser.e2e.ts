@@ -39,7 +39,10 @@ describe('a payment link’s page in Chromium (a customer buys through a link)',
 
   it('crypto: the link’s page, the e-mail it asks, the link’s payment made by the checkout, paid to succeeded, its receipt; the link page again starts afresh', async () => {
     const { shop, link, watched, page } = await linkPage({ ask_email: true });
-    await expect(page.locator('h1').textContent()).resolves.toBe('A blue mug, 350 ml');
+    // the link's name heads the page, its description under it (decision 0030 addendum, 2026-11-30: the name was shown nowhere)
+    await expect(page.locator('h1').textContent()).resolves.toBe('Blue mug');
+    await expect(page.locator('#detail').textContent()).resolves.toBe('A blue mug, 350 ml');
+    await expect(page.title()).resolves.toBe('Pay Mug House — Blue mug');
     await expect(page.locator('#price').textContent()).resolves.toBe('$25.00');
     expect(await status(page)).toBe('Choose how to pay.');
     expect((await shop.get(`/payments?link_id=${link.id}`)).body.data).toEqual([]); // looking at the page makes no payment

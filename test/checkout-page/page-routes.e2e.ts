@@ -191,6 +191,15 @@ describe('checkout page routes (GET /checkout/<code>, outside /api/v1)', () => {
     }
   });
 
+  it('an empty or blank description is none: the page heads with "Payment", its title ends with the business (audit L7, 2026-11-30)', async () => {
+    for (const description of ['', '   ']) {
+      const payment = await suite.shop.client.createPayment({ description });
+      const page = await get(suite.api, pathOf(payment.url));
+      expect(page.body).toContain('<h1 id="description">Payment</h1>');
+      expect(page.body).toContain('<title>Pay Sandbox &lt;b&gt;Shop&lt;/b&gt;</title>');
+    }
+  });
+
   it('a garbled page address (bad percent-encoding, a NUL) answers the page’s HTML 404; the API keeps its JSON 400 (audit L6, 2026-11-30)', async () => {
     const code = pathOf((await suite.shop.client.createPayment()).url);
     for (const path of ['/checkout/abc%', '/checkout/abc%zz', '/checkout/%FF', '/checkout/%E0%A4%A', `${code}%C0%AF`, '/checkout/abc%00', `${code}/receipt?s=chk_a%00`, `${code}%00/receipt`]) {
