@@ -199,6 +199,8 @@ describe('checkout page in Chromium (a customer pays)', () => {
     const done = await shop.payment(payment.id);
     expect(done.status).toBe('succeeded');
     expect(done.events.map((e: { type: string }) => e.type)).toContain('remainder_paid');
+    // the rest paid in full: the price arrived, said as before (only a payment accepted short says less; audit M1, 2026-11-30)
+    await expect(page.locator('#view-succeeded [data-paid]:not([hidden])').innerText()).resolves.toBe('Thank you. Sandbox Café has received $100.00.');
     await shot(page, '2-04-succeeded');
     noErrors(watched);
     await page.close();

@@ -470,6 +470,21 @@
     return { asset: then.asset, amount: decimalOf(received, scale), remaining: due > zero ? decimalOf(due, scale) : null };
   }
 
+  /**
+   * The checkout on screen completed with all of its quote received (the first quote, the rest sent
+   * to it; or a remainder, which is the rest): the whole price arrived. Decimal strings compared as
+   * integers of the same scale, no floating point.
+   * @param {Checkout | null} c
+   */
+  function paidWholeQuote(c) {
+    var cr = c && c.status === 'completed' ? c.crypto : null;
+    if (!cr || isZero(cr.received_amount)) return false;
+    var amounts = [cr.received_amount, cr.amount];
+    var scale = Math.max.apply(null, amounts.map(function (a) { return (a.split('.')[1] || '').length; }));
+    var u = amounts.map(function (a) { var parts = a.split('.'); return BigInt(parts[0] + ((parts[1] || '') + '0'.repeat(scale)).slice(0, scale)); });
+    return u[0] >= u[1];
+  }
+
   /** @param {bigint} units @param {number} scale */
   function decimalOf(units, scale) {
     var digits = units.toString().padStart(scale + 1, '0');
@@ -544,7 +559,7 @@
     if (expiredByTime()) payment.status = 'failed'; // as PaymentExpired leaves it
     if (payment.status === 'underpaid') sawPart = true;
     var next = viewOf(payment, checkout);
-    if (next === 'succeeded' && !paintedSucceeded && sawPart) {
+    if (next === 'succeeded' && !paintedSucceeded && sawPart && !paidWholeQuote(checkout)) {
       all('[data-paid]').forEach(function (el) { el.hidden = el.getAttribute('data-paid') !== 'settled'; });
     }
     if (checkout) {
