@@ -508,10 +508,10 @@ describe('checkout page in Chromium (a customer pays)', () => {
     await visible(page, 'confirming');
     await shop.advance(120); // the confirmations, and more: the business's clock moves 2 minutes while the page is open
     await visible(page, 'underpaid');
-    // the page follows the business's clock from the checkout's times: the short transfer's quote (15 minutes from when it
-    // counted) shows at most 15:00, not 15 minutes plus the clock's move (L6)
+    // the page follows the business's clock from the checkout's times: the short transfer's quote (15 minutes from the
+    // transfer itself, decision 0009 addendum 2026-11-30) shows at most 15:00, not 15 minutes plus the clock's move (L6)
     const short = await getCheckout(shop, first);
-    expect(Date.parse(short.expires_at) - Date.parse(short.updated_at)).toBe(15 * 60_000);
+    expect(Date.parse(short.expires_at) - Date.parse(short.sent_at)).toBe(15 * 60_000);
     const left = await countdownSeconds(page, 'underpaid');
     expect(left).toBeLessThanOrEqual(15 * 60);
     expect(left).toBeGreaterThan(12 * 60);

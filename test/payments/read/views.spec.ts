@@ -141,7 +141,7 @@ describe('payment view', () => {
     });
 
     const first = (await read.getCheckout('chk_under', { secretFields: false }))!;
-    expect(first).toMatchObject({ status: 'expired', remainder: false, expires_at: at(1, 18) });
+    expect(first).toMatchObject({ status: 'expired', remainder: false, expires_at: at(1, 17) }); // 15 minutes from the short transfer (detected 1:02), not its confirmation (decision 0009 addendum 2026-11-30)
     // paid through its remainder: the first quote asks for no more (0012 addendum, 2026-11-29, paid; api audit L3)
     expect(first.crypto).toMatchObject({ received_amount: '90', remaining_amount: null, remaining_payment_uri: null, tx_hash: hash(2) });
     const remainder = (await read.getCheckout('chk_under2', { secretFields: false }))!;
