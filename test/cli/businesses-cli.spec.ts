@@ -192,6 +192,14 @@ describe('CLI businesses and keys against a running server on the embedded store
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toMatch(/not_found/);
     const created = JSON.parse((await cli(['businesses', 'create', '--name', 'P', '--simulated', '--json'], env())).stdout);
+    // keys list of an id that names no business (a mistyped one, a link's id): not_found, exit 2, as keys create says, never an empty table (ops audit F2)
+    for (const id of ['biz_nope', 'lnk_JuaiNgtnoSi59R2URjUdBnU5']) {
+      for (const json of [[], ['--json']]) {
+        const listed = await cli(['keys', 'list', '--business', id, ...json], env());
+        expect({ code: listed.code, stdout: listed.stdout, stderr: listed.stderr.trim() }).toEqual({ code: 2, stdout: '', stderr: `not_found: No business ${id}.` });
+      }
+    }
+    expect((await cli(['keys', 'list', '--business', created.business.id, '--json'], env())).code).toBe(0);
     const bad = await cli(['keys', 'create', '--business', created.business.id, '--test', '--restricted', 'payments:admin'], env());
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/invalid_request.*permission|permission.*admin/i);
@@ -238,6 +246,10 @@ describe('CLI businesses and keys directly against PostgreSQL', () => {
         const referredId = JSON.parse(referred.stdout).business.id;
         expect(await runner.waitFor((await committedHead(opened.store))!, 20_000)).toBe(true);
         expect((await opened.db.query<{ referred_by: string }>(`SELECT referred_by FROM businesses WHERE id = $1`, [referredId])).rows[0].referred_by).toBe(result.business.id);
+        // keys list of a business that does not exist, in this process too: not_found, exit 2 (ops audit F2)
+        const nobody = await cli(['keys', 'list', '--business', 'biz_nope'], { DATABASE_URL: database.url });
+        expect({ code: nobody.code, stdout: nobody.stdout, stderr: nobody.stderr.trim() }).toEqual({ code: 2, stdout: '', stderr: 'not_found: No business biz_nope.' });
+        expect((await cli(['keys', 'list', '--business', referredId, '--json'], { DATABASE_URL: database.url })).stdout.trim().split('\n')).toHaveLength(2);
         const unknown = await cli(['businesses', 'create', '--name', 'Nobody', '--referral-code', 'no-such-code'], { DATABASE_URL: database.url });
         expect(unknown.code).not.toBe(0);
         expect(unknown.stderr).toMatch(/referral code/);

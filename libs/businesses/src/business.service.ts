@@ -1,6 +1,7 @@
 import { type Database, type Prefixed, unprefixed } from '@lib/database';
 import { CommandRunner, EventStore, ReadModelWaiter, WriteMeta } from '@lib/eventstore';
 import { Logger } from '@nestjs/common';
+import { DomainError } from './domain-error';
 import { KeyKind, KeyMode, hashKey, isWellFormedKey } from './api-keys';
 import { ApiKeyUse } from './api-key-use';
 import { ApiKeyCache } from './commands/api-key-cache';
@@ -18,7 +19,7 @@ import { SuspendBusinessCommand } from './commands/suspend-business/suspend-busi
 import { SuspendBusinessHandler } from './commands/suspend-business/suspend-business.handler';
 import { Permissions } from './permissions';
 import { findBusiness } from './queries/get-business/get-business.handler';
-import { isKeyId } from './stream-categories';
+import { isBusinessId, isKeyId } from './stream-categories';
 import { ApiKeyReadRow, ApiKeyRow, ApiKeyView, Business, BusinessRow, apiKeyView, businessView, compareKeyRows } from './views';
 
 export interface BusinessServiceOptions {
@@ -176,6 +177,16 @@ export class BusinessService implements ApiKeyCache {
   async listKeys(businessId: string): Promise<ApiKeyView[]> {
     const { rows } = await this.db.query<ApiKeyReadRow>(`SELECT ${KEY_COLUMNS}, a.last_used_at FROM api_keys k ${WITH_USE} WHERE k.business_id = $1`, [businessId], 'businesses_list_keys');
     return rows.sort(compareKeyRows).map(apiKeyView);
+  }
+
+  /**
+   * The operator's `keys list` (CLI, admin endpoint): listKeys, but 404 not_found for an id that
+   * names no business (its stream is empty), as `keys create` and `businesses suspend` answer
+   * (ops audit F2): a mistyped id is not "a business with no keys".
+   */
+  async listKeysOfBusiness(businessId: string): Promise<ApiKeyView[]> {
+    if (!isBusinessId(businessId) || (await this.writes.readStream(businessId)).length === 0) throw new DomainError('not_found', `No business ${businessId}.`);
+    return this.listKeys(businessId);
   }
 
   async getKey(keyId: string): Promise<ApiKeyView | null> {

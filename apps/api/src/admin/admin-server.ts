@@ -98,7 +98,7 @@ export class AdminServer {
         if (req.method === 'POST') return send(400, { error: { code: 'invalid_request', message: 'target is not something that can be paused', field: 'target' } });
       }
       if (req.method === 'GET' && url.pathname === '/keys') {
-        return send(200, { data: await this.businesses.listKeys(url.searchParams.get('business_id') ?? '') });
+        return send(200, { data: await this.businesses.listKeysOfBusiness(url.searchParams.get('business_id') ?? '') });
       }
       if (req.method === 'POST' && revoke) return send(200, { key: await this.businesses.revokeKey(revoke[1]) });
       if (req.method === 'POST' && disable) {

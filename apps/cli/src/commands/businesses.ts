@@ -23,6 +23,7 @@ export interface DisabledLink {
 export interface BusinessAdmin {
   createBusiness(input: { name: string; simulated: boolean; referral_code?: string }): Promise<{ business: Business; secret_key: string; publishable_key: string; keys: ApiKeyView[] }>;
   createKey(input: { businessId: string; type: 'secret' | 'restricted' | 'publishable'; mode: 'live' | 'test'; permissions?: string; name?: string }): Promise<{ key: ApiKeyView; secret: string }>;
+  /** 404 not_found for an id that names no business. */
   listKeys(businessId: string): Promise<ApiKeyView[]>;
   revokeKey(keyId: string): Promise<ApiKeyView>;
   /** `operator`: who does it (the events' actor). */
@@ -79,7 +80,7 @@ export async function openBusinessAdmin(config: AppConfig, note: (line: string) 
         permissions: input.permissions,
         name: input.name,
       }),
-    listKeys: (businessId) => service.listKeys(businessId),
+    listKeys: (businessId) => service.listKeysOfBusiness(businessId),
     revokeKey: (keyId) => service.revokeKey(keyId),
     suspendBusiness: async (businessId, { reason, operator }) => service.suspendBusiness(businessId, { reason, actor: operatorActor(operator) }),
     reinstateBusiness: async (businessId, { operator }) => service.reinstateBusiness(businessId, { actor: operatorActor(operator) }),
