@@ -225,7 +225,7 @@ describe('checkout ⇄ payment end to end (in-memory streams)', () => {
     const detected = h.paymentEvents('pmt_1').filter((e) => e.type === 'PaymentTransferDetected').map((e) => e.data);
     expect(detected).toEqual([expect.objectContaining({ tx_hash: HASH, network: 'polygon', review: 'wrong_network' }), expect.objectContaining({ tx_hash: HASH2, network: 'ethereum', review: null })]);
     expect(h.paymentEvents('pmt_1').filter((e) => e.type === 'PaymentNeedsReview')).toHaveLength(1);
-    expect(h.timeline('pmt_1')).toEqual(['created', 'method_selected', 'detected', 'detected', 'confirmation', 'confirmation', 'confirmation', 'confirmation']);
+    expect(h.timeline('pmt_1')).toEqual(['created', 'method_selected', 'detected', 'needs_review', 'detected', 'confirmation', 'confirmation', 'confirmation', 'confirmation']); // one review (0012 addendum, 2026-11-30: it is an entry)
     expect(h.replay()).toBe(0);
   });
 
@@ -328,7 +328,7 @@ describe('checkout ⇄ payment end to end (in-memory streams)', () => {
       expect(h.checkoutState('chk_1')).toMatchObject({ status: 'completed', reviewReason: simulate });
       expect(h.checkoutEvents('chk_1').at(-1)).toEqual({ type: 'CheckoutReviewResolved', data: { checkout_id: 'chk_1', payment_id: 'pmt_1', resolution: 'payment_accepted', status: 'completed', failure_code: null } });
       expect(types(h.paymentEvents('pmt_1').slice(paymentBefore))).toEqual(['PaymentAccepted', 'PaymentSucceeded']);
-      expect(h.timeline('pmt_1')).toEqual([...timelineBefore, 'succeeded']); // the checkout's resolution adds nothing to the payment
+      expect(h.timeline('pmt_1')).toEqual([...timelineBefore, 'accepted', 'succeeded']); // the checkout's resolution adds nothing to the payment (the acceptance is an entry: 0012 addendum, 2026-11-30)
       expect(h.replay()).toBe(0);
     });
 
@@ -475,7 +475,7 @@ describe('a payment paid on two quotes, through both deciders and the process ma
     expect(h.checkoutState('chk_2')).toMatchObject({ status: 'needs_review', reviewReason: 'duplicate_payment' });
     expect(h.paymentState('pmt_1')).toMatchObject({ status: 'needs_review' });
     // L2: the set-aside quote paid first is the method again without a method_selected the customer never made
-    expect(timelineTypes(h)).toEqual(['created', 'method_selected', 'method_selected', 'detected', 'detected']);
+    expect(timelineTypes(h)).toEqual(['created', 'method_selected', 'method_selected', 'detected', 'detected', 'needs_review']);
     confirmAll(h, 'chk_1');
     confirmAll(h, 'chk_2', HASH2);
     expect(h.checkoutState('chk_1')).toMatchObject({ status: 'completed' });

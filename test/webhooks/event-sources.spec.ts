@@ -237,7 +237,8 @@ describe('payment event source', () => {
       ['payment.updated', 'PaymentMethodSelected'],
       ['payment.needs_review', 'PaymentNeedsReview'],
     ]);
-    expect((out.at(-1)!.data as { events: { type: string }[] }).events.map((e) => e.type).at(-1)).toBe('detected');
+    // the `detected` entry, then the review's own (decision 0012 addendum, 2026-11-30)
+    expect((out.at(-1)!.data as { events: { type: string }[] }).events.map((e) => e.type).slice(-2)).toEqual(['detected', 'needs_review']);
   });
 
   it('a transfer on another network to a completed checkout (0025 addendum, 2026-11-28, second): one payment.updated when detected, the payment stays succeeded', () => {

@@ -249,6 +249,30 @@ describe('payments and checkouts over HTTP (simulated business)', () => {
     expect((await suite.shop.get(`/checkouts/${checkout.id}`)).body.data).toMatchObject({ status: 'needs_review', expires_at: sent.expires_at });
   });
 
+  it('a late transfer the business accepted: the timeline tells detected, needs_review (late, with its transfer), accepted (what was counted, by which key), succeeded, in that order (ops audit F4, decision 0012 addendum 2026-11-30)', async () => {
+    const payment = await suite.shop.createPayment();
+    const checkout = await suite.shop.openCheckout(payment);
+    const sent = await suite.shop.markSent(checkout.id, 'late');
+    expect(sent).toMatchObject({ status: 'needs_review', review_reason: 'late' });
+    await suite.shop.advance(60); // the transfer's confirmations: one still confirming cannot be accepted
+    const review = await suite.shop.payment(payment.id);
+    expect(review.events.find((e: { type: string }) => e.type === 'needs_review')?.data).toEqual({ reason: 'late', checkout_id: checkout.id, tx_hash: sent.crypto.tx_hash, attempt_id: null });
+    expect(types(review)).not.toContain('accepted');
+    const accepted = await suite.shop.post(`/payments/${payment.id}/accept`);
+    expect(accepted.body.data).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
+    const done = await suite.shop.payment(payment.id);
+    expect(done).toEqual(accepted.body.data);
+    expect(types(done).filter((t) => ['detected', 'needs_review', 'accepted', 'succeeded'].includes(t))).toEqual(['detected', 'needs_review', 'accepted', 'succeeded']);
+    expect(types(done).indexOf('needs_review')).toBe(types(done).indexOf('detected') + 1);
+    const entry = done.events.find((e: { type: string }) => e.type === 'accepted');
+    expect(entry.data).toMatchObject({ counted_amount: '100', actor: { kind: 'api_key', id: expect.stringMatching(/^key_/) } });
+    expect(Object.keys(entry.data.actor).sort()).toEqual(['id', 'kind', 'name']);
+    // the actor is the one GET /events names for the acceptance
+    const succeeded = (await suite.shop.get(`/events?subject_id=${payment.id}&type=payment.succeeded`)).body.data[0];
+    expect(entry.data.actor).toEqual(succeeded.actor);
+    expect(entry.created_at).toBe(done.events.find((e: { type: string }) => e.type === 'succeeded').created_at);
+  });
+
   it('cancel: a pending payment cancels, its open checkout fails; a paid one is not cancelable', async () => {
     const payment = await suite.shop.createPayment();
     const checkout = await suite.shop.openCheckout(payment);

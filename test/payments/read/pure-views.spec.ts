@@ -170,6 +170,22 @@ describe('view reducers', () => {
     expect(accepted.payment.events.map((e) => e.type)).toContain('expired'); // the timeline still tells it
   });
 
+  it('a late transfer in review, then accepted: the timeline tells needs_review (why, on which checkout and transfer) and accepted (what was counted, by whom) between detected and succeeded (ops audit F4, decision 0012 addendum 2026-11-30)', () => {
+    const w = opened();
+    w.at(2 * MIN).send('chk_1', 'late', hash(1));
+    w.at(3 * MIN).confirm('chk_1', hash(1));
+    w.at(10 * MIN).payment('pmt_1', { type: 'AcceptPayment' });
+    const actor = { kind: 'api_key', id: 'key_1', name: 'Back office' };
+    const log = paymentStream(w.recorded()).map((e) => (e.type === 'PaymentAccepted' ? { ...e, metadata: { ...e.metadata, actor } } : e));
+    const payment = paymentView(foldPaymentView(log)!, { checkoutBaseUrl: CHECKOUT_BASE });
+    expect(payment).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
+    expect(payment.events.map((e) => e.type)).toEqual(['created', 'method_selected', 'detected', 'needs_review', 'confirmation', 'confirmation', 'confirmation', 'confirmation', 'accepted', 'succeeded']);
+    expect(payment.events[3]).toEqual({ type: 'needs_review', created_at: iso(2 * MIN), data: { reason: 'late', checkout_id: 'chk_1', tx_hash: hash(1), attempt_id: null } });
+    expect(payment.events[8]).toEqual({ type: 'accepted', created_at: iso(10 * MIN), data: { counted_amount: '100', actor } });
+    // an acceptance whose event names no actor (recorded before actors were): the system's
+    expect(views(w).payment.events.find((e) => e.type === 'accepted')?.data).toEqual({ counted_amount: '100', actor: { kind: 'system', id: null, name: null } });
+  });
+
   it('a claim: not on the receipt while in review (the customer’s word only); accepted → the claimed transfer is the receipt’s transaction and its one transfer, at the quoted amount (audit L5)', () => {
     const w = new World();
     w.at(0).create('pmt_1', { expiresAt: iso(60 * MIN) });
@@ -297,7 +313,7 @@ describe('view reducers', () => {
       w.at(4 * MIN).confirm('chk_1', hash(2));
       const { payment, receipt, checkout } = views(w);
       expect(payment).toMatchObject({ status: 'needs_review', amount_received: 0, confirmed_at: null });
-      expect(payment.events.map((e) => e.type)).toEqual(['created', 'method_selected', 'detected', 'detected', 'confirmation', 'confirmation', 'confirmation', 'confirmation']);
+      expect(payment.events.map((e) => e.type)).toEqual(['created', 'method_selected', 'detected', 'needs_review', 'detected', 'confirmation', 'confirmation', 'confirmation', 'confirmation']);
       expect(payment.events.filter((e) => e.type === 'detected').map((e) => e.data)).toEqual([
         { amount: '100', network: 'polygon', tx_hash: hash(1) },
         { amount: '100', network: 'ethereum', tx_hash: hash(2) },
@@ -358,7 +374,7 @@ describe('view reducers', () => {
       expect(checkout).toMatchObject({ status: 'completed', review_reason: null, crypto: { received_amount: '100', tx_hash: hash(2) } });
     });
 
-    it('in review (wrong network), then accepted: the checkout completes with its review reason kept and nothing left to pay; the payment shows no entry for it (0025 addendum, 2026-11-29)', () => {
+    it('in review (wrong network), then accepted: the checkout completes with its review reason kept and nothing left to pay; the payment shows the review and the acceptance, no entry for the checkout (0025 addendum, 2026-11-29; 0012 addendum, 2026-11-30)', () => {
       const w = opened();
       polygon(w.at(2 * MIN), hash(1), '100');
       // the quote arrived on polygon: received there, nothing left to send (M2, 2026-11-29)
@@ -366,7 +382,7 @@ describe('view reducers', () => {
       w.at(10 * MIN).payment('pmt_1', { type: 'AcceptPayment' });
       const { payment, checkout } = views(w);
       expect(payment).toMatchObject({ status: 'succeeded', amount_received: 10_000 });
-      expect(payment.events.map((e) => e.type)).toEqual(['created', 'method_selected', 'detected', 'succeeded']);
+      expect(payment.events.map((e) => e.type)).toEqual(['created', 'method_selected', 'detected', 'needs_review', 'accepted', 'succeeded']);
       expect(checkout).toMatchObject({ status: 'completed', review_reason: 'wrong_network', failure_code: null, updated_at: iso(10 * MIN), crypto: { received_amount: '100', remaining_amount: null, remaining_payment_uri: null, overpaid_amount: null, tx_hash: hash(1), detected_network: 'polygon' } });
       expect([payment.method?.amount, views(w).receipt.received_amount]).toEqual(['100', '100']);
     });

@@ -45,7 +45,7 @@ const TIMELINE_ENTRY: SchemaObject = object({
   type: {
     type: 'string',
     example: 'confirmation',
-    description: 'created, method_selected, detected, withdrawn (a chain reorganisation took the transfer away before it was final), confirmation, underpaid, expired, succeeded, remainder_requested, claimed, failed, remainder_paid, canceled, accepted, card_charged (a card charged for review — e.g. on a page left open after the payment was paid another way: `checkout_id`, `attempt_id`, `amount` in minor units, `currency`, `review_reason`)',
+    description: 'created, method_selected, detected, withdrawn (a chain reorganisation took the transfer away before it was final), confirmation, underpaid, expired, succeeded, remainder_requested, claimed, failed, remainder_paid, canceled, needs_review (the payment went to review: `reason` — `late`, `wrong_network`, `superseded_quote`, `paid_after_cancel`, `paid_after_close` — and its cause: `checkout_id`, `tx_hash` of the transfer or `attempt_id` of the card charge, the other null; a claim shows `claimed` instead), accepted (the business counted the payment: `counted_amount` as a decimal in the coin of the payment method, or in the currency of the payment for a card charge, and `actor`, who accepted it as `GET /events` names it: `kind`, `id`, `name`), card_charged (a card charged for review — e.g. on a page left open after the payment was paid another way: `checkout_id`, `attempt_id`, `amount` in minor units, `currency`, `review_reason`)',
   },
   created_at: timestamp,
   data: { type: 'object', additionalProperties: true, nullable: true, description: 'What the entry carries (null for created, expired, succeeded).' },

@@ -1,7 +1,20 @@
 import type { PaymentEvent } from './payment.events';
 
-/** A payment event as the log returns it: the event and the time it was recorded. */
-export type RecordedPaymentEvent = PaymentEvent & { recorded_at: string };
+/** Who an event's metadata names as its actor (the `actor` of GET /events): an API key, a person, the system, … */
+export interface TimelineActor {
+  kind: string;
+  id: string | null;
+  name: string | null;
+}
+
+/** The actor of an event that recorded none (events written before actors were, tests). */
+export const SYSTEM_TIMELINE_ACTOR: TimelineActor = Object.freeze({ kind: 'system', id: null, name: null });
+
+/**
+ * A payment event as the log returns it: the event, the time it was recorded and, when known,
+ * the actor its metadata names (only the `accepted` entry shows it).
+ */
+export type RecordedPaymentEvent = PaymentEvent & { recorded_at: string; actor?: TimelineActor | null };
 
 export interface TimelineEntry {
   type: string;
@@ -13,10 +26,10 @@ type EntryOf = [type: TimelineEntry['type'], data: TimelineEntry['data']];
 
 /**
  * The entries each payment event adds to the timeline, in order: none for the state changes the
- * timeline does not list (metadata, needs_review, accepted, checkout ended). One member a type,
- * so a new type left out fails to compile.
+ * timeline does not list (metadata, checkout ended). One member a type, so a new type left out
+ * fails to compile.
  */
-const TIMELINE_ENTRIES: { [Type in PaymentEvent['type']]: (data: Extract<PaymentEvent, { type: Type }>['data'], currency: string | null) => EntryOf[] } = {
+const TIMELINE_ENTRIES: { [Type in PaymentEvent['type']]: (data: Extract<PaymentEvent, { type: Type }>['data'], currency: string | null, actor: TimelineActor) => EntryOf[] } = {
   PaymentCreated: () => [['created', null]],
   // a superseded quote the first transfer reached, made the method again by the payment, is no choice of the customer's (0025 addendum, 2026-11-29)
   PaymentMethodSelected: (d) => (d.reinstated === true ? [] : [['method_selected', { rail: d.rail, asset: d.asset, network: d.network }]]),
@@ -40,8 +53,12 @@ const TIMELINE_ENTRIES: { [Type in PaymentEvent['type']]: (data: Extract<Payment
   PaymentRemainderPaid: (d) => [['remainder_paid', { checkout_id: d.checkout_id, amount: d.amount }]],
   PaymentCanceled: () => [['canceled', null]],
   PaymentMetadataUpdated: () => [],
-  PaymentNeedsReview: () => [],
-  PaymentAccepted: () => [],
+  // the payment went to review, and why (decision 0012 addendum, 2026-11-30): the cause is the
+  // checkout and the transfer (tx_hash) or card attempt (attempt_id) the event names, null when it names none
+  PaymentNeedsReview: (d) => [['needs_review', { reason: d.reason, checkout_id: d.checkout_id, tx_hash: d.tx_hash ?? null, attempt_id: d.attempt_id ?? null }]],
+  // the business counted it (same addendum): what it counted (the method's coin, or the card's
+  // currency as a decimal) and who did, as GET /events names the actor (an API key, a person)
+  PaymentAccepted: (d, _currency, actor) => [['accepted', { counted_amount: d.counted_amount, actor: { kind: actor.kind, id: actor.id, name: actor.name } }]],
   PaymentCheckoutEnded: () => [],
   // decision 0026: a card method is a method_selected with no coin or network; a charge the checkout
   // waited for adds no entry (succeeded follows). One for the business to review — above all one on
@@ -59,7 +76,7 @@ export function timeline(events: readonly RecordedPaymentEvent[], paymentCurrenc
     if (e.type === 'PaymentCreated') currency = e.data.currency;
     if (!Object.hasOwn(TIMELINE_ENTRIES, e.type)) return []; // an unknown stored type adds no entry
     // the member of e's own type: its data is that type's
-    const entriesOf = TIMELINE_ENTRIES[e.type] as (data: PaymentEvent['data'], currency: string | null) => EntryOf[];
-    return entriesOf(e.data, currency).map(([type, data]) => ({ type, created_at: e.recorded_at, data }));
+    const entriesOf = TIMELINE_ENTRIES[e.type] as (data: PaymentEvent['data'], currency: string | null, actor: TimelineActor) => EntryOf[];
+    return entriesOf(e.data, currency, e.actor ?? SYSTEM_TIMELINE_ACTOR).map(([type, data]) => ({ type, created_at: e.recorded_at, data }));
   });
 }

@@ -3,7 +3,7 @@ import { FeePayer, Reporting, buildReporting, formatCryptoAmount, orderedReporti
 import type { CardCheckoutOpenedData, CheckoutOpenedData } from '../domain/checkout.events';
 import type { PaymentStatus } from '../domain/payment.decider';
 import type { PaymentCreatedData, PaymentDetails, PaymentEvent, PaymentReviewReason } from '../domain/payment.events';
-import { TimelineEntry, timeline } from '../domain/timeline';
+import { TimelineActor, TimelineEntry, timeline } from '../domain/timeline';
 import { CHECKOUT_STREAM, PAYMENT_STREAM } from '../domain/stream-categories';
 import { OrNull, foldWith, ignoreUnknown, orNullFields, pickFields } from '@lib/domain';
 import { LoggedEvent, eventTime } from './logged-event';
@@ -207,10 +207,17 @@ export function evolvePaymentView(state: PaymentViewState | null, event: LoggedE
   if (state === null) return null;
   const next = apply(state, e, at);
   if (next === null) return state; // a type this version does not know
-  const entries = timeline([{ ...e, recorded_at: at }], state.currency);
+  const entries = timeline([{ ...e, recorded_at: at, actor: actorOf(event) }], state.currency);
   // bookkeeping that changes nothing shown (a set-aside quote ending, an accepted marker): updated_at stays
   if (next === state && entries.length === 0) return state;
   return { ...next, events: entries.length > 0 ? [...state.events, ...entries] : state.events, updated_at: at };
+}
+
+/** The actor an event's metadata names (the `actor` of GET /events), or null: the timeline's `accepted` entry shows it. */
+function actorOf(event: LoggedEvent): TimelineActor | null {
+  const actor = event.metadata?.actor as { kind?: unknown; id?: unknown; name?: unknown } | null | undefined;
+  if (!actor || typeof actor.kind !== 'string') return null;
+  return { kind: actor.kind, id: typeof actor.id === 'string' ? actor.id : null, name: typeof actor.name === 'string' ? actor.name : null };
 }
 
 /** Folds logged events (in log order) into a payment's state. */
