@@ -170,10 +170,11 @@ describe('operator CLI on postgres', () => {
 
     expect(pretty).toMatchObject({ code: 0, stderr: '' });
     const [header, rule, ...rows] = lines(pretty.stdout);
-    expect(cells(header)).toEqual(['rev', 'position', 'recorded_at', 'type', 'data', 'metadata']);
-    expect(rule).toMatch(/^-+( +-+){5}$/);
-    expect(rows.map((r) => cells(r).slice(0, 4))).toEqual(events.map((e) => [String(e.revision), e.position, e.recorded_at, e.type]));
-    expect(cells(rows[0])[5]).toMatch(/^actor=system:- corr=seed-/);
+    // occurred_at: the business's clock (metadata.occurredAt, as the API shows it), "-" when none was recorded, beside the log's wall time (ops audit F6)
+    expect(cells(header)).toEqual(['rev', 'position', 'occurred_at', 'recorded_at', 'type', 'data', 'metadata']);
+    expect(rule).toMatch(/^-+( +-+){6}$/);
+    expect(rows.map((r) => cells(r).slice(0, 5))).toEqual(events.map((e) => [String(e.revision), e.position, e.metadata.occurredAt ?? '-', e.recorded_at, e.type]));
+    expect(cells(rows[0])[6]).toMatch(/^actor=system:- corr=seed-/);
 
     expect(window.code).toBe(0);
     expect(revisions(window)).toEqual([2, 3, 4]);
@@ -275,7 +276,7 @@ describe('operator CLI on postgres', () => {
 
     const stream = `cli-tail${randomUUID().slice(0, 8)}`;
     const appended = [
-      { id: randomUUID(), type: 'TailProbeOne', data: { n: 1 }, metadata: { correlationId: 'cli-test' } },
+      { id: randomUUID(), type: 'TailProbeOne', data: { n: 1 }, metadata: { correlationId: 'cli-test', occurredAt: '2031-01-02T03:04:05.678Z' } }, // a test clock ahead
       { id: randomUUID(), type: 'TailProbeTwo', data: { n: 2 }, metadata: { correlationId: 'cli-test' } },
     ];
     const opened: OpenedStore = await openEventStore({ databaseUrl: database.url });
@@ -292,7 +293,8 @@ describe('operator CLI on postgres', () => {
     expect(fresh.map((e) => e.data)).toEqual([{ n: 1 }, { n: 2 }]);
     // --pretty: one readable line per event, naming its stream
     fromLast.lines.forEach((line, i) => {
-      const expected = `${stream}  ${i}  ${fresh[i].position}  ${fresh[i].recorded_at}  ${appended[i].type}  {"n":${i + 1}}`;
+      const occurred = i === 0 ? '2031-01-02T03:04:05.678Z' : '-'; // the business's time, beside the wall time
+      const expected = `${stream}  ${i}  ${fresh[i].position}  ${occurred}  ${fresh[i].recorded_at}  ${appended[i].type}  {"n":${i + 1}}`;
       expect(line.slice(0, expected.length)).toBe(expected);
       expect(line).toContain('corr=cli-test');
     });

@@ -36,10 +36,17 @@ export function table(headers: string[], rows: (string | number | null)[][], max
   return [line(cells[0]), line(widths.map((w) => '-'.repeat(w))), ...cells.slice(1).map(line)].join('\n');
 }
 
+/**
+ * One event as a --pretty row: `occurred_at`, the business's clock (`metadata.occurredAt`, what the
+ * API shows; a simulated business's test clock may run ahead of wall time), "-" when the event
+ * recorded none, beside `recorded_at`, the log's wall time (ops audit F6).
+ */
 export function eventRow(event: RecordedEvent): (string | number)[] {
+  const occurred = event.metadata.occurredAt;
   return [
     event.revision,
     formatPosition(event.position),
+    typeof occurred === 'string' && !Number.isNaN(Date.parse(occurred)) ? new Date(occurred).toISOString() : '-',
     event.recordedAt.toISOString(),
     event.type,
     JSON.stringify(redactCredentials(event.data)),
@@ -48,7 +55,7 @@ export function eventRow(event: RecordedEvent): (string | number)[] {
       .join(' '),
   ];
 }
-export const EVENT_HEADERS = ['rev', 'position', 'recorded_at', 'type', 'data', 'metadata'];
+export const EVENT_HEADERS = ['rev', 'position', 'occurred_at', 'recorded_at', 'type', 'data', 'metadata'];
 
 function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
