@@ -111,9 +111,17 @@ export async function moveCheckpointTo(sql: Sql, name: string, from: LogPosition
  * Applies a batch and moves the checkpoint from `from` to the batch's last position in one
  * transaction: the rows and the checkpoint commit together or not at all.
  */
-export async function applyBatch(db: Database, projector: Projector, from: LogPosition | null, events: RecordedEvent[]): Promise<ChangedScopes> {
-  return (await applyBatches(db, [{ projector, from, events }])).get(projector.name) ?? null;
+export async function applyBatch(db: Database, projector: Projector, from: LogPosition | null, events: RecordedEvent[], rebuilds?: RebuildsSeen): Promise<ChangedScopes> {
+  return (await applyBatches(db, [{ projector, from, events }], rebuilds)).get(projector.name) ?? null;
 }
+
+/**
+ * When each projection's tables were last swapped in by a rebuild (`rebuilt_at`, ms; null: never),
+ * as a process last saw it. A rebuild keeps the checkpoint's position (the new tables hold the
+ * same events), so a live runner's compare-and-set does not fail on it; applyBatches compares
+ * this instead, and reports every scope changed (null) for a projection rebuilt since.
+ */
+export type RebuildsSeen = Map<string, number | null>;
 
 /** The scopes a projector's batch changed (BatchChanges), or null when it did not say: any may have. */
 export type ChangedScopes = readonly string[] | null;
@@ -132,18 +140,29 @@ export interface ProjectorBatch {
  * a deadlock between two processes moving the same checkpoints is reported as a moved checkpoint
  * (nothing was applied: re-read, go on).
  */
-export async function applyBatches(db: Database, batches: readonly ProjectorBatch[]): Promise<Map<string, ChangedScopes>> {
+export async function applyBatches(db: Database, batches: readonly ProjectorBatch[], rebuilds?: RebuildsSeen): Promise<Map<string, ChangedScopes>> {
   const work = batches.filter((b) => b.events.length > 0).sort((a, b) => (a.projector.name < b.projector.name ? -1 : 1));
   if (work.length === 0) return new Map();
   try {
-    return await db.transaction(
+    const seen = new Map<string, number | null>();
+    const scopes = await db.transaction(
       async (tx) => {
-        await moveCheckpoints(tx, work);
-        return handleTogether(tx, work);
+        const rebuiltAt = await moveCheckpoints(tx, work);
+        seen.clear();
+        for (const [name, at] of rebuiltAt) seen.set(name, at);
+        const scopes = await handleTogether(tx, work);
+        if (rebuilds) {
+          for (const [name, at] of rebuiltAt) {
+            if (rebuilds.has(name) && rebuilds.get(name) !== at) scopes.set(name, null); // tables swapped in since: any scope
+          }
+        }
+        return scopes;
       },
       'read committed',
       `SET LOCAL search_path TO ${quoteIdent(LIVE_SCHEMA)}`,
     );
+    for (const [name, at] of seen) rebuilds?.set(name, at);
+    return scopes;
   } catch (error) {
     if ((error as { code?: string }).code === '40P01') throw new CheckpointMovedError(work.map((b) => b.projector.name).join(', '));
     throw error;
@@ -172,21 +191,23 @@ function scopesOf(changes: void | BatchChanges): ChangedScopes {
 /** PostgreSQL's "current transaction is aborted, commands ignored until end of transaction block". */
 const IN_FAILED_TRANSACTION = '25P02';
 
-async function moveCheckpoints(tx: Sql, work: readonly ProjectorBatch[]): Promise<void> {
-  if (work.length === 1) return moveCheckpoint(tx, work[0].projector.name, work[0].from, work[0].events);
-  const moved = await tx.query(
+/** Moves every batch's checkpoint by compare-and-set; answers each one's `rebuilt_at` (ms, null: never rebuilt). */
+async function moveCheckpoints(tx: Sql, work: readonly ProjectorBatch[]): Promise<Map<string, number | null>> {
+  const moved = await tx.query<{ name: string; rebuilt_at: Date | null }>(
     `UPDATE public.projection_checkpoints c SET position = m.to_position, events = c.events + m.n, updated_at = now()
      FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS m(name, from_position, to_position, n)
-     WHERE c.name = m.name AND c.position = m.from_position`,
+     WHERE c.name = m.name AND c.position = m.from_position
+     RETURNING c.name, c.rebuilt_at`,
     [
       work.map((b) => b.projector.name),
       work.map((b) => formatPosition(b.from)),
       work.map((b) => formatPosition(b.events[b.events.length - 1].position)),
       work.map((b) => b.events.length),
     ],
-    'checkpoints_move_many',
+    'checkpoints_move_batches',
   );
   if (moved.rowCount !== work.length) throw new CheckpointMovedError(work.map((b) => b.projector.name).join(', '));
+  return new Map(moved.rows.map((r) => [r.name, r.rebuilt_at === null ? null : new Date(r.rebuilt_at).getTime()]));
 }
 
 export function quoteIdent(name: string): string {

@@ -1,6 +1,6 @@
 import { Database } from '@lib/database';
 import { EventStore, LogPosition, RecordedEvent, comparePositions } from '@lib/eventstore';
-import { ChangedScopes, Checkpoint, CheckpointMovedError, ProjectorBatch, applyBatch, applyBatches, ensureCheckpoint, ensureTables, readCheckpoints } from './checkpoints';
+import { ChangedScopes, Checkpoint, CheckpointMovedError, ProjectorBatch, RebuildsSeen, applyBatch, applyBatches, ensureCheckpoint, ensureTables, readCheckpoints } from './checkpoints';
 import { Projector } from './projector';
 import { FollowedGroup, FollowedSubscriber, SubscriberStatus, eventsAfter, followCheckpoints, followFromCheckpoint, lowestPosition, subscriberStatus } from './subscriber';
 
@@ -32,6 +32,8 @@ export class ProjectionRunner {
   /** What the group's current batch applied (projection, events, scopes changed), announced once the group's positions show it. */
   private pending: [string, number, ChangedScopes][] = [];
   private stopped = false;
+  /** When a rebuild last swapped each projection's tables in, as this process saw it: a batch that finds it changed announces every scope. */
+  private readonly rebuilds: RebuildsSeen = new Map();
 
   constructor(
     private readonly store: EventStore,
@@ -87,6 +89,7 @@ export class ProjectionRunner {
       await this.db.transaction((tx) => ensureTables(tx, projector));
       if (this.stopped) return;
     }
+    for (const [name, checkpoint] of await readCheckpoints(this.db, this.projectors.map((p) => p.name))) this.rebuilds.set(name, checkpoint.rebuiltAt?.getTime() ?? null);
     this.group = await followCheckpoints(
       this.store,
       this.db,
@@ -190,7 +193,7 @@ export class ProjectionRunner {
     this.pending = [];
     if (batches.length === 0) return;
     try {
-      const scopes = await applyBatches(this.db, batches);
+      const scopes = await applyBatches(this.db, batches, this.rebuilds);
       this.pending = batches.map((b) => [b.projector.name, b.events.length, scopes.get(b.projector.name) ?? null]);
       return;
     } catch (error) {
@@ -199,7 +202,7 @@ export class ProjectionRunner {
     const failed: [ProjectorBatch, unknown][] = [];
     for (const b of batches) {
       try {
-        const scopes = await applyBatch(this.db, b.projector, b.from, b.events);
+        const scopes = await applyBatch(this.db, b.projector, b.from, b.events, this.rebuilds);
         this.pending.push([b.projector.name, b.events.length, scopes]);
       } catch (error) {
         if (error instanceof CheckpointMovedError) throw error;

@@ -30,7 +30,8 @@ interface Entry {
  * again (decision 0019, addendum: GET /payments). Correct because the cache is told of every
  * change to those tables (ProjectionRunner.onChanged): a batch committed here drops the answers
  * of the scopes it changed, checkpoints moved by another process (a second replica, a rebuild)
- * drop them all. Where it is not told (an API-only process, a projector that left the group to
+ * drop them all, and so does the first batch after a rebuild swapped the tables in (it keeps the
+ * checkpoint's position, so the runner sees its `rebuilt_at` change instead: applyBatches). Where it is not told (an API-only process, a projector that left the group to
  * retry alone) it keeps nothing and every read goes to the database. A read that a change
  * overtook is not kept, and no answer outlives `maxAgeMs`.
  *

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Database, Sql } from '@lib/database';
-import { EventStore, LogPosition, comparePositions } from '@lib/eventstore';
+import { EventStore, LogPosition, comparePositions, parsePosition } from '@lib/eventstore';
 import { CheckpointMovedError, LIVE_SCHEMA, applyBatch, ensureCheckpoint, ensureTables, handleExplained, quoteIdent, readCheckpoint } from './checkpoints';
 import { Projector } from './projector';
 
@@ -20,29 +20,74 @@ export interface ReplayOptions {
 }
 
 /**
- * Rebuilds a projection from position zero in place: drops and recreates its tables (so a
- * fixed schema applies too) and resets its checkpoint in one transaction, then replays the
- * whole log through the same compare-and-set path as the live runner. A live runner in
- * another process notices the moved checkpoint and follows the rebuild; where it applies a batch
- * first, the rebuild reads the checkpoint again and goes on after it (`events` counts only the
- * events this call applied).
+ * Rebuilds a projection from position zero without readers ever seeing it partly filled: replays
+ * the log into fresh tables in a scratch schema (the projector's schema as it is now, so a fixed
+ * schema applies too) up to the live checkpoint, then, in one short transaction, locks the
+ * checkpoint row (a live runner's compare-and-set waits for it), catches the scratch tables up to
+ * the position the live tables stand at, moves the live tables out and the scratch ones in (ALTER
+ * TABLE … SET SCHEMA: indexes, constraints and owned sequences go with their tables), drops the
+ * old ones and stamps the checkpoint `rebuilt_at`. The checkpoint keeps its position: the new
+ * tables hold exactly the events the old ones did, so a live runner's batch waiting on the row
+ * goes on into the new tables, once. Readers see the old complete tables or the new complete
+ * ones. Events after that position are then applied in the live schema through the same
+ * compare-and-set path as the live runner (which decides webhook deliveries there, past the
+ * outbox horizon); where a live runner applies a batch first, the rebuild reads the checkpoint
+ * again and goes on after it (`events` counts only the events this call applied).
  */
 export async function rebuildProjection(store: EventStore, db: Database, projector: Projector, options: ReplayOptions = {}): Promise<{ events: number; position: LogPosition | null }> {
   const { onProgress = () => undefined, batchSize = 1000 } = options;
-  await db.transaction(async (tx) => {
-    await ensureCheckpoint(tx, projector.name);
-    await tx.query(`SELECT 1 FROM public.projection_checkpoints WHERE name = $1 FOR UPDATE`, [projector.name]);
-    await dropTables(tx, projector, LIVE_SCHEMA);
-    await ensureTables(tx, projector, LIVE_SCHEMA);
-    await tx.query(
-      `UPDATE public.projection_checkpoints SET position = 'start', events = 0, updated_at = now(), rebuilt_at = now() WHERE name = $1`,
-      [projector.name],
-    );
-  });
+  const suffix = scratchSuffix(projector);
+  const scratch = `rebuild_new_${suffix}`;
+  const retired = `rebuild_old_${suffix}`;
+  await ensureCheckpoint(db, projector.name);
   const total = await store.countAfter(null);
   const started = Date.now();
-  let from: LogPosition | null = null;
   let done = 0;
+  const progressed = (events: number) => {
+    done += events;
+    onProgress({ done, total: Math.max(total, done), elapsedMs: Date.now() - started });
+  };
+  let from: LogPosition | null;
+  try {
+    await db.transaction(async (tx) => {
+      await tx.query(`CREATE SCHEMA ${quoteIdent(scratch)}`);
+      await ensureTables(tx, projector, scratch);
+    });
+    // the scratch tables' position, and how many events they hold
+    let replayed: LogPosition | null = null;
+    let swapped: { position: LogPosition | null } | null = null;
+    for (let attempt = 1; swapped === null; attempt++) {
+      if (attempt > MAX_SWAP_ATTEMPTS) throw new Error(`projection ${projector.name}: the live checkpoint kept moving ahead of the rebuild's catch-up ${MAX_SWAP_ATTEMPTS} times; nothing was swapped, try again`);
+      const target = (await readCheckpoint(db, projector.name)).position;
+      replayed = await replayInto(store, db, projector, scratch, replayed, target, batchSize, progressed);
+      swapped = await db.transaction(async (tx) => {
+        // the live runner's compare-and-set (and another rebuild) waits for this row until commit
+        const { rows } = await tx.query<{ position: string }>(`SELECT position FROM public.projection_checkpoints WHERE name = $1 FOR UPDATE`, [projector.name]);
+        const live = parsePosition(rows[0].position);
+        if (live !== null && (replayed === null || comparePositions(replayed, live) < 0) && db.kind === 'postgres') {
+          // the live runner went on meanwhile: catch up under the lock (the log is read on other
+          // connections; the embedded store has one, so there the loop tries again instead)
+          replayed = await replayInto(store, db, projector, scratch, replayed, live, batchSize, progressed, tx);
+        }
+        if (!samePosition(replayed, live)) {
+          if (live === null || (replayed !== null && comparePositions(replayed, live) > 0)) {
+            throw new Error(`projection ${projector.name}: its checkpoint moved back during the rebuild (another rebuild?); nothing was swapped`);
+          }
+          return null; // behind still: replay more, then lock again
+        }
+        await tx.query(`CREATE SCHEMA ${quoteIdent(retired)}`);
+        for (const table of projector.tables) await tx.query(`ALTER TABLE IF EXISTS ${LIVE_SCHEMA}.${quoteIdent(table)} SET SCHEMA ${quoteIdent(retired)}`);
+        for (const table of projector.tables) await tx.query(`ALTER TABLE ${quoteIdent(scratch)}.${quoteIdent(table)} SET SCHEMA ${LIVE_SCHEMA}`);
+        await tx.query(`DROP SCHEMA ${quoteIdent(retired)} CASCADE`);
+        await tx.query(`UPDATE public.projection_checkpoints SET events = $2, updated_at = now(), rebuilt_at = clock_timestamp() WHERE name = $1`, [projector.name, done]);
+        return { position: live };
+      });
+    }
+    from = swapped.position;
+  } finally {
+    await db.exec(`DROP SCHEMA IF EXISTS ${quoteIdent(scratch)} CASCADE; DROP SCHEMA IF EXISTS ${quoteIdent(retired)} CASCADE;`);
+  }
+  // the events after the swapped position: in the live schema, as the live runner applies them
   for (;;) {
     const events = await store.readAll({ after: from, maxCount: batchSize });
     if (events.length === 0) break;
@@ -55,10 +100,55 @@ export async function rebuildProjection(store: EventStore, db: Database, project
       continue;
     }
     from = events[events.length - 1].position;
-    done += events.length;
-    onProgress({ done, total: Math.max(total, done), elapsedMs: Date.now() - started });
+    progressed(events.length);
   }
   return { events: done, position: from };
+}
+
+/** Times the swap finds the live checkpoint ahead of the scratch tables (embedded store) before giving up. */
+const MAX_SWAP_ATTEMPTS = 100;
+
+function samePosition(a: LogPosition | null, b: LogPosition | null): boolean {
+  return a === null || b === null ? a === b : comparePositions(a, b) === 0;
+}
+
+function scratchSuffix(projector: Projector): string {
+  return `${projector.name.replace(/[^a-z0-9_]/g, '_')}_${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * Replays the log after `after` up to `target` (inclusive) into the projector's tables in
+ * `schema`, each page in a transaction of its own (or on `tx`); returns the last position applied.
+ */
+async function replayInto(
+  store: EventStore,
+  db: Database,
+  projector: Projector,
+  schema: string,
+  after: LogPosition | null,
+  target: LogPosition | null,
+  batchSize: number,
+  progressed: (events: number) => void,
+  tx?: Sql,
+): Promise<LogPosition | null> {
+  let from = after;
+  while (target !== null && (from === null || comparePositions(from, target) < 0)) {
+    const page = await store.readAll({ after: from, maxCount: batchSize });
+    const events = page.filter((e) => comparePositions(e.position, target) <= 0);
+    if (events.length > 0) {
+      const apply = async (sql: Sql) => {
+        await sql.query(`SET LOCAL search_path TO ${quoteIdent(schema)}`);
+        await handleExplained(projector, events, sql);
+        await sql.query(`SET LOCAL search_path TO ${LIVE_SCHEMA}`);
+      };
+      if (tx) await apply(tx);
+      else await db.transaction(apply);
+      from = events[events.length - 1].position;
+      progressed(events.length);
+    }
+    if (events.length < page.length || page.length === 0) break;
+  }
+  return from;
 }
 
 export interface TableDifference {
@@ -67,6 +157,8 @@ export interface TableDifference {
   onlyLive: Record<string, unknown>[];
   /** Rows a fresh replay produces that the live table lacks. */
   onlyRebuilt: Record<string, unknown>[];
+  /** The live table's primary key columns ([] when it has none): rows of both sides with the same key are one changed row. */
+  key: string[];
   /** Set when the two tables cannot be compared (different columns). */
   error?: string;
 }
@@ -85,7 +177,7 @@ export interface VerifyResult {
  */
 export async function verifyProjection(store: EventStore, db: Database, projector: Projector, options: ReplayOptions = {}): Promise<VerifyResult> {
   const { onProgress = () => undefined, batchSize = 1000 } = options;
-  const suffix = `${projector.name.replace(/[^a-z0-9_]/g, '_')}_${randomBytes(4).toString('hex')}`;
+  const suffix = scratchSuffix(projector);
   const liveCopy = `verify_live_${suffix}`;
   const scratch = `verify_replay_${suffix}`;
   try {
@@ -105,27 +197,16 @@ export async function verifyProjection(store: EventStore, db: Database, projecto
     });
     const total = target ? await store.countAfter(null) - (await store.countAfter(target)) : 0;
     const started = Date.now();
-    let from: LogPosition | null = null;
     let done = 0;
-    while (target) {
-      const page = await store.readAll({ after: from, maxCount: batchSize });
-      const events = page.filter((e) => comparePositions(e.position, target) <= 0);
-      if (events.length > 0) {
-        await db.transaction(async (tx) => {
-          await tx.query(`SET LOCAL search_path TO ${quoteIdent(scratch)}`);
-          await handleExplained(projector, events, tx);
-        });
-        done += events.length;
-        from = events[events.length - 1].position;
-        onProgress({ done, total: Math.max(total, done), elapsedMs: Date.now() - started });
-      }
-      if (events.length < page.length || page.length === 0) break;
-    }
+    await replayInto(store, db, projector, scratch, null, target, batchSize, (events) => {
+      done += events;
+      onProgress({ done, total: Math.max(total, done), elapsedMs: Date.now() - started });
+    });
 
     const differences: TableDifference[] = [];
     for (const table of projector.tables) {
       const diff = await diffTables(db, `${quoteIdent(liveCopy)}.${quoteIdent(table)}`, `${quoteIdent(scratch)}.${quoteIdent(table)}`);
-      if (diff.error || diff.onlyLive.length || diff.onlyRebuilt.length) differences.push({ table, ...diff });
+      if (diff.error || diff.onlyLive.length || diff.onlyRebuilt.length) differences.push({ table, key: await primaryKey(db, table), ...diff });
     }
     return { projector: projector.name, position: target, events: done, differences };
   } finally {
@@ -133,7 +214,17 @@ export async function verifyProjection(store: EventStore, db: Database, projecto
   }
 }
 
-async function diffTables(db: Database, live: string, rebuilt: string): Promise<Omit<TableDifference, 'table'>> {
+/** The primary key columns of a live table, in key order ([] when it has none). */
+async function primaryKey(db: Database, table: string): Promise<string[]> {
+  const { rows } = await db.query<{ name: string }>(
+    `SELECT a.attname AS name FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+     WHERE i.indrelid = to_regclass($1) AND i.indisprimary ORDER BY array_position(i.indkey::int2[], a.attnum)`,
+    [`${LIVE_SCHEMA}.${quoteIdent(table)}`],
+  );
+  return rows.map((r) => r.name);
+}
+
+async function diffTables(db: Database, live: string, rebuilt: string): Promise<Omit<TableDifference, 'table' | 'key'>> {
   const rowsOf = async (a: string, b: string) =>
     (await db.query<{ row: Record<string, unknown> }>(`SELECT to_jsonb(d) AS row FROM (SELECT * FROM ${a} EXCEPT ALL SELECT * FROM ${b}) AS d`)).rows.map(
       (r) => r.row,
@@ -142,11 +233,5 @@ async function diffTables(db: Database, live: string, rebuilt: string): Promise<
     return { onlyLive: await rowsOf(live, rebuilt), onlyRebuilt: await rowsOf(rebuilt, live) };
   } catch (error) {
     return { onlyLive: [], onlyRebuilt: [], error: `tables cannot be compared: ${(error as Error).message}` };
-  }
-}
-
-async function dropTables(tx: Sql, projector: Projector, schema: string): Promise<void> {
-  for (const table of projector.tables) {
-    await tx.query(`DROP TABLE IF EXISTS ${quoteIdent(schema)}.${quoteIdent(table)} CASCADE`);
   }
 }

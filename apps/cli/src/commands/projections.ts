@@ -1,8 +1,8 @@
 import { Database } from '@lib/database';
 import { EventStore, formatPosition } from '@lib/eventstore';
-import { Projector, findProjector, projectionStatus, rebuildProjection, verifyProjection } from '@lib/projections';
+import { Projector, TableDifference, findProjector, projectionStatus, rebuildProjection, verifyProjection } from '@lib/projections';
 import { ALL_PROJECTORS } from '@lib/wiring';
-import { ProgressBar, table } from '../output';
+import { ProgressBar, redactCredentials, table } from '../output';
 
 type Out = (line: string) => void;
 
@@ -64,12 +64,50 @@ async function verifyOne(store: EventStore, db: Database, projector: Projector, 
     if (behind > 0) out(`${projector.name}: ${behind} event(s) after that position are not projected yet (\`projections status\`; a projection that stays behind is failing on an event: see the service's log, or run \`projections rebuild ${projector.name}\`)`);
     return 0;
   }
+  const counts = { changed: 0, missing: 0, extra: 0 };
   for (const diff of result.differences) {
     if (diff.error) out(`${diff.table}: ${diff.error}`);
-    for (const row of diff.onlyLive) out(`${diff.table} - live only:    ${JSON.stringify(row)}`);
-    for (const row of diff.onlyRebuilt) out(`${diff.table} + replay only:  ${JSON.stringify(row)}`);
+    const { changed, onlyLive, onlyRebuilt } = pairByKey(diff);
+    for (const [live, replay] of changed) {
+      out(`${diff.table} ~ changed, live has:   ${rowJson(live)}`);
+      out(`${diff.table} ~ changed, replay has: ${rowJson(replay)}`);
+    }
+    for (const row of onlyLive) out(`${diff.table} - live only:    ${rowJson(row)}`);
+    for (const row of onlyRebuilt) out(`${diff.table} + replay only:  ${rowJson(row)}`);
+    counts.changed += changed.length;
+    counts.extra += onlyLive.length;
+    counts.missing += onlyRebuilt.length;
   }
-  const rows = result.differences.reduce((n, d) => n + d.onlyLive.length + d.onlyRebuilt.length, 0);
-  out(`${projector.name}: DIFFERENT: ${rows} differing rows in ${result.differences.length} table(s); fix with: projections rebuild ${projector.name}`);
+  const rows = counts.changed + counts.missing + counts.extra;
+  const parts = [
+    counts.changed > 0 ? `${counts.changed} changed` : null,
+    counts.missing > 0 ? `${counts.missing} missing from the live tables` : null,
+    counts.extra > 0 ? `${counts.extra} only in the live tables` : null,
+  ].filter((p) => p !== null);
+  out(`${projector.name}: DIFFERENT: ${rows} differing row${rows === 1 ? '' : 's'} in ${result.differences.length} table(s)${parts.length > 0 ? ` (${parts.join(', ')})` : ''}; fix with: projections rebuild ${projector.name}`);
   return 1;
+}
+
+/** A row of a verify report: credentials' hashes (password_hash, secret_hash, token_hash, …) as "[redacted]", as `events` prints them. */
+function rowJson(row: Record<string, unknown>): string {
+  return JSON.stringify(redactCredentials(row));
+}
+
+/**
+ * The two sides of a table's difference, a live row and a replayed row with the same primary key
+ * paired as one changed row (a table without one pairs nothing): so one changed row counts once.
+ */
+function pairByKey(diff: TableDifference): { changed: [Record<string, unknown>, Record<string, unknown>][]; onlyLive: Record<string, unknown>[]; onlyRebuilt: Record<string, unknown>[] } {
+  if (diff.key.length === 0) return { changed: [], onlyLive: diff.onlyLive, onlyRebuilt: diff.onlyRebuilt };
+  const keyOf = (row: Record<string, unknown>) => JSON.stringify(diff.key.map((column) => row[column]));
+  const replayed = new Map<string, Record<string, unknown>[]>();
+  for (const row of diff.onlyRebuilt) replayed.set(keyOf(row), [...(replayed.get(keyOf(row)) ?? []), row]);
+  const changed: [Record<string, unknown>, Record<string, unknown>][] = [];
+  const onlyLive: Record<string, unknown>[] = [];
+  for (const row of diff.onlyLive) {
+    const match = replayed.get(keyOf(row))?.shift();
+    if (match === undefined) onlyLive.push(row);
+    else changed.push([row, match]);
+  }
+  return { changed, onlyLive, onlyRebuilt: [...replayed.values()].flat() };
 }
