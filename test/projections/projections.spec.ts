@@ -202,6 +202,37 @@ describe.each(STORE_KINDS)('projection engine on %s', (kind) => {
     expect((await verifyProjection(store, db, projector)).differences).toEqual([]);
   });
 
+  it('a rebuild whose swap meets a reader in a deadlock (the reader holds a live table, then wants the checkpoint row) rolls back, tries again, and swaps once the reader is done (0004 addendum 2026-11-30)', async () => {
+    if (kind !== 'postgres') return; // one connection on the embedded store: no second reader can hold a lock
+    const { projector, prefix, before } = await projected('lk', 3, 2);
+    const reader = new Client({ connectionString: opened.env.DATABASE_URL });
+    await reader.connect();
+    try {
+      await reader.query('BEGIN');
+      await reader.query(`SELECT count(*) FROM ${projector.name}`); // ACCESS SHARE on the live table until COMMIT
+      const rebuilding = rebuildProjection(store, db, projector, { swapLockTimeoutMs: 300 });
+      // the swap holds the checkpoint row and waits for the reader's table lock (seen from another connection: a transaction keeps one snapshot of pg_stat_activity)
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const { rows } = await db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'ALTER TABLE%SET SCHEMA%' AND datname = current_database()`);
+        if (rows.length > 0) break;
+        if (Date.now() > deadline) throw new Error('the swap never waited for the reader');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      // the reader now wants the row the swap holds: a deadlock, unless the swap gives up first
+      await reader.query(`UPDATE projection_checkpoints SET updated_at = now() WHERE name = $1`, [projector.name]);
+      await reader.query('COMMIT');
+      const rebuilt = await rebuilding;
+      expect(rebuilt.events).toBe(await store.countAfter(null));
+      expect(await catalog(db, projector.name, prefix)).toEqual(before);
+      expect((await verifyProjection(store, db, projector)).differences).toEqual([]);
+      const { rows: schemas } = await db.query(`SELECT nspname FROM pg_namespace WHERE nspname LIKE 'rebuild_%'`);
+      expect(schemas).toEqual([]);
+    } finally {
+      await reader.end();
+    }
+  });
+
   it('a runner whose tables a rebuild swapped in at its own position announces every scope changed at its next batch (read caches let go)', async () => {
     const base = catalogNamed(`catalog_${randomUUID().slice(0, 6)}`);
     const projector: Projector = { ...base, handle: async (events, tx) => (await base.handle(events, tx), { scopes: ['some_scope'] }) };

@@ -17,6 +17,8 @@ export interface ReplayOptions {
   onProgress?: (progress: Progress) => void;
   /** Events per page of the log (default 1000). */
   batchSize?: number;
+  /** Rebuild: the longest its swap waits for a lock before it rolls back and tries again (default 5 s). */
+  swapLockTimeoutMs?: number;
 }
 
 /**
@@ -35,7 +37,7 @@ export interface ReplayOptions {
  * again and goes on after it (`events` counts only the events this call applied).
  */
 export async function rebuildProjection(store: EventStore, db: Database, projector: Projector, options: ReplayOptions = {}): Promise<{ events: number; position: LogPosition | null }> {
-  const { onProgress = () => undefined, batchSize = 1000 } = options;
+  const { onProgress = () => undefined, batchSize = 1000, swapLockTimeoutMs = SWAP_LOCK_TIMEOUT_MS } = options;
   const suffix = scratchSuffix(projector);
   const scratch = `rebuild_new_${suffix}`;
   const retired = `rebuild_old_${suffix}`;
@@ -60,7 +62,10 @@ export async function rebuildProjection(store: EventStore, db: Database, project
       if (attempt > MAX_SWAP_ATTEMPTS) throw new Error(`projection ${projector.name}: the live checkpoint kept moving ahead of the rebuild's catch-up ${MAX_SWAP_ATTEMPTS} times; nothing was swapped, try again`);
       const target = (await readCheckpoint(db, projector.name)).position;
       replayed = await replayInto(store, db, projector, scratch, replayed, target, batchSize, progressed);
+      const [replayedBefore, doneBefore] = [replayed, done]; // a rolled-back swap takes its catch-up's rows with it
       swapped = await db.transaction(async (tx) => {
+        // a swap that would wait long for a reader's table lock (or meet one in a deadlock) gives up and tries again
+        await tx.query(`SET LOCAL lock_timeout = '${Math.max(1, Math.floor(swapLockTimeoutMs))}ms'`);
         // the live runner's compare-and-set (and another rebuild) waits for this row until commit
         const { rows } = await tx.query<{ position: string }>(`SELECT position FROM public.projection_checkpoints WHERE name = $1 FOR UPDATE`, [projector.name]);
         const live = parsePosition(rows[0].position);
@@ -81,6 +86,10 @@ export async function rebuildProjection(store: EventStore, db: Database, project
         await tx.query(`DROP SCHEMA ${quoteIdent(retired)} CASCADE`);
         await tx.query(`UPDATE public.projection_checkpoints SET events = $2, updated_at = now(), rebuilt_at = clock_timestamp() WHERE name = $1`, [projector.name, done]);
         return { position: live };
+      }).catch((error: unknown) => {
+        if (!isLockConflict(error)) throw error;
+        [replayed, done] = [replayedBefore, doneBefore];
+        return null; // nothing swapped: replay what came meanwhile, then lock again
       });
     }
     from = swapped.position;
@@ -105,7 +114,16 @@ export async function rebuildProjection(store: EventStore, db: Database, project
   return { events: done, position: from };
 }
 
-/** Times the swap finds the live checkpoint ahead of the scratch tables (embedded store) before giving up. */
+/** The longest the swap waits for a table or row lock before it rolls back and tries again (default). */
+const SWAP_LOCK_TIMEOUT_MS = 5_000;
+
+/** PostgreSQL's lock_not_available (55P03, the lock timeout) and deadlock_detected (40P01). */
+function isLockConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '55P03' || code === '40P01';
+}
+
+/** Times the swap finds the live checkpoint ahead of the scratch tables (embedded store), or a lock taken, before giving up. */
 const MAX_SWAP_ATTEMPTS = 100;
 
 function samePosition(a: LogPosition | null, b: LogPosition | null): boolean {
