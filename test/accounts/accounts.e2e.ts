@@ -373,6 +373,30 @@ describe('accounts and sessions over HTTP', () => {
     expect([unknown.status, unknown.body.error.code]).toEqual([409, 'verification_expired']);
   });
 
+  it('a locked code: Retry-After until the dead code expires (never 1 s for ever), then 400 code_expired; a resend unlocks (audit lim F1, 2026-11-30)', async () => {
+    const b = browser();
+    const email = newEmail('lockra');
+    const started = await b.post('/accounts', { email, password: PASSWORD, business_name: 'Lock RA' }, challenge('sign_up'));
+    const id = started.body.data.id;
+    const code = await app.smtp.code(email, 1);
+    const wrongCode = code === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i++) expect((await b.post('/accounts/verify', { signup_id: id, code: wrongCode })).body.error.code).toBe('invalid_code');
+    app.clock.advance(60_000);
+    const locked = await b.post('/accounts/verify', { signup_id: id, code });
+    expect([locked.status, locked.body.error.code, locked.body.error.message]).toEqual([429, 'too_many_attempts', expect.stringMatching(/ask for a new code/)]);
+    const wait = Number(locked.headers.get('retry-after'));
+    expect(wait).toBeGreaterThanOrEqual(14 * 60 - 5);
+    expect(wait).toBeLessThanOrEqual(14 * 60);
+    // a client that waits what the header says gets past the 429: the code has expired, and says so
+    app.clock.advance(wait * 1000);
+    const expired = await b.post('/accounts/verify', { signup_id: id, code });
+    expect([expired.status, expired.body.error.code, expired.body.error.field]).toEqual([400, 'code_expired', 'code']);
+    // a new code unlocks, as before
+    expect((await b.post('/accounts/verify/resend', { signup_id: id })).status).toBe(200);
+    const fresh = await app.smtp.code(email, 2);
+    expect((await b.post('/accounts/verify', { signup_id: id, code: fresh })).status).toBe(201);
+  });
+
   it('concurrent resends: one 200, the rest 429 too_many_emails, exactly one new e-mail, and its code verifies (audit F1, 2026-11-29)', async () => {
     const b = browser();
     const email = newEmail('resends');
@@ -568,6 +592,30 @@ describe('accounts and sessions over HTTP', () => {
     const resend = await browser().post('/accounts/verify/resend', { signup_id: sixth.body.data.id });
     expect([resend.status, resend.body.error.code, Number(resend.headers.get('retry-after')) > 0]).toEqual([429, 'too_many_emails', true]);
     expect(app.smtp.countTo(email)).toBe(5);
+  });
+
+  it('a resend within the minute with the address’s hourly budget spent: Retry-After is the longer wait, and a send is allowed then (audit lim F2, 2026-11-30)', async () => {
+    const email = newEmail('budgetra');
+    let last = '';
+    for (let i = 1; i <= 5; i++) {
+      const started = await browser().post('/accounts', { email, password: PASSWORD, business_name: 'Budget RA' }, challenge('sign_up'));
+      expect(started.status).toBe(201);
+      last = started.body.data.id;
+      await app.smtp.code(email, i);
+    }
+    app.clock.advance(1_000);
+    const soon = await browser().post('/accounts/verify/resend', { signup_id: last });
+    expect([soon.status, soon.body.error.code]).toEqual([429, 'too_many_emails']);
+    const wait = Number(soon.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(3500); // the hour's budget, not the minute (it said 60, then 3535 after it)
+    expect(wait).toBeLessThanOrEqual(3600);
+    app.clock.advance(61_000);
+    const stillSoon = await browser().post('/accounts/verify/resend', { signup_id: last });
+    expect([stillSoon.status, stillSoon.body.error.code]).toEqual([429, 'too_many_emails']);
+    expect(Math.abs(Number(stillSoon.headers.get('retry-after')) - (wait - 61))).toBeLessThanOrEqual(1);
+    app.clock.advance((wait - 61) * 1000);
+    expect((await browser().post('/accounts/verify/resend', { signup_id: last })).status).toBe(200);
+    expect(app.smtp.countTo(email)).toBe(6);
   });
 
   it('locks sign-up codes for an address after 10 wrong ones in a day (429 too_many_attempts), across its sign-ups', async () => {

@@ -85,13 +85,25 @@ describe('recovery decider: e-mail changes', () => {
     given(three).when({ type: 'StartEmailChange', change: change('emc_4', 'd@x.example', at(HOUR)) }, at(HOUR + 1)).then([started('emc_4', 'd@x.example', at(HOUR))]);
   });
 
-  it('5 wrong codes with 3 changes started in the hour: Retry-After is when the oldest leaves the hour (the next start the rule allows)', () => {
+  it('a new code to the address pending only a minute after the last (429 too_many_emails); another address is a new change and waits for no minute (audit lim F3, 2026-11-30)', () => {
+    const pending = [opened, started('emc_1', 'new@people.example')];
+    given(pending).when({ type: 'StartEmailChange', change: change('emc_2', 'new@people.example', at(1000)) }, at(1000)).refused('too_many_emails', null, 59);
+    given(pending).when({ type: 'StartEmailChange', change: change('emc_2', ' NEW@People.example', at(30_000)) }, at(30_000)).refused('too_many_emails', null, 30);
+    given(pending).when({ type: 'StartEmailChange', change: change('emc_2', 'new@people.example', at(60_000)) }, at(60_000)).then([started('emc_2', 'new@people.example', at(60_000))]);
+    given(pending).when({ type: 'StartEmailChange', change: change('emc_2', 'other@people.example', at(1000)) }, at(1000)).then([started('emc_2', 'other@people.example', at(1000))]);
+    // both the minute and the 3 an hour hold: Retry-After is the longer (the hour's)
+    const three = [opened, started('emc_1', 'a@x.example'), started('emc_2', 'b@x.example', at(10 * MIN)), started('emc_3', 'c@x.example', at(20 * MIN))];
+    given(three).when({ type: 'StartEmailChange', change: change('emc_4', 'c@x.example', at(20 * MIN + 1000)) }, at(20 * MIN + 1000)).refused('too_many_emails', null, 40 * 60 - 1);
+  });
+
+  it('5 wrong codes with 3 changes started in the hour: Retry-After is until the dead code expires, then code_expired (audit lim F1, 2026-11-30)', () => {
     const rejected = (id: string): AccountStreamEvent => ({ type: 'EmailChangeCodeRejected', data: { change_id: id } });
     const three = [opened, started('emc_1', 'a@x.example'), started('emc_2', 'b@x.example', at(10 * MIN)), started('emc_3', 'c@x.example', at(20 * MIN))];
     const locked = [...three, ...Array.from({ length: 5 }, () => rejected('emc_3'))];
     const wrong: RecoveryCommand = { type: 'TryEmailChangeCode', checkedHash: 'code-emc_3', codeMatches: false, undoTokenHash: '' };
-    given(locked).when(wrong, at(25 * MIN)).refused('too_many_attempts', null, (HOUR - 25 * MIN) / 1000);
-    // the start the header points to is taken, one second earlier it is not
+    given(locked).when(wrong, at(25 * MIN)).refused('too_many_attempts', null, 10 * 60);
+    given(locked).when(wrong, at(35 * MIN)).refused('code_expired', 'code');
+    // a new change (a new code) may start once the oldest of the three leaves the hour, one second earlier it may not
     given(locked).when({ type: 'StartEmailChange', change: change('emc_4', 'd@x.example', at(HOUR)) }, at(HOUR)).then([started('emc_4', 'd@x.example', at(HOUR))]);
     given(locked).when({ type: 'StartEmailChange', change: change('emc_4', 'd@x.example', at(HOUR - 1000)) }, at(HOUR - 1000)).refused('too_many_emails', null, 1);
   });
@@ -107,9 +119,10 @@ describe('recovery decider: e-mail changes', () => {
     const pending = [opened, started('emc_1', 'new@people.example')];
     given(pending).when(wrong).then([{ type: 'EmailChangeCodeRejected', data: { change_id: 'emc_1' } }]);
     const rejected: AccountStreamEvent = { type: 'EmailChangeCodeRejected', data: { change_id: 'emc_1' } };
-    // Retry-After: when the refused verify can next succeed, i.e. when a new change (a new code) may start — at once here (audit F5; was a day)
-    given([...pending, rejected, rejected, rejected, rejected, rejected]).when(wrong).refused('too_many_attempts', null, 1);
-    given([...pending, rejected, rejected, rejected, rejected, rejected]).when(wrong, at(10 * MIN)).refused('too_many_attempts', null, 1);
+    // Retry-After: until the dead code expires, when the refusal becomes code_expired (audit lim F1, 2026-11-30; was 1 s, for ever)
+    given([...pending, rejected, rejected, rejected, rejected, rejected]).when(wrong).refused('too_many_attempts', null, 15 * 60);
+    given([...pending, rejected, rejected, rejected, rejected, rejected]).when(wrong, at(10 * MIN)).refused('too_many_attempts', null, 5 * 60);
+    given([...pending, rejected, rejected, rejected, rejected, rejected]).when(wrong, at(15 * MIN)).refused('code_expired', 'code');
     given(pending).when(wrong, at(15 * MIN)).refused('code_expired', 'code');
     given([opened]).when(wrong).refused('verification_expired');
     given([...pending, changed]).when(wrong).refused('verification_expired');

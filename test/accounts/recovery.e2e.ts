@@ -145,18 +145,32 @@ describe('password resets and e-mail changes over HTTP', () => {
   });
 
   it('concurrent e-mail changes: an e-mail only for each change recorded (3 an hour; the fourth 429 sends nothing), and exactly one of those codes confirms (audit F1, 2026-11-29)', async () => {
+    // four addresses at once (since 2026-11-30 one address gets a new code only a minute after the last: below)
     const ann = browser();
     await signUp(app, ann);
-    const next = newEmail('concurrent');
-    const answers = await Promise.all(Array.from({ length: 4 }, () => ann.post('/me/email', { email: next, current_password: PASSWORD })));
+    const addresses = [1, 2, 3, 4].map((n) => newEmail(`concurrent${n}-`));
+    const answers = await Promise.all(addresses.map((email) => ann.post('/me/email', { email, current_password: PASSWORD })));
     expect(answers.map((a) => a.status).sort()).toEqual([201, 201, 201, 429]);
     expect(answers.find((a) => a.status === 429)!.body.error.code).toBe('too_many_emails');
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(mailsTo(next)).toBe(3);
-    const codes = await Promise.all([1, 2, 3].map((n) => changeCode(app.smtp, next, n)));
+    const mailed = addresses.filter((email, i) => answers[i].status === 201);
+    expect(addresses.map((email) => mailsTo(email)).reduce((a, b) => a + b, 0)).toBe(3);
+    for (const email of mailed) expect(mailsTo(email)).toBe(1);
+    const codes = await Promise.all(mailed.map((email) => changeCode(app.smtp, email, 1)));
     const tries: number[] = [];
     for (const code of codes) tries.push((await ann.post('/me/email/verify', { code })).status);
     expect(tries.filter((s) => s === 200)).toHaveLength(1);
+
+    // one address four times at once: one change and one e-mail, the rest 429 too_many_emails (a minute after the last; audit lim F3)
+    const bob = browser();
+    await signUp(app, bob);
+    const next = newEmail('concurrent-same');
+    const same = await Promise.all(Array.from({ length: 4 }, () => bob.post('/me/email', { email: next, current_password: PASSWORD })));
+    expect(same.map((a) => a.status).sort()).toEqual([201, 429, 429, 429]);
+    for (const refused of same.filter((a) => a.status === 429)) expect(refused.body.error.code).toBe('too_many_emails');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(mailsTo(next)).toBe(1);
+    expect((await bob.post('/me/email/verify', { code: await changeCode(app.smtp, next, 1) })).status).toBe(200);
   });
 
   it('SMTP refusing after the append: a reset link is withdrawn (the same 202, the earlier link still works); an e-mail change is 503 and withdrawn (nothing pending, the 3 an hour not spent) (2026-11-29)', async () => {
@@ -258,6 +272,27 @@ describe('password resets and e-mail changes over HTTP', () => {
     expect([again.status, again.body.error.code]).toEqual([409, 'verification_expired']);
   });
 
+  it('a new e-mail-change code to the same address only a minute after the last (429 too_many_emails, Retry-After); another address is a new change at once (audit lim F3, 2026-11-30)', async () => {
+    const ann = browser();
+    await signUp(app, ann);
+    const next = newEmail('again');
+    expect((await ann.post('/me/email', { email: next, current_password: PASSWORD })).status).toBe(201);
+    await changeCode(app.smtp, next, 1);
+    app.clock.advance(1_000);
+    const soon = await ann.post('/me/email', { email: next, current_password: PASSWORD });
+    expect([soon.status, soon.body.error.code, soon.headers.get('retry-after')]).toEqual([429, 'too_many_emails', '59']);
+    expect(mailsTo(next)).toBe(1);
+    // another address within the minute: a new change (one of the 3 an hour), its code sent at once
+    const other = newEmail('other');
+    expect((await ann.post('/me/email', { email: other, current_password: PASSWORD })).status).toBe(201);
+    expect(mailsTo(other)).toBe(1);
+    app.clock.advance(60_000);
+    const later = await ann.post('/me/email', { email: other, current_password: PASSWORD });
+    expect(later.status).toBe(201);
+    const code = await changeCode(app.smtp, other, 2);
+    expect((await ann.post('/me/email/verify', { code })).status).toBe(200);
+  });
+
   it('e-mail change codes: code_expired after 15 minutes, 5 wrong tries → too_many_attempts, a newer change replaces the code, a day-old change is verification_expired, 3 changes an hour → too_many_emails', async () => {
     const ann = browser();
     const { email } = await signUp(app, ann);
@@ -273,9 +308,13 @@ describe('password resets and e-mail changes over HTTP', () => {
     const code2 = await changeCode(app.smtp, second, 1);
     const wrongCode = code2 === '123456' ? '654321' : '123456';
     for (let i = 0; i < 5; i++) expect((await ann.post('/me/email/verify', { code: wrongCode })).body.error.code).toBe('invalid_code');
+    app.clock.advance(60_000);
     const locked = await ann.post('/me/email/verify', { code: code2 });
-    // Retry-After tells when a new code can be had: a new change may start at once (audit F5; it said a day)
-    expect([locked.status, locked.body.error.code, locked.headers.get('retry-after')]).toEqual([429, 'too_many_attempts', '1']);
+    // Retry-After: until the dead code expires — when this refusal ends (then code_expired) — never 1 s for ever (audit lim F1, 2026-11-30;
+    // it said a day before audit F5, then 1)
+    expect([locked.status, locked.body.error.code, locked.body.error.message]).toEqual([429, 'too_many_attempts', expect.stringMatching(/start the e-mail change again/)]);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThanOrEqual(14 * 60 - 5);
+    expect(Number(locked.headers.get('retry-after'))).toBeLessThanOrEqual(14 * 60);
 
     const third = newEmail('c3');
     expect((await ann.post('/me/email', { email: third, current_password: PASSWORD })).status).toBe(201);
@@ -289,8 +328,15 @@ describe('password resets and e-mail changes over HTTP', () => {
     for (let i = code3 !== code2 ? 1 : 0; i < 5; i++) expect((await ann.post('/me/email/verify', { code: wrong3 })).body.error.code).toBe('invalid_code');
     const locked3 = await ann.post('/me/email/verify', { code: code3 });
     expect([locked3.status, locked3.body.error.code]).toEqual([429, 'too_many_attempts']);
-    expect(Math.abs(Number(locked3.headers.get('retry-after')) - Number(fourth.headers.get('retry-after')))).toBeLessThanOrEqual(1);
-    expect(Number(locked3.headers.get('retry-after'))).toBeGreaterThan(40 * 60); // the first change was started 15 minutes ago: about 45 minutes
+    // the header is the dead code's remaining 15 minutes, not the hour's wait for a new change (that is POST /me/email's own 429)
+    const wait3 = Number(locked3.headers.get('retry-after'));
+    expect(wait3).toBeGreaterThanOrEqual(15 * 60 - 5);
+    expect(wait3).toBeLessThanOrEqual(15 * 60);
+    expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThan(40 * 60); // the first change was started 16 minutes ago: about 44 minutes
+    // waited out: the refusal ends as the code's expiry (400 code_expired), not another 429
+    app.clock.advance(wait3 * 1000);
+    const expired3 = await ann.post('/me/email/verify', { code: code3 });
+    expect([expired3.status, expired3.body.error.code, expired3.body.error.field]).toEqual([400, 'code_expired', 'code']);
     app.clock.advance(DAY);
     const later = browser(); // the session has gone idle meanwhile
     expect((await signIn(later, email)).status).toBe(201);

@@ -64,10 +64,16 @@ describe('sign-up decider', () => {
     given([started, sent, code('h2', 70)]).when(attempt({ checkedHash: 'h1' }), at(80)).then([rejected]);
   });
 
-  it('locks a code after 5 wrong tries (429 too_many_attempts until a new code may be sent); a new code unlocks', () => {
+  it('locks a code after 5 wrong tries (429 too_many_attempts, Retry-After until the dead code expires, then code_expired); a new code unlocks', () => {
     const five = [started, sent, rejected, rejected, rejected, rejected, rejected];
-    given(five).when(attempt(), at(10)).refused('too_many_attempts', null, 50);
-    given(five).when(attempt(), at(300)).refused('too_many_attempts', null, 1);
+    given(five).when(attempt(), at(10)).refused('too_many_attempts', null, 890);
+    given(five).when(attempt(), at(300)).refused('too_many_attempts', null, 600);
+    given(five).when(attempt(), at(899.5)).refused('too_many_attempts', null, 1);
+    given(five).when(attempt(), at(900)).refused('code_expired', 'code');
+    // a code sent near the sign-up's end: the refusal ends with the sign-up (then verification_expired)
+    const late = [started, code('h9', 86_000), rejected, rejected, rejected, rejected, rejected];
+    given(late).when(attempt({ checkedHash: 'h9' }), at(86_100)).refused('too_many_attempts', null, 300);
+    given(late).when(attempt({ checkedHash: 'h9' }), at(86_400)).refused('verification_expired');
     given([...five, code('h2', 400)]).when(attempt({ checkedHash: 'h2' }), at(410)).then([completed]);
   });
 
@@ -130,7 +136,7 @@ describe('sign-up decider', () => {
     it('the code rules still hold: a wrong code is recorded whatever the passkey, an old one refused, 5 wrong tries lock', () => {
       given([passwordless, sent]).when(withPasskey({ codeMatches: false, passkey: 'failed' }), at(60)).then([rejected]);
       given([passwordless, sent]).when(withPasskey({ passkey: 'failed' }), at(900)).refused('code_expired', 'code');
-      given([passwordless, sent, rejected, rejected, rejected, rejected, rejected]).when(withPasskey(), at(10)).refused('too_many_attempts', null, 50);
+      given([passwordless, sent, rejected, rejected, rejected, rejected, rejected]).when(withPasskey(), at(10)).refused('too_many_attempts', null, 890);
       given([passwordless, sent, done]).when(withPasskey(), at(60)).refused('verification_expired');
     });
 

@@ -71,7 +71,11 @@ describe('alert e-mail confirmation (decider)', () => {
   it('after 5 wrong tries: 429 too_many_attempts, even with the right code, until a new code', () => {
     const five = [created(), codeSent('ops@acme.example', '123456', 0), rejected, rejected, rejected, rejected, rejected];
     const refusal = given(five).when(confirm('123456'), at(2 * MIN)).thenRefused('too_many_attempts', 'code');
-    expect(refusal.details.retry_after).toBeGreaterThanOrEqual(1);
+    // Retry-After: until the dead code expires (audit lim F1, 2026-11-30; was a minute after the last code, then 1 s for ever)
+    expect(refusal.details.retry_after).toBe(13 * 60);
+    expect(given(five).when(confirm('123456'), at(15 * MIN - 500)).thenRefused('too_many_attempts', 'code').details.retry_after).toBe(1);
+    // once it has expired the answer is the expired code's (ask for a new code), not another 429
+    given(five).when(confirm('123456'), at(15 * MIN)).thenRefused('code_expired', 'code');
     given([...five, codeSent('ops@acme.example', '222222', 3 * MIN, 0, SALT2)]).when(confirm('222222'), at(4 * MIN)).then([confirmed('ops@acme.example')]);
     given([created(), codeSent('ops@acme.example', '123456', 0), rejected, rejected, rejected, rejected]).when(confirm('123456'), at(MIN)).then([confirmed('ops@acme.example')]);
   });

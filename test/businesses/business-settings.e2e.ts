@@ -174,6 +174,64 @@ describe('business settings, alert e-mail and referrals over HTTP', () => {
     expect(Number((locked as { headers: Record<string, string> }).headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 
+  /** Runs `body` with the wall clock under the test's hand (`jump(ms)` moves it on); only Date is faked. */
+  async function withClock(body: (jump: (ms: number) => void) => Promise<void>): Promise<void> {
+    jest.useFakeTimers({
+      advanceTimers: true,
+      doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'requestAnimationFrame', 'cancelAnimationFrame', 'requestIdleCallback', 'cancelIdleCallback', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+    });
+    try {
+      await body((ms) => jest.setSystemTime(Date.now() + ms));
+    } finally {
+      jest.useRealTimers();
+    }
+  }
+
+  it('5 wrong codes: Retry-After until the dead code expires, then 400 code_expired rather than 429; a new code unlocks (audit lim F1, 2026-11-30)', async () => {
+    await withClock(async (jump) => {
+      const { client, business } = await businessWithKey(api, false);
+      const to = `lockra+${business.id}@acme.example`;
+      expect((await client.patch(`/businesses/${business.id}`, { alert_email: to })).status).toBe(200);
+      const code = codeIn(to);
+      const wrong = code === '999999' ? '888888' : '999999';
+      for (let i = 0; i < 5; i++) await expect(confirm(business.id, wrong)).rejects.toMatchObject({ code: 'invalid_code' });
+      jump(60_000);
+      const locked = (await confirm(business.id, code).catch((error: unknown) => error)) as { code: string; message: string; headers: Record<string, string> };
+      expect(locked).toMatchObject({ code: 'too_many_attempts', message: expect.stringMatching(/ask for a new code/) });
+      const wait = Number(locked.headers['retry-after']);
+      expect(wait).toBeGreaterThanOrEqual(14 * 60 - 5);
+      expect(wait).toBeLessThanOrEqual(14 * 60);
+      jump(wait * 1000);
+      await expect(confirm(business.id, code)).rejects.toMatchObject({ code: 'code_expired', field: 'code' });
+      // a new code (the pending address again) unlocks
+      expect((await client.patch(`/businesses/${business.id}`, { alert_email: to })).status).toBe(200);
+      const fresh = codeIn(to);
+      expect(await confirm(business.id, fresh)).toMatchObject({ alert_email: to, pending_alert_email: null });
+    });
+  });
+
+  it('a new code within the minute with the address’s hourly budget spent: Retry-After is the longer wait (audit lim F2, 2026-11-30)', async () => {
+    await withClock(async (jump) => {
+      const to = `budgetra+${Date.now()}@acme.example`;
+      for (let i = 0; i < 4; i++) {
+        const { client, business } = await businessWithKey(api, false);
+        expect((await client.patch(`/businesses/${business.id}`, { alert_email: to })).status).toBe(200);
+      }
+      const { client, business } = await businessWithKey(api, false);
+      expect((await client.patch(`/businesses/${business.id}`, { alert_email: to })).status).toBe(200); // the 5th e-mail of the hour
+      jump(1_000);
+      const soon = await client.patch(`/businesses/${business.id}`, { alert_email: to });
+      expect([soon.status, soon.body.error]).toEqual([429, expect.objectContaining({ code: 'too_many_emails', field: 'alert_email' })]);
+      const wait = Number(soon.headers.get('retry-after'));
+      expect(wait).toBeGreaterThan(3500); // the hour's budget, not the minute's 59
+      expect(wait).toBeLessThanOrEqual(3600);
+      jump(61_000);
+      const still = await client.patch(`/businesses/${business.id}`, { alert_email: to });
+      expect([still.status, Math.abs(Number(still.headers.get('retry-after')) - (wait - 61)) <= 1]).toEqual([429, true]);
+      expect(smtp.messages.filter((m) => m.to.includes(to))).toHaveLength(5);
+    });
+  });
+
   it('e-mails per address (§8: 5 an hour): the 6th code to one address, from any business, is 429 too_many_emails and sends nothing', async () => {
     const to = `shared+${Date.now()}@acme.example`;
     for (let i = 0; i < 5; i++) {

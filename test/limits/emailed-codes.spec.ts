@@ -12,9 +12,15 @@ describe('e-mailed code attempts', () => {
     expect(emailedCodeAttempt({ sentAtMs: T0, wrongTries: 4 }, T0 + 10 * SEC)).toEqual({ check: true });
   });
 
-  it('given 5 wrong tries, when a code is typed, then 429 too_many_attempts until a new code can be sent', () => {
-    expect(emailedCodeAttempt({ sentAtMs: T0, wrongTries: 5 }, T0 + 10 * SEC)).toEqual({ check: false, refused: 'too_many_attempts', retryAfterSec: 50 });
-    expect(emailedCodeAttempt({ sentAtMs: T0, wrongTries: 5 }, T0 + 10 * 60 * SEC)).toEqual({ check: false, refused: 'too_many_attempts', retryAfterSec: 1 });
+  it('given 5 wrong tries, when a code is typed, then 429 too_many_attempts with Retry-After until the dead code expires (audit lim F1, 2026-11-30)', () => {
+    expect(emailedCodeAttempt({ sentAtMs: T0, wrongTries: 5 }, T0 + 10 * SEC)).toEqual({ check: false, refused: 'too_many_attempts', retryAfterSec: 890 });
+    expect(emailedCodeAttempt({ sentAtMs: T0, wrongTries: 5 }, T0 + 10 * 60 * SEC)).toEqual({ check: false, refused: 'too_many_attempts', retryAfterSec: 300 });
+    expect(emailedCodeAttempt({ sentAtMs: T0, wrongTries: 5 }, T0 + 900 * SEC - 1)).toEqual({ check: false, refused: 'too_many_attempts', retryAfterSec: 1 });
+  });
+
+  it('given 5 wrong tries and a code sent 15 minutes ago, then code_expired (the lock never outlives the code)', () => {
+    expect(emailedCodeAttempt({ sentAtMs: T0, wrongTries: 5 }, T0 + 900 * SEC)).toEqual({ check: false, refused: 'code_expired' });
+    expect(emailedCodeAttempt({ sentAtMs: T0, wrongTries: 7 }, T0 + 3600 * SEC)).toEqual({ check: false, refused: 'code_expired' });
   });
 
   it('given a code sent 15 minutes ago, when typed, then code_expired; a millisecond before, checked', () => {

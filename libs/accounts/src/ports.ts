@@ -70,6 +70,8 @@ export interface EmailBudget {
   take(address: string): Promise<Allowance>;
   /** Gives back a take whose e-mail was never sent (the request refused after a lost race, or SMTP down): a refusal claims nothing. */
   giveBack(address: string): Promise<void>;
+  /** Seconds until a take would be allowed (0: now), taking nothing: what a refusal for another reason adds to its wait (audit lim F2). */
+  waitSec(address: string): Promise<number>;
 }
 
 /** Wrong sign-up codes per address (10 a day): `blocked` answers 429 too_many_attempts before a code is checked. */

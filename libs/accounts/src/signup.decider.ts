@@ -12,8 +12,10 @@ import { SignupCodeSentData, SignupEvent, SignupStartedData, asSignupEvent } fro
  * - a sign-up lives a day, ends when completed, and is replaced by a newer one for the same
  *   address: then 400 verification_expired;
  * - a code is valid 15 minutes (400 code_expired); 5 wrong tries lock it (429 too_many_attempts
- *   until a new code); a new code a minute after the last, at most 5 per sign-up (429
- *   too_many_emails) — libs/limits' e-mailed-code rules (emailedCodeAttempt, emailedCodeResend);
+ *   until a new code, Retry-After: until the dead code expires — or the sign-up, if sooner —
+ *   when the answer becomes 400 code_expired; addendum of 2026-11-30); a new code a minute after
+ *   the last, at most 5 per sign-up (429 too_many_emails) — libs/limits' e-mailed-code rules
+ *   (emailedCodeAttempt, emailedCodeResend);
  * - finished in another browser (no sign-up cookie), the chosen password must be given again
  *   (400 password_required) and match (400 invalid_credentials);
  * - a passkey sign-up (no password; decision 0037) is finished only in the browser that started
@@ -156,7 +158,9 @@ export const signupDecider: Decider<SignupCommand, SignupEvent, SignupState, Sig
           const { signup, code } = open(s, c.replaced, ctx.now);
           const attempt = emailedCodeAttempt({ sentAtMs: Date.parse(code.sentAt), wrongTries: code.wrongTries }, ctx.now.getTime());
           if (!attempt.check && attempt.refused === 'too_many_attempts') {
-            throw retryLater('too_many_attempts', `${EMAILED_CODE_RULES.wrongTriesPerCode} wrong codes: ask for a new code.`, attempt.retryAfterSec);
+            // the dead code's refusal ends when it expires (then code_expired) or the sign-up does (verification_expired)
+            const untilSignupEnds = Math.max(1, Math.ceil((Date.parse(signup.expiresAt) - ctx.now.getTime()) / 1000));
+            throw retryLater('too_many_attempts', `${EMAILED_CODE_RULES.wrongTriesPerCode} wrong codes: this code no longer works; ask for a new code.`, Math.min(attempt.retryAfterSec, untilSignupEnds));
           }
           const passkey = c.passkey ?? 'none';
           const passwordless = signup.passwordHash === null;

@@ -77,6 +77,12 @@ export interface AlertEmailLimits {
    * refusal claims nothing; decision 0035, addendum of 2026-11-29).
    */
   giveBack(request: AlertEmailCodeRequest): Promise<void>;
+  /**
+   * Seconds until the limits would let `request`'s code be sent (0: now), taking nothing: a
+   * refusal for another reason (a minute after the last code) carries the longer of its own wait
+   * and this one as Retry-After (decision 0035, addendum of 2026-11-30, audit lim F2).
+   */
+  waitSec(request: AlertEmailCodeRequest): Promise<number>;
 }
 
 export const ALERT_EMAIL_LIMITS = Symbol('ALERT_EMAIL_LIMITS');
@@ -85,6 +91,9 @@ export class NoAlertEmailLimits implements AlertEmailLimits {
   async beforeAlertEmailCode(): Promise<void> {}
   async sent(): Promise<void> {}
   async giveBack(): Promise<void> {}
+  async waitSec(): Promise<number> {
+    return 0;
+  }
 }
 
 /** A mail port that keeps what it is given (tests, local runs): `messages` in order. */

@@ -589,8 +589,10 @@ function sendAlertEmailCode(command: SendAlertEmailCode, state: BusinessState, c
 
 /**
  * The code typed for the pending address (spec §4): nothing pending or older than 24 hours → 409
- * verification_expired; 5 wrong tries already → 429 too_many_attempts (until a new code); not 6
- * digits once spaces are removed → 400 invalid_code; older than 15 minutes → 400 code_expired; a
+ * verification_expired; 5 wrong tries already → 429 too_many_attempts (until a new code;
+ * Retry-After: until the dead code expires, after which it is code_expired like any old code —
+ * addendum of 2026-11-30); not 6 digits once spaces are removed → 400 invalid_code; older than
+ * 15 minutes → 400 code_expired; a
  * wrong code is recorded (AlertEmailCodeRejected: the use case answers 400 invalid_code); the
  * right one confirms the address.
  */
@@ -602,9 +604,12 @@ function confirmAlertEmail(command: ConfirmAlertEmail, state: BusinessState, ctx
   if (now - Date.parse(pending.pendingSince) >= ALERT_PENDING_TTL_MS) {
     throw new DomainError('verification_expired', 'The new alert e-mail waited more than 24 hours: enter the address again.');
   }
-  if (pending.wrongTries >= ALERT_MAX_WRONG_CODES) {
-    throw new DomainError('too_many_attempts', `${ALERT_MAX_WRONG_CODES} wrong codes: ask for a new code.`, 'code', {
-      retry_after: secondsUntil(Math.max(Date.parse(pending.sentAt) + ALERT_RESEND_GAP_MS, now), ctx.now),
+  const codeEnds = Date.parse(pending.sentAt) + ALERT_CODE_TTL_MS;
+  if (pending.wrongTries >= ALERT_MAX_WRONG_CODES && now < codeEnds) {
+    // dead until a new code; the refusal itself ends when the code expires (then code_expired) or the pending address does
+    // (verification_expired): a finite Retry-After that a retry can pass (audit lim F1, addendum of 2026-11-30)
+    throw new DomainError('too_many_attempts', `${ALERT_MAX_WRONG_CODES} wrong codes: this code no longer works; ask for a new code.`, 'code', {
+      retry_after: secondsUntil(Math.min(codeEnds, Date.parse(pending.pendingSince) + ALERT_PENDING_TTL_MS), ctx.now),
     });
   }
   const code = normalizeAlertCode(command.code);

@@ -16,10 +16,20 @@ export class PeopleAlertEmailLimits implements AlertEmailLimits {
 
   async beforeAlertEmailCode(request: AlertEmailCodeRequest): Promise<void> {
     const person = startingPerson(request);
-    if (person !== null) this.refuse(await this.limits.startAlertEmail(person), 'Too many new alert e-mails started from this account: wait before entering another.');
+    if (person !== null) {
+      const started = await this.limits.startAlertEmail(person);
+      // refused with the address's budget spent too: Retry-After is the longer wait (audit lim F2, addendum of 2026-11-30)
+      if (!started.allowed) this.refuse(started, 'Too many new alert e-mails started from this account: wait before entering another.', await this.limits.emailWaitSec(request.email, 'code'));
+    }
     const address = await this.limits.takeEmail(request.email, 'code');
     if (!address.allowed && person !== null) await this.limits.giveBackAlertEmail(person); // refused: nothing claimed
     this.refuse(address, 'Too many e-mails were sent to this address: wait before asking for another code.');
+  }
+
+  async waitSec(request: AlertEmailCodeRequest): Promise<number> {
+    const person = startingPerson(request);
+    const address = await this.limits.emailWaitSec(request.email, 'code');
+    return person === null ? address : Math.max(address, await this.limits.alertEmailWaitSec(person));
   }
 
   async sent(): Promise<void> {}
@@ -30,9 +40,9 @@ export class PeopleAlertEmailLimits implements AlertEmailLimits {
     await this.limits.giveBackEmail(request.email, 'code');
   }
 
-  private refuse(decision: Awaited<ReturnType<PeopleLimits['takeEmail']>>, message: string): void {
+  private refuse(decision: Awaited<ReturnType<PeopleLimits['takeEmail']>>, message: string, otherWaitSec = 0): void {
     if (decision.allowed) return;
-    throw new DomainError('too_many_emails', message, 'alert_email', { retry_after: decision.retryAfterSec ?? 60 });
+    throw new DomainError('too_many_emails', message, 'alert_email', { retry_after: Math.max(decision.retryAfterSec ?? 60, otherWaitSec) });
   }
 }
 

@@ -982,7 +982,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a sign-up with its code: the account, its first business and a session
-         * @description Sets the session and device cookies. In a browser without the sign-up cookie, the password chosen must be given again (400 `password_required`). A code is valid 15 minutes (400 `code_expired`); 5 wrong tries lock it until a new one is sent (429 `too_many_attempts`); 10 wrong codes a day per address lock sign-up codes for it. A passkey sign-up is finished only in the browser that started it (400 `signup_browser_required`, before the code: no try spent), with `credential` and without `password` (400 `invalid_request`): the code first, then the registration (400 `passkey_failed` — nothing opened, no try spent; ask for new options); the account opens without a password, with that passkey, and the session’s method is `passkey`.
+         * @description Sets the session and device cookies. In a browser without the sign-up cookie, the password chosen must be given again (400 `password_required`). A code is valid 15 minutes (400 `code_expired`); 5 wrong tries lock it until a new one is sent (429 `too_many_attempts`, Retry-After: until the locked code expires, when the answer becomes 400 `code_expired`); 10 wrong codes a day per address lock sign-up codes for it. A passkey sign-up is finished only in the browser that started it (400 `signup_browser_required`, before the code: no try spent), with `credential` and without `password` (400 `invalid_request`): the code first, then the registration (400 `passkey_failed` — nothing opened, no try spent; ask for new options); the account opens without a password, with that passkey, and the session’s method is `passkey`.
          *
          *     Public: no credentials needed (a key sent anyway must be valid).
          *
@@ -1030,7 +1030,7 @@ export interface paths {
         put?: never;
         /**
          * Send a new sign-up code
-         * @description A minute after the last, at most 5 per sign-up, within the address’s e-mail budget (429 `too_many_emails` with Retry-After). The earlier code stops working.
+         * @description A minute after the last, at most 5 per sign-up, within the address’s e-mail budget (429 `too_many_emails`; Retry-After is the longest of the waits that hold). The earlier code stops working.
          *
          *     Public: no credentials needed (a key sent anyway must be valid).
          *
@@ -1538,7 +1538,7 @@ export interface paths {
         put?: never;
         /**
          * Change the e-mail address: a 6-digit code is e-mailed to the new one
-         * @description The current password is checked (wrong ones count on the session’s own ladder: 429 `too_many_attempts`); an account without a password (a passkey sign-up) leaves `current_password` out and needs a step-up instead (403 `step_up_required`). At most 3 changes started per person an hour (429 `too_many_emails`). A new change replaces a pending one. Past the new address’s e-mail budget the answer is the same but nothing is sent.
+         * @description The current password is checked (wrong ones count on the session’s own ladder: 429 `too_many_attempts`); an account without a password (a passkey sign-up) leaves `current_password` out and needs a step-up instead (403 `step_up_required`). At most 3 changes started per person an hour, and a new code to the address already pending a minute after the last (429 `too_many_emails`, Retry-After the longer wait); another address is a new change. A new change replaces a pending one. Past the new address’s e-mail budget the answer is the same but nothing is sent.
          *
          *     Dashboard sessions only: API keys get 403 session_required.
          *
@@ -1564,7 +1564,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm the e-mail change with its code
-         * @description The code is valid 15 minutes (400 `code_expired`); 5 wrong tries lock it (429 `too_many_attempts`: start again); the change lives a day. Once changed, the old address receives a link that undoes it (POST /email-changes/undo).
+         * @description The code is valid 15 minutes (400 `code_expired`); 5 wrong tries lock it (429 `too_many_attempts`: start again; Retry-After: until the locked code expires, when the answer becomes 400 `code_expired`); the change lives a day. Once changed, the old address receives a link that undoes it (POST /email-changes/undo).
          *
          *     Dashboard sessions only: API keys get 403 session_required.
          *

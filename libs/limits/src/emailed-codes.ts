@@ -28,15 +28,17 @@ export type EmailedCodeAttempt =
   | { check: false; refused: 'code_expired' };
 
 /**
- * Before comparing a typed code with the flow's current one: `check` it, or refuse. A code with
- * 5 wrong tries is dead (429 too_many_attempts, Retry-After: when a new code can be sent); an
- * older one is expired (400 code_expired). The caller counts a wrong try in its own state.
+ * Before comparing a typed code with the flow's current one: `check` it, or refuse. An expired
+ * code (15 minutes after it was sent) is 400 code_expired, locked or not; a code with 5 wrong
+ * tries is dead until a new one (429 too_many_attempts) and Retry-After is the seconds until it
+ * expires (at least 1): the refusal ends then (code_expired, ask for a new code), never sooner
+ * unless a new code is sent (decision 0033, addendum of 2026-11-30). The caller counts a wrong
+ * try in its own state.
  */
 export function emailedCodeAttempt(code: EmailedCodeState, nowMs: number): EmailedCodeAttempt {
-  if (code.wrongTries >= EMAILED_CODE_RULES.wrongTriesPerCode) {
-    return { check: false, refused: 'too_many_attempts', retryAfterSec: retryAfterSec(code.sentAtMs + EMAILED_CODE_RULES.resendAfterSec * 1000, nowMs) };
-  }
-  if (nowMs >= code.sentAtMs + EMAILED_CODE_RULES.validForSec * 1000) return { check: false, refused: 'code_expired' };
+  const expiresAtMs = code.sentAtMs + EMAILED_CODE_RULES.validForSec * 1000;
+  if (nowMs >= expiresAtMs) return { check: false, refused: 'code_expired' };
+  if (code.wrongTries >= EMAILED_CODE_RULES.wrongTriesPerCode) return { check: false, refused: 'too_many_attempts', retryAfterSec: retryAfterSec(expiresAtMs, nowMs) };
   return { check: true };
 }
 

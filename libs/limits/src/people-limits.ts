@@ -252,6 +252,21 @@ export class PeopleLimits {
     await this.giveBack([ALERT_EMAILS_PER_PERSON], required(personId, 'person id'));
   }
 
+  /**
+   * How long until takeEmail(address, kind) could be allowed, without taking anything: 0 when it
+   * would be now, else the seconds until the latest full budget's window ends (the Retry-After
+   * its refusal would carry). A refusal for another reason (a code a minute after the last)
+   * answers the longer of the two waits (decision 0033, addendum of 2026-11-30, audit lim F2).
+   */
+  async emailWaitSec(address: string, kind: EmailKind): Promise<number> {
+    return this.waitSec(emailBudgets(kind), normalizeAddress(required(address, 'address')));
+  }
+
+  /** How long until startAlertEmail(personId) could be allowed (0: now), without taking anything. */
+  async alertEmailWaitSec(personId: string): Promise<number> {
+    return this.waitSec([ALERT_EMAILS_PER_PERSON], required(personId, 'person id'));
+  }
+
   /** `mailBudget.take(address, kind)`: the same as takeEmail. */
   readonly mailBudget = { take: (address: string, kind: EmailKind) => this.takeEmail(address, kind) };
 
@@ -274,6 +289,17 @@ export class PeopleLimits {
       now,
     );
     return result.taken ? ALLOWED : this.refused('too_many_emails', result.retryAt, now);
+  }
+
+  /** The wait (seconds, 0: none) before every budget of `budgets` has room for one more take by `subject`. */
+  private async waitSec(budgets: readonly Budget[], subject: string): Promise<number> {
+    const now = this.now();
+    let until: number | null = null;
+    for (const b of budgets) {
+      const state = await this.store.read(this.key(b.name, subject), now);
+      if (state.count >= b.limit) until = Math.max(until ?? now, state.windowEndsAt ?? now);
+    }
+    return until === null ? 0 : retryAfterSec(until, now);
   }
 
   private async giveBack(budgets: readonly Budget[], subject: string): Promise<void> {

@@ -51,7 +51,7 @@ export class AccountsController {
   @CreateRoute('verify', {
     summary: 'Verify a sign-up with its code: the account, its first business and a session',
     description:
-      'Sets the session and device cookies. In a browser without the sign-up cookie, the password chosen must be given again (400 `password_required`). A code is valid 15 minutes (400 `code_expired`); 5 wrong tries lock it until a new one is sent (429 `too_many_attempts`); 10 wrong codes a day per address lock sign-up codes for it. A passkey sign-up is finished only in the browser that started it (400 `signup_browser_required`, before the code: no try spent), with `credential` and without `password` (400 `invalid_request`): the code first, then the registration (400 `passkey_failed` — nothing opened, no try spent; ask for new options); the account opens without a password, with that passkey, and the session’s method is `passkey`.',
+      'Sets the session and device cookies. In a browser without the sign-up cookie, the password chosen must be given again (400 `password_required`). A code is valid 15 minutes (400 `code_expired`); 5 wrong tries lock it until a new one is sent (429 `too_many_attempts`, Retry-After: until the locked code expires, when the answer becomes 400 `code_expired`); 10 wrong codes a day per address lock sign-up codes for it. A passkey sign-up is finished only in the browser that started it (400 `signup_browser_required`, before the code: no try spent), with `credential` and without `password` (400 `invalid_request`): the code first, then the registration (400 `passkey_failed` — nothing opened, no try spent; ask for new options); the account opens without a password, with that passkey, and the session’s method is `passkey`.',
     data: [ref('VerifiedSignup'), 'The account and its session.'],
     errors: ['verification_expired', 'invalid_code', 'code_expired', 'password_required', 'signup_browser_required', 'invalid_credentials', 'passkey_failed', 'passkey_exists', 'too_many_attempts', 'email_taken'],
     ...publicForm('accounts.verify'),
@@ -78,7 +78,7 @@ export class AccountsController {
   @ActionRoute('verify/resend', {
     summary: 'Send a new sign-up code',
     description:
-      'A minute after the last, at most 5 per sign-up, within the address’s e-mail budget (429 `too_many_emails` with Retry-After). The earlier code stops working.',
+      'A minute after the last, at most 5 per sign-up, within the address’s e-mail budget (429 `too_many_emails`; Retry-After is the longest of the waits that hold). The earlier code stops working.',
     data: [SIGNUP_SCHEMA, 'The sign-up.'],
     errors: ['verification_expired', 'too_many_emails', 'email_unavailable'],
     ...publicForm('accounts.verify'),

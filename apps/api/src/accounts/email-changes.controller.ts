@@ -19,7 +19,7 @@ export class MeEmailController {
   @CreateRoute(undefined, {
     summary: 'Change the e-mail address: a 6-digit code is e-mailed to the new one',
     description:
-      'The current password is checked (wrong ones count on the session’s own ladder: 429 `too_many_attempts`); an account without a password (a passkey sign-up) leaves `current_password` out and needs a step-up instead (403 `step_up_required`). At most 3 changes started per person an hour (429 `too_many_emails`). A new change replaces a pending one. Past the new address’s e-mail budget the answer is the same but nothing is sent.',
+      'The current password is checked (wrong ones count on the session’s own ladder: 429 `too_many_attempts`); an account without a password (a passkey sign-up) leaves `current_password` out and needs a step-up instead (403 `step_up_required`). At most 3 changes started per person an hour, and a new code to the address already pending a minute after the last (429 `too_many_emails`, Retry-After the longer wait); another address is a new change. A new change replaces a pending one. Past the new address’s e-mail budget the answer is the same but nothing is sent.',
     data: [EMAIL_CHANGE_SCHEMA, 'The change, waiting for its code.'],
     errors: ['invalid_credentials', 'email_taken', 'too_many_emails', 'too_many_attempts', 'email_unavailable', 'step_up_required'],
     access: 'account',
@@ -33,7 +33,7 @@ export class MeEmailController {
   @ActionRoute('verify', {
     summary: 'Confirm the e-mail change with its code',
     description:
-      'The code is valid 15 minutes (400 `code_expired`); 5 wrong tries lock it (429 `too_many_attempts`: start again); the change lives a day. Once changed, the old address receives a link that undoes it (POST /email-changes/undo).',
+      'The code is valid 15 minutes (400 `code_expired`); 5 wrong tries lock it (429 `too_many_attempts`: start again; Retry-After: until the locked code expires, when the answer becomes 400 `code_expired`); the change lives a day. Once changed, the old address receives a link that undoes it (POST /email-changes/undo).',
     data: [ACCOUNT_SCHEMA, 'The person, with the new address.'],
     errors: ['verification_expired', 'invalid_code', 'code_expired', 'too_many_attempts', 'email_taken', 'email_unavailable'],
     access: 'account',

@@ -58,6 +58,10 @@ export class LimitsEmailBudget implements EmailBudget {
   async giveBack(address: string): Promise<void> {
     await this.limits.giveBackEmail(address, 'code');
   }
+
+  waitSec(address: string): Promise<number> {
+    return this.limits.emailWaitSec(address, 'code');
+  }
 }
 
 /** SIGNUP_CODE_LIMIT: 10 wrong sign-up codes a day per address. */

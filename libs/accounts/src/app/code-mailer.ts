@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ApiError } from '@lib/http';
 import type { SignupCodeSentData } from '../events';
 import { ACCOUNT_MAIL, ACCOUNT_PASSWORDS, AccountMail, AccountPasswords, EMAIL_BUDGET, EmailBudget } from '../ports';
 import { CODE_LIFETIME_MS } from '../signup.decider';
@@ -49,6 +50,21 @@ export class CodeMailer {
     } finally {
       if (taken.allowed && !sent) await this.budget.giveBack(email);
     }
+  }
+
+  /**
+   * A resend refused for another reason (a minute after the last code): the refusal with its
+   * Retry-After made the longer of its own wait and the address's e-mail budget's, so the
+   * header says when a send would actually be allowed (decision 0034, addendum of 2026-11-30,
+   * audit lim F2). Anything else comes back as it was.
+   */
+  async withBudgetWait(email: string, error: unknown): Promise<unknown> {
+    if (!(error instanceof ApiError) || error.code !== 'too_many_emails') return error;
+    const own = Number(error.headers?.['retry-after'] ?? NaN);
+    if (!Number.isFinite(own)) return error; // no Retry-After (5 codes per flow: start again): no wait would help
+    const budget = await this.budget.waitSec(email);
+    if (budget <= own) return error;
+    return retryLater('too_many_emails', 'Too many e-mails to this address: wait before asking again.', budget);
   }
 
   /** A code's argon2id hash, as a stream records it (the code itself never). */

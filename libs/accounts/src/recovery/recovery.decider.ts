@@ -1,6 +1,7 @@
 import { Decider, DomainRefusal, decideBy, ignoreUnknown } from '@lib/domain';
 import type { AccountEvent } from '../events';
 import { EMAILED_CODE_RULES } from '@lib/limits';
+import { emailKey } from '../email-key';
 import { CODE_LIFETIME_MS } from '../signup.decider';
 import { AccountStreamEvent, EmailChangeStartedData, asAccountStreamEvent } from './recovery.events';
 
@@ -13,11 +14,13 @@ import { AccountStreamEvent, EmailChangeStartedData, asAccountStreamEvent } from
  * - a reset link works an hour, once, and only the newest one (400 invalid_token); at most 3 are
  *   sent per hour (past them the request answers as usual and nothing is recorded or sent);
  *   completing one sets the password and ends every session; during a hold 409 reset_on_hold;
- * - an e-mail change: at most 3 started per hour (429 too_many_emails); the newest pending one
- *   is confirmed with its code (400 verification_expired when none, replaced, undone or older
- *   than a day; 400 code_expired after 15 minutes; 5 wrong tries → 429 too_many_attempts,
- *   Retry-After when a new change — a new code — may be started;
- *   a wrong code is recorded, the handler answers 400 invalid_code);
+ * - an e-mail change: at most 3 started per hour, and a new code to the address pending a minute
+ *   after the last (429 too_many_emails, Retry-After the longer wait; another address is a new
+ *   change and waits for no minute: addendum of 2026-11-30); the newest pending one is confirmed
+ *   with its code (400 verification_expired when none, replaced, undone or older than a day; 400
+ *   code_expired after 15 minutes, locked or not; 5 wrong tries → 429 too_many_attempts,
+ *   Retry-After until the dead code expires — addendum of 2026-11-30; a wrong code is recorded,
+ *   the handler answers 400 invalid_code);
  * - a changed address gives the old one an undo link (7 days, once): undoing puts the old
  *   address back, ends every session, and requires a password reset held a day;
  * - an undo is a takeover signal and takes away every way in whoever held the account could
@@ -186,9 +189,15 @@ export const recoveryDecider: Decider<RecoveryCommand, AccountStreamEvent, Recov
         },
         StartEmailChange(c, s, ctx) {
           opened(s);
+          const now = ctx.now.getTime();
           const next = nextEmailChangeStart(s, ctx.now);
-          if (next > ctx.now.getTime()) {
-            throw retryLater('too_many_emails', `At most ${EMAIL_CHANGES_PER_HOUR} e-mail changes are started per hour.`, secondsUntil(next, ctx.now));
+          // §8 "a new code can be sent a minute after the last": a start for the address already pending is its new code
+          const pending = s.pendingChange;
+          const codeAgain = pending !== null && emailKey(pending.newEmail) === emailKey(c.change.new_email) ? codeSentAt(pending) + EMAILED_CODE_RULES.resendAfterSec * 1000 : now;
+          if (next > now || codeAgain > now) {
+            // Retry-After: the longer of the waits that hold (audit lim F2, F3)
+            const message = codeAgain >= next ? 'A code was just sent to this address: wait a minute before asking for another.' : `At most ${EMAIL_CHANGES_PER_HOUR} e-mail changes are started per hour.`;
+            throw retryLater('too_many_emails', message, secondsUntil(Math.max(next, codeAgain), ctx.now));
           }
           return [{ type: 'EmailChangeStarted', data: c.change }];
         },
@@ -196,12 +205,14 @@ export const recoveryDecider: Decider<RecoveryCommand, AccountStreamEvent, Recov
           const account = opened(s);
           const change = s.pendingChange;
           if (change === null || ctx.now.getTime() >= Date.parse(change.expiresAt)) throw expiredChange();
-          if (change.wrongTries >= WRONG_TRIES_PER_CODE) {
-            // dead "until a new code" (spec §8), and a new code comes with a new change: Retry-After is when one may be started —
-            // at once (1 s) unless 3 were started in the last hour (decision 0038, addendum of 2026-11-29)
-            throw retryLater('too_many_attempts', `${WRONG_TRIES_PER_CODE} wrong codes: start the e-mail change again for a new code.`, secondsUntil(nextEmailChangeStart(s, ctx.now), ctx.now));
-          }
+          // an expired code is code_expired, locked or not: the lock's refusal ends with the code (addendum of 2026-11-30)
           if (ctx.now.getTime() >= Date.parse(change.codeExpiresAt)) throw new DomainRefusal('code_expired', 'This code is older than 15 minutes: start the e-mail change again.', 'code');
+          if (change.wrongTries >= WRONG_TRIES_PER_CODE) {
+            // dead "until a new code" (spec §8): nothing passes before a new change's code, and the refusal itself ends when the dead
+            // code expires (then 400 code_expired) — a finite, truthful Retry-After (decision 0038, addendum of 2026-11-30, audit lim F1)
+            const ends = Math.min(Date.parse(change.codeExpiresAt), Date.parse(change.expiresAt));
+            throw retryLater('too_many_attempts', `${WRONG_TRIES_PER_CODE} wrong codes: this code no longer works; start the e-mail change again for a new code.`, secondsUntil(ends, ctx.now));
+          }
           if (!c.codeMatches || c.checkedHash !== change.codeHash) return [{ type: 'EmailChangeCodeRejected', data: { change_id: change.id } }];
           return [
             {
@@ -324,3 +335,8 @@ export const recoveryDecider: Decider<RecoveryCommand, AccountStreamEvent, Recov
 
 /** The code lifetime of an e-mail change (the same 15 minutes as a sign-up's). */
 export const EMAIL_CHANGE_CODE_LIFETIME_MS = CODE_LIFETIME_MS;
+
+/** When a pending change's code was sent (its code ends 15 minutes later; a restored change keeps its times). */
+function codeSentAt(change: PendingEmailChange): number {
+  return Date.parse(change.codeExpiresAt) - EMAIL_CHANGE_CODE_LIFETIME_MS;
+}

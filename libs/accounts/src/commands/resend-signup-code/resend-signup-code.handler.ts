@@ -15,7 +15,8 @@ const expired = () => new DomainRefusal('verification_expired', 'This sign-up is
 /**
  * Sends a new sign-up code (POST /accounts/verify/resend; decision 0034): the decider's rules
  * first (open sign-up, a minute after the last code, at most 5 codes: 429 too_many_emails with
- * Retry-After), so a refused resend spends nothing; then the address's e-mail budget (429
+ * Retry-After — the longer of the minute and the address's e-mail budget when both hold, addendum
+ * of 2026-11-30), so a refused resend spends nothing; then the address's e-mail budget (429
  * too_many_emails past it), SignupCodeSent (the earlier code stops working, and its wrong tries
  * with it), and once that append succeeded the e-mail (the CommandRunner's afterAppend): of
  * concurrent resends only the one whose append won sends a code; the others are refused 429
@@ -42,7 +43,8 @@ export class ResendSignupCodeHandler implements ICommandHandler<ResendSignupCode
     try {
       signupDecider.decide({ type: 'ResendSignupCode', code: probe, replaced }, state, { now }); // the rules before anything is spent
     } catch (error) {
-      throw withRetryAfter(error);
+      // "a minute after the last" with the address's budget spent too: Retry-After is the longer wait (audit lim F2)
+      throw await this.mailer.withBudgetWait(email, withRetryAfter(error));
     }
     const code = newCode();
     const codeHash = await this.mailer.hash(code);

@@ -19,7 +19,9 @@ import { StartEmailChangeCommand } from './start-email-change.command';
  * Starts changing the person's address (POST /me/email; decision 0038), in this order: the
  * session's wrong-current-password ladder (429 too_many_attempts), the current password (400
  * invalid_credentials, counted), the new address free (409 email_taken; the person's own address
- * is 400 invalid_request), at most 3 changes started an hour (429 too_many_emails), then a
+ * is 400 invalid_request), at most 3 changes started an hour and a new code to the address
+ * already pending a minute after the last (429 too_many_emails, the longer wait; addendum of
+ * 2026-11-30), then a
  * 6-digit code for the new address within its e-mail budget (past it: answered as usual,
  * nothing sent): EmailChangeStarted appended, and only once that append succeeded (the
  * CommandRunner's afterAppend) the code e-mailed — a request whose append never happened sends

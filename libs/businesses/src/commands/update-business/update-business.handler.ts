@@ -68,7 +68,7 @@ export class UpdateBusinessHandler implements ICommandHandler<UpdateBusinessComm
     let withdrawn = false;
     try {
       // decided once here: every refusal (referral_locked, too_many_emails …) before a claim or an e-mail
-      const { events } = decideAll(commands, state, context);
+      const { events } = await this.decideFirst(commands, state, context, sending, meta);
       if (newCode !== null) await this.writes.referralCode({ type: 'ClaimReferralCode', code: newCode, businessId }, meta);
       const codeSent = events.find((e) => e.type === 'AlertEmailCodeSent');
       if (sending !== null && codeSent !== undefined) {
@@ -111,5 +111,22 @@ export class UpdateBusinessHandler implements ICommandHandler<UpdateBusinessComm
     }
     if (newCode !== null && state.referralCode !== null) await this.writes.referralCode({ type: 'ReleaseReferralCode', code: state.referralCode, businessId }, meta);
     return this.writes.business(businessId);
+  }
+
+  /**
+   * The first decision. A new code for the pending address refused too soon (a minute after the
+   * last) or past its 5 codes answers Retry-After as the longer of that wait and the §8 limits'
+   * (the address's e-mail budget): the time until a code would actually be sent (decision 0035,
+   * addendum of 2026-11-30, audit lim F2).
+   */
+  private async decideFirst(commands: BusinessCommand[], state: BusinessState, context: ReturnType<typeof decideContext>, sending: { to: string } | null, meta: UpdateBusinessCommand['meta']) {
+    try {
+      return decideAll(commands, state, context);
+    } catch (error) {
+      if (sending === null || !(error instanceof DomainError) || error.code !== 'too_many_emails' || typeof error.details.retry_after !== 'number') throw error;
+      const limits = await this.limits.waitSec({ businessId: state.status === 'none' ? '' : state.id, email: sending.to, actor: meta.actor ?? null, starts: false });
+      if (limits <= error.details.retry_after) throw error;
+      throw new DomainError('too_many_emails', 'Too many e-mails were sent to this address: wait before asking for another code.', error.field, { ...error.details, retry_after: limits });
+    }
   }
 }
