@@ -268,10 +268,20 @@ describe.each(STORE_KINDS)('projection engine on %s', (kind) => {
       if (++reads === 2) {
         // while the rebuild replays: the live runner applies what it was behind on, then more is appended
         const from = (await readCheckpoint(db, projector.name)).position;
-        await applyBatch(db, projector, from, await store.readAll({ after: from }));
+        // the log's visible head can trail `behind` while another suite's transaction is open: read until it shows
+        let caughtUp = await store.readAll({ after: from });
+        for (const deadline = Date.now() + 10_000; comparePositions(caughtUp[caughtUp.length - 1]?.position ?? from!, behind) < 0 && Date.now() < deadline; ) {
+          await new Promise((r) => setTimeout(r, 20));
+          caughtUp = await store.readAll({ after: from });
+        }
+        await applyBatch(db, projector, from, caughtUp);
         expect(comparePositions((await readCheckpoint(db, projector.name)).position!, behind)).toBe(0);
         swappedAt = behind;
-        await appendMany(store, `${prefix}-b`, 1, 3);
+        const appended = await appendMany(store, `${prefix}-b`, 1, 3);
+        for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 20))) {
+          const shown = await store.readAll({ after: behind });
+          if (shown.length > 0 && comparePositions(shown[shown.length - 1].position, appended) >= 0) break; // visible to the rebuild's reads
+        }
       }
       const page = await store.readAll(options);
       // after the swap: the live runner applies the first page of the rest before the rebuild does
