@@ -6,30 +6,18 @@ import {
   DeliveryRow,
   DeliveryStore,
   RETRY_SCHEDULE_MS,
-  WebhookDispatcher,
   WebhookSecretStore,
   WebhookSender,
   openWebhookSecret,
 } from '../../libs/webhooks/src';
-import { Receiver, TEST_KEK, appendPayment, eventually, manualClock, startReceiver, testProjectors, webhookStorePerSuite } from './support';
+import { TEST_KEK, appendPayment, dispatcherKit, eventually, manualClock, testProjectors, webhookStorePerSuite } from './support';
 
 const ROOT = join(__dirname, '..', '..');
 
 describe('webhook dispatcher (issue 5 point 4)', () => {
   const suite = webhookStorePerSuite('postgres', 'whdisp', testProjectors(), { allowPrivateUrls: true });
-  const receivers: Receiver[] = [];
-  const dispatchers: WebhookDispatcher[] = [];
-
-  const receiver = async (respond?: Receiver['respond']) => {
-    const r = await startReceiver(respond);
-    receivers.push(r);
-    return r;
-  };
-  const dispatcher = (options: Partial<ConstructorParameters<typeof WebhookDispatcher>[1]> = {}) => {
-    const d = new WebhookDispatcher(suite.db, { sender: new WebhookSender({ allowPrivateUrls: true }), pollMs: 10, kek: TEST_KEK, ...options });
-    dispatchers.push(d);
-    return d;
-  };
+  const kit = dispatcherKit(() => suite.db);
+  const { receiver, dispatcher } = kit;
   const delivery = async (id: string) => (await new DeliveryStore(suite.db).get(id))!;
   const deliveriesOf = async (webhookId: string) =>
     (await suite.db.query<DeliveryRow>(`SELECT * FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY sort_key`, [webhookId])).rows;
@@ -54,11 +42,9 @@ describe('webhook dispatcher (issue 5 point 4)', () => {
   }
 
   afterEach(async () => {
-    const stopped = dispatchers.splice(0);
-    await Promise.all(stopped.map((d) => d.stop()));
+    const stopped = await kit.stopAll();
     // stopped (stop waits for the round in progress and the attempts it started): nothing in flight
     for (const d of stopped) expect(d.busy).toBe(0);
-    await Promise.all(receivers.splice(0).map((r) => r.close()));
     // A claim (claimDue, runDue) takes the due deliveries of every endpoint, not only the test's
     // own: a delivery a test leaves pending (a retry it does not run, a lease it leaves, one of a
     // test that failed) would be claimed and counted by the next test. End them here, so each

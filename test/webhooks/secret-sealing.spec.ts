@@ -6,15 +6,13 @@ import {
   DeliveryRow,
   DeliveryStore,
   StoredSecret,
-  WebhookDispatcher,
   WebhookSecretStore,
   WebhookSecretUnavailable,
-  WebhookSender,
   openWebhookSecret,
   sealClearSecrets,
 } from '../../libs/webhooks/src';
 import { startTestApi } from '../support/fixtures';
-import { Receiver, TEST_KEK, appendPayment, eventually, manualClock, startReceiver, testProjectors, webhookStorePerSuite } from './support';
+import { TEST_KEK, appendPayment, dispatcherKit, eventually, manualClock, testProjectors, webhookStorePerSuite } from './support';
 
 /**
  * Webhook signing secrets sealed at rest under the service's key-encryption key (decision 0013,
@@ -47,19 +45,8 @@ function forms(secret: string): string[] {
 
 describe.each(['postgres', 'embedded'] as const)('webhook signing secrets sealed at rest (%s)', (kind) => {
   const suite = webhookStorePerSuite(kind, 'whseal', testProjectors(), { allowPrivateUrls: true });
-  const receivers: Receiver[] = [];
-  const dispatchers: WebhookDispatcher[] = [];
-
-  const receiver = async () => {
-    const r = await startReceiver();
-    receivers.push(r);
-    return r;
-  };
-  const dispatcher = (options: Partial<ConstructorParameters<typeof WebhookDispatcher>[1]> = {}) => {
-    const d = new WebhookDispatcher(suite.db, { sender: new WebhookSender({ allowPrivateUrls: true }), pollMs: 10, kek: TEST_KEK, ...options });
-    dispatchers.push(d);
-    return d;
-  };
+  const kit = dispatcherKit(() => suite.db);
+  const { receiver, dispatcher } = kit;
   const secretRows = async (webhookId: string) =>
     (
       await suite.db.query<StoredSecret & { state: string }>(`SELECT id, webhook_id, secret, kek_id, nonce, ciphertext, tag, state FROM webhook_secrets WHERE webhook_id = $1 ORDER BY id`, [
@@ -89,8 +76,7 @@ describe.each(['postgres', 'embedded'] as const)('webhook signing secrets sealed
   }
 
   afterEach(async () => {
-    await Promise.all(dispatchers.splice(0).map((d) => d.stop()));
-    await Promise.all(receivers.splice(0).map((r) => r.close()));
+    await kit.stopAll();
     // a claim takes every endpoint's due deliveries: end what a test left pending (as dispatcher.spec does)
     await suite.db.query(`UPDATE webhook_deliveries SET status = 'failed', next_retry_at = NULL, locked_until = NULL, lease_token = NULL WHERE status = 'retrying'`);
   });

@@ -33,6 +33,34 @@ import {
   webhookEndpointsProjector,
 } from '../../libs/webhooks/src';
 
+/**
+ * Receivers and dispatchers a suite starts on its database, with one call to stop them all (each
+ * test's afterEach): dispatchers sign with TEST_KEK, poll every 10 ms and may send to loopback.
+ */
+export function dispatcherKit(db: () => Database) {
+  const receivers: Receiver[] = [];
+  const dispatchers: WebhookDispatcher[] = [];
+  return {
+    async receiver(respond?: Receiver['respond']): Promise<Receiver> {
+      const r = await startReceiver(respond);
+      receivers.push(r);
+      return r;
+    },
+    dispatcher(options: Partial<WebhookDispatcherOptions> = {}): WebhookDispatcher {
+      const d = new WebhookDispatcher(db(), { sender: new WebhookSender({ allowPrivateUrls: true }), pollMs: 10, kek: TEST_KEK, ...options });
+      dispatchers.push(d);
+      return d;
+    },
+    /** Stops every dispatcher (waiting for the attempts in flight) and receiver started since the last call; answers the dispatchers. */
+    async stopAll(): Promise<WebhookDispatcher[]> {
+      const stopped = dispatchers.splice(0);
+      await Promise.all(stopped.map((d) => d.stop()));
+      await Promise.all(receivers.splice(0).map((r) => r.close()));
+      return stopped;
+    },
+  };
+}
+
 /** The key-encryption key the tests' signing secrets are sealed under: the service's (WALLET_KEK, test/support/env-setup.ts). */
 export const TEST_KEK = KeyEncryptionKey.parse(process.env.WALLET_KEK!);
 
