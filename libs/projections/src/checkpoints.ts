@@ -79,6 +79,17 @@ export async function ensureCheckpoint(db: Sql, name: string): Promise<void> {
   await db.query(`INSERT INTO public.projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [name]);
 }
 
+/** Locks a checkpoint row until the transaction ends (a rebuild's swap: live compare-and-sets wait) and answers its position. */
+export async function lockCheckpoint(tx: Sql, name: string): Promise<LogPosition | null> {
+  const { rows } = await tx.query<{ position: string }>(`SELECT position FROM public.projection_checkpoints WHERE name = $1 FOR UPDATE`, [name]);
+  return parsePosition(rows[0].position);
+}
+
+/** Records that a rebuild swapped the projector's tables in at the checkpoint's position, holding `events` events. */
+export async function markRebuilt(tx: Sql, name: string, events: number): Promise<void> {
+  await tx.query(`UPDATE public.projection_checkpoints SET events = $2, updated_at = now(), rebuilt_at = clock_timestamp() WHERE name = $1`, [name, events]);
+}
+
 /** Creates the projector's tables (if missing) in a schema. */
 export async function ensureTables(tx: Sql, projector: Projector, schema = LIVE_SCHEMA): Promise<void> {
   await tx.query(`SET LOCAL search_path TO ${quoteIdent(schema)}`);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Database, Sql } from '@lib/database';
-import { EventStore, LogPosition, comparePositions, parsePosition } from '@lib/eventstore';
-import { CheckpointMovedError, LIVE_SCHEMA, applyBatch, ensureCheckpoint, ensureTables, handleExplained, quoteIdent, readCheckpoint } from './checkpoints';
+import { EventStore, LogPosition, comparePositions } from '@lib/eventstore';
+import { CheckpointMovedError, LIVE_SCHEMA, applyBatch, ensureCheckpoint, ensureTables, handleExplained, lockCheckpoint, markRebuilt, quoteIdent, readCheckpoint } from './checkpoints';
 import { Projector } from './projector';
 
 export interface Progress {
@@ -67,8 +67,7 @@ export async function rebuildProjection(store: EventStore, db: Database, project
         // a swap that would wait long for a reader's table lock (or meet one in a deadlock) gives up and tries again
         await tx.query(`SET LOCAL lock_timeout = '${Math.max(1, Math.floor(swapLockTimeoutMs))}ms'`);
         // the live runner's compare-and-set (and another rebuild) waits for this row until commit
-        const { rows } = await tx.query<{ position: string }>(`SELECT position FROM public.projection_checkpoints WHERE name = $1 FOR UPDATE`, [projector.name]);
-        const live = parsePosition(rows[0].position);
+        const live = await lockCheckpoint(tx, projector.name);
         if (live !== null && (replayed === null || comparePositions(replayed, live) < 0) && db.kind === 'postgres') {
           // the live runner went on meanwhile: catch up under the lock (the log is read on other
           // connections; the embedded store has one, so there the loop tries again instead)
@@ -84,7 +83,7 @@ export async function rebuildProjection(store: EventStore, db: Database, project
         for (const table of projector.tables) await tx.query(`ALTER TABLE IF EXISTS ${LIVE_SCHEMA}.${quoteIdent(table)} SET SCHEMA ${quoteIdent(retired)}`);
         for (const table of projector.tables) await tx.query(`ALTER TABLE ${quoteIdent(scratch)}.${quoteIdent(table)} SET SCHEMA ${LIVE_SCHEMA}`);
         await tx.query(`DROP SCHEMA ${quoteIdent(retired)} CASCADE`);
-        await tx.query(`UPDATE public.projection_checkpoints SET events = $2, updated_at = now(), rebuilt_at = clock_timestamp() WHERE name = $1`, [projector.name, done]);
+        await markRebuilt(tx, projector.name, done);
         return { position: live };
       }).catch((error: unknown) => {
         if (!isLockConflict(error)) throw error;
