@@ -187,7 +187,7 @@ ${arrivedSoFar}
 <h2 id="succeeded-title" tabindex="-1">Payment received</h2>
 <p data-paid="full"${short ? ' hidden' : ''}>Thank you. ${text(business.name)} has received <span>${text(payment.amount_text)}</span>.</p>
 <p data-paid="short"${short ? '' : ' hidden'}>Thank you. ${text(business.name)} has received <span data-f="amount-received">${text(payment.amount_received_text)}</span>, less than the price of <span>${text(payment.amount_text)}</span>, and accepted it as this payment: nothing more is due from you.</p>
-<p data-paid="settled" hidden>Thank you. ${text(business.name)} has taken this payment as paid: nothing more is due from you. Your receipt shows what arrived.</p>
+<p data-paid="settled" hidden>Thank you. This payment to ${text(business.name)} is settled: nothing more is due from you. Your receipt shows what arrived.</p>
 <p data-overpaid${overpaid ? '' : ' hidden'}>You sent <strong><span data-f="overpaid">${text(overpaid)}</span> <span data-f="asset">${text(crypto?.asset)}</span></strong> more than the amount due. ${text(business.name)} has it; ask them about the difference.</p>
 <div class="actions">
 <a class="button secondary" id="receipt-link" href="${attr(receiptUrl)}">View your receipt</a>
