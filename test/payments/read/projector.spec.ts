@@ -16,7 +16,7 @@ import {
 import { STORE_KINDS, storePerSuite } from '../../support/fixtures';
 import { TestDatabase, createTestDatabase } from '../../support/postgres';
 import { BIZ_A, CHECKOUT_BASE, businessCreated, hash, oneTransactionTwoCheckouts, paidTwoQuotesInTwoCoins, recordedLog, scenarios, withdrawnThenPaid } from './fixtures';
-import { committedHead } from '../../support/log-head';
+import { committedHead, settledHead } from '../../support/log-head';
 
 /**
  * The `payments` projector: deterministic (one batch, one event at a time and uneven batches
@@ -156,7 +156,11 @@ async function appendLog(opened: OpenedStore): Promise<void> {
 describe.each(STORE_KINDS)('payments projection through the engine on %s', (kind) => {
   const opened = storePerSuite(kind, 'pay_store');
 
-  beforeAll(() => appendLog(opened), 120_000);
+  // rebuilds read the whole log: wait until readers see all of it (another suite's open transaction can hide the newest events)
+  beforeAll(async () => {
+    await appendLog(opened);
+    await settledHead(opened.store);
+  }, 120_000);
 
   it('rebuilds from the log, answers queries, and verifies against a fresh replay', async () => {
     const { store, db } = opened;
