@@ -5,6 +5,7 @@ export * from './commands/create-wallet/create-wallet.dto';
 export * from './commands/create-wallet/create-wallet.handler';
 export * from './events';
 export * from './key-encryption';
+export * from './service-kek';
 export * from './keys';
 export * from './queries/get-wallet/get-wallet.handler';
 export * from './queries/get-wallet/get-wallet.query';

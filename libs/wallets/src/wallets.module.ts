@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
-import { adapterFor } from '@lib/eventstore';
 import { WalletAddressBook } from './address-book';
 import { WalletAddresses } from './addresses';
 import { MAILER, MailUnavailableError, Mailer } from '@lib/mail';
@@ -13,7 +12,7 @@ import { DeleteWalletHandler } from './commands/delete-wallet/delete-wallet.hand
 import { FinishSetupHandler } from './commands/finish-setup/finish-setup.handler';
 import { RevealRecoveryPhraseHandler } from './commands/reveal-recovery-phrase/reveal-recovery-phrase.handler';
 import { GetSetupHandler } from './queries/get-setup/get-setup.handler';
-import { loadKek } from './key-encryption';
+import { serviceKek } from './service-kek';
 import { SendFromWalletHandler } from './commands/send-from-wallet/send-from-wallet.handler';
 import { GetSendContextHandler } from './queries/get-send-context/get-send-context.handler';
 import { GetWalletHandler } from './queries/get-wallet/get-wallet.handler';
@@ -66,7 +65,7 @@ export const WALLET_HANDLERS = [
     { provide: WALLET_CHANGE_LINK_BASE, useFactory: (config: AppConfig) => process.env.DASHBOARD_URL || config.apiBaseUrl || 'http://localhost:3000', inject: [APP_CONFIG] },
     {
       provide: SEED_VAULT,
-      useFactory: (config: AppConfig, db: Sql) => new DatabaseSeedVault(db, loadKek({ walletKek: config.walletKek, walletKekFile: config.walletKekFile, dataDir: config.dataDir, embedded: adapterFor(config) === 'embedded' }).kek),
+      useFactory: (config: AppConfig, db: Sql) => new DatabaseSeedVault(db, serviceKek(config)),
       inject: [APP_CONFIG, DATABASE],
     },
   ],

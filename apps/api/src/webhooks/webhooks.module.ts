@@ -1,7 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
-import { Resolver, WEBHOOKS_OPTIONS, WEBHOOK_HANDLERS, WebhookSecretStore, WebhookSender, WebhooksOptions, systemResolver, webhookKek } from '@lib/webhooks';
+import { Resolver, WEBHOOKS_OPTIONS, WEBHOOK_HANDLERS, WebhookSecretStore, WebhookSender, WebhooksOptions, systemResolver } from '@lib/webhooks';
+import { serviceKek } from '@lib/wallets';
 import { EventsController } from './events.controller';
 import { WebhookDeliveriesController } from './webhook-deliveries.controller';
 import { WebhooksController } from './webhooks.controller';
@@ -31,7 +32,7 @@ export const WEBHOOK_RESOLVER = Symbol('WEBHOOK_RESOLVER');
       // sealed under the service's KEK (as TOTP secrets are); the secrets still in clear (written before migration 023) sealed at start
       provide: WebhookSecretStore,
       useFactory: async (db: Database, config: AppConfig) => {
-        const secrets = new WebhookSecretStore(db, webhookKek(config));
+        const secrets = new WebhookSecretStore(db, serviceKek(config));
         await secrets.sealClearSecrets();
         return secrets;
       },

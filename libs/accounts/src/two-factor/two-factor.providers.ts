@@ -1,8 +1,7 @@
 import type { Provider } from '@nestjs/common';
-import { adapterFor } from '@lib/eventstore';
 import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import type { Sql } from '@lib/database';
-import { loadKek } from '@lib/wallets';
+import { serviceKek } from '@lib/wallets';
 import type { PeopleLimits } from '@lib/limits';
 import { LimitsTwoStepCodes } from '../adapters/two-step-codes';
 import { CompleteTwoFactorSignInHandler } from '../commands/complete-two-factor-sign-in/complete-two-factor-sign-in.handler';
@@ -36,7 +35,7 @@ export function twoFactorBindings(options: TwoFactorOptions, peopleLimits: symbo
     {
       provide: TOTP_VAULT,
       useFactory: (config: AppConfig, db: Sql) =>
-        options.totpVault ?? new DatabaseTotpVault(db, loadKek({ walletKek: config.walletKek, walletKekFile: config.walletKekFile, dataDir: config.dataDir, embedded: adapterFor(config) === 'embedded' }).kek),
+        options.totpVault ?? new DatabaseTotpVault(db, serviceKek(config)),
       inject: [APP_CONFIG, DATABASE],
     },
     { provide: TWO_STEP_CODE_LIMIT, useFactory: (limits: PeopleLimits) => options.twoStepCodeLimit ?? new LimitsTwoStepCodes(limits), inject: [peopleLimits] },

@@ -28,6 +28,5 @@ export * from './queries/list-events/list-events.handler';
 export * from './queries/list-events/list-events.query';
 export * from './queries/query-params';
 export * from './secret-store';
-export * from './webhook-kek';
 export * from './webhook-handlers';
 export * from './webhooks-options';

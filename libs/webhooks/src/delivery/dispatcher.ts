@@ -10,7 +10,7 @@ import { RETRY_SCHEDULE_MS } from './retry-schedule';
 export interface WebhookDispatcherOptions {
   sender: WebhookSender;
   /**
-   * The key-encryption key the signing secrets are sealed under (WALLET_KEK: webhookKek). A
+   * The key-encryption key the signing secrets are sealed under (WALLET_KEK: serviceKek). A
    * secret sealed under another one is not opened: the attempt is recorded failed, without a
    * request, and the reason told to onError.
    */

@@ -3,7 +3,7 @@ import { APP_CONFIG, AppConfig, DATABASE } from '@lib/core';
 import { Database } from '@lib/database';
 import { ProjectionRunner } from '@lib/projections';
 import { sealClearSecrets } from '../app/secret-store';
-import { webhookKek } from '../app/webhook-kek';
+import { serviceKek } from '@lib/wallets';
 import { WebhookDispatcher } from './dispatcher';
 import { WebhookSender, systemResolver } from './http-sender';
 
@@ -36,7 +36,7 @@ class WebhookDispatcherLifecycle implements OnApplicationBootstrap, BeforeApplic
 /**
  * Runs the webhook dispatcher in a process that runs workers (ROLE worker or all): the worker's
  * module and the app both import it (it does nothing with ROLE=api). Its KEK is the service's
- * (webhookKek); at start it seals the signing secrets still kept in clear (sealClearSecrets).
+ * (serviceKek); at start it seals the signing secrets still kept in clear (sealClearSecrets).
  */
 @Module({
   providers: [
@@ -44,7 +44,7 @@ class WebhookDispatcherLifecycle implements OnApplicationBootstrap, BeforeApplic
       provide: WebhookDispatcher,
       useFactory: async (db: Database, config: AppConfig) => {
         const logger = new Logger('WebhookDispatcher');
-        const kek = webhookKek(config);
+        const kek = serviceKek(config);
         // secrets written in clear before migration 023: sealed before anything signs with them
         const sealed = await sealClearSecrets(db, kek);
         if (sealed > 0) logger.log(`sealed ${sealed} webhook signing secret(s) kept in clear under key-encryption key ${kek.id}`);
